@@ -1,0 +1,20 @@
+import type { Orm } from '../db/orm';
+import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import { createHousekeepingActivities } from './housekeeping';
+import { createMaintenanceActivities } from './maintenance';
+
+export interface ActivityDeps {
+  orm: Orm;
+  /** Reaches maintenance workflows (the housekeeping sweep starts missing ones). */
+  maintenanceScheduler?: MaintenanceScheduler;
+}
+
+/** Every activity the worker registers, built from its dependencies (workflows import only the type). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createHousekeepingActivities(deps),
+    ...createMaintenanceActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RouteOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config';
+import type { Orm } from '../db/orm';
+import type { ChangeFeed } from '../db/change-feed';
+import { registerOpenApi } from './openapi';
+import { type Platform, createPlatform } from './platform';
+import { authPlugin } from './plugins/auth';
+import { errorsPlugin } from './plugins/errors';
+import { jsonBodyPlugin } from './plugins/json-body';
+import { requestContextPlugin } from './plugins/request-context';
+import { changeEventRoutes } from './routes/change-events';
+import { customerRoutes } from './routes/customers';
+import { incidentRoutes } from './routes/incidents';
+import { maintenanceRoutes } from './routes/maintenances';
+import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import { docsRoutes } from './routes/docs';
+import { type ReadinessProbe, healthRoutes } from './routes/health';
+import { serviceRoutes } from './routes/services';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: Platform;
+  }
+}
+
+export interface AppDeps {
+  orm: Orm;
+  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'>;
+  /** Extra readiness checks (Temporal); the database check is always there. */
+  readiness?: ReadinessProbe[];
+  logger?: FastifyBaseLogger;
+  /** The change feed the API's caches follow; without one they are bypassed. */
+  changeFeed?: ChangeFeed | null;
+  /** Reaches maintenance workflows; without one (tests of other areas) maintenances get no timers. */
+  maintenanceScheduler?: MaintenanceScheduler;
+  /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+const NO_SCHEDULER: MaintenanceScheduler = { changed: async () => {} };
+
+/** The whole HTTP API as one Fastify instance; callers decide whether to listen or inject. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorsPlugin, { docsUrl: deps.config.docsUrl });
+  await app.register(jsonBodyPlugin);
+  await app.register(requestContextPlugin, { orm: deps.orm });
+  const platform = createPlatform(deps.orm, deps.changeFeed ?? null);
+  app.decorate('platform', platform);
+  await app.register(authPlugin, { pricingUrl: `${deps.config.docsUrl}/pricing`, platform });
+  await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
+
+  const dbProbe: ReadinessProbe = { name: 'database', check: async () => void (await deps.orm.em.getConnection().execute('select 1')) };
+  await app.register(healthRoutes, { probes: [dbProbe, ...(deps.readiness ?? [])] });
+  await app.register(docsRoutes, { openapi: () => app.swagger() });
+  await app.register(
+    async (v1) => {
+      await v1.register(serviceRoutes);
+      await v1.register(customerRoutes);
+      await v1.register(changeEventRoutes);
+      await v1.register(incidentRoutes);
+      await v1.register(maintenanceRoutes, { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER });
+    },
+    { prefix: '/v1' },
+  );
+  app.addHook('onClose', async () => {
+    // The ORM belongs to the caller (it may be shared with a worker); nothing to close here.
+  });
+  return app;
+}

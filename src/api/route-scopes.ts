@@ -1,0 +1,48 @@
+import type { Scope } from '../domain/scopes';
+
+/**
+ * The one table that says which scope each operation needs (keyed by operationId).
+ * `public` operations need no key. A test fails when a route is missing here; the OpenAPI
+ * document's security requirements come from it, and a test keeps docs/api-guide.md in step.
+ */
+export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public'>> = {
+  getHealth: 'public',
+  getReadiness: 'public',
+  getOpenApi: 'public',
+  getErrorCatalog: 'public',
+  getPricing: 'public',
+
+  listServices: ['read:metrics'],
+  getService: ['read:metrics'],
+  createService: ['write:config'],
+  updateService: ['write:config'],
+  deleteService: ['write:config'],
+
+  listIncidents: ['read:incidents'],
+  getIncident: ['read:incidents'],
+  createIncident: ['write:incidents'],
+  createIncidentFromMetric: ['write:incidents'],
+  updateIncident: ['write:incidents'],
+  deleteIncident: ['write:incidents'],
+  addIncidentMessage: ['write:incidents'],
+  publishIncident: ['write:incidents'],
+  resolveIncident: ['write:incidents'],
+
+  listMaintenances: ['read:incidents'],
+  getMaintenance: ['read:incidents'],
+  createMaintenance: ['write:incidents'],
+  updateMaintenance: ['write:incidents'],
+  startMaintenance: ['write:incidents'],
+  completeMaintenance: ['write:incidents'],
+  cancelMaintenance: ['write:incidents'],
+
+  listChangeEvents: ['read:change_events'],
+  getChangeEvent: ['read:change_events'],
+  createChangeEvent: ['write:change_events'],
+
+  listCustomers: ['read:config'],
+  getCustomer: ['read:config'],
+  createCustomer: ['write:config'],
+  updateCustomer: ['write:config'],
+  deleteCustomer: ['write:config'],
+};

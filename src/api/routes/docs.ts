@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ERROR_CATALOG } from '../../domain/error-catalog';
+import { routeDoc } from '../route-doc';
+import { renderPricing } from './pricing';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The page problem `type` URLs point to, rendered from the error catalog. */
+export function renderErrorCatalog(): string {
+  const rows = Object.entries(ERROR_CATALOG)
+    .map(([token, e]) => `<tr id="${token}"><td><a href="#${token}"><code>${token}</code></a></td><td>${e.status}</td><td>${escapeHtml(e.summary).replace(/`([^`]+)`/g, '<code>$1</code>')}</td></tr>`)
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vigil API errors</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}td,th{padding:.4rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}tr:target{background:#fff6cc}</style></head>
+<body><h1>Errors</h1><p>Every error is <code>application/problem+json</code> (RFC 7807). Branch on <code>title</code>, the stable token; <code>detail</code> is for people.</p>
+<table><thead><tr><th>title</th><th>status</th><th>meaning</th></tr></thead><tbody>
+${rows}
+</tbody></table></body></html>`;
+}
+
+export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = async (app, opts) => {
+  {
+    const { errorResponses: _e, ...doc } = routeDoc('getOpenApi', { summary: 'This OpenAPI 3.1 document', tag: 'Docs' });
+    app.get('/v1/openapi.json', { schema: { ...doc } }, async (_request, reply) => reply.type('application/json').send(opts.openapi()));
+  }
+  {
+    const { errorResponses: _e, ...doc } = routeDoc('getErrorCatalog', { summary: 'The error catalog problem types point to', tag: 'Docs' });
+    const html = renderErrorCatalog();
+    app.get('/docs/api/getting-started/errors', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send(html),
+    );
+  }
+  {
+    const { errorResponses: _e, ...doc } = routeDoc('getPricing', { summary: 'The plans page upgrade links point to', tag: 'Docs' });
+    const html = renderPricing();
+    app.get('/docs/pricing', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
+  }
+};

@@ -1,0 +1,96 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { notFound } from '../../domain/error-catalog';
+import {
+  addIncidentMessage,
+  createIncident,
+  deleteIncident,
+  getIncident,
+  listIncidents,
+  publishIncident,
+  resolveIncident,
+  updateIncident,
+} from '../../usecases/incidents/incidents';
+import { idempotentCreate } from '../idempotency';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
+import { IncidentCreateBody, IncidentListQuery, IncidentMessageBody, IncidentPatchBody, IncidentResolveBody, IncidentSchema, MetricIdParams } from '../schemas/incidents';
+
+const tag = 'Incidents';
+
+export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
+  {
+    const { errorResponses, ...doc } = routeDoc('listIncidents', { summary: 'List incidents', tag, description: 'Newest first; filters `state` and `since` (created at or after).', errors: ['validation_failed'] });
+    app.get('/incidents', { schema: { ...doc, querystring: IncidentListQuery, response: { 200: pageSchema(IncidentSchema), ...errorResponses } } }, async (request) => {
+      const page = await listIncidents(request.orgContext(), request.query);
+      return { items: page.items, next_cursor: page.nextCursor };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getIncident', { summary: 'Read an incident', tag, errors: ['not_found'] });
+    app.get('/incidents/:id', { schema: { ...doc, params: IdParams, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
+      getIncident(request.orgContext(), request.params.id),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createIncident', {
+      summary: 'Create an incident',
+      tag,
+      description: 'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Accepts an `Idempotency-Key`.',
+      errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
+    });
+    app.post('/incidents', { schema: { ...doc, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) =>
+      idempotentCreate(request, reply, 'createIncident', (em) => createIncident({ ...request.orgContext(), em }, request.body)),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createIncidentFromMetric', {
+      summary: 'Create a draft incident from a metric that flipped status',
+      tag,
+      description: 'Pre-fills title, severity and affected service from the metric\'s latest status flip. Until metrics exist every metric id answers 404.',
+      errors: ['not_found'],
+    });
+    app.post('/incidents/from-metric/:metricId', { schema: { ...doc, params: MetricIdParams, response: { 201: IncidentSchema, ...errorResponses } } }, async () => {
+      throw notFound('Metric');
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('updateIncident', { summary: 'Edit title, severity or affected services', tag, description: 'Event: incident.updated.', errors: [...BODY_ERRORS, 'not_found', 'unknown_services'] });
+    app.patch('/incidents/:id', { schema: { ...doc, params: IdParams, body: IncidentPatchBody, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
+      updateIncident(request.orgContext(), request.params.id, request.body),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('deleteIncident', { summary: 'Delete an incident', tag, description: 'Soft delete; repeating it answers 200. Event: incident.deleted (once).', errors: ['not_found'] });
+    app.delete('/incidents/:id', { schema: { ...doc, params: IdParams, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
+      deleteIncident(request.orgContext(), request.params.id),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('addIncidentMessage', {
+      summary: 'Append a timeline message',
+      tag,
+      description: 'A `Resolved` message also resolves a published incident. Events: incident.message_added (and incident.resolved).',
+      errors: [...BODY_ERRORS, 'not_found', 'not_published'],
+    });
+    app.post('/incidents/:id/messages', { schema: { ...doc, params: IdParams, body: IncidentMessageBody, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
+      addIncidentMessage(request.orgContext(), request.params.id, request.body),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('publishIncident', { summary: 'Publish a draft', tag, description: 'Event: incident.published.', errors: ['not_found', 'already_published'] });
+    app.post('/incidents/:id/publish', { schema: { ...doc, params: IdParams, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
+      publishIncident(request.orgContext(), request.params.id),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('resolveIncident', {
+      summary: 'Resolve a published incident',
+      tag,
+      description: 'Optionally with a closing message (appended as Resolved). Event: incident.resolved.',
+      errors: [...BODY_ERRORS, 'not_found', 'already_resolved', 'not_published'],
+    });
+    app.post('/incidents/:id/resolve', { schema: { ...doc, params: IdParams, body: IncidentResolveBody, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
+      resolveIncident(request.orgContext(), request.params.id, request.body?.message),
+    );
+  }
+};

@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MaintenanceScheduler } from '../../temporal/maintenance-scheduler';
+import { createMaintenance, getMaintenance, listMaintenances, updateMaintenance } from '../../usecases/maintenances/maintenances';
+import { type MaintenanceTransition, applyMaintenanceTransition } from '../../usecases/maintenances/transitions';
+import type { MaintenanceView } from '../../usecases/maintenances/view';
+import { idempotentCreate } from '../idempotency';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
+import { MaintenanceCreateBody, MaintenanceListQuery, MaintenancePatchBody, MaintenanceSchema } from '../schemas/maintenances';
+
+const tag = 'Maintenances';
+
+export const maintenanceRoutes: FastifyPluginAsyncZod<{ scheduler: MaintenanceScheduler }> = async (app, opts) => {
+  /** The row is the truth; the workflow is told after commit (and re-reads the row). */
+  const tell = async (orgId: string, view: MaintenanceView, log: { error(o: object, m: string): void }) => {
+    try {
+      await opts.scheduler.changed(orgId, view);
+    } catch (err) {
+      log.error({ err, maintenance_id: view.id }, 'could not reach the maintenance workflow; the housekeeping sweep starts it within minutes');
+    }
+    return view;
+  };
+  {
+    const { errorResponses, ...doc } = routeDoc('listMaintenances', { summary: 'List maintenance windows', tag, description: 'Newest first; filter `state`.', errors: ['validation_failed'] });
+    app.get('/maintenances', { schema: { ...doc, querystring: MaintenanceListQuery, response: { 200: pageSchema(MaintenanceSchema), ...errorResponses } } }, async (request) => {
+      const page = await listMaintenances(request.orgContext(), request.query);
+      return { items: page.items, next_cursor: page.nextCursor };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getMaintenance', { summary: 'Read a maintenance window', tag, errors: ['not_found'] });
+    app.get('/maintenances/:id', { schema: { ...doc, params: IdParams, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
+      getMaintenance(request.orgContext(), request.params.id),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createMaintenance', {
+      summary: 'Schedule a maintenance window',
+      tag,
+      description:
+        'State scheduled; event maintenance.scheduled. A Temporal workflow `maintenance:<id>` then emits maintenance.starting_soon within an hour of the start, starts it at `scheduled_start_at` and completes it at `scheduled_end_at`. Accepts an `Idempotency-Key`.',
+      errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
+    });
+    app.post('/maintenances', { schema: { ...doc, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema, ...errorResponses } } }, async (request, reply) => {
+      const view = await idempotentCreate(request, reply, 'createMaintenance', (em) => createMaintenance({ ...request.orgContext(), em }, request.body));
+      return tell(request.principal!.organizationId, view, request.log);
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('updateMaintenance', {
+      summary: 'Edit a maintenance window',
+      tag,
+      description: 'New times reach the running workflow, which re-plans its timers.',
+      errors: [...BODY_ERRORS, 'not_found', 'unknown_services', 'already_started', 'already_completed', 'already_canceled'],
+    });
+    app.patch('/maintenances/:id', { schema: { ...doc, params: IdParams, body: MaintenancePatchBody, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
+      tell(request.principal!.organizationId, await updateMaintenance(request.orgContext(), request.params.id, request.body), request.log),
+    );
+  }
+  const transitions: [MaintenanceTransition, string, string, string, ('already_started' | 'already_completed' | 'already_canceled' | 'not_started')[]][] = [
+    ['start', 'startMaintenance', 'Start now (scheduled → in_progress)', 'Event maintenance.started; system message "Maintenance started."', ['already_started', 'already_completed', 'already_canceled']],
+    ['complete', 'completeMaintenance', 'Complete now (in_progress → completed)', 'Event maintenance.completed; system message "Maintenance completed."', ['not_started', 'already_completed', 'already_canceled']],
+    ['cancel', 'cancelMaintenance', 'Cancel', 'Event maintenance.canceled; system message "Maintenance canceled."', ['already_completed', 'already_canceled']],
+  ];
+  for (const [transition, operationId, summary, description, conflicts] of transitions) {
+    const { errorResponses, ...doc } = routeDoc(operationId, { summary, tag, description, errors: ['not_found', ...conflicts] });
+    app.post(`/maintenances/:id/${transition}`, { schema: { ...doc, params: IdParams, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) => {
+      const ctx = request.orgContext();
+      const target = { organizationId: ctx.org.id, maintenanceId: request.params.id };
+      const { view } = await applyMaintenanceTransition(ctx.em as EntityManager, target, transition, ctx.now, { strict: true });
+      return tell(ctx.org.id, view, request.log);
+    });
+  }
+};

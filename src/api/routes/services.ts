@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createService, deleteService, getService, listServices, updateService } from '../../usecases/services';
+import { sendCachedJson } from '../cached-json';
+import { idempotentCreate } from '../idempotency';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
+import { ServiceCreateBody, ServicePatchBody, ServiceSchema, presentService } from '../schemas/services';
+
+const tag = 'Services';
+
+export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  {
+    const { errorResponses, ...doc } = routeDoc('listServices', { summary: 'List services', tag, errors: ['validation_failed'] });
+    const Page = pageSchema(ServiceSchema);
+    app.get('/services', { schema: { ...doc, querystring: ListQuery, response: { 200: Page, ...errorResponses } } }, async (request, reply) => {
+      const ctx = request.orgContext();
+      const { limit, cursor } = request.query;
+      return sendCachedJson(request, reply, `services?limit=${limit}&cursor=${cursor ?? ''}`, Page, async () => {
+        const page = await listServices(ctx, request.query);
+        return { items: page.items.map(presentService), next_cursor: page.nextCursor };
+      });
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getService', { summary: 'Read a service', tag, errors: ['not_found'] });
+    app.get('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
+      presentService(await getService(request.orgContext(), request.params.id)),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createService', {
+      summary: 'Create a service',
+      tag,
+      description: 'Accepts an `Idempotency-Key` header: a retry with the same key and body within 24 hours replays the first response.',
+      errors: [...BODY_ERRORS, 'quota_exceeded', 'config_key_taken', 'idempotency_key_reused'],
+    });
+    app.post('/services', { schema: { ...doc, body: ServiceCreateBody, response: { 201: ServiceSchema, ...errorResponses } } }, async (request, reply) =>
+      idempotentCreate(request, reply, 'createService', async (em) =>
+        presentService(await createService({ ...request.orgContext(), em }, request.body)),
+      ),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('updateService', {
+      summary: 'Update a service',
+      tag,
+      description: 'Changes only the fields sent; `null` clears a nullable field.',
+      errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan', 'config_key_taken'],
+    });
+    app.patch('/services/:id', { schema: { ...doc, params: IdParams, body: ServicePatchBody, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
+      presentService(await updateService(request.orgContext(), request.params.id, request.body)),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('deleteService', {
+      summary: 'Delete a service',
+      tag,
+      description: 'Soft delete. Repeating it answers 200 with the same deleted service.',
+      errors: ['not_found'],
+    });
+    app.delete('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
+      presentService(await deleteService(request.orgContext(), request.params.id)),
+    );
+  }
+};

@@ -1,0 +1,55 @@
+import { ConfigError, TEMPORAL_CLI_VERSION, loadConfig } from '../config';
+import { runApi } from '../stack/api-process';
+import { openDatabase } from '../stack/database';
+import { ensureDevOrganization } from '../stack/dev-organization';
+import { createLogger } from '../stack/logger';
+import { onShutdown } from '../stack/shutdown';
+import { ensureTemporalServer } from '../stack/temporal-server';
+import { runWorker } from '../stack/worker-process';
+
+/** `npm start`: the whole stack in one command — PostgreSQL, Temporal, migrations, worker and API. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL, 'vigil');
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const closers: Array<() => Promise<void>> = [];
+  onShutdown(closers, say);
+
+  say('Vigil: starting PostgreSQL…');
+  const db = await openDatabase(config, log, { migrate: true });
+  closers.push(() => db.close());
+  say(`Vigil: starting Temporal (CLI v${TEMPORAL_CLI_VERSION}; the first run builds it with Go and can take minutes)…`);
+  const temporal = await ensureTemporalServer(config, log);
+  closers.push(() => temporal.stop());
+  const worker = await runWorker(config, db.orm, temporal.address, log);
+  closers.push(() => worker.shutdown());
+  const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log);
+  closers.push(() => api.close());
+
+  const port = new URL(config.publicBaseUrl).port;
+  const lines = [
+    '',
+    'Vigil is running.',
+    `  API base URL:       ${config.publicBaseUrl}/v1`,
+    `  API reference:      ${config.publicBaseUrl}/v1/reference  (OpenAPI: ${config.publicBaseUrl}/v1/openapi.json)`,
+    `  Temporal UI:        ${temporal.uiUrl ?? '(external Temporal at ' + temporal.address + ')'}`,
+    `  Status pages:       http://<subdomain>.${config.STATUS_HOST}${port ? `:${port}` : ''}/`,
+    `  Database:           ${db.resolved.source} PostgreSQL`,
+  ];
+  if (config.VIGIL_SEED_DEV) {
+    const dev = await ensureDevOrganization(db.orm.em.fork(), config.dataDir);
+    lines.push(
+      `  Dev organization:   ${dev.organization_id} (enterprise)`,
+      `  Dev API key:        ${dev.api_key}`,
+      '',
+      `  Try: curl -H "Authorization: Bearer ${dev.api_key}" ${config.publicBaseUrl}/v1/services`,
+    );
+  }
+  lines.push('', 'Press Ctrl-C to stop.');
+  say(lines.join('\n'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

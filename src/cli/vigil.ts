@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PLAN_IDS } from '../domain/plans';
+import { SCOPES, isScope, type Scope } from '../domain/scopes';
+import { UsageError, listApiKeys, mintApiKey, revokeApiKey } from '../usecases/api-keys';
+import { createOrganization, updateOrganization } from '../usecases/organizations';
+import { CliUsageError, limitOption, parse, requireOption } from './args';
+import { openDatabase } from './database';
+
+const HELP = `vigil — manage Vigil organizations and API keys (uses the service's own database settings)
+
+  vigil org create --name NAME --plan PLAN [--json]
+  vigil org update --org ORG_ID [--plan PLAN] [--rate-limit-minute N|default] [--rate-limit-day N|default] [--json]
+  vigil key create --org ORG_ID [--scopes a,b] [--name NAME] [--json]
+  vigil key list --org ORG_ID [--json]
+  vigil key revoke KEY_ID [--json]
+  vigil migrate
+
+Plans: ${PLAN_IDS.join(', ')}
+Scopes: ${SCOPES.join(', ')}`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+function scopesOption(value: unknown): Scope[] | undefined {
+  if (value === undefined) return undefined;
+  const list = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((s) => !isScope(s));
+  if (bad.length) throw new CliUsageError(`Unknown scope(s): ${bad.join(', ')}. Scopes: ${SCOPES.join(', ')}`);
+  if (!list.length) throw new CliUsageError('--scopes needs at least one scope');
+  return list as Scope[];
+}
+
+type Command = (em: EntityManager, argv: string[], io: CliIo) => Promise<void>;
+
+function emit(io: CliIo, json: boolean | undefined, data: object, human: string): void {
+  io.out(json ? JSON.stringify(data) : human);
+}
+
+const COMMANDS: Record<string, Command> = {
+  'org create': async (em, argv, io) => {
+    const { values } = parse(argv, { name: { type: 'string' }, plan: { type: 'string' } });
+    const { organization, key } = await createOrganization(em, { name: requireOption(values, 'name'), plan: requireOption(values, 'plan') }, new Date());
+    emit(io, values.json, { organization_id: organization.id, api_key: key.plaintext, api_key_id: key.record.id, plan: organization.plan },
+      `Organization ${organization.id} (${organization.plan})\nAPI key (shown once): ${key.plaintext}`);
+  },
+  'org update': async (em, argv, io) => {
+    const { values } = parse(argv, { org: { type: 'string' }, plan: { type: 'string' }, 'rate-limit-minute': { type: 'string' }, 'rate-limit-day': { type: 'string' } });
+    const org = await updateOrganization(em, requireOption(values, 'org'), {
+      plan: typeof values.plan === 'string' ? values.plan : undefined,
+      rateLimitPerMinute: limitOption(values['rate-limit-minute'], 'rate-limit-minute'),
+      rateLimitPerDay: limitOption(values['rate-limit-day'], 'rate-limit-day'),
+    }, new Date());
+    emit(io, values.json, { organization_id: org.id, plan: org.plan, rate_limit_per_minute: org.rateLimitPerMinute, rate_limit_per_day: org.rateLimitPerDay },
+      `Organization ${org.id}: plan ${org.plan}`);
+  },
+  'key create': async (em, argv, io) => {
+    const { values } = parse(argv, { org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } });
+    const key = await mintApiKey(em, { organizationId: requireOption(values, 'org'), name: typeof values.name === 'string' ? values.name : undefined, scopes: scopesOption(values.scopes) }, new Date());
+    emit(io, values.json, { api_key_id: key.record.id, api_key: key.plaintext, scopes: key.record.scopes },
+      `API key ${key.record.id} (shown once): ${key.plaintext}\nScopes: ${key.record.scopes.join(', ')}`);
+  },
+  'key list': async (em, argv, io) => {
+    const { values } = parse(argv, { org: { type: 'string' } });
+    const keys = await listApiKeys(em, requireOption(values, 'org'));
+    const rows = keys.map((k) => ({ api_key_id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, created_at: k.createdAt.toISOString(), revoked_at: k.revokedAt?.toISOString() ?? null, last_used_at: k.lastUsedAt?.toISOString() ?? null }));
+    emit(io, values.json, rows, rows.map((r) => `${r.api_key_id}  ${r.prefix}…  ${r.revoked_at ? 'revoked' : 'active'}  ${r.scopes.join(',')}`).join('\n') || 'No keys.');
+  },
+  'key revoke': async (em, argv, io) => {
+    const { values, positionals } = parse(argv, {});
+    const id = positionals[0];
+    if (!id) throw new CliUsageError('key revoke needs KEY_ID');
+    const key = await revokeApiKey(em, id, new Date());
+    emit(io, values.json, { api_key_id: key.id, revoked_at: key.revokedAt?.toISOString() }, `Revoked ${key.id}`);
+  },
+  migrate: async (_em, _argv, io) => io.out('Migrations are up to date.'),
+};
+
+/** Returns the process exit code: 0 done, 1 refused (bad input, unknown ids), 2 usage. */
+export async function main(argv: string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+  const [a, b] = argv;
+  const name = a && b && COMMANDS[`${a} ${b}`] ? `${a} ${b}` : a && COMMANDS[a] ? a : null;
+  if (a === 'help' || argv.includes('--help')) {
+    io.out(HELP);
+    return 0;
+  }
+  if (!name) {
+    io.err(a ? `Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${HELP}` : HELP);
+    return 2;
+  }
+  const rest = argv.slice(name.split(' ').length);
+  const db = await openDatabase();
+  try {
+    await COMMANDS[name]!(db.orm.em.fork() as EntityManager, rest, io);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliUsageError) {
+      io.err(`${err.message}\n\n${HELP}`);
+      return 2;
+    }
+    if (err instanceof UsageError) {
+      io.err(err.message);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await db.close();
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,63 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
+export const TEMPORAL_CLI_VERSION = '1.5.1';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** Every environment variable Vigil reads, with its default. The README's configuration table mirrors this. */
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port.default(3000),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DOCS_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_NAME: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('vigil'),
+  DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  VIGIL_DATA_DIR: z.string().default('.data'),
+  VIGIL_CACHE_DIR: z.string().default(path.join(os.homedir(), '.cache', 'vigil')),
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('vigil'),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  STATUS_HOST: z.string().default('status.localhost'),
+  VIGIL_SEED_DEV: boolish.default(true),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  /** Resolved: PUBLIC_BASE_URL or http://<HOST>:<PORT>. */
+  publicBaseUrl: string;
+  /** Resolved: DOCS_URL or <publicBaseUrl>/docs. */
+  docsUrl: string;
+  /** Absolute path of VIGIL_DATA_DIR. */
+  dataDir: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const host = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
+  const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${host}:${c.PORT}`).replace(/\/$/, '');
+  return {
+    ...c,
+    publicBaseUrl,
+    docsUrl: (c.DOCS_URL ?? `${publicBaseUrl}/docs`).replace(/\/$/, ''),
+    dataDir: path.resolve(c.VIGIL_DATA_DIR),
+  };
+}

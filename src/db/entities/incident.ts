@@ -1,0 +1,38 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { OrganizationSchema } from './organization';
+
+export const IncidentSchema = defineEntity({
+  name: 'Incident',
+  tableName: 'incidents',
+  properties: {
+    id: p.uuid().primary(),
+    organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
+    title: p.string().length(300),
+    severity: p.string().length(16),
+    affectedServices: p.array().columnType('uuid[]'),
+    /** Empty: public. Otherwise only these customers see it, and it never appears in public output. */
+    visibleToCustomerIds: p.array().columnType('uuid[]'),
+    publishedAt: p.datetime(3).nullable(),
+    resolvedAt: p.datetime(3).nullable(),
+    canceledAt: p.datetime(3).nullable(),
+    deletedAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+});
+export type Incident = InferEntity<typeof IncidentSchema>;
+
+export const IncidentMessageSchema = defineEntity({
+  name: 'IncidentMessage',
+  tableName: 'incident_messages',
+  properties: {
+    id: p.uuid().primary(),
+    organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
+    incident: p.manyToOne(IncidentSchema).mapToPk().deleteRule('cascade').index(),
+    type: p.string().length(16),
+    body: p.text(),
+    postedAt: p.datetime(3),
+  },
+});
+export type IncidentMessage = InferEntity<typeof IncidentMessageSchema>;

@@ -1,0 +1,14 @@
+import { Migration20261122000000Foundation } from './Migration20261122000000Foundation';
+import { Migration20261122010000ChangeNotifications } from './Migration20261122010000ChangeNotifications';
+import { Migration20261122020000ChangeEvents } from './Migration20261122020000ChangeEvents';
+import { Migration20261122030000Incidents } from './Migration20261122030000Incidents';
+import { Migration20261122040000Maintenances } from './Migration20261122040000Maintenances';
+
+/** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
+export const MIGRATIONS = [
+  { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
+  { name: 'Migration20261122010000ChangeNotifications', class: Migration20261122010000ChangeNotifications },
+  { name: 'Migration20261122020000ChangeEvents', class: Migration20261122020000ChangeEvents },
+  { name: 'Migration20261122030000Incidents', class: Migration20261122030000Incidents },
+  { name: 'Migration20261122040000Maintenances', class: Migration20261122040000Maintenances },
+];

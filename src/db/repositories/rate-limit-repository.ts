@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Adds `grant` requests to the organization's minute and day windows and returns the new totals
+ * (a grant of 0 just reads the total). One statement; the unlogged table keeps it off the WAL.
+ */
+export async function leaseRateLimitTokens(
+  em: EntityManager,
+  organizationId: string,
+  windows: { minuteStart: Date; dayStart: Date },
+  grant: { minute: number; day: number },
+): Promise<{ minute: number; day: number }> {
+  const rows: { window_kind: string; count: number }[] = await em.getConnection().execute(
+    `insert into rate_limit_counters as c (organization_id, window_kind, window_start, count)
+     values (?, 'minute', ?::timestamptz, ?), (?, 'day', ?::timestamptz, ?)
+     on conflict (organization_id, window_kind, window_start) do update set count = c.count + excluded.count
+     returning window_kind, count`,
+    [organizationId, windows.minuteStart, grant.minute, organizationId, windows.dayStart, grant.day],
+    'all',
+  );
+  const count = (kind: string) => rows.find((r) => r.window_kind === kind)?.count ?? 0;
+  return { minute: count('minute'), day: count('day') };
+}
+
+/** Drops counters of windows that ended before `before` (housekeeping). */
+export async function pruneRateLimitCounters(em: EntityManager, before: Date): Promise<number> {
+  const res = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(
+      `delete from rate_limit_counters where (window_kind = 'minute' and window_start < ?::timestamptz - interval '1 minute') or (window_kind = 'day' and window_start < ?::timestamptz - interval '1 day')`,
+      [before, before],
+      'run',
+    );
+  return res.affectedRows;
+}

@@ -1,0 +1,67 @@
+/**
+ * Every error token the API answers, with its HTTP status and what it means. Clients branch on
+ * the token (the problem `title`); this catalog also renders the errors page that problem `type`
+ * URLs point to, so a token added here is documented by construction.
+ */
+export const ERROR_CATALOG = {
+  invalid_json: { status: 400, summary: 'The body is not valid JSON, or not a JSON object.' },
+  validation_failed: { status: 400, summary: 'The request does not match the schema; `errors` lists each problem with its path.' },
+  unknown_services: { status: 400, summary: 'Some submitted service ids match no live service of the organization; `unknown_services` lists them.' },
+  unknown_customers: { status: 400, summary: 'Some submitted customer ids match no live customer of the organization; `unknown_customers` lists them.' },
+  unauthenticated: { status: 401, summary: 'No bearer token was sent, or the API key is unknown or revoked; `detail` says which.' },
+  forbidden: { status: 403, summary: 'The API key lacks the scope the operation needs; `detail` names it.' },
+  plan_does_not_permit_api: { status: 403, summary: "The organization's plan does not include the public API." },
+  feature_locked: { status: 403, summary: 'The plan lacks the feature; `quota` and `upgrade` say which and where to get it.' },
+  quota_exceeded: { status: 403, summary: 'Creating this would exceed the plan quota; `quota` carries capability, used, cap and plan.' },
+  item_suspended_plan: { status: 403, summary: "The item lies beyond the current plan's quota (after a downgrade) and is read-only until the plan allows it." },
+  not_found: { status: 404, summary: 'No such route, or no such resource in this organization.' },
+  already_published: { status: 409, summary: 'The incident is already published.' },
+  already_resolved: { status: 409, summary: 'The incident is already resolved.' },
+  not_published: { status: 409, summary: 'Only a published incident can be resolved; publish it first.' },
+  already_started: { status: 409, summary: 'The maintenance has already started.' },
+  already_completed: { status: 409, summary: 'The maintenance has already completed.' },
+  already_canceled: { status: 409, summary: 'The maintenance has already been canceled.' },
+  not_started: { status: 409, summary: 'Only a maintenance in progress can be completed; start it first.' },
+  idempotency_key_reused: { status: 409, summary: 'The Idempotency-Key was used in the last 24 hours with a different request body.' },
+  config_key_taken: { status: 409, summary: 'Another item of the organization already uses this config_key.' },
+  payload_too_large: { status: 413, summary: 'The body exceeds the size limit.' },
+  unsupported_media_type: { status: 415, summary: 'Send request bodies as application/json.' },
+  rate_limited: { status: 429, summary: "The organization's per-minute or per-day API limit is used up; `Retry-After`, `retry_after` and `limit` say which and when." },
+  internal_error: { status: 500, summary: 'Unhandled server error; safe to retry.' },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+export type ErrorToken = keyof typeof ERROR_CATALOG;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** Extra members a problem may carry (spec §2.5). */
+export interface ProblemExtras {
+  errors?: FieldError[];
+  retry_after?: number;
+  limit?: { scope: 'organization'; window: 'minute' | 'day'; max: number; plan: string };
+  quota?: { capability: string; used: number | null; cap: number | null; plan: string | null };
+  upgrade?: { plan: string; label: string; url: string };
+  [key: string]: unknown;
+}
+
+/** A typed error raised by use-cases and mapped to application/problem+json at the edge. */
+export class ProblemError extends Error {
+  readonly status: number;
+  constructor(
+    readonly token: ErrorToken,
+    detail: string,
+    readonly extras: ProblemExtras = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+    this.status = ERROR_CATALOG[token].status;
+  }
+}
+
+export function notFound(what: string): ProblemError {
+  return new ProblemError('not_found', `${what} not found.`);
+}

@@ -1,0 +1,49 @@
+import { ProblemError } from './error-catalog';
+import { CAPABILITY_FEATURE, type Capability, type Plan, upgradeFor } from './plans';
+
+function upgradeLink(target: Plan | null, pricingUrl: string) {
+  return target ? { upgrade: { plan: target.id, label: `Upgrade to ${target.label}`, url: `${pricingUrl}#${target.id}` } } : {};
+}
+
+/** Throws feature_locked / quota_exceeded when creating one more `capability` is not allowed. */
+export function assertCanCreate(plan: Plan, capability: Capability, used: number, pricingUrl: string): void {
+  const feature = CAPABILITY_FEATURE[capability];
+  if (feature && !plan.features.has(feature)) {
+    throw new ProblemError('feature_locked', `The ${plan.label} plan does not include ${capability}.`, {
+      quota: { capability, used, cap: 0, plan: plan.id },
+      ...upgradeLink(upgradeFor(plan.id, { feature }), pricingUrl),
+    });
+  }
+  const cap = plan.quotas[capability];
+  if (cap !== null && used >= cap) {
+    throw new ProblemError('quota_exceeded', `The ${plan.label} plan allows ${cap} ${capability}; ${used} exist.`, {
+      quota: { capability, used, cap, plan: plan.id },
+      ...upgradeLink(upgradeFor(plan.id, { capability, used }), pricingUrl),
+    });
+  }
+}
+
+/** Throws feature_locked when the plan lacks the feature behind `capability` (reads and writes alike). */
+export function assertFeature(plan: Plan, capability: Capability, pricingUrl: string): void {
+  const feature = CAPABILITY_FEATURE[capability];
+  if (feature && !plan.features.has(feature)) {
+    throw new ProblemError('feature_locked', `The ${plan.label} plan does not include ${capability}.`, {
+      quota: { capability, used: null, cap: 0, plan: plan.id },
+      ...upgradeLink(upgradeFor(plan.id, { feature }), pricingUrl),
+    });
+  }
+}
+
+/**
+ * After a downgrade the oldest `cap` items stay writable; the rest are suspended. `rank` is the
+ * item's 0-based position among the organization's live items, oldest first.
+ */
+export function assertNotSuspended(plan: Plan, capability: Capability, rank: number, used: number, pricingUrl: string): void {
+  const cap = plan.quotas[capability];
+  if (cap === null || rank < cap) return;
+  throw new ProblemError(
+    'item_suspended_plan',
+    `This item is beyond the ${plan.label} plan's quota of ${cap} ${capability} and is read-only; delete others or upgrade.`,
+    { quota: { capability, used, cap, plan: plan.id }, ...upgradeLink(upgradeFor(plan.id, { capability, used }), pricingUrl) },
+  );
+}

@@ -1,0 +1,16 @@
+/** RFC 3339 in UTC with exactly three fractional digits, the only date-time form the API reads or writes. */
+export const RFC3339_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export function toIso(date: Date): string {
+  return date.toISOString();
+}
+
+export function toIsoOrNull(date: Date | null | undefined): string | null {
+  return date ? date.toISOString() : null;
+}
+
+export function parseIsoMs(value: string): Date | null {
+  if (!RFC3339_MS_UTC.test(value)) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) || d.toISOString() !== value ? null : d;
+}

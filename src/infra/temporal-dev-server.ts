@@ -1,0 +1,275 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Connection } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { TEMPORAL_CLI_VERSION } from '../config';
+import { getFreePort, isPortOpen } from './free-port';
+
+export const VIGIL_SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
+  VigilOrganizationId: 'Keyword',
+  VigilResourceKind: 'Keyword',
+  VigilResourceId: 'Keyword',
+};
+
+const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
+
+export function temporalCliPath(cacheDir: string): string {
+  return path.join(cacheDir, 'temporal-cli', `v${TEMPORAL_CLI_VERSION}`, 'temporal');
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function findGo(): string | null {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  const candidates = [...dirs.map((d) => path.join(d, 'go')), '/usr/local/go/bin/go'];
+  return candidates.find(isExecutable) ?? null;
+}
+
+/** Whether the process whose pid is in `file` is alive; null when the file is gone. */
+function holderAlive(file: string): boolean | null {
+  let pid: number;
+  try {
+    pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    if (!(pid > 0)) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? null : code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Takes `${binDir}/.build.lock` (O_EXCL), breaking it when its holder is dead. Returns false when `done()` became true while waiting. */
+async function acquireBuildLock(lockFile: string, done: () => boolean, log: (l: string) => void): Promise<boolean> {
+  let announced = false;
+  for (;;) {
+    if (done()) return false;
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const alive = holderAlive(lockFile);
+    if (alive === false) fs.rmSync(lockFile, { force: true }); // stale; should two processes both break it, each still builds into its own GOBIN
+    if (alive !== true) continue;
+    if (!announced) log('waiting for another process that is building the Temporal CLI');
+    announced = true;
+    await sleep(1000);
+  }
+}
+
+function runGoInstall(go: string, gobin: string, log: (line: string) => void): Promise<void> {
+  const child = spawn(go, ['install', `${CLI_MODULE}@v${TEMPORAL_CLI_VERSION}`], {
+    env: { ...process.env, CGO_ENABLED: '0', GOBIN: gobin },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail = captureOutput(child, undefined, log);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`go install ${CLI_MODULE} failed (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`));
+    });
+  });
+}
+
+export async function ensureTemporalCli(cacheDir: string, log: (line: string) => void): Promise<string | null> {
+  const binary = temporalCliPath(cacheDir);
+  if (isExecutable(binary)) return binary;
+  const go = findGo();
+  if (!go) return null;
+
+  const binDir = path.dirname(binary);
+  fs.mkdirSync(binDir, { recursive: true });
+  const lockFile = path.join(binDir, '.build.lock');
+  if (!(await acquireBuildLock(lockFile, () => isExecutable(binary), log))) return binary;
+  // Each builder writes into its own GOBIN; the final rename is atomic, so readers never see a half-written binary.
+  const gobin = path.join(binDir, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    if (isExecutable(binary)) return binary;
+    log(`building Temporal CLI v${TEMPORAL_CLI_VERSION} with ${go} (the first build takes a few minutes)`);
+    await runGoInstall(go, gobin, log);
+    fs.renameSync(path.join(gobin, 'temporal'), binary);
+    log(`Temporal CLI ready at ${binary}`);
+    return binary;
+  } finally {
+    fs.rmSync(gobin, { recursive: true, force: true });
+    fs.rmSync(lockFile, { force: true });
+  }
+}
+
+export interface DevServerOptions {
+  cacheDir: string;
+  dbFile?: string /* SQLite file; omitted = in-memory */;
+  ip?: string /* default 127.0.0.1 */;
+  port?: number /* 0 or omitted = free port */;
+  uiPort?: number /* 0 or omitted = free port */;
+  namespace?: string /* default 'default' */;
+  logFile?: string /* server stdout/stderr appended here */;
+  log?: (line: string) => void;
+  startTimeoutMs?: number /* default 120000 */;
+}
+
+export interface RunningTemporal {
+  address: string /* host:port */;
+  uiUrl: string;
+  binary: string | 'sdk-download';
+  stop(): Promise<void>;
+}
+
+const hostForUrl = (ip: string): string => (ip.includes(':') ? `[${ip}]` : ip);
+
+/** Resolves once the frontend serves `namespace` with every Vigil search attribute registered. */
+async function probeReady(address: string, namespace: string): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    const c = (connection = await Connection.connect({ address, connectTimeout: 2000 }));
+    const { customAttributes } = await c.withDeadline(Date.now() + 5000, async () => {
+      await c.workflowService.getSystemInfo({});
+      await c.workflowService.describeNamespace({ namespace });
+      return c.operatorService.listSearchAttributes({ namespace });
+    });
+    return Object.keys(VIGIL_SEARCH_ATTRIBUTES).every((name) => customAttributes?.[name] !== undefined);
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+/** Keeps the last lines of a child's output, mirrors them to the log file and to `log`. */
+function captureOutput(child: ChildProcess, logFile: string | undefined, log: (line: string) => void): string[] {
+  const tail: string[] = [];
+  let file: fs.WriteStream | undefined;
+  if (logFile) {
+    fs.mkdirSync(path.dirname(logFile), { recursive: true });
+    file = fs.createWriteStream(logFile, { flags: 'a' });
+    child.once('close', () => file?.end());
+  }
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+      file?.write(`${line}\n`);
+      log(line);
+    });
+  }
+  return tail;
+}
+
+function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startTemporalDevServer(opts: DevServerOptions): Promise<RunningTemporal> {
+  const log = opts.log ?? (() => undefined);
+  const ip = opts.ip ?? '127.0.0.1';
+  const namespace = opts.namespace ?? 'default';
+  const port = opts.port || (await getFreePort(ip));
+  const uiPort = opts.uiPort || (await getFreePort(ip));
+  const address = `${hostForUrl(ip)}:${port}`;
+  const uiUrl = `http://${hostForUrl(ip)}:${uiPort}`;
+  if (opts.dbFile) fs.mkdirSync(path.dirname(path.resolve(opts.dbFile)), { recursive: true });
+
+  // Otherwise the readiness probe would happily talk to whatever already listens there.
+  for (const p of [port, uiPort]) {
+    if (await isPortOpen(ip, p)) throw new Error(`cannot start the Temporal dev server: ${ip}:${p} is already in use`);
+  }
+  const binary = await ensureTemporalCli(opts.cacheDir, log);
+  if (!binary) return startWithSdkDownload({ ...opts, ip, port, uiPort, namespace, uiUrl }, log);
+
+  const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--ui-port', String(uiPort)];
+  args.push('--namespace', namespace, '--log-level', 'warn', '--color', 'never');
+  if (opts.dbFile) args.push('--db-filename', path.resolve(opts.dbFile));
+  for (const [name, type] of Object.entries(VIGIL_SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+
+  log(`starting ${binary} ${args.join(' ')}`);
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail = captureOutput(child, opts.logFile, log);
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => (exited = signal ?? `exit code ${code}`));
+  child.once('error', (err) => (exited = err.message));
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopping ??= stopChild(child, 10_000).finally(() => process.removeListener('exit', killOnExit)));
+
+  const deadline = Date.now() + (opts.startTimeoutMs ?? 120_000);
+  for (;;) {
+    if (exited !== undefined) break;
+    if ((await probeReady(address, namespace)) && exited === undefined) return { address, uiUrl, binary, stop };
+    if (Date.now() > deadline) break;
+    await sleep(250);
+  }
+  await stop();
+  const why = exited !== undefined ? `exited (${exited})` : `did not answer within ${opts.startTimeoutMs ?? 120_000} ms`;
+  throw new Error(`Temporal dev server at ${address} ${why}. Last server output:\n${tail.join('\n') || '(none)'}`);
+}
+
+type Resolved = DevServerOptions & { ip: string; port: number; uiPort: number; namespace: string; uiUrl: string };
+
+async function startWithSdkDownload(opts: Resolved, log: (line: string) => void): Promise<RunningTemporal> {
+  log('Go is not available: falling back to the Temporal SDK download of the dev server');
+  // Lazy: @temporalio/testing pulls in the native worker bridge.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'cached-download', downloadDir: path.join(opts.cacheDir, 'temporal-sdk-download') },
+      ip: opts.ip,
+      port: opts.port,
+      ui: true,
+      uiPort: opts.uiPort,
+      namespace: opts.namespace,
+      dbFilename: opts.dbFile ? path.resolve(opts.dbFile) : undefined,
+      log: { format: 'pretty', level: 'warn' },
+      searchAttributes: Object.keys(VIGIL_SEARCH_ATTRIBUTES).map((n) => defineSearchAttributeKey(n, SearchAttributeType.KEYWORD)),
+    },
+  });
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopping ??= env.teardown());
+  return { address: env.address, uiUrl: opts.uiUrl, binary: 'sdk-download', stop };
+}
+
+export async function registerSearchAttributes(address: string, namespace: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    const missing = Object.keys(VIGIL_SEARCH_ATTRIBUTES).filter((name) => customAttributes?.[name] === undefined);
+    if (missing.length === 0) return;
+    const keyword = encodeSearchAttributeIndexedValueType('KEYWORD');
+    if (keyword === undefined) throw new Error('cannot encode the KEYWORD search attribute type');
+    const searchAttributes = Object.fromEntries(missing.map((name) => [name, keyword]));
+    try {
+      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+    } catch (err) {
+      // gRPC ALREADY_EXISTS (6): another process registered them between our list and add.
+      if ((err as { code?: number }).code !== 6 && !/already exists/i.test(String(err))) throw err;
+    }
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from '../api/app';
+import type { Config } from '../config';
+import { ChangeFeed } from '../db/change-feed';
+import type { Orm } from '../db/orm';
+import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal/connection';
+import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
+
+export interface ApiProcess {
+  app: FastifyInstance;
+  temporal: TemporalHandle;
+  close(): Promise<void>;
+}
+
+/** The API with its workflow client, listening on HOST:PORT. */
+export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger): Promise<ApiProcess> {
+  const changeFeed = new ChangeFeed(databaseUrl);
+  await changeFeed.start();
+  const temporal = await connectTemporal({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const app = await buildApp({
+    orm,
+    config,
+    changeFeed,
+    maintenanceScheduler: temporalMaintenanceScheduler(temporal),
+    logger: log.child({ component: 'api' }),
+    readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
+  });
+  await app.listen({ host: config.HOST, port: config.PORT });
+  return {
+    app,
+    temporal,
+    async close() {
+      await app.close();
+      await temporal.close();
+      await changeFeed.close();
+    },
+  };
+}

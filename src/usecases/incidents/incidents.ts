@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Incident, IncidentMessageSchema, IncidentSchema } from '../../db/entities';
+import { pageOf } from '../../domain/cursor';
+import { ProblemError, notFound } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import type { IncidentState, MessageType, Severity } from '../../domain/incident-state';
+import type { OrgContext } from '../context';
+import { assertCustomersExist, assertServicesExist } from '../org-refs';
+import { NEWEST_FIRST, afterCursor } from '../keyset';
+import { recordEvent } from '../outbox';
+import { type IncidentView, incidentView } from './view';
+
+export interface IncidentInput {
+  title: string;
+  severity?: Severity;
+  affected_services?: string[];
+  visible_to_customer_ids?: string[];
+  publish?: boolean;
+  initial_message?: { type?: MessageType; body: string };
+}
+
+export interface IncidentPatch {
+  title?: string;
+  severity?: Severity;
+  affected_services?: string[];
+}
+
+type Tx = OrgContext & { em: EntityManager };
+
+async function view(ctx: Tx, incident: Incident): Promise<IncidentView> {
+  const messages = await ctx.em.find(IncidentMessageSchema, { incident: incident.id });
+  return incidentView(incident, messages);
+}
+
+/** Flushes the change and the events it causes in one transaction, and answers the new view. */
+async function commit(ctx: Tx, incident: Incident, events: string[]): Promise<IncidentView> {
+  incident.updatedAt = ctx.now;
+  await ctx.em.flush();
+  const v = await view(ctx, incident);
+  for (const type of events) {
+    recordEvent(ctx.em, { organizationId: ctx.org.id, type, resourceKind: 'incident', resourceId: incident.id, payload: v, now: ctx.now });
+  }
+  await ctx.em.flush();
+  return v;
+}
+
+function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string): void {
+  ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, postedAt: ctx.now });
+}
+
+async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDeleted?: boolean } = {}): Promise<Incident> {
+  const where = { id, organization: ctx.org.id, ...(opts.withDeleted ? {} : { deletedAt: null }) };
+  const incident = isUuid(id) ? await ctx.em.findOne(IncidentSchema, where, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) : null;
+  if (!incident) throw notFound('Incident');
+  return incident;
+}
+
+function tx<T>(ctx: OrgContext, fn: (t: Tx) => Promise<T>): Promise<T> {
+  return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager }));
+}
+
+export async function createIncident(ctx: OrgContext, input: IncidentInput): Promise<IncidentView> {
+  return tx(ctx, async (t) => {
+    const services = [...new Set(input.affected_services ?? [])];
+    const customers = [...new Set(input.visible_to_customer_ids ?? [])];
+    await assertServicesExist(t, services, 'affected_services');
+    await assertCustomersExist(t, customers, 'visible_to_customer_ids');
+    const incident = t.em.create(IncidentSchema, {
+      id: randomUUID(),
+      organization: t.org.id,
+      title: input.title,
+      severity: input.severity ?? 'minor',
+      affectedServices: services,
+      visibleToCustomerIds: customers,
+      publishedAt: input.publish ? t.now : null,
+      resolvedAt: null,
+      canceledAt: null,
+      deletedAt: null,
+      createdAt: t.now,
+      updatedAt: t.now,
+    });
+    if (input.initial_message) addMessage(t, incident, input.initial_message.type ?? 'Investigating', input.initial_message.body);
+    const events = ['incident.created', ...(input.publish ? ['incident.published'] : [])];
+    if (input.initial_message) events.push('incident.message_added');
+    if (input.initial_message?.type === 'Resolved' && input.publish) {
+      incident.resolvedAt = t.now;
+      events.push('incident.resolved');
+    }
+    return commit(t, incident, events);
+  });
+}
+
+export async function getIncident(ctx: OrgContext, id: string): Promise<IncidentView> {
+  return tx(ctx, async (t) => view(t, await load(t, id)));
+}
+
+const STATE_FILTERS: Record<Exclude<IncidentState, 'deleted'>, object> = {
+  draft: { publishedAt: null, canceledAt: null },
+  published: { publishedAt: { $ne: null }, resolvedAt: null, canceledAt: null },
+  resolved: { resolvedAt: { $ne: null }, canceledAt: null },
+  canceled: { canceledAt: { $ne: null } },
+};
+
+export async function listIncidents(ctx: OrgContext, q: { limit: number; cursor?: string; state?: Exclude<IncidentState, 'deleted'>; since?: Date }) {
+  const rows = await ctx.em.find(
+    IncidentSchema,
+    {
+      organization: ctx.org.id,
+      deletedAt: null,
+      ...(q.state ? STATE_FILTERS[q.state] : {}),
+      ...(q.since ? { createdAt: { $gte: q.since } } : {}),
+      ...afterCursor(q.cursor),
+    },
+    { orderBy: NEWEST_FIRST, limit: q.limit + 1 },
+  );
+  const page = pageOf(rows, q.limit);
+  const messages = page.items.length ? await ctx.em.find(IncidentMessageSchema, { incident: { $in: page.items.map((i) => i.id) } }) : [];
+  return {
+    items: page.items.map((i) => incidentView(i, messages.filter((m) => m.incident === i.id))),
+    nextCursor: page.nextCursor,
+  };
+}
+
+export async function updateIncident(ctx: OrgContext, id: string, patch: IncidentPatch): Promise<IncidentView> {
+  return tx(ctx, async (t) => {
+    const incident = await load(t, id, { lock: true });
+    if (patch.affected_services !== undefined) {
+      const services = [...new Set(patch.affected_services)];
+      await assertServicesExist(t, services, 'affected_services');
+      incident.affectedServices = services;
+    }
+    if (patch.title !== undefined) incident.title = patch.title;
+    if (patch.severity !== undefined) incident.severity = patch.severity;
+    return commit(t, incident, ['incident.updated']);
+  });
+}
+
+export async function publishIncident(ctx: OrgContext, id: string): Promise<IncidentView> {
+  return tx(ctx, async (t) => {
+    const incident = await load(t, id, { lock: true });
+    if (incident.publishedAt) throw new ProblemError('already_published', 'The incident is already published.');
+    incident.publishedAt = t.now;
+    return commit(t, incident, ['incident.published']);
+  });
+}
+
+function resolveIn(t: Tx, incident: Incident): void {
+  if (incident.resolvedAt) throw new ProblemError('already_resolved', 'The incident is already resolved.');
+  if (!incident.publishedAt) throw new ProblemError('not_published', 'Only a published incident can be resolved; publish it first.');
+  incident.resolvedAt = t.now;
+}
+
+export async function resolveIncident(ctx: OrgContext, id: string, message?: string): Promise<IncidentView> {
+  return tx(ctx, async (t) => {
+    const incident = await load(t, id, { lock: true });
+    resolveIn(t, incident);
+    const events = ['incident.resolved'];
+    if (message) {
+      addMessage(t, incident, 'Resolved', message);
+      events.unshift('incident.message_added');
+    }
+    return commit(t, incident, events);
+  });
+}
+
+/** Appends a timeline message; a `Resolved` message also resolves a published incident. */
+export async function addIncidentMessage(ctx: OrgContext, id: string, input: { type: MessageType; body: string }): Promise<IncidentView> {
+  return tx(ctx, async (t) => {
+    const incident = await load(t, id, { lock: true });
+    const events = ['incident.message_added'];
+    if (input.type === 'Resolved' && !incident.resolvedAt) {
+      resolveIn(t, incident);
+      events.push('incident.resolved');
+    }
+    addMessage(t, incident, input.type, input.body);
+    return commit(t, incident, events);
+  });
+}
+
+/** Soft delete, idempotent: a repeat answers the deleted incident without a second event. */
+export async function deleteIncident(ctx: OrgContext, id: string): Promise<IncidentView> {
+  return tx(ctx, async (t) => {
+    const incident = await load(t, id, { lock: true, withDeleted: true });
+    if (incident.deletedAt) return view(t, incident);
+    incident.deletedAt = t.now;
+    return commit(t, incident, ['incident.deleted']);
+  });
+}

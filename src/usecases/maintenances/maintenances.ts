@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MaintenanceMessageSchema, MaintenanceSchema } from '../../db/entities';
+import { pageOf } from '../../domain/cursor';
+import { ProblemError } from '../../domain/error-catalog';
+import { type MaintenanceState, maintenanceState } from '../../domain/maintenance-state';
+import { assertServicesExist } from '../org-refs';
+import type { OrgContext } from '../context';
+import { NEWEST_FIRST, afterCursor } from '../keyset';
+import { recordEvent } from '../outbox';
+import { loadMaintenance, viewOf } from './transitions';
+import { type MaintenanceView, maintenanceView } from './view';
+
+export interface MaintenanceInput {
+  title: string;
+  description?: string | null;
+  affected_services?: string[];
+  scheduled_start_at: Date;
+  scheduled_end_at: Date;
+}
+
+export type MaintenancePatch = Partial<MaintenanceInput>;
+
+function assertWindow(start: Date, end: Date): void {
+  if (end.getTime() <= start.getTime()) {
+    throw new ProblemError('validation_failed', 'scheduled_end_at must be after scheduled_start_at.', {
+      errors: [{ path: 'scheduled_end_at', message: 'Must be after scheduled_start_at' }],
+    });
+  }
+}
+
+export async function createMaintenance(ctx: OrgContext, input: MaintenanceInput): Promise<MaintenanceView> {
+  assertWindow(input.scheduled_start_at, input.scheduled_end_at);
+  return ctx.em.transactional(async (tx) => {
+    const em = tx as EntityManager;
+    const services = [...new Set(input.affected_services ?? [])];
+    await assertServicesExist({ ...ctx, em }, services, 'affected_services');
+    const m = em.create(MaintenanceSchema, {
+      id: randomUUID(),
+      organization: ctx.org.id,
+      title: input.title,
+      description: input.description ?? null,
+      affectedServices: services,
+      scheduledStartAt: input.scheduled_start_at,
+      scheduledEndAt: input.scheduled_end_at,
+      actualStartAt: null,
+      actualEndAt: null,
+      canceledAt: null,
+      deletedAt: null,
+      startingSoonAt: null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
+    await em.flush();
+    const view = maintenanceView(m, []);
+    recordEvent(em, { organizationId: ctx.org.id, type: 'maintenance.scheduled', resourceKind: 'maintenance', resourceId: m.id, payload: view, now: ctx.now });
+    await em.flush();
+    return view;
+  });
+}
+
+export async function getMaintenance(ctx: OrgContext, id: string): Promise<MaintenanceView> {
+  return viewOf(ctx.em, await loadMaintenance(ctx.em, { organizationId: ctx.org.id, maintenanceId: id }));
+}
+
+export async function listMaintenances(ctx: OrgContext, q: { limit: number; cursor?: string; state?: Exclude<MaintenanceState, 'deleted'> }) {
+  const filters: Record<Exclude<MaintenanceState, 'deleted'>, object> = {
+    scheduled: { actualStartAt: null, canceledAt: null },
+    in_progress: { actualStartAt: { $ne: null }, actualEndAt: null, canceledAt: null },
+    completed: { actualEndAt: { $ne: null }, canceledAt: null },
+    canceled: { canceledAt: { $ne: null } },
+  };
+  const rows = await ctx.em.find(
+    MaintenanceSchema,
+    { organization: ctx.org.id, deletedAt: null, ...(q.state ? filters[q.state] : {}), ...afterCursor(q.cursor) },
+    { orderBy: NEWEST_FIRST, limit: q.limit + 1 },
+  );
+  const page = pageOf(rows, q.limit);
+  const messages = page.items.length ? await ctx.em.find(MaintenanceMessageSchema, { maintenance: { $in: page.items.map((m) => m.id) } }) : [];
+  return { items: page.items.map((m) => maintenanceView(m, messages.filter((x) => x.maintenance === m.id))), nextCursor: page.nextCursor };
+}
+
+/** Edits title, description, services and times; the start can move only before it happened, the end until completion. */
+export async function updateMaintenance(ctx: OrgContext, id: string, patch: MaintenancePatch): Promise<MaintenanceView> {
+  return ctx.em.transactional(async (tx) => {
+    const em = tx as EntityManager;
+    const m = await loadMaintenance(em, { organizationId: ctx.org.id, maintenanceId: id }, true);
+    const state = maintenanceState(m);
+    if (state === 'canceled') throw new ProblemError('already_canceled', 'The maintenance has already been canceled.');
+    if (state === 'completed') throw new ProblemError('already_completed', 'The maintenance has already completed.');
+    if (patch.scheduled_start_at !== undefined && state !== 'scheduled') {
+      throw new ProblemError('already_started', 'The maintenance has started; only its end can move.');
+    }
+    if (patch.affected_services !== undefined) {
+      const services = [...new Set(patch.affected_services)];
+      await assertServicesExist({ ...ctx, em }, services, 'affected_services');
+      m.affectedServices = services;
+    }
+    if (patch.title !== undefined) m.title = patch.title;
+    if (patch.description !== undefined) m.description = patch.description;
+    if (patch.scheduled_start_at !== undefined) m.scheduledStartAt = patch.scheduled_start_at;
+    if (patch.scheduled_end_at !== undefined) m.scheduledEndAt = patch.scheduled_end_at;
+    assertWindow(m.scheduledStartAt, m.scheduledEndAt);
+    m.updatedAt = ctx.now;
+    await em.flush();
+    return viewOf(em, m);
+  });
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type Service, ServiceSchema } from '../db/entities';
+import { ProblemError } from '../domain/error-catalog';
+import type { OrgContext } from './context';
+import { findLive, listLive, softDelete } from './org-resources';
+import { assertWritable, reserveQuota } from './plan-limits';
+
+export interface ServiceInput {
+  name: string;
+  description?: string | null;
+  config_key?: string | null;
+}
+
+export type ServicePatch = Partial<ServiceInput>;
+
+function configKeyTaken(key: string | null | undefined): ProblemError {
+  return new ProblemError('config_key_taken', `Another service already uses config_key "${key}".`, {
+    errors: [{ path: 'config_key', message: 'Already in use' }],
+  });
+}
+
+export async function createService(ctx: OrgContext, input: ServiceInput): Promise<Service> {
+  try {
+    return await ctx.em.transactional(async (em) => {
+      await reserveQuota(ctx, em, 'services');
+      const service = em.create(ServiceSchema, {
+        id: randomUUID(),
+        organization: ctx.org.id,
+        name: input.name,
+        description: input.description ?? null,
+        configKey: input.config_key ?? null,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+        deletedAt: null,
+      });
+      await em.flush();
+      return service;
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw configKeyTaken(input.config_key);
+    throw err;
+  }
+}
+
+export async function getService(ctx: OrgContext, id: string): Promise<Service> {
+  return findLive(ctx, ServiceSchema, id, 'Service');
+}
+
+export async function listServices(ctx: OrgContext, query: { limit: number; cursor?: string }) {
+  return listLive(ctx, ServiceSchema, query);
+}
+
+export async function updateService(ctx: OrgContext, id: string, patch: ServicePatch): Promise<Service> {
+  const service = await getService(ctx, id);
+  await assertWritable(ctx, 'services', service);
+  if (patch.name !== undefined) service.name = patch.name;
+  if (patch.description !== undefined) service.description = patch.description;
+  if (patch.config_key !== undefined) service.configKey = patch.config_key;
+  service.updatedAt = ctx.now;
+  try {
+    await ctx.em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw configKeyTaken(patch.config_key);
+    throw err;
+  }
+  return service;
+}
+
+/** Soft delete; repeating it answers the same deleted service (idempotent). */
+export async function deleteService(ctx: OrgContext, id: string): Promise<Service> {
+  return softDelete(ctx, ServiceSchema, id, 'Service');
+}

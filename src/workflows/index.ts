@@ -1,0 +1,3 @@
+// The workflow bundle's entry point: every workflow the worker runs is exported from here.
+export { housekeepingWorkflow } from './housekeeping-workflow';
+export { maintenanceWorkflow, maintenanceChanged } from './maintenance-workflow';

@@ -1,0 +1,100 @@
+import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+
+let api: ApiHarness;
+let org: TestOrg;
+let checkout: string;
+let search: string;
+beforeAll(async () => {
+  api = await startApi();
+  org = await api.createOrg();
+  checkout = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'Checkout' } })).body.id;
+  search = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'Search' } })).body.id;
+});
+afterAll(async () => api.close());
+
+const post = (body: unknown, headers?: Record<string, string>) => api.request('POST', '/v1/change-events', { key: org.key, body, headers });
+
+describe('/v1/change-events', () => {
+  it('records a deploy from a CI pipeline and returns it whole', async () => {
+    const res = await post({
+      kind: 'deploy',
+      title: 'Deploy checkout-api v1.42.0',
+      service_ids: [checkout],
+      actor: 'github-actions[bot]',
+      source: 'github-actions',
+      links: [{ label: 'Run', url: 'https://ci.example.com/runs/4711' }],
+      metadata: { version: '1.42.0', commit: 'abc123' },
+      occurred_at: '2026-11-20T10:00:00.000Z',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      kind: 'deploy',
+      title: 'Deploy checkout-api v1.42.0',
+      description: null,
+      service_ids: [checkout],
+      actor: 'github-actions[bot]',
+      links: [{ label: 'Run', url: 'https://ci.example.com/runs/4711' }],
+      metadata: { version: '1.42.0', commit: 'abc123' },
+      occurred_at: '2026-11-20T10:00:00.000Z',
+    });
+    expect((await api.request('GET', `/v1/change-events/${res.body.id}`, { key: org.key })).body).toEqual(res.body);
+  });
+
+  it('defaults occurred_at to the time of the request', async () => {
+    const before = Date.now();
+    const res = await post({ kind: 'feature_flag', title: 'new-search on' });
+    expect(Date.parse(res.body.occurred_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(res.body.service_ids).toEqual([]);
+  });
+
+  it('answers 400 unknown_services naming the ids that are not services of the organization', async () => {
+    const other = await api.createOrg();
+    const foreign = (await api.request('POST', '/v1/services', { key: other.key, body: { name: 'Theirs' } })).body.id;
+    const res = await post({ kind: 'deploy', title: 'x', service_ids: [checkout, foreign] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ title: 'unknown_services', unknown_services: [foreign], errors: [{ path: 'service_ids.1' }] });
+  });
+
+  it('rejects bad shapes with paths: kind, dates without milliseconds, non-http links', async () => {
+    const res = await post({ kind: 'party', title: 'x', occurred_at: '2026-11-20T10:00:00Z', links: [{ label: 'x', url: 'ftp://x' }] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['kind', 'links.0.url', 'occurred_at']);
+  });
+
+  it('records a retried pipeline step once with the same Idempotency-Key', async () => {
+    const body = { kind: 'deploy', title: 'Deploy search v7', service_ids: [search], occurred_at: '2026-11-21T08:00:00.000Z' };
+    const a = await post(body, { 'idempotency-key': 'run-99-step-3' });
+    const b = await post(body, { 'idempotency-key': 'run-99-step-3' });
+    expect(b.body.id).toBe(a.body.id);
+    const c = await post({ ...body, occurred_at: '2026-11-21T09:00:00.000Z' }, { 'idempotency-key': 'run-99-step-3' });
+    expect(c.body.title).toBe('idempotency_key_reused');
+  });
+
+  it('lists newest occurred_at first and filters by service, kind and time range, with stable paging', async () => {
+    const o = await api.createOrg();
+    const svc = (await api.request('POST', '/v1/services', { key: o.key, body: { name: 'A' } })).body.id;
+    const mk = (title: string, occurred_at: string, kind = 'deploy', service_ids: string[] = [svc]) =>
+      api.request('POST', '/v1/change-events', { key: o.key, body: { kind, title, occurred_at, service_ids } });
+    await mk('t3', '2026-11-03T00:00:00.000Z');
+    await mk('t1', '2026-11-01T00:00:00.000Z');
+    await mk('t2', '2026-11-02T00:00:00.000Z', 'config_change');
+    await mk('t4', '2026-11-04T00:00:00.000Z', 'deploy', []);
+    const titles = async (q: string) => (await api.request('GET', `/v1/change-events${q}`, { key: o.key })).body.items.map((e: { title: string }) => e.title);
+    expect(await titles('')).toEqual(['t4', 't3', 't2', 't1']);
+    expect(await titles(`?service_id=${svc}`)).toEqual(['t3', 't2', 't1']);
+    expect(await titles('?kind=config_change')).toEqual(['t2']);
+    expect(await titles('?since=2026-11-02T00:00:00.000Z&until=2026-11-04T00:00:00.000Z')).toEqual(['t3', 't2']);
+    const first = await api.request('GET', '/v1/change-events?limit=3', { key: o.key });
+    const second = await api.request('GET', `/v1/change-events?limit=3&cursor=${first.body.next_cursor}`, { key: o.key });
+    expect(second.body.items.map((e: { title: string }) => e.title)).toEqual(['t1']);
+    expect(second.body.next_cursor).toBeNull();
+    expect((await api.request('GET', '/v1/change-events?since=yesterday', { key: o.key })).body.errors[0].path).toBe('query.since');
+  });
+
+  it('is read with read:change_events and written with write:change_events', async () => {
+    const reader = await api.mintKey(org.id, ['read:change_events']);
+    expect((await api.request('GET', '/v1/change-events', { key: reader })).status).toBe(200);
+    const res = await api.request('POST', '/v1/change-events', { key: reader, body: { kind: 'deploy', title: 'x' } });
+    expect([res.status, res.body.detail]).toEqual([403, expect.stringContaining('write:change_events')]);
+  });
+});

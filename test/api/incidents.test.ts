@@ -1,0 +1,108 @@
+import { OutboxEventSchema } from '../../src/db/entities';
+import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+
+let api: ApiHarness;
+let org: TestOrg;
+let svc: string;
+beforeAll(async () => {
+  api = await startApi();
+  org = await api.createOrg('business');
+  svc = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'Checkout' } })).body.id;
+});
+afterAll(async () => api.close());
+
+const call = (method: string, path: string, body?: unknown) => api.request(method, path, { key: org.key, body });
+const events = async (incidentId: string) =>
+  (await api.orm.em.fork().find(OutboxEventSchema, { resourceId: incidentId }, { orderBy: { createdAt: 'asc', type: 'asc' } })).map((e) => e.type);
+
+describe('/v1/incidents lifecycle (spec §3.1)', () => {
+  it('creates a draft, publishes, adds messages and resolves, deriving state from the timestamps', async () => {
+    const created = await call('POST', '/v1/incidents', { title: 'Checkout errors', severity: 'major', affected_services: [svc], initial_message: { body: 'Looking into it' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ state: 'draft', severity: 'major', affected_services: [svc], published_at: null, messages: [{ type: 'Investigating', body: 'Looking into it' }] });
+    const id = created.body.id;
+
+    const published = await call('POST', `/v1/incidents/${id}/publish`);
+    expect(published.body).toMatchObject({ state: 'published' });
+    expect(published.body.published_at).not.toBeNull();
+    const again = await call('POST', `/v1/incidents/${id}/publish`);
+    expect([again.status, again.body.title]).toEqual([409, 'already_published']);
+
+    const msg = await call('POST', `/v1/incidents/${id}/messages`, { type: 'Identified', body: 'Bad deploy' });
+    expect(msg.body.messages.map((m: { type: string }) => m.type)).toEqual(['Investigating', 'Identified']);
+
+    const resolved = await call('POST', `/v1/incidents/${id}/resolve`, { message: 'Rolled back' });
+    expect(resolved.body).toMatchObject({ state: 'resolved' });
+    expect(resolved.body.messages.at(-1)).toMatchObject({ type: 'Resolved', body: 'Rolled back' });
+    const twice = await call('POST', `/v1/incidents/${id}/resolve`);
+    expect([twice.status, twice.body.title]).toEqual([409, 'already_resolved']);
+
+    expect(await events(id)).toEqual(['incident.created', 'incident.message_added', 'incident.published', 'incident.message_added', 'incident.message_added', 'incident.resolved']);
+  });
+
+  it('resolves the incident when a Resolved message is posted', async () => {
+    const { body } = await call('POST', '/v1/incidents', { title: 'Slow search', publish: true });
+    expect(body.state).toBe('published');
+    const res = await call('POST', `/v1/incidents/${body.id}/messages`, { type: 'Resolved', body: 'All good' });
+    expect(res.body.state).toBe('resolved');
+    expect(await events(body.id)).toEqual(expect.arrayContaining(['incident.created', 'incident.published', 'incident.message_added', 'incident.resolved']));
+  });
+
+  it('answers 409 not_published when resolving a draft', async () => {
+    const { body } = await call('POST', '/v1/incidents', { title: 'Draft' });
+    const res = await call('POST', `/v1/incidents/${body.id}/resolve`);
+    expect([res.status, res.body.title]).toEqual([409, 'not_published']);
+  });
+
+  it('patches title, severity and affected services and emits incident.updated', async () => {
+    const { body } = await call('POST', '/v1/incidents', { title: 'Old' });
+    const res = await call('PATCH', `/v1/incidents/${body.id}`, { title: 'New', severity: 'critical', affected_services: [svc] });
+    expect(res.body).toMatchObject({ title: 'New', severity: 'critical', affected_services: [svc] });
+    expect(await events(body.id)).toEqual(['incident.created', 'incident.updated']);
+  });
+
+  it('soft-deletes idempotently with one incident.deleted event; the incident then reads as 404', async () => {
+    const { body } = await call('POST', '/v1/incidents', { title: 'Oops', publish: true });
+    const first = await call('DELETE', `/v1/incidents/${body.id}`);
+    const second = await call('DELETE', `/v1/incidents/${body.id}`);
+    expect([first.status, first.body.state, second.status, second.body.state]).toEqual([200, 'deleted', 200, 'deleted']);
+    expect((await call('GET', `/v1/incidents/${body.id}`)).status).toBe(404);
+    expect((await events(body.id)).filter((e) => e === 'incident.deleted')).toHaveLength(1);
+  });
+
+  it('answers 400 unknown_services and unknown_customers, writing nothing', async () => {
+    const bogus = '00000000-0000-4000-8000-000000000001';
+    const s = await call('POST', '/v1/incidents', { title: 'x', affected_services: [svc, bogus] });
+    expect(s.body).toMatchObject({ title: 'unknown_services', unknown_services: [bogus] });
+    const c = await call('POST', '/v1/incidents', { title: 'x', visible_to_customer_ids: [bogus] });
+    expect(c.body).toMatchObject({ title: 'unknown_customers', unknown_customers: [bogus] });
+  });
+
+  it('restricts an incident to customers of the organization', async () => {
+    const customer = (await call('POST', '/v1/customers', { name: 'Globex' })).body.id;
+    const res = await call('POST', '/v1/incidents', { title: 'Only Globex', visible_to_customer_ids: [customer] });
+    expect(res.body.visible_to_customer_ids).toEqual([customer]);
+  });
+
+  it('lists newest first, filtered by state and since', async () => {
+    const o = await api.createOrg('business');
+    const mk = (title: string, publish: boolean) => api.request('POST', '/v1/incidents', { key: o.key, body: { title, publish } });
+    await mk('a-draft', false);
+    const marker = new Date().toISOString();
+    await mk('b-published', true);
+    const c = await mk('c-resolved', true);
+    await api.request('POST', `/v1/incidents/${c.body.id}/resolve`, { key: o.key });
+    const titles = async (q: string) => (await api.request('GET', `/v1/incidents${q}`, { key: o.key })).body.items.map((i: { title: string }) => i.title);
+    expect(await titles('')).toEqual(['c-resolved', 'b-published', 'a-draft']);
+    expect(await titles('?state=draft')).toEqual(['a-draft']);
+    expect(await titles('?state=published')).toEqual(['b-published']);
+    expect(await titles('?state=resolved')).toEqual(['c-resolved']);
+    expect(await titles(`?since=${marker}`)).toEqual(['c-resolved', 'b-published']);
+    expect((await api.request('GET', '/v1/incidents?state=deleted', { key: o.key })).status).toBe(400);
+  });
+
+  it('answers 404 for an unknown metric in from-metric until metrics exist', async () => {
+    const res = await call('POST', '/v1/incidents/from-metric/00000000-0000-4000-8000-000000000000');
+    expect([res.status, res.body.title]).toEqual([404, 'not_found']);
+  });
+});

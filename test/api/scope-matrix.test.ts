@@ -1,0 +1,104 @@
+import { ROUTE_SCOPES } from '../../src/api/route-scopes';
+import { SCOPES, type Scope } from '../../src/domain/scopes';
+import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { routeCollector } from '../support/routes';
+
+/**
+ * Every authenticated route, three ways: a key without its scope (403 naming it), a key with only
+ * its scope (passes auth), and — for routes on one resource — another organization's key (404).
+ * A route added without an entry in FIXTURES fails here, so new resources join the matrix.
+ */
+const FIXTURES: Record<string, (api: ApiHarness, org: TestOrg) => Promise<string>> = {
+  '/v1/services/{id}': async (api, org) => (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'matrix' } })).body.id,
+  '/v1/change-events/{id}': async (api, org) => (await api.request('POST', '/v1/change-events', { key: org.key, body: { kind: 'deploy', title: 'matrix' } })).body.id,
+  '/v1/incidents/{id}': async (api, org) => (await api.request('POST', '/v1/incidents', { key: org.key, body: { title: 'matrix', publish: true } })).body.id,
+  '/v1/maintenances/{id}': async (api, org) =>
+    (await api.request('POST', '/v1/maintenances', { key: org.key, body: { title: 'matrix', scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' } })).body.id,
+  '/v1/customers/{id}': async (api, org) => (await api.request('POST', '/v1/customers', { key: org.key, body: { name: 'matrix' } })).body.id,
+};
+
+/** Valid bodies, so a 404 to another organization cannot hide behind a 400. */
+const STRANGER_BODIES: Record<string, unknown> = {
+  updateService: { name: 'stolen' },
+  updateCustomer: { name: 'stolen' },
+  updateIncident: { title: 'stolen' },
+  addIncidentMessage: { type: 'Update', body: 'stolen' },
+  updateMaintenance: { title: 'stolen' },
+};
+
+const collected = routeCollector();
+let api: ApiHarness;
+let owner: TestOrg;
+let stranger: TestOrg;
+beforeAll(async () => {
+  api = await startApi({ onRoute: collected.onRoute });
+  [owner, stranger] = await Promise.all([api.createOrg('enterprise', 'owner'), api.createOrg('business', 'stranger')]);
+});
+afterAll(async () => api.close());
+
+function authenticatedRoutes() {
+  return collected.routes
+    .filter((r) => r.operationId && ROUTE_SCOPES[r.operationId] !== 'public')
+    .map((r) => ({ ...r, scopes: ROUTE_SCOPES[r.operationId!] as readonly Scope[] }));
+}
+
+/** Fills `{id}` from the fixture of the resource it names (`/v1/x/{id}/verb` uses `/v1/x/{id}`); other parameters get an unknown id. */
+async function concretePath(path: string, org: TestOrg): Promise<string> {
+  let out = path;
+  if (path.includes('{id}')) {
+    const resource = path.slice(0, path.indexOf('{id}') + 4);
+    const fixture = FIXTURES[resource];
+    if (!fixture) throw new Error(`No FIXTURES entry for ${resource}: add one so the route joins the scope/isolation matrix`);
+    out = out.replace('{id}', await fixture(api, org));
+  }
+  return out.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
+}
+
+describe('scope and isolation matrix', () => {
+  it('covers every route in the scope table', () => {
+    const ids = new Set(collected.routes.map((r) => r.operationId).filter(Boolean));
+    expect([...ids].sort()).toEqual(Object.keys(ROUTE_SCOPES).sort());
+    expect(authenticatedRoutes().length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('answers 401 without a key on every authenticated route', async () => {
+    for (const r of authenticatedRoutes()) {
+      const res = await api.request(r.method, r.path.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000'));
+      expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 401, 'unauthenticated']);
+    }
+  });
+
+  it('answers 403 forbidden naming the scope to a key with every other scope', async () => {
+    for (const r of authenticatedRoutes()) {
+      const key = await api.mintKey(owner.id, SCOPES.filter((s) => !r.scopes.includes(s)));
+      const res = await api.request(r.method, await concretePath(r.path, owner), { key, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
+      for (const s of r.scopes) expect(res.body.detail).toContain(s);
+    }
+  });
+
+  it('lets a key with only the needed scope through authorization', async () => {
+    for (const r of authenticatedRoutes()) {
+      const key = await api.mintKey(owner.id, [r.scopes[0]!]);
+      const res = await api.request(r.method, await concretePath(r.path, owner), { key, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      expect([r.operationId, [401, 403].includes(res.status)]).toEqual([r.operationId, false]);
+    }
+  });
+
+  it("answers 404 to another organization's key on every route that names a resource", async () => {
+    const single = authenticatedRoutes().filter((r) => r.path.includes('{id}'));
+    expect(single.length).toBeGreaterThanOrEqual(6);
+    for (const r of single) {
+      const res = await api.request(r.method, await concretePath(r.path, owner), { key: stranger.key, body: STRANGER_BODIES[r.operationId!] });
+      expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 404, 'not_found']);
+    }
+  });
+
+  it("never lists another organization's items", async () => {
+    const lists = authenticatedRoutes().filter((r) => r.method === 'GET' && !r.path.includes('{'));
+    for (const r of lists) {
+      const res = await api.request('GET', r.path, { key: stranger.key });
+      expect([r.operationId, res.status, res.body.items]).toEqual([r.operationId, 200, []]);
+    }
+  });
+});

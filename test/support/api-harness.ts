@@ -1,0 +1,114 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { buildApp } from '../../src/api/app';
+import type { ReadinessProbe } from '../../src/api/routes/health';
+import { loadConfig } from '../../src/config';
+import { ChangeFeed } from '../../src/db/change-feed';
+import { createOrm, type Orm } from '../../src/db/orm';
+import type { PlanId } from '../../src/domain/plans';
+import type { Scope } from '../../src/domain/scopes';
+import { mintApiKey } from '../../src/usecases/api-keys';
+import { createOrganization, type OrganizationPatch, updateOrganization } from '../../src/usecases/organizations';
+import type { MaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
+import { testDatabaseUrl } from './env';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as-is (no JSON encoding). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestOrg {
+  id: string;
+  /** A key with every scope. */
+  key: string;
+}
+
+export interface ApiHarness {
+  baseUrl: string;
+  orm: Orm;
+  app: FastifyInstance;
+  changeFeed: ChangeFeed;
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>;
+  createOrg(plan?: PlanId, name?: string): Promise<TestOrg>;
+  mintKey(orgId: string, scopes: Scope[]): Promise<string>;
+  updateOrg(orgId: string, patch: OrganizationPatch): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real API on a loopback port, over real HTTP, against the suite's PostgreSQL database. */
+export async function startApi(
+  opts: {
+    readiness?: ReadinessProbe[];
+    beforeListen?: (app: FastifyInstance) => void;
+    bodyLimit?: number;
+    onRoute?: (route: RouteOptions) => void;
+    maintenanceScheduler?: MaintenanceScheduler;
+  } = {},
+): Promise<ApiHarness> {
+  const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
+  const config = { ...loadConfig({ DOCS_URL: 'https://docs.vigil.test' }), BODY_LIMIT_BYTES: opts.bodyLimit ?? 1_048_576 };
+  const changeFeed = new ChangeFeed(testDatabaseUrl());
+  await changeFeed.start();
+  const app = await buildApp({ orm, config, readiness: opts.readiness, onRoute: opts.onRoute, changeFeed, maintenanceScheduler: opts.maintenanceScheduler });
+  opts.beforeListen?.(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+
+  return {
+    baseUrl,
+    orm,
+    app,
+    changeFeed,
+    async request(method, path, ro = {}) {
+      const headers: Record<string, string> = { ...ro.headers };
+      if (ro.key) headers.authorization = `Bearer ${ro.key}`;
+      let body: string | undefined = ro.rawBody;
+      if (ro.body !== undefined) {
+        body = JSON.stringify(ro.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+      return { status: res.status, headers: res.headers, body: parsed as any, text };
+    },
+    async createOrg(plan = 'business', name = 'Test org') {
+      const { organization, key } = await createOrganization(orm.em.fork(), { name, plan }, new Date());
+      return { id: organization.id, key: key.plaintext };
+    },
+    async mintKey(orgId, scopes) {
+      return (await mintApiKey(orm.em.fork(), { organizationId: orgId, scopes }, new Date())).plaintext;
+    },
+    async updateOrg(orgId, patch) {
+      // The API caches keys and plans until the change notification arrives; wait for it (the
+      // app's own listener was registered first, so it has run by then).
+      const seen = new Promise<void>((resolve) => {
+        const onChange = (c: { t: string; o?: string }) => {
+          if (c.t !== 'organizations' || c.o !== orgId) return;
+          changeFeed.off('change', onChange);
+          resolve();
+        };
+        changeFeed.on('change', onChange);
+      });
+      await updateOrganization(orm.em.fork(), orgId, patch, new Date());
+      await seen;
+    },
+    async close() {
+      await app.close();
+      await changeFeed.close();
+      await orm.close();
+    },
+  };
+}

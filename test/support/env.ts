@@ -1,0 +1,8 @@
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the suite through jest (its global setup starts PostgreSQL and Temporal)`);
+  return value;
+}
+
+export const testDatabaseUrl = () => required('VIGIL_TEST_DATABASE_URL');
+export const testTemporalAddress = () => required('VIGIL_TEST_TEMPORAL_ADDRESS');

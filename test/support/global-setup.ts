@@ -1,0 +1,38 @@
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config';
+import { createOrm, migrate } from '../../src/db/orm';
+import { resolveDatabase, withDatabase } from '../../src/infra/postgres';
+import { startTemporalDevServer } from '../../src/infra/temporal-dev-server';
+import { type SuiteInfra, setSuiteInfra } from './suite-infra';
+
+/**
+ * Starts what the whole suite shares: a fresh PostgreSQL database (migrated) and a real Temporal
+ * dev server (the pinned CLI, built with `go install` on first use). Test workers read the
+ * addresses from the environment; each test makes its own organizations.
+ */
+export default async function globalSetup(): Promise<void> {
+  // Temporal's own warnings go to its log file; only setup milestones reach the terminal.
+  const log = (line: string) => {
+    if (!/^time=|^\s*$/.test(line)) process.stderr.write(`[test-setup] ${line}\n`);
+  };
+  const config = loadConfig();
+  const databaseName = `vigil_test_${Date.now()}_${process.pid}`;
+  // TEST_DATABASE_URL names a server; the suite always makes (and drops) a database of its own there.
+  const server = process.env.TEST_DATABASE_URL;
+  const db = await resolveDatabase({ databaseUrl: server ? withDatabase(server, databaseName) : undefined, databaseName, dataDir: config.dataDir, log });
+  const orm = await createOrm({ url: db.url });
+  await migrate(orm);
+  await orm.close();
+
+  const temporal = process.env.TEMPORAL_ADDRESS
+    ? null
+    : await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}.log`), log });
+
+  process.env.VIGIL_TEST_DATABASE_URL = db.url;
+  process.env.VIGIL_TEST_TEMPORAL_ADDRESS = temporal?.address ?? process.env.TEMPORAL_ADDRESS;
+  process.env.VIGIL_TEST_TEMPORAL_UI_URL = temporal?.uiUrl ?? '';
+  const infra: SuiteInfra = { db, temporal };
+  setSuiteInfra(infra);
+  log(`database ${db.url} (${db.source}); temporal ${process.env.VIGIL_TEST_TEMPORAL_ADDRESS}`);
+}

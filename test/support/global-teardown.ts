@@ -1,0 +1,10 @@
+import { dropDatabase } from '../../src/infra/postgres';
+import { getSuiteInfra } from './suite-infra';
+
+export default async function globalTeardown(): Promise<void> {
+  const infra = getSuiteInfra();
+  if (!infra) return;
+  await infra.temporal?.stop();
+  if (!process.env.VIGIL_TEST_KEEP_DATABASE) await dropDatabase(infra.db.url);
+  await infra.db.stop();
+}

@@ -1,0 +1,18 @@
+import type { ResolvedDatabase } from '../../src/infra/postgres';
+import type { RunningTemporal } from '../../src/infra/temporal-dev-server';
+
+export interface SuiteInfra {
+  db: ResolvedDatabase;
+  temporal: RunningTemporal | null;
+}
+
+const KEY = Symbol.for('vigil.test.suite-infra');
+
+/** globalSetup and globalTeardown run in the same process; this carries the handles between them. */
+export function setSuiteInfra(infra: SuiteInfra): void {
+  (globalThis as Record<symbol, unknown>)[KEY] = infra;
+}
+
+export function getSuiteInfra(): SuiteInfra | undefined {
+  return (globalThis as Record<symbol, unknown>)[KEY] as SuiteInfra | undefined;
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { IdempotencyRecordSchema, OrganizationSchema } from '../../src/db/entities';
+import { HOUSEKEEPING_SCHEDULE_ID, ensureHousekeepingSchedule } from '../../src/temporal/schedules';
+import { housekeepingWorkflow } from '../../src/workflows';
+import { startWorker } from '../../src/worker/worker';
+import { PLANS } from '../../src/domain/plans';
+import { maintenanceWorkflowId } from '../../src/temporal/maintenance-scheduler';
+import { createMaintenance } from '../../src/usecases/maintenances/maintenances';
+import { testTemporalAddress } from '../support/env';
+import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
+
+let h: TemporalHarness;
+beforeAll(async () => {
+  h = await startTemporalHarness();
+});
+afterAll(async () => h.close());
+
+async function seed(now: Date) {
+  const em = h.orm.em.fork();
+  const orgId = randomUUID();
+  em.create(OrganizationSchema, { id: orgId, name: 'hk', plan: 'team', rateLimitPerMinute: null, rateLimitPerDay: null, createdAt: now, updatedAt: now });
+  await em.flush();
+  const conn = em.getConnection();
+  const insert = `insert into rate_limit_counters (organization_id, window_kind, window_start, count) values (?, ?, ?::timestamptz, 1)`;
+  await conn.execute(insert, [orgId, 'minute', new Date(now.getTime() - 3 * 60_000)]);
+  await conn.execute(insert, [orgId, 'minute', new Date(now.getTime() - (now.getTime() % 60_000))]);
+  await conn.execute(insert, [orgId, 'day', new Date(now.getTime() - 3 * 86_400_000)]);
+  for (const [key, age] of [['old', 25 * 3600_000], ['fresh', 60_000]] as const) {
+    em.create(IdempotencyRecordSchema, {
+      id: randomUUID(), organization: orgId, key, operation: 'createService', requestHash: 'x'.repeat(64), statusCode: 201, responseBody: {}, createdAt: new Date(now.getTime() - age),
+    });
+  }
+  await em.flush();
+  return orgId;
+}
+
+describe('housekeeping workflow (real Temporal worker)', () => {
+  it('prunes ended rate-limit windows and idempotency records past 24 hours, keeping the live ones', async () => {
+    const orgId = await seed(new Date());
+    const handle = await h.temporal.client.workflow.start(housekeepingWorkflow, { taskQueue: h.taskQueue, workflowId: `housekeeping-test-${randomUUID()}` });
+    const report = await handle.result();
+    expect(report.rateLimitCounters).toBeGreaterThanOrEqual(2);
+    expect(report.idempotencyRecords).toBeGreaterThanOrEqual(1);
+    const rows = await h.orm.em.fork().getConnection().execute('select window_kind from rate_limit_counters where organization_id = ?', [orgId]);
+    expect(rows).toEqual([{ window_kind: 'minute' }]);
+    const keys = (await h.orm.em.fork().find(IdempotencyRecordSchema, { organization: orgId })).map((r) => r.key);
+    expect(keys).toEqual(['fresh']);
+
+    const history = await handle.fetchHistory();
+    const types = history.events?.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(types).toEqual(['pruneRateLimitCounters', 'pruneIdempotencyRecords', 'ensureMaintenanceWorkflows']);
+    if (process.env.VIGIL_RECORD_HISTORIES) {
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'housekeeping-v2.json'), historyToJSON(history));
+    }
+  });
+
+  it('starts the workflow of an unfinished maintenance that has none', async () => {
+    const orgId = await seed(new Date());
+    // Created two minutes ago by an API that never reached Temporal.
+    const ctx = { em: h.orm.em.fork() as never, org: { id: orgId, plan: PLANS.team }, now: new Date(Date.now() - 120_000), pricingUrl: 'x' };
+    const m = await createMaintenance(ctx, { title: 'Orphan', scheduled_start_at: new Date(Date.now() + 7_200_000), scheduled_end_at: new Date(Date.now() + 10_800_000) });
+    const report = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue: h.taskQueue, workflowId: `housekeeping-test-${randomUUID()}` });
+    expect(report.maintenanceWorkflows).toBeGreaterThanOrEqual(1);
+    const described = await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(m.id)).describe();
+    expect(described.status.name).toBe('RUNNING');
+    await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(m.id)).terminate('test done');
+  });
+
+  it('creates the housekeeping schedule once and updates it on every later start', async () => {
+    await ensureHousekeepingSchedule(h.temporal.client, h.taskQueue);
+    await ensureHousekeepingSchedule(h.temporal.client, h.taskQueue);
+    const described = await h.temporal.client.schedule.getHandle(HOUSEKEEPING_SCHEDULE_ID).describe();
+    expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'housekeepingWorkflow', taskQueue: h.taskQueue });
+    expect(described.spec.intervals?.[0]?.every).toBe(600_000);
+  });
+
+  it('runs from a prebuilt workflow bundle, as production workers do (VIGIL_WORKFLOW_BUNDLE)', async () => {
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: new DefaultLogger('WARN') });
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'vigil-bundle-')), 'workflow-bundle.js');
+    writeFileSync(file, code);
+    const taskQueue = `bundle-${randomUUID()}`;
+    const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm }, workflowBundlePath: file });
+    try {
+      const report = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue, workflowId: `bundle-${randomUUID()}` });
+      expect(report).toEqual({ rateLimitCounters: expect.any(Number), idempotencyRecords: expect.any(Number), maintenanceWorkflows: 0 });
+    } finally {
+      await worker.shutdown();
+    }
+  });
+});
