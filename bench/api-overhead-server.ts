@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { buildApp } from '../src/api/app';
-import { loadConfig } from '../src/config';
+import { loadConfig, secretBox } from '../src/config';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 
@@ -18,7 +18,8 @@ async function main(): Promise<void> {
     const orm = await createOrm({ url: databaseUrl!, poolMax: 10 });
     const changeFeed = new ChangeFeed(databaseUrl!);
     await changeFeed.start();
-    const app = await buildApp({ orm, config: loadConfig({}), changeFeed });
+    const config = loadConfig({ VIGIL_MASTER_KEY: process.env.VIGIL_MASTER_KEY ?? '0'.repeat(64) });
+    const app = await buildApp({ orm, config, changeFeed, secretBox: secretBox(config) });
     await app.listen({ host: '127.0.0.1', port: Number(port) });
   }
   process.stdout.write(`listening ${port}\n`);

@@ -1,6 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './domain/webhook-retry';
+import { resolveMasterKey } from './infra/master-key';
+import { SecretBox } from './infra/secret-box';
 
 /** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -32,6 +35,11 @@ export const ConfigSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   STATUS_HOST: z.string().default('status.localhost'),
   VIGIL_SEED_DEV: boolish.default(true),
+  VIGIL_MASTER_KEY: z.string().optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.initialMs),
+  WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.maxMs),
+  WEBHOOK_RETRY_GIVE_UP_MS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_POLICY.giveUpAfterMs),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
@@ -60,4 +68,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     docsUrl: (c.DOCS_URL ?? `${publicBaseUrl}/docs`).replace(/\/$/, ''),
     dataDir: path.resolve(c.VIGIL_DATA_DIR),
   };
+}
+
+/** The backoff webhook deliveries follow (README: WEBHOOK_RETRY_*). */
+export function webhookRetryPolicy(c: Config): RetryPolicy {
+  return { initialMs: c.WEBHOOK_RETRY_INITIAL_MS, factor: DEFAULT_RETRY_POLICY.factor, maxMs: c.WEBHOOK_RETRY_MAX_MS, giveUpAfterMs: c.WEBHOOK_RETRY_GIVE_UP_MS };
+}
+
+/** Seals and opens secrets at rest with the master key (VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production). */
+export function secretBox(c: Config): SecretBox {
+  return new SecretBox(resolveMasterKey({ env: c.VIGIL_MASTER_KEY, nodeEnv: c.NODE_ENV, dataDir: c.dataDir }));
 }

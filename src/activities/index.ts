@@ -2,11 +2,14 @@ import type { Orm } from '../db/orm';
 import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { createHousekeepingActivities } from './housekeeping';
 import { createMaintenanceActivities } from './maintenance';
+import { type WebhookDeps, createWebhookActivities } from './webhooks';
 
 export interface ActivityDeps {
   orm: Orm;
   /** Reaches maintenance workflows (the housekeeping sweep starts missing ones). */
   maintenanceScheduler?: MaintenanceScheduler;
+  /** Signs and sends webhook deliveries; without it their activities fail as not configured. */
+  webhooks?: WebhookDeps;
 }
 
 /** Every activity the worker registers, built from its dependencies (workflows import only the type). */
@@ -14,6 +17,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createHousekeepingActivities(deps),
     ...createMaintenanceActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

@@ -18,6 +18,9 @@ import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { docsRoutes } from './routes/docs';
 import { type ReadinessProbe, healthRoutes } from './routes/health';
 import { serviceRoutes } from './routes/services';
+import { webhookRoutes } from './routes/webhooks';
+import type { SecretBox } from '../infra/secret-box';
+import type { WebhookStarter } from '../temporal/webhook-starter';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +38,10 @@ export interface AppDeps {
   changeFeed?: ChangeFeed | null;
   /** Reaches maintenance workflows; without one (tests of other areas) maintenances get no timers. */
   maintenanceScheduler?: MaintenanceScheduler;
+  /** Seals secrets at rest (webhook signing secrets) with the master key. */
+  secretBox: SecretBox;
+  /** Starts webhook delivery workflows (redeliver); without one the outbox sweep starts them. */
+  webhookStarter?: WebhookStarter;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -78,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(changeEventRoutes);
       await v1.register(incidentRoutes);
       await v1.register(maintenanceRoutes, { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER });
+      await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
     },
     { prefix: '/v1' },
   );

@@ -45,4 +45,14 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public'>>
   createCustomer: ['write:config'],
   updateCustomer: ['write:config'],
   deleteCustomer: ['write:config'],
+
+  listWebhooks: ['read:config'],
+  getWebhook: ['read:config'],
+  createWebhook: ['write:config'],
+  updateWebhook: ['write:config'],
+  deleteWebhook: ['write:config'],
+  rotateWebhookSecret: ['write:config'],
+  listWebhookDeliveries: ['read:config'],
+  getWebhookDelivery: ['read:config'],
+  redeliverWebhookDelivery: ['write:config'],
 };

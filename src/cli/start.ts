@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   say(`Vigil: starting Temporal (CLI v${TEMPORAL_CLI_VERSION}; the first run builds it with Go and can take minutes)…`);
   const temporal = await ensureTemporalServer(config, log);
   closers.push(() => temporal.stop());
-  const worker = await runWorker(config, db.orm, temporal.address, log);
+  const worker = await runWorker(config, db.orm, db.resolved.url, temporal.address, log);
   closers.push(() => worker.shutdown());
   const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log);
   closers.push(() => api.close());

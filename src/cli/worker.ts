@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   onShutdown(closers, (m) => log.info(m));
   const db = await openDatabase(config, log, { migrate: false });
   closers.push(() => db.close());
-  const worker = await runWorker(config, db.orm, config.TEMPORAL_ADDRESS, log);
+  const worker = await runWorker(config, db.orm, db.resolved.url, config.TEMPORAL_ADDRESS, log);
   closers.push(() => worker.shutdown());
 }
 

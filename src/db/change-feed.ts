@@ -15,13 +15,17 @@ export interface Change {
  * down `live` is false and a 'reset' is emitted, so caches fall back to reading PostgreSQL until
  * it is back (a notification missed while disconnected can never leave a cache stale).
  */
-export class ChangeFeed extends EventEmitter<{ change: [Change]; reset: [] }> {
+export class ChangeFeed extends EventEmitter<{ change: [Change]; reset: []; live: [] }> {
   private client: Client | null = null;
   private closed = false;
   private retryMs = 250;
   live = false;
 
-  constructor(private readonly url: string) {
+  constructor(
+    private readonly url: string,
+    /** `vigil_changes` (table writes, for caches) or `vigil_outbox` (events committed, for the relay). */
+    private readonly channel = 'vigil_changes',
+  ) {
     super();
   }
 
@@ -33,7 +37,11 @@ export class ChangeFeed extends EventEmitter<{ change: [Change]; reset: [] }> {
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.url, application_name: 'vigil-change-feed' });
     client.on('notification', (msg) => {
-      if (msg.channel !== 'vigil_changes' || !msg.payload) return;
+      if (msg.channel !== this.channel) return;
+      if (!msg.payload) {
+        this.emit('change', { t: this.channel });
+        return;
+      }
       try {
         this.emit('change', JSON.parse(msg.payload) as Change);
       } catch {
@@ -51,10 +59,11 @@ export class ChangeFeed extends EventEmitter<{ change: [Change]; reset: [] }> {
     client.on('error', lost);
     client.on('end', lost);
     await client.connect();
-    await client.query('listen vigil_changes');
+    await client.query(`listen ${this.channel}`);
     this.client = client;
     this.retryMs = 250;
     this.live = true;
+    this.emit('live');
   }
 
   private scheduleReconnect(): void {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
-import type { Config } from '../config';
+import { type Config, secretBox, webhookRetryPolicy } from '../config';
+import { temporalWebhookStarter } from '../temporal/webhook-starter';
 import { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal/connection';
@@ -23,6 +24,8 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     config,
     changeFeed,
     maintenanceScheduler: temporalMaintenanceScheduler(temporal),
+    secretBox: secretBox(config),
+    webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config)),
     logger: log.child({ component: 'api' }),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
   });

@@ -1,31 +1,42 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import { type Config, secretBox, webhookRetryPolicy } from '../config';
 import type { Orm } from '../db/orm';
 import { registerSearchAttributes } from '../infra/temporal-dev-server';
 import { connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';
-import { ensureHousekeepingSchedule } from '../temporal/schedules';
+import { ensureHousekeepingSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
+import { temporalWebhookStarter } from '../temporal/webhook-starter';
+import { OutboxRelay } from '../worker/outbox-relay';
 import { type WorkerHandle, startWorker } from '../worker/worker';
 
-/** Starts the Temporal worker on the configured task queue and makes sure the housekeeping schedule exists. */
-export async function runWorker(config: Config, orm: Orm, address: string, log: Logger): Promise<WorkerHandle> {
+/** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
+export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerHandle> {
   installTemporalRuntime(temporalLogLevel(config.LOG_LEVEL));
   // Idempotent: lets runs be filtered per organization in the Temporal UI on any server.
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
   const temporal = await connectTemporal({ address, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const starter = temporalWebhookStarter(temporal, webhookRetryPolicy(config));
   const worker = await startWorker({
     address,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: { orm, maintenanceScheduler: temporalMaintenanceScheduler(temporal) },
+    deps: {
+      orm,
+      maintenanceScheduler: temporalMaintenanceScheduler(temporal),
+      webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+    },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
   });
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
+  await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
+  const relay = new OutboxRelay({ orm, databaseUrl, starter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
+  await relay.start();
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   return {
     ...worker,
     async shutdown() {
+      await relay.close();
       await worker.shutdown();
       await temporal.close();
     },

@@ -1,11 +1,8 @@
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import type { MaintenanceView } from '../usecases/maintenances/view';
 import type { TemporalHandle } from './connection';
 
-const ORG = defineSearchAttributeKey('VigilOrganizationId', SearchAttributeType.KEYWORD);
-const KIND = defineSearchAttributeKey('VigilResourceKind', SearchAttributeType.KEYWORD);
-const RESOURCE = defineSearchAttributeKey('VigilResourceId', SearchAttributeType.KEYWORD);
+import { searchAttributes } from './search-attributes';
 
 export const maintenanceWorkflowId = (id: string) => `maintenance:${id}`;
 
@@ -26,11 +23,7 @@ export function temporalMaintenanceScheduler(temporal: TemporalHandle): Maintena
         signalArgs: [],
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         memo: { title: m.title },
-        typedSearchAttributes: [
-          { key: ORG, value: organizationId },
-          { key: KIND, value: 'maintenance' },
-          { key: RESOURCE, value: m.id },
-        ],
+        typedSearchAttributes: searchAttributes(organizationId, 'maintenance', m.id),
       });
     },
   };

@@ -5,18 +5,20 @@ import { assertCanCreate, assertNotSuspended } from '../domain/quota';
 import type { Capability } from '../domain/plans';
 import type { OrgContext } from './context';
 
-type Countable = 'Service' | 'Customer';
+type Countable = 'Service' | 'Customer' | 'WebhookSubscription';
+type CountedCapability = Extract<Capability, 'services' | 'customers' | 'webhooks'>;
 
-const ENTITY_OF: Record<Extract<Capability, 'services' | 'customers'>, Countable> = {
+const ENTITY_OF: Record<CountedCapability, Countable> = {
   services: 'Service',
   customers: 'Customer',
+  webhooks: 'WebhookSubscription',
 };
 
 /**
  * Inside a transaction: locks the organization row (so concurrent creates cannot both slip under
  * the cap) and throws quota_exceeded / feature_locked when one more item is not allowed.
  */
-export async function reserveQuota(ctx: OrgContext, em: EntityManager, capability: 'services' | 'customers'): Promise<void> {
+export async function reserveQuota(ctx: OrgContext, em: EntityManager, capability: CountedCapability): Promise<void> {
   await em.findOneOrFail(OrganizationSchema, ctx.org.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const used = await em.count(ENTITY_OF[capability], { organization: ctx.org.id, deletedAt: null });
   assertCanCreate(ctx.org.plan, capability, used, ctx.pricingUrl);
@@ -25,7 +27,7 @@ export async function reserveQuota(ctx: OrgContext, em: EntityManager, capabilit
 /** Throws item_suspended_plan when the item is beyond the plan's quota (oldest items keep their place). */
 export async function assertWritable(
   ctx: OrgContext,
-  capability: 'services' | 'customers',
+  capability: CountedCapability,
   item: { id: string; createdAt: Date },
 ): Promise<void> {
   const cap = ctx.org.plan.quotas[capability];

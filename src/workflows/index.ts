@@ -1,3 +1,5 @@
 // The workflow bundle's entry point: every workflow the worker runs is exported from here.
 export { housekeepingWorkflow } from './housekeeping-workflow';
 export { maintenanceWorkflow, maintenanceChanged } from './maintenance-workflow';
+export { webhookDeliveryWorkflow } from './webhook-delivery-workflow';
+export { outboxSweepWorkflow } from './outbox-sweep-workflow';

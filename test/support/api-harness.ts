@@ -9,7 +9,8 @@ import type { Scope } from '../../src/domain/scopes';
 import { mintApiKey } from '../../src/usecases/api-keys';
 import { createOrganization, type OrganizationPatch, updateOrganization } from '../../src/usecases/organizations';
 import type { MaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
-import { testDatabaseUrl } from './env';
+import { testDatabaseUrl, testSecretBox } from './env';
+import type { WebhookStarter } from '../../src/temporal/webhook-starter';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -52,13 +53,23 @@ export async function startApi(
     bodyLimit?: number;
     onRoute?: (route: RouteOptions) => void;
     maintenanceScheduler?: MaintenanceScheduler;
+    webhookStarter?: WebhookStarter;
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
   const config = { ...loadConfig({ DOCS_URL: 'https://docs.vigil.test' }), BODY_LIMIT_BYTES: opts.bodyLimit ?? 1_048_576 };
   const changeFeed = new ChangeFeed(testDatabaseUrl());
   await changeFeed.start();
-  const app = await buildApp({ orm, config, readiness: opts.readiness, onRoute: opts.onRoute, changeFeed, maintenanceScheduler: opts.maintenanceScheduler });
+  const app = await buildApp({
+    orm,
+    config,
+    readiness: opts.readiness,
+    onRoute: opts.onRoute,
+    changeFeed,
+    maintenanceScheduler: opts.maintenanceScheduler,
+    secretBox: testSecretBox(),
+    webhookStarter: opts.webhookStarter,
+  });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -1,3 +1,6 @@
+import { parseMasterKey } from '../../src/infra/master-key';
+import { SecretBox } from '../../src/infra/secret-box';
+
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the suite through jest (its global setup starts PostgreSQL and Temporal)`);
@@ -6,3 +9,6 @@ function required(name: string): string {
 
 export const testDatabaseUrl = () => required('VIGIL_TEST_DATABASE_URL');
 export const testTemporalAddress = () => required('VIGIL_TEST_TEMPORAL_ADDRESS');
+
+/** The suite's master key (global setup makes one per run); API and worker must share it. */
+export const testSecretBox = () => new SecretBox(parseMasterKey(required('VIGIL_MASTER_KEY')));

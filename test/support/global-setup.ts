@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
@@ -29,6 +30,7 @@ export default async function globalSetup(): Promise<void> {
     ? null
     : await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}.log`), log });
 
+  process.env.VIGIL_MASTER_KEY ??= randomBytes(32).toString('hex');
   process.env.VIGIL_TEST_DATABASE_URL = db.url;
   process.env.VIGIL_TEST_TEMPORAL_ADDRESS = temporal?.address ?? process.env.TEMPORAL_ADDRESS;
   process.env.VIGIL_TEST_TEMPORAL_UI_URL = temporal?.uiUrl ?? '';

@@ -1,33 +1,54 @@
 import { randomUUID } from 'node:crypto';
 import { createOrm, type Orm } from '../../src/db/orm';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/domain/webhook-retry';
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
+import { type WebhookStarter, temporalWebhookStarter } from '../../src/temporal/webhook-starter';
+import { OutboxRelay } from '../../src/worker/outbox-relay';
 import { type WorkerHandle, startWorker } from '../../src/worker/worker';
-import { testDatabaseUrl, testTemporalAddress } from './env';
+import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 
 export interface TemporalHarness {
   orm: Orm;
   temporal: TemporalHandle;
   worker: WorkerHandle;
   taskQueue: string;
+  webhookStarter: WebhookStarter;
+  /** Present when started with `relay: true`. */
+  relay: OutboxRelay | null;
   close(): Promise<void>;
 }
 
 /** A real worker on the suite's Temporal dev server, on a task queue of its own so suites never steal each other's tasks. */
-export async function startTemporalHarness(): Promise<TemporalHarness> {
+export async function startTemporalHarness(opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number } = {}): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
   const taskQueue = `test-${randomUUID()}`;
   const address = testTemporalAddress();
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 4 });
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
-  const worker = await startWorker({ address, namespace: 'default', taskQueue, deps: { orm, maintenanceScheduler: temporalMaintenanceScheduler(temporal) } });
+  const webhookStarter = temporalWebhookStarter(temporal, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY);
+  const worker = await startWorker({
+    address,
+    namespace: 'default',
+    taskQueue,
+    deps: {
+      orm,
+      maintenanceScheduler: temporalMaintenanceScheduler(temporal),
+      webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000 },
+    },
+  });
+  const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: webhookStarter }) : null;
+  await relay?.start();
   return {
     orm,
     temporal,
     worker,
     taskQueue,
+    webhookStarter,
+    relay,
     async close() {
+      await relay?.close();
       await worker.shutdown();
       await temporal.close();
       await orm.close();

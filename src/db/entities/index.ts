@@ -8,6 +8,7 @@ import { IdempotencyRecordSchema } from './idempotency-record';
 import { OrganizationSchema } from './organization';
 import { ServiceSchema } from './service';
 import { RateLimitCounterSchema } from './rate-limit-counter';
+import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from './webhook';
 
 export * from './api-key';
 export * from './change-event';
@@ -19,5 +20,6 @@ export * from './idempotency-record';
 export * from './organization';
 export * from './service';
 export * from './rate-limit-counter';
+export * from './webhook';
 
-export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema];
+export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema];

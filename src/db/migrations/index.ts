@@ -3,6 +3,7 @@ import { Migration20261122010000ChangeNotifications } from './Migration202611220
 import { Migration20261122020000ChangeEvents } from './Migration20261122020000ChangeEvents';
 import { Migration20261122030000Incidents } from './Migration20261122030000Incidents';
 import { Migration20261122040000Maintenances } from './Migration20261122040000Maintenances';
+import { Migration20261122050000Webhooks } from './Migration20261122050000Webhooks';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122020000ChangeEvents', class: Migration20261122020000ChangeEvents },
   { name: 'Migration20261122030000Incidents', class: Migration20261122030000Incidents },
   { name: 'Migration20261122040000Maintenances', class: Migration20261122040000Maintenances },
+  { name: 'Migration20261122050000Webhooks', class: Migration20261122050000Webhooks },
 ];

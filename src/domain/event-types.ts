@@ -1,0 +1,19 @@
+/** Every event Vigil emits (spec §6). Webhook subscriptions choose from this list. */
+export const EVENT_TYPES = [
+  'incident.created',
+  'incident.published',
+  'incident.updated',
+  'incident.message_added',
+  'incident.resolved',
+  'incident.deleted',
+  'maintenance.scheduled',
+  'maintenance.starting_soon',
+  'maintenance.started',
+  'maintenance.completed',
+  'maintenance.canceled',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}

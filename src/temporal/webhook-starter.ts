@@ -1,0 +1,43 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import type { RetryPolicy } from '../domain/webhook-retry';
+import type { DeliveryRef } from '../usecases/webhooks/deliveries';
+import type { TemporalHandle } from './connection';
+import { searchAttributes } from './search-attributes';
+
+export const webhookWorkflowId = (deliveryId: string) => `webhook:${deliveryId}`;
+
+/** Starts delivery workflows; answers the ids now known to run (started now or earlier). */
+export interface WebhookStarter {
+  start(deliveries: readonly DeliveryRef[]): Promise<string[]>;
+}
+
+export function temporalWebhookStarter(temporal: TemporalHandle, policy: RetryPolicy): WebhookStarter {
+  const startOne = async (d: DeliveryRef): Promise<string | null> => {
+    try {
+      await temporal.client.workflow.start('webhookDeliveryWorkflow', {
+        workflowId: webhookWorkflowId(d.deliveryId),
+        taskQueue: temporal.taskQueue,
+        args: [{ organizationId: d.organizationId, deliveryId: d.deliveryId, policy }],
+        // A delivery runs once: a second start (relay and sweep racing) must not send it again.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        memo: { title: `${d.eventType} → ${d.url}` },
+        typedSearchAttributes: searchAttributes(d.organizationId, 'webhook_delivery', d.deliveryId),
+      });
+      return d.deliveryId;
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return d.deliveryId;
+      return null;
+    }
+  };
+  return {
+    async start(deliveries) {
+      const out: string[] = [];
+      // A few in flight at once: fast for bursts, gentle on the frontend.
+      for (let i = 0; i < deliveries.length; i += 16) {
+        const started = await Promise.all(deliveries.slice(i, i + 16).map(startOne));
+        for (const id of started) if (id) out.push(id);
+      }
+      return out;
+    },
+  };
+}

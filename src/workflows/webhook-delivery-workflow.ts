@@ -1,0 +1,36 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { RetryPolicy } from '../domain/webhook-retry';
+
+const { attemptWebhookDelivery } = proxyActivities<Activities>({
+  // One POST (bounded by WEBHOOK_TIMEOUT_MS) plus two small transactions.
+  startToCloseTimeout: '2 minutes',
+  // Only for our own failures (database down): what the receiver answers is handled below.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+export interface WebhookDeliveryInput {
+  organizationId: string;
+  deliveryId: string;
+  policy: RetryPolicy;
+}
+
+/**
+ * One per delivery (id `webhook:<delivery uuid>`): a signed POST per attempt, each attempt an
+ * activity of its own in the history, with the backoff the activity chose slept in between.
+ * Ends with the delivery's final state: succeeded, failed or canceled.
+ */
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<string> {
+  const firstAttemptAt = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await attemptWebhookDelivery({
+      deliveryId: input.deliveryId,
+      attempt,
+      policy: input.policy,
+      elapsedMs: Date.now() - firstAttemptAt,
+      jitter: Math.random(),
+    });
+    if (outcome.retryInMs === null) return outcome.state;
+    await sleep(outcome.retryInMs);
+  }
+}
