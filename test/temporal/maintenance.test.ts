@@ -81,6 +81,27 @@ describe('maintenance windows driven by a Temporal workflow', () => {
     expect((await events(body.id)).filter((e) => e === 'maintenance.starting_soon')).toHaveLength(1);
   }, 30_000);
 
+  it('announces starting soon once, even when a PATCH moves the start within the hour', async () => {
+    const { body } = await call('POST', '/v1/maintenances', { title: 'Soon', scheduled_start_at: at(1_800_000), scheduled_end_at: at(3_600_000) });
+    await eventually(async () => expect(await events(body.id)).toContain('maintenance.starting_soon'), 10_000);
+    await call('PATCH', `/v1/maintenances/${body.id}`, { scheduled_start_at: at(2_400_000) });
+    await call('PATCH', `/v1/maintenances/${body.id}`, { scheduled_start_at: at(1_200_000) });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await events(body.id)).toEqual(['maintenance.scheduled', 'maintenance.starting_soon']);
+    expect((await call('POST', `/v1/maintenances/${body.id}/cancel`)).body.state).toBe('canceled');
+  }, 30_000);
+
+  it('cancels in progress: system message, event, and the end timer never completes it', async () => {
+    const { body } = await call('POST', '/v1/maintenances', { title: 'Abort', scheduled_start_at: at(3_600_000 * 2), scheduled_end_at: at(3_600_000 * 3) });
+    await call('POST', `/v1/maintenances/${body.id}/start`);
+    const canceled = await call('POST', `/v1/maintenances/${body.id}/cancel`);
+    expect(canceled.body).toMatchObject({ state: 'canceled', messages: [{ body: 'Maintenance started.' }, { type: 'Information', body: 'Maintenance canceled.' }] });
+    expect((await call('POST', `/v1/maintenances/${body.id}/complete`)).body.title).toBe('already_canceled');
+    expect((await call('POST', `/v1/maintenances/${body.id}/start`)).body.title).toBe('already_canceled');
+    expect(await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(body.id)).result()).toBe('canceled');
+    expect(await events(body.id)).toEqual(['maintenance.scheduled', 'maintenance.started', 'maintenance.canceled']);
+  }, 30_000);
+
   it('refuses an end before the start, and unknown services', async () => {
     const bad = await call('POST', '/v1/maintenances', { title: 'x', scheduled_start_at: at(5000), scheduled_end_at: at(1000) });
     expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'scheduled_end_at']);

@@ -1,0 +1,97 @@
+import { buildApp } from '../src/api/app';
+import { ChangeFeed } from '../src/db/change-feed';
+import { createOrm } from '../src/db/orm';
+import type { RetryPolicy } from '../src/domain/webhook-retry';
+import { SecretBox } from '../src/infra/secret-box';
+import { connectTemporal } from '../src/temporal/connection';
+import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
+import { installTemporalRuntime } from '../src/temporal/runtime';
+import { temporalWebhookStarter } from '../src/temporal/webhook-starter';
+import { OutboxRelay } from '../src/worker/outbox-relay';
+import { startWorker } from '../src/worker/worker';
+
+/**
+ * The Vigil process of the lifecycle benchmark: the real API, the real Temporal worker and the
+ * outbox relay in one Node process (as `vigil start` runs them), sharing one ORM, on a task
+ * queue of its own. The driver (load, receiver, clocks) lives in bench/lifecycle.ts so its
+ * timestamps never wait behind Vigil's own work. Prints "listening <port>" when ready; closes
+ * everything on SIGTERM/SIGINT.
+ *
+ *   node dist/bench/lifecycle-support.js   (configured by the driver through the environment)
+ */
+export interface VigilProcessEnv {
+  BENCH_DATABASE_URL: string;
+  BENCH_TEMPORAL_ADDRESS: string;
+  BENCH_TASK_QUEUE: string;
+  /** 64 hex digits. */
+  BENCH_MASTER_KEY: string;
+  /** JSON RetryPolicy. */
+  BENCH_WEBHOOK_POLICY: string;
+  BENCH_WEBHOOK_TIMEOUT_MS: string;
+}
+
+function env(name: keyof VigilProcessEnv): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (this process is started by bench/lifecycle.ts)`);
+  return v;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = env('BENCH_DATABASE_URL');
+  const address = env('BENCH_TEMPORAL_ADDRESS');
+  const taskQueue = env('BENCH_TASK_QUEUE');
+  const box = new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex'));
+  const policy = JSON.parse(env('BENCH_WEBHOOK_POLICY')) as RetryPolicy;
+  const timeoutMs = Number(env('BENCH_WEBHOOK_TIMEOUT_MS'));
+
+  installTemporalRuntime('WARN');
+  const orm = await createOrm({ url: databaseUrl, poolMax: 10 });
+  const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
+  const maintenanceScheduler = temporalMaintenanceScheduler(temporal);
+  const starter = temporalWebhookStarter(temporal, policy);
+  const worker = await startWorker({ address, namespace: 'default', taskQueue, deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs } } });
+  worker.running.catch((err) => {
+    console.error('[vigil] worker failed:', err);
+    process.exit(1);
+  });
+  const relay = new OutboxRelay({ orm, databaseUrl, starter, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
+  await relay.start();
+  const changeFeed = new ChangeFeed(databaseUrl);
+  await changeFeed.start();
+  const app = await buildApp({
+    orm,
+    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
+    changeFeed,
+    maintenanceScheduler,
+    secretBox: box,
+    webhookStarter: starter,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no port');
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close();
+      await relay.close();
+      await worker.shutdown();
+      await changeFeed.close();
+      await temporal.close();
+      await orm.close();
+    })().then(
+      () => process.exit(0),
+      (err) => {
+        console.error('[vigil] shutdown failed:', err);
+        process.exit(1);
+      },
+    ));
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+  process.stdout.write(`listening ${addr.port}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
