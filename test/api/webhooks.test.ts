@@ -102,13 +102,16 @@ describe('webhook quotas', () => {
     expect(over.body).toMatchObject({ title: 'quota_exceeded', quota: { capability: 'webhooks', used: 5, cap: 5, plan: 'team' }, upgrade: { plan: 'business' } });
   });
 
-  it('suspends webhooks beyond the quota after a downgrade: PATCH answers item_suspended_plan', async () => {
+  it('suspends webhooks beyond the quota after a downgrade: changes answer item_suspended_plan, disabling still works', async () => {
     const o = await api.createOrg('business');
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await api.request('POST', '/v1/webhooks', { key: o.key, body: valid })).body.id);
     await api.updateOrg(o.id, { plan: 'team' });
-    const blocked = await api.request('PATCH', `/v1/webhooks/${ids[5]}`, { key: o.key, body: { enabled: false } });
+    const blocked = await api.request('PATCH', `/v1/webhooks/${ids[5]}`, { key: o.key, body: { url: 'https://elsewhere.example.com' } });
     expect([blocked.status, blocked.body.title]).toEqual([403, 'item_suspended_plan']);
+    expect((await api.request('POST', `/v1/webhooks/${ids[5]}/rotate-secret`, { key: o.key })).body.title).toBe('item_suspended_plan');
+    // Switching a suspended webhook off is always allowed.
+    expect((await api.request('PATCH', `/v1/webhooks/${ids[5]}`, { key: o.key, body: { enabled: false } })).body.enabled).toBe(false);
     expect((await api.request('PATCH', `/v1/webhooks/${ids[0]}`, { key: o.key, body: { enabled: false } })).status).toBe(200);
     expect((await api.request('DELETE', `/v1/webhooks/${ids[5]}`, { key: o.key })).status).toBe(200);
   });

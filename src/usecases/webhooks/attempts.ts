@@ -35,7 +35,11 @@ export async function prepareAttempt(em: EntityManager, box: SecretBox, delivery
   const e = await em.findOneOrFail(OutboxEventSchema, d.event);
   const body = JSON.stringify({ id: e.id, type: e.type, created_at: e.createdAt.toISOString(), data: e.payload });
   const secrets = [box.open(s.sealedSecret)];
-  if (s.sealedPreviousSecret && s.previousSecretExpiresAt && s.previousSecretExpiresAt.getTime() > now.getTime()) secrets.push(box.open(s.sealedPreviousSecret));
+  if (s.sealedPreviousSecret && s.previousSecretExpiresAt && s.previousSecretExpiresAt.getTime() > now.getTime()) {
+    // A previous secret sealed under a lost master key is skipped: rotating is how one recovers.
+    const previous = openOrNull(box, s.sealedPreviousSecret);
+    if (previous) secrets.push(previous);
+  }
   return { send: { url: s.url, messageId: e.id, body, secrets } };
 }
 
@@ -87,4 +91,12 @@ export async function recordAttempt(em: EntityManager, deliveryId: string, a: At
     await tx.flush();
     return d.state;
   });
+}
+
+function openOrNull(box: SecretBox, sealed: string): string | null {
+  try {
+    return box.open(sealed);
+  } catch {
+    return null;
+  }
 }

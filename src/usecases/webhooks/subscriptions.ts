@@ -60,7 +60,9 @@ export async function listWebhooks(ctx: OrgContext, query: { limit: number; curs
 
 export async function updateWebhook(ctx: OrgContext, id: string, patch: WebhookPatch): Promise<WebhookView> {
   const s = await findLive(ctx, WebhookSubscriptionSchema, id, 'Webhook');
-  await assertWritable(ctx, 'webhooks', s);
+  // Disabling only reduces what the item does, so it is allowed beyond the quota too.
+  const onlyDisables = Object.keys(patch).every((k) => k === 'enabled') && patch.enabled === false;
+  if (!onlyDisables) await assertWritable(ctx, 'webhooks', s);
   if (patch.url !== undefined) s.url = patch.url;
   if (patch.description !== undefined) s.description = patch.description;
   if (patch.event_types !== undefined) s.eventTypes = [...new Set(patch.event_types)];
