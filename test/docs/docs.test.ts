@@ -73,7 +73,13 @@ describe('README.md', () => {
   });
 
   it('gives the two commands: one that starts the service, one that runs the tests', () => {
-    expect(readme).toContain('npm start');
-    expect(readme).toContain('npm test');
+    const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    expect(quickStart).toMatch(/^npm ci && npm start\b/m);
+    expect(quickStart).toMatch(/^npm ci && npm test\b/m);
+    // CI runs the same test command.
+    expect(readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^npm test\b/m);
+    const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+    expect(scripts.test).toMatch(/typecheck/);
+    expect(scripts.start).toMatch(/cli\/start/);
   });
 });
