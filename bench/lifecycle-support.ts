@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const timeoutMs = Number(env('BENCH_WEBHOOK_TIMEOUT_MS'));
 
   installTemporalRuntime('WARN');
-  const orm = await createOrm({ url: databaseUrl, poolMax: 10 });
+  const orm = await createOrm({ url: databaseUrl, poolMax: Number(process.env.DATABASE_POOL_MAX ?? 10) });
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const maintenanceScheduler = temporalMaintenanceScheduler(temporal);
   const starter = temporalWebhookStarter(temporal, policy);
@@ -54,7 +55,9 @@ async function main(): Promise<void> {
     console.error('[vigil] worker failed:', err);
     process.exit(1);
   });
-  const relay = new OutboxRelay({ orm, databaseUrl, starter, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
+  // Wired as src/stack/worker-process.ts does: the relay starts deliveries eagerly on this worker.
+  const eager = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, policy, { eager: true });
+  const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
   await relay.start();
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();

@@ -19,6 +19,9 @@ export interface MaintenanceSchedule {
   startingSoonSent: boolean;
 }
 
+/** Longest an early-arriving transition waits in the worker (the workflow arrives at most ARRIVE_EARLY_MS early). */
+const MAX_EARLY_WAIT_MS = 15_000;
+
 export function createMaintenanceActivities(deps: { orm: Orm; maintenanceScheduler?: MaintenanceScheduler }) {
   const em = () => deps.orm.em.fork() as EntityManager;
   return {
@@ -49,10 +52,19 @@ export function createMaintenanceActivities(deps: { orm: Orm; maintenanceSchedul
       for (const m of open) await deps.maintenanceScheduler.changed(m.organization, await viewOf(fork, m));
       return open.length;
     },
-    /** Idempotent: a transition already applied (by the API or an earlier attempt) is a no-op. */
-    async runMaintenanceTransition(input: MaintenanceRef & { transition: MaintenanceTransition }): Promise<boolean> {
+    /**
+     * Idempotent: a transition already applied (by the API or an earlier attempt) is a no-op.
+     * With `notBefore` (ms since epoch) it waits in this process until then and applies only if
+     * the row still says it is due: the workflow arrives a few seconds early so that many windows
+     * due at the same second start on the dot instead of queueing behind the server's timers.
+     */
+    async runMaintenanceTransition(input: MaintenanceRef & { transition: MaintenanceTransition; notBefore?: number }): Promise<boolean> {
+      if (input.notBefore !== undefined) {
+        const wait = input.notBefore - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_EARLY_WAIT_MS)));
+      }
       try {
-        const { applied } = await applyMaintenanceTransition(em(), input, input.transition, new Date(), { strict: false });
+        const { applied } = await applyMaintenanceTransition(em(), input, input.transition, new Date(), { strict: false, onlyWhenDue: input.notBefore !== undefined });
         return applied;
       } catch (err) {
         if (err instanceof ProblemError && err.token === 'not_found') throw ApplicationFailure.nonRetryable('maintenance is gone', 'not_found');

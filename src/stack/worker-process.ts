@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { type Config, secretBox, webhookRetryPolicy } from '../config';
 import type { Orm } from '../db/orm';
@@ -30,7 +31,9 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   });
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
-  const relay = new OutboxRelay({ orm, databaseUrl, starter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
+  const eagerClient = new Client({ connection: worker.connection, namespace: config.TEMPORAL_NAMESPACE });
+  const relayStarter = temporalWebhookStarter({ client: eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true });
+  const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
   await relay.start();
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   return {

@@ -11,7 +11,12 @@ export interface WebhookStarter {
   start(deliveries: readonly DeliveryRef[]): Promise<string[]>;
 }
 
-export function temporalWebhookStarter(temporal: TemporalHandle, policy: RetryPolicy): WebhookStarter {
+/**
+ * `eager`: the client shares a worker's NativeConnection, so the server hands the first workflow
+ * task straight back in the start response (eager workflow start) instead of queueing it: the
+ * relay in the worker process uses this, which is most of a first attempt's latency under load.
+ */
+export function temporalWebhookStarter(temporal: Pick<TemporalHandle, 'client' | 'taskQueue'>, policy: RetryPolicy, opts: { eager?: boolean } = {}): WebhookStarter {
   const startOne = async (d: DeliveryRef): Promise<string | null> => {
     try {
       await temporal.client.workflow.start('webhookDeliveryWorkflow', {
@@ -20,6 +25,7 @@ export function temporalWebhookStarter(temporal: TemporalHandle, policy: RetryPo
         args: [{ organizationId: d.organizationId, deliveryId: d.deliveryId, policy }],
         // A delivery runs once: a second start (relay and sweep racing) must not send it again.
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        requestEagerStart: opts.eager === true,
         memo: { title: `${d.eventType} → ${d.url}` },
         typedSearchAttributes: searchAttributes(d.organizationId, 'webhook_delivery', d.deliveryId),
       });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
 import { createOrm, type Orm } from '../../src/db/orm';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/domain/webhook-retry';
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
@@ -38,7 +39,9 @@ export async function startTemporalHarness(opts: { relay?: boolean; webhookPolic
       webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000 },
     },
   });
-  const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: webhookStarter }) : null;
+  // As in the worker process: the relay starts deliveries eagerly on this worker.
+  const eager = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
+  const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: eager }) : null;
   await relay?.start();
   return {
     orm,

@@ -38,6 +38,12 @@ function refusal(m: Maintenance, transition: MaintenanceTransition): ProblemErro
   return null;
 }
 
+function isDue(m: Maintenance, transition: MaintenanceTransition, now: Date): boolean {
+  if (transition === 'start') return m.scheduledStartAt.getTime() <= now.getTime();
+  if (transition === 'complete') return m.scheduledEndAt.getTime() <= now.getTime();
+  return true;
+}
+
 const SYSTEM_MESSAGES: Record<Exclude<MaintenanceTransition, 'starting_soon'>, { type: string; body: string }> = {
   start: { type: 'Information', body: 'Maintenance started.' },
   complete: { type: 'Resolved', body: 'Maintenance completed.' },
@@ -61,11 +67,13 @@ export async function applyMaintenanceTransition(
   target: Target,
   transition: MaintenanceTransition,
   now: Date,
-  opts: { strict: boolean },
+  opts: { strict: boolean; onlyWhenDue?: boolean },
 ): Promise<{ view: MaintenanceView; applied: boolean }> {
   return em.transactional(async (tx) => {
     const m = await loadMaintenance(tx as EntityManager, target, true);
     const refused = refusal(m, transition);
+    // A timer that fires for times a PATCH has since moved later applies nothing; the workflow re-plans.
+    if (opts.onlyWhenDue && !refused && !isDue(m, transition, now)) return { view: await viewOf(tx as EntityManager, m), applied: false };
     if (refused) {
       if (opts.strict) throw refused;
       return { view: await viewOf(tx as EntityManager, m), applied: false };
