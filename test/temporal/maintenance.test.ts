@@ -45,7 +45,7 @@ describe('maintenance windows driven by a Temporal workflow', () => {
       expect.arrayContaining([['VigilOrganizationId', org.id], ['VigilResourceKind', 'maintenance'], ['VigilResourceId', id]]),
     );
     if (process.env.VIGIL_RECORD_HISTORIES) {
-      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'maintenance-v1.json'), historyToJSON(await handle.fetchHistory()));
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'maintenance-v2.json'), historyToJSON(await handle.fetchHistory()));
     }
   }, 30_000);
 

@@ -211,7 +211,7 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     const handle = h.temporal.client.workflow.getHandle(webhookWorkflowId(d.id));
     expect(await handle.result()).toBe('succeeded');
     if (process.env.VIGIL_RECORD_HISTORIES) {
-      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'webhook-delivery-v1.json'), historyToJSON(await handle.fetchHistory()));
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'webhook-delivery-v2.json'), historyToJSON(await handle.fetchHistory()));
     }
   }, 30_000);
 
