@@ -9,7 +9,7 @@
 # step prints its output. Builds are cached under ${VIGIL_CACHE_DIR:-~/.cache/vigil}.
 set -euo pipefail
 
-PEERS=(docker_cli compose)
+PEERS=(docker_cli compose dnsmasq ping prometheus mariadb openssl)
 
 CACHE_DIR="${VIGIL_CACHE_DIR:-$HOME/.cache/vigil}"
 COMPOSE_MODULE=github.com/docker/compose/v2
@@ -57,6 +57,14 @@ peer_docker_cli() {
   command -v docker >/dev/null && return 0
   apt_install docker.io
 }
+
+# Probe targets the tests start on loopback: a DNS server, the system ping, a real Prometheus,
+# MariaDB (MySQL protocol) and openssl (test certificates). Packages only: nothing runs as a service.
+peer_dnsmasq() { command -v dnsmasq >/dev/null || apt_install dnsmasq-base; }
+peer_ping() { command -v ping >/dev/null || apt_install iputils-ping; }
+peer_prometheus() { command -v prometheus >/dev/null || apt_install prometheus; }
+peer_mariadb() { command -v mariadbd >/dev/null || apt_install mariadb-server; }
+peer_openssl() { command -v openssl >/dev/null || apt_install openssl; }
 
 # Docker Compose v2 as a CLI plugin (`docker compose`), built from the Go module
 # proxy. `go install module@version` refuses it (its go.mod has `exclude`
