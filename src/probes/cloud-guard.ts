@@ -1,0 +1,35 @@
+import { isIP } from 'node:net';
+import { inCidrs, nonPublicReason, parseCidrList } from './public-address';
+import { ProbeFailure } from './types';
+
+/** Source types the cloud prober runs; everything else needs an agent (`source_not_allowed_in_prober`). */
+export const CLOUD_SOURCE_TYPES = ['http', 'tcp', 'dns', 'tls_cert', 'icmp'] as const;
+
+const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.intranet', '.lan', '.home.arpa', '.corp'];
+
+/**
+ * Refuses hostnames that cannot name a public target before anything resolves them: not a
+ * valid name (`invalid_host`), a single label (`host_not_fqdn`), or an internal name
+ * (`host_internal`). IP literals pass here and are judged by `checkAddress`.
+ */
+export function checkCloudHost(host: string): void {
+  const h = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (isIP(h)) return;
+  if (!/^[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/.test(h) || h.length > 253) throw new ProbeFailure('invalid_host', { host });
+  if (h === 'localhost' || INTERNAL_SUFFIXES.some((s) => h.endsWith(s)) || h === 'metadata') throw new ProbeFailure('host_internal', { host });
+  if (!h.includes('.')) throw new ProbeFailure('host_not_fqdn', { host });
+}
+
+/**
+ * The cloud prober's address check (ProbeContext.checkAddress): every address a probe is about
+ * to connect to must be public, unless it lies in `allowCidrs` — CLOUD_PROBE_ALLOW_CIDRS, empty
+ * by default, set only by tests and development setups that probe loopback targets.
+ */
+export function cloudAddressCheck(allowCidrs: string | undefined): (host: string, address: string) => void {
+  const allowed = parseCidrList(allowCidrs);
+  return (host, address) => {
+    if (inCidrs(address, allowed)) return;
+    const reason = nonPublicReason(address);
+    if (reason) throw new ProbeFailure(`target_not_public:${reason}`, { host, address });
+  };
+}
