@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './domain/webhook-retry';
 import { resolveMasterKey } from './infra/master-key';
 import { SecretBox } from './infra/secret-box';
+import { parseCidrList } from './probes/public-address';
 
 /** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -39,6 +40,19 @@ export const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.initialMs),
   WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.maxMs),
+  CLOUD_PROBE_ALLOW_CIDRS: z
+    .string()
+    .default('')
+    .refine((v) => {
+      try {
+        parseCidrList(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Expected a comma-separated list of CIDRs, e.g. 127.0.0.0/8,::1/128'),
+  CLOUD_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
+  PROBE_TEST_EXPIRY_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   WEBHOOK_RETRY_GIVE_UP_MS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_POLICY.giveUpAfterMs),
 });
 

@@ -2,6 +2,7 @@ import type { Orm } from '../db/orm';
 import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { createHousekeepingActivities } from './housekeeping';
 import { createMaintenanceActivities } from './maintenance';
+import { type ProberDeps, createProbeTestActivities } from './probe-tests';
 import { type WebhookDeps, createWebhookActivities } from './webhooks';
 
 export interface ActivityDeps {
@@ -10,6 +11,8 @@ export interface ActivityDeps {
   maintenanceScheduler?: MaintenanceScheduler;
   /** Signs and sends webhook deliveries; without it their activities fail as not configured. */
   webhooks?: WebhookDeps;
+  /** Runs cloud probe tests; without it they fail as not configured. */
+  prober?: ProberDeps;
 }
 
 /** Every activity the worker registers, built from its dependencies (workflows import only the type). */
@@ -18,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createHousekeepingActivities(deps),
     ...createMaintenanceActivities(deps),
     ...createWebhookActivities(deps),
+    ...createProbeTestActivities(deps),
   };
 }
 

@@ -19,6 +19,11 @@ import { docsRoutes } from './routes/docs';
 import { type ReadinessProbe, healthRoutes } from './routes/health';
 import { serviceRoutes } from './routes/services';
 import { webhookRoutes } from './routes/webhooks';
+import { agentRoutes } from './routes/agents';
+import { agentApiRoutes } from './routes/agent-api';
+import { probeTestRoutes } from './routes/probe-tests';
+import { JobWaiter } from './job-waiter';
+import type { ProbeTestRunner } from '../temporal/probe-test-runner';
 import type { SecretBox } from '../infra/secret-box';
 import type { WebhookStarter } from '../temporal/webhook-starter';
 
@@ -42,11 +47,23 @@ export interface AppDeps {
   secretBox: SecretBox;
   /** Starts webhook delivery workflows (redeliver); without one the outbox sweep starts them. */
   webhookStarter?: WebhookStarter;
+  /** Runs probe tests as Temporal workflows; without one, probe tests answer 500. */
+  probeTestRunner?: ProbeTestRunner;
+  /** Notifications of probe-test jobs (channel vigil_probe_jobs); without it waiters poll. */
+  probeJobFeed?: ChangeFeed | null;
+  /** How long an agent has to answer a probe test (spec: 2 minutes). */
+  probeTestExpiryMs?: number;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
   onRoute?: (route: RouteOptions) => void;
 }
 
 const NO_SCHEDULER: MaintenanceScheduler = { changed: async () => {} };
+const NO_RUNNER: ProbeTestRunner = {
+  run: async () => {
+    throw new Error('This API was started without a probe-test runner (Temporal)');
+  },
+  finished: async () => {},
+};
 
 /** The whole HTTP API as one Fastify instance; callers decide whether to listen or inject. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -86,6 +103,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(incidentRoutes);
       await v1.register(maintenanceRoutes, { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER });
       await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
+      await v1.register(agentRoutes);
+      const waiter = new JobWaiter(deps.probeJobFeed ?? null);
+      const runner = deps.probeTestRunner ?? NO_RUNNER;
+      await v1.register(probeTestRoutes, { runner, waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000 });
+      await v1.register(agentApiRoutes, { runner, waiter });
     },
     { prefix: '/v1' },
   );

@@ -21,6 +21,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An organization API key, vgl_pub_…' },
+          agentToken: { type: 'http', scheme: 'bearer', description: 'A Vigil agent token, vgl_agt_… (agent endpoints only)' },
         },
       },
     },

@@ -2,10 +2,10 @@ import type { Scope } from '../domain/scopes';
 
 /**
  * The one table that says which scope each operation needs (keyed by operationId).
- * `public` operations need no key. A test fails when a route is missing here; the OpenAPI
+ * `public` operations need no key; `agent` operations take an agent token (`vgl_agt_…`), not a key. A test fails when a route is missing here; the OpenAPI
  * document's security requirements come from it, and a test keeps docs/api-guide.md in step.
  */
-export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public'>> = {
+export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' | 'agent'>> = {
   getHealth: 'public',
   getReadiness: 'public',
   getOpenApi: 'public',
@@ -55,4 +55,16 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public'>>
   listWebhookDeliveries: ['read:config'],
   getWebhookDelivery: ['read:config'],
   redeliverWebhookDelivery: ['write:config'],
+
+  listAgents: ['read:config'],
+  getAgent: ['read:config'],
+  registerAgent: ['write:config'],
+  revokeAgent: ['write:config'],
+
+  testProbe: ['write:metrics', 'write:config'],
+  getProbeTest: ['write:metrics', 'write:config'],
+
+  agentHeartbeat: 'agent',
+  pollAgentJobs: 'agent',
+  postAgentJobResult: 'agent',
 };

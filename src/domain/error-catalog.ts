@@ -8,6 +8,12 @@ export const ERROR_CATALOG = {
   validation_failed: { status: 400, summary: 'The request does not match the schema; `errors` lists each problem with its path.' },
   unknown_services: { status: 400, summary: 'Some submitted service ids match no live service of the organization; `unknown_services` lists them.' },
   unknown_customers: { status: 400, summary: 'Some submitted customer ids match no live customer of the organization; `unknown_customers` lists them.' },
+  invalid_agent_id: { status: 400, summary: 'agent_id is not a UUID.' },
+  invalid_source_type: { status: 400, summary: 'source_type is missing or not a known source type.' },
+  unsupported_source_type: { status: 400, summary: 'This source type cannot be tested (custom, otlp, manual, heartbeat, alert).' },
+  invalid_probe_config: { status: 400, summary: 'source_config fails validation; `errors` lists each problem with its path.' },
+  invalid_thresholds: { status: 400, summary: 'thresholds are out of shape: operations over, under or equal, values finite numbers.' },
+  invalid_wait_seconds: { status: 400, summary: 'wait_seconds must be an integer from 0 to 20.' },
   unauthenticated: { status: 401, summary: 'No bearer token was sent, or the API key is unknown or revoked; `detail` says which.' },
   forbidden: { status: 403, summary: 'The API key lacks the scope the operation needs; `detail` names it.' },
   plan_does_not_permit_api: { status: 403, summary: "The organization's plan does not include the public API." },
@@ -15,6 +21,9 @@ export const ERROR_CATALOG = {
   quota_exceeded: { status: 403, summary: 'Creating this would exceed the plan quota; `quota` carries capability, used, cap and plan.' },
   item_suspended_plan: { status: 403, summary: "The item lies beyond the current plan's quota (after a downgrade) and is read-only until the plan allows it." },
   not_found: { status: 404, summary: 'No such route, or no such resource in this organization.' },
+  agent_not_found: { status: 404, summary: 'No agent with that id in the organization.' },
+  agent_unavailable: { status: 409, summary: 'No agent can run the test now; `reason` is no_agent, offline, never_connected, outdated or revoked, and `private_url` is true when the cloud refused a non-public URL.' },
+  already_revoked: { status: 409, summary: 'The agent is already revoked.' },
   already_published: { status: 409, summary: 'The incident is already published.' },
   already_resolved: { status: 409, summary: 'The incident is already resolved.' },
   not_published: { status: 409, summary: 'Only a published incident can be resolved; publish it first.' },
@@ -29,7 +38,10 @@ export const ERROR_CATALOG = {
   payload_too_large: { status: 413, summary: 'The body exceeds the size limit.' },
   unsupported_media_type: { status: 415, summary: 'Send request bodies as application/json.' },
   rate_limited: { status: 429, summary: "The organization's per-minute or per-day API limit is used up; `Retry-After`, `retry_after` and `limit` say which and when." },
+  queue_full: { status: 429, summary: 'The agent already has 20 probe tests waiting; `Retry-After` and `retry_after` say when to retry.' },
   internal_error: { status: 500, summary: 'Unhandled server error; safe to retry.' },
+  probe_test_failed: { status: 502, summary: 'The agent could not run the test; `reason` is its error code.' },
+  probe_test_expired: { status: 504, summary: 'The agent did not answer within 2 minutes of the POST.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorToken = keyof typeof ERROR_CATALOG;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
 import { type Config, secretBox, webhookRetryPolicy } from '../config';
 import { temporalWebhookStarter } from '../temporal/webhook-starter';
+import { temporalProbeTestRunner } from '../temporal/probe-test-runner';
 import { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal/connection';
@@ -18,6 +19,8 @@ export interface ApiProcess {
 export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger): Promise<ApiProcess> {
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
+  const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');
+  await probeJobFeed.start();
   const temporal = await connectTemporal({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
   const app = await buildApp({
     orm,
@@ -26,6 +29,9 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     maintenanceScheduler: temporalMaintenanceScheduler(temporal),
     secretBox: secretBox(config),
     webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config)),
+    probeTestRunner: temporalProbeTestRunner(temporal),
+    probeJobFeed,
+    probeTestExpiryMs: config.PROBE_TEST_EXPIRY_MS,
     logger: log.child({ component: 'api' }),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
   });
@@ -37,6 +43,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
       await app.close();
       await temporal.close();
       await changeFeed.close();
+      await probeJobFeed.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';
 import { ensureHousekeepingSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
 import { temporalWebhookStarter } from '../temporal/webhook-starter';
 import { OutboxRelay } from '../worker/outbox-relay';
+import { PROBES } from '../probes/registry';
 import { type WorkerHandle, startWorker } from '../worker/worker';
 
 /** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
@@ -26,6 +27,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+      prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
   });

@@ -8,15 +8,19 @@ import { API_KEY_PREFIX } from '../domain/api-key-format';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `vgl_pub_` + 40 base62 characters (≈238 bits), drawn without modulo bias. */
-export function generateApiKey(): string {
+/** `<prefix>` + 40 base62 characters (≈238 bits), drawn without modulo bias. */
+export function generateToken(prefix: string): string {
   let out = '';
   while (out.length < 40) {
     for (const byte of randomBytes(64)) {
       if (byte < 248 && out.length < 40) out += BASE62[byte % 62];
     }
   }
-  return `${API_KEY_PREFIX}${out}`;
+  return `${prefix}${out}`;
+}
+
+export function generateApiKey(): string {
+  return generateToken(API_KEY_PREFIX);
 }
 
 export function hashApiKey(key: string): string {

@@ -3,3 +3,4 @@ export { housekeepingWorkflow } from './housekeeping-workflow';
 export { maintenanceWorkflow, maintenanceChanged } from './maintenance-workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery-workflow';
 export { outboxSweepWorkflow } from './outbox-sweep-workflow';
+export { probeTestWorkflow, probeTestFinished } from './probe-test-workflow';

@@ -11,6 +11,7 @@ import { createOrganization, type OrganizationPatch, updateOrganization } from '
 import type { MaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { testDatabaseUrl, testSecretBox } from './env';
 import type { WebhookStarter } from '../../src/temporal/webhook-starter';
+import type { ProbeTestRunner } from '../../src/temporal/probe-test-runner';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -54,12 +55,16 @@ export async function startApi(
     onRoute?: (route: RouteOptions) => void;
     maintenanceScheduler?: MaintenanceScheduler;
     webhookStarter?: WebhookStarter;
+    probeTestRunner?: ProbeTestRunner;
+    probeTestExpiryMs?: number;
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
   const config = { ...loadConfig({ DOCS_URL: 'https://docs.vigil.test' }), BODY_LIMIT_BYTES: opts.bodyLimit ?? 1_048_576 };
   const changeFeed = new ChangeFeed(testDatabaseUrl());
   await changeFeed.start();
+  const probeJobFeed = new ChangeFeed(testDatabaseUrl(), 'vigil_probe_jobs');
+  await probeJobFeed.start();
   const app = await buildApp({
     orm,
     config,
@@ -69,6 +74,9 @@ export async function startApi(
     maintenanceScheduler: opts.maintenanceScheduler,
     secretBox: testSecretBox(),
     webhookStarter: opts.webhookStarter,
+    probeTestRunner: opts.probeTestRunner,
+    probeJobFeed,
+    probeTestExpiryMs: opts.probeTestExpiryMs,
   });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -119,6 +127,7 @@ export async function startApi(
     async close() {
       await app.close();
       await changeFeed.close();
+      await probeJobFeed.close();
       await orm.close();
     },
   };

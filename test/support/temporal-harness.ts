@@ -7,6 +7,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { type WebhookStarter, temporalWebhookStarter } from '../../src/temporal/webhook-starter';
 import { OutboxRelay } from '../../src/worker/outbox-relay';
+import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/worker/worker';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 
@@ -22,7 +23,9 @@ export interface TemporalHarness {
 }
 
 /** A real worker on the suite's Temporal dev server, on a task queue of its own so suites never steal each other's tasks. */
-export async function startTemporalHarness(opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number } = {}): Promise<TemporalHarness> {
+export async function startTemporalHarness(
+  opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number; cloudAllowCidrs?: string } = {},
+): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
   const taskQueue = `test-${randomUUID()}`;
   const address = testTemporalAddress();
@@ -37,6 +40,8 @@ export async function startTemporalHarness(opts: { relay?: boolean; webhookPolic
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000 },
+      // Tests probe targets on loopback: the documented allow-list, never on by default.
+      prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', defaultTimeoutMs: 5_000 },
     },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.

@@ -94,7 +94,8 @@ export const authPlugin = fp(
       if (!operationId) return;
       const need = ROUTE_SCOPES[operationId];
       if (need === undefined) throw new Error(`Route ${operationId} is missing from ROUTE_SCOPES`);
-      if (need === 'public') return;
+      // Agent routes authenticate the agent token themselves (routes/agent-api.ts).
+      if (need === 'public' || need === 'agent') return;
       const principal = await authenticate(opts.platform, request, reply);
       const missing = missingScope(principal.scopes, { anyOf: need });
       if (missing) throw new ProblemError('forbidden', `This operation needs the scope ${missing}; the API key does not carry it.`);

@@ -1,3 +1,4 @@
+import { AgentSchema, ProbeTestJobSchema } from './agent';
 import { ApiKeySchema } from './api-key';
 import { ChangeEventSchema } from './change-event';
 import { IncidentMessageSchema, IncidentSchema } from './incident';
@@ -10,6 +11,7 @@ import { ServiceSchema } from './service';
 import { RateLimitCounterSchema } from './rate-limit-counter';
 import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from './webhook';
 
+export * from './agent';
 export * from './api-key';
 export * from './change-event';
 export * from './incident';
@@ -22,4 +24,4 @@ export * from './service';
 export * from './rate-limit-counter';
 export * from './webhook';
 
-export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema];
+export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema];

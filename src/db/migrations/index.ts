@@ -4,6 +4,7 @@ import { Migration20261122020000ChangeEvents } from './Migration20261122020000Ch
 import { Migration20261122030000Incidents } from './Migration20261122030000Incidents';
 import { Migration20261122040000Maintenances } from './Migration20261122040000Maintenances';
 import { Migration20261122050000Webhooks } from './Migration20261122050000Webhooks';
+import { Migration20261122060000Agents } from './Migration20261122060000Agents';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122030000Incidents', class: Migration20261122030000Incidents },
   { name: 'Migration20261122040000Maintenances', class: Migration20261122040000Maintenances },
   { name: 'Migration20261122050000Webhooks', class: Migration20261122050000Webhooks },
+  { name: 'Migration20261122060000Agents', class: Migration20261122060000Agents },
 ];

@@ -27,9 +27,30 @@ export async function pruneRateLimitCounters(em: EntityManager, before: Date): P
   const res = await em
     .getConnection()
     .execute<{ affectedRows: number }>(
-      `delete from rate_limit_counters where (window_kind = 'minute' and window_start < ?::timestamptz - interval '1 minute') or (window_kind = 'day' and window_start < ?::timestamptz - interval '1 day')`,
+      `delete from rate_limit_counters where (window_kind in ('minute', 'ptest_a', 'ptest_c') and window_start < ?::timestamptz - interval '1 minute') or (window_kind = 'day' and window_start < ?::timestamptz - interval '1 day')`,
       [before, before],
       'run',
     );
   return res.affectedRows;
+}
+
+/** Counts one probe test in the organization's minute window of its kind (`ptest_a` agent, `ptest_c` cloud); returns the new total. */
+export async function countProbeTest(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date): Promise<number> {
+  const rows: { count: number }[] = await em.getConnection().execute(
+    `insert into rate_limit_counters as c (organization_id, window_kind, window_start, count) values (?, ?, ?::timestamptz, 1)
+     on conflict (organization_id, window_kind, window_start) do update set count = c.count + 1
+     returning count`,
+    [organizationId, kind, minuteStart],
+    'all',
+  );
+  return rows[0]?.count ?? 1;
+}
+
+/** Takes one probe test back (it was refused after being counted). */
+export async function uncountProbeTest(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date): Promise<void> {
+  await em.getConnection().execute(
+    `update rate_limit_counters set count = count - 1 where organization_id = ? and window_kind = ? and window_start = ?::timestamptz and count > 0`,
+    [organizationId, kind, minuteStart],
+    'run',
+  );
 }

@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Orm } from '../db/orm';
+import { cloudAddressCheck } from '../probes/cloud-guard';
+import { type ProbeRegistry, runProbe } from '../probes/run-probe';
+import { expireJob, loadJob, storeCloudOutcome } from '../usecases/probe-tests/jobs';
+
+export interface ProberDeps {
+  registry: ProbeRegistry;
+  /** CLOUD_PROBE_ALLOW_CIDRS: addresses the cloud prober may reach although not public (tests only). */
+  allowCidrs?: string;
+  defaultTimeoutMs: number;
+}
+
+export function createProbeTestActivities(deps: { orm: Orm; prober?: ProberDeps }) {
+  const em = () => deps.orm.em.fork() as EntityManager;
+  return {
+    /** Runs a cloud probe test once and stores its outcome; a job already final is left alone. */
+    async runCloudProbeTest(input: { jobId: string }): Promise<void> {
+      if (!deps.prober) throw ApplicationFailure.nonRetryable('This worker was started without the cloud prober', 'not_configured');
+      const job = await loadJob(em(), input.jobId);
+      if (!job || job.state !== 'running') return;
+      const outcome = await runProbe(deps.prober.registry, job.sourceType, job.sourceConfig, {
+        mode: 'cloud',
+        // The cloud holds no secrets: every *_ref resolves to nothing.
+        env: () => undefined,
+        defaultTimeoutMs: deps.prober.defaultTimeoutMs,
+        deadlineMs: 30_000,
+        checkAddress: cloudAddressCheck(deps.prober.allowCidrs),
+      });
+      await storeCloudOutcome(em(), input.jobId, outcome, new Date());
+    },
+    async expireProbeTest(input: { jobId: string }): Promise<void> {
+      await expireJob(em(), input.jobId, new Date());
+    },
+  };
+}

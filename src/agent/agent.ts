@@ -1,0 +1,102 @@
+import os from 'node:os';
+import { type ProbeRegistry, runProbe } from '../probes/run-probe';
+import { type AgentJob, AgentApiClient, AgentApiError } from './api-client';
+import { AGENT_VERSION } from './version';
+
+export interface AgentOptions {
+  apiUrl: string;
+  token: string;
+  registry: ProbeRegistry;
+  /** Where `*_ref` names resolve: this host's environment. */
+  env?: NodeJS.ProcessEnv;
+  heartbeatMs?: number;
+  pollSeconds?: number;
+  /** Probes run at once; more jobs wait in the API's queue. */
+  concurrency?: number;
+  log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
+}
+
+/**
+ * The Vigil agent: heartbeats, long-polls the API for jobs, runs each probe here (with this
+ * host's network and environment-variable secrets) and posts the outcome. Secrets never leave
+ * this process: results carry a value, a unit and a reason code, nothing else.
+ */
+export class VigilAgent {
+  private readonly api: AgentApiClient;
+  private stopped = false;
+  private running = 0;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private pollLoop: Promise<void> | null = null;
+
+  constructor(private readonly opts: AgentOptions) {
+    this.api = new AgentApiClient(opts.apiUrl, opts.token);
+  }
+
+  private log(level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>): void {
+    this.opts.log?.(level, msg, extra);
+  }
+
+  /** Resolves after the first heartbeat was accepted (a bad token fails here). */
+  async start(): Promise<{ agentId: string }> {
+    const first = await this.api.heartbeat(AGENT_VERSION, os.hostname());
+    this.log('info', 'agent connected', { agent_id: first.agent_id, version: AGENT_VERSION });
+    this.heartbeatTimer = setInterval(() => {
+      this.api.heartbeat(AGENT_VERSION, os.hostname()).catch((err) => this.log('warn', 'heartbeat failed', { error: String(err) }));
+    }, this.opts.heartbeatMs ?? 15_000);
+    this.pollLoop = this.poll();
+    return { agentId: first.agent_id };
+  }
+
+  private async poll(): Promise<void> {
+    let backoffMs = 500;
+    while (!this.stopped) {
+      try {
+        const room = (this.opts.concurrency ?? 4) - this.running;
+        if (room <= 0) {
+          await new Promise((r) => setTimeout(r, 50));
+          continue;
+        }
+        const jobs = await this.api.poll(this.opts.pollSeconds ?? 25);
+        backoffMs = 500;
+        for (const job of jobs) void this.run(job);
+      } catch (err) {
+        if (this.stopped) return;
+        if (err instanceof AgentApiError && err.status === 401) {
+          this.log('error', 'the API refused the agent token; stopping', { title: err.title });
+          this.stopped = true;
+          return;
+        }
+        this.log('warn', 'polling for jobs failed; retrying', { error: String(err), retry_ms: backoffMs });
+        await new Promise((r) => setTimeout(r, backoffMs));
+        backoffMs = Math.min(backoffMs * 2, 30_000);
+      }
+    }
+  }
+
+  private async run(job: AgentJob): Promise<void> {
+    this.running++;
+    try {
+      const env = this.opts.env ?? process.env;
+      const deadlineMs = Math.max(1_000, Math.min(30_000, Date.parse(job.expires_at) - Date.now()));
+      const o = await runProbe(this.opts.registry, job.source_type, job.source_config, {
+        mode: 'agent',
+        env: (name) => env[name],
+        defaultTimeoutMs: 10_000,
+        deadlineMs,
+      });
+      await this.api.postResult(job.job_id, { outcome: { value: o.value, unit: o.unit, value_description: o.value_description, reason: o.reason, duration_ms: o.duration_ms } });
+    } catch (err) {
+      this.log('error', 'running a job failed', { job_id: job.job_id, error: String(err) });
+      await this.api.postResult(job.job_id, { error: { reason: 'agent_error' } }).catch(() => undefined);
+    } finally {
+      this.running--;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    await this.api.close();
+    await this.pollLoop?.catch(() => undefined);
+  }
+}

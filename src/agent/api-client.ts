@@ -1,0 +1,64 @@
+import { Agent as Dispatcher, request } from 'undici';
+
+export interface AgentJob {
+  job_id: string;
+  source_type: string;
+  source_config: Record<string, unknown>;
+  expires_at: string;
+}
+
+export class AgentApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+  ) {
+    super(`Vigil API answered ${status} ${title}`);
+  }
+}
+
+/** The agent's only way out: HTTPS (or HTTP on loopback) to the Vigil API with its token. */
+export class AgentApiClient {
+  private readonly dispatcher = new Dispatcher({ keepAliveTimeout: 60_000, bodyTimeout: 0, headersTimeout: 0 });
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = 15_000): Promise<T> {
+    const res = await request(`${this.baseUrl.replace(/\/$/, '')}${path}`, {
+      method,
+      dispatcher: this.dispatcher,
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) {
+      let title = 'error';
+      try {
+        title = (JSON.parse(text) as { title?: string }).title ?? title;
+      } catch {
+        // not a problem document
+      }
+      throw new AgentApiError(res.statusCode, title);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  heartbeat(version: string, hostname: string): Promise<{ agent_id: string; organization_id: string }> {
+    return this.call('POST', '/v1/agent/heartbeat', { version, hostname });
+  }
+
+  async poll(waitSeconds: number): Promise<AgentJob[]> {
+    return (await this.call<{ jobs: AgentJob[] }>('GET', `/v1/agent/jobs?wait_seconds=${waitSeconds}`, undefined, (waitSeconds + 15) * 1000)).jobs;
+  }
+
+  postResult(jobId: string, result: unknown): Promise<{ accepted: boolean }> {
+    return this.call('POST', `/v1/agent/jobs/${jobId}/result`, result);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

@@ -1,0 +1,52 @@
+import type { ChangeFeed } from '../db/change-feed';
+
+type Wake = () => void;
+
+/**
+ * Wakes API requests that wait on probe-test jobs: a poster waiting for its job to finish, an
+ * agent's long poll waiting for a job to be queued. Driven by the `vigil_probe_jobs`
+ * notifications of the jobs table's trigger; without a feed it falls back to short sleeps. The
+ * waiters always re-read the database after waking, so a notification is only ever a hint.
+ */
+export class JobWaiter {
+  private readonly byJob = new Map<string, Set<Wake>>();
+  private readonly byAgent = new Map<string, Set<Wake>>();
+
+  constructor(private readonly feed: ChangeFeed | null) {
+    feed?.on('change', (c) => {
+      const n = c as unknown as { j?: string; a?: string | null; s?: string };
+      if (n.j) this.wake(this.byJob, n.j);
+      if (n.a && n.s === 'pending') this.wake(this.byAgent, n.a);
+    });
+  }
+
+  /** Resolves after at most `ms`, earlier when the job changes state. */
+  job(jobId: string, ms: number): Promise<void> {
+    return this.wait(this.byJob, jobId, ms);
+  }
+
+  /** Resolves after at most `ms`, earlier when a job is queued for the agent. */
+  agent(agentId: string, ms: number): Promise<void> {
+    return this.wait(this.byAgent, agentId, ms);
+  }
+
+  private wait(map: Map<string, Set<Wake>>, key: string, ms: number): Promise<void> {
+    const bound = this.feed?.live ? ms : Math.min(ms, 200);
+    return new Promise((resolve) => {
+      const set = map.get(key) ?? new Set<Wake>();
+      map.set(key, set);
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (!set.size) map.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, bound));
+      set.add(done);
+    });
+  }
+
+  private wake(map: Map<string, Set<Wake>>, key: string): void {
+    for (const w of [...(map.get(key) ?? [])]) w();
+  }
+}

@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Agent } from '../../db/entities';
+import { toIso } from '../../domain/time';
+import type { ProbeTestRunner } from '../../temporal/probe-test-runner';
+import { authenticateAgent, touchAgent } from '../../usecases/agents';
+import { claimJobs, completeJob } from '../../usecases/probe-tests/jobs';
+import type { JobWaiter } from '../job-waiter';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS } from '../schemas/common';
+import { AgentJobSchema, HeartbeatAnswer, HeartbeatBody, JobParams, JobResultBody, PollQuery } from '../schemas/agents';
+import { z } from 'zod';
+
+const tag = 'Agent protocol';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    agent: Agent | null;
+  }
+}
+
+/**
+ * What the Vigil agent calls, with its agent token: heartbeat, long-poll for jobs, post results.
+ * The agent talks to this API only, never to Temporal or PostgreSQL.
+ */
+export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; waiter: JobWaiter }> = async (app, opts) => {
+  app.decorateRequest('agent', null);
+  app.addHook('preHandler', async (request) => {
+    const agent = await authenticateAgent(request.em, request.headers.authorization);
+    request.agent = agent;
+    request.log = request.log.child({ organization_id: agent.organization, agent_id: agent.id });
+  });
+  {
+    const { errorResponses, ...doc } = routeDoc('agentHeartbeat', { summary: 'Agent heartbeat', tag, description: 'Reports the agent version and host; every 15 s.', errors: [...BODY_ERRORS] });
+    app.post('/agent/heartbeat', { schema: { ...doc, body: HeartbeatBody, response: { 200: HeartbeatAnswer, ...errorResponses } } }, async (request) => {
+      const agent = request.agent!;
+      await touchAgent(request.em, agent, request.now, request.body);
+      return { agent_id: agent.id, organization_id: agent.organization, server_time: toIso(request.now), jobs_url: '/v1/agent/jobs' };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('pollAgentJobs', {
+      summary: 'Long-poll for jobs',
+      tag,
+      description: 'Answers at once with the jobs waiting for this agent (now running), or waits up to `wait_seconds` for one.',
+      errors: ['validation_failed'],
+    });
+    app.get('/agent/jobs', { schema: { ...doc, querystring: PollQuery, response: { 200: z.object({ jobs: z.array(AgentJobSchema) }), ...errorResponses } } }, async (request) => {
+      const agent = request.agent!;
+      await touchAgent(request.em, agent, request.now);
+      const deadline = Date.now() + (request.query.wait_seconds ?? 25) * 1000;
+      let closed = false;
+      request.raw.once('close', () => (closed = true));
+      for (;;) {
+        const jobs = await claimJobs(request.em.fork(), agent, new Date());
+        if (jobs.length || closed || Date.now() >= deadline) {
+          return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })) };
+        }
+        await opts.waiter.agent(agent.id, Math.min(deadline - Date.now(), 5_000));
+      }
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('postAgentJobResult', {
+      summary: 'Post a job result',
+      tag,
+      description: 'The probe outcome (value, unit, reason, duration) or the error that kept the agent from running it. Repeats and late results are accepted and ignored.',
+      errors: [...BODY_ERRORS, 'not_found'],
+    });
+    app.post('/agent/jobs/:jobId/result', { schema: { ...doc, params: JobParams, body: JobResultBody, response: { 200: z.object({ accepted: z.boolean() }), ...errorResponses } } }, async (request) => {
+      const { job, finished } = await completeJob(request.em, request.agent!, request.params.jobId, request.body, request.now);
+      if (finished) {
+        try {
+          await opts.runner.finished(job.id);
+        } catch (err) {
+          request.log.warn({ err, job_id: job.id }, 'could not signal the probe-test workflow; it expires on its own');
+        }
+      }
+      return { accepted: finished };
+    });
+  }
+};

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ProbeTestRunner } from '../../temporal/probe-test-runner';
+import { createProbeTestJob, getProbeTestJob, isFinal, loadJob } from '../../usecases/probe-tests/jobs';
+import { presentJob } from '../../usecases/probe-tests/present';
+import { parseProbeTestRequest } from '../../usecases/probe-tests/request';
+import type { JobWaiter } from '../job-waiter';
+import { routeDoc } from '../route-doc';
+import { JobIdParams, ProbeTestPendingSchema, ProbeTestRequestSchema, ProbeTestResultSchema } from '../schemas/probe-tests';
+
+const tag = 'Probe tests';
+
+export interface ProbeTestRouteOptions {
+  runner: ProbeTestRunner;
+  waiter: JobWaiter;
+  /** How long an agent has to answer (spec: 2 minutes; shorter in tests). */
+  expiryMs: number;
+}
+
+export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = async (app, opts) => {
+  {
+    const { errorResponses, ...doc } = routeDoc('testProbe', {
+      summary: 'Run a probe once, storing nothing',
+      tag,
+      description:
+        'Runs the probe on an agent (`agent_id`) or, for a public HTTP check, from the cloud. Nothing is stored: no metric, no sample, no status change, no event. Agent tests wait up to `wait_seconds` and answer 202 with `poll` if the agent has not answered yet; the agent must answer within 2 minutes.',
+      errors: [
+        'invalid_json',
+        'validation_failed',
+        'invalid_agent_id',
+        'invalid_source_type',
+        'unsupported_source_type',
+        'invalid_probe_config',
+        'invalid_thresholds',
+        'invalid_wait_seconds',
+        'agent_not_found',
+        'agent_unavailable',
+        'queue_full',
+        'probe_test_failed',
+        'probe_test_expired',
+      ],
+    });
+    app.post(
+      '/metrics/test',
+      // The body is read by parseProbeTestRequest, which answers the spec's own tokens (§7.2).
+      { attachValidation: true, schema: { ...doc, body: ProbeTestRequestSchema, response: { 200: ProbeTestResultSchema, 202: ProbeTestPendingSchema, ...errorResponses } } },
+      async (request, reply) => {
+        const ctx = request.orgContext();
+        const req = parseProbeTestRequest(request.body);
+        const job = await createProbeTestJob(ctx, req, opts.expiryMs);
+        await opts.runner.run(job);
+        let current = (await loadJob(request.em.fork(), job.id)) ?? job;
+        const deadline = Date.now() + req.waitSeconds * 1000;
+        while (job.mode === 'agent' && !isFinal(current, new Date()) && Date.now() < deadline) {
+          await opts.waiter.job(job.id, deadline - Date.now());
+          current = (await loadJob(request.em.fork(), job.id)) ?? current;
+        }
+        const answer = presentJob(current, new Date());
+        reply.code(answer.status);
+        return answer.body;
+      },
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getProbeTest', {
+      summary: 'Poll a probe test',
+      tag,
+      description: '200 with the result; 202 while pending or running; 502 probe_test_failed; 504 probe_test_expired once 2 minutes have passed without an answer.',
+      errors: ['not_found', 'agent_unavailable', 'probe_test_failed', 'probe_test_expired'],
+    });
+    app.get('/metrics/test/:job_id', { schema: { ...doc, params: JobIdParams, response: { 200: ProbeTestResultSchema, 202: ProbeTestPendingSchema, ...errorResponses } } }, async (request, reply) => {
+      const answer = presentJob(await getProbeTestJob(request.orgContext(), request.params.job_id), new Date());
+      reply.code(answer.status);
+      return answer.body;
+    });
+  }
+};

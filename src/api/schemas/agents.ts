@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { AGENT_STATUSES } from '../../domain/agent-status';
+import { DateTime, Uuid } from './common';
+
+export const AgentCreateBody = z.strictObject({ name: z.string().trim().min(1).max(200) }).meta({ id: 'AgentCreate' });
+
+export const AgentSchema = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    status: z.enum(AGENT_STATUSES).describe('online: heard from in the last minute; offline; never_connected; revoked.'),
+    version: z.string().nullable().describe('Reported by the agent; probe tests need 1.7.0 or later.'),
+    can_run_probe_tests: z.boolean(),
+    hostname: z.string().nullable(),
+    token_prefix: z.string().describe('The first characters of the token, to tell agents apart.'),
+    last_seen_at: DateTime.nullable(),
+    revoked_at: DateTime.nullable(),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .meta({ id: 'Agent' });
+
+export const AgentWithTokenSchema = AgentSchema.extend({
+  token: z.string().describe('The agent token (`vgl_agt_…`). Shown only in this response; start the agent with it (VIGIL_AGENT_TOKEN).'),
+}).meta({ id: 'AgentWithToken' });
+
+export const HeartbeatBody = z
+  .strictObject({ version: z.string().min(1).max(32), hostname: z.string().max(255).optional() })
+  .meta({ id: 'AgentHeartbeat' });
+
+export const HeartbeatAnswer = z.object({ agent_id: Uuid, organization_id: Uuid, server_time: DateTime, jobs_url: z.string() });
+
+export const PollQuery = z.object({ wait_seconds: z.coerce.number().int().min(0).max(30).optional().describe('Long-poll up to this many seconds (default 25).') });
+
+export const AgentJobSchema = z.object({
+  job_id: Uuid,
+  source_type: z.string(),
+  source_config: z.record(z.string(), z.unknown()),
+  expires_at: DateTime,
+});
+
+export const JobResultBody = z
+  .strictObject({
+    outcome: z
+      .strictObject({
+        value: z.number().nullable(),
+        unit: z.string().max(16).nullable(),
+        value_description: z.string().max(200).nullable().optional(),
+        reason: z.string().max(200).nullable(),
+        duration_ms: z.number().min(0),
+      })
+      .optional(),
+    error: z.strictObject({ reason: z.string().min(1).max(200) }).optional(),
+  })
+  .refine((b) => (b.outcome === undefined) !== (b.error === undefined), { message: 'Send exactly one of outcome and error' })
+  .meta({ id: 'AgentJobResult' });
+
+export const JobParams = z.object({ jobId: z.string().describe('Job id (UUID)') });

@@ -1,0 +1,40 @@
+import { Resolver } from 'node:dns/promises';
+import type { SourceConfigOf } from '../domain/source-config';
+import { answersInclude, queryAnswers } from './dns-answers';
+import { checkedResolver, resolverServer } from './dns-resolver';
+import { elapsedMs } from './errors';
+import { failureOutcome } from './failure-outcome';
+import { probeDeadline } from './probe-deadline';
+import { type Probe, measured, noValue } from './types';
+
+/**
+ * DNS resolve time in ms: one query of `record_type` (default A) for `name`, sent to `resolver`
+ * (ip or ip:port) or else the host's resolvers (/etc/resolv.conf), one try, no retries. With
+ * `expected_value`, the value must be among the answers (see answersInclude), else
+ * expected_value_mismatch. Failures: ENOTFOUND (NXDOMAIN), ENODATA, ESERVFAIL, EREFUSED,
+ * ETIMEDOUT, ECONNREFUSED (nothing on the resolver's port), else dns_error. In cloud mode the
+ * resolver must be a public IP on port 53 (invalid_resolver, resolver_not_public).
+ */
+export const dnsProbe: Probe<SourceConfigOf<'dns'>> = async (config, ctx) => {
+  const timeoutMs = config.timeout_ms ?? ctx.defaultTimeoutMs;
+  const type = config.record_type ?? 'A';
+  const deadline = probeDeadline(ctx, timeoutMs);
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  const cancel = () => resolver.cancel();
+  deadline.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    if (config.resolver !== undefined) resolver.setServers([resolverServer(checkedResolver(config.resolver, ctx))]);
+    const startedAt = performance.now();
+    const answers = await deadline.race(queryAnswers(resolver, config.name, type));
+    const ms = elapsedMs(startedAt);
+    if (config.expected_value !== undefined && !answersInclude(answers, config.expected_value, type)) {
+      return noValue('expected_value_mismatch', { record_type: type, answers: answers.length });
+    }
+    return measured(ms, 'ms', `DNS ${type} resolve time`);
+  } catch (err) {
+    return failureOutcome(err, 'dns_error');
+  } finally {
+    deadline.signal.removeEventListener('abort', cancel);
+    deadline.done();
+  }
+};

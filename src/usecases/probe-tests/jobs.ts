@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Agent, AgentSchema, type ProbeTestJob, ProbeTestJobSchema } from '../../db/entities';
+import { countProbeTest, uncountProbeTest } from '../../db/repositories/rate-limit-repository';
+import { unavailableReason } from '../../domain/agent-status';
+import { ProblemError, notFound } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import { normalizeReason } from '../../domain/reason-codes';
+import type { OrgContext } from '../context';
+import type { ProbeTestRequest } from './request';
+
+/** Spec §8: probe tests per organization and minute, and jobs waiting per agent. */
+export const PROBE_TEST_LIMITS = { agentPerMinute: 30, cloudPerMinute: 20, queuePerAgent: 20 } as const;
+
+/** Source types the cloud runs for a probe test: public HTTP checks only (spec §2.2). */
+const CLOUD_TESTABLE = ['http'];
+
+const FINAL = ['completed', 'failed', 'expired'];
+
+/**
+ * Checks that the test can run now and records its job: the agent (404, 409 with the reason),
+ * the organization's probe-test limit (429 rate_limited) and the agent's queue (429 queue_full).
+ * Agent jobs start pending (the agent claims them); cloud jobs start running.
+ */
+export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest, expiryMs: number): Promise<ProbeTestJob> {
+  const mode = req.agentId ? 'agent' : 'cloud';
+  if (mode === 'cloud' && !CLOUD_TESTABLE.includes(req.sourceType)) {
+    throw new ProblemError('agent_unavailable', `Only public HTTP checks run from the cloud; pass agent_id to run a ${req.sourceType} test on an agent.`, { reason: 'no_agent', private_url: false });
+  }
+  const minuteStart = new Date(Math.floor(ctx.now.getTime() / 60_000) * 60_000);
+  const kind = mode === 'agent' ? 'ptest_a' : 'ptest_c';
+  return ctx.em.transactional(async (em) => {
+    let agent: Agent | null = null;
+    if (req.agentId) {
+      // Locked so that concurrent tests cannot both slip under the queue limit.
+      agent = await em.findOne(AgentSchema, { id: req.agentId, organization: ctx.org.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!agent) throw new ProblemError('agent_not_found', 'No agent with that id in this organization.');
+      const reason = unavailableReason(agent, ctx.now);
+      if (reason) throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), { reason, private_url: false });
+    }
+    const max = mode === 'agent' ? PROBE_TEST_LIMITS.agentPerMinute : PROBE_TEST_LIMITS.cloudPerMinute;
+    // Counted outside the transaction's fate: a refused test must not count, so it is taken back.
+    const used = await countProbeTest(ctx.em.fork(), ctx.org.id, kind, minuteStart);
+    if (used > max) {
+      await uncountProbeTest(ctx.em.fork(), ctx.org.id, kind, minuteStart);
+      const retryAfter = Math.max(1, Math.ceil((minuteStart.getTime() + 60_000 - ctx.now.getTime()) / 1000));
+      throw new ProblemError(
+        'rate_limited',
+        `The organization may run ${max} ${mode} probe tests per minute; retry in ${retryAfter} s.`,
+        { retry_after: retryAfter, limit: { scope: 'organization', window: 'minute', max, plan: ctx.org.plan.id } },
+        { 'retry-after': String(retryAfter) },
+      );
+    }
+    if (agent) {
+      const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: 'pending', expiresAt: { $gt: ctx.now } });
+      if (waiting >= PROBE_TEST_LIMITS.queuePerAgent) {
+        await uncountProbeTest(ctx.em.fork(), ctx.org.id, kind, minuteStart);
+        const retryAfter = 5;
+        throw new ProblemError('queue_full', `The agent already has ${waiting} probe tests waiting; retry in ${retryAfter} s.`, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) });
+      }
+    }
+    const job = em.create(ProbeTestJobSchema, {
+      id: randomUUID(),
+      organization: ctx.org.id,
+      agent: agent?.id ?? null,
+      mode,
+      sourceType: req.sourceType,
+      sourceConfig: req.sourceConfig,
+      thresholds: (req.thresholds as Record<string, unknown> | null) ?? null,
+      state: mode === 'agent' ? 'pending' : 'running',
+      outcome: null,
+      failureReason: null,
+      createdAt: ctx.now,
+      claimedAt: null,
+      completedAt: null,
+      expiresAt: new Date(ctx.now.getTime() + expiryMs),
+    });
+    await em.flush();
+    return job;
+  });
+}
+
+function agentUnavailableDetail(reason: string, version: string | null): string {
+  switch (reason) {
+    case 'revoked':
+      return 'The agent has been revoked.';
+    case 'never_connected':
+      return 'The agent has never connected: start it with its token.';
+    case 'offline':
+      return 'The agent is offline: it has not been heard from in the last minute.';
+    default:
+      return `The agent runs version ${version ?? 'unknown'}; probe tests need 1.7.0 or later.`;
+  }
+}
+
+export async function getProbeTestJob(ctx: OrgContext, id: string): Promise<ProbeTestJob> {
+  const job = isUuid(id) ? await ctx.em.findOne(ProbeTestJobSchema, { id, organization: ctx.org.id }) : null;
+  if (!job) throw notFound('Probe test');
+  return job;
+}
+
+/** Hands the agent up to `max` of its waiting jobs (now running); other pollers skip them. */
+export async function claimJobs(em: EntityManager, agent: Agent, now: Date, max = 10): Promise<ProbeTestJob[]> {
+  return em.transactional(async (tx) => {
+    const jobs = await tx.find(
+      ProbeTestJobSchema,
+      { agent: agent.id, state: 'pending', expiresAt: { $gt: now } },
+      { orderBy: { createdAt: 'asc' }, limit: max, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
+    for (const j of jobs) {
+      j.state = 'running';
+      j.claimedAt = now;
+    }
+    await tx.flush();
+    return jobs;
+  });
+}
+
+export interface AgentReport {
+  outcome?: { value: number | null; unit: string | null; value_description?: string | null; reason: string | null; duration_ms: number };
+  /** The agent could not run the test at all (its error code). */
+  error?: { reason: string };
+}
+
+/**
+ * Stores what the agent reported for one of its jobs. Only the result fields are kept (no
+ * metadata, bodies or headers). A job already final is left as it is (the report is late or
+ * repeated); answers whether this report finished the job.
+ */
+export async function completeJob(em: EntityManager, agent: Agent, jobId: string, report: AgentReport, now: Date): Promise<{ job: ProbeTestJob; finished: boolean }> {
+  return em.transactional(async (tx) => {
+    const job = isUuid(jobId) ? await tx.findOne(ProbeTestJobSchema, { id: jobId, agent: agent.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    if (!job) throw notFound('Job');
+    if (FINAL.includes(job.state)) return { job, finished: false };
+    if (now.getTime() > job.expiresAt.getTime()) {
+      job.state = 'expired';
+    } else if (report.error) {
+      job.state = 'failed';
+      job.failureReason = normalizeReason(report.error.reason);
+    } else if (report.outcome) {
+      const o = report.outcome;
+      job.state = 'completed';
+      job.outcome = { value: o.value, unit: o.unit, value_description: o.value_description ?? null, reason: o.reason, duration_ms: o.duration_ms };
+    }
+    job.completedAt = now;
+    await tx.flush();
+    return { job, finished: true };
+  });
+}
+
+/** Cloud runs store their outcome here (the activity); idempotent. */
+export async function storeCloudOutcome(em: EntityManager, jobId: string, outcome: NonNullable<AgentReport['outcome']>, now: Date): Promise<void> {
+  await em.nativeUpdate(
+    ProbeTestJobSchema,
+    { id: jobId, state: { $nin: FINAL } },
+    { state: 'completed', outcome: { ...outcome, value_description: outcome.value_description ?? null }, completedAt: now },
+  );
+}
+
+/** The workflow's deadline passed: a job not finished by then is expired. Idempotent. */
+export async function expireJob(em: EntityManager, jobId: string, now: Date): Promise<void> {
+  await em.nativeUpdate(ProbeTestJobSchema, { id: jobId, state: { $nin: FINAL } }, { state: 'expired', completedAt: now });
+}
+
+export async function loadJob(em: EntityManager, jobId: string): Promise<ProbeTestJob | null> {
+  return em.findOne(ProbeTestJobSchema, jobId);
+}
+
+export function isFinal(job: ProbeTestJob, now: Date): boolean {
+  return FINAL.includes(job.state) || now.getTime() > job.expiresAt.getTime();
+}

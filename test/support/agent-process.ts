@@ -1,0 +1,42 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export interface AgentProcess {
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** The real `vigil-agent` bin in a process of its own, as a customer runs it. Resolves once it has connected. */
+export async function startAgentProcess(apiUrl: string, token: string, env: Record<string, string> = {}): Promise<AgentProcess> {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'vigil-agent.js')], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', VIGIL_API_URL: apiUrl, VIGIL_AGENT_TOKEN: token, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`agent did not connect within 20 s:\n${out}`)), 20_000);
+    child.stdout!.on('data', () => {
+      if (out.includes('running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`agent exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

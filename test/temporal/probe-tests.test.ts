@@ -1,0 +1,241 @@
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { AgentSchema, ProbeTestJobSchema } from '../../src/db/entities';
+import { probeTestWorkflowId, temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
+import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type AgentProcess, startAgentProcess } from '../support/agent-process';
+import { eventually } from '../support/eventually';
+import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
+import { unusedPort } from '../support/webhook-receiver';
+
+const SECRET = 's3cr3t-bearer-value-never-leaves-the-agent';
+
+let h: TemporalHarness;
+let api: ApiHarness;
+let org: TestOrg;
+let target: http.Server;
+let targetUrl: string;
+let tcpServer: net.Server;
+let tcpPort: number;
+const agents: AgentProcess[] = [];
+
+beforeAll(async () => {
+  h = await startTemporalHarness();
+  api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal), probeTestExpiryMs: 4_000 });
+  org = await api.createOrg('business');
+  // An HTTP target that only answers 200 to the secret the agent resolves from its environment.
+  target = http.createServer((req, res) => {
+    res.writeHead(req.headers.authorization === `Bearer ${SECRET}` ? 200 : 401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ queue_depth: 17, secret_echo: req.headers.authorization ?? null }));
+  });
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`;
+  tcpServer = net.createServer((s) => s.end());
+  await new Promise<void>((r) => tcpServer.listen(0, '127.0.0.1', r));
+  tcpPort = (tcpServer.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  for (const a of agents) await a.stop();
+  target.closeAllConnections();
+  await new Promise((r) => target.close(r));
+  await new Promise((r) => tcpServer.close(r));
+  await api.close();
+  await h.close();
+});
+
+const call = (method: string, p: string, body?: unknown, key = org.key) => api.request(method, p, { key, body });
+const test = (body: unknown, key?: string) => call('POST', '/v1/metrics/test', body, key);
+
+async function registerAgent(o: TestOrg = org, name = 'edge'): Promise<{ id: string; token: string }> {
+  const res = await api.request('POST', '/v1/agents', { key: o.key, body: { name } });
+  expect(res.status).toBe(201);
+  expect(res.body.token).toMatch(/^vgl_agt_[0-9A-Za-z]{40}$/);
+  return { id: res.body.id, token: res.body.token };
+}
+
+async function runningAgent(o: TestOrg = org): Promise<{ id: string; process: AgentProcess }> {
+  const { id, token } = await registerAgent(o);
+  const p = await startAgentProcess(api.baseUrl, token, { PROBE_BEARER: `Bearer ${SECRET}` });
+  agents.push(p);
+  return { id, process: p };
+}
+
+const ALL_THRESHOLDS = { healthy_operation: 'under', healthy_value: 1_000, unhealthy_operation: 'over', unhealthy_value: 5_000 };
+
+describe('POST /v1/metrics/test: validation (spec §7.2)', () => {
+  it.each([
+    ['a body that is not an object', [], 'invalid_json'],
+    ['an agent_id that is not a uuid', { agent_id: 'edge-1', source_type: 'tcp', source_config: { host: '127.0.0.1', port: 1 } }, 'invalid_agent_id'],
+    ['a missing source_type', { source_config: {} }, 'invalid_source_type'],
+    ['an unknown source_type', { source_type: 'smtp', source_config: {} }, 'invalid_source_type'],
+    ['a source type that cannot be tested', { source_type: 'otlp', source_config: {} }, 'unsupported_source_type'],
+    ['a source_config that fails its rules', { source_type: 'http', source_config: { url: 'ftp://example.com' } }, 'invalid_probe_config'],
+    ['thresholds out of shape', { source_type: 'http', source_config: { url: 'https://example.com' }, thresholds: { healthy_operation: 'above' } }, 'invalid_thresholds'],
+    ['wait_seconds out of range', { source_type: 'http', source_config: { url: 'https://example.com' }, wait_seconds: 21 }, 'invalid_wait_seconds'],
+    ['an unknown field', { source_type: 'http', source_config: { url: 'https://example.com' }, wait_second: 3 }, 'validation_failed'],
+  ])('answers 400 for %s', async (_, body, title) => {
+    const res = await test(body);
+    expect([res.status, res.body.title]).toEqual([400, title]);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('lists each source_config problem with its path', async () => {
+    const res = await test({ source_type: 'database', source_config: { engine: 'oracle', connection_string_ref: 'postgres://user:pw@db/x', statement_timeout_ms: 60_000 } });
+    expect(res.body.title).toBe('invalid_probe_config');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['source_config.engine', 'source_config.connection_string_ref', 'source_config.statement_timeout_ms']));
+  });
+
+  it('accepts write:metrics or write:config, and refuses a key with neither', async () => {
+    const body = { source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort } };
+    for (const scope of ['write:metrics', 'write:config']) {
+      const res = await test(body, await api.mintKey(org.id, [scope as never]));
+      expect([scope, res.status, res.body.title]).toEqual([scope, 409, 'agent_unavailable']);
+    }
+    const denied = await test(body, await api.mintKey(org.id, ['read:metrics']));
+    expect([denied.status, denied.body.title]).toEqual([403, 'forbidden']);
+    expect(denied.body.detail).toContain('write:metrics or write:config');
+  });
+});
+
+describe('agent availability', () => {
+  const tcp = (agentId?: string) => ({ agent_id: agentId, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort } });
+
+  it('answers 409 agent_unavailable no_agent for a non-HTTP test without agent_id, and 404 agent_not_found for an unknown agent', async () => {
+    const res = await test(tcp());
+    expect(res.body).toMatchObject({ status: 409, title: 'agent_unavailable', reason: 'no_agent', private_url: false });
+    const unknown = await test(tcp('00000000-0000-4000-8000-000000000000'));
+    expect([unknown.status, unknown.body.title]).toEqual([404, 'agent_not_found']);
+    const stranger = await api.createOrg('business');
+    const theirs = await registerAgent(stranger);
+    expect((await test(tcp(theirs.id))).body.title).toBe('agent_not_found');
+  });
+
+  it('names why: never_connected, outdated, offline, revoked', async () => {
+    const a = await registerAgent();
+    expect((await test(tcp(a.id))).body.reason).toBe('never_connected');
+    // An old agent: it heartbeats with its version like any other.
+    const beat = await api.request('POST', '/v1/agent/heartbeat', { headers: { authorization: `Bearer ${a.token}` }, body: { version: '1.6.3' } });
+    expect(beat.status).toBe(200);
+    expect((await test(tcp(a.id))).body.reason).toBe('outdated');
+    const listed = (await call('GET', '/v1/agents')).body.items.find((x: { id: string }) => x.id === a.id);
+    expect(listed).toMatchObject({ status: 'online', version: '1.6.3', can_run_probe_tests: false });
+    await api.request('POST', '/v1/agent/heartbeat', { headers: { authorization: `Bearer ${a.token}` }, body: { version: '1.7.0' } });
+    await api.orm.em.fork().nativeUpdate(AgentSchema, { id: a.id }, { lastSeenAt: new Date(Date.now() - 5 * 60_000) });
+    expect((await test(tcp(a.id))).body.reason).toBe('offline');
+    expect((await call('GET', `/v1/agents/${a.id}`)).body.status).toBe('offline');
+    expect((await call('POST', `/v1/agents/${a.id}/revoke`)).body.status).toBe('revoked');
+    expect((await call('POST', `/v1/agents/${a.id}/revoke`)).body.title).toBe('already_revoked');
+    expect((await test(tcp(a.id))).body.reason).toBe('revoked');
+    const refused = await api.request('POST', '/v1/agent/heartbeat', { headers: { authorization: `Bearer ${a.token}` }, body: { version: '1.8.0' } });
+    expect([refused.status, refused.body.title, refused.body.detail]).toEqual([401, 'unauthenticated', 'The agent has been revoked.']);
+  });
+});
+
+describe('probe tests on a real agent process', () => {
+  let agentId: string;
+  beforeAll(async () => {
+    agentId = (await runningAgent()).id;
+  });
+
+  it('answers 200 with the measurement and the status the thresholds give; nothing is stored', async () => {
+    const res = await test({ agent_id: agentId, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, thresholds: ALL_THRESHOLDS });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ unit: 'ms', status: 'healthy', reason: null, reason_label: null, mode: 'agent', agent_id: agentId, thresholds_complete: true, skipped_secret_headers: [] });
+    expect(res.body.value).toBeGreaterThanOrEqual(0);
+    expect(res.body.job_id).toEqual(expect.any(String));
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['agent_id', 'duration_ms', 'job_id', 'mode', 'reason', 'reason_hint', 'reason_label', 'skipped_secret_headers', 'status', 'thresholds_complete', 'unit', 'value', 'value_description'].sort(),
+    );
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-daily-limit', 'x-ratelimit-daily-remaining', 'x-ratelimit-daily-reset']) {
+      expect([h, res.headers.get(h)]).toEqual([h, expect.stringMatching(/^\d+$/)]);
+    }
+    const partial = await test({ agent_id: agentId, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, thresholds: { healthy_operation: 'under', healthy_value: 1000 } });
+    expect(partial.body).toMatchObject({ status: null, thresholds_complete: false });
+  });
+
+  it('answers 200 with value null, no_data and the reason when the measurement fails', async () => {
+    const res = await test({ agent_id: agentId, source_type: 'tcp', source_config: { host: '127.0.0.1', port: await unusedPort() }, thresholds: ALL_THRESHOLDS });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ value: null, status: 'no_data', reason: 'ECONNREFUSED', reason_label: 'TCP connection refused' });
+    expect(res.body.reason_hint).toEqual(expect.any(String));
+  });
+
+  it('resolves header_refs on the agent and never returns the secret or the body', async () => {
+    const res = await test({ agent_id: agentId, source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, json_path: '$.queue_depth' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ value: 17, reason: null, mode: 'agent' });
+    expect(res.text).not.toContain(SECRET);
+    expect(res.text).not.toContain('secret_echo');
+    const job = await api.orm.em.fork().findOneOrFail(ProbeTestJobSchema, res.body.job_id);
+    expect(JSON.stringify(job)).not.toContain(SECRET);
+    const missing = await test({ agent_id: agentId, source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'NOT_SET_ON_THE_AGENT' } } });
+    expect(missing.body).toMatchObject({ value: null, reason: 'header_ref_missing' });
+  });
+
+  it('answers 202 with poll when asked not to wait, and the poll answers the result', async () => {
+    const res = await test({ agent_id: agentId, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, wait_seconds: 0 });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ job_id: expect.any(String), status: expect.stringMatching(/^(pending|running)$/), agent_id: agentId, poll: `/v1/metrics/test/${res.body.job_id}` });
+    expect(Date.parse(res.body.expires_at)).toBeGreaterThan(Date.now());
+    expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    const polled = await eventually(async () => {
+      const p = await call('GET', res.body.poll);
+      expect(p.status).toBe(200);
+      return p;
+    }, 10_000);
+    expect(polled.body).toMatchObject({ job_id: res.body.job_id, unit: 'ms', mode: 'agent' });
+    expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(res.body.job_id)).result()).toBe('finished');
+    expect((await call('GET', '/v1/metrics/test/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
+describe('an agent that stops answering', () => {
+  it('expires the job: 202 first, then 504 probe_test_expired; 429 queue_full past 20 waiting jobs', async () => {
+    const o = await api.createOrg('business');
+    const { id, process: p } = await runningAgent(o);
+    await p.stop();
+    const body = { agent_id: id, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, wait_seconds: 1 };
+    const first = await api.request('POST', '/v1/metrics/test', { key: o.key, body });
+    expect([first.status, first.body.status]).toEqual([202, 'pending']);
+    for (let i = 1; i < 20; i++) expect((await api.request('POST', '/v1/metrics/test', { key: o.key, body: { ...body, wait_seconds: 0 } })).status).toBe(202);
+    const full = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { ...body, wait_seconds: 0 } });
+    expect([full.status, full.body.title]).toEqual([429, 'queue_full']);
+    expect(full.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(full.body.retry_after).toBe(Number(full.headers.get('retry-after')));
+    expect(full.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+
+    expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(first.body.job_id)).result()).toBe('expired');
+    const expired = await api.request('GET', first.body.poll, { key: o.key });
+    expect([expired.status, expired.body.title]).toEqual([504, 'probe_test_expired']);
+  }, 60_000);
+});
+
+describe('cloud probe tests', () => {
+  it('runs a public HTTP check from the cloud at once, without the secret headers', async () => {
+    const res = await test({ source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, expected_status: 401 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mode: 'cloud', job_id: null, agent_id: null, unit: 'ms', reason: null, skipped_secret_headers: ['Authorization'] });
+  });
+
+  it('refuses a non-public target with 409 agent_unavailable and private_url', async () => {
+    const res = await test({ source_type: 'http', source_config: { url: 'http://10.20.30.40/health' } });
+    expect(res.body).toMatchObject({ status: 409, title: 'agent_unavailable', reason: 'no_agent', private_url: true });
+    const metadata = await test({ source_type: 'http', source_config: { url: 'http://169.254.169.254/latest/meta-data/' } });
+    expect(metadata.body).toMatchObject({ title: 'agent_unavailable', private_url: true });
+  });
+
+  it('limits an organization to 20 cloud tests a minute (429 rate_limited with limit and Retry-After)', async () => {
+    // 21 tests must fall in one UTC minute.
+    const second = new Date().getUTCSeconds();
+    if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const o = await api.createOrg('business');
+    const body = { source_type: 'http', source_config: { url: targetUrl, expected_status: 401 } };
+    for (let i = 0; i < 20; i++) expect((await api.request('POST', '/v1/metrics/test', { key: o.key, body })).status).toBe(200);
+    const over = await api.request('POST', '/v1/metrics/test', { key: o.key, body });
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ title: 'rate_limited', limit: { scope: 'organization', window: 'minute', max: 20, plan: 'business' } });
+    expect(over.body.retry_after).toBe(Number(over.headers.get('retry-after')));
+    expect(over.headers.get('x-ratelimit-daily-remaining')).toMatch(/^\d+$/);
+  }, 60_000);
+});
