@@ -6,15 +6,22 @@ import { ProbeFailure } from './types';
 /**
  * Cloud mode: resolves `host` (all answers), passes every address through ctx.checkAddress —
  * which throws ProbeFailure('target_not_public:…') for a non-public one — and returns the first,
- * the address the probe then connects to. A lookup failure rejects with its Node error
- * (ENOTFOUND, EAI_AGAIN…).
+ * the address the probe then connects to. A lookup failure is the prober's `dns_failed` (or
+ * `dns_no_answer`), with the resolver's code in the metadata.
  */
 export async function checkedAddress(host: string, ctx: ProbeContext): Promise<string> {
   if (!ctx.checkAddress) throw new Error('Cloud probes need ctx.checkAddress');
   const bare = host.replace(/^\[(.*)\]$/, '$1');
-  const answers = isIP(bare) ? [{ address: bare }] : await lookup(bare, { all: true, verbatim: true });
+  let answers: { address: string }[];
+  try {
+    answers = isIP(bare) ? [{ address: bare }] : await lookup(bare, { all: true, verbatim: true });
+  } catch (err) {
+    // The hosted-check codes of spec §7.3: the prober's own lookup failed.
+    const code = (err as { code?: string }).code;
+    throw new ProbeFailure(code === 'ENODATA' ? 'dns_no_answer' : 'dns_failed', { host, ...(code ? { code } : {}) });
+  }
   const first = answers[0];
-  if (!first) throw new ProbeFailure('ENOTFOUND');
+  if (!first) throw new ProbeFailure('dns_no_answer', { host });
   for (const { address } of answers) ctx.checkAddress(host, address);
   return first.address;
 }

@@ -20,8 +20,6 @@ export const dnsProbe: Probe<SourceConfigOf<'dns'>> = async (config, ctx) => {
   const type = config.record_type ?? 'A';
   const deadline = probeDeadline(ctx, timeoutMs);
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  const cancel = () => resolver.cancel();
-  deadline.signal.addEventListener('abort', cancel, { once: true });
   try {
     if (config.resolver !== undefined) resolver.setServers([resolverServer(checkedResolver(config.resolver, ctx))]);
     const startedAt = performance.now();
@@ -34,7 +32,7 @@ export const dnsProbe: Probe<SourceConfigOf<'dns'>> = async (config, ctx) => {
   } catch (err) {
     return failureOutcome(err, 'dns_error');
   } finally {
-    deadline.signal.removeEventListener('abort', cancel);
+    resolver.cancel(); // a query the deadline cut short
     deadline.done();
   }
 };

@@ -55,7 +55,7 @@ export function createDispatcher(tls: TlsMaterial, timeoutMs: number, ctx: Probe
 export function checkLiteralHost(url: URL, ctx: ProbeContext): void {
   if (ctx.mode !== 'cloud') return;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host)) ctx.checkAddress?.(url.hostname, host);
+  if (isIP(host)) ctx.checkAddress?.(host, host);
 }
 
 function checkedLookup(ctx: ProbeContext, guard: ConnectGuard): LookupFunction {

@@ -75,10 +75,13 @@ async function run(
 async function judge(res: Dispatcher.ResponseData, config: HttpConfig, started: number): Promise<ProbeOutcome> {
   const headersMs = elapsedMs(started);
   const { statusCode: status } = res;
-  const needsBody = config.body_match !== undefined || config.json_path !== undefined;
-  if (!accepted(status, config.expected_status) || !needsBody) {
+  if (!accepted(status, config.expected_status)) {
     discard(res.body);
-    return accepted(status, config.expected_status) ? measured(headersMs, 'ms', 'HTTP response time') : noValue(`unexpected_status:${status}`, { status });
+    return noValue(`unexpected_status:${status}`, { status });
+  }
+  if (config.body_match === undefined && config.json_path === undefined) {
+    discard(res.body);
+    return measured(headersMs, 'ms', 'HTTP response time');
   }
   if (config.json_path !== undefined && announcedOver(res.headers['content-length'], JSON_BODY_MAX_BYTES)) {
     discard(res.body);

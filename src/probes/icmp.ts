@@ -37,7 +37,8 @@ export function pingWith(binary: string): Probe<SourceConfigOf<'icmp'>> {
         try {
           target = await deadline.race(checkedAddress(config.host, ctx));
         } catch (err) {
-          if (err instanceof ProbeFailure) return noValue(err.reason, err.metadata);
+          // A name that does not resolve is ping's own icmp_dns_failed, in the cloud as on an agent.
+          if (err instanceof ProbeFailure && !['dns_failed', 'dns_no_answer'].includes(err.reason)) return noValue(err.reason, err.metadata);
           return noValue('icmp_dns_failed');
         }
       }

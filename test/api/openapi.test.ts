@@ -53,6 +53,11 @@ describe('OpenAPI document at /v1/openapi.json', () => {
       const need = ROUTE_SCOPES[op.operationId];
       if (need === 'public') {
         expect([where, op.security]).toEqual([where, []]);
+      } else if (need === 'agent') {
+        expect([where, op.security]).toEqual([where, [{ agentToken: [] }]]);
+        for (const status of ['401', '500']) {
+          expect([where, status, Object.keys(op.responses[status]?.content ?? {})]).toEqual([where, status, ['application/problem+json']]);
+        }
       } else {
         expect([where, op.security]).toEqual([where, [{ bearerAuth: need }]]);
         for (const status of ['401', '403', '429', '500']) {

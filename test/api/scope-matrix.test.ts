@@ -15,6 +15,7 @@ const FIXTURES: Record<string, (api: ApiHarness, org: TestOrg) => Promise<string
   '/v1/maintenances/{id}': async (api, org) =>
     (await api.request('POST', '/v1/maintenances', { key: org.key, body: { title: 'matrix', scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' } })).body.id,
   '/v1/customers/{id}': async (api, org) => (await api.request('POST', '/v1/customers', { key: org.key, body: { name: 'matrix' } })).body.id,
+  '/v1/agents/{id}': async (api, org) => (await api.request('POST', '/v1/agents', { key: org.key, body: { name: 'matrix' } })).body.id,
   '/v1/webhooks/{id}': async (api, org) =>
     (await api.request('POST', '/v1/webhooks', { key: org.key, body: { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] } })).body.id,
 };
@@ -41,7 +42,7 @@ afterAll(async () => api.close());
 
 function authenticatedRoutes() {
   return collected.routes
-    .filter((r) => r.operationId && ROUTE_SCOPES[r.operationId] !== 'public')
+    .filter((r) => r.operationId && ROUTE_SCOPES[r.operationId] !== 'public' && ROUTE_SCOPES[r.operationId] !== 'agent')
     .map((r) => ({ ...r, scopes: ROUTE_SCOPES[r.operationId!] as readonly Scope[] }));
 }
 
@@ -94,6 +95,18 @@ describe('scope and isolation matrix', () => {
     for (const r of single) {
       const res = await api.request(r.method, await concretePath(r.path, owner), { key: stranger.key, body: STRANGER_BODIES[r.operationId!] });
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 404, 'not_found']);
+    }
+  });
+
+  it('answers 401 to an API key on every agent route (they take agent tokens), and to no token', async () => {
+    const agentRoutes = collected.routes.filter((r) => r.operationId && ROUTE_SCOPES[r.operationId] === 'agent');
+    expect(agentRoutes.length).toBeGreaterThanOrEqual(3);
+    for (const r of agentRoutes) {
+      const path = r.path.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
+      for (const key of [owner.key, undefined]) {
+        const res = await api.request(r.method, path, { key, body: r.method === 'POST' ? {} : undefined });
+        expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 401, 'unauthenticated']);
+      }
     }
   });
 

@@ -24,7 +24,8 @@ declare module 'fastify' {
  */
 export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; waiter: JobWaiter }> = async (app, opts) => {
   app.decorateRequest('agent', null);
-  app.addHook('preHandler', async (request) => {
+  // Before the body is validated: an unauthenticated caller learns nothing about the protocol.
+  app.addHook('onRequest', async (request) => {
     const agent = await authenticateAgent(request.em, request.headers.authorization);
     request.agent = agent;
     request.log = request.log.child({ organization_id: agent.organization, agent_id: agent.id });
