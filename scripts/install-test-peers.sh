@@ -9,7 +9,7 @@
 # step prints its output. Builds are cached under ${VIGIL_CACHE_DIR:-~/.cache/vigil}.
 set -euo pipefail
 
-PEERS=(docker_cli compose dnsmasq ping prometheus mariadb openssl)
+PEERS=(docker_cli compose dnsmasq ping iproute prometheus mariadb openssl)
 
 CACHE_DIR="${VIGIL_CACHE_DIR:-$HOME/.cache/vigil}"
 COMPOSE_MODULE=github.com/docker/compose/v2
@@ -62,6 +62,8 @@ peer_docker_cli() {
 # MariaDB (MySQL protocol) and openssl (test certificates). Packages only: nothing runs as a service.
 peer_dnsmasq() { command -v dnsmasq >/dev/null || apt_install dnsmasq-base; }
 peer_ping() { command -v ping >/dev/null || apt_install iputils-ping; }
+# `ip`, with unshare/setpriv (util-linux), lets the ICMP tests build a network namespace of their own.
+peer_iproute() { command -v ip >/dev/null || apt_install iproute2; }
 peer_prometheus() { command -v prometheus >/dev/null || apt_install prometheus; }
 peer_mariadb() { command -v mariadbd >/dev/null || apt_install mariadb-server; }
 peer_openssl() { command -v openssl >/dev/null || apt_install openssl; }

@@ -1,6 +1,7 @@
 import { type LookupAddress, lookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
+import { checkCloudHost } from './cloud-guard';
 import type { TlsMaterial } from './http-tls';
 import { type ProbeContext, ProbeFailure } from './types';
 
@@ -11,7 +12,6 @@ import { type ProbeContext, ProbeFailure } from './types';
  */
 export interface ConnectGuard {
   failure?: ProbeFailure;
-  dnsError?: { code: string };
   /** Anything but a ProbeFailure out of ctx.checkAddress is a bug; the probe rethrows it. */
   unexpected?: unknown;
   /** First error a connected socket emitted (e.g. ERR_SSL_TLSV1_ALERT_UNKNOWN_CA). */
@@ -51,22 +51,26 @@ export function createDispatcher(tls: TlsMaterial, timeoutMs: number, ctx: Probe
   });
 }
 
-/** Cloud mode: an IP literal in the URL is never looked up, so the hop check goes through here. */
-export function checkLiteralHost(url: URL, ctx: ProbeContext): void {
+/**
+ * Cloud mode, before each request: a redirect target's name passes the same name rules as the
+ * configured URL (the runner checks that one: invalid_host, host_not_fqdn, host_internal), and an
+ * IP literal, which is never looked up, goes through ctx.checkAddress here.
+ */
+export function checkHop(url: URL, redirected: boolean, ctx: ProbeContext): void {
   if (ctx.mode !== 'cloud') return;
+  if (!ctx.checkAddress) throw new Error('Cloud probes need ctx.checkAddress');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host)) ctx.checkAddress?.(host, host);
+  if (redirected) checkCloudHost(host);
+  if (isIP(host)) ctx.checkAddress(host, host);
 }
 
 function checkedLookup(ctx: ProbeContext, guard: ConnectGuard): LookupFunction {
   return (hostname, options, callback) => {
-    lookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses: LookupAddress[]) => {
-      if (err) {
-        guard.dnsError = { code: err.code ?? 'dns_error' };
-        return callback(err, '', 0);
-      }
-      if (addresses.length === 0) {
-        guard.failure = new ProbeFailure('dns_no_answer');
+    lookup(hostname, { all: true, verbatim: true, family: options.family ?? 0 }, (err, addresses: LookupAddress[]) => {
+      if (err || addresses.length === 0) {
+        // The hosted-check codes of spec §7.3, as the other cloud probes answer them.
+        const code = err?.code;
+        guard.failure = new ProbeFailure(code === 'ENODATA' || !err ? 'dns_no_answer' : 'dns_failed', { host: hostname, ...(code ? { code } : {}) });
         return callback(guard.failure, '', 0);
       }
       try {

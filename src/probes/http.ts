@@ -1,7 +1,7 @@
 import { type Agent, type Dispatcher, request } from 'undici';
 import type { SourceConfigOf } from '../domain/source-config';
 import { BODY_MATCH_BYTES, JSON_BODY_MAX_BYTES, announcedOver, discard, readUpTo } from './http-body';
-import { type ConnectGuard, checkLiteralHost, createDispatcher } from './http-dispatcher';
+import { type ConnectGuard, checkHop, createDispatcher } from './http-dispatcher';
 import { type RequestHeaders, requestHeaders } from './http-headers';
 import { type Hop, isRedirect, nextHop } from './http-redirect';
 import { loadTlsMaterial, tlsFailureReason } from './http-tls';
@@ -33,7 +33,7 @@ export const httpProbe: Probe<HttpConfig> = async (config, ctx) => {
     return await run(config, ctx, headers, dispatcher, signal, guard);
   } catch (err) {
     if (guard.unexpected !== undefined) throw guard.unexpected;
-    return failureOutcome(err, { guard, mtls, signal, mode: ctx.mode });
+    return failureOutcome(err, { guard, mtls, signal });
   } finally {
     await dispatcher?.destroy().catch(() => undefined);
   }
@@ -54,7 +54,7 @@ async function run(
   let hop: Hop = { url: new URL(config.url), method: config.method ?? 'GET', body: config.body };
   const origin = hop.url.origin;
   for (let hops = 0; ; hops++) {
-    checkLiteralHost(hop.url, ctx);
+    checkHop(hop.url, hops > 0, ctx);
     const res = await request(hop.url, {
       dispatcher,
       signal,
@@ -117,13 +117,11 @@ interface FailureContext {
   guard: ConnectGuard;
   mtls: boolean;
   signal: AbortSignal;
-  mode: ProbeContext['mode'];
 }
 
-function failureOutcome(err: unknown, { guard, mtls, signal, mode }: FailureContext): ProbeOutcome {
+function failureOutcome(err: unknown, { guard, mtls, signal }: FailureContext): ProbeOutcome {
   const failure = guard.failure ?? (err instanceof ProbeFailure ? err : undefined);
   if (failure) return noValue(failure.reason, failure.metadata);
-  if (mode === 'cloud' && guard.dnsError) return noValue('dns_failed', { code: guard.dnsError.code });
   const tls = tlsFailureReason(err, mtls) ?? tlsFailureReason(guard.socketError, mtls);
   if (tls) return noValue(tls.reason, tls.metadata);
   if (signal.aborted) return noValue('ETIMEDOUT');
