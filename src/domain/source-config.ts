@@ -119,7 +119,7 @@ const ExpectedStatus = z
   .union([HttpStatus, z.array(HttpStatus).min(1, 'List at least one status').max(100, 'At most 100 statuses')], {
     error: msg('Expected an HTTP status (100..599) or a list of them'),
   })
-  .describe('Accepted response status(es); default 200..399');
+  .describe('Accepted response status(es); default any 2xx (a redirect not followed is unexpected_status:3xx)');
 
 type Add = (path: (string | number)[], message: string) => void;
 type Rule = (v: Record<string, unknown>, add: Add) => void;

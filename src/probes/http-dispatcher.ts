@@ -58,10 +58,9 @@ export function createDispatcher(tls: TlsMaterial, timeoutMs: number, ctx: Probe
  */
 export function checkHop(url: URL, redirected: boolean, ctx: ProbeContext): void {
   if (ctx.mode !== 'cloud') return;
-  if (!ctx.checkAddress) throw new Error('Cloud probes need ctx.checkAddress');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (redirected) checkCloudHost(host);
-  if (isIP(host)) ctx.checkAddress(host, host);
+  if (isIP(host)) ctx.checkAddress?.(host, host);
 }
 
 function checkedLookup(ctx: ProbeContext, guard: ConnectGuard): LookupFunction {

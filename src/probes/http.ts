@@ -20,6 +20,7 @@ type HttpConfig = SourceConfigOf<'http'>;
  * closed at the end.
  */
 export const httpProbe: Probe<HttpConfig> = async (config, ctx) => {
+  if (ctx.mode === 'cloud' && !ctx.checkAddress) throw new Error('Cloud probes need ctx.checkAddress');
   const timeoutMs = config.timeout_ms ?? ctx.defaultTimeoutMs;
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
   const guard: ConnectGuard = {};
