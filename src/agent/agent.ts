@@ -14,6 +14,8 @@ export interface AgentOptions {
   /** Probes run at once; more jobs wait in the API's queue. */
   concurrency?: number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
+  /** Called when the agent gives up for good (its token was refused). */
+  onFatal?: (err: Error) => void;
 }
 
 /**
@@ -62,8 +64,9 @@ export class VigilAgent {
       } catch (err) {
         if (this.stopped) return;
         if (err instanceof AgentApiError && err.status === 401) {
-          this.log('error', 'the API refused the agent token; stopping', { title: err.title });
-          this.stopped = true;
+          this.log('error', 'the API refused the agent token (revoked or unknown); stopping', { title: err.title });
+          await this.halt();
+          this.opts.onFatal?.(err);
           return;
         }
         this.log('warn', 'polling for jobs failed; retrying', { error: String(err), retry_ms: backoffMs });
@@ -93,10 +96,15 @@ export class VigilAgent {
     }
   }
 
-  async stop(): Promise<void> {
+  /** Stops heartbeats and closes the connection; the poll loop ends at its next turn. */
+  private async halt(): Promise<void> {
     this.stopped = true;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     await this.api.close();
+  }
+
+  async stop(): Promise<void> {
+    await this.halt();
     await this.pollLoop?.catch(() => undefined);
   }
 }

@@ -1,5 +1,7 @@
 import { PROBES } from '../probes/registry';
 import { VigilAgent } from './agent';
+import { loadCustomProbesFromEnv } from './custom-probes';
+import { OtlpReceiver } from './otlp-receiver';
 import { AGENT_VERSION } from './version';
 
 /** `vigil-agent`: VIGIL_API_URL (the API's base, e.g. https://vigil.example.com) and VIGIL_AGENT_TOKEN. */
@@ -12,11 +14,22 @@ export async function main(): Promise<void> {
   }
   const log = (level: string, msg: string, extra?: Record<string, unknown>) =>
     process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...extra })}\n`);
-  const agent = new VigilAgent({ apiUrl, token, registry: PROBES, log });
+  // Push sources live on the agent: the OTLP/HTTP JSON receiver (off with VIGIL_OTLP_DISABLE=true)
+  // and custom probe functions (VIGIL_CUSTOM_PROBES_MODULE). otlp and custom metrics read them.
+  const otlp = new OtlpReceiver({ log });
+  const otlpPort = await otlp.start().then(
+    (r) => r.port,
+    (err) => {
+      log('error', 'the OTLP receiver could not start; otlp metrics answer push_source_init_failed', { error: String(err) });
+      return null;
+    },
+  );
+  const customProbes = await loadCustomProbesFromEnv();
+  const agent = new VigilAgent({ apiUrl, token, registry: PROBES, log, onFatal: () => process.exit(1) });
   const { agentId } = await agent.start();
-  log('info', `vigil-agent ${AGENT_VERSION} running`, { agent_id: agentId });
+  log('info', `vigil-agent ${AGENT_VERSION} running`, { agent_id: agentId, otlp_port: otlpPort, custom_probes: [...customProbes.keys()] });
   const stop = () => {
-    agent.stop().then(() => process.exit(0));
+    Promise.all([agent.stop(), otlp.stop()]).then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,6 +1,6 @@
 import type { ReportedOutcome } from '../domain/probe-test-result';
 import { normalizeReason } from '../domain/reason-codes';
-import { type TestableSourceType, validateSourceConfig } from '../domain/source-config';
+import { type TestableSourceType, isTestableSourceType, validateSourceConfig } from '../domain/source-config';
 import { CLOUD_SOURCE_TYPES, checkCloudHost } from './cloud-guard';
 import { reasonForError } from './errors';
 import { type Probe, type ProbeContext, type ProbeOutcome, ProbeFailure, noValue } from './types';
@@ -32,7 +32,7 @@ export async function runProbe(registry: ProbeRegistry, sourceType: string, rawC
     return { ...o, value, reason: reason === null ? null : normalizeReason(reason), duration_ms: Math.round(performance.now() - started) };
   };
   const probe = registry[sourceType as TestableSourceType];
-  if (!probe) return finish(noValue(sourceType in registry ? 'not_implemented' : 'unknown_source_type'));
+  if (!probe) return finish(noValue(isTestableSourceType(sourceType) ? 'not_implemented' : 'unknown_source_type'));
   if (opts.mode === 'cloud' && !(CLOUD_SOURCE_TYPES as readonly string[]).includes(sourceType)) return finish(noValue('source_not_allowed_in_prober'));
   const valid = validateSourceConfig(sourceType, rawConfig);
   if (!valid.ok) return finish(noValue('invalid_config', { path: valid.errors[0]?.path ?? null }));
