@@ -190,6 +190,54 @@ describe('probe tests on a real agent process', () => {
   });
 });
 
+describe('the agent protocol, spoken by a hand-written agent', () => {
+  const as = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it('answers 502 probe_test_failed with the reason an agent could not run the test (older codes shown as current)', async () => {
+    const a = await registerAgent(org, 'custom');
+    await api.request('POST', '/v1/agent/heartbeat', { headers: as(a.token), body: { version: '2.0.0', hostname: 'edge-7' } });
+    const posted = await test({ agent_id: a.id, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, wait_seconds: 0 });
+    expect(posted.status).toBe(202);
+    const polled = await api.request('GET', '/v1/agent/jobs?wait_seconds=5', { headers: as(a.token) });
+    expect(polled.body.jobs).toEqual([{ job_id: posted.body.job_id, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, expires_at: posted.body.expires_at }]);
+    expect((await call('GET', posted.body.poll)).body.status).toBe('running');
+
+    // Another organization's agent cannot see or answer it.
+    const stranger = await api.createOrg('business');
+    const theirs = await registerAgent(stranger);
+    expect((await api.request('GET', '/v1/agent/jobs?wait_seconds=0', { headers: as(theirs.token) })).body.jobs).toEqual([]);
+    const foreign = await api.request('POST', `/v1/agent/jobs/${posted.body.job_id}/result`, { headers: as(theirs.token), body: { error: { reason: 'agent_error' } } });
+    expect([foreign.status, foreign.body.title]).toEqual([404, 'not_found']);
+
+    const answered = await api.request('POST', `/v1/agent/jobs/${posted.body.job_id}/result`, { headers: as(a.token), body: { error: { reason: 'TimeoutError' } } });
+    expect(answered.body).toEqual({ accepted: true });
+    const again = await api.request('POST', `/v1/agent/jobs/${posted.body.job_id}/result`, { headers: as(a.token), body: { error: { reason: 'agent_error' } } });
+    expect(again.body).toEqual({ accepted: false });
+    const failed = await call('GET', posted.body.poll);
+    expect(failed.body).toMatchObject({ status: 502, title: 'probe_test_failed', reason: 'ETIMEDOUT' });
+    expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(posted.body.job_id)).result()).toBe('finished');
+    expect((await call('GET', `/v1/agents/${a.id}`)).body).toMatchObject({ status: 'online', version: '2.0.0', hostname: 'edge-7', can_run_probe_tests: true });
+  });
+
+  it('wakes a long poll the moment a job is queued', async () => {
+    const a = await registerAgent(org, 'long-poller');
+    await api.request('POST', '/v1/agent/heartbeat', { headers: as(a.token), body: { version: '1.7.0' } });
+    const started = Date.now();
+    const poll = api.request('GET', '/v1/agent/jobs?wait_seconds=20', { headers: as(a.token) });
+    await new Promise((r) => setTimeout(r, 300));
+    await test({ agent_id: a.id, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, wait_seconds: 0 });
+    const res = await poll;
+    expect(res.body.jobs).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('rejects results that are not one outcome or one error', async () => {
+    const a = await registerAgent(org, 'sloppy');
+    const res = await api.request('POST', '/v1/agent/jobs/00000000-0000-4000-8000-000000000000/result', { headers: as(a.token), body: { outcome: { value: 1, unit: 'ms', reason: null, duration_ms: 1 }, error: { reason: 'x' } } });
+    expect([res.status, res.body.title]).toEqual([400, 'validation_failed']);
+  });
+});
+
 describe('an agent that stops answering', () => {
   it('expires the job: 202 first, then 504 probe_test_expired; 429 queue_full past 20 waiting jobs', async () => {
     const o = await api.createOrg('business');
