@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { cloudAddressCheck } from '../probes/cloud-guard';
+import { cloudResolver } from '../probes/cloud-resolver';
 import { type ProbeRegistry, runProbe } from '../probes/run-probe';
 import { expireJob, loadJob, storeCloudOutcome } from '../usecases/probe-tests/jobs';
 
@@ -9,6 +10,8 @@ export interface ProberDeps {
   registry: ProbeRegistry;
   /** CLOUD_PROBE_ALLOW_CIDRS: addresses the cloud prober may reach although not public (tests only). */
   allowCidrs?: string;
+  /** CLOUD_PROBE_RESOLVER: the DNS server the cloud prober asks (ip or ip:port); the system's when empty. */
+  resolver?: string;
   defaultTimeoutMs: number;
 }
 
@@ -27,6 +30,7 @@ export function createProbeTestActivities(deps: { orm: Orm; prober?: ProberDeps 
         defaultTimeoutMs: deps.prober.defaultTimeoutMs,
         deadlineMs: 30_000,
         checkAddress: cloudAddressCheck(deps.prober.allowCidrs),
+        ...(deps.prober.resolver ? { resolveHost: cloudResolver(deps.prober.resolver) } : {}),
       });
       await storeCloudOutcome(em(), input.jobId, outcome, new Date());
     },

@@ -14,7 +14,9 @@ export async function checkedAddress(host: string, ctx: ProbeContext): Promise<s
   const bare = host.replace(/^\[(.*)\]$/, '$1');
   let answers: { address: string }[];
   try {
-    answers = isIP(bare) ? [{ address: bare }] : await lookup(bare, { all: true, verbatim: true });
+    if (isIP(bare)) answers = [{ address: bare }];
+    else if (ctx.resolveHost) answers = (await ctx.resolveHost(bare)).map((address) => ({ address }));
+    else answers = await lookup(bare, { all: true, verbatim: true });
   } catch (err) {
     // The hosted-check codes of spec §7.3: the prober's own lookup failed.
     const code = (err as { code?: string }).code;

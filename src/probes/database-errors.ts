@@ -90,12 +90,11 @@ function withMessage(metadata: Record<string, string | number>, reason: string, 
 
 function clientFailure(e: DriverError): DbFailure {
   const code = typeof e.code === 'string' ? e.code : null;
-  if (code === 'PROTOCOL_SEQUENCE_TIMEOUT') return { reason: 'db_timeout', metadata: { code } };
+  if (code === 'PROTOCOL_SEQUENCE_TIMEOUT' || code === 'client_timeout') return { reason: 'db_timeout', metadata: { cause: 'client_timeout' } };
   if (code && NETWORK_CODES.has(code)) return { reason: 'db_connection_failed', metadata: { cause: code } };
   const message = typeof e.message === 'string' ? e.message : '';
   // pg's own connect timeout and lost-connection errors carry no code.
   if (/connection timeout|timeout expired/i.test(message)) return { reason: 'db_connection_failed', metadata: { cause: 'ETIMEDOUT' } };
-  if (/Query read timeout/i.test(message)) return { reason: 'db_timeout', metadata: { cause: 'client_timeout' } };
   if (/terminated unexpectedly|does not support SSL|Connection terminated/i.test(message)) return { reason: 'db_connection_failed', metadata: { cause: 'connection_closed' } };
   return { reason: 'db_error', metadata: { error: code ?? (typeof e.name === 'string' ? e.name : 'Error') } };
 }

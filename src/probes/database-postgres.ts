@@ -19,7 +19,6 @@ export function runPostgresQuery(run: QueryRun): RunningQuery {
   const client = new Client({
     connectionString: run.dsn,
     connectionTimeoutMillis: run.connectTimeoutMs,
-    query_timeout: run.statementTimeoutMs + CLIENT_GRACE_MS,
     application_name: 'vigil-probe',
   });
   client.on('error', () => undefined); // a connection lost after the answer is not the probe's concern
@@ -28,7 +27,7 @@ export function runPostgresQuery(run: QueryRun): RunningQuery {
       await client.connect();
       await client.query('BEGIN TRANSACTION READ ONLY');
       await client.query(`SET LOCAL statement_timeout = ${Math.round(run.statementTimeoutMs)}`);
-      const shape = await streamShape(client, run.query);
+      const shape = await streamShape(client, run.query, run.statementTimeoutMs + CLIENT_GRACE_MS);
       await client.query('ROLLBACK');
       return shape;
     } finally {
@@ -38,17 +37,31 @@ export function runPostgresQuery(run: QueryRun): RunningQuery {
   return { result, cancel: () => void client.end().catch(() => undefined) };
 }
 
-function streamShape(client: Client, text: string): Promise<QueryShape> {
+/**
+ * A Query submittable without a callback: rows arrive as events and are not accumulated. (pg's
+ * own `query_timeout` would install a callback on it, so the backstop timer is ours.)
+ */
+function streamShape(client: Client, text: string, backstopMs: number): Promise<QueryShape> {
   return new Promise((resolve, reject) => {
     let rows = 0;
     let first: unknown;
+    const timer = setTimeout(() => {
+      reject(Object.assign(new Error('no answer within the statement timeout'), { code: 'client_timeout' }));
+      void client.end().catch(() => undefined);
+    }, backstopMs);
     const query = new Query({ text, rowMode: 'array', queryMode: 'extended' } as ConstructorParameters<typeof Query>[0]);
     query.on('row', (row: unknown[]) => {
       if (rows === 0) first = row[0];
       rows += 1;
     });
-    query.on('end', (result) => resolve({ columns: result.fields.length, rows, first }));
-    query.on('error', reject);
+    query.on('end', (result) => {
+      clearTimeout(timer);
+      resolve({ columns: result.fields.length, rows, first });
+    });
+    query.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     void client.query(query);
   });
 }

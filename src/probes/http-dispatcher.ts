@@ -63,9 +63,19 @@ export function checkHop(url: URL, redirected: boolean, ctx: ProbeContext): void
   if (isIP(host)) ctx.checkAddress?.(host, host);
 }
 
+/** The system resolver, or the prober's own (ctx.resolveHost), in lookup's callback shape. */
+function resolveAll(ctx: ProbeContext, hostname: string, family: number, done: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void): void {
+  if (!ctx.resolveHost) return lookup(hostname, { all: true, verbatim: true, family }, done);
+  ctx.resolveHost(hostname).then(
+    (list) => done(null, list.map((address) => ({ address, family: isIP(address) }))),
+    (err: NodeJS.ErrnoException) => done(err, []),
+  );
+}
+
 function checkedLookup(ctx: ProbeContext, guard: ConnectGuard): LookupFunction {
   return (hostname, options, callback) => {
-    lookup(hostname, { all: true, verbatim: true, family: options.family ?? 0 }, (err, addresses: LookupAddress[]) => {
+    const family = typeof options.family === 'number' ? options.family : options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : 0;
+    resolveAll(ctx, hostname, family, (err, addresses: LookupAddress[]) => {
       if (err || addresses.length === 0) {
         // The hosted-check codes of spec §7.3, as the other cloud probes answer them.
         const code = err?.code;

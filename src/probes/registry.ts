@@ -1,9 +1,13 @@
+import { cloudwatchProbe } from './cloudwatch';
 import { databaseProbe } from './database';
 import { dnsProbe } from './dns';
+import { elasticsearchProbe } from './elasticsearch';
 import { grpcProbe } from './grpc';
 import { hostProbe } from './host';
 import { httpProbe, mtlsHttpProbe } from './http';
 import { icmpProbe } from './icmp';
+import { lokiProbe } from './loki';
+import { prometheusProbe } from './prometheus';
 import type { ProbeRegistry } from './run-probe';
 import { tcpProbe } from './tcp';
 import { tlsCertProbe } from './tls-cert';
@@ -21,4 +25,8 @@ export const PROBES: ProbeRegistry = {
   websocket: websocketProbe,
   database: databaseProbe,
   host: hostProbe,
+  prometheus: prometheusProbe,
+  loki: lokiProbe,
+  elasticsearch: elasticsearchProbe,
+  cloudwatch: cloudwatchProbe,
 };

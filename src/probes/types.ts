@@ -32,6 +32,11 @@ export interface ProbeContext {
    * redirect hop); throws ProbeFailure('target_not_public:<reason>') for a non-public one.
    */
   checkAddress?(host: string, address: string): void;
+  /**
+   * Cloud only: the prober's own resolver (CLOUD_PROBE_RESOLVER) for the names it connects to;
+   * absent, the system resolver. Rejects with the resolver's error (its `code` kept).
+   */
+  resolveHost?(host: string): Promise<string[]>;
 }
 
 /** Thrown inside a probe to end it with a reason code (the runner turns it into an outcome). */

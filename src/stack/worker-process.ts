@@ -27,7 +27,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
-      prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
+      prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
   });

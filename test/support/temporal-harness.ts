@@ -24,7 +24,7 @@ export interface TemporalHarness {
 
 /** A real worker on the suite's Temporal dev server, on a task queue of its own so suites never steal each other's tasks. */
 export async function startTemporalHarness(
-  opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number; cloudAllowCidrs?: string } = {},
+  opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number; cloudAllowCidrs?: string; cloudResolver?: string } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
   const taskQueue = `test-${randomUUID()}`;
@@ -41,7 +41,7 @@ export async function startTemporalHarness(
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000 },
       // Tests probe targets on loopback: the documented allow-list, never on by default.
-      prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', defaultTimeoutMs: 5_000 },
+      prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', resolver: opts.cloudResolver, defaultTimeoutMs: 5_000 },
     },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.

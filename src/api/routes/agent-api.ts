@@ -45,13 +45,15 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       description: 'Answers at once with the jobs waiting for this agent (now running), or waits up to `wait_seconds` for one.',
       errors: ['validation_failed'],
     });
-    app.get('/agent/jobs', { schema: { ...doc, querystring: PollQuery, response: { 200: z.object({ jobs: z.array(AgentJobSchema) }), ...errorResponses } } }, async (request) => {
+    app.get('/agent/jobs', { schema: { ...doc, querystring: PollQuery, response: { 200: z.object({ jobs: z.array(AgentJobSchema) }), ...errorResponses } } }, async (request, reply) => {
       const agent = request.agent!;
       await touchAgent(request.em, agent, request.now);
       const deadline = Date.now() + (request.query.wait_seconds ?? 25) * 1000;
+      // An agent that went away must not be handed jobs: they would wait for it until they expire.
       let closed = false;
-      request.raw.once('close', () => (closed = true));
+      reply.raw.once('close', () => (closed = true));
       for (;;) {
+        if (closed) return { jobs: [] };
         const jobs = await claimJobs(request.em.fork(), agent, new Date());
         if (jobs.length || closed || Date.now() >= deadline) {
           return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })) };
@@ -71,7 +73,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       const { job, finished } = await completeJob(request.em, request.agent!, request.params.jobId, request.body, request.now);
       if (finished) {
         try {
-          await opts.runner.finished(job.id);
+          await opts.runner.finished(job);
         } catch (err) {
           request.log.warn({ err, job_id: job.id }, 'could not signal the probe-test workflow; it expires on its own');
         }

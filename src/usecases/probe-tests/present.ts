@@ -24,12 +24,17 @@ export function skippedSecretHeaders(config: Record<string, unknown>): string[] 
   return refs && typeof refs === 'object' ? Object.keys(refs) : [];
 }
 
+/** The cloud refused the target for not being public: by its address, or by an internal name. */
+function refusedAsNonPublic(reason: string | null): boolean {
+  return reason !== null && (reason.startsWith('target_not_public:') || reason === 'host_internal' || reason === 'host_not_fqdn');
+}
+
 /** How a job answers, now: its result (200), still waiting (202), or the problem that ended it. Throws ProblemError. */
 export function presentJob(job: ProbeTestJob, now: Date): ProbeTestAnswer {
   const mode = job.mode as 'agent' | 'cloud';
   if (job.state === 'completed' && job.outcome) {
     const outcome = job.outcome as unknown as ReportedOutcome;
-    if (mode === 'cloud' && outcome.reason?.startsWith('target_not_public:')) {
+    if (mode === 'cloud' && refusedAsNonPublic(outcome.reason)) {
       throw new ProblemError('agent_unavailable', `The cloud refused a non-public target (${outcome.reason}); run the test on an agent inside that network.`, { reason: 'no_agent', private_url: true });
     }
     return {

@@ -1,0 +1,125 @@
+import { Client } from '@temporalio/client';
+import { buildApp } from '../src/api/app';
+import { DEFAULT_RETRY_POLICY } from '../src/domain/webhook-retry';
+import { ChangeFeed } from '../src/db/change-feed';
+import { createOrm } from '../src/db/orm';
+import { SecretBox } from '../src/infra/secret-box';
+import { PROBES } from '../src/probes/registry';
+import { checkTemporal, connectTemporal } from '../src/temporal/connection';
+import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
+import { temporalProbeTestRunner } from '../src/temporal/probe-test-runner';
+import { installTemporalRuntime } from '../src/temporal/runtime';
+import { temporalWebhookStarter } from '../src/temporal/webhook-starter';
+import { OutboxRelay } from '../src/worker/outbox-relay';
+import { startWorker } from '../src/worker/worker';
+
+/**
+ * The Vigil process of the probe-test benchmark: the real API and the real Temporal worker (with
+ * the cloud prober) in one Node process, wired as `vigil start` wires them
+ * (src/stack/worker-process.ts, src/stack/api-process.ts), on a task queue of its own. The
+ * driver (target, clocks, agents) lives in bench/probe-test.ts. Prints "listening <port>" when
+ * ready; closes everything on SIGTERM/SIGINT.
+ *
+ *   node dist/bench/probe-test-support.js   (configured by the driver through the environment)
+ */
+export interface ProbeVigilEnv {
+  BENCH_DATABASE_URL: string;
+  BENCH_TEMPORAL_ADDRESS: string;
+  BENCH_TASK_QUEUE: string;
+  /** 64 hex digits. */
+  BENCH_MASTER_KEY: string;
+  /** CLOUD_PROBE_ALLOW_CIDRS for the worker's cloud prober, e.g. 127.0.0.0/8. */
+  BENCH_CLOUD_PROBE_ALLOW_CIDRS: string;
+  /** CLOUD_PROBE_TIMEOUT_MS. */
+  BENCH_CLOUD_PROBE_TIMEOUT_MS: string;
+  /** PROBE_TEST_EXPIRY_MS. */
+  BENCH_PROBE_TEST_EXPIRY_MS: string;
+}
+
+function env(name: keyof ProbeVigilEnv): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (this process is started by bench/probe-test.ts)`);
+  return v;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = env('BENCH_DATABASE_URL');
+  const address = env('BENCH_TEMPORAL_ADDRESS');
+  const taskQueue = env('BENCH_TASK_QUEUE');
+  const box = new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex'));
+
+  installTemporalRuntime('WARN');
+  const orm = await createOrm({ url: databaseUrl, poolMax: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+
+  // The worker, as runWorker does (without the shared housekeeping/outbox-sweep schedules, which
+  // would be repointed at this bench's task queue).
+  const workerTemporal = await connectTemporal({ address, namespace: 'default', taskQueue });
+  const worker = await startWorker({
+    address,
+    namespace: 'default',
+    taskQueue,
+    deps: {
+      orm,
+      maintenanceScheduler: temporalMaintenanceScheduler(workerTemporal),
+      webhooks: { box, starter: temporalWebhookStarter(workerTemporal, DEFAULT_RETRY_POLICY), timeoutMs: 10_000 },
+      prober: { registry: PROBES, allowCidrs: env('BENCH_CLOUD_PROBE_ALLOW_CIDRS'), defaultTimeoutMs: Number(env('BENCH_CLOUD_PROBE_TIMEOUT_MS')) },
+    },
+    workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
+  });
+  worker.running.catch((err) => {
+    console.error('[vigil] worker failed:', err);
+    process.exit(1);
+  });
+  const eager = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, DEFAULT_RETRY_POLICY, { eager: true });
+  const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
+  await relay.start();
+
+  // The API, as runApi does: its own Temporal client, the change feed and the probe-job feed.
+  const changeFeed = new ChangeFeed(databaseUrl);
+  await changeFeed.start();
+  const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');
+  await probeJobFeed.start();
+  const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
+  const app = await buildApp({
+    orm,
+    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
+    changeFeed,
+    maintenanceScheduler: temporalMaintenanceScheduler(temporal),
+    secretBox: box,
+    webhookStarter: temporalWebhookStarter(temporal, DEFAULT_RETRY_POLICY),
+    probeTestRunner: temporalProbeTestRunner(temporal),
+    probeJobFeed,
+    probeTestExpiryMs: Number(env('BENCH_PROBE_TEST_EXPIRY_MS')),
+    readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no port');
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close();
+      await temporal.close();
+      await changeFeed.close();
+      await probeJobFeed.close();
+      await relay.close();
+      await worker.shutdown();
+      await workerTemporal.close();
+      await orm.close();
+    })().then(
+      () => process.exit(0),
+      (err) => {
+        console.error('[vigil] shutdown failed:', err);
+        process.exit(1);
+      },
+    ));
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+  process.stdout.write(`listening ${addr.port}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
