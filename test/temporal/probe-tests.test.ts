@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { AgentSchema, ProbeTestJobSchema } from '../../src/db/entities';
@@ -10,6 +13,11 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
 import { unusedPort } from '../support/webhook-receiver';
 
 const SECRET = 's3cr3t-bearer-value-never-leaves-the-agent';
+
+/** VIGIL_RECORD_HISTORIES=1 rewrites the replay test's history of this workflow. */
+async function recordHistory(handle: { fetchHistory(): Promise<Parameters<typeof historyToJSON>[0]> }, file: string): Promise<void> {
+  if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', file), historyToJSON(await handle.fetchHistory()));
+}
 
 let h: TemporalHarness;
 let api: ApiHarness;
@@ -185,7 +193,9 @@ describe('probe tests on a real agent process', () => {
       return p;
     }, 10_000);
     expect(polled.body).toMatchObject({ job_id: res.body.job_id, unit: 'ms', mode: 'agent' });
-    expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(res.body.job_id)).result()).toBe('finished');
+    const handle = h.temporal.client.workflow.getHandle(probeTestWorkflowId(res.body.job_id));
+    expect(await handle.result()).toBe('finished');
+    await recordHistory(handle, 'probe-test-agent-v1.json');
     expect((await call('GET', '/v1/metrics/test/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
@@ -266,6 +276,10 @@ describe('cloud probe tests', () => {
     const res = await test({ source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, expected_status: 401 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ mode: 'cloud', job_id: null, agent_id: null, unit: 'ms', reason: null, skipped_secret_headers: ['Authorization'] });
+    const [job] = await api.orm.em.fork().find(ProbeTestJobSchema, { organization: org.id, mode: 'cloud' }, { orderBy: { createdAt: 'desc' }, limit: 1 });
+    const handle = h.temporal.client.workflow.getHandle(probeTestWorkflowId(job!.id));
+    expect(await handle.result()).toBe('completed');
+    await recordHistory(handle, 'probe-test-cloud-v1.json');
   });
 
   it('refuses a non-public target with 409 agent_unavailable and private_url', async () => {
