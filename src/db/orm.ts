@@ -19,6 +19,8 @@ export async function createOrm(opts: OrmOptions): Promise<Orm> {
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     forceUtcTimezone: true,
+    // Samples and their rollups are written with plain SQL (partitioned, bulk): no entities.
+    schemaGenerator: { skipTables: [/^metric_samples/, 'metric_daily_rollups'] },
     pool: { min: 0, max: opts.poolMax ?? 10 },
     debug: opts.debug ?? false,
     allowGlobalContext: false,

@@ -5,6 +5,7 @@ import { Migration20261122030000Incidents } from './Migration20261122030000Incid
 import { Migration20261122040000Maintenances } from './Migration20261122040000Maintenances';
 import { Migration20261122050000Webhooks } from './Migration20261122050000Webhooks';
 import { Migration20261122060000Agents } from './Migration20261122060000Agents';
+import { Migration20261122070000Metrics } from './Migration20261122070000Metrics';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122040000Maintenances', class: Migration20261122040000Maintenances },
   { name: 'Migration20261122050000Webhooks', class: Migration20261122050000Webhooks },
   { name: 'Migration20261122060000Agents', class: Migration20261122060000Agents },
+  { name: 'Migration20261122070000Metrics', class: Migration20261122070000Metrics },
 ];

@@ -1,0 +1,60 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { AgentSchema } from './agent';
+import { OrganizationSchema } from './organization';
+import { ServiceSchema } from './service';
+
+/**
+ * A measured value under a service: what to probe (source_type + source_config), where (an
+ * agent, or the cloud when `agent` is null), how often, and the thresholds that turn its value
+ * into a status. The latest sample's outcome is kept on the row; samples live in metric_samples.
+ */
+export const MetricSchema = defineEntity({
+  name: 'Metric',
+  tableName: 'metrics',
+  properties: {
+    id: p.uuid().primary(),
+    organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
+    service: p.manyToOne(ServiceSchema).mapToPk().deleteRule('cascade').index(),
+    name: p.string().length(200),
+    sourceType: p.string().length(32),
+    sourceConfig: p.json<Record<string, unknown>>(),
+    thresholds: p.json<Record<string, unknown>>().nullable(),
+    intervalSeconds: p.integer(),
+    agent: p.manyToOne(AgentSchema).mapToPk().deleteRule('set null').nullable().index(),
+    unit: p.string().length(16).nullable(),
+    status: p.string().length(16),
+    currentValue: p.double().nullable(),
+    reason: p.string().length(200).nullable(),
+    lastSampleAt: p.datetime(3).nullable(),
+    statusSince: p.datetime(3).nullable(),
+    /** Manual metrics: the status set by hand. */
+    manualStatus: p.string().length(16).nullable(),
+    /** Heartbeat and alert metrics: the hash of the secret in their inbound URL. */
+    inboundTokenHash: p.string().length(64).nullable().unique(),
+    /** Alert metrics: the firing alerts (JSON state); heartbeat metrics: nothing. */
+    pushState: p.json<Record<string, unknown>>().nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+    deletedAt: p.datetime(3).nullable(),
+  },
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+});
+export type Metric = InferEntity<typeof MetricSchema>;
+
+/** Each change of a metric's status: the input of POST /v1/incidents/from-metric/{id}. */
+export const MetricStatusFlipSchema = defineEntity({
+  name: 'MetricStatusFlip',
+  tableName: 'metric_status_flips',
+  properties: {
+    id: p.uuid().primary(),
+    organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
+    metric: p.manyToOne(MetricSchema).mapToPk().deleteRule('cascade'),
+    fromStatus: p.string().length(16),
+    toStatus: p.string().length(16),
+    value: p.double().nullable(),
+    reason: p.string().length(200).nullable(),
+    at: p.datetime(3),
+  },
+  indexes: [{ properties: ['metric', 'at'] }],
+});
+export type MetricStatusFlip = InferEntity<typeof MetricStatusFlipSchema>;
