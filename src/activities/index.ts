@@ -2,6 +2,7 @@ import type { Orm } from '../db/orm';
 import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { createHousekeepingActivities } from './housekeeping';
 import { createMaintenanceActivities } from './maintenance';
+import { createMetricActivities } from './metrics';
 import { type ProberDeps, createProbeTestActivities } from './probe-tests';
 import { type WebhookDeps, createWebhookActivities } from './webhooks';
 
@@ -13,6 +14,8 @@ export interface ActivityDeps {
   webhooks?: WebhookDeps;
   /** Runs cloud probe tests; without it they fail as not configured. */
   prober?: ProberDeps;
+  /** Days of samples kept (METRIC_SAMPLE_RETENTION_DAYS). */
+  sampleRetentionDays?: number;
 }
 
 /** Every activity the worker registers, built from its dependencies (workflows import only the type). */
@@ -22,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMaintenanceActivities(deps),
     ...createWebhookActivities(deps),
     ...createProbeTestActivities(deps),
+    ...createMetricActivities(deps),
   };
 }
 

@@ -1,6 +1,9 @@
 import os from 'node:os';
 import { type ProbeRegistry, runProbe } from '../probes/run-probe';
 import { type AgentJob, AgentApiClient, AgentApiError } from './api-client';
+import type { CustomProbeRegistry } from './custom-probes';
+import { MetricRunner } from './metric-runner';
+import type { OtlpReceiver } from './otlp-receiver';
 import { AGENT_VERSION } from './version';
 
 export interface AgentOptions {
@@ -14,6 +17,9 @@ export interface AgentOptions {
   /** Probes run at once; more jobs wait in the API's queue. */
   concurrency?: number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
+  /** Push sources the agent's otlp and custom metrics read. */
+  otlp?: OtlpReceiver | null;
+  customProbes?: CustomProbeRegistry;
   /** Called when the agent gives up for good (its token was refused). */
   onFatal?: (err: Error) => void;
 }
@@ -28,6 +34,8 @@ export class VigilAgent {
   private stopped = false;
   private running = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  private configTimer: NodeJS.Timeout | null = null;
+  private metrics: MetricRunner | null = null;
   private pollLoop: Promise<void> | null = null;
 
   constructor(private readonly opts: AgentOptions) {
@@ -45,8 +53,21 @@ export class VigilAgent {
     this.heartbeatTimer = setInterval(() => {
       this.api.heartbeat(AGENT_VERSION, os.hostname()).catch((err) => this.log('warn', 'heartbeat failed', { error: String(err) }));
     }, this.opts.heartbeatMs ?? 15_000);
+    this.metrics = new MetricRunner({ api: this.api, registry: this.opts.registry, env: this.opts.env ?? process.env, otlp: this.opts.otlp, customProbes: this.opts.customProbes, log: this.opts.log });
+    await this.refreshConfig();
+    // Also now and then, in case a change notification was missed.
+    this.configTimer = setInterval(() => void this.refreshConfig(), 60_000);
     this.pollLoop = this.poll();
     return { agentId: first.agent_id };
+  }
+
+  private async refreshConfig(): Promise<void> {
+    try {
+      const { metrics } = await this.api.config();
+      this.metrics?.apply(metrics);
+    } catch (err) {
+      this.log('warn', 'fetching the metric configuration failed', { error: String(err) });
+    }
   }
 
   private async poll(): Promise<void> {
@@ -58,9 +79,10 @@ export class VigilAgent {
           await new Promise((r) => setTimeout(r, 50));
           continue;
         }
-        const jobs = await this.api.poll(this.opts.pollSeconds ?? 25);
+        const { jobs, config_changed } = await this.api.poll(this.opts.pollSeconds ?? 25);
         backoffMs = 500;
         for (const job of jobs) void this.run(job);
+        if (config_changed) await this.refreshConfig();
       } catch (err) {
         if (this.stopped) return;
         if (err instanceof AgentApiError && err.status === 401) {
@@ -100,6 +122,8 @@ export class VigilAgent {
   private async halt(): Promise<void> {
     this.stopped = true;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.configTimer) clearInterval(this.configTimer);
+    await this.metrics?.stop().catch(() => undefined);
     await this.api.close();
   }
 

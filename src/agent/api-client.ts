@@ -50,8 +50,16 @@ export class AgentApiClient {
     return this.call('POST', '/v1/agent/heartbeat', { version, hostname });
   }
 
-  async poll(waitSeconds: number): Promise<AgentJob[]> {
-    return (await this.call<{ jobs: AgentJob[] }>('GET', `/v1/agent/jobs?wait_seconds=${waitSeconds}`, undefined, (waitSeconds + 15) * 1000)).jobs;
+  poll(waitSeconds: number): Promise<{ jobs: AgentJob[]; config_changed: boolean }> {
+    return this.call('GET', `/v1/agent/jobs?wait_seconds=${waitSeconds}`, undefined, (waitSeconds + 15) * 1000);
+  }
+
+  config(): Promise<{ metrics: { metric_id: string; source_type: string; source_config: Record<string, unknown>; interval_seconds: number }[] }> {
+    return this.call('GET', '/v1/agent/config');
+  }
+
+  postSamples(samples: unknown[]): Promise<{ accepted: number }> {
+    return this.call('POST', '/v1/agent/samples', { samples });
   }
 
   postResult(jobId: string, result: unknown): Promise<{ accepted: boolean }> {

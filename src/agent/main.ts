@@ -25,7 +25,7 @@ export async function main(): Promise<void> {
     },
   );
   const customProbes = await loadCustomProbesFromEnv();
-  const agent = new VigilAgent({ apiUrl, token, registry: PROBES, log, onFatal: () => process.exit(1) });
+  const agent = new VigilAgent({ apiUrl, token, registry: PROBES, log, otlp: otlpPort === null && otlp.disabled ? null : otlp, customProbes, onFatal: () => process.exit(1) });
   const { agentId } = await agent.start();
   log('info', `vigil-agent ${AGENT_VERSION} running`, { agent_id: agentId, otlp_port: otlpPort, custom_probes: [...customProbes.keys()] });
   const stop = () => {

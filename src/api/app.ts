@@ -22,6 +22,9 @@ import { webhookRoutes } from './routes/webhooks';
 import { agentRoutes } from './routes/agents';
 import { agentApiRoutes } from './routes/agent-api';
 import { probeTestRoutes } from './routes/probe-tests';
+import { metricRoutes } from './routes/metrics';
+import { inboundRoutes } from './routes/inbound';
+import type { MetricScheduler } from '../temporal/metric-schedules';
 import { JobWaiter } from './job-waiter';
 import type { ProbeTestRunner } from '../temporal/probe-test-runner';
 import type { SecretBox } from '../infra/secret-box';
@@ -53,6 +56,8 @@ export interface AppDeps {
   probeJobFeed?: ChangeFeed | null;
   /** How long an agent has to answer a probe test (spec: 2 minutes). */
   probeTestExpiryMs?: number;
+  /** Keeps cloud metrics' Temporal Schedules in step; without one, cloud metrics do not run. */
+  metricScheduler?: MetricScheduler;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -104,6 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(maintenanceRoutes, { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER });
       await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
       await v1.register(agentRoutes);
+      await v1.register(metricRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} }, publicBaseUrl: deps.config.publicBaseUrl });
+      await v1.register(inboundRoutes);
       const waiter = new JobWaiter(deps.probeJobFeed ?? null);
       const runner = deps.probeTestRunner ?? NO_RUNNER;
       await v1.register(probeTestRoutes, { runner, waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000 });

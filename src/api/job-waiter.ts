@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../db/change-feed';
 
-type Wake = () => void;
+type Wake = (kind?: string) => void;
 
 /**
  * Wakes API requests that wait on probe-test jobs: a poster waiting for its job to finish, an
@@ -16,37 +16,37 @@ export class JobWaiter {
     feed?.on('change', (c) => {
       const n = c as unknown as { j?: string; a?: string | null; s?: string };
       if (n.j) this.wake(this.byJob, n.j);
-      if (n.a && n.s === 'pending') this.wake(this.byAgent, n.a);
+      if (n.a && (n.s === 'pending' || n.s === 'config')) this.wake(this.byAgent, n.a, n.s);
     });
   }
 
   /** Resolves after at most `ms`, earlier when the job changes state. */
-  job(jobId: string, ms: number): Promise<void> {
-    return this.wait(this.byJob, jobId, ms);
+  async job(jobId: string, ms: number): Promise<void> {
+    await this.wait(this.byJob, jobId, ms);
   }
 
-  /** Resolves after at most `ms`, earlier when a job is queued for the agent. */
-  agent(agentId: string, ms: number): Promise<void> {
+  /** Resolves after at most `ms`, earlier when a job is queued for the agent (`pending`) or its metrics change (`config`). */
+  agent(agentId: string, ms: number): Promise<string | undefined> {
     return this.wait(this.byAgent, agentId, ms);
   }
 
-  private wait(map: Map<string, Set<Wake>>, key: string, ms: number): Promise<void> {
+  private wait(map: Map<string, Set<Wake>>, key: string, ms: number): Promise<string | undefined> {
     const bound = this.feed?.live ? ms : Math.min(ms, 200);
     return new Promise((resolve) => {
       const set = map.get(key) ?? new Set<Wake>();
       map.set(key, set);
-      const done = () => {
+      const done = (kind?: string) => {
         clearTimeout(timer);
         set.delete(done);
         if (!set.size) map.delete(key);
-        resolve();
+        resolve(kind);
       };
-      const timer = setTimeout(done, Math.max(0, bound));
+      const timer = setTimeout(() => done(), Math.max(0, bound));
       set.add(done);
     });
   }
 
-  private wake(map: Map<string, Set<Wake>>, key: string): void {
-    for (const w of [...(map.get(key) ?? [])]) w();
+  private wake(map: Map<string, Set<Wake>>, key: string, kind?: string): void {
+    for (const w of [...(map.get(key) ?? [])]) w(kind);
   }
 }

@@ -61,10 +61,21 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   registerAgent: ['write:config'],
   revokeAgent: ['write:config'],
 
+  listMetrics: ['read:metrics'],
+  getMetric: ['read:metrics'],
+  createMetric: ['write:metrics'],
+  updateMetric: ['write:metrics'],
+  deleteMetric: ['write:metrics'],
+  setMetricStatus: ['write:metrics'],
+  pingHeartbeat: 'public',
+  pingHeartbeatGet: 'public',
+
   testProbe: ['write:metrics', 'write:config'],
   getProbeTest: ['write:metrics', 'write:config'],
 
   agentHeartbeat: 'agent',
   pollAgentJobs: 'agent',
   postAgentJobResult: 'agent',
+  getAgentConfig: 'agent',
+  postAgentSamples: 'agent',
 };

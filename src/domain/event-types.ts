@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'maintenance.started',
   'maintenance.completed',
   'maintenance.canceled',
+  'metric.status_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -4,6 +4,7 @@ import { buildApp } from '../api/app';
 import { type Config, secretBox, webhookRetryPolicy } from '../config';
 import { temporalWebhookStarter } from '../temporal/webhook-starter';
 import { temporalProbeTestRunner } from '../temporal/probe-test-runner';
+import { temporalMetricScheduler } from '../temporal/metric-schedules';
 import { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal/connection';
@@ -30,6 +31,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     secretBox: secretBox(config),
     webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config)),
     probeTestRunner: temporalProbeTestRunner(temporal),
+    metricScheduler: temporalMetricScheduler(temporal),
     probeJobFeed,
     probeTestExpiryMs: config.PROBE_TEST_EXPIRY_MS,
     logger: log.child({ component: 'api' }),

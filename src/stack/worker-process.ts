@@ -6,7 +6,7 @@ import { registerSearchAttributes } from '../infra/temporal-dev-server';
 import { connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';
-import { ensureHousekeepingSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
+import { ensureHousekeepingSchedule, ensureMetricSweepSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
 import { temporalWebhookStarter } from '../temporal/webhook-starter';
 import { OutboxRelay } from '../worker/outbox-relay';
 import { PROBES } from '../probes/registry';
@@ -27,12 +27,14 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+      sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
   });
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
+  await ensureMetricSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   const eagerClient = new Client({ connection: worker.connection, namespace: config.TEMPORAL_NAMESPACE });
   const relayStarter = temporalWebhookStarter({ client: eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });

@@ -7,7 +7,7 @@ export const OUTBOX_SWEEP_SCHEDULE_ID = 'vigil-outbox-sweep';
 async function ensureSchedule(
   client: Client,
   taskQueue: string,
-  s: { scheduleId: string; workflowType: string; workflowId: string; title: string; every: '1 minute' | '10 minutes' },
+  s: { scheduleId: string; workflowType: string; workflowId: string; title: string; every: '30 seconds' | '1 minute' | '10 minutes' },
 ): Promise<void> {
   const action = { type: 'startWorkflow' as const, workflowType: s.workflowType, workflowId: s.workflowId, taskQueue, args: [], memo: { title: s.title } };
   const spec = { intervals: [{ every: s.every }] };
@@ -38,5 +38,16 @@ export async function ensureOutboxSweepSchedule(client: Client, taskQueue: strin
     workflowId: 'outbox-sweep',
     title: 'Dispatch webhook events no relay took; start deliveries no relay confirmed',
     every: '1 minute',
+  });
+}
+
+/** Heartbeat ages, silent agents and sample partitions, every 30 seconds. */
+export async function ensureMetricSweepSchedule(client: Client, taskQueue: string): Promise<void> {
+  await ensureSchedule(client, taskQueue, {
+    scheduleId: 'vigil-metric-sweep',
+    workflowType: 'metricSweepWorkflow',
+    workflowId: 'metric-sweep',
+    title: 'Heartbeat ages, silent agents (stale_agent_silent), sample partitions',
+    every: '30 seconds',
   });
 }

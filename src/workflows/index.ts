@@ -4,3 +4,4 @@ export { maintenanceWorkflow, maintenanceChanged } from './maintenance-workflow'
 export { webhookDeliveryWorkflow } from './webhook-delivery-workflow';
 export { outboxSweepWorkflow } from './outbox-sweep-workflow';
 export { probeTestWorkflow, probeTestFinished } from './probe-test-workflow';
+export { cloudMetricCheckWorkflow, metricSweepWorkflow } from './metric-workflows';

@@ -15,6 +15,10 @@ const FIXTURES: Record<string, (api: ApiHarness, org: TestOrg) => Promise<string
   '/v1/maintenances/{id}': async (api, org) =>
     (await api.request('POST', '/v1/maintenances', { key: org.key, body: { title: 'matrix', scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' } })).body.id,
   '/v1/customers/{id}': async (api, org) => (await api.request('POST', '/v1/customers', { key: org.key, body: { name: 'matrix' } })).body.id,
+  '/v1/metrics/{id}': async (api, org) => {
+    const service = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'matrix' } })).body.id;
+    return (await api.request('POST', '/v1/metrics', { key: org.key, body: { service_id: service, name: 'matrix', source_type: 'manual', source_config: {} } })).body.id;
+  },
   '/v1/agents/{id}': async (api, org) => (await api.request('POST', '/v1/agents', { key: org.key, body: { name: 'matrix' } })).body.id,
   '/v1/webhooks/{id}': async (api, org) =>
     (await api.request('POST', '/v1/webhooks', { key: org.key, body: { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] } })).body.id,
@@ -28,6 +32,8 @@ const STRANGER_BODIES: Record<string, unknown> = {
   addIncidentMessage: { type: 'Update', body: 'stolen' },
   updateMaintenance: { title: 'stolen' },
   updateWebhook: { description: 'stolen' },
+  updateMetric: { name: 'stolen' },
+  setMetricStatus: { status: 'unhealthy' },
 };
 
 const collected = routeCollector();

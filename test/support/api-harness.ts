@@ -12,6 +12,7 @@ import type { MaintenanceScheduler } from '../../src/temporal/maintenance-schedu
 import { testDatabaseUrl, testSecretBox } from './env';
 import type { WebhookStarter } from '../../src/temporal/webhook-starter';
 import type { ProbeTestRunner } from '../../src/temporal/probe-test-runner';
+import type { MetricScheduler } from '../../src/temporal/metric-schedules';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -57,6 +58,7 @@ export async function startApi(
     webhookStarter?: WebhookStarter;
     probeTestRunner?: ProbeTestRunner;
     probeTestExpiryMs?: number;
+    metricScheduler?: MetricScheduler;
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
@@ -77,6 +79,7 @@ export async function startApi(
     probeTestRunner: opts.probeTestRunner,
     probeJobFeed,
     probeTestExpiryMs: opts.probeTestExpiryMs,
+    metricScheduler: opts.metricScheduler,
   });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -7,7 +7,9 @@ import { claimJobs, completeJob } from '../../usecases/probe-tests/jobs';
 import type { JobWaiter } from '../job-waiter';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
-import { AgentJobSchema, HeartbeatAnswer, HeartbeatBody, JobParams, JobResultBody, PollQuery } from '../schemas/agents';
+import { AgentConfigSchema, AgentJobSchema, HeartbeatAnswer, HeartbeatBody, JobParams, JobResultBody, PollQuery, SamplesAnswer } from '../schemas/agents';
+import { AgentSamplesBody } from '../schemas/metrics';
+import { agentConfig, ingestAgentSamples } from '../../usecases/metrics/agent-metrics';
 import { z } from 'zod';
 
 const tag = 'Agent protocol';
@@ -45,21 +47,44 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       description: 'Answers at once with the jobs waiting for this agent (now running), or waits up to `wait_seconds` for one.',
       errors: ['validation_failed'],
     });
-    app.get('/agent/jobs', { schema: { ...doc, querystring: PollQuery, response: { 200: z.object({ jobs: z.array(AgentJobSchema) }), ...errorResponses } } }, async (request, reply) => {
+    app.get('/agent/jobs', { schema: { ...doc, querystring: PollQuery, response: { 200: z.object({ jobs: z.array(AgentJobSchema), config_changed: z.boolean().describe('The metrics this agent runs changed: refetch /v1/agent/config') }), ...errorResponses } } }, async (request, reply) => {
       const agent = request.agent!;
       await touchAgent(request.em, agent, request.now);
       const deadline = Date.now() + (request.query.wait_seconds ?? 25) * 1000;
       // An agent that went away must not be handed jobs: they would wait for it until they expire.
       let closed = false;
       reply.raw.once('close', () => (closed = true));
+      let configChanged = false;
       for (;;) {
-        if (closed) return { jobs: [] };
+        if (closed) return { jobs: [], config_changed: configChanged };
         const jobs = await claimJobs(request.em.fork(), agent, new Date());
-        if (jobs.length || closed || Date.now() >= deadline) {
-          return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })) };
+        if (jobs.length || configChanged || closed || Date.now() >= deadline) {
+          return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })), config_changed: configChanged };
         }
-        await opts.waiter.agent(agent.id, Math.min(deadline - Date.now(), 5_000));
+        if ((await opts.waiter.agent(agent.id, Math.min(deadline - Date.now(), 5_000))) === 'config') configChanged = true;
       }
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getAgentConfig', {
+      summary: 'The metrics this agent runs',
+      tag,
+      description: 'Each with its source_config and interval; refetch when a long poll answers `config_changed: true`.',
+    });
+    app.get('/agent/config', { schema: { ...doc, response: { 200: AgentConfigSchema, ...errorResponses } } }, async (request) => agentConfig(request.em, request.agent!));
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('postAgentSamples', {
+      summary: 'Post samples',
+      tag,
+      description: 'A batch of the agent’s measurements (up to 5,000). Samples of metrics the agent does not run are rejected one by one (listed in the answer).',
+      errors: [...BODY_ERRORS],
+    });
+    app.post('/agent/samples', { schema: { ...doc, body: AgentSamplesBody, response: { 200: SamplesAnswer, ...errorResponses } } }, async (request) => {
+      const agent = request.agent!;
+      const res = await ingestAgentSamples(request.em, agent, request.body.samples, request.now);
+      await touchAgent(request.em, agent, request.now);
+      return res;
     });
   }
   {

@@ -56,3 +56,9 @@ export const JobResultBody = z
   .meta({ id: 'AgentJobResult' });
 
 export const JobParams = z.object({ jobId: z.string().describe('Job id (UUID)') });
+
+export const AgentConfigSchema = z.object({
+  metrics: z.array(z.object({ metric_id: Uuid, source_type: z.string(), source_config: z.record(z.string(), z.unknown()), interval_seconds: z.int() })),
+});
+
+export const SamplesAnswer = z.object({ accepted: z.int(), rejected: z.array(z.object({ index: z.int(), metric_id: z.string() })), flips: z.int() });

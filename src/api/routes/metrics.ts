@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Metric } from '../../db/entities';
+import type { MetricScheduler } from '../../temporal/metric-schedules';
+import { ingestSamples } from '../../usecases/metrics/ingest';
+import { assertManual, createMetric, deleteMetric, getMetric, getMetricRow, listMetrics, updateMetric } from '../../usecases/metrics/metrics';
+import { metricView } from '../../usecases/metrics/view';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
+import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricListQuery, MetricPatchBody, MetricSchema } from '../schemas/metrics';
+
+const tag = 'Metrics';
+
+export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; publicBaseUrl: string }> = async (app, opts) => {
+  /** Cloud metrics run from a Temporal Schedule: keep it in step after every change (the sweep of a failed sync is the next change). */
+  const sync = async (m: Metric, log: { error(o: object, msg: string): void }) => {
+    try {
+      await opts.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: !m.agent && !['manual', 'heartbeat', 'alert'].includes(m.sourceType), deleted: !!m.deletedAt });
+    } catch (err) {
+      log.error({ err, metric_id: m.id }, 'could not update the metric schedule');
+    }
+  };
+  {
+    const { errorResponses, ...doc } = routeDoc('listMetrics', { summary: 'List metrics', tag, description: 'Newest first; filters `service_id`, `status`, `agent_id`.', errors: ['validation_failed'] });
+    app.get('/metrics', { schema: { ...doc, querystring: MetricListQuery, response: { 200: pageSchema(MetricSchema), ...errorResponses } } }, async (request) => {
+      const page = await listMetrics(request.orgContext(), request.query);
+      return { items: page.items, next_cursor: page.nextCursor };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getMetric', {
+      summary: 'Read a metric',
+      tag,
+      description: 'Status, `current_value` (null while no_data), `reason`, `reason_label`, `reason_hint`, the last sample time and the latest samples.',
+      errors: ['not_found'],
+    });
+    app.get('/metrics/:id', { schema: { ...doc, params: IdParams, response: { 200: MetricDetailSchema, ...errorResponses } } }, async (request) => getMetric(request.orgContext(), request.params.id));
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createMetric', {
+      summary: 'Create a metric',
+      tag,
+      description:
+        'source_config is validated by the same rules as the probe test. Thresholds are required except for manual and alert metrics. Without agent_id, HTTP/TCP/DNS/TLS/ping checks run from the cloud on a Temporal Schedule; other types need an agent. Heartbeat and alert metrics answer their inbound URL once.',
+      errors: [...BODY_ERRORS],
+    });
+    app.post('/metrics', { schema: { ...doc, body: MetricCreateBody, response: { 201: MetricCreatedSchema, ...errorResponses } } }, async (request, reply) => {
+      const { view, metric, inboundToken } = await createMetric(request.orgContext(), request.body);
+      await sync(metric, request.log);
+      reply.code(201);
+      const path = metric.sourceType === 'heartbeat' ? 'heartbeats' : 'alerts';
+      return { ...view, inbound_url: inboundToken ? `${opts.publicBaseUrl}/v1/${path}/${inboundToken}` : null };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('updateMetric', { summary: 'Update a metric', tag, description: 'Changes only the fields sent; the agent picks up the change at once.', errors: [...BODY_ERRORS, 'not_found'] });
+    app.patch('/metrics/:id', { schema: { ...doc, params: IdParams, body: MetricPatchBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
+      const { view, metric } = await updateMetric(request.orgContext(), request.params.id, request.body);
+      await sync(metric, request.log);
+      return view;
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('deleteMetric', { summary: 'Delete a metric', tag, description: 'Soft delete; repeating it answers 200 with the same metric.', errors: ['not_found'] });
+    app.delete('/metrics/:id', { schema: { ...doc, params: IdParams, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
+      const view = await deleteMetric(request.orgContext(), request.params.id);
+      await opts.scheduler.sync({ id: view.id, organization: request.principal!.organizationId, name: view.name, intervalSeconds: view.interval_seconds, cloud: false, deleted: true }).catch(() => undefined);
+      return view;
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('setMetricStatus', {
+      summary: 'Set a manual metric’s status',
+      tag,
+      description: 'Manual metrics only: the status holds until set again; a change is a status flip and a `metric.status_changed` event.',
+      errors: [...BODY_ERRORS, 'not_found'],
+    });
+    app.post('/metrics/:id/status', { schema: { ...doc, params: IdParams, body: ManualStatusBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
+      const ctx = request.orgContext();
+      const m = await assertManual(ctx, request.params.id);
+      await ingestSamples(request.em.fork(), ctx.org.id, [{ metricId: m.id, sampledAt: request.now, value: null, reason: null, status: request.body.status }], request.now);
+      return metricView(await getMetricRow({ ...ctx, em: request.em.fork() }, m.id));
+    });
+  }
+};

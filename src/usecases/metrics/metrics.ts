@@ -1,0 +1,183 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { type Metric, AgentSchema, MetricSchema, ServiceSchema } from '../../db/entities';
+import { recentSamples } from '../../db/repositories/samples-repository';
+import { pageOf } from '../../domain/cursor';
+import { type FieldError, ProblemError, notFound } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import { ALL_SOURCE_TYPES, validateSourceConfig } from '../../domain/source-config';
+import { HEALTH_STATUSES, type HealthStatus, THRESHOLD_OPERATIONS } from '../../domain/thresholds';
+import { toIso } from '../../domain/time';
+import { CLOUD_SOURCE_TYPES } from '../../probes/cloud-guard';
+import type { OrgContext } from '../context';
+import { NEWEST_FIRST, afterCursor } from '../keyset';
+import { findLive, softDelete } from '../org-resources';
+import { PUSH_SOURCE_TYPES, type MetricView, metricView } from './view';
+
+export interface MetricInput {
+  service_id: string;
+  name: string;
+  source_type: string;
+  source_config: Record<string, unknown>;
+  thresholds?: Record<string, unknown> | null;
+  interval_seconds?: number;
+  agent_id?: string | null;
+  unit?: string | null;
+}
+
+export type MetricPatch = Partial<Omit<MetricInput, 'source_type'>>;
+
+/** Types whose value maps to a status without thresholds: alert scores 0/1/2, manual is set by hand. */
+const STATUS_WITHOUT_THRESHOLDS = ['manual', 'alert'];
+
+function invalid(errors: FieldError[]): ProblemError {
+  return new ProblemError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
+}
+
+function thresholdErrors(sourceType: string, t: Record<string, unknown> | null | undefined): FieldError[] {
+  if (STATUS_WITHOUT_THRESHOLDS.includes(sourceType)) {
+    return t ? [{ path: 'thresholds', message: `${sourceType} metrics take no thresholds` }] : [];
+  }
+  if (!t) return [{ path: 'thresholds', message: 'Required: healthy_operation, healthy_value, unhealthy_operation and unhealthy_value' }];
+  const errors: FieldError[] = [];
+  for (const k of ['healthy_operation', 'unhealthy_operation']) {
+    if (!(THRESHOLD_OPERATIONS as readonly unknown[]).includes(t[k])) errors.push({ path: `thresholds.${k}`, message: 'Expected over, under or equal' });
+  }
+  for (const k of ['healthy_value', 'unhealthy_value']) {
+    if (typeof t[k] !== 'number' || !Number.isFinite(t[k])) errors.push({ path: `thresholds.${k}`, message: 'Expected a finite number' });
+  }
+  for (const k of Object.keys(t)) if (!['healthy_operation', 'healthy_value', 'unhealthy_operation', 'unhealthy_value'].includes(k)) errors.push({ path: `thresholds.${k}`, message: 'Unknown field' });
+  return errors;
+}
+
+/** Checks a metric's definition as a whole; `agent` is the resolved agent (null: cloud or push). */
+async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'>): Promise<Record<string, unknown>> {
+  const errors: FieldError[] = [];
+  if (!(ALL_SOURCE_TYPES as readonly string[]).includes(sourceType)) errors.push({ path: 'source_type', message: 'Unknown source type' });
+  const config = validateSourceConfig(sourceType, input.source_config);
+  if (!config.ok) errors.push(...config.errors);
+  errors.push(...thresholdErrors(sourceType, input.thresholds));
+  const service = isUuid(input.service_id) ? await ctx.em.findOne(ServiceSchema, { id: input.service_id, organization: ctx.org.id, deletedAt: null }) : null;
+  if (!service) errors.push({ path: 'service_id', message: 'No such service in this organization' });
+  if (PUSH_SOURCE_TYPES.includes(sourceType)) {
+    if (input.agent_id) errors.push({ path: 'agent_id', message: `${sourceType} metrics are pushed to Vigil, not run by an agent` });
+  } else if (!input.agent_id) {
+    if (!(CLOUD_SOURCE_TYPES as readonly string[]).includes(sourceType)) errors.push({ path: 'agent_id', message: `${sourceType} metrics run on an agent: pass agent_id` });
+  } else {
+    const agent = isUuid(input.agent_id) ? await ctx.em.findOne(AgentSchema, { id: input.agent_id, organization: ctx.org.id }) : null;
+    if (!agent) errors.push({ path: 'agent_id', message: 'No such agent in this organization' });
+    else if (agent.revokedAt) errors.push({ path: 'agent_id', message: 'The agent is revoked' });
+  }
+  if (errors.length) throw invalid(errors);
+  return config.ok ? (config.config as Record<string, unknown>) : {};
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Heartbeat and alert metrics get a secret inbound token (answered once, stored hashed). */
+function inboundToken(sourceType: string): string | null {
+  if (sourceType === 'heartbeat') return `hb_${randomBytes(24).toString('base64url')}`;
+  if (sourceType === 'alert') return `al_${randomBytes(24).toString('base64url')}`;
+  return null;
+}
+
+export async function createMetric(ctx: OrgContext, input: MetricInput): Promise<{ view: MetricView; metric: Metric; inboundToken: string | null }> {
+  const config = await check(ctx, input.source_type, input);
+  const token = inboundToken(input.source_type);
+  const m = ctx.em.create(MetricSchema, {
+    id: randomUUID(),
+    organization: ctx.org.id,
+    service: input.service_id,
+    name: input.name,
+    sourceType: input.source_type,
+    sourceConfig: config,
+    thresholds: input.thresholds ?? null,
+    intervalSeconds: input.interval_seconds ?? 60,
+    agent: input.agent_id ?? null,
+    unit: input.unit ?? null,
+    status: 'no_data',
+    currentValue: null,
+    reason: null,
+    lastSampleAt: null,
+    statusSince: ctx.now,
+    manualStatus: null,
+    inboundTokenHash: token ? hashToken(token) : null,
+    pushState: input.source_type === 'heartbeat' ? { last_ping_at: null } : null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    deletedAt: null,
+  });
+  await ctx.em.flush();
+  return { view: metricView(m), metric: m, inboundToken: token };
+}
+
+export async function getMetricRow(ctx: OrgContext, id: string): Promise<Metric> {
+  return findLive(ctx, MetricSchema, id, 'Metric');
+}
+
+/** The metric with its latest samples (newest first). */
+export async function getMetric(ctx: OrgContext, id: string, historyLimit = 60) {
+  const m = await getMetricRow(ctx, id);
+  const history = await recentSamples(ctx.em, m.id, historyLimit);
+  return {
+    ...metricView(m),
+    history: history.map((h) => ({ sampled_at: toIso(new Date(h.sampled_at)), value: h.status === 'no_data' || h.value === null ? null : Number(h.value), status: h.status as HealthStatus, reason: h.reason })),
+  };
+}
+
+export async function listMetrics(ctx: OrgContext, q: { limit: number; cursor?: string; service_id?: string; status?: string; agent_id?: string }) {
+  const rows = await ctx.em.find(
+    MetricSchema,
+    {
+      organization: ctx.org.id,
+      deletedAt: null,
+      ...(q.service_id ? { service: q.service_id } : {}),
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.agent_id ? { agent: q.agent_id } : {}),
+      ...afterCursor(q.cursor),
+    },
+    { orderBy: NEWEST_FIRST, limit: q.limit + 1 },
+  );
+  const page = pageOf(rows, q.limit);
+  return { items: page.items.map(metricView), nextCursor: page.nextCursor };
+}
+
+export async function updateMetric(ctx: OrgContext, id: string, patch: MetricPatch): Promise<{ view: MetricView; metric: Metric }> {
+  const m = await getMetricRow(ctx, id);
+  const next = {
+    service_id: patch.service_id ?? m.service,
+    source_config: patch.source_config ?? m.sourceConfig,
+    thresholds: patch.thresholds !== undefined ? patch.thresholds : (m.thresholds ?? null),
+    agent_id: patch.agent_id !== undefined ? patch.agent_id : (m.agent ?? null),
+  };
+  const config = await check(ctx, m.sourceType, next);
+  m.service = next.service_id;
+  m.sourceConfig = config;
+  m.thresholds = next.thresholds;
+  m.agent = next.agent_id;
+  if (patch.name !== undefined) m.name = patch.name;
+  if (patch.interval_seconds !== undefined) m.intervalSeconds = patch.interval_seconds;
+  if (patch.unit !== undefined) m.unit = patch.unit;
+  m.updatedAt = ctx.now;
+  await ctx.em.flush();
+  return { view: metricView(m), metric: m };
+}
+
+export async function deleteMetric(ctx: OrgContext, id: string): Promise<MetricView> {
+  return metricView(await softDelete(ctx, MetricSchema, id, 'Metric'));
+}
+
+/** Manual metrics: the status set by hand (it holds until changed). */
+export async function assertManual(ctx: OrgContext, id: string): Promise<Metric> {
+  const m = await getMetricRow(ctx, id);
+  if (m.sourceType !== 'manual') throw new ProblemError('validation_failed', 'Only manual metrics take a status by hand.', { errors: [{ path: 'params.id', message: 'Not a manual metric' }] });
+  return m;
+}
+
+export const MANUAL_STATUSES = HEALTH_STATUSES.filter((s) => s !== 'no_data');
+
+/** The metric an inbound heartbeat ping or alert webhook belongs to. */
+export async function findByInboundToken(ctx: { em: OrgContext['em'] }, token: string, sourceType: 'heartbeat' | 'alert'): Promise<Metric> {
+  const m = await ctx.em.findOne(MetricSchema, { inboundTokenHash: hashToken(token), sourceType, deletedAt: null });
+  if (!m) throw notFound(sourceType === 'heartbeat' ? 'Heartbeat' : 'Alert endpoint');
+  return m;
+}
