@@ -9,7 +9,7 @@
 # step prints its output. Builds are cached under ${VIGIL_CACHE_DIR:-~/.cache/vigil}.
 set -euo pipefail
 
-PEERS=(docker_cli compose dnsmasq ping iproute prometheus mariadb openssl)
+PEERS=(docker_cli compose dnsmasq ping iproute prometheus alertmanager mariadb openssl)
 
 CACHE_DIR="${VIGIL_CACHE_DIR:-$HOME/.cache/vigil}"
 COMPOSE_MODULE=github.com/docker/compose/v2
@@ -65,6 +65,8 @@ peer_ping() { command -v ping >/dev/null || apt_install iputils-ping; }
 # `ip`, with unshare/setpriv (util-linux), lets the ICMP tests build a network namespace of their own.
 peer_iproute() { command -v ip >/dev/null || apt_install iproute2; }
 peer_prometheus() { command -v prometheus >/dev/null || apt_install prometheus; }
+# A real sender of alert webhooks for the alert-metric tests.
+peer_alertmanager() { command -v prometheus-alertmanager >/dev/null || apt_install prometheus-alertmanager; }
 peer_mariadb() { command -v mariadbd >/dev/null || apt_install mariadb-server; }
 peer_openssl() { command -v openssl >/dev/null || apt_install openssl; }
 
