@@ -24,6 +24,7 @@ import { agentApiRoutes } from './routes/agent-api';
 import { probeTestRoutes } from './routes/probe-tests';
 import { metricRoutes } from './routes/metrics';
 import { inboundRoutes } from './routes/inbound';
+import { sloRoutes } from './routes/slos';
 import type { MetricScheduler } from '../temporal/metric-schedules';
 import { JobWaiter } from './job-waiter';
 import type { ProbeTestRunner } from '../temporal/probe-test-runner';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(agentRoutes);
       await v1.register(metricRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} }, publicBaseUrl: deps.config.publicBaseUrl });
       await v1.register(inboundRoutes);
+      await v1.register(sloRoutes);
       const waiter = new JobWaiter(deps.probeJobFeed ?? null);
       const runner = deps.probeTestRunner ?? NO_RUNNER;
       await v1.register(probeTestRoutes, { runner, waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000 });

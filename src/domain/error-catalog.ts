@@ -34,6 +34,7 @@ export const ERROR_CATALOG = {
   idempotency_key_reused: { status: 409, summary: 'The Idempotency-Key was used in the last 24 hours with a different request body.' },
   delivery_in_progress: { status: 409, summary: 'The delivery is still being attempted; redeliver it once it has succeeded or failed.' },
   webhook_disabled: { status: 409, summary: 'The webhook is disabled; enable it first.' },
+  in_use: { status: 409, summary: 'Something still refers to it; `referenced_by` lists the SLOs and pages (and counts the subscribers).' },
   config_key_taken: { status: 409, summary: 'Another item of the organization already uses this config_key.' },
   payload_too_large: { status: 413, summary: 'The body exceeds the size limit.' },
   unsupported_media_type: { status: 415, summary: 'Send request bodies as application/json.' },

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { type Service, ServiceSchema } from '../db/entities';
+import { MetricSchema, type Service, ServiceSchema } from '../db/entities';
+import { isUuid } from '../domain/ids';
+import { assertNotReferenced } from './slos';
 import { ProblemError } from '../domain/error-catalog';
 import type { OrgContext } from './context';
 import { findLive, listLive, softDelete } from './org-resources';
@@ -69,5 +71,10 @@ export async function updateService(ctx: OrgContext, id: string, patch: ServiceP
 
 /** Soft delete; repeating it answers the same deleted service (idempotent). */
 export async function deleteService(ctx: OrgContext, id: string): Promise<Service> {
+  const service = isUuid(id) ? await ctx.em.findOne(ServiceSchema, { id, organization: ctx.org.id }) : null;
+  if (service && !service.deletedAt) {
+    const metrics = await ctx.em.find(MetricSchema, { service: service.id, deletedAt: null }, { fields: ['id'] });
+    await assertNotReferenced(ctx, { serviceIds: [service.id], metricIds: metrics.map((m) => m.id) }, 'service');
+  }
   return softDelete(ctx, ServiceSchema, id, 'Service');
 }

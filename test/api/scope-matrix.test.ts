@@ -19,6 +19,10 @@ const FIXTURES: Record<string, (api: ApiHarness, org: TestOrg) => Promise<string
     const service = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'matrix' } })).body.id;
     return (await api.request('POST', '/v1/metrics', { key: org.key, body: { service_id: service, name: 'matrix', source_type: 'manual', source_config: {} } })).body.id;
   },
+  '/v1/slos/{id}': async (api, org) => {
+    const service = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'matrix' } })).body.id;
+    return (await api.request('POST', '/v1/slos', { key: org.key, body: { name: 'matrix', service_id: service, objective: '99.9', window: { kind: 'rolling', days: 30 } } })).body.id;
+  },
   '/v1/agents/{id}': async (api, org) => (await api.request('POST', '/v1/agents', { key: org.key, body: { name: 'matrix' } })).body.id,
   '/v1/webhooks/{id}': async (api, org) =>
     (await api.request('POST', '/v1/webhooks', { key: org.key, body: { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] } })).body.id,
@@ -33,6 +37,7 @@ const STRANGER_BODIES: Record<string, unknown> = {
   updateMaintenance: { title: 'stolen' },
   updateWebhook: { description: 'stolen' },
   updateMetric: { name: 'stolen' },
+  updateSlo: { name: 'stolen' },
   setMetricStatus: { status: 'unhealthy' },
 };
 

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MetricSchema } from '../../db/entities';
+import { ALERT_SOURCES } from '../../domain/alert-webhooks';
+import { HEALTH_STATUSES } from '../../domain/thresholds';
+import { receiveAlertWebhook } from '../../usecases/metrics/alerts';
 import { ingestSamples } from '../../usecases/metrics/ingest';
 import { findByInboundToken } from '../../usecases/metrics/metrics';
 import { routeDoc } from '../route-doc';
@@ -8,6 +11,17 @@ import { routeDoc } from '../route-doc';
 const tag = 'Inbound';
 const TokenParams = z.object({ token: z.string().max(100).describe('The secret of the metric’s inbound URL') });
 const Ack = z.object({ ok: z.literal(true), metric_id: z.string(), received_at: z.string() });
+const AlertAck = Ack.extend({
+  source: z.enum(ALERT_SOURCES).describe('The sender the payload was read as'),
+  alerts: z.int().describe('Alerts in the payload'),
+  firing: z.int().describe('Alerts firing after it (the heartbeat alert not counted)'),
+  status: z.enum(HEALTH_STATUSES).describe('The metric’s status from this webhook'),
+  value: z.number().nullable().describe('Worst firing alert: 0 none, 1 degraded, 2 unhealthy; null while no_data'),
+  reason: z.string().nullable().describe('alert_heartbeat_missing while the heartbeat alert is missing'),
+});
+const AlertBody = z
+  .unknown()
+  .describe('An Alertmanager webhook_config payload (version 4), a Grafana unified-alerting webhook, or a legacy Grafana alert notification; detected by shape.');
 
 /** Public endpoints a heartbeat or alert source calls; the secret in the URL is the credential. */
 export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -25,4 +39,18 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   app.post('/heartbeats/:token', { schema: { ...doc, params: TokenParams, response: { 200: Ack, ...errorResponses } } }, ping);
   app.get('/heartbeats/:token', { schema: { ...doc, operationId: 'pingHeartbeatGet', params: TokenParams, response: { 200: Ack, ...errorResponses } } }, ping);
+
+  {
+    const { errorResponses, ...doc } = routeDoc('receiveAlerts', {
+      summary: 'Receive alert webhooks',
+      tag,
+      description:
+        'Point an Alertmanager `webhook_configs` receiver or a Grafana webhook contact point at the alert URL an alert metric answered on creation. The metric’s value is the worst firing alert: 0 (none firing → healthy), 1 (degraded), 2 (unhealthy), from the `severity` (or `priority`) label unless source_config.severity_mapping says otherwise. With source_config.heartbeat_alert (e.g. `Watchdog`) the metric is no_data `alert_heartbeat_missing` when that always-firing alert has not arrived for heartbeat_timeout_seconds (default 600).',
+      errors: ['invalid_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'not_found'],
+    });
+    app.post('/alerts/:token', { schema: { ...doc, params: TokenParams, body: AlertBody, response: { 200: AlertAck, ...errorResponses } } }, async (request) => {
+      const r = await receiveAlertWebhook(request.em, request.params.token, request.body, request.now);
+      return { ok: true as const, metric_id: r.metricId, received_at: request.now.toISOString(), source: r.source, alerts: r.received, firing: r.firing, status: r.status, value: r.value, reason: r.reason };
+    });
+  }
 };

@@ -60,7 +60,7 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('deleteMetric', { summary: 'Delete a metric', tag, description: 'Soft delete; repeating it answers 200 with the same metric.', errors: ['not_found'] });
+    const { errorResponses, ...doc } = routeDoc('deleteMetric', { summary: 'Delete a metric', tag, description: 'Soft delete; repeating it answers 200 with the same metric. 409 in_use while an SLO measures it.', errors: ['not_found', 'in_use'] });
     app.delete('/metrics/:id', { schema: { ...doc, params: IdParams, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
       const view = await deleteMetric(request.orgContext(), request.params.id);
       await opts.scheduler.sync({ id: view.id, organization: request.principal!.organizationId, name: view.name, intervalSeconds: view.interval_seconds, cloud: false, deleted: true }).catch(() => undefined);

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createService, deleteService, getService, listServices, updateService } from '../../usecases/services';
+import { createService, deleteService, listServices, updateService } from '../../usecases/services';
 import { sendCachedJson } from '../cached-json';
 import { idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
-import { ServiceCreateBody, ServicePatchBody, ServiceSchema, presentService } from '../schemas/services';
+import { ServiceCreateBody, ServiceDetailSchema, ServicePatchBody, ServiceSchema, presentService } from '../schemas/services';
+import { serviceDetail } from '../../usecases/service-status';
 
 const tag = 'Services';
 
@@ -22,10 +23,15 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getService', { summary: 'Read a service', tag, errors: ['not_found'] });
-    app.get('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
-      presentService(await getService(request.orgContext(), request.params.id)),
-    );
+    const { errorResponses, ...doc } = routeDoc('getService', {
+      summary: 'Read a service with its status, metrics and 90-day uptime',
+      tag,
+      errors: ['not_found'],
+    });
+    app.get('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceDetailSchema, ...errorResponses } } }, async (request) => {
+      const { service, ...detail } = await serviceDetail(request.orgContext(), request.params.id);
+      return { ...presentService(service), ...detail };
+    });
   }
   {
     const { errorResponses, ...doc } = routeDoc('createService', {
@@ -56,7 +62,7 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Delete a service',
       tag,
       description: 'Soft delete. Repeating it answers 200 with the same deleted service.',
-      errors: ['not_found'],
+      errors: ['not_found', 'in_use'],
     });
     app.delete('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
       presentService(await deleteService(request.orgContext(), request.params.id)),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Service } from '../../db/entities';
 import { toIso, toIsoOrNull } from '../../domain/time';
 import { DateTime, Uuid } from './common';
+import { MetricSchema } from './metrics';
 
 const Name = z.string().trim().min(1).max(200);
 const Description = z.string().max(5000).nullable();
@@ -41,3 +42,16 @@ export function presentService(s: Service): z.output<typeof ServiceSchema> {
     deleted_at: toIsoOrNull(s.deletedAt),
   };
 }
+
+
+export const ServiceDetailSchema = ServiceSchema.extend({
+  status: z.enum(['healthy', 'degraded', 'unhealthy', 'no_data']).describe('The worst of its metrics: unhealthy > degraded > healthy; no_data only when no metric has a value.'),
+  maintenance: z
+    .object({ id: Uuid, title: z.string(), actual_start_at: DateTime, scheduled_end_at: DateTime })
+    .nullable()
+    .describe('The maintenance window in progress on this service, if any.'),
+  metrics: z.array(MetricSchema),
+  uptime: z
+    .array(z.object({ date: z.string(), uptime_pct: z.string().nullable(), samples: z.int() }))
+    .describe('The last 90 UTC days, oldest first: healthy or degraded samples over samples with a value; null when there was no data.'),
+}).meta({ id: 'ServiceDetail' });

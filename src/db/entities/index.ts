@@ -9,6 +9,7 @@ import { IdempotencyRecordSchema } from './idempotency-record';
 import { MetricSchema, MetricStatusFlipSchema } from './metric';
 import { OrganizationSchema } from './organization';
 import { ServiceSchema } from './service';
+import { SloSchema } from './slo';
 import { RateLimitCounterSchema } from './rate-limit-counter';
 import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from './webhook';
 
@@ -23,7 +24,8 @@ export * from './idempotency-record';
 export * from './metric';
 export * from './organization';
 export * from './service';
+export * from './slo';
 export * from './rate-limit-counter';
 export * from './webhook';
 
-export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema];
+export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema];

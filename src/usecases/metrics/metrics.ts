@@ -12,6 +12,7 @@ import type { OrgContext } from '../context';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive, softDelete } from '../org-resources';
 import { PUSH_SOURCE_TYPES, type MetricView, metricView } from './view';
+import { assertNotReferenced } from '../slos';
 
 export interface MetricInput {
   service_id: string;
@@ -163,6 +164,8 @@ export async function updateMetric(ctx: OrgContext, id: string, patch: MetricPat
 }
 
 export async function deleteMetric(ctx: OrgContext, id: string): Promise<MetricView> {
+  const m = isUuid(id) ? await ctx.em.findOne(MetricSchema, { id, organization: ctx.org.id }) : null;
+  if (m && !m.deletedAt) await assertNotReferenced(ctx, { metricIds: [m.id] }, 'metric');
   return metricView(await softDelete(ctx, MetricSchema, id, 'Metric'));
 }
 

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createSlo, deleteSlo, getSlo, listSlos, updateSlo } from '../../usecases/slos';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
+import { SloCreateBody, SloPatchBody, SloSchema } from '../schemas/slos';
+
+const tag = 'SLOs';
+
+export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
+  {
+    const { errorResponses, ...doc } = routeDoc('listSlos', { summary: 'List SLOs', tag, description: 'Newest first, each with its attainment now.', errors: ['validation_failed'] });
+    app.get('/slos', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(SloSchema), ...errorResponses } } }, async (request) => {
+      const page = await listSlos(request.orgContext(), request.query);
+      return { items: page.items, next_cursor: page.nextCursor };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getSlo', { summary: 'Read an SLO with its attainment, error budget and burn rate', tag, errors: ['not_found'] });
+    app.get('/slos/:id', { schema: { ...doc, params: IdParams, response: { 200: SloSchema, ...errorResponses } } }, async (request) => getSlo(request.orgContext(), request.params.id));
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createSlo', {
+      summary: 'Create an SLO',
+      tag,
+      description: 'An objective over one metric or one service (the worst of its metrics at each instant), computed from the stored status history.',
+      errors: [...BODY_ERRORS],
+    });
+    app.post('/slos', { schema: { ...doc, body: SloCreateBody, response: { 201: SloSchema, ...errorResponses } } }, async (request, reply) => {
+      reply.code(201);
+      return createSlo(request.orgContext(), request.body);
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('updateSlo', { summary: 'Update an SLO', tag, errors: [...BODY_ERRORS, 'not_found'] });
+    app.patch('/slos/:id', { schema: { ...doc, params: IdParams, body: SloPatchBody, response: { 200: SloSchema, ...errorResponses } } }, async (request) => updateSlo(request.orgContext(), request.params.id, request.body));
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('deleteSlo', { summary: 'Delete an SLO', tag, description: 'Soft delete; repeating it answers 200.', errors: ['not_found'] });
+    app.delete('/slos/:id', { schema: { ...doc, params: IdParams, response: { 200: SloSchema, ...errorResponses } } }, async (request) => deleteSlo(request.orgContext(), request.params.id));
+  }
+};

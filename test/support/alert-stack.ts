@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { getFreePort } from '../../src/infra/free-port';
+
+const INSTALL_HINT = 'prometheus / prometheus-alertmanager is missing: run scripts/install-test-peers.sh';
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Alerting rules evaluated every second, each always true: a critical alert, a warning alert and
+ * the always-firing heartbeat `Watchdog` (as kube-prometheus ships it).
+ */
+const RULES = `groups:
+  - name: vigil-test
+    interval: 1s
+    rules:
+      - alert: QueueBackedUp
+        expr: vector(1) > 0
+        labels: { severity: critical }
+        annotations: { summary: The queue is backed up }
+      - alert: DiskFilling
+        expr: vector(1) > 0
+        labels: { severity: warning }
+      - alert: Watchdog
+        expr: vector(1)
+        labels: { severity: none }
+        annotations:
+          summary: 'Always firing: proves the alerting pipeline works'
+`;
+
+export interface AlertStack {
+  prometheusUrl: string;
+  alertmanagerUrl: string;
+  /** Stops Alertmanager only (the webhooks stop; Prometheus keeps evaluating). */
+  stopAlertmanager(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Prometheus evaluating RULES and sending to a real Alertmanager, whose one route sends
+ * every alert to `alertsUrl` and, through a child route, Watchdog also to `heartbeatUrl`
+ * (group_wait/group_interval 1 s, repeat_interval 1 m, clustering off). Prometheus resends firing
+ * alerts every second (default 1 m: alerts evaluated before it has found Alertmanager would wait a
+ * minute). Resolves once both are ready; the first webhooks follow within seconds.
+ */
+export async function startAlertStack(opts: { alertsUrl: string; heartbeatUrl: string }): Promise<AlertStack> {
+  for (const bin of ['prometheus', 'prometheus-alertmanager']) {
+    if (spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0) throw new Error(INSTALL_HINT);
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-alert-stack-'));
+  const [amPort, promPort] = [await getFreePort(), await getFreePort()];
+  writeFileSync(
+    path.join(dir, 'alertmanager.yml'),
+    `route:
+  receiver: vigil
+  group_by: ['...']
+  group_wait: 1s
+  group_interval: 1s
+  repeat_interval: 1m
+  routes:
+    - matchers: ['alertname="Watchdog"']
+      receiver: heartbeat
+      continue: true
+    - matchers: ['alertname=~".+"']
+      receiver: vigil
+receivers:
+  - name: vigil
+    webhook_configs:
+      - url: '${opts.alertsUrl}'
+  - name: heartbeat
+    webhook_configs:
+      - url: '${opts.heartbeatUrl}'
+`,
+  );
+  writeFileSync(path.join(dir, 'rules.yml'), RULES);
+  writeFileSync(
+    path.join(dir, 'prometheus.yml'),
+    `global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files: ['${path.join(dir, 'rules.yml')}']
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ['127.0.0.1:${amPort}']
+`,
+  );
+  const amLog = path.join(dir, 'alertmanager.log');
+  const promLog = path.join(dir, 'prometheus.log');
+  const am = spawn(
+    'sh',
+    [
+      '-c',
+      `exec prometheus-alertmanager --config.file=${path.join(dir, 'alertmanager.yml')} --storage.path=${path.join(dir, 'am-data')} --web.listen-address=127.0.0.1:${amPort} --cluster.listen-address= > ${amLog} 2>&1`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const prom = spawn(
+    'sh',
+    ['-c', `exec prometheus --config.file=${path.join(dir, 'prometheus.yml')} --web.listen-address=127.0.0.1:${promPort} --storage.tsdb.path=${path.join(dir, 'data')} --rules.alert.resend-delay=1s > ${promLog} 2>&1`],
+    { stdio: 'ignore' },
+  );
+  const alertmanagerUrl = `http://127.0.0.1:${amPort}`;
+  const prometheusUrl = `http://127.0.0.1:${promPort}`;
+  const stopAlertmanager = () => stopChild(am);
+  const stop = async () => {
+    await Promise.all([stopChild(am), stopChild(prom)]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor('alertmanager', am, amLog, async () => (await fetch(`${alertmanagerUrl}/-/ready`)).ok);
+    await waitFor('prometheus', prom, promLog, async () => (await fetch(`${prometheusUrl}/-/ready`)).ok);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { prometheusUrl, alertmanagerUrl, stopAlertmanager, stop };
+}
+
+async function waitFor(name: string, child: ChildProcess, logFile: string, ready: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${tail(logFile)}`);
+    if (await ready().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${name} was not ready within ${START_TIMEOUT_MS} ms: ${tail(logFile)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-10).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
