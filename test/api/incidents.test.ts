@@ -101,8 +101,36 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     expect((await api.request('GET', '/v1/incidents?state=deleted', { key: o.key })).status).toBe(400);
   });
 
-  it('answers 404 for an unknown metric in from-metric until metrics exist', async () => {
+  it('answers 404 for an unknown metric in from-metric', async () => {
     const res = await call('POST', '/v1/incidents/from-metric/00000000-0000-4000-8000-000000000000');
     expect([res.status, res.body.title]).toEqual([404, 'not_found']);
+  });
+
+  it('drives manual metrics of the affected service while an incident is open', async () => {
+    const service = (await call('POST', '/v1/services', { name: 'Search' })).body.id;
+    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Search status', source_type: 'manual', source_config: {} })).body.id;
+    await call('POST', `/v1/metrics/${metric}/status`, { status: 'healthy' });
+    const status = async () => (await call('GET', `/v1/metrics/${metric}`)).body.status;
+    const incident = (await call('POST', '/v1/incidents', { title: 'Search down', severity: 'major', affected_services: [service] })).body.id;
+    expect(await status()).toBe('healthy');
+    await call('POST', `/v1/incidents/${incident}/publish`);
+    expect(await status()).toBe('unhealthy');
+    await call('PATCH', `/v1/incidents/${incident}`, { severity: 'minor' });
+    expect(await status()).toBe('degraded');
+    await call('POST', `/v1/incidents/${incident}/resolve`, {});
+    expect(await status()).toBe('healthy');
+  });
+
+  it('creates a draft pre-filled from the metric\'s latest status flip', async () => {
+    const service = (await call('POST', '/v1/services', { name: 'Payments' })).body.id;
+    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Card auth', source_type: 'manual', source_config: {} })).body.id;
+    await call('POST', `/v1/metrics/${metric}/status`, { status: 'healthy' });
+    await call('POST', `/v1/metrics/${metric}/status`, { status: 'unhealthy' });
+    const res = await call('POST', `/v1/incidents/from-metric/${metric}`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ state: 'draft', title: 'Payments: Card auth is unhealthy', severity: 'major', affected_services: [service] });
+    expect(res.body.messages).toHaveLength(1);
+    expect(res.body.messages[0]).toMatchObject({ type: 'Investigating' });
+    expect(res.body.messages[0].body).toContain('(was healthy)');
   });
 });

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notFound } from '../../domain/error-catalog';
 import {
   addIncidentMessage,
   createIncident,
@@ -12,12 +11,21 @@ import {
 } from '../../usecases/incidents/incidents';
 import { idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
+import { syncManualMetrics } from '../../usecases/metrics/manual';
+import { incidentFromMetric } from '../../usecases/incidents/from-metric';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { IncidentCreateBody, IncidentListQuery, IncidentMessageBody, IncidentPatchBody, IncidentResolveBody, IncidentSchema, MetricIdParams } from '../schemas/incidents';
 
 const tag = 'Incidents';
 
 export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Manual metrics follow the open incidents of their service: re-derive them after every change.
+  // Before the answer leaves, so a client that reads next sees them (read-your-writes).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method === 'GET' || reply.statusCode >= 400 || !request.principal) return payload;
+    await syncManualMetrics(request.em.fork(), request.principal.organizationId, new Date()).catch((err) => request.log.error({ err }, 'could not update manual metrics'));
+    return payload;
+  });
   {
     const { errorResponses, ...doc } = routeDoc('listIncidents', { summary: 'List incidents', tag, description: 'Newest first; filters `state` and `since` (created at or after).', errors: ['validation_failed'] });
     app.get('/incidents', { schema: { ...doc, querystring: IncidentListQuery, response: { 200: pageSchema(IncidentSchema), ...errorResponses } } }, async (request) => {
@@ -46,11 +54,13 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createIncidentFromMetric', {
       summary: 'Create a draft incident from a metric that flipped status',
       tag,
-      description: 'Pre-fills title, severity and affected service from the metric\'s latest status flip. Until metrics exist every metric id answers 404.',
+      description: "Pre-fills title, severity (unhealthy → major, otherwise minor), the affected service and a first Investigating message from the metric's latest status flip. The incident is a draft: publish it when ready. Event: incident.created.",
       errors: ['not_found'],
     });
-    app.post('/incidents/from-metric/:metricId', { schema: { ...doc, params: MetricIdParams, response: { 201: IncidentSchema, ...errorResponses } } }, async () => {
-      throw notFound('Metric');
+    app.post('/incidents/from-metric/:metricId', { schema: { ...doc, params: MetricIdParams, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
+      const view = await incidentFromMetric(request.orgContext(), request.params.metricId);
+      reply.code(201);
+      return view;
     });
   }
   {

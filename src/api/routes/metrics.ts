@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Metric } from '../../db/entities';
 import type { MetricScheduler } from '../../temporal/metric-schedules';
-import { ingestSamples } from '../../usecases/metrics/ingest';
+import { syncManualMetrics } from '../../usecases/metrics/manual';
 import { assertManual, createMetric, deleteMetric, getMetric, getMetricRow, listMetrics, updateMetric } from '../../usecases/metrics/metrics';
 import { metricView } from '../../usecases/metrics/view';
 import { routeDoc } from '../route-doc';
@@ -71,13 +71,17 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
     const { errorResponses, ...doc } = routeDoc('setMetricStatus', {
       summary: 'Set a manual metric’s status',
       tag,
-      description: 'Manual metrics only: the status holds until set again; a change is a status flip and a `metric.status_changed` event.',
+      description:
+        'Manual metrics only: the status holds until set again. The metric shows the worse of it and what open incidents on its service say (critical/major → unhealthy, minor → degraded); a change is a status flip and a `metric.status_changed` event.',
       errors: [...BODY_ERRORS, 'not_found'],
     });
     app.post('/metrics/:id/status', { schema: { ...doc, params: IdParams, body: ManualStatusBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
       const ctx = request.orgContext();
       const m = await assertManual(ctx, request.params.id);
-      await ingestSamples(request.em.fork(), ctx.org.id, [{ metricId: m.id, sampledAt: request.now, value: null, reason: null, status: request.body.status }], request.now);
+      m.manualStatus = request.body.status;
+      m.updatedAt = request.now;
+      await request.em.flush();
+      await syncManualMetrics(request.em.fork(), ctx.org.id, request.now, [m.id]);
       return metricView(await getMetricRow({ ...ctx, em: request.em.fork() }, m.id));
     });
   }

@@ -1,0 +1,27 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { IncidentSchema, MetricSchema } from '../../db/entities';
+import { type HealthStatus, worstOf } from '../../domain/thresholds';
+import { ingestSamples } from './ingest';
+
+/** What an open incident means for the manual metrics of the services it affects. */
+const INCIDENT_STATUS: Record<string, HealthStatus> = { critical: 'unhealthy', major: 'unhealthy', minor: 'degraded' };
+
+/**
+ * Manual metrics show the worse of the status set by hand and what the organization's open
+ * (published, unresolved, not deleted) incidents say of their service. Called after a status is
+ * set by hand and after every incident change; a change of the effective status is a sample,
+ * so it flips and emits like any other.
+ */
+export async function syncManualMetrics(em: EntityManager, organizationId: string, now: Date, only?: string[]): Promise<number> {
+  const metrics = await em.find(MetricSchema, { organization: organizationId, sourceType: 'manual', deletedAt: null, ...(only ? { id: { $in: only } } : {}) });
+  if (!metrics.length) return 0;
+  const open = await em.find(IncidentSchema, { organization: organizationId, deletedAt: null, resolvedAt: null, publishedAt: { $ne: null } });
+  const samples = [];
+  for (const m of metrics) {
+    const fromIncidents = open.filter((i) => i.affectedServices.includes(m.service)).map((i) => INCIDENT_STATUS[i.severity] ?? 'degraded');
+    const effective = worstOf([...(m.manualStatus ? [m.manualStatus as HealthStatus] : []), ...fromIncidents]);
+    if (effective && effective !== m.status) samples.push({ metricId: m.id, sampledAt: now, value: null, reason: null, status: effective });
+  }
+  if (samples.length) await ingestSamples(em.fork(), organizationId, samples, now);
+  return samples.length;
+}
