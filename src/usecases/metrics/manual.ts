@@ -19,8 +19,9 @@ export async function syncManualMetrics(em: EntityManager, organizationId: strin
   const samples = [];
   for (const m of metrics) {
     const fromIncidents = open.filter((i) => i.affectedServices.includes(m.service)).map((i) => INCIDENT_STATUS[i.severity] ?? 'degraded');
-    const effective = worstOf([...(m.manualStatus ? [m.manualStatus as HealthStatus] : []), ...fromIncidents]);
-    if (effective && effective !== m.status) samples.push({ metricId: m.id, sampledAt: now, value: null, reason: null, status: effective });
+    // Never set by hand and no open incident: nothing says anything about it.
+    const effective = worstOf([...(m.manualStatus ? [m.manualStatus as HealthStatus] : []), ...fromIncidents]) ?? 'no_data';
+    if (effective !== m.status) samples.push({ metricId: m.id, sampledAt: now, value: null, reason: null, status: effective });
   }
   if (samples.length) await ingestSamples(em.fork(), organizationId, samples, now);
   return samples.length;
