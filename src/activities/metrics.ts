@@ -26,7 +26,7 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
       await ingestSamples(em(), m.organization, [{ metricId: m.id, sampledAt: new Date(), value: outcome.value, reason: outcome.reason }], new Date());
       return outcome.reason ?? 'measured';
     },
-    async sweepMetrics(): Promise<{ heartbeats: number; silent: number }> {
+    async sweepMetrics(): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing: number }> {
       return sweepMetrics(em(), new Date());
     },
     async maintainSamplePartitions(): Promise<{ created: string[]; dropped: string[] }> {

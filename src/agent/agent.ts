@@ -36,6 +36,7 @@ export class VigilAgent {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private configTimer: NodeJS.Timeout | null = null;
   private metrics: MetricRunner | null = null;
+  private configVersion: string | null = null;
   private pollLoop: Promise<void> | null = null;
 
   constructor(private readonly opts: AgentOptions) {
@@ -63,8 +64,9 @@ export class VigilAgent {
 
   private async refreshConfig(): Promise<void> {
     try {
-      const { metrics } = await this.api.config();
+      const { metrics, version } = await this.api.config();
       this.metrics?.apply(metrics);
+      this.configVersion = version;
     } catch (err) {
       this.log('warn', 'fetching the metric configuration failed', { error: String(err) });
     }
@@ -79,7 +81,7 @@ export class VigilAgent {
           await new Promise((r) => setTimeout(r, 50));
           continue;
         }
-        const { jobs, config_changed } = await this.api.poll(this.opts.pollSeconds ?? 25);
+        const { jobs, config_changed } = await this.api.poll(this.opts.pollSeconds ?? 25, this.configVersion ?? undefined);
         backoffMs = 500;
         for (const job of jobs) void this.run(job);
         if (config_changed) await this.refreshConfig();

@@ -50,11 +50,12 @@ export class AgentApiClient {
     return this.call('POST', '/v1/agent/heartbeat', { version, hostname });
   }
 
-  poll(waitSeconds: number): Promise<{ jobs: AgentJob[]; config_changed: boolean }> {
-    return this.call('GET', `/v1/agent/jobs?wait_seconds=${waitSeconds}`, undefined, (waitSeconds + 15) * 1000);
+  poll(waitSeconds: number, configVersion?: string): Promise<{ jobs: AgentJob[]; config_changed: boolean }> {
+    const version = configVersion ? `&config_version=${encodeURIComponent(configVersion)}` : '';
+    return this.call('GET', `/v1/agent/jobs?wait_seconds=${waitSeconds}${version}`, undefined, (waitSeconds + 15) * 1000);
   }
 
-  config(): Promise<{ metrics: { metric_id: string; source_type: string; source_config: Record<string, unknown>; interval_seconds: number }[] }> {
+  config(): Promise<{ version: string; metrics: { metric_id: string; source_type: string; source_config: Record<string, unknown>; interval_seconds: number }[] }> {
     return this.call('GET', '/v1/agent/config');
   }
 

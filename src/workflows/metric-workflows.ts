@@ -18,7 +18,7 @@ export async function cloudMetricCheckWorkflow(input: { metricId: string }): Pro
 }
 
 /** Started by the `vigil-metric-sweep` schedule: heartbeat ages, silent agents, sample partitions. */
-export async function metricSweepWorkflow(): Promise<{ heartbeats: number; silent: number; partitionsCreated: number }> {
+export async function metricSweepWorkflow(): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing?: number; partitionsCreated: number }> {
   const swept = await sweepMetrics();
   const partitions = await maintainSamplePartitions();
   return { ...swept, partitionsCreated: partitions.created.length };

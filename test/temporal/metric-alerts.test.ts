@@ -170,10 +170,11 @@ describe('alert webhooks posted directly', () => {
     expect((await post(m.path, { status: 'firing', alerts: [] })).status).toBe(404);
   });
 
-  it('records invalid_config when the metric’s alert options are out of shape', async () => {
-    const m = await alertMetric('Misconfigured', { heartbeat_timeout_seconds: 'soon', severity_mapping: { fallback: 'bad' } });
-    const r = await post(m.path, { status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'X', severity: 'critical' } }] });
-    expect(r.body).toMatchObject({ ok: true, status: 'no_data', value: null, reason: 'invalid_config' });
-    expect(await metric(m.id)).toMatchObject({ status: 'no_data', reason: 'invalid_config' });
+  it('refuses alert options out of shape when the metric is created', async () => {
+    const res = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Misconfigured', source_type: 'alert', source_config: { heartbeat_timeout_seconds: 'soon', severity_mapping: { fallback: 'bad' } } });
+    expect([res.status, res.body.title]).toEqual([400, 'validation_failed']);
+    const paths = res.body.errors.map((e: { path: string }) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(['source_config.heartbeat_timeout_seconds']));
+    expect(paths.every((p: string) => p.startsWith('source_config.'))).toBe(true);
   });
 });

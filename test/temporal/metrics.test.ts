@@ -66,21 +66,23 @@ describe('metrics run on schedule and turn samples into status', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ status: 'no_data', current_value: null, mode: 'agent', inbound_url: null });
 
-    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'healthy', current_value: 5, reason: null }), 15_000);
+    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'healthy', current_value: 5, reason: null }), 30_000).catch((e) => {
+      throw new Error(`${e}\nagent output:\n${agent.output()}`);
+    });
     depth = 50;
-    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'unhealthy', current_value: 50 }), 15_000);
+    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'unhealthy', current_value: 50 }), 30_000);
     depth = 5;
     const back = await eventually(async () => {
       const m = await metric(created.body.id);
       expect(m.status).toBe('healthy');
       return m;
-    }, 15_000);
+    }, 30_000);
     expect(back.history.length).toBeGreaterThanOrEqual(3);
     expect(back.history[0]).toMatchObject({ status: 'healthy', value: 5 });
     await eventually(async () => expect(events(created.body.id)).toEqual(['no_data→healthy', 'healthy→unhealthy', 'unhealthy→healthy']), 10_000);
     const delivered = rx.received.map((r) => JSON.parse(r.body)).find((b) => b.data.id === created.body.id && b.data.status === 'unhealthy');
     expect(delivered.data).toMatchObject({ service_id: serviceId, current_value: 50, previous_status: 'healthy' });
-  }, 60_000);
+  }, 150_000);
 
   it('stores no_data with the reason when a probe fails, and current_value is null then', async () => {
     const reg = await call('POST', '/v1/agents', { name: 'edge-2' });
@@ -94,8 +96,8 @@ describe('metrics run on schedule and turn samples into status', () => {
       interval_seconds: 5,
       agent_id: reg.body.id,
     });
-    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'no_data', reason: 'ECONNREFUSED', reason_label: 'TCP connection refused', current_value: null, last_sample_at: expect.any(String) }), 15_000);
-  }, 30_000);
+    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'no_data', reason: 'ECONNREFUSED', reason_label: 'TCP connection refused', current_value: null, last_sample_at: expect.any(String) }), 30_000);
+  }, 60_000);
 
   it('runs a cloud metric from its Temporal Schedule, and removes the schedule with the metric', async () => {
     const created = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Public stats', source_type: 'http', source_config: { url: targetUrl }, thresholds: { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 }, interval_seconds: 30 });

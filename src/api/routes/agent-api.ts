@@ -9,7 +9,7 @@ import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
 import { AgentConfigSchema, AgentJobSchema, HeartbeatAnswer, HeartbeatBody, JobParams, JobResultBody, PollQuery, SamplesAnswer } from '../schemas/agents';
 import { AgentSamplesBody } from '../schemas/metrics';
-import { agentConfig, ingestAgentSamples } from '../../usecases/metrics/agent-metrics';
+import { agentConfig, currentConfigVersion, ingestAgentSamples } from '../../usecases/metrics/agent-metrics';
 import { z } from 'zod';
 
 const tag = 'Agent protocol';
@@ -54,7 +54,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       // An agent that went away must not be handed jobs: they would wait for it until they expire.
       let closed = false;
       reply.raw.once('close', () => (closed = true));
-      let configChanged = false;
+      let configChanged = request.query.config_version !== undefined && request.query.config_version !== (await currentConfigVersion(request.em, agent));
       for (;;) {
         if (closed) return { jobs: [], config_changed: configChanged };
         const jobs = await claimJobs(request.em.fork(), agent, new Date());

@@ -30,7 +30,10 @@ export const HeartbeatBody = z
 
 export const HeartbeatAnswer = z.object({ agent_id: Uuid, organization_id: Uuid, server_time: DateTime, jobs_url: z.string() });
 
-export const PollQuery = z.object({ wait_seconds: z.coerce.number().int().min(0).max(30).optional().describe('Long-poll up to this many seconds (default 25).') });
+export const PollQuery = z.object({
+  wait_seconds: z.coerce.number().int().min(0).max(30).optional().describe('Long-poll up to this many seconds (default 25).'),
+  config_version: z.string().max(64).optional().describe('The `version` of the configuration the agent runs; another one answers config_changed at once.'),
+});
 
 export const AgentJobSchema = z.object({
   job_id: Uuid,
@@ -58,6 +61,7 @@ export const JobResultBody = z
 export const JobParams = z.object({ jobId: z.string().describe('Job id (UUID)') });
 
 export const AgentConfigSchema = z.object({
+  version: z.string().describe('Send it back as `config_version` on long polls'),
   metrics: z.array(z.object({ metric_id: Uuid, source_type: z.string(), source_config: z.record(z.string(), z.unknown()), interval_seconds: z.int() })),
 });
 

@@ -157,11 +157,14 @@ export async function receiveAlertWebhook(em: EntityManager, token: string, body
     // Locked: two webhooks of the same metric apply one after the other, none is lost.
     const locked = await tx.findOne(MetricSchema, { id: metric.id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!locked) throw new ProblemError('not_found', 'No such alert endpoint.');
-    const state = applyAlertBatch(alertStateOf(locked), batch, now);
+    // Webhooks that raced here apply in lock order: each one's sample must come after the last
+    // one stored, or the latest outcome would keep the earlier state (and an equal instant be dropped).
+    const at = new Date(Math.max(now.getTime(), (locked.lastSampleAt?.getTime() ?? 0) + 1));
+    const state = applyAlertBatch(alertStateOf(locked), batch, at);
     await tx.nativeUpdate(MetricSchema, { id: locked.id }, { pushState: state as unknown as Record<string, unknown> });
-    const measurement = alertMeasurement(state, options, now);
-    const sample = sampleOf(locked.id, measurement, now);
-    await ingestSamples(tx, locked.organization, [sample], now);
+    const measurement = alertMeasurement(state, options, at);
+    const sample = sampleOf(locked.id, measurement, at);
+    await ingestSamples(tx, locked.organization, [sample], at);
     return {
       metricId: locked.id,
       source: batch.source,

@@ -13,6 +13,7 @@ import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive, softDelete } from '../org-resources';
 import { PUSH_SOURCE_TYPES, type MetricView, metricView } from './view';
 import { assertNotReferenced } from '../slos';
+import { validateAlertSourceConfig } from './alerts';
 
 export interface MetricInput {
   service_id: string;
@@ -56,6 +57,10 @@ async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInpu
   if (!(ALL_SOURCE_TYPES as readonly string[]).includes(sourceType)) errors.push({ path: 'source_type', message: 'Unknown source type' });
   const config = validateSourceConfig(sourceType, input.source_config);
   if (!config.ok) errors.push(...config.errors);
+  if (sourceType === 'alert') {
+    const alertOptions = validateAlertSourceConfig(input.source_config);
+    if (!alertOptions.ok) errors.push(...alertOptions.errors);
+  }
   errors.push(...thresholdErrors(sourceType, input.thresholds));
   const service = isUuid(input.service_id) ? await ctx.em.findOne(ServiceSchema, { id: input.service_id, organization: ctx.org.id, deletedAt: null }) : null;
   if (!service) errors.push({ path: 'service_id', message: 'No such service in this organization' });
