@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const maintenanceScheduler = temporalMaintenanceScheduler(temporal);
   const starter = temporalWebhookStarter(temporal, policy);
-  const worker = await startWorker({ address, namespace: 'default', taskQueue, deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs } } });
+  const worker = await startWorker({ address, namespace: 'default', taskQueue, deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs, allowCidrs: '127.0.0.0/8' } } });
   worker.running.catch((err) => {
     console.error('[vigil] worker failed:', err);
     process.exit(1);

@@ -37,6 +37,17 @@ export const ConfigSchema = z.object({
   STATUS_HOST: z.string().default('status.localhost'),
   VIGIL_SEED_DEV: boolish.default(true),
   VIGIL_MASTER_KEY: z.string().optional(),
+  WEBHOOK_ALLOW_CIDRS: z
+    .string()
+    .default('')
+    .refine((v) => {
+      try {
+        parseCidrList(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Expected a comma-separated list of CIDRs, e.g. 127.0.0.0/8,::1/128'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.initialMs),
   WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.maxMs),

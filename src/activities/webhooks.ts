@@ -3,7 +3,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { type RetryPolicy, parseRetryAfter, retryDelayMs, verdictForStatus } from '../domain/webhook-retry';
 import type { SecretBox } from '../infra/secret-box';
-import { postWebhook } from '../infra/webhook-http';
+import { postWebhook, webhookTransport } from '../infra/webhook-http';
+import { inCidrs, nonPublicReason, parseCidrList } from '../probes/public-address';
 import { signWebhook } from '../infra/webhook-signing';
 import type { WebhookStarter } from '../temporal/webhook-starter';
 import { prepareAttempt, recordAttempt } from '../usecases/webhooks/attempts';
@@ -14,6 +15,8 @@ export interface WebhookDeps {
   starter: WebhookStarter;
   /** Longest wait for a receiver's answer. */
   timeoutMs: number;
+  /** WEBHOOK_ALLOW_CIDRS: receivers allowed although not public (tests, development); empty by default. */
+  allowCidrs?: string;
 }
 
 export interface AttemptInput {
@@ -35,6 +38,9 @@ export interface AttemptOutcome {
 
 export function createWebhookActivities(deps: { orm: Orm; webhooks?: WebhookDeps }) {
   const em = () => deps.orm.em.fork() as EntityManager;
+  // Receivers must be public addresses (SSRF), except those the allow-list names.
+  const allowed = parseCidrList(deps.webhooks?.allowCidrs);
+  const transport = webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address)));
   const webhooks = (): WebhookDeps => {
     if (!deps.webhooks) throw ApplicationFailure.nonRetryable('This worker was started without webhook delivery configured', 'not_configured');
     return deps.webhooks;
@@ -55,8 +61,9 @@ export function createWebhookActivities(deps: { orm: Orm; webhooks?: WebhookDeps
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signWebhook(secrets, messageId, timestamp, body),
       };
-      const r = await postWebhook(url, headers, body, w.timeoutMs);
-      const verdict = r.statusCode === null ? 'retry' : verdictForStatus(r.statusCode);
+      const r = await postWebhook(transport, url, headers, body, w.timeoutMs);
+      // A refused receiver address stays refused: no point retrying it for a day.
+      const verdict = r.error?.startsWith('target_not_public:') ? 'give_up' : r.statusCode === null ? 'retry' : verdictForStatus(r.statusCode);
       const retryInMs =
         verdict === 'retry' ? retryDelayMs(input.policy, input.attempt, input.elapsedMs + r.latencyMs, input.jitter, parseRetryAfter(r.retryAfter, Date.now())) : null;
       const state = await recordAttempt(em(), input.deliveryId, {

@@ -1,3 +1,5 @@
+import { type LookupAddress, lookup } from 'node:dns';
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 
 export interface PostResult {
@@ -9,11 +11,56 @@ export interface PostResult {
   error: string | null;
 }
 
-/** One keep-alive pool for every delivery of a worker; redirects are not followed (a 3xx is an answer). */
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+/** Why an address may not receive webhooks (`loopback`, `private`…), or null when it may. */
+export type AddressCheck = (address: string) => string | null;
+
+class RefusedTarget extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/**
+ * One keep-alive pool for a worker's deliveries; redirects are not followed (a 3xx is an answer).
+ * Every address a receiver's name resolves to, and every IP literal, passes `check` first, so a
+ * webhook can never be pointed at the service's own network (SSRF).
+ */
+export interface WebhookTransport {
+  agent: Agent;
+  check: AddressCheck;
+}
+
+export function webhookTransport(check: AddressCheck): WebhookTransport {
+  const agent = new Agent({
+    keepAliveTimeout: 10_000,
+    connections: 64,
+    connect: {
+      lookup: (hostname, options, callback) => {
+        const done = (addresses: LookupAddress[]) => {
+          for (const a of addresses) {
+            const refused = check(a.address);
+            if (refused) return callback(new RefusedTarget(`target_not_public:${refused}`), '', 0);
+          }
+          if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+          callback(null, addresses[0]!.address, addresses[0]!.family);
+        };
+        if (isIP(hostname)) return done([{ address: hostname, family: isIP(hostname) }]);
+        lookup(hostname, { all: true }, (err, addresses) => (err ? callback(err, '', 0) : done(addresses)));
+      },
+    },
+  });
+  return { agent, check };
+}
 
 /** POSTs once; never throws for anything the receiver or the network did. */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {
+export async function postWebhook(transport: WebhookTransport, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {
+  const { agent } = transport;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  // Literal addresses never go through lookup: check them here.
+  if (isIP(host)) {
+    const refused = transport.check(host);
+    if (refused) return { statusCode: null, retryAfter: null, latencyMs: 0, error: `target_not_public:${refused}` };
+  }
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
@@ -29,6 +76,8 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {
+  const refused = [err, (err as { cause?: unknown })?.cause].find((e) => e instanceof RefusedTarget) as RefusedTarget | undefined;
+  if (refused) return refused.reason;
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') return `ETIMEDOUT: no answer within ${timeoutMs} ms`;
   const code = e.code ?? e.cause?.code ?? 'http_error';

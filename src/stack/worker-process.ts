@@ -26,7 +26,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
-      webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+      webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },

@@ -24,7 +24,7 @@ export interface TemporalHarness {
 
 /** A real worker on the suite's Temporal dev server, on a task queue of its own so suites never steal each other's tasks. */
 export async function startTemporalHarness(
-  opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number; cloudAllowCidrs?: string; cloudResolver?: string } = {},
+  opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number; cloudAllowCidrs?: string; cloudResolver?: string; webhookAllowCidrs?: string } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
   const taskQueue = `test-${randomUUID()}`;
@@ -39,7 +39,7 @@ export async function startTemporalHarness(
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
-      webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000 },
+      webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000, allowCidrs: opts.webhookAllowCidrs ?? '127.0.0.0/8,::1/128' },
       // Tests probe targets on loopback: the documented allow-list, never on by default.
       prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', resolver: opts.cloudResolver, defaultTimeoutMs: 5_000 },
     },

@@ -215,6 +215,18 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     }
   }, 30_000);
 
+  it('never posts to a non-public receiver address (SSRF): the delivery fails at once with the reason', async () => {
+    const hooks = await Promise.all(['http://10.255.255.1/hooks', 'http://[::ffff:169.254.169.254]/latest', 'http://100.64.0.7/x'].map((url) => subscribe(url, ['incident.created'])));
+    await call('POST', '/v1/incidents', { title: 'Not for private networks' });
+    for (const [hook, reason] of [
+      [hooks[0]!, 'target_not_public:private'],
+      [hooks[1]!, 'target_not_public:cloud_metadata'],
+      [hooks[2]!, 'target_not_public:cgnat'],
+    ] as const) {
+      await eventually(async () => expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'failed', attempt_count: 1, last_error: reason, next_attempt_at: null }), 15_000);
+    }
+  }, 30_000);
+
   // Last: stops the relay, as a crash would.
   it('loses nothing when the relay is down or dies between commit and start: the outbox sweep delivers', async () => {
     await h.relay!.close();
