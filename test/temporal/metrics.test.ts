@@ -6,9 +6,12 @@ import { temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import { metricSweepWorkflow } from '../../src/workflows';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
-import { eventually } from '../support/eventually';
+import { eventually as eventuallyEvery } from '../support/eventually';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
+
+/** Agents measure every few seconds: poll the API gently, well inside the organization's rate limit. */
+const eventually = <T>(check: () => Promise<T>, withinMs?: number) => eventuallyEvery(check, withinMs, 250);
 
 let h: TemporalHarness;
 let api: ApiHarness;
@@ -24,7 +27,7 @@ const agents: AgentProcess[] = [];
 beforeAll(async () => {
   h = await startTemporalHarness({ relay: true, webhookPolicy: { initialMs: 200, factor: 2, maxMs: 1_000, giveUpAfterMs: 10_000 } });
   api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal), metricScheduler: temporalMetricScheduler(h.temporal), webhookStarter: h.webhookStarter });
-  org = await api.createOrg('business');
+  org = await api.createOrg('enterprise');
   serviceId = (await call('POST', '/v1/services', { name: 'Checkout' })).body.id;
   target = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ depth })));
   await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
@@ -86,7 +89,8 @@ describe('metrics run on schedule and turn samples into status', () => {
 
   it('stores no_data with the reason when a probe fails, and current_value is null then', async () => {
     const reg = await call('POST', '/v1/agents', { name: 'edge-2' });
-    agents.push(await startAgentProcess(api.baseUrl, reg.body.token));
+    const agent = await startAgentProcess(api.baseUrl, reg.body.token);
+    agents.push(agent);
     const created = await call('POST', '/v1/metrics', {
       service_id: serviceId,
       name: 'Closed port',
@@ -96,7 +100,9 @@ describe('metrics run on schedule and turn samples into status', () => {
       interval_seconds: 5,
       agent_id: reg.body.id,
     });
-    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'no_data', reason: 'ECONNREFUSED', reason_label: 'TCP connection refused', current_value: null, last_sample_at: expect.any(String) }), 30_000);
+    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'no_data', reason: 'ECONNREFUSED', reason_label: 'TCP connection refused', current_value: null, last_sample_at: expect.any(String) }), 30_000).catch((e) => {
+      throw new Error(`${e}\nagent output:\n${agent.output()}`);
+    });
   }, 60_000);
 
   it('runs a cloud metric from its Temporal Schedule, and removes the schedule with the metric', async () => {
