@@ -1,3 +1,4 @@
+import { runMain, serveUntilSignalled } from './child-server';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
@@ -36,29 +37,7 @@ async function main(): Promise<void> {
     changeFeed,
     secretBox: new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex')),
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no port');
-
-  let closing: Promise<void> | null = null;
-  const close = () =>
-    (closing ??= (async () => {
-      await app.close();
-      await changeFeed.close();
-      await orm.close();
-    })().then(
-      () => process.exit(0),
-      (err) => {
-        console.error('[vigil] shutdown failed:', err);
-        process.exit(1);
-      },
-    ));
-  process.on('SIGTERM', close);
-  process.on('SIGINT', close);
-  process.stdout.write(`listening ${addr.port}\n`);
+  await serveUntilSignalled(app, [() => changeFeed.close(), () => orm.close()]);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -1,3 +1,4 @@
+import { runMain, serveUntilSignalled } from './child-server';
 import { Client } from '@temporalio/client';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
@@ -69,32 +70,7 @@ async function main(): Promise<void> {
     secretBox: box,
     webhookStarter: starter,
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no port');
-
-  let closing: Promise<void> | null = null;
-  const close = () =>
-    (closing ??= (async () => {
-      await app.close();
-      await relay.close();
-      await worker.shutdown();
-      await changeFeed.close();
-      await temporal.close();
-      await orm.close();
-    })().then(
-      () => process.exit(0),
-      (err) => {
-        console.error('[vigil] shutdown failed:', err);
-        process.exit(1);
-      },
-    ));
-  process.on('SIGTERM', close);
-  process.on('SIGINT', close);
-  process.stdout.write(`listening ${addr.port}\n`);
+  await serveUntilSignalled(app, [() => relay.close(), () => worker.shutdown(), () => changeFeed.close(), () => temporal.close(), () => orm.close()]);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -1,3 +1,4 @@
+import { runMain, serveUntilSignalled } from './child-server';
 import { Client } from '@temporalio/client';
 import { buildApp } from '../src/api/app';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/webhook-retry';
@@ -92,34 +93,7 @@ async function main(): Promise<void> {
     probeTestExpiryMs: Number(env('BENCH_PROBE_TEST_EXPIRY_MS')),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no port');
-
-  let closing: Promise<void> | null = null;
-  const close = () =>
-    (closing ??= (async () => {
-      await app.close();
-      await temporal.close();
-      await changeFeed.close();
-      await probeJobFeed.close();
-      await relay.close();
-      await worker.shutdown();
-      await workerTemporal.close();
-      await orm.close();
-    })().then(
-      () => process.exit(0),
-      (err) => {
-        console.error('[vigil] shutdown failed:', err);
-        process.exit(1);
-      },
-    ));
-  process.on('SIGTERM', close);
-  process.on('SIGINT', close);
-  process.stdout.write(`listening ${addr.port}\n`);
+  await serveUntilSignalled(app, [() => temporal.close(), () => changeFeed.close(), () => probeJobFeed.close(), () => relay.close(), () => worker.shutdown(), () => workerTemporal.close(), () => orm.close()]);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);
