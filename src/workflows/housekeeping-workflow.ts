@@ -1,7 +1,7 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { pruneRateLimitCounters, pruneIdempotencyRecords, ensureMaintenanceWorkflows } = proxyActivities<Activities>({
+const { pruneRateLimitCounters, pruneIdempotencyRecords, ensureMaintenanceWorkflows, pruneDeliveredRecords } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
 });
@@ -11,11 +11,15 @@ export interface HousekeepingReport {
   idempotencyRecords: number;
   /** Unfinished maintenances whose workflow was checked (absent in runs before the sweep existed). */
   maintenanceWorkflows?: number;
+  /** Dispatched events past 30 days and probe-test jobs past 7 (absent in runs before the pruning existed). */
+  outboxEvents?: number;
+  probeTestJobs?: number;
 }
 
 /**
  * Run by the `vigil-housekeeping` schedule: drops rate-limit windows that ended and idempotency
- * records past 24 h, and makes sure every unfinished maintenance has its workflow.
+ * records past 24 h, makes sure every unfinished maintenance has its workflow, and drops old
+ * dispatched events and probe-test jobs.
  */
 export async function housekeepingWorkflow(): Promise<HousekeepingReport> {
   const now = new Date().toISOString();
@@ -24,6 +28,10 @@ export async function housekeepingWorkflow(): Promise<HousekeepingReport> {
   // Added after histories were recorded: patched() keeps those runs replayable.
   if (patched('maintenance-sweep')) {
     const maintenanceWorkflows = await ensureMaintenanceWorkflows();
+    if (patched('prune-delivered-records')) {
+      const pruned = await pruneDeliveredRecords({ now });
+      return { rateLimitCounters, idempotencyRecords, maintenanceWorkflows, ...pruned };
+    }
     return { rateLimitCounters, idempotencyRecords, maintenanceWorkflows };
   }
   return { rateLimitCounters, idempotencyRecords };

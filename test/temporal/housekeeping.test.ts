@@ -4,7 +4,7 @@ import os from 'node:os';
 import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { IdempotencyRecordSchema, OrganizationSchema } from '../../src/db/entities';
+import { IdempotencyRecordSchema, OrganizationSchema, OutboxEventSchema, ProbeTestJobSchema } from '../../src/db/entities';
 import { HOUSEKEEPING_SCHEDULE_ID, ensureHousekeepingSchedule } from '../../src/temporal/schedules';
 import { housekeepingWorkflow } from '../../src/workflows';
 import { startWorker } from '../../src/worker/worker';
@@ -35,12 +35,21 @@ async function seed(now: Date) {
       id: randomUUID(), organization: orgId, key, operation: 'createService', requestHash: 'x'.repeat(64), statusCode: 201, responseBody: {}, createdAt: new Date(now.getTime() - age),
     });
   }
+  // Events: old and dispatched (pruned), old but never dispatched (kept), recent (kept); jobs: old (pruned), recent (kept).
+  for (const [type, age, dispatched] of [['old.dispatched', 40, true], ['old.undispatched', 40, false], ['recent', 1, true]] as const) {
+    const at = new Date(now.getTime() - age * 86_400_000);
+    em.create(OutboxEventSchema, { id: randomUUID(), organization: orgId, type, resourceKind: 'test', resourceId: randomUUID(), payload: {}, createdAt: at, dispatchedAt: dispatched ? at : null });
+  }
+  for (const age of [8, 1]) {
+    const at = new Date(now.getTime() - age * 86_400_000);
+    em.create(ProbeTestJobSchema, { id: randomUUID(), organization: orgId, agent: null, mode: 'cloud', sourceType: `age-${age}`, sourceConfig: {}, thresholds: null, state: 'completed', outcome: null, failureReason: null, createdAt: at, claimedAt: null, completedAt: at, expiresAt: at });
+  }
   await em.flush();
   return orgId;
 }
 
 describe('housekeeping workflow (real Temporal worker)', () => {
-  it('prunes ended rate-limit windows and idempotency records past 24 hours, keeping the live ones', async () => {
+  it('prunes ended rate-limit windows, idempotency records past 24 hours, dispatched events past 30 days and probe-test jobs past 7, keeping the live ones', async () => {
     const orgId = await seed(new Date());
     const handle = await h.temporal.client.workflow.start(housekeepingWorkflow, { taskQueue: h.taskQueue, workflowId: `housekeeping-test-${randomUUID()}` });
     const report = await handle.result();
@@ -50,12 +59,17 @@ describe('housekeeping workflow (real Temporal worker)', () => {
     expect(rows).toEqual([{ window_kind: 'minute' }]);
     const keys = (await h.orm.em.fork().find(IdempotencyRecordSchema, { organization: orgId })).map((r) => r.key);
     expect(keys).toEqual(['fresh']);
+    expect(report.outboxEvents).toBeGreaterThanOrEqual(1);
+    const events = (await h.orm.em.fork().find(OutboxEventSchema, { organization: orgId }, { orderBy: { type: 'asc' } })).map((e) => e.type);
+    expect(events).toEqual(['old.undispatched', 'recent']);
+    const jobs = (await h.orm.em.fork().find(ProbeTestJobSchema, { organization: orgId })).map((j) => j.sourceType);
+    expect(jobs).toEqual(['age-1']);
 
     const history = await handle.fetchHistory();
     const types = history.events?.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
-    expect(types).toEqual(['pruneRateLimitCounters', 'pruneIdempotencyRecords', 'ensureMaintenanceWorkflows']);
+    expect(types).toEqual(['pruneRateLimitCounters', 'pruneIdempotencyRecords', 'ensureMaintenanceWorkflows', 'pruneDeliveredRecords']);
     if (process.env.VIGIL_RECORD_HISTORIES) {
-      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'housekeeping-v2.json'), historyToJSON(history));
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'housekeeping-v3.json'), historyToJSON(history));
     }
   });
 
@@ -87,7 +101,7 @@ describe('housekeeping workflow (real Temporal worker)', () => {
     const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm }, workflowBundlePath: file });
     try {
       const report = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue, workflowId: `bundle-${randomUUID()}` });
-      expect(report).toEqual({ rateLimitCounters: expect.any(Number), idempotencyRecords: expect.any(Number), maintenanceWorkflows: 0 });
+      expect(report).toEqual({ rateLimitCounters: expect.any(Number), idempotencyRecords: expect.any(Number), maintenanceWorkflows: 0, outboxEvents: expect.any(Number), probeTestJobs: expect.any(Number) });
     } finally {
       await worker.shutdown();
     }
