@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getFreePort } from '../../src/infra/free-port';
+import { stopChild, tail, waitFor } from './peer-process';
 
 const INSTALL_HINT = 'prometheus / prometheus-alertmanager is missing: run scripts/install-test-peers.sh';
 const START_TIMEOUT_MS = 30_000;
@@ -109,8 +110,8 @@ alerting:
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor('alertmanager', am, amLog, async () => (await fetch(`${alertmanagerUrl}/-/ready`)).ok);
-    await waitFor('prometheus', prom, promLog, async () => (await fetch(`${prometheusUrl}/-/ready`)).ok);
+    await waitFor('alertmanager', am, amLog, async () => (await fetch(`${alertmanagerUrl}/-/ready`)).ok, START_TIMEOUT_MS);
+    await waitFor('prometheus', prom, promLog, async () => (await fetch(`${prometheusUrl}/-/ready`)).ok, START_TIMEOUT_MS);
   } catch (err) {
     await stop();
     throw err;
@@ -118,32 +119,3 @@ alerting:
   return { prometheusUrl, alertmanagerUrl, stopAlertmanager, stop };
 }
 
-async function waitFor(name: string, child: ChildProcess, logFile: string, ready: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${tail(logFile)}`);
-    if (await ready().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${name} was not ready within ${START_TIMEOUT_MS} ms: ${tail(logFile)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function tail(file: string): string {
-  try {
-    return readFileSync(file, 'utf8').split('\n').slice(-10).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}

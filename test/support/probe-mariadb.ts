@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { getFreePort } from '../../src/infra/free-port';
+import { stopChild, tail } from './peer-process';
 
 const INSTALL_HINT = 'MariaDB (mariadbd, mariadb-install-db) is missing: run scripts/install-test-peers.sh';
 const START_TIMEOUT_MS = 20_000;
@@ -86,22 +87,3 @@ async function waitForConnections(url: string, child: ChildProcess, logFile: str
   }
 }
 
-function tail(file: string): string {
-  try {
-    return readFileSync(file, 'utf8').split('\n').slice(-10).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}

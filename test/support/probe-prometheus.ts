@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getFreePort } from '../../src/infra/free-port';
+import { stopChild, tail, waitFor } from './peer-process';
 
 const INSTALL_HINT = 'prometheus is missing: run scripts/install-test-peers.sh';
 const START_TIMEOUT_MS = 30_000;
@@ -58,46 +59,22 @@ export async function startProbePrometheus(): Promise<ProbePrometheus> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor(child, logFile, async () => (await fetch(`${url}/-/ready`)).ok);
-    await waitFor(child, logFile, async () => {
-      const answer = (await (await fetch(`${url}/api/v1/query?query=probe_single`)).json()) as { data?: { result?: unknown[] } };
-      return (answer.data?.result?.length ?? 0) > 0;
-    });
+    await waitFor('prometheus', child, logFile, async () => (await fetch(`${url}/-/ready`)).ok, START_TIMEOUT_MS);
+    await waitFor(
+      'prometheus',
+      child,
+      logFile,
+      async () => {
+        const answer = (await (await fetch(`${url}/api/v1/query?query=probe_single`)).json()) as { data?: { result?: unknown[] } };
+        return (answer.data?.result?.length ?? 0) > 0;
+      },
+      START_TIMEOUT_MS,
+    );
   } catch (err) {
     await stop();
     throw err;
   }
   return { url, targetUrl: `http://127.0.0.1:${targetPort}`, stop };
-}
-
-async function waitFor(child: ChildProcess, logFile: string, ready: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${tail(logFile)}`);
-    if (await ready().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`prometheus was not ready within ${START_TIMEOUT_MS} ms: ${tail(logFile)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function tail(file: string): string {
-  try {
-    return readFileSync(file, 'utf8').split('\n').slice(-10).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /**
