@@ -1,27 +1,12 @@
-import net from 'node:net';
-import { validateSourceConfig, type SourceConfigOf } from '../../src/domain/source-config';
 import { grpcProbe } from '../../src/probes/grpc';
 import type { ProbeContext } from '../../src/probes/types';
 import { makeGrpcTestCerts, type GrpcTestCerts } from '../support/probe-grpc-certs';
 import { HEALTH_TOKEN, startGrpcServer, type TestGrpcServer } from '../support/probe-grpc-server';
+import { agentContext, probeConfig, closedPort } from '../support/probe-net-kit';
 
-function config(raw: Record<string, unknown>): SourceConfigOf<'grpc'> {
-  const parsed = validateSourceConfig('grpc', raw);
-  if (!parsed.ok) throw new Error(`invalid test config: ${JSON.stringify(parsed.errors)}`);
-  return parsed.config;
-}
+const config = (raw: Record<string, unknown>) => probeConfig('grpc', raw);
 
-function context(env: Record<string, string> = {}, over: Partial<ProbeContext> = {}): ProbeContext {
-  return { env: (name) => env[name], mode: 'agent', signal: new AbortController().signal, defaultTimeoutMs: 10_000, ...over };
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const context = (env: Record<string, string> = {}, over: Partial<ProbeContext> = {}) => agentContext({ env: (name) => env[name], ...over });
 
 let health: TestGrpcServer;
 let bare: TestGrpcServer;

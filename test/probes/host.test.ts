@@ -1,17 +1,11 @@
 import net from 'node:net';
-import { validateSourceConfig, type SourceConfigOf } from '../../src/domain/source-config';
+import type { SourceConfigOf } from '../../src/domain/source-config';
 import { hostProbe } from '../../src/probes/host';
-import type { ProbeContext } from '../../src/probes/types';
+import { agentContext, probeConfig } from '../support/probe-net-kit';
 
-function config(raw: Record<string, unknown>): SourceConfigOf<'host'> {
-  const parsed = validateSourceConfig('host', raw);
-  if (!parsed.ok) throw new Error(`invalid test config: ${JSON.stringify(parsed.errors)}`);
-  return parsed.config;
-}
+const config = (raw: Record<string, unknown>) => probeConfig('host', raw);
 
-function context(over: Partial<ProbeContext> = {}): ProbeContext {
-  return { env: () => undefined, mode: 'agent', signal: new AbortController().signal, defaultTimeoutMs: 10_000, ...over };
-}
+const context = agentContext;
 
 /** Streams bytes over loopback until stopped: a real TCP server on 127.0.0.1 and a client writing to it. */
 async function loopbackTraffic(): Promise<{ stop(): Promise<void> }> {

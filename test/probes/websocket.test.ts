@@ -1,26 +1,11 @@
-import net from 'node:net';
-import { validateSourceConfig, type SourceConfigOf } from '../../src/domain/source-config';
 import type { ProbeContext } from '../../src/probes/types';
 import { websocketProbe } from '../../src/probes/websocket';
 import { startWebsocketServer, WS_BEARER, type TestWebsocketServer } from '../support/probe-websocket-server';
+import { agentContext, probeConfig, closedPort } from '../support/probe-net-kit';
 
-function config(raw: Record<string, unknown>): SourceConfigOf<'websocket'> {
-  const parsed = validateSourceConfig('websocket', raw);
-  if (!parsed.ok) throw new Error(`invalid test config: ${JSON.stringify(parsed.errors)}`);
-  return parsed.config;
-}
+const config = (raw: Record<string, unknown>) => probeConfig('websocket', raw);
 
-function context(env: Record<string, string> = {}, over: Partial<ProbeContext> = {}): ProbeContext {
-  return { env: (name) => env[name], mode: 'agent', signal: new AbortController().signal, defaultTimeoutMs: 10_000, ...over };
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const context = (env: Record<string, string> = {}, over: Partial<ProbeContext> = {}) => agentContext({ env: (name) => env[name], ...over });
 
 let target: TestWebsocketServer;
 beforeAll(async () => {

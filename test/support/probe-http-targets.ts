@@ -8,27 +8,7 @@ import type { ProbeContext } from '../../src/probes/types';
 /** Real targets for the HTTP probe tests, all on 127.0.0.1 with port 0. */
 export type Server = http.Server | https.Server | net.Server;
 
-export async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  return (server.address() as AddressInfo).port;
-}
-
-export async function close(server: Server | undefined): Promise<void> {
-  if (!server?.listening) return;
-  (server as http.Server).closeAllConnections?.();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-/** A port nothing listens on: bound once, then released. */
-export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  const port = await listen(server);
-  await close(server);
-  return port;
-}
+export { close, closedPort, listen } from './probe-net-kit';
 
 /** A TCP server that resets every connection once the request arrives. */
 export function resettingServer(): net.Server {

@@ -34,13 +34,20 @@ export function cloudContext(opts: { allowLoopback?: boolean } = {}): ProbeConte
   };
 }
 
+/** Listens on 127.0.0.1, a free port; answers the port. */
 export async function listen(server: net.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
   return (server.address() as net.AddressInfo).port;
 }
 
-export function close(server: net.Server | undefined): Promise<void> {
-  return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
+/** Closes a server (dropping keep-alive connections of an HTTP one); a server that is not listening is left as it is. */
+export async function close(server: net.Server | undefined): Promise<void> {
+  if (!server?.listening) return;
+  (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** A 127.0.0.1 TCP port nothing listens on (bound, then released). */

@@ -73,10 +73,4 @@ export async function startReceiver(answer: (id: string, seenBefore: number) => 
 }
 
 /** A loopback port nothing listens on (bound, then released). */
-export async function unusedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { closedPort as unusedPort } from './probe-net-kit';
