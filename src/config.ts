@@ -15,6 +15,19 @@ const boolish = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** A comma-separated list of CIDRs (`127.0.0.0/8,::1/128`), empty by default; a malformed entry stops the process. */
+const cidrList = z
+  .string()
+  .default('')
+  .refine((v) => {
+    try {
+      parseCidrList(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Expected a comma-separated list of CIDRs, e.g. 127.0.0.0/8,::1/128');
+
 /** Every environment variable Vigil reads, with its default. The README's configuration table mirrors this. */
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -37,31 +50,11 @@ export const ConfigSchema = z.object({
   STATUS_HOST: z.string().default('status.localhost'),
   VIGIL_SEED_DEV: boolish.default(true),
   VIGIL_MASTER_KEY: z.string().optional(),
-  WEBHOOK_ALLOW_CIDRS: z
-    .string()
-    .default('')
-    .refine((v) => {
-      try {
-        parseCidrList(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'Expected a comma-separated list of CIDRs, e.g. 127.0.0.0/8,::1/128'),
+  WEBHOOK_ALLOW_CIDRS: cidrList,
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.initialMs),
   WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).default(DEFAULT_RETRY_POLICY.maxMs),
-  CLOUD_PROBE_ALLOW_CIDRS: z
-    .string()
-    .default('')
-    .refine((v) => {
-      try {
-        parseCidrList(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'Expected a comma-separated list of CIDRs, e.g. 127.0.0.0/8,::1/128'),
+  CLOUD_PROBE_ALLOW_CIDRS: cidrList,
   CLOUD_PROBE_RESOLVER: z
     .string()
     .regex(/^(|\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'Expected a resolver address: ip, ip:port or [ipv6]:port')

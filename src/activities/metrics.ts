@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { MetricSchema } from '../db/entities';
-import { cloudAddressCheck } from '../probes/cloud-guard';
-import { cloudResolver } from '../probes/cloud-resolver';
-import { runProbe } from '../probes/run-probe';
+import { type ProberDeps, runCloudProbe } from '../probes/cloud-run';
 import { ingestSamples } from '../usecases/metrics/ingest';
 import { maintainSamplePartitions, sweepMetrics } from '../usecases/metrics/sweep';
-import type { ProberDeps } from './probe-tests';
 
 export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sampleRetentionDays?: number }) {
   const em = () => deps.orm.em.fork() as EntityManager;
@@ -15,14 +12,7 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
     async runCloudMetricCheck(input: { metricId: string }): Promise<string> {
       const m = await em().findOne(MetricSchema, { id: input.metricId, deletedAt: null });
       if (!m || m.agent || !deps.prober) return 'skipped';
-      const outcome = await runProbe(deps.prober.registry, m.sourceType, m.sourceConfig, {
-        mode: 'cloud',
-        env: () => undefined,
-        defaultTimeoutMs: deps.prober.defaultTimeoutMs,
-        deadlineMs: 30_000,
-        checkAddress: cloudAddressCheck(deps.prober.allowCidrs),
-        ...(deps.prober.resolver ? { resolveHost: cloudResolver(deps.prober.resolver) } : {}),
-      });
+      const outcome = await runCloudProbe(deps.prober, m.sourceType, m.sourceConfig);
       await ingestSamples(em(), m.organization, [{ metricId: m.id, sampledAt: new Date(), value: outcome.value, reason: outcome.reason }], new Date());
       return outcome.reason ?? 'measured';
     },

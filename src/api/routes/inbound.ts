@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MetricSchema } from '../../db/entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ALERT_SOURCES } from '../../domain/alert-webhooks';
 import { HEALTH_STATUSES } from '../../domain/thresholds';
 import { receiveAlertWebhook } from '../../usecases/metrics/alerts';
-import { ingestSamples } from '../../usecases/metrics/ingest';
-import { findByInboundToken } from '../../usecases/metrics/metrics';
+import { recordHeartbeatPing } from '../../usecases/metrics/metrics';
 import { routeDoc } from '../route-doc';
 
 const tag = 'Inbound';
@@ -31,10 +30,8 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
     description: 'POST or GET the heartbeat URL a heartbeat metric answered on creation. The metric’s value is the seconds since the last ping.',
     errors: ['not_found'],
   });
-  const ping = async (request: { params: { token: string }; em: import('@mikro-orm/postgresql').EntityManager; now: Date }) => {
-    const m = await findByInboundToken({ em: request.em }, request.params.token, 'heartbeat');
-    await request.em.nativeUpdate(MetricSchema, { id: m.id }, { pushState: { last_ping_at: request.now.toISOString() } });
-    await ingestSamples(request.em.fork(), m.organization, [{ metricId: m.id, sampledAt: request.now, value: 0, reason: null }], request.now);
+  const ping = async (request: { params: { token: string }; em: EntityManager; now: Date }) => {
+    const m = await recordHeartbeatPing(request.em, request.params.token, request.now);
     return { ok: true as const, metric_id: m.id, received_at: request.now.toISOString() };
   };
   app.post('/heartbeats/:token', { schema: { ...doc, params: TokenParams, response: { 200: Ack, ...errorResponses } } }, ping);

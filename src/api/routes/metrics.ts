@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Metric } from '../../db/entities';
 import type { MetricScheduler } from '../../temporal/metric-schedules';
-import { syncManualMetrics } from '../../usecases/metrics/manual';
-import { assertManual, createMetric, deleteMetric, getMetric, getMetricRow, listMetrics, updateMetric } from '../../usecases/metrics/metrics';
-import { metricView } from '../../usecases/metrics/view';
+import { createMetric, deleteMetric, getMetric, listMetrics, setManualStatus, updateMetric } from '../../usecases/metrics/metrics';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricListQuery, MetricPatchBody, MetricSchema } from '../schemas/metrics';
@@ -76,13 +74,7 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
       errors: [...BODY_ERRORS, 'not_found'],
     });
     app.post('/metrics/:id/status', { schema: { ...doc, params: IdParams, body: ManualStatusBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
-      const ctx = request.orgContext();
-      const m = await assertManual(ctx, request.params.id);
-      m.manualStatus = request.body.status;
-      m.updatedAt = request.now;
-      await request.em.flush();
-      await syncManualMetrics(request.em.fork(), ctx.org.id, request.now, [m.id]);
-      return metricView(await getMetricRow({ ...ctx, em: request.em.fork() }, m.id));
+      return setManualStatus(request.orgContext(), request.params.id, request.body.status);
     });
   }
 };

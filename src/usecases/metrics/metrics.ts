@@ -14,6 +14,8 @@ import { findLive, softDelete } from '../org-resources';
 import { PUSH_SOURCE_TYPES, type MetricView, metricView } from './view';
 import { assertNotReferenced } from '../slos';
 import { validateAlertSourceConfig } from './alerts';
+import { ingestSamples } from './ingest';
+import { syncManualMetrics } from './manual';
 
 export interface MetricInput {
   service_id: string;
@@ -188,4 +190,22 @@ export async function findByInboundToken(ctx: { em: OrgContext['em'] }, token: s
   const m = await ctx.em.findOne(MetricSchema, { inboundTokenHash: hashToken(token), sourceType, deletedAt: null });
   if (!m) throw notFound(sourceType === 'heartbeat' ? 'Heartbeat' : 'Alert endpoint');
   return m;
+}
+
+/** A heartbeat ping: its time is kept (the sweep ages it) and it is a sample of 0 seconds. */
+export async function recordHeartbeatPing(em: OrgContext['em'], token: string, now: Date): Promise<Metric> {
+  const m = await findByInboundToken({ em }, token, 'heartbeat');
+  await em.nativeUpdate(MetricSchema, { id: m.id }, { pushState: { last_ping_at: now.toISOString() } });
+  await ingestSamples(em.fork(), m.organization, [{ metricId: m.id, sampledAt: now, value: 0, reason: null }], now);
+  return m;
+}
+
+/** Sets a manual metric's status by hand; what it shows also weighs the open incidents of its service. */
+export async function setManualStatus(ctx: OrgContext, id: string, status: HealthStatus): Promise<MetricView> {
+  const m = await assertManual(ctx, id);
+  m.manualStatus = status;
+  m.updatedAt = ctx.now;
+  await ctx.em.flush();
+  await syncManualMetrics(ctx.em.fork(), ctx.org.id, ctx.now, [m.id]);
+  return metricView(await getMetricRow({ ...ctx, em: ctx.em.fork() }, m.id));
 }

@@ -1,0 +1,29 @@
+import { cloudAddressCheck } from './cloud-guard';
+import { cloudResolver } from './cloud-resolver';
+import { type ProbeRegistry, type RunOptions, runProbe } from './run-probe';
+
+/** How the cloud prober runs (the worker's CLOUD_PROBE_* settings). */
+export interface ProberDeps {
+  registry: ProbeRegistry;
+  /** CLOUD_PROBE_ALLOW_CIDRS: addresses the cloud prober may reach although not public (tests only). */
+  allowCidrs?: string;
+  /** CLOUD_PROBE_RESOLVER: the DNS server the cloud prober asks (ip or ip:port); the system's when empty. */
+  resolver?: string;
+  defaultTimeoutMs: number;
+}
+
+/**
+ * One probe from the cloud, for probe tests and scheduled cloud metrics alike: no secrets (every
+ * `*_ref` resolves to nothing), public addresses only, 30 s at most.
+ */
+export function runCloudProbe(prober: ProberDeps, sourceType: string, config: unknown): ReturnType<typeof runProbe> {
+  const options: RunOptions = {
+    mode: 'cloud',
+    env: () => undefined,
+    defaultTimeoutMs: prober.defaultTimeoutMs,
+    deadlineMs: 30_000,
+    checkAddress: cloudAddressCheck(prober.allowCidrs),
+    ...(prober.resolver ? { resolveHost: cloudResolver(prober.resolver) } : {}),
+  };
+  return runProbe(prober.registry, sourceType, config, options);
+}
