@@ -33,3 +33,10 @@ export function runMain(main: () => Promise<void>): void {
     process.exit(1);
   });
 }
+
+/** A setting the parent benchmark passes through the environment; missing means this process was started by hand. */
+export function requiredEnv(name: string, startedBy: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (this process is started by ${startedBy})`);
+  return v;
+}

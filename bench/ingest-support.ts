@@ -1,4 +1,4 @@
-import { runMain, serveUntilSignalled } from './child-server';
+import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
@@ -20,11 +20,7 @@ export interface IngestProcessEnv {
   BENCH_MASTER_KEY: string;
 }
 
-function env(name: keyof IngestProcessEnv): string {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set (this process is started by bench/ingest.ts)`);
-  return v;
-}
+const env = (name: keyof IngestProcessEnv) => requiredEnv(name, 'bench/ingest.ts');
 
 async function main(): Promise<void> {
   const databaseUrl = env('BENCH_DATABASE_URL');

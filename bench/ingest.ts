@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Client as PgClient, Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config';
@@ -12,6 +11,7 @@ import { type Thresholds, evaluateStatus } from '../src/domain/thresholds';
 import { dropDatabase, resolveDatabase, withDatabase } from '../src/infra/postgres';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { IngestProcessEnv } from './ingest-support';
+import { startVigilProcess, stopChild } from './processes';
 
 /**
  * bench/ingest: agent sample batches through the API into PostgreSQL, against a raw INSERT of the
@@ -259,29 +259,7 @@ async function round(seconds: number, apiPid: number, monitor: PgClient, sampler
 // ---------------------------------------------------------------------------------------------
 // The Vigil process
 
-async function startVigil(env: IngestProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  const nodeArgs = (process.env.VIGIL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, 'ingest-support.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const m = /listening (\d+)/.exec(buffered);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the Vigil process exited with ${code} before listening`)));
-  });
-  return { child, port };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
+const startVigil = (env: IngestProcessEnv) => startVigilProcess('ingest-support.js', env);
 
 interface ApiClient {
   call<T = any>(method: string, p: string, opts?: { body?: unknown; raw?: string; token?: string }): Promise<{ status: number; body: T }>;

@@ -1,4 +1,4 @@
-import { runMain, serveUntilSignalled } from './child-server';
+import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
 import { Client } from '@temporalio/client';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
@@ -32,11 +32,7 @@ export interface VigilProcessEnv {
   BENCH_WEBHOOK_TIMEOUT_MS: string;
 }
 
-function env(name: keyof VigilProcessEnv): string {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set (this process is started by bench/lifecycle.ts)`);
-  return v;
-}
+const env = (name: keyof VigilProcessEnv) => requiredEnv(name, 'bench/lifecycle.ts');
 
 async function main(): Promise<void> {
   const databaseUrl = env('BENCH_DATABASE_URL');

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,8 @@ import { type TemporalHandle, connectTemporal } from '../src/temporal/connection
 import { maintenanceWorkflowId } from '../src/temporal/maintenance-scheduler';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { VigilProcessEnv } from './lifecycle-support';
+import { startVigilProcess, stopChild } from './processes';
+import { type Stats, stats } from './figures';
 
 /**
  * bench/lifecycle: how punctual Vigil's Temporal-driven lifecycle is, end to end, in one run:
@@ -52,19 +54,6 @@ const say = (line: string) => console.log(line);
 // ---------------------------------------------------------------------------------------------
 // Figures
 
-interface Stats {
-  n: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-/** Nearest-rank percentiles. */
-function stats(xs: number[]): Stats {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
-  return { n: s.length, p50: at(0.5), p99: at(0.99), max: s.at(-1) ?? NaN };
-}
 const fmt = (s: Stats) => `p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, max ${s.max.toFixed(0)} ms`;
 
 // ---------------------------------------------------------------------------------------------
@@ -176,33 +165,7 @@ async function startReceiver(): Promise<Receiver> {
 // ---------------------------------------------------------------------------------------------
 // The Vigil process
 
-async function startVigil(env: VigilProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  // VIGIL_NODE_ARGS: extra node flags for the Vigil process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.VIGIL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, 'lifecycle-support.js')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const m = /listening (\d+)/.exec(buffered);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the Vigil process exited with ${code} before listening`)));
-  });
-  return { child, port };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
+const startVigil = (env: VigilProcessEnv) => startVigilProcess('lifecycle-support.js', env);
 
 async function until(what: string, deadline: number, check: () => Promise<boolean>, intervalMs = 100): Promise<void> {
   for (;;) {

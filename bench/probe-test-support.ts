@@ -1,4 +1,4 @@
-import { runMain, serveUntilSignalled } from './child-server';
+import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
 import { Client } from '@temporalio/client';
 import { buildApp } from '../src/api/app';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/webhook-retry';
@@ -37,11 +37,7 @@ export interface ProbeVigilEnv {
   BENCH_PROBE_TEST_EXPIRY_MS: string;
 }
 
-function env(name: keyof ProbeVigilEnv): string {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set (this process is started by bench/probe-test.ts)`);
-  return v;
-}
+const env = (name: keyof ProbeVigilEnv) => requiredEnv(name, 'bench/probe-test.ts');
 
 async function main(): Promise<void> {
   const databaseUrl = env('BENCH_DATABASE_URL');

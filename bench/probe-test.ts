@@ -14,6 +14,8 @@ import { probeTestWorkflowId } from '../src/temporal/probe-test-runner';
 import { PROBE_TEST_LIMITS } from '../src/usecases/probe-tests/jobs';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { ProbeVigilEnv } from './probe-test-support';
+import { startVigilProcess, stopChild } from './processes';
+import { type Stats, stats } from './figures';
 
 /**
  * bench/probe-test: what a probe test (POST /v1/metrics/test) adds on top of the HTTP check it
@@ -64,19 +66,6 @@ const epochNow = () => performance.timeOrigin + performance.now();
 // ---------------------------------------------------------------------------------------------
 // Figures
 
-interface Stats {
-  n: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-/** Nearest-rank percentiles. */
-function stats(xs: number[]): Stats {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
-  return { n: s.length, p50: at(0.5), p99: at(0.99), max: s.at(-1) ?? NaN };
-}
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
 const fmt = (s: Stats) => `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)}`;
 
@@ -142,17 +131,7 @@ function waitForLine(child: ChildProcess, what: string, pattern: RegExp, timeout
   });
 }
 
-async function startVigil(env: ProbeVigilEnv): Promise<{ child: ChildProcess; port: number }> {
-  const nodeArgs = (process.env.VIGIL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, 'probe-test-support.js')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const m = await waitForLine(child, 'the Vigil process', /listening (\d+)/, 120_000, () => out);
-  return { child, port: Number(m[1]) };
-}
+const startVigil = (env: ProbeVigilEnv) => startVigilProcess('probe-test-support.js', env);
 
 /** The real `vigil-agent` bin in a process of its own, as a customer runs it; resolves once it has connected. */
 async function startAgent(apiUrl: string, token: string): Promise<ChildProcess> {
@@ -165,15 +144,6 @@ async function startAgent(apiUrl: string, token: string): Promise<ChildProcess> 
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   await waitForLine(child, 'vigil-agent', /running/, 60_000, () => out);
   return child;
-}
-
-async function stopChild(child: ChildProcess, graceMs = 30_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
 }
 
 // ---------------------------------------------------------------------------------------------

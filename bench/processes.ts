@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * Starts a benchmark's Vigil server process (`script`, compiled next to this file) with `env`,
+ * and resolves with its port once it prints "listening <port>" (see child-server.ts).
+ * VIGIL_NODE_ARGS adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+ */
+export async function startVigilProcess(script: string, env: object, timeoutMs = 120_000): Promise<{ child: ChildProcess; port: number }> {
+  const nodeArgs = (process.env.VIGIL_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, script)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`the Vigil process did not listen within ${timeoutMs} ms`)), timeoutMs);
+    child.stdout!.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      const m = /listening (\d+)/.exec(buffered);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the Vigil process exited with ${code} before listening`));
+    });
+  });
+  return { child, port };
+}
+
+/** SIGTERM, SIGKILL after `graceMs`; resolves once the process has exited. */
+export async function stopChild(child: ChildProcess, graceMs = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
