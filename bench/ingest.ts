@@ -8,10 +8,10 @@ import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { ensureSamplePartitions } from '../src/db/repositories/samples-repository';
 import { type Thresholds, evaluateStatus } from '../src/domain/thresholds';
-import { dropDatabase, resolveDatabase, withDatabase } from '../src/infra/postgres';
+import { dropDatabase } from '../src/infra/postgres';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { IngestProcessEnv } from './ingest-support';
-import { startVigilProcess, stopChild } from './processes';
+import { benchDatabase, startVigilProcess, stopChild } from './processes';
 
 /**
  * bench/ingest: agent sample batches through the API into PostgreSQL, against a raw INSERT of the
@@ -300,12 +300,7 @@ async function main(): Promise<void> {
   if (BATCH < 1 || BATCH > 5_000) throw new Error('BATCH must be 1..5000 (the API takes up to 5,000 samples a request)');
   if (METRICS < 1) throw new Error('METRICS must be at least 1');
   const config = loadConfig();
-  const databaseName = `vigil_bench_${Date.now()}`;
-  const db = await resolveDatabase({
-    databaseUrl: config.DATABASE_URL ? withDatabase(config.DATABASE_URL, databaseName) : undefined,
-    databaseName,
-    dataDir: config.dataDir,
-  });
+  const db = await benchDatabase(config);
   const orm = await createOrm({ url: db.url, poolMax: 2 });
   let vigil: ChildProcess | null = null;
   let api: ApiClient | null = null;

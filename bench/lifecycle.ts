@@ -9,13 +9,13 @@ import { loadConfig } from '../src/config';
 import { MaintenanceSchema, WebhookDeliverySchema } from '../src/db/entities';
 import { createOrm, migrate, type Orm } from '../src/db/orm';
 import type { RetryPolicy } from '../src/domain/webhook-retry';
-import { dropDatabase, resolveDatabase, withDatabase } from '../src/infra/postgres';
+import { dropDatabase } from '../src/infra/postgres';
 import { type RunningTemporal, registerSearchAttributes, startTemporalDevServer } from '../src/infra/temporal-dev-server';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { maintenanceWorkflowId } from '../src/temporal/maintenance-scheduler';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { VigilProcessEnv } from './lifecycle-support';
-import { startVigilProcess, stopChild } from './processes';
+import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { type Stats, stats } from './figures';
 
 /**
@@ -382,12 +382,7 @@ async function terminateLeftovers(temporal: TemporalHandle, ids: string[]): Prom
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const databaseName = `vigil_bench_${Date.now()}`;
-  const db = await resolveDatabase({
-    databaseUrl: config.DATABASE_URL ? withDatabase(config.DATABASE_URL, databaseName) : undefined,
-    databaseName,
-    dataDir: config.dataDir,
-  });
+  const db = await benchDatabase(config);
   const orm = await createOrm({ url: db.url, poolMax: 4 });
   let devServer: RunningTemporal | null = null;
   let temporal: TemporalHandle | null = null;

@@ -7,14 +7,14 @@ import path from 'node:path';
 import { Agent, Pool, request } from 'undici';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
-import { dropDatabase, resolveDatabase, withDatabase } from '../src/infra/postgres';
+import { dropDatabase } from '../src/infra/postgres';
 import { type RunningTemporal, registerSearchAttributes, startTemporalDevServer } from '../src/infra/temporal-dev-server';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { probeTestWorkflowId } from '../src/temporal/probe-test-runner';
 import { PROBE_TEST_LIMITS } from '../src/usecases/probe-tests/jobs';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { ProbeVigilEnv } from './probe-test-support';
-import { startVigilProcess, stopChild } from './processes';
+import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { type Stats, stats } from './figures';
 
 /**
@@ -422,12 +422,7 @@ async function terminateLeftovers(temporal: TemporalHandle): Promise<number> {
 async function main(): Promise<void> {
   if (!Number.isInteger(N) || N < ROUNDS) throw new Error(`N must be an integer ≥ ROUNDS (${ROUNDS})`);
   const config = loadConfig();
-  const databaseName = `vigil_bench_${Date.now()}`;
-  const db = await resolveDatabase({
-    databaseUrl: config.DATABASE_URL ? withDatabase(config.DATABASE_URL, databaseName) : undefined,
-    databaseName,
-    dataDir: config.dataDir,
-  });
+  const db = await benchDatabase(config);
   const orm = await createOrm({ url: db.url, poolMax: 4 });
   let devServer: RunningTemporal | null = null;
   let temporal: TemporalHandle | null = null;

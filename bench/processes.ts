@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import type { Config } from '../src/config';
+import { resolveDatabase, withDatabase } from '../src/infra/postgres';
 
 /**
  * Starts a benchmark's Vigil server process (`script`, compiled next to this file) with `env`,
@@ -36,4 +38,10 @@ export async function stopChild(child: ChildProcess, graceMs = 30_000): Promise<
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+/** A fresh database for one benchmark run (dropped at its end by the caller): on DATABASE_URL's server, else the local or embedded one. */
+export function benchDatabase(config: Config): ReturnType<typeof resolveDatabase> {
+  const databaseName = `vigil_bench_${Date.now()}`;
+  return resolveDatabase({ databaseUrl: config.DATABASE_URL ? withDatabase(config.DATABASE_URL, databaseName) : undefined, databaseName, dataDir: config.dataDir });
 }
