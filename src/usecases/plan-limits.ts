@@ -5,13 +5,14 @@ import { assertCanCreate, assertNotSuspended } from '../domain/quota';
 import type { Capability } from '../domain/plans';
 import type { OrgContext } from './context';
 
-type Countable = 'Service' | 'Customer' | 'WebhookSubscription';
-type CountedCapability = Extract<Capability, 'services' | 'customers' | 'webhooks'>;
+type Countable = 'Service' | 'Customer' | 'WebhookSubscription' | 'Metric';
+type CountedCapability = Extract<Capability, 'services' | 'customers' | 'webhooks' | 'metrics'>;
 
 const ENTITY_OF: Record<CountedCapability, Countable> = {
   services: 'Service',
   customers: 'Customer',
   webhooks: 'WebhookSubscription',
+  metrics: 'Metric',
 };
 
 /**

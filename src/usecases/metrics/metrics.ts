@@ -13,6 +13,7 @@ import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive, softDelete } from '../org-resources';
 import { PUSH_SOURCE_TYPES, type MetricView, metricView } from './view';
 import { assertNotReferenced } from '../slos';
+import { assertWritable, reserveQuota } from '../plan-limits';
 import { validateAlertSourceConfig } from './alerts';
 import { ingestSamples } from './ingest';
 import { syncManualMetrics } from './manual';
@@ -91,31 +92,34 @@ function inboundToken(sourceType: string): string | null {
 export async function createMetric(ctx: OrgContext, input: MetricInput): Promise<{ view: MetricView; metric: Metric; inboundToken: string | null }> {
   const config = await check(ctx, input.source_type, input);
   const token = inboundToken(input.source_type);
-  const m = ctx.em.create(MetricSchema, {
-    id: randomUUID(),
-    organization: ctx.org.id,
-    service: input.service_id,
-    name: input.name,
-    sourceType: input.source_type,
-    sourceConfig: config,
-    thresholds: input.thresholds ?? null,
-    intervalSeconds: input.interval_seconds ?? 60,
-    agent: input.agent_id ?? null,
-    unit: input.unit ?? null,
-    status: 'no_data',
-    currentValue: null,
-    reason: null,
-    lastSampleAt: null,
-    statusSince: ctx.now,
-    manualStatus: null,
-    inboundTokenHash: token ? hashToken(token) : null,
-    pushState: input.source_type === 'heartbeat' ? { last_ping_at: null } : null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    deletedAt: null,
+  return ctx.em.transactional(async (em) => {
+    await reserveQuota(ctx, em, 'metrics');
+    const m = em.create(MetricSchema, {
+      id: randomUUID(),
+      organization: ctx.org.id,
+      service: input.service_id,
+      name: input.name,
+      sourceType: input.source_type,
+      sourceConfig: config,
+      thresholds: input.thresholds ?? null,
+      intervalSeconds: input.interval_seconds ?? 60,
+      agent: input.agent_id ?? null,
+      unit: input.unit ?? null,
+      status: 'no_data',
+      currentValue: null,
+      reason: null,
+      lastSampleAt: null,
+      statusSince: ctx.now,
+      manualStatus: null,
+      inboundTokenHash: token ? hashToken(token) : null,
+      pushState: input.source_type === 'heartbeat' ? { last_ping_at: null } : null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+      deletedAt: null,
+    });
+    await em.flush();
+    return { view: metricView(m), metric: m, inboundToken: token };
   });
-  await ctx.em.flush();
-  return { view: metricView(m), metric: m, inboundToken: token };
 }
 
 export async function getMetricRow(ctx: OrgContext, id: string): Promise<Metric> {
@@ -151,6 +155,7 @@ export async function listMetrics(ctx: OrgContext, q: { limit: number; cursor?: 
 
 export async function updateMetric(ctx: OrgContext, id: string, patch: MetricPatch): Promise<{ view: MetricView; metric: Metric }> {
   const m = await getMetricRow(ctx, id);
+  await assertWritable(ctx, 'metrics', m);
   const next = {
     service_id: patch.service_id ?? m.service,
     source_config: patch.source_config ?? m.sourceConfig,
