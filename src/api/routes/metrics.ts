@@ -39,7 +39,7 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
       tag,
       description:
         'source_config is validated by the same rules as the probe test. Thresholds are required except for manual and alert metrics. Without agent_id, HTTP/TCP/DNS/TLS/ping checks run from the cloud on a Temporal Schedule; other types need an agent. Heartbeat and alert metrics answer their inbound URL once.',
-      errors: [...BODY_ERRORS],
+      errors: [...BODY_ERRORS, 'quota_exceeded'],
     });
     app.post('/metrics', { schema: { ...doc, body: MetricCreateBody, response: { 201: MetricCreatedSchema, ...errorResponses } } }, async (request, reply) => {
       const { view, metric, inboundToken } = await createMetric(request.orgContext(), request.body);
@@ -50,7 +50,7 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('updateMetric', { summary: 'Update a metric', tag, description: 'Changes only the fields sent; the agent picks up the change at once.', errors: [...BODY_ERRORS, 'not_found'] });
+    const { errorResponses, ...doc } = routeDoc('updateMetric', { summary: 'Update a metric', tag, description: 'Changes only the fields sent; the agent picks up the change at once.', errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan'] });
     app.patch('/metrics/:id', { schema: { ...doc, params: IdParams, body: MetricPatchBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
       const { view, metric } = await updateMetric(request.orgContext(), request.params.id, request.body);
       await sync(metric, request.log);
