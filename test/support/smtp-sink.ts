@@ -1,0 +1,81 @@
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface SmtpSink {
+  url: string;
+  port: number;
+  messages: ParsedMail[];
+  /** resolves with the first message (already received or arriving later) matching pred, rejects after timeoutMs */
+  waitFor(pred: (m: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
+  /** makes the server answer RCPT TO for these addresses with 550 */
+  rejectRecipients: Set<string>;
+  /** raw headers are available as m.headerLines */
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on loopback (no TLS, any or no AUTH) that keeps every message it accepts, parsed. */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ParsedMail[] = [];
+  const rejectRecipients = new Set<string>();
+  const waiters = new Set<(m: ParsedMail) => void>();
+
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    disableReverseLookup: true,
+    closeTimeout: 1000,
+    logger: false,
+    onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
+    onRcptTo(address, _session, callback) {
+      const rcpt = address.address.toLowerCase();
+      if (![...rejectRecipients].some((a) => a.toLowerCase() === rcpt)) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), { responseCode: 550 }));
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream).then(
+        (mail) => {
+          messages.push(mail);
+          for (const notify of waiters) notify(mail);
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+    },
+  });
+  // A client that hangs up mid-session is not a test failure.
+  server.on('error', () => undefined);
+
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    messages,
+    rejectRecipients,
+    waitFor(pred, timeoutMs = 5000) {
+      const found = messages.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const done = (m: ParsedMail): void => {
+          if (!pred(m)) return;
+          clearTimeout(timer);
+          waiters.delete(done);
+          resolve(m);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(done);
+          reject(new Error(`no matching message within ${timeoutMs} ms (${messages.length} received)`));
+        }, timeoutMs);
+        waiters.add(done);
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
