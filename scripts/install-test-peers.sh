@@ -9,7 +9,7 @@
 # step prints its output. Builds are cached under ${VIGIL_CACHE_DIR:-~/.cache/vigil}.
 set -euo pipefail
 
-PEERS=(docker_cli compose dnsmasq ping iproute prometheus alertmanager mariadb openssl)
+PEERS=(docker_cli compose dnsmasq ping iproute prometheus alertmanager mariadb openssl chromium)
 
 CACHE_DIR="${VIGIL_CACHE_DIR:-$HOME/.cache/vigil}"
 COMPOSE_MODULE=github.com/docker/compose/v2
@@ -69,6 +69,8 @@ peer_prometheus() { command -v prometheus >/dev/null || apt_install prometheus; 
 peer_alertmanager() { command -v prometheus-alertmanager >/dev/null || apt_install prometheus-alertmanager; }
 peer_mariadb() { command -v mariadbd >/dev/null || apt_install mariadb-server; }
 peer_openssl() { command -v openssl >/dev/null || apt_install openssl; }
+# A headless browser (driven by playwright-core) for the status-page rendering checks.
+peer_chromium() { command -v chromium >/dev/null && return 0; apt_install chromium; }
 
 # Docker Compose v2 as a CLI plugin (`docker compose`), built from the Go module
 # proxy. `go install module@version` refuses it (its go.mod has `exclude`

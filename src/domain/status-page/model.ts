@@ -1,0 +1,137 @@
+import type { HealthStatus } from '../thresholds';
+
+/**
+ * What a public status page shows, already filtered for its viewer (drafts, deleted rows and
+ * other customers' incidents are gone before anything here is built). Pure data: the HTML
+ * renderer, the JSON summary and the feeds all read from these shapes.
+ */
+
+export interface PageBranding {
+  /** https URL of a logo image, or null. */
+  logo_url: string | null;
+  /** Accent colour (#rrggbb) for links, header bar and buttons; null = the default. */
+  accent_color: string | null;
+  /** Header background (#rrggbb); null = the default. */
+  header_color: string | null;
+}
+
+export interface PageLink {
+  label: string;
+  url: string;
+}
+
+export interface PageHeader {
+  subdomain: string;
+  title: string;
+  description: string | null;
+  /** IANA zone the page shows times in (e.g. Europe/Berlin); UTC by default. */
+  time_zone: string;
+  branding: PageBranding;
+  links: PageLink[];
+}
+
+/** One UTC day of a 90-day uptime bar; `uptime_pct` null when nothing was measured that day. */
+export interface UptimeDay {
+  date: string;
+  uptime_pct: string | null;
+}
+
+export interface SloSummary {
+  /** e.g. "99.9" (percent). */
+  objective: string;
+  /** Attainment in percent with three decimals, or null when not measurable yet. */
+  attainment: string | null;
+  met: boolean | null;
+  period_label: string;
+}
+
+export interface PageComponentView {
+  kind: 'service' | 'metric' | 'slo';
+  id: string;
+  name: string;
+  description: string | null;
+  status: HealthStatus;
+  /** True while a maintenance in progress covers it. */
+  in_maintenance: boolean;
+  /** 90 entries, oldest first (services and metrics); empty for SLOs. */
+  uptime: UptimeDay[];
+  /** Uptime over the 90 days, percent with three decimals; null when nothing was measured. */
+  uptime_pct: string | null;
+  slo: SloSummary | null;
+}
+
+export interface PageGroupView {
+  /** null: the ungrouped components. */
+  name: string | null;
+  status: HealthStatus;
+  components: PageComponentView[];
+}
+
+export interface TimelineMessageView {
+  type: string;
+  body: string;
+  posted_at: string;
+}
+
+export interface ServiceRef {
+  id: string;
+  name: string;
+}
+
+export interface PageIncidentView {
+  id: string;
+  title: string;
+  severity: string;
+  state: 'published' | 'resolved';
+  published_at: string;
+  resolved_at: string | null;
+  affected_services: ServiceRef[];
+  /** True when only the signed-in customer sees it (never true in public output). */
+  customer_scoped: boolean;
+  /** Newest first. */
+  messages: TimelineMessageView[];
+}
+
+export interface PageMaintenanceView {
+  id: string;
+  title: string;
+  description: string | null;
+  state: 'scheduled' | 'in_progress' | 'completed' | 'canceled';
+  scheduled_start_at: string;
+  scheduled_end_at: string;
+  actual_start_at: string | null;
+  actual_end_at: string | null;
+  affected_services: ServiceRef[];
+  /** Newest first. */
+  messages: TimelineMessageView[];
+}
+
+export interface PageView {
+  page: PageHeader;
+  /** Worst of the shown components (unhealthy > degraded > healthy); no_data when nothing is measured. */
+  status: HealthStatus;
+  groups: PageGroupView[];
+  /** Published, unresolved incidents, newest first. */
+  active_incidents: PageIncidentView[];
+  /** Maintenances in progress now. */
+  maintenance_in_progress: PageMaintenanceView[];
+  /** Scheduled maintenances that have not started, soonest first. */
+  maintenance_upcoming: PageMaintenanceView[];
+  /** Incidents resolved in the last 7 days, newest first (the page's "recent" list). */
+  recent_incidents: PageIncidentView[];
+  /** The signed-in customer, when a valid viewer token was presented. */
+  viewer: { customer_id: string; customer_name: string } | null;
+  generated_at: string;
+}
+
+export interface HistoryView {
+  page: PageHeader;
+  /** Published or resolved incidents, newest first. */
+  incidents: PageIncidentView[];
+  /** Completed and canceled maintenances within the same span, newest first. */
+  maintenances: PageMaintenanceView[];
+  /** Query string value for the next (older) page, or null at the end. */
+  next_cursor: string | null;
+  viewer: { customer_id: string; customer_name: string } | null;
+  generated_at: string;
+}

@@ -1,0 +1,104 @@
+import type { HealthStatus } from '../thresholds';
+import { esc, join, lines, plainText, timeTag } from './render-html';
+import type { BadgeKind } from './render-styles';
+import type { PageIncidentView, PageMaintenanceView, ServiceRef, TimelineMessageView } from './model';
+
+export const OVERALL_TEXT: Record<HealthStatus, string> = {
+  healthy: 'All systems operational',
+  degraded: 'Degraded performance',
+  unhealthy: 'Major outage',
+  no_data: 'No data yet',
+};
+
+export const STATUS_TEXT: Record<HealthStatus, string> = {
+  healthy: 'Operational',
+  degraded: 'Degraded performance',
+  unhealthy: 'Major outage',
+  no_data: 'No data',
+};
+
+// One shape per status so that colour is never the only cue.
+const ICON_PATHS: Record<HealthStatus, string> = {
+  healthy: '<circle cx="8" cy="8" r="6.75"/><path d="M5 8.25l2 2 4-4.5"/>',
+  degraded: '<path d="M8 1.5 15 14H1z"/><path d="M8 6v3.5M8 11.75v.01"/>',
+  unhealthy: '<path d="M5.2 1.25h5.6l3.95 3.95v5.6l-3.95 3.95H5.2L1.25 10.8V5.2z"/><path d="M5.75 5.75l4.5 4.5M10.25 5.75l-4.5 4.5"/>',
+  no_data: '<circle cx="8" cy="8" r="6.75"/><path d="M5 8h6"/>',
+};
+
+export function statusIcon(status: HealthStatus): string {
+  return `<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><g fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round">${ICON_PATHS[status]}</g></svg>`;
+}
+
+export function statusText(status: HealthStatus): string {
+  return `<span class="status-text s-${status}">${statusIcon(status)}${STATUS_TEXT[status]}</span>`;
+}
+
+export function badge(kind: BadgeKind, text: string): string {
+  return `<span class="badge badge-${kind}">${esc(text)}</span>`;
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function severityBadge(severity: string): string {
+  const kind: BadgeKind = severity === 'minor' || severity === 'major' || severity === 'critical' ? severity : 'neutral';
+  return badge(kind, `${capitalize(severity)} severity`);
+}
+
+function affected(services: ServiceRef[]): string {
+  return services.length ? `<p class="muted">Affects: ${services.map((s) => esc(s.name)).join(', ')}</p>` : '';
+}
+
+function timeline(messages: TimelineMessageView[], tz: string): string {
+  if (!messages.length) return '';
+  const entry = (m: TimelineMessageView) =>
+    `<li class="entry"><p><strong>${esc(m.type)}</strong> <span class="muted">${timeTag(m.posted_at, tz)}</span></p>${plainText(m.body, 'div')}</li>`;
+  return `<ol class="timeline" aria-label="Updates, newest first">\n${join(messages, entry)}\n</ol>`;
+}
+
+export interface RenderContext {
+  tz: string;
+  /** A customer is signed in: their private incidents get a badge. */
+  signedIn: boolean;
+}
+
+export function incidentArticle(i: PageIncidentView, ctx: RenderContext): string {
+  const state = i.state === 'resolved' ? badge('resolved', 'Resolved') : badge('ongoing', 'Ongoing');
+  const privateBadge = ctx.signedIn && i.customer_scoped ? badge('private', 'Private to your organization') : '';
+  const span = i.resolved_at
+    ? `Started ${timeTag(i.published_at, ctx.tz)}, resolved ${timeTag(i.resolved_at, ctx.tz)}`
+    : `Started ${timeTag(i.published_at, ctx.tz)}`;
+  return lines(
+    `<article class="card incident" data-incident-id="${esc(i.id)}" data-severity="${esc(i.severity)}" data-state="${i.state}">`,
+    `<h3>${esc(i.title)}</h3>`,
+    `<p class="badges">${severityBadge(i.severity)}${state}${privateBadge}</p>`,
+    `<p class="muted">${span}</p>`,
+    affected(i.affected_services),
+    timeline(i.messages, ctx.tz),
+    '</article>',
+  );
+}
+
+const MAINTENANCE_STATE: Record<PageMaintenanceView['state'], string> = {
+  scheduled: 'Scheduled',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  canceled: 'Canceled',
+};
+
+export function maintenanceArticle(m: PageMaintenanceView, ctx: RenderContext): string {
+  const actual = [
+    m.actual_start_at ? `Started ${timeTag(m.actual_start_at, ctx.tz)}` : '',
+    m.actual_end_at ? `ended ${timeTag(m.actual_end_at, ctx.tz)}` : '',
+  ].filter(Boolean);
+  return lines(
+    `<article class="card maintenance" data-maintenance-id="${esc(m.id)}" data-state="${m.state}">`,
+    `<h3>${esc(m.title)}</h3>`,
+    `<p class="badges">${badge('maintenance', `Maintenance: ${MAINTENANCE_STATE[m.state]}`)}</p>`,
+    `<p>Scheduled ${timeTag(m.scheduled_start_at, ctx.tz)} to ${timeTag(m.scheduled_end_at, ctx.tz)}</p>`,
+    actual.length ? `<p class="muted">${actual.join(', ')}</p>` : '',
+    m.description ? plainText(m.description) : '',
+    affected(m.affected_services),
+    timeline(m.messages, ctx.tz),
+    '</article>',
+  );
+}
