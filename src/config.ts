@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './domain/webhook-retry';
 import { resolveMasterKey } from './infra/master-key';
 import { SecretBox } from './infra/secret-box';
+import { createMailer } from './infra/mailer';
+import { deriveLinkKey } from './domain/status-page/signed-links';
+import type { EmailDeps } from './usecases/status-pages/notifications';
 import { parseCidrList } from './probes/public-address';
 
 /** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
@@ -62,6 +65,11 @@ export const ConfigSchema = z.object({
   CLOUD_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
   METRIC_SAMPLE_RETENTION_DAYS: z.coerce.number().int().min(2).max(3_650).default(400),
   PROBE_TEST_EXPIRY_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'Expected smtp://host:port or smtps://user:pass@host:port').optional(),
+  MAIL_FROM: z.string().min(3).default('Vigil Status <status@vigil.localhost>'),
+  MAIL_OUTBOX_DIR: z.string().optional(),
+  SUBSCRIBE_LIMIT_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
+  SUBSCRIBE_LIMIT_PER_PAGE_HOUR: z.coerce.number().int().min(1).default(500),
   WEBHOOK_RETRY_GIVE_UP_MS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_POLICY.giveUpAfterMs),
 });
 
@@ -96,6 +104,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The backoff webhook deliveries follow (README: WEBHOOK_RETRY_*). */
 export function webhookRetryPolicy(c: Config): RetryPolicy {
   return { initialMs: c.WEBHOOK_RETRY_INITIAL_MS, factor: DEFAULT_RETRY_POLICY.factor, maxMs: c.WEBHOOK_RETRY_MAX_MS, giveUpAfterMs: c.WEBHOOK_RETRY_GIVE_UP_MS };
+}
+
+/** Signs subscribers' confirm and unsubscribe links (HKDF of the master key). */
+export function subscriberLinkKey(c: Config): Buffer {
+  return deriveLinkKey(resolveMasterKey({ env: c.VIGIL_MASTER_KEY, nodeEnv: c.NODE_ENV, dataDir: c.dataDir }));
+}
+
+/** Where subscriber email goes: SMTP_URL, or (unset) `.eml` files in MAIL_OUTBOX_DIR (default `<data dir>/mail-outbox`). */
+export function emailDeps(c: Config, log?: (line: string) => void): EmailDeps {
+  return {
+    mailer: createMailer({ smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: c.MAIL_OUTBOX_DIR ? path.resolve(c.MAIL_OUTBOX_DIR) : path.join(c.dataDir, 'mail-outbox'), log }),
+    linkKey: subscriberLinkKey(c),
+    site: { statusHost: c.STATUS_HOST, publicBaseUrl: c.publicBaseUrl },
+    log,
+  };
 }
 
 /** Seals and opens secrets at rest with the master key (VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production). */

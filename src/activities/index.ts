@@ -5,6 +5,7 @@ import { createMaintenanceActivities } from './maintenance';
 import { createMetricActivities } from './metrics';
 import { type ProberDeps, createProbeTestActivities } from './probe-tests';
 import { type WebhookDeps, createWebhookActivities } from './webhooks';
+import { type EmailDeps, createSubscriberEmailActivities } from './subscriber-emails';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -14,6 +15,8 @@ export interface ActivityDeps {
   webhooks?: WebhookDeps;
   /** Runs cloud probe tests; without it they fail as not configured. */
   prober?: ProberDeps;
+  /** Sends subscriber email (SMTP or the development outbox folder); without it those activities fail as not configured. */
+  email?: EmailDeps;
   /** Days of samples kept (METRIC_SAMPLE_RETENTION_DAYS). */
   sampleRetentionDays?: number;
 }
@@ -26,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createProbeTestActivities(deps),
     ...createMetricActivities(deps),
+    ...createSubscriberEmailActivities(deps),
   };
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
@@ -30,6 +30,9 @@ import { JobWaiter } from './job-waiter';
 import type { ProbeTestRunner } from '../temporal/probe-test-runner';
 import type { SecretBox } from '../infra/secret-box';
 import type { WebhookStarter } from '../temporal/webhook-starter';
+import { statusPageRoutes } from './routes/status-pages';
+import { publicPageRoutes, publicSubscribeRoutes } from './routes/public-pages';
+import type { SubscribeLimits } from '../usecases/status-pages/subscribers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,7 +42,11 @@ declare module 'fastify' {
 
 export interface AppDeps {
   orm: Orm;
-  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'>;
+  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST'>>;
+  /** Signs and checks subscribers' confirm/unsubscribe links (config: subscriberLinkKey); without it, a per-process key that the worker's emails cannot match. */
+  linkKey?: Buffer;
+  /** Public subscribe abuse limits (SUBSCRIBE_LIMIT_*); generous defaults when absent. */
+  subscribeLimits?: SubscribeLimits;
   /** Extra readiness checks (Temporal); the database check is always there. */
   readiness?: ReadinessProbe[];
   logger?: FastifyBaseLogger;
@@ -101,6 +108,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const dbProbe: ReadinessProbe = { name: 'database', check: async () => void (await deps.orm.em.getConnection().execute('select 1')) };
   await app.register(healthRoutes, { probes: [dbProbe, ...(deps.readiness ?? [])] });
   await app.register(docsRoutes, { openapi: () => app.swagger() });
+  const site = { statusHost: deps.config.STATUS_HOST ?? 'status.localhost', publicBaseUrl: deps.config.publicBaseUrl };
+  const subscribeLimits = deps.subscribeLimits ?? { perIpPerHour: 20, perPagePerHour: 500 };
+  await app.register(publicPageRoutes, { box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits, changeFeed: deps.changeFeed ?? null });
   await app.register(
     async (v1) => {
       await v1.register(serviceRoutes);
@@ -113,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(metricRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} }, publicBaseUrl: deps.config.publicBaseUrl });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
+      await v1.register(statusPageRoutes, { box: deps.secretBox, site });
+      await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });
       const waiter = new JobWaiter(deps.probeJobFeed ?? null);
       const runner = deps.probeTestRunner ?? NO_RUNNER;
       await v1.register(probeTestRoutes, { runner, waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000 });

@@ -76,6 +76,18 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   pingHeartbeatGet: 'public',
   receiveAlerts: 'public',
 
+  listStatusPages: ['read:config'],
+  getStatusPage: ['read:config'],
+  createStatusPage: ['write:config'],
+  updateStatusPage: ['write:config'],
+  deleteStatusPage: ['write:config'],
+  listSubscribers: ['read:config'],
+  getSubscriber: ['read:config'],
+  deleteSubscriber: ['write:config'],
+  importSubscribers: ['write:config'],
+  createViewerToken: ['write:config'],
+  subscribeToStatusPage: 'public',
+
   testProbe: ['write:metrics', 'write:config'],
   getProbeTest: ['write:metrics', 'write:config'],
 

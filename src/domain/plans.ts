@@ -4,7 +4,7 @@ export type PlanId = (typeof PLAN_IDS)[number];
 
 export type Feature = 'public_api' | 'customers' | 'sla_ledger';
 /** Countable things a plan caps. `null` cap = unlimited. */
-export type Capability = 'services' | 'customers' | 'api_keys' | 'webhooks' | 'metrics';
+export type Capability = 'services' | 'customers' | 'api_keys' | 'webhooks' | 'metrics' | 'status_pages';
 
 export interface Plan {
   id: PlanId;
@@ -19,28 +19,28 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     id: 'free',
     label: 'Free',
     features: new Set<Feature>(),
-    quotas: { services: 5, customers: 0, api_keys: 2, webhooks: 0, metrics: 10 },
+    quotas: { services: 5, customers: 0, api_keys: 2, webhooks: 0, metrics: 10, status_pages: 1 },
     rateLimit: { perMinute: 60, perDay: 5_000 },
   },
   team: {
     id: 'team',
     label: 'Team',
     features: new Set<Feature>(['public_api']),
-    quotas: { services: 25, customers: 0, api_keys: 10, webhooks: 5, metrics: 100 },
+    quotas: { services: 25, customers: 0, api_keys: 10, webhooks: 5, metrics: 100, status_pages: 3 },
     rateLimit: { perMinute: 300, perDay: 50_000 },
   },
   business: {
     id: 'business',
     label: 'Business',
     features: new Set<Feature>(['public_api', 'customers', 'sla_ledger']),
-    quotas: { services: 250, customers: 500, api_keys: 50, webhooks: 25, metrics: 1_000 },
+    quotas: { services: 250, customers: 500, api_keys: 50, webhooks: 25, metrics: 1_000, status_pages: 10 },
     rateLimit: { perMinute: 1_200, perDay: 500_000 },
   },
   enterprise: {
     id: 'enterprise',
     label: 'Enterprise',
     features: new Set<Feature>(['public_api', 'customers', 'sla_ledger']),
-    quotas: { services: null, customers: null, api_keys: null, webhooks: null, metrics: null },
+    quotas: { services: null, customers: null, api_keys: null, webhooks: null, metrics: null, status_pages: null },
     rateLimit: { perMinute: 6_000, perDay: 5_000_000 },
   },
 };

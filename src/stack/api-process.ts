@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
-import { type Config, secretBox, webhookRetryPolicy } from '../config';
+import { type Config, secretBox, subscriberLinkKey, webhookRetryPolicy } from '../config';
 import { temporalWebhookStarter } from '../temporal/webhook-starter';
 import { temporalProbeTestRunner } from '../temporal/probe-test-runner';
 import { temporalMetricScheduler } from '../temporal/metric-schedules';
@@ -29,6 +29,8 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     changeFeed,
     maintenanceScheduler: temporalMaintenanceScheduler(temporal),
     secretBox: secretBox(config),
+    linkKey: subscriberLinkKey(config),
+    subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
     webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config)),
     probeTestRunner: temporalProbeTestRunner(temporal),
     metricScheduler: temporalMetricScheduler(temporal),

@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { type Config, secretBox, webhookRetryPolicy } from '../config';
+import { type Config, emailDeps, secretBox, webhookRetryPolicy } from '../config';
 import type { Orm } from '../db/orm';
 import { registerSearchAttributes } from '../infra/temporal-dev-server';
 import { connectTemporal } from '../temporal/connection';
@@ -28,6 +28,8 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
+      // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
+      email: emailDeps(config, (line) => log.info(line)),
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,

@@ -5,14 +5,15 @@ import { assertCanCreate, assertNotSuspended } from '../domain/quota';
 import type { Capability } from '../domain/plans';
 import type { OrgContext } from './context';
 
-type Countable = 'Service' | 'Customer' | 'WebhookSubscription' | 'Metric';
-type CountedCapability = Extract<Capability, 'services' | 'customers' | 'webhooks' | 'metrics'>;
+type Countable = 'Service' | 'Customer' | 'WebhookSubscription' | 'Metric' | 'StatusPage';
+type CountedCapability = Extract<Capability, 'services' | 'customers' | 'webhooks' | 'metrics' | 'status_pages'>;
 
 const ENTITY_OF: Record<CountedCapability, Countable> = {
   services: 'Service',
   customers: 'Customer',
   webhooks: 'WebhookSubscription',
   metrics: 'Metric',
+  status_pages: 'StatusPage',
 };
 
 /**

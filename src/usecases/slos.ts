@@ -137,7 +137,7 @@ function base(s: Slo) {
 }
 
 /** The SLO with its attainment now, computed from the stored status history. */
-async function sloView(ctx: OrgContext, s: Slo) {
+export async function sloView(ctx: OrgContext, s: Slo) {
   const policy = policyOf(s);
   // A window never reaches back further than 400 days; read flips from there.
   const from = new Date(ctx.now.getTime() - 400 * 86_400_000);

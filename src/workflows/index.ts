@@ -5,3 +5,4 @@ export { webhookDeliveryWorkflow } from './webhook-delivery-workflow';
 export { outboxSweepWorkflow } from './outbox-sweep-workflow';
 export { probeTestWorkflow, probeTestFinished } from './probe-test-workflow';
 export { cloudMetricCheckWorkflow, metricSweepWorkflow } from './metric-workflows';
+export { subscriberEmailWorkflow } from './subscriber-email-workflow';

@@ -9,7 +9,8 @@ import type { Scope } from '../../src/domain/scopes';
 import { mintApiKey } from '../../src/usecases/api-keys';
 import { createOrganization, type OrganizationPatch, updateOrganization } from '../../src/usecases/organizations';
 import type { MaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
-import { testDatabaseUrl, testSecretBox } from './env';
+import { testDatabaseUrl, testLinkKey, testSecretBox } from './env';
+import type { SubscribeLimits } from '../../src/usecases/status-pages/subscribers';
 import type { WebhookStarter } from '../../src/temporal/webhook-starter';
 import type { ProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import type { MetricScheduler } from '../../src/temporal/metric-schedules';
@@ -59,6 +60,7 @@ export async function startApi(
     probeTestRunner?: ProbeTestRunner;
     probeTestExpiryMs?: number;
     metricScheduler?: MetricScheduler;
+    subscribeLimits?: SubscribeLimits;
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
@@ -75,6 +77,8 @@ export async function startApi(
     changeFeed,
     maintenanceScheduler: opts.maintenanceScheduler,
     secretBox: testSecretBox(),
+    linkKey: testLinkKey(),
+    subscribeLimits: opts.subscribeLimits,
     webhookStarter: opts.webhookStarter,
     probeTestRunner: opts.probeTestRunner,
     probeJobFeed,

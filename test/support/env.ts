@@ -1,3 +1,4 @@
+import { deriveLinkKey } from '../../src/domain/status-page/signed-links';
 import { parseMasterKey } from '../../src/infra/master-key';
 import { SecretBox } from '../../src/infra/secret-box';
 
@@ -12,3 +13,5 @@ export const testTemporalAddress = () => required('VIGIL_TEST_TEMPORAL_ADDRESS')
 
 /** The suite's master key (global setup makes one per run); API and worker must share it. */
 export const testSecretBox = () => new SecretBox(parseMasterKey(required('VIGIL_MASTER_KEY')));
+/** The key the suite's API and worker both sign subscriber links with. */
+export const testLinkKey = () => deriveLinkKey(parseMasterKey(required('VIGIL_MASTER_KEY')));

@@ -9,6 +9,7 @@ import { type WebhookStarter, temporalWebhookStarter } from '../../src/temporal/
 import { OutboxRelay } from '../../src/worker/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/worker/worker';
+import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 
 export interface TemporalHarness {
@@ -24,7 +25,16 @@ export interface TemporalHarness {
 
 /** A real worker on the suite's Temporal dev server, on a task queue of its own so suites never steal each other's tasks. */
 export async function startTemporalHarness(
-  opts: { relay?: boolean; webhookPolicy?: RetryPolicy; webhookTimeoutMs?: number; cloudAllowCidrs?: string; cloudResolver?: string; webhookAllowCidrs?: string } = {},
+  opts: {
+    relay?: boolean;
+    webhookPolicy?: RetryPolicy;
+    webhookTimeoutMs?: number;
+    cloudAllowCidrs?: string;
+    cloudResolver?: string;
+    webhookAllowCidrs?: string;
+    /** Subscriber email: only a harness given these sends it (its relay alone claims email runs, so suites never send each other's mail). */
+    email?: EmailDeps;
+  } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
   const taskQueue = `test-${randomUUID()}`;
@@ -42,10 +52,12 @@ export async function startTemporalHarness(
       webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000, allowCidrs: opts.webhookAllowCidrs ?? '127.0.0.0/8,::1/128' },
       // Tests probe targets on loopback: the documented allow-list, never on by default.
       prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', resolver: opts.cloudResolver, defaultTimeoutMs: 5_000 },
+      email: opts.email,
     },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.
-  const eager = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
+  const eagerStarter = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
+  const eager: WebhookStarter = opts.email ? eagerStarter : { start: (d) => eagerStarter.start(d) };
   const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: eager }) : null;
   await relay?.start();
   return {

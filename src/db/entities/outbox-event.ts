@@ -18,6 +18,12 @@ export const OutboxEventSchema = defineEntity({
     createdAt: p.datetime(3),
     dispatchedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ name: 'outbox_events_undispatched_index', expression: 'create index outbox_events_undispatched_index on outbox_events (created_at) where dispatched_at is null' }],
+  indexes: [
+    { name: 'outbox_events_undispatched_index', expression: 'create index outbox_events_undispatched_index on outbox_events (created_at) where dispatched_at is null' },
+    {
+      name: 'outbox_events_email_index',
+      expression: "create index outbox_events_email_index on outbox_events (created_at) where type like 'incident.%' or type like 'maintenance.%' or type like 'subscriber.%'",
+    },
+  ],
 });
 export type OutboxEvent = InferEntity<typeof OutboxEventSchema>;

@@ -7,6 +7,7 @@ import { Migration20261122050000Webhooks } from './Migration20261122050000Webhoo
 import { Migration20261122060000Agents } from './Migration20261122060000Agents';
 import { Migration20261122070000Metrics } from './Migration20261122070000Metrics';
 import { Migration20261122080000Slos } from './Migration20261122080000Slos';
+import { Migration20261122090000StatusPages } from './Migration20261122090000StatusPages';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122060000Agents', class: Migration20261122060000Agents },
   { name: 'Migration20261122070000Metrics', class: Migration20261122070000Metrics },
   { name: 'Migration20261122080000Slos', class: Migration20261122080000Slos },
+  { name: 'Migration20261122090000StatusPages', class: Migration20261122090000StatusPages },
 ];

@@ -27,8 +27,8 @@ export async function pruneRateLimitCounters(em: EntityManager, before: Date): P
   const res = await em
     .getConnection()
     .execute<{ affectedRows: number }>(
-      `delete from rate_limit_counters where (window_kind in ('minute', 'ptest_a', 'ptest_c') and window_start < ?::timestamptz - interval '1 minute') or (window_kind = 'day' and window_start < ?::timestamptz - interval '1 day')`,
-      [before, before],
+      `delete from rate_limit_counters where (window_kind in ('minute', 'ptest_a', 'ptest_c') and window_start < ?::timestamptz - interval '1 minute') or (window_kind in ('sub_ip', 'sub_page') and window_start < ?::timestamptz - interval '1 hour') or (window_kind = 'day' and window_start < ?::timestamptz - interval '1 day')`,
+      [before, before, before],
       'run',
     );
   return res.affectedRows;
@@ -53,4 +53,19 @@ export async function uncountProbeTest(em: EntityManager, organizationId: string
     [organizationId, kind, minuteStart],
     'run',
   );
+}
+
+/**
+ * Counts one public subscribe request in its hour window, by client address (`sub_ip`, keyed by
+ * a UUID-shaped hash of the address) or by page (`sub_page`); returns the new total.
+ */
+export async function countSubscribeRequest(em: EntityManager, key: string, kind: 'sub_ip' | 'sub_page', hourStart: Date): Promise<number> {
+  const rows: { count: number }[] = await em.getConnection().execute(
+    `insert into rate_limit_counters as c (organization_id, window_kind, window_start, count) values (?, ?, ?::timestamptz, 1)
+     on conflict (organization_id, window_kind, window_start) do update set count = c.count + 1
+     returning count`,
+    [key, kind, hourStart],
+    'all',
+  );
+  return rows[0]?.count ?? 1;
 }

@@ -9,6 +9,13 @@ import { findLive } from '../org-resources';
 import { type DeliveryState, type DeliveryView, deliveryView } from './views';
 
 
+/** What starting an event's subscriber-email workflow needs. */
+export interface EmailRunRef {
+  organizationId: string;
+  eventId: string;
+  eventType: string;
+}
+
 /** What starting a delivery's workflow needs. */
 export interface DeliveryRef {
   organizationId: string;

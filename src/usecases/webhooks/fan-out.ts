@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OutboxEventSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
-import type { DeliveryRef } from './deliveries';
+import type { Knex } from '@mikro-orm/knex';
+import { NotificationRunSchema, OutboxEventSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
+import { EMAIL_EVENT_TYPES } from '../../domain/status-page/notify-events';
+import type { DeliveryRef, EmailRunRef } from './deliveries';
 
 /**
  * Takes up to `batch` undispatched events from the outbox (rows other relays hold are skipped),
@@ -62,4 +64,37 @@ export async function unstartedDeliveries(em: EntityManager, before: Date, limit
   const subs = await em.find(WebhookSubscriptionSchema, { id: { $in: [...new Set(rows.map((d) => d.subscription))] } }, { fields: ['id', 'url'] });
   const url = new Map(subs.map((s) => [s.id, s.url]));
   return rows.map((d) => ({ organizationId: d.organization, deliveryId: d.id, eventType: d.eventType, url: url.get(d.subscription) ?? '' }));
+}
+
+/** Matches the partial index outbox_events_email_index, so claiming never scans other events. */
+const EMAIL_TYPES_PREDICATE = `(e.type like 'incident.%' or e.type like 'maintenance.%' or e.type like 'subscriber.%')`;
+
+/**
+ * Claims subscriber-email runs for recent events that have none yet (one run per event; the
+ * primary key settles races between relays). Separate from webhook fan-out, so only relays that
+ * can send email take these events.
+ */
+export async function claimEmailRuns(em: EntityManager, now: Date, limit = 500): Promise<EmailRunRef[]> {
+  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
+  const res = (await knex.raw(
+    `insert into notification_runs (event_id, organization_id, event_type, created_at)
+     select e.id, e.organization_id, e.type, ? from outbox_events e
+      where ${EMAIL_TYPES_PREDICATE} and e.type in (select jsonb_array_elements_text(?::jsonb)) and e.created_at > ?::timestamptz - interval '2 days'
+        and not exists (select 1 from notification_runs r where r.event_id = e.id)
+      order by e.created_at limit ?
+     on conflict (event_id) do nothing
+     returning event_id, organization_id, event_type`,
+    [now, JSON.stringify([...EMAIL_EVENT_TYPES]), now, limit],
+  )) as { rows: { event_id: string; organization_id: string; event_type: string }[] };
+  return res.rows.map((r) => ({ organizationId: r.organization_id, eventId: r.event_id, eventType: r.event_type }));
+}
+
+export async function markEmailRunsStarted(em: EntityManager, eventIds: string[], now: Date): Promise<void> {
+  if (eventIds.length) await em.nativeUpdate(NotificationRunSchema, { event: { $in: eventIds }, workflowStartedAt: null }, { workflowStartedAt: now });
+}
+
+/** Email runs committed before `before` whose workflow was never confirmed started. */
+export async function unstartedEmailRuns(em: EntityManager, before: Date, limit = 500): Promise<EmailRunRef[]> {
+  const rows = await em.find(NotificationRunSchema, { workflowStartedAt: null, createdAt: { $lt: before } }, { orderBy: { createdAt: 'asc' }, limit });
+  return rows.map((r) => ({ organizationId: r.organization, eventId: r.event, eventType: r.eventType }));
 }

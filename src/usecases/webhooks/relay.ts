@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookStarter } from '../../temporal/webhook-starter';
-import type { DeliveryRef } from './deliveries';
-import { dispatchOutbox, markDeliveriesStarted, unstartedDeliveries } from './fan-out';
+import type { DeliveryRef, EmailRunRef } from './deliveries';
+import { claimEmailRuns, dispatchOutbox, markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './fan-out';
 
 const BATCH = 500;
 
@@ -9,6 +9,13 @@ async function startAndMark(fork: () => EntityManager, starter: WebhookStarter, 
   if (!deliveries.length) return 0;
   const started = await starter.start(deliveries);
   await markDeliveriesStarted(fork(), started, new Date());
+  return started.length;
+}
+
+async function startEmailRuns(fork: () => EntityManager, starter: WebhookStarter, runs: EmailRunRef[]): Promise<number> {
+  if (!runs.length || !starter.startEmailRuns) return 0;
+  const started = await starter.startEmailRuns(runs);
+  await markEmailRunsStarted(fork(), started, new Date());
   return started.length;
 }
 
@@ -20,11 +27,20 @@ export async function relayOutbox(fork: () => EntityManager, starter: WebhookSta
     const batch = await dispatchOutbox(fork(), new Date(), BATCH);
     events += batch.events;
     started += await startAndMark(fork, starter, batch.deliveries);
-    if (batch.events < BATCH) return { events, started };
+    if (batch.events < BATCH) break;
   }
+  if (starter.startEmailRuns) {
+    for (;;) {
+      const runs = await claimEmailRuns(fork(), new Date(), BATCH);
+      started += await startEmailRuns(fork, starter, runs);
+      if (runs.length < BATCH) break;
+    }
+  }
+  return { events, started };
 }
 
 /** Starts workflows for deliveries committed more than `graceMs` ago but never confirmed started. */
 export async function restartUnstartedDeliveries(fork: () => EntityManager, starter: WebhookStarter, graceMs: number): Promise<number> {
-  return startAndMark(fork, starter, await unstartedDeliveries(fork(), new Date(Date.now() - graceMs)));
+  const before = new Date(Date.now() - graceMs);
+  return (await startAndMark(fork, starter, await unstartedDeliveries(fork(), before))) + (await startEmailRuns(fork, starter, await unstartedEmailRuns(fork(), before)));
 }

@@ -1,0 +1,274 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { StatusPage } from '../../db/entities';
+import type { ChangeFeed } from '../../db/change-feed';
+import { ProblemError } from '../../domain/error-catalog';
+import { ATOM_CONTENT_TYPE, FEED_CACHE_CONTROL, RSS_CONTENT_TYPE, buildAtom, buildRss, etagMatches, feedEtag, parseFeedLimit } from '../../domain/status-page/feed';
+import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../domain/status-page/render';
+import { subdomainOfHost } from '../../domain/status-page/subdomain';
+import type { StatusSite } from '../../domain/status-page/site';
+import type { SecretBox } from '../../infra/secret-box';
+import { findPageBySubdomain, loadFeed, loadHistoryView, loadPageView, pageHeader } from '../../usecases/status-pages/public-view';
+import { type SubscribeLimits, confirmSubscription, inspectLink, subscribe, unsubscribe } from '../../usecases/status-pages/subscribers';
+import { type Viewer, verifyViewerToken } from '../../usecases/status-pages/viewer-tokens';
+import { ScopedCache } from '../cache/scoped-cache';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS } from '../schemas/common';
+import { SubscribeAccepted, SubscribeBody } from '../schemas/status-pages';
+
+export interface PublicPageOptions {
+  box: SecretBox;
+  site: StatusSite;
+  /** Signs and checks subscribers' confirm and unsubscribe links. */
+  linkKey: Buffer;
+  limits: SubscribeLimits;
+  changeFeed: ChangeFeed | null;
+}
+
+const VIEWER_COOKIE = 'vigil_viewer';
+const HTML = 'text/html; charset=utf-8';
+/** Pages hold no script and load nothing but the operator's logo. */
+const CSP = "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const ACCEPTED_DETAIL = 'If the address can be subscribed, a confirmation email is on its way; the subscription starts once its link is followed.';
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function cookie(request: FastifyRequest, name: string): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return null;
+}
+
+/**
+ * Caches of what the public reads most. Views and feeds are keyed per organization and dropped
+ * when its incidents, maintenances or pages change (the change feed); metric statuses are not
+ * announced, so a page's view is at most 10 s old. Nothing is cached while the feed is down.
+ */
+function publicCaches(feed: ChangeFeed | null) {
+  const live = () => feed?.live === true;
+  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 1 });
+  const views = new ScopedCache<unknown>({ live, ttlMs: 10_000, maxScopes: 10_000 });
+  feed?.on('change', (c) => {
+    if (c.t === 'status_pages') pages.invalidate('pages');
+    if (c.o) views.invalidate(c.o);
+  });
+  feed?.on('reset', () => {
+    pages.clear();
+    views.clear();
+  });
+  return { pages, views };
+}
+
+/** The page, feeds, summary and subscription forms served at `<subdomain>.<STATUS_HOST>` (no API key). */
+export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (app, opts) => {
+  const host = new RegExp(`^[a-z0-9-]+\\.${escapeRegExp(opts.site.statusHost)}(:\\d+)?$`, 'i');
+  const constraints = { host };
+  const cache = publicCaches(opts.changeFeed);
+  const hide = { hide: true };
+
+  // Forms post urlencoded; an RFC 8058 one-click unsubscribe may post multipart. Only `token` and `email` are read.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'string' }, (_req, _body, done) => done(null, {}));
+
+  const pageFor = async (request: FastifyRequest): Promise<StatusPage | null> => {
+    const sub = subdomainOfHost(request.headers.host, opts.site.statusHost);
+    if (!sub) return null;
+    return cache.pages.getOrLoad('pages', sub, () => findPageBySubdomain(request.em, sub));
+  };
+
+  const notFound = (reply: FastifyReply) => reply.code(404).header('content-type', HTML).header('content-security-policy', CSP).send(renderNotFoundPage());
+
+  /** A viewer token from `?viewer_token=`, the cookie, or a Bearer header; remembered in the cookie when it came in the URL and verifies. */
+  const viewerOf = async (request: FastifyRequest, reply: FastifyReply, page: StatusPage): Promise<Viewer | null> => {
+    const fromQuery = (request.query as Record<string, unknown>).viewer_token;
+    const auth = request.headers.authorization;
+    const token = typeof fromQuery === 'string' ? fromQuery : (cookie(request, VIEWER_COOKIE) ?? (auth?.startsWith('Bearer ') ? auth.slice(7) : null));
+    if (!token) return null;
+    const viewer = await verifyViewerToken(request.em, page, opts.box, token, request.now);
+    if (viewer && typeof fromQuery === 'string') {
+      reply.header('set-cookie', `${VIEWER_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`);
+    }
+    return viewer;
+  };
+
+  const html = (reply: FastifyReply, body: string, viewer: Viewer | null, status = 200) =>
+    reply
+      .code(status)
+      .header('content-type', HTML)
+      .header('cache-control', viewer ? 'private, no-store' : 'public, max-age=30')
+      .header('vary', 'Cookie, Authorization')
+      .header('content-security-policy', CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .send(body);
+
+  const cached = <T>(page: StatusPage, key: string, viewer: Viewer | null, load: () => Promise<T>) =>
+    cache.views.getOrLoad(page.organization, `${page.id}:${viewer?.customer_id ?? 'public'}:${key}`, load) as Promise<T>;
+
+  app.get('/', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const viewer = await viewerOf(request, reply, page);
+    const body = await cached(page, 'page', viewer, async () => renderStatusPage(await loadPageView(request.em, page, viewer, request.now)));
+    return html(reply, body, viewer);
+  });
+
+  app.get('/summary.json', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return reply.code(404).header('access-control-allow-origin', '*').type('application/problem+json').send({ type: 'about:blank', title: 'not_found', status: 404, detail: 'No status page here.' });
+    const viewer = await viewerOf(request, reply, page);
+    const view = await cached(page, 'summary', viewer, () => loadPageView(request.em, page, viewer, request.now));
+    return reply
+      .header('cache-control', viewer ? 'private, no-store' : 'public, max-age=30')
+      .header('vary', 'Cookie, Authorization')
+      .header('access-control-allow-origin', '*')
+      .send(view);
+  });
+
+  app.get('/history', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const viewer = await viewerOf(request, reply, page);
+    const cursor = (request.query as Record<string, unknown>).cursor;
+    const view = await loadHistoryView(request.em, page, viewer, request.now, typeof cursor === 'string' ? cursor : undefined);
+    return html(reply, renderHistoryPage(view), viewer);
+  });
+
+  for (const kind of ['incidents', 'maintenances'] as const) {
+    app.get(`/${kind}/:id`, { constraints, schema: hide }, async (request, reply) => {
+      const page = await pageFor(request);
+      if (!page) return notFound(reply);
+      const id = (request.params as { id: string }).id;
+      const viewer = await viewerOf(request, reply, page);
+      if (!/^[0-9a-f-]{36}$/i.test(id)) return notFound(reply);
+      const view = await loadHistoryView(request.em, page, viewer, request.now, undefined, kind === 'incidents' ? { incident: id } : { maintenance: id });
+      if (!view.incidents.length && !view.maintenances.length) return notFound(reply);
+      return html(reply, renderHistoryPage(view), viewer);
+    });
+  }
+
+  const feedRoute = (format: 'atom' | 'rss') => async (request: FastifyRequest, reply: FastifyReply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const limit = parseFeedLimit((request.query as Record<string, unknown>).limit);
+    if (limit === null) {
+      throw new ProblemError('validation_failed', 'limit must be an integer from 1 (values above 200 are clamped to 200).', { errors: [{ path: 'query.limit', message: 'Expected an integer ≥ 1' }] });
+    }
+    const base = `${new URL(opts.site.publicBaseUrl).protocol}//${request.headers.host}`;
+    const feed = await cached(page, `feed:${format}:${limit}:${base}`, null, async () => {
+      const f = await loadFeed(request.em, page, limit);
+      const meta = {
+        title: page.title,
+        description: page.description ?? `Incidents and maintenance announced on ${page.title}`,
+        site_url: `${base}/`,
+        self_url: `${base}/feed.${format}`,
+        author_name: page.title,
+        updated: f.latestMs > 0 ? new Date(f.latestMs) : page.createdAt,
+      };
+      return { etag: feedEtag(f.count, f.latestMs), body: format === 'atom' ? buildAtom(meta, f.entries) : buildRss(meta, f.entries) };
+    });
+    reply.header('etag', feed.etag).header('cache-control', FEED_CACHE_CONTROL);
+    if (etagMatches(request.headers['if-none-match'], feed.etag)) return reply.code(304).send();
+    return reply.header('content-type', format === 'atom' ? ATOM_CONTENT_TYPE : RSS_CONTENT_TYPE).send(feed.body);
+  };
+  app.get('/feed.atom', { constraints, schema: hide }, feedRoute('atom'));
+  app.get('/feed.rss', { constraints, schema: hide }, feedRoute('rss'));
+
+  app.post('/subscribe', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const form = (request.body ?? {}) as Record<string, string>;
+    const header = pageHeader(page);
+    const email = z.email().max(320).safeParse((form.email ?? '').trim());
+    if (!email.success) return html(reply, renderMessagePage(header, 'Please check the address', 'That does not look like an email address. Go back and try again.'), null, 400);
+    try {
+      await subscribe(request.em, page, { email: email.data }, { ip: request.ip, viewer: await viewerOf(request, reply, page), limits: opts.limits, now: request.now });
+    } catch (err) {
+      if (err instanceof ProblemError && err.token === 'subscribe_limited') {
+        reply.headers(err.headers);
+        return html(reply, renderMessagePage(header, 'Too many requests', 'Too many subscribe requests came from here. Please try again in an hour.'), null, 429);
+      }
+      throw err;
+    }
+    return html(reply, renderMessagePage(header, 'Check your inbox', ACCEPTED_DETAIL), null);
+  });
+
+  const tokenOf = (request: FastifyRequest) => {
+    const q = (request.query as Record<string, unknown>).token;
+    const b = (request.body as Record<string, unknown> | undefined)?.token;
+    return typeof b === 'string' ? b : typeof q === 'string' ? q : '';
+  };
+  const linkProblem = (reply: FastifyReply, page: StatusPage | null, reason: 'invalid' | 'expired' | 'gone') =>
+    html(
+      reply,
+      renderMessagePage(
+        page ? pageHeader(page) : null,
+        reason === 'expired' ? 'This link has expired' : 'This link does not work',
+        reason === 'expired' ? 'Confirmation links are valid for 48 hours. Subscribe again to get a new one.' : 'The link is incomplete or no longer valid. Subscribe again from the status page.',
+      ),
+      null,
+      reason === 'gone' ? 404 : 400,
+    );
+
+  // GET shows a button and changes nothing: mail scanners that follow links must not confirm or unsubscribe anyone.
+  app.get('/confirm', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const r = await inspectLink(request.em, opts.linkKey, tokenOf(request), 'confirm', request.now);
+    if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
+    return html(reply, renderMessagePage(pageHeader(page), 'Confirm your subscription', `Send updates about ${page.title} to ${r.subscriber.email}?`, { path: '/confirm', token: tokenOf(request), label: 'Confirm subscription' }), null);
+  });
+  app.post('/confirm', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const r = await confirmSubscription(request.em, opts.linkKey, tokenOf(request), request.now);
+    if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
+    return html(reply, renderMessagePage(pageHeader(page), 'You are subscribed', `${r.subscriber.email} will get an email when ${page.title} posts an incident or maintenance. Every email has a link to unsubscribe.`), null);
+  });
+  app.get('/unsubscribe', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const r = await inspectLink(request.em, opts.linkKey, tokenOf(request), 'unsubscribe', request.now);
+    if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
+    return html(reply, renderMessagePage(pageHeader(page), 'Unsubscribe', `Stop sending updates about ${page.title} to ${r.subscriber.email}?`, { path: '/unsubscribe', token: tokenOf(request), label: 'Unsubscribe' }), null);
+  });
+  // RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` to the header's URL (token in the query).
+  app.post('/unsubscribe', { constraints, schema: hide }, async (request, reply) => {
+    const page = await pageFor(request);
+    if (!page) return notFound(reply);
+    const r = await unsubscribe(request.em, opts.linkKey, tokenOf(request), request.now);
+    if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
+    return html(reply, renderMessagePage(pageHeader(page), 'You are unsubscribed', `${r.subscriber.email} will get no more email from ${page.title}.`), null);
+  });
+
+  app.get('/*', { constraints, schema: hide }, async (_request, reply) => notFound(reply));
+};
+
+/** `POST /v1/status-page/{subdomain}/subscribe`: the spec's public subscribe endpoint (JSON). */
+export const publicSubscribeRoutes: FastifyPluginAsyncZod<Pick<PublicPageOptions, 'limits' | 'box'>> = async (app, opts) => {
+  const { errorResponses, ...doc } = routeDoc('subscribeToStatusPage', {
+    summary: 'Subscribe to a status page',
+    tag: 'Status pages',
+    description: `Double opt-in: answers 202 and emails a confirmation link (valid 48 hours); nothing is sent to the address until it is followed. The answer is the same whether or not the address was already subscribed. Limited per client address and per page per hour (429 \`subscribe_limited\`).`,
+    errors: [...BODY_ERRORS, 'not_found', 'subscribe_limited'],
+  });
+  app.post(
+    '/status-page/:subdomain/subscribe',
+    { schema: { ...doc, params: z.object({ subdomain: z.string().max(63) }), body: SubscribeBody, response: { 202: SubscribeAccepted, ...errorResponses } } },
+    async (request, reply) => {
+      const page = await findPageBySubdomain(request.em, request.params.subdomain);
+      if (!page) throw new ProblemError('not_found', 'No status page has this subdomain.');
+      let viewer: Viewer | null = null;
+      const auth = request.headers.authorization;
+      if (auth?.startsWith('Bearer ')) viewer = await verifyViewerToken(request.em, page, opts.box, auth.slice(7), request.now);
+      await subscribe(request.em, page, request.body, { ip: request.ip, viewer, limits: opts.limits, now: request.now });
+      reply.code(202);
+      return { status: 'pending_confirmation' as const, detail: ACCEPTED_DETAIL };
+    },
+  );
+};

@@ -1,0 +1,143 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
+import { ProblemError } from '../../domain/error-catalog';
+import type { SecretBox } from '../../infra/secret-box';
+import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../../usecases/status-pages/pages';
+import { importSubscribers, rowsFromCsv } from '../../usecases/status-pages/subscriber-import';
+import { deleteSubscriber, findOrgPage, getSubscriber, listSubscribers } from '../../usecases/status-pages/subscribers';
+import { assertViewerPublicKey, signViewerToken } from '../../usecases/status-pages/viewer-tokens';
+import { CustomerSchema } from '../../db/entities';
+import { idempotentCreate } from '../idempotency';
+import { routeDoc } from '../route-doc';
+import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
+import {
+  SUBSCRIBER_STATES,
+  StatusPageCreateBody,
+  StatusPagePatchBody,
+  StatusPageSchemaOut,
+  SubscriberImportBody,
+  SubscriberImportResult,
+  SubscriberOut,
+  ViewerTokenBody,
+  ViewerTokenOut,
+  presentStatusPage,
+  presentSubscriber,
+} from '../schemas/status-pages';
+
+const tag = 'Status pages';
+const SubscriberParams = z.object({ id: z.string().describe('Status page id'), subscriberId: z.string().describe('Subscriber id') });
+const SubscriberListQuery = ListQuery.extend({ state: z.enum(SUBSCRIBER_STATES).optional().describe('Only subscribers in this state') });
+
+export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: StatusSite }> = async (app, opts) => {
+  const present = (p: Parameters<typeof presentStatusPage>[0]) => presentStatusPage(p, pageBaseUrl(opts.site, p.subdomain));
+  {
+    const { errorResponses, ...doc } = routeDoc('listStatusPages', { summary: 'List status pages', tag, errors: ['validation_failed'] });
+    app.get('/status-pages', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(StatusPageSchemaOut), ...errorResponses } } }, async (request) => {
+      const page = await listStatusPages(request.orgContext(), request.query);
+      return { items: page.items.map(present), next_cursor: page.nextCursor };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getStatusPage', { summary: 'Read a status page', tag, errors: ['not_found'] });
+    app.get('/status-pages/:id', { schema: { ...doc, params: IdParams, response: { 200: StatusPageSchemaOut, ...errorResponses } } }, async (request) =>
+      present(await getStatusPage(request.orgContext(), request.params.id)),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createStatusPage', {
+      summary: 'Create a status page',
+      tag,
+      description:
+        'The page is public at once at `<subdomain>.<STATUS_HOST>` with its Atom and RSS feeds. `groups` orders what it shows: services (status is the worst of their metrics), single metrics, and SLOs (attainment). Accepts an `Idempotency-Key` header.',
+      errors: [...BODY_ERRORS, 'subdomain_taken', 'quota_exceeded', 'idempotency_key_reused'],
+    });
+    app.post('/status-pages', { schema: { ...doc, body: StatusPageCreateBody, response: { 201: StatusPageSchemaOut, ...errorResponses } } }, async (request, reply) => {
+      await assertViewerPublicKey(request.body.viewer_public_key);
+      return idempotentCreate(request, reply, 'createStatusPage', async (em) => present(await createStatusPage({ ...request.orgContext(), em }, opts.box, request.body)));
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('updateStatusPage', {
+      summary: 'Update a status page',
+      tag,
+      description: 'Changes only the fields sent; `null` clears a nullable field. `groups` replaces the whole layout.',
+      errors: [...BODY_ERRORS, 'not_found', 'subdomain_taken', 'item_suspended_plan'],
+    });
+    app.patch('/status-pages/:id', { schema: { ...doc, params: IdParams, body: StatusPagePatchBody, response: { 200: StatusPageSchemaOut, ...errorResponses } } }, async (request) => {
+      await assertViewerPublicKey(request.body.viewer_public_key);
+      return present(await updateStatusPage(request.orgContext(), request.params.id, request.body));
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('deleteStatusPage', {
+      summary: 'Delete a status page',
+      tag,
+      description: 'Soft delete: the subdomain answers 404 at once and can be reused. 409 `in_use` while the page has pending or confirmed subscribers (delete them first). Repeating it answers 200.',
+      errors: ['not_found', 'in_use'],
+    });
+    app.delete('/status-pages/:id', { schema: { ...doc, params: IdParams, response: { 200: StatusPageSchemaOut, ...errorResponses } } }, async (request) =>
+      present(await deleteStatusPage(request.orgContext(), request.params.id)),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('listSubscribers', { summary: "List a page's subscribers", tag, errors: ['not_found', 'validation_failed'] });
+    app.get('/status-pages/:id/subscribers', { schema: { ...doc, params: IdParams, querystring: SubscriberListQuery, response: { 200: pageSchema(SubscriberOut), ...errorResponses } } }, async (request) => {
+      const page = await listSubscribers(request.orgContext(), request.params.id, request.query);
+      return { items: page.items.map(presentSubscriber), next_cursor: page.nextCursor };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getSubscriber', { summary: 'Read a subscriber', tag, errors: ['not_found'] });
+    app.get('/status-pages/:id/subscribers/:subscriberId', { schema: { ...doc, params: SubscriberParams, response: { 200: SubscriberOut, ...errorResponses } } }, async (request) =>
+      presentSubscriber(await getSubscriber(request.orgContext(), request.params.id, request.params.subscriberId)),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('deleteSubscriber', {
+      summary: 'Delete a subscriber',
+      tag,
+      description: 'Erases the address and its sending history for good (not a soft delete); answers the subscriber as it was.',
+      errors: ['not_found'],
+    });
+    app.delete('/status-pages/:id/subscribers/:subscriberId', { schema: { ...doc, params: SubscriberParams, response: { 200: SubscriberOut, ...errorResponses } } }, async (request) =>
+      presentSubscriber(await deleteSubscriber(request.orgContext(), request.params.id, request.params.subscriberId)),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('importSubscribers', {
+      summary: 'Import subscribers',
+      tag,
+      description:
+        'Up to 10,000 rows as JSON (`subscribers`) or CSV text (`csv`, header row `email,components,customer_id`). Each row is checked on its own: bad rows come back in `errors` with their 1-based number and never stop the others; addresses already on the page are left as they are. New rows get a confirmation email unless `skip_confirmation` attests the list already consented.',
+      errors: [...BODY_ERRORS, 'not_found'],
+    });
+    app.post('/status-pages/:id/subscribers/import', { schema: { ...doc, params: IdParams, body: SubscriberImportBody, response: { 200: SubscriberImportResult, ...errorResponses } } }, async (request) => {
+      const rows = request.body.csv !== undefined ? rowsFromCsv(request.body.csv) : request.body.subscribers!;
+      return importSubscribers(request.orgContext(), request.params.id, rows, request.body.skip_confirmation);
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createViewerToken', {
+      summary: 'Mint a customer viewer token',
+      tag,
+      description:
+        "A JWT that shows the page (and its JSON summary) to one customer with that customer's restricted incidents. Open `url`, or send the token as `?viewer_token=`, a `Bearer` header, or the `vigil_viewer` cookie. Feeds never include restricted incidents. An expired or foreign token falls back to the public view.",
+      errors: [...BODY_ERRORS, 'not_found', 'unknown_customers'],
+    });
+    app.post('/status-pages/:id/viewer-tokens', { schema: { ...doc, params: IdParams, body: ViewerTokenBody, response: { 201: ViewerTokenOut, ...errorResponses } } }, async (request, reply) => {
+      const ctx = request.orgContext();
+      const page = await findOrgPage(ctx, request.params.id);
+      const customer = await ctx.em.findOne(CustomerSchema, { id: request.body.customer_id, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] });
+      if (!customer) {
+        throw new ProblemError('unknown_customers', `No such customer: ${request.body.customer_id}.`, {
+          unknown_customers: [request.body.customer_id],
+          errors: [{ path: 'customer_id', message: 'No such customer' }],
+        });
+      }
+      const { token, expiresAt } = await signViewerToken(page, opts.box, customer.id, request.now, request.body.ttl_seconds);
+      reply.code(201);
+      return { token, customer_id: customer.id, expires_at: expiresAt.toISOString(), url: `${pageBaseUrl(opts.site, page.subdomain)}/?viewer_token=${token}` };
+    });
+  }
+};

@@ -1,0 +1,130 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MaintenanceSchema, MetricSchema, ServiceSchema, type Slo, SloSchema, type StatusPage } from '../../db/entities';
+import { dailyRollups, type RollupRow } from '../../db/repositories/samples-repository';
+import type { Plan } from '../../domain/plans';
+import type { PageComponentView, PageGroupView, UptimeDay } from '../../domain/status-page/model';
+import { type HealthStatus, worstOf } from '../../domain/thresholds';
+import { sloView } from '../slos';
+
+export const UPTIME_DAYS = 90;
+
+/** Percent with three decimals, rounded down. */
+function percent(part: number, whole: number): string {
+  const thousandths = Math.floor((part * 100_000) / whole);
+  return `${Math.floor(thousandths / 1000)}.${String(thousandths % 1000).padStart(3, '0')}`;
+}
+
+function uptimeDays(now: Date): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: UPTIME_DAYS }, (_, i) => new Date(today - (UPTIME_DAYS - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** Per-day uptime over some metrics' daily rollups: healthy or degraded samples over samples with a value. */
+function uptimeOf(rows: readonly RollupRow[], days: readonly string[]): { days: UptimeDay[]; total: string | null } {
+  let up = 0;
+  let measured = 0;
+  const byDay = new Map<string, { up: number; measured: number }>();
+  for (const r of rows) {
+    const d = byDay.get(r.day) ?? { up: 0, measured: 0 };
+    d.up += Number(r.healthy) + Number(r.degraded);
+    d.measured += Number(r.samples) - Number(r.no_data);
+    byDay.set(r.day, d);
+  }
+  const out = days.map((date) => {
+    const d = byDay.get(date);
+    if (d && d.measured > 0) {
+      up += d.up;
+      measured += d.measured;
+      return { date, uptime_pct: percent(d.up, d.measured) };
+    }
+    return { date, uptime_pct: null };
+  });
+  return { days: out, total: measured > 0 ? percent(up, measured) : null };
+}
+
+export interface PageComponents {
+  groups: PageGroupView[];
+  status: HealthStatus;
+  /** Every service the page shows, directly or through a metric or SLO: what decides which incidents and maintenances belong on it. */
+  serviceIds: string[];
+  serviceNames: Map<string, string>;
+}
+
+/** The page's groups with each component's live status, 90-day uptime and SLO attainment. */
+export async function loadPageComponents(em: EntityManager, page: StatusPage, plan: Plan, now: Date): Promise<PageComponents> {
+  const refs = page.layout.groups.flatMap((g) => g.components);
+  const idsOf = (kind: string) => refs.filter((c) => c.kind === kind).map((c) => c.id);
+  const org = page.organization;
+  const [slos, directMetrics] = await Promise.all([
+    idsOf('slo').length ? em.find(SloSchema, { id: { $in: idsOf('slo') }, organization: org, deletedAt: null }) : Promise.resolve([] as Slo[]),
+    idsOf('metric').length ? em.find(MetricSchema, { id: { $in: idsOf('metric') }, organization: org, deletedAt: null }) : Promise.resolve([]),
+  ]);
+  const serviceIds = new Set<string>([...idsOf('service'), ...directMetrics.map((m) => m.service), ...slos.flatMap((s) => (s.service ? [s.service] : []))]);
+  const sloMetricIds = slos.flatMap((s) => (s.metric ? [s.metric] : []));
+  const sloMetrics = sloMetricIds.length ? await em.find(MetricSchema, { id: { $in: sloMetricIds }, organization: org }) : [];
+  for (const m of sloMetrics) serviceIds.add(m.service);
+  const [services, serviceMetrics, maintenances] = await Promise.all([
+    em.find(ServiceSchema, { id: { $in: [...serviceIds] }, organization: org, deletedAt: null }),
+    em.find(MetricSchema, { service: { $in: idsOf('service') }, organization: org, deletedAt: null }),
+    em.find(MaintenanceSchema, { organization: org, deletedAt: null, canceledAt: null, actualStartAt: { $ne: null }, actualEndAt: null }, { fields: ['affectedServices'] }),
+  ]);
+  const serviceNames = new Map(services.map((s) => [s.id, s.name]));
+  const underMaintenance = (serviceId: string) => maintenances.some((m) => m.affectedServices.length === 0 || m.affectedServices.includes(serviceId));
+  const days = uptimeDays(now);
+  const rollups = await dailyRollups(em, [...new Set([...serviceMetrics, ...directMetrics].map((m) => m.id))], days[0]!);
+  const ctx = { em, org: { id: org, plan }, now, pricingUrl: '' };
+
+  const build = async (c: { kind: 'service' | 'metric' | 'slo'; id: string }): Promise<PageComponentView | null> => {
+    if (c.kind === 'service') {
+      const name = serviceNames.get(c.id);
+      if (name === undefined) return null;
+      const metrics = serviceMetrics.filter((m) => m.service === c.id);
+      const ids = new Set(metrics.map((m) => m.id));
+      const u = uptimeOf(rollups.filter((r) => ids.has(r.metric_id)), days);
+      const service = services.find((s) => s.id === c.id)!;
+      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map((m) => m.status as HealthStatus)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: u.days, uptime_pct: u.total, slo: null };
+    }
+    if (c.kind === 'metric') {
+      const m = directMetrics.find((x) => x.id === c.id);
+      if (!m) return null;
+      const u = uptimeOf(rollups.filter((r) => r.metric_id === m.id), days);
+      return { kind: 'metric', id: m.id, name: m.name, description: null, status: m.status as HealthStatus, in_maintenance: underMaintenance(m.service), uptime: u.days, uptime_pct: u.total, slo: null };
+    }
+    const s = slos.find((x) => x.id === c.id);
+    if (!s) return null;
+    const v = await sloView(ctx, s);
+    const met = v.attainment?.met ?? null;
+    const serviceId = s.service ?? sloMetrics.find((m) => m.id === s.metric)?.service ?? null;
+    return {
+      kind: 'slo',
+      id: s.id,
+      name: s.name,
+      description: null,
+      status: met === null ? 'no_data' : met ? 'healthy' : 'unhealthy',
+      in_maintenance: serviceId ? underMaintenance(serviceId) : false,
+      uptime: [],
+      uptime_pct: null,
+      slo: { objective: s.objective, attainment: v.attainment?.attainment ?? null, met, period_label: v.attainment?.period_label ?? '' },
+    };
+  };
+
+  const groups: PageGroupView[] = [];
+  for (const g of page.layout.groups) {
+    const components = (await Promise.all(g.components.map(build))).filter((c): c is PageComponentView => c !== null);
+    if (!components.length) continue;
+    groups.push({ name: g.name, status: worstOf(components.filter((c) => c.kind !== 'slo').map((c) => c.status)) ?? 'no_data', components });
+  }
+  const status = worstOf(groups.flatMap((g) => g.components.filter((c) => c.kind !== 'slo').map((c) => c.status))) ?? 'no_data';
+  return { groups, status, serviceIds: [...serviceIds], serviceNames };
+}
+
+/** Just the services a page shows (directly, through metrics, or through SLOs): enough for feeds. */
+export async function pageServiceIds(em: EntityManager, page: StatusPage): Promise<string[]> {
+  const refs = page.layout.groups.flatMap((g) => g.components);
+  const ids = (kind: string) => refs.filter((c) => c.kind === kind).map((c) => c.id);
+  const org = page.organization;
+  const slos = ids('slo').length ? await em.find(SloSchema, { id: { $in: ids('slo') }, organization: org, deletedAt: null }, { fields: ['service', 'metric'] }) : [];
+  const metricIds = [...ids('metric'), ...slos.flatMap((s) => (s.metric ? [s.metric] : []))];
+  const metrics = metricIds.length ? await em.find(MetricSchema, { id: { $in: metricIds }, organization: org }, { fields: ['service'] }) : [];
+  return [...new Set([...ids('service'), ...metrics.map((m) => m.service), ...slos.flatMap((s) => (s.service ? [s.service] : []))])];
+}

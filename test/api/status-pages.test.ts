@@ -1,0 +1,419 @@
+import { parseFeed } from '@rowanmanning/feed-parser';
+import { OutboxEventSchema, SubscriberSchema } from '../../src/db/entities';
+import { signLinkToken } from '../../src/domain/status-page/signed-links';
+import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { testLinkKey } from '../support/env';
+import { eventually } from '../support/eventually';
+import { formBody, pageRequest } from '../support/status-host';
+
+let api: ApiHarness;
+let org: TestOrg;
+let other: TestOrg;
+let svcA: string;
+let svcB: string;
+let offPage: string;
+let metricA: string;
+let metricB: string;
+let customerA: string;
+let customerB: string;
+let pageId: string;
+
+const call = (method: string, path: string, body?: unknown, key = org.key) => api.request(method, path, { key, body });
+const page = (path: string, opts: Parameters<typeof pageRequest>[3] = {}) => pageRequest(api.baseUrl, 'acme-status', path, opts);
+
+beforeAll(async () => {
+  api = await startApi({ subscribeLimits: { perIpPerHour: 1_000, perPagePerHour: 1_000 } });
+  [org, other] = await Promise.all([api.createOrg('business', 'pages'), api.createOrg('business', 'stranger')]);
+  svcA = (await call('POST', '/v1/services', { name: 'API' })).body.id;
+  svcB = (await call('POST', '/v1/services', { name: 'Dashboard' })).body.id;
+  offPage = (await call('POST', '/v1/services', { name: 'Internal batch' })).body.id;
+  metricA = (await call('POST', '/v1/metrics', { service_id: svcA, name: 'API latency', source_type: 'manual', source_config: {} })).body.id;
+  metricB = (await call('POST', '/v1/metrics', { service_id: svcB, name: 'Dashboard errors', source_type: 'manual', source_config: {} })).body.id;
+  customerA = (await call('POST', '/v1/customers', { name: 'Customer A' })).body.id;
+  customerB = (await call('POST', '/v1/customers', { name: 'Customer B' })).body.id;
+  const created = await call('POST', '/v1/status-pages', {
+    subdomain: 'acme-status',
+    title: 'Acme Status',
+    description: 'Live status of Acme',
+    time_zone: 'Europe/Berlin',
+    branding: { accent_color: '#ffff00', header_color: '#777777' },
+    links: [{ label: 'Website', url: 'https://acme.example' }],
+    groups: [
+      { name: 'Core', components: [{ kind: 'service', id: svcA }] },
+      { name: 'Apps', components: [{ kind: 'service', id: svcB }] },
+    ],
+  });
+  expect(created.status).toBe(201);
+  pageId = created.body.id;
+});
+afterAll(async () => api.close());
+
+describe('/v1/status-pages', () => {
+  it('creates a page with its public URL and feed URLs, and reads it back', async () => {
+    const got = await call('GET', `/v1/status-pages/${pageId}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({
+      subdomain: 'acme-status',
+      title: 'Acme Status',
+      time_zone: 'Europe/Berlin',
+      url: expect.stringMatching(/^http:\/\/acme-status\.status\.localhost(:\d+)?\/$/),
+      feeds: { atom: expect.stringMatching(/\/feed\.atom$/), rss: expect.stringMatching(/\/feed\.rss$/) },
+      groups: [{ name: 'Core', components: [{ kind: 'service', id: svcA }] }, { name: 'Apps', components: [{ kind: 'service', id: svcB }] }],
+    });
+  });
+
+  it('rejects bad subdomains, taken subdomains and unknown components with field paths', async () => {
+    for (const subdomain of ['ab', '-acme', 'Acme', 'acme--x', 'www', 'a'.repeat(64), 'acme_status']) {
+      const r = await call('POST', '/v1/status-pages', { subdomain, title: 'x' });
+      expect([subdomain, r.status, r.body.title, r.body.errors?.[0]?.path]).toEqual([subdomain, 400, 'validation_failed', 'subdomain']);
+    }
+    const taken = await call('POST', '/v1/status-pages', { subdomain: 'acme-status', title: 'again' }, other.key);
+    expect([taken.status, taken.body.title]).toEqual([409, 'subdomain_taken']);
+    const unknown = await call('POST', '/v1/status-pages', { subdomain: 'unknown-parts', title: 'x', groups: [{ name: null, components: [{ kind: 'service', id: svcA }, { kind: 'metric', id: svcA }] }] });
+    expect([unknown.status, unknown.body.title, unknown.body.errors]).toEqual([400, 'validation_failed', [{ path: 'groups.0.components.1.id', message: 'No such metric' }]]);
+    const foreign = await call('POST', '/v1/status-pages', { subdomain: 'foreign-parts', title: 'x', groups: [{ name: null, components: [{ kind: 'service', id: svcA }] }] }, other.key);
+    expect([foreign.status, foreign.body.errors?.[0]?.path]).toEqual([400, 'groups.0.components.0.id']);
+    const zone = await call('POST', '/v1/status-pages', { subdomain: 'zoned', title: 'x', time_zone: 'Mars/Olympus' });
+    expect([zone.status, zone.body.errors?.[0]?.path]).toEqual([400, 'time_zone']);
+    const key = await call('POST', '/v1/status-pages', { subdomain: 'keyed', title: 'x', viewer_public_key: 'not a key' });
+    expect([key.status, key.body.errors?.[0]?.path]).toEqual([400, 'viewer_public_key']);
+    const color = await call('POST', '/v1/status-pages', { subdomain: 'coloured', title: 'x', branding: { accent_color: 'red' } });
+    expect([color.status, color.body.errors?.[0]?.path]).toEqual([400, 'branding.accent_color']);
+  });
+
+  it("never shows one organization's page to another's key, and pages the list", async () => {
+    expect((await call('GET', `/v1/status-pages/${pageId}`, undefined, other.key)).status).toBe(404);
+    expect((await call('GET', '/v1/status-pages', undefined, other.key)).body.items.map((p: { id: string }) => p.id)).not.toContain(pageId);
+    const second = (await call('POST', '/v1/status-pages', { subdomain: 'second-page', title: 'Second' })).body.id;
+    const first = await call('GET', '/v1/status-pages?limit=1');
+    expect(first.body.items).toHaveLength(1);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const rest = await call('GET', `/v1/status-pages?limit=1&cursor=${first.body.next_cursor}`);
+    expect([first.body.items[0].id, rest.body.items[0].id].sort()).toEqual([pageId, second].sort());
+    expect((await call('DELETE', `/v1/status-pages/${second}`)).status).toBe(200);
+  });
+
+  it('enforces the plan quota of pages (team: 3)', async () => {
+    const team = await api.createOrg('team', 'quota');
+    for (let i = 0; i < 3; i++) expect((await call('POST', '/v1/status-pages', { subdomain: `team-page-${i}`, title: 'x' }, team.key)).status).toBe(201);
+    const over = await call('POST', '/v1/status-pages', { subdomain: 'team-page-3', title: 'x' }, team.key);
+    expect([over.status, over.body.title, over.body.quota]).toEqual([403, 'quota_exceeded', { capability: 'status_pages', used: 3, cap: 3, plan: 'team' }]);
+  });
+
+  it('patches fields, frees the subdomain on delete, and answers 404 on the page host after it', async () => {
+    const p = (await call('POST', '/v1/status-pages', { subdomain: 'short-lived', title: 'Short' })).body.id;
+    const patched = await call('PATCH', `/v1/status-pages/${p}`, { title: 'Renamed', links: [{ label: 'Docs', url: 'https://docs.example' }], branding: { logo_url: 'https://cdn.example/logo.png' } });
+    expect(patched.body).toMatchObject({ title: 'Renamed', links: [{ label: 'Docs', url: 'https://docs.example' }], branding: { logo_url: 'https://cdn.example/logo.png', accent_color: null } });
+    expect((await pageRequest(api.baseUrl, 'short-lived', '/')).status).toBe(200);
+    const deleted = await call('DELETE', `/v1/status-pages/${p}`);
+    expect(deleted.body.deleted_at).toEqual(expect.any(String));
+    expect((await call('DELETE', `/v1/status-pages/${p}`)).status).toBe(200);
+    await eventually(async () => expect((await pageRequest(api.baseUrl, 'short-lived', '/')).status).toBe(404));
+    expect((await call('POST', '/v1/status-pages', { subdomain: 'short-lived', title: 'Reborn' })).status).toBe(201);
+  });
+});
+
+describe('the page at <subdomain>.<STATUS_HOST>', () => {
+  it('serves server-rendered HTML with the feed links, statuses and the worst-of rollup', async () => {
+    await call('POST', `/v1/metrics/${metricA}/status`, { status: 'healthy' });
+    await call('POST', `/v1/metrics/${metricB}/status`, { status: 'degraded' });
+    const res = await eventually(async () => {
+      const r = await page('/');
+      expect(r.text).toContain('data-status="degraded"');
+      return r;
+    }, 15_000);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('<link rel="alternate" type="application/atom+xml" href="/feed.atom"');
+    expect(res.text).toContain('<link rel="alternate" type="application/rss+xml" href="/feed.rss"');
+    expect(res.text).not.toMatch(/<script/i);
+    expect(res.text).toMatch(/id="overall-status"[^>]*data-status="degraded"|data-status="degraded"[^>]*id="overall-status"/);
+    expect(res.text).toContain(`data-component-id="${svcA}"`);
+    expect(res.text).toContain('Acme Status');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    const summary = JSON.parse((await page('/summary.json')).text);
+    expect(summary.status).toBe('degraded');
+    expect(summary.groups.map((g: { name: string; status: string }) => [g.name, g.status])).toEqual([
+      ['Core', 'healthy'],
+      ['Apps', 'degraded'],
+    ]);
+    expect(summary.groups[0].components[0].uptime).toHaveLength(90);
+  });
+
+  it('answers 404 for unknown subdomains and paths', async () => {
+    const res = await pageRequest(api.baseUrl, 'no-such-page', '/');
+    expect([res.status, res.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
+    expect((await pageRequest(api.baseUrl, 'no-such-page', '/feed.atom')).status).toBe(404);
+    expect((await page('/nope')).status).toBe(404);
+  });
+});
+
+/** Creates a published incident with messages; returns its id. */
+async function incident(body: Record<string, unknown>) {
+  const r = await call('POST', '/v1/incidents', { severity: 'major', ...body });
+  expect(r.status).toBe(201);
+  return r.body;
+}
+
+describe('feeds (spec §4.9)', () => {
+  let expectedCount = 0;
+  beforeAll(async () => {
+    const pub = await incident({ title: 'API errors', affected_services: [svcA], publish: true, initial_message: { type: 'Investigating', body: 'Errors <b>up</b> & rising' } });
+    await call('POST', `/v1/incidents/${pub.id}/messages`, { type: 'Identified', body: 'Bad deploy' });
+    await call('POST', `/v1/incidents/${pub.id}/resolve`, { message: 'Rolled back' });
+    expectedCount += 3;
+    // Excluded: a draft, a customer-scoped incident, a deleted one, and one on a service the page does not show.
+    await incident({ title: 'Draft only', affected_services: [svcA], initial_message: { body: 'not yet' } });
+    await incident({ title: 'Secret for A', affected_services: [svcA], publish: true, visible_to_customer_ids: [customerA], initial_message: { body: 'only A' } });
+    const gone = await incident({ title: 'Deleted later', affected_services: [svcA], publish: true, initial_message: { body: 'oops' } });
+    await call('DELETE', `/v1/incidents/${gone.id}`);
+    await incident({ title: 'Elsewhere', affected_services: [offPage], publish: true, initial_message: { body: 'not on this page' } });
+    const m = await call('POST', '/v1/maintenances', { title: 'DB upgrade', affected_services: [svcB], scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T02:00:00.000Z' });
+    await call('POST', `/v1/maintenances/${m.body.id}/start`);
+    await call('POST', `/v1/maintenances/${m.body.id}/complete`);
+    expectedCount += 3; // scheduled, started, completed
+  });
+
+  /** The ETag computed from the API's own records: count of eligible entries and the latest event time. */
+  async function expectedEtag(): Promise<string> {
+    const incidents = (await call('GET', '/v1/incidents?limit=200')).body.items.filter(
+      (i: any) => i.published_at && !i.deleted_at && i.visible_to_customer_ids.length === 0 && (i.affected_services.length === 0 || i.affected_services.some((s: string) => [svcA, svcB].includes(s))),
+    );
+    const maints = (await call('GET', '/v1/maintenances?limit=200')).body.items.filter((m: any) => !m.deleted_at && (m.affected_services.length === 0 || m.affected_services.some((s: string) => [svcA, svcB].includes(s))));
+    const count = incidents.reduce((n: number, i: any) => n + i.messages.length, 0) + maints.reduce((n: number, m: any) => n + 1 + [m.actual_start_at, m.actual_end_at, m.canceled_at].filter(Boolean).length, 0);
+    const times = [
+      ...incidents.flatMap((i: any) => [i.published_at, i.resolved_at, ...i.messages.map((x: any) => x.posted_at)]),
+      ...maints.flatMap((m: any) => [m.actual_start_at, m.actual_end_at, m.canceled_at]),
+    ].filter(Boolean).map((t: string) => Date.parse(t));
+    return `"vigil-feed-${count}-${Math.max(0, ...times)}"`;
+  }
+
+  it('serves Atom with the spec headers, one entry per message and maintenance event, newest first', async () => {
+    const res = await eventually(async () => {
+      const r = await page('/feed.atom');
+      expect(r.headers.etag).toBe(await expectedEtag());
+      return r;
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    expect(res.headers.etag).toBe(`"vigil-feed-${expectedCount}-${res.headers.etag!.split('-').at(-1)!.replace('"', '')}"`);
+    const feed = parseFeed(res.text);
+    expect(feed.meta.type).toBe('atom');
+    expect(feed.title).toBe('Acme Status');
+    expect(feed.items).toHaveLength(expectedCount);
+    const titles = feed.items.map((i) => i.title);
+    expect(titles).toEqual(expect.arrayContaining(['API errors: Investigating', 'API errors: Identified', 'API errors: Resolved', 'DB upgrade: Maintenance scheduled', 'DB upgrade: Maintenance started', 'DB upgrade: Maintenance completed']));
+    for (const hidden of ['Draft only', 'Secret for A', 'Deleted later', 'Elsewhere']) expect(titles.join('\n')).not.toContain(hidden);
+    const dates = feed.items.map((i) => i.updated!.getTime());
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+    expect(feed.items.find((i) => i.title === 'API errors: Investigating')!.content).toContain('Errors <b>up</b> & rising');
+  });
+
+  it('serves RSS 2.0 with its content type and the same entries', async () => {
+    const res = await page('/feed.rss');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/rss+xml');
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    const feed = parseFeed(res.text);
+    expect(feed.meta.type).toBe('rss');
+    expect(feed.items).toHaveLength(expectedCount);
+    expect(feed.url).toMatch(/^http:\/\/acme-status\.status\.localhost:\d+\/$/);
+  });
+
+  it('answers 304 with no body to a matching If-None-Match, and a new ETag after a change', async () => {
+    const first = await page('/feed.atom');
+    const again = await page('/feed.atom', { headers: { 'if-none-match': first.headers.etag! } });
+    expect([again.status, again.text, again.headers.etag]).toEqual([304, '', first.headers.etag]);
+    expect((await page('/feed.atom', { headers: { 'if-none-match': `W/${first.headers.etag}, "other"` } })).status).toBe(304);
+    expect((await page('/feed.atom', { headers: { 'if-none-match': '"vigil-feed-0-0"' } })).status).toBe(200);
+    const inc = await incident({ title: 'Later', affected_services: [svcB], publish: true, initial_message: { body: 'new' } });
+    const after = await eventually(async () => {
+      const r = await page('/feed.atom', { headers: { 'if-none-match': first.headers.etag! } });
+      expect(r.status).toBe(200);
+      return r;
+    });
+    expect(after.headers.etag).toBe(await expectedEtag());
+    expect(after.headers.etag).toBe(`"vigil-feed-${expectedCount + 1}-${Date.parse(inc.published_at)}"`);
+    expectedCount += 1;
+  });
+
+  it('takes limit: default 50, clamps to 200, rejects junk', async () => {
+    const svc = (await call('POST', '/v1/services', { name: 'Busy' })).body.id;
+    await call('PATCH', `/v1/status-pages/${pageId}`, { groups: [{ name: 'Core', components: [{ kind: 'service', id: svcA }] }, { name: 'Apps', components: [{ kind: 'service', id: svcB }, { kind: 'service', id: svc }] }] });
+    const many = await incident({ title: 'Chatty', affected_services: [svc], publish: true, initial_message: { body: 'm0' } });
+    await api.orm.em.getConnection().execute(
+      `insert into incident_messages (id, organization_id, incident_id, type, body, posted_at)
+       select gen_random_uuid(), ?, ?, 'Update', 'm' || g, now() - (g || ' seconds')::interval from generate_series(1, 230) g`,
+      [org.id, many.id],
+    );
+    const items = async (q: string) => parseFeed((await page(`/feed.atom${q}`)).text).items.length;
+    await eventually(async () => expect(await items('?limit=200')).toBe(200), 5_000);
+    expect(await items('')).toBe(50);
+    expect(await items('?limit=5')).toBe(5);
+    expect(await items('?limit=100000')).toBe(200);
+    for (const bad of ['0', '-1', 'abc', '1.5']) {
+      const r = await page(`/feed.atom?limit=${bad}`);
+      expect([bad, r.status, JSON.parse(r.text).title]).toEqual([bad, 400, 'validation_failed']);
+    }
+  });
+});
+
+describe('customer-scoped viewing', () => {
+  let secretA: string;
+  beforeAll(async () => {
+    secretA = (await incident({ title: 'Private outage for A', affected_services: [svcA], publish: true, visible_to_customer_ids: [customerA], initial_message: { body: 'A only' } })).id;
+    await incident({ title: 'Private outage for B', affected_services: [svcA], publish: true, visible_to_customer_ids: [customerB], initial_message: { body: 'B only' } });
+  });
+
+  it("shows a signed-in customer its incidents and nobody else's; feeds never", async () => {
+    const minted = await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: customerA, ttl_seconds: 600 });
+    expect(minted.status).toBe(201);
+    expect(minted.body.url).toContain('viewer_token=');
+    const signedIn = await page(`/?viewer_token=${minted.body.token}`);
+    expect(signedIn.text).toContain('Private outage for A');
+    expect(signedIn.text).not.toContain('Private outage for B');
+    expect(signedIn.text).toContain('Customer A');
+    expect(signedIn.headers['cache-control']).toBe('private, no-store');
+    expect(signedIn.headers['set-cookie']).toMatch(/^vigil_viewer=.+; Path=\/; HttpOnly; SameSite=Lax/);
+    const byCookie = await page('/', { headers: { cookie: `vigil_viewer=${minted.body.token}` } });
+    expect(byCookie.text).toContain('Private outage for A');
+    const json = JSON.parse((await page('/summary.json', { headers: { authorization: `Bearer ${minted.body.token}` } })).text);
+    expect(json.active_incidents.map((i: any) => i.title)).toContain('Private outage for A');
+    expect(json.active_incidents.find((i: any) => i.id === secretA).customer_scoped).toBe(true);
+    for (const path of ['/feed.atom', '/feed.rss']) expect((await page(path, { headers: { cookie: `vigil_viewer=${minted.body.token}` } })).text).not.toContain('Private outage');
+    const publicView = await page('/');
+    expect(publicView.text).not.toContain('Private outage');
+  });
+
+  it('falls back to the public view for expired, foreign, tampered and other-organization tokens', async () => {
+    const otherPage = (await call('POST', '/v1/status-pages', { subdomain: 'other-page', title: 'Other' })).body.id;
+    const foreign = (await call('POST', `/v1/status-pages/${otherPage}/viewer-tokens`, { customer_id: customerA })).body.token;
+    const good = (await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: customerA, ttl_seconds: 60 })).body.token;
+    const tampered = good.slice(0, -4) + (good.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    for (const token of [foreign, tampered, 'garbage']) {
+      const r = await page(`/?viewer_token=${token}`);
+      expect([r.status, r.text.includes('Private outage'), r.headers['set-cookie']]).toEqual([200, false, undefined]);
+    }
+    const stranger = await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: customerA }, other.key);
+    expect(stranger.status).toBe(404);
+    const unknownCustomer = await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: (await api.request('POST', '/v1/customers', { key: other.key, body: { name: 'X' } })).body.id });
+    expect([unknownCustomer.status, unknownCustomer.body.title]).toEqual([400, 'unknown_customers']);
+  });
+});
+
+describe('subscribers', () => {
+  const subscribe = (body: unknown) => api.request('POST', '/v1/status-page/acme-status/subscribe', { body });
+
+  it('accepts a public subscribe with the same answer every time, and queues one confirmation', async () => {
+    const first = await subscribe({ email: 'Reader@Example.com' });
+    expect([first.status, first.body.status]).toEqual([202, 'pending_confirmation']);
+    const second = await subscribe({ email: 'reader@example.com' });
+    expect(second.body).toEqual(first.body);
+    const em = api.orm.em.fork();
+    const rows = await em.find(SubscriberSchema, { email: 'reader@example.com' });
+    expect(rows.map((r) => [r.state, r.source])).toEqual([['pending', 'form']]);
+    const events = await em.find(OutboxEventSchema, { type: 'subscriber.confirmation_requested', resourceId: rows[0]!.id });
+    expect(events).toHaveLength(1);
+    expect((await subscribe({ email: 'not-an-email' })).body.errors[0].path).toBe('email');
+    expect((await api.request('POST', '/v1/status-page/no-such-page/subscribe', { body: { email: 'a@example.com' } })).status).toBe(404);
+    const wrongComponent = await subscribe({ email: 'c@example.com', components: [offPage] });
+    expect([wrongComponent.status, wrongComponent.body.errors[0].path]).toEqual([400, 'components.0']);
+  });
+
+  it('confirms through GET (a button, no change) then POST, and unsubscribes with an RFC 8058 one-click POST', async () => {
+    await subscribe({ email: 'clicker@example.com' });
+    const em = api.orm.em.fork();
+    const s = await em.findOneOrFail(SubscriberSchema, { email: 'clicker@example.com' });
+    const confirm = signLinkToken(testLinkKey(), { purpose: 'confirm', subscriberId: s.id, expiresAtMs: Date.now() + 60_000 });
+    const shown = await page(`/confirm?token=${confirm}`);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('<form method="post" action="/confirm">');
+    expect((await em.fork().findOneOrFail(SubscriberSchema, s.id)).state).toBe('pending');
+    const done = await page('/confirm', { method: 'POST', ...formBody({ token: confirm }) });
+    expect(done.status).toBe(200);
+    expect((await em.fork().findOneOrFail(SubscriberSchema, s.id)).state).toBe('confirmed');
+    const expired = signLinkToken(testLinkKey(), { purpose: 'confirm', subscriberId: s.id, expiresAtMs: Date.now() - 1 });
+    expect((await page(`/confirm?token=${expired}`)).status).toBe(400);
+    const wrongPurpose = signLinkToken(testLinkKey(), { purpose: 'unsubscribe', subscriberId: s.id, expiresAtMs: null });
+    expect((await page('/confirm', { method: 'POST', ...formBody({ token: wrongPurpose }) })).status).toBe(400);
+    const off = await page(`/unsubscribe?token=${wrongPurpose}`, { method: 'POST', ...formBody({ 'List-Unsubscribe': 'One-Click' }) });
+    expect(off.status).toBe(200);
+    expect((await em.fork().findOneOrFail(SubscriberSchema, s.id)).state).toBe('unsubscribed');
+    expect((await pageRequest(api.baseUrl, 'other-page', `/unsubscribe?token=${wrongPurpose}`, { method: 'POST' })).status).toBe(400);
+  });
+
+  it('subscribes from the page form', async () => {
+    const r = await page('/subscribe', { method: 'POST', ...formBody({ email: 'form@example.com' }) });
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('Check your inbox');
+    expect((await page('/subscribe', { method: 'POST', ...formBody({ email: 'nope' }) })).status).toBe(400);
+  });
+
+  it('imports JSON and CSV with per-row errors, optionally skipping confirmation', async () => {
+    const json = await call('POST', `/v1/status-pages/${pageId}/subscribers/import`, {
+      subscribers: [
+        { email: 'one@example.com' },
+        { email: 'bad address' },
+        { email: 'two@example.com', components: [svcA], customer_id: customerA },
+        { email: 'three@example.com', components: [offPage] },
+        { email: 'ONE@example.com' },
+      ],
+      skip_confirmation: true,
+    });
+    expect(json.status).toBe(200);
+    expect(json.body).toEqual({
+      received: 5,
+      created: 2,
+      existing: 0,
+      confirmations_queued: 0,
+      errors: [
+        { row: 2, path: 'email', message: 'Not a valid email address' },
+        { row: 4, path: 'components.0', message: 'Not a service shown on this page' },
+        { row: 5, path: 'email', message: 'Repeats an earlier row' },
+      ],
+    });
+    const csv = await call('POST', `/v1/status-pages/${pageId}/subscribers/import`, { csv: `email,components\nfour@example.com,${svcA};${svcB}\none@example.com,\n"five@example.com",` });
+    expect(csv.body).toMatchObject({ received: 3, created: 2, existing: 1, confirmations_queued: 2, errors: [] });
+    const confirmed = await call('GET', `/v1/status-pages/${pageId}/subscribers?state=confirmed&limit=200`);
+    expect(confirmed.body.items.map((s: { email: string }) => s.email)).toEqual(expect.arrayContaining(['one@example.com', 'two@example.com']));
+    expect(confirmed.body.items.find((s: any) => s.email === 'two@example.com')).toMatchObject({ components: [svcA], customer_id: customerA, source: 'import' });
+    const four = (await call('GET', `/v1/status-pages/${pageId}/subscribers?state=pending&limit=200`)).body.items.find((s: any) => s.email === 'four@example.com');
+    expect(four.components.sort()).toEqual([svcA, svcB].sort());
+    const both = await call('POST', `/v1/status-pages/${pageId}/subscribers/import`, { csv: 'email\na@example.com', subscribers: [] });
+    expect(both.status).toBe(400);
+    expect((await call('POST', `/v1/status-pages/${pageId}/subscribers/import`, { csv: 'name\nx' })).body.errors[0].path).toBe('csv');
+    expect((await call('GET', `/v1/status-pages/${pageId}/subscribers`, undefined, other.key)).status).toBe(404);
+  });
+
+  it('refuses to delete a page that has subscribers (in_use), erases subscribers on delete', async () => {
+    const blocked = await call('DELETE', `/v1/status-pages/${pageId}`);
+    expect([blocked.status, blocked.body.title]).toEqual([409, 'in_use']);
+    expect(blocked.body.referenced_by.subscribers).toBeGreaterThan(0);
+    const list = await call('GET', `/v1/status-pages/${pageId}/subscribers?limit=200`);
+    const victim = list.body.items[0];
+    expect((await call('DELETE', `/v1/status-pages/${pageId}/subscribers/${victim.id}`, undefined, other.key)).status).toBe(404);
+    expect((await call('DELETE', `/v1/status-pages/${pageId}/subscribers/${victim.id}`)).body.email).toBe(victim.email);
+    expect((await call('GET', `/v1/status-pages/${pageId}/subscribers/${victim.id}`)).status).toBe(404);
+  });
+});
+
+describe('subscribe abuse limits', () => {
+  it('answers 429 subscribe_limited with Retry-After past the per-address limit', async () => {
+    const limited = await startApi({ subscribeLimits: { perIpPerHour: 2, perPagePerHour: 1_000 } });
+    try {
+      const o = await limited.createOrg('business', 'limits');
+      await limited.request('POST', '/v1/status-pages', { key: o.key, body: { subdomain: 'limited-page', title: 'Limited' } });
+      const send = () => limited.request('POST', '/v1/status-page/limited-page/subscribe', { body: { email: `x${Math.random()}@example.com` } });
+      const codes = [];
+      for (let i = 0; i < 4; i++) codes.push((await send()).status);
+      expect(codes.slice(-1)).toEqual([429]);
+      const r = await send();
+      expect([r.status, r.body.title]).toEqual([429, 'subscribe_limited']);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(r.body.retry_after).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
