@@ -24,6 +24,8 @@ const FIXTURES: Record<string, (api: ApiHarness, org: TestOrg) => Promise<string
     return (await api.request('POST', '/v1/slos', { key: org.key, body: { name: 'matrix', service_id: service, objective: '99.9', window: { kind: 'rolling', days: 30 } } })).body.id;
   },
   '/v1/agents/{id}': async (api, org) => (await api.request('POST', '/v1/agents', { key: org.key, body: { name: 'matrix' } })).body.id,
+  '/v1/status-pages/{id}': async (api, org) =>
+    (await api.request('POST', '/v1/status-pages', { key: org.key, body: { subdomain: `matrix-${Math.random().toString(36).slice(2, 10)}`, title: 'matrix' } })).body.id,
   '/v1/webhooks/{id}': async (api, org) =>
     (await api.request('POST', '/v1/webhooks', { key: org.key, body: { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] } })).body.id,
 };
@@ -39,6 +41,9 @@ const STRANGER_BODIES: Record<string, unknown> = {
   updateMetric: { name: 'stolen' },
   updateSlo: { name: 'stolen' },
   setMetricStatus: { status: 'unhealthy' },
+  updateStatusPage: { title: 'stolen' },
+  importSubscribers: { subscribers: [{ email: 'stolen@example.com' }] },
+  createViewerToken: { customer_id: '00000000-0000-4000-8000-000000000000' },
 };
 
 const collected = routeCollector();
