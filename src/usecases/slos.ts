@@ -6,6 +6,7 @@ import { type SloPolicy, type SloResult, computeSlo, validateSloPolicy } from '.
 import { type StatusChange, worstOfTimelines } from '../domain/status-timeline';
 import { toIso, toIsoOrNull } from '../domain/time';
 import type { OrgContext } from './context';
+import { activeSubscriberCount, pagesShowing } from './status-pages/pages';
 import { metricTimelines, serviceMaintenanceIntervals } from './metrics/timelines';
 import { findLive, listLive, softDelete } from './org-resources';
 
@@ -106,6 +107,8 @@ export async function listSlos(ctx: OrgContext, q: { limit: number; cursor?: str
 }
 
 export async function deleteSlo(ctx: OrgContext, id: string) {
+  const live = await ctx.em.findOne(SloSchema, { id: isUuid(id) ? id : '00000000-0000-0000-0000-000000000000', organization: ctx.org.id, deletedAt: null }, { fields: ['id'] });
+  if (live) await assertNotReferenced(ctx, { sloIds: [live.id] }, 'SLO');
   const s = await softDelete(ctx, SloSchema, id, 'SLO');
   return { ...base(s), attainment: null };
 }
@@ -171,11 +174,21 @@ export async function slosReferencing(ctx: OrgContext, ref: { metricIds?: string
   return ctx.em.find(SloSchema, { organization: ctx.org.id, deletedAt: null, $or: or });
 }
 
-/** Refuses to delete what a live SLO still measures: 409 in_use with referenced_by (spec §2.5). */
-export async function assertNotReferenced(ctx: OrgContext, ref: { metricIds?: string[]; serviceIds?: string[] }, what: string): Promise<void> {
+/** Refuses to delete what a live SLO measures or a live status page shows: 409 in_use with referenced_by (spec §2.5). */
+export async function assertNotReferenced(ctx: OrgContext, ref: { metricIds?: string[]; serviceIds?: string[]; sloIds?: string[] }, what: string): Promise<void> {
   const slos = await slosReferencing(ctx, ref);
-  if (!slos.length) return;
-  throw new ProblemError('in_use', `The ${what} is used by ${slos.length} SLO${slos.length > 1 ? 's' : ''}; delete or retarget them first.`, {
-    referenced_by: { slos: slos.map((x) => ({ id: x.id, config_key: x.configKey ?? null, name: x.name })), pages: [], subscribers: 0 },
+  const pages = await pagesShowing(ctx, [
+    ...(ref.serviceIds ?? []).map((id) => ({ kind: 'service' as const, id })),
+    ...(ref.metricIds ?? []).map((id) => ({ kind: 'metric' as const, id })),
+    ...(ref.sloIds ?? []).map((id) => ({ kind: 'slo' as const, id })),
+  ]);
+  if (!slos.length && !pages.length) return;
+  const users = [slos.length ? `${slos.length} SLO${slos.length > 1 ? 's' : ''}` : '', pages.length ? `${pages.length} status page${pages.length > 1 ? 's' : ''}` : ''].filter(Boolean).join(' and ');
+  throw new ProblemError('in_use', `The ${what} is used by ${users}; remove it from them first.`, {
+    referenced_by: {
+      slos: slos.map((x) => ({ id: x.id, config_key: x.configKey ?? null, name: x.name })),
+      pages: pages.map((p) => ({ id: p.id, config_key: null, name: p.title })),
+      subscribers: await activeSubscriberCount(ctx, pages.map((p) => p.id)),
+    },
   });
 }

@@ -113,6 +113,29 @@ describe('/v1/status-pages', () => {
   });
 });
 
+describe('references from pages (in_use)', () => {
+  it('refuses to delete a service, metric or SLO a live page shows, naming the page', async () => {
+    const svc = (await call('POST', '/v1/services', { name: 'Shown' })).body.id;
+    const metric = (await call('POST', '/v1/metrics', { service_id: svc, name: 'Shown metric', source_type: 'manual', source_config: {} })).body.id;
+    const other = (await call('POST', '/v1/services', { name: 'SLO target' })).body.id;
+    const slo = (await call('POST', '/v1/slos', { name: 'Shown SLO', service_id: other, objective: '99.9', window: { kind: 'rolling', days: 30 } })).body.id;
+    const p = (await call('POST', '/v1/status-pages', { subdomain: 'refs-page', title: 'Refs', groups: [{ name: null, components: [{ kind: 'metric', id: metric }, { kind: 'slo', id: slo }] }] })).body.id;
+    for (const [path, what] of [
+      [`/v1/services/${svc}`, 'service'],
+      [`/v1/metrics/${metric}`, 'metric'],
+      [`/v1/slos/${slo}`, 'SLO'],
+    ] as const) {
+      const r = await call('DELETE', path);
+      expect([what, r.status, r.body.title, r.body.referenced_by.pages]).toEqual([what, 409, 'in_use', [{ id: p, config_key: null, name: 'Refs' }]]);
+      expect(r.body.detail).toContain('1 status page');
+    }
+    await call('PATCH', `/v1/status-pages/${p}`, { groups: [] });
+    expect((await call('DELETE', `/v1/slos/${slo}`)).status).toBe(200);
+    expect((await call('DELETE', `/v1/metrics/${metric}`)).status).toBe(200);
+    expect((await call('DELETE', `/v1/services/${svc}`)).status).toBe(200);
+  });
+});
+
 describe('the page at <subdomain>.<STATUS_HOST>', () => {
   it('serves server-rendered HTML with the feed links, statuses and the worst-of rollup', async () => {
     await call('POST', `/v1/metrics/${metricA}/status`, { status: 'healthy' });
