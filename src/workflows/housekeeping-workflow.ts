@@ -14,6 +14,8 @@ export interface HousekeepingReport {
   /** Dispatched events past 30 days and probe-test jobs past 7 (absent in runs before the pruning existed). */
   outboxEvents?: number;
   probeTestJobs?: number;
+  /** Subscribers never confirmed within 30 days (absent in runs before that pruning existed). */
+  pendingSubscribers?: number;
 }
 
 /**

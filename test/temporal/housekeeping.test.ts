@@ -4,7 +4,7 @@ import os from 'node:os';
 import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { IdempotencyRecordSchema, OrganizationSchema, OutboxEventSchema, ProbeTestJobSchema } from '../../src/db/entities';
+import { IdempotencyRecordSchema, OrganizationSchema, OutboxEventSchema, ProbeTestJobSchema, StatusPageSchema, SubscriberSchema } from '../../src/db/entities';
 import { HOUSEKEEPING_SCHEDULE_ID, ensureHousekeepingSchedule } from '../../src/temporal/schedules';
 import { housekeepingWorkflow } from '../../src/workflows';
 import { startWorker } from '../../src/worker/worker';
@@ -44,6 +44,13 @@ async function seed(now: Date) {
     const at = new Date(now.getTime() - age * 86_400_000);
     em.create(ProbeTestJobSchema, { id: randomUUID(), organization: orgId, agent: null, mode: 'cloud', sourceType: `age-${age}`, sourceConfig: {}, thresholds: null, state: 'completed', outcome: null, failureReason: null, createdAt: at, claimedAt: null, completedAt: at, expiresAt: at });
   }
+  // Subscribers: pending for 31 days (erased), pending for a day and confirmed long ago (kept).
+  const pageId = randomUUID();
+  em.create(StatusPageSchema, { id: pageId, organization: orgId, subdomain: `hk-${orgId.slice(0, 8)}`, title: 'hk', description: null, timeZone: 'UTC', branding: { logo_url: null, accent_color: null, header_color: null }, links: [], layout: { groups: [] }, sealedViewerSecret: 'x', viewerPublicKey: null, createdAt: now, updatedAt: now, deletedAt: null });
+  for (const [email, state, age] of [['stale@example.com', 'pending', 31], ['new@example.com', 'pending', 1], ['kept@example.com', 'confirmed', 90]] as const) {
+    const at = new Date(now.getTime() - age * 86_400_000);
+    em.create(SubscriberSchema, { id: randomUUID(), organization: orgId, page: pageId, email, components: [], customer: null, state, source: 'form', confirmationSentAt: at, confirmedAt: state === 'confirmed' ? at : null, unsubscribedAt: null, createdAt: at, updatedAt: at });
+  }
   await em.flush();
   return orgId;
 }
@@ -64,6 +71,9 @@ describe('housekeeping workflow (real Temporal worker)', () => {
     expect(events).toEqual(['old.undispatched', 'recent']);
     const jobs = (await h.orm.em.fork().find(ProbeTestJobSchema, { organization: orgId })).map((j) => j.sourceType);
     expect(jobs).toEqual(['age-1']);
+    expect(report.pendingSubscribers).toBeGreaterThanOrEqual(1);
+    const subscribers = (await h.orm.em.fork().find(SubscriberSchema, { organization: orgId }, { orderBy: { email: 'asc' } })).map((x) => x.email);
+    expect(subscribers).toEqual(['kept@example.com', 'new@example.com']);
 
     const history = await handle.fetchHistory();
     const types = history.events?.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
@@ -101,7 +111,7 @@ describe('housekeeping workflow (real Temporal worker)', () => {
     const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm }, workflowBundlePath: file });
     try {
       const report = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue, workflowId: `bundle-${randomUUID()}` });
-      expect(report).toEqual({ rateLimitCounters: expect.any(Number), idempotencyRecords: expect.any(Number), maintenanceWorkflows: 0, outboxEvents: expect.any(Number), probeTestJobs: expect.any(Number) });
+      expect(report).toEqual({ rateLimitCounters: expect.any(Number), idempotencyRecords: expect.any(Number), maintenanceWorkflows: 0, outboxEvents: expect.any(Number), probeTestJobs: expect.any(Number), pendingSubscribers: expect.any(Number) });
     } finally {
       await worker.shutdown();
     }

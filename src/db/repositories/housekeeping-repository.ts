@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IdempotencyRecordSchema, ProbeTestJobSchema } from '../entities';
+import { IdempotencyRecordSchema, ProbeTestJobSchema, SubscriberSchema } from '../entities';
 
 /** Idempotency records live 24 hours. */
 export async function pruneIdempotencyRecords(em: EntityManager, now: Date): Promise<number> {
@@ -31,4 +31,12 @@ export async function pruneDispatchedEvents(em: EntityManager, now: Date): Promi
 export async function pruneProbeTestJobs(em: EntityManager, now: Date): Promise<number> {
   const before = new Date(now.getTime() - PROBE_TEST_RETENTION_DAYS * 86_400_000);
   return em.nativeDelete(ProbeTestJobSchema, { createdAt: { $lt: before } });
+}
+
+/** Subscribers who never confirmed are kept this long, then erased (the address was never consented). */
+export const PENDING_SUBSCRIBER_RETENTION_DAYS = 30;
+
+export async function prunePendingSubscribers(em: EntityManager, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - PENDING_SUBSCRIBER_RETENTION_DAYS * 86_400_000);
+  return em.nativeDelete(SubscriberSchema, { state: 'pending', updatedAt: { $lt: before } });
 }
