@@ -65,6 +65,10 @@ export const ConfigSchema = z.object({
   CLOUD_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
   METRIC_SAMPLE_RETENTION_DAYS: z.coerce.number().int().min(2).max(3_650).default(400),
   PROBE_TEST_EXPIRY_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(|true|false|[0-9a-fA-F.:/, ]+)$/, 'Expected true, false, or a comma-separated list of proxy addresses/CIDRs')
+    .default(''),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'Expected smtp://host:port or smtps://user:pass@host:port').optional(),
   MAIL_FROM: z.string().min(3).default('Vigil Status <status@vigil.localhost>'),
   MAIL_OUTBOX_DIR: z.string().optional(),
@@ -104,6 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The backoff webhook deliveries follow (README: WEBHOOK_RETRY_*). */
 export function webhookRetryPolicy(c: Config): RetryPolicy {
   return { initialMs: c.WEBHOOK_RETRY_INITIAL_MS, factor: DEFAULT_RETRY_POLICY.factor, maxMs: c.WEBHOOK_RETRY_MAX_MS, giveUpAfterMs: c.WEBHOOK_RETRY_GIVE_UP_MS };
+}
+
+/** Fastify's trustProxy from TRUST_PROXY: off by default; `true`, or the proxies' addresses/CIDRs. */
+export function trustProxy(c: Pick<Config, 'TRUST_PROXY'>): boolean | string {
+  const v = c.TRUST_PROXY.trim();
+  if (v === '' || v === 'false') return false;
+  return v === 'true' ? true : v;
 }
 
 /** Signs subscribers' confirm and unsubscribe links (HKDF of the master key). */

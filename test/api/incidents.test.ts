@@ -119,6 +119,10 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     expect(await status()).toBe('degraded');
     await call('POST', `/v1/incidents/${incident}/resolve`, {});
     expect(await status()).toBe('healthy');
+    // A customer-scoped incident stays private: the metric's status is public on status pages.
+    const customer = (await call('POST', '/v1/customers', { name: 'Private' })).body.id;
+    await call('POST', '/v1/incidents', { title: 'Only for one', severity: 'critical', affected_services: [service], visible_to_customer_ids: [customer], publish: true });
+    expect(await status()).toBe('healthy');
   });
 
   it('creates a draft pre-filled from the metric\'s latest status flip', async () => {

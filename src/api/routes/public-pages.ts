@@ -246,6 +246,8 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     return html(reply, renderMessagePage(pageHeader(page), 'You are unsubscribed', `${r.subscriber.email} will get no more email from ${page.title}.`), null);
   });
 
+  // Browsers ask every host for one; an empty answer keeps their consoles clean.
+  app.get('/favicon.ico', { constraints, schema: hide }, async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   app.get('/*', { constraints, schema: hide }, async (_request, reply) => notFound(reply));
 };
 

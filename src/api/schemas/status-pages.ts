@@ -12,7 +12,7 @@ const Group = z.strictObject({
   components: z.array(Component).max(100),
 });
 const Branding = z.strictObject({
-  logo_url: HttpsUrl.nullable().optional(),
+  logo_url: z.url({ protocol: /^https$/ }).max(2000).nullable().optional().describe('https only: the page loads no other images'),
   accent_color: HexColor.nullable().optional().describe('Links and buttons; darkened on the page when needed to meet WCAG AA contrast'),
   header_color: HexColor.nullable().optional(),
 });

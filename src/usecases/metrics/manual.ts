@@ -15,7 +15,9 @@ const INCIDENT_STATUS: Record<string, HealthStatus> = { critical: 'unhealthy', m
 export async function syncManualMetrics(em: EntityManager, organizationId: string, now: Date, only?: string[]): Promise<number> {
   const metrics = await em.find(MetricSchema, { organization: organizationId, sourceType: 'manual', deletedAt: null, ...(only ? { id: { $in: only } } : {}) });
   if (!metrics.length) return 0;
-  const open = await em.find(IncidentSchema, { organization: organizationId, deletedAt: null, resolvedAt: null, publishedAt: { $ne: null } });
+  const published = await em.find(IncidentSchema, { organization: organizationId, deletedAt: null, resolvedAt: null, publishedAt: { $ne: null } });
+  // A metric's status is public (status pages): an incident shown only to some customers must not move it.
+  const open = published.filter((i) => i.visibleToCustomerIds.length === 0);
   const samples = [];
   for (const m of metrics) {
     const fromIncidents = open.filter((i) => i.affectedServices.includes(m.service)).map((i) => INCIDENT_STATUS[i.severity] ?? 'degraded');

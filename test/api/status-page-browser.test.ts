@@ -1,0 +1,324 @@
+/**
+ * The public status page as a real headless Chromium (Debian's package, driven by playwright-core)
+ * renders it: statuses, uptime bars, feed links, incidents and maintenance, the subscribe form,
+ * a narrow screen, and no console errors. Full-page screenshots are kept in test-artifacts/.
+ * A missing Chromium fails this file (launchBrowser throws); it is never skipped.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { launchBrowser } from '../support/browser';
+
+// The project compiles without the DOM lib; these are the browser globals the page.evaluate callbacks use.
+declare const document: {
+  documentElement: { scrollWidth: number; clientWidth: number };
+  body: { scrollWidth: number };
+  scripts: { length: number };
+  querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+};
+declare function getComputedStyle(element: unknown): { backgroundColor: string; display: string };
+
+const SUBDOMAIN = 'browser-check';
+const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
+const WIDE = { width: 1280, height: 900 };
+const NARROW = { width: 360, height: 740 };
+
+let api: ApiHarness;
+let org: TestOrg;
+let browser: Browser;
+let base: string;
+const ids = { api: '', dashboard: '', database: '', incident: '', secret: '', maintenance: '' };
+
+const call = async (method: string, url: string, body?: unknown) => {
+  const r = await api.request(method, url, { key: org.key, body });
+  if (r.status >= 300) throw new Error(`${method} ${url} answered ${r.status}: ${r.text}`);
+  return r.body;
+};
+
+/** YYYY-MM-DD of the UTC day `n` days before today (the page's bars are UTC days). */
+const daysAgo = (n: number) => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - n * 86_400_000).toISOString().slice(0, 10);
+};
+
+/** The page's uptime colours (render-styles), as computed styles report them. */
+const LEVEL_RGB = { good: 'rgb(26, 127, 55)', minor: 'rgb(108, 154, 31)', degraded: 'rgb(191, 135, 0)', bad: 'rgb(209, 36, 47)', none: 'rgb(209, 217, 224)' };
+
+interface SeedRow {
+  /** Days before today (UTC). */
+  day: number;
+  samples: number;
+  healthy: number;
+  degraded: number;
+  unhealthy: number;
+  no_data: number;
+  /** The day's expected title after the date. */
+  label: string;
+  level: keyof typeof LEVEL_RGB;
+}
+
+/** Rollups seeded below (days before today; today's own samples come from the status changes). */
+const SEEDED: Record<'api' | 'dashboard' | 'database', SeedRow[]> = {
+  api: [
+    { day: 1, samples: 1440, healthy: 1440, degraded: 0, unhealthy: 0, no_data: 0, label: '100.000% uptime', level: 'good' },
+    { day: 2, samples: 1440, healthy: 1430, degraded: 0, unhealthy: 10, no_data: 0, label: '99.305% uptime', level: 'minor' },
+    { day: 3, samples: 5, healthy: 0, degraded: 0, unhealthy: 0, no_data: 5, label: 'no data', level: 'none' },
+    { day: 89, samples: 10, healthy: 10, degraded: 0, unhealthy: 0, no_data: 0, label: '100.000% uptime', level: 'good' },
+  ],
+  dashboard: [{ day: 1, samples: 100, healthy: 90, degraded: 5, unhealthy: 5, no_data: 0, label: '95.000% uptime', level: 'degraded' }],
+  database: [{ day: 1, samples: 100, healthy: 40, degraded: 0, unhealthy: 40, no_data: 20, label: '50.000% uptime', level: 'bad' }],
+};
+
+interface OpenedPage {
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  /** Responses of 400 and above (favicon included). */
+  failed: string[];
+  close(): Promise<void>;
+}
+
+async function open(viewport: { width: number; height: number }): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport });
+  // Missing elements fail fast instead of waiting out Playwright's 30 s default.
+  context.setDefaultTimeout(5_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const failed: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
+  const res = await page.goto(`${base}/`, { waitUntil: 'load' });
+  expect(res?.status()).toBe(200);
+  expect(res?.headers()['content-type']).toBe('text/html; charset=utf-8');
+  return { page, errors, failed, close: () => context.close() };
+}
+
+beforeAll(async () => {
+  api = await startApi();
+  org = await api.createOrg('business', 'browser pages');
+  base = `http://${SUBDOMAIN}.status.localhost:${new URL(api.baseUrl).port}`;
+
+  ids.api = (await call('POST', '/v1/services', { name: 'Public API' })).id;
+  ids.dashboard = (await call('POST', '/v1/services', { name: 'Dashboard' })).id;
+  ids.database = (await call('POST', '/v1/services', { name: 'Database' })).id;
+  const metric = async (service: string, name: string, status: string) => {
+    const m = await call('POST', '/v1/metrics', { service_id: service, name, source_type: 'manual', source_config: {} });
+    await call('POST', `/v1/metrics/${m.id}/status`, { status });
+    return m.id as string;
+  };
+  const metrics = {
+    api: await metric(ids.api, 'API availability', 'healthy'),
+    dashboard: await metric(ids.dashboard, 'Dashboard errors', 'degraded'),
+    database: await metric(ids.database, 'Database reachability', 'unhealthy'),
+  };
+
+  const rows = (Object.keys(SEEDED) as (keyof typeof SEEDED)[]).flatMap((k) => SEEDED[k].map((r) => ({ ...r, metric: metrics[k] })));
+  // One row older than the 90 days: it must not add a 91st day.
+  rows.push({ day: 95, samples: 10, healthy: 0, degraded: 0, unhealthy: 10, no_data: 0, label: '0.000% uptime', level: 'bad', metric: metrics.api });
+  for (const r of rows) {
+    await api.orm.em.getConnection().execute(
+      `insert into metric_daily_rollups (metric_id, organization_id, day, samples, healthy, degraded, unhealthy, no_data) values (?, ?, ?::date, ?, ?, ?, ?, ?)`,
+      [r.metric, org.id, daysAgo(r.day), r.samples, r.healthy, r.degraded, r.unhealthy, r.no_data],
+    );
+  }
+
+  const customer = (await call('POST', '/v1/customers', { name: 'Customer Secret Co' })).id;
+  const incident = await call('POST', '/v1/incidents', {
+    title: 'Database unreachable',
+    severity: 'major',
+    affected_services: [ids.database],
+    publish: true,
+    initial_message: { type: 'Investigating', body: 'Connections to the primary time out.' },
+  });
+  ids.incident = incident.id;
+  await call('POST', `/v1/incidents/${incident.id}/messages`, { type: 'Identified', body: 'A failed disk on the primary; failing over.' });
+  ids.secret = (
+    await call('POST', '/v1/incidents', {
+      title: 'Private trouble for one customer',
+      severity: 'minor',
+      affected_services: [ids.dashboard],
+      publish: true,
+      visible_to_customer_ids: [customer],
+      initial_message: { type: 'Investigating', body: 'Only this customer may read this.' },
+    })
+  ).id;
+  const start = new Date(Date.now() + 86_400_000);
+  const maintenance = await call('POST', '/v1/maintenances', {
+    title: 'API gateway upgrade',
+    description: 'Rolling restart of the gateways.',
+    affected_services: [ids.api],
+    scheduled_start_at: start.toISOString(),
+    scheduled_end_at: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+  });
+  ids.maintenance = maintenance.id;
+  expect((await call('POST', `/v1/maintenances/${maintenance.id}/start`)).state).toBe('in_progress');
+
+  await call('POST', '/v1/status-pages', {
+    subdomain: SUBDOMAIN,
+    title: 'Browser Check Status',
+    description: 'Checked in a real browser',
+    groups: [
+      { name: 'Core', components: [{ kind: 'service', id: ids.api }, { kind: 'service', id: ids.database }] },
+      { name: 'Apps', components: [{ kind: 'service', id: ids.dashboard }] },
+    ],
+  });
+
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+});
+
+describe('the status page in headless Chromium', () => {
+  it('shows statuses, 90-day uptime bars, feed links, the incident and maintenance, and logs no errors (1280px)', async () => {
+    const { page, errors, failed, close } = await open(WIDE);
+    try {
+      expect(await page.title()).toBe('Browser Check Status: Major outage');
+      const overall = page.locator('#overall-status');
+      expect(await overall.getAttribute('data-status')).toBe('unhealthy');
+      expect((await overall.innerText()).trim()).toBe('Major outage');
+      expect(await overall.isVisible()).toBe(true);
+
+      const expected = { [ids.api]: ['healthy', 'Operational'], [ids.dashboard]: ['degraded', 'Degraded performance'], [ids.database]: ['unhealthy', 'Major outage'] };
+      for (const [id, [status, text]] of Object.entries(expected)) {
+        const row = page.locator(`li.component[data-component-id="${id}"]`);
+        expect(await row.count()).toBe(1);
+        expect([id, await row.getAttribute('data-status')]).toEqual([id, status]);
+        expect(await row.locator('.status-text').innerText()).toBe(text);
+      }
+      expect(await page.locator('li.component').count()).toBe(3);
+      expect(await page.locator('.group').evaluateAll((gs) => gs.map((g) => [g.querySelector('h3')?.textContent, g.getAttribute('data-status')]))).toEqual([
+        ['Core', 'unhealthy'],
+        ['Apps', 'degraded'],
+      ]);
+      // The maintenance in progress marks the service it covers.
+      expect(await page.locator(`li.component[data-component-id="${ids.api}"] .badge-maintenance`).innerText()).toBe('Under maintenance');
+
+      // Uptime bars: 90 visible, labelled, coloured days per service, oldest first, ending today.
+      for (const key of ['api', 'dashboard', 'database'] as const) {
+        const bar = page.locator(`li.component[data-component-id="${ids[key]}"] ol.uptime-bar`);
+        expect(await bar.count()).toBe(1);
+        const days = await bar.locator(':scope > li[data-date]').evaluateAll((lis) =>
+          lis.map((li) => {
+            const box = li.getBoundingClientRect();
+            return { date: li.getAttribute('data-date')!, title: li.getAttribute('title')!, bg: getComputedStyle(li).backgroundColor, width: box.width, height: box.height };
+          }),
+        );
+        expect(days).toHaveLength(90);
+        expect(days.map((d) => d.date)).toEqual(Array.from({ length: 90 }, (_, i) => daysAgo(89 - i)));
+        for (const d of days) {
+          expect(d.title).toMatch(new RegExp(`^${d.date}: (\\d{1,3}\\.\\d{3}% uptime|no data)$`));
+          expect([d.date, d.width > 0 && d.height > 0]).toEqual([d.date, true]);
+        }
+        for (const s of SEEDED[key]) {
+          const day = days.find((d) => d.date === daysAgo(s.day))!;
+          expect([key, day.title, day.bg]).toEqual([key, `${daysAgo(s.day)}: ${s.label}`, LEVEL_RGB[s.level]]);
+        }
+        // A day nothing was measured on is grey and says so.
+        const empty = days.find((d) => d.date === daysAgo(10))!;
+        expect([empty.title, empty.bg]).toEqual([`${daysAgo(10)}: no data`, LEVEL_RGB.none]);
+        expect(await bar.locator('xpath=following-sibling::p[@class="uptime-total"][1]').innerText()).toMatch(/^\d{1,3}\.\d{3}% uptime over 90 days$/);
+      }
+
+      // Feed discovery in the head.
+      const alternates = await page.evaluate(() => ({
+        atom: document.querySelector('link[rel=alternate][type="application/atom+xml"]')?.getAttribute('href') ?? null,
+        rss: document.querySelector('link[rel=alternate][type="application/rss+xml"]')?.getAttribute('href') ?? null,
+        scripts: document.scripts.length,
+      }));
+      expect(alternates).toEqual({ atom: '/feed.atom', rss: '/feed.rss', scripts: 0 });
+
+      // The active incident with both updates (newest first), and the maintenance in progress.
+      const incident = page.locator(`article[data-incident-id="${ids.incident}"]`);
+      expect(await incident.isVisible()).toBe(true);
+      expect(await page.locator('section[aria-labelledby="active-incidents"] article[data-incident-id]').count()).toBe(1);
+      expect(await incident.locator('h3').innerText()).toBe('Database unreachable');
+      expect(await incident.locator('.timeline .entry .text').allInnerTexts()).toEqual(['A failed disk on the primary; failing over.', 'Connections to the primary time out.']);
+      const maintenance = page.locator(`section[aria-labelledby="maintenance-now"] article[data-maintenance-id="${ids.maintenance}"]`);
+      expect(await maintenance.isVisible()).toBe(true);
+      expect(await maintenance.getAttribute('data-state')).toBe('in_progress');
+      expect(await maintenance.innerText()).toContain('Maintenance: In progress');
+
+      // The customer-scoped incident is nowhere on the public page.
+      const body = await page.content();
+      for (const secret of [ids.secret, 'Private trouble for one customer', 'Only this customer may read this.', 'Customer Secret Co']) expect(body).not.toContain(secret);
+
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-wide.png'), fullPage: true });
+      expect(errors).toEqual([]);
+      expect(failed).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('fits a 360px-wide screen without horizontal scrolling, showing the last 30 days', async () => {
+    const { page, errors, failed, close } = await open(NARROW);
+    try {
+      const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(widths.client).toBe(360);
+      expect(widths.doc).toBeLessThanOrEqual(360);
+      expect(widths.body).toBeLessThanOrEqual(360);
+      for (const id of [ids.api, ids.dashboard, ids.database]) {
+        const shown = await page
+          .locator(`li.component[data-component-id="${id}"] ol.uptime-bar > li[data-date]`)
+          .evaluateAll((lis) => lis.filter((li) => getComputedStyle(li).display !== 'none' && li.getBoundingClientRect().width > 0).map((li) => li.getAttribute('data-date')));
+        expect(shown).toEqual(Array.from({ length: 30 }, (_, i) => daysAgo(29 - i)));
+      }
+      expect(await page.locator('#overall-status').isVisible()).toBe(true);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-mobile.png'), fullPage: true });
+      expect(errors).toEqual([]);
+      expect(failed).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('follows the Atom and RSS alternate links in the browser', async () => {
+    const { page, errors, close } = await open(WIDE);
+    try {
+      expect(errors).toEqual([]);
+      for (const [type, contentType, root] of [
+        ['application/atom+xml', 'application/atom+xml; charset=utf-8', 'feed'],
+        ['application/rss+xml', 'application/rss+xml', 'rss'],
+      ] as const) {
+        await page.goto(`${base}/`);
+        const href = await page.evaluate((t) => document.querySelector(`link[rel=alternate][type="${t}"]`)?.getAttribute('href') ?? null, type);
+        expect([type, href]).toEqual([type, expect.stringMatching(/^\/feed\.(atom|rss)$/)]);
+        const res = await page.goto(new URL(href!, page.url()).href);
+        expect([type, res?.status(), res?.headers()['content-type']]).toEqual([type, 200, contentType]);
+        const text = await res!.text();
+        expect(text).toMatch(new RegExp(`<${root}[\\s>]`));
+        expect(text).toContain('Database unreachable');
+        expect(text).not.toContain('Private trouble for one customer');
+      }
+      // Chromium's XML viewer asks for /favicon.ico too: the page host answers it, so no errors at all.
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('subscribes through the page form', async () => {
+    const { page, errors, failed, close } = await open(WIDE);
+    try {
+      await page.fill('input[name=email]', 'browser-reader@example.com');
+      const [res] = await Promise.all([page.waitForNavigation(), page.click('form.subscribe button[type=submit]')]);
+      expect(res?.status()).toBe(200);
+      expect(new URL(page.url()).pathname).toBe('/subscribe');
+      expect(await page.locator('h1').innerText()).toBe('Check your inbox');
+      expect(errors).toEqual([]);
+      expect(failed).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
