@@ -1,4 +1,7 @@
 import { parseFeed } from '@rowanmanning/feed-parser';
+import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { OutboxEventSchema, SubscriberSchema } from '../../src/db/entities';
 import { signLinkToken } from '../../src/domain/status-page/signed-links';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
@@ -261,6 +264,19 @@ describe('feeds (spec §4.9)', () => {
     expectedCount += 1;
   });
 
+  it('compresses the page, summary and feeds for clients that accept gzip', async () => {
+    for (const path of ['/', '/summary.json', '/feed.atom', '/feed.rss']) {
+      const plain = await page(path);
+      const port = new URL(api.baseUrl).port;
+      const res = await request(`${api.baseUrl}${path}`, { headers: { host: `acme-status.status.localhost:${port}`, 'accept-encoding': 'gzip, deflate, br' } });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      expect([path, res.statusCode, res.headers['content-encoding'], String(res.headers.vary)]).toEqual([path, 200, 'gzip', expect.stringContaining('Accept-Encoding')]);
+      expect(gunzipSync(body).toString('utf8')).toBe(plain.text);
+    }
+    const refused = await page('/feed.atom', { headers: { 'accept-encoding': 'gzip;q=0, identity' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
   it('takes limit: default 50, clamps to 200, rejects junk', async () => {
     const svc = (await call('POST', '/v1/services', { name: 'Busy' })).body.id;
     await call('PATCH', `/v1/status-pages/${pageId}`, { groups: [{ name: 'Core', components: [{ kind: 'service', id: svcA }] }, { name: 'Apps', components: [{ kind: 'service', id: svcB }, { kind: 'service', id: svc }] }] });
@@ -307,6 +323,35 @@ describe('customer-scoped viewing', () => {
     for (const path of ['/feed.atom', '/feed.rss']) expect((await page(path, { headers: { cookie: `vigil_viewer=${minted.body.token}` } })).text).not.toContain('Private outage');
     const publicView = await page('/');
     expect(publicView.text).not.toContain('Private outage');
+  });
+
+  it("accepts tokens the organization signs with its own key (viewer_public_key), and only for this page", async () => {
+    for (const alg of ['ES256', 'EdDSA'] as const) {
+      const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+      const patched = await call('PATCH', `/v1/status-pages/${pageId}`, { viewer_public_key: await exportSPKI(publicKey) });
+      expect(patched.status).toBe(200);
+      const sign = (aud: string, exp: string | number = '5m') =>
+        new SignJWT({ customer_id: customerA }).setProtectedHeader({ alg }).setAudience(aud).setIssuedAt().setExpirationTime(exp).sign(privateKey);
+      const own = await page('/', { headers: { authorization: `Bearer ${await sign(`vigil:status-page:${pageId}`)}` } });
+      expect([alg, own.text.includes('Private outage for A')]).toEqual([alg, true]);
+      for (const bad of [await sign('vigil:status-page:00000000-0000-4000-8000-000000000000'), await sign(`vigil:status-page:${pageId}`, Math.floor(Date.now() / 1000) - 60)]) {
+        expect((await page('/', { headers: { authorization: `Bearer ${bad}` } })).text).not.toContain('Private outage');
+      }
+    }
+    await call('PATCH', `/v1/status-pages/${pageId}`, { viewer_public_key: null });
+  });
+
+  it('keeps drafts, deleted and other customers\' incidents off the page, history and incident pages', async () => {
+    const history = await page('/history');
+    expect(history.status).toBe(200);
+    expect(history.text).toContain('API errors');
+    for (const hidden of ['Draft only', 'Deleted later', 'Private outage', 'Elsewhere']) {
+      expect([hidden, history.text.includes(hidden), (await page('/')).text.includes(hidden)]).toEqual([hidden, false, false]);
+    }
+    expect((await page(`/incidents/${secretA}`)).status).toBe(404);
+    const minted = (await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: customerA })).body.token;
+    const mine = await page(`/incidents/${secretA}`, { headers: { cookie: `vigil_viewer=${minted}` } });
+    expect([mine.status, mine.text.includes('Private outage for A')]).toEqual([200, true]);
   });
 
   it('falls back to the public view for expired, foreign, tampered and other-organization tokens', async () => {
@@ -438,5 +483,22 @@ describe('subscribe abuse limits', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('incident history', () => {
+  it('pages past incidents 20 at a time, newest first, with an Older link', async () => {
+    for (let i = 0; i < 22; i++) await incident({ title: `Past incident ${String(i).padStart(2, '0')}`, affected_services: [svcB], publish: true, initial_message: { type: 'Resolved', body: 'done' } });
+    const first = await page('/history');
+    const next = first.text.match(/<a[^>]*rel="next"[^>]*href="\?cursor=([^"]+)"|<a[^>]*href="\?cursor=([^"]+)"[^>]*rel="next"/);
+    expect(next).not.toBeNull();
+    expect(first.text).toContain('Past incident 21');
+    expect(first.text).toContain('Past incident 02');
+    expect(first.text).not.toContain('Past incident 01');
+    const older = await page(`/history?cursor=${next![1] ?? next![2]}`);
+    expect(older.text).toContain('Past incident 01');
+    expect(older.text).toContain('Past incident 00');
+    expect(older.text).not.toContain('Past incident 21');
+    expect((await page('/history?cursor=garbage')).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { ScopedCache } from '../../src/api/cache/scoped-cache';
 
-function cache(opts: { live?: () => boolean; now?: () => number } = {}) {
-  return new ScopedCache<string>({ live: opts.live ?? (() => true), ttlMs: 1000, maxScopes: 2, now: opts.now });
+function cache(opts: { live?: () => boolean; now?: () => number; staleWhileRevalidate?: boolean } = {}) {
+  return new ScopedCache<string>({ live: opts.live ?? (() => true), ttlMs: 1000, maxScopes: 2, now: opts.now, staleWhileRevalidate: opts.staleWhileRevalidate });
 }
 
 describe('ScopedCache', () => {
@@ -57,5 +57,43 @@ describe('ScopedCache', () => {
     release();
     await slow;
     expect(await c.getOrLoad('s', 'k', async () => 'new')).toBe('new');
+  });
+
+  it('shares one load among concurrent misses, but not across a change', async () => {
+    const c = cache();
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const load = async () => {
+      const mine = ++loads;
+      await gate;
+      return `v${mine}`;
+    };
+    const burst = [c.getOrLoad('s', 'k', load), c.getOrLoad('s', 'k', load), c.getOrLoad('s', 'k', load)];
+    expect(loads).toBe(1);
+    c.invalidate('s');
+    const afterChange = c.getOrLoad('s', 'k', load);
+    expect(loads).toBe(2);
+    release();
+    expect(await Promise.all(burst)).toEqual(['v1', 'v1', 'v1']);
+    expect(await afterChange).toBe('v2');
+  });
+
+  it('with staleWhileRevalidate answers an expired entry at once and reloads it once in the background', async () => {
+    let t = 0;
+    const c = cache({ now: () => t, staleWhileRevalidate: true });
+    await c.getOrLoad('s', 'k', async () => 'v1');
+    t = 1001;
+    let loads = 0;
+    let release!: () => void;
+    const reload = () => new Promise<string>((r) => (loads++, (release = () => r('v2'))));
+    expect(await c.getOrLoad('s', 'k', reload)).toBe('v1');
+    expect(await c.getOrLoad('s', 'k', reload)).toBe('v1');
+    expect(loads).toBe(1);
+    release();
+    await new Promise((r) => setImmediate(r));
+    expect(await c.getOrLoad('s', 'k', reload)).toBe('v2');
+    c.invalidate('s');
+    expect(await c.getOrLoad('s', 'k', async () => 'v3')).toBe('v3');
   });
 });

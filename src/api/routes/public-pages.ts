@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,6 +34,30 @@ const HTML = 'text/html; charset=utf-8';
 const CSP = "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 const ACCEPTED_DETAIL = 'If the address can be subscribed, a confirmation email is on its way; the subscription starts once its link is followed.';
 
+const gzipAsync = promisify(gzip);
+
+/** A body rendered once per cache fill, with its gzip copy, so a busy page costs neither rendering nor compression per request. */
+interface Rendered {
+  body: Buffer;
+  gzip: Buffer;
+  etag?: string;
+}
+
+async function rendered(text: string, etag?: string): Promise<Rendered> {
+  const body = Buffer.from(text, 'utf8');
+  return { body, gzip: await gzipAsync(body, { level: 6 }), etag };
+}
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const accept = request.headers['accept-encoding'];
+  return typeof accept === 'string' && /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(accept);
+}
+
+function sendRendered(request: FastifyRequest, reply: FastifyReply, r: Rendered) {
+  if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(r.gzip);
+  return reply.send(r.body);
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -47,12 +73,13 @@ function cookie(request: FastifyRequest, name: string): string | null {
 /**
  * Caches of what the public reads most. Views and feeds are keyed per organization and dropped
  * when its incidents, maintenances or pages change (the change feed); metric statuses are not
- * announced, so a page's view is at most 10 s old. Nothing is cached while the feed is down.
+ * announced, so a page's view is refreshed in the background once it is 10 s old. Nothing is
+ * cached while the feed is down.
  */
 function publicCaches(feed: ChangeFeed | null) {
   const live = () => feed?.live === true;
-  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 1 });
-  const views = new ScopedCache<unknown>({ live, ttlMs: 10_000, maxScopes: 10_000 });
+  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 1, staleWhileRevalidate: true });
+  const views = new ScopedCache<unknown>({ live, ttlMs: 10_000, maxScopes: 10_000, staleWhileRevalidate: true });
   feed?.on('change', (c) => {
     if (c.t === 'status_pages') pages.invalidate('pages');
     if (c.o) views.invalidate(c.o);
@@ -96,16 +123,16 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     return viewer;
   };
 
-  const html = (reply: FastifyReply, body: string, viewer: Viewer | null, status = 200) =>
+  const htmlHeaders = (reply: FastifyReply, viewer: Viewer | null, status: number) =>
     reply
       .code(status)
       .header('content-type', HTML)
       .header('cache-control', viewer ? 'private, no-store' : 'public, max-age=30')
-      .header('vary', 'Cookie, Authorization')
+      .header('vary', 'Cookie, Authorization, Accept-Encoding')
       .header('content-security-policy', CSP)
       .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      .send(body);
+      .header('referrer-policy', 'no-referrer');
+  const html = (reply: FastifyReply, body: string, viewer: Viewer | null, status = 200) => htmlHeaders(reply, viewer, status).send(body);
 
   const cached = <T>(page: StatusPage, key: string, viewer: Viewer | null, load: () => Promise<T>) =>
     cache.views.getOrLoad(page.organization, `${page.id}:${viewer?.customer_id ?? 'public'}:${key}`, load) as Promise<T>;
@@ -114,20 +141,21 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const viewer = await viewerOf(request, reply, page);
-    const body = await cached(page, 'page', viewer, async () => renderStatusPage(await loadPageView(request.em, page, viewer, request.now)));
-    return html(reply, body, viewer);
+    const body = await cached(page, 'page', viewer, async () => rendered(renderStatusPage(await loadPageView(request.em, page, viewer, new Date()))));
+    return sendRendered(request, htmlHeaders(reply, viewer, 200), body);
   });
 
   app.get('/summary.json', { constraints, schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return reply.code(404).header('access-control-allow-origin', '*').type('application/problem+json').send({ type: 'about:blank', title: 'not_found', status: 404, detail: 'No status page here.' });
     const viewer = await viewerOf(request, reply, page);
-    const view = await cached(page, 'summary', viewer, () => loadPageView(request.em, page, viewer, request.now));
-    return reply
+    const json = await cached(page, 'summary', viewer, async () => rendered(JSON.stringify(await loadPageView(request.em, page, viewer, new Date()))));
+    reply
+      .header('content-type', 'application/json; charset=utf-8')
       .header('cache-control', viewer ? 'private, no-store' : 'public, max-age=30')
-      .header('vary', 'Cookie, Authorization')
-      .header('access-control-allow-origin', '*')
-      .send(view);
+      .header('vary', 'Cookie, Authorization, Accept-Encoding')
+      .header('access-control-allow-origin', '*');
+    return sendRendered(request, reply, json);
   });
 
   app.get('/history', { constraints, schema: hide }, async (request, reply) => {
@@ -160,7 +188,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
       throw new ProblemError('validation_failed', 'limit must be an integer from 1 (values above 200 are clamped to 200).', { errors: [{ path: 'query.limit', message: 'Expected an integer ≥ 1' }] });
     }
     const base = `${new URL(opts.site.publicBaseUrl).protocol}//${request.headers.host}`;
-    const feed = await cached(page, `feed:${format}:${limit}:${base}`, null, async () => {
+    const feed = await cached<Rendered>(page, `feed:${format}:${limit}:${base}`, null, async () => {
       const f = await loadFeed(request.em, page, limit);
       const meta = {
         title: page.title,
@@ -170,11 +198,11 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
         author_name: page.title,
         updated: f.latestMs > 0 ? new Date(f.latestMs) : page.createdAt,
       };
-      return { etag: feedEtag(f.count, f.latestMs), body: format === 'atom' ? buildAtom(meta, f.entries) : buildRss(meta, f.entries) };
+      return rendered(format === 'atom' ? buildAtom(meta, f.entries) : buildRss(meta, f.entries), feedEtag(f.count, f.latestMs));
     });
-    reply.header('etag', feed.etag).header('cache-control', FEED_CACHE_CONTROL);
-    if (etagMatches(request.headers['if-none-match'], feed.etag)) return reply.code(304).send();
-    return reply.header('content-type', format === 'atom' ? ATOM_CONTENT_TYPE : RSS_CONTENT_TYPE).send(feed.body);
+    reply.header('etag', feed.etag).header('cache-control', FEED_CACHE_CONTROL).header('vary', 'Accept-Encoding');
+    if (etagMatches(request.headers['if-none-match'], feed.etag!)) return reply.code(304).send();
+    return sendRendered(request, reply.header('content-type', format === 'atom' ? ATOM_CONTENT_TYPE : RSS_CONTENT_TYPE), feed);
   };
   app.get('/feed.atom', { constraints, schema: hide }, feedRoute('atom'));
   app.get('/feed.rss', { constraints, schema: hide }, feedRoute('rss'));

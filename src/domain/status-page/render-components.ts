@@ -25,11 +25,12 @@ function uptimeBar(c: PageComponentView): string {
   if (!n) return '';
   const day = (d: UptimeDay) => {
     const label = esc(uptimeDayLabel(d));
-    return `<li class="day-${uptimeLevel(d.uptime_pct)}" data-date="${esc(d.date)}" title="${label}"><span class="vh">${label}</span></li>`;
+    // One label per day, as a tooltip: 50 services × 90 days is 4,500 cells, and the ol's label and the total below carry the summary for screen readers.
+    return `<li class="day-${uptimeLevel(d.uptime_pct)}" data-date="${esc(d.date)}" title="${label}"></li>`;
   };
   const oldest = n > SHORT_DAYS ? `<span class="days-long">${n} days ago</span><span class="days-short">${SHORT_DAYS} days ago</span>` : `<span>${n} days ago</span>`;
   const total = c.uptime_pct === null ? 'No uptime data yet' : `${esc(c.uptime_pct)}% uptime over ${n} days`;
-  return `<ol class="uptime-bar" aria-label="Daily uptime of ${esc(c.name)}, oldest first">${c.uptime.map(day).join('')}</ol>
+  return `<ol class="uptime-bar" aria-label="Daily uptime of ${esc(c.name)} over ${n} days, oldest first: ${c.uptime_pct === null ? 'no data yet' : `${esc(c.uptime_pct)}%`}">${c.uptime.map(day).join('')}</ol>
 <p class="uptime-legend" aria-hidden="true">${oldest}<span>Today</span></p>
 <p class="uptime-total">${total}</p>`;
 }
