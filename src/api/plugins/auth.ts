@@ -5,7 +5,7 @@ import { looksLikeApiKey } from '../../domain/api-key-format';
 import { ProblemError } from '../../domain/error-catalog';
 import { PLANS, type Plan, isPlanId } from '../../domain/plans';
 import { judge } from '../../domain/rate-limit';
-import { missingScope } from '../../domain/scopes';
+import { type Scope, missingScope } from '../../domain/scopes';
 import { hashApiKey } from '../../usecases/api-keys';
 import type { OrgContext } from '../../usecases/context';
 import type { Platform } from '../platform';
@@ -89,25 +89,32 @@ export const authPlugin = fp(
         pricingUrl: opts.pricingUrl,
       };
     });
-    app.addHook('onRequest', async (request, reply) => {
-      const operationId = request.routeOptions.schema?.operationId;
-      if (!operationId) return;
-      const need = ROUTE_SCOPES[operationId];
-      if (need === undefined) throw new Error(`Route ${operationId} is missing from ROUTE_SCOPES`);
-      // Agent routes authenticate the agent token themselves (routes/agent-api.ts).
-      if (need === 'public' || need === 'agent') return;
+    const authorize = async (request: FastifyRequest, reply: FastifyReply, need: readonly Scope[]) => {
       const principal = await authenticate(opts.platform, request, reply);
       const missing = missingScope(principal.scopes, { anyOf: need });
       if (missing) throw new ProblemError('forbidden', `This operation needs the scope ${missing}; the API key does not carry it.`);
       request.principal = principal;
       request.log = request.log.child({ organization_id: principal.organizationId, api_key_id: principal.keyId });
+    };
+    // Attached per route at registration: routes that need no key (status pages, feeds) pay nothing per request,
+    // and a route missing from the scope table fails at startup rather than on its first request.
+    app.addHook('onRoute', (route) => {
+      const operationId = route.schema?.operationId;
+      if (!operationId) return;
+      const need = ROUTE_SCOPES[operationId];
+      if (need === undefined) throw new Error(`Route ${operationId} is missing from ROUTE_SCOPES`);
+      // Agent routes authenticate the agent token themselves (routes/agent-api.ts).
+      if (need === 'public' || need === 'agent') return;
+      const hook = (request: FastifyRequest, reply: FastifyReply) => authorize(request, reply, need);
+      route.onRequest = [hook, ...(Array.isArray(route.onRequest) ? route.onRequest : route.onRequest ? [route.onRequest] : [])];
     });
     // Read-your-writes on this instance: a write drops the organization's cached reads before
     // its answer leaves (other instances hear of it through the change feed).
-    app.addHook('onSend', async (request) => {
+    app.addHook('onSend', (request, _reply, payload, done) => {
       if (request.principal && request.method !== 'GET' && request.method !== 'HEAD') {
         opts.platform.reads.invalidate(request.principal.organizationId);
       }
+      done(null, payload);
     });
   },
   { name: 'auth', dependencies: ['request-context'] },

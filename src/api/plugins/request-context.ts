@@ -24,8 +24,9 @@ export const requestContextPlugin = fp(
         return self[EM];
       },
     });
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       request.now = new Date();
+      done();
     });
   },
   { name: 'request-context' },

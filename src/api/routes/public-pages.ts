@@ -97,6 +97,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   const constraints = { host };
   const cache = publicCaches(opts.changeFeed);
   const hide = { hide: true };
+  const scheme = new URL(opts.site.publicBaseUrl).protocol;
 
   // Forms post urlencoded; an RFC 8058 one-click unsubscribe may post multipart. Only `token` and `email` are read.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
@@ -187,7 +188,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     if (limit === null) {
       throw new ProblemError('validation_failed', 'limit must be an integer from 1 (values above 200 are clamped to 200).', { errors: [{ path: 'query.limit', message: 'Expected an integer ≥ 1' }] });
     }
-    const base = `${new URL(opts.site.publicBaseUrl).protocol}//${request.headers.host}`;
+    const base = `${scheme}//${request.headers.host}`;
     const feed = await cached<Rendered>(page, `feed:${format}:${limit}:${base}`, null, async () => {
       const f = await loadFeed(request.em, page, limit);
       const meta = {
