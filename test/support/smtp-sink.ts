@@ -10,6 +10,8 @@ export interface SmtpSink {
   waitFor(pred: (m: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   /** makes the server answer RCPT TO for these addresses with 550 */
   rejectRecipients: Set<string>;
+  /** answers RCPT TO for an address with 451 (try again later) this many more times */
+  deferRecipients: Map<string, number>;
   /** raw headers are available as m.headerLines */
   close(): Promise<void>;
 }
@@ -18,6 +20,7 @@ export interface SmtpSink {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const rejectRecipients = new Set<string>();
+  const deferRecipients = new Map<string, number>();
   const waiters = new Set<(m: ParsedMail) => void>();
 
   const server = new SMTPServer({
@@ -30,6 +33,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
     onRcptTo(address, _session, callback) {
       const rcpt = address.address.toLowerCase();
+      const deferrals = deferRecipients.get(rcpt) ?? 0;
+      if (deferrals > 0) {
+        deferRecipients.set(rcpt, deferrals - 1);
+        return callback(Object.assign(new Error(`4.7.1 <${address.address}>: Try again later`), { responseCode: 451 }));
+      }
       if (![...rejectRecipients].some((a) => a.toLowerCase() === rcpt)) return callback();
       callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), { responseCode: 550 }));
     },
@@ -58,6 +66,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port,
     messages,
     rejectRecipients,
+    deferRecipients,
     waitFor(pred, timeoutMs = 5000) {
       const found = messages.find(pred);
       if (found) return Promise.resolve(found);

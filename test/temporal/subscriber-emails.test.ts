@@ -59,6 +59,7 @@ beforeAll(async () => {
       mailer: createMailer({ smtpUrl: sink.url, from: 'Acme Status <status@acme.test>', outboxDir: '/tmp/unused' }),
       linkKey: testLinkKey(),
       site: { statusHost: 'status.localhost', publicBaseUrl: api.baseUrl },
+      retryBaseMs: 300,
     },
   });
   org = await api.createOrg('business', 'email');
@@ -158,5 +159,19 @@ describe('subscriber email over real SMTP', () => {
     expect(await handle.result()).toMatchObject({ failed: 1 });
     // VIGIL_RECORD_HISTORIES=1 rewrites the replay test's history of this workflow.
     if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'subscriber-email-v1.json'), historyToJSON(await handle.fetchHistory()));
+  }, 60_000);
+
+  it('retries an address the server defers (4xx) after a durable backoff, and sends it once', async () => {
+    sink.rejectRecipients.clear();
+    sink.deferRecipients.set('carol@example.com', 2);
+    const inc = (await call('POST', '/v1/incidents', { title: 'Deferred', severity: 'minor', affected_services: [svcA], publish: true, initial_message: { body: 'y' } })).body;
+    const mail = await mailTo('carol@example.com', /Deferred/);
+    const [event] = await emailsSettled('incident.published', inc.id);
+    const carol = await api.orm.em.fork().findOneOrFail(SubscriberSchema, { email: 'carol@example.com', page: pageId });
+    const row = await api.orm.em.fork().findOneOrFail(SubscriberEmailSchema, { event: event!.id, subscriber: carol.id });
+    expect(row).toMatchObject({ state: 'sent', attempts: 3, messageId: mail.messageId });
+    expect(sink.messages.filter((m) => to(m) === 'carol@example.com' && /Deferred/.test(m.subject ?? ''))).toHaveLength(1);
+    const history = await t.temporal.client.workflow.getHandle(emailWorkflowId(event!.id)).fetchHistory();
+    expect(history.events?.filter((e) => e.timerStartedEventAttributes).length).toBeGreaterThanOrEqual(2);
   }, 60_000);
 });

@@ -18,6 +18,7 @@ export const EMAIL_EVENT_TYPES: ReadonlySet<string> = new Set([...SUBSCRIBER_NOT
 
 /** Delivery attempts per email before it is marked failed, and the backoff between them. */
 export const EMAIL_MAX_ATTEMPTS = 5;
-export function emailRetryDelayMs(attempt: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 15 * 60_000);
+export const EMAIL_RETRY_BASE_MS = 30_000;
+export function emailRetryDelayMs(attempt: number, baseMs = EMAIL_RETRY_BASE_MS): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 30 * baseMs);
 }

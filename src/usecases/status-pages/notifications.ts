@@ -23,6 +23,8 @@ export interface EmailDeps {
   mailer: Mailer;
   linkKey: Buffer;
   site: StatusSite;
+  /** First retry delay of a failed send (doubling per attempt); default 30 s. */
+  retryBaseMs?: number;
   /** Development: with the folder mailer, confirmation links are logged too. */
   log?: (line: string) => void;
 }
@@ -179,7 +181,7 @@ export async function sendEmailBatch(em: EntityManager, deps: EmailDeps, eventId
         row.state = 'failed';
         out.failed++;
       } else {
-        row.nextAttemptAt = new Date(now.getTime() + emailRetryDelayMs(row.attempts));
+        row.nextAttemptAt = new Date(now.getTime() + emailRetryDelayMs(row.attempts, deps.retryBaseMs));
       }
     }
     // Record each outcome as it happens, so a crash mid-batch never re-sends what went out.
