@@ -10,7 +10,24 @@ import { OutboxRelay } from '../../src/worker/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/worker/worker';
 import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
+import { Client as PgClient } from 'pg';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
+
+/**
+ * A relay drains the whole shared outbox, whoever wrote it: two suites running relays at once
+ * would deliver each other's events. Suites that run one take turns on this advisory lock.
+ */
+const RELAY_LOCK = 727_001;
+
+async function takeRelayTurn(): Promise<() => Promise<void>> {
+  const pg = new PgClient({ connectionString: testDatabaseUrl() });
+  await pg.connect();
+  await pg.query('select pg_advisory_lock($1)', [RELAY_LOCK]);
+  return async () => {
+    await pg.query('select pg_advisory_unlock($1)', [RELAY_LOCK]).catch(() => undefined);
+    await pg.end();
+  };
+}
 
 export interface TemporalHarness {
   orm: Orm;
@@ -37,6 +54,7 @@ export async function startTemporalHarness(
   } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
+  const releaseRelayTurn = opts.relay ? await takeRelayTurn() : null;
   const taskQueue = `test-${randomUUID()}`;
   const address = testTemporalAddress();
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 4 });
@@ -72,6 +90,7 @@ export async function startTemporalHarness(
       await worker.shutdown();
       await temporal.close();
       await orm.close();
+      await releaseRelayTurn?.();
     },
   };
 }

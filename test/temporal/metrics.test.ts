@@ -34,7 +34,7 @@ beforeAll(async () => {
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/stats`;
   rx = await startReceiver();
   expect((await call('POST', '/v1/webhooks', { url: rx.url, event_types: ['metric.status_changed'] })).status).toBe(201);
-});
+}, 180_000);
 afterAll(async () => {
   for (const a of agents) await a.stop();
   await rx.close();

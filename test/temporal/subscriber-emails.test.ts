@@ -70,11 +70,11 @@ beforeAll(async () => {
   pageId = (
     await call('POST', '/v1/status-pages', {
       subdomain: 'mail-status',
-      title: 'Acme Status',
+      title: 'Mailtest Status',
       groups: [{ name: null, components: [{ kind: 'service', id: svcA }, { kind: 'service', id: svcB }] }],
     })
   ).body.id;
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await t?.close();
   await api?.close();
@@ -89,7 +89,7 @@ describe('subscriber email over real SMTP', () => {
     ] as const) {
       const r = await api.request('POST', '/v1/status-page/mail-status/subscribe', { body: { email, ...(components ? { components } : {}) } });
       expect(r.status).toBe(202);
-      const confirmation = await mailTo(email, 'Confirm your subscription to Acme Status');
+      const confirmation = await mailTo(email, 'Confirm your subscription to Mailtest Status');
       expect(header(confirmation, 'list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
       const confirmPath = linkIn(confirmation, '/confirm');
       // The link opens a page with a button; only its POST confirms (mail scanners only GET).
@@ -113,7 +113,7 @@ describe('subscriber email over real SMTP', () => {
 
     // A public incident on A: everyone who chose A or everything, one email each (publish and first message are one change).
     const incident = (await call('POST', '/v1/incidents', { title: 'API errors', severity: 'major', affected_services: [svcA], publish: true, initial_message: { type: 'Investigating', body: 'Elevated errors' } })).body;
-    const subject = '[Acme Status] Investigating: API errors';
+    const subject = '[Mailtest Status] Investigating: API errors';
     const got = await Promise.all(['alice@example.com', 'carol@example.com', 'dave@example.com'].map((a) => mailTo(a, subject)));
     expect(got[0]!.text).toContain('Elevated errors');
     const unsubscribeHeader = header(got[0]!, 'list-unsubscribe')!;
@@ -134,14 +134,14 @@ describe('subscriber email over real SMTP', () => {
 
     // Maintenance on B reaches bob too; alice unsubscribes with one click from her email's header.
     const maintenance = (await call('POST', '/v1/maintenances', { title: 'DB upgrade', affected_services: [svcB], scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' })).body;
-    await Promise.all(['alice@example.com', 'bob@example.com', 'carol@example.com', 'dave@example.com'].map((a) => mailTo(a, '[Acme Status] Scheduled maintenance: DB upgrade')));
+    await Promise.all(['alice@example.com', 'bob@example.com', 'carol@example.com', 'dave@example.com'].map((a) => mailTo(a, '[Mailtest Status] Scheduled maintenance: DB upgrade')));
     const oneClick = new URL(unsubscribeHeader.match(/<(http[^>]+)>/)![1]!);
     const off = await pageRequest(api.baseUrl, 'mail-status', `${oneClick.pathname}${oneClick.search}`, { method: 'POST', ...formBody({ 'List-Unsubscribe': 'One-Click' }) });
     expect(off.status).toBe(200);
     await call('POST', `/v1/maintenances/${maintenance.id}/cancel`);
-    await Promise.all(['bob@example.com', 'carol@example.com', 'dave@example.com'].map((a) => mailTo(a, '[Acme Status] Maintenance canceled: DB upgrade')));
+    await Promise.all(['bob@example.com', 'carol@example.com', 'dave@example.com'].map((a) => mailTo(a, '[Mailtest Status] Maintenance canceled: DB upgrade')));
     await emailsSettled('maintenance.canceled', maintenance.id);
-    expect(sink.messages.filter((m) => m.subject === '[Acme Status] Maintenance canceled: DB upgrade').map(to)).not.toContain('alice@example.com');
+    expect(sink.messages.filter((m) => m.subject === '[Mailtest Status] Maintenance canceled: DB upgrade').map(to)).not.toContain('alice@example.com');
   }, 120_000);
 
   it('records a refused address as failed and still delivers to the rest', async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   h = await startTemporalHarness({ relay: true, webhookPolicy: POLICY, webhookTimeoutMs: 2_000 });
   api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(h.temporal), webhookStarter: h.webhookStarter });
   org = await api.createOrg('business');
-});
+}, 180_000);
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await api.close();
