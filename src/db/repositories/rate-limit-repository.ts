@@ -34,16 +34,21 @@ export async function pruneRateLimitCounters(em: EntityManager, before: Date): P
   return res.affectedRows;
 }
 
-/** Counts one probe test in the organization's minute window of its kind (`ptest_a` agent, `ptest_c` cloud); returns the new total. */
-export async function countProbeTest(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date): Promise<number> {
+/** Adds one to a counter window (keyed by an organization, page or hashed address) and returns the new total. */
+async function countOne(em: EntityManager, key: string, kind: string, windowStart: Date): Promise<number> {
   const rows: { count: number }[] = await em.getConnection().execute(
     `insert into rate_limit_counters as c (organization_id, window_kind, window_start, count) values (?, ?, ?::timestamptz, 1)
      on conflict (organization_id, window_kind, window_start) do update set count = c.count + 1
      returning count`,
-    [organizationId, kind, minuteStart],
+    [key, kind, windowStart],
     'all',
   );
   return rows[0]?.count ?? 1;
+}
+
+/** Counts one probe test in the organization's minute window of its kind (`ptest_a` agent, `ptest_c` cloud); returns the new total. */
+export function countProbeTest(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date): Promise<number> {
+  return countOne(em, organizationId, kind, minuteStart);
 }
 
 /** Takes one probe test back (it was refused after being counted). */
@@ -59,13 +64,6 @@ export async function uncountProbeTest(em: EntityManager, organizationId: string
  * Counts one public subscribe request in its hour window, by client address (`sub_ip`, keyed by
  * a UUID-shaped hash of the address) or by page (`sub_page`); returns the new total.
  */
-export async function countSubscribeRequest(em: EntityManager, key: string, kind: 'sub_ip' | 'sub_page', hourStart: Date): Promise<number> {
-  const rows: { count: number }[] = await em.getConnection().execute(
-    `insert into rate_limit_counters as c (organization_id, window_kind, window_start, count) values (?, ?, ?::timestamptz, 1)
-     on conflict (organization_id, window_kind, window_start) do update set count = c.count + 1
-     returning count`,
-    [key, kind, hourStart],
-    'all',
-  );
-  return rows[0]?.count ?? 1;
+export function countSubscribeRequest(em: EntityManager, key: string, kind: 'sub_ip' | 'sub_page', hourStart: Date): Promise<number> {
+  return countOne(em, key, kind, hourStart);
 }
