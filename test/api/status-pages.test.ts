@@ -8,6 +8,12 @@ import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness'
 import { testLinkKey } from '../support/env';
 import { eventually } from '../support/eventually';
 import { formBody, pageRequest } from '../support/status-host';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { createMailer } from '../../src/infra/mailer';
+import { planEmails, sendEmailBatch } from '../../src/usecases/status-pages/notifications';
 
 let api: ApiHarness;
 let org: TestOrg;
@@ -466,7 +472,42 @@ describe('subscribers', () => {
   });
 });
 
+describe('development mail (SMTP_URL unset)', () => {
+  it('writes the confirmation email to the outbox folder and logs its link', async () => {
+    await api.request('POST', '/v1/status-page/acme-status/subscribe', { body: { email: 'folder@example.com' } });
+    const em = api.orm.em.fork();
+    const s = await em.findOneOrFail(SubscriberSchema, { email: 'folder@example.com' });
+    const event = await em.findOneOrFail(OutboxEventSchema, { type: 'subscriber.confirmation_requested', resourceId: s.id });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-mail-'));
+    const logged: string[] = [];
+    const deps = { mailer: createMailer({ from: 'Vigil <status@vigil.test>', outboxDir: dir, log: (l) => logged.push(l) }), linkKey: testLinkKey(), site: { statusHost: 'status.localhost', publicBaseUrl: api.baseUrl }, log: (l: string) => logged.push(l) };
+    expect(await planEmails(em.fork(), event.id, new Date())).toEqual({ recipients: 1 });
+    expect(await sendEmailBatch(em.fork(), deps, event.id, 50, new Date())).toMatchObject({ sent: 1, pending: 0 });
+    const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
+    expect(files).toHaveLength(1);
+    const mail = await simpleParser(readFileSync(path.join(dir, files[0]!)));
+    expect([mail.subject, (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text]).toEqual(['Confirm your subscription to Acme Status', 'folder@example.com']);
+    const link = logged.find((l) => l.startsWith('confirmation link for folder@example.com: '))!;
+    expect(link).toMatch(/http:\/\/acme-status\.status\.localhost:\d+\/confirm\?token=[\w.-]+$/);
+    expect(mail.text).toContain(link.split(': ')[1]);
+  });
+});
+
 describe('subscribe abuse limits', () => {
+  it('answers 429 subscribe_limited past the per-page limit, whatever the address', async () => {
+    const limited = await startApi({ subscribeLimits: { perIpPerHour: 10_000, perPagePerHour: 2 } });
+    try {
+      const o = await limited.createOrg('business', 'page-limits');
+      await limited.request('POST', '/v1/status-pages', { key: o.key, body: { subdomain: 'page-limited', title: 'Limited' } });
+      const send = () => limited.request('POST', '/v1/status-page/page-limited/subscribe', { body: { email: `p${Math.random()}@example.com` } });
+      expect([(await send()).status, (await send()).status]).toEqual([202, 202]);
+      const third = await send();
+      expect([third.status, third.body.title, third.body.detail]).toEqual([429, 'subscribe_limited', expect.stringContaining('to this page')]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('answers 429 subscribe_limited with Retry-After past the per-address limit', async () => {
     const limited = await startApi({ subscribeLimits: { perIpPerHour: 2, perPagePerHour: 1_000 } });
     try {
