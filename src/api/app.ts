@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(publicPageRoutes, { box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits, changeFeed: deps.changeFeed ?? null });
   await app.register(
     async (v1) => {
-      await v1.register(serviceRoutes);
+      await v1.register(serviceRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} } });
       await v1.register(customerRoutes);
       await v1.register(changeEventRoutes);
       await v1.register(incidentRoutes);

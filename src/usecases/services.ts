@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { MetricSchema, type Service, ServiceSchema } from '../db/entities';
+import { type Metric, MetricSchema, type Service, ServiceSchema } from '../db/entities';
 import { isUuid } from '../domain/ids';
 import { assertNotReferenced } from './slos';
 import { ProblemError } from '../domain/error-catalog';
@@ -69,12 +69,20 @@ export async function updateService(ctx: OrgContext, id: string, patch: ServiceP
   return service;
 }
 
-/** Soft delete; repeating it answers the same deleted service (idempotent). */
-export async function deleteService(ctx: OrgContext, id: string): Promise<Service> {
+/**
+ * Soft delete, with the service's metrics (they stop: agents drop them, cloud schedules go);
+ * repeating it answers the same deleted service (idempotent). `metrics` are the ones it ended.
+ */
+export async function deleteService(ctx: OrgContext, id: string): Promise<{ service: Service; metrics: Metric[] }> {
   const service = isUuid(id) ? await ctx.em.findOne(ServiceSchema, { id, organization: ctx.org.id }) : null;
+  let metrics: Metric[] = [];
   if (service && !service.deletedAt) {
-    const metrics = await ctx.em.find(MetricSchema, { service: service.id, deletedAt: null }, { fields: ['id'] });
+    metrics = await ctx.em.find(MetricSchema, { service: service.id, deletedAt: null });
     await assertNotReferenced(ctx, { serviceIds: [service.id], metricIds: metrics.map((m) => m.id) }, 'service');
+    for (const m of metrics) {
+      m.deletedAt = ctx.now;
+      m.updatedAt = ctx.now;
+    }
   }
-  return softDelete(ctx, ServiceSchema, id, 'Service');
+  return { service: await softDelete(ctx, ServiceSchema, id, 'Service'), metrics };
 }

@@ -40,6 +40,17 @@ describe('/v1/services', () => {
     expect((await api.request('GET', '/v1/services', { key: org.key })).body.items).toEqual([]);
   });
 
+  it("ends the service's metrics with it, so nothing keeps probing a deleted service", async () => {
+    const org = await api.createOrg();
+    const call = (method: string, path: string, body?: unknown) => api.request(method, path, { key: org.key, body });
+    const svc = (await call('POST', '/v1/services', { name: 'Going away' })).body.id;
+    const keep = (await call('POST', '/v1/services', { name: 'Staying' })).body.id;
+    const metrics = [];
+    for (const [service, name] of [[svc, 'a'], [svc, 'b'], [keep, 'c']]) metrics.push((await call('POST', '/v1/metrics', { service_id: service, name, source_type: 'manual', source_config: {} })).body.id);
+    expect((await call('DELETE', `/v1/services/${svc}`)).status).toBe(200);
+    expect(await Promise.all(metrics.map(async (id) => (await call('GET', `/v1/metrics/${id}`)).status))).toEqual([404, 404, 200]);
+  });
+
   it('answers 400 validation_failed with a path for each problem', async () => {
     const org = await api.createOrg();
     const res = await api.request('POST', '/v1/services', { key: org.key, body: { name: '', config_key: 'Not Valid', colour: 'red' } });
