@@ -7,6 +7,17 @@ beforeAll(async () => {
 afterAll(async () => api.close());
 
 describe('/v1/customers', () => {
+  it('answers 403 quota_exceeded past the plan cap (business: 500), with the upgrade', async () => {
+    const org = await api.createOrg('business');
+    await api.orm.em.getConnection().execute(
+      `insert into customers (id, organization_id, name, created_at, updated_at) select gen_random_uuid(), ?, 'c' || g, now(), now() from generate_series(1, 500) g`,
+      [org.id],
+    );
+    const over = await api.request('POST', '/v1/customers', { key: org.key, body: { name: 'One too many' } });
+    expect([over.status, over.body.title, over.body.quota]).toEqual([403, 'quota_exceeded', { capability: 'customers', used: 500, cap: 500, plan: 'business' }]);
+    expect(over.body.upgrade).toMatchObject({ plan: 'enterprise' });
+  });
+
   it('creates, reads, lists, patches and soft-deletes a customer', async () => {
     const org = await api.createOrg('business');
     const created = await api.request('POST', '/v1/customers', { key: org.key, body: { name: 'Globex', external_id: 'crm-42', contact_email: 'ops@globex.example' } });
