@@ -174,4 +174,19 @@ describe('subscriber email over real SMTP', () => {
     const history = await t.temporal.client.workflow.getHandle(emailWorkflowId(event!.id)).fetchHistory();
     expect(history.events?.filter((e) => e.timerStartedEventAttributes).length).toBeGreaterThanOrEqual(2);
   }, 60_000);
+
+  it('starts no email workflow for an organization without confirmed subscribers', async () => {
+    const quiet = await api.createOrg('business', 'no subscribers');
+    const inc = (await api.request('POST', '/v1/incidents', { key: quiet.key, body: { title: 'Nobody listens', severity: 'minor', publish: true } })).body;
+    const em = api.orm.em.fork();
+    const event = await eventually(async () => {
+      const e = await em.findOne(OutboxEventSchema, { resourceId: inc.id, type: 'incident.published' }, { refresh: true });
+      expect(e?.dispatchedAt).toBeTruthy();
+      return e!;
+    }, 10_000);
+    // Its relay drained after dispatching it; a claim, had there been one, commits in that drain.
+    await t.relay!.idle();
+    const runs = await em.getConnection().execute('select count(*)::int as n from notification_runs where event_id = ?', [event.id]);
+    expect(runs).toEqual([{ n: 0 }]);
+  }, 30_000);
 });

@@ -62,7 +62,10 @@ export const SubscriberSchema = defineEntity({
     updatedAt: p.datetime(3),
   },
   uniques: [{ properties: ['page', 'email'] }],
-  indexes: [{ properties: ['page', 'createdAt', 'id'] }],
+  indexes: [
+    { properties: ['page', 'createdAt', 'id'] },
+    { name: 'status_page_subscribers_confirmed_index', expression: "create index status_page_subscribers_confirmed_index on status_page_subscribers (organization_id) where state = 'confirmed'" },
+  ],
 });
 export type Subscriber = InferEntity<typeof SubscriberSchema>;
 

@@ -40,6 +40,7 @@ export class Migration20261122090000StatusPages extends Migration {
       );`);
     this.addSql(`create index status_page_subscribers_page_id_created_at_id_index on status_page_subscribers (page_id, created_at, id);`);
     this.addSql(`alter table status_page_subscribers add constraint status_page_subscribers_page_id_email_unique unique (page_id, email);`);
+    this.addSql(`create index status_page_subscribers_confirmed_index on status_page_subscribers (organization_id) where state = 'confirmed';`);
     this.addSql(`
       create table subscriber_emails (
         id uuid primary key,

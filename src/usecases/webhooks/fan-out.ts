@@ -71,7 +71,7 @@ const EMAIL_TYPES_PREDICATE = `(e.type like 'incident.%' or e.type like 'mainten
 
 /**
  * Claims subscriber-email runs for recent events that have none yet (one run per event; the
- * primary key settles races between relays). Separate from webhook fan-out, so only relays that
+ * primary key settles races between relays), in organizations that have confirmed subscribers. Separate from webhook fan-out, so only relays that
  * can send email take these events.
  */
 export async function claimEmailRuns(em: EntityManager, now: Date, limit = 500): Promise<EmailRunRef[]> {
@@ -81,6 +81,8 @@ export async function claimEmailRuns(em: EntityManager, now: Date, limit = 500):
      select e.id, e.organization_id, e.type, ? from outbox_events e
       where ${EMAIL_TYPES_PREDICATE} and e.type in (select jsonb_array_elements_text(?::jsonb)) and e.created_at > ?::timestamptz - interval '2 days'
         and not exists (select 1 from notification_runs r where r.event_id = e.id)
+        -- Only organizations with someone to tell: no workflow for an event nobody subscribed to.
+        and (e.type like 'subscriber.%' or exists (select 1 from status_page_subscribers s where s.organization_id = e.organization_id and s.state = 'confirmed'))
       order by e.created_at limit ?
      on conflict (event_id) do nothing
      returning event_id, organization_id, event_type`,
