@@ -19,6 +19,8 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
   const temporal = await connectTemporal({ address, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
   const starter = temporalWebhookStarter(temporal, webhookRetryPolicy(config));
+  // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
+  const email = emailDeps(config, (line) => log.info(line));
   const worker = await startWorker({
     address,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -28,8 +30,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
-      // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
-      email: emailDeps(config, (line) => log.info(line)),
+      email,
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
@@ -47,6 +48,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
     async shutdown() {
       await relay.close();
       await worker.shutdown();
+      await email.mailer.close();
       await temporal.close();
     },
   };
