@@ -543,3 +543,32 @@ describe('incident history', () => {
     expect((await page('/history?cursor=garbage')).status).toBe(200);
   });
 });
+
+describe('odd input on the page host', () => {
+  it('never answers 5xx', async () => {
+    const cases: [string, Parameters<typeof pageRequest>[3]?][] = [
+      ['/history?cursor=%ZZ'],
+      ['/history?cursor=eyJjIjoiYm9ndXMiLCJpIjoibm9wZSJ9'],
+      ['/feed.atom?limit=1&limit=2'],
+      ['/feed.rss?limit=%00'],
+      ['/incidents/not-a-uuid'],
+      ['/incidents/00000000-0000-4000-8000-000000000000'],
+      ['/maintenances/00000000-0000-4000-8000-000000000000'],
+      ['/confirm'],
+      ['/confirm?token=a.b'],
+      ['/unsubscribe?token=' + 'x'.repeat(5000)],
+      ['/?viewer_token=' + 'a.b.c'],
+      ['/', { headers: { cookie: 'vigil_viewer=%E0%A4%A' } }],
+      ['/', { headers: { authorization: 'Bearer' } }],
+      ['/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email": 5}' }],
+      ['/subscribe', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=%' }],
+      ['/subscribe', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--' }],
+      ['/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }],
+      ['/unsubscribe', { method: 'POST' }],
+    ];
+    for (const [path, opts] of cases) {
+      const r = await page(path, opts);
+      expect([path, r.status < 500]).toEqual([path, true]);
+    }
+  });
+});

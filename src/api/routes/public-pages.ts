@@ -65,7 +65,12 @@ function escapeRegExp(s: string): string {
 function cookie(request: FastifyRequest, name: string): string | null {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
+    if (k !== name) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return null; // a mangled cookie is no cookie
+    }
   }
   return null;
 }
@@ -211,9 +216,9 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   app.post('/subscribe', { constraints, schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
-    const form = (request.body ?? {}) as Record<string, string>;
+    const form = (request.body ?? {}) as Record<string, unknown>;
     const header = pageHeader(page);
-    const email = z.email().max(320).safeParse((form.email ?? '').trim());
+    const email = z.email().max(320).safeParse(typeof form.email === 'string' ? form.email.trim() : '');
     if (!email.success) return html(reply, renderMessagePage(header, 'Please check the address', 'That does not look like an email address. Go back and try again.'), null, 400);
     try {
       await subscribe(request.em, page, { email: email.data }, { ip: request.ip, viewer: await viewerOf(request, reply, page), limits: opts.limits, now: request.now });
