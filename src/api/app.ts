@@ -31,7 +31,8 @@ import type { ProbeTestRunner } from '../temporal/probe-test-runner';
 import type { SecretBox } from '../infra/secret-box';
 import type { WebhookStarter } from '../temporal/webhook-starter';
 import { statusPageRoutes } from './routes/status-pages';
-import { publicPageRoutes, publicSubscribeRoutes } from './routes/public-pages';
+import { PAGE_ROUTE_PREFIX, publicPageRoutes, publicSubscribeRoutes } from './routes/public-pages';
+import { subdomainOfHost } from '../domain/status-page/subdomain';
 import type { SubscribeLimits } from '../usecases/status-pages/subscribers';
 
 declare module 'fastify' {
@@ -80,6 +81,7 @@ const NO_RUNNER: ProbeTestRunner = {
 
 /** The whole HTTP API as one Fastify instance; callers decide whether to listen or inject. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const statusHost = deps.config.STATUS_HOST ?? 'status.localhost';
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
@@ -88,6 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // Status pages: a request to <subdomain>.<STATUS_HOST> is served by the page routes, whatever its path.
+    rewriteUrl: (req) => (subdomainOfHost(req.headers.host, statusHost) ? `${PAGE_ROUTE_PREFIX}${req.url ?? '/'}` : (req.url ?? '/')),
     // Behind a reverse proxy, client addresses (subscribe limits) and https (Secure cookies) come from X-Forwarded-*.
     trustProxy: trustProxy({ TRUST_PROXY: deps.config.TRUST_PROXY ?? '' }),
     routerOptions: { ignoreTrailingSlash: true },
@@ -112,9 +116,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const dbProbe: ReadinessProbe = { name: 'database', check: async () => void (await deps.orm.em.getConnection().execute('select 1')) };
   await app.register(healthRoutes, { probes: [dbProbe, ...(deps.readiness ?? [])] });
   await app.register(docsRoutes, { openapi: () => app.swagger() });
-  const site = { statusHost: deps.config.STATUS_HOST ?? 'status.localhost', publicBaseUrl: deps.config.publicBaseUrl };
+  const site = { statusHost, publicBaseUrl: deps.config.publicBaseUrl };
   const subscribeLimits = deps.subscribeLimits ?? { perIpPerHour: 20, perPagePerHour: 500 };
-  await app.register(publicPageRoutes, { box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits, changeFeed: deps.changeFeed ?? null });
+  await app.register(publicPageRoutes, { prefix: PAGE_ROUTE_PREFIX, box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits, changeFeed: deps.changeFeed ?? null });
   await app.register(
     async (v1) => {
       await v1.register(serviceRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} } });

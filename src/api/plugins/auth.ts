@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { findApiKey } from '../../db/repositories/auth-repository';
 import { looksLikeApiKey } from '../../domain/api-key-format';
@@ -69,6 +69,11 @@ async function authenticate(platform: Platform, request: FastifyRequest, reply: 
   return { keyId: found.keyId, organizationId: found.organizationId, plan, scopes: found.scopes };
 }
 
+/** A route option that takes one hook or a list of them, as a list. */
+function asList<T>(value: T | T[] | undefined): T[] {
+  return Array.isArray(value) ? value : value ? [value] : [];
+}
+
 /**
  * Authenticates every route whose operationId the scope table lists as needing a scope:
  * 401 → plan → rate limit (headers on every authenticated answer) → scope.
@@ -106,15 +111,16 @@ export const authPlugin = fp(
       // Agent routes authenticate the agent token themselves (routes/agent-api.ts).
       if (need === 'public' || need === 'agent') return;
       const hook = (request: FastifyRequest, reply: FastifyReply) => authorize(request, reply, need);
-      route.onRequest = [hook, ...(Array.isArray(route.onRequest) ? route.onRequest : route.onRequest ? [route.onRequest] : [])];
-    });
-    // Read-your-writes on this instance: a write drops the organization's cached reads before
-    // its answer leaves (other instances hear of it through the change feed).
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      if (request.principal && request.method !== 'GET' && request.method !== 'HEAD') {
-        opts.platform.reads.invalidate(request.principal.organizationId);
+      route.onRequest = [hook, ...asList(route.onRequest)];
+      // Read-your-writes on this instance: a write drops the organization's cached reads before
+      // its answer leaves (other instances hear of it through the change feed).
+      if (route.method !== 'GET' && route.method !== 'HEAD') {
+        const dropReads: onSendHookHandler = (request, _reply, payload, done) => {
+          if (request.principal) opts.platform.reads.invalidate(request.principal.organizationId);
+          done(null, payload);
+        };
+        route.onSend = [...asList(route.onSend), dropReads];
       }
-      done(null, payload);
     });
   },
   { name: 'auth', dependencies: ['request-context'] },

@@ -58,10 +58,6 @@ function sendRendered(request: FastifyRequest, reply: FastifyReply, r: Rendered)
   return reply.send(r.body);
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 function cookie(request: FastifyRequest, name: string): string | null {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
@@ -96,10 +92,14 @@ function publicCaches(feed: ChangeFeed | null) {
   return { pages, views };
 }
 
-/** The page, feeds, summary and subscription forms served at `<subdomain>.<STATUS_HOST>` (no API key). */
+/**
+ * Requests to `<subdomain>.<STATUS_HOST>` are routed under this prefix (Fastify `rewriteUrl`, see
+ * app.ts): one string check per request, where a host-constrained router would slow every route.
+ */
+export const PAGE_ROUTE_PREFIX = '/_page';
+
+/** The page, feeds, summary and subscription forms served at `<subdomain>.<STATUS_HOST>` (no API key); registered under PAGE_ROUTE_PREFIX. */
 export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (app, opts) => {
-  const host = new RegExp(`^[a-z0-9-]+\\.${escapeRegExp(opts.site.statusHost)}(:\\d+)?$`, 'i');
-  const constraints = { host };
   const cache = publicCaches(opts.changeFeed);
   const hide = { hide: true };
   const scheme = new URL(opts.site.publicBaseUrl).protocol;
@@ -143,7 +143,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   const cached = <T>(page: StatusPage, key: string, viewer: Viewer | null, load: () => Promise<T>) =>
     cache.views.getOrLoad(page.organization, `${page.id}:${viewer?.customer_id ?? 'public'}:${key}`, load) as Promise<T>;
 
-  app.get('/', { constraints, schema: hide }, async (request, reply) => {
+  app.get('/', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const viewer = await viewerOf(request, reply, page);
@@ -151,7 +151,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     return sendRendered(request, htmlHeaders(reply, viewer, 200), body);
   });
 
-  app.get('/summary.json', { constraints, schema: hide }, async (request, reply) => {
+  app.get('/summary.json', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return reply.code(404).header('access-control-allow-origin', '*').type('application/problem+json').send({ type: 'about:blank', title: 'not_found', status: 404, detail: 'No status page here.' });
     const viewer = await viewerOf(request, reply, page);
@@ -164,7 +164,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     return sendRendered(request, reply, json);
   });
 
-  app.get('/history', { constraints, schema: hide }, async (request, reply) => {
+  app.get('/history', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const viewer = await viewerOf(request, reply, page);
@@ -174,7 +174,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   });
 
   for (const kind of ['incidents', 'maintenances'] as const) {
-    app.get(`/${kind}/:id`, { constraints, schema: hide }, async (request, reply) => {
+    app.get(`/${kind}/:id`, { schema: hide }, async (request, reply) => {
       const page = await pageFor(request);
       if (!page) return notFound(reply);
       const id = (request.params as { id: string }).id;
@@ -210,10 +210,10 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     if (etagMatches(request.headers['if-none-match'], feed.etag!)) return reply.code(304).send();
     return sendRendered(request, reply.header('content-type', format === 'atom' ? ATOM_CONTENT_TYPE : RSS_CONTENT_TYPE), feed);
   };
-  app.get('/feed.atom', { constraints, schema: hide }, feedRoute('atom'));
-  app.get('/feed.rss', { constraints, schema: hide }, feedRoute('rss'));
+  app.get('/feed.atom', { schema: hide }, feedRoute('atom'));
+  app.get('/feed.rss', { schema: hide }, feedRoute('rss'));
 
-  app.post('/subscribe', { constraints, schema: hide }, async (request, reply) => {
+  app.post('/subscribe', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const form = (request.body ?? {}) as Record<string, unknown>;
@@ -250,21 +250,21 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     );
 
   // GET shows a button and changes nothing: mail scanners that follow links must not confirm or unsubscribe anyone.
-  app.get('/confirm', { constraints, schema: hide }, async (request, reply) => {
+  app.get('/confirm', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const r = await inspectLink(request.em, opts.linkKey, tokenOf(request), 'confirm', request.now);
     if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
     return html(reply, renderMessagePage(pageHeader(page), 'Confirm your subscription', `Send updates about ${page.title} to ${r.subscriber.email}?`, { path: '/confirm', token: tokenOf(request), label: 'Confirm subscription' }), null);
   });
-  app.post('/confirm', { constraints, schema: hide }, async (request, reply) => {
+  app.post('/confirm', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const r = await confirmSubscription(request.em, opts.linkKey, tokenOf(request), request.now);
     if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
     return html(reply, renderMessagePage(pageHeader(page), 'You are subscribed', `${r.subscriber.email} will get an email when ${page.title} posts an incident or maintenance. Every email has a link to unsubscribe.`), null);
   });
-  app.get('/unsubscribe', { constraints, schema: hide }, async (request, reply) => {
+  app.get('/unsubscribe', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const r = await inspectLink(request.em, opts.linkKey, tokenOf(request), 'unsubscribe', request.now);
@@ -272,7 +272,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     return html(reply, renderMessagePage(pageHeader(page), 'Unsubscribe', `Stop sending updates about ${page.title} to ${r.subscriber.email}?`, { path: '/unsubscribe', token: tokenOf(request), label: 'Unsubscribe' }), null);
   });
   // RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` to the header's URL (token in the query).
-  app.post('/unsubscribe', { constraints, schema: hide }, async (request, reply) => {
+  app.post('/unsubscribe', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const r = await unsubscribe(request.em, opts.linkKey, tokenOf(request), request.now);
@@ -281,8 +281,8 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   });
 
   // Browsers ask every host for one; an empty answer keeps their consoles clean.
-  app.get('/favicon.ico', { constraints, schema: hide }, async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
-  app.get('/*', { constraints, schema: hide }, async (_request, reply) => notFound(reply));
+  app.get('/favicon.ico', { schema: hide }, async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
+  app.get('/*', { schema: hide }, async (_request, reply) => notFound(reply));
 };
 
 /** `POST /v1/status-page/{subdomain}/subscribe`: the spec's public subscribe endpoint (JSON). */
