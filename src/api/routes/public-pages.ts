@@ -153,7 +153,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
 
   app.get('/summary.json', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
-    if (!page) return reply.code(404).header('access-control-allow-origin', '*').type('application/problem+json').send({ type: 'about:blank', title: 'not_found', status: 404, detail: 'No status page here.' });
+    if (!page) throw new ProblemError('not_found', 'No status page has this address.', {}, { 'access-control-allow-origin': '*' });
     const viewer = await viewerOf(request, reply, page);
     const json = await cached(page, 'summary', viewer, async () => rendered(JSON.stringify(await loadPageView(request.em, page, viewer, new Date()))));
     reply

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
-import { ProblemError } from '../../domain/error-catalog';
 import type { SecretBox } from '../../infra/secret-box';
 import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../../usecases/status-pages/pages';
 import { importSubscribers, rowsFromCsv } from '../../usecases/status-pages/subscriber-import';
-import { deleteSubscriber, findOrgPage, getSubscriber, listSubscribers } from '../../usecases/status-pages/subscribers';
-import { assertViewerPublicKey, signViewerToken } from '../../usecases/status-pages/viewer-tokens';
-import { CustomerSchema } from '../../db/entities';
+import { deleteSubscriber, getSubscriber, listSubscribers } from '../../usecases/status-pages/subscribers';
+import { assertViewerPublicKey, mintViewerToken } from '../../usecases/status-pages/viewer-tokens';
 import { idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
@@ -126,18 +124,9 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
       errors: [...BODY_ERRORS, 'not_found', 'unknown_customers'],
     });
     app.post('/status-pages/:id/viewer-tokens', { schema: { ...doc, params: IdParams, body: ViewerTokenBody, response: { 201: ViewerTokenOut, ...errorResponses } } }, async (request, reply) => {
-      const ctx = request.orgContext();
-      const page = await findOrgPage(ctx, request.params.id);
-      const customer = await ctx.em.findOne(CustomerSchema, { id: request.body.customer_id, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] });
-      if (!customer) {
-        throw new ProblemError('unknown_customers', `No such customer: ${request.body.customer_id}.`, {
-          unknown_customers: [request.body.customer_id],
-          errors: [{ path: 'customer_id', message: 'No such customer' }],
-        });
-      }
-      const { token, expiresAt } = await signViewerToken(page, opts.box, customer.id, request.now, request.body.ttl_seconds);
+      const { page, token, expiresAt } = await mintViewerToken(request.orgContext(), opts.box, request.params.id, request.body);
       reply.code(201);
-      return { token, customer_id: customer.id, expires_at: expiresAt.toISOString(), url: `${pageBaseUrl(opts.site, page.subdomain)}/?viewer_token=${token}` };
+      return { token, customer_id: request.body.customer_id, expires_at: expiresAt.toISOString(), url: `${pageBaseUrl(opts.site, page.subdomain)}/?viewer_token=${token}` };
     });
   }
 };

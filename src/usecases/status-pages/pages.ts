@@ -6,7 +6,7 @@ import { isUuid } from '../../domain/ids';
 import { subdomainProblem } from '../../domain/status-page/subdomain';
 import type { SecretBox } from '../../infra/secret-box';
 import type { OrgContext } from '../context';
-import { findLive, listLive } from '../org-resources';
+import { findLive, listLive, softDelete } from '../org-resources';
 import { assertWritable, reserveQuota } from '../plan-limits';
 
 export interface StatusPageInput {
@@ -149,19 +149,14 @@ export async function activeSubscriberCount(ctx: OrgContext, pageIds: string[]):
  * remove or export the subscribers first, so nobody's subscription vanishes silently.
  */
 export async function deleteStatusPage(ctx: OrgContext, id: string): Promise<StatusPage> {
-  const page = isUuid(id) ? await ctx.em.findOne(StatusPageSchema, { id, organization: ctx.org.id }) : null;
-  if (!page) throw new ProblemError('not_found', 'Status page not found.');
-  if (page.deletedAt) return page;
-  const subscribers = await activeSubscriberCount(ctx, [page.id]);
+  const live = isUuid(id) ? await ctx.em.findOne(StatusPageSchema, { id, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] }) : null;
+  const subscribers = live ? await activeSubscriberCount(ctx, [live.id]) : 0;
   if (subscribers > 0) {
     throw new ProblemError('in_use', `The page has ${subscribers} active subscriber${subscribers > 1 ? 's' : ''}; delete them first.`, {
       referenced_by: { slos: [], pages: [], subscribers },
     });
   }
-  page.deletedAt = ctx.now;
-  page.updatedAt = ctx.now;
-  await ctx.em.flush();
-  return page;
+  return softDelete(ctx, StatusPageSchema, id, 'Status page');
 }
 
 /** Live pages whose layout shows any of these components: what deleting them must not orphan. */

@@ -6,7 +6,9 @@ import { ProblemError } from '../../domain/error-catalog';
 import type { OrgContext } from '../context';
 import { recordEvent } from '../outbox';
 import { pageServiceIds } from './page-components';
-import { CONFIRMATION_EVENT, findOrgPage } from './subscribers';
+import { CONFIRMATION_EVENT } from '../../domain/status-page/notify-events';
+import { isUuid } from '../../domain/ids';
+import { getStatusPage } from './pages';
 
 export const IMPORT_MAX_ROWS = 10_000;
 
@@ -55,9 +57,9 @@ export async function importSubscribers(ctx: OrgContext, pageId: string, rows: I
   if (rows.length > IMPORT_MAX_ROWS) {
     throw new ProblemError('validation_failed', `At most ${IMPORT_MAX_ROWS} rows per import.`, { errors: [{ path: 'body', message: `${rows.length} rows` }] });
   }
-  const page = await findOrgPage(ctx, pageId);
+  const page = await getStatusPage(ctx, pageId);
   const shown = new Set(await pageServiceIds(ctx.em, page));
-  const customerIds = [...new Set(rows.flatMap((r) => (r.customer_id ? [r.customer_id] : [])))].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const customerIds = [...new Set(rows.flatMap((r) => (r.customer_id ? [r.customer_id] : [])))].filter(isUuid);
   const customers = new Set(
     customerIds.length ? (await ctx.em.find(CustomerSchema, { id: { $in: customerIds }, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] })).map((c) => c.id) : [],
   );

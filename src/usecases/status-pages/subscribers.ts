@@ -5,17 +5,17 @@ import { type StatusPage, StatusPageSchema, type Subscriber, SubscriberSchema } 
 import { countSubscribeRequest } from '../../db/repositories/rate-limit-repository';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
+import { CONFIRMATION_EVENT } from '../../domain/status-page/notify-events';
 import { type LinkPurpose, verifyLinkToken } from '../../domain/status-page/signed-links';
 import type { OrgContext } from '../context';
 import { afterCursor, NEWEST_FIRST } from '../keyset';
 import { pageOf } from '../../domain/cursor';
 import { recordEvent } from '../outbox';
 import { pageServiceIds } from './page-components';
+import { getStatusPage } from './pages';
 import type { Viewer } from './viewer-tokens';
 
 /** The event that makes the notification workflow send a confirmation email (never offered to webhooks). */
-export { CONFIRMATION_EVENT } from '../../domain/status-page/notify-events';
-import { CONFIRMATION_EVENT } from '../../domain/status-page/notify-events';
 /** A pending address gets at most one confirmation email per this interval, however often it is submitted. */
 export const CONFIRMATION_RESEND_MS = 10 * 60_000;
 export const CONFIRMATION_TTL_MS = 48 * 3_600_000;
@@ -138,20 +138,14 @@ export async function unsubscribe(em: EntityManager, key: Buffer, token: string,
   return r;
 }
 
-async function livePage(ctx: OrgContext, pageId: string): Promise<StatusPage> {
-  const page = isUuid(pageId) ? await ctx.em.findOne(StatusPageSchema, { id: pageId, organization: ctx.org.id, deletedAt: null }) : null;
-  if (!page) throw notFound('Status page');
-  return page;
-}
-
 export async function listSubscribers(ctx: OrgContext, pageId: string, q: { limit: number; cursor?: string; state?: string }) {
-  const page = await livePage(ctx, pageId);
+  const page = await getStatusPage(ctx, pageId);
   const rows = await ctx.em.find(SubscriberSchema, { page: page.id, ...(q.state ? { state: q.state } : {}), ...afterCursor(q.cursor) } as never, { orderBy: NEWEST_FIRST as never, limit: q.limit + 1 });
   return pageOf(rows as Subscriber[], q.limit);
 }
 
 export async function getSubscriber(ctx: OrgContext, pageId: string, id: string): Promise<Subscriber> {
-  const page = await livePage(ctx, pageId);
+  const page = await getStatusPage(ctx, pageId);
   const s = isUuid(id) ? await ctx.em.findOne(SubscriberSchema, { id, page: page.id }) : null;
   if (!s) throw notFound('Subscriber');
   return s;
@@ -164,4 +158,3 @@ export async function deleteSubscriber(ctx: OrgContext, pageId: string, id: stri
   return s;
 }
 
-export { livePage as findOrgPage };

@@ -3,6 +3,10 @@ import { CustomerSchema, type StatusPage } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import type { SecretBox } from '../../infra/secret-box';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isUuid } from '../../domain/ids';
+import type { OrgContext } from '../context';
+import { assertCustomersExist } from '../org-refs';
+import { getStatusPage } from './pages';
 
 /** Algorithms an organization may sign viewer tokens with using its own key (viewer_public_key). */
 export const OWN_KEY_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
@@ -27,6 +31,13 @@ export async function signViewerToken(page: StatusPage, box: SecretBox, customer
     .setExpirationTime(iat + ttlSeconds)
     .sign(Buffer.from(box.open(page.sealedViewerSecret), 'utf8'));
   return { token, expiresAt: new Date((iat + ttlSeconds) * 1000) };
+}
+
+/** Mints a viewer token of the organization's page for one of its live customers (400 unknown_customers otherwise). */
+export async function mintViewerToken(ctx: OrgContext, box: SecretBox, pageId: string, input: { customer_id: string; ttl_seconds: number }) {
+  const page = await getStatusPage(ctx, pageId);
+  await assertCustomersExist(ctx, [input.customer_id], 'customer_id');
+  return { page, ...(await signViewerToken(page, box, input.customer_id, ctx.now, input.ttl_seconds)) };
 }
 
 /** Rejects a PEM that is not a usable SPKI public key for any of the accepted algorithms. */
@@ -65,7 +76,7 @@ export async function verifyViewerToken(em: EntityManager, page: StatusPage, box
     return null;
   }
   const customerId = claims.customer_id;
-  if (typeof customerId !== 'string' || !/^[0-9a-f-]{36}$/i.test(customerId)) return null;
+  if (typeof customerId !== 'string' || !isUuid(customerId)) return null;
   const customer = await em.findOne(CustomerSchema, { id: customerId, organization: page.organization, deletedAt: null }, { fields: ['id', 'name'] });
   return customer ? { customer_id: customer.id, customer_name: customer.name } : null;
 }
