@@ -15,7 +15,6 @@ import { pageServiceIds } from './page-components';
 import { getStatusPage } from './pages';
 import type { Viewer } from './viewer-tokens';
 
-/** The event that makes the notification workflow send a confirmation email (never offered to webhooks). */
 /** A pending address gets at most one confirmation email per this interval, however often it is submitted. */
 export const CONFIRMATION_RESEND_MS = 10 * 60_000;
 export const CONFIRMATION_TTL_MS = 48 * 3_600_000;
