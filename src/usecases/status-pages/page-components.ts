@@ -1,46 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MaintenanceSchema, MetricSchema, ServiceSchema, type Slo, SloSchema, type StatusPage } from '../../db/entities';
-import { dailyRollups, type RollupRow } from '../../db/repositories/samples-repository';
+import { dailyRollups } from '../../db/repositories/samples-repository';
+import { uptimeByDay, uptimeDayList } from '../../domain/uptime';
 import type { Plan } from '../../domain/plans';
-import type { PageComponentView, PageGroupView, UptimeDay } from '../../domain/status-page/model';
+import type { PageComponentView, PageGroupView } from '../../domain/status-page/model';
 import { type HealthStatus, worstOf } from '../../domain/thresholds';
 import { sloView } from '../slos';
-
-export const UPTIME_DAYS = 90;
-
-/** Percent with three decimals, rounded down. */
-function percent(part: number, whole: number): string {
-  const thousandths = Math.floor((part * 100_000) / whole);
-  return `${Math.floor(thousandths / 1000)}.${String(thousandths % 1000).padStart(3, '0')}`;
-}
-
-function uptimeDays(now: Date): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: UPTIME_DAYS }, (_, i) => new Date(today - (UPTIME_DAYS - 1 - i) * 86_400_000).toISOString().slice(0, 10));
-}
-
-/** Per-day uptime over some metrics' daily rollups: healthy or degraded samples over samples with a value. */
-function uptimeOf(rows: readonly RollupRow[], days: readonly string[]): { days: UptimeDay[]; total: string | null } {
-  let up = 0;
-  let measured = 0;
-  const byDay = new Map<string, { up: number; measured: number }>();
-  for (const r of rows) {
-    const d = byDay.get(r.day) ?? { up: 0, measured: 0 };
-    d.up += Number(r.healthy) + Number(r.degraded);
-    d.measured += Number(r.samples) - Number(r.no_data);
-    byDay.set(r.day, d);
-  }
-  const out = days.map((date) => {
-    const d = byDay.get(date);
-    if (d && d.measured > 0) {
-      up += d.up;
-      measured += d.measured;
-      return { date, uptime_pct: percent(d.up, d.measured) };
-    }
-    return { date, uptime_pct: null };
-  });
-  return { days: out, total: measured > 0 ? percent(up, measured) : null };
-}
 
 export interface PageComponents {
   groups: PageGroupView[];
@@ -70,7 +35,7 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, pl
   ]);
   const serviceNames = new Map(services.map((s) => [s.id, s.name]));
   const underMaintenance = (serviceId: string) => maintenances.some((m) => m.affectedServices.length === 0 || m.affectedServices.includes(serviceId));
-  const days = uptimeDays(now);
+  const days = uptimeDayList(now);
   const rollups = await dailyRollups(em, [...new Set([...serviceMetrics, ...directMetrics].map((m) => m.id))], days[0]!);
   const ctx = { em, org: { id: org, plan }, now, pricingUrl: '' };
 
@@ -80,14 +45,14 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, pl
       if (name === undefined) return null;
       const metrics = serviceMetrics.filter((m) => m.service === c.id);
       const ids = new Set(metrics.map((m) => m.id));
-      const u = uptimeOf(rollups.filter((r) => ids.has(r.metric_id)), days);
+      const u = uptimeByDay(rollups.filter((r) => ids.has(r.metric_id)), days);
       const service = services.find((s) => s.id === c.id)!;
       return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map((m) => m.status as HealthStatus)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: u.days, uptime_pct: u.total, slo: null };
     }
     if (c.kind === 'metric') {
       const m = directMetrics.find((x) => x.id === c.id);
       if (!m) return null;
-      const u = uptimeOf(rollups.filter((r) => r.metric_id === m.id), days);
+      const u = uptimeByDay(rollups.filter((r) => r.metric_id === m.id), days);
       return { kind: 'metric', id: m.id, name: m.name, description: null, status: m.status as HealthStatus, in_maintenance: underMaintenance(m.service), uptime: u.days, uptime_pct: u.total, slo: null };
     }
     const s = slos.find((x) => x.id === c.id);
