@@ -1,5 +1,5 @@
-import type { Knex } from '@mikro-orm/knex';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawRows as rows } from '../raw-sql';
 
 /** Which incidents and maintenances a page shows: its organization's, on the services it shows (or on none in particular). */
 export interface PageScope {
@@ -9,13 +9,8 @@ export interface PageScope {
   customerId: string | null;
 }
 
-async function rows<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-  return ((await knex.raw(sql, params as Knex.RawBinding[])) as { rows: T[] }).rows;
-}
-
-/** A PostgreSQL array literal; knex would expand a JS array into a list of parameters. */
-const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
+/** A PostgreSQL array literal (see raw-sql). */
+export const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 /** Published, not deleted, public or the viewer's, on the page's services: the incidents (alias i) a page or feed may show. */
 function visibleIncidents(scope: PageScope): { sql: string; params: unknown[] } {

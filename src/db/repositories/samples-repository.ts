@@ -1,14 +1,8 @@
-import type { Knex } from '@mikro-orm/knex';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawRows, rawRun } from '../raw-sql';
 
-/**
- * Runs SQL in the EntityManager's transaction when it has one, with bound parameters (sent to
- * PostgreSQL as such, not pasted into the SQL text: batches travel as one JSON parameter).
- */
 async function run<T>(em: EntityManager, sql: string, params: unknown[], method: 'all' | 'run'): Promise<T> {
-  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-  const res = (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: unknown[]; rowCount: number };
-  return (method === 'all' ? res.rows : { affectedRows: res.rowCount }) as T;
+  return (method === 'all' ? await rawRows(em, sql, params) : { affectedRows: await rawRun(em, sql, params) }) as T;
 }
 
 /** One stored measurement (metric_samples). */

@@ -1,4 +1,3 @@
-import type { Knex } from '@mikro-orm/knex';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   IncidentSchema,
@@ -10,6 +9,7 @@ import {
   SubscriberEmailSchema,
   SubscriberSchema,
 } from '../../db/entities';
+import { insertPendingEmails } from '../../db/repositories/status-page-repository';
 import { confirmationEmail, notificationEmail, type NotificationEvent, type RenderedEmail } from '../../domain/status-page/emails';
 import { CONFIRMATION_EVENT, EMAIL_MAX_ATTEMPTS, emailRetryDelayMs } from '../../domain/status-page/notify-events';
 import { signLinkToken } from '../../domain/status-page/signed-links';
@@ -80,15 +80,7 @@ export async function planEmails(em: EntityManager, eventId: string, now: Date):
       .filter((s) => !customers.length || (s.customer !== null && s.customer !== undefined && customers.includes(s.customer)))
       .map((s) => s.id);
   }
-  if (subscriberIds.length) {
-    const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-    await knex.raw(
-      `insert into subscriber_emails (id, organization_id, event_id, subscriber_id, state, attempts, next_attempt_at, created_at)
-       select gen_random_uuid(), ?, ?, s::uuid, 'pending', 0, ?, ? from jsonb_array_elements_text(?::jsonb) as s
-       on conflict (event_id, subscriber_id) do nothing`,
-      [e.organization, e.id, now, now, JSON.stringify(subscriberIds)],
-    );
-  }
+  await insertPendingEmails(em, { organizationId: e.organization, eventId: e.id, subscriberIds, now });
   return { recipients: subscriberIds.length };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { MetricSchema, type PageLayout, ServiceSchema, SloSchema, type StatusPage, StatusPageSchema, SubscriberSchema } from '../../db/entities';
+import { pageIdsShowing } from '../../db/repositories/status-page-repository';
 import { ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { subdomainProblem } from '../../domain/status-page/subdomain';
@@ -161,16 +162,6 @@ export async function deleteStatusPage(ctx: OrgContext, id: string): Promise<Sta
 
 /** Live pages whose layout shows any of these components: what deleting them must not orphan. */
 export async function pagesShowing(ctx: OrgContext, refs: { kind: 'service' | 'metric' | 'slo'; id: string }[]): Promise<StatusPage[]> {
-  if (!refs.length) return [];
-  const conn = ctx.em.getConnection();
-  const clauses = refs.map(() => `layout @> ?::jsonb`).join(' or ');
-  const params = refs.map((r) => JSON.stringify({ groups: [{ components: [{ kind: r.kind, id: r.id }] }] }));
-  const rows = await conn.execute<{ id: string }[]>(
-    `select id from status_pages where organization_id = ? and deleted_at is null and (${clauses})`,
-    [ctx.org.id, ...params],
-    'all',
-    ctx.em.getTransactionContext(),
-  );
-  if (!rows.length) return [];
-  return ctx.em.find(StatusPageSchema, { id: { $in: rows.map((r) => r.id) } });
+  const ids = await pageIdsShowing(ctx.em, ctx.org.id, refs);
+  return ids.length ? ctx.em.find(StatusPageSchema, { id: { $in: ids } }) : [];
 }

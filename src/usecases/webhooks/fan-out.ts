@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Knex } from '@mikro-orm/knex';
 import { NotificationRunSchema, OutboxEventSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
 import { EMAIL_EVENT_TYPES } from '../../domain/status-page/notify-events';
+import { claimNotificationRuns } from '../../db/repositories/status-page-repository';
 import type { DeliveryRef, EmailRunRef } from './deliveries';
 
 /**
@@ -66,29 +66,14 @@ export async function unstartedDeliveries(em: EntityManager, before: Date, limit
   return rows.map((d) => ({ organizationId: d.organization, deliveryId: d.id, eventType: d.eventType, url: url.get(d.subscription) ?? '' }));
 }
 
-/** Matches the partial index outbox_events_email_index, so claiming never scans other events. */
-const EMAIL_TYPES_PREDICATE = `(e.type like 'incident.%' or e.type like 'maintenance.%' or e.type like 'subscriber.%')`;
-
 /**
- * Claims subscriber-email runs for recent events that have none yet (one run per event; the
- * primary key settles races between relays), in organizations that have confirmed subscribers. Separate from webhook fan-out, so only relays that
- * can send email take these events.
+ * Claims subscriber-email runs for recent events that have none yet, in organizations that
+ * have confirmed subscribers. Separate from webhook fan-out, so only relays that can send email
+ * take these events.
  */
 export async function claimEmailRuns(em: EntityManager, now: Date, limit = 500): Promise<EmailRunRef[]> {
-  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-  const res = (await knex.raw(
-    `insert into notification_runs (event_id, organization_id, event_type, created_at)
-     select e.id, e.organization_id, e.type, ? from outbox_events e
-      where ${EMAIL_TYPES_PREDICATE} and e.type in (select jsonb_array_elements_text(?::jsonb)) and e.created_at > ?::timestamptz - interval '2 days'
-        and not exists (select 1 from notification_runs r where r.event_id = e.id)
-        -- Only organizations with someone to tell: no workflow for an event nobody subscribed to.
-        and (e.type like 'subscriber.%' or exists (select 1 from status_page_subscribers s where s.organization_id = e.organization_id and s.state = 'confirmed'))
-      order by e.created_at limit ?
-     on conflict (event_id) do nothing
-     returning event_id, organization_id, event_type`,
-    [now, JSON.stringify([...EMAIL_EVENT_TYPES]), now, limit],
-  )) as { rows: { event_id: string; organization_id: string; event_type: string }[] };
-  return res.rows.map((r) => ({ organizationId: r.organization_id, eventId: r.event_id, eventType: r.event_type }));
+  const rows = await claimNotificationRuns(em, [...EMAIL_EVENT_TYPES], now, limit);
+  return rows.map((r) => ({ organizationId: r.organization_id, eventId: r.event_id, eventType: r.event_type }));
 }
 
 export async function markEmailRunsStarted(em: EntityManager, eventIds: string[], now: Date): Promise<void> {

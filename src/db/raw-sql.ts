@@ -1,0 +1,22 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Runs SQL in the EntityManager's transaction when it has one, with bound parameters (sent to
+ * PostgreSQL as such, not pasted into the SQL text). Knex expands a JS array parameter into a
+ * list, so batches travel as one JSON parameter (or a PostgreSQL array literal).
+ */
+async function raw(em: EntityManager, sql: string, params: unknown[]): Promise<{ rows: unknown[]; rowCount: number }> {
+  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
+  return (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: unknown[]; rowCount: number };
+}
+
+/** The rows a statement returns. */
+export async function rawRows<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  return (await raw(em, sql, params)).rows as T[];
+}
+
+/** How many rows a statement changed. */
+export async function rawRun(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  return (await raw(em, sql, params)).rowCount;
+}
