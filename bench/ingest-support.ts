@@ -1,8 +1,5 @@
-import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
-import { buildApp } from '../src/api/app';
-import { ChangeFeed } from '../src/db/change-feed';
-import { createOrm } from '../src/db/orm';
-import { SecretBox } from '../src/infra/secret-box';
+import { requiredEnv, runMain } from './child-server';
+import { serveBenchApi } from './api-server';
 
 /**
  * The Vigil API process of the ingest benchmark: the real API (agent-token auth, body validation,
@@ -23,17 +20,7 @@ export interface IngestProcessEnv {
 const env = (name: keyof IngestProcessEnv) => requiredEnv(name, 'bench/ingest.ts');
 
 async function main(): Promise<void> {
-  const databaseUrl = env('BENCH_DATABASE_URL');
-  const orm = await createOrm({ url: databaseUrl, poolMax: Number(env('BENCH_POOL_MAX')) });
-  const changeFeed = new ChangeFeed(databaseUrl);
-  await changeFeed.start();
-  const app = await buildApp({
-    orm,
-    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
-    changeFeed,
-    secretBox: new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex')),
-  });
-  await serveUntilSignalled(app, [() => changeFeed.close(), () => orm.close()]);
+  await serveBenchApi({ databaseUrl: env('BENCH_DATABASE_URL'), poolMax: Number(env('BENCH_POOL_MAX')), masterKeyHex: env('BENCH_MASTER_KEY') });
 }
 
 runMain(main);

@@ -1,9 +1,6 @@
 import Fastify from 'fastify';
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
-import { buildApp } from '../src/api/app';
-import { ChangeFeed } from '../src/db/change-feed';
-import { createOrm } from '../src/db/orm';
-import { SecretBox } from '../src/infra/secret-box';
+import { serveBenchApi } from './api-server';
 
 /**
  * A server process of the public status page benchmark. BENCH_MODE=bare: a plain Fastify route
@@ -31,17 +28,7 @@ async function main(): Promise<void> {
     app.get('/', async () => ({}));
     return serveUntilSignalled(app, []);
   }
-  const databaseUrl = env('BENCH_DATABASE_URL');
-  const orm = await createOrm({ url: databaseUrl, poolMax: Number(env('BENCH_POOL_MAX')) });
-  const changeFeed = new ChangeFeed(databaseUrl);
-  await changeFeed.start();
-  const app = await buildApp({
-    orm,
-    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576, STATUS_HOST: env('BENCH_STATUS_HOST') },
-    changeFeed,
-    secretBox: new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex')),
-  });
-  await serveUntilSignalled(app, [() => changeFeed.close(), () => orm.close()]);
+  await serveBenchApi({ databaseUrl: env('BENCH_DATABASE_URL'), poolMax: Number(env('BENCH_POOL_MAX')), masterKeyHex: env('BENCH_MASTER_KEY'), statusHost: env('BENCH_STATUS_HOST') });
 }
 
 runMain(main);
