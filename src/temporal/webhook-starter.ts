@@ -20,56 +20,43 @@ export interface WebhookStarter {
  * relay in the worker process uses this, which is most of a first attempt's latency under load.
  */
 export function temporalWebhookStarter(temporal: Pick<TemporalHandle, 'client' | 'taskQueue'>, policy: RetryPolicy, opts: { eager?: boolean } = {}): WebhookStarter {
-  const startOne = async (d: DeliveryRef): Promise<string | null> => {
+  type StartOptions = Omit<Parameters<typeof temporal.client.workflow.start>[1], 'taskQueue' | 'workflowIdReusePolicy'>;
+  /** Starts one workflow at most once (relay and sweep may race): answers `id` once it runs, null if the start failed. */
+  const startOnce = async (id: string, workflowType: string, options: StartOptions): Promise<string | null> => {
     try {
-      await temporal.client.workflow.start('webhookDeliveryWorkflow', {
-        workflowId: webhookWorkflowId(d.deliveryId),
-        taskQueue: temporal.taskQueue,
-        args: [{ organizationId: d.organizationId, deliveryId: d.deliveryId, policy }],
-        // A delivery runs once: a second start (relay and sweep racing) must not send it again.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        requestEagerStart: opts.eager === true,
-        memo: { title: `${d.eventType} → ${d.url}` },
-        typedSearchAttributes: searchAttributes(d.organizationId, 'webhook_delivery', d.deliveryId),
-      });
-      return d.deliveryId;
+      await temporal.client.workflow.start(workflowType, { ...options, taskQueue: temporal.taskQueue, workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE });
+      return id;
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return d.deliveryId;
-      return null;
+      return err instanceof WorkflowExecutionAlreadyStartedError ? id : null;
     }
   };
-  const startEmailRun = async (r: EmailRunRef): Promise<string | null> => {
-    try {
-      await temporal.client.workflow.start('subscriberEmailWorkflow', {
-        workflowId: emailWorkflowId(r.eventId),
-        taskQueue: temporal.taskQueue,
-        args: [{ organizationId: r.organizationId, eventId: r.eventId }],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        memo: { title: `${r.eventType} → subscribers` },
-        typedSearchAttributes: searchAttributes(r.organizationId, 'subscriber_email', r.eventId),
-      });
-      return r.eventId;
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return r.eventId;
-      return null;
+  /** A few in flight at once: fast for bursts, gentle on the frontend. */
+  const startAll = async <T>(items: readonly T[], one: (item: T) => Promise<string | null>): Promise<string[]> => {
+    const out: string[] = [];
+    for (let i = 0; i < items.length; i += 16) {
+      for (const id of await Promise.all(items.slice(i, i + 16).map(one))) if (id) out.push(id);
     }
+    return out;
   };
   return {
-    async startEmailRuns(runs) {
-      const out: string[] = [];
-      for (let i = 0; i < runs.length; i += 16) {
-        for (const id of await Promise.all(runs.slice(i, i + 16).map(startEmailRun))) if (id) out.push(id);
-      }
-      return out;
-    },
-    async start(deliveries) {
-      const out: string[] = [];
-      // A few in flight at once: fast for bursts, gentle on the frontend.
-      for (let i = 0; i < deliveries.length; i += 16) {
-        const started = await Promise.all(deliveries.slice(i, i + 16).map(startOne));
-        for (const id of started) if (id) out.push(id);
-      }
-      return out;
-    },
+    start: (deliveries) =>
+      startAll(deliveries, (d) =>
+        startOnce(d.deliveryId, 'webhookDeliveryWorkflow', {
+          workflowId: webhookWorkflowId(d.deliveryId),
+          args: [{ organizationId: d.organizationId, deliveryId: d.deliveryId, policy }],
+          requestEagerStart: opts.eager === true,
+          memo: { title: `${d.eventType} → ${d.url}` },
+          typedSearchAttributes: searchAttributes(d.organizationId, 'webhook_delivery', d.deliveryId),
+        }),
+      ),
+    startEmailRuns: (runs) =>
+      startAll(runs, (r) =>
+        startOnce(r.eventId, 'subscriberEmailWorkflow', {
+          workflowId: emailWorkflowId(r.eventId),
+          args: [{ organizationId: r.organizationId, eventId: r.eventId }],
+          memo: { title: `${r.eventType} → subscribers` },
+          typedSearchAttributes: searchAttributes(r.organizationId, 'subscriber_email', r.eventId),
+        }),
+      ),
   };
 }
