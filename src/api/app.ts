@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(docsRoutes, { openapi: () => app.swagger() });
   const site = { statusHost, publicBaseUrl: deps.config.publicBaseUrl };
   const subscribeLimits = deps.subscribeLimits ?? { perIpPerHour: 20, perPagePerHour: 500 };
-  await app.register(publicPageRoutes, { prefix: PAGE_ROUTE_PREFIX, box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits, changeFeed: deps.changeFeed ?? null });
+  await app.register(publicPageRoutes, { prefix: PAGE_ROUTE_PREFIX, box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits });
   await app.register(
     async (v1) => {
       await v1.register(serviceRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} } });

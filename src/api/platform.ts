@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import type { KeyRecord } from '../db/repositories/auth-repository';
+import type { StatusPage } from '../db/entities';
 import { ScopedCache } from './cache/scoped-cache';
 import { RateLimiter } from './rate-limiter';
 
@@ -10,9 +11,19 @@ import { RateLimiter } from './rate-limiter';
  * organization-scoped reads, and leased rate-limit budgets. The caches follow the change feed
  * (table triggers → LISTEN/NOTIFY) and are bypassed whenever it is down or absent.
  */
+/** The one scope of `Platform.pages`. */
+export const PAGES_SCOPE = 'pages';
+
 export interface Platform {
   keys: ScopedCache<KeyRecord | null>;
   reads: ScopedCache<unknown>;
+  /** Status pages by subdomain (one scope, dropped when any page changes). */
+  pages: ScopedCache<StatusPage | null>;
+  /**
+   * Rendered public pages, summaries and feeds per organization. Metric statuses are not on the
+   * change feed, so past 10 s an entry is refreshed in the background while still answered.
+   */
+  publicViews: ScopedCache<unknown>;
   rateLimiter: RateLimiter;
 }
 
@@ -20,14 +31,19 @@ export function createPlatform(orm: Orm, feed: ChangeFeed | null): Platform {
   const live = () => feed?.live === true;
   const keys = new ScopedCache<KeyRecord | null>({ live, ttlMs: 60_000, maxScopes: 50_000 });
   const reads = new ScopedCache<unknown>({ live, ttlMs: 60_000, maxScopes: 10_000 });
+  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 1, staleWhileRevalidate: true });
+  const publicViews = new ScopedCache<unknown>({ live, ttlMs: 10_000, maxScopes: 10_000, staleWhileRevalidate: true });
   feed?.on('change', (c) => {
     if (c.t === 'organizations') keys.clear();
     if (c.t === 'api_keys' && c.k) keys.invalidate(c.k);
-    if (c.o) reads.invalidate(c.o);
+    if (c.t === 'status_pages') pages.invalidate(PAGES_SCOPE);
+    if (c.o) {
+      reads.invalidate(c.o);
+      publicViews.invalidate(c.o);
+    }
   });
   feed?.on('reset', () => {
-    keys.clear();
-    reads.clear();
+    for (const cache of [keys, reads, pages, publicViews]) cache.clear();
   });
-  return { keys, reads, rateLimiter: new RateLimiter(() => orm.em.fork() as EntityManager) };
+  return { keys, reads, pages, publicViews, rateLimiter: new RateLimiter(() => orm.em.fork() as EntityManager) };
 }

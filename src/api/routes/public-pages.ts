@@ -4,7 +4,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { StatusPage } from '../../db/entities';
-import type { ChangeFeed } from '../../db/change-feed';
 import { ProblemError } from '../../domain/error-catalog';
 import { ATOM_CONTENT_TYPE, FEED_CACHE_CONTROL, RSS_CONTENT_TYPE, buildAtom, buildRss, etagMatches, feedEtag, parseFeedLimit } from '../../domain/status-page/feed';
 import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../domain/status-page/render';
@@ -14,7 +13,7 @@ import type { SecretBox } from '../../infra/secret-box';
 import { findPageBySubdomain, loadFeed, loadHistoryView, loadPageView, pageHeader } from '../../usecases/status-pages/public-view';
 import { type SubscribeLimits, confirmSubscription, inspectLink, subscribe, unsubscribe } from '../../usecases/status-pages/subscribers';
 import { type Viewer, verifyViewerToken } from '../../usecases/status-pages/viewer-tokens';
-import { ScopedCache } from '../cache/scoped-cache';
+import { PAGES_SCOPE } from '../platform';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
 import { SubscribeAccepted, SubscribeBody } from '../schemas/status-pages';
@@ -25,7 +24,6 @@ export interface PublicPageOptions {
   /** Signs and checks subscribers' confirm and unsubscribe links. */
   linkKey: Buffer;
   limits: SubscribeLimits;
-  changeFeed: ChangeFeed | null;
 }
 
 const VIEWER_COOKIE = 'vigil_viewer';
@@ -72,27 +70,6 @@ function cookie(request: FastifyRequest, name: string): string | null {
 }
 
 /**
- * Caches of what the public reads most. Views and feeds are keyed per organization and dropped
- * when its incidents, maintenances or pages change (the change feed); metric statuses are not
- * announced, so a page's view is refreshed in the background once it is 10 s old. Nothing is
- * cached while the feed is down.
- */
-function publicCaches(feed: ChangeFeed | null) {
-  const live = () => feed?.live === true;
-  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 1, staleWhileRevalidate: true });
-  const views = new ScopedCache<unknown>({ live, ttlMs: 10_000, maxScopes: 10_000, staleWhileRevalidate: true });
-  feed?.on('change', (c) => {
-    if (c.t === 'status_pages') pages.invalidate('pages');
-    if (c.o) views.invalidate(c.o);
-  });
-  feed?.on('reset', () => {
-    pages.clear();
-    views.clear();
-  });
-  return { pages, views };
-}
-
-/**
  * Requests to `<subdomain>.<STATUS_HOST>` are routed under this prefix (Fastify `rewriteUrl`, see
  * app.ts): one string check per request, where a host-constrained router would slow every route.
  */
@@ -100,7 +77,7 @@ export const PAGE_ROUTE_PREFIX = '/_page';
 
 /** The page, feeds, summary and subscription forms served at `<subdomain>.<STATUS_HOST>` (no API key); registered under PAGE_ROUTE_PREFIX. */
 export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (app, opts) => {
-  const cache = publicCaches(opts.changeFeed);
+  const { pages, publicViews } = app.platform;
   const hide = { hide: true };
   const scheme = new URL(opts.site.publicBaseUrl).protocol;
 
@@ -111,7 +88,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   const pageFor = async (request: FastifyRequest): Promise<StatusPage | null> => {
     const sub = subdomainOfHost(request.headers.host, opts.site.statusHost);
     if (!sub) return null;
-    return cache.pages.getOrLoad('pages', sub, () => findPageBySubdomain(request.em, sub));
+    return pages.getOrLoad(PAGES_SCOPE, sub, () => findPageBySubdomain(request.em, sub));
   };
 
   const notFound = (reply: FastifyReply) => reply.code(404).header('content-type', HTML).header('content-security-policy', CSP).send(renderNotFoundPage());
@@ -141,7 +118,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   const html = (reply: FastifyReply, body: string, viewer: Viewer | null, status = 200) => htmlHeaders(reply, viewer, status).send(body);
 
   const cached = <T>(page: StatusPage, key: string, viewer: Viewer | null, load: () => Promise<T>) =>
-    cache.views.getOrLoad(page.organization, `${page.id}:${viewer?.customer_id ?? 'public'}:${key}`, load) as Promise<T>;
+    publicViews.getOrLoad(page.organization, `${page.id}:${viewer?.customer_id ?? 'public'}:${key}`, load) as Promise<T>;
 
   app.get('/', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
