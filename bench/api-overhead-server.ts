@@ -1,3 +1,4 @@
+import { runMain } from './child-server';
 import Fastify from 'fastify';
 import { buildApp } from '../src/api/app';
 import { loadConfig, secretBox } from '../src/config';
@@ -25,7 +26,4 @@ async function main(): Promise<void> {
   process.stdout.write(`listening ${port}\n`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

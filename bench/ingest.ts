@@ -1,3 +1,4 @@
+import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -468,7 +469,4 @@ function sessionLines(rs: RoundResult[]): string[] {
   return rows.length ? rows.map(([k, v]) => `      ${v.toFixed(2)}  ${k}`) : ['      (none sampled)'];
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);
