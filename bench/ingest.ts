@@ -19,8 +19,9 @@ import { benchDatabase, startVigilProcess, stopChild } from './processes';
  * same rows, in one run:
  *   (a) POST /v1/agent/samples with an agent token: BATCH samples per request over METRICS tcp
  *       metrics of one agent (agent-token auth, zod validation, evaluation against thresholds,
- *       the metric lock, samples + day rollups + latest outcome, a flip row and a
- *       metric.status_changed outbox event per change of status), CONCURRENCY requests in flight;
+ *       then the group commit's one statement: samples + day rollups + the metric locks + latest
+ *       outcome + a flip row and a metric.status_changed outbox event per change of status),
+ *       CONCURRENCY requests in flight;
  *   (b) baseline: `insert into metric_samples (…) values (…),(…)…` of the same BATCH rows (same
  *       metrics, values and statuses, timestamps 12 h later) with node-postgres straight into the
  *       same table, CONCURRENCY statements in flight.
@@ -163,17 +164,11 @@ function cpuBetween(a: CpuMark, b: CpuMark): CpuUse {
 function sessionLabel(state: string, waitType: string | null, wait: string | null, query: string): string | null {
   const q = query.replace(/\s+/g, ' ').trim().toLowerCase();
   const stmt =
-    /^insert into metric_samples .*jsonb_to_recordset/.test(q) ? 'insert samples (jsonb)'
+    /^with ins as \( insert into metric_samples/.test(q) ? 'store batch (the one ingest statement)'
     : /^insert into metric_samples/.test(q) ? 'insert samples (values)'
-    : /^insert into metric_daily_rollups/.test(q) ? 'upsert rollups'
-    : /^update metrics m set/.test(q) ? 'update latest'
-    // (pg_stat_activity cuts queries at 1 kB: the lock's `for update` after 200 ids is not seen)
-    : /^select .* from "metrics" as "m0" where "m0"\."id" in/.test(q) ? 'lock metrics (select … for update)'
-    : /^select .* from "metrics"/.test(q) ? 'select metrics'
+    : /^select id, thresholds from metrics/.test(q) ? 'read metrics for evaluation'
     : /^select .* from "agents"/.test(q) ? 'select agent'
     : /^update "agents"/.test(q) ? 'touch agent'
-    : /^insert into "metric_status_flips"/.test(q) ? 'insert flips'
-    : /^insert into "outbox_events"/.test(q) ? 'insert outbox events'
     : /^(begin|commit|rollback|savepoint|release)/.test(q) ? q.split(' ')[0]!
     : q.slice(0, 40);
   if (state === 'idle in transaction') return `idle in transaction (Node), after: ${stmt}`;

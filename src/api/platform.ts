@@ -3,12 +3,13 @@ import type { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import type { KeyRecord } from '../db/repositories/auth-repository';
 import type { StatusPage } from '../db/entities';
+import { SampleBatcher } from '../usecases/metrics/sample-batcher';
 import { ScopedCache } from './cache/scoped-cache';
 import { RateLimiter } from './rate-limiter';
 
 /**
  * The per-process state the API keeps to stay off PostgreSQL on hot paths: API keys by hash,
- * organization-scoped reads, and leased rate-limit budgets. The caches follow the change feed
+ * organization-scoped reads, leased rate-limit budgets, and the group commit of agent samples. The caches follow the change feed
  * (table triggers → LISTEN/NOTIFY) and are bypassed whenever it is down or absent.
  */
 /** The one scope of `Platform.pages`. */
@@ -25,6 +26,8 @@ export interface Platform {
    */
   publicViews: ScopedCache<unknown>;
   rateLimiter: RateLimiter;
+  /** Group commit of agent sample batches, per organization. */
+  samples: SampleBatcher;
 }
 
 export function createPlatform(orm: Orm, feed: ChangeFeed | null): Platform {
@@ -45,5 +48,6 @@ export function createPlatform(orm: Orm, feed: ChangeFeed | null): Platform {
   feed?.on('reset', () => {
     for (const cache of [keys, reads, pages, publicViews]) cache.clear();
   });
-  return { keys, reads, pages, publicViews, rateLimiter: new RateLimiter(() => orm.em.fork() as EntityManager) };
+  const em = () => orm.em.fork() as EntityManager;
+  return { keys, reads, pages, publicViews, rateLimiter: new RateLimiter(em), samples: new SampleBatcher(em) };
 }

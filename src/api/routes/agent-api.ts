@@ -82,7 +82,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
     });
     app.post('/agent/samples', { schema: { ...doc, body: AgentSamplesBody, response: { 200: SamplesAnswer, ...errorResponses } } }, async (request) => {
       const agent = request.agent!;
-      const res = await ingestAgentSamples(request.em, agent, request.body.samples, request.now);
+      const res = await ingestAgentSamples(request.em, app.platform.samples, agent, request.body.samples, request.now);
       await touchAgent(request.em, agent, request.now);
       return res;
     });

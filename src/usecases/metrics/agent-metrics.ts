@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Agent, MetricSchema } from '../../db/entities';
-import { type IngestResult, ingestSamples } from './ingest';
+import { type IngestResult, evaluateSamples } from './ingest';
+import type { SampleBatcher } from './sample-batcher';
 
 /** What the agent runs: its live metrics, with config and interval, and the version of that set. */
 export async function agentConfig(em: EntityManager, agent: Agent) {
@@ -23,24 +24,18 @@ export async function currentConfigVersion(em: EntityManager, agent: Agent): Pro
   return (await agentConfig(em, agent)).version;
 }
 
-/** Samples an agent posts: only of metrics it runs (others are rejected, never stored). */
+/**
+ * Samples an agent posts: only of metrics it runs (others are rejected, never stored). Evaluated
+ * here, then stored through the process's group commit.
+ */
 export async function ingestAgentSamples(
   em: EntityManager,
+  batcher: SampleBatcher,
   agent: Agent,
   samples: { metric_id: string; sampled_at: string; value: number | null; reason?: string | null }[],
   now: Date,
 ): Promise<IngestResult> {
-  const mine = new Set((await em.find(MetricSchema, { agent: agent.id, deletedAt: null }, { fields: ['id'] })).map((m) => m.id));
-  const accepted = samples.map((s, index) => ({ s, index })).filter(({ s }) => mine.has(s.metric_id));
-  const result = await ingestSamples(
-    em.fork(),
-    agent.organization,
-    accepted.map(({ s }) => ({ metricId: s.metric_id, sampledAt: new Date(s.sampled_at), value: s.value, reason: s.reason ?? null })),
-    now,
-  );
-  const rejected = [
-    ...samples.map((s, index) => ({ index, metric_id: s.metric_id })).filter((r) => !mine.has(r.metric_id)),
-    ...result.rejected.map((r) => ({ index: accepted[r.index]!.index, metric_id: r.metric_id })),
-  ];
-  return { ...result, rejected };
+  const incoming = samples.map((s) => ({ metricId: s.metric_id, sampledAt: new Date(s.sampled_at), value: s.value, reason: s.reason ?? null }));
+  const { rows, rejected } = await evaluateSamples(em, agent.organization, incoming, agent.id);
+  return { accepted: rows.length, rejected, flips: await batcher.commit(agent.organization, rows, now) };
 }
