@@ -67,7 +67,8 @@ async function main(): Promise<void> {
     console.error('[vigil] worker failed:', err);
     process.exit(1);
   });
-  const eager = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, DEFAULT_RETRY_POLICY, { eager: true });
+  const eagerClient = new Client({ connection: worker.connection, namespace: 'default' });
+  const eager = temporalWebhookStarter({ client: eagerClient, taskQueue }, DEFAULT_RETRY_POLICY, { eager: true });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
   await relay.start();
 
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     maintenanceScheduler: temporalMaintenanceScheduler(temporal),
     secretBox: box,
     webhookStarter: temporalWebhookStarter(temporal, DEFAULT_RETRY_POLICY),
-    probeTestRunner: temporalProbeTestRunner(temporal),
+    probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient }),
     probeJobFeed,
     probeTestExpiryMs: Number(env('BENCH_PROBE_TEST_EXPIRY_MS')),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],

@@ -2,6 +2,11 @@ import type { ChangeFeed } from '../db/change-feed';
 
 type Wake = (kind?: string) => void;
 
+export interface JobWatch {
+  next(ms: number): Promise<void>;
+  close(): void;
+}
+
 /**
  * Wakes API requests that wait on probe-test jobs: a poster waiting for its job to finish, an
  * agent's long poll waiting for a job to be queued. Driven by the `vigil_probe_jobs`
@@ -20,9 +25,47 @@ export class JobWaiter {
     });
   }
 
-  /** Resolves after at most `ms`, earlier when the job changes state. */
-  async job(jobId: string, ms: number): Promise<void> {
-    await this.wait(this.byJob, jobId, ms);
+  /**
+   * Watches a job from now on: `next(ms)` resolves at once when the job changed since the last
+   * call (or since the watch began), else after at most `ms` or on the next change. Begin
+   * watching before whatever could finish the job, so no change falls between a read and a wait.
+   */
+  watchJob(jobId: string): JobWatch {
+    let changed = false;
+    let wake: (() => void) | null = null;
+    const onChange: Wake = () => {
+      changed = true;
+      wake?.();
+    };
+    const set = this.byJob.get(jobId) ?? new Set<Wake>();
+    this.byJob.set(jobId, set);
+    set.add(onChange);
+    return {
+      next: (ms) => {
+        if (changed) {
+          changed = false;
+          return Promise.resolve();
+        }
+        const bound = this.feed?.live ? ms : Math.min(ms, 200);
+        return new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            wake = null;
+            resolve();
+          }, Math.max(0, bound));
+          wake = () => {
+            clearTimeout(timer);
+            wake = null;
+            changed = false;
+            resolve();
+          };
+        });
+      },
+      close: () => {
+        wake?.();
+        set.delete(onChange);
+        if (!set.size && this.byJob.get(jobId) === set) this.byJob.delete(jobId);
+      },
+    };
   }
 
   /** Resolves after at most `ms`, earlier when a job is queued for the agent (`pending`) or its metrics change (`config`). */

@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
@@ -16,8 +17,11 @@ export interface ApiProcess {
   close(): Promise<void>;
 }
 
-/** The API with its workflow client, listening on HOST:PORT. */
-export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger): Promise<ApiProcess> {
+/**
+ * The API with its workflow client, listening on HOST:PORT. `eagerClient`: when a worker runs in
+ * this process (`vigil start`), its client, so cloud probe tests start eagerly on that worker.
+ */
+export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger, eagerClient?: Client): Promise<ApiProcess> {
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');
@@ -32,7 +36,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     linkKey: subscriberLinkKey(config),
     subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
     webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config)),
-    probeTestRunner: temporalProbeTestRunner(temporal),
+    probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient }),
     metricScheduler: temporalMetricScheduler(temporal),
     probeJobFeed,
     probeTestExpiryMs: config.PROBE_TEST_EXPIRY_MS,

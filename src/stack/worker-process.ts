@@ -12,8 +12,13 @@ import { OutboxRelay } from '../worker/outbox-relay';
 import { PROBES } from '../probes/registry';
 import { type WorkerHandle, startWorker } from '../worker/worker';
 
+export interface WorkerProcess extends WorkerHandle {
+  /** A client on the worker's connection: workflows it starts with `requestEagerStart` run their first task on this worker. */
+  eagerClient: Client;
+}
+
 /** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
-export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerHandle> {
+export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerProcess> {
   installTemporalRuntime(temporalLogLevel(config.LOG_LEVEL));
   // Idempotent: lets runs be filtered per organization in the Temporal UI on any server.
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
@@ -45,6 +50,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   return {
     ...worker,
+    eagerClient,
     async shutdown() {
       await relay.close();
       await worker.shutdown();

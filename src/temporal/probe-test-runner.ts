@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 
@@ -14,15 +14,25 @@ export interface ProbeTestJobRef {
 
 /** How the API reaches probe-test workflows. */
 export interface ProbeTestRunner {
-  /** Starts the job's workflow; for a cloud test, resolves once the probe has run. */
-  run(job: ProbeTestJobRef): Promise<void>;
+  /**
+   * Starts the job's workflow. For a cloud test it also answers the workflow's completion, which
+   * rejects when the workflow fails; the caller reads the result from the job row, which the
+   * probe's activity writes (and announces) before the workflow completes.
+   */
+  run(job: ProbeTestJobRef): Promise<{ completion: Promise<void> | null }>;
   /** Tells an agent test's workflow that the result is in (starting it, if the agent was faster than the API). */
   finished(job: ProbeTestJobRef): Promise<void>;
 }
 
 const args = (job: ProbeTestJobRef) => [{ organizationId: job.organization, jobId: job.id, mode: job.mode, expiresAt: job.expiresAt.getTime() }];
 
-export function temporalProbeTestRunner(temporal: TemporalHandle): ProbeTestRunner {
+/**
+ * `eagerClient`: a client on the connection of a worker in this process (polling the same task
+ * queue). Cloud tests start through it with `requestEagerStart`: the server hands the first
+ * workflow task back in the start response, so the probe runs on that worker at once instead of
+ * waiting to be matched to a poll. Without one (an API running alone), they start as usual.
+ */
+export function temporalProbeTestRunner(temporal: TemporalHandle, opts: { eagerClient?: Client } = {}): ProbeTestRunner {
   const options = (job: ProbeTestJobRef) => ({
     workflowId: probeTestWorkflowId(job.id),
     taskQueue: temporal.taskQueue,
@@ -34,11 +44,13 @@ export function temporalProbeTestRunner(temporal: TemporalHandle): ProbeTestRunn
   return {
     async run(job) {
       try {
-        const handle = await temporal.client.workflow.start('probeTestWorkflow', { ...options(job), args: args(job) });
-        if (job.mode === 'cloud') await handle.result();
+        const eager = job.mode === 'cloud' ? opts.eagerClient : undefined;
+        const handle = await (eager ?? temporal.client).workflow.start('probeTestWorkflow', { ...options(job), args: args(job), requestEagerStart: eager !== undefined });
+        return { completion: job.mode === 'cloud' ? handle.result().then(() => undefined) : null };
       } catch (err) {
         // An agent can claim, run and answer a job before this start: its result then started the workflow.
         if (!(err instanceof WorkflowExecutionAlreadyStartedError && job.mode === 'agent')) throw err;
+        return { completion: null };
       }
     },
     async finished(job) {

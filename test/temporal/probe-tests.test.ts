@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -30,7 +31,9 @@ const agents: AgentProcess[] = [];
 
 beforeAll(async () => {
   h = await startTemporalHarness();
-  api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal), probeTestExpiryMs: 4_000 });
+  // Wired as `vigil start` wires it: cloud tests start eagerly on the worker in this process
+  // (test/temporal/cloud-ssrf.test.ts covers an API without a worker).
+  api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal, { eagerClient: new Client({ connection: h.worker.connection, namespace: 'default' }) }), probeTestExpiryMs: 4_000 });
   org = await api.createOrg('business');
   // An HTTP target that only answers 200 to the secret the agent resolves from its environment.
   target = http.createServer((req, res) => {

@@ -47,12 +47,27 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
         const ctx = request.orgContext();
         const req = parseProbeTestRequest(request.body);
         const job = await createProbeTestJob(ctx, req, opts.expiryMs);
-        await opts.runner.run(job);
-        let current = (await loadJob(request.em.fork(), job.id)) ?? job;
-        const deadline = Date.now() + req.waitSeconds * 1000;
-        while (job.mode === 'agent' && !isFinal(current, new Date()) && Date.now() < deadline) {
-          await opts.waiter.job(job.id, deadline - Date.now());
-          current = (await loadJob(request.em.fork(), job.id)) ?? current;
+        // A cloud test answers once its probe has run (bounded by the job's expiry); an agent
+        // test waits up to wait_seconds, then answers 202 with `poll`.
+        const deadline = job.mode === 'cloud' ? job.expiresAt.getTime() : Date.now() + req.waitSeconds * 1000;
+        const watch = opts.waiter.watchJob(job.id);
+        let current = job;
+        try {
+          const { completion } = await opts.runner.run(job);
+          // A failed cloud workflow never finishes the job: its error is the answer (500).
+          let settled = completion?.then(
+            () => ({ err: null }),
+            (err: unknown) => ({ err }),
+          );
+          for (;;) {
+            current = (await loadJob(request.em.fork(), job.id)) ?? current;
+            if (isFinal(current, new Date()) || Date.now() >= deadline) break;
+            const woke = await Promise.race([watch.next(deadline - Date.now()).then(() => null), ...(settled ? [settled] : [])]);
+            if (woke?.err) throw woke.err;
+            if (woke) settled = undefined;
+          }
+        } finally {
+          watch.close();
         }
         const answer = presentJob(current, new Date());
         reply.code(answer.status);

@@ -1,0 +1,71 @@
+import { Client } from 'pg';
+import { JobWaiter } from '../../src/api/job-waiter';
+import { ChangeFeed } from '../../src/db/change-feed';
+import { testDatabaseUrl } from '../support/env';
+
+/** The probe-test waiter over a real LISTEN connection, woken by real pg_notify calls. */
+let feed: ChangeFeed;
+let pg: Client;
+let waiter: JobWaiter;
+
+beforeAll(async () => {
+  feed = new ChangeFeed(testDatabaseUrl(), 'vigil_probe_jobs');
+  await feed.start();
+  pg = new Client({ connectionString: testDatabaseUrl() });
+  await pg.connect();
+  waiter = new JobWaiter(feed);
+});
+afterAll(async () => {
+  await pg.end();
+  await feed.close();
+});
+
+const notifyJob = (jobId: string) => pg.query(`select pg_notify('vigil_probe_jobs', json_build_object('j', $1::text, 's', 'completed')::text)`, [jobId]);
+/** Resolves once the waiter has seen the feed's next notification. */
+const feedDelivered = () => new Promise<void>((resolve) => feed.once('change', () => setImmediate(resolve)));
+
+describe('JobWaiter.watchJob', () => {
+  it('keeps a change that arrives before next(): the next wait returns at once', async () => {
+    const watch = waiter.watchJob('job-early');
+    try {
+      const arrived = feedDelivered();
+      await notifyJob('job-early');
+      await arrived;
+      const t0 = performance.now();
+      await watch.next(5_000);
+      expect(performance.now() - t0).toBeLessThan(100);
+      // Used up: the following wait runs to its bound.
+      const t1 = performance.now();
+      await watch.next(150);
+      expect(performance.now() - t1).toBeGreaterThanOrEqual(140);
+    } finally {
+      watch.close();
+    }
+  });
+
+  it('wakes a pending next() on the job’s change, not on another job’s', async () => {
+    const watch = waiter.watchJob('job-a');
+    try {
+      const t0 = performance.now();
+      const pending = watch.next(5_000);
+      await notifyJob('job-b');
+      await new Promise((r) => setTimeout(r, 100));
+      await notifyJob('job-a');
+      await pending;
+      const took = performance.now() - t0;
+      expect(took).toBeGreaterThanOrEqual(100);
+      expect(took).toBeLessThan(2_000);
+    } finally {
+      watch.close();
+    }
+  });
+
+  it('ends a pending next() on close', async () => {
+    const watch = waiter.watchJob('job-closed');
+    const t0 = performance.now();
+    const pending = watch.next(5_000);
+    watch.close();
+    await pending;
+    expect(performance.now() - t0).toBeLessThan(100);
+  });
+});
