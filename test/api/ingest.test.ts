@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { commitSamples } from '../../src/usecases/metrics/ingest';
 import { SampleBatcher } from '../../src/usecases/metrics/sample-batcher';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 
@@ -229,5 +230,24 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     await expect(good).resolves.toBe(1);
     expect(await samplesOf(m)).toBe(7);
     expect((await call('GET', `/v1/metrics/${m}`)).body).toMatchObject({ status: 'unhealthy', last_sample_at: at(212) });
+  });
+
+  it('stores any reason text and value exactly', async () => {
+    const m = await newMetric('literal');
+    const reason = 'a "quoted", {braced} \\ back\\slashed reason with NULL in it';
+    const rows = [
+      { metricId: m, sampledAt: new Date(at(300)), value: null, status: 'no_data', reason },
+      { metricId: m, sampledAt: new Date(at(301)), value: 1.5e-7, status: 'healthy', reason: null },
+      { metricId: m, sampledAt: new Date(at(302)), value: -12345678.125, status: 'healthy', reason: null },
+      { metricId: m, sampledAt: new Date(at(303)), value: null, status: 'no_data', reason: 'NULL' },
+    ];
+    await commitSamples(api.orm.em.fork() as EntityManager, org.id, rows, new Date());
+    const stored = await sql<{ value: number | null; reason: string | null }>(`select value, reason from metric_samples where metric_id = ? order by sampled_at`, [m]);
+    expect(stored).toEqual([
+      { value: null, reason },
+      { value: 1.5e-7, reason: null },
+      { value: -12345678.125, reason: null },
+      { value: null, reason: 'NULL' },
+    ]);
   });
 });
