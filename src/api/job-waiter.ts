@@ -1,9 +1,15 @@
 import type { ChangeFeed } from '../db/change-feed';
 
-type Wake = (kind?: string) => void;
+type Wake = (kind: string) => void;
 
-export interface JobWatch {
-  next(ms: number): Promise<void>;
+/** What happened to a watched job or agent since the last `next()`. */
+export interface Watch {
+  /**
+   * Resolves at once with the kinds of change seen since the last call (or since the watch
+   * began), else with the first change within `ms`, else with `[]`.
+   */
+  next(ms: number): Promise<string[]>;
+  /** Stops watching; a pending `next()` resolves with what it has. */
   close(): void;
 }
 
@@ -12,6 +18,7 @@ export interface JobWatch {
  * agent's long poll waiting for a job to be queued. Driven by the `vigil_probe_jobs`
  * notifications of the jobs table's trigger; without a feed it falls back to short sleeps. The
  * waiters always re-read the database after waking, so a notification is only ever a hint.
+ * Watch before the read: a change between the read and the wait is then kept, not missed.
  */
 export class JobWaiter {
   private readonly byJob = new Map<string, Set<Wake>>();
@@ -20,76 +27,59 @@ export class JobWaiter {
   constructor(private readonly feed: ChangeFeed | null) {
     feed?.on('change', (c) => {
       const n = c as unknown as { j?: string; a?: string | null; s?: string };
-      if (n.j) this.wake(this.byJob, n.j);
+      if (n.j) this.wake(this.byJob, n.j, n.s ?? 'changed');
       if (n.a && (n.s === 'pending' || n.s === 'config')) this.wake(this.byAgent, n.a, n.s);
     });
   }
 
-  /**
-   * Watches a job from now on: `next(ms)` resolves at once when the job changed since the last
-   * call (or since the watch began), else after at most `ms` or on the next change. Begin
-   * watching before whatever could finish the job, so no change falls between a read and a wait.
-   */
-  watchJob(jobId: string): JobWatch {
-    let changed = false;
+  /** Changes of a job's state. */
+  watchJob(jobId: string): Watch {
+    return this.watch(this.byJob, jobId);
+  }
+
+  /** A job queued for the agent (`pending`), or a change of the metrics it runs (`config`). */
+  watchAgent(agentId: string): Watch {
+    return this.watch(this.byAgent, agentId);
+  }
+
+  private watch(map: Map<string, Set<Wake>>, key: string): Watch {
+    let seen: string[] = [];
     let wake: (() => void) | null = null;
-    const onChange: Wake = () => {
-      changed = true;
+    const onChange: Wake = (kind) => {
+      seen.push(kind);
       wake?.();
     };
-    const set = this.byJob.get(jobId) ?? new Set<Wake>();
-    this.byJob.set(jobId, set);
+    const set = map.get(key) ?? new Set<Wake>();
+    map.set(key, set);
     set.add(onChange);
+    const take = () => {
+      const kinds = seen;
+      seen = [];
+      return kinds;
+    };
     return {
       next: (ms) => {
-        if (changed) {
-          changed = false;
-          return Promise.resolve();
-        }
+        if (seen.length) return Promise.resolve(take());
         const bound = this.feed?.live ? ms : Math.min(ms, 200);
-        return new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            wake = null;
-            resolve();
-          }, Math.max(0, bound));
-          wake = () => {
+        return new Promise<string[]>((resolve) => {
+          const done = () => {
             clearTimeout(timer);
             wake = null;
-            changed = false;
-            resolve();
+            resolve(take());
           };
+          const timer = setTimeout(done, Math.max(0, bound));
+          wake = done;
         });
       },
       close: () => {
         wake?.();
         set.delete(onChange);
-        if (!set.size && this.byJob.get(jobId) === set) this.byJob.delete(jobId);
+        if (!set.size && map.get(key) === set) map.delete(key);
       },
     };
   }
 
-  /** Resolves after at most `ms`, earlier when a job is queued for the agent (`pending`) or its metrics change (`config`). */
-  agent(agentId: string, ms: number): Promise<string | undefined> {
-    return this.wait(this.byAgent, agentId, ms);
-  }
-
-  private wait(map: Map<string, Set<Wake>>, key: string, ms: number): Promise<string | undefined> {
-    const bound = this.feed?.live ? ms : Math.min(ms, 200);
-    return new Promise((resolve) => {
-      const set = map.get(key) ?? new Set<Wake>();
-      map.set(key, set);
-      const done = (kind?: string) => {
-        clearTimeout(timer);
-        set.delete(done);
-        if (!set.size) map.delete(key);
-        resolve(kind);
-      };
-      const timer = setTimeout(() => done(), Math.max(0, bound));
-      set.add(done);
-    });
-  }
-
-  private wake(map: Map<string, Set<Wake>>, key: string, kind?: string): void {
+  private wake(map: Map<string, Set<Wake>>, key: string, kind: string): void {
     for (const w of [...(map.get(key) ?? [])]) w(kind);
   }
 }

@@ -24,7 +24,7 @@ const notifyJob = (jobId: string) => pg.query(`select pg_notify('vigil_probe_job
 /** Resolves once the waiter has seen the feed's next notification. */
 const feedDelivered = () => new Promise<void>((resolve) => feed.once('change', () => setImmediate(resolve)));
 
-describe('JobWaiter.watchJob', () => {
+describe('JobWaiter watches', () => {
   it('keeps a change that arrives before next(): the next wait returns at once', async () => {
     const watch = waiter.watchJob('job-early');
     try {
@@ -32,11 +32,11 @@ describe('JobWaiter.watchJob', () => {
       await notifyJob('job-early');
       await arrived;
       const t0 = performance.now();
-      await watch.next(5_000);
+      expect(await watch.next(5_000)).toEqual(['completed']);
       expect(performance.now() - t0).toBeLessThan(100);
       // Used up: the following wait runs to its bound.
       const t1 = performance.now();
-      await watch.next(150);
+      expect(await watch.next(150)).toEqual([]);
       expect(performance.now() - t1).toBeGreaterThanOrEqual(140);
     } finally {
       watch.close();
@@ -67,5 +67,26 @@ describe('JobWaiter.watchJob', () => {
     watch.close();
     await pending;
     expect(performance.now() - t0).toBeLessThan(100);
+  });
+
+  it('wakes an agent’s poll for a job queued for it or a change of its metrics, kept when it comes before next()', async () => {
+    const notifyAgent = (agentId: string, s: string) => pg.query(`select pg_notify('vigil_probe_jobs', json_build_object('a', $1::text, 's', $2::text)::text)`, [agentId, s]);
+    const watch = waiter.watchAgent('agent-1');
+    try {
+      const arrived = feedDelivered();
+      await notifyAgent('agent-1', 'pending');
+      await arrived;
+      expect(await watch.next(5_000)).toEqual(['pending']);
+      // A job taken by a poll (running) is not news to the agent; another agent's job is not either.
+      const pending = watch.next(300);
+      await notifyAgent('agent-1', 'running');
+      await notifyAgent('agent-2', 'pending');
+      expect(await pending).toEqual([]);
+      const config = watch.next(5_000);
+      await notifyAgent('agent-1', 'config');
+      expect(await config).toEqual(['config']);
+    } finally {
+      watch.close();
+    }
   });
 });

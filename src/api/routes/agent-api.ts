@@ -54,14 +54,20 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       // An agent that went away must not be handed jobs: they would wait for it until they expire.
       let closed = false;
       reply.raw.once('close', () => (closed = true));
-      let configChanged = request.query.config_version !== undefined && request.query.config_version !== (await currentConfigVersion(request.em, agent));
-      for (;;) {
-        if (closed) return { jobs: [], config_changed: configChanged };
-        const jobs = await claimJobs(request.em.fork(), agent, new Date());
-        if (jobs.length || configChanged || closed || Date.now() >= deadline) {
-          return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })), config_changed: configChanged };
+      // Watched before the first read, so a job queued or a config changed in between still wakes the poll.
+      const watch = opts.waiter.watchAgent(agent.id);
+      try {
+        let configChanged = request.query.config_version !== undefined && request.query.config_version !== (await currentConfigVersion(request.em, agent));
+        for (;;) {
+          if (closed) return { jobs: [], config_changed: configChanged };
+          const jobs = await claimJobs(request.em.fork(), agent, new Date());
+          if (jobs.length || configChanged || closed || Date.now() >= deadline) {
+            return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })), config_changed: configChanged };
+          }
+          if ((await watch.next(Math.min(deadline - Date.now(), 5_000))).includes('config')) configChanged = true;
         }
-        if ((await opts.waiter.agent(agent.id, Math.min(deadline - Date.now(), 5_000))) === 'config') configChanged = true;
+      } finally {
+        watch.close();
       }
     });
   }
