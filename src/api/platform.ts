@@ -12,13 +12,13 @@ import { RateLimiter } from './rate-limiter';
  * organization-scoped reads, leased rate-limit budgets, and the group commit of agent samples. The caches follow the change feed
  * (table triggers → LISTEN/NOTIFY) and are bypassed whenever it is down or absent.
  */
-/** The one scope of `Platform.pages`. */
-export const PAGES_SCOPE = 'pages';
-
 export interface Platform {
   keys: ScopedCache<KeyRecord | null>;
   reads: ScopedCache<unknown>;
-  /** Status pages by subdomain (one scope, dropped when any page changes). */
+  /**
+   * Status pages (or null: no such page) by subdomain, one scope each so that requests for
+   * made-up subdomains cannot grow it past `maxScopes`; all dropped when any page changes.
+   */
   pages: ScopedCache<StatusPage | null>;
   /**
    * Rendered public pages, summaries and feeds per organization. Metric statuses are not on the
@@ -34,12 +34,12 @@ export function createPlatform(orm: Orm, feed: ChangeFeed | null): Platform {
   const live = () => feed?.live === true;
   const keys = new ScopedCache<KeyRecord | null>({ live, ttlMs: 60_000, maxScopes: 50_000 });
   const reads = new ScopedCache<unknown>({ live, ttlMs: 60_000, maxScopes: 10_000 });
-  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 1, staleWhileRevalidate: true });
+  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 10_000, staleWhileRevalidate: true });
   const publicViews = new ScopedCache<unknown>({ live, ttlMs: 10_000, maxScopes: 10_000, staleWhileRevalidate: true });
   feed?.on('change', (c) => {
     if (c.t === 'organizations') keys.clear();
     if (c.t === 'api_keys' && c.k) keys.invalidate(c.k);
-    if (c.t === 'status_pages') pages.invalidate(PAGES_SCOPE);
+    if (c.t === 'status_pages') pages.clear();
     if (c.o) {
       reads.invalidate(c.o);
       publicViews.invalidate(c.o);

@@ -552,6 +552,8 @@ describe('odd input on the page host', () => {
       ['/feed.atom?limit=1&limit=2'],
       ['/feed.rss?limit=%00'],
       ['/incidents/not-a-uuid'],
+      ['/incidents/' + 'f'.repeat(36)],
+      ['/maintenances/' + '-'.repeat(36)],
       ['/incidents/00000000-0000-4000-8000-000000000000'],
       ['/maintenances/00000000-0000-4000-8000-000000000000'],
       ['/confirm'],

@@ -5,15 +5,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { StatusPage } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
 import { ATOM_CONTENT_TYPE, FEED_CACHE_CONTROL, RSS_CONTENT_TYPE, buildAtom, buildRss, etagMatches, feedEtag, parseFeedLimit } from '../../domain/status-page/feed';
 import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../domain/status-page/render';
 import { subdomainOfHost } from '../../domain/status-page/subdomain';
-import type { StatusSite } from '../../domain/status-page/site';
+import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
 import type { SecretBox } from '../../infra/secret-box';
 import { findPageBySubdomain, loadFeed, loadHistoryView, loadPageView, pageHeader } from '../../usecases/status-pages/public-view';
 import { type SubscribeLimits, confirmSubscription, inspectLink, subscribe, unsubscribe } from '../../usecases/status-pages/subscribers';
 import { type Viewer, verifyViewerToken } from '../../usecases/status-pages/viewer-tokens';
-import { PAGES_SCOPE } from '../platform';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
 import { SubscribeAccepted, SubscribeBody } from '../schemas/status-pages';
@@ -79,7 +79,6 @@ export const PAGE_ROUTE_PREFIX = '/_page';
 export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (app, opts) => {
   const { pages, publicViews } = app.platform;
   const hide = { hide: true };
-  const scheme = new URL(opts.site.publicBaseUrl).protocol;
 
   // Forms post urlencoded; an RFC 8058 one-click unsubscribe may post multipart. Only `token` and `email` are read.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
@@ -88,7 +87,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   const pageFor = async (request: FastifyRequest): Promise<StatusPage | null> => {
     const sub = subdomainOfHost(request.headers.host, opts.site.statusHost);
     if (!sub) return null;
-    return pages.getOrLoad(PAGES_SCOPE, sub, () => findPageBySubdomain(request.em, sub));
+    return pages.getOrLoad(sub, 'page', () => findPageBySubdomain(request.em, sub));
   };
 
   const notFound = (reply: FastifyReply) => reply.code(404).header('content-type', HTML).header('content-security-policy', CSP).send(renderNotFoundPage());
@@ -124,7 +123,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     const page = await pageFor(request);
     if (!page) return notFound(reply);
     const viewer = await viewerOf(request, reply, page);
-    const body = await cached(page, 'page', viewer, async () => rendered(renderStatusPage(await loadPageView(request.em, page, viewer, new Date()))));
+    const body = await cached(page, 'page', viewer, async () => rendered(renderStatusPage(await loadPageView(request.em, page, viewer, request.now))));
     return sendRendered(request, htmlHeaders(reply, viewer, 200), body);
   });
 
@@ -132,7 +131,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     const page = await pageFor(request);
     if (!page) throw new ProblemError('not_found', 'No status page has this address.', {}, { 'access-control-allow-origin': '*' });
     const viewer = await viewerOf(request, reply, page);
-    const json = await cached(page, 'summary', viewer, async () => rendered(JSON.stringify(await loadPageView(request.em, page, viewer, new Date()))));
+    const json = await cached(page, 'summary', viewer, async () => rendered(JSON.stringify(await loadPageView(request.em, page, viewer, request.now))));
     reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('cache-control', viewer ? 'private, no-store' : 'public, max-age=30')
@@ -156,7 +155,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
       if (!page) return notFound(reply);
       const id = (request.params as { id: string }).id;
       const viewer = await viewerOf(request, reply, page);
-      if (!/^[0-9a-f-]{36}$/i.test(id)) return notFound(reply);
+      if (!isUuid(id)) return notFound(reply);
       const view = await loadHistoryView(request.em, page, viewer, request.now, undefined, kind === 'incidents' ? { incident: id } : { maintenance: id });
       if (!view.incidents.length && !view.maintenances.length) return notFound(reply);
       return html(reply, renderHistoryPage(view), viewer);
@@ -170,8 +169,8 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     if (limit === null) {
       throw new ProblemError('validation_failed', 'limit must be an integer from 1 (values above 200 are clamped to 200).', { errors: [{ path: 'query.limit', message: 'Expected an integer ≥ 1' }] });
     }
-    const base = `${scheme}//${request.headers.host}`;
-    const feed = await cached<Rendered>(page, `feed:${format}:${limit}:${base}`, null, async () => {
+    const base = pageBaseUrl(opts.site, page.subdomain);
+    const feed = await cached<Rendered>(page, `feed:${format}:${limit}`, null, async () => {
       const f = await loadFeed(request.em, page, limit);
       const meta = {
         title: page.title,
