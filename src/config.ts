@@ -117,15 +117,31 @@ export function trustProxy(c: Pick<Config, 'TRUST_PROXY'>): boolean | string {
   return v === 'true' ? true : v;
 }
 
-/** Signs subscribers' confirm and unsubscribe links (HKDF of the master key). */
-export function subscriberLinkKey(c: Config): Buffer {
-  return deriveLinkKey(resolveMasterKey({ env: c.VIGIL_MASTER_KEY, nodeEnv: c.NODE_ENV, dataDir: c.dataDir }));
+/** VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production. */
+function masterKey(c: Config): Buffer {
+  return resolveMasterKey({ env: c.VIGIL_MASTER_KEY, nodeEnv: c.NODE_ENV, dataDir: c.dataDir });
 }
 
-/** Where subscriber email goes: SMTP_URL, or (unset) `.eml` files in MAIL_OUTBOX_DIR (default `<data dir>/mail-outbox`). */
+/** Signs subscribers' confirm and unsubscribe links (HKDF of the master key). */
+export function subscriberLinkKey(c: Config): Buffer {
+  return deriveLinkKey(masterKey(c));
+}
+
+/** Where mail goes while SMTP_URL is unset: MAIL_OUTBOX_DIR, by default `<data dir>/mail-outbox`. */
+export function mailOutboxDir(c: Pick<Config, 'MAIL_OUTBOX_DIR' | 'dataDir'>): string {
+  return c.MAIL_OUTBOX_DIR ? path.resolve(c.MAIL_OUTBOX_DIR) : path.join(c.dataDir, 'mail-outbox');
+}
+
+/**
+ * Where subscriber email goes: SMTP_URL, or (unset) `.eml` files in mailOutboxDir. In production
+ * the folder only on purpose (MAIL_OUTBOX_DIR set): otherwise mail would be marked sent and lost.
+ */
 export function emailDeps(c: Config, log?: (line: string) => void): EmailDeps {
+  if (c.NODE_ENV === 'production' && !c.SMTP_URL && !c.MAIL_OUTBOX_DIR) {
+    throw new Error('SMTP_URL is required in production (or set MAIL_OUTBOX_DIR to write subscriber email to a folder on purpose)');
+  }
   return {
-    mailer: createMailer({ smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: c.MAIL_OUTBOX_DIR ? path.resolve(c.MAIL_OUTBOX_DIR) : path.join(c.dataDir, 'mail-outbox'), log }),
+    mailer: createMailer({ smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: mailOutboxDir(c), log }),
     linkKey: subscriberLinkKey(c),
     site: { statusHost: c.STATUS_HOST, publicBaseUrl: c.publicBaseUrl },
     log,
@@ -134,5 +150,5 @@ export function emailDeps(c: Config, log?: (line: string) => void): EmailDeps {
 
 /** Seals and opens secrets at rest with the master key (VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production). */
 export function secretBox(c: Config): SecretBox {
-  return new SecretBox(resolveMasterKey({ env: c.VIGIL_MASTER_KEY, nodeEnv: c.NODE_ENV, dataDir: c.dataDir }));
+  return new SecretBox(masterKey(c));
 }

@@ -1,4 +1,4 @@
-import { ConfigError, TEMPORAL_CLI_VERSION, loadConfig } from '../config';
+import { ConfigError, TEMPORAL_CLI_VERSION, loadConfig, mailOutboxDir } from '../config';
 import { runApi } from '../stack/api-process';
 import { openDatabase } from '../stack/database';
 import { ensureDevOrganization } from '../stack/dev-organization';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     `  Temporal UI:        ${temporal.uiUrl ?? '(external Temporal at ' + temporal.address + ')'}`,
     `  Status pages:       http://<subdomain>.${config.STATUS_HOST}${port ? `:${port}` : ''}/`,
     `  Database:           ${db.resolved.source} PostgreSQL`,
-    `  Subscriber email:   ${config.SMTP_URL ? `SMTP ${new URL(config.SMTP_URL).host}` : `written to ${config.MAIL_OUTBOX_DIR ?? `${config.dataDir}/mail-outbox`} (SMTP_URL unset; confirmation links are logged)`}`,
+    `  Subscriber email:   ${config.SMTP_URL ? `SMTP ${new URL(config.SMTP_URL).host}` : `written to ${mailOutboxDir(config)} (SMTP_URL unset; confirmation links are logged)`}`,
   ];
   if (config.VIGIL_SEED_DEV) {
     const dev = await ensureDevOrganization(db.orm.em.fork(), config.dataDir);

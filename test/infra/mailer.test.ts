@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { getFreePort } from '../../src/infra/free-port';
 import { type MailMessage, createMailer, isPermanentMailError } from '../../src/infra/mailer';
+import { emailDeps, loadConfig } from '../../src/config';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const FROM = 'Acme Status <status@acme.test>';
@@ -163,5 +164,28 @@ describe('mailer without SMTP', () => {
     expect(m.text?.trim()).toBe('We are looking into it.');
     expect(m.html).toBe('<p>We are looking into it.</p>');
     expect(rawHeader(m, 'list-unsubscribe-post')).toEqual(['List-Unsubscribe-Post: List-Unsubscribe=One-Click']);
+  });
+});
+
+describe('emailDeps (where the worker sends subscriber email)', () => {
+  const base = { NODE_ENV: 'production', VIGIL_MASTER_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgres://x@127.0.0.1:5432/x', PUBLIC_BASE_URL: 'https://vigil.example.com' };
+
+  it('refuses production with neither SMTP_URL nor MAIL_OUTBOX_DIR, so mail is never marked sent into a folder by accident', () => {
+    expect(() => emailDeps(loadConfig(base))).toThrow(/SMTP_URL is required in production/);
+  });
+
+  it('writes to the folder in production only when MAIL_OUTBOX_DIR asks for it, and sends through SMTP_URL when set', async () => {
+    const folder = emailDeps(loadConfig({ ...base, MAIL_OUTBOX_DIR: '/tmp/vigil-test-outbox' }));
+    expect(folder.mailer.kind).toBe('folder');
+    await folder.mailer.close();
+    const smtp = emailDeps(loadConfig({ ...base, SMTP_URL: 'smtp://127.0.0.1:2525' }));
+    expect(smtp.mailer.kind).toBe('smtp');
+    await smtp.mailer.close();
+  });
+
+  it('falls back to the data dir folder outside production', async () => {
+    const deps = emailDeps(loadConfig({ ...base, NODE_ENV: 'development' }));
+    expect(deps.mailer.kind).toBe('folder');
+    await deps.mailer.close();
   });
 });
