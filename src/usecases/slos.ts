@@ -114,7 +114,10 @@ export async function deleteSlo(ctx: OrgContext, id: string) {
 }
 
 /** The status timeline the SLO counts: its metric's, or the worst of its service's metrics at each instant. */
-async function timelineOf(ctx: OrgContext, s: Slo, from: Date): Promise<StatusChange[]> {
+/** What reading an SLO's attainment needs: no plan, so public pages can show it too. */
+export type SloReadContext = Pick<OrgContext, 'em' | 'now'> & { org: { id: string } };
+
+async function timelineOf(ctx: SloReadContext, s: Slo, from: Date): Promise<StatusChange[]> {
   const metrics = await ctx.em.find(MetricSchema, s.metric ? { id: s.metric } : { service: s.service!, organization: ctx.org.id, deletedAt: null });
   const timelines = await metricTimelines(ctx.em, metrics, from);
   if (s.metric) return timelines.get(s.metric) ?? [];
@@ -140,7 +143,7 @@ function base(s: Slo) {
 }
 
 /** The SLO with its attainment now, computed from the stored status history. */
-export async function sloView(ctx: OrgContext, s: Slo) {
+export async function sloView(ctx: SloReadContext, s: Slo) {
   const policy = policyOf(s);
   // A window never reaches back further than 400 days; read flips from there.
   const from = new Date(ctx.now.getTime() - 400 * 86_400_000);

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MaintenanceSchema, MetricSchema, ServiceSchema, type Slo, SloSchema, type StatusPage } from '../../db/entities';
 import { dailyRollups } from '../../db/repositories/samples-repository';
 import { uptimeByDay, uptimeDayList } from '../../domain/uptime';
-import type { Plan } from '../../domain/plans';
 import type { PageComponentView, PageGroupView } from '../../domain/status-page/model';
 import { type HealthStatus, worstOf } from '../../domain/thresholds';
 import { sloView } from '../slos';
@@ -15,8 +14,12 @@ export interface PageComponents {
   serviceNames: Map<string, string>;
 }
 
-/** The page's groups with each component's live status, 90-day uptime and SLO attainment. */
-export async function loadPageComponents(em: EntityManager, page: StatusPage, plan: Plan, now: Date): Promise<PageComponents> {
+/**
+ * What a page's components point at: its SLOs, the metrics it shows directly (live ones) and the
+ * metrics its SLOs measure, and from them every service the page shows. One resolver, so the
+ * page, its feeds and its subscribers' emails agree on which services a page covers.
+ */
+async function resolveShown(em: EntityManager, page: StatusPage) {
   const refs = page.layout.groups.flatMap((g) => g.components);
   const idsOf = (kind: string) => refs.filter((c) => c.kind === kind).map((c) => c.id);
   const org = page.organization;
@@ -24,10 +27,21 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, pl
     idsOf('slo').length ? em.find(SloSchema, { id: { $in: idsOf('slo') }, organization: org, deletedAt: null }) : Promise.resolve([] as Slo[]),
     idsOf('metric').length ? em.find(MetricSchema, { id: { $in: idsOf('metric') }, organization: org, deletedAt: null }) : Promise.resolve([]),
   ]);
-  const serviceIds = new Set<string>([...idsOf('service'), ...directMetrics.map((m) => m.service), ...slos.flatMap((s) => (s.service ? [s.service] : []))]);
   const sloMetricIds = slos.flatMap((s) => (s.metric ? [s.metric] : []));
   const sloMetrics = sloMetricIds.length ? await em.find(MetricSchema, { id: { $in: sloMetricIds }, organization: org }) : [];
-  for (const m of sloMetrics) serviceIds.add(m.service);
+  const serviceIds = new Set<string>([
+    ...idsOf('service'),
+    ...directMetrics.map((m) => m.service),
+    ...slos.flatMap((s) => (s.service ? [s.service] : [])),
+    ...sloMetrics.map((m) => m.service),
+  ]);
+  return { idsOf, slos, directMetrics, sloMetrics, serviceIds };
+}
+
+/** The page's groups with each component's live status, 90-day uptime and SLO attainment. */
+export async function loadPageComponents(em: EntityManager, page: StatusPage, now: Date): Promise<PageComponents> {
+  const org = page.organization;
+  const { idsOf, slos, directMetrics, sloMetrics, serviceIds } = await resolveShown(em, page);
   const [services, serviceMetrics, maintenances] = await Promise.all([
     em.find(ServiceSchema, { id: { $in: [...serviceIds] }, organization: org, deletedAt: null }),
     em.find(MetricSchema, { service: { $in: idsOf('service') }, organization: org, deletedAt: null }),
@@ -37,7 +51,7 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, pl
   const underMaintenance = (serviceId: string) => maintenances.some((m) => m.affectedServices.length === 0 || m.affectedServices.includes(serviceId));
   const days = uptimeDayList(now);
   const rollups = await dailyRollups(em, [...new Set([...serviceMetrics, ...directMetrics].map((m) => m.id))], days[0]!);
-  const ctx = { em, org: { id: org, plan }, now, pricingUrl: '' };
+  const ctx = { em, org: { id: org }, now };
 
   const build = async (c: { kind: 'service' | 'metric' | 'slo'; id: string }): Promise<PageComponentView | null> => {
     if (c.kind === 'service') {
@@ -83,13 +97,7 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, pl
   return { groups, status, serviceIds: [...serviceIds], serviceNames };
 }
 
-/** Just the services a page shows (directly, through metrics, or through SLOs): enough for feeds. */
+/** Just the services a page shows (directly, through metrics, or through SLOs): enough for feeds and emails. */
 export async function pageServiceIds(em: EntityManager, page: StatusPage): Promise<string[]> {
-  const refs = page.layout.groups.flatMap((g) => g.components);
-  const ids = (kind: string) => refs.filter((c) => c.kind === kind).map((c) => c.id);
-  const org = page.organization;
-  const slos = ids('slo').length ? await em.find(SloSchema, { id: { $in: ids('slo') }, organization: org, deletedAt: null }, { fields: ['service', 'metric'] }) : [];
-  const metricIds = [...ids('metric'), ...slos.flatMap((s) => (s.metric ? [s.metric] : []))];
-  const metrics = metricIds.length ? await em.find(MetricSchema, { id: { $in: metricIds }, organization: org }, { fields: ['service'] }) : [];
-  return [...new Set([...ids('service'), ...metrics.map((m) => m.service), ...slos.flatMap((s) => (s.service ? [s.service] : []))])];
+  return [...(await resolveShown(em, page)).serviceIds];
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IncidentMessageSchema, IncidentSchema, MaintenanceMessageSchema, MaintenanceSchema, OrganizationSchema, type StatusPage, StatusPageSchema } from '../../db/entities';
+import { IncidentMessageSchema, IncidentSchema, MaintenanceMessageSchema, MaintenanceSchema, ServiceSchema, type StatusPage, StatusPageSchema } from '../../db/entities';
 import { type PageScope, feedRows, feedStats, pageIncidentIds, pageMaintenanceIds } from '../../db/repositories/page-timeline-repository';
-import { PLANS, isPlanId } from '../../domain/plans';
 import { incidentMessageEntry, maintenanceEntry, type FeedEntry, type MaintenanceEvent } from '../../domain/status-page/feed';
 import type { HistoryView, PageHeader, PageIncidentView, PageMaintenanceView, PageView, ServiceRef } from '../../domain/status-page/model';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
@@ -25,11 +24,6 @@ export function pageHeader(page: StatusPage): PageHeader {
     branding: page.branding,
     links: page.links,
   };
-}
-
-async function planOf(em: EntityManager, organizationId: string) {
-  const org = await em.findOneOrFail(OrganizationSchema, organizationId, { fields: ['plan'] });
-  return PLANS[isPlanId(org.plan) ? org.plan : 'free'];
 }
 
 const refs = (ids: string[], names: Map<string, string>): ServiceRef[] => ids.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
@@ -91,7 +85,7 @@ async function maintenanceViews(em: EntityManager, ids: string[], names: Map<str
 
 /** Everything the page shows its viewer right now. */
 export async function loadPageView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date): Promise<PageView> {
-  const components = await loadPageComponents(em, page, await planOf(em, page.organization), now);
+  const components = await loadPageComponents(em, page, now);
   const scope: PageScope = { organizationId: page.organization, serviceIds: components.serviceIds, customerId: viewer?.customer_id ?? null };
   const names = components.serviceNames;
   const [active, recent, inProgress, upcoming] = await Promise.all([
@@ -115,9 +109,11 @@ export async function loadPageView(em: EntityManager, page: StatusPage, viewer: 
 
 /** Past incidents, newest first, 20 at a time, with the maintenances that ended in the same span. */
 export async function loadHistoryView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date, cursor?: string, only?: { incident?: string; maintenance?: string }): Promise<HistoryView> {
-  const components = await loadPageComponents(em, page, await planOf(em, page.organization), now);
-  const scope: PageScope = { organizationId: page.organization, serviceIds: components.serviceIds, customerId: viewer?.customer_id ?? null };
-  const names = components.serviceNames;
+  // Only which services the page shows, and their names: not the components' statuses and uptime.
+  const serviceIds = await pageServiceIds(em, page);
+  const services = serviceIds.length ? await em.find(ServiceSchema, { id: { $in: serviceIds }, organization: page.organization, deletedAt: null }, { fields: ['name'] }) : [];
+  const names = new Map(services.map((s) => [s.id, s.name]));
+  const scope: PageScope = { organizationId: page.organization, serviceIds, customerId: viewer?.customer_id ?? null };
   const base = { page: pageHeader(page), viewer, generated_at: toIso(now) };
   if (only) {
     const incidents = only.incident ? await incidentViews(em, await pageIncidentIds(em, scope, { id: only.incident }, { now, limit: 1 }), names) : [];
