@@ -5,7 +5,7 @@ import type { SecretBox } from '../../infra/secret-box';
 import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../../usecases/status-pages/pages';
 import { importSubscribers, rowsFromCsv } from '../../usecases/status-pages/subscriber-import';
 import { deleteSubscriber, getSubscriber, listSubscribers } from '../../usecases/status-pages/subscribers';
-import { assertViewerPublicKey, mintViewerToken } from '../../usecases/status-pages/viewer-tokens';
+import { mintViewerToken } from '../../usecases/status-pages/viewer-tokens';
 import { idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
@@ -51,7 +51,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
       errors: [...BODY_ERRORS, 'subdomain_taken', 'quota_exceeded', 'idempotency_key_reused'],
     });
     app.post('/status-pages', { schema: { ...doc, body: StatusPageCreateBody, response: { 201: StatusPageSchemaOut, ...errorResponses } } }, async (request, reply) => {
-      await assertViewerPublicKey(request.body.viewer_public_key);
       return idempotentCreate(request, reply, 'createStatusPage', async (em) => present(await createStatusPage({ ...request.orgContext(), em }, opts.box, request.body)));
     });
   }
@@ -63,7 +62,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
       errors: [...BODY_ERRORS, 'not_found', 'subdomain_taken', 'item_suspended_plan'],
     });
     app.patch('/status-pages/:id', { schema: { ...doc, params: IdParams, body: StatusPagePatchBody, response: { 200: StatusPageSchemaOut, ...errorResponses } } }, async (request) => {
-      await assertViewerPublicKey(request.body.viewer_public_key);
       return present(await updateStatusPage(request.orgContext(), request.params.id, request.body));
     });
   }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { type EntityName, type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { MetricSchema, type PageLayout, ServiceSchema, SloSchema, type StatusPage, StatusPageSchema, SubscriberSchema } from '../../db/entities';
 import { pageIdsShowing } from '../../db/repositories/status-page-repository';
 import { ProblemError } from '../../domain/error-catalog';
@@ -9,6 +9,7 @@ import type { SecretBox } from '../../infra/secret-box';
 import type { OrgContext } from '../context';
 import { findLive, listLive, softDelete } from '../org-resources';
 import { assertWritable, reserveQuota } from '../plan-limits';
+import { assertViewerPublicKey } from './viewer-tokens';
 
 export interface StatusPageInput {
   subdomain: string;
@@ -58,17 +59,18 @@ function assertSubdomain(subdomain: string): void {
   if (problem) throw new ProblemError('validation_failed', 'The subdomain is not usable.', { errors: [{ path: 'subdomain', message: problem }] });
 }
 
-async function assertSubdomainFree(ctx: OrgContext, subdomain: string, except?: string): Promise<void> {
-  const taken = await ctx.em.findOne(StatusPageSchema, { subdomain, deletedAt: null, ...(except ? { id: { $ne: except } } : {}) }, { fields: ['id'] });
-  if (taken) throw new ProblemError('subdomain_taken', `The subdomain "${subdomain}" is taken.`, { errors: [{ path: 'subdomain', message: 'Already in use' }] });
+function subdomainTaken(subdomain: string): ProblemError {
+  return new ProblemError('subdomain_taken', `The subdomain "${subdomain}" is taken.`, { errors: [{ path: 'subdomain', message: 'Already in use' }] });
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === '23505' || (err as { name?: string }).name === 'UniqueConstraintViolationException';
+async function assertSubdomainFree(ctx: OrgContext, subdomain: string, except?: string): Promise<void> {
+  const taken = await ctx.em.findOne(StatusPageSchema, { subdomain, deletedAt: null, ...(except ? { id: { $ne: except } } : {}) }, { fields: ['id'] });
+  if (taken) throw subdomainTaken(subdomain);
 }
 
 export async function createStatusPage(ctx: OrgContext, box: SecretBox, input: StatusPageInput): Promise<StatusPage> {
   assertSubdomain(input.subdomain);
+  await assertViewerPublicKey(input.viewer_public_key);
   const layout: PageLayout = { groups: input.groups ?? [] };
   try {
     return await ctx.em.transactional(async (em) => {
@@ -97,7 +99,7 @@ export async function createStatusPage(ctx: OrgContext, box: SecretBox, input: S
     });
   } catch (err) {
     // Two creates racing for one subdomain: the partial unique index decides.
-    if (isUniqueViolation(err)) throw new ProblemError('subdomain_taken', `The subdomain "${input.subdomain}" is taken.`, { errors: [{ path: 'subdomain', message: 'Already in use' }] });
+    if (err instanceof UniqueConstraintViolationException) throw subdomainTaken(input.subdomain);
     throw err;
   }
 }
@@ -113,6 +115,7 @@ export async function listStatusPages(ctx: OrgContext, query: { limit: number; c
 export async function updateStatusPage(ctx: OrgContext, id: string, patch: StatusPagePatch): Promise<StatusPage> {
   const page = await getStatusPage(ctx, id);
   await assertWritable(ctx, 'status_pages', page);
+  await assertViewerPublicKey(patch.viewer_public_key);
   if (patch.subdomain !== undefined && patch.subdomain !== page.subdomain) {
     assertSubdomain(patch.subdomain);
     await assertSubdomainFree(ctx, patch.subdomain, page.id);
@@ -133,7 +136,7 @@ export async function updateStatusPage(ctx: OrgContext, id: string, patch: Statu
   try {
     await ctx.em.flush();
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ProblemError('subdomain_taken', `The subdomain "${page.subdomain}" is taken.`, { errors: [{ path: 'subdomain', message: 'Already in use' }] });
+    if (err instanceof UniqueConstraintViolationException) throw subdomainTaken(page.subdomain);
     throw err;
   }
   return page;
