@@ -395,6 +395,15 @@ describe('subscribers', () => {
     expect([wrongComponent.status, wrongComponent.body.errors[0].path]).toEqual([400, 'components.0']);
   });
 
+  it('gives the same answer to the same address subscribing several times at once, with one row and one confirmation', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => subscribe({ email: 'race@example.com' })));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202, 202]);
+    const em = api.orm.em.fork();
+    const rows = await em.find(SubscriberSchema, { email: 'race@example.com' });
+    expect(rows).toHaveLength(1);
+    expect(await em.count(OutboxEventSchema, { type: 'subscriber.confirmation_requested', resourceId: rows[0]!.id })).toBe(1);
+  });
+
   it('confirms through GET (a button, no change) then POST, and unsubscribes with an RFC 8058 one-click POST', async () => {
     await subscribe({ email: 'clicker@example.com' });
     const em = api.orm.em.fork();

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type StatusPage, StatusPageSchema, type Subscriber, SubscriberSchema } from '../../db/entities';
 import { countSubscribeRequest } from '../../db/repositories/rate-limit-repository';
@@ -66,6 +66,16 @@ export async function subscribe(
   const components = [...new Set(input.components ?? [])];
   await assertComponentsOnPage(em, page, components, 'components');
   const email = input.email.trim().toLowerCase();
+  try {
+    await subscribeOnce(em, page, email, components, meta);
+  } catch (err) {
+    // The same address subscribing twice at once: the other request created the row and asked for
+    // the confirmation; this one gets the same answer.
+    if (!(err instanceof UniqueConstraintViolationException)) throw err;
+  }
+}
+
+async function subscribeOnce(em: EntityManager, page: StatusPage, email: string, components: string[], meta: { viewer: Viewer | null; now: Date }): Promise<void> {
   await em.transactional(async (tx) => {
     const existing = await tx.findOne(SubscriberSchema, { page: page.id, email }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const now = meta.now;
