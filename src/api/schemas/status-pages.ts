@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StatusPage, Subscriber } from '../../db/entities';
-import { isTimeZone } from '../../domain/status-page/subdomain';
+import { isValidTimeZone } from '../../domain/periods';
 import { toIso, toIsoOrNull } from '../../domain/time';
 import { DateTime, Uuid } from './common';
 
@@ -17,7 +17,7 @@ const Branding = z.strictObject({
   header_color: HexColor.nullable().optional(),
 });
 const Link = z.strictObject({ label: z.string().trim().min(1).max(60), url: HttpsUrl });
-const TimeZone = z.string().max(64).refine(isTimeZone, 'Expected an IANA time zone, e.g. Europe/Berlin');
+const TimeZone = z.string().max(64).refine(isValidTimeZone, 'Expected an IANA time zone, e.g. Europe/Berlin');
 
 const fields = {
   subdomain: z.string().max(63).describe('DNS label: the page is served at <subdomain>.<STATUS_HOST>'),

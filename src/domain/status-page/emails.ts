@@ -1,4 +1,5 @@
 import { formatInZone } from './format-time';
+import { esc } from './render-html';
 
 /**
  * Subscriber emails of a status page: plain text plus simple inline-styled HTML. Every
@@ -146,10 +147,6 @@ const P = 'margin:0 0 16px;';
 const MUTED = 'margin:16px 0 0;font-size:13px;color:#57606a;';
 const LINK = 'color:#0969da;';
 const BUTTON = 'display:inline-block;padding:10px 18px;background:#0969da;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;';
-
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();

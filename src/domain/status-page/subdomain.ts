@@ -25,13 +25,3 @@ export function subdomainOfHost(host: string | undefined, statusHost: string): s
   const label = name.slice(0, -suffix.length);
   return SUBDOMAIN_PATTERN.test(label) ? label : null;
 }
-
-/** Whether an IANA time-zone name is known to this runtime. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -164,7 +164,7 @@ export async function sendEmailBatch(em: EntityManager, deps: EmailDeps, eventId
       const { messageId } = await deps.mailer.send({ to: s.email, ...mail, listUnsubscribe: { url: unsubscribeUrl } });
       row.state = 'sent';
       row.messageId = messageId;
-      row.sentAt = new Date();
+      row.sentAt = new Date(); // when it went out, not when the batch began
       row.lastError = null;
       out.sent++;
     } catch (err) {
@@ -180,9 +180,9 @@ export async function sendEmailBatch(em: EntityManager, deps: EmailDeps, eventId
     await em.flush();
   }
   await em.flush();
-  const left = await em.find(SubscriberEmailSchema, { event: eventId, state: 'pending' }, { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' } });
-  out.pending = left.length;
-  if (left.length) out.nextDueInMs = Math.max(0, left[0]!.nextAttemptAt.getTime() - now.getTime());
+  out.pending = await em.count(SubscriberEmailSchema, { event: eventId, state: 'pending' });
+  const next = out.pending ? await em.findOne(SubscriberEmailSchema, { event: eventId, state: 'pending' }, { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' } }) : null;
+  if (next) out.nextDueInMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
   return out;
 }
 
