@@ -1,16 +1,17 @@
+import { lastCalendarDays } from './periods';
+import { formatFloor } from './slo';
+
 /** Status pages and service detail show uptime per UTC day over this many days. */
 export const UPTIME_DAYS = 90;
 
-/** Percent with three decimals, rounded down, of part/whole. */
+/** Percent with three decimals, rounded down, of part/whole (exact, as SLO attainment is). */
 export function percentFloor(part: number, whole: number): string {
-  const thousandths = Math.floor((part * 100_000) / whole);
-  return `${Math.floor(thousandths / 1000)}.${String(thousandths % 1000).padStart(3, '0')}`;
+  return formatFloor(BigInt(part) * 100n, BigInt(whole), 3);
 }
 
 /** The `count` UTC days (YYYY-MM-DD) ending with the day of `now`, oldest first. */
 export function uptimeDayList(now: Date, count = UPTIME_DAYS): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  return lastCalendarDays(count, now.getTime(), 'UTC').map((d) => d.date);
 }
 
 /** One metric-day of status counts (numbers may arrive as strings from PostgreSQL). */
