@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Metric } from '../../db/entities';
 import type { MetricScheduler } from '../../temporal/metric-schedules';
 import { createMetric, deleteMetric, getMetric, listMetrics, setManualStatus, updateMetric } from '../../usecases/metrics/metrics';
+import { PUSH_SOURCE_TYPES } from '../../usecases/metrics/view';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricListQuery, MetricPatchBody, MetricSchema } from '../schemas/metrics';
@@ -12,7 +13,7 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
   /** Cloud metrics run from a Temporal Schedule: keep it in step after every change (the sweep of a failed sync is the next change). */
   const sync = async (m: Metric, log: { error(o: object, msg: string): void }) => {
     try {
-      await opts.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: !m.agent && !['manual', 'heartbeat', 'alert'].includes(m.sourceType), deleted: !!m.deletedAt });
+      await opts.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: !m.agent && !PUSH_SOURCE_TYPES.includes(m.sourceType), deleted: !!m.deletedAt });
     } catch (err) {
       log.error({ err, metric_id: m.id }, 'could not update the metric schedule');
     }

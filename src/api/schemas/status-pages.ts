@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { StatusPage, Subscriber } from '../../db/entities';
 import { isValidTimeZone } from '../../domain/periods';
 import { toIso, toIsoOrNull } from '../../domain/time';
+import { IMPORT_MAX_ROWS } from '../../usecases/status-pages/subscriber-import';
+import { VIEWER_TTL_DEFAULT_S, VIEWER_TTL_MAX_S } from '../../usecases/status-pages/viewer-tokens';
 import { DateTime, Uuid } from './common';
 
 const HexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Expected #rrggbb');
@@ -113,7 +115,7 @@ export function presentSubscriber(s: Subscriber): z.output<typeof SubscriberOut>
 const ImportRow = z.object({ email: z.string().max(320), components: z.array(z.string()).max(100).optional(), customer_id: z.string().nullable().optional() });
 export const SubscriberImportBody = z
   .strictObject({
-    subscribers: z.array(ImportRow).max(10_000).optional().describe('JSON rows; send this or csv'),
+    subscribers: z.array(ImportRow).max(IMPORT_MAX_ROWS).optional().describe('JSON rows; send this or csv'),
     csv: z.string().max(5_000_000).optional().describe('CSV with a header row: email (required), components (service ids separated by ";"), customer_id'),
     skip_confirmation: z.boolean().default(false).describe('The list already consented: rows start confirmed and get no confirmation email'),
   })
@@ -133,7 +135,7 @@ export const SubscriberImportResult = z
 export const ViewerTokenBody = z
   .strictObject({
     customer_id: Uuid,
-    ttl_seconds: z.int().min(60).max(30 * 86_400).default(3_600),
+    ttl_seconds: z.int().min(60).max(VIEWER_TTL_MAX_S).default(VIEWER_TTL_DEFAULT_S),
   })
   .meta({ id: 'ViewerTokenCreate' });
 
