@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './domain/webhook-retry';
 import { resolveMasterKey } from './infra/master-key';
 import { SecretBox } from './infra/secret-box';
 import { createMailer } from './infra/mailer';
-import { deriveLinkKey } from './domain/status-page/signed-links';
+import { deriveLinkKey } from './infra/signed-links';
 import type { EmailDeps } from './usecases/status-pages/notifications';
 import { parseCidrList } from './probes/public-address';
 

@@ -1,4 +1,4 @@
-import { deriveLinkKey } from '../../src/domain/status-page/signed-links';
+import { deriveLinkKey } from '../../src/infra/signed-links';
 import { parseMasterKey } from '../../src/infra/master-key';
 import { SecretBox } from '../../src/infra/secret-box';
 

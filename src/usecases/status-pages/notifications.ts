@@ -12,7 +12,7 @@ import {
 import { insertPendingEmails } from '../../db/repositories/status-page-repository';
 import { confirmationEmail, notificationEmail, type NotificationEvent, type RenderedEmail } from '../../domain/status-page/emails';
 import { CONFIRMATION_EVENT, EMAIL_MAX_ATTEMPTS, emailRetryDelayMs } from '../../domain/status-page/notify-events';
-import { signLinkToken } from '../../domain/status-page/signed-links';
+import { signLinkToken } from '../../infra/signed-links';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
 import { type Mailer, isPermanentMailError } from '../../infra/mailer';
 import type { IncidentView } from '../incidents/view';
