@@ -59,7 +59,10 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
             () => ({ err: null }),
             (err: unknown) => ({ err }),
           );
-          for (;;) {
+          // wait_seconds 0 asks not to wait: the answer is the queued job (202 with `poll`), even when
+          // a quick agent has already answered by now.
+          const waits = job.mode === 'cloud' || req.waitSeconds > 0;
+          while (waits) {
             current = (await loadJob(request.em.fork(), job.id)) ?? current;
             if (isFinal(current, new Date()) || Date.now() >= deadline) break;
             const woke = await Promise.race([watch.next(deadline - Date.now()).then(() => null), ...(settled ? [settled] : [])]);
