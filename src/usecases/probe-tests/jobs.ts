@@ -53,7 +53,8 @@ export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest,
       );
     }
     if (agent) {
-      const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: 'pending', expiresAt: { $gt: ctx.now } });
+      // Waiting for the agent's answer: queued, or taken by a poll and not answered yet.
+      const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: { $in: ['pending', 'running'] }, expiresAt: { $gt: ctx.now } });
       if (waiting >= PROBE_TEST_LIMITS.queuePerAgent) {
         await uncountProbeTest(ctx.em.fork(), ctx.org.id, kind, minuteStart);
         const retryAfter = 5;
