@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from '@temporalio/client';
 import { createOrm, type Orm } from '../../src/db/orm';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/domain/webhook-retry';
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
@@ -10,24 +9,8 @@ import { OutboxRelay } from '../../src/worker/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/worker/worker';
 import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
-import { Client as PgClient } from 'pg';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
-
-/**
- * A relay drains the whole shared outbox, whoever wrote it: two suites running relays at once
- * would deliver each other's events. Suites that run one take turns on this advisory lock.
- */
-const RELAY_LOCK = 727_001;
-
-async function takeRelayTurn(): Promise<() => Promise<void>> {
-  const pg = new PgClient({ connectionString: testDatabaseUrl() });
-  await pg.connect();
-  await pg.query('select pg_advisory_lock($1)', [RELAY_LOCK]);
-  return async () => {
-    await pg.query('select pg_advisory_unlock($1)', [RELAY_LOCK]).catch(() => undefined);
-    await pg.end();
-  };
-}
+import { takeRelayTurn } from './relay-turn';
 
 export interface TemporalHarness {
   orm: Orm;
@@ -74,7 +57,7 @@ export async function startTemporalHarness(
     },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.
-  const eagerStarter = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
+  const eagerStarter = temporalWebhookStarter({ client: worker.eagerClient, taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
   const eager: WebhookStarter = opts.email ? eagerStarter : { start: (d) => eagerStarter.start(d) };
   const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: eager }) : null;
   await relay?.start();

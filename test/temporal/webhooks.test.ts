@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { OutboxEventSchema, WebhookDeliverySchema } from '../../src/db/entities';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { webhookWorkflowId } from '../../src/temporal/webhook-starter';
-import { dispatchOutbox } from '../../src/usecases/webhooks/fan-out';
+import { dispatchOutbox } from '../../src/db/repositories/outbox-repository';
 import { outboxSweepWorkflow } from '../../src/workflows';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { eventually } from '../support/eventually';

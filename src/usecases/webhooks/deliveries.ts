@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DeliveryRef } from '../../db/repositories/outbox-repository';
 import { WebhookAttemptSchema, type WebhookDelivery, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
@@ -8,20 +9,13 @@ import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive } from '../org-resources';
 import { type DeliveryState, type DeliveryView, deliveryView } from './views';
 
+export type { DeliveryRef };
 
 /** What starting an event's subscriber-email workflow needs. */
 export interface EmailRunRef {
   organizationId: string;
   eventId: string;
   eventType: string;
-}
-
-/** What starting a delivery's workflow needs. */
-export interface DeliveryRef {
-  organizationId: string;
-  deliveryId: string;
-  eventType: string;
-  url: string;
 }
 
 async function withAttempts(ctx: OrgContext, rows: WebhookDelivery[]): Promise<DeliveryView[]> {

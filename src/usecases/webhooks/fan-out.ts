@@ -1,56 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotificationRunSchema, OutboxEventSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
+import { NotificationRunSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
 import { EMAIL_EVENT_TYPES } from '../../domain/status-page/notify-events';
 import { claimNotificationRuns } from '../../db/repositories/status-page-repository';
 import type { DeliveryRef, EmailRunRef } from './deliveries';
-
-/**
- * Takes up to `batch` undispatched events from the outbox (rows other relays hold are skipped),
- * creates one pending delivery per enabled subscription that chose the event's type, and marks
- * the events dispatched, all in one transaction. The caller then starts the deliveries' workflows.
- */
-export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500): Promise<{ events: number; deliveries: DeliveryRef[] }> {
-  return em.transactional(async (tx) => {
-    const events = await tx.find(
-      OutboxEventSchema,
-      { dispatchedAt: null },
-      { orderBy: { createdAt: 'asc' }, limit: batch, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, fields: ['id', 'organization', 'type', 'createdAt', 'dispatchedAt'] },
-    );
-    if (!events.length) return { events: 0, deliveries: [] };
-    const orgs = [...new Set(events.map((e) => e.organization))];
-    const subs = await tx.find(WebhookSubscriptionSchema, { organization: { $in: orgs }, deletedAt: null, disabledAt: null }, { fields: ['id', 'organization', 'url', 'eventTypes'] });
-    const deliveries: DeliveryRef[] = [];
-    for (const e of events) {
-      for (const s of subs) {
-        if (s.organization !== e.organization || !s.eventTypes.includes(e.type)) continue;
-        const id = randomUUID();
-        tx.create(WebhookDeliverySchema, {
-          id,
-          organization: e.organization,
-          subscription: s.id,
-          event: e.id,
-          eventType: e.type,
-          state: 'pending',
-          attemptCount: 0,
-          lastStatusCode: null,
-          lastError: null,
-          nextAttemptAt: null,
-          workflowStartedAt: null,
-          redeliveryOf: null,
-          createdAt: now,
-          updatedAt: now,
-          completedAt: null,
-        });
-        deliveries.push({ organizationId: e.organization, deliveryId: id, eventType: e.type, url: s.url });
-      }
-      e.dispatchedAt = now;
-    }
-    await tx.flush();
-    return { events: events.length, deliveries };
-  });
-}
 
 /** Records that these deliveries' workflows run, so the sweep leaves them alone. */
 export async function markDeliveriesStarted(em: EntityManager, ids: string[], now: Date): Promise<void> {

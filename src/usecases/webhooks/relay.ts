@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookStarter } from '../../temporal/webhook-starter';
 import type { DeliveryRef, EmailRunRef } from './deliveries';
-import { claimEmailRuns, dispatchOutbox, markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './fan-out';
+import { dispatchOutbox } from '../../db/repositories/outbox-repository';
+import { claimEmailRuns, markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './fan-out';
 
 const BATCH = 500;
 

@@ -1,0 +1,20 @@
+import { Client as PgClient } from 'pg';
+import { testDatabaseUrl } from './env';
+
+/**
+ * A relay drains the whole shared outbox, whoever wrote it: two suites fanning out at once would
+ * take each other's events, and the deliveries one of them made would never be started by the
+ * other. Every suite that fans the outbox out (through a relay or by calling `dispatchOutbox`)
+ * takes its turn on this advisory lock first and holds it until it is done.
+ */
+const RELAY_LOCK = 727_001;
+
+export async function takeRelayTurn(): Promise<() => Promise<void>> {
+  const pg = new PgClient({ connectionString: testDatabaseUrl() });
+  await pg.connect();
+  await pg.query('select pg_advisory_lock($1)', [RELAY_LOCK]);
+  return async () => {
+    await pg.query('select pg_advisory_unlock($1)', [RELAY_LOCK]).catch(() => undefined);
+    await pg.end();
+  };
+}
