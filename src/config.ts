@@ -50,6 +50,7 @@ export const ConfigSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('vigil'),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  WORKFLOW_DEADLOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   STATUS_HOST: z.string().default('status.localhost'),
   VIGIL_SEED_DEV: boolish.default(true),
   VIGIL_MASTER_KEY: z.string().optional(),
@@ -138,7 +139,7 @@ export function mailOutboxDir(c: Pick<Config, 'MAIL_OUTBOX_DIR' | 'dataDir'>): s
  */
 export function emailDeps(c: Config, log?: (line: string) => void): EmailDeps {
   if (c.NODE_ENV === 'production' && !c.SMTP_URL && !c.MAIL_OUTBOX_DIR) {
-    throw new Error('SMTP_URL is required in production (or set MAIL_OUTBOX_DIR to write subscriber email to a folder on purpose)');
+    throw new ConfigError('SMTP_URL is required in production (or set MAIL_OUTBOX_DIR to write subscriber email to a folder on purpose)');
   }
   return {
     mailer: createMailer({ smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: mailOutboxDir(c), log }),
