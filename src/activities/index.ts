@@ -1,5 +1,6 @@
 import type { Orm } from '../db/orm';
 import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
 import { createHousekeepingActivities } from './housekeeping';
 import { createMaintenanceActivities } from './maintenance';
 import { createMetricActivities } from './metrics';
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   webhooks?: WebhookDeps;
   /** Runs cloud probe tests; without it they fail as not configured. */
   prober?: ProberDeps;
+  /** Cloud probe tests whose request waits in this process (set by startWorker). */
+  localProbeJobs?: LocalProbeJobs;
   /** Sends subscriber email (SMTP or the development outbox folder); without it those activities fail as not configured. */
   email?: EmailDeps;
   /** Days of samples kept (METRIC_SAMPLE_RETENTION_DAYS). */

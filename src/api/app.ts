@@ -27,6 +27,7 @@ import { inboundRoutes } from './routes/inbound';
 import { sloRoutes } from './routes/slos';
 import type { MetricScheduler } from '../temporal/metric-schedules';
 import { JobWaiter } from './job-waiter';
+import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
 import type { ProbeTestRunner } from '../temporal/probe-test-runner';
 import type { SecretBox } from '../infra/secret-box';
 import type { WebhookStarter } from '../temporal/webhook-starter';
@@ -65,6 +66,8 @@ export interface AppDeps {
   probeJobFeed?: ChangeFeed | null;
   /** How long an agent has to answer a probe test (spec: 2 minutes). */
   probeTestExpiryMs?: number;
+  /** The probe-test jobs of a worker in this process (`vigil start`), with `probeTestRunner` starting cloud tests eagerly on it. */
+  localProbeJobs?: LocalProbeJobs;
   /** Keeps cloud metrics' Temporal Schedules in step; without one, cloud metrics do not run. */
   metricScheduler?: MetricScheduler;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
@@ -135,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });
       const waiter = new JobWaiter(deps.probeJobFeed ?? null);
       const runner = deps.probeTestRunner ?? NO_RUNNER;
-      await v1.register(probeTestRoutes, { runner, waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000 });
+      await v1.register(probeTestRoutes, { runner, waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000, localJobs: deps.localProbeJobs });
       await v1.register(agentApiRoutes, { runner, waiter });
     },
     { prefix: '/v1' },

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   closers.push(() => temporal.stop());
   const worker = await runWorker(config, db.orm, db.resolved.url, temporal.address, log);
   closers.push(() => worker.shutdown());
-  const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log, worker.eagerClient);
+  const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log, worker);
   closers.push(() => api.close());
 
   const port = new URL(config.publicBaseUrl).port;

@@ -1,4 +1,3 @@
-import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
@@ -10,6 +9,7 @@ import { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import type { WorkerHandle } from '../worker/worker';
 
 export interface ApiProcess {
   app: FastifyInstance;
@@ -18,10 +18,13 @@ export interface ApiProcess {
 }
 
 /**
- * The API with its workflow client, listening on HOST:PORT. `eagerClient`: when a worker runs in
- * this process (`vigil start`), its client, so cloud probe tests start eagerly on that worker.
+ * A worker running in the API's process (`vigil start`): cloud probe tests start eagerly on it
+ * through its client, hand it their jobs and take their results back without a database round trip.
  */
-export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger, eagerClient?: Client): Promise<ApiProcess> {
+export type InProcessWorker = Pick<WorkerHandle, 'eagerClient' | 'localProbeJobs'>;
+
+/** The API with its workflow client, listening on HOST:PORT. */
+export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger, worker?: InProcessWorker): Promise<ApiProcess> {
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');
@@ -36,7 +39,8 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     linkKey: subscriberLinkKey(config),
     subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
     webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config)),
-    probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient }),
+    probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient: worker?.eagerClient }),
+    localProbeJobs: worker?.localProbeJobs,
     metricScheduler: temporalMetricScheduler(temporal),
     probeJobFeed,
     probeTestExpiryMs: config.PROBE_TEST_EXPIRY_MS,

@@ -1,4 +1,3 @@
-import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { type Config, emailDeps, secretBox, webhookRetryPolicy } from '../config';
 import type { Orm } from '../db/orm';
@@ -12,13 +11,8 @@ import { OutboxRelay } from '../worker/outbox-relay';
 import { PROBES } from '../probes/registry';
 import { type WorkerHandle, startWorker } from '../worker/worker';
 
-export interface WorkerProcess extends WorkerHandle {
-  /** A client on the worker's connection: workflows it starts with `requestEagerStart` run their first task on this worker. */
-  eagerClient: Client;
-}
-
 /** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
-export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerProcess> {
+export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerHandle> {
   installTemporalRuntime(temporalLogLevel(config.LOG_LEVEL));
   // Idempotent: lets runs be filtered per organization in the Temporal UI on any server.
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
@@ -39,18 +33,17 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
+    deadlockTimeoutMs: config.WORKFLOW_DEADLOCK_TIMEOUT_MS,
   });
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureMetricSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
-  const eagerClient = new Client({ connection: worker.connection, namespace: config.TEMPORAL_NAMESPACE });
-  const relayStarter = temporalWebhookStarter({ client: eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true });
+  const relayStarter = temporalWebhookStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
   await relay.start();
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   return {
     ...worker,
-    eagerClient,
     async shutdown() {
       await relay.close();
       await worker.shutdown();

@@ -13,6 +13,7 @@ import { testDatabaseUrl, testLinkKey, testSecretBox } from './env';
 import type { SubscribeLimits } from '../../src/usecases/status-pages/subscribers';
 import type { WebhookStarter } from '../../src/temporal/webhook-starter';
 import type { ProbeTestRunner } from '../../src/temporal/probe-test-runner';
+import type { LocalProbeJobs } from '../../src/usecases/probe-tests/local-jobs';
 import type { MetricScheduler } from '../../src/temporal/metric-schedules';
 
 export interface HttpResult<T = any> {
@@ -59,6 +60,7 @@ export async function startApi(
     webhookStarter?: WebhookStarter;
     probeTestRunner?: ProbeTestRunner;
     probeTestExpiryMs?: number;
+    localProbeJobs?: LocalProbeJobs;
     metricScheduler?: MetricScheduler;
     subscribeLimits?: SubscribeLimits;
   } = {},
@@ -85,6 +87,7 @@ export async function startApi(
     probeTestRunner: opts.probeTestRunner,
     probeJobFeed,
     probeTestExpiryMs: opts.probeTestExpiryMs,
+    localProbeJobs: opts.localProbeJobs,
     metricScheduler: opts.metricScheduler,
   });
   opts.beforeListen?.(app);

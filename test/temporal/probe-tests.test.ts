@@ -1,4 +1,3 @@
-import { Client } from '@temporalio/client';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -33,7 +32,11 @@ beforeAll(async () => {
   h = await startTemporalHarness();
   // Wired as `vigil start` wires it: cloud tests start eagerly on the worker in this process
   // (test/temporal/cloud-ssrf.test.ts covers an API without a worker).
-  api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal, { eagerClient: new Client({ connection: h.worker.connection, namespace: 'default' }) }), probeTestExpiryMs: 4_000 });
+  api = await startApi({
+    probeTestRunner: temporalProbeTestRunner(h.temporal, { eagerClient: h.worker.eagerClient }),
+    localProbeJobs: h.worker.localProbeJobs,
+    probeTestExpiryMs: 4_000,
+  });
   org = await api.createOrg('business');
   // An HTTP target that only answers 200 to the secret the agent resolves from its environment.
   target = http.createServer((req, res) => {
@@ -276,10 +279,18 @@ describe('an agent that stops answering', () => {
 
 describe('cloud probe tests', () => {
   it('runs a public HTTP check from the cloud at once, without the secret headers', async () => {
+    const take = jest.spyOn(h.worker.localProbeJobs, 'take');
+    const finish = jest.spyOn(h.worker.localProbeJobs, 'finish');
     const res = await test({ source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, expected_status: 401 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ mode: 'cloud', job_id: null, agent_id: null, unit: 'ms', reason: null, skipped_secret_headers: ['Authorization'] });
     const [job] = await api.orm.em.fork().find(ProbeTestJobSchema, { organization: org.id, mode: 'cloud' }, { orderBy: { createdAt: 'desc' }, limit: 1 });
+    // Handed over in process (the eager start ran it on this worker), and the stored result handed back.
+    expect(take.mock.results.some((r) => r.value?.id === job!.id)).toBe(true);
+    expect(finish).toHaveBeenCalledWith(expect.objectContaining({ id: job!.id, state: 'completed', outcome: job!.outcome }));
+    expect(h.worker.localProbeJobs.size).toBe(0);
+    take.mockRestore();
+    finish.mockRestore();
     const handle = h.temporal.client.workflow.getHandle(probeTestWorkflowId(job!.id));
     expect(await handle.result()).toBe('completed');
     await recordHistory(handle, 'probe-test-cloud-v1.json');
@@ -304,5 +315,22 @@ describe('cloud probe tests', () => {
     expect(over.body).toMatchObject({ title: 'rate_limited', limit: { scope: 'organization', window: 'minute', max: 20, plan: 'business' } });
     expect(over.body.retry_after).toBe(Number(over.headers.get('retry-after')));
     expect(over.headers.get('x-ratelimit-daily-remaining')).toMatch(/^\d+$/);
+    // A refused test is not counted, and records no job.
+    const counted = await api.orm.em.fork().getConnection().execute(`select count from rate_limit_counters where organization_id = ? and window_kind = 'ptest_c'`, [o.id]);
+    expect(counted).toEqual([{ count: 20 }]);
+    const jobs = await api.orm.em.fork().getConnection().execute(`select count(*)::int as n from probe_test_jobs where organization_id = ?`, [o.id]);
+    expect(jobs).toEqual([{ n: 20 }]);
+  }, 60_000);
+
+  it('lets no more than 20 cloud tests of a minute through when they arrive at once', async () => {
+    const second = new Date().getUTCSeconds();
+    if (second > 45) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const o = await api.createOrg('business');
+    const body = { source_type: 'http', source_config: { url: targetUrl, expected_status: 401 } };
+    const answers = await Promise.all(Array.from({ length: 26 }, () => api.request('POST', '/v1/metrics/test', { key: o.key, body })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(6);
+    const jobs = await api.orm.em.fork().getConnection().execute(`select count(*)::int as n from probe_test_jobs where organization_id = ?`, [o.id]);
+    expect(jobs).toEqual([{ n: 20 }]);
   }, 60_000);
 });

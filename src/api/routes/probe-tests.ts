@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ProbeTestRunner } from '../../temporal/probe-test-runner';
+import type { ProbeTestJob } from '../../db/entities';
 import { createProbeTestJob, getProbeTestJob, isFinal, loadJob } from '../../usecases/probe-tests/jobs';
+import type { LocalProbeJobs } from '../../usecases/probe-tests/local-jobs';
 import { presentJob } from '../../usecases/probe-tests/present';
 import { parseProbeTestRequest } from '../../usecases/probe-tests/request';
 import type { JobWaiter } from '../job-waiter';
@@ -14,6 +16,8 @@ export interface ProbeTestRouteOptions {
   waiter: JobWaiter;
   /** How long an agent has to answer (spec: 2 minutes; shorter in tests). */
   expiryMs: number;
+  /** When a worker runs in this process: cloud jobs handed to it, and their results handed back, directly. */
+  localJobs?: LocalProbeJobs;
 }
 
 export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = async (app, opts) => {
@@ -51,6 +55,7 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
         // test waits up to wait_seconds, then answers 202 with `poll`.
         const deadline = job.mode === 'cloud' ? job.expiresAt.getTime() : Date.now() + req.waitSeconds * 1000;
         const watch = opts.waiter.watchJob(job.id);
+        const local = job.mode === 'cloud' ? opts.localJobs?.offer(job) : undefined;
         let current = job;
         try {
           const { completion } = await opts.runner.run(job);
@@ -59,18 +64,29 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
             () => ({ err: null }),
             (err: unknown) => ({ err }),
           );
+          let handedBack = local?.finished.then((finished: ProbeTestJob) => ({ finished }));
           // wait_seconds 0 asks not to wait: the answer is the queued job (202 with `poll`), even when
           // a quick agent has already answered by now.
           const waits = job.mode === 'cloud' || req.waitSeconds > 0;
+          // A cloud job was created running a moment ago, and the watch has seen every change since.
+          let known = job.mode === 'cloud';
           while (waits) {
-            current = (await loadJob(request.em.fork(), job.id)) ?? current;
+            if (!known) current = (await loadJob(request.em.fork(), job.id)) ?? current;
+            known = false;
             if (isFinal(current, new Date()) || Date.now() >= deadline) break;
-            const woke = await Promise.race([watch.next(deadline - Date.now()).then(() => null), ...(settled ? [settled] : [])]);
-            if (woke?.err) throw woke.err;
-            if (woke) settled = undefined;
+            const woke = await Promise.race([watch.next(deadline - Date.now()).then(() => null), ...(settled ? [settled] : []), ...(handedBack ? [handedBack] : [])]);
+            if (woke && 'finished' in woke) {
+              current = woke.finished;
+              known = true;
+              handedBack = undefined;
+            } else if (woke) {
+              if (woke.err) throw woke.err;
+              settled = undefined;
+            }
           }
         } finally {
           watch.close();
+          local?.withdraw();
         }
         const answer = presentJob(current, new Date());
         reply.code(answer.status);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawRows } from '../raw-sql';
 
 /**
  * Adds `grant` requests to the organization's minute and day windows and returns the new totals
@@ -46,18 +47,18 @@ async function countOne(em: EntityManager, key: string, kind: string, windowStar
   return rows[0]?.count ?? 1;
 }
 
-/** Counts one probe test in the organization's minute window of its kind (`ptest_a` agent, `ptest_c` cloud); returns the new total. */
-export function countProbeTest(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date): Promise<number> {
-  return countOne(em, organizationId, kind, minuteStart);
-}
+/**
+ * Counts one probe test in the organization's minute window of its kind (`ptest_a` agent,
+ * `ptest_c` cloud) only while the window is under `max`: a refused test is never counted.
+ * Parameters: organization, kind, window start, max; returns the new count, or no row when full.
+ */
+export const COUNT_PROBE_TEST_UNDER_MAX = `insert into rate_limit_counters as c (organization_id, window_kind, window_start, count) values (?, ?, ?::timestamptz, 1)
+  on conflict (organization_id, window_kind, window_start) do update set count = c.count + 1 where c.count < ?
+  returning count`;
 
-/** Takes one probe test back (it was refused after being counted). */
-export async function uncountProbeTest(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date): Promise<void> {
-  await em.getConnection().execute(
-    `update rate_limit_counters set count = count - 1 where organization_id = ? and window_kind = ? and window_start = ?::timestamptz and count > 0`,
-    [organizationId, kind, minuteStart],
-    'run',
-  );
+/** COUNT_PROBE_TEST_UNDER_MAX on its own: answers whether the test was counted (false: the minute's limit is used up). */
+export async function countProbeTestUnder(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date, max: number): Promise<boolean> {
+  return (await rawRows(em, COUNT_PROBE_TEST_UNDER_MAX, [organizationId, kind, minuteStart, max])).length === 1;
 }
 
 /**

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Agent, AgentSchema, type ProbeTestJob, ProbeTestJobSchema } from '../../db/entities';
-import { countProbeTest, uncountProbeTest } from '../../db/repositories/rate-limit-repository';
+import { insertCloudProbeJob } from '../../db/repositories/probe-job-repository';
+import { countProbeTestUnder } from '../../db/repositories/rate-limit-repository';
 import { unavailableReason } from '../../domain/agent-status';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
@@ -29,57 +30,69 @@ export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest,
     throw new ProblemError('agent_unavailable', `Only public HTTP checks run from the cloud; pass agent_id to run a ${req.sourceType} test on an agent.`, { reason: 'no_agent', private_url: false });
   }
   const minuteStart = new Date(Math.floor(ctx.now.getTime() / 60_000) * 60_000);
-  const kind = mode === 'agent' ? 'ptest_a' : 'ptest_c';
+  if (mode === 'cloud') return createCloudJob(ctx, req, expiryMs, minuteStart);
+  const agentId = req.agentId!;
   return ctx.em.transactional(async (em) => {
-    let agent: Agent | null = null;
-    if (req.agentId) {
-      // Locked so that concurrent tests cannot both slip under the queue limit.
-      agent = await em.findOne(AgentSchema, { id: req.agentId, organization: ctx.org.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!agent) throw new ProblemError('agent_not_found', 'No agent with that id in this organization.');
-      const reason = unavailableReason(agent, ctx.now);
-      if (reason) throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), { reason, private_url: false });
+    // Locked so that concurrent tests cannot both slip under the queue limit.
+    const agent = await em.findOne(AgentSchema, { id: agentId, organization: ctx.org.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!agent) throw new ProblemError('agent_not_found', 'No agent with that id in this organization.');
+    const reason = unavailableReason(agent, ctx.now);
+    if (reason) throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), { reason, private_url: false });
+    // Waiting for the agent's answer: queued, or taken by a poll and not answered yet.
+    const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: { $in: ['pending', 'running'] }, expiresAt: { $gt: ctx.now } });
+    if (waiting >= PROBE_TEST_LIMITS.queuePerAgent) {
+      const retryAfter = 5;
+      throw new ProblemError('queue_full', `The agent already has ${waiting} probe tests waiting; retry in ${retryAfter} s.`, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) });
     }
-    const max = mode === 'agent' ? PROBE_TEST_LIMITS.agentPerMinute : PROBE_TEST_LIMITS.cloudPerMinute;
-    // Counted outside the transaction's fate: a refused test must not count, so it is taken back.
-    const used = await countProbeTest(ctx.em.fork(), ctx.org.id, kind, minuteStart);
-    if (used > max) {
-      await uncountProbeTest(ctx.em.fork(), ctx.org.id, kind, minuteStart);
-      const retryAfter = Math.max(1, Math.ceil((minuteStart.getTime() + 60_000 - ctx.now.getTime()) / 1000));
-      throw new ProblemError(
-        'rate_limited',
-        `The organization may run ${max} ${mode} probe tests per minute; retry in ${retryAfter} s.`,
-        { retry_after: retryAfter, limit: { scope: 'organization', window: 'minute', max, plan: ctx.org.plan.id } },
-        { 'retry-after': String(retryAfter) },
-      );
-    }
-    if (agent) {
-      // Waiting for the agent's answer: queued, or taken by a poll and not answered yet.
-      const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: { $in: ['pending', 'running'] }, expiresAt: { $gt: ctx.now } });
-      if (waiting >= PROBE_TEST_LIMITS.queuePerAgent) {
-        await uncountProbeTest(ctx.em.fork(), ctx.org.id, kind, minuteStart);
-        const retryAfter = 5;
-        throw new ProblemError('queue_full', `The agent already has ${waiting} probe tests waiting; retry in ${retryAfter} s.`, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) });
-      }
-    }
-    const job = em.create(ProbeTestJobSchema, {
-      id: randomUUID(),
-      organization: ctx.org.id,
-      agent: agent?.id ?? null,
-      mode,
-      sourceType: req.sourceType,
-      sourceConfig: req.sourceConfig,
-      thresholds: (req.thresholds as Record<string, unknown> | null) ?? null,
-      state: mode === 'agent' ? 'pending' : 'running',
-      outcome: null,
-      failureReason: null,
-      createdAt: ctx.now,
-      claimedAt: null,
-      completedAt: null,
-      expiresAt: new Date(ctx.now.getTime() + expiryMs),
-    });
+    // Counted last, so a test refused for any reason is never counted; in a statement of its own,
+    // so the organization's counter row is not held locked until this transaction ends.
+    const max = PROBE_TEST_LIMITS.agentPerMinute;
+    if (!(await countProbeTestUnder(ctx.em.fork(), ctx.org.id, 'ptest_a', minuteStart, max))) throw probeTestsLimited(ctx, 'agent', max, minuteStart);
+    const job = em.create(ProbeTestJobSchema, newJob(ctx, req, expiryMs, agent.id));
     await em.flush();
     return job;
   });
+}
+
+/**
+ * A cloud job: counted and recorded in one statement, no transaction (it is the caller's wait
+ * that the probe-test latency is made of). Cloud jobs start running: the worker runs them at once.
+ */
+async function createCloudJob(ctx: OrgContext, req: ProbeTestRequest, expiryMs: number, minuteStart: Date): Promise<ProbeTestJob> {
+  const job = newJob(ctx, req, expiryMs, null);
+  const max = PROBE_TEST_LIMITS.cloudPerMinute;
+  if (!(await insertCloudProbeJob(ctx.em, job, minuteStart, max))) throw probeTestsLimited(ctx, 'cloud', max, minuteStart);
+  return job;
+}
+
+/** A new job: an agent's waits to be claimed (pending), a cloud one runs at once. */
+function newJob(ctx: OrgContext, req: ProbeTestRequest, expiryMs: number, agentId: string | null): ProbeTestJob {
+  return {
+    id: randomUUID(),
+    organization: ctx.org.id,
+    agent: agentId,
+    mode: agentId ? 'agent' : 'cloud',
+    sourceType: req.sourceType,
+    sourceConfig: req.sourceConfig,
+    thresholds: (req.thresholds as Record<string, unknown> | null) ?? null,
+    state: agentId ? 'pending' : 'running',
+    outcome: null,
+    failureReason: null,
+    createdAt: ctx.now,
+    claimedAt: null,
+    completedAt: null,
+    expiresAt: new Date(ctx.now.getTime() + expiryMs),
+  };
+}
+
+function probeTestsLimited(ctx: OrgContext, mode: string, max: number, minuteStart: Date): ProblemError {
+  const retryAfter = Math.max(1, Math.ceil((minuteStart.getTime() + 60_000 - ctx.now.getTime()) / 1000));
+  return new ProblemError(
+    'rate_limited',
+    `The organization may run ${max} ${mode} probe tests per minute; retry in ${retryAfter} s.`,
+    { retry_after: retryAfter, limit: { scope: 'organization', window: 'minute', max, plan: ctx.org.plan.id } },
+    { 'retry-after': String(retryAfter) },
+  );
 }
 
 function agentUnavailableDetail(reason: string, version: string | null): string {
@@ -150,13 +163,15 @@ export async function completeJob(em: EntityManager, agent: Agent, jobId: string
   });
 }
 
-/** Cloud runs store their outcome here (the activity); idempotent. */
-export async function storeCloudOutcome(em: EntityManager, jobId: string, outcome: NonNullable<AgentReport['outcome']>, now: Date): Promise<void> {
-  await em.nativeUpdate(
-    ProbeTestJobSchema,
-    { id: jobId, state: { $nin: FINAL } },
-    { state: 'completed', outcome: { ...outcome, value_description: outcome.value_description ?? null }, completedAt: now },
-  );
+/** Cloud runs store their outcome here (the activity); idempotent. Answers the change it made, null when the job was already final. */
+export async function storeCloudOutcome(
+  em: EntityManager,
+  jobId: string,
+  outcome: NonNullable<AgentReport['outcome']>,
+  now: Date,
+): Promise<Pick<ProbeTestJob, 'state' | 'outcome' | 'completedAt'> | null> {
+  const change = { state: 'completed', outcome: { ...outcome, value_description: outcome.value_description ?? null }, completedAt: now };
+  return (await em.nativeUpdate(ProbeTestJobSchema, { id: jobId, state: { $nin: FINAL } }, change)) ? change : null;
 }
 
 /** The workflow's deadline passed: a job not finished by then is expired. Idempotent. */

@@ -1,0 +1,33 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ProbeTestJob } from '../entities';
+import { rawRows } from '../raw-sql';
+import { COUNT_PROBE_TEST_UNDER_MAX } from './rate-limit-repository';
+
+/**
+ * Counts a cloud probe test in the organization's minute window and records its job, in one
+ * statement: the window's count goes up only while it is under `max`, and the job is written
+ * only when it did. Answers false (nothing written, nothing counted) when the window is full.
+ */
+export async function insertCloudProbeJob(em: EntityManager, job: ProbeTestJob, minuteStart: Date, max: number): Promise<boolean> {
+  const rows = await rawRows<{ id: string }>(
+    em,
+    `with counted as (${COUNT_PROBE_TEST_UNDER_MAX})
+     insert into probe_test_jobs (id, organization_id, agent_id, mode, source_type, source_config, thresholds, state, created_at, expires_at)
+     select ?, ?, null, 'cloud', ?, ?::jsonb, ?::jsonb, 'running', ?, ? from counted
+     returning id`,
+    [
+      job.organization,
+      'ptest_c',
+      minuteStart,
+      max,
+      job.id,
+      job.organization,
+      job.sourceType,
+      JSON.stringify(job.sourceConfig),
+      job.thresholds === null ? null : JSON.stringify(job.thresholds),
+      job.createdAt,
+      job.expiresAt,
+    ],
+  );
+  return rows.length === 1;
+}
