@@ -20,3 +20,8 @@ export async function rawRows<T>(em: EntityManager, sql: string, params: unknown
 export async function rawRun(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
   return (await raw(em, sql, params)).rowCount;
 }
+
+/** A PostgreSQL array literal of values that need no quoting (uuids, plain words), for `?::uuid[]` / `?::text[]`. */
+export function pgArray(values: readonly string[]): string {
+  return `{${values.join(',')}}`;
+}

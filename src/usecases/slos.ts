@@ -113,10 +113,10 @@ export async function deleteSlo(ctx: OrgContext, id: string) {
   return { ...base(s), attainment: null };
 }
 
-/** The status timeline the SLO counts: its metric's, or the worst of its service's metrics at each instant. */
 /** What reading an SLO's attainment needs: no plan, so public pages can show it too. */
 export type SloReadContext = Pick<OrgContext, 'em' | 'now'> & { org: { id: string } };
 
+/** The status timeline the SLO counts: its metric's, or the worst of its service's metrics at each instant. */
 async function timelineOf(ctx: SloReadContext, s: Slo, from: Date): Promise<StatusChange[]> {
   const metrics = await ctx.em.find(MetricSchema, s.metric ? { id: s.metric } : { service: s.service!, organization: ctx.org.id, deletedAt: null });
   const timelines = await metricTimelines(ctx.em, metrics, from);

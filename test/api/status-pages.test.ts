@@ -170,6 +170,8 @@ describe('the page at <subdomain>.<STATUS_HOST>', () => {
       ['Apps', 'degraded'],
     ]);
     expect(summary.groups[0].components[0].uptime).toHaveLength(90);
+    // Each day's uptime, and nothing of how it was measured.
+    for (const day of summary.groups[0].components[0].uptime) expect(Object.keys(day).sort()).toEqual(['date', 'uptime_pct']);
   });
 
   it('answers 404 for unknown subdomains and paths', async () => {

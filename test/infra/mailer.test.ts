@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { getFreePort } from '../../src/infra/free-port';
 import { type MailMessage, createMailer, isPermanentMailError } from '../../src/infra/mailer';
-import { emailDeps, loadConfig } from '../../src/config';
+import { ConfigError, emailDeps, loadConfig, mailOutboxDir } from '../../src/config';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const FROM = 'Acme Status <status@acme.test>';
@@ -172,6 +172,8 @@ describe('emailDeps (where the worker sends subscriber email)', () => {
 
   it('refuses production with neither SMTP_URL nor MAIL_OUTBOX_DIR, so mail is never marked sent into a folder by accident', () => {
     expect(() => emailDeps(loadConfig(base))).toThrow(/SMTP_URL is required in production/);
+    // A configuration error: `vigil start` prints it without a stack trace.
+    expect(() => emailDeps(loadConfig(base))).toThrow(ConfigError);
   });
 
   it('writes to the folder in production only when MAIL_OUTBOX_DIR asks for it, and sends through SMTP_URL when set', async () => {
@@ -184,8 +186,10 @@ describe('emailDeps (where the worker sends subscriber email)', () => {
   });
 
   it('falls back to the data dir folder outside production', async () => {
-    const deps = emailDeps(loadConfig({ ...base, NODE_ENV: 'development' }));
+    const config = loadConfig({ ...base, NODE_ENV: 'development' });
+    const deps = emailDeps(config);
     expect(deps.mailer.kind).toBe('folder');
+    expect(mailOutboxDir(config)).toBe(path.join(config.dataDir, 'mail-outbox'));
     await deps.mailer.close();
   });
 });

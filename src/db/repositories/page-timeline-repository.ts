@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rawRows as rows } from '../raw-sql';
+import { pgArray, rawRows as rows } from '../raw-sql';
 
 /** Which incidents and maintenances a page shows: its organization's, on the services it shows (or on none in particular). */
 export interface PageScope {
@@ -9,23 +9,20 @@ export interface PageScope {
   customerId: string | null;
 }
 
-/** A PostgreSQL array literal (see raw-sql). */
-export const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
-
 /** Published, not deleted, public or the viewer's, on the page's services: the incidents (alias i) a page or feed may show. */
 function visibleIncidents(scope: PageScope): { sql: string; params: unknown[] } {
   return {
     sql: `i.organization_id = ? and i.deleted_at is null and i.published_at is not null
       and (cardinality(i.visible_to_customer_ids) = 0 or ?::uuid = any(i.visible_to_customer_ids))
       and (cardinality(i.affected_services) = 0 or i.affected_services && ?::uuid[])`,
-    params: [scope.organizationId, scope.customerId, uuidArray(scope.serviceIds)],
+    params: [scope.organizationId, scope.customerId, pgArray(scope.serviceIds)],
   };
 }
 
 function visibleMaintenances(scope: PageScope): { sql: string; params: unknown[] } {
   return {
     sql: `m.organization_id = ? and m.deleted_at is null and (cardinality(m.affected_services) = 0 or m.affected_services && ?::uuid[])`,
-    params: [scope.organizationId, uuidArray(scope.serviceIds)],
+    params: [scope.organizationId, pgArray(scope.serviceIds)],
   };
 }
 

@@ -1,9 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rawRows, rawRun } from '../raw-sql';
-
-async function run<T>(em: EntityManager, sql: string, params: unknown[], method: 'all' | 'run'): Promise<T> {
-  return (method === 'all' ? await rawRows(em, sql, params) : { affectedRows: await rawRun(em, sql, params) }) as T;
-}
+import { pgArray, rawRows, rawRun } from '../raw-sql';
 
 /** A sample to store, its status already evaluated. */
 export interface NewSample {
@@ -70,19 +66,19 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
     return { m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason };
   });
   const at = now.toISOString();
-  const params = [`{${[...index.keys()].join(',')}}`, organizationId, JSON.stringify(records), organizationId, at, organizationId, organizationId, `{${terms.pushSourceTypes.join(',')}}`, at, at, JSON.stringify(terms.reasons)];
+  const params = [pgArray([...index.keys()]), organizationId, JSON.stringify(records), organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
   let rows: { metric_id: string; at: string }[];
   // `on conflict do nothing` costs PostgreSQL a third more per row, and only retried batches need
   // it: on its own, the statement first runs without it and again with it when a sample is
   // already there. In the caller's transaction a failed statement would abort it, so it runs
   // with it there.
-  if (em.getTransactionContext()) rows = await run(em, STORE_SKIPPING_STORED, params, 'all');
+  if (em.getTransactionContext()) rows = await rawRows(em, STORE_SKIPPING_STORED, params);
   else {
     try {
-      rows = await run(em, STORE, params, 'all');
+      rows = await rawRows(em, STORE, params);
     } catch (err) {
       if (!isSampleKeyViolation(err)) throw err;
-      rows = await run(em, STORE_SKIPPING_STORED, params, 'all');
+      rows = await rawRows(em, STORE_SKIPPING_STORED, params);
     }
   }
   // The driver answers timestamps as text.
@@ -147,11 +143,10 @@ const STORE_SKIPPING_STORED = storeSql(true);
 /** What evaluation needs of a metric (no lock: thresholds only change through the API); `agentId` keeps only the metrics that agent runs. */
 export async function metricsForIngest(em: EntityManager, organizationId: string, ids: readonly string[], agentId?: string): Promise<{ id: string; thresholds: Record<string, unknown> | null }[]> {
   if (!ids.length) return [];
-  return run(
+  return rawRows(
     em,
     `select id, thresholds from metrics where id = any(?::uuid[]) and organization_id = ? and deleted_at is null${agentId ? ' and agent_id = ?' : ''}`,
-    [`{${ids.join(',')}}`, organizationId, ...(agentId ? [agentId] : [])],
-    'all',
+    [pgArray(ids), organizationId, ...(agentId ? [agentId] : [])],
   );
 }
 
@@ -163,7 +158,7 @@ export interface StoredSample {
 }
 
 export async function recentSamples(em: EntityManager, metricId: string, limit: number): Promise<StoredSample[]> {
-  return run(em, `select sampled_at, value, status, reason from metric_samples where metric_id = ? order by sampled_at desc limit ?`, [metricId, limit], 'all');
+  return rawRows(em, `select sampled_at, value, status, reason from metric_samples where metric_id = ? order by sampled_at desc limit ?`, [metricId, limit]);
 }
 
 export interface RollupRow {
@@ -179,11 +174,10 @@ export interface RollupRow {
 /** Per-day counts of the metrics since `fromDay` (YYYY-MM-DD, UTC). */
 export async function dailyRollups(em: EntityManager, metricIds: readonly string[], fromDay: string): Promise<RollupRow[]> {
   if (!metricIds.length) return [];
-  const rows: (Omit<RollupRow, 'day'> & { day: string | Date })[] = await run(
+  const rows: (Omit<RollupRow, 'day'> & { day: string | Date })[] = await rawRows(
     em,
     `select metric_id, to_char(day, 'YYYY-MM-DD') as day, samples, healthy, degraded, unhealthy, no_data from metric_daily_rollups where metric_id in (select jsonb_array_elements_text(?::jsonb)::uuid) and day >= ?::date order by day`,
     [JSON.stringify(metricIds), fromDay],
-    'all',
   );
   return rows.map((r) => ({ ...r, day: String(r.day) }));
 }
@@ -201,14 +195,14 @@ export async function ensureSamplePartitions(em: EntityManager, from: Date, days
     const day = new Date(start + i * 86_400_000);
     const next = new Date(day.getTime() + 86_400_000);
     const name = partitionName(day);
-    const exists: unknown[] = await run(em, `select 1 from pg_class where relname = ?`, [name], 'all');
+    const exists: unknown[] = await rawRows(em, `select 1 from pg_class where relname = ?`, [name]);
     if (exists.length) continue;
     await em.transactional(async (tx) => {
       const t = tx as EntityManager;
-      await run(t, `create temporary table moving on commit drop as select * from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()], 'run');
-      await run(t, `delete from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()], 'run');
-      await run(t, `create table ${name} partition of metric_samples for values from ('${day.toISOString()}') to ('${next.toISOString()}')`, [], 'run');
-      await run(t, `insert into metric_samples select * from moving`, [], 'run');
+      await rawRun(t, `create temporary table moving on commit drop as select * from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()]);
+      await rawRun(t, `delete from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()]);
+      await rawRun(t, `create table ${name} partition of metric_samples for values from ('${day.toISOString()}') to ('${next.toISOString()}')`, []);
+      await rawRun(t, `insert into metric_samples select * from moving`, []);
     });
     made.push(name);
   }
@@ -217,17 +211,16 @@ export async function ensureSamplePartitions(em: EntityManager, from: Date, days
 
 /** Drops the daily partitions that end before `before` (sample retention). */
 export async function dropSamplePartitionsBefore(em: EntityManager, before: Date): Promise<string[]> {
-  const rows: { relname: string }[] = await run(
+  const rows: { relname: string }[] = await rawRows(
     em,
     `select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'metric_samples' and c.relname ~ '^metric_samples_[0-9]{8}$'`,
     [],
-    'all',
   );
   const cutoff = partitionName(new Date(before.getTime() - 86_400_000));
   const dropped: string[] = [];
   for (const { relname } of rows) {
     if (relname <= cutoff) {
-      await run(em, `drop table ${relname}`, [], 'run');
+      await rawRun(em, `drop table ${relname}`, []);
       dropped.push(relname);
     }
   }

@@ -15,7 +15,8 @@ export function subdomainProblem(value: string): string | null {
 
 /**
  * The subdomain a request's Host header names under `statusHost` (port ignored), or null when
- * the host is not a page host.
+ * the host is not a page host (reserved names never are: no page can have one, and the service
+ * may serve its own hosts there).
  */
 export function subdomainOfHost(host: string | undefined, statusHost: string): string | null {
   if (!host) return null;
@@ -23,5 +24,5 @@ export function subdomainOfHost(host: string | undefined, statusHost: string): s
   const suffix = `.${statusHost.toLowerCase()}`;
   if (!name.endsWith(suffix)) return null;
   const label = name.slice(0, -suffix.length);
-  return SUBDOMAIN_PATTERN.test(label) ? label : null;
+  return SUBDOMAIN_PATTERN.test(label) && !RESERVED_SUBDOMAINS.has(label) ? label : null;
 }

@@ -73,8 +73,8 @@ export async function commitSamples(em: EntityManager, organizationId: string, r
 }
 
 /** evaluateSamples then commitSamples, in the caller's transaction when it has one. */
-export async function ingestSamples(em: EntityManager, organizationId: string, samples: readonly IncomingSample[], now: Date, agentId?: string): Promise<IngestResult> {
-  const { rows, rejected } = await evaluateSamples(em, organizationId, samples, agentId);
+export async function ingestSamples(em: EntityManager, organizationId: string, samples: readonly IncomingSample[], now: Date): Promise<IngestResult> {
+  const { rows, rejected } = await evaluateSamples(em, organizationId, samples);
   const flips = await commitSamples(em, organizationId, rows, now);
   return { accepted: rows.length, rejected, flips: flips.length };
 }

@@ -68,16 +68,15 @@ export class SampleBatcher {
       const now = new Date(Math.max(...group.map((w) => w.now.getTime())));
       const flips = await commitSamples(this.em(), organizationId, group.flatMap((w) => w.rows), now);
       // Each flip is owed to the first batch holding its sample.
-      const owner = new Map<string, number>();
-      for (const f of flips) owner.set(`${f.metric_id}|${f.at.getTime()}`, -1);
+      const firstHolder = new Map<string, number>();
       group.forEach((w, i) => {
         for (const r of w.rows) {
           const key = `${r.metricId}|${r.sampledAt.getTime()}`;
-          if (owner.get(key) === -1) owner.set(key, i);
+          if (!firstHolder.has(key)) firstHolder.set(key, i);
         }
       });
       const counts = new Array<number>(group.length).fill(0);
-      for (const i of owner.values()) counts[i]!++;
+      for (const f of flips) counts[firstHolder.get(`${f.metric_id}|${f.at.getTime()}`)!]!++;
       group.forEach((w, i) => w.resolve(counts[i]!));
     } catch (err) {
       if (only) return only.reject(err);

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MaintenanceSchema, MetricSchema, ServiceSchema, type Slo, SloSchema, type StatusPage } from '../../db/entities';
 import { dailyRollups } from '../../db/repositories/samples-repository';
-import { uptimeByDay, uptimeDayList } from '../../domain/uptime';
-import type { PageComponentView, PageGroupView } from '../../domain/status-page/model';
+import { type DayUptimeRow, uptimeByDay, uptimeDayList } from '../../domain/uptime';
+import type { PageComponentView, PageGroupView, UptimeDay } from '../../domain/status-page/model';
 import { type HealthStatus, worstOf } from '../../domain/thresholds';
 import { sloView } from '../slos';
 
@@ -38,6 +38,9 @@ async function resolveShown(em: EntityManager, page: StatusPage) {
   return { idsOf, slos, directMetrics, sloMetrics, serviceIds };
 }
 
+/** A page shows each day's uptime, not how many samples made it. */
+const publicDays = (days: readonly DayUptimeRow[]): UptimeDay[] => days.map(({ date, uptime_pct }) => ({ date, uptime_pct }));
+
 /** The page's groups with each component's live status, 90-day uptime and SLO attainment. */
 export async function loadPageComponents(em: EntityManager, page: StatusPage, now: Date): Promise<PageComponents> {
   const org = page.organization;
@@ -61,13 +64,13 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
       const ids = new Set(metrics.map((m) => m.id));
       const u = uptimeByDay(rollups.filter((r) => ids.has(r.metric_id)), days);
       const service = services.find((s) => s.id === c.id)!;
-      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map((m) => m.status as HealthStatus)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: u.days, uptime_pct: u.total, slo: null };
+      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map((m) => m.status as HealthStatus)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
     }
     if (c.kind === 'metric') {
       const m = directMetrics.find((x) => x.id === c.id);
       if (!m) return null;
       const u = uptimeByDay(rollups.filter((r) => r.metric_id === m.id), days);
-      return { kind: 'metric', id: m.id, name: m.name, description: null, status: m.status as HealthStatus, in_maintenance: underMaintenance(m.service), uptime: u.days, uptime_pct: u.total, slo: null };
+      return { kind: 'metric', id: m.id, name: m.name, description: null, status: m.status as HealthStatus, in_maintenance: underMaintenance(m.service), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
     }
     const s = slos.find((x) => x.id === c.id);
     if (!s) return null;
