@@ -1,5 +1,4 @@
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
-import { Client } from '@temporalio/client';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
@@ -53,7 +52,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   // Wired as src/stack/worker-process.ts does: the relay starts deliveries eagerly on this worker.
-  const eager = temporalWebhookStarter({ client: new Client({ connection: worker.connection, namespace: 'default' }), taskQueue }, policy, { eager: true });
+  const eager = temporalWebhookStarter({ client: worker.eagerClient, taskQueue }, policy, { eager: true });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
   await relay.start();
   const changeFeed = new ChangeFeed(databaseUrl);

@@ -1,5 +1,4 @@
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
-import { Client } from '@temporalio/client';
 import { buildApp } from '../src/api/app';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/webhook-retry';
 import { ChangeFeed } from '../src/db/change-feed';
@@ -67,7 +66,7 @@ async function main(): Promise<void> {
     console.error('[vigil] worker failed:', err);
     process.exit(1);
   });
-  const eagerClient = new Client({ connection: worker.connection, namespace: 'default' });
+  const { eagerClient } = worker;
   const eager = temporalWebhookStarter({ client: eagerClient, taskQueue }, DEFAULT_RETRY_POLICY, { eager: true });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
   await relay.start();
@@ -86,6 +85,7 @@ async function main(): Promise<void> {
     secretBox: box,
     webhookStarter: temporalWebhookStarter(temporal, DEFAULT_RETRY_POLICY),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient }),
+    localProbeJobs: worker.localProbeJobs,
     probeJobFeed,
     probeTestExpiryMs: Number(env('BENCH_PROBE_TEST_EXPIRY_MS')),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],

@@ -25,7 +25,8 @@ import { type Stats, stats } from './figures';
  *   (b) a cloud probe test: {source_type:'http', source_config:{url}} without agent_id — the API
  *       starts a Temporal workflow, eagerly on the worker in the same process (as `vigil start`
  *       runs them), whose local activity runs the probe (its prober allows 127.0.0.0/8,
- *       CLOUD_PROBE_ALLOW_CIDRS) and stores the outcome; the API answers on the job row's NOTIFY.
+ *       CLOUD_PROBE_ALLOW_CIDRS) and stores the outcome, handing it back to the waiting request in
+ *       the same process (LocalProbeJobs; another process would wake on the job row's NOTIFY).
  *       Target: median(b) − median(a) < 25 ms.
  *   (c) an agent probe test: the same check with agent_id and wait_seconds 20, run by the real
  *       `vigil-agent` process (bin/vigil-agent.js) long-polling the API.
@@ -383,8 +384,8 @@ async function breakdown(rows: JobRow[], samples: Sample[], temporal: TemporalHa
     [
       ['client send → API onRequest (created_at)', (x) => x.job.created_ms - x.s.sentAt],
       ['onRequest → workflow started (auth, job insert, eager StartWorkflowExecution)', (x) => x.w.started! - x.job.created_ms],
-      ['workflow started → outcome stored (1st task on this worker: local activity loads job, probes, stores)', (x) => (x.job.completed_ms ?? NaN) - x.w.started!],
-      ['outcome stored → answer at client (NOTIFY, waiter wake, reload job, reply)', (x) => x.s.receivedAt - (x.job.completed_ms ?? NaN)],
+      ['workflow started → outcome stamped (1st task on this worker: local activity takes the job, probes)', (x) => (x.job.completed_ms ?? NaN) - x.w.started!],
+      ['outcome stamped → answer at client (the update, hand-back in process, reply)', (x) => x.s.receivedAt - (x.job.completed_ms ?? NaN)],
       ['  after it: outcome stored → workflow completed (task completion)', (x) => x.w.completed! - (x.job.completed_ms ?? NaN)],
     ],
   );
