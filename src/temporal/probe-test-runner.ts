@@ -15,11 +15,12 @@ export interface ProbeTestJobRef {
 /** How the API reaches probe-test workflows. */
 export interface ProbeTestRunner {
   /**
-   * Starts the job's workflow. For a cloud test it also answers the workflow's completion, which
-   * rejects when the workflow fails; the caller reads the result from the job row, which the
-   * probe's activity writes (and announces) before the workflow completes.
+   * Starts the job's workflow. For a cloud test it also answers `completion`, which asks Temporal
+   * for the workflow's result (a long poll) and rejects when the workflow fails; the caller reads
+   * the result from the job row, which the probe's activity writes (and announces) before the
+   * workflow completes, so it asks only when the answer is slow to come.
    */
-  run(job: ProbeTestJobRef): Promise<{ completion: Promise<void> | null }>;
+  run(job: ProbeTestJobRef): Promise<{ completion: (() => Promise<void>) | null }>;
   /** Tells an agent test's workflow that the result is in (starting it, if the agent was faster than the API). */
   finished(job: ProbeTestJobRef): Promise<void>;
 }
@@ -46,7 +47,7 @@ export function temporalProbeTestRunner(temporal: TemporalHandle, opts: { eagerC
       try {
         const eager = job.mode === 'cloud' ? opts.eagerClient : undefined;
         const handle = await (eager ?? temporal.client).workflow.start('probeTestWorkflow', { ...options(job), args: args(job), requestEagerStart: eager !== undefined });
-        return { completion: job.mode === 'cloud' ? handle.result().then(() => undefined) : null };
+        return { completion: job.mode === 'cloud' ? () => handle.result().then(() => undefined) : null };
       } catch (err) {
         // An agent can claim, run and answer a job before this start: its result then started the workflow.
         if (!(err instanceof WorkflowExecutionAlreadyStartedError && job.mode === 'agent')) throw err;

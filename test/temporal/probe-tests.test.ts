@@ -4,7 +4,12 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { AgentSchema, ProbeTestJobSchema } from '../../src/db/entities';
+import { connectTemporal } from '../../src/temporal/connection';
+import { storeCloudOutcome } from '../../src/usecases/probe-tests/jobs';
+import { startWorker } from '../../src/worker/worker';
+import { testTemporalAddress } from '../support/env';
 import { probeTestWorkflowId, temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
@@ -321,6 +326,51 @@ describe('cloud probe tests', () => {
     const jobs = await api.orm.em.fork().getConnection().execute(`select count(*)::int as n from probe_test_jobs where organization_id = ?`, [o.id]);
     expect(jobs).toEqual([{ n: 20 }]);
   }, 60_000);
+
+  it('answers 500 internal_error soon, not at the expiry, when the cloud test\'s workflow fails', async () => {
+    // A worker started without the cloud prober: its activity fails for good, and so does the workflow.
+    const taskQueue = `no-prober-${randomUUID()}`;
+    const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm } });
+    const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
+    const failing = await startApi({ probeTestRunner: temporalProbeTestRunner(temporal), probeTestExpiryMs: 60_000 });
+    try {
+      const o = await failing.createOrg('business');
+      const started = Date.now();
+      const res = await failing.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url: targetUrl } } });
+      expect(res.status).toBe(500);
+      expect(res.body.title).toBe('internal_error');
+      expect(Date.now() - started).toBeLessThan(30_000);
+      const [job] = await failing.orm.em.fork().find(ProbeTestJobSchema, { organization: o.id });
+      expect(job).toMatchObject({ mode: 'cloud', state: 'running', outcome: null });
+      const description = await temporal.client.workflow.getHandle(probeTestWorkflowId(job!.id)).describe();
+      expect(description.status.name).toBe('FAILED');
+    } finally {
+      await failing.close();
+      await temporal.close();
+      await worker.shutdown();
+    }
+  }, 60_000);
+
+  it('never overwrites a finished job with a late cloud outcome', async () => {
+    const { id: agentId } = await registerAgent(org, 'late');
+    const em = api.orm.em.fork();
+    const base = { organization: org.id, agent: agentId, mode: 'agent', sourceType: 'http', sourceConfig: { url: targetUrl }, thresholds: null, failureReason: null, claimedAt: null };
+    const now = new Date();
+    const done = em.create(ProbeTestJobSchema, { ...base, id: randomUUID(), state: 'completed', outcome: { value: 1, unit: 'ms', value_description: null, reason: null, duration_ms: 1 }, createdAt: now, completedAt: now, expiresAt: new Date(now.getTime() + 60_000) });
+    const expired = em.create(ProbeTestJobSchema, { ...base, id: randomUUID(), state: 'expired', outcome: null, createdAt: now, completedAt: now, expiresAt: now });
+    const running = em.create(ProbeTestJobSchema, { ...base, id: randomUUID(), state: 'running', outcome: null, createdAt: now, completedAt: null, expiresAt: new Date(now.getTime() + 60_000) });
+    await em.flush();
+    const late = { value: 99, unit: 'ms', reason: null, duration_ms: 99 };
+    const at = new Date(now.getTime() + 1_000);
+    expect(await storeCloudOutcome(api.orm.em.fork(), done.id, late, at)).toBeNull();
+    expect(await storeCloudOutcome(api.orm.em.fork(), expired.id, late, at)).toBeNull();
+    expect(await storeCloudOutcome(api.orm.em.fork(), running.id, late, at)).toEqual({ state: 'completed', outcome: { ...late, value_description: null }, completedAt: at });
+    const rows = await api.orm.em.fork().find(ProbeTestJobSchema, { id: { $in: [done.id, expired.id, running.id] } });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(done.id)).toMatchObject({ state: 'completed', outcome: { value: 1 }, completedAt: now });
+    expect(byId.get(expired.id)).toMatchObject({ state: 'expired', outcome: null, completedAt: now });
+    expect(byId.get(running.id)).toMatchObject({ state: 'completed', outcome: { value: 99, value_description: null }, completedAt: at });
+  });
 
   it('lets no more than 20 cloud tests of a minute through when they arrive at once', async () => {
     const second = new Date().getUTCSeconds();

@@ -11,6 +11,18 @@ import { JobIdParams, ProbeTestPendingSchema, ProbeTestRequestSchema, ProbeTestR
 
 const tag = 'Probe tests';
 
+/** How long a cloud test waits for its answer before also asking Temporal whether the workflow failed. */
+const RESULT_WATCH_AFTER_MS = 250;
+
+/** Calls `f` after `ms` unless canceled first (the promise then never settles). */
+function later<T>(ms: number, f: () => Promise<T>): { promise: Promise<T>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => f().then(resolve, reject), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
 export interface ProbeTestRouteOptions {
   runner: ProbeTestRunner;
   waiter: JobWaiter;
@@ -57,10 +69,15 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
         const watch = opts.waiter.watchJob(job.id);
         const local = job.mode === 'cloud' ? opts.localJobs?.offer(job) : undefined;
         let current = job;
+        let cancelFailureWatch: (() => void) | undefined;
         try {
           const { completion } = await opts.runner.run(job);
-          // A failed cloud workflow never finishes the job: its error is the answer (500).
-          let settled = completion?.then(
+          // A failed cloud workflow never finishes the job: its error is the answer (500). Asking
+          // Temporal for the result is a long poll per test, so only a test still unanswered after
+          // a moment asks; most have answered by then.
+          const failureWatch = completion ? later(RESULT_WATCH_AFTER_MS, completion) : null;
+          cancelFailureWatch = failureWatch?.cancel;
+          let settled = failureWatch?.promise.then(
             () => ({ err: null }),
             (err: unknown) => ({ err }),
           );
@@ -74,12 +91,15 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
             if (!known) current = (await loadJob(request.em.fork(), job.id)) ?? current;
             known = false;
             if (isFinal(current, new Date()) || Date.now() >= deadline) break;
-            const woke = await Promise.race([watch.next(deadline - Date.now()).then(() => null), ...(settled ? [settled] : []), ...(handedBack ? [handedBack] : [])]);
-            if (woke && 'finished' in woke) {
+            const woke = await Promise.race([watch.next(deadline - Date.now()).then((kinds) => ({ kinds })), ...(settled ? [settled] : []), ...(handedBack ? [handedBack] : [])]);
+            if ('kinds' in woke) {
+              // The cloud job's own insert (state running) tells nothing new: no re-read for it.
+              known = job.mode === 'cloud' && woke.kinds.length > 0 && woke.kinds.every((k) => k === 'running');
+            } else if ('finished' in woke) {
               current = woke.finished;
               known = true;
               handedBack = undefined;
-            } else if (woke) {
+            } else {
               if (woke.err) throw woke.err;
               settled = undefined;
             }
@@ -87,6 +107,7 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
         } finally {
           watch.close();
           local?.withdraw();
+          cancelFailureWatch?.();
         }
         const answer = presentJob(current, new Date());
         reply.code(answer.status);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProbeTestJob } from '../entities';
-import { rawRows } from '../raw-sql';
+import { pgArray, rawRows, rawRun } from '../raw-sql';
 import { COUNT_PROBE_TEST_UNDER_MAX } from './rate-limit-repository';
 
 /**
@@ -30,4 +30,22 @@ export async function insertCloudProbeJob(em: EntityManager, job: ProbeTestJob, 
     ],
   );
   return rows.length === 1;
+}
+
+/**
+ * Finishes a job unless it is already in one of the `finalStates`: one statement without the
+ * ORM's query building, because the cloud probe test's caller waits on it. Answers whether it did.
+ */
+export async function finishUnlessFinal(
+  em: EntityManager,
+  jobId: string,
+  finalStates: readonly string[],
+  change: { state: string; outcome: object; completedAt: Date },
+): Promise<boolean> {
+  const changed = await rawRun(
+    em,
+    `update probe_test_jobs set state = ?, outcome = ?::jsonb, completed_at = ? where id = ? and state <> all(?::text[])`,
+    [change.state, JSON.stringify(change.outcome), change.completedAt, jobId, pgArray(finalStates)],
+  );
+  return changed === 1;
 }

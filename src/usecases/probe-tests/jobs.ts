@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Agent, AgentSchema, type ProbeTestJob, ProbeTestJobSchema } from '../../db/entities';
-import { insertCloudProbeJob } from '../../db/repositories/probe-job-repository';
+import { finishUnlessFinal, insertCloudProbeJob } from '../../db/repositories/probe-job-repository';
 import { countProbeTestUnder } from '../../db/repositories/rate-limit-repository';
 import { unavailableReason } from '../../domain/agent-status';
 import { ProblemError, notFound } from '../../domain/error-catalog';
@@ -171,7 +171,7 @@ export async function storeCloudOutcome(
   now: Date,
 ): Promise<Pick<ProbeTestJob, 'state' | 'outcome' | 'completedAt'> | null> {
   const change = { state: 'completed', outcome: { ...outcome, value_description: outcome.value_description ?? null }, completedAt: now };
-  return (await em.nativeUpdate(ProbeTestJobSchema, { id: jobId, state: { $nin: FINAL } }, change)) ? change : null;
+  return (await finishUnlessFinal(em, jobId, FINAL, change)) ? change : null;
 }
 
 /** The workflow's deadline passed: a job not finished by then is expired. Idempotent. */
