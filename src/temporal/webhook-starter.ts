@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { RetryPolicy } from '../domain/webhook-retry';
+import type { WebhookDeliveryInput } from '../workflows/webhook-delivery-workflow';
 import type { DeliveryRef, EmailRunRef } from '../usecases/webhooks/deliveries';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
@@ -43,7 +44,7 @@ export function temporalWebhookStarter(temporal: Pick<TemporalHandle, 'client' |
       startAll(deliveries, (d) =>
         startOnce(d.deliveryId, 'webhookDeliveryWorkflow', {
           workflowId: webhookWorkflowId(d.deliveryId),
-          args: [{ organizationId: d.organizationId, deliveryId: d.deliveryId, policy }],
+          args: [{ organizationId: d.organizationId, deliveryId: d.deliveryId, policy, localAttempts: true } satisfies WebhookDeliveryInput],
           requestEagerStart: opts.eager === true,
           memo: { title: `${d.eventType} → ${d.url}` },
           typedSearchAttributes: searchAttributes(d.organizationId, 'webhook_delivery', d.deliveryId),

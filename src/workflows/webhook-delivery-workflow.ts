@@ -17,6 +17,8 @@ export interface WebhookDeliveryInput {
   organizationId: string;
   deliveryId: string;
   policy: RetryPolicy;
+  /** Set by every start since attempts became local activities (see below); absent in older histories. */
+  localAttempts?: true;
 }
 
 /**
@@ -27,7 +29,10 @@ export interface WebhookDeliveryInput {
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<string> {
   const firstAttemptAt = Date.now();
   // Histories recorded before attempts became local activities replay with the remote ones.
-  const { attemptWebhookDelivery } = patched('attempt-as-local-activity') ? local : remote;
+  // Deliveries started since say so in their input: asking patched() would also make the SDK
+  // upsert the TemporalChangeVersion search attribute, a visibility write per delivery. Those
+  // started between the two carry the patch marker, and patched() still finds it.
+  const { attemptWebhookDelivery } = (input.localAttempts ?? patched('attempt-as-local-activity')) ? local : remote;
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptWebhookDelivery({
       deliveryId: input.deliveryId,

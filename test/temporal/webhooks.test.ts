@@ -210,8 +210,15 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     }, 15_000);
     const handle = h.temporal.client.workflow.getHandle(webhookWorkflowId(d.id));
     expect(await handle.result()).toBe('succeeded');
+    // Each attempt a local activity (a marker); no patch marker, and so no TemporalChangeVersion
+    // upsert: new deliveries say in their input how they attempt.
+    const history = await handle.fetchHistory();
+    const markers = (history.events ?? []).flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : []));
+    expect(markers).toEqual(['core_local_activity', 'core_local_activity']);
+    expect((history.events ?? []).filter((e) => e.upsertWorkflowSearchAttributesEventAttributes)).toHaveLength(0);
+    expect((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(0);
     if (process.env.VIGIL_RECORD_HISTORIES) {
-      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'webhook-delivery-v2.json'), historyToJSON(await handle.fetchHistory()));
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'webhook-delivery-v3.json'), historyToJSON(history));
     }
   }, 30_000);
 
