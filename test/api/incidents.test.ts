@@ -125,6 +125,32 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     expect(await status()).toBe('healthy');
   });
 
+  it('answers a new incident, and records its events, exactly as it reads back (with and without a first message)', async () => {
+    for (const body of [
+      { title: 'Read back', severity: 'critical', affected_services: [svc], publish: true, initial_message: { type: 'Identified', body: 'Cause "known" ☃' } },
+      { title: 'Bare draft' },
+      { title: 'Opened and closed', publish: true, initial_message: { type: 'Resolved', body: 'Fixed already' } },
+    ]) {
+      const created = await call('POST', '/v1/incidents', body);
+      expect(created.status).toBe(201);
+      expect((await call('GET', `/v1/incidents/${created.body.id}`)).body).toEqual(created.body);
+      const recorded = await api.orm.em.fork().find(OutboxEventSchema, { resourceId: created.body.id });
+      expect(recorded.length).toBeGreaterThanOrEqual(1);
+      for (const e of recorded) expect(e.payload).toEqual(created.body);
+    }
+  });
+
+  it('moves a manual metric at once when an incident is created published on its service, and not for one that names no service', async () => {
+    const service = (await call('POST', '/v1/services', { name: 'Inbox' })).body.id;
+    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Inbox status', source_type: 'manual', source_config: {} })).body.id;
+    await call('POST', `/v1/metrics/${metric}/status`, { status: 'healthy' });
+    const status = async () => (await call('GET', `/v1/metrics/${metric}`)).body.status;
+    await call('POST', '/v1/incidents', { title: 'Elsewhere', severity: 'critical', publish: true });
+    expect(await status()).toBe('healthy');
+    await call('POST', '/v1/incidents', { title: 'Inbox slow', severity: 'minor', affected_services: [service], publish: true });
+    expect(await status()).toBe('degraded');
+  });
+
   it('creates a draft pre-filled from the metric\'s latest status flip', async () => {
     const service = (await call('POST', '/v1/services', { name: 'Payments' })).body.id;
     const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Card auth', source_type: 'manual', source_config: {} })).body.id;

@@ -20,9 +20,11 @@ const tag = 'Incidents';
 
 export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
   // Manual metrics follow the open incidents of their service: re-derive them after every change.
-  // Before the answer leaves, so a client that reads next sees them (read-your-writes).
+  // Before the answer leaves, so a client that reads next sees them (read-your-writes). A new
+  // incident that names no service cannot move any metric: its requests are listed here.
+  const touchesNoService = new WeakSet<object>();
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'GET' || reply.statusCode >= 400 || !request.principal) return payload;
+    if (request.method === 'GET' || reply.statusCode >= 400 || !request.principal || touchesNoService.has(request)) return payload;
     await syncManualMetrics(request.em.fork(), request.principal.organizationId, new Date()).catch((err) => request.log.error({ err }, 'could not update manual metrics'));
     return payload;
   });
@@ -46,9 +48,10 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
     });
-    app.post('/incidents', { schema: { ...doc, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) =>
-      idempotentCreate(request, reply, 'createIncident', (em) => createIncident({ ...request.orgContext(), em }, request.body)),
-    );
+    app.post('/incidents', { schema: { ...doc, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
+      if (!request.body.affected_services?.length) touchesNoService.add(request);
+      return idempotentCreate(request, reply, 'createIncident', (em) => createIncident({ ...request.orgContext(), em }, request.body));
+    });
   }
   {
     const { errorResponses, ...doc } = routeDoc('createIncidentFromMetric', {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Incident, IncidentMessageSchema, IncidentSchema } from '../../db/entities';
+import { type Incident, type IncidentMessage, IncidentMessageSchema, IncidentSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
@@ -34,11 +34,20 @@ async function view(ctx: Tx, incident: Incident): Promise<IncidentView> {
   return incidentView(incident, messages);
 }
 
-/** Flushes the change and the events it causes in one transaction, and answers the new view. */
-async function commit(ctx: Tx, incident: Incident, events: string[]): Promise<IncidentView> {
+/**
+ * Flushes the change and the events it causes in one transaction, and answers the new view.
+ * `messages`: the incident's whole timeline when the caller holds it (a new incident), which
+ * saves reading it back.
+ */
+async function commit(ctx: Tx, incident: Incident, events: string[], messages?: IncidentMessage[]): Promise<IncidentView> {
   incident.updatedAt = ctx.now;
-  await ctx.em.flush();
-  const v = await view(ctx, incident);
+  let v: IncidentView;
+  if (messages) {
+    v = incidentView(incident, messages);
+  } else {
+    await ctx.em.flush();
+    v = await view(ctx, incident);
+  }
   for (const type of events) {
     recordEvent(ctx.em, { organizationId: ctx.org.id, type, resourceKind: 'incident', resourceId: incident.id, payload: v, now: ctx.now });
   }
@@ -46,8 +55,8 @@ async function commit(ctx: Tx, incident: Incident, events: string[]): Promise<In
   return v;
 }
 
-function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string): void {
-  ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, postedAt: ctx.now });
+function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string): IncidentMessage {
+  return ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, postedAt: ctx.now });
 }
 
 async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDeleted?: boolean } = {}): Promise<Incident> {
@@ -81,14 +90,14 @@ export async function createIncident(ctx: OrgContext, input: IncidentInput): Pro
       createdAt: t.now,
       updatedAt: t.now,
     });
-    if (input.initial_message) addMessage(t, incident, input.initial_message.type ?? 'Investigating', input.initial_message.body);
+    const messages = input.initial_message ? [addMessage(t, incident, input.initial_message.type ?? 'Investigating', input.initial_message.body)] : [];
     const events = ['incident.created', ...(input.publish ? ['incident.published'] : [])];
     if (input.initial_message) events.push('incident.message_added');
     if (input.initial_message?.type === 'Resolved' && input.publish) {
       incident.resolvedAt = t.now;
       events.push('incident.resolved');
     }
-    return commit(t, incident, events);
+    return commit(t, incident, events, messages);
   });
 }
 
