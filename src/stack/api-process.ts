@@ -38,7 +38,9 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     secretBox: secretBox(config),
     linkKey: subscriberLinkKey(config),
     subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
-    webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config)),
+    webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config), {
+      onStartError: (err, workflowId) => log.warn({ err, workflowId }, 'could not start the workflow; the outbox sweep starts it again within a minute'),
+    }),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient: worker?.eagerClient }),
     localProbeJobs: worker?.localProbeJobs,
     metricScheduler: temporalMetricScheduler(temporal),

@@ -17,7 +17,8 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   // Idempotent: lets runs be filtered per organization in the Temporal UI on any server.
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
   const temporal = await connectTemporal({ address, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
-  const starter = temporalWebhookStarter(temporal, webhookRetryPolicy(config));
+  const onStartError = (err: unknown, workflowId: string) => log.warn({ err, workflowId }, 'could not start the workflow; the outbox sweep starts it again within a minute');
+  const starter = temporalWebhookStarter(temporal, webhookRetryPolicy(config), { onStartError });
   // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
   const email = emailDeps(config, (line) => log.info(line));
   const worker = await startWorker({
@@ -38,7 +39,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureMetricSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
-  const relayStarter = temporalWebhookStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true });
+  const relayStarter = temporalWebhookStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true, onStartError });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
   await relay.start();
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -5,6 +5,9 @@ import type { DeliveryRef, EmailRunRef } from '../usecases/webhooks/deliveries';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 
+/** Workflow starts one relay keeps in flight at once. */
+const START_WINDOW = 16;
+
 export const webhookWorkflowId = (deliveryId: string) => `webhook:${deliveryId}`;
 export const emailWorkflowId = (eventId: string) => `email:${eventId}`;
 
@@ -20,7 +23,15 @@ export interface WebhookStarter {
  * task straight back in the start response (eager workflow start) instead of queueing it: the
  * relay in the worker process uses this, which is most of a first attempt's latency under load.
  */
-export function temporalWebhookStarter(temporal: Pick<TemporalHandle, 'client' | 'taskQueue'>, policy: RetryPolicy, opts: { eager?: boolean } = {}): WebhookStarter {
+export function temporalWebhookStarter(
+  temporal: Pick<TemporalHandle, 'client' | 'taskQueue'>,
+  policy: RetryPolicy,
+  opts: {
+    eager?: boolean;
+    /** A start that failed (the outbox sweep starts it again later): for the log. */
+    onStartError?: (err: unknown, workflowId: string) => void;
+  } = {},
+): WebhookStarter {
   type StartOptions = Omit<Parameters<typeof temporal.client.workflow.start>[1], 'taskQueue' | 'workflowIdReusePolicy'>;
   /** Starts one workflow at most once (relay and sweep may race): answers `id` once it runs, null if the start failed. */
   const startOnce = async (id: string, workflowType: string, options: StartOptions): Promise<string | null> => {
@@ -28,16 +39,26 @@ export function temporalWebhookStarter(temporal: Pick<TemporalHandle, 'client' |
       await temporal.client.workflow.start(workflowType, { ...options, taskQueue: temporal.taskQueue, workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE });
       return id;
     } catch (err) {
-      return err instanceof WorkflowExecutionAlreadyStartedError ? id : null;
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return id;
+      opts.onStartError?.(err, options.workflowId);
+      return null;
     }
   };
-  /** A few in flight at once: fast for bursts, gentle on the frontend. */
+  /**
+   * At most START_WINDOW starts in flight, the next one sent as soon as any returns (not in
+   * chunks that wait for their slowest start): fast for bursts, gentle on the frontend.
+   */
   const startAll = async <T>(items: readonly T[], one: (item: T) => Promise<string | null>): Promise<string[]> => {
-    const out: string[] = [];
-    for (let i = 0; i < items.length; i += 16) {
-      for (const id of await Promise.all(items.slice(i, i + 16).map(one))) if (id) out.push(id);
-    }
-    return out;
+    const ids: Array<string | null> = new Array(items.length).fill(null);
+    let next = 0;
+    const lane = async () => {
+      while (next < items.length) {
+        const i = next++;
+        ids[i] = await one(items[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(START_WINDOW, items.length) }, lane));
+    return ids.filter((id): id is string => id !== null);
   };
   return {
     start: (deliveries) =>

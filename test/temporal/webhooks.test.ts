@@ -4,7 +4,8 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Webhook } from 'standardwebhooks';
 import { OutboxEventSchema, WebhookDeliverySchema } from '../../src/db/entities';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
-import { webhookWorkflowId } from '../../src/temporal/webhook-starter';
+import { Client } from '@temporalio/client';
+import { temporalWebhookStarter, webhookWorkflowId } from '../../src/temporal/webhook-starter';
 import { dispatchOutbox } from '../../src/db/repositories/outbox-repository';
 import { outboxSweepWorkflow } from '../../src/workflows';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
@@ -85,6 +86,31 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     const described = await h.temporal.client.workflow.getHandle(webhookWorkflowId((await deliveries(hook.id))[0].id)).describe();
     expect(described.memo).toEqual({ title: expect.stringMatching(/^incident\.(created|published) → http:\/\/127\.0\.0\.1:\d+\/hooks$/) });
   }, 30_000);
+
+  it('delivers a burst of 40 events, each exactly once; a start repeated for running deliveries answers them as started', async () => {
+    const rx = await receiver();
+    const hook = await subscribe(rx.url, ['incident.created']);
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => call('POST', '/v1/incidents', { title: `Burst ${i}` })));
+    expect(created.every((r) => r.status === 201)).toBe(true);
+    await eventually(async () => expect(rx.accepted().size).toBe(40), 30_000);
+    expect([...rx.accepted().values()].every((n) => n === 1)).toBe(true);
+    const rows = await api.orm.em.fork().find(WebhookDeliverySchema, { subscription: hook.id });
+    expect(rows).toHaveLength(40);
+    await eventually(async () => {
+      const states = await api.orm.em.fork().find(WebhookDeliverySchema, { subscription: hook.id }, { fields: ['state'] });
+      expect(states.every((d) => d.state === 'succeeded')).toBe(true);
+    }, 15_000);
+    // The starter keeps a window of starts in flight; a workflow that already runs counts as started.
+    const refs = rows.map((d) => ({ organizationId: org.id, deliveryId: d.id, eventType: 'incident.created', url: rx.url }));
+    expect((await h.webhookStarter.start(refs)).sort()).toEqual(rows.map((d) => d.id).sort());
+    // A start that fails is not answered as started, and is reported (the sweep starts it later).
+    const failures: string[] = [];
+    const nowhere = temporalWebhookStarter({ client: new Client({ connection: h.temporal.connection, namespace: 'vigil-no-such-namespace' }), taskQueue: h.taskQueue }, POLICY, {
+      onStartError: (_err, workflowId) => failures.push(workflowId),
+    });
+    expect(await nowhere.start(refs.slice(0, 3))).toEqual([]);
+    expect(failures.sort()).toEqual(refs.slice(0, 3).map((r) => webhookWorkflowId(r.deliveryId)).sort());
+  }, 60_000);
 
   it('retries 5xx, 429 and refused connections with backoff until the receiver recovers; every event is accepted exactly once', async () => {
     const port = await unusedPort();
