@@ -140,6 +140,25 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     }
   });
 
+  it('creates an incident once per Idempotency-Key, with its events once, even when the same request races', async () => {
+    const o = await api.createOrg('business');
+    const post = (key: string, body: unknown) => api.request('POST', '/v1/incidents', { key: o.key, headers: { 'idempotency-key': key }, body });
+    const body = { title: 'Once', publish: true, initial_message: { body: 'Looking' } };
+    const first = await post('inc-1', body);
+    const second = await post('inc-1', body);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((await post('inc-1', { ...body, title: 'Other' })).body.title).toBe('idempotency_key_reused');
+    const raced = await Promise.all(Array.from({ length: 5 }, () => post('inc-race', { title: 'Raced' })));
+    expect(raced.every((r) => r.status === 201)).toBe(true);
+    expect(new Set(raced.map((r) => r.body.id)).size).toBe(1);
+    const listed = (await api.request('GET', '/v1/incidents', { key: o.key })).body.items;
+    expect(listed.map((i: { title: string }) => i.title).sort()).toEqual(['Once', 'Raced']);
+    expect(await events(first.body.id)).toEqual(['incident.created', 'incident.message_added', 'incident.published']);
+    expect(await events(raced[0]!.body.id)).toEqual(['incident.created']);
+  });
+
   it('moves a manual metric at once when an incident is created published on its service, and not for one that names no service', async () => {
     const service = (await call('POST', '/v1/services', { name: 'Inbox' })).body.id;
     const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Inbox status', source_type: 'manual', source_config: {} })).body.id;

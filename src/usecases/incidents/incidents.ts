@@ -10,6 +10,7 @@ import type { OrgContext } from '../context';
 import { assertCustomersExist, assertServicesExist } from '../org-refs';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { recordEvent } from '../outbox';
+import { insertIncident } from '../../db/repositories/incident-repository';
 import { type IncidentView, incidentView } from './view';
 
 export interface IncidentInput {
@@ -34,20 +35,11 @@ async function view(ctx: Tx, incident: Incident): Promise<IncidentView> {
   return incidentView(incident, messages);
 }
 
-/**
- * Flushes the change and the events it causes in one transaction, and answers the new view.
- * `messages`: the incident's whole timeline when the caller holds it (a new incident), which
- * saves reading it back.
- */
-async function commit(ctx: Tx, incident: Incident, events: string[], messages?: IncidentMessage[]): Promise<IncidentView> {
+/** Flushes the change and the events it causes in one transaction, and answers the new view. */
+async function commit(ctx: Tx, incident: Incident, events: string[]): Promise<IncidentView> {
   incident.updatedAt = ctx.now;
-  let v: IncidentView;
-  if (messages) {
-    v = incidentView(incident, messages);
-  } else {
-    await ctx.em.flush();
-    v = await view(ctx, incident);
-  }
+  await ctx.em.flush();
+  const v = await view(ctx, incident);
   for (const type of events) {
     recordEvent(ctx.em, { organizationId: ctx.org.id, type, resourceKind: 'incident', resourceId: incident.id, payload: v, now: ctx.now });
   }
@@ -55,8 +47,8 @@ async function commit(ctx: Tx, incident: Incident, events: string[], messages?: 
   return v;
 }
 
-function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string): IncidentMessage {
-  return ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, postedAt: ctx.now });
+function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string): void {
+  ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, postedAt: ctx.now });
 }
 
 async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDeleted?: boolean } = {}): Promise<Incident> {
@@ -70,35 +62,41 @@ function tx<T>(ctx: OrgContext, fn: (t: Tx) => Promise<T>): Promise<T> {
   return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager }));
 }
 
+/**
+ * A new incident (a draft unless `publish`), its first message and its events, written by one
+ * statement: everything the answer and the events show is known before it is written.
+ */
 export async function createIncident(ctx: OrgContext, input: IncidentInput): Promise<IncidentView> {
-  return tx(ctx, async (t) => {
-    const services = [...new Set(input.affected_services ?? [])];
-    const customers = [...new Set(input.visible_to_customer_ids ?? [])];
-    await assertServicesExist(t, services, 'affected_services');
-    await assertCustomersExist(t, customers, 'visible_to_customer_ids');
-    const incident = t.em.create(IncidentSchema, {
-      id: randomUUID(),
-      organization: t.org.id,
-      title: input.title,
-      severity: input.severity ?? 'minor',
-      affectedServices: services,
-      visibleToCustomerIds: customers,
-      publishedAt: input.publish ? t.now : null,
-      resolvedAt: null,
-      canceledAt: null,
-      deletedAt: null,
-      createdAt: t.now,
-      updatedAt: t.now,
-    });
-    const messages = input.initial_message ? [addMessage(t, incident, input.initial_message.type ?? 'Investigating', input.initial_message.body)] : [];
-    const events = ['incident.created', ...(input.publish ? ['incident.published'] : [])];
-    if (input.initial_message) events.push('incident.message_added');
-    if (input.initial_message?.type === 'Resolved' && input.publish) {
-      incident.resolvedAt = t.now;
-      events.push('incident.resolved');
-    }
-    return commit(t, incident, events, messages);
-  });
+  const services = [...new Set(input.affected_services ?? [])];
+  const customers = [...new Set(input.visible_to_customer_ids ?? [])];
+  await assertServicesExist(ctx, services, 'affected_services');
+  await assertCustomersExist(ctx, customers, 'visible_to_customer_ids');
+  const incident: Incident = {
+    id: randomUUID(),
+    organization: ctx.org.id,
+    title: input.title,
+    severity: input.severity ?? 'minor',
+    affectedServices: services,
+    visibleToCustomerIds: customers,
+    publishedAt: input.publish ? ctx.now : null,
+    resolvedAt: null,
+    canceledAt: null,
+    deletedAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  const messages: IncidentMessage[] = input.initial_message
+    ? [{ id: randomUUID(), organization: ctx.org.id, incident: incident.id, type: input.initial_message.type ?? 'Investigating', body: input.initial_message.body, postedAt: ctx.now }]
+    : [];
+  const events = ['incident.created', ...(input.publish ? ['incident.published'] : [])];
+  if (input.initial_message) events.push('incident.message_added');
+  if (input.initial_message?.type === 'Resolved' && input.publish) {
+    incident.resolvedAt = ctx.now;
+    events.push('incident.resolved');
+  }
+  const v = incidentView(incident, messages);
+  await insertIncident(ctx.em, incident, messages, events, v);
+  return v;
 }
 
 export async function getIncident(ctx: OrgContext, id: string): Promise<IncidentView> {

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Incident, IncidentMessage } from '../entities';
+import { pgArray, rawRun } from '../raw-sql';
+
+/**
+ * A new incident, its first timeline message if any, and one outbox event per type carrying
+ * `payload`, in one statement: atomic on its own, or part of the caller's transaction (an
+ * idempotent create). Creating incidents is how most events begin, and each statement costs a
+ * round trip on the API's event loop.
+ */
+export async function insertIncident(em: EntityManager, incident: Incident, messages: IncidentMessage[], eventTypes: string[], payload: unknown): Promise<void> {
+  await rawRun(
+    em,
+    `with i as (
+       insert into incidents (id, organization_id, title, severity, affected_services, visible_to_customer_ids,
+                              published_at, resolved_at, canceled_at, deleted_at, created_at, updated_at)
+       values (?, ?, ?, ?, ?::uuid[], ?::uuid[], ?, ?, ?, ?, ?, ?)
+       returning id
+     ), m as (
+       insert into incident_messages (id, organization_id, incident_id, type, body, posted_at)
+       select x.id, x.organization_id, (select id from i), x.type, x.body, x.posted_at
+         from jsonb_to_recordset(?::jsonb) as x(id uuid, organization_id uuid, type text, body text, posted_at timestamptz)
+     )
+     insert into outbox_events (id, organization_id, type, resource_kind, resource_id, payload, created_at, dispatched_at)
+     select x.id, ?, x.type, 'incident', (select id from i), ?::jsonb, ?, null
+       from jsonb_to_recordset(?::jsonb) as x(id uuid, type text)`,
+    [
+      incident.id,
+      incident.organization,
+      incident.title,
+      incident.severity,
+      pgArray(incident.affectedServices),
+      pgArray(incident.visibleToCustomerIds),
+      incident.publishedAt,
+      incident.resolvedAt,
+      incident.canceledAt,
+      incident.deletedAt,
+      incident.createdAt,
+      incident.updatedAt,
+      JSON.stringify(messages.map((m) => ({ id: m.id, organization_id: m.organization, type: m.type, body: m.body, posted_at: m.postedAt.toISOString() }))),
+      incident.organization,
+      JSON.stringify(payload),
+      incident.createdAt,
+      JSON.stringify(eventTypes.map((type) => ({ id: randomUUID(), type }))),
+    ],
+  );
+}
