@@ -94,8 +94,11 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     expect(created.every((r) => r.status === 201)).toBe(true);
     await eventually(async () => expect(rx.accepted().size).toBe(40), 30_000);
     expect([...rx.accepted().values()].every((n) => n === 1)).toBe(true);
+    // The relay's start pipeline stamps every delivery it started (the sweep leaves those alone).
+    await h.relay!.idle();
     const rows = await api.orm.em.fork().find(WebhookDeliverySchema, { subscription: hook.id });
     expect(rows).toHaveLength(40);
+    expect(rows.filter((d) => d.workflowStartedAt === null)).toHaveLength(0);
     await eventually(async () => {
       const states = await api.orm.em.fork().find(WebhookDeliverySchema, { subscription: hook.id }, { fields: ['state'] });
       expect(states.every((d) => d.state === 'succeeded')).toBe(true);
