@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
 import { type Config, secretBox, subscriberLinkKey, webhookRetryPolicy } from '../config';
-import { temporalWebhookStarter } from '../temporal/webhook-starter';
+import { logStartErrors, temporalWebhookStarter } from '../temporal/webhook-starter';
 import { temporalProbeTestRunner } from '../temporal/probe-test-runner';
 import { temporalMetricScheduler } from '../temporal/metric-schedules';
 import { ChangeFeed } from '../db/change-feed';
@@ -38,9 +38,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     secretBox: secretBox(config),
     linkKey: subscriberLinkKey(config),
     subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
-    webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config), {
-      onStartError: (err, workflowId) => log.warn({ err, workflowId }, 'could not start the workflow; the outbox sweep starts it again within a minute'),
-    }),
+    webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config), { onStartError: logStartErrors(log) }),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient: worker?.eagerClient }),
     localProbeJobs: worker?.localProbeJobs,
     metricScheduler: temporalMetricScheduler(temporal),

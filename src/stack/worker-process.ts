@@ -6,7 +6,7 @@ import { connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';
 import { ensureHousekeepingSchedule, ensureMetricSweepSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
-import { temporalWebhookStarter } from '../temporal/webhook-starter';
+import { logStartErrors, temporalWebhookStarter } from '../temporal/webhook-starter';
 import { OutboxRelay } from '../worker/outbox-relay';
 import { PROBES } from '../probes/registry';
 import { type WorkerHandle, startWorker } from '../worker/worker';
@@ -17,7 +17,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   // Idempotent: lets runs be filtered per organization in the Temporal UI on any server.
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
   const temporal = await connectTemporal({ address, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
-  const onStartError = (err: unknown, workflowId: string) => log.warn({ err, workflowId }, 'could not start the workflow; the outbox sweep starts it again within a minute');
+  const onStartError = logStartErrors(log);
   const starter = temporalWebhookStarter(temporal, webhookRetryPolicy(config), { onStartError });
   // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
   const email = emailDeps(config, (line) => log.info(line));

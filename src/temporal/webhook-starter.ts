@@ -5,6 +5,12 @@ import type { DeliveryRef, EmailRunRef } from '../usecases/webhooks/deliveries';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 
+/** `onStartError` for a process's log: a start that failed is retried by the outbox sweep. */
+export const logStartErrors =
+  (log: { warn(obj: object, msg: string): void }) =>
+  (err: unknown, workflowId: string): void =>
+    log.warn({ err, workflowId }, 'could not start the workflow; the outbox sweep starts it again within a minute');
+
 /** Workflow starts one relay keeps in flight at once. */
 const START_WINDOW = 16;
 

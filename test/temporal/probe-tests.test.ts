@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { AgentSchema, ProbeTestJobSchema } from '../../src/db/entities';
 import { connectTemporal } from '../../src/temporal/connection';
-import { storeCloudOutcome } from '../../src/usecases/probe-tests/jobs';
+import { expireJob, storeCloudOutcome } from '../../src/usecases/probe-tests/jobs';
 import { startWorker } from '../../src/worker/worker';
 import { testTemporalAddress } from '../support/env';
 import { probeTestWorkflowId, temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
@@ -370,6 +370,14 @@ describe('cloud probe tests', () => {
     expect(byId.get(done.id)).toMatchObject({ state: 'completed', outcome: { value: 1 }, completedAt: now });
     expect(byId.get(expired.id)).toMatchObject({ state: 'expired', outcome: null, completedAt: now });
     expect(byId.get(running.id)).toMatchObject({ state: 'completed', outcome: { value: 99, value_description: null }, completedAt: at });
+    // Expiry, through the same statement: a finished job stays as it is, its outcome kept.
+    await expireJob(api.orm.em.fork(), running.id, new Date(at.getTime() + 1_000));
+    expect(await api.orm.em.fork().findOneOrFail(ProbeTestJobSchema, running.id)).toMatchObject({ state: 'completed', outcome: { value: 99 }, completedAt: at });
+    const waiting = api.orm.em.fork();
+    const open = waiting.create(ProbeTestJobSchema, { ...base, id: randomUUID(), state: 'running', outcome: null, createdAt: now, completedAt: null, expiresAt: now });
+    await waiting.flush();
+    await expireJob(api.orm.em.fork(), open.id, at);
+    expect(await api.orm.em.fork().findOneOrFail(ProbeTestJobSchema, open.id)).toMatchObject({ state: 'expired', outcome: null, completedAt: at });
   });
 
   it('lets no more than 20 cloud tests of a minute through when they arrive at once', async () => {

@@ -33,19 +33,20 @@ export async function insertCloudProbeJob(em: EntityManager, job: ProbeTestJob, 
 }
 
 /**
- * Finishes a job unless it is already in one of the `finalStates`: one statement without the
- * ORM's query building, because the cloud probe test's caller waits on it. Answers whether it did.
+ * Finishes a job (completed with its outcome, or expired) unless it is already in one of the
+ * `finalStates`: one statement without the ORM's query building, because the cloud probe
+ * test's caller waits on it. An outcome of null leaves the stored one alone. Answers whether it did.
  */
 export async function finishUnlessFinal(
   em: EntityManager,
   jobId: string,
   finalStates: readonly string[],
-  change: { state: string; outcome: object; completedAt: Date },
+  change: { state: string; outcome: object | null; completedAt: Date },
 ): Promise<boolean> {
   const changed = await rawRun(
     em,
-    `update probe_test_jobs set state = ?, outcome = ?::jsonb, completed_at = ? where id = ? and state <> all(?::text[])`,
-    [change.state, JSON.stringify(change.outcome), change.completedAt, jobId, pgArray(finalStates)],
+    `update probe_test_jobs set state = ?, outcome = coalesce(?::jsonb, outcome), completed_at = ? where id = ? and state <> all(?::text[])`,
+    [change.state, change.outcome === null ? null : JSON.stringify(change.outcome), change.completedAt, jobId, pgArray(finalStates)],
   );
   return changed === 1;
 }

@@ -176,7 +176,7 @@ export async function storeCloudOutcome(
 
 /** The workflow's deadline passed: a job not finished by then is expired. Idempotent. */
 export async function expireJob(em: EntityManager, jobId: string, now: Date): Promise<void> {
-  await em.nativeUpdate(ProbeTestJobSchema, { id: jobId, state: { $nin: FINAL } }, { state: 'expired', completedAt: now });
+  await finishUnlessFinal(em, jobId, FINAL, { state: 'expired', outcome: null, completedAt: now });
 }
 
 export async function loadJob(em: EntityManager, jobId: string): Promise<ProbeTestJob | null> {
