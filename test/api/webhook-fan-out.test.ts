@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutboxEventSchema, WebhookAttemptSchema, WebhookDeliverySchema } from '../../src/db/entities';
 import { prepareAttempt, recordAttempt } from '../../src/usecases/webhooks/attempts';
@@ -82,6 +83,46 @@ describe('webhook fan-out and attempts (SQL)', () => {
     // Dispatched events are never fanned out again.
     await dispatchOutbox(em(), new Date(), 500);
     expect(await em().count(WebhookDeliverySchema, { event: { $in: events.map((e) => e.id) } })).toBe(3);
+  });
+
+  it('creates a subscriber-email run with the dispatch of each recent event that owes email, and of no other', async () => {
+    const listened = await api.createOrg('business', 'email runs');
+    const page = await call(listened, 'POST', '/v1/status-pages', { subdomain: `runs-${listened.id.slice(0, 8)}`, title: 'Runs' });
+    expect(page.status).toBe(201);
+    const imported = await call(listened, 'POST', `/v1/status-pages/${page.body.id}/subscribers/import`, { subscribers: [{ email: 'ann@example.com' }], skip_confirmation: true });
+    expect(imported.status).toBe(200);
+    const heard = (await call(listened, 'POST', '/v1/incidents', { title: 'Heard', publish: true })).body;
+    const unheard = (await call(other, 'POST', '/v1/incidents', { title: 'Nobody subscribed', publish: true })).body;
+    // Written as the API would, minus the API: a confirmation request where no one is confirmed yet, and news from 3 days ago.
+    const direct = (organization: string, type: string, ageMs: number) => {
+      const e = em().create(OutboxEventSchema, {
+        id: randomUUID(), organization, type, resourceKind: 'subscriber', resourceId: randomUUID(), payload: {}, createdAt: new Date(Date.now() - ageMs), dispatchedAt: null,
+      });
+      return e;
+    };
+    const fork = em();
+    const confirmation = direct(other.id, 'subscriber.confirmation_requested', 0);
+    const stale = direct(listened.id, 'incident.published', 3 * 86_400_000);
+    fork.persist([confirmation, stale]);
+    await fork.flush();
+
+    const events = [...(await eventsOf(listened, heard.id)), ...(await eventsOf(other, unheard.id)), confirmation, stale];
+    const ids = events.map((e) => e.id);
+    const returned: string[] = [];
+    for (let i = 0; i < 50 && (await em().count(OutboxEventSchema, { id: { $in: ids }, dispatchedAt: null })); i++) {
+      returned.push(...(await dispatchOutbox(em(), new Date(), 500)).emailRuns.map((r) => r.eventId));
+    }
+    const published = events.find((e) => e.resourceId === heard.id && e.type === 'incident.published')!;
+    const expected = [published.id, confirmation.id].sort();
+    expect(returned.filter((id) => ids.includes(id)).sort()).toEqual(expected);
+    const runs = await em().getConnection().execute<{ event_id: string; organization_id: string; event_type: string; workflow_started_at: Date | null }[]>(
+      'select event_id, organization_id, event_type, workflow_started_at from notification_runs where event_id = any(?::uuid[]) order by event_type',
+      [`{${ids.join(',')}}`],
+    );
+    expect(runs).toEqual([
+      { event_id: published.id, organization_id: listened.id, event_type: 'incident.published', workflow_started_at: null },
+      { event_id: confirmation.id, organization_id: other.id, event_type: 'subscriber.confirmation_requested', workflow_started_at: null },
+    ]);
   });
 
   it('relays running at once fan each event out exactly once', async () => {

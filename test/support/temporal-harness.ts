@@ -32,7 +32,7 @@ export async function startTemporalHarness(
     cloudAllowCidrs?: string;
     cloudResolver?: string;
     webhookAllowCidrs?: string;
-    /** Subscriber email: only a harness given these sends it (its relay alone claims email runs, so suites never send each other's mail). */
+    /** Subscriber email: only a harness given these sends it (every relay creates email runs, but only its relay starts them, and no suite runs the outbox sweep, so suites never send each other's mail). */
     email?: EmailDeps;
   } = {},
 ): Promise<TemporalHarness> {

@@ -20,10 +20,6 @@ export const OutboxEventSchema = defineEntity({
   },
   indexes: [
     { name: 'outbox_events_undispatched_index', expression: 'create index outbox_events_undispatched_index on outbox_events (created_at) where dispatched_at is null' },
-    {
-      name: 'outbox_events_email_index',
-      expression: "create index outbox_events_email_index on outbox_events (created_at) where type like 'incident.%' or type like 'maintenance.%' or type like 'subscriber.%'",
-    },
   ],
 });
 export type OutboxEvent = InferEntity<typeof OutboxEventSchema>;

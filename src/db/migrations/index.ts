@@ -9,6 +9,7 @@ import { Migration20261122070000Metrics } from './Migration20261122070000Metrics
 import { Migration20261122080000Slos } from './Migration20261122080000Slos';
 import { Migration20261122090000StatusPages } from './Migration20261122090000StatusPages';
 import { Migration20261122100000HotUpdates } from './Migration20261122100000HotUpdates';
+import { Migration20261123000000EmailRunsAtDispatch } from './Migration20261123000000EmailRunsAtDispatch';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122080000Slos', class: Migration20261122080000Slos },
   { name: 'Migration20261122090000StatusPages', class: Migration20261122090000StatusPages },
   { name: 'Migration20261122100000HotUpdates', class: Migration20261122100000HotUpdates },
+  { name: 'Migration20261123000000EmailRunsAtDispatch', class: Migration20261123000000EmailRunsAtDispatch },
 ];

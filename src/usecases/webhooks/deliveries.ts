@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryRef } from '../../db/repositories/outbox-repository';
+import type { DeliveryRef, EmailRunRef } from '../../db/repositories/outbox-repository';
 import { WebhookAttemptSchema, type WebhookDelivery, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
@@ -9,14 +9,7 @@ import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive } from '../org-resources';
 import { type DeliveryState, type DeliveryView, deliveryView } from './views';
 
-export type { DeliveryRef };
-
-/** What starting an event's subscriber-email workflow needs. */
-export interface EmailRunRef {
-  organizationId: string;
-  eventId: string;
-  eventType: string;
-}
+export type { DeliveryRef, EmailRunRef };
 
 async function withAttempts(ctx: OrgContext, rows: WebhookDelivery[]): Promise<DeliveryView[]> {
   if (!rows.length) return [];

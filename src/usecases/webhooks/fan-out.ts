@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotificationRunSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
-import { EMAIL_EVENT_TYPES } from '../../domain/status-page/notify-events';
-import { claimNotificationRuns } from '../../db/repositories/status-page-repository';
 import type { DeliveryRef, EmailRunRef } from './deliveries';
 
 /** Records that these deliveries' workflows run, so the sweep leaves them alone. */
@@ -16,16 +14,6 @@ export async function unstartedDeliveries(em: EntityManager, before: Date, limit
   const subs = await em.find(WebhookSubscriptionSchema, { id: { $in: [...new Set(rows.map((d) => d.subscription))] } }, { fields: ['id', 'url'] });
   const url = new Map(subs.map((s) => [s.id, s.url]));
   return rows.map((d) => ({ organizationId: d.organization, deliveryId: d.id, eventType: d.eventType, url: url.get(d.subscription) ?? '' }));
-}
-
-/**
- * Claims subscriber-email runs for recent events that have none yet, in organizations that
- * have confirmed subscribers. Separate from webhook fan-out, so only relays that can send email
- * take these events.
- */
-export async function claimEmailRuns(em: EntityManager, now: Date, limit = 500): Promise<EmailRunRef[]> {
-  const rows = await claimNotificationRuns(em, [...EMAIL_EVENT_TYPES], now, limit);
-  return rows.map((r) => ({ organizationId: r.organization_id, eventId: r.event_id, eventType: r.event_type }));
 }
 
 export async function markEmailRunsStarted(em: EntityManager, eventIds: string[], now: Date): Promise<void> {

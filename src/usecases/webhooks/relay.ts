@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookStarter } from '../../temporal/webhook-starter';
 import type { DeliveryRef, EmailRunRef } from './deliveries';
 import { dispatchOutbox } from '../../db/repositories/outbox-repository';
-import { claimEmailRuns, markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './fan-out';
+import { markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './fan-out';
 
 const BATCH = 500;
 
@@ -20,7 +20,11 @@ async function startEmailRuns(fork: () => EntityManager, starter: WebhookStarter
   return started.length;
 }
 
-/** Drains the outbox: fans every undispatched event out to deliveries and starts their workflows. */
+/**
+ * Drains the outbox: fans every undispatched event out to webhook deliveries and subscriber-email
+ * runs and starts their workflows. Email runs a starter without email cannot start wait for the
+ * outbox sweep of a worker that can (restartUnstartedDeliveries).
+ */
 export async function relayOutbox(fork: () => EntityManager, starter: WebhookStarter): Promise<{ events: number; started: number }> {
   let events = 0;
   let started = 0;
@@ -28,14 +32,8 @@ export async function relayOutbox(fork: () => EntityManager, starter: WebhookSta
     const batch = await dispatchOutbox(fork(), new Date(), BATCH);
     events += batch.events;
     started += await startAndMark(fork, starter, batch.deliveries);
+    started += await startEmailRuns(fork, starter, batch.emailRuns);
     if (batch.events < BATCH) break;
-  }
-  if (starter.startEmailRuns) {
-    for (;;) {
-      const runs = await claimEmailRuns(fork(), new Date(), BATCH);
-      started += await startEmailRuns(fork, starter, runs);
-      if (runs.length < BATCH) break;
-    }
   }
   return { events, started };
 }
