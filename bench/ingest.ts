@@ -1,7 +1,7 @@
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { procCpu } from './proc-cpu';
 import os from 'node:os';
 import { Client as PgClient, Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
@@ -107,19 +107,6 @@ function batch(k: number, base: number): Row[] {
 
 // ---------------------------------------------------------------------------------------------
 // Where the time goes: CPU of processes, and what PostgreSQL's sessions are doing.
-
-const TICK = 100; // getconf CLK_TCK on Linux
-
-/** utime + stime of a process in seconds (null where /proc is not there). */
-function procCpu(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / TICK;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * CPU seconds per PostgreSQL process serving the bench: its database's backends and the server's

@@ -1,5 +1,6 @@
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,30 +19,42 @@ import { createOrganization, updateOrganization } from '../src/usecases/organiza
 import type { VigilProcessEnv } from './lifecycle-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { type Stats, stats } from './figures';
+import { waitUntilQuiet } from './proc-cpu';
 
 /**
  * bench/lifecycle: how punctual Vigil's Temporal-driven lifecycle is, end to end, in one run:
  *   (a) maintenance timer lag: MAINTENANCES maintenances created over HTTP, all scheduled to start
  *       at the same whole second ~16 s ahead; lag = actual_start_at − scheduled_start_at.
  *       Target: p99 < 1000 ms.
- *   (b) webhook delivery: one subscription (incident.created) to a loopback receiver answering
- *       204, then EVENTS incidents created over HTTP at EVENT_RATE per second (CONCURRENCY in
- *       flight at most); first-attempt latency = arrival at the receiver − the incident's
- *       created_at. Target: p99 < 500 ms. Baseline: the same number of equally sized POSTs sent
- *       straight to the receiver with undici at the same pacing.
+ *   (b) webhook delivery, to a loopback receiver answering 204, of EVENTS incident.created events
+ *       (incidents created over HTTP, CONCURRENCY in flight at most), twice:
+ *       (b1) capacity: the events sent as fast as the API takes them; deliveries per second =
+ *            delivered / (last arrival − first created_at).
+ *       (b2) first-attempt latency (arrival at the receiver − the incident's created_at) at a
+ *            steady rate: LOAD × the capacity just measured (EVENT_RATE sets it instead).
+ *            Target: p99 < 500 ms. Baseline: the same number of equally sized POSTs sent
+ *            straight to the receiver with undici at the same pacing.
+ *       A latency measured at or above capacity is the backlog's length, not the path's; the
+ *       rate is taken from the same run because this machine's capacity varies from day to day.
+ * Each part starts once the previous one's work is done (the Vigil and Temporal processes idle),
+ * so (b) does not measure (a)'s maintenances finishing their start.
  * The Vigil side (API + worker + outbox relay, as `vigil start` runs them) is a child process
  * (bench/lifecycle-support.ts) on a fresh database and its own task queue; this process drives
  * the load and keeps the clocks.
  *
  *   npm run build --silent && node dist/bench/lifecycle.js
- *   (MAINTENANCES=200 EVENTS=2000 EVENT_RATE=100 CONCURRENCY=10; TEMPORAL_ADDRESS=host:port to use
- *    a running Temporal, otherwise the cached dev server binary is started on a free port;
- *    EVENT_RATE=0 sends as fast as CONCURRENCY allows; VIGIL_NODE_ARGS adds node flags to the Vigil
- *    process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
+ *   (MAINTENANCES=200 EVENTS=2000 LOAD=0.5 CONCURRENCY=10; EVENT_RATE=n fixes (b2)'s rate;
+ *    TEMPORAL_ADDRESS=host:port to use a running Temporal, otherwise the cached dev server binary
+ *    is started on a free port; DUMP=/tmp/x writes each delivery's timings to /tmp/x-<path>.json;
+ *    VIGIL_NODE_ARGS adds node flags to the Vigil process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
  */
 const MAINTENANCES = Number(process.env.MAINTENANCES ?? 200);
 const EVENTS = Number(process.env.EVENTS ?? 2000);
-const EVENT_RATE = Number(process.env.EVENT_RATE ?? 100);
+/** (b2)'s events per second; unset or 0: LOAD × (b1)'s deliveries per second. */
+const EVENT_RATE = Number(process.env.EVENT_RATE ?? 0);
+/** (b2)'s share of the capacity (b1) measured. */
+const LOAD = Number(process.env.LOAD ?? 0.5);
+const DUMP = process.env.DUMP;
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
 /** Short, so a failing receiver could never keep the run waiting long. */
 const WEBHOOK_POLICY: RetryPolicy = { initialMs: 200, factor: 2, maxMs: 1_000, giveUpAfterMs: 10_000 };
@@ -230,7 +243,10 @@ interface DeliveryResult {
   createLatency: Stats;
   maxBehindMs: number;
   stages: { relay: Stats; toAttempt: Stats; http: Stats } | null;
-  raw: { latency: Stats; rate: number; delivered: number };
+  /** The second of the run (counted from the first event) whose slowest first attempt was slowest. */
+  worstSecond: { second: number; maxMs: number } | null;
+  /** One delivery's body, for the baseline's requests. */
+  template: string;
 }
 
 interface StageRow {
@@ -240,14 +256,19 @@ interface StageRow {
   attempted_ms: number | null;
 }
 
-async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver): Promise<DeliveryResult> {
-  const hook = await api.call<{ id: string }>('POST', '/v1/webhooks', { url: `${rx.base}/hooks`, event_types: ['incident.created'] });
+/**
+ * One subscription (incident.created) to `rx` at `hookPath`, then EVENTS incidents created over HTTP
+ * at `rate` per second (0: as fast as CONCURRENCY allows). Deletes the subscription at the end,
+ * so a later run's events do not reach it.
+ */
+async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver, hookPath: string, rate: number): Promise<DeliveryResult> {
+  const hook = await api.call<{ id: string }>('POST', '/v1/webhooks', { url: `${rx.base}${hookPath}`, event_types: ['incident.created'] });
   expectStatus(hook, 201, 'POST /v1/webhooks');
-  say(`(b) subscribed ${rx.base}/hooks to incident.created; creating ${EVENTS} incidents at ${EVENT_RATE > 0 ? `${EVENT_RATE}/s` : 'full speed'} (${CONCURRENCY} in flight at most)…`);
+  say(`    subscribed ${rx.base}${hookPath} to incident.created; creating ${EVENTS} incidents at ${rate > 0 ? `${rate}/s` : 'full speed'} (${CONCURRENCY} in flight at most)…`);
 
   const createdAt = new Map<string, number>();
   const createMs: number[] = [];
-  const run = await paced(EVENTS, EVENT_RATE, CONCURRENCY, async (i) => {
+  const run = await paced(EVENTS, rate, CONCURRENCY, async (i) => {
     const sent = performance.now();
     const res = await api.call<{ id: string; created_at: string }>('POST', '/v1/incidents', { title: `Bench incident ${i}` });
     createMs.push(performance.now() - sent);
@@ -262,7 +283,7 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver): Promise<
   let seen = 0;
   let progressAt = Date.now();
   await until('webhook deliveries', lastCreate + 300_000, async () => {
-    const n = rx.first('/hooks').size;
+    const n = rx.first(hookPath).size;
     if (n !== seen) [seen, progressAt] = [n, Date.now()];
     return n >= EVENTS || Date.now() - progressAt > 30_000;
   });
@@ -270,27 +291,34 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver): Promise<
   const firstCreate = Math.min(...createdAt.values());
   const latencies: number[] = [];
   const arrivalByIncident = new Map<string, number>();
+  const slowestBySecond = new Map<number, number>();
   let lastArrival = 0;
   let template = '';
-  for (const a of rx.first('/hooks').values()) {
+  for (const a of rx.first(hookPath).values()) {
     template ||= a.body;
     const incidentId = (JSON.parse(a.body) as { data: { id: string } }).data.id;
     const created = createdAt.get(incidentId);
     if (created === undefined) continue;
-    latencies.push(a.at - created);
+    const latency = a.at - created;
+    latencies.push(latency);
+    const second = Math.floor((created - firstCreate) / 1000);
+    slowestBySecond.set(second, Math.max(slowestBySecond.get(second) ?? 0, latency));
     arrivalByIncident.set(incidentId, a.at);
     lastArrival = Math.max(lastArrival, a.at);
   }
   const delivered = latencies.length;
   const vigilRate = delivered / ((lastArrival - firstCreate) / 1000);
   const firstAttempt = stats(latencies);
-  say(`    delivered ${delivered}/${EVENTS}; first-attempt latency ${fmt(firstAttempt)} (target p99 < ${DELIVERY_TARGET_MS} ms); ${vigilRate.toFixed(1)} deliveries/s`);
+  say(`    delivered ${delivered}/${EVENTS}; first-attempt latency ${fmt(firstAttempt)}; ${vigilRate.toFixed(1)} deliveries/s`);
+  let worstSecond: DeliveryResult['worstSecond'] = null;
+  for (const [second, maxMs] of slowestBySecond) if (!worstSecond || maxMs > worstSecond.maxMs) worstSecond = { second, maxMs };
 
   // Let every delivery record its attempt, then see where the time went.
   await until('the deliveries to be recorded', Date.now() + 60_000, async () => {
     const open = await orm.em.fork().count(WebhookDeliverySchema, { subscription: hook.body.id, state: 'pending' });
     return open === 0;
   }).catch((err: Error) => say(`    WARNING: ${err.message}`));
+  expectStatus(await api.call('DELETE', `/v1/webhooks/${hook.body.id}`), 200, 'DELETE /v1/webhooks/{id}');
   const rows = await orm.em.fork().getConnection().execute<StageRow[]>(
     `select e.resource_id,
             (extract(epoch from e.created_at) * 1000)::float8 as event_ms,
@@ -312,15 +340,29 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver): Promise<
     toAttempt.push(r.attempted_ms - r.fanned_ms);
     httpMs.push(arrived - r.attempted_ms);
   }
-  const stages = relay.length ? { relay: stats(relay), toAttempt: stats(toAttempt), http: stats(httpMs) } : null;
+  if (DUMP) writeFileSync(`${DUMP}${hookPath.replaceAll('/', '-')}.json`, JSON.stringify(rows.map((r) => ({ ...r, arrived_ms: arrivalByIncident.get(r.resource_id) ?? null }))));
+  return {
+    firstAttempt,
+    delivered,
+    repeats: rx.total(hookPath) - rx.first(hookPath).size,
+    vigilRate,
+    offeredRate,
+    createLatency: stats(createMs),
+    maxBehindMs: run.maxBehindMs,
+    stages: relay.length ? { relay: stats(relay), toAttempt: stats(toAttempt), http: stats(httpMs) } : null,
+    worstSecond,
+    template,
+  };
+}
 
-  // Baseline: equally sized POSTs straight to the same receiver, same pacing and concurrency.
+/** Baseline: equally sized POSTs straight to the receiver with undici, same pacing and concurrency. */
+async function rawBaseline(rx: Receiver, rate: number, template: string): Promise<{ latency: Stats; rate: number; delivered: number }> {
   say(`    baseline: ${EVENTS} direct POSTs to ${rx.base}/raw with undici at the same pacing…`);
   const body = template || JSON.stringify({ id: randomUUID(), type: 'incident.created', created_at: new Date().toISOString(), data: {} });
   const pool = new Pool(rx.base, { connections: CONCURRENCY });
   const sentAt = new Map<string, number>();
   try {
-    await paced(EVENTS, EVENT_RATE, CONCURRENCY, async (i) => {
+    await paced(EVENTS, rate, CONCURRENCY, async (i) => {
       const id = `raw_${i}`;
       sentAt.set(id, Date.now());
       const res = await pool.request({
@@ -343,18 +385,13 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver): Promise<
   }
   const rawRate = rawLat.length / ((rawLast - Math.min(...sentAt.values())) / 1000);
   say(`    baseline delivered ${rawLat.length}/${EVENTS}; latency ${fmt(stats(rawLat))}; ${rawRate.toFixed(1)} POSTs/s`);
+  return { latency: stats(rawLat), rate: rawRate, delivered: rawLat.length };
+}
 
-  return {
-    firstAttempt,
-    delivered,
-    repeats: rx.total('/hooks') - rx.first('/hooks').size,
-    vigilRate,
-    offeredRate,
-    createLatency: stats(createMs),
-    maxBehindMs: run.maxBehindMs,
-    stages,
-    raw: { latency: stats(rawLat), rate: rawRate, delivered: rawLat.length },
-  };
+/** Lets the previous part's work finish (see waitUntilQuiet) before the next part is measured. */
+async function settle(pids: number[], after: string): Promise<void> {
+  const { waitedMs, quiet } = await waitUntilQuiet(pids);
+  say(`    ${quiet ? 'quiet' : 'still busy (measuring anyway)'} ${(waitedMs / 1000).toFixed(1)} s after ${after}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -421,36 +458,51 @@ async function main(): Promise<void> {
     api = apiClient(`http://127.0.0.1:${started.port}`, key.plaintext);
     say(`Vigil (API + worker + outbox relay) listening on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`);
 
+    const busy = [started.child.pid, devServer?.pid].filter((pid): pid is number => pid !== undefined);
+
     const a = await maintenanceLag(api, orm, organization.id, maintenanceIds);
-    const b = await webhookDelivery(api, orm, rx);
+    await settle(busy, 'the maintenances started');
+    say('(b1) webhook capacity');
+    const cap = await webhookDelivery(api, orm, rx, '/capacity', 0);
+    await settle(busy, 'the capacity run');
+    const rate = EVENT_RATE > 0 ? EVENT_RATE : Math.max(1, Math.round(cap.vigilRate * LOAD));
+    say(`(b2) first-attempt latency at ${rate}/s (${EVENT_RATE > 0 ? 'EVENT_RATE' : `${LOAD} × the capacity`})`);
+    const b = await webhookDelivery(api, orm, rx, '/hooks', rate);
+    const raw = await rawBaseline(rx, rate, b.template);
 
     const lagMet = a.lag.p99 < LAG_TARGET_MS;
-    const deliveryMet = b.firstAttempt.p99 < DELIVERY_TARGET_MS && b.delivered === EVENTS;
-    const rate = EVENT_RATE > 0 ? `${EVENT_RATE}/s` : 'full speed';
+    const deliveryMet = b.firstAttempt.p99 < DELIVERY_TARGET_MS && b.delivered === EVENTS && cap.delivered === EVENTS;
+    const stageLines = (r: DeliveryResult) =>
+      r.stages
+        ? [
+            '    where the time goes (per delivery):',
+            `      created_at → fanned out by the relay:        ${fmt(r.stages.relay)}`,
+            `      fanned out → first attempt starts (Temporal): ${fmt(r.stages.toAttempt)}`,
+            `      attempt starts → arrival (sign + HTTP):      ${fmt(r.stages.http)}`,
+          ]
+        : [];
     const lines = [
       '',
       '================ bench/lifecycle summary ================',
       `(a) maintenance timer lag, ${MAINTENANCES} maintenances starting at the same second`,
       `    actual_start_at − scheduled_start_at: ${fmt(a.lag)}${a.early ? ` (${a.early} started early!)` : ''}`,
       `    target p99 < ${LAG_TARGET_MS} ms: ${lagMet ? 'MET' : 'MISSED'}   (creates took ${a.createsMs} ms, ended ${a.createsFinishedBeforeStartMs} ms before the start)`,
-      `(b) webhook delivery, ${EVENTS} incident.created events at ${rate}, ${CONCURRENCY} in flight (offered ${b.offeredRate.toFixed(1)}/s, at most ${b.maxBehindMs.toFixed(0)} ms behind schedule)`,
-      `    delivered: ${b.delivered}/${EVENTS}${b.repeats ? ` (+${b.repeats} repeated attempts)` : ''}`,
+      `(b1) webhook capacity: ${EVENTS} incident.created events as fast as the API took them (${cap.offeredRate.toFixed(1)}/s, ${CONCURRENCY} in flight)`,
+      `    delivered: ${cap.delivered}/${EVENTS}${cap.repeats ? ` (+${cap.repeats} repeated attempts)` : ''}`,
+      `    Vigil deliveries/s (delivered / (last arrival − first created_at)): ${cap.vigilRate.toFixed(1)}`,
+      `    first-attempt latency with the backlog this builds (not the target's measure): ${fmt(cap.firstAttempt)}`,
+      ...stageLines(cap),
+      `(b2) webhook first-attempt latency: ${EVENTS} events at ${rate}/s (${EVENT_RATE > 0 ? 'EVENT_RATE' : `LOAD ${LOAD} × the capacity above`}), ${CONCURRENCY} in flight (offered ${b.offeredRate.toFixed(1)}/s, at most ${b.maxBehindMs.toFixed(0)} ms behind schedule)`,
+      `    delivered: ${b.delivered}/${EVENTS}${b.repeats ? ` (+${b.repeats} repeated attempts)` : ''}, ${b.vigilRate.toFixed(1)}/s`,
       `    first-attempt latency (arrival − created_at): ${fmt(b.firstAttempt)}`,
       `    target p99 < ${DELIVERY_TARGET_MS} ms with all delivered: ${deliveryMet ? 'MET' : 'MISSED'}`,
+      ...(b.worstSecond ? [`    slowest second of the run: second ${b.worstSecond.second}, slowest first attempt ${b.worstSecond.maxMs.toFixed(0)} ms`] : []),
       `    POST /v1/incidents latency: ${fmt(b.createLatency)}`,
-      ...(b.stages
-        ? [
-            '    where the time goes (per delivery):',
-            `      created_at → fanned out by the relay:        ${fmt(b.stages.relay)}`,
-            `      fanned out → first attempt starts (Temporal): ${fmt(b.stages.toAttempt)}`,
-            `      attempt starts → arrival (sign + HTTP):      ${fmt(b.stages.http)}`,
-          ]
-        : []),
-      `    Vigil deliveries/s (delivered / (last arrival − first created_at)): ${b.vigilRate.toFixed(1)}`,
-      `    raw undici POSTs/s, same pacing:                                  ${b.raw.rate.toFixed(1)} (latency ${fmt(b.raw.latency)}, ${b.raw.delivered}/${EVENTS})`,
-      `    ratio Vigil / raw: ${((b.vigilRate / b.raw.rate) * 100).toFixed(1)}%`,
+      ...stageLines(b),
+      `    raw undici POSTs at the same pacing: latency ${fmt(raw.latency)}, ${raw.rate.toFixed(1)}/s, ${raw.delivered}/${EVENTS}`,
+      `    ratio of deliveries/s, Vigil / raw: ${((b.vigilRate / raw.rate) * 100).toFixed(1)}%`,
       '',
-      `reproduce: npm run build --silent && MAINTENANCES=${MAINTENANCES} EVENTS=${EVENTS} EVENT_RATE=${EVENT_RATE} CONCURRENCY=${CONCURRENCY}${config.TEMPORAL_ADDRESS ? ` TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}` : ''} node dist/bench/lifecycle.js`,
+      `reproduce: npm run build --silent && MAINTENANCES=${MAINTENANCES} EVENTS=${EVENTS} ${EVENT_RATE > 0 ? `EVENT_RATE=${EVENT_RATE}` : `LOAD=${LOAD}`} CONCURRENCY=${CONCURRENCY}${config.TEMPORAL_ADDRESS ? ` TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}` : ''} node dist/bench/lifecycle.js`,
       `(${os.cpus().length} CPUs, Node ${process.version}, Temporal ${devServer ? `dev server started by the bench at ${address}` : address})`,
       lagMet && deliveryMet ? 'TARGETS MET' : 'TARGETS MISSED',
       '==========================================================',

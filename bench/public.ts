@@ -1,7 +1,7 @@
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { procCpu } from './proc-cpu';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
@@ -47,17 +47,6 @@ const say = (line: string) => console.log(line);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** utime + stime of a process in seconds (0 where /proc is not there). */
-function procCpu(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // CLK_TCK
-  } catch {
-    return 0;
-  }
-}
-
 interface Target {
   label: string;
   url: string;
@@ -77,9 +66,9 @@ interface Run {
 }
 
 async function load(t: Target, duration: number): Promise<Run> {
-  const cpu0 = procCpu(t.pid);
+  const cpu0 = procCpu(t.pid) ?? 0;
   const r = await autocannon({ url: t.url, connections: CONNECTIONS, duration, headers: t.headers, pipelining: 1 });
-  const cpu = ((procCpu(t.pid) - cpu0) / r.duration) * 100;
+  const cpu = (((procCpu(t.pid) ?? 0) - cpu0) / r.duration) * 100;
   const byStatus = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0] as const);
   const wrong = byStatus.filter(([code, n]) => code !== String(t.status) && n > 0);
   if (r.errors > 0 || wrong.length) throw new Error(`${t.label}: ${r.errors} errors, unexpected statuses ${JSON.stringify(Object.fromEntries(wrong))}`);

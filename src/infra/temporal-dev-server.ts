@@ -128,6 +128,8 @@ export interface RunningTemporal {
   address: string /* host:port */;
   uiUrl: string;
   binary: string | 'sdk-download';
+  /** The server's process, when Vigil spawned the binary itself. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -221,7 +223,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
   const deadline = Date.now() + (opts.startTimeoutMs ?? 120_000);
   for (;;) {
     if (exited !== undefined) break;
-    if ((await probeReady(address, namespace)) && exited === undefined) return { address, uiUrl, binary, stop };
+    if ((await probeReady(address, namespace)) && exited === undefined) return { address, uiUrl, binary, pid: child.pid, stop };
     if (Date.now() > deadline) break;
     await sleep(250);
   }
