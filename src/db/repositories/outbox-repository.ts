@@ -22,8 +22,9 @@ export interface EmailRunRef {
  * are skipped), marks them dispatched, creates one pending delivery per enabled subscription
  * that chose the event's type, and one subscriber-email run per event of EMAIL_EVENT_TYPES less
  * than 2 days old (no stale news after an outage) whose organization has a confirmed subscriber
- * (`subscriber.*` events always: they write to the one address that asked). Answers how many events it took, the deliveries and the runs, in event
- * order; the caller then starts their workflows.
+ * (`subscriber.*` events always: they write to the one address that asked). Answers how many
+ * events it took, the deliveries and the runs, in event order; the caller then starts their
+ * workflows.
  */
 export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500): Promise<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[] }> {
   const [row] = await rawRows<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[] }>(
