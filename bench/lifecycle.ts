@@ -19,7 +19,7 @@ import { createOrganization, updateOrganization } from '../src/usecases/organiza
 import type { VigilProcessEnv } from './lifecycle-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { type Stats, stats } from './figures';
-import { waitUntilQuiet } from './proc-cpu';
+import { procCpu, waitUntilQuiet } from './proc-cpu';
 
 /**
  * bench/lifecycle: how punctual Vigil's Temporal-driven lifecycle is, end to end, in one run:
@@ -388,6 +388,9 @@ async function rawBaseline(rx: Receiver, rate: number, template: string): Promis
   return { latency: stats(rawLat), rate: rawRate, delivered: rawLat.length };
 }
 
+/** CPU seconds each process has used so far (0 where /proc cannot tell). */
+const cpuOf = (pids: number[]) => pids.map((pid) => procCpu(pid) ?? 0);
+
 /** Lets the previous part's work finish (see waitUntilQuiet) before the next part is measured. */
 async function settle(pids: number[], after: string): Promise<void> {
   const { waitedMs, quiet } = await waitUntilQuiet(pids);
@@ -463,7 +466,9 @@ async function main(): Promise<void> {
     const a = await maintenanceLag(api, orm, organization.id, maintenanceIds);
     await settle(busy, 'the maintenances started');
     say('(b1) webhook capacity');
+    const cpuBefore = cpuOf(busy);
     const cap = await webhookDelivery(api, orm, rx, '/capacity', 0);
+    const capCpu = cpuOf(busy).map((s, i) => s - cpuBefore[i]!);
     await settle(busy, 'the capacity run');
     const rate = EVENT_RATE > 0 ? EVENT_RATE : Math.max(1, Math.round(cap.vigilRate * LOAD));
     say(`(b2) first-attempt latency at ${rate}/s (${EVENT_RATE > 0 ? 'EVENT_RATE' : `${LOAD} × the capacity`})`);
@@ -490,6 +495,7 @@ async function main(): Promise<void> {
       `(b1) webhook capacity: ${EVENTS} incident.created events as fast as the API took them (${cap.offeredRate.toFixed(1)}/s, ${CONCURRENCY} in flight)`,
       `    delivered: ${cap.delivered}/${EVENTS}${cap.repeats ? ` (+${cap.repeats} repeated attempts)` : ''}`,
       `    Vigil deliveries/s (delivered / (last arrival − first created_at)): ${cap.vigilRate.toFixed(1)}`,
+      `    CPU time per delivery over this part: Vigil ${((capCpu[0]! * 1000) / EVENTS).toFixed(1)} ms${devServer?.pid ? `, Temporal dev server ${((capCpu[1]! * 1000) / EVENTS).toFixed(1)} ms` : ''} (${os.cpus().length} cores)`,
       `    first-attempt latency with the backlog this builds (not the target's measure): ${fmt(cap.firstAttempt)}`,
       ...stageLines(cap),
       `(b2) webhook first-attempt latency: ${EVENTS} events at ${rate}/s (${EVENT_RATE > 0 ? 'EVENT_RATE' : `LOAD ${LOAD} × the capacity above`}), ${CONCURRENCY} in flight (offered ${b.offeredRate.toFixed(1)}/s, at most ${b.maxBehindMs.toFixed(0)} ms behind schedule)`,
