@@ -94,16 +94,13 @@ describe('webhook fan-out and attempts (SQL)', () => {
     const heard = (await call(listened, 'POST', '/v1/incidents', { title: 'Heard', publish: true })).body;
     const unheard = (await call(other, 'POST', '/v1/incidents', { title: 'Nobody subscribed', publish: true })).body;
     // Written as the API would, minus the API: a confirmation request where no one is confirmed yet, and news from 3 days ago.
-    const direct = (organization: string, type: string, ageMs: number) => {
-      const e = em().create(OutboxEventSchema, {
+    const fork = em();
+    const direct = (organization: string, type: string, ageMs: number) =>
+      fork.create(OutboxEventSchema, {
         id: randomUUID(), organization, type, resourceKind: 'subscriber', resourceId: randomUUID(), payload: {}, createdAt: new Date(Date.now() - ageMs), dispatchedAt: null,
       });
-      return e;
-    };
-    const fork = em();
     const confirmation = direct(other.id, 'subscriber.confirmation_requested', 0);
     const stale = direct(listened.id, 'incident.published', 3 * 86_400_000);
-    fork.persist([confirmation, stale]);
     await fork.flush();
 
     const events = [...(await eventsOf(listened, heard.id)), ...(await eventsOf(other, unheard.id)), confirmation, stale];

@@ -20,12 +20,15 @@ const tag = 'Incidents';
 
 export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
   // Manual metrics follow the open incidents of their service: re-derive them after every change.
-  // Before the answer leaves, so a client that reads next sees them (read-your-writes). A new
-  // incident that names no service cannot move any metric: its requests are listed here.
-  const touchesNoService = new WeakSet<object>();
+  // Before the answer leaves, so a client that reads next sees them (read-your-writes). A handler
+  // that knows every service its change touched says so, and only their metrics are re-derived;
+  // for the others (a patch may drop a service) all of the organization's are.
+  const touchedServices = new WeakMap<object, readonly string[]>();
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'GET' || reply.statusCode >= 400 || !request.principal || touchesNoService.has(request)) return payload;
-    await syncManualMetrics(request.em.fork(), request.principal.organizationId, new Date()).catch((err) => request.log.error({ err }, 'could not update manual metrics'));
+    if (request.method === 'GET' || reply.statusCode >= 400 || !request.principal) return payload;
+    await syncManualMetrics(request.em.fork(), request.principal.organizationId, new Date(), { services: touchedServices.get(request) }).catch((err) =>
+      request.log.error({ err }, 'could not update manual metrics'),
+    );
     return payload;
   });
   {
@@ -49,7 +52,8 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
       errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
     });
     app.post('/incidents', { schema: { ...doc, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
-      if (!request.body.affected_services?.length) touchesNoService.add(request);
+      // A new incident touches only the services it names.
+      touchedServices.set(request, request.body.affected_services ?? []);
       return idempotentCreate(request, reply, 'createIncident', (em) => createIncident({ ...request.orgContext(), em }, request.body));
     });
   }

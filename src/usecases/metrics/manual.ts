@@ -10,10 +10,23 @@ const INCIDENT_STATUS: Record<string, HealthStatus> = { critical: 'unhealthy', m
  * Manual metrics show the worse of the status set by hand and what the organization's open
  * (published, unresolved, not deleted) incidents say of their service. Called after a status is
  * set by hand and after every incident change; a change of the effective status is a sample,
- * so it flips and emits like any other.
+ * so it flips and emits like any other. `scope` narrows it to some metrics (`metricIds`) or to
+ * the metrics of the services a change touched (`services`; none: nothing can move).
  */
-export async function syncManualMetrics(em: EntityManager, organizationId: string, now: Date, only?: string[]): Promise<number> {
-  const metrics = await em.find(MetricSchema, { organization: organizationId, sourceType: 'manual', deletedAt: null, ...(only ? { id: { $in: only } } : {}) });
+export async function syncManualMetrics(
+  em: EntityManager,
+  organizationId: string,
+  now: Date,
+  scope: { metricIds?: readonly string[]; services?: readonly string[] } = {},
+): Promise<number> {
+  if (scope.services?.length === 0 || scope.metricIds?.length === 0) return 0;
+  const metrics = await em.find(MetricSchema, {
+    organization: organizationId,
+    sourceType: 'manual',
+    deletedAt: null,
+    ...(scope.metricIds ? { id: { $in: [...scope.metricIds] } } : {}),
+    ...(scope.services ? { service: { $in: [...scope.services] } } : {}),
+  });
   if (!metrics.length) return 0;
   const published = await em.find(IncidentSchema, { organization: organizationId, deletedAt: null, resolvedAt: null, publishedAt: { $ne: null } });
   // A metric's status is public (status pages): an incident shown only to some customers must not move it.

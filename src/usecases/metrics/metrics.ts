@@ -211,6 +211,6 @@ export async function setManualStatus(ctx: OrgContext, id: string, status: Healt
   m.manualStatus = status;
   m.updatedAt = ctx.now;
   await ctx.em.flush();
-  await syncManualMetrics(ctx.em.fork(), ctx.org.id, ctx.now, [m.id]);
+  await syncManualMetrics(ctx.em.fork(), ctx.org.id, ctx.now, { metricIds: [m.id] });
   return metricView(await getMetricRow({ ...ctx, em: ctx.em.fork() }, m.id));
 }

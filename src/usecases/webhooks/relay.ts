@@ -6,19 +6,22 @@ import { markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unsta
 
 const BATCH = 500;
 
-async function startAndMark(fork: () => EntityManager, starter: WebhookStarter, deliveries: DeliveryRef[]): Promise<number> {
-  if (!deliveries.length) return 0;
-  const started = await starter.start(deliveries);
-  await markDeliveriesStarted(fork(), started, new Date());
+/** Starts the workflows of `refs` (when this starter can) and records the ones now running; answers how many. */
+async function startAndMark<T>(
+  fork: () => EntityManager,
+  refs: T[],
+  start: ((refs: T[]) => Promise<string[]>) | undefined,
+  mark: (em: EntityManager, ids: string[], now: Date) => Promise<void>,
+): Promise<number> {
+  if (!refs.length || !start) return 0;
+  const started = await start(refs);
+  await mark(fork(), started, new Date());
   return started.length;
 }
 
-async function startEmailRuns(fork: () => EntityManager, starter: WebhookStarter, runs: EmailRunRef[]): Promise<number> {
-  if (!runs.length || !starter.startEmailRuns) return 0;
-  const started = await starter.startEmailRuns(runs);
-  await markEmailRunsStarted(fork(), started, new Date());
-  return started.length;
-}
+const startDeliveries = (fork: () => EntityManager, starter: WebhookStarter, refs: DeliveryRef[]) => startAndMark(fork, refs, (r) => starter.start(r), markDeliveriesStarted);
+const startEmailRuns = (fork: () => EntityManager, starter: WebhookStarter, refs: EmailRunRef[]) =>
+  startAndMark(fork, refs, starter.startEmailRuns && ((r) => starter.startEmailRuns!(r)), markEmailRunsStarted);
 
 /**
  * Drains the outbox: fans every undispatched event out to webhook deliveries and subscriber-email
@@ -31,7 +34,7 @@ export async function relayOutbox(fork: () => EntityManager, starter: WebhookSta
   for (;;) {
     const batch = await dispatchOutbox(fork(), new Date(), BATCH);
     events += batch.events;
-    started += await startAndMark(fork, starter, batch.deliveries);
+    started += await startDeliveries(fork, starter, batch.deliveries);
     started += await startEmailRuns(fork, starter, batch.emailRuns);
     if (batch.events < BATCH) break;
   }
@@ -41,5 +44,5 @@ export async function relayOutbox(fork: () => EntityManager, starter: WebhookSta
 /** Starts workflows for deliveries committed more than `graceMs` ago but never confirmed started. */
 export async function restartUnstartedDeliveries(fork: () => EntityManager, starter: WebhookStarter, graceMs: number): Promise<number> {
   const before = new Date(Date.now() - graceMs);
-  return (await startAndMark(fork, starter, await unstartedDeliveries(fork(), before))) + (await startEmailRuns(fork, starter, await unstartedEmailRuns(fork(), before)));
+  return (await startDeliveries(fork, starter, await unstartedDeliveries(fork(), before))) + (await startEmailRuns(fork, starter, await unstartedEmailRuns(fork(), before)));
 }
