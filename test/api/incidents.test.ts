@@ -61,6 +61,32 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     expect(await events(body.id)).toEqual(['incident.created', 'incident.updated']);
   });
 
+  it('records no incident.updated and keeps updated_at for an empty PATCH', async () => {
+    const { body } = await call('POST', '/v1/incidents', { title: 'Unchanged', severity: 'major', affected_services: [svc] });
+    const res = await call('PATCH', `/v1/incidents/${body.id}`, {});
+    expect(res.status).toBe(200);
+    expect(await events(body.id)).toEqual(['incident.created']);
+    expect(res.body).toEqual(body);
+    expect((await call('GET', `/v1/incidents/${body.id}`)).body.updated_at).toBe(body.updated_at);
+  });
+
+  it('records no incident.updated and keeps updated_at for a PATCH with the current values', async () => {
+    const { body } = await call('POST', '/v1/incidents', { title: 'Same', severity: 'major', affected_services: [svc] });
+    const res = await call('PATCH', `/v1/incidents/${body.id}`, { title: 'Same', severity: 'major', affected_services: [svc, svc] });
+    expect(res.status).toBe(200);
+    expect(await events(body.id)).toEqual(['incident.created']);
+    expect(res.body).toEqual(body);
+    expect((await call('GET', `/v1/incidents/${body.id}`)).body.updated_at).toBe(body.updated_at);
+  });
+
+  it('records exactly one incident.updated for a PATCH that changes one field among unchanged ones', async () => {
+    const { body } = await call('POST', '/v1/incidents', { title: 'Partly', severity: 'minor', affected_services: [svc] });
+    const res = await call('PATCH', `/v1/incidents/${body.id}`, { title: 'Partly', severity: 'critical', affected_services: [svc] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ title: 'Partly', severity: 'critical', affected_services: [svc] });
+    expect(await events(body.id)).toEqual(['incident.created', 'incident.updated']);
+  });
+
   it('soft-deletes idempotently with one incident.deleted event; the incident then reads as 404', async () => {
     const { body } = await call('POST', '/v1/incidents', { title: 'Oops', publish: true });
     const first = await call('DELETE', `/v1/incidents/${body.id}`);

@@ -56,9 +56,35 @@ describe('maintenance windows driven by a Temporal workflow', () => {
     expect((await call('POST', `/v1/maintenances/${body.id}/start`)).body.title).toBe('already_started');
     expect((await call('POST', `/v1/maintenances/${body.id}/complete`)).body.state).toBe('completed');
     expect((await call('POST', `/v1/maintenances/${body.id}/complete`)).body.title).toBe('already_completed');
-    expect((await call('POST', `/v1/maintenances/${body.id}/cancel`)).body.title).toBe('already_completed');
+    expect((await call('POST', `/v1/maintenances/${body.id}/start`)).body.title).toBe('already_completed');
     expect(await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(body.id)).result()).toBe('completed');
     expect(await events(body.id)).toEqual(['maintenance.scheduled', 'maintenance.started', 'maintenance.completed']);
+  }, 30_000);
+
+  it('cancels a completed maintenance (spec §3.1: from any state but canceled); a second cancel answers 409 already_canceled', async () => {
+    const { body } = await call('POST', '/v1/maintenances', { title: 'Done then canceled', scheduled_start_at: at(3_600_000 * 5), scheduled_end_at: at(3_600_000 * 6) });
+    await call('POST', `/v1/maintenances/${body.id}/start`);
+    expect((await call('POST', `/v1/maintenances/${body.id}/complete`)).body.state).toBe('completed');
+    expect(await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(body.id)).result()).toBe('completed');
+
+    const canceled = await call('POST', `/v1/maintenances/${body.id}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.state).toBe('canceled');
+    expect(canceled.body.canceled_at).not.toBeNull();
+    expect(canceled.body.actual_end_at).not.toBeNull();
+    expect(canceled.body.messages.map((m: { type: string; body: string }) => `${m.type}: ${m.body}`)).toEqual([
+      'Information: Maintenance started.',
+      'Resolved: Maintenance completed.',
+      'Information: Maintenance canceled.',
+    ]);
+    const again = await call('POST', `/v1/maintenances/${body.id}/cancel`);
+    expect([again.status, again.body.title]).toEqual([409, 'already_canceled']);
+    expect((await call('POST', `/v1/maintenances/${body.id}/start`)).body.title).toBe('already_canceled');
+    expect((await call('POST', `/v1/maintenances/${body.id}/complete`)).body.title).toBe('already_canceled');
+    // The workflow, told of the cancel after it had finished, just reads the row and ends.
+    expect(await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(body.id)).result()).toBe('canceled');
+    expect((await call('GET', `/v1/maintenances/${body.id}`)).body.state).toBe('canceled');
+    expect(await events(body.id)).toEqual(['maintenance.scheduled', 'maintenance.started', 'maintenance.completed', 'maintenance.canceled']);
   }, 30_000);
 
   it('cancels before the start: system message, event, and the timers never fire', async () => {

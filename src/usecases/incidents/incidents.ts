@@ -133,15 +133,35 @@ export async function listIncidents(ctx: OrgContext, q: { limit: number; cursor?
 export async function updateIncident(ctx: OrgContext, id: string, patch: IncidentPatch): Promise<IncidentView> {
   return tx(ctx, async (t) => {
     const incident = await load(t, id, { lock: true });
+    // Spec §6: incident.updated fires when a field is patched to a new value. A PATCH that changes
+    // nothing (empty, or the current values) answers the incident as it is: no event, same updated_at.
+    let changed = false;
     if (patch.affected_services !== undefined) {
       const services = [...new Set(patch.affected_services)];
       await assertServicesExist(t, services, 'affected_services');
-      incident.affectedServices = services;
+      if (!sameMembers(incident.affectedServices, services)) {
+        incident.affectedServices = services;
+        changed = true;
+      }
     }
-    if (patch.title !== undefined) incident.title = patch.title;
-    if (patch.severity !== undefined) incident.severity = patch.severity;
+    if (patch.title !== undefined && patch.title !== incident.title) {
+      incident.title = patch.title;
+      changed = true;
+    }
+    if (patch.severity !== undefined && patch.severity !== incident.severity) {
+      incident.severity = patch.severity;
+      changed = true;
+    }
+    if (!changed) return view(t, incident);
     return commit(t, incident, ['incident.updated']);
   });
+}
+
+/** Affected services are a set of UUIDs: the same services in another order (or letter case) are no change. */
+function sameMembers(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a.map((x) => x.toLowerCase()));
+  const other = new Set(b.map((x) => x.toLowerCase()));
+  return set.size === other.size && [...other].every((x) => set.has(x));
 }
 
 export async function publishIncident(ctx: OrgContext, id: string): Promise<IncidentView> {

@@ -31,6 +31,8 @@ export async function viewOf(em: EntityManager, m: Maintenance): Promise<Mainten
 function refusal(m: Maintenance, transition: MaintenanceTransition): ProblemError | null {
   const state = maintenanceState(m);
   if (state === 'canceled') return new ProblemError('already_canceled', 'The maintenance has already been canceled.');
+  // Spec §3.1: cancel applies from every state but canceled, a completed maintenance included.
+  if (transition === 'cancel') return null;
   if (state === 'completed') return new ProblemError('already_completed', 'The maintenance has already completed.');
   if (transition === 'start' && state === 'in_progress') return new ProblemError('already_started', 'The maintenance has already started.');
   if (transition === 'complete' && state === 'scheduled') return new ProblemError('not_started', 'Only a maintenance in progress can be completed; start it first.');
