@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PLAN_IDS } from '../domain/plans';
-import { SCOPES, isScope, type Scope } from '../domain/scopes';
+import { SCOPES, type Scope, unknownScopesMessage } from '../domain/scopes';
 import { UsageError, listApiKeys, mintApiKey, revokeApiKey } from '../usecases/api-keys';
 import { createOrganization, updateOrganization } from '../usecases/organizations';
 import { CliUsageError, limitOption, parse, requireOption } from './args';
@@ -26,8 +26,8 @@ export interface CliIo {
 function scopesOption(value: unknown): Scope[] | undefined {
   if (value === undefined) return undefined;
   const list = String(value).split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = list.filter((s) => !isScope(s));
-  if (bad.length) throw new CliUsageError(`Unknown scope(s): ${bad.join(', ')}. Scopes: ${SCOPES.join(', ')}`);
+  const unknown = unknownScopesMessage(list);
+  if (unknown) throw new CliUsageError(unknown);
   if (!list.length) throw new CliUsageError('--scopes needs at least one scope');
   return list as Scope[];
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../domain/ids';
 import { type ApiKey, ApiKeySchema, OrganizationSchema } from '../db/entities';
 import { PLANS, isPlanId } from '../domain/plans';
-import { SCOPES, type Scope } from '../domain/scopes';
+import { SCOPES, type Scope, unknownScopesMessage } from '../domain/scopes';
 import { API_KEY_PREFIX } from '../domain/api-key-format';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -40,6 +40,9 @@ export async function mintApiKey(
   input: { organizationId: string; name?: string; scopes?: readonly Scope[] },
   now: Date,
 ): Promise<MintedKey> {
+  // Callers outside TypeScript (or with stale scope lists) get a clear refusal, never a key that carries a name no route knows.
+  const unknown = input.scopes ? unknownScopesMessage(input.scopes) : null;
+  if (unknown) throw new UsageError(unknown);
   const org = isUuid(input.organizationId) ? await em.findOne(OrganizationSchema, input.organizationId) : null;
   if (!org) throw new UsageError(`No organization ${input.organizationId}.`);
   const cap = isPlanId(org.plan) ? PLANS[org.plan].quotas.api_keys : null;

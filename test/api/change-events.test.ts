@@ -1,3 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Migration20261124000000ChangeEventScopes } from '../../src/db/migrations/Migration20261124000000ChangeEventScopes';
+import type { Scope } from '../../src/domain/scopes';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 
 let api: ApiHarness;
@@ -91,10 +94,47 @@ describe('/v1/change-events', () => {
     expect((await api.request('GET', '/v1/change-events?since=yesterday', { key: o.key })).body.errors[0].path).toBe('query.since');
   });
 
-  it('is read with read:change_events and written with write:change_events', async () => {
-    const reader = await api.mintKey(org.id, ['read:change_events']);
-    expect((await api.request('GET', '/v1/change-events', { key: reader })).status).toBe(200);
-    const res = await api.request('POST', '/v1/change-events', { key: reader, body: { kind: 'deploy', title: 'x' } });
-    expect([res.status, res.body.detail]).toEqual([403, expect.stringContaining('write:change_events')]);
+  it('is read with read:incidents and written with write:incidents (spec §5)', async () => {
+    const reader = await api.mintKey(org.id, ['read:incidents']);
+    const list = await api.request('GET', '/v1/change-events', { key: reader });
+    expect(list.status).toBe(200);
+    const one = list.body.items[0];
+    expect((await api.request('GET', `/v1/change-events/${one.id}`, { key: reader })).body).toEqual(one);
+    const refused = await api.request('POST', '/v1/change-events', { key: reader, body: { kind: 'deploy', title: 'x' } });
+    expect([refused.status, refused.body.title, refused.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('write:incidents')]);
+
+    const writer = await api.mintKey(org.id, ['write:incidents']);
+    const created = await api.request('POST', '/v1/change-events', { key: writer, body: { kind: 'deploy', title: 'written with write:incidents' } });
+    expect(created.status).toBe(201);
+    const unread = await api.request('GET', '/v1/change-events', { key: writer });
+    expect([unread.status, unread.body.title, unread.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('read:incidents')]);
+  });
+
+  it('needs nothing of read:change_events: a key carrying only that reserved scope is refused, naming read:incidents', async () => {
+    const reserved = await api.mintKey(org.id, ['read:change_events']);
+    const list = await api.request('GET', '/v1/change-events', { key: reserved });
+    expect([list.status, list.body.title, list.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('read:incidents')]);
+    const created = await api.request('POST', '/v1/change-events', { key: reserved, body: { kind: 'deploy', title: 'x' } });
+    expect([created.status, created.body.title, created.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('write:incidents')]);
+  });
+
+  it('refuses to mint a key with write:change_events, which is no scope (use write:incidents)', async () => {
+    await expect(api.mintKey(org.id, ['write:change_events' as string as Scope])).rejects.toThrow(/write:change_events.*write:incidents/);
+  });
+
+  it('strips write:change_events from stored keys in its migration, keeping their other scopes', async () => {
+    const em = api.orm.em.fork() as EntityManager;
+    const conn = em.getConnection();
+    const old = await api.mintKey(org.id, ['read:incidents', 'read:change_events']);
+    const untouched = await api.mintKey(org.id, ['read:metrics']);
+    const prefixes = [old.slice(0, 12), untouched.slice(0, 12)];
+    // A key minted before the migration: the retired name sits among real scopes.
+    await conn.execute(`update api_keys set scopes = array['write:change_events', 'read:incidents', 'read:change_events'] where prefix = ?`, [prefixes[0]]);
+    const migration = new Migration20261124000000ChangeEventScopes(api.orm.em.getDriver() as never, api.orm.config);
+    await migration.up();
+    for (const sql of migration.getQueries()) await conn.execute(String(sql));
+    const rows = await conn.execute<{ prefix: string; scopes: string[] }[]>(`select prefix, scopes from api_keys where prefix in (?, ?)`, prefixes);
+    expect(Object.fromEntries(rows.map((r) => [r.prefix, r.scopes]))).toEqual({ [prefixes[0]!]: ['read:incidents', 'read:change_events'], [prefixes[1]!]: ['read:metrics'] });
+    expect(await conn.execute(`select count(*)::int as n from api_keys where 'write:change_events' = any(scopes)`)).toEqual([{ n: 0 }]);
   });
 });

@@ -81,6 +81,22 @@ describe('scope and isolation matrix', () => {
     expect(authenticatedRoutes().length).toBeGreaterThanOrEqual(10);
   });
 
+  it('keeps the spec §5 scopes: read:change_events is reserved (needed by no route), write:change_events is no scope', () => {
+    const needed = new Set(Object.values(ROUTE_SCOPES).flatMap((need) => (Array.isArray(need) ? need : [])));
+    expect(SCOPES).toContain('read:change_events');
+    expect(needed.has('read:change_events')).toBe(false);
+    expect(SCOPES as readonly string[]).not.toContain('write:change_events');
+    expect([ROUTE_SCOPES.listChangeEvents, ROUTE_SCOPES.getChangeEvent, ROUTE_SCOPES.createChangeEvent]).toEqual([['read:incidents'], ['read:incidents'], ['write:incidents']]);
+  });
+
+  it('lets a key carrying only the reserved read:change_events through no authenticated route', async () => {
+    const key = await api.mintKey(owner.id, ['read:change_events']);
+    for (const r of authenticatedRoutes()) {
+      const res = await api.request(r.method, await concretePath(r.path, owner), { key, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
+    }
+  });
+
   it('answers 401 without a key on every authenticated route', async () => {
     for (const r of authenticatedRoutes()) {
       const res = await api.request(r.method, r.path.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000'));

@@ -180,6 +180,32 @@ describe('the page at <subdomain>.<STATUS_HOST>', () => {
     expect((await pageRequest(api.baseUrl, 'no-such-page', '/feed.atom')).status).toBe(404);
     expect((await page('/nope')).status).toBe(404);
   });
+
+  /** A feed reader gets a problem it can parse, not the HTML page meant for people. */
+  const expectFeedProblem = (res: Awaited<ReturnType<typeof pageRequest>>) => {
+    expect([res.status, res.headers['content-type']]).toEqual([404, expect.stringMatching(/^application\/problem\+json\b/)]);
+    expect(JSON.parse(res.text)).toEqual({
+      type: 'https://docs.vigil.test/api/getting-started/errors#not_found',
+      title: 'not_found',
+      status: 404,
+      detail: expect.any(String),
+    });
+  };
+
+  it('answers a 404 not_found problem, not HTML, for the feeds of an unknown subdomain', async () => {
+    for (const feed of ['/feed.atom', '/feed.rss', '/feed.atom?limit=5', '/feed.rss?limit=0']) expectFeedProblem(await pageRequest(api.baseUrl, 'no-such-page', feed));
+  });
+
+  it("answers the same 404 problem for a deleted page's feeds", async () => {
+    const p = (await call('POST', '/v1/status-pages', { subdomain: 'feeds-then-gone', title: 'Gone soon' })).body.id;
+    expect((await pageRequest(api.baseUrl, 'feeds-then-gone', '/feed.atom')).status).toBe(200);
+    expect((await pageRequest(api.baseUrl, 'feeds-then-gone', '/feed.rss')).status).toBe(200);
+    expect((await call('DELETE', `/v1/status-pages/${p}`)).status).toBe(200);
+    await eventually(async () => expect((await pageRequest(api.baseUrl, 'feeds-then-gone', '/feed.atom')).status).toBe(404));
+    expectFeedProblem(await pageRequest(api.baseUrl, 'feeds-then-gone', '/feed.atom'));
+    expectFeedProblem(await pageRequest(api.baseUrl, 'feeds-then-gone', '/feed.rss'));
+    expect((await pageRequest(api.baseUrl, 'feeds-then-gone', '/')).headers['content-type']).toBe('text/html; charset=utf-8');
+  });
 });
 
 /** Creates a published incident with messages; returns its id. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createChangeEvent, getChangeEvent, listChangeEvents } from '../../usecases/change-events';
-import { idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { ChangeEventCreateBody, ChangeEventListQuery, ChangeEventSchema, presentChangeEvent } from '../schemas/change-events';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
@@ -34,7 +34,7 @@ export const changeEventRoutes: FastifyPluginAsyncZod = async (app) => {
         'Deploys, configuration changes and feature flags, typically posted from CI pipelines. Send an `Idempotency-Key` (for example the pipeline run id) so a retried step records the change once.',
       errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
     });
-    app.post('/change-events', { schema: { ...doc, body: ChangeEventCreateBody, response: { 201: ChangeEventSchema, ...errorResponses } } }, async (request, reply) =>
+    app.post('/change-events', { schema: { ...doc, headers: IdempotencyHeaders, body: ChangeEventCreateBody, response: { 201: ChangeEventSchema, ...errorResponses } } }, async (request, reply) =>
       idempotentCreate(request, reply, 'createChangeEvent', async (em) => presentChangeEvent(await createChangeEvent({ ...request.orgContext(), em }, request.body))),
     );
   }

@@ -164,7 +164,8 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
 
   const feedRoute = (format: 'atom' | 'rss') => async (request: FastifyRequest, reply: FastifyReply) => {
     const page = await pageFor(request);
-    if (!page) return notFound(reply);
+    // Feed readers are programs: an unknown (or deleted) page is a not_found problem, not the HTML page for people.
+    if (!page) throw new ProblemError('not_found', 'No status page has this address, so it has no feed.');
     const limit = parseFeedLimit((request.query as Record<string, unknown>).limit);
     if (limit === null) {
       throw new ProblemError('validation_failed', 'limit must be an integer from 1 (values above 200 are clamped to 200).', { errors: [{ path: 'query.limit', message: 'Expected an integer ≥ 1' }] });
@@ -268,6 +269,7 @@ export const publicSubscribeRoutes: FastifyPluginAsyncZod<Pick<PublicPageOptions
     tag: 'Status pages',
     description: `Double opt-in: answers 202 and emails a confirmation link (valid 48 hours); nothing is sent to the address until it is followed. The answer is the same whether or not the address was already subscribed. Limited per client address and per page per hour (429 \`subscribe_limited\`).`,
     errors: [...BODY_ERRORS, 'not_found', 'subscribe_limited'],
+    checks: ['`components` name only services the page shows.'],
   });
   app.post(
     '/status-page/:subdomain/subscribe',

@@ -10,6 +10,7 @@ import { Migration20261122080000Slos } from './Migration20261122080000Slos';
 import { Migration20261122090000StatusPages } from './Migration20261122090000StatusPages';
 import { Migration20261122100000HotUpdates } from './Migration20261122100000HotUpdates';
 import { Migration20261123000000EmailRunsAtDispatch } from './Migration20261123000000EmailRunsAtDispatch';
+import { Migration20261124000000ChangeEventScopes } from './Migration20261124000000ChangeEventScopes';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122090000StatusPages', class: Migration20261122090000StatusPages },
   { name: 'Migration20261122100000HotUpdates', class: Migration20261122100000HotUpdates },
   { name: 'Migration20261123000000EmailRunsAtDispatch', class: Migration20261123000000EmailRunsAtDispatch },
+  { name: 'Migration20261124000000ChangeEventScopes', class: Migration20261124000000ChangeEventScopes },
 ];
