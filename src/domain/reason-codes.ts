@@ -125,7 +125,7 @@ export const REASON_CODES = {
 
   // Cloud metrics (CloudWatch)
   cloudwatch_no_data: { label: 'CloudWatch returned no datapoints', hint: 'Check namespace, metric name, dimensions and region, and that the period covers published data.' },
-  cloudwatch_access_denied: { label: 'CloudWatch access denied', hint: 'Grant cloudwatch:GetMetricData (and GetMetricStatistics) to the credentials the agent uses.' },
+  cloudwatch_access_denied: { label: 'CloudWatch access denied', hint: 'Grant cloudwatch:GetMetricStatistics to the credentials the agent uses.' },
   cloudwatch_throttled: { label: 'CloudWatch throttled the request', hint: 'Too many API calls; lengthen the interval or request a higher quota.' },
   cloudwatch_invalid_parameter: { label: 'CloudWatch rejected a parameter', hint: 'Check the statistic, period and dimensions of the metric config.' },
   cloudwatch_resource_not_found: { label: 'CloudWatch resource not found', hint: 'Check the region and the resource named in the dimensions.' },

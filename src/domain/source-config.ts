@@ -6,7 +6,8 @@
  * - http / mtls_http (deprecated alias of http: same schema): url (http/https, no user:pass@),
  *   method GET|HEAD|POST, headers (plain, non-secret: Authorization, Proxy-Authorization and Cookie
  *   must go through header_refs), header_refs, body (POST only), body_match (≤ 4096 chars, the part
- *   of the body that is read), json_path (starts with `$`), expected_status (100..599 or a list),
+ *   of the body that is read), json_path (starts with `$`), unit (of the number at json_path, ≤ 16
+ *   printable characters, with json_path only), expected_status (100..599 or a list),
  *   timeout_ms, follow_redirects, tls_verify, ca_cert_ref, client_cert_ref + client_key_ref (set
  *   together, https only). HEAD has no body, so body_match/json_path are refused with it.
  * - tcp {host, port, timeout_ms}; dns {name, record_type, resolver ip or ip:port/[ipv6]:port,
@@ -160,6 +161,7 @@ const httpRules: Rule = (v, add) => {
     for (const f of ['body_match', 'json_path']) if (v[f] !== undefined) add([f], 'HEAD responses have no body: use GET or POST');
   }
   if (v.body !== undefined && v.method !== 'POST') add(['body'], 'A body is sent with method POST only');
+  if (v.unit !== undefined && v.json_path === undefined) add(['unit'], 'unit names the unit of the number at json_path; the response time is always ms');
 };
 
 const HttpSourceConfig = config(
@@ -178,6 +180,13 @@ const HttpSourceConfig = config(
       .regex(/^\$/, 'Expected a JSONPath starting with $, e.g. $.queue.depth')
       .optional()
       .describe('Read the value from this JSONPath of the JSON body (booleans read 1/0)'),
+    unit: z
+      .string({ error: msg('Expected a unit, e.g. ms, %, s, B/s or jobs') })
+      .max(16, 'At most 16 characters')
+      .regex(/^[^\p{Cc}]*$/u, 'No line breaks or control characters')
+      .refine((s) => s.trim() !== '', 'Must not be empty')
+      .optional()
+      .describe('With json_path: the unit the response gives that number in (ms, %, s, B/s, …), reported as `unit` as is; absent, the value is a bare number (unit null). JSON carries no units, so the config says it'),
     expected_status: ExpectedStatus.optional(),
     timeout_ms: TimeoutMs.optional(),
     follow_redirects: Bool.optional().describe('Default true (http and https only)'),

@@ -13,6 +13,12 @@ export interface ProberDeps {
 }
 
 /**
+ * Deprecated aliases (spec §9) and the type the cloud prober runs them as: `mtls_http` is `http`,
+ * the same probe and config, so it gets the same hosted-check rules (name checks, address guard).
+ */
+const CLOUD_ALIASES: Readonly<Record<string, string>> = { mtls_http: 'http' };
+
+/**
  * One probe from the cloud, for probe tests and scheduled cloud metrics alike: no secrets (every
  * `*_ref` resolves to nothing), public addresses only, 30 s at most.
  */
@@ -25,5 +31,5 @@ export function runCloudProbe(prober: ProberDeps, sourceType: string, config: un
     checkAddress: cloudAddressCheck(prober.allowCidrs),
     ...(prober.resolver ? { resolveHost: cloudResolver(prober.resolver) } : {}),
   };
-  return runProbe(prober.registry, sourceType, config, options);
+  return runProbe(prober.registry, CLOUD_ALIASES[sourceType] ?? sourceType, config, options);
 }

@@ -15,9 +15,10 @@ type HttpConfig = SourceConfigOf<'http'>;
  * HTTP check (spec §4.1). The value is the response time in ms from the first request to the
  * final response's headers, redirects included; with `body_match` it runs until the part of the
  * body the match reads (the first 4 KB, or all of a shorter body) has arrived. With `json_path` the
- * value is the number at that path (unit null). `expected_status` defaults to any 2xx. The body is
- * inspected in memory and dropped; it never reaches the outcome. Each run has its own dispatcher,
- * closed at the end.
+ * value is the number at that path, not rescaled, in the `unit` the config names (spec: "unit as in
+ * the response"; JSON numbers carry none, so the config says it), else a bare number (unit null).
+ * `expected_status` defaults to any 2xx. The body is inspected in memory and dropped; it never
+ * reaches the outcome. Each run has its own dispatcher, closed at the end.
  */
 export const httpProbe: Probe<HttpConfig> = async (config, ctx) => {
   if (ctx.mode === 'cloud' && !ctx.checkAddress) throw new Error('Cloud probes need ctx.checkAddress');
@@ -96,7 +97,7 @@ async function judge(res: Dispatcher.ResponseData, config: HttpConfig, started: 
   if (config.json_path === undefined) return measured(bodyMs, 'ms', 'HTTP response time');
   if (over) return noValue('json_body_too_large', { max_bytes: JSON_BODY_MAX_BYTES });
   const found = extractJsonNumber(data.toString('utf8').replace(/^\uFEFF/, ''), config.json_path);
-  return 'value' in found ? measured(found.value, null, `Number at ${config.json_path}`) : noValue(found.reason, found.metadata);
+  return 'value' in found ? measured(found.value, config.unit ?? null, `Number at ${config.json_path}`) : noValue(found.reason, found.metadata);
 }
 
 function accepted(status: number, expected: HttpConfig['expected_status']): boolean {

@@ -37,3 +37,17 @@ describe('metric quotas', () => {
     expect((await api.request('DELETE', `/v1/metrics/${ids[100]}`, { key: org.key })).status).toBe(200);
   }, 60_000);
 });
+
+describe('mtls_http, the deprecated alias of http (spec §9)', () => {
+  it('is accepted without agent_id as a cloud check, as http is; agent-only types still need an agent', async () => {
+    const org = await api.createOrg();
+    const service = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'Alias' } })).body.id;
+    const thresholds = { healthy_operation: 'under', healthy_value: 500, unhealthy_operation: 'over', unhealthy_value: 2000 };
+    for (const source_type of ['http', 'mtls_http']) {
+      const res = await api.request('POST', '/v1/metrics', { key: org.key, body: { service_id: service, name: source_type, source_type, source_config: { url: 'https://status.example.com/' }, thresholds } });
+      expect([source_type, res.status, res.body.agent_id]).toEqual([source_type, 201, null]);
+    }
+    const tcp = await api.request('POST', '/v1/metrics', { key: org.key, body: { service_id: service, name: 'db', source_type: 'database', source_config: { engine: 'postgresql', connection_string_ref: 'DB_DSN', query: 'select 1' }, thresholds } });
+    expect(tcp.body).toMatchObject({ title: 'validation_failed', errors: [{ path: 'agent_id' }] });
+  });
+});

@@ -8,6 +8,20 @@ type CwConfig = SourceConfigOf<'cloudwatch'>;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 
+/** CloudWatch units and the unit the probe reports: the spec's short form where there is one. */
+const UNITS: Array<[string, string | null]> = [
+  ['Milliseconds', 'ms'],
+  ['Seconds', 's'],
+  ['Percent', '%'],
+  ['Bytes/Second', 'B/s'],
+  ['Count', null],
+  ['None', null],
+  ['Microseconds', 'Microseconds'],
+  ['Bytes', 'Bytes'],
+  ['Count/Second', 'Count/Second'],
+  ['Kilobytes/Second', 'Kilobytes/Second'],
+];
+
 describe('cloudwatch probe through the SDK endpoint override', () => {
   let endpoint: CloudwatchEndpoint;
   let env: Record<string, string>;
@@ -29,9 +43,10 @@ describe('cloudwatch probe through the SDK endpoint override', () => {
         ASIASESSION: { secret: 'session-secret', sessionToken: 'expired' },
       },
       {
-        'Test/App/Latency': { points: [{ at: minutesAgo(9), value: 80 }, { at: minutesAgo(2), value: 120.5 }, { at: minutesAgo(5), value: 99 }] },
+        'Test/App/Latency': { points: [{ at: minutesAgo(9), value: 80 }, { at: minutesAgo(2), value: 120.5 }, { at: minutesAgo(5), value: 99 }], unit: 'Milliseconds' },
         'Test/App/Old': { points: [{ at: minutesAgo(120), value: 1 }] },
-        'Test/App/Secret': { points: [{ at: minutesAgo(2), value: 1 }], status: 'Forbidden' },
+        'Test/App/Unitless': { points: [{ at: minutesAgo(2), value: 3 }], unit: null },
+        ...Object.fromEntries(UNITS.map(([unit], i) => [`Test/Units/M${i}`, { points: [{ at: minutesAgo(3), value: 7 }, { at: minutesAgo(1), value: 8 }], unit }])),
       },
     );
     env = { AWS_ENDPOINT_URL_CLOUDWATCH: endpoint.url, AWS_ACCESS_KEY_ID: 'AKIDPROBE', AWS_SECRET_ACCESS_KEY: 'probe-secret' };
@@ -41,24 +56,38 @@ describe('cloudwatch probe through the SDK endpoint override', () => {
     await endpoint?.close();
   });
 
-  it('measures the newest datapoint of the statistic, unit null', async () => {
+  it('measures the newest datapoint of the statistic, in the metric\'s native unit', async () => {
     expect(await probe('Latency', { region: 'eu-west-1' })).toEqual({
       value: 120.5,
-      unit: null,
+      unit: 'ms',
       value_description: 'CloudWatch Test/App Latency (Average)',
       reason: null,
     });
+    expect(await probe('Latency', { region: 'eu-west-1', statistic: 'p99.5' })).toMatchObject({ value: 120.5, unit: 'ms', reason: null });
   });
 
-  it('sends a signed GetMetricData for the metric, statistic, period and region', async () => {
+  it.each(UNITS.map(([cw, unit], i) => [cw, unit, i] as const))('reports a %s metric with unit %p', async (_, unit, i) => {
+    const out = await cloudwatchProbe({ namespace: 'Test/Units', metric_name: `M${i}`, statistic: 'Maximum', region: 'eu-west-1' }, ctxWith());
+    expect(out).toMatchObject({ value: 8, unit, reason: null });
+  });
+
+  it('reports SampleCount, a count of samples, without the metric\'s unit; a datapoint without a unit as a bare number', async () => {
+    expect(await probe('Latency', { region: 'eu-west-1', statistic: 'SampleCount' })).toMatchObject({ value: 120.5, unit: null, reason: null });
+    expect(await probe('Unitless', { region: 'eu-west-1' })).toMatchObject({ value: 3, unit: null, reason: null });
+  });
+
+  it('sends a signed GetMetricStatistics for the metric, statistic, period and region, any unit', async () => {
     await probe('Latency', { region: 'eu-west-1', statistic: 'p99', period_seconds: 300 });
     const sent = endpoint.requests.at(-1)!;
-    expect(sent.headers).toMatchObject({ 'x-amz-target': 'GraniteServiceVersion20100801.GetMetricData', 'content-type': 'application/x-amz-json-1.0' });
+    expect(sent.headers).toMatchObject({ 'x-amz-target': 'GraniteServiceVersion20100801.GetMetricStatistics', 'content-type': 'application/x-amz-json-1.0' });
     expect(String(sent.headers.authorization)).toMatch(/Credential=AKIDPROBE\/\d{8}\/eu-west-1\/monitoring\/aws4_request/);
-    const body = JSON.parse(sent.body) as { MetricDataQueries: Array<{ MetricStat: unknown }>; StartTime: number; EndTime: number; ScanBy: string };
-    expect(body.MetricDataQueries[0]!.MetricStat).toEqual({ Metric: { Namespace: 'Test/App', MetricName: 'Latency', Dimensions: [{ Name: 'Service', Value: 'api' }] }, Period: 300, Stat: 'p99' });
-    expect(body.ScanBy).toBe('TimestampDescending');
+    const body = JSON.parse(sent.body) as Record<string, unknown> & { StartTime: number; EndTime: number };
+    expect(body).toMatchObject({ Namespace: 'Test/App', MetricName: 'Latency', Dimensions: [{ Name: 'Service', Value: 'api' }], Period: 300, ExtendedStatistics: ['p99'] });
+    expect(Object.keys(body)).not.toEqual(expect.arrayContaining(['Statistics']));
+    expect(Object.keys(body)).not.toEqual(expect.arrayContaining(['Unit']));
     expect(body.EndTime - body.StartTime).toBe(900);
+    await probe('Latency', { region: 'eu-west-1', statistic: 'Sum' });
+    expect(JSON.parse(endpoint.requests.at(-1)!.body)).toMatchObject({ Statistics: ['Sum'], Period: 60 });
   });
 
   it('takes the region from AWS_REGION and the endpoint from AWS_ENDPOINT_URL', async () => {
@@ -72,12 +101,11 @@ describe('cloudwatch probe through the SDK endpoint override', () => {
     expect((await probe('NeverPublished', { region: 'eu-west-1' })).reason).toBe('cloudwatch_no_data');
   });
 
-  it('cloudwatch_access_denied without the IAM permission, for an unknown key, a wrong secret and a Forbidden result', async () => {
+  it('cloudwatch_access_denied without the IAM permission, for an unknown key and for a wrong secret', async () => {
     const as = (id: string, secret: string) => ({ ...env, AWS_ACCESS_KEY_ID: id, AWS_SECRET_ACCESS_KEY: secret });
     expect(await probe('Latency', { region: 'eu-west-1' }, as('AKIDDENIED', 'denied-secret'))).toMatchObject({ reason: 'cloudwatch_access_denied', metadata: { error: 'AccessDenied', status: 403 } });
     expect(await probe('Latency', { region: 'eu-west-1' }, as('AKIDNOBODY', 'x'))).toMatchObject({ reason: 'cloudwatch_access_denied', metadata: { error: 'InvalidClientTokenId' } });
     expect(await probe('Latency', { region: 'eu-west-1' }, as('AKIDPROBE', 'wrong-secret'))).toMatchObject({ reason: 'cloudwatch_access_denied', metadata: { error: 'SignatureDoesNotMatch' } });
-    expect(await probe('Secret', { region: 'eu-west-1' })).toMatchObject({ reason: 'cloudwatch_access_denied', metadata: { status_code: 'Forbidden' } });
   });
 
   it('cloudwatch_expired_credentials for an expired session token', async () => {

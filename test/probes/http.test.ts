@@ -263,6 +263,13 @@ describe('http probe: json_path', () => {
     expect(await probe({ url: `${base}/json`, json_path })).toEqual({ value, unit: null, value_description: `Number at ${json_path}`, reason: null });
   });
 
+  it('reports the unit the config names for the number (the response carries none), and no unit without a value', async () => {
+    expect(await probe({ url: `${base}/json`, json_path: '$.queue.depth', unit: 'jobs' })).toEqual({ value: 42, unit: 'jobs', value_description: 'Number at $.queue.depth', reason: null });
+    expect(await probe({ url: `${base}/json`, json_path: '$.queue.ratio', unit: '%' })).toMatchObject({ value: 0.5, unit: '%' });
+    expect(await mtlsHttpProbe(httpConfig({ url: `${base}/json`, json_path: '$.queue.ok', unit: 'B/s' }), probeContext())).toMatchObject({ value: 1, unit: 'B/s' });
+    expect(await probe({ url: `${base}/json`, json_path: '$.queue.name', unit: 'jobs' })).toMatchObject({ value: null, unit: null, reason: 'json_path_non_numeric' });
+  });
+
   it.each([
     ['$.queue.name', 'json_path_non_numeric'],
     ['$.queue.count', 'json_path_non_numeric'],

@@ -92,11 +92,56 @@ describe('POST /v1/metrics/test: validation (spec §7.2)', () => {
     ['a source_config that fails its rules', { source_type: 'http', source_config: { url: 'ftp://example.com' } }, 'invalid_probe_config'],
     ['thresholds out of shape', { source_type: 'http', source_config: { url: 'https://example.com' }, thresholds: { healthy_operation: 'above' } }, 'invalid_thresholds'],
     ['wait_seconds out of range', { source_type: 'http', source_config: { url: 'https://example.com' }, wait_seconds: 21 }, 'invalid_wait_seconds'],
-    ['an unknown field', { source_type: 'http', source_config: { url: 'https://example.com' }, wait_second: 3 }, 'validation_failed'],
   ])('answers 400 for %s', async (_, body, title) => {
     const res = await test(body);
     expect([res.status, res.body.title]).toEqual([400, title]);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('ignores unknown top-level fields (as the OpenAPI says) and checks the rest in the documented order', async () => {
+    const o = await api.createOrg('business');
+    const extra = { wait_second: 3, note: 'not a field of ProbeTestRequest' };
+    const ran = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url: targetUrl, expected_status: 401 }, ...extra } });
+    expect([ran.status, ran.body.title, ran.body.mode]).toEqual([200, undefined, 'cloud']);
+    // Every field wrong at once, then fixed one by one: each answer names the first check that fails.
+    let body: Record<string, unknown> = { ...extra, agent_id: 'edge-1', source_type: 'smtp', source_config: { url: 'ftp://example.com' }, thresholds: { healthy_operation: 'above' }, wait_seconds: 21 };
+    const fixes: [string, Record<string, unknown>][] = [
+      ['invalid_agent_id', { agent_id: '00000000-0000-4000-8000-000000000000' }],
+      ['invalid_source_type', { source_type: 'otlp' }],
+      ['unsupported_source_type', { source_type: 'tcp' }],
+      ['invalid_probe_config', { source_config: { host: '127.0.0.1', port: tcpPort } }],
+      ['invalid_thresholds', { thresholds: ALL_THRESHOLDS }],
+      ['invalid_wait_seconds', { wait_seconds: 0 }],
+      ['agent_not_found', {}],
+    ];
+    const seen: string[] = [];
+    for (const [title, fix] of fixes) {
+      seen.push((await api.request('POST', '/v1/metrics/test', { key: o.key, body })).body.title);
+      body = { ...body, ...fix };
+    }
+    expect(seen).toEqual(fixes.map(([title]) => title));
+  });
+
+  it('documents that order, that unknown fields are ignored, and only tokens the route can answer', async () => {
+    const op = (await api.request('GET', '/v1/openapi.json')).body.paths['/v1/metrics/test'].post;
+    expect(op.description).toContain(
+      '`invalid_json` → `invalid_agent_id` → `invalid_source_type` / `unsupported_source_type` → `invalid_probe_config` → `invalid_thresholds` → `invalid_wait_seconds`',
+    );
+    expect(op.description).toContain('Unknown top-level fields are ignored');
+    const documented = JSON.stringify(op.responses);
+    expect(documented).not.toContain('validation_failed');
+    expect(documented).not.toContain('unsupported_media_type');
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '429', '500', '502', '504']);
+  });
+
+  it('answers 400 invalid_json, not 415, for a body that is not JSON (other routes keep 415)', async () => {
+    for (const [type, text] of [['text/plain', '{"source_type":"http"}'], ['application/x-www-form-urlencoded', 'source_type=http'], ['application/xml', '<x/>']]) {
+      const res = await api.request('POST', '/v1/metrics/test', { key: org.key, rawBody: text, headers: { 'content-type': type! } });
+      expect([type, res.status, res.body.title]).toEqual([type, 400, 'invalid_json']);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+    const other = await api.request('POST', '/v1/metrics', { key: org.key, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
+    expect([other.status, other.body.title]).toEqual([415, 'unsupported_media_type']);
   });
 
   it('lists each source_config problem with its path', async () => {
@@ -136,7 +181,7 @@ describe('agent availability', () => {
     // An old agent: it heartbeats with its version like any other.
     const beat = await api.request('POST', '/v1/agent/heartbeat', { headers: { authorization: `Bearer ${a.token}` }, body: { version: '1.6.3' } });
     expect(beat.status).toBe(200);
-    expect((await test(tcp(a.id))).body.reason).toBe('outdated');
+    expect((await test(tcp(a.id))).body).toMatchObject({ status: 409, title: 'agent_unavailable', reason: 'outdated', private_url: false, min_agent_version: '1.7.0' });
     const listed = (await call('GET', '/v1/agents')).body.items.find((x: { id: string }) => x.id === a.id);
     expect(listed).toMatchObject({ status: 'online', version: '1.6.3', can_run_probe_tests: false });
     await api.request('POST', '/v1/agent/heartbeat', { headers: { authorization: `Bearer ${a.token}` }, body: { version: '1.7.0' } });
@@ -274,6 +319,8 @@ describe('an agent that stops answering', () => {
     expect([full.status, full.body.title]).toEqual([429, 'queue_full']);
     expect(full.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(full.body.retry_after).toBe(Number(full.headers.get('retry-after')));
+    // Spec §8: every 429 body carries `limit`; for queue_full, max is the agent's queue size.
+    expect(full.body.limit).toEqual({ scope: 'organization', window: 'minute', max: 20, plan: 'business' });
     expect(full.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
 
     expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(first.body.job_id)).result()).toBe('expired');
@@ -299,6 +346,40 @@ describe('cloud probe tests', () => {
     const handle = h.temporal.client.workflow.getHandle(probeTestWorkflowId(job!.id));
     expect(await handle.result()).toBe('completed');
     await recordHistory(handle, 'probe-test-cloud-v1.json');
+  });
+
+  it('runs mtls_http, the deprecated alias of http (§9), from the cloud exactly as http', async () => {
+    const o = await api.createOrg('business');
+    const config = { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, expected_status: 401 };
+    const alias = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'mtls_http', source_config: config } });
+    expect(alias.status).toBe(200);
+    expect(alias.body).toMatchObject({ mode: 'cloud', job_id: null, agent_id: null, unit: 'ms', reason: null, value_description: 'HTTP response time', skipped_secret_headers: ['Authorization'] });
+    const refused = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'mtls_http', source_config: { url: 'http://10.20.30.40/health' } } });
+    expect(refused.body).toMatchObject({ status: 409, title: 'agent_unavailable', reason: 'no_agent', private_url: true });
+  });
+
+  it('reports the unit named in source_config for the number at json_path, null without one', async () => {
+    const o = await api.createOrg('business');
+    const run = (config: Record<string, unknown>) => api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url: targetUrl, expected_status: 401, json_path: '$.queue_depth', ...config } } });
+    expect((await run({ unit: 'jobs' })).body).toMatchObject({ value: 17, unit: 'jobs', reason: null, mode: 'cloud' });
+    expect((await run({})).body).toMatchObject({ value: 17, unit: null, reason: null });
+    const bad = await run({ unit: 'x'.repeat(17) });
+    expect([bad.status, bad.body.title, bad.body.errors]).toEqual([400, 'invalid_probe_config', [{ path: 'source_config.unit', message: expect.any(String) }]]);
+  });
+
+  it('refuses internal and single-label names with 409 private_url; invalid names and unresolved ones are 200 with their reason', async () => {
+    const o = await api.createOrg('business');
+    const cloud = (url: string) => api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url } } });
+    for (const [url, code] of [['http://printer.local/', 'host_internal'], ['http://localhost/', 'host_internal'], ['http://intranet/', 'host_not_fqdn']]) {
+      const res = await cloud(url!);
+      expect([url, res.status, res.body.title, res.body.reason, res.body.private_url]).toEqual([url, 409, 'agent_unavailable', 'no_agent', true]);
+      expect(res.body.detail).toContain(`(${code})`);
+    }
+    const invalid = await cloud('http://a..b.example.com/');
+    expect([invalid.status, invalid.body.value, invalid.body.reason, invalid.body.status]).toEqual([200, null, 'invalid_host', 'no_data']);
+    const unresolved = await cloud('http://nothing.invalid/');
+    expect(unresolved.status).toBe(200);
+    expect(unresolved.body).toMatchObject({ value: null, reason: expect.stringMatching(/^dns_(failed|no_answer)$/) });
   });
 
   it('refuses a non-public target with 409 agent_unavailable and private_url', async () => {

@@ -159,6 +159,16 @@ describe('http and mtls_http rules', () => {
   it('needs https for a client certificate', () => {
     expect(errorsOf('mtls_http', { url: 'http://e.com', client_cert_ref: 'C', client_key_ref: 'K' })).toEqual({ 'source_config.url': 'A client certificate needs an https URL' });
   });
+
+  it.each(['http', 'mtls_http'])('%s: unit names the unit of the number at json_path (up to 16 characters, with json_path only)', (type) => {
+    const url = 'https://e.com';
+    expect(validateSourceConfig(type, { url, json_path: '$.queue.depth', unit: 'jobs' })).toEqual({ ok: true, config: { url, json_path: '$.queue.depth', unit: 'jobs' } });
+    expect(validateSourceConfig(type, { url, json_path: '$.rate', unit: 'B/s' }).ok).toBe(true);
+    expect(validateSourceConfig(type, { url, json_path: '$.temp', unit: '°C' }).ok).toBe(true);
+    expect(errorsOf(type, { url, json_path: '$.n', unit: 'x'.repeat(17) })).toEqual({ 'source_config.unit': 'At most 16 characters' });
+    for (const bad of ['', '  ', 'ms\n', 'a\tb', 5, null, ['ms']]) expect(Object.keys(errorsOf(type, { url, json_path: '$.n', unit: bad }))).toEqual(['source_config.unit']);
+    expect(errorsOf(type, { url, unit: 's' })).toEqual({ 'source_config.unit': 'unit names the unit of the number at json_path; the response time is always ms' });
+  });
 });
 
 describe('rules of the other source types', () => {

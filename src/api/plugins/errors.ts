@@ -1,8 +1,23 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { sendProblem } from '../problem';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What a body the API cannot read as JSON (another media type, none at all, a body shorter or
+     * longer than its Content-Length) answers on this route: by default 415
+     * `unsupported_media_type` (400 `validation_failed` for a Content-Length mismatch);
+     * 'invalid_json' for a route whose own error list has no such status (testProbe, spec §4.1).
+     */
+    unreadableBody?: 'invalid_json';
+  }
+}
+
+/** Fastify's errors for a body it could not hand to a JSON parser (media type, Content-Length). */
+const UNREADABLE_BODY = ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'];
 
 function pathOf(context: string | undefined, instancePath: string): string {
   const inner = instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
@@ -12,8 +27,11 @@ function pathOf(context: string | undefined, instancePath: string): string {
 }
 
 /** Maps every failure to application/problem+json; 5xx answers never carry internals. */
-function toProblem(err: FastifyError): ProblemError {
+function toProblem(err: FastifyError, request: FastifyRequest): ProblemError {
   if (err instanceof ProblemError) return err;
+  if (request.routeOptions.config?.unreadableBody === 'invalid_json' && UNREADABLE_BODY.includes(err.code)) {
+    return new ProblemError('invalid_json', 'The body must be a JSON object, sent as application/json.');
+  }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const errors: FieldError[] = err.validation.flatMap((v) => {
       const keys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys : undefined;
@@ -44,7 +62,7 @@ function toProblem(err: FastifyError): ProblemError {
 export const errorsPlugin = fp(
   async (app: FastifyInstance, opts: { docsUrl: string }) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
-      const problem = toProblem(err);
+      const problem = toProblem(err, request);
       if (problem.status >= 500) request.log.error({ err }, 'unhandled error');
       return sendProblem(reply, opts.docsUrl, problem);
     });

@@ -37,11 +37,16 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
     const { errorResponses, ...doc } = routeDoc('testProbe', {
       summary: 'Run a probe once, storing nothing',
       tag,
-      description:
-        'Runs the probe on an agent (`agent_id`) or, for a public HTTP check, from the cloud. Nothing is stored: no metric, no sample, no status change, no event. Agent tests wait up to `wait_seconds` and answer 202 with `poll` if the agent has not answered yet; the agent must answer within 2 minutes.',
+      description: [
+        'Runs the probe on an agent (`agent_id`) or, for a public HTTP check (`http`, or its deprecated alias `mtls_http`), from the cloud. Nothing is stored: no metric, no sample, no status change, no event. Agent tests wait up to `wait_seconds` and answer 202 with `poll` if the agent has not answered yet; the agent must answer within 2 minutes.',
+        'Checks run in one order and the first that fails answers. After the API key, its scope and the organization\'s API rate limit (`rate_limited`), the body: ' +
+          '`invalid_json` → `invalid_agent_id` → `invalid_source_type` / `unsupported_source_type` → `invalid_probe_config` → `invalid_thresholds` → `invalid_wait_seconds`; ' +
+          'then whether the test can run: `agent_not_found` / `agent_unavailable` (without `agent_id`, `reason` `no_agent` for every type but `http` and `mtls_http`), `queue_full` (agent tests), and last the probe-test limit, `rate_limited` (counted last, so a refused test never uses up the minute). ' +
+          'A cloud test of a non-public target is refused once the prober has checked it (`agent_unavailable`, `private_url` true).',
+        'Unknown top-level fields are ignored (`source_config` keeps its own additional properties). A body that is not JSON, whatever its `Content-Type`, is `invalid_json`.',
+      ].join('\n\n'),
       errors: [
         'invalid_json',
-        'validation_failed',
         'invalid_agent_id',
         'invalid_source_type',
         'unsupported_source_type',
@@ -57,8 +62,10 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
     });
     app.post(
       '/metrics/test',
-      // The body is read by parseProbeTestRequest, which answers the spec's own tokens (§7.2).
-      { attachValidation: true, schema: { ...doc, body: ProbeTestRequestSchema, response: { 200: ProbeTestResultSchema, 202: ProbeTestPendingSchema, ...errorResponses } } },
+      // The body is read by parseProbeTestRequest, which answers the spec's own tokens (§7.2): the
+      // schema's verdict is attached, never answered, so this route cannot answer validation_failed.
+      // A body Fastify cannot read as JSON is invalid_json here, not 415 (§4.1 has no 415).
+      { attachValidation: true, config: { unreadableBody: 'invalid_json' }, schema: { ...doc, body: ProbeTestRequestSchema, response: { 200: ProbeTestResultSchema, 202: ProbeTestPendingSchema, ...errorResponses } } },
       async (request, reply) => {
         const ctx = request.orgContext();
         const req = parseProbeTestRequest(request.body);

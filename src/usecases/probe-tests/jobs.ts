@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Agent, AgentSchema, type ProbeTestJob, ProbeTestJobSchema } from '../../db/entities';
 import { finishUnlessFinal, insertCloudProbeJob } from '../../db/repositories/probe-job-repository';
 import { countProbeTestUnder } from '../../db/repositories/rate-limit-repository';
-import { unavailableReason } from '../../domain/agent-status';
+import { MIN_AGENT_VERSION, unavailableReason } from '../../domain/agent-status';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { normalizeReason } from '../../domain/reason-codes';
@@ -14,8 +14,11 @@ import type { ProbeTestRequest } from './request';
 /** Spec §8: probe tests per organization and minute, and jobs waiting per agent. */
 export const PROBE_TEST_LIMITS = { agentPerMinute: 30, cloudPerMinute: 20, queuePerAgent: 20 } as const;
 
-/** Source types the cloud runs for a probe test: public HTTP checks only (spec §2.2). */
-const CLOUD_TESTABLE = ['http'];
+/**
+ * Source types the cloud runs for a probe test: public HTTP checks only (spec §2.2), `mtls_http`
+ * included, being the deprecated alias of `http` (§9; the prober runs it as http).
+ */
+const CLOUD_TESTABLE = ['http', 'mtls_http'];
 
 const FINAL = ['completed', 'failed', 'expired'];
 
@@ -37,12 +40,19 @@ export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest,
     const agent = await em.findOne(AgentSchema, { id: agentId, organization: ctx.org.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!agent) throw new ProblemError('agent_not_found', 'No agent with that id in this organization.');
     const reason = unavailableReason(agent, ctx.now);
-    if (reason) throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), { reason, private_url: false });
+    if (reason) {
+      // An outdated agent is told which version it needs (spec §7.2: "outdated (below min_agent_version)").
+      const extras = reason === 'outdated' ? { reason, private_url: false, min_agent_version: MIN_AGENT_VERSION } : { reason, private_url: false };
+      throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), extras);
+    }
     // Waiting for the agent's answer: queued, or taken by a poll and not answered yet.
     const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: { $in: ['pending', 'running'] }, expiresAt: { $gt: ctx.now } });
     if (waiting >= PROBE_TEST_LIMITS.queuePerAgent) {
       const retryAfter = 5;
-      throw new ProblemError('queue_full', `The agent already has ${waiting} probe tests waiting; retry in ${retryAfter} s.`, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) });
+      // Every 429 carries `limit` (spec §8). The spec's limit object knows only the organization
+      // scope and minute/day windows: max is the agent's queue size (see docs/decisions.md).
+      const limit = { scope: 'organization', window: 'minute', max: PROBE_TEST_LIMITS.queuePerAgent, plan: ctx.org.plan.id } as const;
+      throw new ProblemError('queue_full', `The agent already has ${waiting} probe tests waiting; retry in ${retryAfter} s.`, { retry_after: retryAfter, limit }, { 'retry-after': String(retryAfter) });
     }
     // Counted last, so a test refused for any reason is never counted; in a statement of its own,
     // so the organization's counter row is not held locked until this transaction ends.
@@ -104,7 +114,7 @@ function agentUnavailableDetail(reason: string, version: string | null): string 
     case 'offline':
       return 'The agent is offline: it has not been heard from in the last minute.';
     default:
-      return `The agent runs version ${version ?? 'unknown'}; probe tests need 1.7.0 or later.`;
+      return `The agent runs version ${version ?? 'unknown'}; probe tests need ${MIN_AGENT_VERSION} or later.`;
   }
 }
 
