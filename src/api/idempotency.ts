@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createHash, randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,6 +8,15 @@ import { ProblemError } from '../domain/error-catalog';
 
 const TTL_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+/** The header every create accepts, for the route schemas (and so the OpenAPI document). */
+export const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(KEY_SHAPE, 'Invalid Idempotency-Key')
+    .optional()
+    .describe('1 to 255 visible ASCII characters. The same key with the same body within 24 hours returns the first answer (with `Idempotent-Replayed: true`) without creating twice; with another body, 409 `idempotency_key_reused`.'),
+});
 
 function canonical(value: unknown): string {
   if (value instanceof Date) return JSON.stringify(value.toISOString());

@@ -4,11 +4,18 @@ import { AUTHENTICATED_ERRORS, problemResponses } from './schemas/common';
 
 const AGENT_ERRORS: ErrorToken[] = ['unauthenticated', 'internal_error'];
 
+/** Rules the runtime checks that a JSON Schema cannot say (across fields, against stored data). */
+function checksLine(checks: string[] | undefined): string | undefined {
+  if (!checks?.length) return undefined;
+  return `Checked beyond the schema (400 \`validation_failed\`, \`errors\` naming each field):\n${checks.map((c) => `- ${c}`).join('\n')}`;
+}
+
 /**
- * The documentation half of a route schema: operationId, summary, its scope (from the one scope
- * table) as an OpenAPI 3.1 security requirement, and every problem it can answer.
+ * The documentation half of a route schema: operationId, summary, the checks the runtime makes
+ * beyond the schema, its scope (from the one scope table) as an OpenAPI 3.1 security requirement,
+ * and every problem it can answer.
  */
-export function routeDoc(operationId: string, opts: { summary: string; tag: string; description?: string; errors?: ErrorToken[] }) {
+export function routeDoc(operationId: string, opts: { summary: string; tag: string; description?: string; errors?: ErrorToken[]; checks?: string[] }) {
   const need = ROUTE_SCOPES[operationId];
   if (need === undefined) throw new Error(`${operationId} is missing from ROUTE_SCOPES`);
   const isPublic = need === 'public';
@@ -18,7 +25,7 @@ export function routeDoc(operationId: string, opts: { summary: string; tag: stri
     operationId,
     summary: opts.summary,
     tags: [opts.tag],
-    description: [opts.description, scopeLine].filter(Boolean).join('\n\n'),
+    description: [opts.description, checksLine(opts.checks), scopeLine].filter(Boolean).join('\n\n'),
     security: isPublic ? [] : isAgent ? [{ agentToken: [] }] : [{ bearerAuth: [...need] }],
     errorResponses: problemResponses(...(isPublic ? [] : isAgent ? AGENT_ERRORS : AUTHENTICATED_ERRORS), ...(opts.errors ?? [])),
   };

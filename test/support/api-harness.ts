@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/api/app';
 import type { ReadinessProbe } from '../../src/api/routes/health';
@@ -10,6 +11,7 @@ import { mintApiKey } from '../../src/usecases/api-keys';
 import { createOrganization, type OrganizationPatch, updateOrganization } from '../../src/usecases/organizations';
 import type { MaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { testDatabaseUrl, testLinkKey, testSecretBox } from './env';
+import { OpenApiConformance } from './openapi-conformance';
 import type { SubscribeLimits } from '../../src/usecases/status-pages/subscribers';
 import type { WebhookStarter } from '../../src/temporal/webhook-starter';
 import type { ProbeTestRunner } from '../../src/temporal/probe-test-runner';
@@ -95,6 +97,9 @@ export async function startApi(
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const baseUrl = `http://127.0.0.1:${address.port}`;
+  // Every exchange through request() is checked against the document this very app serves, so a
+  // route whose runtime and OpenAPI description disagree fails the test that exercised it.
+  let conformance: Promise<OpenApiConformance> | undefined;
 
   return {
     baseUrl,
@@ -113,6 +118,21 @@ export async function startApi(
       const text = await res.text();
       let parsed: unknown = text;
       if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+      conformance ??= OpenApiConformance.create(JSON.parse(JSON.stringify(app.swagger())));
+      const violations = (await conformance).check({
+        method,
+        url: path,
+        requestHeaders: headers,
+        requestBody: ro.body,
+        rawRequestBody: ro.rawBody !== undefined,
+        status: res.status,
+        responseHeaders: res.headers,
+        responseBody: parsed,
+        responseText: text,
+      });
+      // VIGIL_CONFORMANCE_LOG=<file> collects every mismatch of a run instead of failing on the first (for fixing many at once).
+      if (violations.length && process.env.VIGIL_CONFORMANCE_LOG && process.env.CI !== 'true') appendFileSync(process.env.VIGIL_CONFORMANCE_LOG, `${violations.join('\n')}\n`);
+      else if (violations.length) throw new Error(`The answer does not match the served OpenAPI document:\n- ${violations.join('\n- ')}`);
       return { status: res.status, headers: res.headers, body: parsed as any, text };
     },
     async createOrg(plan = 'business', name = 'Test org') {

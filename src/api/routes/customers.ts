@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from '../../usecases/customers';
-import { idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import { CustomerCreateBody, CustomerPatchBody, CustomerSchema, presentCustomer } from '../schemas/customers';
@@ -28,7 +28,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'Accepts an `Idempotency-Key` header: a retry with the same key and body within 24 hours replays the first response.',
       errors: [...BODY_ERRORS, 'feature_locked', 'quota_exceeded', 'idempotency_key_reused'],
     });
-    app.post('/customers', { schema: { ...doc, body: CustomerCreateBody, response: { 201: CustomerSchema, ...errorResponses } } }, async (request, reply) =>
+    app.post('/customers', { schema: { ...doc, headers: IdempotencyHeaders, body: CustomerCreateBody, response: { 201: CustomerSchema, ...errorResponses } } }, async (request, reply) =>
       idempotentCreate(request, reply, 'createCustomer', async (em) =>
         presentCustomer(await createCustomer({ ...request.orgContext(), em }, request.body)),
       ),

@@ -24,7 +24,10 @@ ${rows}
 export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = async (app, opts) => {
   {
     const { errorResponses: _e, ...doc } = routeDoc('getOpenApi', { summary: 'This OpenAPI 3.1 document', tag: 'Docs' });
-    app.get('/v1/openapi.json', { schema: { ...doc } }, async (_request, reply) => reply.type('application/json').send(opts.openapi()));
+    const OpenApiDocument = z.looseObject({ openapi: z.literal('3.1.0') }).describe('This document');
+    app.get('/v1/openapi.json', { schema: { ...doc, response: { 200: OpenApiDocument } } }, async (_request, reply) =>
+      reply.type('application/json').send(opts.openapi() as z.infer<typeof OpenApiDocument>),
+    );
   }
   {
     const { errorResponses: _e, ...doc } = routeDoc('getErrorCatalog', { summary: 'The error catalog problem types point to', tag: 'Docs' });

@@ -9,7 +9,7 @@ import {
   resolveIncident,
   updateIncident,
 } from '../../usecases/incidents/incidents';
-import { idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { syncManualMetrics } from '../../usecases/metrics/manual';
 import { incidentFromMetric } from '../../usecases/incidents/from-metric';
@@ -51,7 +51,7 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
     });
-    app.post('/incidents', { schema: { ...doc, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
+    app.post('/incidents', { schema: { ...doc, headers: IdempotencyHeaders, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
       // A new incident touches only the services it names.
       touchedServices.set(request, request.body.affected_services ?? []);
       return idempotentCreate(request, reply, 'createIncident', (em) => createIncident({ ...request.orgContext(), em }, request.body));
@@ -71,7 +71,7 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('updateIncident', { summary: 'Edit title, severity or affected services', tag, description: 'Event: incident.updated.', errors: [...BODY_ERRORS, 'not_found', 'unknown_services'] });
+    const { errorResponses, ...doc } = routeDoc('updateIncident', { summary: 'Edit title, severity or affected services', tag, description: 'Event: incident.updated, only when a field changes value; a PATCH that changes nothing answers the incident as it is (same `updated_at`, no event).', errors: [...BODY_ERRORS, 'not_found', 'unknown_services'] });
     app.patch('/incidents/:id', { schema: { ...doc, params: IdParams, body: IncidentPatchBody, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
       updateIncident(request.orgContext(), request.params.id, request.body),
     );

@@ -4,7 +4,7 @@ import type { MaintenanceScheduler } from '../../temporal/maintenance-scheduler'
 import { createMaintenance, getMaintenance, listMaintenances, updateMaintenance } from '../../usecases/maintenances/maintenances';
 import { type MaintenanceTransition, applyMaintenanceTransition } from '../../usecases/maintenances/transitions';
 import type { MaintenanceView } from '../../usecases/maintenances/view';
-import { idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { MaintenanceCreateBody, MaintenanceListQuery, MaintenancePatchBody, MaintenanceSchema } from '../schemas/maintenances';
@@ -41,8 +41,9 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ scheduler: MaintenanceSc
       description:
         'State scheduled; event maintenance.scheduled. A Temporal workflow `maintenance:<id>` then emits maintenance.starting_soon within an hour of the start, starts it at `scheduled_start_at` and completes it at `scheduled_end_at`. Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
+      checks: ['`scheduled_end_at` is after `scheduled_start_at`.'],
     });
-    app.post('/maintenances', { schema: { ...doc, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema, ...errorResponses } } }, async (request, reply) => {
+    app.post('/maintenances', { schema: { ...doc, headers: IdempotencyHeaders, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema, ...errorResponses } } }, async (request, reply) => {
       const view = await idempotentCreate(request, reply, 'createMaintenance', (em) => createMaintenance({ ...request.orgContext(), em }, request.body));
       return tell(request.principal!.organizationId, view, request.log);
     });
@@ -51,7 +52,9 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ scheduler: MaintenanceSc
     const { errorResponses, ...doc } = routeDoc('updateMaintenance', {
       summary: 'Edit a maintenance window',
       tag,
-      description: 'New times reach the running workflow, which re-plans its timers.',
+      description:
+        'New times reach the running workflow, which re-plans its timers. `scheduled_start_at` can move only while the maintenance is scheduled (409 `already_started`); a completed or canceled one cannot change (409 `already_completed`, `already_canceled`).',
+      checks: ['`scheduled_end_at` is after `scheduled_start_at`, once the patch is applied.'],
       errors: [...BODY_ERRORS, 'not_found', 'unknown_services', 'already_started', 'already_completed', 'already_canceled'],
     });
     app.patch('/maintenances/:id', { schema: { ...doc, params: IdParams, body: MaintenancePatchBody, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
@@ -61,7 +64,7 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ scheduler: MaintenanceSc
   const transitions: [MaintenanceTransition, string, string, string, ('already_started' | 'already_completed' | 'already_canceled' | 'not_started')[]][] = [
     ['start', 'startMaintenance', 'Start now (scheduled → in_progress)', 'Event maintenance.started; system message "Maintenance started."', ['already_started', 'already_completed', 'already_canceled']],
     ['complete', 'completeMaintenance', 'Complete now (in_progress → completed)', 'Event maintenance.completed; system message "Maintenance completed."', ['not_started', 'already_completed', 'already_canceled']],
-    ['cancel', 'cancelMaintenance', 'Cancel', 'Event maintenance.canceled; system message "Maintenance canceled."', ['already_completed', 'already_canceled']],
+    ['cancel', 'cancelMaintenance', 'Cancel', 'From any state but canceled, a completed maintenance included. Event maintenance.canceled; system message "Maintenance canceled."', ['already_canceled']],
   ];
   for (const [transition, operationId, summary, description, conflicts] of transitions) {
     const { errorResponses, ...doc } = routeDoc(operationId, { summary, tag, description, errors: ['not_found', ...conflicts] });

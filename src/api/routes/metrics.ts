@@ -41,6 +41,11 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
       description:
         'source_config is validated by the same rules as the probe test. Thresholds are required except for manual and alert metrics. Without agent_id, HTTP/TCP/DNS/TLS/ping checks run from the cloud on a Temporal Schedule; other types need an agent. Heartbeat and alert metrics answer their inbound URL once.',
       errors: [...BODY_ERRORS, 'quota_exceeded'],
+      checks: [
+        '`source_config` by the rules of its `source_type` (the same as the probe test); `errors` paths start with `source_config.`.',
+        'All four threshold fields for every type but manual and alert, which take none.',
+        '`service_id` names a live service of the organization; `agent_id` a live, unrevoked agent of it; push types (otlp, heartbeat, alert, manual, custom) take no `agent_id`, and types other than the cloud ones need one.',
+      ],
     });
     app.post('/metrics', { schema: { ...doc, body: MetricCreateBody, response: { 201: MetricCreatedSchema, ...errorResponses } } }, async (request, reply) => {
       const { view, metric, inboundToken } = await createMetric(request.orgContext(), request.body);
@@ -51,7 +56,17 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('updateMetric', { summary: 'Update a metric', tag, description: 'Changes only the fields sent; the agent picks up the change at once.', errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan'] });
+    const { errorResponses, ...doc } = routeDoc('updateMetric', {
+      summary: 'Update a metric',
+      tag,
+      description: 'Changes only the fields sent; the agent picks up the change at once.',
+      errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan'],
+      checks: [
+        'Once the patch is applied: `source_config` by the rules of its `source_type` (the same as the probe test); `errors` paths start with `source_config.`.',
+        'All four threshold fields for every type but manual and alert, which take none.',
+        '`service_id` names a live service of the organization; `agent_id` a live, unrevoked agent of it; push types (otlp, heartbeat, alert, manual, custom) take no `agent_id`, and types other than the cloud ones need one.',
+      ],
+    });
     app.patch('/metrics/:id', { schema: { ...doc, params: IdParams, body: MetricPatchBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
       const { view, metric } = await updateMetric(request.orgContext(), request.params.id, request.body);
       await sync(metric, request.log);
@@ -73,6 +88,7 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
       description:
         'Manual metrics only: the status holds until set again. The metric shows the worse of it and what open incidents on its service say (critical/major → unhealthy, minor → degraded); a change is a status flip and a `metric.status_changed` event.',
       errors: [...BODY_ERRORS, 'not_found'],
+      checks: ['The metric is a manual one (`errors` path `params.id`).'],
     });
     app.post('/metrics/:id/status', { schema: { ...doc, params: IdParams, body: ManualStatusBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
       return setManualStatus(request.orgContext(), request.params.id, request.body.status);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createService, deleteService, listServices, updateService } from '../../usecases/services';
 import { sendCachedJson } from '../cached-json';
-import { idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import { ServiceCreateBody, ServiceDetailSchema, ServicePatchBody, ServiceSchema, presentService } from '../schemas/services';
@@ -41,7 +41,7 @@ export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }
       description: 'Accepts an `Idempotency-Key` header: a retry with the same key and body within 24 hours replays the first response.',
       errors: [...BODY_ERRORS, 'quota_exceeded', 'config_key_taken', 'idempotency_key_reused'],
     });
-    app.post('/services', { schema: { ...doc, body: ServiceCreateBody, response: { 201: ServiceSchema, ...errorResponses } } }, async (request, reply) =>
+    app.post('/services', { schema: { ...doc, headers: IdempotencyHeaders, body: ServiceCreateBody, response: { 201: ServiceSchema, ...errorResponses } } }, async (request, reply) =>
       idempotentCreate(request, reply, 'createService', async (em) =>
         presentService(await createService({ ...request.orgContext(), em }, request.body)),
       ),

@@ -24,6 +24,10 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
       tag,
       description: 'An objective over one metric or one service (the worst of its metrics at each instant), computed from the stored status history.',
       errors: [...BODY_ERRORS],
+      checks: [
+        'Exactly one of `metric_id` and `service_id`, naming a live metric or service of the organization.',
+        "`objective` is a decimal percent above 0 and at most 100 (`'99.9'`); a rolling `window.days` is a positive integer; `window.timezone` is an IANA zone.",
+      ],
     });
     app.post('/slos', { schema: { ...doc, body: SloCreateBody, response: { 201: SloSchema, ...errorResponses } } }, async (request, reply) => {
       reply.code(201);
@@ -31,11 +35,24 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('updateSlo', { summary: 'Update an SLO', tag, errors: [...BODY_ERRORS, 'not_found'] });
+    const { errorResponses, ...doc } = routeDoc('updateSlo', {
+      summary: 'Update an SLO',
+      tag,
+      errors: [...BODY_ERRORS, 'not_found'],
+      checks: [
+        'Once the patch is applied: exactly one of `metric_id` and `service_id`, naming a live metric or service of the organization.',
+        "`objective` is a decimal percent above 0 and at most 100 (`'99.9'`); a rolling `window.days` is a positive integer; `window.timezone` is an IANA zone.",
+      ],
+    });
     app.patch('/slos/:id', { schema: { ...doc, params: IdParams, body: SloPatchBody, response: { 200: SloSchema, ...errorResponses } } }, async (request) => updateSlo(request.orgContext(), request.params.id, request.body));
   }
   {
-    const { errorResponses, ...doc } = routeDoc('deleteSlo', { summary: 'Delete an SLO', tag, description: 'Soft delete; repeating it answers 200.', errors: ['not_found'] });
+    const { errorResponses, ...doc } = routeDoc('deleteSlo', {
+      summary: 'Delete an SLO',
+      tag,
+      description: 'Soft delete; repeating it answers 200. 409 `in_use` (with `referenced_by`) while a status page shows the SLO.',
+      errors: ['not_found', 'in_use'],
+    });
     app.delete('/slos/:id', { schema: { ...doc, params: IdParams, response: { 200: SloSchema, ...errorResponses } } }, async (request) => deleteSlo(request.orgContext(), request.params.id));
   }
 };

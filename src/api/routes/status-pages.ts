@@ -6,7 +6,7 @@ import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, upd
 import { importSubscribers, rowsFromCsv } from '../../usecases/status-pages/subscriber-import';
 import { deleteSubscriber, getSubscriber, listSubscribers } from '../../usecases/status-pages/subscribers';
 import { mintViewerToken } from '../../usecases/status-pages/viewer-tokens';
-import { idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import {
@@ -49,8 +49,13 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
       description:
         'The page is public at once at `<subdomain>.<STATUS_HOST>` with its Atom and RSS feeds. `groups` orders what it shows: services (status is the worst of their metrics), single metrics, and SLOs (attainment). Accepts an `Idempotency-Key` header.',
       errors: [...BODY_ERRORS, 'subdomain_taken', 'quota_exceeded', 'idempotency_key_reused'],
+      checks: [
+        '`subdomain` is 3 to 63 lower-case letters, digits and single hyphens, and not a reserved name.',
+        'Every component of `groups` names a live service, metric or SLO of the organization, and none appears twice.',
+        '`viewer_public_key` is a PEM public key (SPKI) for RS256 (RSA of 2048 bits or more), PS256, ES256 (P-256) or EdDSA (Ed25519).',
+      ],
     });
-    app.post('/status-pages', { schema: { ...doc, body: StatusPageCreateBody, response: { 201: StatusPageSchemaOut, ...errorResponses } } }, async (request, reply) => {
+    app.post('/status-pages', { schema: { ...doc, headers: IdempotencyHeaders, body: StatusPageCreateBody, response: { 201: StatusPageSchemaOut, ...errorResponses } } }, async (request, reply) => {
       return idempotentCreate(request, reply, 'createStatusPage', async (em) => present(await createStatusPage({ ...request.orgContext(), em }, opts.box, request.body)));
     });
   }
@@ -60,6 +65,11 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
       tag,
       description: 'Changes only the fields sent; `null` clears a nullable field. `groups` replaces the whole layout.',
       errors: [...BODY_ERRORS, 'not_found', 'subdomain_taken', 'item_suspended_plan'],
+      checks: [
+        '`subdomain` is 3 to 63 lower-case letters, digits and single hyphens, and not a reserved name.',
+        'Every component of `groups` names a live service, metric or SLO of the organization, and none appears twice.',
+        '`viewer_public_key` is a PEM public key (SPKI) for RS256 (RSA of 2048 bits or more), PS256, ES256 (P-256) or EdDSA (Ed25519).',
+      ],
     });
     app.patch('/status-pages/:id', { schema: { ...doc, params: IdParams, body: StatusPagePatchBody, response: { 200: StatusPageSchemaOut, ...errorResponses } } }, async (request) => {
       return present(await updateStatusPage(request.orgContext(), request.params.id, request.body));
@@ -107,6 +117,7 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
       description:
         'Up to 10,000 rows as JSON (`subscribers`) or CSV text (`csv`, header row `email,components,customer_id`). Each row is checked on its own: bad rows come back in `errors` with their 1-based number and never stop the others; addresses already on the page are left as they are. New rows get a confirmation email unless `skip_confirmation` attests the list already consented.',
       errors: [...BODY_ERRORS, 'not_found'],
+      checks: ['`csv` parses, with a header row that has an `email` column.', 'At most 10,000 rows.'],
     });
     app.post('/status-pages/:id/subscribers/import', { schema: { ...doc, params: IdParams, body: SubscriberImportBody, response: { 200: SubscriberImportResult, ...errorResponses } } }, async (request) => {
       const rows = request.body.csv !== undefined ? rowsFromCsv(request.body.csv) : request.body.subscribers!;

@@ -12,7 +12,7 @@ import {
   rotateWebhookSecret,
   updateWebhook,
 } from '../../usecases/webhooks/subscriptions';
-import { idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import { DeliveryListQuery, DeliveryParams, DeliverySchema, WebhookCreateBody, WebhookPatchBody, WebhookSchema, WebhookWithSecretSchema } from '../schemas/webhooks';
@@ -41,7 +41,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: We
         'Events of the chosen types are POSTed as `{ id, type, created_at, data }` and signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The response carries the secret, once. Accepts an `Idempotency-Key` (a replay shows the current secret).',
       errors: [...BODY_ERRORS, 'quota_exceeded', 'idempotency_key_reused'],
     });
-    app.post('/webhooks', { schema: { ...doc, body: WebhookCreateBody, response: { 201: WebhookWithSecretSchema, ...errorResponses } } }, async (request, reply) => {
+    app.post('/webhooks', { schema: { ...doc, headers: IdempotencyHeaders, body: WebhookCreateBody, response: { 201: WebhookWithSecretSchema, ...errorResponses } } }, async (request, reply) => {
       const ctx = request.orgContext();
       // The recorded idempotent response never holds the secret; it is unsealed for each answer.
       const view = await idempotentCreate(request, reply, 'createWebhook', (em) => createWebhook({ ...ctx, em }, opts.box, request.body));

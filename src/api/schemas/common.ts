@@ -32,6 +32,8 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 
 export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() });
 
+const ReferenceSchema = z.object({ id: Uuid, config_key: z.string().nullable(), name: z.string() });
+
 export const ProblemSchema = z
   .looseObject({
     type: z.url(),
@@ -47,8 +49,41 @@ export const ProblemSchema = z
       .object({ capability: z.string(), used: z.int().nullable(), cap: z.int().nullable(), plan: z.string().nullable() })
       .optional(),
     upgrade: z.object({ plan: z.string(), label: z.string(), url: z.url() }).optional(),
+    warnings: z.array(FieldErrorSchema).optional().describe('config_invalid only: non-fatal warnings'),
+    unknown_customers: z.array(z.string()).optional().describe('unknown_customers only: submitted values matching no customer'),
+    unknown_services: z.array(z.string()).optional().describe('unknown_services only: submitted values matching no service'),
+    referenced_by: z
+      .object({ slos: z.array(ReferenceSchema), pages: z.array(ReferenceSchema), subscribers: z.int().min(0) })
+      .optional()
+      .describe('in_use only: what still uses the item'),
+    reason: z.string().optional().describe('agent_unavailable: no_agent, offline, never_connected, outdated or revoked; probe_test_failed: the agent\'s error code'),
+    private_url: z.boolean().optional().describe('agent_unavailable only: true when the cloud refused a non-public URL'),
+    min_agent_version: z.string().optional().describe('agent_unavailable with reason outdated: the oldest agent version that runs probe tests'),
   })
   .meta({ id: 'Problem', description: 'RFC 7807 problem details (application/problem+json)' });
+
+/** Spec §8: a 429 of the API's limits carries `retry_after` and `limit`. */
+export const TooManyRequestsProblemSchema = ProblemSchema.required({ retry_after: true, limit: true }).meta({
+  id: 'TooManyRequestsProblem',
+  description: 'A 429 problem: `retry_after` (seconds, as in Retry-After) and the `limit` that was reached',
+});
+
+/**
+ * The public subscribe endpoint's abuse limits are hourly, per client address and per page, which
+ * §2.5's `limit` (scope organization, window minute or day) cannot state: `retry_after` only.
+ */
+export const RetryLaterProblemSchema = ProblemSchema.required({ retry_after: true }).meta({
+  id: 'RetryLaterProblem',
+  description: 'A 429 problem of a public endpoint: `retry_after` (seconds, as in Retry-After)',
+});
+
+/** Tokens whose 429 states the organization limit that was reached. */
+const LIMIT_TOKENS: ErrorToken[] = ['rate_limited', 'queue_full'];
+
+function schemaFor(status: number, tokens: ErrorToken[]): z.ZodType {
+  if (status !== 429) return ProblemSchema;
+  return tokens.every((t) => LIMIT_TOKENS.includes(t)) ? TooManyRequestsProblemSchema : RetryLaterProblemSchema;
+}
 
 type StatusKey = `${number}`;
 
@@ -59,11 +94,11 @@ export function problemResponses(...tokens: ErrorToken[]) {
     const status = ERROR_CATALOG[t].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), t]);
   }
-  const out: Record<StatusKey, { description: string; content: { 'application/problem+json': { schema: typeof ProblemSchema } } }> = {};
+  const out: Record<StatusKey, { description: string; content: { 'application/problem+json': { schema: z.ZodType } } }> = {};
   for (const [status, list] of byStatus) {
     out[`${status}`] = {
       description: list.map((t) => `\`${t}\`: ${ERROR_CATALOG[t].summary}`).join('\n\n'),
-      content: { 'application/problem+json': { schema: ProblemSchema } },
+      content: { 'application/problem+json': { schema: schemaFor(status, list) } },
     };
   }
   return out;

@@ -1,0 +1,158 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import OpenAPIBackend, { type Operation } from 'openapi-backend';
+
+/** One request the suite sent and the answer it got, as seen on the wire. */
+export interface Exchange {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  requestHeaders: Record<string, string>;
+  /** The JSON the test sent (undefined when none); a raw non-JSON body is not checked against the document. */
+  requestBody?: unknown;
+  rawRequestBody?: boolean;
+  status: number;
+  responseHeaders: Headers;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  responseBody: unknown;
+  responseText: string;
+}
+
+/**
+ * Headers the API sets that a client may rely on: when one is on an answer, the document must
+ * declare it for that operation and status.
+ */
+const DECLARED_WHEN_SENT = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-daily-limit',
+  'x-ratelimit-daily-remaining',
+  'x-ratelimit-daily-reset',
+  'retry-after',
+  'idempotent-replayed',
+  'www-authenticate',
+  'etag',
+  'location',
+];
+
+/** Paths the document describes; others (status pages, the docs site, the reference UI) are HTML or assets. */
+const isApiPath = (path: string) => path.startsWith('/v1/') && !path.startsWith('/v1/reference');
+
+type Responses = Record<string, { content?: Record<string, unknown>; headers?: Record<string, { required?: boolean; schema?: object }> }>;
+
+/**
+ * Checks exchanges against the served OpenAPI document with validators that share nothing with
+ * the zod schemas the document was generated from: openapi-backend routes requests to operations
+ * and validates parameters, request bodies and response bodies (with Ajv's JSON Schema 2020-12,
+ * the dialect of OpenAPI 3.1); this file checks statuses, media types and headers.
+ *
+ * Rules: every answer's status is documented for its operation, with its media type, a body that
+ * validates and the headers the document requires; a header of DECLARED_WHEN_SENT on the answer is
+ * declared there; and a request the API accepted (2xx) is valid by the document, so the document is
+ * never stricter than the runtime.
+ */
+export class OpenApiConformance {
+  private readonly headerAjv = addFormats(new Ajv2020({ strict: false, coerceTypes: true, allErrors: true }));
+
+  private constructor(private readonly api: OpenAPIBackend) {}
+
+  static async create(document: object): Promise<OpenApiConformance> {
+    const api = new OpenAPIBackend({
+      definition: forBackend(document) as never,
+      strict: true,
+      // quick: skips openapi-backend's own check of the document, which knows OpenAPI 3.0 only
+      // (test/api/openapi.test.ts checks the document as 3.1), and compiles validators on first use.
+      quick: true,
+      validate: true,
+      // OpenAPI 3.1 schemas are JSON Schema 2020-12.
+      customizeAjv: (_ajv, opts) => addFormats(new Ajv2020({ ...opts, strict: false, allErrors: true })) as never,
+    });
+    await api.init();
+    return new OpenApiConformance(api);
+  }
+
+  /** What is wrong with one exchange; empty when it conforms. */
+  check(ex: Exchange): string[] {
+    const path = ex.url.split('?')[0] ?? ex.url;
+    if (!isApiPath(path)) return [];
+    const where = `${ex.method} ${ex.url} → ${ex.status}`;
+    const request = { method: ex.method, path: ex.url, headers: ex.requestHeaders, query: queryOf(ex.url), body: ex.requestBody };
+    const op = this.api.matchOperation(request) as Operation | undefined;
+    if (!op) {
+      // A path no operation serves answers the catch-all 404.
+      return ex.status === 404 && (ex.responseBody as { title?: string })?.title === 'not_found' ? [] : [`${where}: no operation in the document serves this path`];
+    }
+    const name = `${where} (${op.operationId})`;
+    const problems: string[] = [];
+    const responses = (op.responses ?? {}) as Responses;
+    const documented = responses[String(ex.status)] ?? responses[`${String(ex.status)[0]}XX`] ?? responses.default;
+    if (!documented) return [`${name}: status ${ex.status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
+
+    // Body and media type.
+    const mediaType = (ex.responseHeaders.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const content = documented.content ?? {};
+    if (Object.keys(content).length === 0) {
+      if (ex.responseText !== '') problems.push(`${name}: the document gives this status no body, but one was sent (${mediaType})`);
+    } else if (!(mediaType in content)) {
+      problems.push(`${name}: media type ${mediaType || '(none)'} is not documented (documented: ${Object.keys(content).join(', ')})`);
+    } else {
+      const result = this.api.validateResponse(ex.responseBody, op, ex.status);
+      for (const e of result.errors ?? []) problems.push(`${name}: response body${e.instancePath || ''} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    }
+
+    // Headers.
+    const declared = Object.fromEntries(Object.entries(documented.headers ?? {}).map(([h, spec]) => [h.toLowerCase(), spec]));
+    for (const [header, spec] of Object.entries(declared)) {
+      const value = ex.responseHeaders.get(header);
+      if (value === null) {
+        if (spec.required) problems.push(`${name}: required header ${header} is missing`);
+        continue;
+      }
+      if (spec.schema) {
+        const validate = this.headerAjv.compile({ type: 'object', properties: { v: spec.schema } });
+        if (!validate({ v: value })) problems.push(`${name}: header ${header}: ${value} ${validate.errors?.[0]?.message}`);
+      }
+    }
+    for (const header of DECLARED_WHEN_SENT) {
+      if (ex.responseHeaders.has(header) && !(header in declared)) problems.push(`${name}: header ${header} is sent but not declared`);
+    }
+
+    // A request the API accepted must be valid by the document.
+    if (ex.status >= 200 && ex.status < 300 && !ex.rawRequestBody) {
+      const result = this.api.validateRequest(request, op);
+      for (const e of result.errors ?? []) problems.push(`${name}: accepted request${e.instancePath || ''} ${e.message} ${JSON.stringify(e.params ?? {})}`);
+    }
+    return problems;
+  }
+}
+
+function queryOf(url: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const search = new URLSearchParams(url.split('?')[1] ?? '');
+  for (const key of new Set(search.keys())) {
+    const all = search.getAll(key);
+    out[key] = all.length === 1 ? all[0]! : all;
+  }
+  return out;
+}
+
+/**
+ * openapi-backend validates JSON bodies under `application/json` only: this copy files each
+ * response's JSON media type (problem+json included) there, after check() has compared the
+ * answer's media type with the document's own.
+ */
+function forBackend(document: object): object {
+  const doc = structuredClone(document) as { paths?: Record<string, Record<string, { responses?: Responses }>> };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      for (const response of Object.values(op?.responses ?? {})) {
+        const content = response.content;
+        if (!content || content['application/json']) continue;
+        const json = Object.keys(content).find((m) => /^application\/([\w.+-]+\+)?json$/.test(m));
+        if (json) content['application/json'] = content[json];
+      }
+    }
+  }
+  return doc;
+}
