@@ -28,6 +28,7 @@
  *   of 60, ≤ 86400), region (else the agent's AWS configuration)}.
  * - host {metric = cpu, mountpoint (absolute; required for filesystem), interface}.
  * - custom, otlp, manual, heartbeat, alert cannot be tested; their schema only asks for an object.
+ *   Which type is which (testable, cloud, push, thresholds, value semantics): ./source-types.
  *
  * Defaults are filled in only where the spec names one (interpretation, host metric) and for the
  * tls_cert port; every other default belongs to the probe and is documented in `.describe()`.
@@ -35,19 +36,19 @@
  * NAMES resolved on the agent host.
  */
 import { z } from 'zod';
+import { type SourceType, isSourceType } from './source-types';
 
-export const TESTABLE_SOURCE_TYPES = [
-  'prometheus', 'http', 'tcp', 'dns', 'icmp', 'tls_cert', 'grpc', 'websocket',
-  'mtls_http', 'database', 'cloudwatch', 'loki', 'elasticsearch', 'host',
-] as const;
-export const UNTESTABLE_SOURCE_TYPES = ['custom', 'otlp', 'manual', 'heartbeat', 'alert'] as const;
-export const ALL_SOURCE_TYPES = [...TESTABLE_SOURCE_TYPES, ...UNTESTABLE_SOURCE_TYPES] as const;
-export type TestableSourceType = (typeof TESTABLE_SOURCE_TYPES)[number];
-export type UntestableSourceType = (typeof UNTESTABLE_SOURCE_TYPES)[number];
-export type SourceType = (typeof ALL_SOURCE_TYPES)[number];
-
-export const isSourceType = (t: unknown): t is SourceType => (ALL_SOURCE_TYPES as readonly unknown[]).includes(t);
-export const isTestableSourceType = (t: unknown): t is TestableSourceType => (TESTABLE_SOURCE_TYPES as readonly unknown[]).includes(t);
+// The lists, types and guards of source types live in the one table of ./source-types.
+export {
+  ALL_SOURCE_TYPES,
+  TESTABLE_SOURCE_TYPES,
+  UNTESTABLE_SOURCE_TYPES,
+  type SourceType,
+  type TestableSourceType,
+  type UntestableSourceType,
+  isSourceType,
+  isTestableSourceType,
+} from './source-types';
 
 export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
 export const ENV_REF_MESSAGE = 'Name an environment variable (e.g. API_TOKEN), not its value';

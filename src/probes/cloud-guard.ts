@@ -2,9 +2,6 @@ import { isIP } from 'node:net';
 import { inCidrs, nonPublicReason, parseCidrList } from './public-address';
 import { ProbeFailure } from './types';
 
-/** Source types the cloud prober runs (`mtls_http` as the alias of http it is, spec §9); everything else needs an agent (`source_not_allowed_in_prober`). */
-export const CLOUD_SOURCE_TYPES = ['http', 'mtls_http', 'tcp', 'dns', 'tls_cert', 'icmp'] as const;
-
 const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.intranet', '.lan', '.home.arpa', '.corp'];
 
 /**

@@ -1,3 +1,4 @@
+import { runsAs } from '../domain/source-types';
 import { cloudAddressCheck } from './cloud-guard';
 import { cloudResolver } from './cloud-resolver';
 import { type ProbeRegistry, type RunOptions, runProbe } from './run-probe';
@@ -13,14 +14,10 @@ export interface ProberDeps {
 }
 
 /**
- * Deprecated aliases (spec §9) and the type the cloud prober runs them as: `mtls_http` is `http`,
- * the same probe and config, so it gets the same hosted-check rules (name checks, address guard).
- */
-const CLOUD_ALIASES: Readonly<Record<string, string>> = { mtls_http: 'http' };
-
-/**
  * One probe from the cloud, for probe tests and scheduled cloud metrics alike: no secrets (every
- * `*_ref` resolves to nothing), public addresses only, 30 s at most.
+ * `*_ref` resolves to nothing), public addresses only, 30 s at most. A deprecated alias (spec §9)
+ * runs as the type it aliases (`runsAs`: `mtls_http` is `http`, the same probe and config), so it
+ * gets the same hosted-check rules (name checks, address guard).
  */
 export function runCloudProbe(prober: ProberDeps, sourceType: string, config: unknown): ReturnType<typeof runProbe> {
   const options: RunOptions = {
@@ -31,5 +28,5 @@ export function runCloudProbe(prober: ProberDeps, sourceType: string, config: un
     checkAddress: cloudAddressCheck(prober.allowCidrs),
     ...(prober.resolver ? { resolveHost: cloudResolver(prober.resolver) } : {}),
   };
-  return runProbe(prober.registry, CLOUD_ALIASES[sourceType] ?? sourceType, config, options);
+  return runProbe(prober.registry, runsAs(sourceType), config, options);
 }

@@ -1,7 +1,8 @@
 import type { ReportedOutcome } from '../domain/probe-test-result';
 import { normalizeReason } from '../domain/reason-codes';
-import { type TestableSourceType, isTestableSourceType, validateSourceConfig } from '../domain/source-config';
-import { CLOUD_SOURCE_TYPES, checkCloudHost } from './cloud-guard';
+import { validateSourceConfig } from '../domain/source-config';
+import { CLOUD_SOURCE_TYPES, type TestableSourceType, isTestableSourceType } from '../domain/source-types';
+import { checkCloudHost } from './cloud-guard';
 import { reasonForError } from './errors';
 import { type Probe, type ProbeContext, type ProbeOutcome, ProbeFailure, noValue } from './types';
 

@@ -1,5 +1,6 @@
 import type { Metric } from '../../db/entities';
 import { describeReason } from '../../domain/reason-codes';
+import { PUSH_SOURCE_TYPES as PUSHED_TO_VIGIL } from '../../domain/source-types';
 import type { HealthStatus } from '../../domain/thresholds';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
@@ -26,8 +27,8 @@ export interface MetricView {
   deleted_at: string | null;
 }
 
-/** Source types whose samples are pushed to Vigil rather than probed on a schedule. */
-export const PUSH_SOURCE_TYPES = ['manual', 'heartbeat', 'alert'];
+/** Source types whose samples are pushed to Vigil rather than probed on a schedule (from the table of domain/source-types). */
+export const PUSH_SOURCE_TYPES: readonly string[] = PUSHED_TO_VIGIL;
 
 export function metricView(m: Metric): MetricView {
   const noData = m.status === 'no_data';

@@ -8,17 +8,12 @@ import { MIN_AGENT_VERSION, unavailableReason } from '../../domain/agent-status'
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { normalizeReason } from '../../domain/reason-codes';
+import { CLOUD_TESTABLE_SOURCE_TYPES } from '../../domain/source-types';
 import type { OrgContext } from '../context';
 import type { ProbeTestRequest } from './request';
 
 /** Spec §8: probe tests per organization and minute, and jobs waiting per agent. */
 export const PROBE_TEST_LIMITS = { agentPerMinute: 30, cloudPerMinute: 20, queuePerAgent: 20 } as const;
-
-/**
- * Source types the cloud runs for a probe test: public HTTP checks only (spec §2.2), `mtls_http`
- * included, being the deprecated alias of `http` (§9; the prober runs it as http).
- */
-const CLOUD_TESTABLE = ['http', 'mtls_http'];
 
 const FINAL = ['completed', 'failed', 'expired'];
 
@@ -29,7 +24,7 @@ const FINAL = ['completed', 'failed', 'expired'];
  */
 export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest, expiryMs: number): Promise<ProbeTestJob> {
   const mode = req.agentId ? 'agent' : 'cloud';
-  if (mode === 'cloud' && !CLOUD_TESTABLE.includes(req.sourceType)) {
+  if (mode === 'cloud' && !CLOUD_TESTABLE_SOURCE_TYPES.includes(req.sourceType)) {
     throw new ProblemError('agent_unavailable', `Only public HTTP checks run from the cloud; pass agent_id to run a ${req.sourceType} test on an agent.`, { reason: 'no_agent', private_url: false });
   }
   const minuteStart = new Date(Math.floor(ctx.now.getTime() / 60_000) * 60_000);
