@@ -2,6 +2,7 @@ import { type ApiHarness, startApi } from '../support/api-harness';
 import { revokeApiKey } from '../../src/usecases/api-keys';
 import { ApiKeySchema } from '../../src/db/entities';
 import { eventually } from '../support/eventually';
+import { orgWithKeys } from '../support/org-fixture';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -59,10 +60,9 @@ describe('authentication (spec §5)', () => {
   });
 
   it('answers 403 forbidden naming the missing scope', async () => {
-    const org = await api.createOrg();
-    const readOnly = await api.mintKey(org.id, ['read:metrics']);
-    expect((await api.request('GET', '/v1/services', { key: readOnly })).status).toBe(200);
-    const res = await api.request('POST', '/v1/services', { key: readOnly, body: { name: 'x' } });
+    const { readOnly } = (await orgWithKeys(api, { keys: { readOnly: ['read:metrics'] } })).keys;
+    expect((await readOnly.call('GET', '/v1/services')).status).toBe(200);
+    const res = await readOnly.call('POST', '/v1/services', { name: 'x' });
     expect(res.status).toBe(403);
     expect(res.body.title).toBe('forbidden');
     expect(res.body.detail).toContain('write:config');

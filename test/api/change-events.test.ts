@@ -1,21 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Migration20261124000000ChangeEventScopes } from '../../src/db/migrations/Migration20261124000000ChangeEventScopes';
 import type { Scope } from '../../src/domain/scopes';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture<'reader' | 'writer' | 'reserved', 'Checkout' | 'Search'>;
 let checkout: string;
 let search: string;
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg();
-  checkout = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'Checkout' } })).body.id;
-  search = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'Search' } })).body.id;
+  org = await orgWithKeys(api, { keys: { reader: ['read:incidents'], writer: ['write:incidents'], reserved: ['read:change_events'] }, services: ['Checkout', 'Search'] });
+  ({ Checkout: checkout, Search: search } = org.services);
 });
 afterAll(async () => api.close());
 
-const post = (body: unknown, headers?: Record<string, string>) => api.request('POST', '/v1/change-events', { key: org.key, body, headers });
+const post = (body: unknown, headers?: Record<string, string>) => org.call('POST', '/v1/change-events', body, headers);
 
 describe('/v1/change-events', () => {
   it('records a deploy from a CI pipeline and returns it whole', async () => {
@@ -40,7 +40,7 @@ describe('/v1/change-events', () => {
       metadata: { version: '1.42.0', commit: 'abc123' },
       occurred_at: '2026-11-20T10:00:00.000Z',
     });
-    expect((await api.request('GET', `/v1/change-events/${res.body.id}`, { key: org.key })).body).toEqual(res.body);
+    expect((await org.call('GET', `/v1/change-events/${res.body.id}`)).body).toEqual(res.body);
   });
 
   it('defaults occurred_at to the time of the request', async () => {
@@ -51,8 +51,7 @@ describe('/v1/change-events', () => {
   });
 
   it('answers 400 unknown_services naming the ids that are not services of the organization', async () => {
-    const other = await api.createOrg();
-    const foreign = (await api.request('POST', '/v1/services', { key: other.key, body: { name: 'Theirs' } })).body.id;
+    const foreign = (await orgWithKeys(api, { services: ['Theirs'] })).services.Theirs;
     const res = await post({ kind: 'deploy', title: 'x', service_ids: [checkout, foreign] });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ title: 'unknown_services', unknown_services: [foreign], errors: [{ path: 'service_ids.1' }] });
@@ -74,47 +73,44 @@ describe('/v1/change-events', () => {
   });
 
   it('lists newest occurred_at first and filters by service, kind and time range, with stable paging', async () => {
-    const o = await api.createOrg();
-    const svc = (await api.request('POST', '/v1/services', { key: o.key, body: { name: 'A' } })).body.id;
+    const o = await orgWithKeys(api, { services: ['A'] });
+    const svc = o.services.A;
     const mk = (title: string, occurred_at: string, kind = 'deploy', service_ids: string[] = [svc]) =>
-      api.request('POST', '/v1/change-events', { key: o.key, body: { kind, title, occurred_at, service_ids } });
+      o.call('POST', '/v1/change-events', { kind, title, occurred_at, service_ids });
     await mk('t3', '2026-11-03T00:00:00.000Z');
     await mk('t1', '2026-11-01T00:00:00.000Z');
     await mk('t2', '2026-11-02T00:00:00.000Z', 'config_change');
     await mk('t4', '2026-11-04T00:00:00.000Z', 'deploy', []);
-    const titles = async (q: string) => (await api.request('GET', `/v1/change-events${q}`, { key: o.key })).body.items.map((e: { title: string }) => e.title);
+    const titles = async (q: string) => (await o.call('GET', `/v1/change-events${q}`)).body.items.map((e: { title: string }) => e.title);
     expect(await titles('')).toEqual(['t4', 't3', 't2', 't1']);
     expect(await titles(`?service_id=${svc}`)).toEqual(['t3', 't2', 't1']);
     expect(await titles('?kind=config_change')).toEqual(['t2']);
     expect(await titles('?since=2026-11-02T00:00:00.000Z&until=2026-11-04T00:00:00.000Z')).toEqual(['t3', 't2']);
-    const first = await api.request('GET', '/v1/change-events?limit=3', { key: o.key });
-    const second = await api.request('GET', `/v1/change-events?limit=3&cursor=${first.body.next_cursor}`, { key: o.key });
+    const first = await o.call('GET', '/v1/change-events?limit=3');
+    const second = await o.call('GET', `/v1/change-events?limit=3&cursor=${first.body.next_cursor}`);
     expect(second.body.items.map((e: { title: string }) => e.title)).toEqual(['t1']);
     expect(second.body.next_cursor).toBeNull();
-    expect((await api.request('GET', '/v1/change-events?since=yesterday', { key: o.key })).body.errors[0].path).toBe('query.since');
+    expect((await o.call('GET', '/v1/change-events?since=yesterday')).body.errors[0].path).toBe('query.since');
   });
 
   it('is read with read:incidents and written with write:incidents (spec §5)', async () => {
-    const reader = await api.mintKey(org.id, ['read:incidents']);
-    const list = await api.request('GET', '/v1/change-events', { key: reader });
+    const list = await org.keys.reader.call('GET', '/v1/change-events');
     expect(list.status).toBe(200);
     const one = list.body.items[0];
-    expect((await api.request('GET', `/v1/change-events/${one.id}`, { key: reader })).body).toEqual(one);
-    const refused = await api.request('POST', '/v1/change-events', { key: reader, body: { kind: 'deploy', title: 'x' } });
+    expect((await org.keys.reader.call('GET', `/v1/change-events/${one.id}`)).body).toEqual(one);
+    const refused = await org.keys.reader.call('POST', '/v1/change-events', { kind: 'deploy', title: 'x' });
     expect([refused.status, refused.body.title, refused.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('write:incidents')]);
 
-    const writer = await api.mintKey(org.id, ['write:incidents']);
-    const created = await api.request('POST', '/v1/change-events', { key: writer, body: { kind: 'deploy', title: 'written with write:incidents' } });
+    const created = await org.keys.writer.call('POST', '/v1/change-events', { kind: 'deploy', title: 'written with write:incidents' });
     expect(created.status).toBe(201);
-    const unread = await api.request('GET', '/v1/change-events', { key: writer });
+    const unread = await org.keys.writer.call('GET', '/v1/change-events');
     expect([unread.status, unread.body.title, unread.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('read:incidents')]);
   });
 
   it('needs nothing of read:change_events: a key carrying only that reserved scope is refused, naming read:incidents', async () => {
-    const reserved = await api.mintKey(org.id, ['read:change_events']);
-    const list = await api.request('GET', '/v1/change-events', { key: reserved });
+    const list = await org.keys.reserved.call('GET', '/v1/change-events');
     expect([list.status, list.body.title, list.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('read:incidents')]);
-    const created = await api.request('POST', '/v1/change-events', { key: reserved, body: { kind: 'deploy', title: 'x' } });
+    const created = await org.keys.reserved.call('POST', '/v1/change-events', { kind: 'deploy', title: 'x' });
     expect([created.status, created.body.title, created.body.detail]).toEqual([403, 'forbidden', expect.stringContaining('write:incidents')]);
   });
 

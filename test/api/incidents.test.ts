@@ -1,17 +1,18 @@
 import { OutboxEventSchema } from '../../src/db/entities';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture<never, 'Checkout'>;
 let svc: string;
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg('business');
-  svc = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'Checkout' } })).body.id;
+  org = await orgWithKeys(api, { services: ['Checkout'] });
+  svc = org.services.Checkout;
 });
 afterAll(async () => api.close());
 
-const call = (method: string, path: string, body?: unknown) => api.request(method, path, { key: org.key, body });
+const call: Call = (...args) => org.call(...args);
 const events = async (incidentId: string) =>
   (await api.orm.em.fork().find(OutboxEventSchema, { resourceId: incidentId }, { orderBy: { createdAt: 'asc', type: 'asc' } })).map((e) => e.type);
 
@@ -111,20 +112,20 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
   });
 
   it('lists newest first, filtered by state and since', async () => {
-    const o = await api.createOrg('business');
-    const mk = (title: string, publish: boolean) => api.request('POST', '/v1/incidents', { key: o.key, body: { title, publish } });
+    const o = await orgWithKeys(api);
+    const mk = (title: string, publish: boolean) => o.call('POST', '/v1/incidents', { title, publish });
     await mk('a-draft', false);
     const marker = new Date().toISOString();
     await mk('b-published', true);
     const c = await mk('c-resolved', true);
-    await api.request('POST', `/v1/incidents/${c.body.id}/resolve`, { key: o.key });
-    const titles = async (q: string) => (await api.request('GET', `/v1/incidents${q}`, { key: o.key })).body.items.map((i: { title: string }) => i.title);
+    await o.call('POST', `/v1/incidents/${c.body.id}/resolve`);
+    const titles = async (q: string) => (await o.call('GET', `/v1/incidents${q}`)).body.items.map((i: { title: string }) => i.title);
     expect(await titles('')).toEqual(['c-resolved', 'b-published', 'a-draft']);
     expect(await titles('?state=draft')).toEqual(['a-draft']);
     expect(await titles('?state=published')).toEqual(['b-published']);
     expect(await titles('?state=resolved')).toEqual(['c-resolved']);
     expect(await titles(`?since=${marker}`)).toEqual(['c-resolved', 'b-published']);
-    expect((await api.request('GET', '/v1/incidents?state=deleted', { key: o.key })).status).toBe(400);
+    expect((await o.call('GET', '/v1/incidents?state=deleted')).status).toBe(400);
   });
 
   it('answers 404 for an unknown metric in from-metric', async () => {
@@ -167,8 +168,8 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
   });
 
   it('creates an incident once per Idempotency-Key, with its events once, even when the same request races', async () => {
-    const o = await api.createOrg('business');
-    const post = (key: string, body: unknown) => api.request('POST', '/v1/incidents', { key: o.key, headers: { 'idempotency-key': key }, body });
+    const o = await orgWithKeys(api);
+    const post = (key: string, body: unknown) => o.call('POST', '/v1/incidents', body, { 'idempotency-key': key });
     const body = { title: 'Once', publish: true, initial_message: { body: 'Looking' } };
     const first = await post('inc-1', body);
     const second = await post('inc-1', body);
@@ -179,7 +180,7 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     const raced = await Promise.all(Array.from({ length: 5 }, () => post('inc-race', { title: 'Raced' })));
     expect(raced.every((r) => r.status === 201)).toBe(true);
     expect(new Set(raced.map((r) => r.body.id)).size).toBe(1);
-    const listed = (await api.request('GET', '/v1/incidents', { key: o.key })).body.items;
+    const listed = (await o.call('GET', '/v1/incidents')).body.items;
     expect(listed.map((i: { title: string }) => i.title).sort()).toEqual(['Once', 'Raced']);
     expect(await events(first.body.id)).toEqual(['incident.created', 'incident.message_added', 'incident.published']);
     expect(await events(raced[0]!.body.id)).toEqual(['incident.created']);

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { commitSamples } from '../../src/usecases/metrics/ingest';
 import { SampleBatcher } from '../../src/usecases/metrics/sample-batcher';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 /**
  * Agent sample batches as the API stores them: evaluation, the latest outcome, flips in time
@@ -9,8 +10,7 @@ import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness'
  * metrics. Checked against the rows in PostgreSQL.
  */
 let api: ApiHarness;
-let org: TestOrg;
-let serviceId: string;
+let org: OrgFixture<never, 'Ingest'>;
 let agent: { id: string; token: string };
 let otherAgent: { id: string; token: string };
 
@@ -21,19 +21,16 @@ type Status = keyof typeof V;
 
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg('enterprise');
-  serviceId = (await call('POST', '/v1/services', { name: 'Ingest' })).body.id;
+  org = await orgWithKeys(api, { plan: 'enterprise', services: ['Ingest'] });
   agent = (await call('POST', '/v1/agents', { name: 'edge' })).body;
   otherAgent = (await call('POST', '/v1/agents', { name: 'other' })).body;
 });
 afterAll(async () => api.close());
 
-function call(method: string, p: string, body?: unknown) {
-  return api.request(method, p, { key: org.key, body });
-}
+const call: Call = (...args) => org.call(...args);
 
 async function newMetric(name: string, agentId = agent.id): Promise<string> {
-  const res = await call('POST', '/v1/metrics', { service_id: serviceId, name, source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agentId });
+  const res = await call('POST', '/v1/metrics', { service_id: org.services.Ingest, name, source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agentId });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -113,7 +110,7 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
 
     const events = (await eventsOf(a)).map((e) => e.payload);
     expect(events.map((p) => `${p.previous_status}→${p.status}`)).toEqual(['no_data→healthy', 'healthy→unhealthy', 'unhealthy→degraded', 'degraded→healthy']);
-    expect(events[1]).toMatchObject({ id: a, service_id: serviceId, name: 'a', source_type: 'tcp', agent_id: agent.id, mode: 'agent', current_value: V.unhealthy, last_sample_at: at(2), status_since: at(2), thresholds: THRESHOLDS });
+    expect(events[1]).toMatchObject({ id: a, service_id: org.services.Ingest, name: 'a', source_type: 'tcp', agent_id: agent.id, mode: 'agent', current_value: V.unhealthy, last_sample_at: at(2), status_since: at(2), thresholds: THRESHOLDS });
     expect(events[1].updated_at >= ma.created_at).toBe(true);
     await expectLastEventIsTheView(a);
     await expectLastEventIsTheView(b);
@@ -133,7 +130,7 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
   });
 
   it('writes the same event for push metrics (manual status), whose mode is push', async () => {
-    const created = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'By hand', source_type: 'manual', source_config: {}, unit: 'x' });
+    const created = await call('POST', '/v1/metrics', { service_id: org.services.Ingest, name: 'By hand', source_type: 'manual', source_config: {}, unit: 'x' });
     expect(created.status).toBe(201);
     expect((await call('POST', `/v1/metrics/${created.body.id}/status`, { status: 'degraded' })).status).toBe(200);
     expect((await eventsOf(created.body.id)).at(-1)!.payload).toMatchObject({ mode: 'push', status: 'degraded', previous_status: 'no_data', unit: 'x' });

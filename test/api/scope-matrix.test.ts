@@ -1,6 +1,7 @@
 import { ROUTE_SCOPES } from '../../src/api/route-scopes';
 import { SCOPES, type Scope } from '../../src/domain/scopes';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { routeCollector } from '../support/routes';
 
 /**
@@ -8,26 +9,26 @@ import { routeCollector } from '../support/routes';
  * its scope (passes auth), and — for routes on one resource — another organization's key (404).
  * A route added without an entry in FIXTURES fails here, so new resources join the matrix.
  */
-const FIXTURES: Record<string, (api: ApiHarness, org: TestOrg) => Promise<string>> = {
-  '/v1/services/{id}': async (api, org) => (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'matrix' } })).body.id,
-  '/v1/change-events/{id}': async (api, org) => (await api.request('POST', '/v1/change-events', { key: org.key, body: { kind: 'deploy', title: 'matrix' } })).body.id,
-  '/v1/incidents/{id}': async (api, org) => (await api.request('POST', '/v1/incidents', { key: org.key, body: { title: 'matrix', publish: true } })).body.id,
-  '/v1/maintenances/{id}': async (api, org) =>
-    (await api.request('POST', '/v1/maintenances', { key: org.key, body: { title: 'matrix', scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' } })).body.id,
-  '/v1/customers/{id}': async (api, org) => (await api.request('POST', '/v1/customers', { key: org.key, body: { name: 'matrix' } })).body.id,
-  '/v1/metrics/{id}': async (api, org) => {
-    const service = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'matrix' } })).body.id;
-    return (await api.request('POST', '/v1/metrics', { key: org.key, body: { service_id: service, name: 'matrix', source_type: 'manual', source_config: {} } })).body.id;
+const FIXTURES: Record<string, (org: OrgFixture) => Promise<string>> = {
+  '/v1/services/{id}': async (org) => (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id,
+  '/v1/change-events/{id}': async (org) => (await org.call('POST', '/v1/change-events', { kind: 'deploy', title: 'matrix' })).body.id,
+  '/v1/incidents/{id}': async (org) => (await org.call('POST', '/v1/incidents', { title: 'matrix', publish: true })).body.id,
+  '/v1/maintenances/{id}': async (org) =>
+    (await org.call('POST', '/v1/maintenances', { title: 'matrix', scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' })).body.id,
+  '/v1/customers/{id}': async (org) => (await org.call('POST', '/v1/customers', { name: 'matrix' })).body.id,
+  '/v1/metrics/{id}': async (org) => {
+    const service = (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id;
+    return (await org.call('POST', '/v1/metrics', { service_id: service, name: 'matrix', source_type: 'manual', source_config: {} })).body.id;
   },
-  '/v1/slos/{id}': async (api, org) => {
-    const service = (await api.request('POST', '/v1/services', { key: org.key, body: { name: 'matrix' } })).body.id;
-    return (await api.request('POST', '/v1/slos', { key: org.key, body: { name: 'matrix', service_id: service, objective: '99.9', window: { kind: 'rolling', days: 30 } } })).body.id;
+  '/v1/slos/{id}': async (org) => {
+    const service = (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id;
+    return (await org.call('POST', '/v1/slos', { name: 'matrix', service_id: service, objective: '99.9', window: { kind: 'rolling', days: 30 } })).body.id;
   },
-  '/v1/agents/{id}': async (api, org) => (await api.request('POST', '/v1/agents', { key: org.key, body: { name: 'matrix' } })).body.id,
-  '/v1/status-pages/{id}': async (api, org) =>
-    (await api.request('POST', '/v1/status-pages', { key: org.key, body: { subdomain: `matrix-${Math.random().toString(36).slice(2, 10)}`, title: 'matrix' } })).body.id,
-  '/v1/webhooks/{id}': async (api, org) =>
-    (await api.request('POST', '/v1/webhooks', { key: org.key, body: { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] } })).body.id,
+  '/v1/agents/{id}': async (org) => (await org.call('POST', '/v1/agents', { name: 'matrix' })).body.id,
+  '/v1/status-pages/{id}': async (org) =>
+    (await org.call('POST', '/v1/status-pages', { subdomain: `matrix-${Math.random().toString(36).slice(2, 10)}`, title: 'matrix' })).body.id,
+  '/v1/webhooks/{id}': async (org) =>
+    (await org.call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] })).body.id,
 };
 
 /** Valid bodies, so a 404 to another organization cannot hide behind a 400. */
@@ -48,11 +49,11 @@ const STRANGER_BODIES: Record<string, unknown> = {
 
 const collected = routeCollector();
 let api: ApiHarness;
-let owner: TestOrg;
-let stranger: TestOrg;
+let owner: OrgFixture;
+let stranger: OrgFixture;
 beforeAll(async () => {
   api = await startApi({ onRoute: collected.onRoute });
-  [owner, stranger] = await Promise.all([api.createOrg('enterprise', 'owner'), api.createOrg('business', 'stranger')]);
+  [owner, stranger] = await Promise.all([orgWithKeys(api, { plan: 'enterprise', name: 'owner' }), orgWithKeys(api, { name: 'stranger' })]);
 });
 afterAll(async () => api.close());
 
@@ -63,13 +64,13 @@ function authenticatedRoutes() {
 }
 
 /** Fills `{id}` from the fixture of the resource it names (`/v1/x/{id}/verb` uses `/v1/x/{id}`); other parameters get an unknown id. */
-async function concretePath(path: string, org: TestOrg): Promise<string> {
+async function concretePath(path: string, org: OrgFixture): Promise<string> {
   let out = path;
   if (path.includes('{id}')) {
     const resource = path.slice(0, path.indexOf('{id}') + 4);
     const fixture = FIXTURES[resource];
     if (!fixture) throw new Error(`No FIXTURES entry for ${resource}: add one so the route joins the scope/isolation matrix`);
-    out = out.replace('{id}', await fixture(api, org));
+    out = out.replace('{id}', await fixture(org));
   }
   return out.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
 }
@@ -90,9 +91,9 @@ describe('scope and isolation matrix', () => {
   });
 
   it('lets a key carrying only the reserved read:change_events through no authenticated route', async () => {
-    const key = await api.mintKey(owner.id, ['read:change_events']);
+    const { call } = await owner.keyWith(['read:change_events']);
     for (const r of authenticatedRoutes()) {
-      const res = await api.request(r.method, await concretePath(r.path, owner), { key, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      const res = await call(r.method, await concretePath(r.path, owner), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
     }
   });
@@ -106,8 +107,8 @@ describe('scope and isolation matrix', () => {
 
   it('answers 403 forbidden naming the scope to a key with every other scope', async () => {
     for (const r of authenticatedRoutes()) {
-      const key = await api.mintKey(owner.id, SCOPES.filter((s) => !r.scopes.includes(s)));
-      const res = await api.request(r.method, await concretePath(r.path, owner), { key, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      const { call } = await owner.keyWith(SCOPES.filter((s) => !r.scopes.includes(s)));
+      const res = await call(r.method, await concretePath(r.path, owner), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
       for (const s of r.scopes) expect(res.body.detail).toContain(s);
     }
@@ -115,8 +116,8 @@ describe('scope and isolation matrix', () => {
 
   it('lets a key with only the needed scope through authorization (and never into a 500)', async () => {
     for (const r of authenticatedRoutes()) {
-      const key = await api.mintKey(owner.id, [r.scopes[0]!]);
-      const res = await api.request(r.method, await concretePath(r.path, owner), { key, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      const { call } = await owner.keyWith([r.scopes[0]!]);
+      const res = await call(r.method, await concretePath(r.path, owner), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
       expect([r.operationId, res.status >= 500 || [401, 403].includes(res.status)]).toEqual([r.operationId, false]);
     }
   });
@@ -125,7 +126,7 @@ describe('scope and isolation matrix', () => {
     const single = authenticatedRoutes().filter((r) => r.path.includes('{id}'));
     expect(single.length).toBeGreaterThanOrEqual(6);
     for (const r of single) {
-      const res = await api.request(r.method, await concretePath(r.path, owner), { key: stranger.key, body: STRANGER_BODIES[r.operationId!] });
+      const res = await stranger.call(r.method, await concretePath(r.path, owner), STRANGER_BODIES[r.operationId!]);
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 404, 'not_found']);
     }
   });
@@ -145,7 +146,7 @@ describe('scope and isolation matrix', () => {
   it("never lists another organization's items", async () => {
     const lists = authenticatedRoutes().filter((r) => r.method === 'GET' && !r.path.includes('{'));
     for (const r of lists) {
-      const res = await api.request('GET', r.path, { key: stranger.key });
+      const res = await stranger.call('GET', r.path);
       expect([r.operationId, res.status, res.body.items]).toEqual([r.operationId, 200, []]);
     }
   });

@@ -1,7 +1,8 @@
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture<never, 'Checkout'>;
 let serviceId: string;
 let metricId: string;
 let agentToken: string;
@@ -10,8 +11,8 @@ let t0: number;
 
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg('business');
-  serviceId = (await call('POST', '/v1/services', { name: 'Checkout' })).body.id;
+  org = await orgWithKeys(api, { services: ['Checkout'] });
+  serviceId = org.services.Checkout;
   const agent = await call('POST', '/v1/agents', { name: 'edge' });
   agentToken = agent.body.token;
   metricId = (
@@ -36,9 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 
-function call(method: string, p: string, body?: unknown) {
-  return api.request(method, p, { key: org.key, body });
-}
+const call: Call = (...args) => org.call(...args);
 
 describe('SLOs over the stored status history', () => {
   it('computes attainment, error budget and burn rate for a metric', async () => {

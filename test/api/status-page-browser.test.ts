@@ -7,8 +7,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
+import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 // The project compiles without the DOM lib; these are the browser globals the page.evaluate callbacks use.
 declare const document: {
@@ -25,13 +26,13 @@ const WIDE = { width: 1280, height: 900 };
 const NARROW = { width: 360, height: 740 };
 
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture<never, 'Public API' | 'Dashboard' | 'Database'>;
 let browser: Browser;
 let base: string;
 const ids = { api: '', dashboard: '', database: '', incident: '', secret: '', maintenance: '' };
 
 const call = async (method: string, url: string, body?: unknown) => {
-  const r = await api.request(method, url, { key: org.key, body });
+  const r = await org.call(method, url, body);
   if (r.status >= 300) throw new Error(`${method} ${url} answered ${r.status}: ${r.text}`);
   return r.body;
 };
@@ -101,12 +102,10 @@ async function open(viewport: { width: number; height: number }): Promise<Opened
 
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg('business', 'browser pages');
+  org = await orgWithKeys(api, { name: 'browser pages', services: ['Public API', 'Dashboard', 'Database'] });
   base = `http://${SUBDOMAIN}.status.localhost:${new URL(api.baseUrl).port}`;
 
-  ids.api = (await call('POST', '/v1/services', { name: 'Public API' })).id;
-  ids.dashboard = (await call('POST', '/v1/services', { name: 'Dashboard' })).id;
-  ids.database = (await call('POST', '/v1/services', { name: 'Database' })).id;
+  ({ 'Public API': ids.api, Dashboard: ids.dashboard, Database: ids.database } = org.services);
   const metric = async (service: string, name: string, status: string) => {
     const m = await call('POST', '/v1/metrics', { service_id: service, name, source_type: 'manual', source_config: {} });
     await call('POST', `/v1/metrics/${m.id}/status`, { status });

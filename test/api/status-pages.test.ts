@@ -4,9 +4,10 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { OutboxEventSchema, SubscriberSchema } from '../../src/db/entities';
 import { signLinkToken } from '../../src/infra/signed-links';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
 import { testLinkKey } from '../support/env';
 import { eventually } from '../support/eventually';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { formBody, pageRequest } from '../support/status-host';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -16,8 +17,8 @@ import { createMailer } from '../../src/infra/mailer';
 import { planEmails, sendEmailBatch } from '../../src/usecases/status-pages/notifications';
 
 let api: ApiHarness;
-let org: TestOrg;
-let other: TestOrg;
+let org: OrgFixture<never, 'API' | 'Dashboard' | 'Internal batch'>;
+let other: OrgFixture;
 let svcA: string;
 let svcB: string;
 let offPage: string;
@@ -27,15 +28,13 @@ let customerA: string;
 let customerB: string;
 let pageId: string;
 
-const call = (method: string, path: string, body?: unknown, key = org.key) => api.request(method, path, { key, body });
+const call: Call = (...args) => org.call(...args);
 const page = (path: string, opts: Parameters<typeof pageRequest>[3] = {}) => pageRequest(api.baseUrl, 'acme-status', path, opts);
 
 beforeAll(async () => {
   api = await startApi({ subscribeLimits: { perIpPerHour: 1_000, perPagePerHour: 1_000 } });
-  [org, other] = await Promise.all([api.createOrg('business', 'pages'), api.createOrg('business', 'stranger')]);
-  svcA = (await call('POST', '/v1/services', { name: 'API' })).body.id;
-  svcB = (await call('POST', '/v1/services', { name: 'Dashboard' })).body.id;
-  offPage = (await call('POST', '/v1/services', { name: 'Internal batch' })).body.id;
+  [org, other] = await Promise.all([orgWithKeys(api, { name: 'pages', services: ['API', 'Dashboard', 'Internal batch'] }), orgWithKeys(api, { name: 'stranger' })]);
+  ({ API: svcA, Dashboard: svcB, 'Internal batch': offPage } = org.services);
   metricA = (await call('POST', '/v1/metrics', { service_id: svcA, name: 'API latency', source_type: 'manual', source_config: {} })).body.id;
   metricB = (await call('POST', '/v1/metrics', { service_id: svcB, name: 'Dashboard errors', source_type: 'manual', source_config: {} })).body.id;
   customerA = (await call('POST', '/v1/customers', { name: 'Customer A' })).body.id;
@@ -76,11 +75,11 @@ describe('/v1/status-pages', () => {
       const r = await call('POST', '/v1/status-pages', { subdomain, title: 'x' });
       expect([subdomain, r.status, r.body.title, r.body.errors?.[0]?.path]).toEqual([subdomain, 400, 'validation_failed', 'subdomain']);
     }
-    const taken = await call('POST', '/v1/status-pages', { subdomain: 'acme-status', title: 'again' }, other.key);
+    const taken = await other.call('POST', '/v1/status-pages', { subdomain: 'acme-status', title: 'again' });
     expect([taken.status, taken.body.title]).toEqual([409, 'subdomain_taken']);
     const unknown = await call('POST', '/v1/status-pages', { subdomain: 'unknown-parts', title: 'x', groups: [{ name: null, components: [{ kind: 'service', id: svcA }, { kind: 'metric', id: svcA }] }] });
     expect([unknown.status, unknown.body.title, unknown.body.errors]).toEqual([400, 'validation_failed', [{ path: 'groups.0.components.1.id', message: 'No such metric' }]]);
-    const foreign = await call('POST', '/v1/status-pages', { subdomain: 'foreign-parts', title: 'x', groups: [{ name: null, components: [{ kind: 'service', id: svcA }] }] }, other.key);
+    const foreign = await other.call('POST', '/v1/status-pages', { subdomain: 'foreign-parts', title: 'x', groups: [{ name: null, components: [{ kind: 'service', id: svcA }] }] });
     expect([foreign.status, foreign.body.errors?.[0]?.path]).toEqual([400, 'groups.0.components.0.id']);
     const zone = await call('POST', '/v1/status-pages', { subdomain: 'zoned', title: 'x', time_zone: 'Mars/Olympus' });
     expect([zone.status, zone.body.errors?.[0]?.path]).toEqual([400, 'time_zone']);
@@ -91,8 +90,8 @@ describe('/v1/status-pages', () => {
   });
 
   it("never shows one organization's page to another's key, and pages the list", async () => {
-    expect((await call('GET', `/v1/status-pages/${pageId}`, undefined, other.key)).status).toBe(404);
-    expect((await call('GET', '/v1/status-pages', undefined, other.key)).body.items.map((p: { id: string }) => p.id)).not.toContain(pageId);
+    expect((await other.call('GET', `/v1/status-pages/${pageId}`)).status).toBe(404);
+    expect((await other.call('GET', '/v1/status-pages')).body.items.map((p: { id: string }) => p.id)).not.toContain(pageId);
     const second = (await call('POST', '/v1/status-pages', { subdomain: 'second-page', title: 'Second' })).body.id;
     const first = await call('GET', '/v1/status-pages?limit=1');
     expect(first.body.items).toHaveLength(1);
@@ -103,9 +102,9 @@ describe('/v1/status-pages', () => {
   });
 
   it('enforces the plan quota of pages (team: 3)', async () => {
-    const team = await api.createOrg('team', 'quota');
-    for (let i = 0; i < 3; i++) expect((await call('POST', '/v1/status-pages', { subdomain: `team-page-${i}`, title: 'x' }, team.key)).status).toBe(201);
-    const over = await call('POST', '/v1/status-pages', { subdomain: 'team-page-3', title: 'x' }, team.key);
+    const team = await orgWithKeys(api, { plan: 'team', name: 'quota' });
+    for (let i = 0; i < 3; i++) expect((await team.call('POST', '/v1/status-pages', { subdomain: `team-page-${i}`, title: 'x' })).status).toBe(201);
+    const over = await team.call('POST', '/v1/status-pages', { subdomain: 'team-page-3', title: 'x' });
     expect([over.status, over.body.title, over.body.quota]).toEqual([403, 'quota_exceeded', { capability: 'status_pages', used: 3, cap: 3, plan: 'team' }]);
   });
 
@@ -397,9 +396,9 @@ describe('customer-scoped viewing', () => {
       const r = await page(`/?viewer_token=${token}`);
       expect([r.status, r.text.includes('Private outage'), r.headers['set-cookie']]).toEqual([200, false, undefined]);
     }
-    const stranger = await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: customerA }, other.key);
+    const stranger = await other.call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: customerA });
     expect(stranger.status).toBe(404);
-    const unknownCustomer = await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: (await api.request('POST', '/v1/customers', { key: other.key, body: { name: 'X' } })).body.id });
+    const unknownCustomer = await call('POST', `/v1/status-pages/${pageId}/viewer-tokens`, { customer_id: (await other.call('POST', '/v1/customers', { name: 'X' })).body.id });
     expect([unknownCustomer.status, unknownCustomer.body.title]).toEqual([400, 'unknown_customers']);
   });
 });
@@ -494,7 +493,7 @@ describe('subscribers', () => {
     const both = await call('POST', `/v1/status-pages/${pageId}/subscribers/import`, { csv: 'email\na@example.com', subscribers: [] });
     expect(both.status).toBe(400);
     expect((await call('POST', `/v1/status-pages/${pageId}/subscribers/import`, { csv: 'name\nx' })).body.errors[0].path).toBe('csv');
-    expect((await call('GET', `/v1/status-pages/${pageId}/subscribers`, undefined, other.key)).status).toBe(404);
+    expect((await other.call('GET', `/v1/status-pages/${pageId}/subscribers`)).status).toBe(404);
   });
 
   it('refuses to delete a page that has subscribers (in_use), erases subscribers on delete', async () => {
@@ -503,7 +502,7 @@ describe('subscribers', () => {
     expect(blocked.body.referenced_by.subscribers).toBeGreaterThan(0);
     const list = await call('GET', `/v1/status-pages/${pageId}/subscribers?limit=200`);
     const victim = list.body.items[0];
-    expect((await call('DELETE', `/v1/status-pages/${pageId}/subscribers/${victim.id}`, undefined, other.key)).status).toBe(404);
+    expect((await other.call('DELETE', `/v1/status-pages/${pageId}/subscribers/${victim.id}`)).status).toBe(404);
     expect((await call('DELETE', `/v1/status-pages/${pageId}/subscribers/${victim.id}`)).body.email).toBe(victim.email);
     expect((await call('GET', `/v1/status-pages/${pageId}/subscribers/${victim.id}`)).status).toBe(404);
   });
@@ -534,8 +533,8 @@ describe('subscribe abuse limits', () => {
   it('answers 429 subscribe_limited past the per-page limit, whatever the address', async () => {
     const limited = await startApi({ subscribeLimits: { perIpPerHour: 10_000, perPagePerHour: 2 } });
     try {
-      const o = await limited.createOrg('business', 'page-limits');
-      await limited.request('POST', '/v1/status-pages', { key: o.key, body: { subdomain: 'page-limited', title: 'Limited' } });
+      const o = await orgWithKeys(limited, { name: 'page-limits' });
+      await o.call('POST', '/v1/status-pages', { subdomain: 'page-limited', title: 'Limited' });
       const send = () => limited.request('POST', '/v1/status-page/page-limited/subscribe', { body: { email: `p${Math.random()}@example.com` } });
       expect([(await send()).status, (await send()).status]).toEqual([202, 202]);
       const third = await send();
@@ -548,8 +547,8 @@ describe('subscribe abuse limits', () => {
   it('answers 429 subscribe_limited with Retry-After past the per-address limit', async () => {
     const limited = await startApi({ subscribeLimits: { perIpPerHour: 2, perPagePerHour: 1_000 } });
     try {
-      const o = await limited.createOrg('business', 'limits');
-      await limited.request('POST', '/v1/status-pages', { key: o.key, body: { subdomain: 'limited-page', title: 'Limited' } });
+      const o = await orgWithKeys(limited, { name: 'limits' });
+      await o.call('POST', '/v1/status-pages', { subdomain: 'limited-page', title: 'Limited' });
       const send = () => limited.request('POST', '/v1/status-page/limited-page/subscribe', { body: { email: `x${Math.random()}@example.com` } });
       const codes = [];
       for (let i = 0; i < 4; i++) codes.push((await send()).status);

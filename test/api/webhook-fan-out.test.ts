@@ -3,8 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutboxEventSchema, WebhookAttemptSchema, WebhookDeliverySchema } from '../../src/db/entities';
 import { prepareAttempt, recordAttempt } from '../../src/usecases/webhooks/attempts';
 import { dispatchOutbox } from '../../src/db/repositories/outbox-repository';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
 import { testSecretBox } from '../support/env';
+import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { takeRelayTurn } from '../support/relay-turn';
 
 /**
@@ -14,15 +15,15 @@ import { takeRelayTurn } from '../support/relay-turn';
  * a suite whose relay delivers its own events never runs at the same time.
  */
 let api: ApiHarness;
-let org: TestOrg;
-let other: TestOrg;
+let org: OrgFixture;
+let other: OrgFixture;
 let releaseRelayTurn: () => Promise<void>;
 const box = testSecretBox();
 beforeAll(async () => {
   releaseRelayTurn = await takeRelayTurn();
   api = await startApi();
-  org = await api.createOrg('business');
-  other = await api.createOrg('business');
+  org = await orgWithKeys(api);
+  other = await orgWithKeys(api);
   // Events API-only suites left behind: no relay delivers them, and they would crowd this suite's batches.
   while ((await dispatchOutbox(em(), new Date(), 500)).events > 0);
 }, 60_000);
@@ -32,10 +33,8 @@ afterAll(async () => {
 });
 
 const em = () => api.orm.em.fork() as EntityManager;
-const call = (o: TestOrg, method: string, p: string, body?: unknown) => api.request(method, p, { key: o.key, body });
-
-async function subscribe(o: TestOrg, eventTypes: string[], url = 'https://hooks.example.com/in'): Promise<{ id: string; secret: string }> {
-  const res = await call(o, 'POST', '/v1/webhooks', { url, event_types: eventTypes });
+async function subscribe(o: OrgFixture, eventTypes: string[], url = 'https://hooks.example.com/in'): Promise<{ id: string; secret: string }> {
+  const res = await o.call('POST', '/v1/webhooks', { url, event_types: eventTypes });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -49,7 +48,7 @@ async function dispatchAll(eventIds: string[]): Promise<void> {
   throw new Error('events stayed undispatched');
 }
 
-async function eventsOf(o: TestOrg, resourceId: string) {
+async function eventsOf(o: OrgFixture, resourceId: string) {
   return em().find(OutboxEventSchema, { organization: o.id, resourceId }, { orderBy: { createdAt: 'asc' } });
 }
 
@@ -58,12 +57,12 @@ describe('webhook fan-out and attempts (SQL)', () => {
     const all = await subscribe(org, ['incident.created', 'incident.published']);
     const createdOnly = await subscribe(org, ['incident.created'], 'https://hooks.example.com/created');
     const disabled = await subscribe(org, ['incident.created']);
-    await call(org, 'PATCH', `/v1/webhooks/${disabled.id}`, { enabled: false });
+    await org.call('PATCH', `/v1/webhooks/${disabled.id}`, { enabled: false });
     const deleted = await subscribe(org, ['incident.created']);
-    await call(org, 'DELETE', `/v1/webhooks/${deleted.id}`);
+    await org.call('DELETE', `/v1/webhooks/${deleted.id}`);
     const otherOrgs = await subscribe(other, ['incident.created']);
 
-    const inc = (await call(org, 'POST', '/v1/incidents', { title: 'Fan-out', publish: true })).body;
+    const inc = (await org.call('POST', '/v1/incidents', { title: 'Fan-out', publish: true })).body;
     const events = await eventsOf(org, inc.id);
     expect(events.map((e) => e.type).sort()).toEqual(['incident.created', 'incident.published']);
     await dispatchAll(events.map((e) => e.id));
@@ -86,13 +85,13 @@ describe('webhook fan-out and attempts (SQL)', () => {
   });
 
   it('creates a subscriber-email run with the dispatch of each recent event that owes email, and of no other', async () => {
-    const listened = await api.createOrg('business', 'email runs');
-    const page = await call(listened, 'POST', '/v1/status-pages', { subdomain: `runs-${listened.id.slice(0, 8)}`, title: 'Runs' });
+    const listened = await orgWithKeys(api, { name: 'email runs' });
+    const page = await listened.call('POST', '/v1/status-pages', { subdomain: `runs-${listened.id.slice(0, 8)}`, title: 'Runs' });
     expect(page.status).toBe(201);
-    const imported = await call(listened, 'POST', `/v1/status-pages/${page.body.id}/subscribers/import`, { subscribers: [{ email: 'ann@example.com' }], skip_confirmation: true });
+    const imported = await listened.call('POST', `/v1/status-pages/${page.body.id}/subscribers/import`, { subscribers: [{ email: 'ann@example.com' }], skip_confirmation: true });
     expect(imported.status).toBe(200);
-    const heard = (await call(listened, 'POST', '/v1/incidents', { title: 'Heard', publish: true })).body;
-    const unheard = (await call(other, 'POST', '/v1/incidents', { title: 'Nobody subscribed', publish: true })).body;
+    const heard = (await listened.call('POST', '/v1/incidents', { title: 'Heard', publish: true })).body;
+    const unheard = (await other.call('POST', '/v1/incidents', { title: 'Nobody subscribed', publish: true })).body;
     // Written as the API would, minus the API: a confirmation request where no one is confirmed yet, and news from 3 days ago.
     const fork = em();
     const direct = (organization: string, type: string, ageMs: number) =>
@@ -125,7 +124,7 @@ describe('webhook fan-out and attempts (SQL)', () => {
   it('relays running at once fan each event out exactly once', async () => {
     const hook = await subscribe(org, ['incident.created']);
     const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push((await call(org, 'POST', '/v1/incidents', { title: `Burst ${i}` })).body.id);
+    for (let i = 0; i < 30; i++) ids.push((await org.call('POST', '/v1/incidents', { title: `Burst ${i}` })).body.id);
     const events = (await Promise.all(ids.map((id) => eventsOf(org, id)))).flat();
     expect(events).toHaveLength(30);
     const concurrent = await Promise.all([1, 2, 3, 4].map(() => dispatchOutbox(em(), new Date(), 7)));
@@ -139,7 +138,7 @@ describe('webhook fan-out and attempts (SQL)', () => {
 
   it('prepares the signed body from the event, records attempts idempotently, and finishes the delivery', async () => {
     const hook = await subscribe(org, ['incident.created'], 'https://hooks.example.com/attempts');
-    const inc = (await call(org, 'POST', '/v1/incidents', { title: 'Attempts "quoted" ☃' })).body;
+    const inc = (await org.call('POST', '/v1/incidents', { title: 'Attempts "quoted" ☃' })).body;
     const [event] = await eventsOf(org, inc.id);
     await dispatchAll([event!.id]);
     const d = await em().findOneOrFail(WebhookDeliverySchema, { subscription: hook.id, event: event!.id });
@@ -174,8 +173,8 @@ describe('webhook fan-out and attempts (SQL)', () => {
 
   it('gives up for good without a next attempt, cancels a pending delivery of a disabled webhook, and knows unknown ones', async () => {
     const hook = await subscribe(org, ['incident.created']);
-    const a = (await call(org, 'POST', '/v1/incidents', { title: 'Gone' })).body;
-    const b = (await call(org, 'POST', '/v1/incidents', { title: 'Disabled' })).body;
+    const a = (await org.call('POST', '/v1/incidents', { title: 'Gone' })).body;
+    const b = (await org.call('POST', '/v1/incidents', { title: 'Disabled' })).body;
     const [ea] = await eventsOf(org, a.id);
     const [eb] = await eventsOf(org, b.id);
     await dispatchAll([ea!.id, eb!.id]);
@@ -186,7 +185,7 @@ describe('webhook fan-out and attempts (SQL)', () => {
     expect(await recordAttempt(em(), da.id, { number: 1, attemptedAt: at, statusCode: 410, latencyMs: 5, error: 'HTTP 410', succeeded: false, nextAttemptAt: null })).toBe('failed');
     expect(await em().findOneOrFail(WebhookDeliverySchema, da.id)).toMatchObject({ state: 'failed', completedAt: at, nextAttemptAt: null, lastStatusCode: 410 });
 
-    await call(org, 'PATCH', `/v1/webhooks/${hook.id}`, { enabled: false });
+    await org.call('PATCH', `/v1/webhooks/${hook.id}`, { enabled: false });
     expect(await prepareAttempt(em(), box, db.id, new Date())).toEqual({ finished: 'canceled' });
     expect(await em().findOneOrFail(WebhookDeliverySchema, db.id)).toMatchObject({ state: 'canceled', lastError: 'webhook disabled', nextAttemptAt: null });
     // A finished delivery is not canceled again.

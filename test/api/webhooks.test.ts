@@ -1,16 +1,17 @@
 import { WebhookSubscriptionSchema } from '../../src/db/entities';
 import { IdempotencyRecordSchema } from '../../src/db/entities';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture;
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg('business');
+  org = await orgWithKeys(api);
 });
 afterAll(async () => api.close());
 
-const call = (method: string, p: string, body?: unknown, headers?: Record<string, string>) => api.request(method, p, { key: org.key, body, headers });
+const call: Call = (...args) => org.call(...args);
 const valid = { url: 'https://hooks.example.com/vigil', event_types: ['incident.created', 'maintenance.started'] };
 
 describe('/v1/webhooks', () => {
@@ -95,24 +96,24 @@ describe('/v1/webhooks', () => {
 
 describe('webhook quotas', () => {
   it('answers 403 quota_exceeded past the plan cap, with an upgrade to the plan that lifts it', async () => {
-    const team = await api.createOrg('team');
-    for (let i = 0; i < 5; i++) expect((await api.request('POST', '/v1/webhooks', { key: team.key, body: valid })).status).toBe(201);
-    const over = await api.request('POST', '/v1/webhooks', { key: team.key, body: valid });
+    const team = await orgWithKeys(api, { plan: 'team' });
+    for (let i = 0; i < 5; i++) expect((await team.call('POST', '/v1/webhooks', valid)).status).toBe(201);
+    const over = await team.call('POST', '/v1/webhooks', valid);
     expect(over.status).toBe(403);
     expect(over.body).toMatchObject({ title: 'quota_exceeded', quota: { capability: 'webhooks', used: 5, cap: 5, plan: 'team' }, upgrade: { plan: 'business' } });
   });
 
   it('suspends webhooks beyond the quota after a downgrade: changes answer item_suspended_plan, disabling still works', async () => {
-    const o = await api.createOrg('business');
+    const o = await orgWithKeys(api);
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await api.request('POST', '/v1/webhooks', { key: o.key, body: valid })).body.id);
+    for (let i = 0; i < 6; i++) ids.push((await o.call('POST', '/v1/webhooks', valid)).body.id);
     await api.updateOrg(o.id, { plan: 'team' });
-    const blocked = await api.request('PATCH', `/v1/webhooks/${ids[5]}`, { key: o.key, body: { url: 'https://elsewhere.example.com' } });
+    const blocked = await o.call('PATCH', `/v1/webhooks/${ids[5]}`, { url: 'https://elsewhere.example.com' });
     expect([blocked.status, blocked.body.title]).toEqual([403, 'item_suspended_plan']);
-    expect((await api.request('POST', `/v1/webhooks/${ids[5]}/rotate-secret`, { key: o.key })).body.title).toBe('item_suspended_plan');
+    expect((await o.call('POST', `/v1/webhooks/${ids[5]}/rotate-secret`)).body.title).toBe('item_suspended_plan');
     // Switching a suspended webhook off is always allowed.
-    expect((await api.request('PATCH', `/v1/webhooks/${ids[5]}`, { key: o.key, body: { enabled: false } })).body.enabled).toBe(false);
-    expect((await api.request('PATCH', `/v1/webhooks/${ids[0]}`, { key: o.key, body: { enabled: false } })).status).toBe(200);
-    expect((await api.request('DELETE', `/v1/webhooks/${ids[5]}`, { key: o.key })).status).toBe(200);
+    expect((await o.call('PATCH', `/v1/webhooks/${ids[5]}`, { enabled: false })).body.enabled).toBe(false);
+    expect((await o.call('PATCH', `/v1/webhooks/${ids[0]}`, { enabled: false })).status).toBe(200);
+    expect((await o.call('DELETE', `/v1/webhooks/${ids[5]}`)).status).toBe(200);
   });
 });

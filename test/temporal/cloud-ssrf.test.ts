@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type Dnsmasq, startDnsmasq } from '../support/probe-dnsmasq';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
@@ -13,7 +14,7 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
 let dns: Dnsmasq;
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture;
 let target: http.Server;
 let port: number;
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
   dns = await startDnsmasq();
   h = await startTemporalHarness({ cloudAllowCidrs: '127.0.0.1/32', cloudResolver: dns.resolver });
   api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal) });
-  org = await api.createOrg('business');
+  org = await orgWithKeys(api);
   target = http.createServer((req, res) => {
     const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to');
     if (to) res.writeHead(302, { location: to }).end();
@@ -38,7 +39,7 @@ afterAll(async () => {
   await dns.stop();
 });
 
-const cloudTest = (url: string) => api.request('POST', '/v1/metrics/test', { key: org.key, body: { source_type: 'http', source_config: { url } } });
+const cloudTest = (url: string) => org.call('POST', '/v1/metrics/test', { source_type: 'http', source_config: { url } });
 
 describe('cloud probe tests refuse non-public targets (SSRF)', () => {
   it('reaches the allow-listed target (the control)', async () => {

@@ -4,14 +4,15 @@ import path from 'node:path';
 import { OutboxEventSchema } from '../../src/db/entities';
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
 import { maintenanceWorkflowId, temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { testTemporalAddress } from '../support/env';
 import { eventually } from '../support/eventually';
 
 const taskQueue = `test-crash-${randomUUID()}`;
 let temporal: TemporalHandle;
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture;
 const children: ChildProcess[] = [];
 
 /** A worker in its own process, resolved once it polls. */
@@ -37,7 +38,7 @@ async function kill(child: ChildProcess): Promise<void> {
 beforeAll(async () => {
   temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
   api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(temporal) });
-  org = await api.createOrg('business');
+  org = await orgWithKeys(api);
 });
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) await kill(c);
@@ -45,7 +46,7 @@ afterAll(async () => {
   await temporal.close();
 });
 
-const call = (method: string, p: string, body?: unknown) => api.request(method, p, { key: org.key, body });
+const call: Call = (...args) => org.call(...args);
 
 describe('a worker killed in the middle of a maintenance', () => {
   it('resumes on restart: the end timer fires late, once, with no event sent twice', async () => {

@@ -3,17 +3,18 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { OutboxEventSchema } from '../../src/db/entities';
 import { maintenanceWorkflowId, temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { eventually } from '../support/eventually';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture;
 beforeAll(async () => {
   h = await startTemporalHarness();
   api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(h.temporal) });
-  org = await api.createOrg('business');
+  org = await orgWithKeys(api);
 });
 afterAll(async () => {
   await api.close();
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 const at = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString();
-const call = (method: string, p: string, body?: unknown) => api.request(method, p, { key: org.key, body });
+const call: Call = (...args) => org.call(...args);
 const events = async (id: string) => (await api.orm.em.fork().find(OutboxEventSchema, { resourceId: id }, { orderBy: { createdAt: 'asc' } })).map((e) => e.type);
 
 describe('maintenance windows driven by a Temporal workflow', () => {

@@ -1,32 +1,30 @@
 import { MetricSchema } from '../../src/db/entities';
 import type { AlertState } from '../../src/domain/alert-state';
 import { sweepAlertMetrics } from '../../src/usecases/metrics/alerts';
+import { alertmanagerWebhook } from '../support/alert-payloads';
 import { type AlertStack, startAlertStack } from '../support/alert-stack';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { eventually } from '../support/eventually';
 
 let api: ApiHarness;
-let org: TestOrg;
-let serviceId: string;
+let org: OrgFixture<never, 'Payments'>;
 let stack: AlertStack | null = null;
 
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg('business');
-  serviceId = (await call('POST', '/v1/services', { name: 'Payments' })).body.id;
+  org = await orgWithKeys(api, { services: ['Payments'] });
 });
 afterAll(async () => {
   await stack?.stop();
   await api.close();
 });
 
-function call(method: string, p: string, body?: unknown) {
-  return api.request(method, p, { key: org.key, body });
-}
+const call: Call = (...args) => org.call(...args);
 const metric = async (id: string) => (await call('GET', `/v1/metrics/${id}`)).body;
 /** The alert metric and the path of its inbound URL (the harness listens on loopback, whatever publicBaseUrl says). */
 async function alertMetric(name: string, sourceConfig: Record<string, unknown> = {}): Promise<{ id: string; path: string }> {
-  const created = await call('POST', '/v1/metrics', { service_id: serviceId, name, source_type: 'alert', source_config: sourceConfig });
+  const created = await call('POST', '/v1/metrics', { service_id: org.services.Payments, name, source_type: 'alert', source_config: sourceConfig });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ mode: 'push', status: 'no_data', inbound_url: expect.stringMatching(/\/v1\/alerts\/al_[\w-]+$/) });
   return { id: created.body.id, path: new URL(created.body.inbound_url).pathname };
@@ -84,13 +82,7 @@ describe('alert metrics from a real Prometheus + Alertmanager', () => {
     expect(await metric(alerts.id)).toMatchObject({ status: 'unhealthy', current_value: 2 });
 
     // Watchdog arrives again (an Alertmanager payload, as the restarted pipeline would send): healthy.
-    const back = await post(heartbeat.path, {
-      version: '4',
-      status: 'firing',
-      receiver: 'heartbeat',
-      groupLabels: { alertname: 'Watchdog' },
-      alerts: [{ status: 'firing', labels: { alertname: 'Watchdog', severity: 'none' }, startsAt: new Date().toISOString(), endsAt: '0001-01-01T00:00:00Z' }],
-    });
+    const back = await post(heartbeat.path, alertmanagerWebhook([{ labels: { alertname: 'Watchdog', severity: 'none' } }], { receiver: 'heartbeat' }));
     expect(back.body).toMatchObject({ ok: true, source: 'alertmanager', status: 'healthy', value: 0, reason: null });
     expect(await metric(heartbeat.id)).toMatchObject({ status: 'healthy', current_value: 0 });
   }, 60_000);
@@ -139,7 +131,7 @@ describe('alert webhooks posted directly', () => {
 
   it('applies source_config.severity_mapping', async () => {
     const m = await alertMetric('Mapped alerts', { severity_mapping: { labels: ['level'], values: { sev1: 'unhealthy', sev3: 'degraded' }, fallback: 'none' } });
-    const am = (level: string) => ({ status: 'firing', alerts: [{ status: 'firing', labels: { alertname: `A-${level}`, level } }] });
+    const am = (level: string) => alertmanagerWebhook([{ labels: { alertname: `A-${level}`, level } }]);
     expect((await post(m.path, am('sev3'))).body).toMatchObject({ value: 1, status: 'degraded' });
     expect((await post(m.path, am('whatever'))).body).toMatchObject({ value: 1, firing: 2 });
     expect((await post(m.path, am('sev1'))).body).toMatchObject({ value: 2, status: 'unhealthy' });
@@ -162,7 +154,7 @@ describe('alert webhooks posted directly', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.title).toBe('not_found');
     // A heartbeat token is not an alert token.
-    const hb = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Cron', source_type: 'heartbeat', source_config: {}, thresholds: { healthy_operation: 'under', healthy_value: 60, unhealthy_operation: 'over', unhealthy_value: 120 } });
+    const hb = await call('POST', '/v1/metrics', { service_id: org.services.Payments, name: 'Cron', source_type: 'heartbeat', source_config: {}, thresholds: { healthy_operation: 'under', healthy_value: 60, unhealthy_operation: 'over', unhealthy_value: 120 } });
     const hbToken = new URL(hb.body.inbound_url).pathname.split('/').pop();
     expect((await post(`/v1/alerts/${hbToken}`, { status: 'firing', alerts: [] })).status).toBe(404);
     // A deleted metric's URL stops working.
@@ -171,7 +163,7 @@ describe('alert webhooks posted directly', () => {
   });
 
   it('refuses alert options out of shape when the metric is created', async () => {
-    const res = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Misconfigured', source_type: 'alert', source_config: { heartbeat_timeout_seconds: 'soon', severity_mapping: { fallback: 'bad' } } });
+    const res = await call('POST', '/v1/metrics', { service_id: org.services.Payments, name: 'Misconfigured', source_type: 'alert', source_config: { heartbeat_timeout_seconds: 'soon', severity_mapping: { fallback: 'bad' } } });
     expect([res.status, res.body.title]).toEqual([400, 'validation_failed']);
     const paths = res.body.errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['source_config.heartbeat_timeout_seconds']));

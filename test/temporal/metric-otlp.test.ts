@@ -1,26 +1,23 @@
 import { getFreePort } from '../../src/infra/free-port';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { eventually } from '../support/eventually';
 
 let api: ApiHarness;
-let org: TestOrg;
-let serviceId: string;
+let org: OrgFixture<never, 'Workers'>;
 let agent: AgentProcess | null = null;
 
 beforeAll(async () => {
   api = await startApi();
-  org = await api.createOrg('business');
-  serviceId = (await call('POST', '/v1/services', { name: 'Workers' })).body.id;
+  org = await orgWithKeys(api, { services: ['Workers'] });
 });
 afterAll(async () => {
   await agent?.stop();
   await api.close();
 });
 
-function call(method: string, p: string, body?: unknown) {
-  return api.request(method, p, { key: org.key, body });
-}
+const call: Call = (...args) => org.call(...args);
 const metric = async (id: string) => (await call('GET', `/v1/metrics/${id}`)).body;
 const THRESHOLDS = { healthy_operation: 'under', healthy_value: 10, unhealthy_operation: 'over', unhealthy_value: 20 };
 
@@ -58,7 +55,7 @@ describe('otlp metrics on a real agent process', () => {
     const reg = await call('POST', '/v1/agents', { name: 'otlp-edge' });
 
     const create = async (name: string, sourceConfig: Record<string, unknown>, thresholds: Record<string, unknown> = THRESHOLDS) => {
-      const created = await call('POST', '/v1/metrics', { service_id: serviceId, name, source_type: 'otlp', source_config: sourceConfig, thresholds, interval_seconds: 5, agent_id: reg.body.id });
+      const created = await call('POST', '/v1/metrics', { service_id: org.services.Workers, name, source_type: 'otlp', source_config: sourceConfig, thresholds, interval_seconds: 5, agent_id: reg.body.id });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ mode: 'agent', status: 'no_data' });
       return created.body.id as string;

@@ -4,7 +4,8 @@ import { MetricSchema } from '../../src/db/entities';
 import { metricScheduleId, temporalMetricScheduler } from '../../src/temporal/metric-schedules';
 import { temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import { metricSweepWorkflow } from '../../src/workflows';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { eventually as eventuallyEvery } from '../support/eventually';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
@@ -15,7 +16,7 @@ const eventually = <T>(check: () => Promise<T>, withinMs?: number) => eventually
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture<never, 'Checkout'>;
 let serviceId: string;
 let target: http.Server;
 let targetUrl: string;
@@ -27,8 +28,8 @@ const agents: AgentProcess[] = [];
 beforeAll(async () => {
   h = await startTemporalHarness({ relay: true, webhookPolicy: { initialMs: 200, factor: 2, maxMs: 1_000, giveUpAfterMs: 10_000 } });
   api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal), metricScheduler: temporalMetricScheduler(h.temporal), webhookStarter: h.webhookStarter });
-  org = await api.createOrg('enterprise');
-  serviceId = (await call('POST', '/v1/services', { name: 'Checkout' })).body.id;
+  org = await orgWithKeys(api, { plan: 'enterprise', services: ['Checkout'] });
+  serviceId = org.services.Checkout;
   target = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ depth })));
   await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/stats`;
@@ -44,9 +45,7 @@ afterAll(async () => {
   await h.close();
 });
 
-function call(method: string, p: string, body?: unknown) {
-  return api.request(method, p, { key: org.key, body });
-}
+const call: Call = (...args) => org.call(...args);
 const THRESHOLDS = { healthy_operation: 'under', healthy_value: 10, unhealthy_operation: 'over', unhealthy_value: 20 };
 const metric = async (id: string) => (await call('GET', `/v1/metrics/${id}`)).body;
 const events = (metricId: string) =>

@@ -11,7 +11,8 @@ import { expireJob, storeCloudOutcome } from '../../src/usecases/probe-tests/job
 import { startWorker } from '../../src/worker/worker';
 import { testTemporalAddress } from '../support/env';
 import { probeTestWorkflowId, temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { eventually } from '../support/eventually';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
@@ -26,7 +27,7 @@ async function recordHistory(handle: { fetchHistory(): Promise<Parameters<typeof
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture;
 let target: http.Server;
 let targetUrl: string;
 let tcpServer: net.Server;
@@ -42,7 +43,7 @@ beforeAll(async () => {
     localProbeJobs: h.worker.localProbeJobs,
     probeTestExpiryMs: 4_000,
   });
-  org = await api.createOrg('business');
+  org = await orgWithKeys(api);
   // An HTTP target that only answers 200 to the secret the agent resolves from its environment.
   target = http.createServer((req, res) => {
     res.writeHead(req.headers.authorization === `Bearer ${SECRET}` ? 200 : 401, { 'content-type': 'application/json' });
@@ -66,14 +67,14 @@ afterAll(async () => {
 const call = (method: string, p: string, body?: unknown, key = org.key) => api.request(method, p, { key, body });
 const test = (body: unknown, key?: string) => call('POST', '/v1/metrics/test', body, key);
 
-async function registerAgent(o: TestOrg = org, name = 'edge'): Promise<{ id: string; token: string }> {
-  const res = await api.request('POST', '/v1/agents', { key: o.key, body: { name } });
+async function registerAgent(o: OrgFixture = org, name = 'edge'): Promise<{ id: string; token: string }> {
+  const res = await o.call('POST', '/v1/agents', { name });
   expect(res.status).toBe(201);
   expect(res.body.token).toMatch(/^vgl_agt_[0-9A-Za-z]{40}$/);
   return { id: res.body.id, token: res.body.token };
 }
 
-async function runningAgent(o: TestOrg = org): Promise<{ id: string; process: AgentProcess }> {
+async function runningAgent(o: OrgFixture = org): Promise<{ id: string; process: AgentProcess }> {
   const { id, token } = await registerAgent(o);
   const p = await startAgentProcess(api.baseUrl, token, { PROBE_BEARER: `Bearer ${SECRET}` });
   agents.push(p);
@@ -99,9 +100,9 @@ describe('POST /v1/metrics/test: validation (spec §7.2)', () => {
   });
 
   it('ignores unknown top-level fields (as the OpenAPI says) and checks the rest in the documented order', async () => {
-    const o = await api.createOrg('business');
+    const o = await orgWithKeys(api);
     const extra = { wait_second: 3, note: 'not a field of ProbeTestRequest' };
-    const ran = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url: targetUrl, expected_status: 401 }, ...extra } });
+    const ran = await o.call('POST', '/v1/metrics/test', { source_type: 'http', source_config: { url: targetUrl, expected_status: 401 }, ...extra });
     expect([ran.status, ran.body.title, ran.body.mode]).toEqual([200, undefined, 'cloud']);
     // Every field wrong at once, then fixed one by one: each answer names the first check that fails.
     let body: Record<string, unknown> = { ...extra, agent_id: 'edge-1', source_type: 'smtp', source_config: { url: 'ftp://example.com' }, thresholds: { healthy_operation: 'above' }, wait_seconds: 21 };
@@ -116,7 +117,7 @@ describe('POST /v1/metrics/test: validation (spec §7.2)', () => {
     ];
     const seen: string[] = [];
     for (const [title, fix] of fixes) {
-      seen.push((await api.request('POST', '/v1/metrics/test', { key: o.key, body })).body.title);
+      seen.push((await o.call('POST', '/v1/metrics/test', body)).body.title);
       body = { ...body, ...fix };
     }
     expect(seen).toEqual(fixes.map(([title]) => title));
@@ -170,7 +171,7 @@ describe('agent availability', () => {
     expect(res.body).toMatchObject({ status: 409, title: 'agent_unavailable', reason: 'no_agent', private_url: false });
     const unknown = await test(tcp('00000000-0000-4000-8000-000000000000'));
     expect([unknown.status, unknown.body.title]).toEqual([404, 'agent_not_found']);
-    const stranger = await api.createOrg('business');
+    const stranger = await orgWithKeys(api);
     const theirs = await registerAgent(stranger);
     expect((await test(tcp(theirs.id))).body.title).toBe('agent_not_found');
   });
@@ -269,7 +270,7 @@ describe('the agent protocol, spoken by a hand-written agent', () => {
     expect((await call('GET', posted.body.poll)).body.status).toBe('running');
 
     // Another organization's agent cannot see or answer it.
-    const stranger = await api.createOrg('business');
+    const stranger = await orgWithKeys(api);
     const theirs = await registerAgent(stranger);
     expect((await api.request('GET', '/v1/agent/jobs?wait_seconds=0', { headers: as(theirs.token) })).body.jobs).toEqual([]);
     const foreign = await api.request('POST', `/v1/agent/jobs/${posted.body.job_id}/result`, { headers: as(theirs.token), body: { error: { reason: 'agent_error' } } });
@@ -306,16 +307,16 @@ describe('the agent protocol, spoken by a hand-written agent', () => {
 
 describe('an agent that stops answering', () => {
   it('expires the job: 202 first, then 504 probe_test_expired; 429 queue_full past 20 waiting jobs', async () => {
-    const o = await api.createOrg('business');
+    const o = await orgWithKeys(api);
     const { id, process: p } = await runningAgent(o);
     await p.stop();
     const body = { agent_id: id, source_type: 'tcp', source_config: { host: '127.0.0.1', port: tcpPort }, wait_seconds: 1 };
-    const first = await api.request('POST', '/v1/metrics/test', { key: o.key, body });
+    const first = await o.call('POST', '/v1/metrics/test', body);
     // 'running' when the dead agent's last long poll claimed it before the API saw the connection close.
     expect(first.status).toBe(202);
     expect(['pending', 'running']).toContain(first.body.status);
-    for (let i = 1; i < 20; i++) expect((await api.request('POST', '/v1/metrics/test', { key: o.key, body: { ...body, wait_seconds: 0 } })).status).toBe(202);
-    const full = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { ...body, wait_seconds: 0 } });
+    for (let i = 1; i < 20; i++) expect((await o.call('POST', '/v1/metrics/test', { ...body, wait_seconds: 0 })).status).toBe(202);
+    const full = await o.call('POST', '/v1/metrics/test', { ...body, wait_seconds: 0 });
     expect([full.status, full.body.title]).toEqual([429, 'queue_full']);
     expect(full.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(full.body.retry_after).toBe(Number(full.headers.get('retry-after')));
@@ -324,7 +325,7 @@ describe('an agent that stops answering', () => {
     expect(full.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
 
     expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(first.body.job_id)).result()).toBe('expired');
-    const expired = await api.request('GET', first.body.poll, { key: o.key });
+    const expired = await o.call('GET', first.body.poll);
     expect([expired.status, expired.body.title]).toEqual([504, 'probe_test_expired']);
   }, 60_000);
 });
@@ -349,18 +350,18 @@ describe('cloud probe tests', () => {
   });
 
   it('runs mtls_http, the deprecated alias of http (§9), from the cloud exactly as http', async () => {
-    const o = await api.createOrg('business');
+    const o = await orgWithKeys(api);
     const config = { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, expected_status: 401 };
-    const alias = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'mtls_http', source_config: config } });
+    const alias = await o.call('POST', '/v1/metrics/test', { source_type: 'mtls_http', source_config: config });
     expect(alias.status).toBe(200);
     expect(alias.body).toMatchObject({ mode: 'cloud', job_id: null, agent_id: null, unit: 'ms', reason: null, value_description: 'HTTP response time', skipped_secret_headers: ['Authorization'] });
-    const refused = await api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'mtls_http', source_config: { url: 'http://10.20.30.40/health' } } });
+    const refused = await o.call('POST', '/v1/metrics/test', { source_type: 'mtls_http', source_config: { url: 'http://10.20.30.40/health' } });
     expect(refused.body).toMatchObject({ status: 409, title: 'agent_unavailable', reason: 'no_agent', private_url: true });
   });
 
   it('reports the unit named in source_config for the number at json_path, null without one', async () => {
-    const o = await api.createOrg('business');
-    const run = (config: Record<string, unknown>) => api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url: targetUrl, expected_status: 401, json_path: '$.queue_depth', ...config } } });
+    const o = await orgWithKeys(api);
+    const run = (config: Record<string, unknown>) => o.call('POST', '/v1/metrics/test', { source_type: 'http', source_config: { url: targetUrl, expected_status: 401, json_path: '$.queue_depth', ...config } });
     expect((await run({ unit: 'jobs' })).body).toMatchObject({ value: 17, unit: 'jobs', reason: null, mode: 'cloud' });
     expect((await run({})).body).toMatchObject({ value: 17, unit: null, reason: null });
     const bad = await run({ unit: 'x'.repeat(17) });
@@ -368,8 +369,8 @@ describe('cloud probe tests', () => {
   });
 
   it('refuses internal and single-label names with 409 private_url; invalid names and unresolved ones are 200 with their reason', async () => {
-    const o = await api.createOrg('business');
-    const cloud = (url: string) => api.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url } } });
+    const o = await orgWithKeys(api);
+    const cloud = (url: string) => o.call('POST', '/v1/metrics/test', { source_type: 'http', source_config: { url } });
     for (const [url, code] of [['http://printer.local/', 'host_internal'], ['http://localhost/', 'host_internal'], ['http://intranet/', 'host_not_fqdn']]) {
       const res = await cloud(url!);
       expect([url, res.status, res.body.title, res.body.reason, res.body.private_url]).toEqual([url, 409, 'agent_unavailable', 'no_agent', true]);
@@ -393,10 +394,10 @@ describe('cloud probe tests', () => {
     // 21 tests must fall in one UTC minute.
     const second = new Date().getUTCSeconds();
     if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
-    const o = await api.createOrg('business');
+    const o = await orgWithKeys(api);
     const body = { source_type: 'http', source_config: { url: targetUrl, expected_status: 401 } };
-    for (let i = 0; i < 20; i++) expect((await api.request('POST', '/v1/metrics/test', { key: o.key, body })).status).toBe(200);
-    const over = await api.request('POST', '/v1/metrics/test', { key: o.key, body });
+    for (let i = 0; i < 20; i++) expect((await o.call('POST', '/v1/metrics/test', body)).status).toBe(200);
+    const over = await o.call('POST', '/v1/metrics/test', body);
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ title: 'rate_limited', limit: { scope: 'organization', window: 'minute', max: 20, plan: 'business' } });
     expect(over.body.retry_after).toBe(Number(over.headers.get('retry-after')));
@@ -415,9 +416,9 @@ describe('cloud probe tests', () => {
     const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
     const failing = await startApi({ probeTestRunner: temporalProbeTestRunner(temporal), probeTestExpiryMs: 60_000 });
     try {
-      const o = await failing.createOrg('business');
+      const o = await orgWithKeys(failing);
       const started = Date.now();
-      const res = await failing.request('POST', '/v1/metrics/test', { key: o.key, body: { source_type: 'http', source_config: { url: targetUrl } } });
+      const res = await o.call('POST', '/v1/metrics/test', { source_type: 'http', source_config: { url: targetUrl } });
       expect(res.status).toBe(500);
       expect(res.body.title).toBe('internal_error');
       expect(Date.now() - started).toBeLessThan(30_000);
@@ -464,9 +465,9 @@ describe('cloud probe tests', () => {
   it('lets no more than 20 cloud tests of a minute through when they arrive at once', async () => {
     const second = new Date().getUTCSeconds();
     if (second > 45) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
-    const o = await api.createOrg('business');
+    const o = await orgWithKeys(api);
     const body = { source_type: 'http', source_config: { url: targetUrl, expected_status: 401 } };
-    const answers = await Promise.all(Array.from({ length: 26 }, () => api.request('POST', '/v1/metrics/test', { key: o.key, body })));
+    const answers = await Promise.all(Array.from({ length: 26 }, () => o.call('POST', '/v1/metrics/test', body)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(6);
     const jobs = await api.orm.em.fork().getConnection().execute(`select count(*)::int as n from probe_test_jobs where organization_id = ?`, [o.id]);

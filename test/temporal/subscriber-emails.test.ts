@@ -5,7 +5,8 @@ import type { ParsedMail } from 'mailparser';
 import { SubscriberEmailSchema, SubscriberSchema, OutboxEventSchema } from '../../src/db/entities';
 import { createMailer } from '../../src/infra/mailer';
 import { emailWorkflowId } from '../../src/temporal/webhook-starter';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { testLinkKey } from '../support/env';
 import { eventually } from '../support/eventually';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
@@ -15,14 +16,14 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
 let api: ApiHarness;
 let t: TemporalHarness;
 let sink: SmtpSink;
-let org: TestOrg;
+let org: OrgFixture;
 let svcA: string;
 let svcB: string;
 let customer1: string;
 let customer2: string;
 let pageId: string;
 
-const call = (method: string, path: string, body?: unknown) => api.request(method, path, { key: org.key, body });
+const call: Call = (...args) => org.call(...args);
 const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 const mailTo = (address: string, subject: string | RegExp) =>
   sink.waitFor((m) => to(m) === address && (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject ?? '')), 20_000);
@@ -62,7 +63,7 @@ beforeAll(async () => {
       retryBaseMs: 300,
     },
   });
-  org = await api.createOrg('business', 'email');
+  org = await orgWithKeys(api, { name: 'email' });
   svcA = (await call('POST', '/v1/services', { name: 'API' })).body.id;
   svcB = (await call('POST', '/v1/services', { name: 'Dashboard' })).body.id;
   customer1 = (await call('POST', '/v1/customers', { name: 'One' })).body.id;
@@ -176,8 +177,8 @@ describe('subscriber email over real SMTP', () => {
   }, 60_000);
 
   it('starts no email workflow for an organization without confirmed subscribers', async () => {
-    const quiet = await api.createOrg('business', 'no subscribers');
-    const inc = (await api.request('POST', '/v1/incidents', { key: quiet.key, body: { title: 'Nobody listens', severity: 'minor', publish: true } })).body;
+    const quiet = await orgWithKeys(api, { name: 'no subscribers' });
+    const inc = (await quiet.call('POST', '/v1/incidents', { title: 'Nobody listens', severity: 'minor', publish: true })).body;
     const em = api.orm.em.fork();
     const event = await eventually(async () => {
       const e = await em.findOne(OutboxEventSchema, { resourceId: inc.id, type: 'incident.published' }, { refresh: true });

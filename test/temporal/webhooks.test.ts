@@ -8,7 +8,8 @@ import { Client } from '@temporalio/client';
 import { temporalWebhookStarter, webhookWorkflowId } from '../../src/temporal/webhook-starter';
 import { dispatchOutbox } from '../../src/db/repositories/outbox-repository';
 import { outboxSweepWorkflow } from '../../src/workflows';
-import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { type ApiHarness, startApi } from '../support/api-harness';
+import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { eventually } from '../support/eventually';
 import { type ReceivedRequest, type Receiver, startReceiver, unusedPort } from '../support/webhook-receiver';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
@@ -18,12 +19,12 @@ const POLICY = { initialMs: 150, factor: 2, maxMs: 600, giveUpAfterMs: 4_000 };
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: TestOrg;
+let org: OrgFixture;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
   h = await startTemporalHarness({ relay: true, webhookPolicy: POLICY, webhookTimeoutMs: 2_000 });
   api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(h.temporal), webhookStarter: h.webhookStarter });
-  org = await api.createOrg('business');
+  org = await orgWithKeys(api);
 }, 180_000);
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
@@ -31,7 +32,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const call = (method: string, p: string, body?: unknown) => api.request(method, p, { key: org.key, body });
+const call: Call = (...args) => org.call(...args);
 
 async function receiver(answer?: Parameters<typeof startReceiver>[0], port?: number): Promise<Receiver> {
   const r = await startReceiver(answer, port);

@@ -7,144 +7,46 @@ import {
   type NormalizedAlertBatch,
   type SeverityMapping,
 } from '../../src/domain/alert-webhooks';
+import { alertmanagerWebhook } from '../support/alert-payloads';
 
-// Alertmanager webhook_config, payload version "4" (prometheus.io/docs/alerting/latest/configuration/#webhook_config).
-// Firing alerts carry Go's zero time as endsAt.
-const AM_FIRING_CRITICAL = {
-  receiver: 'vigil',
-  status: 'firing',
-  alerts: [
-    {
-      status: 'firing',
-      labels: {
-        alertname: 'ProbeFailure',
-        instance: 'https://shop.example.com',
-        job: 'blackbox_http',
-        prometheus: 'monitoring/k8s',
-        severity: 'critical',
-      },
-      annotations: {
-        description: 'Instance https://shop.example.com has been down for over 5m. Job: blackbox_http',
-        summary: 'BlackBox probe failure: https://shop.example.com',
-      },
-      startsAt: '2026-03-02T13:08:45.828Z',
-      endsAt: '0001-01-01T00:00:00Z',
-      generatorURL: 'http://prometheus.example.com:9090/graph?g0.expr=probe_success+%3D%3D+0&g0.tab=1',
-      fingerprint: '1a30ba71cca2921f',
-    },
-  ],
-  groupLabels: { alertname: 'ProbeFailure' },
-  commonLabels: {
-    alertname: 'ProbeFailure',
-    instance: 'https://shop.example.com',
-    job: 'blackbox_http',
-    prometheus: 'monitoring/k8s',
-    severity: 'critical',
-  },
-  commonAnnotations: {
+// Alertmanager webhooks, payload version "4" (test/support/alert-payloads.ts builds the envelope
+// from the alerts). Firing alerts carry Go's zero time as endsAt.
+const PROBE_FAILURE = {
+  labels: { alertname: 'ProbeFailure', instance: 'https://shop.example.com', job: 'blackbox_http', prometheus: 'monitoring/k8s', severity: 'critical' },
+  annotations: {
     description: 'Instance https://shop.example.com has been down for over 5m. Job: blackbox_http',
     summary: 'BlackBox probe failure: https://shop.example.com',
   },
-  externalURL: 'http://alertmanager.example.com:9093',
-  version: '4',
-  groupKey: '{}/{severity="critical"}:{alertname="ProbeFailure"}',
-  truncatedAlerts: 0,
+  startsAt: '2026-03-02T13:08:45.828Z',
+  generatorURL: 'http://prometheus.example.com:9090/graph?g0.expr=probe_success+%3D%3D+0&g0.tab=1',
+  fingerprint: '1a30ba71cca2921f',
 };
+const AM_FIRING_CRITICAL = alertmanagerWebhook([PROBE_FAILURE], { route: '{}/{severity="critical"}' });
 
-const AM_FIRING_WARNING = {
-  receiver: 'vigil',
-  status: 'firing',
-  alerts: [
+const AM_FIRING_WARNING = alertmanagerWebhook(
+  [
     {
-      status: 'firing',
-      labels: {
-        alertname: 'KubePodCrashLooping',
-        container: 'api',
-        namespace: 'shop',
-        pod: 'api-7c9f8d6b5-x2xkq',
-        prometheus: 'monitoring/k8s',
-        severity: 'warning',
-      },
+      labels: { alertname: 'KubePodCrashLooping', container: 'api', namespace: 'shop', pod: 'api-7c9f8d6b5-x2xkq', prometheus: 'monitoring/k8s', severity: 'warning' },
       annotations: {
         description: 'Pod shop/api-7c9f8d6b5-x2xkq (api) is in waiting state (reason: "CrashLoopBackOff").',
         runbook_url: 'https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping',
         summary: 'Pod is crash looping.',
       },
       startsAt: '2026-03-02T13:20:15.091Z',
-      endsAt: '0001-01-01T00:00:00Z',
       generatorURL: 'http://prometheus.example.com:9090/graph?g0.expr=max_over_time%28kube_pod_container_status_waiting_reason%5B5m%5D%29+%3E%3D+1&g0.tab=1',
       fingerprint: '5b3a4a4b9c1d2e7f',
     },
   ],
-  groupLabels: { alertname: 'KubePodCrashLooping', namespace: 'shop' },
-  commonLabels: {
-    alertname: 'KubePodCrashLooping',
-    container: 'api',
-    namespace: 'shop',
-    pod: 'api-7c9f8d6b5-x2xkq',
-    prometheus: 'monitoring/k8s',
-    severity: 'warning',
-  },
-  commonAnnotations: {
-    description: 'Pod shop/api-7c9f8d6b5-x2xkq (api) is in waiting state (reason: "CrashLoopBackOff").',
-    runbook_url: 'https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping',
-    summary: 'Pod is crash looping.',
-  },
-  externalURL: 'http://alertmanager.example.com:9093',
-  version: '4',
-  groupKey: '{}:{alertname="KubePodCrashLooping", namespace="shop"}',
-  truncatedAlerts: 0,
-};
+  { groupLabels: { alertname: 'KubePodCrashLooping', namespace: 'shop' } },
+);
 
 // send_resolved: the same alert once Prometheus stopped firing it; endsAt is now set.
-const AM_RESOLVED = {
-  receiver: 'vigil',
-  status: 'resolved',
-  alerts: [
-    {
-      status: 'resolved',
-      labels: {
-        alertname: 'ProbeFailure',
-        instance: 'https://shop.example.com',
-        job: 'blackbox_http',
-        prometheus: 'monitoring/k8s',
-        severity: 'critical',
-      },
-      annotations: {
-        description: 'Instance https://shop.example.com has been down for over 5m. Job: blackbox_http',
-        summary: 'BlackBox probe failure: https://shop.example.com',
-      },
-      startsAt: '2026-03-02T13:08:45.828Z',
-      endsAt: '2026-03-02T13:31:45.828Z',
-      generatorURL: 'http://prometheus.example.com:9090/graph?g0.expr=probe_success+%3D%3D+0&g0.tab=1',
-      fingerprint: '1a30ba71cca2921f',
-    },
-  ],
-  groupLabels: { alertname: 'ProbeFailure' },
-  commonLabels: {
-    alertname: 'ProbeFailure',
-    instance: 'https://shop.example.com',
-    job: 'blackbox_http',
-    prometheus: 'monitoring/k8s',
-    severity: 'critical',
-  },
-  commonAnnotations: {
-    description: 'Instance https://shop.example.com has been down for over 5m. Job: blackbox_http',
-    summary: 'BlackBox probe failure: https://shop.example.com',
-  },
-  externalURL: 'http://alertmanager.example.com:9093',
-  version: '4',
-  groupKey: '{}/{severity="critical"}:{alertname="ProbeFailure"}',
-  truncatedAlerts: 0,
-};
+const AM_RESOLVED = alertmanagerWebhook([{ ...PROBE_FAILURE, status: 'resolved', endsAt: '2026-03-02T13:31:45.828Z' }], { route: '{}/{severity="critical"}' });
 
 // kube-prometheus' always-firing Watchdog, as sent by an Alertmanager before 0.19 (no fingerprint field).
-const AM_WATCHDOG = {
-  receiver: 'vigil-heartbeat',
-  status: 'firing',
-  alerts: [
+const AM_WATCHDOG = alertmanagerWebhook(
+  [
     {
-      status: 'firing',
       labels: { alertname: 'Watchdog', prometheus: 'monitoring/k8s', severity: 'none' },
       annotations: {
         description:
@@ -153,22 +55,11 @@ const AM_WATCHDOG = {
         summary: 'An alert that should always be firing to certify that Alertmanager is working properly.',
       },
       startsAt: '2026-03-01T00:00:12.394266876+01:00',
-      endsAt: '0001-01-01T00:00:00Z',
       generatorURL: 'http://prometheus.example.com:9090/graph?g0.expr=vector%281%29&g0.tab=1',
     },
   ],
-  groupLabels: { alertname: 'Watchdog' },
-  commonLabels: { alertname: 'Watchdog', prometheus: 'monitoring/k8s', severity: 'none' },
-  commonAnnotations: {
-    description:
-      'This is an alert meant to ensure that the entire alerting pipeline is functional.\nThis alert is always firing, therefore it should always be firing in Alertmanager\nand always fire against a receiver.',
-    runbook_url: 'https://runbooks.prometheus-operator.dev/runbooks/general/watchdog',
-    summary: 'An alert that should always be firing to certify that Alertmanager is working properly.',
-  },
-  externalURL: 'http://alertmanager.example.com:9093',
-  version: '4',
-  groupKey: '{}/{alertname="Watchdog"}:{alertname="Watchdog"}',
-};
+  { receiver: 'vigil-heartbeat', route: '{}/{alertname="Watchdog"}', truncatedAlerts: null },
+);
 
 // Grafana unified alerting webhook contact point (grafana.com/docs, "Webhook JSON payload").
 const GRAFANA_UNIFIED = {

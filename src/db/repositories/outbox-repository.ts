@@ -24,37 +24,40 @@ export interface EmailRunRef {
  * than 2 days old (no stale news after an outage) whose organization has a confirmed subscriber
  * (`subscriber.*` events always: they write to the one address that asked). Answers how many
  * events it took, the deliveries and the runs, in event order; the caller then starts their
- * workflows.
+ * workflows. The CTEs: `taken_events` (the batch, locked), `dispatched` (marked), `new_deliveries`
+ * and `stored_deliveries` (the webhook fan-out), `email_runs` (the runs that owe email). The rules
+ * it encodes are listed in docs/hot-paths.md.
  */
 export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500): Promise<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[] }> {
   const [row] = await rawRows<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[] }>(
     em,
-    `with ev as (
+    `with taken_events as (
        select id, organization_id, type, created_at from outbox_events
         where dispatched_at is null order by created_at limit ? for update skip locked
-     ), marked as (
-       update outbox_events o set dispatched_at = ? from ev where o.id = ev.id returning o.id
-     ), fan as (
-       select gen_random_uuid() as id, ev.organization_id, s.id as subscription_id, s.url, ev.id as event_id, ev.type, ev.created_at
-         from ev join webhook_subscriptions s
-           on s.organization_id = ev.organization_id and s.deleted_at is null and s.disabled_at is null and ev.type = any(s.event_types)
-     ), ins as (
+     ), dispatched as (
+       update outbox_events event set dispatched_at = ? from taken_events where event.id = taken_events.id returning event.id
+     ), new_deliveries as (
+       select gen_random_uuid() as id, event.organization_id, subscription.id as subscription_id, subscription.url, event.id as event_id, event.type, event.created_at
+         from taken_events event join webhook_subscriptions subscription
+           on subscription.organization_id = event.organization_id and subscription.deleted_at is null and subscription.disabled_at is null
+          and event.type = any(subscription.event_types)
+     ), stored_deliveries as (
        insert into webhook_deliveries (id, organization_id, subscription_id, event_id, event_type, state, attempt_count, created_at, updated_at)
-       select id, organization_id, subscription_id, event_id, type, 'pending', 0, ?, ? from fan
-     ), runs as (
+       select id, organization_id, subscription_id, event_id, type, 'pending', 0, ?, ? from new_deliveries
+     ), email_runs as (
        insert into notification_runs (event_id, organization_id, event_type, created_at)
-       select ev.id, ev.organization_id, ev.type, ? from ev
-        where ev.type = any(?::text[]) and ev.created_at > ?::timestamptz - interval '2 days'
-          and (ev.type like 'subscriber.%'
-               or exists (select 1 from status_page_subscribers s where s.organization_id = ev.organization_id and s.state = 'confirmed'))
+       select event.id, event.organization_id, event.type, ? from taken_events event
+        where event.type = any(?::text[]) and event.created_at > ?::timestamptz - interval '2 days'
+          and (event.type like 'subscriber.%'
+               or exists (select 1 from status_page_subscribers subscriber where subscriber.organization_id = event.organization_id and subscriber.state = 'confirmed'))
        on conflict (event_id) do nothing
        returning event_id
      )
-     select (select count(*) from marked)::int as events,
+     select (select count(*) from dispatched)::int as events,
             coalesce((select json_agg(json_build_object('deliveryId', id, 'organizationId', organization_id, 'eventType', type, 'url', url)
-                                      order by created_at, event_id, subscription_id) from fan), '[]') as deliveries,
-            coalesce((select json_agg(json_build_object('eventId', ev.id, 'organizationId', ev.organization_id, 'eventType', ev.type)
-                                      order by ev.created_at, ev.id) from runs join ev on ev.id = runs.event_id), '[]') as "emailRuns"`,
+                                      order by created_at, event_id, subscription_id) from new_deliveries), '[]') as deliveries,
+            coalesce((select json_agg(json_build_object('eventId', event.id, 'organizationId', event.organization_id, 'eventType', event.type)
+                                      order by event.created_at, event.id) from email_runs join taken_events event on event.id = email_runs.event_id), '[]') as "emailRuns"`,
     [batch, now, now, now, now, pgArray([...EMAIL_EVENT_TYPES]), now],
   );
   return row ?? { events: 0, deliveries: [], emailRuns: [] };

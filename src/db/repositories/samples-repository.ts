@@ -32,29 +32,30 @@ const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  * test/api/ingest.test.ts holds it equal to the API's view.
  */
 const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
-  'id', l.id, 'service_id', l.service_id, 'name', l.name, 'source_type', l.source_type, 'source_config', l.source_config, 'thresholds', l.thresholds,
-  'interval_seconds', l.interval_seconds, 'agent_id', l.agent_id,
-  'mode', case when l.source_type = any(?::text[]) then 'push' when l.agent_id is not null then 'agent' else 'cloud' end,
-  'unit', l.unit, 'status', f.to_status, 'current_value', case when f.to_status = 'no_data' then null else f.value end,
-  'reason', d.reason, 'reason_label', d.reason_label, 'reason_hint', d.reason_hint,
-  'last_sample_at', ${iso('f.at')}, 'status_since', ${iso('f.at')}, 'created_at', ${iso('l.created_at')},
-  'updated_at', ${iso('greatest(l.updated_at, ?::timestamptz)')}, 'deleted_at', ${iso('l.deleted_at')}, 'previous_status', f.from_status)`;
+  'id', metric.id, 'service_id', metric.service_id, 'name', metric.name, 'source_type', metric.source_type, 'source_config', metric.source_config, 'thresholds', metric.thresholds,
+  'interval_seconds', metric.interval_seconds, 'agent_id', metric.agent_id,
+  'mode', case when metric.source_type = any(?::text[]) then 'push' when metric.agent_id is not null then 'agent' else 'cloud' end,
+  'unit', metric.unit, 'status', flip.to_status, 'current_value', case when flip.to_status = 'no_data' then null else flip.value end,
+  'reason', reason_text.reason, 'reason_label', reason_text.reason_label, 'reason_hint', reason_text.reason_hint,
+  'last_sample_at', ${iso('flip.at')}, 'status_since', ${iso('flip.at')}, 'created_at', ${iso('metric.created_at')},
+  'updated_at', ${iso('greatest(metric.updated_at, ?::timestamptz)')}, 'deleted_at', ${iso('metric.deleted_at')}, 'previous_status', flip.from_status)`;
 
 /**
  * Stores a batch of one organization's samples in one statement, so that outside a transaction
- * it commits on its own and the metrics' row locks are never held across a round trip:
- *  - `ins`: the samples, minus those already stored for the same metric and instant (a retried
- *    batch changes nothing);
- *  - `roll`: their per-day status counts into metric_daily_rollups. `locked` reads its count so
- *    that it runs first, before the metric locks are taken (unread, it would run last);
- *  - `locked`: the metrics that got new samples, locked in id order (concurrent batches of one
- *    metric queue here, then read what the other committed; id order never deadlocks);
- *  - `seq` / `flip`: each metric's new samples from its latest one on, in time order: every
- *    change of status from the stored one is a flip (older samples are kept and counted, but
- *    change nothing);
- *  - `upd`: the newest sample becomes the metric's latest outcome;
- *  - `fl`: the flips into metric_status_flips, and `ev` each as a `metric.status_changed` event
- *    into the outbox (the same rows recordEvent writes).
+ * it commits on its own and the metrics' row locks are never held across a round trip
+ * (docs/hot-paths.md lists the rules it encodes):
+ *  - `new_samples`: the samples, minus those already stored for the same metric and instant (a
+ *    retried batch changes nothing);
+ *  - `day_rollups`: their per-day status counts into metric_daily_rollups. `locked_metrics` reads
+ *    its count so that it runs first, before the metric locks are taken (unread, it would run last);
+ *  - `locked_metrics`: the metrics that got new samples, locked in id order (concurrent batches of
+ *    one metric queue here, then read what the other committed; id order never deadlocks);
+ *  - `samples_in_order` / `flips`: each metric's new samples from its latest one on, in time
+ *    order, each with the status before it: every change of status from the stored one is a flip
+ *    (older samples are kept and counted, but change nothing);
+ *  - `latest_outcome`: the newest sample becomes the metric's latest outcome;
+ *  - `stored_flips`: the flips into metric_status_flips, and `flip_events` each as a
+ *    `metric.status_changed` event into the outbox (the same rows recordEvent writes).
  * Answers the flips.
  */
 export async function storeSamples(em: EntityManager, organizationId: string, samples: readonly NewSample[], now: Date, terms: FlipEventTerms): Promise<StoredFlip[]> {
@@ -92,49 +93,50 @@ function isSampleKeyViolation(err: unknown): boolean {
 }
 
 function storeSql(skipStored: boolean): string {
-  return `with ins as (
+  return `with new_samples as (
        insert into metric_samples (metric_id, organization_id, sampled_at, value, status, reason)
-       select (?::uuid[])[x.m], ?::uuid, x.t, x.v, x.s, x.r from json_to_recordset(?::json) as x(m int, t timestamptz, v float8, s text, r text)
+       select (?::uuid[])[sample.m], ?::uuid, sample.t, sample.v, sample.s, sample.r from json_to_recordset(?::json) as sample(m int, t timestamptz, v float8, s text, r text)
        ${skipStored ? 'on conflict do nothing' : ''}
        returning metric_id, sampled_at, value, status, reason
      ),
-     roll as (
-       insert into metric_daily_rollups as r (metric_id, organization_id, day, samples, healthy, degraded, unhealthy, no_data)
+     day_rollups as (
+       insert into metric_daily_rollups as rollup (metric_id, organization_id, day, samples, healthy, degraded, unhealthy, no_data)
        select metric_id, ?::uuid, (sampled_at at time zone 'UTC')::date, count(*), count(*) filter (where status = 'healthy'), count(*) filter (where status = 'degraded'),
               count(*) filter (where status = 'unhealthy'), count(*) filter (where status = 'no_data')
-       from ins group by 1, 3 order by 1, 3
-       on conflict (metric_id, day) do update set samples = r.samples + excluded.samples, healthy = r.healthy + excluded.healthy,
-         degraded = r.degraded + excluded.degraded, unhealthy = r.unhealthy + excluded.unhealthy, no_data = r.no_data + excluded.no_data
+       from new_samples group by 1, 3 order by 1, 3
+       on conflict (metric_id, day) do update set samples = rollup.samples + excluded.samples, healthy = rollup.healthy + excluded.healthy,
+         degraded = rollup.degraded + excluded.degraded, unhealthy = rollup.unhealthy + excluded.unhealthy, no_data = rollup.no_data + excluded.no_data
        returning 1
      ),
-     locked as (
+     locked_metrics as (
        select id, status, last_sample_at, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit, created_at, updated_at, deleted_at
-       from metrics where id in (select metric_id from ins) and (select count(*) from roll) >= 0 order by id for update
+       from metrics where id in (select metric_id from new_samples) and (select count(*) from day_rollups) >= 0 order by id for update
      ),
-     seq as (
-       select i.metric_id, i.sampled_at, i.value, i.status, i.reason, coalesce(lag(i.status) over w, l.status) as before, lead(i.sampled_at) over w is null as newest
-       from ins i join locked l on l.id = i.metric_id
-       where l.last_sample_at is null or i.sampled_at >= l.last_sample_at
-       window w as (partition by i.metric_id order by i.sampled_at)
+     samples_in_order as (
+       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, coalesce(lag(sample.status) over per_metric, metric.status) as before,
+              lead(sample.sampled_at) over per_metric is null as newest
+       from new_samples sample join locked_metrics metric on metric.id = sample.metric_id
+       where metric.last_sample_at is null or sample.sampled_at >= metric.last_sample_at
+       window per_metric as (partition by sample.metric_id order by sample.sampled_at)
      ),
-     flip as (select metric_id, before as from_status, status as to_status, value, reason, sampled_at as at from seq where status <> before),
-     upd as (
-       update metrics m set status = s.status, current_value = s.value, reason = s.reason, last_sample_at = s.sampled_at,
-         status_since = coalesce((select max(f.at) from flip f where f.metric_id = s.metric_id), m.status_since), updated_at = greatest(m.updated_at, ?::timestamptz)
-       from seq s where s.newest and m.id = s.metric_id
+     flips as (select metric_id, before as from_status, status as to_status, value, reason, sampled_at as at from samples_in_order where status <> before),
+     latest_outcome as (
+       update metrics metric set status = latest.status, current_value = latest.value, reason = latest.reason, last_sample_at = latest.sampled_at,
+         status_since = coalesce((select max(flip.at) from flips flip where flip.metric_id = latest.metric_id), metric.status_since), updated_at = greatest(metric.updated_at, ?::timestamptz)
+       from samples_in_order latest where latest.newest and metric.id = latest.metric_id
      ),
-     fl as (
+     stored_flips as (
        insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, at)
-       select gen_random_uuid(), ?::uuid, metric_id, from_status, to_status, value, reason, at from flip
+       select gen_random_uuid(), ?::uuid, metric_id, from_status, to_status, value, reason, at from flips
      ),
-     ev as (
+     flip_events as (
        insert into outbox_events (id, organization_id, type, resource_kind, resource_id, payload, created_at, dispatched_at)
-       select gen_random_uuid(), ?::uuid, 'metric.status_changed', 'metric', f.metric_id, ${FLIP_EVENT_PAYLOAD}, ?::timestamptz, null
-       from flip f join locked l on l.id = f.metric_id
-       left join json_to_record(coalesce(?::json -> (case when f.to_status = 'no_data' then coalesce(f.reason, 'no_data') end), '{}')) as d(reason text, reason_label text, reason_hint text) on true
-       order by f.metric_id, f.at
+       select gen_random_uuid(), ?::uuid, 'metric.status_changed', 'metric', flip.metric_id, ${FLIP_EVENT_PAYLOAD}, ?::timestamptz, null
+       from flips flip join locked_metrics metric on metric.id = flip.metric_id
+       left join json_to_record(coalesce(?::json -> (case when flip.to_status = 'no_data' then coalesce(flip.reason, 'no_data') end), '{}')) as reason_text(reason text, reason_label text, reason_hint text) on true
+       order by flip.metric_id, flip.at
      )
-     select metric_id, at from flip`;
+     select metric_id, at from flips`;
 }
 
 const STORE = storeSql(false);
