@@ -1,5 +1,5 @@
 import type { Orm } from '../db/orm';
-import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
 import { createHousekeepingActivities } from './housekeeping';
 import { createMaintenanceActivities } from './maintenance';

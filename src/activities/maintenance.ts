@@ -4,7 +4,7 @@ import type { Orm } from '../db/orm';
 import { ProblemError } from '../domain/error-catalog';
 import { type MaintenanceState, maintenanceState } from '../domain/maintenance-state';
 import { MaintenanceSchema } from '../db/entities';
-import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import { type MaintenanceTransition, applyMaintenanceTransition, loadMaintenance, viewOf } from '../usecases/maintenances/transitions';
 
 export interface MaintenanceRef {

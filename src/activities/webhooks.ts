@@ -6,13 +6,13 @@ import type { SecretBox } from '../infra/secret-box';
 import { postWebhook, webhookTransport } from '../infra/webhook-http';
 import { inCidrs, nonPublicReason, parseCidrList } from '../probes/public-address';
 import { signWebhook } from '../infra/webhook-signing';
-import type { WebhookStarter } from '../temporal/webhook-starter';
+import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
 import { prepareAttempt, recordAttempt } from '../usecases/webhooks/attempts';
 import { relayOutbox, restartUnstartedDeliveries } from '../usecases/webhooks/relay';
 
 export interface WebhookDeps {
   box: SecretBox;
-  starter: WebhookStarter;
+  starter: OutboxWorkflowStarter;
   /** Longest wait for a receiver's answer. */
   timeoutMs: number;
   /** WEBHOOK_ALLOW_CIDRS: receivers allowed although not public (tests, development); empty by default. */

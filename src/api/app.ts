@@ -14,7 +14,7 @@ import { changeEventRoutes } from './routes/change-events';
 import { customerRoutes } from './routes/customers';
 import { incidentRoutes } from './routes/incidents';
 import { maintenanceRoutes } from './routes/maintenances';
-import type { MaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import { docsRoutes } from './routes/docs';
 import { type ReadinessProbe, healthRoutes } from './routes/health';
 import { serviceRoutes } from './routes/services';
@@ -25,12 +25,12 @@ import { probeTestRoutes } from './routes/probe-tests';
 import { metricRoutes } from './routes/metrics';
 import { inboundRoutes } from './routes/inbound';
 import { sloRoutes } from './routes/slos';
-import type { MetricScheduler } from '../temporal/metric-schedules';
+import type { MetricScheduler } from '../usecases/metrics/ports';
 import { JobWaiter } from './job-waiter';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
-import type { ProbeTestRunner } from '../temporal/probe-test-runner';
+import type { ProbeTestRunner } from '../usecases/probe-tests/ports';
 import type { SecretBox } from '../infra/secret-box';
-import type { WebhookStarter } from '../temporal/webhook-starter';
+import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
 import { statusPageRoutes } from './routes/status-pages';
 import { PAGE_ROUTE_PREFIX, publicPageRoutes, publicSubscribeRoutes } from './routes/public-pages';
 import { subdomainOfHost } from '../domain/status-page/subdomain';
@@ -59,7 +59,7 @@ export interface AppDeps {
   /** Seals secrets at rest (webhook signing secrets) with the master key. */
   secretBox: SecretBox;
   /** Starts webhook delivery workflows (redeliver); without one the outbox sweep starts them. */
-  webhookStarter?: WebhookStarter;
+  webhookStarter?: OutboxWorkflowStarter;
   /** Runs probe tests as Temporal workflows; without one, probe tests answer 500. */
   probeTestRunner?: ProbeTestRunner;
   /** Notifications of probe-test jobs (channel vigil_probe_jobs); without it waiters poll. */
@@ -128,17 +128,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(customerRoutes);
       await v1.register(changeEventRoutes);
       await v1.register(incidentRoutes);
-      await v1.register(maintenanceRoutes, { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER });
+      await v1.register(maintenanceRoutes, { ports: { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER } });
       await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
       await v1.register(agentRoutes);
-      await v1.register(metricRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} }, publicBaseUrl: deps.config.publicBaseUrl });
+      await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });
       await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });
       const waiter = new JobWaiter(deps.probeJobFeed ?? null);
       const runner = deps.probeTestRunner ?? NO_RUNNER;
-      await v1.register(probeTestRoutes, { runner, waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000, localJobs: deps.localProbeJobs });
+      await v1.register(probeTestRoutes, { deps: { runner, watches: waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000, localJobs: deps.localProbeJobs } });
       await v1.register(agentApiRoutes, { runner, waiter });
     },
     { prefix: '/v1' },

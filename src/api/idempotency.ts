@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyRecordSchema } from '../db/entities';
 import { ProblemError } from '../domain/error-catalog';
+import type { UnitOfWork } from '../usecases/context';
 
 const TTL_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
@@ -38,6 +39,11 @@ function readKey(request: FastifyRequest): string | null {
     });
   }
   return key;
+}
+
+/** A use case's unit of work that is also an idempotent create (see idempotentCreate). */
+export function idempotentUnit(request: FastifyRequest, reply: FastifyReply, operation: string): UnitOfWork {
+  return (work) => idempotentCreate(request, reply, operation, work);
 }
 
 /**

@@ -1,16 +1,10 @@
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
-import type { MaintenanceView } from '../usecases/maintenances/view';
+import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import type { TemporalHandle } from './connection';
 
 import { searchAttributes } from './search-attributes';
 
 export const maintenanceWorkflowId = (id: string) => `maintenance:${id}`;
-
-/** How the API reaches a maintenance's workflow. */
-export interface MaintenanceScheduler {
-  /** Starts the workflow (an existing one is kept), or signals it that the row changed. */
-  changed(organizationId: string, m: MaintenanceView): Promise<void>;
-}
 
 export function temporalMaintenanceScheduler(temporal: TemporalHandle): MaintenanceScheduler {
   return {

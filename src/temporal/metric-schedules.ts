@@ -1,13 +1,8 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { MetricScheduler } from '../usecases/metrics/ports';
 import type { TemporalHandle } from './connection';
 
 export const metricScheduleId = (metricId: string) => `metric:${metricId}`;
-
-/** How the API keeps a cloud metric's Temporal Schedule in step with its row. */
-export interface MetricScheduler {
-  /** Creates or updates the schedule of a cloud metric; removes it when the metric is not (or no longer) a cloud one. */
-  sync(metric: { id: string; organization: string; name: string; intervalSeconds: number; cloud: boolean; deleted: boolean }): Promise<void>;
-}
 
 export function temporalMetricScheduler(temporal: TemporalHandle): MetricScheduler {
   return {

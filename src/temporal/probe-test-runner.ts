@@ -1,29 +1,9 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import type { ProbeTestJobRef, ProbeTestRunner } from '../usecases/probe-tests/ports';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 
 export const probeTestWorkflowId = (jobId: string) => `probe-test:${jobId}`;
-
-export interface ProbeTestJobRef {
-  id: string;
-  organization: string;
-  mode: string;
-  sourceType: string;
-  expiresAt: Date;
-}
-
-/** How the API reaches probe-test workflows. */
-export interface ProbeTestRunner {
-  /**
-   * Starts the job's workflow. For a cloud test it also answers `completion`, which asks Temporal
-   * for the workflow's result (a long poll) and rejects when the workflow fails; the caller reads
-   * the result from the job row, which the probe's activity writes (and announces) before the
-   * workflow completes, so it asks only when the answer is slow to come.
-   */
-  run(job: ProbeTestJobRef): Promise<{ completion: (() => Promise<void>) | null }>;
-  /** Tells an agent test's workflow that the result is in (starting it, if the agent was faster than the API). */
-  finished(job: ProbeTestJobRef): Promise<void>;
-}
 
 const args = (job: ProbeTestJobRef) => [{ organizationId: job.organization, jobId: job.id, mode: job.mode, expiresAt: job.expiresAt.getTime() }];
 

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { RetryPolicy } from '../domain/webhook-retry';
 import type { WebhookDeliveryInput } from '../workflows/webhook-delivery-workflow';
-import type { DeliveryRef, EmailRunRef } from '../usecases/webhooks/deliveries';
+import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 
@@ -17,13 +17,6 @@ const START_WINDOW = 16;
 export const webhookWorkflowId = (deliveryId: string) => `webhook:${deliveryId}`;
 export const emailWorkflowId = (eventId: string) => `email:${eventId}`;
 
-/** Starts the workflows events fan out to; each method answers the ids now known to run (started now or earlier). */
-export interface WebhookStarter {
-  start(deliveries: readonly DeliveryRef[]): Promise<string[]>;
-  /** Subscriber-email runs (one per event); without it they wait for a starter that has it. */
-  startEmailRuns?(runs: readonly EmailRunRef[]): Promise<string[]>;
-}
-
 /**
  * `eager`: the client shares a worker's NativeConnection, so the server hands the first workflow
  * task straight back in the start response (eager workflow start) instead of queueing it: the
@@ -37,7 +30,7 @@ export function temporalWebhookStarter(
     /** A start that failed (the outbox sweep starts it again later): for the log. */
     onStartError?: (err: unknown, workflowId: string) => void;
   } = {},
-): WebhookStarter {
+): OutboxWorkflowStarter {
   type StartOptions = Omit<Parameters<typeof temporal.client.workflow.start>[1], 'taskQueue' | 'workflowIdReusePolicy'>;
   /** Starts one workflow at most once (relay and sweep may race): answers `id` once it runs, null if the start failed. */
   const startOnce = async (id: string, workflowType: string, options: StartOptions): Promise<string | null> => {

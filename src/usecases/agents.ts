@@ -10,6 +10,8 @@ import { generateToken, hashApiKey } from './api-keys';
 import type { OrgContext } from './context';
 import { NEWEST_FIRST, afterCursor } from './keyset';
 
+export type { Agent };
+
 export const AGENT_TOKEN_PREFIX = 'vgl_agt_';
 const TOKEN_SHAPE = /^vgl_agt_[0-9A-Za-z]{32,64}$/;
 

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { type Metric, MetricSchema, type Service, ServiceSchema } from '../db/entities';
 import { isUuid } from '../domain/ids';
-import { assertNotReferenced } from './slos';
+import { assertNotReferenced } from './in-use';
 import { ProblemError } from '../domain/error-catalog';
 import type { OrgContext } from './context';
+import type { MetricScheduler } from './metrics/ports';
 import { findLive, listLive, softDelete } from './org-resources';
 import { assertWritable, reserveQuota } from './plan-limits';
 
@@ -73,7 +74,22 @@ export async function updateService(ctx: OrgContext, id: string, patch: ServiceP
  * Soft delete, with the service's metrics (they stop: agents drop them, cloud schedules go);
  * repeating it answers the same deleted service (idempotent). `metrics` are the ones it ended.
  */
-export async function deleteService(ctx: OrgContext, id: string): Promise<{ service: Service; metrics: Metric[] }> {
+/**
+ * Soft-deletes a service with its metrics (409 in_use while an SLO or page uses them); the cloud
+ * metrics' schedules go with them after commit. A schedule left behind by a failure here only
+ * skips: a deleted metric is never probed.
+ */
+export async function deleteService(ctx: OrgContext, ports: { metricScheduler: MetricScheduler }, id: string): Promise<Service> {
+  const { service, metrics } = await softDeleteService(ctx, id);
+  for (const m of metrics) {
+    await ports.metricScheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: false, deleted: true }).catch((err) => {
+      ctx.log?.warn({ err, metric_id: m.id }, 'could not remove the metric schedule; it skips deleted metrics');
+    });
+  }
+  return service;
+}
+
+async function softDeleteService(ctx: OrgContext, id: string): Promise<{ service: Service; metrics: Metric[] }> {
   const service = isUuid(id) ? await ctx.em.findOne(ServiceSchema, { id, organization: ctx.org.id }) : null;
   let metrics: Metric[] = [];
   if (service && !service.deletedAt) {

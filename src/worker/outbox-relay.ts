@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
-import type { WebhookStarter } from '../temporal/webhook-starter';
+import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
 import { relayOutbox } from '../usecases/webhooks/relay';
 
 /**
@@ -17,7 +17,7 @@ export class OutboxRelay {
   private closed = false;
 
   constructor(
-    private readonly opts: { orm: Orm; databaseUrl: string; starter: WebhookStarter; onError?: (err: unknown) => void },
+    private readonly opts: { orm: Orm; databaseUrl: string; starter: OutboxWorkflowStarter; onError?: (err: unknown) => void },
   ) {
     this.feed = new ChangeFeed(opts.databaseUrl, 'vigil_outbox');
     this.feed.on('change', () => this.kick());

@@ -9,14 +9,14 @@ import type { PlanId } from '../../src/domain/plans';
 import type { Scope } from '../../src/domain/scopes';
 import { mintApiKey } from '../../src/usecases/api-keys';
 import { createOrganization, type OrganizationPatch, updateOrganization } from '../../src/usecases/organizations';
-import type { MaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
+import type { MaintenanceScheduler } from '../../src/usecases/maintenances/ports';
 import { testDatabaseUrl, testLinkKey, testSecretBox } from './env';
 import { OpenApiConformance } from './openapi-conformance';
 import type { SubscribeLimits } from '../../src/usecases/status-pages/subscribers';
-import type { WebhookStarter } from '../../src/temporal/webhook-starter';
-import type { ProbeTestRunner } from '../../src/temporal/probe-test-runner';
+import type { OutboxWorkflowStarter } from '../../src/usecases/webhooks/ports';
+import type { ProbeTestRunner } from '../../src/usecases/probe-tests/ports';
 import type { LocalProbeJobs } from '../../src/usecases/probe-tests/local-jobs';
-import type { MetricScheduler } from '../../src/temporal/metric-schedules';
+import type { MetricScheduler } from '../../src/usecases/metrics/ports';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -59,7 +59,7 @@ export async function startApi(
     bodyLimit?: number;
     onRoute?: (route: RouteOptions) => void;
     maintenanceScheduler?: MaintenanceScheduler;
-    webhookStarter?: WebhookStarter;
+    webhookStarter?: OutboxWorkflowStarter;
     probeTestRunner?: ProbeTestRunner;
     probeTestExpiryMs?: number;
     localProbeJobs?: LocalProbeJobs;

@@ -4,7 +4,8 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/domain/webhook
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
-import { type WebhookStarter, temporalWebhookStarter } from '../../src/temporal/webhook-starter';
+import { temporalWebhookStarter } from '../../src/temporal/webhook-starter';
+import type { OutboxWorkflowStarter } from '../../src/usecases/webhooks/ports';
 import { OutboxRelay } from '../../src/worker/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/worker/worker';
@@ -17,7 +18,7 @@ export interface TemporalHarness {
   temporal: TemporalHandle;
   worker: WorkerHandle;
   taskQueue: string;
-  webhookStarter: WebhookStarter;
+  webhookStarter: OutboxWorkflowStarter;
   /** Present when started with `relay: true`. */
   relay: OutboxRelay | null;
   close(): Promise<void>;
@@ -58,7 +59,7 @@ export async function startTemporalHarness(
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.
   const eagerStarter = temporalWebhookStarter({ client: worker.eagerClient, taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
-  const eager: WebhookStarter = opts.email ? eagerStarter : { start: (d) => eagerStarter.start(d) };
+  const eager: OutboxWorkflowStarter = opts.email ? eagerStarter : { start: (d) => eagerStarter.start(d) };
   const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: eager }) : null;
   await relay?.start();
   return {

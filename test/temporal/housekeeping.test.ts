@@ -87,7 +87,7 @@ describe('housekeeping workflow (real Temporal worker)', () => {
     const orgId = await seed(new Date());
     // Created two minutes ago by an API that never reached Temporal.
     const ctx = { em: h.orm.em.fork() as never, org: { id: orgId, plan: PLANS.team }, now: new Date(Date.now() - 120_000), pricingUrl: 'x' };
-    const m = await createMaintenance(ctx, { title: 'Orphan', scheduled_start_at: new Date(Date.now() + 7_200_000), scheduled_end_at: new Date(Date.now() + 10_800_000) });
+    const m = await createMaintenance(ctx, { scheduler: { changed: async () => {} } }, { title: 'Orphan', scheduled_start_at: new Date(Date.now() + 7_200_000), scheduled_end_at: new Date(Date.now() + 10_800_000) });
     const report = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue: h.taskQueue, workflowId: `housekeeping-test-${randomUUID()}` });
     expect(report.maintenanceWorkflows).toBeGreaterThanOrEqual(1);
     const described = await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(m.id)).describe();

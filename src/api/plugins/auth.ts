@@ -92,6 +92,7 @@ export const authPlugin = fp(
         org: { id: this.principal.organizationId, plan: this.principal.plan },
         now: this.now,
         pricingUrl: opts.pricingUrl,
+        log: this.log,
       };
     });
     const authorize = async (request: FastifyRequest, reply: FastifyReply, need: readonly Scope[]) => {

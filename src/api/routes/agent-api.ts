@@ -1,15 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Agent } from '../../db/entities';
 import { toIso } from '../../domain/time';
-import type { ProbeTestRunner } from '../../temporal/probe-test-runner';
-import { authenticateAgent, touchAgent } from '../../usecases/agents';
-import { claimJobs, completeJob } from '../../usecases/probe-tests/jobs';
-import type { JobWaiter } from '../job-waiter';
+import type { JobWatches, ProbeTestRunner } from '../../usecases/probe-tests/ports';
+import { type Agent, authenticateAgent, touchAgent } from '../../usecases/agents';
+import { pollAgentJobs, postAgentJobResult } from '../../usecases/probe-tests/agent-jobs';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
 import { AgentConfigSchema, AgentJobSchema, HeartbeatAnswer, HeartbeatBody, JobParams, JobResultBody, PollQuery, SamplesAnswer } from '../schemas/agents';
 import { AgentSamplesBody } from '../schemas/metrics';
-import { agentConfig, currentConfigVersion, ingestAgentSamples } from '../../usecases/metrics/agent-metrics';
+import { agentConfig, ingestAgentSamples } from '../../usecases/metrics/agent-metrics';
 import { z } from 'zod';
 
 const tag = 'Agent protocol';
@@ -24,7 +22,7 @@ declare module 'fastify' {
  * What the Vigil agent calls, with its agent token: heartbeat, long-poll for jobs, post results.
  * The agent talks to this API only, never to Temporal or PostgreSQL.
  */
-export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; waiter: JobWaiter }> = async (app, opts) => {
+export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; waiter: JobWatches }> = async (app, opts) => {
   app.decorateRequest('agent', null);
   // Before the body is validated: an unauthenticated caller learns nothing about the protocol.
   app.addHook('onRequest', async (request) => {
@@ -50,25 +48,9 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
     app.get('/agent/jobs', { schema: { ...doc, querystring: PollQuery, response: { 200: z.object({ jobs: z.array(AgentJobSchema), config_changed: z.boolean().describe('The metrics this agent runs changed: refetch /v1/agent/config') }), ...errorResponses } } }, async (request, reply) => {
       const agent = request.agent!;
       await touchAgent(request.em, agent, request.now);
-      const deadline = Date.now() + (request.query.wait_seconds ?? 25) * 1000;
-      // An agent that went away must not be handed jobs: they would wait for it until they expire.
       let closed = false;
       reply.raw.once('close', () => (closed = true));
-      // Watched before the first read, so a job queued or a config changed in between still wakes the poll.
-      const watch = opts.waiter.watchAgent(agent.id);
-      try {
-        let configChanged = request.query.config_version !== undefined && request.query.config_version !== (await currentConfigVersion(request.em, agent));
-        for (;;) {
-          if (closed) return { jobs: [], config_changed: configChanged };
-          const jobs = await claimJobs(request.em.fork(), agent, new Date());
-          if (jobs.length || configChanged || closed || Date.now() >= deadline) {
-            return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })), config_changed: configChanged };
-          }
-          if ((await watch.next(Math.min(deadline - Date.now(), 5_000))).includes('config')) configChanged = true;
-        }
-      } finally {
-        watch.close();
-      }
+      return pollAgentJobs(request.em, { watches: opts.waiter }, agent, { waitSeconds: request.query.wait_seconds ?? 25, configVersion: request.query.config_version }, () => closed);
     });
   }
   {
@@ -101,15 +83,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       errors: [...BODY_ERRORS, 'not_found'],
     });
     app.post('/agent/jobs/:jobId/result', { schema: { ...doc, params: JobParams, body: JobResultBody, response: { 200: z.object({ accepted: z.boolean() }), ...errorResponses } } }, async (request) => {
-      const { job, finished } = await completeJob(request.em, request.agent!, request.params.jobId, request.body, request.now);
-      if (finished) {
-        try {
-          await opts.runner.finished(job);
-        } catch (err) {
-          request.log.warn({ err, job_id: job.id }, 'could not signal the probe-test workflow; it expires on its own');
-        }
-      }
-      return { accepted: finished };
+      return { accepted: await postAgentJobResult(request.em, opts, request.agent!, request.params.jobId, request.body, request.now, request.log) };
     });
   }
 };

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ALERT_SOURCES } from '../../domain/alert-webhooks';
 import { HEALTH_STATUSES } from '../../domain/thresholds';
 import { receiveAlertWebhook } from '../../usecases/metrics/alerts';
-import { recordHeartbeatPing } from '../../usecases/metrics/metrics';
+import { recordHeartbeatPing } from '../../usecases/metrics/inbound';
 import { routeDoc } from '../route-doc';
 
 const tag = 'Inbound';

@@ -9,9 +9,8 @@ import {
   resolveIncident,
   updateIncident,
 } from '../../usecases/incidents/incidents';
-import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotentUnit } from '../idempotency';
 import { routeDoc } from '../route-doc';
-import { syncManualMetrics } from '../../usecases/metrics/manual';
 import { incidentFromMetric } from '../../usecases/incidents/from-metric';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { IncidentCreateBody, IncidentListQuery, IncidentMessageBody, IncidentPatchBody, IncidentResolveBody, IncidentSchema, MetricIdParams } from '../schemas/incidents';
@@ -19,18 +18,6 @@ import { IncidentCreateBody, IncidentListQuery, IncidentMessageBody, IncidentPat
 const tag = 'Incidents';
 
 export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Manual metrics follow the open incidents of their service: re-derive them after every change.
-  // Before the answer leaves, so a client that reads next sees them (read-your-writes). A handler
-  // that knows every service its change touched says so, and only their metrics are re-derived;
-  // for the others (a patch may drop a service) all of the organization's are.
-  const touchedServices = new WeakMap<object, readonly string[]>();
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'GET' || reply.statusCode >= 400 || !request.principal) return payload;
-    await syncManualMetrics(request.em.fork(), request.principal.organizationId, new Date(), { services: touchedServices.get(request) }).catch((err) =>
-      request.log.error({ err }, 'could not update manual metrics'),
-    );
-    return payload;
-  });
   {
     const { errorResponses, ...doc } = routeDoc('listIncidents', { summary: 'List incidents', tag, description: 'Newest first; filters `state` and `since` (created at or after).', errors: ['validation_failed'] });
     app.get('/incidents', { schema: { ...doc, querystring: IncidentListQuery, response: { 200: pageSchema(IncidentSchema), ...errorResponses } } }, async (request) => {
@@ -51,11 +38,9 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
     });
-    app.post('/incidents', { schema: { ...doc, headers: IdempotencyHeaders, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
-      // A new incident touches only the services it names.
-      touchedServices.set(request, request.body.affected_services ?? []);
-      return idempotentCreate(request, reply, 'createIncident', (em) => createIncident({ ...request.orgContext(), em }, request.body));
-    });
+    app.post('/incidents', { schema: { ...doc, headers: IdempotencyHeaders, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) =>
+      createIncident(request.orgContext(), request.body, idempotentUnit(request, reply, 'createIncident')),
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('createIncidentFromMetric', {

@@ -1,26 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MaintenanceScheduler } from '../../temporal/maintenance-scheduler';
-import { createMaintenance, getMaintenance, listMaintenances, updateMaintenance } from '../../usecases/maintenances/maintenances';
-import { type MaintenanceTransition, applyMaintenanceTransition } from '../../usecases/maintenances/transitions';
-import type { MaintenanceView } from '../../usecases/maintenances/view';
-import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
+import { type MaintenancePorts, createMaintenance, getMaintenance, listMaintenances, moveMaintenance, updateMaintenance } from '../../usecases/maintenances/maintenances';
+import type { MaintenanceTransition } from '../../usecases/maintenances/transitions';
+import { IdempotencyHeaders, idempotentUnit } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { MaintenanceCreateBody, MaintenanceListQuery, MaintenancePatchBody, MaintenanceSchema } from '../schemas/maintenances';
 
 const tag = 'Maintenances';
 
-export const maintenanceRoutes: FastifyPluginAsyncZod<{ scheduler: MaintenanceScheduler }> = async (app, opts) => {
-  /** The row is the truth; the workflow is told after commit (and re-reads the row). */
-  const tell = async (orgId: string, view: MaintenanceView, log: { error(o: object, m: string): void }) => {
-    try {
-      await opts.scheduler.changed(orgId, view);
-    } catch (err) {
-      log.error({ err, maintenance_id: view.id }, 'could not reach the maintenance workflow; the housekeeping sweep starts it within minutes');
-    }
-    return view;
-  };
+export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts }> = async (app, opts) => {
   {
     const { errorResponses, ...doc } = routeDoc('listMaintenances', { summary: 'List maintenance windows', tag, description: 'Newest first; filter `state`.', errors: ['validation_failed'] });
     app.get('/maintenances', { schema: { ...doc, querystring: MaintenanceListQuery, response: { 200: pageSchema(MaintenanceSchema), ...errorResponses } } }, async (request) => {
@@ -43,10 +31,9 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ scheduler: MaintenanceSc
       errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
       checks: ['`scheduled_end_at` is after `scheduled_start_at`.'],
     });
-    app.post('/maintenances', { schema: { ...doc, headers: IdempotencyHeaders, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema, ...errorResponses } } }, async (request, reply) => {
-      const view = await idempotentCreate(request, reply, 'createMaintenance', (em) => createMaintenance({ ...request.orgContext(), em }, request.body));
-      return tell(request.principal!.organizationId, view, request.log);
-    });
+    app.post('/maintenances', { schema: { ...doc, headers: IdempotencyHeaders, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema, ...errorResponses } } }, async (request, reply) =>
+      createMaintenance(request.orgContext(), opts.ports, request.body, idempotentUnit(request, reply, 'createMaintenance')),
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('updateMaintenance', {
@@ -58,21 +45,18 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ scheduler: MaintenanceSc
       errors: [...BODY_ERRORS, 'not_found', 'unknown_services', 'already_started', 'already_completed', 'already_canceled'],
     });
     app.patch('/maintenances/:id', { schema: { ...doc, params: IdParams, body: MaintenancePatchBody, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
-      tell(request.principal!.organizationId, await updateMaintenance(request.orgContext(), request.params.id, request.body), request.log),
+      updateMaintenance(request.orgContext(), opts.ports, request.params.id, request.body),
     );
   }
-  const transitions: [MaintenanceTransition, string, string, string, ('already_started' | 'already_completed' | 'already_canceled' | 'not_started')[]][] = [
+  const transitions: [Exclude<MaintenanceTransition, 'starting_soon'>, string, string, string, ('already_started' | 'already_completed' | 'already_canceled' | 'not_started')[]][] = [
     ['start', 'startMaintenance', 'Start now (scheduled → in_progress)', 'Event maintenance.started; system message "Maintenance started."', ['already_started', 'already_completed', 'already_canceled']],
     ['complete', 'completeMaintenance', 'Complete now (in_progress → completed)', 'Event maintenance.completed; system message "Maintenance completed."', ['not_started', 'already_completed', 'already_canceled']],
     ['cancel', 'cancelMaintenance', 'Cancel', 'From any state but canceled, a completed maintenance included. Event maintenance.canceled; system message "Maintenance canceled."', ['already_canceled']],
   ];
   for (const [transition, operationId, summary, description, conflicts] of transitions) {
     const { errorResponses, ...doc } = routeDoc(operationId, { summary, tag, description, errors: ['not_found', ...conflicts] });
-    app.post(`/maintenances/:id/${transition}`, { schema: { ...doc, params: IdParams, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) => {
-      const ctx = request.orgContext();
-      const target = { organizationId: ctx.org.id, maintenanceId: request.params.id };
-      const { view } = await applyMaintenanceTransition(ctx.em as EntityManager, target, transition, ctx.now, { strict: true });
-      return tell(ctx.org.id, view, request.log);
-    });
+    app.post(`/maintenances/:id/${transition}`, { schema: { ...doc, params: IdParams, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
+      moveMaintenance(request.orgContext(), opts.ports, request.params.id, transition),
+    );
   }
 };

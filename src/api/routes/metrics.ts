@@ -1,23 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Metric } from '../../db/entities';
-import type { MetricScheduler } from '../../temporal/metric-schedules';
-import { createMetric, deleteMetric, getMetric, listMetrics, setManualStatus, updateMetric } from '../../usecases/metrics/metrics';
-import { PUSH_SOURCE_TYPES } from '../../usecases/metrics/view';
+import { type MetricPorts, createMetric, deleteMetric, getMetric, listMetrics, setManualStatus, updateMetric } from '../../usecases/metrics/metrics';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricListQuery, MetricPatchBody, MetricSchema } from '../schemas/metrics';
 
 const tag = 'Metrics';
 
-export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; publicBaseUrl: string }> = async (app, opts) => {
-  /** Cloud metrics run from a Temporal Schedule: keep it in step after every change (the sweep of a failed sync is the next change). */
-  const sync = async (m: Metric, log: { error(o: object, msg: string): void }) => {
-    try {
-      await opts.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: !m.agent && !PUSH_SOURCE_TYPES.includes(m.sourceType), deleted: !!m.deletedAt });
-    } catch (err) {
-      log.error({ err, metric_id: m.id }, 'could not update the metric schedule');
-    }
-  };
+export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBaseUrl: string }> = async (app, opts) => {
   {
     const { errorResponses, ...doc } = routeDoc('listMetrics', { summary: 'List metrics', tag, description: 'Newest first; filters `service_id`, `status`, `agent_id`.', errors: ['validation_failed'] });
     app.get('/metrics', { schema: { ...doc, querystring: MetricListQuery, response: { 200: pageSchema(MetricSchema), ...errorResponses } } }, async (request) => {
@@ -44,15 +33,13 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
       checks: [
         '`source_config` by the rules of its `source_type` (the same as the probe test); `errors` paths start with `source_config.`.',
         'All four threshold fields for every type but manual and alert, which take none.',
-        '`service_id` names a live service of the organization; `agent_id` a live, unrevoked agent of it; push types (otlp, heartbeat, alert, manual, custom) take no `agent_id`, and types other than the cloud ones need one.',
+        '`service_id` names a live service of the organization; `agent_id` a live, unrevoked agent of it; manual, heartbeat and alert metrics (fed by hand or by their inbound URL) take no `agent_id`; http, tcp, dns, tls_cert and icmp (and mtls_http) run from the cloud without one; every other type needs one.',
       ],
     });
     app.post('/metrics', { schema: { ...doc, body: MetricCreateBody, response: { 201: MetricCreatedSchema, ...errorResponses } } }, async (request, reply) => {
-      const { view, metric, inboundToken } = await createMetric(request.orgContext(), request.body);
-      await sync(metric, request.log);
+      const { view, inbound } = await createMetric(request.orgContext(), opts.ports, request.body);
       reply.code(201);
-      const path = metric.sourceType === 'heartbeat' ? 'heartbeats' : 'alerts';
-      return { ...view, inbound_url: inboundToken ? `${opts.publicBaseUrl}/v1/${path}/${inboundToken}` : null };
+      return { ...view, inbound_url: inbound ? `${opts.publicBaseUrl}/v1/${inbound.kind}/${inbound.token}` : null };
     });
   }
   {
@@ -64,22 +51,18 @@ export const metricRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler; p
       checks: [
         'Once the patch is applied: `source_config` by the rules of its `source_type` (the same as the probe test); `errors` paths start with `source_config.`.',
         'All four threshold fields for every type but manual and alert, which take none.',
-        '`service_id` names a live service of the organization; `agent_id` a live, unrevoked agent of it; push types (otlp, heartbeat, alert, manual, custom) take no `agent_id`, and types other than the cloud ones need one.',
+        '`service_id` names a live service of the organization; `agent_id` a live, unrevoked agent of it; manual, heartbeat and alert metrics (fed by hand or by their inbound URL) take no `agent_id`; http, tcp, dns, tls_cert and icmp (and mtls_http) run from the cloud without one; every other type needs one.',
       ],
     });
-    app.patch('/metrics/:id', { schema: { ...doc, params: IdParams, body: MetricPatchBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
-      const { view, metric } = await updateMetric(request.orgContext(), request.params.id, request.body);
-      await sync(metric, request.log);
-      return view;
-    });
+    app.patch('/metrics/:id', { schema: { ...doc, params: IdParams, body: MetricPatchBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) =>
+      updateMetric(request.orgContext(), opts.ports, request.params.id, request.body),
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('deleteMetric', { summary: 'Delete a metric', tag, description: 'Soft delete; repeating it answers 200 with the same metric. 409 in_use while an SLO measures it.', errors: ['not_found', 'in_use'] });
-    app.delete('/metrics/:id', { schema: { ...doc, params: IdParams, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
-      const view = await deleteMetric(request.orgContext(), request.params.id);
-      await opts.scheduler.sync({ id: view.id, organization: request.principal!.organizationId, name: view.name, intervalSeconds: view.interval_seconds, cloud: false, deleted: true }).catch(() => undefined);
-      return view;
-    });
+    app.delete('/metrics/:id', { schema: { ...doc, params: IdParams, response: { 200: MetricSchema, ...errorResponses } } }, async (request) =>
+      deleteMetric(request.orgContext(), opts.ports, request.params.id),
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('setMetricStatus', {

@@ -1,38 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { ProbeTestRunner } from '../../temporal/probe-test-runner';
-import type { ProbeTestJob } from '../../db/entities';
-import { createProbeTestJob, getProbeTestJob, isFinal, loadJob } from '../../usecases/probe-tests/jobs';
-import type { LocalProbeJobs } from '../../usecases/probe-tests/local-jobs';
-import { presentJob } from '../../usecases/probe-tests/present';
-import { parseProbeTestRequest } from '../../usecases/probe-tests/request';
-import type { JobWaiter } from '../job-waiter';
+import { type ProbeTestDeps, pollProbeTest, runProbeTest } from '../../usecases/probe-tests/run';
 import { routeDoc } from '../route-doc';
 import { JobIdParams, ProbeTestPendingSchema, ProbeTestRequestSchema, ProbeTestResultSchema } from '../schemas/probe-tests';
 
 const tag = 'Probe tests';
 
-/** How long a cloud test waits for its answer before also asking Temporal whether the workflow failed. */
-const RESULT_WATCH_AFTER_MS = 250;
-
-/** Calls `f` after `ms` unless canceled first (the promise then never settles). */
-function later<T>(ms: number, f: () => Promise<T>): { promise: Promise<T>; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => f().then(resolve, reject), ms);
-  });
-  return { promise, cancel: () => clearTimeout(timer) };
-}
-
-export interface ProbeTestRouteOptions {
-  runner: ProbeTestRunner;
-  waiter: JobWaiter;
-  /** How long an agent has to answer (spec: 2 minutes; shorter in tests). */
-  expiryMs: number;
-  /** When a worker runs in this process: cloud jobs handed to it, and their results handed back, directly. */
-  localJobs?: LocalProbeJobs;
-}
-
-export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = async (app, opts) => {
+export const probeTestRoutes: FastifyPluginAsyncZod<{ deps: ProbeTestDeps }> = async (app, opts) => {
   {
     const { errorResponses, ...doc } = routeDoc('testProbe', {
       summary: 'Run a probe once, storing nothing',
@@ -67,56 +40,7 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
       // A body Fastify cannot read as JSON is invalid_json here, not 415 (§4.1 has no 415).
       { attachValidation: true, config: { unreadableBody: 'invalid_json' }, schema: { ...doc, body: ProbeTestRequestSchema, response: { 200: ProbeTestResultSchema, 202: ProbeTestPendingSchema, ...errorResponses } } },
       async (request, reply) => {
-        const ctx = request.orgContext();
-        const req = parseProbeTestRequest(request.body);
-        const job = await createProbeTestJob(ctx, req, opts.expiryMs);
-        // A cloud test answers once its probe has run (bounded by the job's expiry); an agent
-        // test waits up to wait_seconds, then answers 202 with `poll`.
-        const deadline = job.mode === 'cloud' ? job.expiresAt.getTime() : Date.now() + req.waitSeconds * 1000;
-        const watch = opts.waiter.watchJob(job.id);
-        const local = job.mode === 'cloud' ? opts.localJobs?.offer(job) : undefined;
-        let current = job;
-        let cancelFailureWatch: (() => void) | undefined;
-        try {
-          const { completion } = await opts.runner.run(job);
-          // A failed cloud workflow never finishes the job: its error is the answer (500). Asking
-          // Temporal for the result is a long poll per test, so only a test still unanswered after
-          // a moment asks; most have answered by then.
-          const failureWatch = completion ? later(RESULT_WATCH_AFTER_MS, completion) : null;
-          cancelFailureWatch = failureWatch?.cancel;
-          let settled = failureWatch?.promise.then(
-            () => ({ err: null }),
-            (err: unknown) => ({ err }),
-          );
-          let handedBack = local?.finished.then((finished: ProbeTestJob) => ({ finished }));
-          // wait_seconds 0 asks not to wait: the answer is the queued job (202 with `poll`), even when
-          // a quick agent has already answered by now.
-          const waits = job.mode === 'cloud' || req.waitSeconds > 0;
-          // A cloud job was created running a moment ago, and the watch has seen every change since.
-          let known = job.mode === 'cloud';
-          while (waits) {
-            if (!known) current = (await loadJob(request.em.fork(), job.id)) ?? current;
-            known = false;
-            if (isFinal(current, new Date()) || Date.now() >= deadline) break;
-            const woke = await Promise.race([watch.next(deadline - Date.now()).then((kinds) => ({ kinds })), ...(settled ? [settled] : []), ...(handedBack ? [handedBack] : [])]);
-            if ('kinds' in woke) {
-              // The cloud job's own insert (state running) tells nothing new: no re-read for it.
-              known = job.mode === 'cloud' && woke.kinds.length > 0 && woke.kinds.every((k) => k === 'running');
-            } else if ('finished' in woke) {
-              current = woke.finished;
-              known = true;
-              handedBack = undefined;
-            } else {
-              if (woke.err) throw woke.err;
-              settled = undefined;
-            }
-          }
-        } finally {
-          watch.close();
-          local?.withdraw();
-          cancelFailureWatch?.();
-        }
-        const answer = presentJob(current, new Date());
+        const answer = await runProbeTest(request.orgContext(), opts.deps, request.body);
         reply.code(answer.status);
         return answer.body;
       },
@@ -130,7 +54,7 @@ export const probeTestRoutes: FastifyPluginAsyncZod<ProbeTestRouteOptions> = asy
       errors: ['not_found', 'agent_unavailable', 'probe_test_failed', 'probe_test_expired'],
     });
     app.get('/metrics/test/:job_id', { schema: { ...doc, params: JobIdParams, response: { 200: ProbeTestResultSchema, 202: ProbeTestPendingSchema, ...errorResponses } } }, async (request, reply) => {
-      const answer = presentJob(await getProbeTestJob(request.orgContext(), request.params.job_id), new Date());
+      const answer = await pollProbeTest(request.orgContext(), request.params.job_id);
       reply.code(answer.status);
       return answer.body;
     });

@@ -6,7 +6,7 @@ import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import { ServiceCreateBody, ServiceDetailSchema, ServicePatchBody, ServiceSchema, presentService } from '../schemas/services';
 import { serviceDetail } from '../../usecases/service-status';
-import type { MetricScheduler } from '../../temporal/metric-schedules';
+import type { MetricScheduler } from '../../usecases/metrics/ports';
 
 const tag = 'Services';
 
@@ -65,13 +65,8 @@ export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }
       description: "Soft delete, with the service's metrics (they stop running). Repeating it answers 200 with the same deleted service. 409 in_use while an SLO or a status page still uses the service or one of its metrics.",
       errors: ['not_found', 'in_use'],
     });
-    app.delete('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) => {
-      const { service, metrics } = await deleteService(request.orgContext(), request.params.id);
-      // Cloud metrics' schedules go with them; one left behind by a failure here only skips (a deleted metric is never probed).
-      for (const m of metrics) {
-        await opts.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: false, deleted: true }).catch(() => undefined);
-      }
-      return presentService(service);
-    });
+    app.delete('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
+      presentService(await deleteService(request.orgContext(), { metricScheduler: opts.scheduler }, request.params.id)),
+    );
   }
 };

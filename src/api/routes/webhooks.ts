@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SecretBox } from '../../infra/secret-box';
-import type { WebhookStarter } from '../../temporal/webhook-starter';
+import type { OutboxWorkflowStarter } from '../../usecases/webhooks/ports';
 import { getDelivery, listDeliveries, redeliver } from '../../usecases/webhooks/deliveries';
-import { markDeliveriesStarted } from '../../usecases/webhooks/fan-out';
 import {
   createWebhook,
   deleteWebhook,
@@ -19,7 +18,7 @@ import { DeliveryListQuery, DeliveryParams, DeliverySchema, WebhookCreateBody, W
 
 const tag = 'Webhooks';
 
-export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: WebhookStarter }> = async (app, opts) => {
+export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: OutboxWorkflowStarter }> = async (app, opts) => {
   {
     const { errorResponses, ...doc } = routeDoc('listWebhooks', { summary: 'List webhooks', tag, errors: ['validation_failed'] });
     app.get('/webhooks', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(WebhookSchema), ...errorResponses } } }, async (request) => {
@@ -103,14 +102,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: We
       errors: ['not_found', 'delivery_in_progress', 'webhook_disabled'],
     });
     app.post('/webhooks/:id/deliveries/:deliveryId/redeliver', { schema: { ...doc, params: DeliveryParams, response: { 202: DeliverySchema, ...errorResponses } } }, async (request, reply) => {
-      const { view, ref } = await redeliver(request.orgContext(), request.params.id, request.params.deliveryId);
-      if (opts.starter) {
-        try {
-          await markDeliveriesStarted(request.em, await opts.starter.start([ref]), new Date());
-        } catch (err) {
-          request.log.error({ err, delivery_id: ref.deliveryId }, 'could not start the delivery workflow; the outbox sweep starts it within a minute');
-        }
-      }
+      const view = await redeliver(request.orgContext(), { starter: opts.starter }, request.params.id, request.params.deliveryId);
       reply.code(202);
       return view;
     });

@@ -6,7 +6,8 @@ import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { IncidentState, MessageType, Severity } from '../../domain/incident-state';
-import type { OrgContext } from '../context';
+import type { OrgContext, UnitOfWork } from '../context';
+import { syncManualMetrics } from '../metrics/manual';
 import { assertCustomersExist, assertServicesExist } from '../org-refs';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { recordEvent } from '../outbox';
@@ -63,10 +64,32 @@ function tx<T>(ctx: OrgContext, fn: (t: Tx) => Promise<T>): Promise<T> {
 }
 
 /**
- * A new incident (a draft unless `publish`), its first message and its events, written by one
- * statement: everything the answer and the events show is known before it is written.
+ * Manual metrics follow the open incidents of their service (decisions.md), so every incident
+ * change re-derives them once committed, before the answer leaves (a client that reads next sees
+ * them). `services`: the only services the change can have touched; absent, a change may have
+ * dropped a service, so all of the organization's manual metrics are re-derived.
  */
-export async function createIncident(ctx: OrgContext, input: IncidentInput): Promise<IncidentView> {
+async function followedByManualMetrics(ctx: OrgContext, view: IncidentView, services?: readonly string[]): Promise<IncidentView> {
+  await syncManualMetrics(ctx.em.fork(), ctx.org.id, new Date(), { services }).catch((err) => ctx.log?.error({ err }, 'could not update manual metrics'));
+  return view;
+}
+
+/** A change in a transaction of its own, then its consequence for manual metrics. */
+async function change(ctx: OrgContext, fn: (t: Tx) => Promise<IncidentView>): Promise<IncidentView> {
+  return followedByManualMetrics(ctx, await tx(ctx, fn));
+}
+
+/**
+ * A new incident (a draft unless `publish`), its first message and its events, written by one
+ * statement: everything the answer and the events show is known before it is written. It can
+ * move only the manual metrics of the services it names. `unit`: the API's idempotent create.
+ */
+export async function createIncident(ctx: OrgContext, input: IncidentInput, unit: UnitOfWork = (work) => work(ctx.em)): Promise<IncidentView> {
+  const view = await unit((em) => insertNewIncident({ ...ctx, em }, input));
+  return followedByManualMetrics(ctx, view, view.affected_services);
+}
+
+async function insertNewIncident(ctx: OrgContext, input: IncidentInput): Promise<IncidentView> {
   const services = [...new Set(input.affected_services ?? [])];
   const customers = [...new Set(input.visible_to_customer_ids ?? [])];
   await assertServicesExist(ctx, services, 'affected_services');
@@ -131,7 +154,7 @@ export async function listIncidents(ctx: OrgContext, q: { limit: number; cursor?
 }
 
 export async function updateIncident(ctx: OrgContext, id: string, patch: IncidentPatch): Promise<IncidentView> {
-  return tx(ctx, async (t) => {
+  return change(ctx, async (t) => {
     const incident = await load(t, id, { lock: true });
     // Spec §6: incident.updated fires when a field is patched to a new value. A PATCH that changes
     // nothing (empty, or the current values) answers the incident as it is: no event, same updated_at.
@@ -165,7 +188,7 @@ function sameMembers(a: readonly string[], b: readonly string[]): boolean {
 }
 
 export async function publishIncident(ctx: OrgContext, id: string): Promise<IncidentView> {
-  return tx(ctx, async (t) => {
+  return change(ctx, async (t) => {
     const incident = await load(t, id, { lock: true });
     if (incident.publishedAt) throw new ProblemError('already_published', 'The incident is already published.');
     incident.publishedAt = t.now;
@@ -180,7 +203,7 @@ function resolveIn(t: Tx, incident: Incident): void {
 }
 
 export async function resolveIncident(ctx: OrgContext, id: string, message?: string): Promise<IncidentView> {
-  return tx(ctx, async (t) => {
+  return change(ctx, async (t) => {
     const incident = await load(t, id, { lock: true });
     resolveIn(t, incident);
     const events = ['incident.resolved'];
@@ -194,7 +217,7 @@ export async function resolveIncident(ctx: OrgContext, id: string, message?: str
 
 /** Appends a timeline message; a `Resolved` message also resolves a published incident. */
 export async function addIncidentMessage(ctx: OrgContext, id: string, input: { type: MessageType; body: string }): Promise<IncidentView> {
-  return tx(ctx, async (t) => {
+  return change(ctx, async (t) => {
     const incident = await load(t, id, { lock: true });
     const events = ['incident.message_added'];
     if (input.type === 'Resolved' && !incident.resolvedAt) {
@@ -208,7 +231,7 @@ export async function addIncidentMessage(ctx: OrgContext, id: string, input: { t
 
 /** Soft delete, idempotent: a repeat answers the deleted incident without a second event. */
 export async function deleteIncident(ctx: OrgContext, id: string): Promise<IncidentView> {
-  return tx(ctx, async (t) => {
+  return change(ctx, async (t) => {
     const incident = await load(t, id, { lock: true, withDeleted: true });
     if (incident.deletedAt) return view(t, incident);
     incident.deletedAt = t.now;

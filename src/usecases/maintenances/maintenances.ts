@@ -5,10 +5,11 @@ import { pageOf } from '../../domain/cursor';
 import { ProblemError } from '../../domain/error-catalog';
 import { type MaintenanceState, maintenanceState } from '../../domain/maintenance-state';
 import { assertServicesExist } from '../org-refs';
-import type { OrgContext } from '../context';
+import { type OrgContext, type UnitOfWork, ownTransaction } from '../context';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { recordEvent } from '../outbox';
-import { loadMaintenance, viewOf } from './transitions';
+import type { MaintenanceScheduler } from './ports';
+import { type MaintenanceTransition, applyMaintenanceTransition, loadMaintenance, viewOf } from './transitions';
 import { type MaintenanceView, maintenanceView } from './view';
 
 export interface MaintenanceInput {
@@ -29,34 +30,60 @@ function assertWindow(start: Date, end: Date): void {
   }
 }
 
-export async function createMaintenance(ctx: OrgContext, input: MaintenanceInput): Promise<MaintenanceView> {
+export interface MaintenancePorts {
+  scheduler: MaintenanceScheduler;
+}
+
+/**
+ * The row is the truth; its workflow is told after commit and re-reads the row. A workflow that
+ * cannot be reached now is started by the housekeeping sweep within minutes.
+ */
+async function tellWorkflow(ctx: OrgContext, ports: MaintenancePorts, view: MaintenanceView): Promise<MaintenanceView> {
+  try {
+    await ports.scheduler.changed(ctx.org.id, view);
+  } catch (err) {
+    ctx.log?.error({ err, maintenance_id: view.id }, 'could not reach the maintenance workflow; the housekeeping sweep starts it within minutes');
+  }
+  return view;
+}
+
+/** Schedules a maintenance (event maintenance.scheduled), then starts its workflow. */
+export async function createMaintenance(ctx: OrgContext, ports: MaintenancePorts, input: MaintenanceInput, unit: UnitOfWork = ownTransaction(ctx)): Promise<MaintenanceView> {
   assertWindow(input.scheduled_start_at, input.scheduled_end_at);
-  return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const services = [...new Set(input.affected_services ?? [])];
-    await assertServicesExist({ ...ctx, em }, services, 'affected_services');
-    const m = em.create(MaintenanceSchema, {
-      id: randomUUID(),
-      organization: ctx.org.id,
-      title: input.title,
-      description: input.description ?? null,
-      affectedServices: services,
-      scheduledStartAt: input.scheduled_start_at,
-      scheduledEndAt: input.scheduled_end_at,
-      actualStartAt: null,
-      actualEndAt: null,
-      canceledAt: null,
-      deletedAt: null,
-      startingSoonAt: null,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    });
-    await em.flush();
-    const view = maintenanceView(m, []);
-    recordEvent(em, { organizationId: ctx.org.id, type: 'maintenance.scheduled', resourceKind: 'maintenance', resourceId: m.id, payload: view, now: ctx.now });
-    await em.flush();
-    return view;
+  return tellWorkflow(ctx, ports, await unit((em) => insertMaintenance({ ...ctx, em }, input)));
+}
+
+async function insertMaintenance(ctx: OrgContext, input: MaintenanceInput): Promise<MaintenanceView> {
+  const { em } = ctx;
+  const services = [...new Set(input.affected_services ?? [])];
+  await assertServicesExist(ctx, services, 'affected_services');
+  const m = em.create(MaintenanceSchema, {
+    id: randomUUID(),
+    organization: ctx.org.id,
+    title: input.title,
+    description: input.description ?? null,
+    affectedServices: services,
+    scheduledStartAt: input.scheduled_start_at,
+    scheduledEndAt: input.scheduled_end_at,
+    actualStartAt: null,
+    actualEndAt: null,
+    canceledAt: null,
+    deletedAt: null,
+    startingSoonAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   });
+  await em.flush();
+  const view = maintenanceView(m, []);
+  recordEvent(em, { organizationId: ctx.org.id, type: 'maintenance.scheduled', resourceKind: 'maintenance', resourceId: m.id, payload: view, now: ctx.now });
+  await em.flush();
+  return view;
+}
+
+/** Starts, completes or cancels a maintenance by hand (409 when it cannot apply), then tells its workflow. */
+export async function moveMaintenance(ctx: OrgContext, ports: MaintenancePorts, id: string, transition: Exclude<MaintenanceTransition, 'starting_soon'>): Promise<MaintenanceView> {
+  const { view } = await applyMaintenanceTransition(ctx.em, { organizationId: ctx.org.id, maintenanceId: id }, transition, ctx.now, { strict: true });
+  return tellWorkflow(ctx, ports, view);
 }
 
 export async function getMaintenance(ctx: OrgContext, id: string): Promise<MaintenanceView> {
@@ -81,7 +108,11 @@ export async function listMaintenances(ctx: OrgContext, q: { limit: number; curs
 }
 
 /** Edits title, description, services and times; the start can move only before it happened, the end until completion. */
-export async function updateMaintenance(ctx: OrgContext, id: string, patch: MaintenancePatch): Promise<MaintenanceView> {
+export async function updateMaintenance(ctx: OrgContext, ports: MaintenancePorts, id: string, patch: MaintenancePatch): Promise<MaintenanceView> {
+  return tellWorkflow(ctx, ports, await patchMaintenance(ctx, id, patch));
+}
+
+async function patchMaintenance(ctx: OrgContext, id: string, patch: MaintenancePatch): Promise<MaintenanceView> {
   return ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
     const m = await loadMaintenance(em, { organizationId: ctx.org.id, maintenanceId: id }, true);

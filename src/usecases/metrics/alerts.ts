@@ -32,7 +32,7 @@ import { ALERT_SEVERITIES, type AlertSource, type SeverityMapping, parseAlertWeb
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { HealthStatus } from '../../domain/thresholds';
 import { type IncomingSample, ingestSamples } from './ingest';
-import { findByInboundToken } from './metrics';
+import { findByInboundToken } from './inbound';
 
 export interface AlertMetricOptions extends AlertHeartbeatConfig {
   heartbeat_alert: string | null;

@@ -1,21 +1,22 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type Metric, AgentSchema, MetricSchema, ServiceSchema } from '../../db/entities';
 import { recentSamples } from '../../db/repositories/samples-repository';
 import { pageOf } from '../../domain/cursor';
-import { type FieldError, ProblemError, notFound } from '../../domain/error-catalog';
+import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import { ALL_SOURCE_TYPES, validateSourceConfig } from '../../domain/source-config';
+import { validateSourceConfig } from '../../domain/source-config';
+import { isPushedToVigil, sourceTypeRow } from '../../domain/source-types';
 import { HEALTH_STATUSES, type HealthStatus, THRESHOLD_OPERATIONS } from '../../domain/thresholds';
 import { toIso } from '../../domain/time';
-import { CLOUD_SOURCE_TYPES } from '../../probes/cloud-guard';
 import type { OrgContext } from '../context';
+import type { MetricScheduler } from './ports';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive, softDelete } from '../org-resources';
-import { PUSH_SOURCE_TYPES, type MetricView, metricView } from './view';
-import { assertNotReferenced } from '../slos';
+import { hashToken, inboundToken } from './inbound';
+import { type MetricView, PUSH_SOURCE_TYPES, metricView } from './view';
+import { assertNotReferenced } from '../in-use';
 import { assertWritable, reserveQuota } from '../plan-limits';
 import { validateAlertSourceConfig } from './alerts';
-import { ingestSamples } from './ingest';
 import { syncManualMetrics } from './manual';
 
 export interface MetricInput {
@@ -31,15 +32,13 @@ export interface MetricInput {
 
 export type MetricPatch = Partial<Omit<MetricInput, 'source_type'>>;
 
-/** Types whose value maps to a status without thresholds: alert scores 0/1/2, manual is set by hand. */
-const STATUS_WITHOUT_THRESHOLDS = ['manual', 'alert'];
-
 function invalid(errors: FieldError[]): ProblemError {
   return new ProblemError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
 }
 
 function thresholdErrors(sourceType: string, t: Record<string, unknown> | null | undefined): FieldError[] {
-  if (STATUS_WITHOUT_THRESHOLDS.includes(sourceType)) {
+  // Types whose value maps to a status without thresholds (alert scores 0/1/2, manual is set by hand) refuse them.
+  if (sourceTypeRow(sourceType)?.thresholds === 'refused') {
     return t ? [{ path: 'thresholds', message: `${sourceType} metrics take no thresholds` }] : [];
   }
   if (!t) return [{ path: 'thresholds', message: 'Required: healthy_operation, healthy_value, unhealthy_operation and unhealthy_value' }];
@@ -57,7 +56,8 @@ function thresholdErrors(sourceType: string, t: Record<string, unknown> | null |
 /** Checks a metric's definition as a whole; `agent` is the resolved agent (null: cloud or push). */
 async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'>): Promise<Record<string, unknown>> {
   const errors: FieldError[] = [];
-  if (!(ALL_SOURCE_TYPES as readonly string[]).includes(sourceType)) errors.push({ path: 'source_type', message: 'Unknown source type' });
+  const row = sourceTypeRow(sourceType);
+  if (!row) errors.push({ path: 'source_type', message: 'Unknown source type' });
   const config = validateSourceConfig(sourceType, input.source_config);
   if (!config.ok) errors.push(...config.errors);
   if (sourceType === 'alert') {
@@ -67,10 +67,11 @@ async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInpu
   errors.push(...thresholdErrors(sourceType, input.thresholds));
   const service = isUuid(input.service_id) ? await ctx.em.findOne(ServiceSchema, { id: input.service_id, organization: ctx.org.id, deletedAt: null }) : null;
   if (!service) errors.push({ path: 'service_id', message: 'No such service in this organization' });
-  if (PUSH_SOURCE_TYPES.includes(sourceType)) {
+  if (row && isPushedToVigil(row)) {
     if (input.agent_id) errors.push({ path: 'agent_id', message: `${sourceType} metrics are pushed to Vigil, not run by an agent` });
   } else if (!input.agent_id) {
-    if (!(CLOUD_SOURCE_TYPES as readonly string[]).includes(sourceType)) errors.push({ path: 'agent_id', message: `${sourceType} metrics run on an agent: pass agent_id` });
+    // Without an agent only the cloud prober's types can run (an unknown type is refused here too).
+    if (!row || row.agentOnly) errors.push({ path: 'agent_id', message: `${sourceType} metrics run on an agent: pass agent_id` });
   } else {
     const agent = isUuid(input.agent_id) ? await ctx.em.findOne(AgentSchema, { id: input.agent_id, organization: ctx.org.id }) : null;
     if (!agent) errors.push({ path: 'agent_id', message: 'No such agent in this organization' });
@@ -80,16 +81,33 @@ async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInpu
   return config.ok ? (config.config as Record<string, unknown>) : {};
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
-/** Heartbeat and alert metrics get a secret inbound token (answered once, stored hashed). */
-function inboundToken(sourceType: string): string | null {
-  if (sourceType === 'heartbeat') return `hb_${randomBytes(24).toString('base64url')}`;
-  if (sourceType === 'alert') return `al_${randomBytes(24).toString('base64url')}`;
-  return null;
+export interface MetricPorts {
+  scheduler: MetricScheduler;
 }
 
-export async function createMetric(ctx: OrgContext, input: MetricInput): Promise<{ view: MetricView; metric: Metric; inboundToken: string | null }> {
+/** Cloud metrics run from a Temporal Schedule, kept in step after every committed change (a failed sync is mended by the metric's next change). */
+async function syncSchedule(ctx: OrgContext, ports: MetricPorts, m: Metric): Promise<void> {
+  try {
+    await ports.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: !m.agent && !PUSH_SOURCE_TYPES.includes(m.sourceType), deleted: !!m.deletedAt });
+  } catch (err) {
+    ctx.log?.error({ err, metric_id: m.id }, 'could not update the metric schedule');
+  }
+}
+
+/** Where a heartbeat or alert metric receives its pings or webhooks: answered once, at creation. */
+export interface InboundEndpoint {
+  kind: 'heartbeats' | 'alerts';
+  token: string;
+}
+
+/** Creates a metric (within the plan's quota), then its cloud schedule. */
+export async function createMetric(ctx: OrgContext, ports: MetricPorts, input: MetricInput): Promise<{ view: MetricView; inbound: InboundEndpoint | null }> {
+  const { metric, view, token } = await insertMetric(ctx, input);
+  await syncSchedule(ctx, ports, metric);
+  return { view, inbound: token ? { kind: metric.sourceType === 'heartbeat' ? 'heartbeats' : 'alerts', token } : null };
+}
+
+async function insertMetric(ctx: OrgContext, input: MetricInput): Promise<{ view: MetricView; metric: Metric; token: string | null }> {
   const config = await check(ctx, input.source_type, input);
   const token = inboundToken(input.source_type);
   return ctx.em.transactional(async (em) => {
@@ -118,7 +136,7 @@ export async function createMetric(ctx: OrgContext, input: MetricInput): Promise
       deletedAt: null,
     });
     await em.flush();
-    return { view: metricView(m), metric: m, inboundToken: token };
+    return { view: metricView(m), metric: m, token };
   });
 }
 
@@ -153,7 +171,14 @@ export async function listMetrics(ctx: OrgContext, q: { limit: number; cursor?: 
   return { items: page.items.map(metricView), nextCursor: page.nextCursor };
 }
 
-export async function updateMetric(ctx: OrgContext, id: string, patch: MetricPatch): Promise<{ view: MetricView; metric: Metric }> {
+/** Changes only the fields sent; the agent picks the change up at once, a cloud schedule follows. */
+export async function updateMetric(ctx: OrgContext, ports: MetricPorts, id: string, patch: MetricPatch): Promise<MetricView> {
+  const m = await patchMetric(ctx, id, patch);
+  await syncSchedule(ctx, ports, m);
+  return metricView(m);
+}
+
+async function patchMetric(ctx: OrgContext, id: string, patch: MetricPatch): Promise<Metric> {
   const m = await getMetricRow(ctx, id);
   await assertWritable(ctx, 'metrics', m);
   const next = {
@@ -172,13 +197,16 @@ export async function updateMetric(ctx: OrgContext, id: string, patch: MetricPat
   if (patch.unit !== undefined) m.unit = patch.unit;
   m.updatedAt = ctx.now;
   await ctx.em.flush();
-  return { view: metricView(m), metric: m };
+  return m;
 }
 
-export async function deleteMetric(ctx: OrgContext, id: string): Promise<MetricView> {
+/** Soft delete (409 in_use while an SLO or a page uses the metric); its cloud schedule goes with it. */
+export async function deleteMetric(ctx: OrgContext, ports: MetricPorts, id: string): Promise<MetricView> {
   const m = isUuid(id) ? await ctx.em.findOne(MetricSchema, { id, organization: ctx.org.id }) : null;
   if (m && !m.deletedAt) await assertNotReferenced(ctx, { metricIds: [m.id] }, 'metric');
-  return metricView(await softDelete(ctx, MetricSchema, id, 'Metric'));
+  const deleted = await softDelete(ctx, MetricSchema, id, 'Metric');
+  await syncSchedule(ctx, ports, deleted);
+  return metricView(deleted);
 }
 
 /** Manual metrics: the status set by hand (it holds until changed). */
@@ -189,21 +217,6 @@ export async function assertManual(ctx: OrgContext, id: string): Promise<Metric>
 }
 
 export const MANUAL_STATUSES = HEALTH_STATUSES.filter((s) => s !== 'no_data');
-
-/** The metric an inbound heartbeat ping or alert webhook belongs to. */
-export async function findByInboundToken(ctx: { em: OrgContext['em'] }, token: string, sourceType: 'heartbeat' | 'alert'): Promise<Metric> {
-  const m = await ctx.em.findOne(MetricSchema, { inboundTokenHash: hashToken(token), sourceType, deletedAt: null });
-  if (!m) throw notFound(sourceType === 'heartbeat' ? 'Heartbeat' : 'Alert endpoint');
-  return m;
-}
-
-/** A heartbeat ping: its time is kept (the sweep ages it) and it is a sample of 0 seconds. */
-export async function recordHeartbeatPing(em: OrgContext['em'], token: string, now: Date): Promise<Metric> {
-  const m = await findByInboundToken({ em }, token, 'heartbeat');
-  await em.nativeUpdate(MetricSchema, { id: m.id }, { pushState: { last_ping_at: now.toISOString() } });
-  await ingestSamples(em.fork(), m.organization, [{ metricId: m.id, sampledAt: now, value: 0, reason: null }], now);
-  return m;
-}
 
 /** Sets a manual metric's status by hand; what it shows also weighs the open incidents of its service. */
 export async function setManualStatus(ctx: OrgContext, id: string, status: HealthStatus): Promise<MetricView> {

@@ -9,7 +9,7 @@ import type { SecretBox } from '../../infra/secret-box';
 import type { OrgContext } from '../context';
 import { findLive, listLive, softDelete } from '../org-resources';
 import { assertWritable, reserveQuota } from '../plan-limits';
-import { assertViewerPublicKey } from './viewer-tokens';
+import { assertViewerPublicKey } from './viewer-keys';
 
 export interface StatusPageInput {
   subdomain: string;
@@ -22,6 +22,8 @@ export interface StatusPageInput {
   viewer_public_key?: string | null;
 }
 export type StatusPagePatch = Partial<StatusPageInput>;
+
+export type { StatusPage };
 
 const ENTITY_OF_KIND: Record<'service' | 'metric' | 'slo', EntityName<{ id: string }>> = {
   service: ServiceSchema as EntityName<{ id: string }>,

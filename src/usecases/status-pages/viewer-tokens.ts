@@ -7,9 +7,8 @@ import { isUuid } from '../../domain/ids';
 import type { OrgContext } from '../context';
 import { assertCustomersExist } from '../org-refs';
 import { getStatusPage } from './pages';
+import { OWN_KEY_ALGORITHMS } from './viewer-keys';
 
-/** Algorithms an organization may sign viewer tokens with using its own key (viewer_public_key). */
-export const OWN_KEY_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 export const VIEWER_TTL_DEFAULT_S = 3_600;
 export const VIEWER_TTL_MAX_S = 30 * 86_400;
 
@@ -38,22 +37,6 @@ export async function mintViewerToken(ctx: OrgContext, box: SecretBox, pageId: s
   const page = await getStatusPage(ctx, pageId);
   await assertCustomersExist(ctx, [input.customer_id], 'customer_id');
   return { page, ...(await signViewerToken(page, box, input.customer_id, ctx.now, input.ttl_seconds)) };
-}
-
-/** Rejects a PEM that is not a usable SPKI public key for any of the accepted algorithms. */
-export async function assertViewerPublicKey(pem: string | null | undefined, path = 'viewer_public_key'): Promise<void> {
-  if (!pem) return;
-  for (const alg of OWN_KEY_ALGORITHMS) {
-    try {
-      await importSPKI(pem, alg);
-      return;
-    } catch {
-      // try the next algorithm
-    }
-  }
-  throw new ProblemError('validation_failed', 'viewer_public_key is not a PEM public key (SPKI) for RS256, PS256, ES256 or EdDSA.', {
-    errors: [{ path, message: 'Expected "-----BEGIN PUBLIC KEY-----" PEM for an RSA (2048+ bits), P-256 or Ed25519 key' }],
-  });
 }
 
 /**

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryRef, EmailRunRef } from '../../db/repositories/outbox-repository';
 import { WebhookAttemptSchema, type WebhookDelivery, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { OrgContext } from '../context';
+import type { DeliveryRef, OutboxWorkflowStarter } from './ports';
+import { markDeliveriesStarted } from './workflow-starts';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive } from '../org-resources';
 import { type DeliveryState, type DeliveryView, deliveryView } from './views';
 
-export type { DeliveryRef, EmailRunRef };
 
 async function withAttempts(ctx: OrgContext, rows: WebhookDelivery[]): Promise<DeliveryView[]> {
   if (!rows.length) return [];
@@ -50,7 +50,23 @@ export async function getDelivery(ctx: OrgContext, webhookId: string, deliveryId
  * Sends a finished delivery again as a new delivery (same event, same `webhook-id`, so a
  * receiver that already processed it can recognise it). Refused while the original still retries.
  */
-export async function redeliver(ctx: OrgContext, webhookId: string, deliveryId: string): Promise<{ view: DeliveryView; ref: DeliveryRef }> {
+/**
+ * Queues a new delivery of the same event (202) and starts its workflow after commit; a start
+ * that fails, or a caller without a starter, leaves it to the outbox sweep within a minute.
+ */
+export async function redeliver(ctx: OrgContext, ports: { starter?: OutboxWorkflowStarter }, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+  const { view, ref } = await queueRedelivery(ctx, webhookId, deliveryId);
+  if (ports.starter) {
+    try {
+      await markDeliveriesStarted(ctx.em, await ports.starter.start([ref]), new Date());
+    } catch (err) {
+      ctx.log?.error({ err, delivery_id: ref.deliveryId }, 'could not start the delivery workflow; the outbox sweep starts it within a minute');
+    }
+  }
+  return view;
+}
+
+async function queueRedelivery(ctx: OrgContext, webhookId: string, deliveryId: string): Promise<{ view: DeliveryView; ref: DeliveryRef }> {
   const original = await findDelivery(ctx, webhookId, deliveryId);
   const sub = await findLive(ctx, WebhookSubscriptionSchema, webhookId, 'Webhook');
   if (original.state === 'pending') throw new ProblemError('delivery_in_progress', 'This delivery is still being attempted; redeliver it once it has succeeded or failed.');

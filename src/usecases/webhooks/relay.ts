@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WebhookStarter } from '../../temporal/webhook-starter';
-import type { DeliveryRef, EmailRunRef } from './deliveries';
+import type { OutboxWorkflowStarter } from './ports';
+import type { DeliveryRef, EmailRunRef } from './ports';
 import { dispatchOutbox } from '../../db/repositories/outbox-repository';
-import { markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './fan-out';
+import { markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './workflow-starts';
 
 const BATCH = 500;
 
@@ -19,8 +19,8 @@ async function startAndMark<T>(
   return started.length;
 }
 
-const startDeliveries = (fork: () => EntityManager, starter: WebhookStarter, refs: DeliveryRef[]) => startAndMark(fork, refs, (r) => starter.start(r), markDeliveriesStarted);
-const startEmailRuns = (fork: () => EntityManager, starter: WebhookStarter, refs: EmailRunRef[]) =>
+const startDeliveries = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: DeliveryRef[]) => startAndMark(fork, refs, (r) => starter.start(r), markDeliveriesStarted);
+const startEmailRuns = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: EmailRunRef[]) =>
   startAndMark(fork, refs, starter.startEmailRuns && ((r) => starter.startEmailRuns!(r)), markEmailRunsStarted);
 
 /**
@@ -28,7 +28,7 @@ const startEmailRuns = (fork: () => EntityManager, starter: WebhookStarter, refs
  * runs and starts their workflows. Email runs a starter without email cannot start wait for the
  * outbox sweep of a worker that can (restartUnstartedDeliveries).
  */
-export async function relayOutbox(fork: () => EntityManager, starter: WebhookStarter): Promise<{ events: number; started: number }> {
+export async function relayOutbox(fork: () => EntityManager, starter: OutboxWorkflowStarter): Promise<{ events: number; started: number }> {
   let events = 0;
   let started = 0;
   for (;;) {
@@ -42,7 +42,7 @@ export async function relayOutbox(fork: () => EntityManager, starter: WebhookSta
 }
 
 /** Starts workflows for deliveries committed more than `graceMs` ago but never confirmed started. */
-export async function restartUnstartedDeliveries(fork: () => EntityManager, starter: WebhookStarter, graceMs: number): Promise<number> {
+export async function restartUnstartedDeliveries(fork: () => EntityManager, starter: OutboxWorkflowStarter, graceMs: number): Promise<number> {
   const before = new Date(Date.now() - graceMs);
   return (await startDeliveries(fork, starter, await unstartedDeliveries(fork(), before))) + (await startEmailRuns(fork, starter, await unstartedEmailRuns(fork(), before)));
 }

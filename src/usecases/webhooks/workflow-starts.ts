@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotificationRunSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
-import type { DeliveryRef, EmailRunRef } from './deliveries';
+import type { DeliveryRef, EmailRunRef } from './ports';
 
 /** Records that these deliveries' workflows run, so the sweep leaves them alone. */
 export async function markDeliveriesStarted(em: EntityManager, ids: string[], now: Date): Promise<void> {

@@ -1,0 +1,36 @@
+import { SloSchema } from '../db/entities';
+import { ProblemError } from '../domain/error-catalog';
+import type { OrgContext } from './context';
+import { activeSubscriberCount, pagesShowing } from './status-pages/pages';
+
+/**
+ * The in-use guard (spec §2.5 `in_use` with `referenced_by`): what a delete must not orphan.
+ * Its own module, so the features it asks (SLOs, status pages) and the ones it guards (services,
+ * metrics, SLOs) do not import each other.
+ */
+
+/** Live SLOs that name these metrics or services: what a delete must not orphan (409 in_use). */
+export async function slosReferencing(ctx: OrgContext, ref: { metricIds?: string[]; serviceIds?: string[] }) {
+  const or = [...(ref.metricIds?.length ? [{ metric: { $in: ref.metricIds } }] : []), ...(ref.serviceIds?.length ? [{ service: { $in: ref.serviceIds } }] : [])];
+  if (!or.length) return [];
+  return ctx.em.find(SloSchema, { organization: ctx.org.id, deletedAt: null, $or: or });
+}
+
+/** Refuses to delete what a live SLO measures or a live status page shows: 409 in_use with referenced_by (spec §2.5). */
+export async function assertNotReferenced(ctx: OrgContext, ref: { metricIds?: string[]; serviceIds?: string[]; sloIds?: string[] }, what: string): Promise<void> {
+  const slos = await slosReferencing(ctx, ref);
+  const pages = await pagesShowing(ctx, [
+    ...(ref.serviceIds ?? []).map((id) => ({ kind: 'service' as const, id })),
+    ...(ref.metricIds ?? []).map((id) => ({ kind: 'metric' as const, id })),
+    ...(ref.sloIds ?? []).map((id) => ({ kind: 'slo' as const, id })),
+  ]);
+  if (!slos.length && !pages.length) return;
+  const users = [slos.length ? `${slos.length} SLO${slos.length > 1 ? 's' : ''}` : '', pages.length ? `${pages.length} status page${pages.length > 1 ? 's' : ''}` : ''].filter(Boolean).join(' and ');
+  throw new ProblemError('in_use', `The ${what} is used by ${users}; remove it from them first.`, {
+    referenced_by: {
+      slos: slos.map((x) => ({ id: x.id, config_key: x.configKey ?? null, name: x.name })),
+      pages: pages.map((p) => ({ id: p.id, config_key: null, name: p.title })),
+      subscribers: await activeSubscriberCount(ctx, pages.map((p) => p.id)),
+    },
+  });
+}
