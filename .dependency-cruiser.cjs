@@ -1,0 +1,79 @@
+/**
+ * The layer directions of docs/decisions.md ("Layers and their directions"), checked by
+ * test/architecture/layers.test.ts (npx depcruise src --config .dependency-cruiser.cjs).
+ */
+const ADAPTERS = 'api|temporal|workflows|activities|worker|stack|cli';
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'Import cycles make every module in them depend on all the others.', from: {}, to: { circular: true } },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'src/domain is the pure core: no other layer, no Node built-ins (no I/O, no clock beyond what callers pass).',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/', dependencyTypesNot: ['npm', 'npm-dev', 'npm-peer', 'npm-optional'] },
+    },
+    {
+      name: 'workflows-are-deterministic',
+      severity: 'error',
+      comment: 'Workflows run in the sandbox: they import workflows, the pure domain, and activity types only.',
+      from: { path: '^src/workflows/' },
+      to: { pathNot: '^src/(workflows|domain)/', dependencyTypesNot: ['type-only', 'npm', 'npm-dev'] },
+    },
+    {
+      name: 'routes-are-thin',
+      severity: 'error',
+      comment: 'Routes parse, call one use case and map the answer: no database, no Temporal, no infrastructure.',
+      from: { path: '^src/api/routes/' },
+      to: { path: '^src/(temporal|db|workflows|activities|worker|stack|cli)/' },
+    },
+    {
+      name: 'api-reaches-temporal-through-ports',
+      severity: 'error',
+      comment: 'The API gets its Temporal adapters from its composition root, typed by the use cases\' ports.',
+      from: { path: '^src/api/' },
+      to: { path: '^src/(temporal|workflows|activities|worker|stack|cli)/' },
+    },
+    {
+      name: 'use-cases-own-their-ports',
+      severity: 'error',
+      comment: 'Use cases declare the ports they need (usecases/<feature>/ports.ts); adapters implement them, never the other way round.',
+      from: { path: '^src/usecases/' },
+      to: { path: `^src/(${ADAPTERS})/` },
+    },
+    {
+      name: 'activities-use-ports',
+      severity: 'error',
+      comment: 'Activities call use cases and adapters handed to them; importing src/temporal would close a cycle through the workflows.',
+      from: { path: '^src/activities/' },
+      to: { path: '^src/(api|temporal|worker|stack|cli)/' },
+    },
+    {
+      name: 'db-is-below-use-cases',
+      severity: 'error',
+      comment: 'src/db (entities, migrations, hot-path SQL) knows nothing of the layers above it.',
+      from: { path: '^src/db/' },
+      to: { path: `^src/(usecases|probes|infra|${ADAPTERS})/` },
+    },
+    {
+      name: 'probes-are-shared-leaves',
+      severity: 'error',
+      comment: 'Probes run in the agent and the cloud prober alike: they depend on the domain only.',
+      from: { path: '^src/probes/' },
+      to: { path: `^src/(usecases|db|agent|${ADAPTERS})/` },
+    },
+    {
+      name: 'agent-talks-http-only',
+      severity: 'error',
+      comment: 'The agent runs in customer networks: it reaches Vigil over HTTP, never its database, Temporal or use cases.',
+      from: { path: '^src/agent/' },
+      to: { path: `^src/(usecases|db|${ADAPTERS})/` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
