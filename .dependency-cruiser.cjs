@@ -2,7 +2,7 @@
  * The layer directions of docs/decisions.md ("Layers and their directions"), checked by
  * test/architecture/layers.test.ts (npx depcruise src --config .dependency-cruiser.cjs).
  */
-const ADAPTERS = 'api|temporal|workflows|activities|worker|stack|cli';
+const ADAPTERS = 'api|temporal|workflows|activities|composition|launchers|cli';
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'Import cycles make every module in them depend on all the others.', from: {}, to: { circular: true } },
@@ -25,14 +25,14 @@ module.exports = {
       severity: 'error',
       comment: 'Routes parse, call one use case and map the answer: no database, no Temporal, no infrastructure.',
       from: { path: '^src/api/routes/' },
-      to: { path: '^src/(temporal|db|workflows|activities|worker|stack|cli)/' },
+      to: { path: '^src/(temporal|db|workflows|activities|composition|launchers|cli)/' },
     },
     {
       name: 'api-reaches-temporal-through-ports',
       severity: 'error',
       comment: 'The API gets its Temporal adapters from its composition root, typed by the use cases\' ports.',
       from: { path: '^src/api/' },
-      to: { path: '^src/(temporal|workflows|activities|worker|stack|cli)/' },
+      to: { path: '^src/(temporal|workflows|activities|composition|launchers|cli)/' },
     },
     {
       name: 'use-cases-own-their-ports',
@@ -46,7 +46,7 @@ module.exports = {
       severity: 'error',
       comment: 'Activities call use cases and adapters handed to them; importing src/temporal would close a cycle through the workflows.',
       from: { path: '^src/activities/' },
-      to: { path: '^src/(api|temporal|worker|stack|cli)/' },
+      to: { path: '^src/(api|temporal|composition|launchers|cli)/' },
     },
     {
       name: 'db-is-below-use-cases',
@@ -68,6 +68,34 @@ module.exports = {
       comment: 'The agent runs in customer networks: it reaches Vigil over HTTP, never its database, Temporal or use cases.',
       from: { path: '^src/agent/' },
       to: { path: `^src/(usecases|db|${ADAPTERS})/` },
+    },
+    {
+      name: 'rendering-reads-the-domain',
+      severity: 'error',
+      comment: 'src/render turns domain models into HTML, CSS and email; it does no I/O and knows no layer above the domain.',
+      from: { path: '^src/render/' },
+      to: { pathNot: '^src/(render|domain)/', dependencyTypesNot: ['npm', 'npm-dev'] },
+    },
+    {
+      name: 'launchers-are-for-composition',
+      severity: 'error',
+      comment: 'Development launchers (embedded PostgreSQL, the Temporal dev server) are started by the composition roots and entry points only.',
+      from: { pathNot: '^src/(composition|cli|launchers)/' },
+      to: { path: '^src/launchers/' },
+    },
+    {
+      name: 'composition-is-the-top',
+      severity: 'error',
+      comment: 'Composition roots wire everything; only entry points use them.',
+      from: { path: '^src/', pathNot: '^src/(cli|composition)/' },
+      to: { path: '^src/composition/' },
+    },
+    {
+      name: 'config-only-parses',
+      severity: 'error',
+      comment: 'src/config.ts parses the environment; building adapters from it is the composition roots\' job.',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(domain|probes/public-address)' },
     },
   ],
   options: {

@@ -1,7 +1,8 @@
 import { runMain } from './child-server';
 import Fastify from 'fastify';
 import { buildApp } from '../src/api/app';
-import { loadConfig, secretBox } from '../src/config';
+import { secretBox } from '../src/composition/adapters';
+import { loadConfig } from '../src/config';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { ensureSamplePartitions } from '../src/db/repositories/samples-repository';
 import { type Thresholds, evaluateStatus } from '../src/domain/thresholds';
-import { dropDatabase } from '../src/infra/postgres';
+import { dropDatabase } from '../src/launchers/postgres';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { IngestProcessEnv } from './ingest-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';

@@ -7,9 +7,9 @@ import { SecretBox } from '../src/infra/secret-box';
 import { connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
 import { installTemporalRuntime } from '../src/temporal/runtime';
-import { temporalWebhookStarter } from '../src/temporal/webhook-starter';
-import { OutboxRelay } from '../src/worker/outbox-relay';
-import { startWorker } from '../src/worker/worker';
+import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
+import { OutboxRelay } from '../src/usecases/webhooks/outbox-relay';
+import { startWorker } from '../src/composition/worker';
 
 /**
  * The Vigil process of the lifecycle benchmark: the real API, the real Temporal worker and the
@@ -45,14 +45,14 @@ async function main(): Promise<void> {
   const orm = await createOrm({ url: databaseUrl, poolMax: Number(process.env.DATABASE_POOL_MAX ?? 10) });
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const maintenanceScheduler = temporalMaintenanceScheduler(temporal);
-  const starter = temporalWebhookStarter(temporal, policy);
+  const starter = temporalOutboxWorkflowStarter(temporal, policy);
   const worker = await startWorker({ address, namespace: 'default', taskQueue, deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs, allowCidrs: '127.0.0.0/8' } } });
   worker.running.catch((err) => {
     console.error('[vigil] worker failed:', err);
     process.exit(1);
   });
-  // Wired as src/stack/worker-process.ts does: the relay starts deliveries eagerly on this worker.
-  const eager = temporalWebhookStarter({ client: worker.eagerClient, taskQueue }, policy, { eager: true });
+  // Wired as src/composition/worker-process.ts does: the relay starts deliveries eagerly on this worker.
+  const eager = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue }, policy, { eager: true });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
   await relay.start();
   const changeFeed = new ChangeFeed(databaseUrl);

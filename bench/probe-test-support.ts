@@ -9,14 +9,14 @@ import { checkTemporal, connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
 import { temporalProbeTestRunner } from '../src/temporal/probe-test-runner';
 import { installTemporalRuntime } from '../src/temporal/runtime';
-import { temporalWebhookStarter } from '../src/temporal/webhook-starter';
-import { OutboxRelay } from '../src/worker/outbox-relay';
-import { startWorker } from '../src/worker/worker';
+import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
+import { OutboxRelay } from '../src/usecases/webhooks/outbox-relay';
+import { startWorker } from '../src/composition/worker';
 
 /**
  * The Vigil process of the probe-test benchmark: the real API and the real Temporal worker (with
  * the cloud prober) in one Node process, wired as `vigil start` wires them
- * (src/stack/worker-process.ts, src/stack/api-process.ts), on a task queue of its own. The
+ * (src/composition/worker-process.ts, src/composition/api-process.ts), on a task queue of its own. The
  * driver (target, clocks, agents) lives in bench/probe-test.ts. Prints "listening <port>" when
  * ready; closes everything on SIGTERM/SIGINT.
  *
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(workerTemporal),
-      webhooks: { box, starter: temporalWebhookStarter(workerTemporal, DEFAULT_RETRY_POLICY), timeoutMs: 10_000 },
+      webhooks: { box, starter: temporalOutboxWorkflowStarter(workerTemporal, DEFAULT_RETRY_POLICY), timeoutMs: 10_000 },
       prober: { registry: PROBES, allowCidrs: env('BENCH_CLOUD_PROBE_ALLOW_CIDRS'), defaultTimeoutMs: Number(env('BENCH_CLOUD_PROBE_TIMEOUT_MS')) },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const { eagerClient } = worker;
-  const eager = temporalWebhookStarter({ client: eagerClient, taskQueue }, DEFAULT_RETRY_POLICY, { eager: true });
+  const eager = temporalOutboxWorkflowStarter({ client: eagerClient, taskQueue }, DEFAULT_RETRY_POLICY, { eager: true });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
   await relay.start();
 
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     changeFeed,
     maintenanceScheduler: temporalMaintenanceScheduler(temporal),
     secretBox: box,
-    webhookStarter: temporalWebhookStarter(temporal, DEFAULT_RETRY_POLICY),
+    webhookStarter: temporalOutboxWorkflowStarter(temporal, DEFAULT_RETRY_POLICY),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient }),
     localProbeJobs: worker.localProbeJobs,
     probeJobFeed,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Config } from '../src/config';
-import { resolveDatabase, withDatabase } from '../src/infra/postgres';
+import { resolveDatabase, withDatabase } from '../src/launchers/postgres';
 
 /**
  * Starts a benchmark's Vigil server process (`script`, compiled next to this file) with `env`,

@@ -8,7 +8,7 @@ import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
-import { dropDatabase } from '../src/infra/postgres';
+import { dropDatabase } from '../src/launchers/postgres';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { PublicProcessEnv } from './public-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';

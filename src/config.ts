@@ -1,16 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './domain/webhook-retry';
-import { resolveMasterKey } from './infra/master-key';
-import { SecretBox } from './infra/secret-box';
-import { createMailer } from './infra/mailer';
-import { deriveLinkKey } from './infra/signed-links';
-import type { EmailDeps } from './usecases/status-pages/notifications';
+import { DEFAULT_RETRY_POLICY } from './domain/webhook-retry';
 import { parseCidrList } from './probes/public-address';
-
-/** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
-export const TEMPORAL_CLI_VERSION = '1.5.1';
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -106,50 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The backoff webhook deliveries follow (README: WEBHOOK_RETRY_*). */
-export function webhookRetryPolicy(c: Config): RetryPolicy {
-  return { initialMs: c.WEBHOOK_RETRY_INITIAL_MS, factor: DEFAULT_RETRY_POLICY.factor, maxMs: c.WEBHOOK_RETRY_MAX_MS, giveUpAfterMs: c.WEBHOOK_RETRY_GIVE_UP_MS };
-}
-
 /** Fastify's trustProxy from TRUST_PROXY: off by default; `true`, or the proxies' addresses/CIDRs. */
 export function trustProxy(c: Pick<Config, 'TRUST_PROXY'>): boolean | string {
   const v = c.TRUST_PROXY.trim();
   if (v === '' || v === 'false') return false;
   return v === 'true' ? true : v;
-}
-
-/** VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production. */
-function masterKey(c: Config): Buffer {
-  return resolveMasterKey({ env: c.VIGIL_MASTER_KEY, nodeEnv: c.NODE_ENV, dataDir: c.dataDir });
-}
-
-/** Signs subscribers' confirm and unsubscribe links (HKDF of the master key). */
-export function subscriberLinkKey(c: Config): Buffer {
-  return deriveLinkKey(masterKey(c));
-}
-
-/** Where mail goes while SMTP_URL is unset: MAIL_OUTBOX_DIR, by default `<data dir>/mail-outbox`. */
-export function mailOutboxDir(c: Pick<Config, 'MAIL_OUTBOX_DIR' | 'dataDir'>): string {
-  return c.MAIL_OUTBOX_DIR ? path.resolve(c.MAIL_OUTBOX_DIR) : path.join(c.dataDir, 'mail-outbox');
-}
-
-/**
- * Where subscriber email goes: SMTP_URL, or (unset) `.eml` files in mailOutboxDir. In production
- * the folder only on purpose (MAIL_OUTBOX_DIR set): otherwise mail would be marked sent and lost.
- */
-export function emailDeps(c: Config, log?: (line: string) => void): EmailDeps {
-  if (c.NODE_ENV === 'production' && !c.SMTP_URL && !c.MAIL_OUTBOX_DIR) {
-    throw new ConfigError('SMTP_URL is required in production (or set MAIL_OUTBOX_DIR to write subscriber email to a folder on purpose)');
-  }
-  return {
-    mailer: createMailer({ smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: mailOutboxDir(c), log }),
-    linkKey: subscriberLinkKey(c),
-    site: { statusHost: c.STATUS_HOST, publicBaseUrl: c.publicBaseUrl },
-    log,
-  };
-}
-
-/** Seals and opens secrets at rest with the master key (VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production). */
-export function secretBox(c: Config): SecretBox {
-  return new SecretBox(masterKey(c));
 }

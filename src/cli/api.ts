@@ -1,8 +1,8 @@
 import { loadConfig } from '../config';
-import { runApi } from '../stack/api-process';
-import { openDatabase } from '../stack/database';
-import { createLogger } from '../stack/logger';
-import { onShutdown } from '../stack/shutdown';
+import { runApi } from '../composition/api-process';
+import { openDatabase } from '../composition/database';
+import { createLogger } from '../composition/logger';
+import { onShutdown } from '../composition/shutdown';
 
 /** Production entry: the API alone (migrations run by `migrate`; TEMPORAL_ADDRESS required). */
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config';
-import { type Database, openDatabase as openStackDatabase } from '../stack/database';
-import { createLogger } from '../stack/logger';
+import { type Database, openDatabase as openStackDatabase } from '../composition/database';
+import { createLogger } from '../composition/logger';
 
 /** The service's database, resolved exactly as the service resolves it, migrated to the latest schema. */
 export async function openDatabase(): Promise<Database> {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config';
-import { openDatabase } from '../stack/database';
-import { createLogger } from '../stack/logger';
+import { openDatabase } from '../composition/database';
+import { createLogger } from '../composition/logger';
 
 /** Production entry: create the database if missing and apply committed migrations, then exit. */
 async function main(): Promise<void> {

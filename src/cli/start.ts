@@ -1,11 +1,13 @@
-import { ConfigError, TEMPORAL_CLI_VERSION, loadConfig, mailOutboxDir } from '../config';
-import { runApi } from '../stack/api-process';
-import { openDatabase } from '../stack/database';
-import { ensureDevOrganization } from '../stack/dev-organization';
-import { createLogger } from '../stack/logger';
-import { onShutdown } from '../stack/shutdown';
-import { ensureTemporalServer } from '../stack/temporal-server';
-import { runWorker } from '../stack/worker-process';
+import { ConfigError, loadConfig } from '../config';
+import { mailOutboxDir } from '../composition/adapters';
+import { TEMPORAL_CLI_VERSION } from '../launchers/temporal-dev-server';
+import { runApi } from '../composition/api-process';
+import { openDatabase } from '../composition/database';
+import { ensureDevOrganization } from '../composition/dev-organization';
+import { createLogger } from '../composition/logger';
+import { onShutdown } from '../composition/shutdown';
+import { ensureTemporalServer } from '../composition/temporal-server';
+import { runWorker } from '../composition/worker-process';
 
 /** `npm start`: the whole stack in one command — PostgreSQL, Temporal, migrations, worker and API. */
 async function main(): Promise<void> {

@@ -1,8 +1,8 @@
 import { loadConfig } from '../config';
-import { openDatabase } from '../stack/database';
-import { createLogger } from '../stack/logger';
-import { onShutdown } from '../stack/shutdown';
-import { runWorker } from '../stack/worker-process';
+import { openDatabase } from '../composition/database';
+import { createLogger } from '../composition/logger';
+import { onShutdown } from '../composition/shutdown';
+import { runWorker } from '../composition/worker-process';
 
 /** Production entry: the Temporal worker alone (TEMPORAL_ADDRESS required). */
 async function main(): Promise<void> {

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { dropDatabase, withDatabase, LOCAL_SERVER_URL } from '../../src/infra/postgres';
-import { getFreePort, isPortOpen } from '../../src/infra/free-port';
+import { dropDatabase, withDatabase, LOCAL_SERVER_URL } from '../../src/launchers/postgres';
+import { getFreePort, isPortOpen } from '../../src/launchers/free-port';
 
 /**
  * `npm start` end to end, from source: one command brings up PostgreSQL (the local server,

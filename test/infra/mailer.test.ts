@@ -2,9 +2,10 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { type MailMessage, createMailer, isPermanentMailError } from '../../src/infra/mailer';
-import { ConfigError, emailDeps, loadConfig, mailOutboxDir } from '../../src/config';
+import { emailDeps, mailOutboxDir } from '../../src/composition/adapters';
+import { ConfigError, loadConfig } from '../../src/config';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 const FROM = 'Acme Status <status@acme.test>';

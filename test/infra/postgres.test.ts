@@ -11,8 +11,8 @@ import {
   resolveDatabase,
   startEmbeddedPostgres,
   withDatabase,
-} from '../../src/infra/postgres';
-import { getFreePort } from '../../src/infra/free-port';
+} from '../../src/launchers/postgres';
+import { getFreePort } from '../../src/launchers/free-port';
 
 const randomDbName = (): string => `vigil_test_${randomBytes(6).toString('hex')}`;
 

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
-import { TEMPORAL_CLI_VERSION } from '../../src/config';
-import { isPortOpen } from '../../src/infra/free-port';
+import { TEMPORAL_CLI_VERSION } from '../../src/launchers/temporal-dev-server';
+import { isPortOpen } from '../../src/launchers/free-port';
 import {
   ensureTemporalCli,
   registerSearchAttributes,
@@ -12,7 +12,7 @@ import {
   temporalCliPath,
   VIGIL_SEARCH_ATTRIBUTES,
   type RunningTemporal,
-} from '../../src/infra/temporal-dev-server';
+} from '../../src/launchers/temporal-dev-server';
 
 const cacheDir = process.env.VIGIL_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'vigil');
 // A first `go install` of the CLI takes minutes; with the binary cached a start takes a few seconds.

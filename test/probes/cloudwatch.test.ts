@@ -1,5 +1,5 @@
 import type { SourceConfigOf } from '../../src/domain/source-config';
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { cloudwatchProbe } from '../../src/probes/cloudwatch';
 import type { ProbeContext } from '../../src/probes/types';
 import { type CloudwatchEndpoint, startCloudwatchEndpoint } from '../support/probe-cloudwatch';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { SourceConfigOf } from '../../src/domain/source-config';
-import { getFreePort } from '../../src/infra/free-port';
-import { canConnect, LOCAL_SERVER_URL, withDatabase } from '../../src/infra/postgres';
+import { getFreePort } from '../../src/launchers/free-port';
+import { canConnect, LOCAL_SERVER_URL, withDatabase } from '../../src/launchers/postgres';
 import { databaseProbe } from '../../src/probes/database';
 import type { ProbeContext } from '../../src/probes/types';
 import { type ProbeMariadb, startProbeMariadb } from '../support/probe-mariadb';

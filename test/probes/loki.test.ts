@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SourceConfigOf } from '../../src/domain/source-config';
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { lokiProbe } from '../../src/probes/loki';
 import type { ProbeContext } from '../../src/probes/types';
 import { type ApiServer, type RecordedRequest, sendJson, sendText, startApiServer } from '../support/probe-http-api';

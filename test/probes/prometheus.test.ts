@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { prometheusProbe } from '../../src/probes/prometheus';
 import type { ProbeContext } from '../../src/probes/types';
 import { type ProbePrometheus, startAuthProxy, startProbePrometheus } from '../support/probe-prometheus';

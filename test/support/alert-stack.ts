@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { stopChild, tail, waitFor } from './peer-process';
 
 const INSTALL_HINT = 'prometheus / prometheus-alertmanager is missing: run scripts/install-test-peers.sh';

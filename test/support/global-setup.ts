@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { createOrm, migrate } from '../../src/db/orm';
-import { resolveDatabase, withDatabase } from '../../src/infra/postgres';
-import { startTemporalDevServer } from '../../src/infra/temporal-dev-server';
+import { resolveDatabase, withDatabase } from '../../src/launchers/postgres';
+import { startTemporalDevServer } from '../../src/launchers/temporal-dev-server';
 import { type SuiteInfra, setSuiteInfra } from './suite-infra';
 
 /**

@@ -1,4 +1,4 @@
-import { dropDatabase } from '../../src/infra/postgres';
+import { dropDatabase } from '../../src/launchers/postgres';
 import { getSuiteInfra } from './suite-infra';
 
 export default async function globalTeardown(): Promise<void> {

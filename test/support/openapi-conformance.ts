@@ -54,6 +54,8 @@ type Responses = Record<string, { content?: Record<string, unknown>; headers?: R
  */
 export class OpenApiConformance {
   private readonly headerAjv = addFormats(new Ajv2020({ strict: false, coerceTypes: true, allErrors: true }));
+  /** One compiled validator per header schema: compiling is what costs, and every answer carries the same few headers. */
+  private readonly headerValidators = new Map<string, ReturnType<Ajv2020['compile']>>();
 
   private constructor(private readonly api: OpenAPIBackend) {}
 
@@ -110,7 +112,9 @@ export class OpenApiConformance {
         continue;
       }
       if (spec.schema) {
-        const validate = this.headerAjv.compile({ type: 'object', properties: { v: spec.schema } });
+        const key = JSON.stringify(spec.schema);
+        let validate = this.headerValidators.get(key);
+        if (!validate) this.headerValidators.set(key, (validate = this.headerAjv.compile({ type: 'object', properties: { v: spec.schema } })));
         if (!validate({ v: value })) problems.push(`${name}: header ${header}: ${value} ${validate.errors?.[0]?.message}`);
       }
     }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { stopChild, tail } from './peer-process';
 
 const INSTALL_HINT = 'MariaDB (mariadbd, mariadb-install-db) is missing: run scripts/install-test-peers.sh';

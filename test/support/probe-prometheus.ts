@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { stopChild, tail, waitFor } from './peer-process';
 
 const INSTALL_HINT = 'prometheus is missing: run scripts/install-test-peers.sh';

@@ -1,5 +1,5 @@
-import type { ResolvedDatabase } from '../../src/infra/postgres';
-import type { RunningTemporal } from '../../src/infra/temporal-dev-server';
+import type { ResolvedDatabase } from '../../src/launchers/postgres';
+import type { RunningTemporal } from '../../src/launchers/temporal-dev-server';
 
 export interface SuiteInfra {
   db: ResolvedDatabase;

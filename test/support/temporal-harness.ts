@@ -4,11 +4,11 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/domain/webhook
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
-import { temporalWebhookStarter } from '../../src/temporal/webhook-starter';
+import { temporalOutboxWorkflowStarter } from '../../src/temporal/outbox-workflow-starter';
 import type { OutboxWorkflowStarter } from '../../src/usecases/webhooks/ports';
-import { OutboxRelay } from '../../src/worker/outbox-relay';
+import { OutboxRelay } from '../../src/usecases/webhooks/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
-import { type WorkerHandle, startWorker } from '../../src/worker/worker';
+import { type WorkerHandle, startWorker } from '../../src/composition/worker';
 import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 import { takeRelayTurn } from './relay-turn';
@@ -43,7 +43,7 @@ export async function startTemporalHarness(
   const address = testTemporalAddress();
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 4 });
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
-  const webhookStarter = temporalWebhookStarter(temporal, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY);
+  const webhookStarter = temporalOutboxWorkflowStarter(temporal, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY);
   const worker = await startWorker({
     address,
     namespace: 'default',
@@ -58,7 +58,7 @@ export async function startTemporalHarness(
     },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.
-  const eagerStarter = temporalWebhookStarter({ client: worker.eagerClient, taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
+  const eagerStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
   const eager: OutboxWorkflowStarter = opts.email ? eagerStarter : { start: (d) => eagerStarter.start(d) };
   const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: eager }) : null;
   await relay?.start();

@@ -7,8 +7,8 @@ import { DEFAULT_RETRY_POLICY } from '../../src/domain/webhook-retry';
 import { connectTemporal } from '../../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
-import { temporalWebhookStarter } from '../../src/temporal/webhook-starter';
-import { startWorker } from '../../src/worker/worker';
+import { temporalOutboxWorkflowStarter } from '../../src/temporal/outbox-workflow-starter';
+import { startWorker } from '../../src/composition/worker';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 
 async function main(): Promise<void> {
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   installTemporalRuntime('WARN');
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 4 });
   const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
-  const starter = temporalWebhookStarter(temporal, DEFAULT_RETRY_POLICY);
+  const starter = temporalOutboxWorkflowStarter(temporal, DEFAULT_RETRY_POLICY);
   await startWorker({
     address: testTemporalAddress(),
     namespace: 'default',

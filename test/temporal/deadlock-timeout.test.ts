@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
-import { startWorker } from '../../src/worker/worker';
+import { startWorker } from '../../src/composition/worker';
 import { testTemporalAddress } from '../support/env';
 import { eventually } from '../support/eventually';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';

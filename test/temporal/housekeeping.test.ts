@@ -7,7 +7,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { IdempotencyRecordSchema, OrganizationSchema, OutboxEventSchema, ProbeTestJobSchema, StatusPageSchema, SubscriberSchema } from '../../src/db/entities';
 import { HOUSEKEEPING_SCHEDULE_ID, ensureHousekeepingSchedule } from '../../src/temporal/schedules';
 import { housekeepingWorkflow } from '../../src/workflows';
-import { startWorker } from '../../src/worker/worker';
+import { startWorker } from '../../src/composition/worker';
 import { PLANS } from '../../src/domain/plans';
 import { maintenanceWorkflowId } from '../../src/temporal/maintenance-scheduler';
 import { createMaintenance } from '../../src/usecases/maintenances/maintenances';

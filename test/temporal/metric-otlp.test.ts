@@ -1,4 +1,4 @@
-import { getFreePort } from '../../src/infra/free-port';
+import { getFreePort } from '../../src/launchers/free-port';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentSchema, ProbeTestJobSchema } from '../../src/db/entities';
 import { connectTemporal } from '../../src/temporal/connection';
 import { expireJob, storeCloudOutcome } from '../../src/usecases/probe-tests/jobs';
-import { startWorker } from '../../src/worker/worker';
+import { startWorker } from '../../src/composition/worker';
 import { testTemporalAddress } from '../support/env';
 import { probeTestWorkflowId, temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import { type ApiHarness, startApi } from '../support/api-harness';

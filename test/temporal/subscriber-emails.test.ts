@@ -4,7 +4,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { ParsedMail } from 'mailparser';
 import { SubscriberEmailSchema, SubscriberSchema, OutboxEventSchema } from '../../src/db/entities';
 import { createMailer } from '../../src/infra/mailer';
-import { emailWorkflowId } from '../../src/temporal/webhook-starter';
+import { emailWorkflowId } from '../../src/temporal/outbox-workflow-starter';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { testLinkKey } from '../support/env';

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { OutboxEventSchema, WebhookDeliverySchema } from '../../src/db/entities';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { Client } from '@temporalio/client';
-import { temporalWebhookStarter, webhookWorkflowId } from '../../src/temporal/webhook-starter';
+import { temporalOutboxWorkflowStarter, webhookWorkflowId } from '../../src/temporal/outbox-workflow-starter';
 import { dispatchOutbox } from '../../src/db/repositories/outbox-repository';
 import { outboxSweepWorkflow } from '../../src/workflows';
 import { type ApiHarness, startApi } from '../support/api-harness';
@@ -109,7 +109,7 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     expect((await h.webhookStarter.start(refs)).sort()).toEqual(rows.map((d) => d.id).sort());
     // A start that fails is not answered as started, and is reported (the sweep starts it later).
     const failures: string[] = [];
-    const nowhere = temporalWebhookStarter({ client: new Client({ connection: h.temporal.connection, namespace: 'vigil-no-such-namespace' }), taskQueue: h.taskQueue }, POLICY, {
+    const nowhere = temporalOutboxWorkflowStarter({ client: new Client({ connection: h.temporal.connection, namespace: 'vigil-no-such-namespace' }), taskQueue: h.taskQueue }, POLICY, {
       onStartError: (_err, workflowId) => failures.push(workflowId),
     });
     expect(await nowhere.start(refs.slice(0, 3))).toEqual([]);

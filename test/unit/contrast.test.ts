@@ -1,6 +1,6 @@
-import { accessibleAccent, contrastRatio, isHexColor, readableTextOn } from '../../src/domain/status-page/contrast';
+import { accessibleAccent, contrastRatio, isHexColor, readableTextOn } from '../../src/render/contrast';
 import type { PageBranding } from '../../src/domain/status-page/model';
-import { renderStyles, resolveTheme, themeTextPairs } from '../../src/domain/status-page/render-styles';
+import { renderStyles, resolveTheme, themeTextPairs } from '../../src/render/styles';
 
 describe('contrastRatio', () => {
   it.each([

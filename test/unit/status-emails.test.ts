@@ -1,4 +1,4 @@
-import { type NotificationEvent, confirmationEmail, notificationEmail } from '../../src/domain/status-page/emails';
+import { type NotificationEvent, confirmationEmail, notificationEmail } from '../../src/render/emails';
 
 const page = { pageTitle: 'Acme Status', pageUrl: 'https://status.acme.test/', unsubscribeUrl: 'https://status.acme.test/unsubscribe?token=abc.def' };
 const at = new Date('2026-03-05T13:30:00.000Z');

@@ -1,5 +1,5 @@
 import type { HealthStatus } from '../../src/domain/thresholds';
-import { formatInZone, monthInZone } from '../../src/domain/status-page/format-time';
+import { formatInZone, monthInZone } from '../../src/render/format-time';
 import type {
   HistoryView,
   PageComponentView,
@@ -9,8 +9,8 @@ import type {
   PageView,
   UptimeDay,
 } from '../../src/domain/status-page/model';
-import { uptimeLevel } from '../../src/domain/status-page/render-components';
-import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../src/domain/status-page/render';
+import { uptimeLevel } from '../../src/render/components';
+import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../src/render/status-page';
 
 const EVIL = `<script>alert("x")</script>&'`;
 const EVIL_ESCAPED = '&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;&#38;&#39;';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { ATOM_CONTENT_TYPE, FEED_CACHE_CONTROL, RSS_CONTENT_TYPE, buildAtom, buildRss, etagMatches, feedEtag, parseFeedLimit } from '../../domain/status-page/feed';
-import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../domain/status-page/render';
+import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../render/status-page';
 import { subdomainOfHost } from '../../domain/status-page/subdomain';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
 import type { SecretBox } from '../../infra/secret-box';

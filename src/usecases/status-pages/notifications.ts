@@ -10,7 +10,7 @@ import {
   SubscriberSchema,
 } from '../../db/entities';
 import { insertPendingEmails } from '../../db/repositories/status-page-repository';
-import { confirmationEmail, notificationEmail, type NotificationEvent, type RenderedEmail } from '../../domain/status-page/emails';
+import { confirmationEmail, notificationEmail, type NotificationEvent, type RenderedEmail } from '../../render/emails';
 import { CONFIRMATION_EVENT, EMAIL_MAX_ATTEMPTS, emailRetryDelayMs } from '../../domain/status-page/notify-events';
 import { signLinkToken } from '../../infra/signed-links';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';

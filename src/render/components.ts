@@ -1,7 +1,7 @@
-import { esc, join, lines } from './render-html';
-import { badge, statusText } from './render-parts';
-import type { UptimeLevel } from './render-styles';
-import type { PageComponentView, PageGroupView, SloSummary, UptimeDay } from './model';
+import { esc, join, lines } from './html';
+import { badge, statusText } from './parts';
+import type { UptimeLevel } from './styles';
+import type { PageComponentView, PageGroupView, SloSummary, UptimeDay } from '../domain/status-page/model';
 
 export function uptimeLevel(pct: string | null): UptimeLevel {
   if (pct === null) return 'none';

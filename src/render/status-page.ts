@@ -3,11 +3,11 @@
  * Every operator-typed string goes through `esc`; operator URLs through `safeHttpUrl`.
  */
 import { monthInZone } from './format-time';
-import { groupSection } from './render-components';
-import { esc, join, lines, plainText } from './render-html';
-import { htmlDocument, plainHeader, siteHeader } from './render-layout';
-import { OVERALL_TEXT, type RenderContext, incidentArticle, maintenanceArticle, statusIcon } from './render-parts';
-import type { HistoryView, PageHeader, PageView } from './model';
+import { groupSection } from './components';
+import { esc, join, lines, plainText } from './html';
+import { htmlDocument, plainHeader, siteHeader } from './layout';
+import { OVERALL_TEXT, type RenderContext, incidentArticle, maintenanceArticle, statusIcon } from './parts';
+import type { HistoryView, PageHeader, PageView } from '../domain/status-page/model';
 
 function section(id: string, heading: string, body: string): string {
   return `<section aria-labelledby="${id}">

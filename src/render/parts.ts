@@ -1,7 +1,7 @@
-import type { HealthStatus } from '../thresholds';
-import { esc, join, lines, plainText, timeTag } from './render-html';
-import type { BadgeKind } from './render-styles';
-import type { PageIncidentView, PageMaintenanceView, ServiceRef, TimelineMessageView } from './model';
+import type { HealthStatus } from '../domain/thresholds';
+import { esc, join, lines, plainText, timeTag } from './html';
+import type { BadgeKind } from './styles';
+import type { PageIncidentView, PageMaintenanceView, ServiceRef, TimelineMessageView } from '../domain/status-page/model';
 
 export const OVERALL_TEXT: Record<HealthStatus, string> = {
   healthy: 'All systems operational',

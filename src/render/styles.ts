@@ -1,6 +1,6 @@
-import type { HealthStatus } from '../thresholds';
+import type { HealthStatus } from '../domain/thresholds';
 import { accessibleAccent, isHexColor, normalizeHex, readableTextOn } from './contrast';
-import type { PageBranding } from './model';
+import type { PageBranding } from '../domain/status-page/model';
 
 /**
  * Every colour the page CSS uses. Text colours are derived (accessibleAccent / readableTextOn)

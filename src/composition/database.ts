@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { createOrm, migrate, type Orm } from '../db/orm';
-import { type ResolvedDatabase, resolveDatabase } from '../infra/postgres';
+import { type ResolvedDatabase, resolveDatabase } from '../launchers/postgres';
 
 export interface Database {
   orm: Orm;

@@ -1,5 +1,5 @@
 import { formatInZone } from './format-time';
-import { esc } from './render-html';
+import { esc } from './html';
 
 /**
  * Subscriber emails of a status page: plain text plus simple inline-styled HTML. Every

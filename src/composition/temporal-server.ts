@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { registerSearchAttributes, startTemporalDevServer } from '../infra/temporal-dev-server';
+import { registerSearchAttributes, startTemporalDevServer } from '../launchers/temporal-dev-server';
 
 export interface TemporalServer {
   address: string;

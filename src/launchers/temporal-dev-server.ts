@@ -6,8 +6,10 @@ import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { TEMPORAL_CLI_VERSION } from '../config';
 import { getFreePort, isPortOpen } from './free-port';
+
+/** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
+export const TEMPORAL_CLI_VERSION = '1.5.1';
 
 export const VIGIL_SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
   VigilOrganizationId: 'Keyword',

@@ -1,6 +1,6 @@
-import { esc, lines, safeHttpUrl, timeTag } from './render-html';
-import { renderStyles, resolveTheme } from './render-styles';
-import type { PageHeader } from './model';
+import { esc, lines, safeHttpUrl, timeTag } from './html';
+import { renderStyles, resolveTheme } from './styles';
+import type { PageHeader } from '../domain/status-page/model';
 
 export interface DocumentParts {
   title: string;

@@ -22,7 +22,7 @@ export const emailWorkflowId = (eventId: string) => `email:${eventId}`;
  * task straight back in the start response (eager workflow start) instead of queueing it: the
  * relay in the worker process uses this, which is most of a first attempt's latency under load.
  */
-export function temporalWebhookStarter(
+export function temporalOutboxWorkflowStarter(
   temporal: Pick<TemporalHandle, 'client' | 'taskQueue'>,
   policy: RetryPolicy,
   opts: {

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
-import { type Config, secretBox, subscriberLinkKey, webhookRetryPolicy } from '../config';
-import { logStartErrors, temporalWebhookStarter } from '../temporal/webhook-starter';
+import { type Config } from '../config';
+import { secretBox, subscriberLinkKey, webhookRetryPolicy } from './adapters';
+import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
 import { temporalProbeTestRunner } from '../temporal/probe-test-runner';
 import { temporalMetricScheduler } from '../temporal/metric-schedules';
 import { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
-import type { WorkerHandle } from '../worker/worker';
+import type { WorkerHandle } from './worker';
 
 export interface ApiProcess {
   app: FastifyInstance;
@@ -38,7 +39,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     secretBox: secretBox(config),
     linkKey: subscriberLinkKey(config),
     subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
-    webhookStarter: temporalWebhookStarter(temporal, webhookRetryPolicy(config), { onStartError: logStartErrors(log) }),
+    webhookStarter: temporalOutboxWorkflowStarter(temporal, webhookRetryPolicy(config), { onStartError: logStartErrors(log) }),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient: worker?.eagerClient }),
     localProbeJobs: worker?.localProbeJobs,
     metricScheduler: temporalMetricScheduler(temporal),

@@ -1,15 +1,16 @@
 import type { Logger } from 'pino';
-import { type Config, emailDeps, secretBox, webhookRetryPolicy } from '../config';
+import { type Config } from '../config';
+import { emailDeps, secretBox, webhookRetryPolicy } from './adapters';
 import type { Orm } from '../db/orm';
-import { registerSearchAttributes } from '../infra/temporal-dev-server';
+import { registerSearchAttributes } from '../launchers/temporal-dev-server';
 import { connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';
 import { ensureHousekeepingSchedule, ensureMetricSweepSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
-import { logStartErrors, temporalWebhookStarter } from '../temporal/webhook-starter';
-import { OutboxRelay } from '../worker/outbox-relay';
+import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
+import { OutboxRelay } from '../usecases/webhooks/outbox-relay';
 import { PROBES } from '../probes/registry';
-import { type WorkerHandle, startWorker } from '../worker/worker';
+import { type WorkerHandle, startWorker } from './worker';
 
 /** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
 export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerHandle> {
@@ -18,7 +19,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
   const temporal = await connectTemporal({ address, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
   const onStartError = logStartErrors(log);
-  const starter = temporalWebhookStarter(temporal, webhookRetryPolicy(config), { onStartError });
+  const starter = temporalOutboxWorkflowStarter(temporal, webhookRetryPolicy(config), { onStartError });
   // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
   const email = emailDeps(config, (line) => log.info(line));
   const worker = await startWorker({
@@ -39,7 +40,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureMetricSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
-  const relayStarter = temporalWebhookStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true, onStartError });
+  const relayStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true, onStartError });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
   await relay.start();
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');

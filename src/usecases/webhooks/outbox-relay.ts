@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ChangeFeed } from '../db/change-feed';
-import type { Orm } from '../db/orm';
-import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
-import { relayOutbox } from '../usecases/webhooks/relay';
+import { ChangeFeed } from '../../db/change-feed';
+import type { Orm } from '../../db/orm';
+import type { OutboxWorkflowStarter } from './ports';
+import { relayOutbox } from './relay';
 
 /**
  * Moves committed events from the outbox to webhook delivery workflows the moment they commit:
