@@ -5,11 +5,12 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
-    // jose and json-schema-ref-parser (openapi-backend's, in the conformance check) ship ES modules only;
+    // jose, json-schema-ref-parser (openapi-backend's, in the conformance check), dinero.js and
+    // temporal-polyfill (with its temporal-utils) ship ES modules only;
     // Node 20.19+ loads them with require(), jest needs them compiled.
-    '^.+/node_modules/(jose|@apidevtools/json-schema-ref-parser)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+/node_modules/(jose|@apidevtools/json-schema-ref-parser|dinero\\.js|temporal-polyfill|temporal-utils)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@apidevtools/json-schema-ref-parser)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@apidevtools/json-schema-ref-parser|dinero\\.js|temporal-polyfill|temporal-utils)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,

@@ -1,0 +1,220 @@
+/**
+ * Down and excluded minutes of one statement period (issue 15, "the downtime rule"), in whole
+ * minutes, integers only.
+ *
+ * The minute grid: the period `[start, end)` is cut into minutes `[start + k·60 s, start + (k+1)·60 s)`
+ * (period bounds are whole UTC minutes, see period.ts), `totalMinutes` of them.
+ *
+ * Status of the covered services at an instant: the worst of their statuses, unhealthy (3) >
+ * degraded (2) > healthy (1) > no_data (0). `no_data` is never down: the probe ran but yielded no
+ * value, which is a gap in the evidence, not an observed outage. So one service unhealthy makes
+ * the whole contract down; one service no_data beside a healthy one does not.
+ *
+ * The rules, chosen in the customer's favour wherever a minute is only partly one thing:
+ * - Down: the worst status is `unhealthy`, or `degraded` when the terms say
+ *   `count_degraded_as_down`.
+ * - Qualifying maintenance: a window `{ start, end, announcedAt }` with
+ *   `start − announcedAt ≥ maintenance_notice_hours` (announced exactly N hours ahead qualifies;
+ *   a window announced after it began never does, even with N = 0). Windows are clipped to the
+ *   period; overlapping or touching ones are merged. A window applies to all covered services
+ *   (the caller passes only windows that concern the contract).
+ * - An excluded minute lies entirely inside qualifying maintenance (the merged windows).
+ *   A minute only partly inside stays eligible.
+ * - A down minute is an eligible minute during which the services were down for some (positive)
+ *   time outside qualifying maintenance: "a minute counts as down when the service was down for
+ *   at least part of it". A status that turns down at exactly 10:05:00 makes 10:05 down but not
+ *   10:04; one that recovers at exactly 10:05:00 leaves 10:05 up.
+ * - `eligibleMinutes = totalMinutes − excludedMinutes`, and `downMinutes ≤ eligibleMinutes`.
+ *
+ * Timelines: each service gives the status in force before its first change (`initial`) and its
+ * changes `{ at, status }` sorted by `at` (equal instants allowed: the last one listed wins). A
+ * status holds from its `at` until the next change; changes before the period set the status at
+ * its start, changes at or after its end are ignored.
+ */
+import type { DowntimeRule } from './credit-terms';
+import { InvalidSlaInputError } from './errors';
+
+export const SLA_STATUSES = ['healthy', 'degraded', 'unhealthy', 'no_data'] as const;
+export type SlaStatus = (typeof SLA_STATUSES)[number];
+
+/** Worst-of ranks. */
+export const STATUS_RANK: Readonly<Record<SlaStatus, number>> = { no_data: 0, healthy: 1, degraded: 2, unhealthy: 3 };
+
+export interface SlaStatusChange {
+  at: Date;
+  status: SlaStatus;
+}
+
+export interface ServiceTimeline {
+  /** The status in force before the first change. */
+  initial: SlaStatus;
+  /** Sorted by `at`. */
+  changes: readonly SlaStatusChange[];
+}
+
+export interface MaintenanceWindow {
+  start: Date;
+  end: Date;
+  announcedAt: Date;
+}
+
+export interface DowntimeInput {
+  /** One timeline per covered service (at least one). */
+  services: readonly ServiceTimeline[];
+  period: { start: Date; end: Date };
+  maintenances: readonly MaintenanceWindow[];
+  terms: DowntimeRule;
+}
+
+export interface DowntimeMinutes {
+  totalMinutes: number;
+  excludedMinutes: number;
+  eligibleMinutes: number;
+  downMinutes: number;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+function msOf(date: Date, what: string): number {
+  const ms = date instanceof Date ? date.getTime() : Number.NaN;
+  if (!Number.isFinite(ms)) throw new InvalidSlaInputError(`${what} must be a valid Date`);
+  return ms;
+}
+
+function assertStatus(status: unknown, what: string): asserts status is SlaStatus {
+  if (!(SLA_STATUSES as readonly unknown[]).includes(status)) throw new InvalidSlaInputError(`${what}: unknown status ${JSON.stringify(status)}`);
+}
+
+export function worstStatus(statuses: readonly SlaStatus[]): SlaStatus {
+  let worst: SlaStatus = 'no_data';
+  for (const s of statuses) if (STATUS_RANK[s] > STATUS_RANK[worst]) worst = s;
+  return worst;
+}
+
+export function isDownStatus(status: SlaStatus, rule: Pick<DowntimeRule, 'count_degraded_as_down'>): boolean {
+  return status === 'unhealthy' || (status === 'degraded' && rule.count_degraded_as_down);
+}
+
+/** Announced at least `noticeHours` before it starts. */
+export function maintenanceQualifies(window: MaintenanceWindow, noticeHours: number): boolean {
+  if (!Number.isInteger(noticeHours) || noticeHours < 0) throw new InvalidSlaInputError(`maintenance_notice_hours must be an integer ≥ 0, got ${noticeHours}`);
+  return msOf(window.start, 'maintenance start') - msOf(window.announcedAt, 'maintenance announcedAt') >= noticeHours * HOUR_MS;
+}
+
+/** Merge sorted-or-not spans, joining overlapping and touching ones; empty spans vanish. */
+function mergeSpans(spans: Span[]): Span[] {
+  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/** Spans of `from` not covered by `holes` (both sorted, disjoint). */
+function subtractSpans(from: readonly Span[], holes: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  let h = 0;
+  for (const span of from) {
+    let cursor = span.start;
+    while (h < holes.length && (holes[h] as Span).end <= cursor) h++;
+    for (let i = h; i < holes.length && (holes[i] as Span).start < span.end; i++) {
+      const hole = holes[i] as Span;
+      if (hole.start > cursor) out.push({ start: cursor, end: hole.start });
+      cursor = Math.max(cursor, hole.end);
+    }
+    if (cursor < span.end) out.push({ start: cursor, end: span.end });
+  }
+  return out;
+}
+
+/** The spans of [periodStart, periodEnd) during which the worst status is down. */
+function downSpans(services: readonly ServiceTimeline[], periodStart: number, periodEnd: number, rule: DowntimeRule): Span[] {
+  const current: SlaStatus[] = [];
+  const events: { at: number; service: number; status: SlaStatus }[] = [];
+  services.forEach((service, i) => {
+    assertStatus(service.initial, `service ${i} initial`);
+    let status = service.initial;
+    let previous = Number.NEGATIVE_INFINITY;
+    for (const [j, change] of service.changes.entries()) {
+      const at = msOf(change.at, `service ${i} change ${j}`);
+      assertStatus(change.status, `service ${i} change ${j}`);
+      if (at < previous) throw new InvalidSlaInputError(`service ${i}: changes must be sorted by at (change ${j} is earlier than the one before)`);
+      previous = at;
+      if (at <= periodStart) status = change.status;
+      else if (at < periodEnd) events.push({ at, service: i, status: change.status });
+    }
+    current.push(status);
+  });
+  events.sort((a, b) => a.at - b.at); // stable: a service's same-instant changes keep their order
+
+  const spans: Span[] = [];
+  let downSince: number | null = isDownStatus(worstStatus(current), rule) ? periodStart : null;
+  for (let e = 0; e < events.length; ) {
+    const at = (events[e] as (typeof events)[number]).at;
+    for (; e < events.length && (events[e] as (typeof events)[number]).at === at; e++) {
+      const event = events[e] as (typeof events)[number];
+      current[event.service] = event.status;
+    }
+    const down = isDownStatus(worstStatus(current), rule);
+    if (down && downSince === null) downSince = at;
+    else if (!down && downSince !== null) {
+      spans.push({ start: downSince, end: at });
+      downSince = null;
+    }
+  }
+  if (downSince !== null) spans.push({ start: downSince, end: periodEnd });
+  return spans;
+}
+
+/** Total, excluded, eligible and down minutes of the period (see the module comment for the rules). */
+export function countDowntime(input: DowntimeInput): DowntimeMinutes {
+  const { services, period, maintenances, terms } = input;
+  if (!Number.isInteger(terms.maintenance_notice_hours) || terms.maintenance_notice_hours < 0) {
+    throw new InvalidSlaInputError(`maintenance_notice_hours must be an integer ≥ 0, got ${terms.maintenance_notice_hours}`);
+  }
+  if (services.length === 0) throw new InvalidSlaInputError('a downtime count needs at least one service timeline');
+  const start = msOf(period.start, 'period start');
+  const end = msOf(period.end, 'period end');
+  if (end <= start || (end - start) % MINUTE_MS !== 0) throw new InvalidSlaInputError('the period must be a positive whole number of minutes');
+  const totalMinutes = (end - start) / MINUTE_MS;
+
+  const windows: Span[] = [];
+  for (const [i, w] of maintenances.entries()) {
+    const ws = msOf(w.start, `maintenance ${i} start`);
+    const we = msOf(w.end, `maintenance ${i} end`);
+    if (we < ws) throw new InvalidSlaInputError(`maintenance ${i} ends before it starts`);
+    if (maintenanceQualifies(w, terms.maintenance_notice_hours)) windows.push({ start: Math.max(ws, start), end: Math.min(we, end) });
+  }
+  const excluded = mergeSpans(windows);
+
+  // Minutes wholly inside a merged window: k with start + k·M ≥ a and start + (k+1)·M ≤ b.
+  let excludedMinutes = 0;
+  for (const w of excluded) {
+    const first = Math.ceil((w.start - start) / MINUTE_MS);
+    const afterLast = Math.floor((w.end - start) / MINUTE_MS);
+    excludedMinutes += Math.max(0, afterLast - first);
+  }
+
+  // Minutes touched by down time outside the windows; such a minute is never wholly excluded.
+  let downMinutes = 0;
+  let lastCounted = -1;
+  for (const s of subtractSpans(downSpans(services, start, end, terms), excluded)) {
+    const first = Math.max(Math.floor((s.start - start) / MINUTE_MS), lastCounted + 1);
+    const last = Math.ceil((s.end - start) / MINUTE_MS) - 1;
+    if (last >= first) {
+      downMinutes += last - first + 1;
+      lastCounted = last;
+    }
+  }
+
+  return { totalMinutes, excludedMinutes, eligibleMinutes: totalMinutes - excludedMinutes, downMinutes };
+}
