@@ -1,17 +1,7 @@
 import type { ChangeFeed } from '../db/change-feed';
+import type { JobWatches, Watch } from '../usecases/probe-tests/ports';
 
 type Wake = (kind: string) => void;
-
-/** What happened to a watched job or agent since the last `next()`. */
-export interface Watch {
-  /**
-   * Resolves at once with the kinds of change seen since the last call (or since the watch
-   * began), else with the first change within `ms`, else with `[]`.
-   */
-  next(ms: number): Promise<string[]>;
-  /** Stops watching; a pending `next()` resolves with what it has. */
-  close(): void;
-}
 
 /**
  * Wakes API requests that wait on probe-test jobs: a poster waiting for its job to finish, an
@@ -20,7 +10,7 @@ export interface Watch {
  * waiters always re-read the database after waking, so a notification is only ever a hint.
  * Watch before the read: a change between the read and the wait is then kept, not missed.
  */
-export class JobWaiter {
+export class JobWaiter implements JobWatches {
   private readonly byJob = new Map<string, Set<Wake>>();
   private readonly byAgent = new Map<string, Set<Wake>>();
 
