@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { registerSearchAttributes, startTemporalDevServer } from '../launchers/temporal-dev-server';
+import { startTemporalDevServer } from '../launchers/temporal-dev-server';
+import { registerSearchAttributes } from '../temporal/search-attributes';
 
 export interface TemporalServer {
   address: string;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { type Config } from '../config';
 import { emailDeps, secretBox, webhookRetryPolicy } from './adapters';
 import type { Orm } from '../db/orm';
-import { registerSearchAttributes } from '../launchers/temporal-dev-server';
+import { registerSearchAttributes } from '../temporal/search-attributes';
 import { connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';

@@ -136,6 +136,15 @@ export const CLOUD_TESTABLE_SOURCE_TYPES = sourceTypesWhere((r) => r.cloudTestab
 /** The types whose samples are pushed to Vigil rather than probed on a schedule: they take no `agent_id`. */
 export const PUSH_SOURCE_TYPES = sourceTypesWhere(isPushedToVigil);
 
+/** A metric of this type is fed by hand or by its inbound URL, never probed (false for an unknown name). */
+export const isPushSourceType = (t: string): boolean => {
+  const row = sourceTypeRow(t);
+  return row !== undefined && isPushedToVigil(row);
+};
+
+/** A metric of this type without an agent runs from the cloud prober on its own schedule. */
+export const runsInCloud = (t: string, agentId: string | null | undefined): boolean => !agentId && sourceTypeRow(t)?.cloudCapable === true;
+
 export const isTestableSourceType = (t: unknown): t is TestableSourceType => isSourceType(t) && SOURCE_TYPES[t].probeTestable;
 
 /** The type a source type runs as: its alias target (`mtls_http` → `http`), else itself (any other string too). */

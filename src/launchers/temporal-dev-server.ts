@@ -5,17 +5,11 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { VIGIL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { getFreePort, isPortOpen } from './free-port';
 
 /** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
-
-export const VIGIL_SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
-  VigilOrganizationId: 'Keyword',
-  VigilResourceKind: 'Keyword',
-  VigilResourceId: 'Keyword',
-};
 
 const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
 
@@ -256,24 +250,4 @@ async function startWithSdkDownload(opts: Resolved, log: (line: string) => void)
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => (stopping ??= env.teardown());
   return { address: env.address, uiUrl: opts.uiUrl, binary: 'sdk-download', stop };
-}
-
-export async function registerSearchAttributes(address: string, namespace: string): Promise<void> {
-  const connection = await Connection.connect({ address });
-  try {
-    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-    const missing = Object.keys(VIGIL_SEARCH_ATTRIBUTES).filter((name) => customAttributes?.[name] === undefined);
-    if (missing.length === 0) return;
-    const keyword = encodeSearchAttributeIndexedValueType('KEYWORD');
-    if (keyword === undefined) throw new Error('cannot encode the KEYWORD search attribute type');
-    const searchAttributes = Object.fromEntries(missing.map((name) => [name, keyword]));
-    try {
-      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
-    } catch (err) {
-      // gRPC ALREADY_EXISTS (6): another process registered them between our list and add.
-      if ((err as { code?: number }).code !== 6 && !/already exists/i.test(String(err))) throw err;
-    }
-  } finally {
-    await connection.close();
-  }
 }

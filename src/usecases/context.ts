@@ -32,3 +32,9 @@ export const ownTransaction =
   (ctx: Pick<OrgContext, 'em'>): UnitOfWork =>
   (work) =>
     ctx.em.transactional((tx) => work(tx as EntityManager));
+
+/** For a write that is one statement, and so atomic without a transaction of its own. */
+export const oneStatement =
+  (ctx: Pick<OrgContext, 'em'>): UnitOfWork =>
+  (work) =>
+    work(ctx.em);

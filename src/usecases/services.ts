@@ -6,6 +6,7 @@ import { assertNotReferenced } from './in-use';
 import { ProblemError } from '../domain/error-catalog';
 import type { OrgContext } from './context';
 import type { MetricScheduler } from './metrics/ports';
+import { syncSchedule } from './metrics/metrics';
 import { findLive, listLive, softDelete } from './org-resources';
 import { assertWritable, reserveQuota } from './plan-limits';
 
@@ -76,16 +77,11 @@ export async function updateService(ctx: OrgContext, id: string, patch: ServiceP
  */
 /**
  * Soft-deletes a service with its metrics (409 in_use while an SLO or page uses them); the cloud
- * metrics' schedules go with them after commit. A schedule left behind by a failure here only
- * skips: a deleted metric is never probed.
+ * metrics' schedules go with them after commit.
  */
 export async function deleteService(ctx: OrgContext, ports: { metricScheduler: MetricScheduler }, id: string): Promise<Service> {
   const { service, metrics } = await softDeleteService(ctx, id);
-  for (const m of metrics) {
-    await ports.metricScheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: false, deleted: true }).catch((err) => {
-      ctx.log?.warn({ err, metric_id: m.id }, 'could not remove the metric schedule; it skips deleted metrics');
-    });
-  }
+  for (const m of metrics) await syncSchedule(ctx, { scheduler: ports.metricScheduler }, m);
   return service;
 }
 

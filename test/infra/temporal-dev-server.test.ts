@@ -3,16 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
-import { TEMPORAL_CLI_VERSION } from '../../src/launchers/temporal-dev-server';
 import { isPortOpen } from '../../src/launchers/free-port';
-import {
-  ensureTemporalCli,
-  registerSearchAttributes,
-  startTemporalDevServer,
-  temporalCliPath,
-  VIGIL_SEARCH_ATTRIBUTES,
-  type RunningTemporal,
-} from '../../src/launchers/temporal-dev-server';
+import { TEMPORAL_CLI_VERSION, ensureTemporalCli, startTemporalDevServer, temporalCliPath, type RunningTemporal } from '../../src/launchers/temporal-dev-server';
+import { VIGIL_SEARCH_ATTRIBUTES, registerSearchAttributes } from '../../src/temporal/search-attributes';
 
 const cacheDir = process.env.VIGIL_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'vigil');
 // A first `go install` of the CLI takes minutes; with the binary cached a start takes a few seconds.

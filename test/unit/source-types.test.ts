@@ -8,15 +8,16 @@ import {
   type SourceTypeRow,
   TESTABLE_SOURCE_TYPES,
   UNTESTABLE_SOURCE_TYPES,
+  isPushSourceType,
   isPushedToVigil,
   isSourceType,
   isTestableSourceType,
   runsAs,
+  runsInCloud,
   sourceTypeRow,
   sourceTypesWhere,
 } from '../../src/domain/source-types';
 import { SOURCE_CONFIG_SCHEMAS } from '../../src/domain/source-config';
-import { PUSH_SOURCE_TYPES as VIEW_PUSH_SOURCE_TYPES } from '../../src/usecases/metrics/view';
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
 const rows = Object.entries(SOURCE_TYPES) as [SourceType, SourceTypeRow][];
@@ -120,9 +121,19 @@ describe('the derived lists equal the old hand-written ones', () => {
     expect(sorted(CLOUD_TESTABLE_SOURCE_TYPES)).toEqual(sorted(['http', 'mtls_http']));
   });
 
-  it('metrics/view: PUSH_SOURCE_TYPES, pushed to Vigil and never scheduled (also still exported there)', () => {
+  it('metrics/view: PUSH_SOURCE_TYPES, pushed to Vigil and never scheduled (also as the predicate the views and schedules use)', () => {
     expect(PUSH_SOURCE_TYPES).toEqual(['manual', 'heartbeat', 'alert']);
-    expect(VIEW_PUSH_SOURCE_TYPES).toEqual(['manual', 'heartbeat', 'alert']);
+    expect(ALL_SOURCE_TYPES.filter(isPushSourceType)).toEqual(['manual', 'heartbeat', 'alert']);
+    expect(isPushSourceType('no-such-type')).toBe(false);
+  });
+
+  it('metrics/metrics: a metric runs in the cloud when it has no agent and its type is one the cloud prober runs (the old `!agent && !push` rule, for every valid metric)', () => {
+    for (const t of ALL_SOURCE_TYPES) {
+      // A metric without an agent exists only for cloud-capable and pushed types (metric writes refuse the others).
+      if (sourceTypeRow(t)!.agentOnly) continue;
+      expect([t, runsInCloud(t, null)]).toEqual([t, !isPushSourceType(t)]);
+      expect([t, runsInCloud(t, 'agent-id')]).toEqual([t, false]);
+    }
   });
 
   it('metrics/metrics: STATUS_WITHOUT_THRESHOLDS, the types that refuse thresholds', () => {

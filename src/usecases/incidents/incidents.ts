@@ -6,7 +6,7 @@ import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { IncidentState, MessageType, Severity } from '../../domain/incident-state';
-import type { OrgContext, UnitOfWork } from '../context';
+import { type OrgContext, type UnitOfWork, oneStatement } from '../context';
 import { syncManualMetrics } from '../metrics/manual';
 import { assertCustomersExist, assertServicesExist } from '../org-refs';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
@@ -84,7 +84,7 @@ async function change(ctx: OrgContext, fn: (t: Tx) => Promise<IncidentView>): Pr
  * statement: everything the answer and the events show is known before it is written. It can
  * move only the manual metrics of the services it names. `unit`: the API's idempotent create.
  */
-export async function createIncident(ctx: OrgContext, input: IncidentInput, unit: UnitOfWork = (work) => work(ctx.em)): Promise<IncidentView> {
+export async function createIncident(ctx: OrgContext, input: IncidentInput, unit: UnitOfWork = oneStatement(ctx)): Promise<IncidentView> {
   const view = await unit((em) => insertNewIncident({ ...ctx, em }, input));
   return followedByManualMetrics(ctx, view, view.affected_services);
 }

@@ -13,6 +13,14 @@ export function inboundToken(sourceType: string): string | null {
   return null;
 }
 
+/** Where a heartbeat or alert metric receives its pings or webhooks (`/v1/<kind>/<token>`): answered once, at creation. */
+export interface InboundEndpoint {
+  kind: 'heartbeats' | 'alerts';
+  token: string;
+}
+
+export const inboundEndpoint = (sourceType: string, token: string): InboundEndpoint => ({ kind: sourceType === 'heartbeat' ? 'heartbeats' : 'alerts', token });
+
 /** The metric an inbound heartbeat ping or alert webhook belongs to. */
 export async function findByInboundToken(ctx: { em: OrgContext['em'] }, token: string, sourceType: 'heartbeat' | 'alert'): Promise<Metric> {
   const m = await ctx.em.findOne(MetricSchema, { inboundTokenHash: hashToken(token), sourceType, deletedAt: null });

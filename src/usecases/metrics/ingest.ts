@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type FlipEventTerms, type NewSample, type StoredFlip, metricsForIngest, storeSamples } from '../../db/repositories/samples-repository';
 import { describeReason, normalizeReason } from '../../domain/reason-codes';
 import { type HealthStatus, type Thresholds, evaluateStatus } from '../../domain/thresholds';
-import { PUSH_SOURCE_TYPES } from './view';
+import { PUSH_SOURCE_TYPES } from '../../domain/source-types';
 
 export interface IncomingSample {
   metricId: string;

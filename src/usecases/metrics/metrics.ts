@@ -5,15 +5,15 @@ import { pageOf } from '../../domain/cursor';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { validateSourceConfig } from '../../domain/source-config';
-import { isPushedToVigil, sourceTypeRow } from '../../domain/source-types';
+import { isPushedToVigil, runsInCloud, sourceTypeRow } from '../../domain/source-types';
 import { HEALTH_STATUSES, type HealthStatus, THRESHOLD_OPERATIONS } from '../../domain/thresholds';
 import { toIso } from '../../domain/time';
 import type { OrgContext } from '../context';
 import type { MetricScheduler } from './ports';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive, softDelete } from '../org-resources';
-import { hashToken, inboundToken } from './inbound';
-import { type MetricView, PUSH_SOURCE_TYPES, metricView } from './view';
+import { type InboundEndpoint, hashToken, inboundEndpoint, inboundToken } from './inbound';
+import { type MetricView, metricView } from './view';
 import { assertNotReferenced } from '../in-use';
 import { assertWritable, reserveQuota } from '../plan-limits';
 import { validateAlertSourceConfig } from './alerts';
@@ -85,26 +85,24 @@ export interface MetricPorts {
   scheduler: MetricScheduler;
 }
 
-/** Cloud metrics run from a Temporal Schedule, kept in step after every committed change (a failed sync is mended by the metric's next change). */
-async function syncSchedule(ctx: OrgContext, ports: MetricPorts, m: Metric): Promise<void> {
+/**
+ * Cloud metrics run from a Temporal Schedule, kept in step with the committed row after every
+ * change (a failed sync is mended by the metric's next change; a schedule left behind by a
+ * deleted metric only skips, as a deleted metric is never probed).
+ */
+export async function syncSchedule(ctx: OrgContext, ports: MetricPorts, m: Metric): Promise<void> {
   try {
-    await ports.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: !m.agent && !PUSH_SOURCE_TYPES.includes(m.sourceType), deleted: !!m.deletedAt });
+    await ports.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: runsInCloud(m.sourceType, m.agent), deleted: !!m.deletedAt });
   } catch (err) {
     ctx.log?.error({ err, metric_id: m.id }, 'could not update the metric schedule');
   }
-}
-
-/** Where a heartbeat or alert metric receives its pings or webhooks: answered once, at creation. */
-export interface InboundEndpoint {
-  kind: 'heartbeats' | 'alerts';
-  token: string;
 }
 
 /** Creates a metric (within the plan's quota), then its cloud schedule. */
 export async function createMetric(ctx: OrgContext, ports: MetricPorts, input: MetricInput): Promise<{ view: MetricView; inbound: InboundEndpoint | null }> {
   const { metric, view, token } = await insertMetric(ctx, input);
   await syncSchedule(ctx, ports, metric);
-  return { view, inbound: token ? { kind: metric.sourceType === 'heartbeat' ? 'heartbeats' : 'alerts', token } : null };
+  return { view, inbound: token ? inboundEndpoint(metric.sourceType, token) : null };
 }
 
 async function insertMetric(ctx: OrgContext, input: MetricInput): Promise<{ view: MetricView; metric: Metric; token: string | null }> {

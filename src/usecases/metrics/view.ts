@@ -1,6 +1,6 @@
 import type { Metric } from '../../db/entities';
 import { describeReason } from '../../domain/reason-codes';
-import { PUSH_SOURCE_TYPES as PUSHED_TO_VIGIL } from '../../domain/source-types';
+import { isPushSourceType } from '../../domain/source-types';
 import type { HealthStatus } from '../../domain/thresholds';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
@@ -27,8 +27,6 @@ export interface MetricView {
   deleted_at: string | null;
 }
 
-/** Source types whose samples are pushed to Vigil rather than probed on a schedule (from the table of domain/source-types). */
-export const PUSH_SOURCE_TYPES: readonly string[] = PUSHED_TO_VIGIL;
 
 export function metricView(m: Metric): MetricView {
   const noData = m.status === 'no_data';
@@ -42,7 +40,7 @@ export function metricView(m: Metric): MetricView {
     thresholds: m.thresholds ?? null,
     interval_seconds: m.intervalSeconds,
     agent_id: m.agent ?? null,
-    mode: PUSH_SOURCE_TYPES.includes(m.sourceType) ? 'push' : m.agent ? 'agent' : 'cloud',
+    mode: isPushSourceType(m.sourceType) ? 'push' : m.agent ? 'agent' : 'cloud',
     unit: m.unit ?? null,
     status: m.status as HealthStatus,
     // Spec §2.7: current_value is null while the metric reports no_data.

@@ -37,8 +37,8 @@ export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest,
     const reason = unavailableReason(agent, ctx.now);
     if (reason) {
       // An outdated agent is told which version it needs (spec §7.2: "outdated (below min_agent_version)").
-      const extras = reason === 'outdated' ? { reason, private_url: false, min_agent_version: MIN_AGENT_VERSION } : { reason, private_url: false };
-      throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), extras);
+      const minimum = reason === 'outdated' ? { min_agent_version: MIN_AGENT_VERSION } : {};
+      throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), { reason, private_url: false, ...minimum });
     }
     // Waiting for the agent's answer: queued, or taken by a poll and not answered yet.
     const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: { $in: ['pending', 'running'] }, expiresAt: { $gt: ctx.now } });
