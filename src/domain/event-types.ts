@@ -12,6 +12,15 @@ export const EVENT_TYPES = [
   'maintenance.completed',
   'maintenance.canceled',
   'metric.status_changed',
+  'sla_statement.drafted',
+  'sla_statement.submitted',
+  'sla_statement.changes_requested',
+  'sla_statement.recomputed',
+  'sla_statement.approved',
+  'sla_statement.delivered',
+  'sla_statement.corrected',
+  'sla_statement.superseded',
+  'sla_statement.voided',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,5 +1,5 @@
 import { ProblemError } from './error-catalog';
-import { CAPABILITY_FEATURE, type Capability, type Plan, upgradeFor } from './plans';
+import { CAPABILITY_FEATURE, type Capability, type Feature, type Plan, upgradeFor } from './plans';
 
 function upgradeLink(target: Plan | null, pricingUrl: string) {
   return target ? { upgrade: { plan: target.id, label: `Upgrade to ${target.label}`, url: `${pricingUrl}#${target.id}` } } : {};
@@ -46,4 +46,13 @@ export function assertNotSuspended(plan: Plan, capability: Capability, rank: num
     `This item is beyond the ${plan.label} plan's quota of ${cap} ${capability} and is read-only; delete others or upgrade.`,
     { quota: { capability, used, cap, plan: plan.id }, ...upgradeLink(upgradeFor(plan.id, { capability, used }), pricingUrl) },
   );
+}
+
+/** Throws feature_locked when the plan lacks a feature that is not a countable capability (the SLA ledger). */
+export function assertPlanFeature(plan: Plan, feature: Feature, label: string, pricingUrl: string): void {
+  if (plan.features.has(feature)) return;
+  throw new ProblemError('feature_locked', `The ${plan.label} plan does not include ${label}.`, {
+    quota: { capability: feature, used: null, cap: 0, plan: plan.id },
+    ...upgradeLink(upgradeFor(plan.id, { feature }), pricingUrl),
+  });
 }

@@ -144,6 +144,15 @@ export const EMAIL_CASES: readonly EmailCase[] = [
   { type: 'maintenance.completed', owesEmail: true, withoutConfirmedSubscriber: false },
   { type: 'maintenance.canceled', owesEmail: true, withoutConfirmedSubscriber: false },
   { type: 'metric.status_changed', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.drafted', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.submitted', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.changes_requested', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.recomputed', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.approved', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.delivered', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.corrected', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.superseded', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'sla_statement.voided', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: CONFIRMATION_EVENT, owesEmail: true, withoutConfirmedSubscriber: true },
 ];
 

@@ -10,6 +10,7 @@ import { MetricSchema, MetricStatusFlipSchema } from './metric';
 import { OrganizationSchema } from './organization';
 import { ServiceSchema } from './service';
 import { SloSchema } from './slo';
+import { ContractSchema, SlaAuditEntrySchema, SlaExclusionSchema, SlaStatementSchema, StatementSigningKeySchema } from './sla';
 import { NotificationRunSchema, StatusPageSchema, SubscriberEmailSchema, SubscriberSchema } from './status-page';
 import { RateLimitCounterSchema } from './rate-limit-counter';
 import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from './webhook';
@@ -26,8 +27,9 @@ export * from './metric';
 export * from './organization';
 export * from './service';
 export * from './slo';
+export * from './sla';
 export * from './status-page';
 export * from './rate-limit-counter';
 export * from './webhook';
 
-export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema, StatusPageSchema, SubscriberSchema, SubscriberEmailSchema, NotificationRunSchema];
+export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema, StatusPageSchema, SubscriberSchema, SubscriberEmailSchema, NotificationRunSchema, ContractSchema, SlaStatementSchema, SlaAuditEntrySchema, SlaExclusionSchema, StatementSigningKeySchema];

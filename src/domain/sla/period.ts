@@ -96,3 +96,36 @@ export function tzDataVersion(runtimeTzVersion: string | undefined): string {
   if (typeof runtimeTzVersion !== 'string' || !TZ_VERSION_PATTERN.test(runtimeTzVersion)) throw new UnknownTzDataVersionError(runtimeTzVersion);
   return runtimeTzVersion;
 }
+
+const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** A calendar date `YYYY-MM-DD` that exists (2025-02-29 does not). */
+export function isValidDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !DATE_PATTERN.test(value)) return false;
+  try {
+    Temporal.PlainDate.from(value, { overflow: 'reject' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The part of the period a contract is in effect: from local midnight of `effectiveFrom` to local
+ * midnight after `effectiveTo` (inclusive last day, null = open-ended), clipped to the period.
+ * Null when the contract is not in effect at any time of the period.
+ */
+export function effectiveWindow(period: PeriodBounds, effectiveFrom: string, effectiveTo: string | null): { start: Date; end: Date } | null {
+  const from = Temporal.PlainDate.from(effectiveFrom, { overflow: 'reject' }).toZonedDateTime({ timeZone: period.timeZone }).epochMilliseconds;
+  const to = effectiveTo === null ? Number.POSITIVE_INFINITY : Temporal.PlainDate.from(effectiveTo, { overflow: 'reject' }).add({ days: 1 }).toZonedDateTime({ timeZone: period.timeZone }).epochMilliseconds;
+  const start = Math.max(period.start.getTime(), from);
+  const end = Math.min(period.end.getTime(), to);
+  return end > start ? { start: new Date(start), end: new Date(end) } : null;
+}
+
+/** The period that ended last before `instant` in `timeZone` (the month before the one `instant` is in). */
+export function previousPeriod(instant: Date, timeZone: string): string {
+  const current = periodOf(instant, timeZone);
+  const prev = Temporal.PlainYearMonth.from(current).subtract({ months: 1 });
+  return `${String(prev.year).padStart(4, '0')}-${String(prev.month).padStart(2, '0')}`;
+}

@@ -1,0 +1,283 @@
+/**
+ * The SLA statement document (issue 15): what is computed for one contract and period, signed
+ * and delivered. Pure: the caller reads the evidence (status timelines, maintenances, manual
+ * exclusions, incidents) and this builds the document, validated by `statementDocumentSchema`,
+ * which `canonicalStatement` (src/infra/statement-signing.ts) turns into the signed bytes.
+ *
+ * - The contract is down in a minute when any covered service is (worst-of across every metric
+ *   of every covered service, countDowntime's rules); each service's own minutes are shown too.
+ * - Exclusions: scheduled maintenance on a covered service, excluded when announced at least the
+ *   terms' notice ahead of its start; and manual exclusions finance adds with a justification
+ *   (always excluded).
+ * - The incident ledger: every incident on a covered service overlapping the period, with the
+ *   down minutes during it and whether they counted (outside every exclusion) or not, and why.
+ * - Instants are ISO 8601 UTC strings with milliseconds; money is an integer of minor units.
+ * - `attainment_min` is the attainment over eligible minutes as a percentage rounded toward zero
+ *   at 4 places; `attainment.numerator`/`denominator` keep the exact fraction.
+ */
+import { z } from 'zod';
+import { attainment as exactAttainment, compareWithPercent, formatPercent } from './attainment';
+import { type CreditTerms, creditTermsSchema } from './credit-terms';
+import { computeCredit } from './credit';
+import { currencyExponent } from './currency';
+import { DECIMAL_PATTERN } from './decimal';
+import { type MaintenanceWindow, type ServiceTimeline, countDowntime } from './downtime';
+import type { PeriodBounds } from './period';
+
+export const STATEMENT_SCHEMA_ID = 'vigil.sla_statement.v1';
+export const ATTAINMENT_DECIMALS = 4;
+
+const iso = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'Expected an ISO 8601 UTC instant with milliseconds');
+const minutes = z.int().min(0);
+const decimal = z.string().regex(DECIMAL_PATTERN);
+
+const minuteCounts = {
+  total_minutes: minutes,
+  excluded_minutes: minutes,
+  eligible_minutes: minutes,
+  down_minutes: minutes,
+};
+
+export const statementDocumentSchema = z.strictObject({
+  schema: z.literal(STATEMENT_SCHEMA_ID),
+  statement_id: z.uuid(),
+  revision: z.int().min(1),
+  supersedes: z.strictObject({ statement_id: z.uuid(), revision: z.int().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
+  generated_at: iso,
+  organization: z.strictObject({ id: z.uuid(), name: z.string() }),
+  customer: z.strictObject({ id: z.uuid(), name: z.string(), external_id: z.string().nullable() }),
+  contract: z.strictObject({
+    id: z.uuid(),
+    name: z.string(),
+    sla_target_pct: decimal,
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    currency_exponent: z.int().min(0),
+    monthly_fee_minor: z.int().min(0),
+    credit_terms: creditTermsSchema,
+  }),
+  period: z.strictObject({
+    label: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/),
+    timezone: z.string(),
+    start: iso,
+    end: iso,
+    tz_data_version: z.string(),
+    tz_data_source: z.string(),
+  }),
+  services: z.array(z.strictObject({ id: z.uuid(), name: z.string(), metrics: z.int().min(0), ...minuteCounts })).min(1),
+  exclusions: z.array(
+    z.strictObject({
+      kind: z.enum(['maintenance', 'manual']),
+      id: z.uuid(),
+      title: z.string(),
+      start: iso,
+      end: iso,
+      announced_at: iso.nullable(),
+      excluded: z.boolean(),
+      why: z.string(),
+    }),
+  ),
+  incidents: z.array(
+    z.strictObject({
+      id: z.uuid(),
+      title: z.string(),
+      severity: z.string().nullable(),
+      start: iso,
+      end: iso.nullable(),
+      down_minutes: minutes,
+      counted: z.boolean(),
+      why: z.string(),
+    }),
+  ),
+  totals: z.strictObject(minuteCounts),
+  attainment: z.strictObject({ numerator: z.string().regex(/^\d+$/), denominator: z.string().regex(/^[1-9]\d*$/), percent: decimal }),
+  target_met: z.boolean(),
+  credit: z.strictObject({
+    credit_pct: decimal,
+    amount_minor: z.int().min(0),
+    capped: z.boolean(),
+    minimum_applied: z.boolean(),
+    rounding: z.enum(['half_up', 'up']),
+  }),
+});
+export type StatementDocument = z.output<typeof statementDocumentSchema>;
+
+export interface CoveredService {
+  id: string;
+  name: string;
+  /** One timeline per metric of the service (a service without metrics has none). */
+  metrics: readonly ServiceTimeline[];
+}
+
+export interface MaintenanceEvidence {
+  id: string;
+  title: string;
+  /** The services it affects among the covered ones (the caller passes only those that touch one). */
+  start: Date;
+  end: Date;
+  announcedAt: Date;
+}
+
+export interface ManualExclusion {
+  id: string;
+  justification: string;
+  start: Date;
+  end: Date;
+}
+
+export interface IncidentEvidence {
+  id: string;
+  title: string;
+  severity: string | null;
+  start: Date;
+  /** Null while the incident is unresolved. */
+  end: Date | null;
+}
+
+export interface StatementInput {
+  statementId: string;
+  revision: number;
+  supersedes: StatementDocument['supersedes'];
+  generatedAt: Date;
+  organization: { id: string; name: string };
+  customer: { id: string; name: string; externalId: string | null };
+  contract: { id: string; name: string; slaTargetPct: string; currency: string; monthlyFeeMinor: number; creditTerms: CreditTerms };
+  period: PeriodBounds;
+  /** The part of the period the contract is in effect (equal to the period unless it starts or ends within it). */
+  window: { start: Date; end: Date };
+  tzDataVersion: string;
+  tzDataSource: string;
+  services: readonly CoveredService[];
+  maintenances: readonly MaintenanceEvidence[];
+  exclusions: readonly ManualExclusion[];
+  incidents: readonly IncidentEvidence[];
+}
+
+const HOUR_MS = 3_600_000;
+const NO_METRICS: ServiceTimeline = { initial: 'no_data', changes: [] };
+
+function isoOf(date: Date): string {
+  return date.toISOString();
+}
+
+function clip(date: Date, window: { start: Date; end: Date }): Date {
+  return new Date(Math.min(Math.max(date.getTime(), window.start.getTime()), window.end.getTime()));
+}
+
+/** Windows countDowntime excludes: qualifying maintenances, and manual exclusions (always, whatever the notice). */
+function excludedWindows(input: StatementInput): MaintenanceWindow[] {
+  const notice = input.contract.creditTerms.maintenance_notice_hours;
+  return [
+    ...input.maintenances.map((m) => ({ start: m.start, end: m.end, announcedAt: m.announcedAt })),
+    // Announced exactly the notice ahead: qualifies under any notice rule.
+    ...input.exclusions.map((e) => ({ start: e.start, end: e.end, announcedAt: new Date(e.start.getTime() - notice * HOUR_MS) })),
+  ];
+}
+
+function minutesOf(timelines: readonly ServiceTimeline[], input: StatementInput, windows: MaintenanceWindow[], span = input.window) {
+  const terms = input.contract.creditTerms;
+  const counted = countDowntime({ services: timelines.length ? timelines : [NO_METRICS], period: span, maintenances: windows, terms });
+  return { total_minutes: counted.totalMinutes, excluded_minutes: counted.excludedMinutes, eligible_minutes: counted.eligibleMinutes, down_minutes: counted.downMinutes };
+}
+
+/** The minute-aligned part of [start, end) within the window, or null when it holds no whole minute. */
+function minuteSpan(start: Date, end: Date, window: { start: Date; end: Date }): { start: Date; end: Date } | null {
+  const base = window.start.getTime();
+  const s = clip(start, window).getTime();
+  const e = clip(end, window).getTime();
+  const first = base + Math.floor((s - base) / 60_000) * 60_000;
+  const last = base + Math.ceil((e - base) / 60_000) * 60_000;
+  return last > first ? { start: new Date(first), end: new Date(Math.min(last, window.end.getTime())) } : null;
+}
+
+export function buildStatementDocument(input: StatementInput): StatementDocument {
+  const terms = input.contract.creditTerms;
+  const windows = excludedWindows(input);
+  const allTimelines = input.services.flatMap((s) => s.metrics);
+
+  const services = input.services.map((s) => ({ id: s.id, name: s.name, metrics: s.metrics.length, ...minutesOf(s.metrics, input, windows) }));
+  const totals = minutesOf(allTimelines, input, windows);
+
+  const exclusions: StatementDocument['exclusions'] = [
+    ...input.maintenances.map((m) => {
+      const noticeHours = (m.start.getTime() - m.announcedAt.getTime()) / HOUR_MS;
+      const excluded = noticeHours >= terms.maintenance_notice_hours;
+      const shown = Math.floor(Math.max(0, noticeHours) * 10) / 10;
+      return {
+        kind: 'maintenance' as const,
+        id: m.id,
+        title: m.title,
+        start: isoOf(m.start),
+        end: isoOf(m.end),
+        announced_at: isoOf(m.announcedAt),
+        excluded,
+        why: excluded
+          ? `Announced ${shown} h before it started; the contract excludes maintenance announced at least ${terms.maintenance_notice_hours} h ahead.`
+          : `Announced only ${shown} h before it started; the contract needs ${terms.maintenance_notice_hours} h notice, so its minutes stay eligible.`,
+      };
+    }),
+    ...input.exclusions.map((e) => ({
+      kind: 'manual' as const,
+      id: e.id,
+      title: e.justification,
+      start: isoOf(e.start),
+      end: isoOf(e.end),
+      announced_at: null,
+      excluded: true,
+      why: `Excluded by finance: ${e.justification}`,
+    })),
+  ].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
+
+  const incidents = input.incidents
+    .map((i) => {
+      const span = minuteSpan(i.start, i.end ?? input.window.end, input.window);
+      const during = span ? minutesOf(allTimelines, input, windows, span) : null;
+      const all = span ? minutesOf(allTimelines, input, [], span) : null;
+      const down = during?.down_minutes ?? 0;
+      const hidden = (all?.down_minutes ?? 0) - down;
+      let why: string;
+      if (!span) why = 'Outside the statement window.';
+      else if (down > 0 && hidden > 0) why = `${down} down minutes counted; ${hidden} fell inside excluded maintenance.`;
+      else if (down > 0) why = `${down} down minutes counted.`;
+      else if (hidden > 0) why = `All ${hidden} down minutes fell inside excluded maintenance.`;
+      else why = 'The covered services were not down during the incident.';
+      return { id: i.id, title: i.title, severity: i.severity, start: isoOf(i.start), end: i.end ? isoOf(i.end) : null, down_minutes: down, counted: down > 0, why };
+    })
+    .sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
+
+  const fraction = exactAttainment(totals.eligible_minutes, totals.down_minutes);
+  const credit = computeCredit(terms, input.contract.monthlyFeeMinor, input.contract.currency, fraction, totals.eligible_minutes, totals.down_minutes);
+
+  return statementDocumentSchema.parse({
+    schema: STATEMENT_SCHEMA_ID,
+    statement_id: input.statementId,
+    revision: input.revision,
+    supersedes: input.supersedes,
+    generated_at: isoOf(input.generatedAt),
+    organization: input.organization,
+    customer: { id: input.customer.id, name: input.customer.name, external_id: input.customer.externalId },
+    contract: {
+      id: input.contract.id,
+      name: input.contract.name,
+      sla_target_pct: input.contract.slaTargetPct,
+      currency: input.contract.currency,
+      currency_exponent: currencyExponent(input.contract.currency),
+      monthly_fee_minor: input.contract.monthlyFeeMinor,
+      credit_terms: terms,
+    },
+    period: {
+      label: input.period.label,
+      timezone: input.period.timeZone,
+      start: isoOf(input.period.start),
+      end: isoOf(input.period.end),
+      tz_data_version: input.tzDataVersion,
+      tz_data_source: input.tzDataSource,
+    },
+    services,
+    exclusions,
+    incidents,
+    totals,
+    attainment: { numerator: fraction.numerator.toString(), denominator: fraction.denominator.toString(), percent: formatPercent(fraction, ATTAINMENT_DECIMALS) },
+    target_met: compareWithPercent(fraction, input.contract.slaTargetPct) >= 0,
+    credit: { credit_pct: credit.creditPct, amount_minor: credit.creditAmountMinor, capped: credit.capped, minimum_applied: credit.minimumApplied, rounding: terms.rounding },
+  });
+}
