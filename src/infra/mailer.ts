@@ -12,6 +12,7 @@ export interface MailMessage {
   /** RFC 8058 one-click unsubscribe: sets List-Unsubscribe: <url> (plus <mailto:...> when given) and List-Unsubscribe-Post: List-Unsubscribe=One-Click */
   listUnsubscribe?: { url: string; mailto?: string };
   headers?: Record<string, string>;
+  attachments?: { filename: string; content: Buffer | string; contentType: string }[];
 }
 
 export interface Mailer {
@@ -33,6 +34,7 @@ export function createMailer(opts: { smtpUrl?: string | null; from: string; outb
     text: msg.text,
     html: msg.html,
     messageId: `<${randomUUID()}@${domain}>`,
+    ...(msg.attachments?.length ? { attachments: msg.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) } : {}),
     headers: {
       ...msg.headers,
       ...(msg.listUnsubscribe ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
