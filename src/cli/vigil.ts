@@ -5,6 +5,7 @@ import { UsageError, listApiKeys, mintApiKey, revokeApiKey } from '../usecases/a
 import { createOrganization, updateOrganization } from '../usecases/organizations';
 import { CliUsageError, limitOption, parse, requireOption } from './args';
 import { openDatabase } from './database';
+import { runSlaVerify } from './sla-verify';
 
 const HELP = `vigil — manage Vigil organizations and API keys (uses the service's own database settings)
 
@@ -14,6 +15,7 @@ const HELP = `vigil — manage Vigil organizations and API keys (uses the servic
   vigil key list --org ORG_ID [--json]
   vigil key revoke KEY_ID [--json]
   vigil migrate
+  vigil sla verify STATEMENT_JSON STATEMENT_JWS [--jwks FILE|URL] [--sha256 HEX] [--json]   (offline, no database)
 
 Plans: ${PLAN_IDS.join(', ')}
 Scopes: ${SCOPES.join(', ')}`;
@@ -85,6 +87,8 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     io.out(HELP);
     return 0;
   }
+  // Offline: checks files a customer received, so it never opens the database.
+  if (a === 'sla' && b === 'verify') return runSlaVerify(argv.slice(2), io);
   if (!name) {
     io.err(a ? `Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${HELP}` : HELP);
     return 2;
