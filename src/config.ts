@@ -68,6 +68,10 @@ export const ConfigSchema = z.object({
   SUBSCRIBE_LIMIT_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
   SUBSCRIBE_LIMIT_PER_PAGE_HOUR: z.coerce.number().int().min(1).default(500),
   WEBHOOK_RETRY_GIVE_UP_MS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_POLICY.giveUpAfterMs),
+  SLA_REVIEW_REMINDER_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000),
+  SLA_REVIEW_ESCALATION_MS: z.coerce.number().int().min(1_000).default(7 * 86_400_000),
+  SLA_CORRECTION_WINDOW_MS: z.coerce.number().int().min(1_000).default(90 * 86_400_000),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

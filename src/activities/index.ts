@@ -7,6 +7,7 @@ import { createMetricActivities } from './metrics';
 import { type ProberDeps, createProbeTestActivities } from './probe-tests';
 import { type WebhookDeps, createWebhookActivities } from './webhooks';
 import { type EmailDeps, createSubscriberEmailActivities } from './subscriber-emails';
+import { type SlaDeps, createSlaActivities } from './sla';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -20,6 +21,8 @@ export interface ActivityDeps {
   localProbeJobs?: LocalProbeJobs;
   /** Sends subscriber email (SMTP or the development outbox folder); without it those activities fail as not configured. */
   email?: EmailDeps;
+  /** Signs SLA statements and mails them; without it those activities fail as not configured. */
+  sla?: SlaDeps;
   /** Days of samples kept (METRIC_SAMPLE_RETENTION_DAYS). */
   sampleRetentionDays?: number;
 }
@@ -33,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createProbeTestActivities(deps),
     ...createMetricActivities(deps),
     ...createSubscriberEmailActivities(deps),
+    ...createSlaActivities(deps),
   };
 }
 

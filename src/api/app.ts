@@ -35,6 +35,8 @@ import { statusPageRoutes } from './routes/status-pages';
 import { PAGE_ROUTE_PREFIX, publicPageRoutes, publicSubscribeRoutes } from './routes/public-pages';
 import { subdomainOfHost } from '../domain/status-page/subdomain';
 import type { SubscribeLimits } from '../usecases/status-pages/subscribers';
+import type { SlaWorkflows } from '../usecases/sla/ports';
+import { type SlaRouteDeps, jwksRoutes, slaRoutes } from './routes/sla';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,11 +72,22 @@ export interface AppDeps {
   localProbeJobs?: LocalProbeJobs;
   /** Keeps cloud metrics' Temporal Schedules in step; without one, cloud metrics do not run. */
   metricScheduler?: MetricScheduler;
+  /** Contracts and SLA statements: their workflows, the PDF printer and the verification links; without it, SLA actions answer 500. */
+  sla?: SlaRouteDeps;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
   onRoute?: (route: RouteOptions) => void;
 }
 
 const NO_SCHEDULER: MaintenanceScheduler = { changed: async () => {} };
+const NO_SLA_WORKFLOWS: SlaWorkflows = {
+  contractChanged: async () => {},
+  startStatement: async () => {
+    throw new Error('This API was started without SLA workflows (Temporal)');
+  },
+  runAction: async () => {
+    throw new Error('This API was started without SLA workflows (Temporal)');
+  },
+};
 const NO_RUNNER: ProbeTestRunner = {
   run: async () => {
     throw new Error('This API was started without a probe-test runner (Temporal)');
@@ -121,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(docsRoutes, { openapi: () => app.swagger() });
   const site = { statusHost, publicBaseUrl: deps.config.publicBaseUrl };
   const subscribeLimits = deps.subscribeLimits ?? { perIpPerHour: 20, perPagePerHour: 500 };
+  await app.register(jwksRoutes, { path: '/.well-known/jwks.json', operationId: 'getJwks' });
   await app.register(publicPageRoutes, { prefix: PAGE_ROUTE_PREFIX, box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits });
   await app.register(
     async (v1) => {
@@ -134,6 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
+      await v1.register(slaRoutes, deps.sla ?? { workflows: NO_SLA_WORKFLOWS, printer: null, links: { jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${deps.config.docsUrl}/sla-verification` } });
+      await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });
       await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });
       const waiter = new JobWaiter(deps.probeJobFeed ?? null);

@@ -3,6 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { declareResponseHeaders } from './openapi-headers';
+import { declareResponseMediaTypes } from './openapi-media';
 
 export const API_DESCRIPTION = `Vigil turns measured values into health status, runs probes, publishes status pages and feeds,
 manages incidents and maintenance windows, and produces signed SLA statements.
@@ -55,7 +56,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => declareResponseHeaders(optionalBodies(jsonSchemaTransformObject(input))),
+    transformObject: (input) => declareResponseMediaTypes(declareResponseHeaders(optionalBodies(jsonSchemaTransformObject(input)))),
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/v1/reference',

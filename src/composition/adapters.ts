@@ -6,6 +6,10 @@ import { resolveMasterKey } from '../infra/master-key';
 import { SecretBox } from '../infra/secret-box';
 import { deriveLinkKey } from '../infra/signed-links';
 import type { EmailDeps } from '../usecases/status-pages/notifications';
+import { tzDataVersion } from '../domain/sla/period';
+import type { DocumentLinks } from '../usecases/sla/documents';
+import type { StatementSigner } from '../usecases/sla/statements';
+import type { SlaTimings } from '../workflows/sla-statement-workflow';
 
 /** The runtime adapters and policies the configuration selects, built for the composition roots. */
 
@@ -48,4 +52,19 @@ export function emailDeps(c: Config, log?: (line: string) => void): EmailDeps {
 /** Seals and opens secrets at rest with the master key (VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production). */
 export function secretBox(c: Config): SecretBox {
   return new SecretBox(masterKey(c));
+}
+
+/** Review reminders, escalation and the correction window of SLA statement workflows (SLA_* settings). */
+export function slaTimings(c: Config): SlaTimings {
+  return { reminderAfterMs: c.SLA_REVIEW_REMINDER_MS, escalateAfterMs: c.SLA_REVIEW_ESCALATION_MS, correctionWindowMs: c.SLA_CORRECTION_WINDOW_MS };
+}
+
+/** Where statements point their readers for verification. */
+export function slaLinks(c: Pick<Config, 'publicBaseUrl' | 'docsUrl'>): DocumentLinks {
+  return { jwksUrl: `${c.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${c.docsUrl}/sla-verification` };
+}
+
+/** Signs statements with the sealed keys; records the runtime's tz data version in each. */
+export function statementSigner(c: Config): StatementSigner {
+  return { box: secretBox(c), tzDataVersion: tzDataVersion(process.versions.tz) };
 }

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
 import { type Config } from '../config';
-import { secretBox, subscriberLinkKey, webhookRetryPolicy } from './adapters';
+import { secretBox, slaLinks, slaTimings, subscriberLinkKey, webhookRetryPolicy } from './adapters';
+import { createStatementPdfRenderer } from '../infra/statement-pdf';
+import { temporalSlaWorkflows } from '../temporal/sla-workflows';
 import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
 import { temporalProbeTestRunner } from '../temporal/probe-test-runner';
 import { temporalMetricScheduler } from '../temporal/metric-schedules';
@@ -31,6 +33,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
   const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');
   await probeJobFeed.start();
   const temporal = await connectTemporal({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const printer = createStatementPdfRenderer({ executablePath: config.CHROMIUM_PATH });
   const app = await buildApp({
     orm,
     config,
@@ -47,6 +50,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     probeTestExpiryMs: config.PROBE_TEST_EXPIRY_MS,
     logger: log.child({ component: 'api' }),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
+    sla: { workflows: temporalSlaWorkflows(temporal, slaTimings(config)), printer, links: slaLinks(config) },
   });
   await app.listen({ host: config.HOST, port: config.PORT });
   return {
@@ -54,6 +58,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     temporal,
     async close() {
       await app.close();
+      await printer.close();
       await temporal.close();
       await changeFeed.close();
       await probeJobFeed.close();

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { type Config } from '../config';
-import { emailDeps, secretBox, webhookRetryPolicy } from './adapters';
+import { emailDeps, secretBox, slaLinks, statementSigner, webhookRetryPolicy } from './adapters';
+import { createStatementPdfRenderer } from '../infra/statement-pdf';
+import { pdfSource } from '../usecases/sla/documents';
 import type { Orm } from '../db/orm';
 import { registerSearchAttributes } from '../temporal/search-attributes';
 import { connectTemporal } from '../temporal/connection';
@@ -22,6 +24,8 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   const starter = temporalOutboxWorkflowStarter(temporal, webhookRetryPolicy(config), { onStartError });
   // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
   const email = emailDeps(config, (line) => log.info(line));
+  const printer = createStatementPdfRenderer({ executablePath: config.CHROMIUM_PATH });
+  const links = slaLinks(config);
   const worker = await startWorker({
     address,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -32,6 +36,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
       email,
+      sla: { signer: statementSigner(config), mail: { mailer: email.mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: config.publicBaseUrl } },
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
@@ -50,6 +55,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       await relay.close();
       await worker.shutdown();
       await email.mailer.close();
+      await printer.close();
       await temporal.close();
     },
   };

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { VIGIL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attribute-keys';
 import { getFreePort, isPortOpen } from './free-port';
 
 /** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
@@ -244,7 +244,7 @@ async function startWithSdkDownload(opts: Resolved, log: (line: string) => void)
       namespace: opts.namespace,
       dbFilename: opts.dbFile ? path.resolve(opts.dbFile) : undefined,
       log: { format: 'pretty', level: 'warn' },
-      searchAttributes: Object.keys(VIGIL_SEARCH_ATTRIBUTES).map((n) => defineSearchAttributeKey(n, SearchAttributeType.KEYWORD)),
+      searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
     },
   });
   let stopping: Promise<void> | undefined;

@@ -1,24 +1,18 @@
 import { Connection } from '@temporalio/client';
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { ALL_SEARCH_ATTRIBUTE_KEYS, ORGANIZATION_ID, RESOURCE_ID, RESOURCE_KIND } from '../workflows/search-attribute-keys';
 
-/** The custom search attributes every Vigil run carries (all keywords). */
-export const VIGIL_SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
-  VigilOrganizationId: 'Keyword',
-  VigilResourceKind: 'Keyword',
-  VigilResourceId: 'Keyword',
-};
+const CLI_TYPE_NAMES: Readonly<Record<string, string>> = { KEYWORD: 'Keyword', INT: 'Int' };
 
-const ORG = defineSearchAttributeKey('VigilOrganizationId', SearchAttributeType.KEYWORD);
-const KIND = defineSearchAttributeKey('VigilResourceKind', SearchAttributeType.KEYWORD);
-const RESOURCE = defineSearchAttributeKey('VigilResourceId', SearchAttributeType.KEYWORD);
+/** The custom search attributes every Vigil run may carry, by name and type as the Temporal CLI spells it. */
+export const VIGIL_SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(ALL_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, CLI_TYPE_NAMES[k.type] ?? k.type]));
 
 /** What lets runs be filtered per organization and resource in the Temporal UI (registered at server start). */
 export function searchAttributes(organizationId: string, kind: string, resourceId: string) {
   return [
-    { key: ORG, value: organizationId },
-    { key: KIND, value: kind },
-    { key: RESOURCE, value: resourceId },
+    { key: ORGANIZATION_ID, value: organizationId },
+    { key: RESOURCE_KIND, value: kind },
+    { key: RESOURCE_ID, value: resourceId },
   ];
 }
 
@@ -27,11 +21,15 @@ export async function registerSearchAttributes(address: string, namespace: strin
   const connection = await Connection.connect({ address });
   try {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-    const missing = Object.keys(VIGIL_SEARCH_ATTRIBUTES).filter((name) => customAttributes?.[name] === undefined);
+    const missing = ALL_SEARCH_ATTRIBUTE_KEYS.filter((k) => customAttributes?.[k.name] === undefined);
     if (missing.length === 0) return;
-    const keyword = encodeSearchAttributeIndexedValueType('KEYWORD');
-    if (keyword === undefined) throw new Error('cannot encode the KEYWORD search attribute type');
-    const searchAttributes = Object.fromEntries(missing.map((name) => [name, keyword]));
+    const searchAttributes = Object.fromEntries(
+      missing.map((k) => {
+        const type = encodeSearchAttributeIndexedValueType(k.type);
+        if (type === undefined) throw new Error(`cannot encode the ${k.type} search attribute type`);
+        return [k.name, type];
+      }),
+    );
     try {
       await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
     } catch (err) {

@@ -22,8 +22,8 @@ export async function findLive<T extends OrgOwned>(ctx: OrgContext, entity: Enti
 }
 
 /** One newest-first page of the organization's live records. */
-export async function listLive<T extends OrgOwned>(ctx: OrgContext, entity: EntityName<T>, query: { limit: number; cursor?: string }) {
-  const rows = await ctx.em.find(entity, { organization: ctx.org.id, deletedAt: null, ...afterCursor(query.cursor) } as FilterQuery<T>, {
+export async function listLive<T extends OrgOwned>(ctx: OrgContext, entity: EntityName<T>, query: { limit: number; cursor?: string }, filter: Record<string, unknown> = {}) {
+  const rows = await ctx.em.find(entity, { organization: ctx.org.id, deletedAt: null, ...filter, ...afterCursor(query.cursor) } as FilterQuery<T>, {
     orderBy: NEWEST_FIRST as never,
     limit: query.limit + 1,
   });

@@ -6,3 +6,5 @@ export { outboxSweepWorkflow } from './outbox-sweep-workflow';
 export { probeTestWorkflow, probeTestFinished } from './probe-test-workflow';
 export { cloudMetricCheckWorkflow, metricSweepWorkflow } from './metric-workflows';
 export { subscriberEmailWorkflow } from './subscriber-email-workflow';
+export { slaStatementWorkflow } from './sla-statement-workflow';
+export { slaPeriodWorkflow } from './sla-period-workflow';

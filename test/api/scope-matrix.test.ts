@@ -3,6 +3,11 @@ import { SCOPES, type Scope } from '../../src/domain/scopes';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { routeCollector } from '../support/routes';
+import { testSecretBox, testTemporalAddress } from '../support/env';
+import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
+import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
+import { draftStatement } from '../../src/usecases/sla/statements';
+import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
 
 /**
  * Every authenticated route, three ways: a key without its scope (403 naming it), a key with only
@@ -27,9 +32,35 @@ const FIXTURES: Record<string, (org: OrgFixture) => Promise<string>> = {
   '/v1/agents/{id}': async (org) => (await org.call('POST', '/v1/agents', { name: 'matrix' })).body.id,
   '/v1/status-pages/{id}': async (org) =>
     (await org.call('POST', '/v1/status-pages', { subdomain: `matrix-${Math.random().toString(36).slice(2, 10)}`, title: 'matrix' })).body.id,
+  '/v1/contracts/{id}': async (org) => (await contractFor(org)).id,
+  '/v1/sla/statements/{id}': async (org) => {
+    const contract = await contractFor(org);
+    const facts = await draftStatement(api.orm.em.fork(), { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' }, { organizationId: org.id, contractId: contract.id, period: '2026-10' }, new Date());
+    if (!facts) throw new Error('no statement drafted');
+    return facts.statementId;
+  },
   '/v1/webhooks/{id}': async (org) =>
     (await org.call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] })).body.id,
 };
+
+/** A contract (and its customer and service) through the API. */
+async function contractFor(org: OrgFixture): Promise<{ id: string }> {
+  const customer = (await org.call('POST', '/v1/customers', { name: 'matrix' })).body.id;
+  const service = (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id;
+  const res = await org.call('POST', '/v1/contracts', {
+    customer_id: customer,
+    name: 'matrix',
+    service_ids: [service],
+    sla_target_pct: '99.9',
+    timezone: 'UTC',
+    currency: 'EUR',
+    monthly_fee_minor: 1000,
+    effective_from: '2026-01-01',
+    credit_terms: { type: 'tiered', steps: [{ below_pct: '99.9', credit_pct: '10' }], maintenance_notice_hours: 0 },
+  });
+  if (res.status !== 201) throw new Error(`contract: ${res.status} ${res.text}`);
+  return res.body;
+}
 
 /** Valid bodies, so a 404 to another organization cannot hide behind a 400. */
 const STRANGER_BODIES: Record<string, unknown> = {
@@ -45,17 +76,32 @@ const STRANGER_BODIES: Record<string, unknown> = {
   updateStatusPage: { title: 'stolen' },
   importSubscribers: { subscribers: [{ email: 'stolen@example.com' }] },
   createViewerToken: { customer_id: '00000000-0000-4000-8000-000000000000' },
+  updateContract: { name: 'stolen' },
+  requestSlaStatement: { period: '2026-10' },
+  approveSlaStatement: { revision: 1, sha256: '0'.repeat(64) },
+  requestSlaStatementChanges: { note: 'stolen' },
+  addSlaStatementExclusion: { starts_at: '2026-10-02T00:00:00.000Z', ends_at: '2026-10-02T01:00:00.000Z', justification: 'stolen' },
+  correctSlaStatement: { note: 'stolen' },
+  voidSlaStatement: { reason: 'stolen' },
 };
 
 const collected = routeCollector();
 let api: ApiHarness;
+let temporal: TemporalHandle;
+const printer = createStatementPdfRenderer();
 let owner: OrgFixture;
 let stranger: OrgFixture;
 beforeAll(async () => {
-  api = await startApi({ onRoute: collected.onRoute });
+  // SLA actions reach a real Temporal server; no worker serves this queue, so they end as 409 statement_closed, never 500.
+  temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue: `matrix-${Date.now()}` });
+  api = await startApi({ onRoute: collected.onRoute, sla: { workflows: temporalSlaWorkflows(temporal), printer, links: { jwksUrl: 'http://x/jwks', verifyDocsUrl: 'http://x/docs' } } });
   [owner, stranger] = await Promise.all([orgWithKeys(api, { plan: 'enterprise', name: 'owner' }), orgWithKeys(api, { name: 'stranger' })]);
 });
-afterAll(async () => api.close());
+afterAll(async () => {
+  await api.close();
+  await temporal.close();
+  await printer.close();
+});
 
 function authenticatedRoutes() {
   return collected.routes

@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import type { SlaRouteDeps } from '../../src/api/routes/sla';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/api/app';
 import type { ReadinessProbe } from '../../src/api/routes/health';
@@ -65,6 +66,7 @@ export async function startApi(
     localProbeJobs?: LocalProbeJobs;
     metricScheduler?: MetricScheduler;
     subscribeLimits?: SubscribeLimits;
+    sla?: SlaRouteDeps;
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
@@ -78,6 +80,7 @@ export async function startApi(
     config,
     readiness: opts.readiness,
     onRoute: opts.onRoute,
+    sla: opts.sla,
     changeFeed,
     maintenanceScheduler: opts.maintenanceScheduler,
     secretBox: testSecretBox(),

@@ -10,6 +10,7 @@ import { OutboxRelay } from '../../src/usecases/webhooks/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/composition/worker';
 import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
+import type { SlaDeps } from '../../src/activities/sla';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 import { takeRelayTurn } from './relay-turn';
 
@@ -35,6 +36,8 @@ export async function startTemporalHarness(
     webhookAllowCidrs?: string;
     /** Subscriber email: only a harness given these sends it (every relay creates email runs, but only its relay starts them, and no suite runs the outbox sweep, so suites never send each other's mail). */
     email?: EmailDeps;
+    /** SLA statement signing and mail (the worker's activities). */
+    sla?: SlaDeps;
   } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
@@ -55,6 +58,7 @@ export async function startTemporalHarness(
       // Tests probe targets on loopback: the documented allow-list, never on by default.
       prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', resolver: opts.cloudResolver, defaultTimeoutMs: 5_000 },
       email: opts.email,
+      sla: opts.sla,
     },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.

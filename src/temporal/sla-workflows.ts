@@ -1,0 +1,92 @@
+import { ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { ERROR_CATALOG, type ErrorToken, ProblemError } from '../domain/error-catalog';
+import type { SlaWorkflows } from '../usecases/sla/ports';
+import { slaStatementSearchAttributes, slaStatementWorkflowId } from '../workflows/search-attribute-keys';
+import { type SlaTimings, slaUpdates } from '../workflows/sla-statement-workflow';
+import type { TemporalHandle } from './connection';
+import { searchAttributes } from './search-attributes';
+
+export const contractScheduleId = (contractId: string) => `sla-contract:${contractId}`;
+
+/** The first ApplicationFailure in a failure's cause chain (an activity's refusal arrives wrapped). */
+function applicationFailureIn(err: unknown): ApplicationFailure | null {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if (e instanceof ApplicationFailure) return e;
+    if (!(e instanceof TemporalFailure) && !(e instanceof WorkflowUpdateFailedError)) break;
+  }
+  return null;
+}
+
+function isToken(type: string | null | undefined): type is ErrorToken {
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOG, type);
+}
+
+export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<SlaTimings> = {}): SlaWorkflows {
+  return {
+    async contractChanged(contract) {
+      const handle = temporal.client.schedule.getHandle(contractScheduleId(contract.id));
+      if (contract.deletedAt) {
+        await handle.delete().catch((err) => {
+          if (!(err instanceof ScheduleNotFoundError)) throw err;
+        });
+        return;
+      }
+      // Each month in the contract's timezone: the first day's midnight plus the grace.
+      const spec = {
+        calendars: [{ dayOfMonth: 1 + Math.floor(contract.graceHours / 24), hour: contract.graceHours % 24, minute: 0 }],
+        timezone: contract.timezone,
+      };
+      const action = {
+        type: 'startWorkflow' as const,
+        workflowType: 'slaPeriodWorkflow',
+        workflowId: `sla-period:${contract.id}`,
+        taskQueue: temporal.taskQueue,
+        args: [{ organizationId: contract.organization, contractId: contract.id, timings }],
+        memo: { title: `SLA statements: ${contract.name}` },
+        typedSearchAttributes: searchAttributes(contract.organization, 'contract', contract.id),
+      };
+      const policies = { overlap: ScheduleOverlapPolicy.ALLOW_ALL, catchupWindow: '7 days' as const };
+      try {
+        await handle.update((prev) => ({ ...prev, spec, action, policies }));
+      } catch (err) {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+        await temporal.client.schedule.create({ scheduleId: contractScheduleId(contract.id), spec, action, policies, memo: { organization: contract.organization } });
+      }
+    },
+
+    async startStatement(ref, title) {
+      const workflowId = slaStatementWorkflowId(ref.contractId, ref.period);
+      try {
+        await temporal.client.workflow.start('slaStatementWorkflow', {
+          workflowId,
+          taskQueue: temporal.taskQueue,
+          args: [{ ...ref, timings }],
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+          typedSearchAttributes: slaStatementSearchAttributes(ref.organizationId, ref.contractId, ref.period),
+          memo: { title },
+          staticSummary: title,
+        });
+        return { workflowId, started: true };
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };
+        throw err;
+      }
+    },
+
+    async runAction(ref, input, updateId) {
+      const handle = temporal.client.workflow.getHandle(slaStatementWorkflowId(ref.contractId, ref.period));
+      try {
+        return await handle.executeUpdate(slaUpdates[input.action], { args: [input], ...(updateId ? { updateId } : {}) });
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test(String((err as Error)?.message))) {
+          throw new ProblemError('statement_closed', 'The statement\'s workflow has ended: it is void or its correction window has passed.');
+        }
+        const failure = applicationFailureIn(err);
+        if (failure && isToken(failure.type)) throw new ProblemError(failure.type, failure.message);
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { ApiKeySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
+import { ProblemError } from '../../domain/error-catalog';
+import { effectiveWindow, periodBounds } from '../../domain/sla/period';
+import type { StatementAction } from '../../domain/sla/transitions';
+import type { OrgContext } from '../context';
+import { getContract } from './contracts';
+import type { ActionInput, SlaWorkflows, StatementRef } from './ports';
+import { getStatement } from './reads';
+
+export interface ActionBody {
+  revision?: number;
+  sha256?: string;
+  note?: string;
+  reason?: string;
+  starts_at?: string;
+  ends_at?: string;
+  justification?: string;
+}
+
+export const refOf = (s: SlaStatement): StatementRef => ({ organizationId: s.organization, contractId: s.contract, period: s.periodLabel });
+
+/**
+ * Runs a finance action on a statement through its workflow (a Temporal update): the workflow
+ * validates it against the current revision, then applies it. Answers the revision it left
+ * current (a correction answers the new one).
+ */
+export async function runStatementAction(
+  ctx: OrgContext,
+  workflows: SlaWorkflows,
+  statementId: string,
+  action: StatementAction,
+  body: ActionBody,
+  actor: string,
+  idempotencyKey: string | undefined,
+): Promise<SlaStatement> {
+  const statement = await getStatement(ctx, statementId);
+  if (statement.state === 'superseded') {
+    const current = await ctx.em.findOne(SlaStatementSchema, { organization: ctx.org.id, contract: statement.contract, periodLabel: statement.periodLabel }, { orderBy: { revision: 'desc' } });
+    throw new ProblemError('invalid_transition', `Revision ${statement.revision} is superseded by revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`);
+  }
+  if (action === 'add_exclusion') assertExclusion(statement, body);
+  const key = await ctx.em.findOne(ApiKeySchema, { id: actor }, { fields: ['name'] as never });
+  const input: ActionInput = {
+    action,
+    actor,
+    actorName: (key as { name?: string | null } | null)?.name ?? null,
+    ...(body.revision !== undefined ? { revision: body.revision } : {}),
+    ...(body.sha256 !== undefined ? { sha256: body.sha256 } : {}),
+    ...(body.note !== undefined || body.reason !== undefined ? { note: body.note ?? body.reason } : {}),
+    ...(action === 'add_exclusion' ? { exclusion: { starts_at: body.starts_at!, ends_at: body.ends_at!, justification: body.justification! } } : {}),
+  };
+  const updateId = idempotencyKey ? `${action}:${ctx.org.id}:${idempotencyKey}` : undefined;
+  const facts = await workflows.runAction(refOf(statement), input, updateId);
+  ctx.em.clear();
+  return ctx.em.findOneOrFail(SlaStatementSchema, { id: facts.statementId, organization: ctx.org.id });
+}
+
+function assertExclusion(s: SlaStatement, body: ActionBody): void {
+  const start = Date.parse(body.starts_at ?? '');
+  const end = Date.parse(body.ends_at ?? '');
+  if (!(end > start)) throw new ProblemError('validation_failed', 'ends_at must be after starts_at.', { errors: [{ path: 'ends_at', message: 'Must be after starts_at' }] });
+  if (end <= s.periodStart.getTime() || start >= s.periodEnd.getTime()) {
+    throw new ProblemError('validation_failed', `The window lies outside the statement's period (${s.periodStart.toISOString()} – ${s.periodEnd.toISOString()}).`, {
+      errors: [{ path: 'starts_at', message: 'Must overlap the statement period' }],
+    });
+  }
+}
+
+/**
+ * Drafts a contract's statement for a period now (backfill, or before the schedule's day):
+ * starts the period's workflow unless it runs or ran, then answers the statement once drafted
+ * (within `waitMs`), else null.
+ */
+export async function requestStatement(ctx: OrgContext, workflows: SlaWorkflows, contractId: string, period: string, waitMs = 10_000): Promise<{ statement: SlaStatement | null; workflowId: string; started: boolean }> {
+  const contract = await getContract(ctx, contractId);
+  const bounds = periodBounds(period, contract.timezone);
+  if (bounds.end.getTime() > ctx.now.getTime()) {
+    throw new ProblemError('validation_failed', `The period ${period} has not ended yet in ${contract.timezone} (it ends ${bounds.end.toISOString()}).`, { errors: [{ path: 'period', message: 'The period has not ended yet' }] });
+  }
+  if (!effectiveWindow(bounds, contract.effectiveFrom, contract.effectiveTo ?? null)) {
+    throw new ProblemError('validation_failed', `The contract is not in effect during ${period} (effective ${contract.effectiveFrom} to ${contract.effectiveTo ?? 'open'}).`, { errors: [{ path: 'period', message: 'The contract is not in effect during this period' }] });
+  }
+  const ref = { organizationId: ctx.org.id, contractId, period };
+  const { workflowId, started } = await workflows.startStatement(ref, `SLA statement ${period} — ${contract.name}`);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const row = await ctx.em.fork().findOne(SlaStatementSchema, { organization: ctx.org.id, contract: contractId, periodLabel: period }, { orderBy: { revision: 'desc' }, exclude: ['document'] as never });
+    if (row || Date.now() >= deadline) return { statement: row, workflowId, started };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

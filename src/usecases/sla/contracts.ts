@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { type Contract, ContractSchema, SlaStatementSchema } from '../../db/entities';
+import { ProblemError, notFound } from '../../domain/error-catalog';
+import { assertPlanFeature } from '../../domain/quota';
+import type { CreditTerms } from '../../domain/sla/credit-terms';
+import type { OrgContext } from '../context';
+import { assertCustomersExist, assertServicesExist } from '../org-refs';
+import { findLive, listLive } from '../org-resources';
+import type { SlaWorkflows } from './ports';
+
+export interface ContractInput {
+  customer_id: string;
+  name: string;
+  service_ids: string[];
+  sla_target_pct: string;
+  timezone: string;
+  currency: string;
+  monthly_fee_minor: number;
+  effective_from: string;
+  effective_to?: string | null;
+  credit_terms: CreditTerms;
+  billing_email?: string | null;
+  finance_contacts?: string[];
+  escalation_contacts?: string[];
+  grace_hours?: number;
+}
+
+export type ContractPatch = Partial<ContractInput>;
+
+export const DEFAULT_GRACE_HOURS = 48;
+
+/** Every SLA route needs the plan's SLA Ledger (403 feature_locked otherwise). */
+export function assertSlaLedger(ctx: OrgContext): void {
+  assertPlanFeature(ctx.org.plan, 'sla_ledger', 'the SLA Ledger (contracts and SLA statements)', ctx.pricingUrl);
+}
+
+function assertEffectiveRange(from: string, to: string | null): void {
+  if (to !== null && to < from) {
+    throw new ProblemError('validation_failed', 'effective_to is before effective_from.', { errors: [{ path: 'effective_to', message: 'Must be on or after effective_from' }] });
+  }
+}
+
+async function assertCustomer(ctx: OrgContext, id: string): Promise<void> {
+  await assertCustomersExist(ctx, [id], 'customer_id');
+}
+
+export async function createContract(ctx: OrgContext, input: ContractInput, workflows: SlaWorkflows): Promise<Contract> {
+  assertSlaLedger(ctx);
+  assertEffectiveRange(input.effective_from, input.effective_to ?? null);
+  await assertCustomer(ctx, input.customer_id);
+  await assertServicesExist(ctx, input.service_ids, 'service_ids');
+  const contract = ctx.em.create(ContractSchema, {
+    id: randomUUID(),
+    organization: ctx.org.id,
+    customer: input.customer_id,
+    name: input.name,
+    serviceIds: [...new Set(input.service_ids)],
+    slaTargetPct: input.sla_target_pct,
+    timezone: input.timezone,
+    currency: input.currency,
+    monthlyFeeMinor: input.monthly_fee_minor,
+    effectiveFrom: input.effective_from,
+    effectiveTo: input.effective_to ?? null,
+    creditTerms: input.credit_terms,
+    billingEmail: input.billing_email ?? null,
+    financeContacts: input.finance_contacts ?? [],
+    escalationContacts: input.escalation_contacts ?? [],
+    graceHours: input.grace_hours ?? DEFAULT_GRACE_HOURS,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    deletedAt: null,
+  });
+  await ctx.em.flush();
+  await syncSchedule(ctx, contract, workflows);
+  return contract;
+}
+
+export async function getContract(ctx: OrgContext, id: string): Promise<Contract> {
+  assertSlaLedger(ctx);
+  return findLive(ctx, ContractSchema, id, 'Contract');
+}
+
+export async function listContracts(ctx: OrgContext, query: { limit: number; cursor?: string; customer_id?: string }) {
+  assertSlaLedger(ctx);
+  return listLive(ctx, ContractSchema, query, query.customer_id ? { customer: query.customer_id } : {});
+}
+
+export async function updateContract(ctx: OrgContext, id: string, patch: ContractPatch, workflows: SlaWorkflows): Promise<Contract> {
+  const contract = await getContract(ctx, id);
+  if (patch.customer_id !== undefined && patch.customer_id !== contract.customer) await assertCustomer(ctx, patch.customer_id);
+  if (patch.service_ids !== undefined) await assertServicesExist(ctx, patch.service_ids, 'service_ids');
+  const from = patch.effective_from ?? contract.effectiveFrom;
+  const to = patch.effective_to !== undefined ? patch.effective_to : (contract.effectiveTo ?? null);
+  assertEffectiveRange(from, to);
+  if (patch.customer_id !== undefined) contract.customer = patch.customer_id;
+  if (patch.name !== undefined) contract.name = patch.name;
+  if (patch.service_ids !== undefined) contract.serviceIds = [...new Set(patch.service_ids)];
+  if (patch.sla_target_pct !== undefined) contract.slaTargetPct = patch.sla_target_pct;
+  if (patch.timezone !== undefined) contract.timezone = patch.timezone;
+  if (patch.currency !== undefined) contract.currency = patch.currency;
+  if (patch.monthly_fee_minor !== undefined) contract.monthlyFeeMinor = patch.monthly_fee_minor;
+  contract.effectiveFrom = from;
+  contract.effectiveTo = to;
+  if (patch.credit_terms !== undefined) contract.creditTerms = patch.credit_terms;
+  if (patch.billing_email !== undefined) contract.billingEmail = patch.billing_email;
+  if (patch.finance_contacts !== undefined) contract.financeContacts = patch.finance_contacts;
+  if (patch.escalation_contacts !== undefined) contract.escalationContacts = patch.escalation_contacts;
+  if (patch.grace_hours !== undefined) contract.graceHours = patch.grace_hours;
+  contract.updatedAt = ctx.now;
+  await ctx.em.flush();
+  await syncSchedule(ctx, contract, workflows);
+  return contract;
+}
+
+/** Soft delete; refused (409 in_use) once a statement was issued under the contract. */
+export async function deleteContract(ctx: OrgContext, id: string, workflows: SlaWorkflows): Promise<Contract> {
+  assertSlaLedger(ctx);
+  const contract = await ctx.em.findOne(ContractSchema, { id, organization: ctx.org.id });
+  if (!contract) throw notFound('Contract');
+  if (contract.deletedAt) return contract;
+  const statements = await ctx.em.count(SlaStatementSchema, { contract: contract.id });
+  if (statements > 0) {
+    throw new ProblemError('in_use', `The contract has ${statements} SLA statement${statements > 1 ? 's' : ''}; statements stay with their contract for the audit trail. Set effective_to to end it instead.`, {
+      referenced_by: { slos: [], pages: [], subscribers: 0, sla_statements: statements },
+    });
+  }
+  contract.deletedAt = ctx.now;
+  contract.updatedAt = ctx.now;
+  await ctx.em.flush();
+  await syncSchedule(ctx, contract, workflows);
+  return contract;
+}
+
+/** The schedule follows the committed row; a Temporal outage is logged and mended by the next change or the worker's sweep. */
+async function syncSchedule(ctx: OrgContext, contract: Contract, workflows: SlaWorkflows): Promise<void> {
+  try {
+    await workflows.contractChanged(contract);
+  } catch (err) {
+    ctx.log?.error({ err, contractId: contract.id }, 'could not update the contract\'s statement schedule');
+  }
+}
+

@@ -1,0 +1,41 @@
+import type { StatementAction } from '../../domain/sla/transitions';
+import type { Contract } from '../../db/entities';
+
+/** A statement's workflow: one per contract and period. */
+export interface StatementRef {
+  organizationId: string;
+  contractId: string;
+  period: string;
+}
+
+/** What the API sends with an action; the workflow's validator and the activity check it. */
+export interface ActionInput {
+  action: StatementAction;
+  /** The API key id of the caller. */
+  actor: string;
+  actorName: string | null;
+  revision?: number;
+  sha256?: string;
+  note?: string;
+  exclusion?: { starts_at: string; ends_at: string; justification: string };
+}
+
+/** What the workflow knows of the statement's current revision. */
+export interface StatementFactsView {
+  statementId: string;
+  revision: number;
+  state: string;
+  sha256: string;
+  submittedBy: string | null;
+  submittedAt: number | null;
+}
+
+/** How SLA use cases reach Temporal (implemented in src/temporal/sla-workflows.ts). */
+export interface SlaWorkflows {
+  /** Creates, updates or (for a deleted contract) removes the contract's monthly Schedule. */
+  contractChanged(contract: Contract): Promise<void>;
+  /** Starts the period's workflow unless it runs (or ran) already. */
+  startStatement(ref: StatementRef, title: string): Promise<{ workflowId: string; started: boolean }>;
+  /** Runs an action as a workflow update; `updateId` makes retries with the same Idempotency-Key run it once. */
+  runAction(ref: StatementRef, input: ActionInput, updateId: string | undefined): Promise<StatementFactsView>;
+}

@@ -1,0 +1,50 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { SlaAuditEntrySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
+import { pageOf } from '../../domain/cursor';
+import { notFound } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import type { StatementState } from '../../domain/sla/transitions';
+import type { OrgContext } from '../context';
+import { NEWEST_FIRST, afterCursor } from '../keyset';
+import { assertSlaLedger } from './contracts';
+
+export interface StatementQuery {
+  limit: number;
+  cursor?: string;
+  /** YYYY-MM: the label each statement carries in its own timezone. */
+  period?: string;
+  state?: StatementState;
+  customer_id?: string;
+  contract_id?: string;
+}
+
+/** Newest first (by when the revision was created), every revision of every period. */
+export async function listStatements(ctx: OrgContext, q: StatementQuery) {
+  assertSlaLedger(ctx);
+  const where: Record<string, unknown> = { organization: ctx.org.id, ...afterCursor(q.cursor) };
+  if (q.period) where.periodLabel = q.period;
+  if (q.state) where.state = q.state;
+  if (q.customer_id) where.customer = q.customer_id;
+  if (q.contract_id) where.contract = q.contract_id;
+  const rows = await ctx.em.find(SlaStatementSchema, where as FilterQuery<SlaStatement>, { orderBy: NEWEST_FIRST, limit: q.limit + 1, exclude: ['document'] as never });
+  return pageOf(rows, q.limit);
+}
+
+export async function getStatement(ctx: OrgContext, id: string): Promise<SlaStatement> {
+  assertSlaLedger(ctx);
+  const row = isUuid(id) ? await ctx.em.findOne(SlaStatementSchema, { id, organization: ctx.org.id }) : null;
+  if (!row) throw notFound('SLA statement');
+  return row;
+}
+
+/** Every revision of the statement's contract and period, newest first. */
+export async function statementRevisions(ctx: OrgContext, id: string): Promise<SlaStatement[]> {
+  const s = await getStatement(ctx, id);
+  return ctx.em.find(SlaStatementSchema, { organization: ctx.org.id, contract: s.contract, periodLabel: s.periodLabel }, { orderBy: { revision: 'desc' }, exclude: ['document'] as never });
+}
+
+/** The audit trail of every revision of the statement's contract and period, oldest first. */
+export async function statementAudit(ctx: OrgContext, id: string) {
+  const revisions = await statementRevisions(ctx, id);
+  return ctx.em.find(SlaAuditEntrySchema, { organization: ctx.org.id, statement: { $in: revisions.map((r) => r.id) } }, { orderBy: { at: 'asc', revision: 'asc', id: 'asc' } });
+}

@@ -1,0 +1,55 @@
+import type { SlaAuditEntry, SlaStatement } from '../../db/entities';
+import { creditStateOf } from '../../domain/sla/transitions';
+import type { StatementState } from '../../domain/sla/transitions';
+
+/** A statement as the API and its events show it (spec §2.6, plus the review trail's fields). */
+export function statementView(s: SlaStatement) {
+  return {
+    id: s.id,
+    customer_id: s.customer,
+    customer_name: s.customerName,
+    contract_id: s.contract,
+    period_label: s.periodLabel,
+    period_start: s.periodStart.toISOString(),
+    period_end: s.periodEnd.toISOString(),
+    timezone: s.timezone,
+    revision: s.revision,
+    state: s.state as StatementState,
+    sha256: s.sha256,
+    attainment_min: s.attainmentMin,
+    credit_pct: s.creditPct,
+    credit_amount_minor: s.creditAmountMinor,
+    currency: s.currency,
+    credit_state: creditStateOf(s.state as StatementState, s.creditAmountMinor),
+    signature: s.signature,
+    signing_key_id: s.signingKeyId,
+    generated_at: s.generatedAt.toISOString(),
+    submitted_at: s.submittedAt?.toISOString() ?? null,
+    approved_at: s.approvedAt?.toISOString() ?? null,
+    sent_at: s.sentAt?.toISOString() ?? null,
+    voided_at: s.voidedAt?.toISOString() ?? null,
+    void_reason: s.voidReason ?? null,
+    superseded_at: s.supersededAt?.toISOString() ?? null,
+    supersedes_id: s.previous ?? null,
+    review_note: s.reviewNote ?? null,
+    updated_at: s.updatedAt.toISOString(),
+  };
+}
+export type StatementView = ReturnType<typeof statementView>;
+
+export function auditView(a: SlaAuditEntry) {
+  return {
+    id: a.id,
+    statement_id: a.statement,
+    action: a.action,
+    from_state: (a.fromState ?? null) as StatementState | null,
+    to_state: a.toState as StatementState,
+    revision: a.revision,
+    sha256: a.sha256,
+    actor: a.actor,
+    actor_name: a.actorName ?? null,
+    note: a.note ?? null,
+    at: a.at.toISOString(),
+  };
+}
+export type AuditView = ReturnType<typeof auditView>;
