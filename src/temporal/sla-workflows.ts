@@ -22,7 +22,10 @@ function isToken(type: string | null | undefined): type is ErrorToken {
   return typeof type === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOG, type);
 }
 
-export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<SlaTimings> = {}): SlaWorkflows {
+/** How long an API request waits for the workflow to take and apply an action before answering 409 statement_busy. */
+const UPDATE_WAIT_MS = 30_000;
+
+export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<SlaTimings> = {}, opts: { updateWaitMs?: number } = {}): SlaWorkflows {
   return {
     async contractChanged(contract) {
       const handle = temporal.client.schedule.getHandle(contractScheduleId(contract.id));
@@ -77,15 +80,27 @@ export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<
 
     async runAction(ref, input, updateId) {
       const handle = temporal.client.workflow.getHandle(slaStatementWorkflowId(ref.contractId, ref.period));
+      let timer: NodeJS.Timeout | undefined;
+      // Without a worker the update would wait for ever; it stays queued under its id, so a retry
+      // with the same Idempotency-Key picks up its outcome.
+      const busy = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ProblemError('statement_busy', 'The statement\'s workflow did not take the action in time; retry with the same Idempotency-Key to get its outcome.')),
+          opts.updateWaitMs ?? UPDATE_WAIT_MS,
+        );
+      });
       try {
-        return await handle.executeUpdate(slaUpdates[input.action], { args: [input], ...(updateId ? { updateId } : {}) });
+        return await Promise.race([handle.executeUpdate(slaUpdates[input.action], { args: [input], ...(updateId ? { updateId } : {}) }), busy]);
       } catch (err) {
+        if (err instanceof ProblemError) throw err;
         if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test(String((err as Error)?.message))) {
           throw new ProblemError('statement_closed', 'The statement\'s workflow has ended: it is void or its correction window has passed.');
         }
         const failure = applicationFailureIn(err);
         if (failure && isToken(failure.type)) throw new ProblemError(failure.type, failure.message);
         throw err;
+      } finally {
+        clearTimeout(timer);
       }
     },
   };

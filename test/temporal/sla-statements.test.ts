@@ -109,6 +109,7 @@ const contractBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 let customerId: string;
+let apiMetric: string;
 
 async function auditOf(statementId: string) {
   const res = await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}/audit`);
@@ -142,7 +143,7 @@ describe('SLA statements through the API and the period workflow', () => {
 
   it('drafts October from stored flips and maintenances: exact minutes across the DST change, a signed document', async () => {
     // api: down 30 minutes; db: down 60 minutes inside maintenance announced 3 days ahead (excluded) and 20 minutes inside one announced an hour ahead (counted).
-    await metricWithFlips(org.services.api, [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-10T10:00:00Z', 'unhealthy'], ['2026-10-10T10:30:00Z', 'healthy']]);
+    apiMetric = await metricWithFlips(org.services.api, [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-10T10:00:00Z', 'unhealthy'], ['2026-10-10T10:30:00Z', 'healthy']]);
     await metricWithFlips(org.services.db, [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-20T02:00:00Z', 'unhealthy'], ['2026-10-20T03:00:00Z', 'healthy'], ['2026-10-21T05:00:00Z', 'unhealthy'], ['2026-10-21T05:20:00Z', 'healthy']]);
     await maintenance(org.services.db, '2026-10-17T00:00:00Z', '2026-10-20T02:00:00Z', '2026-10-20T03:00:00Z', 'Planned DB upgrade');
     await maintenance(org.services.db, '2026-10-21T04:00:00Z', '2026-10-21T05:00:00Z', '2026-10-21T05:30:00Z', 'Emergency patch');
@@ -249,9 +250,20 @@ describe('SLA statements through the API and the period workflow', () => {
   }, 90_000);
 
   it('corrects a delivered statement into a new revision and voids it; the audit trail and events tell it all', async () => {
+    const delivered = (await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}`)).body;
+    // Samples that arrive after the statement was drafted (after the grace) change nothing delivered…
+    const em = api.orm.em.fork();
+    em.create(MetricStatusFlipSchema, { id: randomUUID(), organization: org.id, metric: apiMetric, fromStatus: 'healthy', toStatus: 'unhealthy', value: null, reason: null, at: new Date('2026-10-15T00:00:00Z') });
+    em.create(MetricStatusFlipSchema, { id: randomUUID(), organization: org.id, metric: apiMetric, fromStatus: 'unhealthy', toStatus: 'healthy', value: null, reason: null, at: new Date('2026-10-15T00:10:00Z') });
+    await em.flush();
+    expect((await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}`)).body.sha256).toBe(delivered.sha256);
+    // …until a correction recomputes from the evidence as it is now (finance's exclusion kept).
     const corrected = await org.keys.preparer.call('POST', `/v1/sla/statements/${statementId}/correct`, { note: 'Late samples from the agent' });
     expect(corrected.status).toBe(200);
-    expect(corrected.body).toMatchObject({ revision: 2, state: 'draft', supersedes_id: statementId });
+    expect(corrected.body).toMatchObject({ revision: 2, state: 'draft', supersedes_id: statementId, attainment_min: '99.9327' });
+    const doc2 = JSON.parse((await org.keys.reader.call('GET', `/v1/sla/statements/${corrected.body.id}/statement.json`)).text);
+    expect(doc2.supersedes).toEqual({ statement_id: statementId, revision: 1, sha256: delivered.sha256 });
+    expect(doc2.exclusions.filter((e: { kind: string }) => e.kind === 'manual')).toHaveLength(1);
     const old = (await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}`)).body;
     expect(old).toMatchObject({ state: 'superseded', credit_state: 'superseded' });
     expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${statementId}/submit`)).body.title).toBe('invalid_transition');
@@ -274,7 +286,6 @@ describe('SLA statements through the API and the period workflow', () => {
       '2:correct:-→draft',
       '2:void:draft→void',
     ]);
-    const em = api.orm.em.fork();
     const audit = await em.find(SlaAuditEntrySchema, { statement: statementId }, { orderBy: { at: 'asc' } });
     expect(audit.find((a) => a.action === 'approve')?.actor).not.toBe(audit.find((a) => a.action === 'submit')?.actor);
     await expect(em.getConnection().execute(`update sla_audit_entries set note = 'edited' where statement_id = ?`, [statementId])).rejects.toThrow(/append-only/);
