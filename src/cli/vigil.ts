@@ -5,6 +5,9 @@ import { UsageError, listApiKeys, mintApiKey, revokeApiKey } from '../usecases/a
 import { createOrganization, updateOrganization } from '../usecases/organizations';
 import { CliUsageError, limitOption, parse, requireOption } from './args';
 import { openDatabase } from './database';
+import { loadConfig } from '../config';
+import { secretBox } from '../composition/adapters';
+import { rotateSigningKey, signingKeys } from '../usecases/sla/signing-keys';
 import { runSlaVerify } from './sla-verify';
 
 const HELP = `vigil — manage Vigil organizations and API keys (uses the service's own database settings)
@@ -14,6 +17,8 @@ const HELP = `vigil — manage Vigil organizations and API keys (uses the servic
   vigil key create --org ORG_ID [--scopes a,b] [--name NAME] [--json]
   vigil key list --org ORG_ID [--json]
   vigil key revoke KEY_ID [--json]
+  vigil sla keys [--json]                  statement-signing keys (newest signs; retired ones stay in the JWKS)
+  vigil sla rotate-key [--json]            a new signing key; the current one is retired but stays published
   vigil migrate
   vigil sla verify STATEMENT_JSON STATEMENT_JWS [--jwks FILE|URL] [--sha256 HEX] [--json]   (offline, no database)
 
@@ -75,6 +80,17 @@ const COMMANDS: Record<string, Command> = {
     if (!id) throw new CliUsageError('key revoke needs KEY_ID');
     const key = await revokeApiKey(em, id, new Date());
     emit(io, values.json, { api_key_id: key.id, revoked_at: key.revokedAt?.toISOString() }, `Revoked ${key.id}`);
+  },
+  'sla keys': async (em, argv, io) => {
+    const { values } = parse(argv, {});
+    const keys = await signingKeys(em);
+    const rows = keys.map((k) => ({ kid: k.kid, created_at: k.createdAt.toISOString(), retired_at: k.retiredAt?.toISOString() ?? null }));
+    emit(io, values.json, rows, rows.map((r) => `${r.kid}  ${r.retired_at ? `retired ${r.retired_at}` : 'signing'}  created ${r.created_at}`).join('\n') || 'No signing key yet (the first statement creates one).');
+  },
+  'sla rotate-key': async (em, argv, io) => {
+    const { values } = parse(argv, {});
+    const rotated = await rotateSigningKey(em, secretBox(loadConfig()), new Date());
+    emit(io, values.json, rotated, `New signing key ${rotated.kid}${rotated.retired.length ? `; retired ${rotated.retired.join(', ')} (still published in the JWKS)` : ''}`);
   },
   migrate: async (_em, _argv, io) => io.out('Migrations are up to date.'),
 };

@@ -47,3 +47,8 @@ export async function publishedKeys(em: EntityManager): Promise<StatementJwks> {
   const rows = await em.find(StatementSigningKeySchema, {}, { orderBy: { createdAt: 'desc', kid: 'desc' } });
   return jwks(rows.map(toKey));
 }
+
+/** Every key with its dates, newest first. */
+export async function signingKeys(em: EntityManager) {
+  return em.find(StatementSigningKeySchema, {}, { orderBy: { createdAt: 'desc', kid: 'desc' }, fields: ['kid', 'createdAt', 'retiredAt'] as never });
+}
