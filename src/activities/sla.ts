@@ -5,11 +5,14 @@ import { ContractSchema } from '../db/entities';
 import { ProblemError } from '../domain/error-catalog';
 import { effectiveWindow, periodBounds, previousPeriod } from '../domain/sla/period';
 import { type SlaMailDeps, mailStatement, remindReviewers } from '../usecases/sla/delivery';
-import type { ActionInput, StatementFactsView, StatementRef } from '../usecases/sla/ports';
+import type { ActionInput, SlaWorkflows, StatementFactsView, StatementRef } from '../usecases/sla/ports';
+import { syncContractSchedules } from '../usecases/sla/contracts';
 import { type ActionOutcome, type StatementSigner, applyStatementAction, draftStatement } from '../usecases/sla/statements';
 
 export interface SlaDeps {
   signer: StatementSigner;
+  /** Keeps contracts' Schedules in step (the housekeeping sweep); without it the sweep does nothing. */
+  workflows?: SlaWorkflows;
   mail?: SlaMailDeps & { consoleUrl: string };
 }
 
@@ -54,6 +57,11 @@ export function createSlaActivities(deps: { orm: Orm; sla?: SlaDeps }) {
     /** Renders the PDF and emails it to the billing contact (before the row says delivered). */
     async deliverSlaStatement(input: { ref: StatementRef; statementId: string }): Promise<{ sentTo: string }> {
       return asActivity(() => mailStatement(em(), mail(), input.ref, input.statementId));
+    },
+    /** The housekeeping sweep: Schedules of contracts whose last sync failed or never happened. */
+    async ensureContractSchedules(): Promise<number> {
+      const workflows = deps.sla?.workflows;
+      return workflows ? syncContractSchedules(em(), workflows, new Date()) : 0;
     },
     async remindSlaReview(input: { ref: StatementRef; statementId: string; kind: 'reminder' | 'escalation' }): Promise<boolean> {
       return asActivity(() => remindReviewers(em(), mail(), input.ref, input.statementId, input.kind, new Date()));

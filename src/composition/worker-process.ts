@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { type Config } from '../config';
-import { emailDeps, secretBox, slaLinks, statementSigner, webhookRetryPolicy } from './adapters';
+import { emailDeps, secretBox, slaLinks, slaTimings, statementSigner, webhookRetryPolicy } from './adapters';
+import { temporalSlaWorkflows } from '../temporal/sla-workflows';
 import { createStatementPdfRenderer } from '../infra/statement-pdf';
 import { pdfSource } from '../usecases/sla/documents';
 import type { Orm } from '../db/orm';
@@ -36,7 +37,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
       email,
-      sla: { signer: statementSigner(config), mail: { mailer: email.mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: config.publicBaseUrl } },
+      sla: { signer: statementSigner(config), workflows: temporalSlaWorkflows(temporal, slaTimings(config)), mail: { mailer: email.mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: config.publicBaseUrl } },
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,

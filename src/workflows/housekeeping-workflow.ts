@@ -1,7 +1,7 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { pruneRateLimitCounters, pruneIdempotencyRecords, ensureMaintenanceWorkflows, pruneDeliveredRecords } = proxyActivities<Activities>({
+const { pruneRateLimitCounters, pruneIdempotencyRecords, ensureMaintenanceWorkflows, pruneDeliveredRecords, ensureContractSchedules } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
 });
@@ -16,12 +16,14 @@ export interface HousekeepingReport {
   probeTestJobs?: number;
   /** Subscribers never confirmed within 30 days (absent in runs before that pruning existed). */
   pendingSubscribers?: number;
+  /** Contracts whose Schedule was brought in step (absent in runs before that sweep existed). */
+  contractSchedules?: number;
 }
 
 /**
  * Run by the `vigil-housekeeping` schedule: drops rate-limit windows that ended and idempotency
- * records past 24 h, makes sure every unfinished maintenance has its workflow, and drops old
- * dispatched events and probe-test jobs.
+ * records past 24 h, makes sure every unfinished maintenance has its workflow, drops old
+ * dispatched events and probe-test jobs, and mends contracts' statement Schedules.
  */
 export async function housekeepingWorkflow(): Promise<HousekeepingReport> {
   const now = new Date().toISOString();
@@ -32,6 +34,10 @@ export async function housekeepingWorkflow(): Promise<HousekeepingReport> {
     const maintenanceWorkflows = await ensureMaintenanceWorkflows();
     if (patched('prune-delivered-records')) {
       const pruned = await pruneDeliveredRecords({ now });
+      if (patched('contract-schedules')) {
+        const contractSchedules = await ensureContractSchedules();
+        return { rateLimitCounters, idempotencyRecords, maintenanceWorkflows, ...pruned, contractSchedules };
+      }
       return { rateLimitCounters, idempotencyRecords, maintenanceWorkflows, ...pruned };
     }
     return { rateLimitCounters, idempotencyRecords, maintenanceWorkflows };

@@ -11,6 +11,7 @@ import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/composition/worker';
 import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
 import type { SlaDeps } from '../../src/activities/sla';
+import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 import { takeRelayTurn } from './relay-turn';
 
@@ -36,7 +37,7 @@ export async function startTemporalHarness(
     webhookAllowCidrs?: string;
     /** Subscriber email: only a harness given these sends it (every relay creates email runs, but only its relay starts them, and no suite runs the outbox sweep, so suites never send each other's mail). */
     email?: EmailDeps;
-    /** SLA statement signing and mail (the worker's activities). */
+    /** SLA statement signing and mail (the worker's activities); the Schedule sweep reaches this server unless `workflows` is given. */
     sla?: SlaDeps;
   } = {},
 ): Promise<TemporalHarness> {
@@ -58,7 +59,7 @@ export async function startTemporalHarness(
       // Tests probe targets on loopback: the documented allow-list, never on by default.
       prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', resolver: opts.cloudResolver, defaultTimeoutMs: 5_000 },
       email: opts.email,
-      sla: opts.sla,
+      sla: opts.sla ? { workflows: temporalSlaWorkflows(temporal), ...opts.sla } : undefined,
     },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.

@@ -11,12 +11,14 @@ import { startWorker } from '../../src/composition/worker';
 import { PLANS } from '../../src/domain/plans';
 import { maintenanceWorkflowId } from '../../src/temporal/maintenance-scheduler';
 import { createMaintenance } from '../../src/usecases/maintenances/maintenances';
-import { testTemporalAddress } from '../support/env';
+import { testSecretBox, testTemporalAddress } from '../support/env';
+import { contractScheduleId } from '../../src/temporal/sla-workflows';
+import { createContract } from '../../src/usecases/sla/contracts';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
 let h: TemporalHarness;
 beforeAll(async () => {
-  h = await startTemporalHarness();
+  h = await startTemporalHarness({ sla: { signer: { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' } } });
 });
 afterAll(async () => h.close());
 
@@ -77,9 +79,9 @@ describe('housekeeping workflow (real Temporal worker)', () => {
 
     const history = await handle.fetchHistory();
     const types = history.events?.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
-    expect(types).toEqual(['pruneRateLimitCounters', 'pruneIdempotencyRecords', 'ensureMaintenanceWorkflows', 'pruneDeliveredRecords']);
+    expect(types).toEqual(['pruneRateLimitCounters', 'pruneIdempotencyRecords', 'ensureMaintenanceWorkflows', 'pruneDeliveredRecords', 'ensureContractSchedules']);
     if (process.env.VIGIL_RECORD_HISTORIES) {
-      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'housekeeping-v3.json'), historyToJSON(history));
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'housekeeping-v4.json'), historyToJSON(history));
     }
   });
 
@@ -93,6 +95,37 @@ describe('housekeeping workflow (real Temporal worker)', () => {
     const described = await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(m.id)).describe();
     expect(described.status.name).toBe('RUNNING');
     await h.temporal.client.workflow.getHandle(maintenanceWorkflowId(m.id)).terminate('test done');
+  });
+
+  it('creates the Schedule of a contract whose API never reached Temporal, and leaves synced ones alone', async () => {
+    const orgId = await seed(new Date());
+    const em = h.orm.em.fork();
+    await em.getConnection().execute(`update organizations set plan = 'business' where id = ?`, [orgId]);
+    const [customer] = await em.getConnection().execute(`insert into customers (id, organization_id, name, created_at, updated_at) values (gen_random_uuid(), ?, 'C', now(), now()) returning id`, [orgId]);
+    const [service] = await em.getConnection().execute(`insert into services (id, organization_id, name, created_at, updated_at) values (gen_random_uuid(), ?, 'S', now(), now()) returning id`, [orgId]);
+    const unreachable = { contractChanged: async () => { throw new Error('Temporal is down'); }, startStatement: async () => { throw new Error('down'); }, runAction: async () => { throw new Error('down'); } };
+    const ctx = { em: em as never, org: { id: orgId, plan: PLANS.business }, now: new Date(Date.now() - 120_000), pricingUrl: 'x' };
+    const contract = await createContract(ctx, {
+      customer_id: customer!.id,
+      name: 'Orphan contract',
+      service_ids: [service!.id],
+      sla_target_pct: '99.9',
+      timezone: 'Asia/Kolkata',
+      currency: 'INR',
+      monthly_fee_minor: 1_000_00,
+      effective_from: '2026-01-01',
+      credit_terms: { type: 'tiered', steps: [{ below_pct: '99.9', credit_pct: '10' }], maintenance_notice_hours: 24, cap_pct: '100', minimum_credit_minor: 0, rounding: 'half_up', count_degraded_as_down: false },
+      grace_hours: 30,
+    }, unreachable);
+    await expect(h.temporal.client.schedule.getHandle(contractScheduleId(contract.id)).describe()).rejects.toThrow();
+    const report = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue: h.taskQueue, workflowId: `housekeeping-test-${randomUUID()}` });
+    expect(report.contractSchedules).toBeGreaterThanOrEqual(1);
+    const described = await h.temporal.client.schedule.getHandle(contractScheduleId(contract.id)).describe();
+    expect(described.spec.timezone).toBe('Asia/Kolkata');
+    expect(described.spec.calendars?.[0]).toMatchObject({ dayOfMonth: [{ start: 2, end: 2, step: 1 }], hour: [{ start: 6, end: 6, step: 1 }] });
+    const again = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue: h.taskQueue, workflowId: `housekeeping-test-${randomUUID()}` });
+    expect(again.contractSchedules).toBe(0);
+    await h.temporal.client.schedule.getHandle(contractScheduleId(contract.id)).delete();
   });
 
   it('creates the housekeeping schedule once and updates it on every later start', async () => {
@@ -111,7 +144,7 @@ describe('housekeeping workflow (real Temporal worker)', () => {
     const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm }, workflowBundlePath: file });
     try {
       const report = await h.temporal.client.workflow.execute(housekeepingWorkflow, { taskQueue, workflowId: `bundle-${randomUUID()}` });
-      expect(report).toEqual({ rateLimitCounters: expect.any(Number), idempotencyRecords: expect.any(Number), maintenanceWorkflows: 0, outboxEvents: expect.any(Number), probeTestJobs: expect.any(Number), pendingSubscribers: expect.any(Number) });
+      expect(report).toEqual({ rateLimitCounters: expect.any(Number), idempotencyRecords: expect.any(Number), maintenanceWorkflows: 0, outboxEvents: expect.any(Number), probeTestJobs: expect.any(Number), pendingSubscribers: expect.any(Number), contractSchedules: 0 });
     } finally {
       await worker.shutdown();
     }

@@ -30,6 +30,8 @@ export const ContractSchema = defineEntity({
     escalationContacts: p.array().columnType('text[]'),
     /** Hours after the period's end before its statement is drafted (late samples). */
     graceHours: p.integer(),
+    /** When its Schedule last matched the row; behind `updatedAt` (or null) the housekeeping sweep syncs it. */
+    scheduleSyncedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
