@@ -110,6 +110,7 @@ const contractBody = (over: Record<string, unknown> = {}) => ({
 });
 let customerId: string;
 let apiMetric: string;
+let dbMetric: string;
 
 async function auditOf(statementId: string) {
   const res = await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}/audit`);
@@ -144,7 +145,7 @@ describe('SLA statements through the API and the period workflow', () => {
   it('drafts October from stored flips and maintenances: exact minutes across the DST change, a signed document', async () => {
     // api: down 30 minutes; db: down 60 minutes inside maintenance announced 3 days ahead (excluded) and 20 minutes inside one announced an hour ahead (counted).
     apiMetric = await metricWithFlips(org.services.api, [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-10T10:00:00Z', 'unhealthy'], ['2026-10-10T10:30:00Z', 'healthy']]);
-    await metricWithFlips(org.services.db, [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-20T02:00:00Z', 'unhealthy'], ['2026-10-20T03:00:00Z', 'healthy'], ['2026-10-21T05:00:00Z', 'unhealthy'], ['2026-10-21T05:20:00Z', 'healthy']]);
+    dbMetric = await metricWithFlips(org.services.db, [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-20T02:00:00Z', 'unhealthy'], ['2026-10-20T03:00:00Z', 'healthy'], ['2026-10-21T05:00:00Z', 'unhealthy'], ['2026-10-21T05:20:00Z', 'healthy']]);
     await maintenance(org.services.db, '2026-10-17T00:00:00Z', '2026-10-20T02:00:00Z', '2026-10-20T03:00:00Z', 'Planned DB upgrade');
     await maintenance(org.services.db, '2026-10-21T04:00:00Z', '2026-10-21T05:00:00Z', '2026-10-21T05:30:00Z', 'Emergency patch');
 
@@ -330,6 +331,22 @@ describe('SLA statements through the API and the period workflow', () => {
     expect((await team.call('POST', '/v1/contracts', contractBody())).body.title).toBe('feature_locked');
     expect((await org.call('DELETE', `/v1/contracts/${contractId}`)).body).toMatchObject({ title: 'in_use', referenced_by: { sla_statements: 2 } });
   });
+
+  it('covers SLOs as well as services: an SLO stands for its metric', async () => {
+    const slo = await org.call('POST', '/v1/slos', { name: 'DB availability', metric_id: dbMetric, objective: '99.9', window: { kind: 'rolling', days: 30 } });
+    expect(slo.status).toBe(201);
+    expect((await org.call('POST', '/v1/contracts', contractBody({ service_ids: [], slo_ids: [randomUUID()] }))).body.errors[0].path).toBe('slo_ids.0');
+    expect((await org.call('POST', '/v1/contracts', contractBody({ service_ids: [] }))).body.errors[0].path).toBe('service_ids');
+    const contract = await org.call('POST', '/v1/contracts', contractBody({ name: 'DB only', service_ids: [], slo_ids: [slo.body.id] }));
+    expect(contract.status).toBe(201);
+    expect(contract.body.slo_ids).toEqual([slo.body.id]);
+    const drafted = await org.call('POST', `/v1/contracts/${contract.body.id}/statements`, { period: '2026-10' });
+    expect(drafted.status).toBe(201);
+    // db alone: 60 minutes in the announced maintenance (excluded), 20 in the late one (counted).
+    expect(drafted.body.attainment_min).toBe('99.9551');
+    const doc = JSON.parse((await org.call('GET', `/v1/sla/statements/${drafted.body.id}/statement.json`)).text);
+    expect(doc.services).toEqual([expect.objectContaining({ id: slo.body.id, kind: 'slo', name: 'DB availability', metrics: 1, down_minutes: 20, excluded_minutes: 60 })]);
+  }, 30_000);
 
   it('lets the monthly schedule draft the period that ended (after the grace) and not twice', async () => {
     const created = await org.call('POST', '/v1/contracts', contractBody({ name: 'Acme Silver', timezone: 'Pacific/Auckland', currency: 'JPY', monthly_fee_minor: 50_000, grace_hours: 0 }));

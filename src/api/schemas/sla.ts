@@ -36,7 +36,8 @@ const GraceHours = z.int().min(0).max(648).describe('Hours after the period\'s e
 const contractFields = {
   customer_id: Uuid,
   name: Name,
-  service_ids: z.array(Uuid).min(1).max(50).describe('The services the SLA covers: a minute is down when any of them is'),
+  service_ids: z.array(Uuid).max(50).describe('The services the SLA covers: a minute is down when any covered service or SLO is'),
+  slo_ids: z.array(Uuid).max(50).describe('SLOs the SLA covers: each stands for its metric, or every metric of its service. service_ids and slo_ids together name at least one item'),
   sla_target_pct: TargetPct,
   timezone: TimeZone,
   currency: Currency,
@@ -54,6 +55,7 @@ export const ContractCreateBody = z
   .strictObject({
     ...contractFields,
     effective_to: contractFields.effective_to.optional(),
+    slo_ids: contractFields.slo_ids.optional(),
     billing_email: contractFields.billing_email.optional(),
     finance_contacts: contractFields.finance_contacts.optional(),
     escalation_contacts: contractFields.escalation_contacts.optional(),
@@ -80,6 +82,7 @@ export function presentContract(c: Contract): z.output<typeof ContractSchema> {
     customer_id: c.customer,
     name: c.name,
     service_ids: c.serviceIds,
+    slo_ids: c.sloIds,
     sla_target_pct: c.slaTargetPct,
     timezone: c.timezone,
     currency: c.currency,

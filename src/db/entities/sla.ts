@@ -13,6 +13,8 @@ export const ContractSchema = defineEntity({
     customer: p.manyToOne(CustomerSchema).mapToPk(),
     name: p.string().length(200),
     serviceIds: p.array().columnType('uuid[]'),
+    /** SLOs covered besides the services: each stands for its metric, or its service's metrics. */
+    sloIds: p.array().columnType('uuid[]'),
     slaTargetPct: p.string().length(20),
     timezone: p.string().length(64),
     currency: p.string().length(3),

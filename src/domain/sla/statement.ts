@@ -63,7 +63,8 @@ export const statementDocumentSchema = z.strictObject({
     tz_data_version: z.string(),
     tz_data_source: z.string(),
   }),
-  services: z.array(z.strictObject({ id: z.uuid(), name: z.string(), metrics: z.int().min(0), ...minuteCounts })).min(1),
+  /** The covered items: services, and SLOs (an SLO covers its metric, or every metric of its service). */
+  services: z.array(z.strictObject({ id: z.uuid(), kind: z.enum(['service', 'slo']), name: z.string(), metrics: z.int().min(0), ...minuteCounts })).min(1),
   exclusions: z.array(
     z.strictObject({
       kind: z.enum(['maintenance', 'manual']),
@@ -103,6 +104,8 @@ export type StatementDocument = z.output<typeof statementDocumentSchema>;
 
 export interface CoveredService {
   id: string;
+  /** A service, or an SLO standing for its metric or service. */
+  kind?: 'service' | 'slo';
   name: string;
   /** One timeline per metric of the service (a service without metrics has none). */
   metrics: readonly ServiceTimeline[];
@@ -194,7 +197,7 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
   const windows = excludedWindows(input);
   const allTimelines = input.services.flatMap((s) => s.metrics);
 
-  const services = input.services.map((s) => ({ id: s.id, name: s.name, metrics: s.metrics.length, ...minutesOf(s.metrics, input, windows) }));
+  const services = input.services.map((s) => ({ id: s.id, kind: s.kind ?? 'service', name: s.name, metrics: s.metrics.length, ...minutesOf(s.metrics, input, windows) }));
   const totals = minutesOf(allTimelines, input, windows);
 
   const exclusions: StatementDocument['exclusions'] = [

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Contract, ContractSchema, SlaStatementSchema } from '../../db/entities';
+import { type Contract, ContractSchema, SloSchema, SlaStatementSchema } from '../../db/entities';
+import { isUuid } from '../../domain/ids';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { assertPlanFeature } from '../../domain/quota';
 import type { CreditTerms } from '../../domain/sla/credit-terms';
@@ -14,6 +15,7 @@ export interface ContractInput {
   customer_id: string;
   name: string;
   service_ids: string[];
+  slo_ids?: string[];
   sla_target_pct: string;
   timezone: string;
   currency: string;
@@ -42,6 +44,20 @@ function assertEffectiveRange(from: string, to: string | null): void {
   }
 }
 
+/** At least one covered item, and every SLO a live one of the organization. */
+async function assertCovered(ctx: OrgContext, serviceIds: string[], sloIds: string[]): Promise<void> {
+  if (!serviceIds.length && !sloIds.length) {
+    throw new ProblemError('validation_failed', 'A contract covers at least one service or SLO.', { errors: [{ path: 'service_ids', message: 'Name at least one service (or an SLO in slo_ids)' }] });
+  }
+  if (!sloIds.length) return;
+  const found = await ctx.em.find(SloSchema, { id: { $in: sloIds.filter(isUuid) }, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] as never });
+  const known = new Set(found.map((s) => s.id));
+  const unknown = sloIds.map((id, i) => [id, i] as const).filter(([id]) => !known.has(id));
+  if (unknown.length) {
+    throw new ProblemError('validation_failed', `No such SLO: ${unknown.map(([id]) => id).join(', ')}.`, { errors: unknown.map(([, i]) => ({ path: `slo_ids.${i}`, message: 'No such SLO' })) });
+  }
+}
+
 async function assertCustomer(ctx: OrgContext, id: string): Promise<void> {
   await assertCustomersExist(ctx, [id], 'customer_id');
 }
@@ -51,12 +67,14 @@ export async function createContract(ctx: OrgContext, input: ContractInput, work
   assertEffectiveRange(input.effective_from, input.effective_to ?? null);
   await assertCustomer(ctx, input.customer_id);
   await assertServicesExist(ctx, input.service_ids, 'service_ids');
+  await assertCovered(ctx, input.service_ids, input.slo_ids ?? []);
   const contract = ctx.em.create(ContractSchema, {
     id: randomUUID(),
     organization: ctx.org.id,
     customer: input.customer_id,
     name: input.name,
     serviceIds: [...new Set(input.service_ids)],
+    sloIds: [...new Set(input.slo_ids ?? [])],
     slaTargetPct: input.sla_target_pct,
     timezone: input.timezone,
     currency: input.currency,
@@ -92,12 +110,14 @@ export async function updateContract(ctx: OrgContext, id: string, patch: Contrac
   const contract = await getContract(ctx, id);
   if (patch.customer_id !== undefined && patch.customer_id !== contract.customer) await assertCustomer(ctx, patch.customer_id);
   if (patch.service_ids !== undefined) await assertServicesExist(ctx, patch.service_ids, 'service_ids');
+  if (patch.service_ids !== undefined || patch.slo_ids !== undefined) await assertCovered(ctx, patch.service_ids ?? contract.serviceIds, patch.slo_ids ?? contract.sloIds);
   const from = patch.effective_from ?? contract.effectiveFrom;
   const to = patch.effective_to !== undefined ? patch.effective_to : (contract.effectiveTo ?? null);
   assertEffectiveRange(from, to);
   if (patch.customer_id !== undefined) contract.customer = patch.customer_id;
   if (patch.name !== undefined) contract.name = patch.name;
   if (patch.service_ids !== undefined) contract.serviceIds = [...new Set(patch.service_ids)];
+  if (patch.slo_ids !== undefined) contract.sloIds = [...new Set(patch.slo_ids)];
   if (patch.sla_target_pct !== undefined) contract.slaTargetPct = patch.sla_target_pct;
   if (patch.timezone !== undefined) contract.timezone = patch.timezone;
   if (patch.currency !== undefined) contract.currency = patch.currency;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Contract, IncidentSchema, MaintenanceSchema, MetricSchema, MetricStatusFlipSchema, ServiceSchema, SlaExclusionSchema } from '../../db/entities';
+import { type Contract, IncidentSchema, MaintenanceSchema, MetricSchema, MetricStatusFlipSchema, ServiceSchema, SlaExclusionSchema, SloSchema } from '../../db/entities';
 import type { ServiceTimeline, SlaStatus } from '../../domain/sla/downtime';
 import type { CoveredService, IncidentEvidence, MaintenanceEvidence, ManualExclusion } from '../../domain/sla/statement';
 
@@ -14,17 +14,18 @@ const asStatus = (s: string): SlaStatus => (s === 'healthy' || s === 'degraded' 
 
 /**
  * What a statement is computed from, as stored when it is computed: every metric of the covered
- * services with its status flips (a metric is no_data before it existed and after it was deleted),
+ * services (and of the covered SLOs: an SLO's metric, or its service's metrics) with its status flips (a metric is no_data before it existed and after it was deleted),
  * the maintenances on those services as they ran, finance's exclusions, and the incidents.
  */
 export async function gatherEvidence(em: EntityManager, contract: Contract, period: string, window: { start: Date; end: Date }, now: Date): Promise<Evidence> {
-  const serviceIds = contract.serviceIds;
-  const services = await em.find(ServiceSchema, { id: { $in: serviceIds }, organization: contract.organization }, { orderBy: { name: 'asc', id: 'asc' } });
+  const slos = contract.sloIds.length ? await em.find(SloSchema, { id: { $in: contract.sloIds }, organization: contract.organization }, { orderBy: { name: 'asc', id: 'asc' } }) : [];
+  const serviceIds = [...new Set([...contract.serviceIds, ...slos.flatMap((s) => (s.service ? [s.service] : []))])];
+  const sloMetricIds = slos.flatMap((s) => (s.metric ? [s.metric] : []));
+  const services = await em.find(ServiceSchema, { id: { $in: contract.serviceIds }, organization: contract.organization }, { orderBy: { name: 'asc', id: 'asc' } });
   const metrics = await em.find(MetricSchema, {
     organization: contract.organization,
-    service: { $in: serviceIds },
+    $and: [{ $or: [{ service: { $in: serviceIds } }, { id: { $in: sloMetricIds } }] }, { $or: [{ deletedAt: null }, { deletedAt: { $gt: window.start } }] }],
     createdAt: { $lt: window.end },
-    $or: [{ deletedAt: null }, { deletedAt: { $gt: window.start } }],
   });
   const flips = metrics.length
     ? await em.find(MetricStatusFlipSchema, { metric: { $in: metrics.map((m) => m.id) }, at: { $lt: window.end } }, { orderBy: { at: 'asc', id: 'asc' }, fields: ['metric', 'toStatus', 'at'] as never })
@@ -45,7 +46,8 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
     return { initial: 'no_data', changes };
   };
 
-  const touching = { $overlap: serviceIds } as never;
+  // Maintenances and incidents concern the covered services and the services of covered SLOs' metrics.
+  const touching = { $overlap: [...new Set([...serviceIds, ...metrics.filter((m) => sloMetricIds.includes(m.id)).map((m) => m.service)])] } as never;
   const maintenanceRows = await em.find(MaintenanceSchema, {
     organization: contract.organization,
     deletedAt: null,
@@ -71,7 +73,10 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
     .map((i) => ({ id: i.id, title: i.title, severity: i.severity, start: i.createdAt, end: i.resolvedAt ?? null }));
 
   return {
-    services: services.map((s) => ({ id: s.id, name: s.name, metrics: metrics.filter((m) => m.service === s.id).map(timelineOf) })),
+    services: [
+      ...services.map((s) => ({ id: s.id, kind: 'service' as const, name: s.name, metrics: metrics.filter((m) => m.service === s.id).map(timelineOf) })),
+      ...slos.map((s) => ({ id: s.id, kind: 'slo' as const, name: s.name, metrics: metrics.filter((m) => (s.metric ? m.id === s.metric : m.service === s.service)).map(timelineOf) })),
+    ],
     maintenances,
     exclusions,
     incidents,
