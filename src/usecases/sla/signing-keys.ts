@@ -17,16 +17,16 @@ export async function activeSigningKey(em: EntityManager, box: SecretBox, now: D
   const current = await em.findOne(StatementSigningKeySchema, { retiredAt: null }, { orderBy: { createdAt: 'desc', kid: 'desc' } });
   if (current) return toKey(current);
   const key = await generateSigningKey(box, now);
-  // An advisory lock makes concurrent first signers create one key, not one each.
-  await em.transactional(async (tx) => {
+  // An advisory lock makes concurrent first signers create one key, not one each (inside a
+  // caller's transaction this is a savepoint, and the lock lasts until the caller commits).
+  return em.transactional(async (tx) => {
     await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('vigil.statement_signing_keys'))`, [], 'all', tx.getTransactionContext());
-    const again = await tx.findOne(StatementSigningKeySchema, { retiredAt: null });
-    if (again) return;
+    const again = await tx.findOne(StatementSigningKeySchema, { retiredAt: null }, { orderBy: { createdAt: 'desc', kid: 'desc' } });
+    if (again) return toKey(again);
     tx.create(StatementSigningKeySchema, { kid: key.kid, publicJwk: key.publicJwk, sealedPrivateKey: key.sealedPrivateKey, createdAt: now, retiredAt: null });
     await tx.flush();
+    return key;
   });
-  const created = await em.fork().findOneOrFail(StatementSigningKeySchema, { retiredAt: null }, { orderBy: { createdAt: 'desc', kid: 'desc' } });
-  return toKey(created);
 }
 
 /** A new signing key; the previous ones are retired (they sign nothing more but stay in the JWKS). */
