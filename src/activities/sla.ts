@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { ContractSchema } from '../db/entities';
 import { ProblemError } from '../domain/error-catalog';
-import { effectiveWindow, periodBounds, previousPeriod } from '../domain/sla/period';
+import { effectiveWindow, periodBounds, periodDue } from '../domain/sla/period';
 import { type SlaMailDeps, mailStatement, remindReviewers } from '../usecases/sla/delivery';
 import type { ActionInput, SlaWorkflows, StatementFactsView, StatementRef } from '../usecases/sla/ports';
 import { syncContractSchedules } from '../usecases/sla/contracts';
@@ -16,14 +16,15 @@ export interface SlaDeps {
   mail?: SlaMailDeps & { consoleUrl: string };
 }
 
-const HOUR_MS = 3_600_000;
-
 /** Use-case refusals end the activity for good, carrying their token as the failure type. */
 async function asActivity<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof ProblemError && err.status < 500) throw ApplicationFailure.create({ type: err.token, message: err.message, nonRetryable: true });
+    // PostgreSQL data exceptions (class 22: a value too long, out of range) fail the same way on every retry.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('22')) throw ApplicationFailure.create({ type: 'internal_error', message: `The database refused the data (${code}): ${(err as Error).message}`, nonRetryable: true });
     throw err;
   }
 }
@@ -44,7 +45,7 @@ export function createSlaActivities(deps: { orm: Orm; sla?: SlaDeps }) {
     async slaPeriodDue(input: { organizationId: string; contractId: string; at: number }): Promise<{ period: string; title: string } | null> {
       const contract = await em().findOne(ContractSchema, { id: input.contractId, organization: input.organizationId, deletedAt: null });
       if (!contract) return null;
-      const period = previousPeriod(new Date(input.at - contract.graceHours * HOUR_MS), contract.timezone);
+      const period = periodDue(new Date(input.at), contract.timezone, contract.graceHours);
       if (!effectiveWindow(periodBounds(period, contract.timezone), contract.effectiveFrom, contract.effectiveTo ?? null)) return null;
       return { period, title: `SLA statement ${period} — ${contract.name}` };
     },

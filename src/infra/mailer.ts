@@ -13,6 +13,8 @@ export interface MailMessage {
   listUnsubscribe?: { url: string; mailto?: string };
   headers?: Record<string, string>;
   attachments?: { filename: string; content: Buffer | string; contentType: string }[];
+  /** A stable local part for the Message-ID (`<local@from-domain>`), so a resend is recognisably the same message; random otherwise. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -33,7 +35,7 @@ export function createMailer(opts: { smtpUrl?: string | null; from: string; outb
     subject: msg.subject,
     text: msg.text,
     html: msg.html,
-    messageId: `<${randomUUID()}@${domain}>`,
+    messageId: `<${msg.messageId ? msg.messageId.replace(/[^A-Za-z0-9._+-]/g, '_') : randomUUID()}@${domain}>`,
     ...(msg.attachments?.length ? { attachments: msg.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) } : {}),
     headers: {
       ...msg.headers,

@@ -6,8 +6,10 @@ import {
   defineQuery,
   defineUpdate,
   proxyActivities,
+  log,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { type StatementAction, type StatementState, refuseTransition } from '../domain/sla/transitions';
@@ -18,6 +20,9 @@ const acts = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['not_found', 'statement_closed', 'no_billing_contact', 'invalid_transition', 'stale_revision', 'approver_is_submitter'] },
 });
+
+/** Reminders are a courtesy: a few attempts, then the run goes on without them. */
+const reminders = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 } });
 
 const DAY_MS = 86_400_000;
 
@@ -83,14 +88,27 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
     ]);
   };
 
+  /** Why `request` may not run on the current revision, checked when accepted and again when its turn comes. */
+  const refuse = (action: StatementAction, request: ActionInput): ApplicationFailure | null => {
+    if (!current) return refusal('statement_busy', 'The statement is still being drafted; retry in a moment.');
+    if (request.statementId !== undefined && request.statementId !== current.statementId) {
+      return refusal('stale_revision', `The statement is now revision ${current.revision} (${current.statementId}); act on that one.`);
+    }
+    const why = refuseTransition({ state: current.state as StatementState, revision: current.revision, sha256: current.sha256, submittedBy: current.submittedBy }, { ...request, action });
+    return why ? refusal(why.token, why.detail) : null;
+  };
+
   for (const action of Object.keys(slaUpdates) as StatementAction[]) {
     setHandler(
       slaUpdates[action],
       async (request: ActionInput) => {
-        await condition(() => !busy);
+        // One action at a time: every waiter wakes in the same activation, so each checks again.
+        while (busy) await condition(() => !busy);
         busy = true;
         try {
-          const operationId = currentUpdateInfo()?.id ?? `${action}:${changes}`;
+          const stale = refuse(action, request);
+          if (stale) throw stale;
+          const operationId = `${workflowInfo().workflowId}/${currentUpdateInfo()?.id ?? `${action}:${changes}`}`;
           const outcome = action === 'deliver' ? await acts.deliverSlaStatement({ ref, statementId: current!.statementId }) : {};
           const facts = await acts.applySlaAction({ ref, input: { ...request, action }, operationId, outcome });
           if (action === 'deliver') deliveredAt = Date.now();
@@ -103,9 +121,8 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
       {
         validator: (request: ActionInput) => {
           if (closed) throw refusal('statement_closed', 'The statement\'s period is closed: it is void or its correction window has passed.');
-          if (!current) throw refusal('statement_busy', 'The statement is still being drafted; retry in a moment.');
-          const why = refuseTransition({ state: current.state as StatementState, revision: current.revision, sha256: current.sha256, submittedBy: current.submittedBy }, { ...request, action });
-          if (why) throw refusal(why.token, why.detail);
+          const why = refuse(action, request);
+          if (why) throw why;
         },
       },
     );
@@ -117,6 +134,14 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
     return 'not_in_effect';
   }
   publish(drafted);
+
+  const remind = async (statementId: string, kind: 'reminder' | 'escalation') => {
+    try {
+      await reminders.remindSlaReview({ ref, statementId, kind });
+    } catch (err) {
+      log.warn('SLA review reminder not sent', { statementId, kind, error: String(err) });
+    }
+  };
 
   let remindedFor: number | null = null;
   let escalatedFor: number | null = null;
@@ -130,14 +155,14 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
       if (remindedFor !== submittedAt) {
         const wait = submittedAt + timings.reminderAfterMs - Date.now();
         if (wait > 0 && (await condition(changed, wait))) continue;
-        await acts.remindSlaReview({ ref, statementId: facts.statementId, kind: 'reminder' });
+        await remind(facts.statementId, 'reminder');
         remindedFor = submittedAt;
         continue;
       }
       if (escalatedFor !== submittedAt) {
         const wait = submittedAt + timings.escalateAfterMs - Date.now();
         if (wait > 0 && (await condition(changed, wait))) continue;
-        await acts.remindSlaReview({ ref, statementId: facts.statementId, kind: 'escalation' });
+        await remind(facts.statementId, 'escalation');
         escalatedFor = submittedAt;
         continue;
       }
@@ -147,8 +172,11 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
     if (facts.state === 'delivered') {
       const wait = (deliveredAt ?? Date.now()) + timings.correctionWindowMs - Date.now();
       if (wait > 0 && (await condition(changed, wait))) continue;
-      if (!busy) break;
-      await condition(() => !busy);
+      // The window has passed: refuse new actions, let accepted ones finish; a correction among them reopens the loop.
+      closed = true;
+      await condition(allHandlersFinished);
+      if ((current as StatementFactsView | null)?.state === 'delivered') break;
+      closed = false;
       continue;
     }
     await condition(changed);

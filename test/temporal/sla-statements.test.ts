@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { PDFDocument } from 'pdf-lib';
-import { MaintenanceSchema, MetricStatusFlipSchema, OutboxEventSchema, SlaAuditEntrySchema } from '../../src/db/entities';
+import { IncidentSchema, MaintenanceSchema, MetricStatusFlipSchema, OutboxEventSchema, SlaAuditEntrySchema } from '../../src/db/entities';
 import { tzDataVersion } from '../../src/domain/sla/period';
 import { createMailer } from '../../src/infra/mailer';
 import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
@@ -70,6 +70,25 @@ async function metricWithFlips(service: string, flips: [string, string][]): Prom
   }
   await em.flush();
   return res.body.id;
+}
+
+async function incident(title: string, services: string[], start: string, end: string, o: { published: boolean; visibleTo?: string[] }): Promise<void> {
+  const em = api.orm.em.fork();
+  em.create(IncidentSchema, {
+    id: randomUUID(),
+    organization: org.id,
+    title,
+    severity: 'major',
+    affectedServices: services,
+    visibleToCustomerIds: o.visibleTo ?? [],
+    publishedAt: o.published ? new Date(start) : null,
+    resolvedAt: new Date(end),
+    canceledAt: null,
+    deletedAt: null,
+    createdAt: new Date(start),
+    updatedAt: new Date(end),
+  });
+  await em.flush();
 }
 
 async function maintenance(service: string, announced: string, start: string, end: string, title: string): Promise<void> {
@@ -148,6 +167,11 @@ describe('SLA statements through the API and the period workflow', () => {
     dbMetric = await metricWithFlips(org.services.db, [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-20T02:00:00Z', 'unhealthy'], ['2026-10-20T03:00:00Z', 'healthy'], ['2026-10-21T05:00:00Z', 'unhealthy'], ['2026-10-21T05:20:00Z', 'healthy']]);
     await maintenance(org.services.db, '2026-10-17T00:00:00Z', '2026-10-20T02:00:00Z', '2026-10-20T03:00:00Z', 'Planned DB upgrade');
     await maintenance(org.services.db, '2026-10-21T04:00:00Z', '2026-10-21T05:00:00Z', '2026-10-21T05:30:00Z', 'Emergency patch');
+    // The ledger shows incidents the customer could see: not another customer's, not drafts.
+    const other = (await org.call('POST', '/v1/customers', { name: 'Other customer' })).body.id;
+    await incident('API errors', [org.services.api], '2026-10-10T09:55:00Z', '2026-10-10T10:40:00Z', { published: true });
+    await incident('Only for another customer', [org.services.api], '2026-10-10T09:55:00Z', '2026-10-10T10:40:00Z', { published: true, visibleTo: [other] });
+    await incident('Never published', [org.services.api], '2026-10-10T09:55:00Z', '2026-10-10T10:40:00Z', { published: false });
 
     const future = await org.keys.preparer.call('POST', `/v1/contracts/${contractId}/statements`, { period: '2099-01' });
     expect(future.body.errors?.[0]?.path).toBe('period');
@@ -170,6 +194,8 @@ describe('SLA statements through the API and the period workflow', () => {
     expect(doc.totals).toEqual({ total_minutes: 44_700, excluded_minutes: 60, eligible_minutes: 44_640, down_minutes: 50 });
     expect(doc.period.tz_data_version).toBe(process.versions.tz);
     expect(doc.exclusions.map((e: { title: string; excluded: boolean }) => [e.title, e.excluded])).toEqual([['Planned DB upgrade', true], ['Emergency patch', false]]);
+    expect(doc.exclusions[0].applies_to).toEqual([org.services.db]);
+    expect(doc.incidents.map((i: { title: string; down_minutes: number; counted: boolean }) => [i.title, i.down_minutes, i.counted])).toEqual([['API errors', 30, true]]);
     const jwks = await api.request('GET', '/.well-known/jwks.json');
     expect(jwks.status).toBe(200);
     expect(await verifyStatement(bytes, s.signature, jwks.body, { expectedSha256: s.sha256 })).toEqual({ valid: true, kid: s.signing_key_id });
@@ -217,6 +243,10 @@ describe('SLA statements through the API and the period workflow', () => {
     expect(excl.body.attainment_min).toBe('99.9551');
     const outside = await preparer('POST', `/v1/sla/statements/${statementId}/exclusions`, { starts_at: '2026-12-01T00:00:00.000Z', ends_at: '2026-12-02T00:00:00.000Z', justification: 'wrong month' });
     expect(outside.body.title).toBe('validation_failed');
+    const twice = await preparer('POST', `/v1/sla/statements/${statementId}/exclusions`, { starts_at: '2026-10-10T10:15:00.000Z', ends_at: '2026-10-10T10:45:00.000Z', justification: 'overlaps the first' });
+    expect(twice.body.errors).toEqual([{ path: 'starts_at', message: 'Overlaps an existing exclusion' }]);
+    const seconds = await preparer('POST', `/v1/sla/statements/${statementId}/exclusions`, { starts_at: '2026-10-11T10:15:30.000Z', ends_at: '2026-10-11T10:45:00.000Z', justification: 'not a whole minute' });
+    expect(seconds.body.errors[0].path).toBe('starts_at');
 
     const submitted = await preparer('POST', `/v1/sla/statements/${statementId}/submit`, undefined, { 'idempotency-key': 'submit-1' });
     expect(submitted.body.state).toBe('in_review');
@@ -301,7 +331,7 @@ describe('SLA statements through the API and the period workflow', () => {
       'sla_statement.corrected',
       'sla_statement.voided',
     ]);
-    if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'sla-statement-v1.json'), historyToJSON(await handle.fetchHistory()));
+    if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'sla-statement-v2.json'), historyToJSON(await handle.fetchHistory()));
   }, 60_000);
 
   it('lists statements newest first with filters, pattern-checked period and clamped limit', async () => {
@@ -330,6 +360,9 @@ describe('SLA statements through the API and the period workflow', () => {
     expect(locked.body).toMatchObject({ title: 'feature_locked', quota: { capability: 'sla_ledger', cap: 0, plan: 'team' }, upgrade: { plan: 'business' } });
     expect((await team.call('POST', '/v1/contracts', contractBody())).body.title).toBe('feature_locked');
     expect((await org.call('DELETE', `/v1/contracts/${contractId}`)).body).toMatchObject({ title: 'in_use', referenced_by: { sla_statements: 2 } });
+    const retz = await org.call('PATCH', `/v1/contracts/${contractId}`, { timezone: 'UTC', currency: 'EUR', monthly_fee_minor: 120_000 });
+    expect(retz.body).toMatchObject({ title: 'in_use', errors: [{ path: 'timezone', message: 'Fixed once statements exist' }] });
+    expect((await org.call('PATCH', `/v1/contracts/${contractId}`, { monthly_fee_minor: 120_000 })).body.monthly_fee_minor).toBe(120_000);
   });
 
   it('covers SLOs as well as services: an SLO stands for its metric', async () => {

@@ -1,5 +1,5 @@
 import { creditTermsSchema } from '../../src/domain/sla/credit-terms';
-import { effectiveWindow, periodBounds, previousPeriod } from '../../src/domain/sla/period';
+import { effectiveWindow, periodBounds, periodDue, previousPeriod } from '../../src/domain/sla/period';
 import { type StatementInput, buildStatementDocument, statementDocumentSchema } from '../../src/domain/sla/statement';
 import { STATEMENT_ACTIONS, STATEMENT_STATES, allowedFrom, creditStateOf, refuseTransition } from '../../src/domain/sla/transitions';
 import { IDS, statementFixture, uuid } from '../support/sla-statement-fixture';
@@ -141,5 +141,32 @@ describe('statement transitions', () => {
   it('gives the credit state of each statement state', () => {
     expect(['draft', 'in_review', 'approved', 'delivered', 'superseded', 'void'].map((s) => creditStateOf(s as never, 5))).toEqual(['pending', 'pending', 'approved', 'issued', 'superseded', 'void']);
     expect(creditStateOf('delivered', 0)).toBe('none');
+  });
+});
+
+describe('the period a schedule run is due for', () => {
+  it('counts the grace in wall-clock hours, so a DST change inside it keeps the right month', () => {
+    // Sydney: DST starts 2023-10-01 02:00; a 48 h grace fires at 2023-10-03 00:00 local (2023-10-02T13:00Z).
+    expect(periodDue(d('2023-10-02T13:00:00Z'), 'Australia/Sydney', 48)).toBe('2023-09');
+    // Santiago: DST starts at local midnight (2023-09-03); a 24 h grace from 2023-10-01 fires 2023-10-02 00:00 local.
+    expect(periodDue(d('2023-10-02T03:00:00Z'), 'America/Santiago', 24)).toBe('2023-09');
+    expect(periodDue(d('2026-11-03T00:00:00Z'), 'UTC', 48)).toBe('2026-10');
+    // Fired early by hand (1 h before the grace is over): still the month before.
+    expect(periodDue(d('2026-11-02T23:00:00Z'), 'UTC', 48)).toBe('2026-09');
+  });
+});
+
+describe('maintenance of one covered item', () => {
+  it('excludes that item\'s minutes only: another item\'s outage meanwhile counts', () => {
+    const base = input('2026-02', 'UTC');
+    const db = { id: uuid(12), name: 'DB', metrics: [{ initial: 'healthy' as const, changes: [{ at: d('2026-02-10T02:00:00Z'), status: 'unhealthy' as const }, { at: d('2026-02-10T03:00:00Z'), status: 'healthy' as const }] }] };
+    const api = { id: uuid(11), name: 'API', metrics: [{ initial: 'healthy' as const, changes: [{ at: d('2026-02-10T02:30:00Z'), status: 'unhealthy' as const }, { at: d('2026-02-10T02:40:00Z'), status: 'healthy' as const }] }] };
+    const maintenance = { id: uuid(21), title: 'DB upgrade', itemIds: [db.id], start: d('2026-02-10T02:00:00Z'), end: d('2026-02-10T03:00:00Z'), announcedAt: d('2026-02-01T00:00:00Z') };
+    const doc = buildStatementDocument({ ...base, services: [api, db], maintenances: [maintenance] });
+    // 60 minutes in the window; 10 of them the API was down: those count, the other 50 are excluded.
+    expect(doc.totals).toMatchObject({ excluded_minutes: 50, down_minutes: 10, eligible_minutes: 40_320 - 50 });
+    expect(doc.services.find((s) => s.id === db.id)).toMatchObject({ excluded_minutes: 60, down_minutes: 0 });
+    expect(doc.services.find((s) => s.id === api.id)).toMatchObject({ excluded_minutes: 0, down_minutes: 10 });
+    expect(doc.exclusions[0]).toMatchObject({ applies_to: [db.id], excluded: true });
   });
 });

@@ -41,6 +41,15 @@ export interface SlaRouteDeps {
 }
 
 const contractsTag = 'Contracts';
+
+/** On actions the key is the Temporal update id: unlike creates, a reuse never answers 409. */
+const ActionIdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'Invalid Idempotency-Key')
+    .optional()
+    .describe('1 to 255 visible ASCII characters, used (hashed) as the workflow update id: the same key for the same action on the same statement runs it once, whatever the body of a repeat.'),
+});
 const tag = 'SLA statements';
 const LEDGER_ERRORS: ErrorToken[] = ['feature_locked'];
 
@@ -117,8 +126,8 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('updateContract', {
       summary: 'Update a contract',
       tag: contractsTag,
-      description: 'Changes only the fields sent. Statements already drafted keep the terms they were computed with; a correction recomputes with the current ones.',
-      errors: [...BODY_ERRORS, ...LEDGER_ERRORS, 'not_found', 'unknown_customers', 'unknown_services'],
+      description: 'Changes only the fields sent. Statements already drafted keep the terms they were computed with; a correction recomputes with the current ones. Once a statement exists, `customer_id`, `timezone` and `currency` are fixed (409 `in_use`).',
+      errors: [...BODY_ERRORS, ...LEDGER_ERRORS, 'not_found', 'unknown_customers', 'unknown_services', 'in_use'],
       checks: ['`effective_to` is on or after `effective_from`'],
     });
     app.patch('/contracts/:id', { schema: { ...doc, params: IdParams, body: ContractPatchBody, response: { 200: ContractSchema, ...errorResponses } } }, async (request) =>
@@ -232,10 +241,10 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc(a.operationId, {
       summary: a.summary,
       tag,
-      description: `${a.description}\n\nRuns as a Temporal workflow update on \`sla-statement:<contract>:<YYYY-MM>\`; an \`Idempotency-Key\` header becomes the update id, so a retry runs it once and answers the same statement. A statement whose period is closed answers 409 \`statement_closed\`.`,
-      errors: [...(a.body ? BODY_ERRORS : []), ...LEDGER_ERRORS, 'not_found', 'statement_closed', 'statement_busy', ...a.errors],
+      description: `${a.description}\n\nRuns as a Temporal workflow update on \`sla-statement:<contract>:<YYYY-MM>\`; an \`Idempotency-Key\` header becomes the update id, so a retry runs it once and answers the statement as it is then. Acting on a revision that is no longer current answers 409 \`stale_revision\`; a statement whose period is closed, 409 \`statement_closed\`.`,
+      errors: [...new Set<ErrorToken>([...(a.body ? BODY_ERRORS : []), ...LEDGER_ERRORS, 'not_found', 'statement_closed', 'statement_busy', 'stale_revision', ...a.errors])],
     });
-    const schema = { ...doc, params: IdParams, headers: IdempotencyHeaders, ...(a.body ? { body: a.body } : {}), response: { 200: SlaStatementSchema, ...errorResponses } };
+    const schema = { ...doc, params: IdParams, headers: ActionIdempotencyHeaders, ...(a.body ? { body: a.body } : {}), response: { 200: SlaStatementSchema, ...errorResponses } };
     app.post(`/sla/statements/:id/${a.path}`, { schema }, async (request) => {
       const key = request.headers['idempotency-key'];
       const s = await runStatementAction(request.orgContext(), deps.workflows, (request.params as { id: string }).id, a.action, (request.body ?? {}) as ActionBody, request.principal!.keyId, typeof key === 'string' ? key : undefined);

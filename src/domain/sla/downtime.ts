@@ -16,10 +16,11 @@
  * - Qualifying maintenance: a window `{ start, end, announcedAt }` with
  *   `start − announcedAt ≥ maintenance_notice_hours` (announced exactly N hours ahead qualifies;
  *   a window announced after it began never does, even with N = 0). Windows are clipped to the
- *   period; overlapping or touching ones are merged. A window applies to all covered services
- *   (the caller passes only windows that concern the contract).
- * - An excluded minute lies entirely inside qualifying maintenance (the merged windows).
- *   A minute only partly inside stays eligible.
+ *   period; overlapping or touching ones are merged. `maintenances` apply to all covered
+ *   services; a service's own `maintenances` only to it: it is not down during them, while
+ *   another service's outage at the same time still counts.
+ * - An excluded minute lies entirely inside qualifying maintenance (the merged windows, shared
+ *   or of any one service) and is not a down minute. A minute only partly inside stays eligible.
  * - A down minute is an eligible minute during which the services were down for some (positive)
  *   time outside qualifying maintenance: "a minute counts as down when the service was down for
  *   at least part of it". A status that turns down at exactly 10:05:00 makes 10:05 down but not
@@ -50,6 +51,8 @@ export interface ServiceTimeline {
   initial: SlaStatus;
   /** Sorted by `at`. */
   changes: readonly SlaStatusChange[];
+  /** Maintenance of this service only: it is not down during the qualifying ones, others still may be. */
+  maintenances?: readonly MaintenanceWindow[];
 }
 
 export interface MaintenanceWindow {
@@ -175,6 +178,23 @@ function downSpans(services: readonly ServiceTimeline[], periodStart: number, pe
   return spans;
 }
 
+/** The qualifying windows of `maintenances`, clipped to [start, end) and merged. */
+function qualifyingSpans(maintenances: readonly MaintenanceWindow[], start: number, end: number, noticeHours: number, what: string): Span[] {
+  const windows: Span[] = [];
+  for (const [i, w] of maintenances.entries()) {
+    const ws = msOf(w.start, `${what} ${i} start`);
+    const we = msOf(w.end, `${what} ${i} end`);
+    if (we < ws) throw new InvalidSlaInputError(`${what} ${i} ends before it starts`);
+    if (maintenanceQualifies(w, noticeHours)) windows.push({ start: Math.max(ws, start), end: Math.min(we, end) });
+  }
+  return mergeSpans(windows);
+}
+
+/** Whole-minute index ranges [first, afterLast) of the minutes wholly inside each span. */
+function wholeMinutes(spans: readonly Span[], start: number): [number, number][] {
+  return spans.map((w) => [Math.ceil((w.start - start) / MINUTE_MS), Math.floor((w.end - start) / MINUTE_MS)] as [number, number]).filter(([a, b]) => b > a);
+}
+
 /** Total, excluded, eligible and down minutes of the period (see the module comment for the rules). */
 export function countDowntime(input: DowntimeInput): DowntimeMinutes {
   const { services, period, maintenances, terms } = input;
@@ -186,34 +206,34 @@ export function countDowntime(input: DowntimeInput): DowntimeMinutes {
   const end = msOf(period.end, 'period end');
   if (end <= start || (end - start) % MINUTE_MS !== 0) throw new InvalidSlaInputError('the period must be a positive whole number of minutes');
   const totalMinutes = (end - start) / MINUTE_MS;
+  const notice = terms.maintenance_notice_hours;
 
-  const windows: Span[] = [];
-  for (const [i, w] of maintenances.entries()) {
-    const ws = msOf(w.start, `maintenance ${i} start`);
-    const we = msOf(w.end, `maintenance ${i} end`);
-    if (we < ws) throw new InvalidSlaInputError(`maintenance ${i} ends before it starts`);
-    if (maintenanceQualifies(w, terms.maintenance_notice_hours)) windows.push({ start: Math.max(ws, start), end: Math.min(we, end) });
-  }
-  const excluded = mergeSpans(windows);
-
-  // Minutes wholly inside a merged window: k with start + k·M ≥ a and start + (k+1)·M ≤ b.
-  let excludedMinutes = 0;
-  for (const w of excluded) {
-    const first = Math.ceil((w.start - start) / MINUTE_MS);
-    const afterLast = Math.floor((w.end - start) / MINUTE_MS);
-    excludedMinutes += Math.max(0, afterLast - first);
-  }
-
-  // Minutes touched by down time outside the windows; such a minute is never wholly excluded.
-  let downMinutes = 0;
-  let lastCounted = -1;
-  for (const s of subtractSpans(downSpans(services, start, end, terms), excluded)) {
-    const first = Math.max(Math.floor((s.start - start) / MINUTE_MS), lastCounted + 1);
-    const last = Math.ceil((s.end - start) / MINUTE_MS) - 1;
-    if (last >= first) {
-      downMinutes += last - first + 1;
-      lastCounted = last;
+  // Windows for every service, and each service's own: a service is never down during its own
+  // qualifying maintenance, but another service's outage then still counts.
+  const shared = qualifyingSpans(maintenances, start, end, notice, 'maintenance');
+  const own = services.map((service, i) => qualifyingSpans(service.maintenances ?? [], start, end, notice, `service ${i} maintenance`));
+  const down = mergeSpans(services.flatMap((service, i) => subtractSpans(downSpans([service], start, end, terms), own[i] as Span[])));
+  const downRanges: [number, number][] = [];
+  for (const s of subtractSpans(down, shared)) {
+    const last = downRanges[downRanges.length - 1];
+    const first = Math.max(Math.floor((s.start - start) / MINUTE_MS), last ? last[1] : 0);
+    const afterLast = Math.ceil((s.end - start) / MINUTE_MS);
+    if (afterLast > first) {
+      if (last && last[1] === first) last[1] = afterLast;
+      else downRanges.push([first, afterLast]);
     }
+  }
+  const downMinutes = downRanges.reduce((n, [a, b]) => n + b - a, 0);
+
+  // Excluded: minutes wholly inside any window that are not down minutes (a down minute is always eligible).
+  const inside = wholeMinutes(mergeSpans([...shared, ...own.flat()]), start);
+  let excludedMinutes = inside.reduce((n, [a, b]) => n + b - a, 0);
+  for (let i = 0, j = 0; i < inside.length && j < downRanges.length; ) {
+    const [a1, b1] = inside[i] as [number, number];
+    const [a2, b2] = downRanges[j] as [number, number];
+    excludedMinutes -= Math.max(0, Math.min(b1, b2) - Math.max(a1, a2));
+    if (b1 < b2) i++;
+    else j++;
   }
 
   return { totalMinutes, excludedMinutes, eligibleMinutes: totalMinutes - excludedMinutes, downMinutes };

@@ -18,7 +18,7 @@ export {
   type RoundingMode,
   type DowntimeRule,
 } from './credit-terms';
-export { effectiveWindow, isValidDate, previousPeriod, periodBounds, periodOf, assertIanaTimeZone, isValidPeriodLabel, tzDataVersion, PERIOD_LABEL_PATTERN, TZ_DATA_SOURCE, type PeriodBounds } from './period';
+export { effectiveWindow, isValidDate, periodDue, previousPeriod, periodBounds, periodOf, assertIanaTimeZone, isValidPeriodLabel, tzDataVersion, PERIOD_LABEL_PATTERN, TZ_DATA_SOURCE, type PeriodBounds } from './period';
 export {
   countDowntime,
   worstStatus,

@@ -125,7 +125,21 @@ export function effectiveWindow(period: PeriodBounds, effectiveFrom: string, eff
 
 /** The period that ended last before `instant` in `timeZone` (the month before the one `instant` is in). */
 export function previousPeriod(instant: Date, timeZone: string): string {
-  const current = periodOf(instant, timeZone);
-  const prev = Temporal.PlainYearMonth.from(current).subtract({ months: 1 });
+  return periodDue(instant, timeZone, 0);
+}
+
+/**
+ * The period whose statement is due at `instant` when statements wait `graceHours` after the
+ * period's end: the month before the one the local wall-clock time `graceHours` earlier falls
+ * in. Wall-clock hours, not elapsed ones: a DST change inside the grace (Sydney's first Sunday of
+ * October) must not push the computation back over the month boundary.
+ */
+export function periodDue(instant: Date, timeZone: string, graceHours: number): string {
+  const ms = instant instanceof Date ? instant.getTime() : Number.NaN;
+  if (!Number.isFinite(ms)) throw new InvalidSlaInputError('periodDue needs a valid Date');
+  if (!Number.isInteger(graceHours) || graceHours < 0) throw new InvalidSlaInputError(`graceHours must be an integer ≥ 0, got ${graceHours}`);
+  const zone = assertIanaTimeZone(timeZone);
+  const local = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(zone).toPlainDateTime().subtract({ hours: graceHours });
+  const prev = Temporal.PlainYearMonth.from({ year: local.year, month: local.month }).subtract({ months: 1 });
   return `${String(prev.year).padStart(4, '0')}-${String(prev.month).padStart(2, '0')}`;
 }

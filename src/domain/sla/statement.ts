@@ -6,9 +6,9 @@
  *
  * - The contract is down in a minute when any covered service is (worst-of across every metric
  *   of every covered service, countDowntime's rules); each service's own minutes are shown too.
- * - Exclusions: scheduled maintenance on a covered service, excluded when announced at least the
- *   terms' notice ahead of its start; and manual exclusions finance adds with a justification
- *   (always excluded).
+ * - Exclusions: scheduled maintenance, excluded when announced at least the terms' notice ahead
+ *   of its start, for the covered items it concerns only (another item's outage meanwhile still
+ *   counts); and manual exclusions finance adds with a justification (always, for every item).
  * - The incident ledger: every incident on a covered service overlapping the period, with the
  *   down minutes during it and whether they counted (outside every exclusion) or not, and why.
  * - Instants are ISO 8601 UTC strings with milliseconds; money is an integer of minor units.
@@ -74,6 +74,8 @@ export const statementDocumentSchema = z.strictObject({
       end: iso,
       announced_at: iso.nullable(),
       excluded: z.boolean(),
+      /** The covered items (services, SLOs) it excludes minutes of; null: all. */
+      applies_to: z.array(z.uuid()).nullable(),
       why: z.string(),
     }),
   ),
@@ -114,7 +116,9 @@ export interface CoveredService {
 export interface MaintenanceEvidence {
   id: string;
   title: string;
-  /** The services it affects among the covered ones (the caller passes only those that touch one). */
+  /** The covered items (services, SLOs) it concerns; undefined: all of them. */
+  itemIds?: readonly string[];
+  /** The window it excludes: as announced and as run (the caller passes the overlap of the two). */
   start: Date;
   end: Date;
   announcedAt: Date;
@@ -166,19 +170,30 @@ function clip(date: Date, window: { start: Date; end: Date }): Date {
   return new Date(Math.min(Math.max(date.getTime(), window.start.getTime()), window.end.getTime()));
 }
 
-/** Windows countDowntime excludes: qualifying maintenances, and manual exclusions (always, whatever the notice). */
-function excludedWindows(input: StatementInput): MaintenanceWindow[] {
+const windowOf = (m: MaintenanceEvidence): MaintenanceWindow => ({ start: m.start, end: m.end, announcedAt: m.announcedAt });
+
+/** Windows for every covered item: maintenances naming no item, and finance's exclusions (whatever the notice). */
+function sharedWindows(input: StatementInput): MaintenanceWindow[] {
   const notice = input.contract.creditTerms.maintenance_notice_hours;
   return [
-    ...input.maintenances.map((m) => ({ start: m.start, end: m.end, announcedAt: m.announcedAt })),
+    ...input.maintenances.filter((m) => m.itemIds === undefined).map(windowOf),
     // Announced exactly the notice ahead: qualifies under any notice rule.
     ...input.exclusions.map((e) => ({ start: e.start, end: e.end, announcedAt: new Date(e.start.getTime() - notice * HOUR_MS) })),
   ];
 }
 
-function minutesOf(timelines: readonly ServiceTimeline[], input: StatementInput, windows: MaintenanceWindow[], span = input.window) {
+/** Each metric's timeline with the maintenances of its covered item (none when `withMaintenance` is false). */
+function timelinesOf(items: readonly CoveredService[], input: StatementInput, withMaintenance: boolean): ServiceTimeline[] {
+  return items.flatMap((item) => {
+    const own = withMaintenance ? input.maintenances.filter((m) => m.itemIds?.includes(item.id)).map(windowOf) : [];
+    return item.metrics.map((t) => ({ ...t, maintenances: own }));
+  });
+}
+
+function minutesOf(items: readonly CoveredService[], input: StatementInput, withMaintenance = true, span = input.window) {
   const terms = input.contract.creditTerms;
-  const counted = countDowntime({ services: timelines.length ? timelines : [NO_METRICS], period: span, maintenances: windows, terms });
+  const timelines = timelinesOf(items, input, withMaintenance);
+  const counted = countDowntime({ services: timelines.length ? timelines : [NO_METRICS], period: span, maintenances: withMaintenance ? sharedWindows(input) : [], terms });
   return { total_minutes: counted.totalMinutes, excluded_minutes: counted.excludedMinutes, eligible_minutes: counted.eligibleMinutes, down_minutes: counted.downMinutes };
 }
 
@@ -194,11 +209,8 @@ function minuteSpan(start: Date, end: Date, window: { start: Date; end: Date }):
 
 export function buildStatementDocument(input: StatementInput): StatementDocument {
   const terms = input.contract.creditTerms;
-  const windows = excludedWindows(input);
-  const allTimelines = input.services.flatMap((s) => s.metrics);
-
-  const services = input.services.map((s) => ({ id: s.id, kind: s.kind ?? 'service', name: s.name, metrics: s.metrics.length, ...minutesOf(s.metrics, input, windows) }));
-  const totals = minutesOf(allTimelines, input, windows);
+  const services = input.services.map((s) => ({ id: s.id, kind: s.kind ?? 'service', name: s.name, metrics: s.metrics.length, ...minutesOf([s], input) }));
+  const totals = minutesOf(input.services, input);
 
   const exclusions: StatementDocument['exclusions'] = [
     ...input.maintenances.map((m) => {
@@ -213,6 +225,7 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
         end: isoOf(m.end),
         announced_at: isoOf(m.announcedAt),
         excluded,
+        applies_to: m.itemIds ? [...m.itemIds] : null,
         why: excluded
           ? `Announced ${shown} h before it started; the contract excludes maintenance announced at least ${terms.maintenance_notice_hours} h ahead.`
           : `Announced only ${shown} h before it started; the contract needs ${terms.maintenance_notice_hours} h notice, so its minutes stay eligible.`,
@@ -226,6 +239,7 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
       end: isoOf(e.end),
       announced_at: null,
       excluded: true,
+      applies_to: null,
       why: `Excluded by finance: ${e.justification}`,
     })),
   ].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
@@ -233,8 +247,8 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
   const incidents = input.incidents
     .map((i) => {
       const span = minuteSpan(i.start, i.end ?? input.window.end, input.window);
-      const during = span ? minutesOf(allTimelines, input, windows, span) : null;
-      const all = span ? minutesOf(allTimelines, input, [], span) : null;
+      const during = span ? minutesOf(input.services, input, true, span) : null;
+      const all = span ? minutesOf(input.services, input, false, span) : null;
       const down = during?.down_minutes ?? 0;
       const hidden = (all?.down_minutes ?? 0) - down;
       let why: string;

@@ -1,4 +1,5 @@
-import { ApiKeySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
+import { createHash } from 'node:crypto';
+import { ApiKeySchema, SlaExclusionSchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import { effectiveWindow, periodBounds } from '../../domain/sla/period';
 import type { StatementAction } from '../../domain/sla/transitions';
@@ -38,10 +39,11 @@ export async function runStatementAction(
     const current = await ctx.em.findOne(SlaStatementSchema, { organization: ctx.org.id, contract: statement.contract, periodLabel: statement.periodLabel }, { orderBy: { revision: 'desc' } });
     throw new ProblemError('invalid_transition', `Revision ${statement.revision} is superseded by revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`);
   }
-  if (action === 'add_exclusion') assertExclusion(statement, body);
+  if (action === 'add_exclusion') await assertExclusion(ctx, statement, body);
   const key = await ctx.em.findOne(ApiKeySchema, { id: actor }, { fields: ['name'] as never });
   const input: ActionInput = {
     action,
+    statementId: statement.id,
     actor,
     actorName: (key as { name?: string | null } | null)?.name ?? null,
     ...(body.revision !== undefined ? { revision: body.revision } : {}),
@@ -49,19 +51,30 @@ export async function runStatementAction(
     ...(body.note !== undefined || body.reason !== undefined ? { note: body.note ?? body.reason } : {}),
     ...(action === 'add_exclusion' ? { exclusion: { starts_at: body.starts_at!, ends_at: body.ends_at!, justification: body.justification! } } : {}),
   };
-  const updateId = idempotencyKey ? `${action}:${ctx.org.id}:${idempotencyKey}` : undefined;
+  // The key as the update id (hashed: keys are up to 255 characters), per action, so a retry of the same request runs once.
+  const updateId = idempotencyKey ? `${action}:${createHash('sha256').update(`${ctx.org.id}\n${idempotencyKey}`).digest('hex')}` : undefined;
   const facts = await workflows.runAction(refOf(statement), input, updateId);
   ctx.em.clear();
   return ctx.em.findOneOrFail(SlaStatementSchema, { id: facts.statementId, organization: ctx.org.id });
 }
 
-function assertExclusion(s: SlaStatement, body: ActionBody): void {
+/** A window inside the statement's period (to the minute) that overlaps no exclusion already made. */
+async function assertExclusion(ctx: OrgContext, s: SlaStatement, body: ActionBody): Promise<void> {
   const start = Date.parse(body.starts_at ?? '');
   const end = Date.parse(body.ends_at ?? '');
   if (!(end > start)) throw new ProblemError('validation_failed', 'ends_at must be after starts_at.', { errors: [{ path: 'ends_at', message: 'Must be after starts_at' }] });
-  if (end <= s.periodStart.getTime() || start >= s.periodEnd.getTime()) {
-    throw new ProblemError('validation_failed', `The window lies outside the statement's period (${s.periodStart.toISOString()} – ${s.periodEnd.toISOString()}).`, {
-      errors: [{ path: 'starts_at', message: 'Must overlap the statement period' }],
+  if (start < s.periodStart.getTime() || end > s.periodEnd.getTime()) {
+    throw new ProblemError('validation_failed', `The window must lie within the statement's period (${s.periodStart.toISOString()} – ${s.periodEnd.toISOString()}).`, {
+      errors: [{ path: start < s.periodStart.getTime() ? 'starts_at' : 'ends_at', message: 'Must lie within the statement period' }],
+    });
+  }
+  if (start % 60_000 !== 0 || end % 60_000 !== 0) {
+    throw new ProblemError('validation_failed', 'Exclusions are whole minutes: starts_at and ends_at must have zero seconds.', { errors: [{ path: start % 60_000 ? 'starts_at' : 'ends_at', message: 'Must be a whole minute' }] });
+  }
+  const overlapping = await ctx.em.findOne(SlaExclusionSchema, { contract: s.contract, periodLabel: s.periodLabel, startsAt: { $lt: new Date(end) }, endsAt: { $gt: new Date(start) } });
+  if (overlapping) {
+    throw new ProblemError('validation_failed', `The window overlaps the exclusion ${overlapping.startsAt.toISOString()} – ${overlapping.endsAt.toISOString()} ("${overlapping.justification}").`, {
+      errors: [{ path: 'starts_at', message: 'Overlaps an existing exclusion' }],
     });
   }
 }

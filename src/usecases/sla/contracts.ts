@@ -44,6 +44,29 @@ function assertEffectiveRange(from: string, to: string | null): void {
   }
 }
 
+/**
+ * Once a statement exists, the fields that define what a period is and who it belongs to stay:
+ * a correction recomputes the same period label, so another timezone, currency or customer would
+ * change what was already issued. Fees, terms and coverage may change (future statements and
+ * corrections use them).
+ */
+async function assertStatementFieldsKept(ctx: OrgContext, contract: Contract, patch: ContractPatch): Promise<void> {
+  const changed = (
+    [
+      ['customer_id', patch.customer_id !== undefined && patch.customer_id !== contract.customer],
+      ['timezone', patch.timezone !== undefined && patch.timezone !== contract.timezone],
+      ['currency', patch.currency !== undefined && patch.currency !== contract.currency],
+    ] as const
+  ).filter(([, c]) => c);
+  if (!changed.length) return;
+  const statements = await ctx.em.count(SlaStatementSchema, { contract: contract.id });
+  if (!statements) return;
+  throw new ProblemError('in_use', `The contract has ${statements} SLA statement${statements > 1 ? 's' : ''}; its ${changed.map(([f]) => f).join(', ')} cannot change any more. Close it with effective_to and create a new contract.`, {
+    referenced_by: { slos: [], pages: [], subscribers: 0, sla_statements: statements },
+    errors: changed.map(([f]) => ({ path: f, message: 'Fixed once statements exist' })),
+  });
+}
+
 /** At least one covered item, and every SLO a live one of the organization. */
 async function assertCovered(ctx: OrgContext, serviceIds: string[], sloIds: string[]): Promise<void> {
   if (!serviceIds.length && !sloIds.length) {
@@ -108,6 +131,7 @@ export async function listContracts(ctx: OrgContext, query: { limit: number; cur
 
 export async function updateContract(ctx: OrgContext, id: string, patch: ContractPatch, workflows: SlaWorkflows): Promise<Contract> {
   const contract = await getContract(ctx, id);
+  await assertStatementFieldsKept(ctx, contract, patch);
   if (patch.customer_id !== undefined && patch.customer_id !== contract.customer) await assertCustomer(ctx, patch.customer_id);
   if (patch.service_ids !== undefined) await assertServicesExist(ctx, patch.service_ids, 'service_ids');
   if (patch.service_ids !== undefined || patch.slo_ids !== undefined) await assertCovered(ctx, patch.service_ids ?? contract.serviceIds, patch.slo_ids ?? contract.sloIds);

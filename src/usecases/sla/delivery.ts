@@ -26,12 +26,13 @@ function money(minor: number, currency: string, exponent: number): string {
 
 /**
  * Emails the approved statement to the customer's billing contact: the PDF with statement.json and
- * statement.jws attached, and how to verify them. The Message-ID is the statement's and revision's,
- * so a retried send is recognisable as the same message. Answers where it went.
+ * statement.jws attached, and how to verify them. The Message-ID is the revision's, so a send
+ * retried after a lost answer reaches the recipient as the same message. Answers where it went.
  */
 export async function mailStatement(em: EntityManager, deps: SlaMailDeps, ref: StatementRef, statementId: string): Promise<{ sentTo: string }> {
   const row = await em.findOne(SlaStatementSchema, { id: statementId, organization: ref.organizationId });
   if (!row) throw new ProblemError('not_found', 'The statement is gone.');
+  if (row.state !== 'approved') throw new ProblemError('invalid_transition', `Only an approved statement is delivered; this one is ${row.state.replace('_', ' ')}.`);
   const contract = await em.findOneOrFail(ContractSchema, { id: row.contract });
   const customer = await em.findOne(CustomerSchema, { id: row.customer });
   const to = contract.billingEmail ?? customer?.contactEmail ?? null;
@@ -59,6 +60,7 @@ export async function mailStatement(em: EntityManager, deps: SlaMailDeps, ref: S
     text: lines.join('\n'),
     html: `<!doctype html><html lang="en"><body>${lines.map((l) => (l ? `<p>${escape(l)}</p>` : '')).join('')}</body></html>`,
     headers: { 'X-Vigil-Statement': `${row.id}; revision=${row.revision}; sha256=${row.sha256}` },
+    messageId: `sla-statement-${row.id}`,
     attachments: [
       { filename: `sla-statement-${row.periodLabel}-r${row.revision}.pdf`, content: pdf, contentType: 'application/pdf' },
       { filename: 'statement.json', content: Buffer.from(row.document), contentType: 'application/json' },
@@ -84,7 +86,9 @@ export async function remindReviewers(em: EntityManager, deps: Pick<SlaMailDeps,
     `The SLA statement ${row.id} (revision ${row.revision}, ${row.periodLabel}) for ${row.customerName} was submitted for review ${row.submittedAt?.toISOString() ?? ''} and is still waiting for approval.`,
     `Review it: ${deps.consoleUrl}/v1/sla/statements/${row.id}`,
   ].join('\n');
-  for (const to of recipients) await deps.mailer.send({ to, subject, text, html: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '</p><p>')}</p>` });
+  for (const to of recipients) {
+    await deps.mailer.send({ to, subject, text, html: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '</p><p>')}</p>`, messageId: `sla-${kind}-${row.id}-${row.submittedAt?.getTime() ?? 0}-${to}` });
+  }
   if (kind === 'reminder') row.remindedAt = now;
   else row.escalatedAt = now;
   await em.flush();

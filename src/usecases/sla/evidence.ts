@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Contract, IncidentSchema, MaintenanceSchema, MetricSchema, MetricStatusFlipSchema, ServiceSchema, SlaExclusionSchema, SloSchema } from '../../db/entities';
+import { type Contract, IncidentSchema, MaintenanceSchema, MetricSchema, ServiceSchema, SlaExclusionSchema, SloSchema } from '../../db/entities';
+import { flipsForWindow } from '../../db/repositories/status-flip-repository';
 import type { ServiceTimeline, SlaStatus } from '../../domain/sla/downtime';
 import type { CoveredService, IncidentEvidence, MaintenanceEvidence, ManualExclusion } from '../../domain/sla/statement';
 
@@ -27,14 +28,12 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
     $and: [{ $or: [{ service: { $in: serviceIds } }, { id: { $in: sloMetricIds } }] }, { $or: [{ deletedAt: null }, { deletedAt: { $gt: window.start } }] }],
     createdAt: { $lt: window.end },
   });
-  const flips = metrics.length
-    ? await em.find(MetricStatusFlipSchema, { metric: { $in: metrics.map((m) => m.id) }, at: { $lt: window.end } }, { orderBy: { at: 'asc', id: 'asc' }, fields: ['metric', 'toStatus', 'at'] as never })
-    : [];
+  const flips = await flipsForWindow(em, metrics.map((m) => m.id), window.start, window.end);
   const byMetric = new Map<string, { at: Date; status: SlaStatus }[]>();
   for (const f of flips) {
-    const list = byMetric.get(f.metric) ?? [];
+    const list = byMetric.get(f.metricId) ?? [];
     list.push({ at: f.at, status: asStatus(f.toStatus) });
-    byMetric.set(f.metric, list);
+    byMetric.set(f.metricId, list);
   }
   const timelineOf = (m: (typeof metrics)[number]): ServiceTimeline => {
     const changes = [...(byMetric.get(m.id) ?? [])];
@@ -54,9 +53,21 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
     affectedServices: touching,
     actualStartAt: { $ne: null, $lt: window.end },
   });
+  // The service each covered item stands for: itself, an SLO's service, or its metric's service.
+  const itemServices = new Map<string, string[]>([
+    ...contract.serviceIds.map((id) => [id, [id]] as [string, string[]]),
+    ...slos.map((s) => [s.id, s.service ? [s.service] : metrics.filter((m) => m.id === s.metric).map((m) => m.service)] as [string, string[]]),
+  ]);
   const maintenances: MaintenanceEvidence[] = maintenanceRows
-    .map((m) => ({ id: m.id, title: m.title, start: m.actualStartAt!, end: m.actualEndAt ?? m.canceledAt ?? (now < window.end ? now : window.end), announcedAt: m.createdAt }))
-    .filter((m) => m.end.getTime() > window.start.getTime());
+    .map((m) => {
+      // Only what was both announced and run is excluded: an early start or an overrun counts.
+      const start = new Date(Math.max(m.actualStartAt!.getTime(), m.scheduledStartAt.getTime()));
+      const ranUntil = m.actualEndAt ?? m.canceledAt ?? (now < window.end ? now : window.end);
+      const end = new Date(Math.max(start.getTime(), Math.min(ranUntil.getTime(), m.scheduledEndAt.getTime())));
+      const itemIds = [...itemServices].filter(([, services]) => services.some((id) => m.affectedServices.includes(id))).map(([item]) => item);
+      return { id: m.id, title: m.title, itemIds, start, end, announcedAt: m.createdAt };
+    })
+    .filter((m) => m.end.getTime() > window.start.getTime() && m.itemIds.length > 0);
 
   const exclusionRows = await em.find(SlaExclusionSchema, { contract: contract.id, periodLabel: period }, { orderBy: { startsAt: 'asc', id: 'asc' } });
   const exclusions: ManualExclusion[] = exclusionRows.map((e) => ({ id: e.id, justification: e.justification, start: e.startsAt, end: e.endsAt }));
@@ -68,8 +79,9 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
     createdAt: { $lt: window.end },
     $or: [{ resolvedAt: null }, { resolvedAt: { $gt: window.start } }],
   });
+  // Only incidents the customer could see: published, and public or shown to this customer.
   const incidents: IncidentEvidence[] = incidentRows
-    .filter((i) => !i.canceledAt)
+    .filter((i) => !i.canceledAt && i.publishedAt && (i.visibleToCustomerIds.length === 0 || i.visibleToCustomerIds.includes(contract.customer)))
     .map((i) => ({ id: i.id, title: i.title, severity: i.severity, start: i.createdAt, end: i.resolvedAt ?? null }));
 
   return {

@@ -11,6 +11,8 @@ export interface StatementRef {
 /** What the API sends with an action; the workflow's validator and the activity check it. */
 export interface ActionInput {
   action: StatementAction;
+  /** The revision the caller acts on: refused (stale_revision) once another one is current. */
+  statementId?: string;
   /** The API key id of the caller. */
   actor: string;
   actorName: string | null;

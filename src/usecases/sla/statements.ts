@@ -236,6 +236,9 @@ export async function applyStatementAction(
       const latest = await currentRevision(tx, ref);
       return factsOf(latest ?? row);
     }
+    if (input.statementId !== undefined && input.statementId !== row.id) {
+      throw new ProblemError('stale_revision', `The statement is now revision ${row.revision} (${row.id}); act on that one.`);
+    }
     const refusal = refuseTransition({ state: row.state as StatementState, revision: row.revision, sha256: row.sha256, submittedBy: row.submittedBy ?? null }, input);
     if (refusal) throw new ProblemError(refusal.token, refusal.detail);
     const from = row.state;
@@ -268,6 +271,11 @@ export async function applyStatementAction(
       case 'add_exclusion': {
         const contract = await liveContract(tx, ref);
         if (!contract || !input.exclusion) throw new ProblemError('not_found', 'The contract is gone.');
+        const [from, to] = [new Date(input.exclusion.starts_at), new Date(input.exclusion.ends_at)];
+        // Checked again under the row lock: a retried request without a key must not exclude twice.
+        if (await tx.findOne(SlaExclusionSchema, { contract: ref.contractId, periodLabel: ref.period, startsAt: { $lt: to }, endsAt: { $gt: from } })) {
+          throw new ProblemError('validation_failed', 'The window overlaps an exclusion already made.', { errors: [{ path: 'starts_at', message: 'Overlaps an existing exclusion' }] });
+        }
         tx.create(SlaExclusionSchema, {
           id: randomUUID(),
           organization: ref.organizationId,
