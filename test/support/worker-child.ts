@@ -1,6 +1,7 @@
 /**
  * A Temporal worker in a process of its own, so a test can kill it (SIGKILL) the way a crash
  * would. Usage: node --import tsx test/support/worker-child.ts <task queue>. Prints "ready".
+ * With VIGIL_TEST_SMTP_URL it signs, renders and mails SLA statements too (Debian Chromium).
  */
 import { createOrm } from '../../src/db/orm';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/webhook-retry';
@@ -10,6 +11,9 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../../src/temporal/outbox-workflow-starter';
 import { startWorker } from '../../src/composition/worker';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
+import { createMailer } from '../../src/infra/mailer';
+import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
+import { pdfSource } from '../../src/usecases/sla/documents';
 
 async function main(): Promise<void> {
   const taskQueue = process.argv[2];
@@ -18,11 +22,19 @@ async function main(): Promise<void> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 4 });
   const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
   const starter = temporalOutboxWorkflowStarter(temporal, DEFAULT_RETRY_POLICY);
+  const smtpUrl = process.env.VIGIL_TEST_SMTP_URL;
+  const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'https://docs.vigil.test/sla-verification' };
+  const sla = smtpUrl
+    ? {
+        signer: { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' },
+        mail: { mailer: createMailer({ smtpUrl, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' }), pdf: pdfSource(createStatementPdfRenderer(), links), ...links, consoleUrl: 'http://vigil.test' },
+      }
+    : undefined;
   await startWorker({
     address: testTemporalAddress(),
     namespace: 'default',
     taskQueue,
-    deps: { orm, maintenanceScheduler: temporalMaintenanceScheduler(temporal), webhooks: { box: testSecretBox(), starter, timeoutMs: 5_000 } },
+    deps: { orm, maintenanceScheduler: temporalMaintenanceScheduler(temporal), webhooks: { box: testSecretBox(), starter, timeoutMs: 5_000 }, sla },
   });
   process.stdout.write('ready\n');
 }
