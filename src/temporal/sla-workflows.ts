@@ -35,10 +35,13 @@ export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<
         });
         return;
       }
-      // Each month in the contract's timezone: the first day's midnight plus the grace.
+      // Each month in the contract's timezone: the first day's midnight plus the grace. Contracts
+      // sharing a zone and grace would all fire at once; the jitter spreads them over half an hour
+      // (bench/sla: a burst of a thousand stalls Temporal's scheduler for a minute).
       const spec = {
         calendars: [{ dayOfMonth: 1 + Math.floor(contract.graceHours / 24), hour: contract.graceHours % 24, minute: 0 }],
         timezone: contract.timezone,
+        jitter: '30 minutes' as const,
       };
       const action = {
         type: 'startWorkflow' as const,

@@ -158,6 +158,7 @@ describe('SLA statements through the API and the period workflow', () => {
     const schedule = await h.temporal.client.schedule.getHandle(contractScheduleId(contractId)).describe();
     expect(schedule.spec.timezone).toBe('Europe/Berlin');
     expect(schedule.spec.calendars?.[0]).toMatchObject({ dayOfMonth: [{ start: 3, end: 3, step: 1 }], hour: [{ start: 0, end: 0, step: 1 }] });
+    expect(schedule.spec.jitter).toBe(1_800_000);
     expect((await org.keys.reader.call('POST', '/v1/contracts', contractBody())).body.title).toBe('forbidden');
   });
 
