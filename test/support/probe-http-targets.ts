@@ -27,13 +27,18 @@ export function httpConfig(raw: Record<string, unknown>): SourceConfigOf<'http'>
   return parsed.config;
 }
 
+/**
+ * An agent-mode probe context. The default deadline is generous (15 s): success-path tests share a
+ * 2-core CI machine with Chromium and Temporal, and a loopback TLS handshake once took over 5 s
+ * there; tests of timeouts set their own (`timeout_ms` or `defaultTimeoutMs`).
+ */
 export function probeContext(over: Partial<ProbeContext> & { vars?: Record<string, string> } = {}): ProbeContext {
   const { vars = {}, ...rest } = over;
   return {
     env: (name) => vars[name],
     mode: 'agent',
     signal: new AbortController().signal,
-    defaultTimeoutMs: 5000,
+    defaultTimeoutMs: 15_000,
     ...rest,
   };
 }

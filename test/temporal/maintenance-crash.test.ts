@@ -1,39 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { OutboxEventSchema } from '../../src/db/entities';
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
 import { maintenanceWorkflowId, temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { testTemporalAddress } from '../support/env';
+import { workerProcesses } from '../support/worker-processes';
 import { eventually } from '../support/eventually';
 
 const taskQueue = `test-crash-${randomUUID()}`;
 let temporal: TemporalHandle;
 let api: ApiHarness;
 let org: OrgFixture;
-const children: ChildProcess[] = [];
-
-/** A worker in its own process, resolved once it polls. */
-async function spawnWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'support', 'worker-child.ts'), taskQueue], {
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
-  });
-  return child;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+const workers = workerProcesses(taskQueue);
 
 beforeAll(async () => {
   temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
@@ -41,7 +20,7 @@ beforeAll(async () => {
   org = await orgWithKeys(api);
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) await kill(c);
+  await workers.closeAll();
   await api.close();
   await temporal.close();
 });
@@ -50,18 +29,18 @@ const call: Call = (...args) => org.call(...args);
 
 describe('a worker killed in the middle of a maintenance', () => {
   it('resumes on restart: the end timer fires late, once, with no event sent twice', async () => {
-    const first = await spawnWorker();
+    const first = await workers.spawn();
     const start = new Date(Date.now() + 2_000).toISOString();
     const end = new Date(Date.now() + 5_000).toISOString();
     const { body } = await call('POST', '/v1/maintenances', { title: 'Crash me', scheduled_start_at: start, scheduled_end_at: end });
     await eventually(async () => expect((await call('GET', `/v1/maintenances/${body.id}`)).body.state).toBe('in_progress'), 15_000);
 
-    await kill(first);
+    await workers.kill(first);
     await new Promise((r) => setTimeout(r, Date.parse(end) - Date.now() + 1_500));
     // Nobody keeps time while the worker is down: the row still says in progress.
     expect((await call('GET', `/v1/maintenances/${body.id}`)).body.state).toBe('in_progress');
 
-    await spawnWorker();
+    await workers.spawn();
     expect(await temporal.client.workflow.getHandle(maintenanceWorkflowId(body.id)).result()).toBe('completed');
     const done = (await call('GET', `/v1/maintenances/${body.id}`)).body;
     expect(done.state).toBe('completed');

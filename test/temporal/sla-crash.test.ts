@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { SlaAuditEntrySchema } from '../../src/db/entities';
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { slaStatementWorkflowId } from '../../src/workflows/search-attribute-keys';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { testTemporalAddress } from '../support/env';
+import { workerProcesses } from '../support/worker-processes';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
@@ -16,26 +15,7 @@ let temporal: TemporalHandle;
 let api: ApiHarness;
 let smtp: SmtpSink;
 let org: OrgFixture<'preparer' | 'approver', 'api'>;
-const children: ChildProcess[] = [];
-
-async function spawnWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'support', 'worker-child.ts'), taskQueue], {
-    env: { ...process.env, VIGIL_TEST_SMTP_URL: smtp.url },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
-  });
-  return child;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+const workers = workerProcesses(taskQueue, () => ({ ...process.env, VIGIL_TEST_SMTP_URL: smtp.url }));
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
@@ -45,7 +25,7 @@ beforeAll(async () => {
   org = await orgWithKeys(api, { keys: { preparer: ['read:sla', 'write:sla'], approver: ['read:sla', 'write:sla'] }, services: ['api'] });
 }, 60_000);
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) await kill(c);
+  await workers.closeAll();
   await api?.close();
   await temporal?.close();
   await smtp?.close();
@@ -53,7 +33,7 @@ afterAll(async () => {
 
 describe('an SLA statement workflow whose worker is killed', () => {
   it('keeps its reminder timer, takes the action retried under the same key once, and delivers once', async () => {
-    const first = await spawnWorker();
+    const first = await workers.spawn();
     const customer = (await org.call('POST', '/v1/customers', { name: 'Crash Corp' })).body.id;
     const contract = await org.call('POST', '/v1/contracts', {
       customer_id: customer,
@@ -73,7 +53,7 @@ describe('an SLA statement workflow whose worker is killed', () => {
     const id = drafted.body.id;
     expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${id}/submit`)).body.state).toBe('in_review');
 
-    await kill(first);
+    await workers.kill(first);
     await new Promise((r) => setTimeout(r, 2_500));
     // No worker: the action cannot be taken now; the API says so instead of hanging.
     const approve = { revision: 1, sha256: drafted.body.sha256 };
@@ -81,7 +61,7 @@ describe('an SLA statement workflow whose worker is killed', () => {
     expect([refused.status, refused.body.title]).toEqual([409, 'statement_busy']);
     expect(smtp.messages.filter((m) => m.subject?.startsWith('Reminder'))).toHaveLength(0);
 
-    await spawnWorker();
+    await workers.spawn();
     // The reminder timer, due while no worker ran, fires on the new one.
     await smtp.waitFor((m) => m.subject?.startsWith('Reminder: SLA statement 2026-10') === true, 30_000);
     const approved = await org.keys.approver.call('POST', `/v1/sla/statements/${id}/approve`, approve, { 'idempotency-key': 'approve-once' });
