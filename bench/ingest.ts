@@ -1,3 +1,4 @@
+import { expectStatus } from './api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -264,9 +265,7 @@ function apiClient(baseUrl: string, key: string): ApiClient {
   };
 }
 
-function expectStatus(res: { status: number; body: unknown }, status: number, what: string): void {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-}
+
 
 async function parallel<T>(n: number, width: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(n);

@@ -1,3 +1,4 @@
+import { type ApiClient, apiClient, expectStatus } from './api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -100,29 +101,6 @@ async function paced(n: number, rate: number, concurrency: number, fn: (i: numbe
   await Promise.all(inflight);
   if (failure) throw (failure as { err: unknown }).err;
   return { startedAt, maxBehindMs };
-}
-
-interface ApiClient {
-  call<T = any>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
-  close(): Promise<void>;
-}
-
-function apiClient(baseUrl: string, key: string): ApiClient {
-  const pool = new Pool(baseUrl, { connections: CONCURRENCY });
-  return {
-    async call(method, p, body) {
-      const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await pool.request({ method: method as 'GET', path: p, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.body.text();
-      return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-    },
-    close: () => pool.close(),
-  };
-}
-
-function expectStatus(res: { status: number; body: unknown }, status: number, what: string): void {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -459,7 +437,7 @@ async function main(): Promise<void> {
       BENCH_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
     });
     vigil = started.child;
-    api = apiClient(`http://127.0.0.1:${started.port}`, key.plaintext);
+    api = apiClient(`http://127.0.0.1:${started.port}`, key.plaintext, CONCURRENCY);
     say(`Vigil (API + worker + outbox relay) listening on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`);
 
     const busy = [started.child.pid, devServer?.pid].filter((pid): pid is number => pid !== undefined);

@@ -10,14 +10,15 @@ import type { UnitOfWork } from '../usecases/context';
 const TTL_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
+/** An optional `Idempotency-Key` header of the documented shape, saying what a repeat does. */
+export function idempotencyKeyHeader(description: string) {
+  return z.object({ 'idempotency-key': z.string().regex(KEY_SHAPE, 'Invalid Idempotency-Key').optional().describe(`1 to 255 visible ASCII characters. ${description}`) });
+}
+
 /** The header every create accepts, for the route schemas (and so the OpenAPI document). */
-export const IdempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .regex(KEY_SHAPE, 'Invalid Idempotency-Key')
-    .optional()
-    .describe('1 to 255 visible ASCII characters. The same key with the same body within 24 hours returns the first answer (with `Idempotent-Replayed: true`) without creating twice; with another body, 409 `idempotency_key_reused`.'),
-});
+export const IdempotencyHeaders = idempotencyKeyHeader(
+  'The same key with the same body within 24 hours returns the first answer (with `Idempotent-Replayed: true`) without creating twice; with another body, 409 `idempotency_key_reused`.',
+);
 
 function canonical(value: unknown): string {
   if (value instanceof Date) return JSON.stringify(value.toISOString());

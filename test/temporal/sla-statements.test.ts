@@ -322,6 +322,9 @@ describe('SLA statements through the API and the period workflow', () => {
     expect(audit.find((a) => a.action === 'approve')?.actor).not.toBe(audit.find((a) => a.action === 'submit')?.actor);
     await expect(em.getConnection().execute(`update sla_audit_entries set note = 'edited' where statement_id = ?`, [statementId])).rejects.toThrow(/append-only/);
     const events = await em.find(OutboxEventSchema, { resourceKind: 'sla_statement', organization: org.id }, { orderBy: { createdAt: 'asc' } });
+    // A correction supersedes and drafts in one instant: within an instant, by revision.
+    const revisionOf = (e: (typeof events)[number]) => (e.payload as { revision: number }).revision;
+    events.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || revisionOf(a) - revisionOf(b));
     expect(events.map((e) => e.type)).toEqual([
       'sla_statement.drafted',
       'sla_statement.recomputed',

@@ -9,7 +9,7 @@ import { type DocumentLinks, type PdfPrinter, evidenceCsv, statementHtml, statem
 import type { SlaWorkflows } from '../../usecases/sla/ports';
 import { getStatement, listStatements, statementAudit, statementRevisions } from '../../usecases/sla/reads';
 import { publishedKeys } from '../../usecases/sla/signing-keys';
-import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
+import { IdempotencyHeaders, idempotencyKeyHeader, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import {
@@ -43,13 +43,9 @@ export interface SlaRouteDeps {
 const contractsTag = 'Contracts';
 
 /** On actions the key is the Temporal update id: unlike creates, a reuse never answers 409. */
-const ActionIdempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .regex(/^[\x21-\x7e]{1,255}$/, 'Invalid Idempotency-Key')
-    .optional()
-    .describe('1 to 255 visible ASCII characters, used (hashed) as the workflow update id: the same key for the same action on the same statement runs it once, whatever the body of a repeat.'),
-});
+const ActionIdempotencyHeaders = idempotencyKeyHeader(
+  'Used (hashed) as the workflow update id: the same key for the same action on the same statement runs it once, whatever the body of a repeat.',
+);
 const tag = 'SLA statements';
 const LEDGER_ERRORS: ErrorToken[] = ['feature_locked'];
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiKeySchema, SlaExclusionSchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
+import { ApiKeySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import { effectiveWindow, periodBounds } from '../../domain/sla/period';
 import type { StatementAction } from '../../domain/sla/transitions';
@@ -7,6 +7,7 @@ import type { OrgContext } from '../context';
 import { getContract } from './contracts';
 import type { ActionInput, SlaWorkflows, StatementRef } from './ports';
 import { getStatement } from './reads';
+import { assertNoOverlappingExclusion, currentRevision } from './statements';
 
 export interface ActionBody {
   revision?: number;
@@ -36,7 +37,7 @@ export async function runStatementAction(
 ): Promise<SlaStatement> {
   const statement = await getStatement(ctx, statementId);
   if (statement.state === 'superseded') {
-    const current = await ctx.em.findOne(SlaStatementSchema, { organization: ctx.org.id, contract: statement.contract, periodLabel: statement.periodLabel }, { orderBy: { revision: 'desc' } });
+    const current = await currentRevision(ctx.em, refOf(statement));
     throw new ProblemError('invalid_transition', `Revision ${statement.revision} is superseded by revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`);
   }
   if (action === 'add_exclusion') await assertExclusion(ctx, statement, body);
@@ -71,12 +72,7 @@ async function assertExclusion(ctx: OrgContext, s: SlaStatement, body: ActionBod
   if (start % 60_000 !== 0 || end % 60_000 !== 0) {
     throw new ProblemError('validation_failed', 'Exclusions are whole minutes: starts_at and ends_at must have zero seconds.', { errors: [{ path: start % 60_000 ? 'starts_at' : 'ends_at', message: 'Must be a whole minute' }] });
   }
-  const overlapping = await ctx.em.findOne(SlaExclusionSchema, { contract: s.contract, periodLabel: s.periodLabel, startsAt: { $lt: new Date(end) }, endsAt: { $gt: new Date(start) } });
-  if (overlapping) {
-    throw new ProblemError('validation_failed', `The window overlaps the exclusion ${overlapping.startsAt.toISOString()} – ${overlapping.endsAt.toISOString()} ("${overlapping.justification}").`, {
-      errors: [{ path: 'starts_at', message: 'Overlaps an existing exclusion' }],
-    });
-  }
+  await assertNoOverlappingExclusion(ctx.em, refOf(s), new Date(start), new Date(end));
 }
 
 /**
@@ -97,7 +93,7 @@ export async function requestStatement(ctx: OrgContext, workflows: SlaWorkflows,
   const { workflowId, started } = await workflows.startStatement(ref, `SLA statement ${period} — ${contract.name}`);
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const row = await ctx.em.fork().findOne(SlaStatementSchema, { organization: ctx.org.id, contract: contractId, periodLabel: period }, { orderBy: { revision: 'desc' }, exclude: ['document'] as never });
+    const row = await currentRevision(ctx.em.fork(), ref);
     if (row || Date.now() >= deadline) return { statement: row, workflowId, started };
     await new Promise((r) => setTimeout(r, 100));
   }

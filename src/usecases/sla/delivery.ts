@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ContractSchema, CustomerSchema, SlaStatementSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import type { Mailer } from '../../infra/mailer';
+import { reviewReminderEmail, statementDeliveryEmail } from '../../render/sla/emails';
+import { documentOf } from './documents';
 import type { StatementRef } from './ports';
 
 /** Renders a stored statement for people: the PDF the customer receives (HTML inside, statement.json and .jws attached). */
@@ -18,12 +20,6 @@ export interface SlaMailDeps {
   verifyDocsUrl: string;
 }
 
-function money(minor: number, currency: string, exponent: number): string {
-  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
-  const whole = exponent ? digits.slice(0, -exponent) : digits;
-  return `${currency} ${whole}${exponent ? `.${digits.slice(-exponent)}` : ''}`;
-}
-
 /**
  * Emails the approved statement to the customer's billing contact: the PDF with statement.json and
  * statement.jws attached, and how to verify them. The Message-ID is the revision's, so a send
@@ -38,27 +34,26 @@ export async function mailStatement(em: EntityManager, deps: SlaMailDeps, ref: S
   const to = contract.billingEmail ?? customer?.contactEmail ?? null;
   if (!to) throw new ProblemError('no_billing_contact', 'Neither the contract (billing_email) nor the customer (contact_email) has an email address to deliver the statement to.');
   const pdf = await deps.pdf.pdf(em, row.id);
-  const document = JSON.parse(Buffer.from(row.document).toString('utf8')) as { contract: { currency_exponent: number; name: string } };
-  const credit = money(row.creditAmountMinor, row.currency, document.contract.currency_exponent);
-  const subject = `SLA statement ${row.periodLabel} — ${row.customerName} (revision ${row.revision})`;
-  const lines = [
-    `Your SLA statement for ${row.periodLabel} (${row.timezone}) under "${document.contract.name}" is attached.`,
-    '',
-    `Attainment: ${row.attainmentMin} %`,
-    `Service credit: ${row.creditPct} % of the monthly fee, ${credit}`,
-    '',
-    `The PDF carries the signed statement (statement.json) and its signature (statement.jws), also attached here.`,
-    `SHA-256 of statement.json: ${row.sha256}`,
-    `Signing key: ${row.signingKeyId}`,
-    `Public keys: ${deps.jwksUrl}`,
-    `How to verify: ${deps.verifyDocsUrl}`,
-  ];
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const document = documentOf(row);
+  const email = statementDeliveryEmail({
+    periodLabel: row.periodLabel,
+    timezone: row.timezone,
+    customerName: row.customerName,
+    contractName: document.contract.name,
+    revision: row.revision,
+    attainmentMin: row.attainmentMin,
+    creditPct: row.creditPct,
+    creditAmountMinor: row.creditAmountMinor,
+    currency: row.currency,
+    currencyExponent: document.contract.currency_exponent,
+    sha256: row.sha256,
+    signingKeyId: row.signingKeyId,
+    jwksUrl: deps.jwksUrl,
+    verifyDocsUrl: deps.verifyDocsUrl,
+  });
   await deps.mailer.send({
     to,
-    subject,
-    text: lines.join('\n'),
-    html: `<!doctype html><html lang="en"><body>${lines.map((l) => (l ? `<p>${escape(l)}</p>` : '')).join('')}</body></html>`,
+    ...email,
     headers: { 'X-Vigil-Statement': `${row.id}; revision=${row.revision}; sha256=${row.sha256}` },
     messageId: `sla-statement-${row.id}`,
     attachments: [
@@ -80,15 +75,17 @@ export async function remindReviewers(em: EntityManager, deps: Pick<SlaMailDeps,
   if (kind === 'reminder' ? row.remindedAt : row.escalatedAt) return false;
   const contract = await em.findOneOrFail(ContractSchema, { id: row.contract });
   const recipients = kind === 'reminder' ? contract.financeContacts : contract.escalationContacts.length ? contract.escalationContacts : contract.financeContacts;
-  const days = row.submittedAt ? Math.floor((now.getTime() - row.submittedAt.getTime()) / 86_400_000) : 0;
-  const subject = `${kind === 'reminder' ? 'Reminder' : 'Escalation'}: SLA statement ${row.periodLabel} for ${row.customerName} awaits approval${days ? ` (${days} days)` : ''}`;
-  const text = [
-    `The SLA statement ${row.id} (revision ${row.revision}, ${row.periodLabel}) for ${row.customerName} was submitted for review ${row.submittedAt?.toISOString() ?? ''} and is still waiting for approval.`,
-    `Review it: ${deps.consoleUrl}/v1/sla/statements/${row.id}`,
-  ].join('\n');
-  for (const to of recipients) {
-    await deps.mailer.send({ to, subject, text, html: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '</p><p>')}</p>`, messageId: `sla-${kind}-${row.id}-${row.submittedAt?.getTime() ?? 0}-${to}` });
-  }
+  const email = reviewReminderEmail({
+    kind,
+    statementId: row.id,
+    revision: row.revision,
+    periodLabel: row.periodLabel,
+    customerName: row.customerName,
+    submittedAt: row.submittedAt ?? null,
+    now,
+    reviewUrl: `${deps.consoleUrl}/v1/sla/statements/${row.id}`,
+  });
+  for (const to of recipients) await deps.mailer.send({ to, ...email, messageId: `sla-${kind}-${row.id}-${row.submittedAt?.getTime() ?? 0}-${to}` });
   if (kind === 'reminder') row.remindedAt = now;
   else row.escalatedAt = now;
   await em.flush();

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SlaAuditEntrySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
+import { type SlaStatement, SlaStatementSchema } from '../../db/entities';
 import { type StatementDocument, statementDocumentSchema } from '../../domain/sla/statement';
 import { creditStateOf, type StatementState } from '../../domain/sla/transitions';
 import { renderEvidenceCsv } from '../../render/sla/evidence-csv';
 import { type StatementRenderInput, renderStatementHtml } from '../../render/sla/statement-html';
+import { auditOf, revisionsOf } from './reads';
 import { auditView } from './view';
 
 /** Prints HTML to PDF and attaches the signed files (src/infra/statement-pdf.ts). */
@@ -21,8 +22,8 @@ export function documentOf(row: SlaStatement): StatementDocument {
 }
 
 async function renderInput(em: EntityManager, row: SlaStatement, links: DocumentLinks): Promise<StatementRenderInput> {
-  const revisions = await em.find(SlaStatementSchema, { organization: row.organization, contract: row.contract, periodLabel: row.periodLabel }, { orderBy: { revision: 'desc' }, exclude: ['document'] as never });
-  const audit = await em.find(SlaAuditEntrySchema, { statement: { $in: revisions.map((r) => r.id) } }, { orderBy: { at: 'asc', revision: 'asc', id: 'asc' } });
+  const revisions = await revisionsOf(em, row);
+  const audit = await auditOf(em, revisions);
   return {
     document: documentOf(row),
     sha256: row.sha256,

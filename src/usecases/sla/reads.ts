@@ -1,5 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { SlaAuditEntrySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type SlaAuditEntry, SlaAuditEntrySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
@@ -37,14 +38,20 @@ export async function getStatement(ctx: OrgContext, id: string): Promise<SlaStat
   return row;
 }
 
-/** Every revision of the statement's contract and period, newest first. */
-export async function statementRevisions(ctx: OrgContext, id: string): Promise<SlaStatement[]> {
-  const s = await getStatement(ctx, id);
-  return ctx.em.find(SlaStatementSchema, { organization: ctx.org.id, contract: s.contract, periodLabel: s.periodLabel }, { orderBy: { revision: 'desc' }, exclude: ['document'] as never });
+/** Every revision of `s`'s contract and period, newest first (without their documents). */
+export function revisionsOf(em: EntityManager, s: Pick<SlaStatement, 'organization' | 'contract' | 'periodLabel'>): Promise<SlaStatement[]> {
+  return em.find(SlaStatementSchema, { organization: s.organization, contract: s.contract, periodLabel: s.periodLabel }, { orderBy: { revision: 'desc' }, exclude: ['document'] as never });
 }
 
-/** The audit trail of every revision of the statement's contract and period, oldest first. */
-export async function statementAudit(ctx: OrgContext, id: string) {
-  const revisions = await statementRevisions(ctx, id);
-  return ctx.em.find(SlaAuditEntrySchema, { organization: ctx.org.id, statement: { $in: revisions.map((r) => r.id) } }, { orderBy: { at: 'asc', revision: 'asc', id: 'asc' } });
+/** The audit trail of these revisions, oldest first. */
+export function auditOf(em: EntityManager, revisions: readonly SlaStatement[]): Promise<SlaAuditEntry[]> {
+  return em.find(SlaAuditEntrySchema, { statement: { $in: revisions.map((r) => r.id) } }, { orderBy: { at: 'asc', revision: 'asc', id: 'asc' } });
+}
+
+export async function statementRevisions(ctx: OrgContext, id: string): Promise<SlaStatement[]> {
+  return revisionsOf(ctx.em, await getStatement(ctx, id));
+}
+
+export async function statementAudit(ctx: OrgContext, id: string): Promise<SlaAuditEntry[]> {
+  return auditOf(ctx.em, await statementRevisions(ctx, id));
 }

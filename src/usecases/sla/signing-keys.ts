@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { StatementSigningKeySchema } from '../../db/entities';
+import { lockSigningKeys } from '../../db/repositories/signing-key-repository';
 import type { SecretBox } from '../../infra/secret-box';
 import { type StatementJwks, type StatementPublicJwk, type StatementSigningKey, generateSigningKey, jwks } from '../../infra/statement-keys';
 
@@ -20,7 +21,7 @@ export async function activeSigningKey(em: EntityManager, box: SecretBox, now: D
   // An advisory lock makes concurrent first signers create one key, not one each (inside a
   // caller's transaction this is a savepoint, and the lock lasts until the caller commits).
   return em.transactional(async (tx) => {
-    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('vigil.statement_signing_keys'))`, [], 'all', tx.getTransactionContext());
+    await lockSigningKeys(tx as EntityManager);
     const again = await tx.findOne(StatementSigningKeySchema, { retiredAt: null }, { orderBy: { createdAt: 'desc', kid: 'desc' } });
     if (again) return toKey(again);
     tx.create(StatementSigningKeySchema, { kid: key.kid, publicJwk: key.publicJwk, sealedPrivateKey: key.sealedPrivateKey, createdAt: now, retiredAt: null });
@@ -33,7 +34,7 @@ export async function activeSigningKey(em: EntityManager, box: SecretBox, now: D
 export async function rotateSigningKey(em: EntityManager, box: SecretBox, now: Date): Promise<{ kid: string; retired: string[] }> {
   const key = await generateSigningKey(box, now);
   return em.transactional(async (tx) => {
-    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('vigil.statement_signing_keys'))`, [], 'all', tx.getTransactionContext());
+    await lockSigningKeys(tx as EntityManager);
     const active = await tx.find(StatementSigningKeySchema, { retiredAt: null });
     for (const k of active) k.retiredAt = now;
     tx.create(StatementSigningKeySchema, { kid: key.kid, publicJwk: key.publicJwk, sealedPrivateKey: key.sealedPrivateKey, createdAt: now, retiredAt: null });

@@ -203,7 +203,8 @@ export async function draftStatement(em: EntityManager, signer: StatementSigner,
   } catch (err) {
     // Another run drafted it first (unique contract + period + revision).
     if ((err as { code?: string }).code !== '23505') throw err;
-    const row = await em.fork().findOneOrFail(SlaStatementSchema, { organization: ref.organizationId, contract: ref.contractId, periodLabel: ref.period }, { orderBy: { revision: 'desc' } });
+    const row = await currentRevision(em.fork(), ref);
+    if (!row) throw err;
     return factsOf(row);
   }
 }
@@ -271,11 +272,8 @@ export async function applyStatementAction(
       case 'add_exclusion': {
         const contract = await liveContract(tx, ref);
         if (!contract || !input.exclusion) throw new ProblemError('not_found', 'The contract is gone.');
-        const [from, to] = [new Date(input.exclusion.starts_at), new Date(input.exclusion.ends_at)];
         // Checked again under the row lock: a retried request without a key must not exclude twice.
-        if (await tx.findOne(SlaExclusionSchema, { contract: ref.contractId, periodLabel: ref.period, startsAt: { $lt: to }, endsAt: { $gt: from } })) {
-          throw new ProblemError('validation_failed', 'The window overlaps an exclusion already made.', { errors: [{ path: 'starts_at', message: 'Overlaps an existing exclusion' }] });
-        }
+        await assertNoOverlappingExclusion(tx, ref, new Date(input.exclusion.starts_at), new Date(input.exclusion.ends_at));
         tx.create(SlaExclusionSchema, {
           id: randomUUID(),
           organization: ref.organizationId,
@@ -315,6 +313,15 @@ export async function applyStatementAction(
     recordTransition(tx, row, { ...audit, note: input.note ?? input.exclusion?.justification ?? null }, now);
     await tx.flush();
     return factsOf(row);
+  });
+}
+
+/** 400 validation_failed when [from, to) overlaps an exclusion already made for the contract's period. */
+export async function assertNoOverlappingExclusion(em: EntityManager, ref: Pick<StatementRef, 'contractId' | 'period'>, from: Date, to: Date): Promise<void> {
+  const overlapping = await em.findOne(SlaExclusionSchema, { contract: ref.contractId, periodLabel: ref.period, startsAt: { $lt: to }, endsAt: { $gt: from } });
+  if (!overlapping) return;
+  throw new ProblemError('validation_failed', `The window overlaps the exclusion ${overlapping.startsAt.toISOString()} – ${overlapping.endsAt.toISOString()} ("${overlapping.justification}").`, {
+    errors: [{ path: 'starts_at', message: 'Overlaps an existing exclusion' }],
   });
 }
 
