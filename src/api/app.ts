@@ -10,6 +10,7 @@ import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { jsonBodyPlugin } from './plugins/json-body';
 import { requestContextPlugin } from './plugins/request-context';
+import { configRoutes } from './routes/config';
 import { changeEventRoutes } from './routes/change-events';
 import { customerRoutes } from './routes/customers';
 import { incidentRoutes } from './routes/incidents';
@@ -72,6 +73,8 @@ export interface AppDeps {
   localProbeJobs?: LocalProbeJobs;
   /** Keeps cloud metrics' Temporal Schedules in step; without one, cloud metrics do not run. */
   metricScheduler?: MetricScheduler;
+  /** How long a config apply waits for another one of the organization (default 30 s). */
+  configLockTimeoutMs?: number;
   /** Contracts and SLA statements: their workflows, the PDF printer and the verification links; without it, SLA actions answer 500. */
   sla?: SlaRouteDeps;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
@@ -151,6 +154,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(slaRoutes, deps.sla ?? { workflows: NO_SLA_WORKFLOWS, printer: null, links: { jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${deps.config.docsUrl}/sla-verification` } });
       await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });
+      await v1.register(configRoutes, {
+        ports: { box: deps.secretBox, metricScheduler: deps.metricScheduler ?? { sync: async () => {} }, slaWorkflows: deps.sla?.workflows ?? NO_SLA_WORKFLOWS, lockTimeoutMs: deps.configLockTimeoutMs },
+        publicBaseUrl: deps.config.publicBaseUrl,
+      });
       await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });
       const waiter = new JobWaiter(deps.probeJobFeed ?? null);
       const runner = deps.probeTestRunner ?? NO_RUNNER;

@@ -9,14 +9,30 @@ const RESPONSE_MEDIA: Readonly<Record<string, { mediaType: string; schema: Recor
   getSlaStatementHtml: { mediaType: 'text/html', schema: { type: 'string' } },
   getSlaStatementPdf: { mediaType: 'application/pdf', schema: { type: 'string', format: 'binary' } },
   getSlaStatementEvidence: { mediaType: 'text/csv', schema: { type: 'string' } },
+  getConfigSchema: { mediaType: 'application/schema+json', schema: { type: 'object', description: 'JSON Schema (draft 2020-12) of configuration documents' } },
 };
 
-type Operation = { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> };
+/** Operations that read or answer YAML too, beside JSON (the document schema is the same). */
+const YAML_TOO: Readonly<Record<string, 'request' | 'response'>> = {
+  applyConfig: 'request',
+  exportConfig: 'response',
+};
+
+type Content = Record<string, unknown>;
+type Operation = { operationId?: string; requestBody?: { content?: Content }; responses?: Record<string, { content?: Content }> };
+
+function addYaml(content: Content | undefined, description: string): void {
+  const json = content?.['application/json'] as { schema?: unknown } | undefined;
+  if (content && json) content['application/yaml'] = { schema: { type: 'string', description } };
+}
 
 export function declareResponseMediaTypes<T extends object>(input: T): T {
   const paths = (input as { paths?: Record<string, Record<string, Operation>> }).paths ?? {};
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) {
+      const yaml = op.operationId ? YAML_TOO[op.operationId] : undefined;
+      if (yaml === 'request') addYaml(op.requestBody?.content, 'The same document as YAML');
+      if (yaml === 'response') addYaml(op.responses?.['200']?.content, 'The same document as YAML');
       const media = op.operationId ? RESPONSE_MEDIA[op.operationId] : undefined;
       const ok = op.responses?.['200'];
       if (!media || !ok) continue;

@@ -58,6 +58,10 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   getWebhookDelivery: ['read:config'],
   redeliverWebhookDelivery: ['write:config'],
 
+  applyConfig: ['write:config'],
+  exportConfig: ['read:config'],
+  getConfigSchema: 'public',
+
   listAgents: ['read:config'],
   getAgent: ['read:config'],
   registerAgent: ['write:config'],

@@ -5,6 +5,7 @@
  */
 export const ERROR_CATALOG = {
   invalid_json: { status: 400, summary: 'The body is not valid JSON, or not a JSON object.' },
+  config_invalid: { status: 400, summary: 'The configuration document is not valid; nothing was written. `errors` lists every problem with its path into the document (`metrics[3].thresholds.healthy_value`), `warnings` the non-fatal ones.' },
   validation_failed: { status: 400, summary: 'The request does not match the schema; `errors` lists each problem with its path.' },
   unknown_services: { status: 400, summary: 'Some submitted service ids match no live service of the organization; `unknown_services` lists them.' },
   unknown_customers: { status: 400, summary: 'Some submitted customer ids match no live customer of the organization; `unknown_customers` lists them.' },
@@ -42,6 +43,7 @@ export const ERROR_CATALOG = {
   webhook_disabled: { status: 409, summary: 'The webhook is disabled; enable it first.' },
   in_use: { status: 409, summary: 'Something still refers to it; `referenced_by` lists the SLOs and pages (and counts the subscribers).' },
   subdomain_taken: { status: 409, summary: 'Another status page already uses this subdomain.' },
+  config_busy: { status: 409, summary: 'Another configuration apply for the organization held its lock for 30 seconds; retry once it has finished.' },
   config_key_taken: { status: 409, summary: 'Another item of the organization already uses this config_key.' },
   payload_too_large: { status: 413, summary: 'The body exceeds the size limit.' },
   unsupported_media_type: { status: 415, summary: 'Send request bodies as application/json.' },

@@ -56,3 +56,19 @@ export function assertPlanFeature(plan: Plan, feature: Feature, label: string, p
     ...upgradeLink(upgradeFor(plan.id, { feature }), pricingUrl),
   });
 }
+
+/**
+ * For a change of many items at once (config as code): throws feature_locked / quota_exceeded when
+ * the organization would end with `result` live items of `capability`; `used` is how many exist now.
+ */
+export function assertResultWithinQuota(plan: Plan, capability: Capability, used: number, result: number, pricingUrl: string): void {
+  if (result <= used) return;
+  const feature = CAPABILITY_FEATURE[capability];
+  if (feature && !plan.features.has(feature)) assertCanCreate(plan, capability, used, pricingUrl);
+  const cap = plan.quotas[capability];
+  if (cap === null || result <= cap) return;
+  throw new ProblemError('quota_exceeded', `The document needs ${result} ${capability}; the ${plan.label} plan allows ${cap} (${used} exist now).`, {
+    quota: { capability, used, cap, plan: plan.id },
+    ...upgradeLink(upgradeFor(plan.id, { capability, used: result - 1 }), pricingUrl),
+  });
+}

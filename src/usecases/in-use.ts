@@ -29,7 +29,7 @@ export async function assertNotReferenced(ctx: OrgContext, ref: { metricIds?: st
   throw new ProblemError('in_use', `The ${what} is used by ${users}; remove it from them first.`, {
     referenced_by: {
       slos: slos.map((x) => ({ id: x.id, config_key: x.configKey ?? null, name: x.name })),
-      pages: pages.map((p) => ({ id: p.id, config_key: null, name: p.title })),
+      pages: pages.map((p) => ({ id: p.id, config_key: p.configKey ?? null, name: p.title })),
       subscribers: await activeSubscriberCount(ctx, pages.map((p) => p.id)),
     },
   });

@@ -32,7 +32,8 @@ const policyOf = (s: Slo): SloPolicy => ({
   degraded: s.degraded as 'good' | 'bad',
 });
 
-function checkPolicy(policy: SloPolicy): void {
+/** Throws validation_failed (with the field's path) when the policy is not one Vigil can count. */
+export function checkPolicy(policy: SloPolicy): void {
   try {
     validateSloPolicy(policy);
   } catch (err) {

@@ -19,6 +19,7 @@ export const CustomerSchema = z
   .object({
     id: Uuid,
     name: z.string(),
+    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
     external_id: z.string().nullable().describe("The customer's id in your own systems"),
     contact_email: z.string().nullable(),
     created_at: DateTime,
@@ -31,6 +32,7 @@ export function presentCustomer(c: Customer): z.output<typeof CustomerSchema> {
   return {
     id: c.id,
     name: c.name,
+    config_key: c.configKey ?? null,
     external_id: c.externalId ?? null,
     contact_email: c.contactEmail ?? null,
     created_at: toIso(c.createdAt),

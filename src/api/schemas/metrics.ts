@@ -38,6 +38,7 @@ export const MetricSchema = z
     id: Uuid,
     service_id: Uuid,
     name: z.string(),
+    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
     source_type: z.string(),
     source_config: z.record(z.string(), z.unknown()),
     thresholds: z.record(z.string(), z.unknown()).nullable(),

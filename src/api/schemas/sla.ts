@@ -68,6 +68,7 @@ export const ContractPatchBody = z.strictObject(Object.fromEntries(Object.entrie
 export const ContractSchema = z
   .object({
     id: Uuid,
+    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
     ...contractFields,
     credit_terms: z.looseObject({ type: z.enum(['tiered', 'proportional']) }).describe('The credit terms with their defaults applied'),
     created_at: DateTime,
@@ -79,6 +80,7 @@ export const ContractSchema = z
 export function presentContract(c: Contract): z.output<typeof ContractSchema> {
   return {
     id: c.id,
+    config_key: c.configKey ?? null,
     customer_id: c.customer,
     name: c.name,
     service_ids: c.serviceIds,

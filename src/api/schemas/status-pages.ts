@@ -41,6 +41,7 @@ export const StatusPagePatchBody = z.strictObject(Object.fromEntries(Object.entr
 export const StatusPageSchemaOut = z
   .object({
     id: Uuid,
+    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
     subdomain: z.string(),
     url: z.url().describe('Where the page is served'),
     feeds: z.object({ atom: z.url(), rss: z.url() }),
@@ -60,6 +61,7 @@ export const StatusPageSchemaOut = z
 export function presentStatusPage(p: StatusPage, url: string): z.output<typeof StatusPageSchemaOut> {
   return {
     id: p.id,
+    config_key: p.configKey ?? null,
     subdomain: p.subdomain,
     url: `${url}/`,
     feeds: { atom: `${url}/feed.atom`, rss: `${url}/feed.rss` },

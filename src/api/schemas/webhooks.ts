@@ -35,6 +35,7 @@ export const WebhookPatchBody = z
 export const WebhookSchema = z
   .object({
     id: Uuid,
+    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
     url: z.string(),
     description: z.string().nullable(),
     event_types: z.array(z.string()),

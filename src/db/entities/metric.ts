@@ -16,6 +16,8 @@ export const MetricSchema = defineEntity({
     organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
     service: p.manyToOne(ServiceSchema).mapToPk().deleteRule('cascade').index(),
     name: p.string().length(200),
+    /** Stable handle for config as code; unique among the organization's live metrics. */
+    configKey: p.string().length(100).nullable(),
     sourceType: p.string().length(32),
     sourceConfig: p.json<Record<string, unknown>>(),
     thresholds: p.json<Record<string, unknown>>().nullable(),
@@ -37,7 +39,7 @@ export const MetricSchema = defineEntity({
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'metrics_live_config_key_unique', expression: 'create unique index metrics_live_config_key_unique on metrics (organization_id, config_key) where deleted_at is null and config_key is not null' }],
 });
 export type Metric = InferEntity<typeof MetricSchema>;
 

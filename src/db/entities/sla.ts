@@ -12,6 +12,8 @@ export const ContractSchema = defineEntity({
     organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
     customer: p.manyToOne(CustomerSchema).mapToPk(),
     name: p.string().length(200),
+    /** Stable handle for config as code; unique among the organization's live contracts. */
+    configKey: p.string().length(100).nullable(),
     serviceIds: p.array().columnType('uuid[]'),
     /** SLOs covered besides the services: each stands for its metric, or its service's metrics. */
     sloIds: p.array().columnType('uuid[]'),
@@ -38,7 +40,7 @@ export const ContractSchema = defineEntity({
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { properties: ['customer'] }],
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { properties: ['customer'] }, { name: 'contracts_live_config_key_unique', expression: 'create unique index contracts_live_config_key_unique on contracts (organization_id, config_key) where deleted_at is null and config_key is not null' }],
 });
 export type Contract = InferEntity<typeof ContractSchema>;
 

@@ -11,6 +11,7 @@ export const SloSchema = defineEntity({
     id: p.uuid().primary(),
     organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
     name: p.string().length(200),
+    /** Stable handle for config as code; unique among the organization's live SLOs. */
     configKey: p.string().length(100).nullable(),
     metric: p.manyToOne(MetricSchema).mapToPk().deleteRule('cascade').nullable().index(),
     service: p.manyToOne(ServiceSchema).mapToPk().deleteRule('cascade').nullable().index(),
@@ -25,6 +26,6 @@ export const SloSchema = defineEntity({
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'slos_live_config_key_unique', expression: 'create unique index slos_live_config_key_unique on slos (organization_id, config_key) where deleted_at is null and config_key is not null' }],
 });
 export type Slo = InferEntity<typeof SloSchema>;

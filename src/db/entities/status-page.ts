@@ -17,6 +17,8 @@ export const StatusPageSchema = defineEntity({
     organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
     subdomain: p.string().length(63),
     title: p.string().length(200),
+    /** Stable handle for config as code; unique among the organization's live status pages. */
+    configKey: p.string().length(100).nullable(),
     description: p.text().nullable(),
     timeZone: p.string().length(64),
     branding: p.json<{ logo_url: string | null; accent_color: string | null; header_color: string | null }>(),
@@ -32,6 +34,7 @@ export const StatusPageSchema = defineEntity({
   },
   indexes: [
     { properties: ['organization', 'createdAt', 'id'] },
+    { name: 'status_pages_live_config_key_unique', expression: 'create unique index status_pages_live_config_key_unique on status_pages (organization_id, config_key) where deleted_at is null and config_key is not null' },
     { name: 'status_pages_subdomain_live_unique', expression: 'create unique index status_pages_subdomain_live_unique on status_pages (subdomain) where deleted_at is null' },
   ],
 });

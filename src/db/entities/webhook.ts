@@ -11,6 +11,8 @@ export const WebhookSubscriptionSchema = defineEntity({
     organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
     url: p.text(),
     description: p.text().nullable(),
+    /** Stable handle for config as code; unique among the organization's live webhook subscriptions. */
+    configKey: p.string().length(100).nullable(),
     eventTypes: p.array().columnType('text[]'),
     sealedSecret: p.text(),
     /** The secret before the last rotation; still signs until `previousSecretExpiresAt`. */
@@ -21,7 +23,7 @@ export const WebhookSubscriptionSchema = defineEntity({
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'webhook_subscriptions_live_config_key_unique', expression: 'create unique index webhook_subscriptions_live_config_key_unique on webhook_subscriptions (organization_id, config_key) where deleted_at is null and config_key is not null' }],
 });
 export type WebhookSubscription = InferEntity<typeof WebhookSubscriptionSchema>;
 

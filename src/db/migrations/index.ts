@@ -11,6 +11,7 @@ import { Migration20261122090000StatusPages } from './Migration20261122090000Sta
 import { Migration20261122100000HotUpdates } from './Migration20261122100000HotUpdates';
 import { Migration20261123000000EmailRunsAtDispatch } from './Migration20261123000000EmailRunsAtDispatch';
 import { Migration20261124000000ChangeEventScopes } from './Migration20261124000000ChangeEventScopes';
+import { Migration20261124200000ConfigKeys } from './Migration20261124200000ConfigKeys';
 import { Migration20261124120000SlaStatements } from './Migration20261124120000SlaStatements';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123000000EmailRunsAtDispatch', class: Migration20261123000000EmailRunsAtDispatch },
   { name: 'Migration20261124000000ChangeEventScopes', class: Migration20261124000000ChangeEventScopes },
   { name: 'Migration20261124120000SlaStatements', class: Migration20261124120000SlaStatements },
+  { name: 'Migration20261124200000ConfigKeys', class: Migration20261124200000ConfigKeys },
 ];

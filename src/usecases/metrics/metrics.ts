@@ -53,32 +53,46 @@ function thresholdErrors(sourceType: string, t: Record<string, unknown> | null |
   return errors;
 }
 
-/** Checks a metric's definition as a whole; `agent` is the resolved agent (null: cloud or push). */
-async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'>): Promise<Record<string, unknown>> {
+/**
+ * What a metric's type, source_config and thresholds say on their own (no lookups): the problems
+ * with their paths, and the source_config as stored (defaults applied) when it is valid.
+ */
+export function definitionErrors(sourceType: string, sourceConfig: Record<string, unknown>, thresholds: Record<string, unknown> | null | undefined): { errors: FieldError[]; config: Record<string, unknown> | null } {
   const errors: FieldError[] = [];
-  const row = sourceTypeRow(sourceType);
-  if (!row) errors.push({ path: 'source_type', message: 'Unknown source type' });
-  const config = validateSourceConfig(sourceType, input.source_config);
+  if (!sourceTypeRow(sourceType)) errors.push({ path: 'source_type', message: 'Unknown source type' });
+  const config = validateSourceConfig(sourceType, sourceConfig);
   if (!config.ok) errors.push(...config.errors);
   if (sourceType === 'alert') {
-    const alertOptions = validateAlertSourceConfig(input.source_config);
+    const alertOptions = validateAlertSourceConfig(sourceConfig);
     if (!alertOptions.ok) errors.push(...alertOptions.errors);
   }
-  errors.push(...thresholdErrors(sourceType, input.thresholds));
+  errors.push(...thresholdErrors(sourceType, thresholds));
+  return { errors, config: config.ok ? (config.config as Record<string, unknown>) : null };
+}
+
+/** Why a metric of this type cannot run where it is placed (with or without an agent), or null when it can. */
+export function placementProblem(sourceType: string, hasAgent: boolean): string | null {
+  const row = sourceTypeRow(sourceType);
+  if (row && isPushedToVigil(row)) return hasAgent ? `${sourceType} metrics are pushed to Vigil, not run by an agent` : null;
+  // Without an agent only the cloud prober's types can run (an unknown type is refused here too).
+  if (!hasAgent && (!row || row.agentOnly)) return `${sourceType} metrics run on an agent: pass agent_id`;
+  return null;
+}
+
+/** Checks a metric's definition as a whole; `agent` is the resolved agent (null: cloud or push). */
+async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'>): Promise<Record<string, unknown>> {
+  const { errors, config } = definitionErrors(sourceType, input.source_config, input.thresholds);
   const service = isUuid(input.service_id) ? await ctx.em.findOne(ServiceSchema, { id: input.service_id, organization: ctx.org.id, deletedAt: null }) : null;
   if (!service) errors.push({ path: 'service_id', message: 'No such service in this organization' });
-  if (row && isPushedToVigil(row)) {
-    if (input.agent_id) errors.push({ path: 'agent_id', message: `${sourceType} metrics are pushed to Vigil, not run by an agent` });
-  } else if (!input.agent_id) {
-    // Without an agent only the cloud prober's types can run (an unknown type is refused here too).
-    if (!row || row.agentOnly) errors.push({ path: 'agent_id', message: `${sourceType} metrics run on an agent: pass agent_id` });
-  } else {
+  const placement = placementProblem(sourceType, !!input.agent_id);
+  if (placement) errors.push({ path: 'agent_id', message: placement });
+  else if (input.agent_id) {
     const agent = isUuid(input.agent_id) ? await ctx.em.findOne(AgentSchema, { id: input.agent_id, organization: ctx.org.id }) : null;
     if (!agent) errors.push({ path: 'agent_id', message: 'No such agent in this organization' });
     else if (agent.revokedAt) errors.push({ path: 'agent_id', message: 'The agent is revoked' });
   }
   if (errors.length) throw invalid(errors);
-  return config.ok ? (config.config as Record<string, unknown>) : {};
+  return config ?? {};
 }
 
 export interface MetricPorts {

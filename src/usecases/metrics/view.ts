@@ -8,6 +8,7 @@ export interface MetricView {
   id: string;
   service_id: string;
   name: string;
+  config_key: string | null;
   source_type: string;
   source_config: Record<string, unknown>;
   thresholds: Record<string, unknown> | null;
@@ -35,6 +36,7 @@ export function metricView(m: Metric): MetricView {
     id: m.id,
     service_id: m.service,
     name: m.name,
+    config_key: m.configKey ?? null,
     source_type: m.sourceType,
     source_config: m.sourceConfig,
     thresholds: m.thresholds ?? null,

@@ -179,7 +179,7 @@ export async function deleteContract(ctx: OrgContext, id: string, workflows: Sla
 }
 
 /** The schedule follows the committed row; a Temporal outage is logged and mended by the housekeeping sweep (syncContractSchedules). */
-async function syncSchedule(ctx: OrgContext, contract: Contract, workflows: SlaWorkflows): Promise<void> {
+export async function syncSchedule(ctx: OrgContext, contract: Contract, workflows: SlaWorkflows): Promise<void> {
   try {
     await workflows.contractChanged(contract);
     await ctx.em.nativeUpdate(ContractSchema, { id: contract.id, updatedAt: contract.updatedAt }, { scheduleSyncedAt: contract.updatedAt });

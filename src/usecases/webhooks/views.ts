@@ -3,6 +3,7 @@ import { toIso, toIsoOrNull } from '../../domain/time';
 
 export interface WebhookView {
   id: string;
+  config_key: string | null;
   url: string;
   description: string | null;
   event_types: string[];
@@ -18,6 +19,7 @@ export function webhookView(s: WebhookSubscription, now: Date): WebhookView {
   const previousLive = s.previousSecretExpiresAt && s.previousSecretExpiresAt.getTime() > now.getTime();
   return {
     id: s.id,
+    config_key: s.configKey ?? null,
     url: s.url,
     description: s.description ?? null,
     event_types: s.eventTypes,
