@@ -9,6 +9,7 @@ import { loadConfig } from '../config';
 import { secretBox } from '../composition/adapters';
 import { rotateSigningKey, signingKeys } from '../usecases/sla/signing-keys';
 import { runSlaVerify } from './sla-verify';
+import { runConfigCommand } from './config-command';
 
 const HELP = `vigil — manage Vigil organizations and API keys (uses the service's own database settings)
 
@@ -21,6 +22,9 @@ const HELP = `vigil — manage Vigil organizations and API keys (uses the servic
   vigil sla rotate-key [--json]            a new signing key; the current one is retired but stays published
   vigil migrate
   vigil sla verify STATEMENT_JSON STATEMENT_JWS [--jwks FILE|URL] [--sha256 HEX] [--json]   (offline, no database)
+  vigil config plan --file FILE [--prune] [--json]    what applying FILE (.yaml, .yml, .json, - for stdin) would change: exit 0 none, 2 some
+  vigil config apply --file FILE [--prune] [--json]   make the configuration match FILE
+  vigil config export [--file FILE] [--format yaml|json] [--include-unmanaged] [--json]   (config: over the API, --url/VIGIL_URL, --api-key/VIGIL_API_KEY)
 
 Plans: ${PLAN_IDS.join(', ')}
 Scopes: ${SCOPES.join(', ')}`;
@@ -105,6 +109,8 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
   }
   // Offline: checks files a customer received, so it never opens the database.
   if (a === 'sla' && b === 'verify') return runSlaVerify(argv.slice(2), io);
+  // A client of the HTTP API (URL and API key), so it never opens the database either.
+  if (a === 'config') return runConfigCommand(argv.slice(1), io);
   if (!name) {
     io.err(a ? `Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${HELP}` : HELP);
     return 2;
