@@ -73,7 +73,7 @@ export const YAML_MEDIA_TYPES = ['application/yaml', 'application/x-yaml', 'text
 /** Parses a YAML body; syntax errors (and duplicate keys) are config_invalid with their line and column. */
 export function parseYamlBody(text: string): YamlBody {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true, strict: true });
   if (doc.errors.length) {
     const errors = doc.errors.map((e) => ({ path: '', message: `${e.message.split('\n')[0]} (line ${e.linePos?.[0]?.line ?? '?'}, column ${e.linePos?.[0]?.col ?? '?'})` }));
     throw new ProblemError('config_invalid', 'The YAML document does not parse; nothing was written.', { errors, warnings: [] });

@@ -65,6 +65,7 @@ export async function startApi(
     probeTestExpiryMs?: number;
     localProbeJobs?: LocalProbeJobs;
     metricScheduler?: MetricScheduler;
+    configLockTimeoutMs?: number;
     subscribeLimits?: SubscribeLimits;
     sla?: SlaRouteDeps;
   } = {},
@@ -94,6 +95,7 @@ export async function startApi(
     probeTestExpiryMs: opts.probeTestExpiryMs,
     localProbeJobs: opts.localProbeJobs,
     metricScheduler: opts.metricScheduler,
+    configLockTimeoutMs: opts.configLockTimeoutMs,
   });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });

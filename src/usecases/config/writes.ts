@@ -4,6 +4,7 @@ import type { Contract, Metric, PageLayout } from '../../db/entities';
 import { CONFIG_KINDS, type ConfigKind } from '../../domain/config/kinds';
 import type { Fields } from '../../domain/config/plan';
 import type { CreditTerms } from '../../domain/sla/credit-terms';
+import { runsInCloud } from '../../domain/source-types';
 import type { SecretBox } from '../../infra/secret-box';
 import { newWebhookSecret } from '../../infra/webhook-signing';
 import type { OrgContext } from '../context';
@@ -18,10 +19,12 @@ export interface WriteOutcome {
   secrets: { config_key: string; webhook_id: string; secret: string }[];
   /** Heartbeat and alert metrics created: the token of their inbound URL, shown once. */
   inbound: { config_key: string; metric_id: string; kind: 'heartbeats' | 'alerts'; token: string }[];
-  /** Metrics and contracts whose Temporal Schedules follow the commit. */
+  /** Cloud metrics (now or before) and contracts: their Temporal Schedules follow the commit. */
   metrics: Metric[];
   contracts: Contract[];
 }
+
+const isCloud = (m: Metric) => runsInCloud(m.sourceType, m.agent);
 
 const layoutOf = (groups: { name: string | null; components: ComponentEntry[] }[]): PageLayout => ({
   groups: groups.map((g) => ({ name: g.name, components: g.components.map((c) => ({ kind: componentOf(c).kind, id: componentOf(c).ref })) })),
@@ -111,8 +114,10 @@ function birthProperties(kind: ConfigKind, r: Fields, now: Date, box: SecretBox,
 export async function writePlan(ctx: OrgContext, em: EntityManager, box: SecretBox, items: ItemPlan[]): Promise<WriteOutcome> {
   const outcome: WriteOutcome = { secrets: [], inbound: [], metrics: [], contracts: [] };
   const now = ctx.now;
+  // Only cloud metrics have a Schedule: one is created, changed or removed when the metric is (or was) a cloud one.
+  const cloudBefore = new Set(items.filter((i) => i.kind === 'metric' && i.existing).flatMap((i) => (isCloud(i.existing as Metric) ? [i.id] : [])));
   const track = (kind: ConfigKind, row: unknown) => {
-    if (kind === 'metric') outcome.metrics.push(row as Metric);
+    if (kind === 'metric' && (isCloud(row as Metric) || cloudBefore.has((row as Metric).id))) outcome.metrics.push(row as Metric);
     if (kind === 'contract') outcome.contracts.push(row as Contract);
   };
   for (const kind of [...CONFIG_KINDS].reverse()) {
