@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { type Metric, MetricSchema, type Service, ServiceSchema } from '../db/entities';
 import { isUuid } from '../domain/ids';
 import { assertNotReferenced } from './in-use';
-import { ProblemError } from '../domain/error-catalog';
+import { guardConfigKey } from './config-keys';
 import type { OrgContext } from './context';
 import type { MetricScheduler } from './metrics/ports';
 import { syncSchedule } from './metrics/metrics';
@@ -18,15 +17,9 @@ export interface ServiceInput {
 
 export type ServicePatch = Partial<ServiceInput>;
 
-function configKeyTaken(key: string | null | undefined): ProblemError {
-  return new ProblemError('config_key_taken', `Another service already uses config_key "${key}".`, {
-    errors: [{ path: 'config_key', message: 'Already in use' }],
-  });
-}
-
 export async function createService(ctx: OrgContext, input: ServiceInput): Promise<Service> {
-  try {
-    return await ctx.em.transactional(async (em) => {
+  return guardConfigKey('service', input.config_key, () =>
+    ctx.em.transactional(async (em) => {
       await reserveQuota(ctx, em, 'services');
       const service = em.create(ServiceSchema, {
         id: randomUUID(),
@@ -40,11 +33,8 @@ export async function createService(ctx: OrgContext, input: ServiceInput): Promi
       });
       await em.flush();
       return service;
-    });
-  } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw configKeyTaken(input.config_key);
-    throw err;
-  }
+    }),
+  );
 }
 
 export async function getService(ctx: OrgContext, id: string): Promise<Service> {
@@ -62,12 +52,7 @@ export async function updateService(ctx: OrgContext, id: string, patch: ServiceP
   if (patch.description !== undefined) service.description = patch.description;
   if (patch.config_key !== undefined) service.configKey = patch.config_key;
   service.updatedAt = ctx.now;
-  try {
-    await ctx.em.flush();
-  } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw configKeyTaken(patch.config_key);
-    throw err;
-  }
+  await guardConfigKey('service', patch.config_key, () => ctx.em.flush());
   return service;
 }
 

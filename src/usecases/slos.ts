@@ -6,6 +6,7 @@ import { type SloPolicy, type SloResult, computeSlo, validateSloPolicy } from '.
 import { type StatusChange, worstOfTimelines } from '../domain/status-timeline';
 import { toIso, toIsoOrNull } from '../domain/time';
 import type { OrgContext } from './context';
+import { guardConfigKey } from './config-keys';
 import { assertNotReferenced } from './in-use';
 import { metricTimelines, serviceMaintenanceIntervals } from './metrics/timelines';
 import { findLive, listLive, softDelete } from './org-resources';
@@ -78,7 +79,7 @@ export async function createSlo(ctx: OrgContext, input: SloInput) {
     updatedAt: ctx.now,
     deletedAt: null,
   });
-  await ctx.em.flush();
+  await guardConfigKey('SLO', input.config_key, () => ctx.em.flush());
   return sloView(ctx, s);
 }
 
@@ -94,7 +95,7 @@ export async function updateSlo(ctx: OrgContext, id: string, patch: SloPatch) {
   s.maintenance = policy.maintenance;
   s.degraded = policy.degraded ?? 'good';
   s.updatedAt = ctx.now;
-  await ctx.em.flush();
+  await guardConfigKey('SLO', patch.config_key, () => ctx.em.flush());
   return sloView(ctx, s);
 }
 

@@ -333,6 +333,11 @@ describe('applyConfig', () => {
     expect(managed.metrics).toEqual([{ config_key: 'provider-status', service: 'payments-api', name: 'Provider status', source_type: 'manual', source_config: {}, interval_seconds: 60 }]);
     expect((await apply(org, managed)).body.changed).toBe(false);
     // An id that already carries another key is refused.
+    // Keys are unique among live items of a kind, SLOs included.
+    const slo = { name: 'x', config_key: 'dup', service_id: svc.body.id, objective: '99', window: { kind: 'rolling', days: 7 } };
+    expect((await api.request('POST', '/v1/slos', { key: org.key, body: slo })).status).toBe(201);
+    const second = await api.request('POST', '/v1/slos', { key: org.key, body: slo });
+    expect([second.status, second.body.title]).toEqual([409, 'config_key_taken']);
     const clash = await apply(org, { version: 1, services: [{ config_key: 'other', id: svc.body.id, name: 'Payments API' }] });
     expect(clash.body.errors).toEqual([{ path: 'services[0].id', message: 'The service already has config_key "payments-api"' }]);
   });

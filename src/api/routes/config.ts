@@ -38,7 +38,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ ports: ConfigPorts; publicBas
         '`dry_run=true` answers the same plan and writes nothing. Applying a document twice changes nothing the second time (`changed: false`). Applies of one organization run one at a time; one that waits 30 s for another answers 409 `config_busy`.',
         'Changing contracts also takes `write:sla`.',
       ].join('\n\n'),
-      errors: [...BODY_ERRORS, 'config_invalid', 'in_use', 'quota_exceeded', 'feature_locked', 'item_suspended_plan', 'config_busy', 'config_key_taken'],
+      errors: [...BODY_ERRORS, 'config_invalid', 'in_use', 'quota_exceeded', 'feature_locked', 'item_suspended_plan', 'config_busy', 'config_key_taken', 'subdomain_taken'],
     });
     app.post(
       '/config/apply',

@@ -23,7 +23,7 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Create an SLO',
       tag,
       description: 'An objective over one metric or one service (the worst of its metrics at each instant), computed from the stored status history.',
-      errors: [...BODY_ERRORS],
+      errors: [...BODY_ERRORS, 'config_key_taken'],
       checks: [
         'Exactly one of `metric_id` and `service_id`, naming a live metric or service of the organization.',
         "`objective` is a decimal percent above 0 and at most 100 (`'99.9'`); a rolling `window.days` is a positive integer; `window.timezone` is an IANA zone.",
@@ -38,7 +38,7 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('updateSlo', {
       summary: 'Update an SLO',
       tag,
-      errors: [...BODY_ERRORS, 'not_found'],
+      errors: [...BODY_ERRORS, 'not_found', 'config_key_taken'],
       checks: [
         'Once the patch is applied: exactly one of `metric_id` and `service_id`, naming a live metric or service of the organization.',
         "`objective` is a decimal percent above 0 and at most 100 (`'99.9'`); a rolling `window.days` is a positive integer; `window.timezone` is an IANA zone.",

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockOrganizationForConfig } from '../../db/repositories/config-lock-repository';
 import { CONFIG_KINDS } from '../../domain/config/kinds';
@@ -9,6 +10,7 @@ import type { MetricScheduler } from '../metrics/ports';
 import { syncSchedule as syncMetricSchedule } from '../metrics/metrics';
 import type { SlaWorkflows } from '../sla/ports';
 import { syncSchedule as syncContractSchedule } from '../sla/contracts';
+import { guardConfigKey } from '../config-keys';
 import type { ApplyOptions, ParsedDocument } from './document';
 import { type ConfigPlan, buildPlan, plannedChanges } from './plan';
 import { type WriteOutcome, writePlan } from './writes';
@@ -44,7 +46,8 @@ const SCHEDULE_SYNC_CONCURRENCY = 8;
  */
 export async function applyConfig(ctx: OrgContext, ports: ConfigPorts, doc: ParsedDocument, options: ApplyOptions): Promise<ApplyResult> {
   if (options.dryRun) return resultOf(await buildPlan(ctx, doc, options), options, null);
-  const { plan, outcome } = await ctx.em.transactional(async (tx) => {
+  // Items created meanwhile without the organization's lock (SLOs take none) can still take a key first.
+  const { plan, outcome } = await guardConfigKey('item', null, () => guardSubdomain(() => ctx.em.transactional(async (tx) => {
     const t: OrgContext = { ...ctx, em: tx as EntityManager };
     if (!(await lockOrganizationForConfig(t.em, ctx.org.id, ports.lockTimeoutMs ?? CONFIG_LOCK_TIMEOUT_MS))) {
       throw new ProblemError('config_busy', 'Another configuration apply for this organization is still running; retry when it has finished.');
@@ -52,9 +55,19 @@ export async function applyConfig(ctx: OrgContext, ports: ConfigPorts, doc: Pars
     const built = await buildPlan(t, doc, options);
     const written = changesAnything(built.items) ? await writePlan(t, t.em, ports.box, built.items) : null;
     return { plan: built, outcome: written };
-  });
+  })));
   if (outcome) await followCommit(ctx, ports, outcome);
   return resultOf(plan, options, outcome);
+}
+
+/** Another organization's page created meanwhile can take a subdomain the plan found free. */
+async function guardSubdomain<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof UniqueConstraintViolationException) || !/subdomain/.test(err.message)) throw err;
+    throw new ProblemError('subdomain_taken', 'Another status page took one of the document\'s subdomains meanwhile; plan again.', { errors: [{ path: 'subdomain', message: 'Already in use' }] });
+  }
 }
 
 function resultOf(plan: ConfigPlan, options: ApplyOptions, outcome: WriteOutcome | null): ApplyResult {
