@@ -75,7 +75,8 @@ export function parseYamlBody(text: string): YamlBody {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true, strict: true });
   if (doc.errors.length) {
-    const errors = doc.errors.map((e) => ({ path: '', message: `${e.message.split('\n')[0]} (line ${e.linePos?.[0]?.line ?? '?'}, column ${e.linePos?.[0]?.col ?? '?'})` }));
+    // With prettyErrors each message already says "at line L, column C"; its first line is enough.
+    const errors = doc.errors.map((e) => ({ path: '', message: e.message.split('\n')[0]!.replace(/:$/, '') }));
     throw new ProblemError('config_invalid', 'The YAML document does not parse; nothing was written.', { errors, warnings: [] });
   }
   let value: unknown;

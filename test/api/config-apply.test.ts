@@ -368,6 +368,13 @@ describe('applyConfig', () => {
     expect([noBody.status, noBody.body.title, noBody.body.errors]).toEqual([400, 'config_invalid', [{ path: '', message: expect.any(String) }]]);
     const v2 = await apply(org, { version: 2 });
     expect(v2.body.errors).toEqual([{ path: 'version', message: expect.stringMatching(/version 1/) }]);
+    // Hostile nesting is refused before anything recurses into it.
+    const deep = (n: number) => `{"version":1,"services":[{"config_key":"a","name":"A"}],"metrics":[{"config_key":"m","service":"a","name":"M","source_type":"manual","source_config":{"x":${'['.repeat(n)}${']'.repeat(n)}}}]}`;
+    const tooDeep = await api.request('POST', '/v1/config/apply?dry_run=true', { key: org.key, rawBody: deep(50_000), headers: { 'content-type': 'application/json' } });
+    expect([tooDeep.status, tooDeep.body.title, tooDeep.body.detail]).toEqual([400, 'invalid_json', expect.stringMatching(/deeper than 64/)]);
+    expect((await api.request('POST', '/v1/config/apply?dry_run=true', { key: org.key, rawBody: deep(50), headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    const deepYaml = await api.request('POST', '/v1/config/apply?dry_run=true', { key: org.key, rawBody: `version: 1\nservices: ${'['.repeat(50_000)}${']'.repeat(50_000)}`, headers: { 'content-type': 'application/yaml' } });
+    expect([deepYaml.status, deepYaml.body.title]).toEqual([400, 'config_invalid']);
     const xml = await api.request('POST', '/v1/config/apply', { key: org.key, rawBody: '<config/>', headers: { 'content-type': 'application/xml' } });
     expect([xml.status, xml.body.title]).toEqual([415, 'unsupported_media_type']);
   });
