@@ -42,6 +42,8 @@ export const ConfigSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('vigil'),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  /** The Temporal UI the console links workflows to (e.g. https://temporal.example.com); `vigil start` sets it to its dev server's UI. */
+  TEMPORAL_UI_URL: z.url().optional(),
   WORKFLOW_DEADLOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   STATUS_HOST: z.string().default('status.localhost'),
   VIGIL_SEED_DEV: boolish.default(true),

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Config, trustProxy } from '../config';
@@ -11,6 +11,8 @@ import { errorsPlugin } from './plugins/errors';
 import { jsonBodyPlugin } from './plugins/json-body';
 import { requestContextPlugin } from './plugins/request-context';
 import { configRoutes } from './routes/config';
+import { consolePlugin } from './console/plugin';
+import type { ConsoleMail } from '../usecases/console/ports';
 import { changeEventRoutes } from './routes/change-events';
 import { customerRoutes } from './routes/customers';
 import { incidentRoutes } from './routes/incidents';
@@ -73,6 +75,8 @@ export interface AppDeps {
   localProbeJobs?: LocalProbeJobs;
   /** Keeps cloud metrics' Temporal Schedules in step; without one, cloud metrics do not run. */
   metricScheduler?: MetricScheduler;
+  /** The console: where its sign-in links are mailed, and the Temporal UI it links to. Without it, sign-in links are only printed by the CLI. */
+  console?: { mail: ConsoleMail; temporalUiUrl?: string | null };
   /** How long a config apply waits for another one of the organization (default 30 s). */
   configLockTimeoutMs?: number;
   /** Contracts and SLA statements: their workflows, the PDF printer and the verification links; without it, SLA actions answer 500. */
@@ -82,6 +86,10 @@ export interface AppDeps {
 }
 
 const NO_SCHEDULER: MaintenanceScheduler = { changed: async () => {} };
+/** Without a mailer (tests of other areas) a sign-in request sends nothing; `vigil user invite` prints links. */
+const NO_CONSOLE_MAIL: ConsoleMail = { send: async () => undefined };
+/** Without the subscriber link key, CSRF tokens are signed with a per-process key (sessions then survive no restart's forms). */
+const consoleFallbackKey = randomBytes(32);
 const NO_SLA_WORKFLOWS: SlaWorkflows = {
   contractChanged: async () => {},
   startStatement: async () => {
@@ -139,6 +147,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const subscribeLimits = deps.subscribeLimits ?? { perIpPerHour: 20, perPagePerHour: 500 };
   await app.register(jwksRoutes, { path: '/.well-known/jwks.json', operationId: 'getJwks' });
   await app.register(publicPageRoutes, { prefix: PAGE_ROUTE_PREFIX, box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits });
+  const waiter = new JobWaiter(deps.probeJobFeed ?? null);
+  const runner = deps.probeTestRunner ?? NO_RUNNER;
+  const probeTests = { runner, watches: waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000, localJobs: deps.localProbeJobs };
+  const slaDeps = deps.sla ?? { workflows: NO_SLA_WORKFLOWS, printer: null, links: { jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${deps.config.docsUrl}/sla-verification` } };
+  await app.register(consolePlugin, {
+    prefix: '/console',
+    csrfKey: createHmac('sha256', deps.linkKey ?? consoleFallbackKey).update('vigil/console-csrf/v1').digest(),
+    consoleUrl: `${deps.config.publicBaseUrl}/console`,
+    temporalUiUrl: deps.console?.temporalUiUrl ?? null,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    pricingUrl: `${deps.config.docsUrl}/pricing`,
+    secureCookie: deps.config.publicBaseUrl.startsWith('https:'),
+    mail: deps.console?.mail ?? NO_CONSOLE_MAIL,
+    box: deps.secretBox,
+    metricScheduler: deps.metricScheduler ?? { sync: async () => {} },
+    maintenanceScheduler: deps.maintenanceScheduler ?? NO_SCHEDULER,
+    slaWorkflows: slaDeps.workflows,
+    webhookStarter: deps.webhookStarter,
+    probeTests,
+    slaLinks: slaDeps.links,
+    slaPrinter: slaDeps.printer,
+  });
   await app.register(
     async (v1) => {
       await v1.register(serviceRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} } });
@@ -151,7 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
-      await v1.register(slaRoutes, deps.sla ?? { workflows: NO_SLA_WORKFLOWS, printer: null, links: { jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${deps.config.docsUrl}/sla-verification` } });
+      await v1.register(slaRoutes, slaDeps);
       await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });
       await v1.register(configRoutes, {
@@ -159,9 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         publicBaseUrl: deps.config.publicBaseUrl,
       });
       await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });
-      const waiter = new JobWaiter(deps.probeJobFeed ?? null);
-      const runner = deps.probeTestRunner ?? NO_RUNNER;
-      await v1.register(probeTestRoutes, { deps: { runner, watches: waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000, localJobs: deps.localProbeJobs } });
+      await v1.register(probeTestRoutes, { deps: probeTests });
       await v1.register(agentApiRoutes, { runner, waiter });
     },
     { prefix: '/v1' },

@@ -3,7 +3,7 @@ import { mailOutboxDir } from '../composition/adapters';
 import { TEMPORAL_CLI_VERSION } from '../launchers/temporal-dev-server';
 import { runApi } from '../composition/api-process';
 import { openDatabase } from '../composition/database';
-import { ensureDevOrganization } from '../composition/dev-organization';
+import { devConsoleSignIn, ensureDevOrganization } from '../composition/dev-organization';
 import { createLogger } from '../composition/logger';
 import { onShutdown } from '../composition/shutdown';
 import { ensureTemporalServer } from '../composition/temporal-server';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   closers.push(() => temporal.stop());
   const worker = await runWorker(config, db.orm, db.resolved.url, temporal.address, log);
   closers.push(() => worker.shutdown());
-  const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log, worker);
+  const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log, worker, { temporalUiUrl: temporal.uiUrl });
   closers.push(() => api.close());
 
   const port = new URL(config.publicBaseUrl).port;
@@ -41,9 +41,13 @@ async function main(): Promise<void> {
   ];
   if (config.VIGIL_SEED_DEV) {
     const dev = await ensureDevOrganization(db.orm.em.fork(), config.dataDir);
+    const signIn = await devConsoleSignIn(db.orm.em.fork(), dev.organization_id, `${config.publicBaseUrl}/console`);
     lines.push(
       `  Dev organization:   ${dev.organization_id} (enterprise)`,
       `  Dev API key:        ${dev.api_key}`,
+      `  Console:            ${config.publicBaseUrl}/console`,
+      `  Console sign-in:    ${signIn.url}`,
+      `                      (${signIn.email}, owner; the link works once, for 24 hours)`,
       '',
       `  Try: curl -H "Authorization: Bearer ${dev.api_key}" ${config.publicBaseUrl}/v1/services`,
     );

@@ -9,6 +9,21 @@ import { loadConfig } from '../config';
 import { secretBox } from '../composition/adapters';
 import { rotateSigningKey, signingKeys } from '../usecases/sla/signing-keys';
 import { runSlaVerify } from './sla-verify';
+import { createConsoleUser, disableConsoleUser, findConsoleUser, listConsoleUsers } from '../usecases/console/users';
+import { inviteConsoleUser } from '../usecases/console/sign-in';
+import { createMailer } from '../infra/mailer';
+import { mailOutboxDir } from '../composition/adapters';
+
+/** Sends a console invitation with the service's mail settings (SMTP_URL, or the outbox folder) and answers the link. */
+async function inviteWithMail(em: EntityManager, user: Parameters<typeof inviteConsoleUser>[2]) {
+  const config = loadConfig();
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL ?? null, from: config.MAIL_FROM, outboxDir: mailOutboxDir(config) });
+  try {
+    return await inviteConsoleUser(em, mailer, user, `${config.publicBaseUrl}/console`, new Date());
+  } finally {
+    await mailer.close();
+  }
+}
 import { runConfigCommand } from './config-command';
 
 const HELP = `vigil — manage Vigil organizations and API keys (uses the service's own database settings)
@@ -20,6 +35,10 @@ const HELP = `vigil — manage Vigil organizations and API keys (uses the servic
   vigil key revoke KEY_ID [--json]
   vigil sla keys [--json]                  statement-signing keys (newest signs; retired ones stay in the JWKS)
   vigil sla rotate-key [--json]            a new signing key; the current one is retired but stays published
+  vigil user create --org ORG_ID --email EMAIL --role owner|operator|finance|viewer [--json]   a console user, invited by email (the link is printed too)
+  vigil user list --org ORG_ID [--json]
+  vigil user invite USER_ID [--json]     a new sign-in link, by email and printed
+  vigil user disable USER_ID [--json]    ends the user's sessions; links stop working
   vigil migrate
   vigil sla verify STATEMENT_JSON STATEMENT_JWS [--jwks FILE|URL] [--sha256 HEX] [--json]   (offline, no database)
   vigil config plan --file FILE [--prune] [--json]    what applying FILE (.yaml, .yml, .json, - for stdin) would change: exit 0 none, 2 some
@@ -95,6 +114,31 @@ const COMMANDS: Record<string, Command> = {
     const { values } = parse(argv, {});
     const rotated = await rotateSigningKey(em, secretBox(loadConfig()), new Date());
     emit(io, values.json, rotated, `New signing key ${rotated.kid}${rotated.retired.length ? `; retired ${rotated.retired.join(', ')} (still published in the JWKS)` : ''}`);
+  },
+  'user create': async (em, argv, io) => {
+    const { values } = parse(argv, { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } });
+    const user = await createConsoleUser(em, { organizationId: requireOption(values, 'org'), email: requireOption(values, 'email'), role: requireOption(values, 'role') }, new Date());
+    const link = await inviteWithMail(em, user);
+    emit(io, values.json, { user_id: user.id, email: user.email, role: user.role, sign_in_url: link.url, expires_at: link.expiresAt.toISOString() },
+      `Console user ${user.id}: ${user.email} (${user.role})\nInvitation sent; sign-in link (works once, until ${link.expiresAt.toISOString()}): ${link.url}`);
+  },
+  'user list': async (em, argv, io) => {
+    const { values } = parse(argv, { org: { type: 'string' } });
+    const users = await listConsoleUsers(em, requireOption(values, 'org'));
+    const rows = users.map((u) => ({ user_id: u.id, email: u.email, role: u.role, created_at: u.createdAt.toISOString(), last_sign_in_at: u.lastSignInAt?.toISOString() ?? null, disabled_at: u.disabledAt?.toISOString() ?? null }));
+    emit(io, values.json, rows, rows.map((r) => `${r.user_id}  ${r.email}  ${r.role}  ${r.disabled_at ? 'disabled' : 'active'}`).join('\n') || 'No console users.');
+  },
+  'user invite': async (em, argv, io) => {
+    const { values, positionals } = parse(argv, {});
+    const user = await findConsoleUser(em, positionals[0]);
+    const link = await inviteWithMail(em, user);
+    emit(io, values.json, { user_id: user.id, sign_in_url: link.url, expires_at: link.expiresAt.toISOString() }, `Sign-in link for ${user.email} (sent; works once, until ${link.expiresAt.toISOString()}): ${link.url}`);
+  },
+  'user disable': async (em, argv, io) => {
+    const { values, positionals } = parse(argv, {});
+    if (!positionals[0]) throw new CliUsageError('user disable needs USER_ID');
+    const user = await disableConsoleUser(em, positionals[0], new Date());
+    emit(io, values.json, { user_id: user.id, disabled_at: user.disabledAt?.toISOString() }, `Disabled ${user.email}`);
   },
   migrate: async (_em, _argv, io) => io.out('Migrations are up to date.'),
 };

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
 import { type Config } from '../config';
-import { secretBox, slaLinks, slaTimings, subscriberLinkKey, webhookRetryPolicy } from './adapters';
+import { mailOutboxDir, secretBox, slaLinks, slaTimings, subscriberLinkKey, webhookRetryPolicy } from './adapters';
+import { createMailer } from '../infra/mailer';
 import { createStatementPdfRenderer } from '../infra/statement-pdf';
 import { temporalSlaWorkflows } from '../temporal/sla-workflows';
 import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
@@ -27,13 +28,15 @@ export interface ApiProcess {
 export type InProcessWorker = Pick<WorkerHandle, 'eagerClient' | 'localProbeJobs'>;
 
 /** The API with its workflow client, listening on HOST:PORT. */
-export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger, worker?: InProcessWorker): Promise<ApiProcess> {
+export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger, worker?: InProcessWorker, opts: { temporalUiUrl?: string | null } = {}): Promise<ApiProcess> {
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');
   await probeJobFeed.start();
   const temporal = await connectTemporal({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
   const printer = createStatementPdfRenderer({ executablePath: config.CHROMIUM_PATH });
+  // The console mails sign-in links itself (SMTP_URL, or the development outbox folder).
+  const consoleMailer = createMailer({ smtpUrl: config.SMTP_URL ?? null, from: config.MAIL_FROM, outboxDir: mailOutboxDir(config), log: (line) => log.info(line) });
   const app = await buildApp({
     orm,
     config,
@@ -51,6 +54,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     logger: log.child({ component: 'api' }),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
     sla: { workflows: temporalSlaWorkflows(temporal, slaTimings(config)), printer, links: slaLinks(config) },
+    console: { mail: consoleMailer, temporalUiUrl: opts.temporalUiUrl ?? config.TEMPORAL_UI_URL ?? null },
   });
   await app.listen({ host: config.HOST, port: config.PORT });
   return {
@@ -59,6 +63,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     async close() {
       await app.close();
       await printer.close();
+      await consoleMailer.close();
       await temporal.close();
       await changeFeed.close();
       await probeJobFeed.close();

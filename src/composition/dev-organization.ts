@@ -4,6 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findApiKey } from '../db/repositories/auth-repository';
 import { hashApiKey } from '../usecases/api-keys';
 import { createOrganization } from '../usecases/organizations';
+import { issueSignInLink } from '../usecases/console/sign-in';
+import { ensureConsoleOwner } from '../usecases/console/users';
 
 export interface DevOrganization {
   organization_id: string;
@@ -31,3 +33,12 @@ export async function ensureDevOrganization(em: EntityManager, dataDir: string, 
   await chmod(file, 0o600);
   return dev;
 }
+
+/** The development organization's console owner, and a fresh one-time sign-in link for the banner. */
+export async function devConsoleSignIn(em: EntityManager, organizationId: string, consoleUrl: string, now = new Date()): Promise<{ email: string; url: string }> {
+  const user = await ensureConsoleOwner(em, organizationId, DEV_CONSOLE_OWNER, now);
+  const link = await issueSignInLink(em, user, consoleUrl, now, 24 * 3_600_000);
+  return { email: user.email, url: link.url };
+}
+
+export const DEV_CONSOLE_OWNER = 'owner@vigil.localhost';

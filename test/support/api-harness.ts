@@ -18,6 +18,7 @@ import type { OutboxWorkflowStarter } from '../../src/usecases/webhooks/ports';
 import type { ProbeTestRunner } from '../../src/usecases/probe-tests/ports';
 import type { LocalProbeJobs } from '../../src/usecases/probe-tests/local-jobs';
 import type { MetricScheduler } from '../../src/usecases/metrics/ports';
+import type { ConsoleMail } from '../../src/usecases/console/ports';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -66,6 +67,7 @@ export async function startApi(
     localProbeJobs?: LocalProbeJobs;
     metricScheduler?: MetricScheduler;
     configLockTimeoutMs?: number;
+    console?: { mail: ConsoleMail; temporalUiUrl?: string | null };
     subscribeLimits?: SubscribeLimits;
     sla?: SlaRouteDeps;
   } = {},
@@ -96,6 +98,7 @@ export async function startApi(
     localProbeJobs: opts.localProbeJobs,
     metricScheduler: opts.metricScheduler,
     configLockTimeoutMs: opts.configLockTimeoutMs,
+    console: opts.console,
   });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });

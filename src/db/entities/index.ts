@@ -1,6 +1,7 @@
 import { AgentSchema, ProbeTestJobSchema } from './agent';
 import { ApiKeySchema } from './api-key';
 import { ChangeEventSchema } from './change-event';
+import { ConsoleSessionSchema, ConsoleSignInTokenSchema, ConsoleUserSchema } from './console';
 import { IncidentMessageSchema, IncidentSchema } from './incident';
 import { MaintenanceMessageSchema, MaintenanceSchema } from './maintenance';
 import { OutboxEventSchema } from './outbox-event';
@@ -18,6 +19,7 @@ import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookSubscriptionSchema 
 export * from './agent';
 export * from './api-key';
 export * from './change-event';
+export * from './console';
 export * from './incident';
 export * from './maintenance';
 export * from './outbox-event';
@@ -32,4 +34,4 @@ export * from './status-page';
 export * from './rate-limit-counter';
 export * from './webhook';
 
-export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema, StatusPageSchema, SubscriberSchema, SubscriberEmailSchema, NotificationRunSchema, ContractSchema, SlaStatementSchema, SlaAuditEntrySchema, SlaExclusionSchema, StatementSigningKeySchema];
+export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema, StatusPageSchema, SubscriberSchema, SubscriberEmailSchema, NotificationRunSchema, ContractSchema, SlaStatementSchema, SlaAuditEntrySchema, SlaExclusionSchema, StatementSigningKeySchema, ConsoleUserSchema, ConsoleSignInTokenSchema, ConsoleSessionSchema];

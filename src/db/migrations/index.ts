@@ -12,6 +12,7 @@ import { Migration20261122100000HotUpdates } from './Migration20261122100000HotU
 import { Migration20261123000000EmailRunsAtDispatch } from './Migration20261123000000EmailRunsAtDispatch';
 import { Migration20261124000000ChangeEventScopes } from './Migration20261124000000ChangeEventScopes';
 import { Migration20261124200000ConfigKeys } from './Migration20261124200000ConfigKeys';
+import { Migration20261124210000Console } from './Migration20261124210000Console';
 import { Migration20261124120000SlaStatements } from './Migration20261124120000SlaStatements';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124000000ChangeEventScopes', class: Migration20261124000000ChangeEventScopes },
   { name: 'Migration20261124120000SlaStatements', class: Migration20261124120000SlaStatements },
   { name: 'Migration20261124200000ConfigKeys', class: Migration20261124200000ConfigKeys },
+  { name: 'Migration20261124210000Console', class: Migration20261124210000Console },
 ];

@@ -1,0 +1,32 @@
+import type { SecretBox } from '../../infra/secret-box';
+import type { ConsoleMail } from '../../usecases/console/ports';
+import type { MaintenanceScheduler } from '../../usecases/maintenances/ports';
+import type { MetricScheduler } from '../../usecases/metrics/ports';
+import type { ProbeTestDeps } from '../../usecases/probe-tests/run';
+import type { SlaWorkflows } from '../../usecases/sla/ports';
+import type { OutboxWorkflowStarter } from '../../usecases/webhooks/ports';
+import type { DocumentLinks, PdfPrinter } from '../../usecases/sla/documents';
+
+/** What the console's pages need: the same ports the API's routes get. */
+export interface ConsoleDeps {
+  /** Signs CSRF tokens (derived from the master key). */
+  csrfKey: Buffer;
+  /** Where sign-in links point: `<PUBLIC_BASE_URL>/console`. */
+  consoleUrl: string;
+  /** The Temporal UI's URL for this namespace's workflows, when known (links from maintenances and deliveries). */
+  temporalUiUrl: string | null;
+  publicBaseUrl: string;
+  pricingUrl: string;
+  /** Whether the session cookie is sent over https only. */
+  secureCookie: boolean;
+  mail: ConsoleMail;
+  box: SecretBox;
+  metricScheduler: MetricScheduler;
+  maintenanceScheduler: MaintenanceScheduler;
+  slaWorkflows: SlaWorkflows;
+  webhookStarter?: OutboxWorkflowStarter;
+  probeTests: ProbeTestDeps;
+  slaLinks: DocumentLinks;
+  /** Prints statement PDFs; null: the PDF link answers 500. */
+  slaPrinter: PdfPrinter | null;
+}

@@ -1,0 +1,55 @@
+import { clampLimit } from '../../domain/cursor';
+import { ProblemError } from '../../domain/error-catalog';
+import type { FormProblem } from '../../render/console/forms';
+
+type Form = Record<string, string | string[] | undefined>;
+
+/** One field of a posted form (the first value; '' when absent). */
+export function field(body: unknown, name: string): string {
+  const v = (body as Form | undefined)?.[name];
+  return typeof v === 'string' ? v : Array.isArray(v) ? (v[0] ?? '') : '';
+}
+
+/** Every value of a repeated field (checkboxes, multiple selects). */
+export function fields(body: unknown, name: string): string[] {
+  const v = (body as Form | undefined)?.[name];
+  return typeof v === 'string' ? [v] : Array.isArray(v) ? v : [];
+}
+
+/** A field that may be left empty: null then. */
+export function optionalField(body: unknown, name: string): string | null {
+  const v = field(body, name).trim();
+  return v === '' ? null : v;
+}
+
+/** `limit` and `cursor` of a console list page (cursor-paged like the API). */
+export function listQuery(query: unknown, limit = 50): { limit: number; cursor?: string } {
+  const q = query as { cursor?: unknown };
+  return { limit: clampLimit(limit), ...(typeof q?.cursor === 'string' && q.cursor ? { cursor: q.cursor.slice(0, 512) } : {}) };
+}
+
+/** The one-line notice a redirect carried. */
+export function flashOf(query: unknown): string | null {
+  const f = (query as { flash?: unknown })?.flash;
+  return typeof f === 'string' ? f.slice(0, 200) : null;
+}
+
+/**
+ * Runs a form's use case; a ProblemError (the API's answer) comes back as the problem to show
+ * next to the form's fields, anything else propagates (500 page).
+ */
+export async function attempt<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; problem: FormProblem; status: number }> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (err) {
+    if (err instanceof ProblemError) return { ok: false, status: err.status, problem: { title: err.token, detail: err.message, errors: err.extras.errors } };
+    throw err;
+  }
+}
+
+/** A datetime-local value, read as UTC (the console's forms say so), as an ISO instant; null when unreadable. */
+export function utcInstantOf(local: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return null;
+  const ms = Date.parse(`${local.length === 16 ? `${local}:00` : local}.000Z`);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}

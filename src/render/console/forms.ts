@@ -1,0 +1,74 @@
+import { esc } from '../html';
+
+/** A problem the API would answer (problem+json), as a form shows it. */
+export interface FormProblem {
+  title: string;
+  detail: string;
+  errors?: { path: string; message: string }[];
+}
+
+export function csrfField(token: string): string {
+  return `<input type="hidden" name="_csrf" value="${esc(token)}">`;
+}
+
+const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+
+/** The errors a problem lists for one field (matched by path, or by its last segment). */
+function errorsFor(problem: FormProblem | null | undefined, name: string): string[] {
+  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.endsWith(`.${name}`) || e.path === `body.${name}`).map((e) => e.message);
+}
+
+/** The problem's summary above a form: its token, detail, and the errors no field shows. */
+export function problemBox(problem: FormProblem | null | undefined, fields: readonly string[] = []): string {
+  if (!problem) return '';
+  const shownByFields = new Set(fields.flatMap((f) => (problem.errors ?? []).filter((e) => errorsFor({ ...problem, errors: [e] }, f).length).map((e) => e.path)));
+  const rest = (problem.errors ?? []).filter((e) => !shownByFields.has(e.path));
+  const list = rest.length ? `<ul>${rest.map((e) => `<li>${e.path ? `<code>${esc(e.path)}</code>: ` : ''}${esc(e.message)}</li>`).join('')}</ul>` : '';
+  return `<div class="problem" role="alert" tabindex="-1" id="problem"><h2>${esc(problem.title)}</h2><p>${esc(problem.detail)}</p>${list}</div>`;
+}
+
+interface FieldOptions {
+  name: string;
+  label: string;
+  value?: string | null;
+  problem?: FormProblem | null;
+  required?: boolean;
+  hint?: string;
+}
+
+function described(o: FieldOptions): { attrs: string; after: string } {
+  const id = fieldId(o.name);
+  const errors = errorsFor(o.problem, o.name);
+  const hint = o.hint ? `<p class="muted" id="${id}-hint">${esc(o.hint)}</p>` : '';
+  const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('; '))}</p>` : '';
+  const by = [o.hint ? `${id}-hint` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return { attrs: `id="${id}" name="${esc(o.name)}"${o.required ? ' required' : ''}${errors.length ? ' aria-invalid="true"' : ''}${by ? ` aria-describedby="${by}"` : ''}`, after: `${hint}${err}` };
+}
+
+export function inputField(o: FieldOptions & { type?: 'text' | 'email' | 'datetime-local' | 'number' }): string {
+  const d = described(o);
+  return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><input type="${o.type ?? 'text'}" ${d.attrs} value="${esc(o.value ?? '')}">${d.after}</div>`;
+}
+
+export function textareaField(o: FieldOptions): string {
+  const d = described(o);
+  return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><textarea ${d.attrs}>${esc(o.value ?? '')}</textarea>${d.after}</div>`;
+}
+
+export function selectField(o: FieldOptions & { options: readonly { value: string; label: string }[]; multiple?: boolean; selected?: readonly string[] }): string {
+  const d = described(o);
+  const chosen = new Set(o.selected ?? (o.value ? [o.value] : []));
+  const options = o.options.map((x) => `<option value="${esc(x.value)}"${chosen.has(x.value) ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
+  return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><select ${d.attrs}${o.multiple ? ' multiple' : ''}>${options}</select>${d.after}</div>`;
+}
+
+export function checkboxField(o: { name: string; label: string; checked: boolean }): string {
+  return `<div><label><input type="checkbox" name="${esc(o.name)}" value="true"${o.checked ? ' checked' : ''}> ${esc(o.label)}</label></div>`;
+}
+
+/** A button that posts (with the CSRF token and hidden fields) to `action`. */
+export function actionButton(o: { action: string; label: string; csrf: string; hidden?: Record<string, string>; kind?: 'primary' | 'secondary' | 'danger' }): string {
+  const hidden = Object.entries(o.hidden ?? {}).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+  const cls = o.kind && o.kind !== 'primary' ? ` class="${o.kind}"` : '';
+  return `<form class="inline" method="post" action="${esc(o.action)}">${csrfField(o.csrf)}${hidden}<button type="submit"${cls}>${esc(o.label)}</button></form>`;
+}

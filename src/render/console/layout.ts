@@ -1,0 +1,68 @@
+import { esc } from '../html';
+import { CONSOLE_CSS } from './styles';
+import { csrfField } from './forms';
+
+export interface NavItem {
+  href: string;
+  label: string;
+}
+
+export interface ConsoleChrome {
+  organization: string;
+  email: string;
+  role: string;
+  csrf: string;
+  nav: NavItem[];
+  /** The nav entry to mark as the current page. */
+  active: string;
+}
+
+export interface ConsolePage {
+  title: string;
+  body: string;
+  /** Shown once at the top (after a redirect): what just happened. */
+  flash?: string | null;
+}
+
+function document(title: string, header: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="referrer" content="same-origin">
+<title>${esc(title)} · Vigil console</title>
+<link rel="stylesheet" href="/console/assets/console.css">
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to main content</a>
+${header}
+<main id="main" tabindex="-1">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/** A page of the signed-in console: header with the organization and user, the role's navigation, the body. */
+export function consolePage(chrome: ConsoleChrome, page: ConsolePage): string {
+  const nav = chrome.nav
+    .map((n) => `<li><a href="${esc(n.href)}"${n.href === chrome.active ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`)
+    .join('');
+  const header = `<header class="top">
+<a class="brand" href="/console">Vigil · ${esc(chrome.organization)}</a>
+<div><span class="muted">${esc(chrome.email)} (${esc(chrome.role)})</span>
+<form class="inline" method="post" action="/console/sign-out">${csrfField(chrome.csrf)}<button class="secondary" type="submit">Sign out</button></form></div>
+</header>
+<nav class="main" aria-label="Console"><ul>${nav}</ul></nav>`;
+  const flash = page.flash ? `<div class="flash" role="status">${esc(page.flash)}</div>\n` : '';
+  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`);
+}
+
+/** A page outside a session (sign-in): no navigation. */
+export function publicConsolePage(title: string, body: string): string {
+  return document(title, `<header class="top"><span class="brand">Vigil console</span></header>`, `<h1>${esc(title)}</h1>\n${body}`);
+}
+
+export { CONSOLE_CSS };

@@ -1,0 +1,75 @@
+/**
+ * The console's one stylesheet. Colours are chosen for WCAG AA: body text #1f2328 on #ffffff
+ * (15.8:1), muted #57606a (6.4:1), links and buttons #0a58ca (6.3:1 on white; white on it 6.3:1),
+ * status colours at least 4.5:1 on their tinted backgrounds (test/unit/console-contrast.test.ts).
+ */
+export const CONSOLE_COLOURS = {
+  page: '#ffffff',
+  text: '#1f2328',
+  muted: '#57606a',
+  border: '#d0d7de',
+  link: '#0a58ca',
+  buttonText: '#ffffff',
+  danger: '#b42318',
+  nav: '#f6f8fa',
+  healthy: '#116329',
+  healthyBg: '#dafbe1',
+  degraded: '#7a4700',
+  degradedBg: '#fff8c5',
+  unhealthy: '#a40e26',
+  unhealthyBg: '#ffebe9',
+  neutral: '#424a53',
+  neutralBg: '#eaeef2',
+} as const;
+
+const c = CONSOLE_COLOURS;
+
+export const CONSOLE_CSS = `
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:${c.text};background:${c.page}}
+a{color:${c.link}}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid ${c.link};outline-offset:2px}
+.skip-link{position:absolute;left:-999px;top:0;background:${c.page};padding:.5rem}
+.skip-link:focus{left:.5rem;z-index:10}
+header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.5rem 1rem;border-bottom:1px solid ${c.border};background:${c.nav}}
+header.top .brand{font-weight:700;color:${c.text};text-decoration:none}
+header.top form{margin:0}
+nav.main ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem;list-style:none;margin:0;padding:.5rem 1rem;border-bottom:1px solid ${c.border}}
+nav.main a{text-decoration:none;padding:.25rem 0;display:inline-block}
+nav.main a[aria-current=page]{font-weight:700;text-decoration:underline}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
+.muted{color:${c.muted}}
+.table-wrap{overflow-x:auto}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}
+th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid ${c.border};vertical-align:top}
+th{font-weight:600}
+.badge{display:inline-block;padding:0 .45rem;border-radius:.75rem;font-size:.85rem;font-weight:600;background:${c.neutralBg};color:${c.neutral}}
+.badge.healthy{background:${c.healthyBg};color:${c.healthy}}
+.badge.degraded{background:${c.degradedBg};color:${c.degraded}}
+.badge.unhealthy,.badge.late{background:${c.unhealthyBg};color:${c.unhealthy}}
+.bars{display:flex;gap:1px;height:1.5rem;align-items:stretch;max-width:100%}
+.bars span{flex:1;min-width:1px;background:${c.neutralBg}}
+.bars .up{background:${c.healthy}}.bars .partial{background:${c.degraded}}.bars .down{background:${c.unhealthy}}
+form.stack{display:grid;gap:.75rem;max-width:36rem}
+form.inline{display:inline}
+label{font-weight:600;display:block}
+input[type=text],input[type=email],input[type=datetime-local],input[type=number],select,textarea{width:100%;font:inherit;padding:.4rem .5rem;border:1px solid ${c.muted};border-radius:.25rem;background:${c.page};color:${c.text}}
+textarea{min-height:5rem}
+button,.button{font:inherit;font-weight:600;padding:.4rem .9rem;border-radius:.25rem;border:1px solid ${c.link};background:${c.link};color:${c.buttonText};cursor:pointer;text-decoration:none;display:inline-block}
+button.secondary{background:${c.page};color:${c.link}}
+button.danger{background:${c.danger};border-color:${c.danger}}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.75rem 0}
+.field-error{color:${c.danger};font-weight:600;margin:.25rem 0 0}
+.problem{border:2px solid ${c.danger};padding:.5rem .75rem;border-radius:.25rem;margin:.75rem 0}
+.problem h2{margin:0 0 .25rem;font-size:1rem;color:${c.danger}}
+.flash{border:2px solid ${c.healthy};padding:.5rem .75rem;border-radius:.25rem;margin:.75rem 0}
+.timeline{list-style:none;padding:0;border-left:3px solid ${c.border}}
+.timeline li{padding:.25rem 0 .5rem .75rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
+.pager{display:flex;gap:1rem;margin:1rem 0}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
+@media (max-width:40rem){main{padding:.75rem}th,td{padding:.35rem .3rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}
+`;
