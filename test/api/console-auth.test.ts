@@ -3,6 +3,7 @@ import { ConsoleSignInTokenSchema } from '../../src/db/entities';
 import { createConsoleUser } from '../../src/usecases/console/users';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
+import { ConsoleClient, csrfOf, signedInClient } from '../support/console-browser';
 
 let api: ApiHarness;
 let smtp: SmtpSink;
@@ -21,46 +22,12 @@ afterAll(async () => {
   await smtp.close();
 });
 
-/** A browser without JavaScript: follows nothing, keeps the session cookie. */
-class Browser {
-  cookie = '';
-  async get(path: string) {
-    return this.send('GET', path);
-  }
-  async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-    return this.send('POST', path, new URLSearchParams(form).toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
-  }
-  private async send(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
-    const res = await fetch(`${api.baseUrl}${path}`, { method, body, redirect: 'manual', headers: { ...headers, ...(this.cookie ? { cookie: this.cookie } : {}) } });
-    const set = res.headers.get('set-cookie');
-    if (set) this.cookie = set.split(';')[0]!.endsWith('=') ? '' : set.split(';')[0]!;
-    return { status: res.status, headers: res.headers, text: await res.text(), setCookie: set };
-  }
-  csrfOf(html: string): string {
-    return /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
-  }
-}
-
-async function signIn(email: string, role: string): Promise<Browser> {
-  await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role }, new Date());
-  const b = new Browser();
-  const asked = await b.post('/console/sign-in', { email });
-  expect(asked.status).toBe(200);
-  const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? '').includes(email.toLowerCase()) && /Sign in to the Vigil console/.test(m.subject ?? ''));
-  const link = /(http\S+\/console\/sign-in\/[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!;
-  const path = new URL(link).pathname;
-  const confirm = await b.get(path);
-  expect(confirm.status).toBe(200);
-  const used = await b.post(path, {});
-  expect([used.status, used.headers.get('location')]).toEqual([303, '/console']);
-  expect(used.setCookie).toMatch(/vigil_console=[^;]+; Max-Age=\d+; Path=\/console; HttpOnly; SameSite=Lax/);
-  return b;
-}
+const signIn = (email: string, role: 'owner' | 'operator' | 'finance' | 'viewer') => signedInClient(api, smtp, org.id, email, role);
 
 describe('console sign-in, sessions, CSRF and roles', () => {
   it('sends a one-time link by email; the link signs in once and then is spent', async () => {
     await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: 'Ops@Example.com', role: 'operator' }, new Date());
-    const b = new Browser();
+    const b = new ConsoleClient(api.baseUrl);
     expect((await b.get('/console')).headers.get('location')).toBe('/console/sign-in?next=%2Fconsole');
     await b.post('/console/sign-in', { email: 'ops@example.com' });
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes('ops@example.com'));
@@ -73,13 +40,13 @@ describe('console sign-in, sessions, CSRF and roles', () => {
     const overview = await b.get('/console');
     expect([overview.status, overview.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     expect(overview.text).toContain('ops@example.com (operator)');
-    const again = new Browser();
+    const again = new ConsoleClient(api.baseUrl);
     expect((await again.post(path, {})).status).toBe(410);
     expect((await again.get(path)).text).toContain('has been used or has expired');
   });
 
   it('answers the same for unknown addresses, and expired links do nothing', async () => {
-    const b = new Browser();
+    const b = new ConsoleClient(api.baseUrl);
     const res = await b.post('/console/sign-in', { email: 'nobody@example.com' });
     expect(res.text).toContain('If <strong>nobody@example.com</strong> may use the console');
     await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: 'late@example.com', role: 'viewer' }, new Date());
@@ -93,7 +60,7 @@ describe('console sign-in, sessions, CSRF and roles', () => {
   it('refuses a form without the session\'s CSRF token, or from another origin', async () => {
     const b = await signIn('csrf@example.com', 'owner');
     const page = await b.get('/console');
-    const csrf = b.csrfOf(page.text);
+    const csrf = csrfOf(page.text);
     const forged = await b.post('/console/sign-out', {});
     expect([forged.status, forged.text]).toEqual([403, expect.stringContaining('CSRF')]);
     const wrong = await b.post('/console/sign-out', { _csrf: csrf.replace(/.$/, csrf.endsWith('A') ? 'B' : 'A') });
@@ -104,7 +71,7 @@ describe('console sign-in, sessions, CSRF and roles', () => {
     const out = await b.post('/console/sign-out', { _csrf: csrf });
     expect([out.status, out.headers.get('location')]).toEqual([303, '/console/sign-in']);
     // The session is over: the old cookie no longer signs in.
-    const stale = new Browser();
+    const stale = new ConsoleClient(api.baseUrl);
     stale.cookie = b.cookie || 'vigil_console=x';
     expect((await stale.get('/console')).status).toBe(303);
   });

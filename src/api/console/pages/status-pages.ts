@@ -1,0 +1,5 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ConsoleDeps } from '../deps';
+
+/** Placeholder until its pages are built. */
+export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async () => {};
