@@ -28,6 +28,13 @@ module.exports = {
       to: { path: '^src/(temporal|db|workflows|activities|composition|launchers|cli)/' },
     },
     {
+      name: 'console-pages-are-thin',
+      severity: 'error',
+      comment: 'Console pages, like routes, read forms, call use cases and render: the same behaviour as the API, no SQL of their own.',
+      from: { path: '^src/api/console/' },
+      to: { path: '^src/(db|temporal|workflows|activities|composition|launchers|cli)/' },
+    },
+    {
       name: 'api-reaches-temporal-through-ports',
       severity: 'error',
       comment: 'The API gets its Temporal adapters from its composition root, typed by the use cases\' ports.',
