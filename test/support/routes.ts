@@ -13,10 +13,20 @@ export function routeCollector(): { onRoute: (r: RouteOptions) => void; routes: 
   const routes: RegisteredRoute[] = [];
   const onRoute = (r: RouteOptions) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
-    const schema = r.schema as { operationId?: string; hide?: boolean } | undefined;
+    const schema = () => r.schema as { operationId?: string; hide?: boolean } | undefined;
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, path: r.url.replace(/:(\w+)/g, '{$1}'), operationId: schema?.operationId, hidden: schema?.hide === true });
+      // Read when asked: a plugin's own onRoute hook (the console's) may hide the route after this observer saw it.
+      routes.push({
+        method,
+        path: r.url.replace(/:(\w+)/g, '{$1}'),
+        get operationId() {
+          return schema()?.operationId;
+        },
+        get hidden() {
+          return schema()?.hide === true;
+        },
+      });
     }
   };
   return { onRoute, routes };
