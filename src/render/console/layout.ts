@@ -33,6 +33,7 @@ function document(title: string, header: string, body: string): string {
 <meta name="color-scheme" content="light">
 <meta name="referrer" content="same-origin">
 <title>${esc(title)} · Vigil console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/console.css">
 </head>
 <body>
