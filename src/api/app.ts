@@ -157,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     consoleUrl: `${deps.config.publicBaseUrl}/console`,
     temporalUiUrl: deps.console?.temporalUiUrl ?? null,
     publicBaseUrl: deps.config.publicBaseUrl,
+    statusSite: site,
     pricingUrl: `${deps.config.docsUrl}/pricing`,
     secureCookie: deps.config.publicBaseUrl.startsWith('https:'),
     mail: deps.console?.mail ?? NO_CONSOLE_MAIL,

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       `  Dev organization:   ${dev.organization_id} (enterprise)`,
       `  Dev API key:        ${dev.api_key}`,
       `  Console:            ${config.publicBaseUrl}/console`,
-      `  Console sign-in:    ${signIn.url}`,
+      `  Console sign in:    ${signIn.url}`,
       `                      (${signIn.email}, owner; the link works once, for 24 hours)`,
       '',
       `  Try: curl -H "Authorization: Bearer ${dev.api_key}" ${config.publicBaseUrl}/v1/services`,

@@ -34,7 +34,7 @@ export const ERROR_CATALOG = {
   not_started: { status: 409, summary: 'Only a maintenance in progress can be completed; start it first.' },
   invalid_transition: { status: 409, summary: 'The SLA statement is not in a state that allows this action; `detail` names the state and the states it is allowed from.' },
   stale_revision: { status: 409, summary: 'The approval names a revision or sha256 that is no longer the statement\'s current one; review the current revision and approve again.' },
-  approver_is_submitter: { status: 409, summary: 'An SLA statement must be approved by a different API key than the one that submitted it.' },
+  approver_is_submitter: { status: 409, summary: 'An SLA statement must be approved by a different API key (or console user) than the one that submitted it.' },
   statement_closed: { status: 409, summary: 'The statement\'s period is closed (void, or its correction window has passed); nothing can change it any more.' },
   no_billing_contact: { status: 409, summary: 'The statement cannot be delivered: neither the contract nor the customer has a billing email.' },
   statement_busy: { status: 409, summary: 'The statement\'s workflow did not answer in time; retry with the same Idempotency-Key.' },

@@ -13,7 +13,7 @@ let org: TestOrg;
 beforeAll(async () => {
   smtp = await startSmtpSink();
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
-  api = await startApi({ console: { mail: mailer, temporalUiUrl: 'http://temporal-ui.test/namespaces/default' } });
+  api = await startApi({ console: { mail: mailer, temporalUiUrl: 'http://temporal-ui.test' } });
   org = await api.createOrg('enterprise', 'Console org');
 });
 afterAll(async () => {

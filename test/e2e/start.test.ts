@@ -84,6 +84,17 @@ describe('npm start (the whole stack in one command)', () => {
     expect(ready).toEqual({ status: 'ready', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
     expect((await fetch(first.banner['Temporal UI']!)).status).toBe(200);
 
+    // The console sign-in link signs the development owner in, once.
+    expect(first.banner.Console).toBe(`${base}/console`);
+    const signIn = first.banner['Console sign in']!;
+    expect(signIn).toMatch(new RegExp(`^${base}/console/sign-in/[A-Za-z0-9_-]{43}$`));
+    const used = await fetch(signIn, { method: 'POST', redirect: 'manual' });
+    expect([used.status, used.headers.get('location')]).toEqual([303, '/console']);
+    const cookie = used.headers.get('set-cookie')!.split(';')[0]!;
+    const overview = await fetch(`${base}/console`, { headers: { cookie } });
+    expect([overview.status, await overview.text()]).toEqual([200, expect.stringContaining('owner@vigil.localhost (owner)')]);
+    expect((await fetch(signIn, { method: 'POST', redirect: 'manual' })).status).toBe(410);
+
     // A workflow run on the stack's own worker must still be there after a restart (SQLite under .data).
     const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
     const client = new Client({ connection });

@@ -1,3 +1,4 @@
+import type { StatusSite } from '../../domain/status-page/site';
 import type { SecretBox } from '../../infra/secret-box';
 import type { ConsoleMail } from '../../usecases/console/ports';
 import type { MaintenanceScheduler } from '../../usecases/maintenances/ports';
@@ -16,6 +17,8 @@ export interface ConsoleDeps {
   /** The Temporal UI's URL for this namespace's workflows, when known (links from maintenances and deliveries). */
   temporalUiUrl: string | null;
   publicBaseUrl: string;
+  /** Where status pages are served (STATUS_HOST), for links to the live pages. */
+  statusSite: StatusSite;
   pricingUrl: string;
   /** Whether the session cookie is sent over https only. */
   secureCookie: boolean;

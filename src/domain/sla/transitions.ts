@@ -88,7 +88,7 @@ export function refuseTransition(facts: StatementFacts, request: ActionRequest):
       };
     }
     if (facts.submittedBy !== null && facts.submittedBy === request.actor) {
-      return { token: 'approver_is_submitter', detail: 'The statement must be approved by someone other than whoever submitted it (use a different API key).' };
+      return { token: 'approver_is_submitter', detail: 'The statement must be approved by someone other than whoever submitted it (another API key, or another console user).' };
     }
   }
   return null;

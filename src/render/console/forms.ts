@@ -15,7 +15,8 @@ const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
 /** The errors a problem lists for one field (matched by path, or by its last segment). */
 function errorsFor(problem: FormProblem | null | undefined, name: string): string[] {
-  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.endsWith(`.${name}`) || e.path === `body.${name}`).map((e) => e.message);
+  const mine = (path: string) => path === name || path.endsWith(`.${name}`) || path === `body.${name}` || new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+$`).test(path);
+  return (problem?.errors ?? []).filter((e) => mine(e.path)).map((e) => e.message);
 }
 
 /** The problem's summary above a form: its token, detail, and the errors no field shows. */

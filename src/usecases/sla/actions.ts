@@ -24,7 +24,9 @@ export const refOf = (s: SlaStatement): StatementRef => ({ organizationId: s.org
 /**
  * Runs a finance action on a statement through its workflow (a Temporal update): the workflow
  * validates it against the current revision, then applies it. Answers the revision it left
- * current (a correction answers the new one).
+ * current (a correction answers the new one). `actor` is the API key id, or `console:<user id>`
+ * for a console user; the audit trail's readable name is `actorName` when given (the console
+ * user's email), else the API key's name.
  */
 export async function runStatementAction(
   ctx: OrgContext,
@@ -34,6 +36,7 @@ export async function runStatementAction(
   body: ActionBody,
   actor: string,
   idempotencyKey: string | undefined,
+  actorName?: string | null,
 ): Promise<SlaStatement> {
   const statement = await getStatement(ctx, statementId);
   if (statement.state === 'superseded') {
@@ -41,12 +44,12 @@ export async function runStatementAction(
     throw new ProblemError('invalid_transition', `Revision ${statement.revision} is superseded by revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`);
   }
   if (action === 'add_exclusion') await assertExclusion(ctx, statement, body);
-  const key = await ctx.em.findOne(ApiKeySchema, { id: actor }, { fields: ['name'] as never });
+  const name = actorName !== undefined ? actorName : ((await ctx.em.findOne(ApiKeySchema, { id: actor }, { fields: ['name'] as never })) as { name?: string | null } | null)?.name ?? null;
   const input: ActionInput = {
     action,
     statementId: statement.id,
     actor,
-    actorName: (key as { name?: string | null } | null)?.name ?? null,
+    actorName: name,
     ...(body.revision !== undefined ? { revision: body.revision } : {}),
     ...(body.sha256 !== undefined ? { sha256: body.sha256 } : {}),
     ...(body.note !== undefined || body.reason !== undefined ? { note: body.note ?? body.reason } : {}),

@@ -1,5 +1,193 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import { type FieldError, ProblemError } from '../../../domain/error-catalog';
+import {
+  type Choice,
+  EMPTY_INCIDENT_FORM,
+  INCIDENT_FILTER_STATES,
+  type IncidentActionProblem,
+  type IncidentFormValues,
+  type TimelineItem,
+  incidentDetailBody,
+  incidentFormBody,
+  incidentListBody,
+} from '../../../render/console/pages/incidents';
+import type { OrgContext } from '../../../usecases/context';
+import { listCustomers } from '../../../usecases/customers';
+import { addIncidentMessage, createIncident, deleteIncident, getIncident, listIncidents, publishIncident, resolveIncident } from '../../../usecases/incidents/incidents';
+import { listServices } from '../../../usecases/services';
+import { IncidentCreateBody, IncidentMessageBody, IncidentResolveBody } from '../../schemas/incidents';
+import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
+import { attempt, field, fields, flashOf, listQuery, optionalField } from '../forms';
 
-/** Placeholder until its pages are built. */
-export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async () => {};
+/**
+ * The form's input checked by the API operation's own body schema, so the console accepts exactly
+ * what the API accepts; a mismatch throws the API's 400 validation_failed with an error per field
+ * (paths as the API names them, which the forms use as field names). `extra`: errors the form
+ * found itself (an unreadable date), shown instead of the schema's for the same field.
+ */
+export function validated<S extends z.ZodType>(schema: S, input: unknown, extra: FieldError[] = []): z.output<S> {
+  const r = schema.safeParse(input);
+  if (r.success && !extra.length) return r.data;
+  const own = new Set(extra.map((e) => e.path));
+  const fromSchema: FieldError[] = r.success
+    ? []
+    : r.error.issues.flatMap((i) =>
+        i.code === 'unrecognized_keys'
+          ? i.keys.map((k) => ({ path: [...i.path, k].map(String).join('.'), message: 'Unknown field' }))
+          : [{ path: i.path.map(String).join('.'), message: i.message }],
+      );
+  const errors = [...extra, ...fromSchema.filter((e) => !own.has(e.path))];
+  const first = errors[0]!;
+  throw new ProblemError('validation_failed', `${first.path || 'body'}: ${first.message}`, { errors });
+}
+
+/** Every live service of the organization (for pickers and names), in the API's list order. */
+export async function serviceChoices(ctx: OrgContext): Promise<Choice[]> {
+  const out: Choice[] = [];
+  let cursor: string | undefined;
+  // A picker of more than 1,000 services would not be usable anyway; the API takes at most 200 per item.
+  for (let i = 0; i < 5; i++) {
+    const page = await listServices(ctx, { limit: 200, ...(cursor ? { cursor } : {}) });
+    out.push(...page.items.map((s) => ({ id: s.id, name: s.name })));
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return out;
+}
+
+/** The organization's customers when its plan has them (incidents may be limited to some), else null. */
+async function customerChoices(ctx: OrgContext): Promise<Choice[] | null> {
+  const r = await attempt(() => listCustomers(ctx, { limit: 200 }));
+  return r.ok ? r.value.items.map((c) => ({ id: c.id, name: c.name })) : null;
+}
+
+/** A list filter from the query: one of `allowed`, '' for none; anything else is the API's 400. */
+export function filterOf<T extends string>(query: unknown, name: string, allowed: readonly T[]): T | '' {
+  const raw = (query as Record<string, unknown> | undefined)?.[name];
+  if (raw === undefined || raw === '') return '';
+  if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ProblemError('validation_failed', `${name} must be one of ${allowed.join(', ')}.`, { errors: [{ path: `query.${name}`, message: `One of ${allowed.join(', ')}` }] });
+}
+
+type IdRequest = { Params: { id: string } };
+
+function formValues(body: unknown): IncidentFormValues {
+  return {
+    title: field(body, 'title'),
+    severity: field(body, 'severity') || 'minor',
+    affected_services: fields(body, 'affected_services'),
+    visible_to_customer_ids: fields(body, 'visible_to_customer_ids'),
+    message_type: field(body, 'initial_message.type') || 'Investigating',
+    message_body: field(body, 'initial_message.body'),
+    publish: field(body, 'publish') === 'true',
+  };
+}
+
+/** The incident's timeline: its messages and its changes of state, oldest first. */
+function timelineOf(i: Awaited<ReturnType<typeof getIncident>>): TimelineItem[] {
+  const steps: TimelineItem[] = [
+    { at: i.created_at, label: 'Created as a draft', body: null },
+    ...(i.published_at ? [{ at: i.published_at, label: 'Published', body: null }] : []),
+    ...(i.resolved_at ? [{ at: i.resolved_at, label: 'Resolved', body: null }] : []),
+    ...(i.canceled_at ? [{ at: i.canceled_at, label: 'Canceled', body: null }] : []),
+  ];
+  const messages = i.messages.map((m) => ({ at: m.posted_at, label: `Message: ${m.type}`, body: m.body }));
+  // Stable: at the same instant a change of state comes before the messages posted with it.
+  return [...steps, ...messages].map((x, n) => ({ x, n })).sort((a, b) => Date.parse(a.x.at) - Date.parse(b.x.at) || a.n - b.n).map(({ x }) => x);
+}
+
+/** Incidents: list, create, and the detail page with its timeline and actions (API: /v1/incidents). */
+export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
+  app.get('/incidents', async (request, reply) => {
+    const v = requireScope(request, 'read:incidents');
+    const state = filterOf(request.query, 'state', INCIDENT_FILTER_STATES);
+    const page = await listIncidents(v.ctx, { ...listQuery(request.query), ...(state ? { state } : {}) });
+    const services = await serviceChoices(v.ctx);
+    return sendPage(reply, v, '/console/incidents', {
+      title: 'Incidents',
+      flash: flashOf(request.query),
+      body: incidentListBody({ rows: page.items, services, state, nextCursor: page.nextCursor, canWrite: v.can('write:incidents') }),
+    });
+  });
+
+  const sendForm = async (reply: FastifyReply, v: ConsoleViewer, values: IncidentFormValues, failed?: { problem: IncidentActionProblem['problem']; status: number }) => {
+    const [services, customers] = [await serviceChoices(v.ctx), await customerChoices(v.ctx)];
+    return sendPage(reply, v, '/console/incidents', { title: 'New incident', body: incidentFormBody({ csrf: v.csrf, values, services, customers, problem: failed?.problem }) }, failed?.status);
+  };
+
+  app.get('/incidents/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:incidents'), EMPTY_INCIDENT_FORM));
+
+  app.post('/incidents/new', async (request, reply) => {
+    const v = requireScope(request, 'write:incidents');
+    const b = request.body;
+    const values = formValues(b);
+    const messageBody = optionalField(b, 'initial_message.body');
+    const input = {
+      title: values.title,
+      severity: values.severity,
+      affected_services: values.affected_services,
+      ...(values.visible_to_customer_ids.length ? { visible_to_customer_ids: values.visible_to_customer_ids } : {}),
+      publish: values.publish,
+      ...(messageBody ? { initial_message: { type: values.message_type, body: field(b, 'initial_message.body') } } : {}),
+    };
+    const r = await attempt(() => createIncident(v.ctx, validated(IncidentCreateBody, input)));
+    if (!r.ok) return sendForm(reply, v, values, r);
+    return redirectWithFlash(reply, `/console/incidents/${r.value.id}`, r.value.state === 'draft' ? 'Draft incident created.' : 'Incident created and published.');
+  });
+
+  const sendDetail = async (reply: FastifyReply, v: ConsoleViewer, id: string, flash: string | null, failed?: IncidentActionProblem & { status: number }) => {
+    const i = await getIncident(v.ctx, id);
+    const services = await serviceChoices(v.ctx);
+    const detail = {
+      ...i,
+      affected_services: services.filter((s) => i.affected_services.includes(s.id)),
+      affected_ids: i.affected_services,
+      customers: i.visible_to_customer_ids,
+      timeline: timelineOf(i),
+    };
+    return sendPage(reply, v, '/console/incidents', { title: i.title, flash, body: incidentDetailBody(detail, { csrf: v.csrf, canWrite: v.can('write:incidents'), failed }) }, failed?.status);
+  };
+
+  app.get<IdRequest>('/incidents/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:incidents'), request.params.id, flashOf(request.query)));
+
+  /** A form of the detail page: success redirects back with `done`; a problem re-renders the page with it next to that form. */
+  const action = (form: IncidentActionProblem['form'], run: (v: ConsoleViewer, id: string, body: unknown) => Promise<unknown>, done: string, after?: (id: string) => string) => {
+    app.post<IdRequest>(`/incidents/:id/${form}`, async (request, reply) => {
+      const v = requireScope(request, 'write:incidents');
+      const { id } = request.params;
+      const r = await attempt(() => run(v, id, request.body));
+      if (r.ok) return redirectWithFlash(reply, after ? after(id) : `/console/incidents/${id}`, done);
+      if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+      const values = { type: field(request.body, 'type'), body: field(request.body, 'body'), message: field(request.body, 'message') };
+      return sendDetail(reply, v, id, null, { form, problem: r.problem, values, status: r.status });
+    });
+  };
+
+  action('publish', (v, id) => publishIncident(v.ctx, id), 'Incident published.');
+  action(
+    'message',
+    (v, id, body) => addIncidentMessage(v.ctx, id, validated(IncidentMessageBody, { type: field(body, 'type'), body: field(body, 'body') })),
+    'Message posted.',
+  );
+  action(
+    'resolve',
+    (v, id, body) => {
+      const message = optionalField(body, 'message');
+      return resolveIncident(v.ctx, id, validated(IncidentResolveBody, message ? { message: field(body, 'message') } : {})?.message);
+    },
+    'Incident resolved.',
+  );
+  action(
+    'delete',
+    async (v, id) => {
+      // The console deletes drafts only (a published incident is resolved instead); the API's DELETE takes any.
+      const i = await getIncident(v.ctx, id);
+      if (i.state !== 'draft') throw new ProblemError('already_published', 'Only a draft can be deleted here; resolve a published incident instead.');
+      return deleteIncident(v.ctx, id);
+    },
+    'Draft incident deleted.',
+    () => '/console/incidents',
+  );
+};

@@ -1,5 +1,174 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { ProblemError } from '../../../domain/error-catalog';
+import { isUuid } from '../../../domain/ids';
+import { isTestableSourceType } from '../../../domain/source-types';
+import { HEALTH_STATUSES, type HealthStatus } from '../../../domain/thresholds';
+import {
+  type ConsoleMetric,
+  type MetricDetailView,
+  type MetricFilters,
+  type ProbeTestOutcome,
+  metricDetailBody,
+  metricHref,
+  metricListBody,
+  statusText,
+} from '../../../render/console/pages/metrics';
+import { MANUAL_STATUSES, getMetric, listMetrics, setManualStatus } from '../../../usecases/metrics/metrics';
+import type { MetricView } from '../../../usecases/metrics/view';
+import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
+import type { ProbeTestAnswer } from '../../../usecases/probe-tests/present';
+import { getService, listServices } from '../../../usecases/services';
+import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage, viewer } from '../context';
 import type { ConsoleDeps } from '../deps';
+import { attempt, field, flashOf, listQuery } from '../forms';
 
-/** Placeholder until its pages are built. */
-export const metricPages: FastifyPluginAsync<ConsoleDeps> = async () => {};
+const NAV = '/console/metrics';
+
+/**
+ * How long "Test this probe" waits for an agent before answering with the pending test and its
+ * link (the API's `wait_seconds`; a cloud test always waits for its probe).
+ */
+const AGENT_WAIT_SECONDS = 10;
+
+/** The probe test's scope: write:metrics or write:config, as the API's testProbe and getProbeTest. */
+function requireProbeTestScope(request: FastifyRequest): ConsoleViewer {
+  const v = viewer(request);
+  if (!v.can('write:metrics') && !v.can('write:config')) throw new ProblemError('forbidden', `Your role (${v.role}) cannot do this: it needs write:metrics or write:config.`);
+  return v;
+}
+
+const canTest = (v: ConsoleViewer) => v.can('write:metrics') || v.can('write:config');
+
+/** A filter of the list read from the query string: '' when absent, 400 when malformed (as the API's listMetrics). */
+function filtersOf(query: unknown): MetricFilters {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const str = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).trim() : '');
+  const filters = { service_id: str('service_id'), status: str('status'), agent_id: str('agent_id') };
+  const errors: { path: string; message: string }[] = [];
+  if (filters.service_id && !isUuid(filters.service_id)) errors.push({ path: 'query.service_id', message: 'Expected a UUID' });
+  if (filters.agent_id && !isUuid(filters.agent_id)) errors.push({ path: 'query.agent_id', message: 'Expected a UUID' });
+  if (filters.status && !(HEALTH_STATUSES as readonly string[]).includes(filters.status)) errors.push({ path: 'query.status', message: `Expected one of ${HEALTH_STATUSES.join(', ')}` });
+  if (errors.length) throw new ProblemError('validation_failed', 'The filters are not ones this list takes.', { errors });
+  return filters;
+}
+
+/** The names of the services `ids` name; a service no longer readable maps to null. */
+async function serviceNames(v: ConsoleViewer, ids: string[], known: Map<string, string>): Promise<Map<string, string | null>> {
+  const names = new Map<string, string | null>();
+  for (const id of new Set(ids)) {
+    if (known.has(id)) names.set(id, known.get(id)!);
+    else {
+      const found = await attempt(() => getService(v.ctx, id));
+      names.set(id, found.ok ? found.value.name : null);
+    }
+  }
+  return names;
+}
+
+function consoleMetric(m: MetricView, serviceName: string | null): ConsoleMetric {
+  return { ...m, service_name: serviceName };
+}
+
+/** The metric's own probe test: its type, configuration, thresholds and agent (spec §2.2's ProbeTestRequest). */
+function probeTestBody(m: MetricView): Record<string, unknown> {
+  return {
+    agent_id: m.agent_id,
+    source_type: m.source_type,
+    source_config: m.source_config,
+    thresholds: m.thresholds,
+    ...(m.agent_id ? { wait_seconds: AGENT_WAIT_SECONDS } : {}),
+  };
+}
+
+function outcomeOf(metricId: string, answer: ProbeTestAnswer): ProbeTestOutcome {
+  if (answer.status === 200) return { kind: 'result', result: answer.body };
+  const p = answer.body;
+  return { kind: 'pending', jobId: p.job_id, state: p.status, expiresAt: p.expires_at, detail: p.detail, pollHref: `${metricHref(metricId)}/test/${encodeURIComponent(p.job_id)}` };
+}
+
+/** Metrics: the list with its filters, one metric with its history, "Test this probe" and the manual status. */
+export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
+  async function detailPage(v: ConsoleViewer, id: string, extra: Pick<MetricDetailView, 'test' | 'manual'> = {}): Promise<{ title: string; body: string }> {
+    const m = await getMetric(v.ctx, id, 30);
+    const { history, ...view } = m;
+    const names = await serviceNames(v, [m.service_id], new Map());
+    const body = metricDetailBody({
+      metric: consoleMetric(view, names.get(m.service_id) ?? null),
+      history,
+      csrf: v.csrf,
+      canTest: canTest(v),
+      testable: isTestableSourceType(m.source_type),
+      canSetStatus: v.can('write:metrics'),
+      manualStatuses: MANUAL_STATUSES,
+      temporalUiUrl: deps.temporalUiUrl,
+      ...extra,
+    });
+    return { title: `Metric: ${m.name}`, body };
+  }
+
+  app.get('/metrics', async (request, reply) => {
+    const v = requireScope(request, 'read:metrics');
+    const filters = filtersOf(request.query);
+    const q = listQuery(request.query, 50);
+    const page = await listMetrics(v.ctx, { ...q, ...(filters.service_id ? { service_id: filters.service_id } : {}), ...(filters.status ? { status: filters.status } : {}), ...(filters.agent_id ? { agent_id: filters.agent_id } : {}) });
+    // The filter offers the organization's services (the first 200; a service further down is still
+    // reachable through its metrics' links).
+    const services = (await listServices(v.ctx, { limit: 200 })).items.map((s) => ({ id: s.id, name: s.name }));
+    const known = new Map(services.map((s) => [s.id, s.name]));
+    const names = await serviceNames(v, [...page.items.map((m) => m.service_id), ...(filters.service_id ? [filters.service_id] : [])], known);
+    // A filtered service beyond the first 200 is still offered (selected) by the filter.
+    const filtered = filters.service_id ? names.get(filters.service_id) : undefined;
+    if (filtered && !known.has(filters.service_id)) services.push({ id: filters.service_id, name: filtered });
+    const body = metricListBody({
+      metrics: page.items.map((m) => consoleMetric(m, names.get(m.service_id) ?? null)),
+      nextCursor: page.nextCursor,
+      filters,
+      services,
+      statuses: HEALTH_STATUSES,
+    });
+    return sendPage(reply, v, NAV, { title: 'Metrics', flash: flashOf(request.query), body });
+  });
+
+  app.get<{ Params: { id: string } }>('/metrics/:id', async (request, reply) => {
+    const v = requireScope(request, 'read:metrics');
+    return sendPage(reply, v, NAV, { ...(await detailPage(v, request.params.id)), flash: flashOf(request.query) });
+  });
+
+  // "Test this probe": the API's POST /v1/metrics/test with the metric's own definition. Nothing is
+  // stored, so the answer is shown at once (no redirect); a test its agent has not answered yet
+  // links to its result.
+  app.post<{ Params: { id: string } }>('/metrics/:id/test', async (request, reply) => {
+    const v = requireProbeTestScope(request);
+    requireScope(request, 'read:metrics');
+    const m = await getMetric(v.ctx, request.params.id, 0);
+    const ran = await attempt(() => runProbeTest(v.ctx, deps.probeTests, probeTestBody(m)));
+    const test: ProbeTestOutcome = ran.ok ? outcomeOf(m.id, ran.value) : { kind: 'problem', problem: ran.problem };
+    return sendPage(reply, v, NAV, await detailPage(v, m.id, { test }), ran.ok ? 200 : ran.status);
+  });
+
+  app.get<{ Params: { id: string; jobId: string } }>('/metrics/:id/test/:jobId', async (request, reply) => {
+    const v = requireProbeTestScope(request);
+    requireScope(request, 'read:metrics');
+    const m = await getMetric(v.ctx, request.params.id, 0);
+    const polled = await attempt(() => pollProbeTest(v.ctx, request.params.jobId));
+    // An unknown job is the page's 404; a test that failed or expired is shown on the metric.
+    if (!polled.ok && polled.status === 404) throw new ProblemError('not_found', 'No such probe test in this organization.');
+    const test: ProbeTestOutcome = polled.ok ? outcomeOf(m.id, polled.value) : { kind: 'problem', problem: polled.problem };
+    return sendPage(reply, v, NAV, await detailPage(v, m.id, { test }), polled.ok ? 200 : polled.status);
+  });
+
+  app.post<{ Params: { id: string } }>('/metrics/:id/status', async (request, reply) => {
+    const v = requireScope(request, 'write:metrics');
+    const status = field(request.body, 'status');
+    const done = await attempt(async () => {
+      // The API's ManualStatus body: one of the three statuses (validation_failed, path `status`).
+      if (!(MANUAL_STATUSES as readonly string[]).includes(status)) {
+        throw new ProblemError('validation_failed', 'The status is not one a manual metric takes.', { errors: [{ path: 'status', message: `Expected one of ${MANUAL_STATUSES.join(', ')}` }] });
+      }
+      return setManualStatus(v.ctx, request.params.id, status as HealthStatus);
+    });
+    if (done.ok) return redirectWithFlash(reply, metricHref(done.value.id), `Status set to ${statusText(status)}.`);
+    if (done.status === 404) throw new ProblemError('not_found', done.problem.detail);
+    return sendPage(reply, v, NAV, await detailPage(v, request.params.id, { manual: { problem: done.problem, status } }), done.status);
+  });
+};
