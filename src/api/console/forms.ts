@@ -1,5 +1,6 @@
 import { clampLimit } from '../../domain/cursor';
-import { ProblemError } from '../../domain/error-catalog';
+import type { z } from 'zod';
+import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { FormProblem } from '../../render/console/forms';
 
 type Form = Record<string, string | string[] | undefined>;
@@ -52,4 +53,34 @@ export function utcInstantOf(local: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return null;
   const ms = Date.parse(`${local.length === 16 ? `${local}:00` : local}.000Z`);
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+
+/**
+ * The form's input checked by the API operation's own body schema, so the console accepts exactly
+ * what the API accepts; a mismatch throws the API's 400 validation_failed with an error per field
+ * (paths as the API names them, which the forms use as field names). `extra`: errors the form
+ * found itself (an unreadable date), shown instead of the schema's for the same field.
+ */
+export function validated<S extends z.ZodType>(schema: S, input: unknown, extra: FieldError[] = []): z.output<S> {
+  const r = schema.safeParse(input);
+  if (r.success && !extra.length) return r.data;
+  const own = new Set(extra.map((e) => e.path));
+  const fromSchema: FieldError[] = r.success
+    ? []
+    : r.error.issues.flatMap((i) =>
+        i.code === 'unrecognized_keys'
+          ? i.keys.map((k) => ({ path: [...i.path, k].map(String).join('.'), message: 'Unknown field' }))
+          : [{ path: i.path.map(String).join('.'), message: i.message }],
+      );
+  const errors = [...extra, ...fromSchema.filter((e) => !own.has(e.path))];
+  const first = errors[0]!;
+  throw new ProblemError('validation_failed', `${first.path || 'body'}: ${first.message}`, { errors });
+}
+
+/** A list filter from the query: one of `allowed`, '' for none; anything else is the API's 400. */
+export function filterOf<T extends string>(query: unknown, name: string, allowed: readonly T[]): T | '' {
+  const raw = (query as Record<string, unknown> | undefined)?.[name];
+  if (raw === undefined || raw === '') return '';
+  if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ProblemError('validation_failed', `${name} must be one of ${allowed.join(', ')}.`, { errors: [{ path: `query.${name}`, message: `One of ${allowed.join(', ')}` }] });
 }

@@ -73,3 +73,34 @@ export function actionButton(o: { action: string; label: string; csrf: string; h
   const cls = o.kind && o.kind !== 'primary' ? ` class="${o.kind}"` : '';
   return `<form class="inline" method="post" action="${esc(o.action)}">${csrfField(o.csrf)}${hidden}<button type="submit"${cls}>${esc(o.label)}</button></form>`;
 }
+
+/** The errors a problem lists for a repeated field (its own path or one of its items). */
+function groupErrors(problem: FormProblem | null | undefined, name: string): string[] {
+  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`)).map((e) => e.message);
+}
+
+/**
+ * Checkboxes for picking several items (services, customers), in a fieldset with a legend; the
+ * problem's errors for the field or any of its items show under it.
+ */
+export function choiceGroup(o: { name: string; legend: string; choices: readonly { id: string; name: string }[]; selected: readonly string[]; problem?: FormProblem | null; empty: string }): string {
+  const id = fieldId(o.name);
+  const errors = [...new Set(groupErrors(o.problem, o.name))];
+  const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('; '))}</p>` : '';
+  const chosen = new Set(o.selected);
+  const boxes = o.choices.length
+    ? o.choices
+        .map((c) => `<div><label><input type="checkbox" name="${esc(o.name)}" value="${esc(c.id)}"${chosen.has(c.id) ? ' checked' : ''}${errors.length ? ' aria-invalid="true"' : ''}> ${esc(c.name)}</label></div>`)
+        .join('')
+    : `<p class="muted">${esc(o.empty)}</p>`;
+  return `<fieldset id="${id}"${errors.length ? ` aria-describedby="${id}-error"` : ''}><legend>${esc(o.legend)}</legend>${boxes}${err}</fieldset>`;
+}
+
+/** A GET form that filters a list by one of `options` ('' = all); its ids never clash with a form's fields of the same name. */
+export function stateFilter(action: string, name: string, label: string, options: readonly string[], value: string): string {
+  const id = `filter-${name}`;
+  const opts = [{ value: '', label: 'All' }, ...options.map((o) => ({ value: o, label: o.replace('_', ' ') }))]
+    .map((o) => `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`)
+    .join('');
+  return `<form method="get" action="${esc(action)}" class="actions" role="search" aria-label="Filter"><div><label for="${id}">${esc(label)}</label><select id="${id}" name="${esc(name)}">${opts}</select></div><div><button type="submit" class="secondary">Filter</button></div></form>`;
+}

@@ -1,4 +1,4 @@
-import { esc } from '../html';
+import { esc, plainText, timeTag } from '../html';
 
 /** A status or state word as a badge; `tone` picks the colour (healthy, degraded, unhealthy, late, or neutral). */
 export function stateBadge(text: string, tone: 'healthy' | 'degraded' | 'unhealthy' | 'late' | 'neutral' = 'neutral'): string {
@@ -31,4 +31,44 @@ export function facts(rows: readonly [string, string][]): string {
 
 export function link(href: string, text: string): string {
   return `<a href="${esc(href)}">${esc(text)}</a>`;
+}
+
+/** Something a form offers to pick (a service, a customer). */
+export interface Choice {
+  id: string;
+  name: string;
+}
+
+/** One step of a timeline: a message or a change of state. */
+export interface TimelineItem {
+  at: string;
+  /** The message type or the step ("Published", "Scheduled"). */
+  label: string;
+  body: string | null;
+}
+
+/** An instant as readable UTC text in a `<time>` element. */
+export function utcTime(iso: string | null): string {
+  return iso ? timeTag(iso, 'UTC') : '<span class="muted">—</span>';
+}
+
+/** A timeline, oldest first: each step's label as text, its time and its body. */
+export function timeline(items: readonly TimelineItem[], empty: string): string {
+  if (!items.length) return `<p class="muted">${esc(empty)}</p>`;
+  return `<ol class="timeline">${items
+    .map((i) => `<li><strong>${esc(i.label)}</strong> · ${utcTime(i.at)}${i.body ? plainText(i.body) : ''}</li>`)
+    .join('')}</ol>`;
+}
+
+/** Names of the chosen items, in the order given (an id no longer known shows as such). */
+export function namesOf(ids: readonly string[], known: readonly Choice[]): string {
+  if (!ids.length) return '<span class="muted">none</span>';
+  const byId = new Map(known.map((c) => [c.id, c.name]));
+  return ids.map((id) => (byId.has(id) ? esc(byId.get(id)!) : `<span class="muted">removed (<code>${esc(id)}</code>)</span>`)).join(', ');
+}
+
+/** The Temporal UI page of a workflow (namespace `default`), or null without a UI. */
+export function temporalWorkflowUrl(temporalUiUrl: string | null, workflowId: string): string | null {
+  if (!temporalUiUrl) return null;
+  return `${temporalUiUrl.replace(/\/+$/, '')}/namespaces/default/workflows/${encodeURIComponent(workflowId)}`;
 }

@@ -5,8 +5,8 @@ import { CHANGE_KINDS, createChangeEvent, listChangeEvents } from '../../../usec
 import { ChangeEventCreateBody, presentChangeEvent } from '../../schemas/change-events';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, field, fields, flashOf, listQuery, utcInstantOf } from '../forms';
-import { filterOf, serviceChoices, validated } from './incidents';
+import { attempt, field, fields, filterOf, flashOf, listQuery, utcInstantOf, validated } from '../forms';
+import { serviceChoices } from '../choices';
 
 type Failed = Extract<Awaited<ReturnType<typeof attempt>>, { ok: false }>;
 

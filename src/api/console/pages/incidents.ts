@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { z } from 'zod';
-import { type FieldError, ProblemError } from '../../../domain/error-catalog';
+import { ProblemError } from '../../../domain/error-catalog';
 import {
   type Choice,
   EMPTY_INCIDENT_FORM,
@@ -12,64 +11,13 @@ import {
   incidentFormBody,
   incidentListBody,
 } from '../../../render/console/pages/incidents';
-import type { OrgContext } from '../../../usecases/context';
-import { listCustomers } from '../../../usecases/customers';
 import { addIncidentMessage, createIncident, deleteIncident, getIncident, listIncidents, publishIncident, resolveIncident } from '../../../usecases/incidents/incidents';
-import { listServices } from '../../../usecases/services';
 import { IncidentCreateBody, IncidentMessageBody, IncidentResolveBody } from '../../schemas/incidents';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, field, fields, flashOf, listQuery, optionalField } from '../forms';
+import { attempt, field, fields, filterOf, flashOf, listQuery, optionalField, validated } from '../forms';
+import { customerChoices, serviceChoices } from '../choices';
 
-/**
- * The form's input checked by the API operation's own body schema, so the console accepts exactly
- * what the API accepts; a mismatch throws the API's 400 validation_failed with an error per field
- * (paths as the API names them, which the forms use as field names). `extra`: errors the form
- * found itself (an unreadable date), shown instead of the schema's for the same field.
- */
-export function validated<S extends z.ZodType>(schema: S, input: unknown, extra: FieldError[] = []): z.output<S> {
-  const r = schema.safeParse(input);
-  if (r.success && !extra.length) return r.data;
-  const own = new Set(extra.map((e) => e.path));
-  const fromSchema: FieldError[] = r.success
-    ? []
-    : r.error.issues.flatMap((i) =>
-        i.code === 'unrecognized_keys'
-          ? i.keys.map((k) => ({ path: [...i.path, k].map(String).join('.'), message: 'Unknown field' }))
-          : [{ path: i.path.map(String).join('.'), message: i.message }],
-      );
-  const errors = [...extra, ...fromSchema.filter((e) => !own.has(e.path))];
-  const first = errors[0]!;
-  throw new ProblemError('validation_failed', `${first.path || 'body'}: ${first.message}`, { errors });
-}
-
-/** Every live service of the organization (for pickers and names), in the API's list order. */
-export async function serviceChoices(ctx: OrgContext): Promise<Choice[]> {
-  const out: Choice[] = [];
-  let cursor: string | undefined;
-  // A picker of more than 1,000 services would not be usable anyway; the API takes at most 200 per item.
-  for (let i = 0; i < 5; i++) {
-    const page = await listServices(ctx, { limit: 200, ...(cursor ? { cursor } : {}) });
-    out.push(...page.items.map((s) => ({ id: s.id, name: s.name })));
-    if (!page.nextCursor) break;
-    cursor = page.nextCursor;
-  }
-  return out;
-}
-
-/** The organization's customers when its plan has them (incidents may be limited to some), else null. */
-async function customerChoices(ctx: OrgContext): Promise<Choice[] | null> {
-  const r = await attempt(() => listCustomers(ctx, { limit: 200 }));
-  return r.ok ? r.value.items.map((c) => ({ id: c.id, name: c.name })) : null;
-}
-
-/** A list filter from the query: one of `allowed`, '' for none; anything else is the API's 400. */
-export function filterOf<T extends string>(query: unknown, name: string, allowed: readonly T[]): T | '' {
-  const raw = (query as Record<string, unknown> | undefined)?.[name];
-  if (raw === undefined || raw === '') return '';
-  if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
-  throw new ProblemError('validation_failed', `${name} must be one of ${allowed.join(', ')}.`, { errors: [{ path: `query.${name}`, message: `One of ${allowed.join(', ')}` }] });
-}
 
 type IdRequest = { Params: { id: string } };
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { FieldError } from '../../../domain/error-catalog';
 import { ProblemError } from '../../../domain/error-catalog';
-import type { TimelineItem } from '../../../render/console/pages/incidents';
+import { type TimelineItem, temporalWorkflowUrl } from '../../../render/console/parts';
 import {
   MAINTENANCE_FILTER_STATES,
   type MaintenanceActionProblem,
@@ -15,8 +15,8 @@ import type { MaintenanceView } from '../../../usecases/maintenances/view';
 import { MaintenanceCreateBody, MaintenancePatchBody } from '../../schemas/maintenances';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, field, fields, flashOf, listQuery, utcInstantOf } from '../forms';
-import { filterOf, serviceChoices, validated } from './incidents';
+import { attempt, field, fields, filterOf, flashOf, listQuery, utcInstantOf, validated } from '../forms';
+import { serviceChoices } from '../choices';
 
 type IdRequest = { Params: { id: string } };
 type TimeField = 'scheduled_start_at' | 'scheduled_end_at';
@@ -48,7 +48,7 @@ const TRANSITIONS = {
 /** Maintenance windows: list, schedule, and the detail page with reschedule, start, complete and cancel (API: /v1/maintenances). */
 export const maintenancePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const ports: MaintenancePorts = { scheduler: deps.maintenanceScheduler };
-  const workflowUrl = (id: string) => (deps.temporalUiUrl ? `${deps.temporalUiUrl.replace(/\/+$/, '')}/namespaces/default/workflows/${encodeURIComponent(`maintenance:${id}`)}` : null);
+  const workflowUrl = (id: string) => temporalWorkflowUrl(deps.temporalUiUrl, `maintenance:${id}`);
 
   app.get('/maintenances', async (request, reply) => {
     const v = requireScope(request, 'read:incidents');

@@ -5,6 +5,7 @@ import { ProblemError } from '../../../domain/error-catalog';
 import { type StatementAction, creditStateOf, isStatementState } from '../../../domain/sla/transitions';
 import type { StatementState } from '../../../domain/sla/transitions';
 import type { FormProblem } from '../../../render/console/forms';
+import { temporalWorkflowUrl } from '../../../render/console/parts';
 import {
   ACTION_PATHS,
   QUEUE_STATES,
@@ -126,7 +127,7 @@ function valuesOf(form: Form): Record<string, string> {
 
 export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const workflowUrl = (contractId: string, period: string) =>
-    deps.temporalUiUrl ? `${deps.temporalUiUrl.replace(/\/+$/, '')}/namespaces/default/workflows/${encodeURIComponent(`sla-statement:${contractId}:${period}`)}` : null;
+    temporalWorkflowUrl(deps.temporalUiUrl, `sla-statement:${contractId}:${period}`);
 
   async function contractNames(ctx: OrgContext, ids: string[]): Promise<Map<string, string>> {
     const names = new Map<string, string>();

@@ -1,7 +1,6 @@
 import { esc, safeHttpUrl } from '../../html';
-import { type FormProblem, csrfField, inputField, problemBox, selectField, textareaField } from '../forms';
-import { pager, stateBadge, table } from '../parts';
-import { type Choice, choiceGroup, namesOf, stateFilter, utcTime } from './incidents';
+import { choiceGroup, csrfField, type FormProblem, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
+import { type Choice, namesOf, pager, stateBadge, table, utcTime } from '../parts';
 
 export interface ChangeEventRow {
   id: string;

@@ -1,74 +1,9 @@
 import { MESSAGE_TYPES, SEVERITIES } from '../../../domain/incident-state';
-import { esc, plainText, timeTag } from '../../html';
-import { type FormProblem, actionButton, checkboxField, csrfField, inputField, problemBox, selectField, textareaField } from '../forms';
-import { facts, link, pager, stateBadge, table } from '../parts';
+import { esc } from '../../html';
+import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
+import { type Choice, type TimelineItem, facts, link, namesOf, pager, stateBadge, table, timeline, utcTime } from '../parts';
 
-/** Something a form offers to pick (a service, a customer). */
-export interface Choice {
-  id: string;
-  name: string;
-}
-
-/** One step of a timeline: a message or a change of state. */
-export interface TimelineItem {
-  at: string;
-  /** The message type or the step ("Published", "Scheduled"). */
-  label: string;
-  body: string | null;
-}
-
-const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-
-/** An instant as readable UTC text in a `<time>` element. */
-export function utcTime(iso: string | null): string {
-  return iso ? timeTag(iso, 'UTC') : '<span class="muted">—</span>';
-}
-
-/** The errors a problem lists for a repeated field (its own path or one of its items). */
-function groupErrors(problem: FormProblem | null | undefined, name: string): string[] {
-  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`)).map((e) => e.message);
-}
-
-/**
- * Checkboxes for picking several items (services, customers), in a fieldset with a legend; the
- * problem's errors for the field or any of its items show under it.
- */
-export function choiceGroup(o: { name: string; legend: string; choices: readonly Choice[]; selected: readonly string[]; problem?: FormProblem | null; empty: string }): string {
-  const id = fieldId(o.name);
-  const errors = [...new Set(groupErrors(o.problem, o.name))];
-  const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('; '))}</p>` : '';
-  const chosen = new Set(o.selected);
-  const boxes = o.choices.length
-    ? o.choices
-        .map((c) => `<div><label><input type="checkbox" name="${esc(o.name)}" value="${esc(c.id)}"${chosen.has(c.id) ? ' checked' : ''}${errors.length ? ' aria-invalid="true"' : ''}> ${esc(c.name)}</label></div>`)
-        .join('')
-    : `<p class="muted">${esc(o.empty)}</p>`;
-  return `<fieldset id="${id}"${errors.length ? ` aria-describedby="${id}-error"` : ''}><legend>${esc(o.legend)}</legend>${boxes}${err}</fieldset>`;
-}
-
-/** A timeline, oldest first: each step's label as text, its time and its body. */
-export function timeline(items: readonly TimelineItem[], empty: string): string {
-  if (!items.length) return `<p class="muted">${esc(empty)}</p>`;
-  return `<ol class="timeline">${items
-    .map((i) => `<li><strong>${esc(i.label)}</strong> · ${utcTime(i.at)}${i.body ? plainText(i.body) : ''}</li>`)
-    .join('')}</ol>`;
-}
-
-/** Names of the chosen items, in the order given (an id no longer known shows as such). */
-export function namesOf(ids: readonly string[], known: readonly Choice[]): string {
-  if (!ids.length) return '<span class="muted">none</span>';
-  const byId = new Map(known.map((c) => [c.id, c.name]));
-  return ids.map((id) => (byId.has(id) ? esc(byId.get(id)!) : `<span class="muted">removed (<code>${esc(id)}</code>)</span>`)).join(', ');
-}
-
-/** A GET form that filters a list by one of `options` ('' = all); its ids never clash with a form's fields of the same name. */
-export function stateFilter(action: string, name: string, label: string, options: readonly string[], value: string): string {
-  const id = `filter-${name}`;
-  const opts = [{ value: '', label: 'All' }, ...options.map((o) => ({ value: o, label: o.replace('_', ' ') }))]
-    .map((o) => `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`)
-    .join('');
-  return `<form method="get" action="${esc(action)}" class="actions" role="search" aria-label="Filter"><div><label for="${id}">${esc(label)}</label><select id="${id}" name="${esc(name)}">${opts}</select></div><div><button type="submit" class="secondary">Filter</button></div></form>`;
-}
+export type { Choice, TimelineItem };
 
 function incidentStateTone(state: string): 'healthy' | 'degraded' | 'unhealthy' | 'neutral' {
   return state === 'published' ? 'unhealthy' : state === 'resolved' ? 'healthy' : 'neutral';

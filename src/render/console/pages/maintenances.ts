@@ -1,7 +1,6 @@
 import { esc } from '../../html';
-import { type FormProblem, actionButton, csrfField, inputField, problemBox, textareaField } from '../forms';
-import { facts, link, pager, stateBadge, table } from '../parts';
-import { type Choice, type TimelineItem, choiceGroup, namesOf, stateFilter, timeline, utcTime } from './incidents';
+import { actionButton, choiceGroup, csrfField, type FormProblem, inputField, problemBox, stateFilter, textareaField } from '../forms';
+import { type Choice, facts, link, namesOf, pager, stateBadge, table, timeline, type TimelineItem, utcTime } from '../parts';
 
 export const MAINTENANCE_FILTER_STATES = ['scheduled', 'in_progress', 'completed', 'canceled'] as const;
 

@@ -1,12 +1,6 @@
 import { esc, timeTag } from '../../html';
 import { type FormProblem, actionButton, problemBox, selectField } from '../forms';
-import { facts, link, pager, stateBadge, table } from '../parts';
-
-/** The Temporal UI's page of a workflow, when the UI's base URL is known. */
-export function temporalWorkflowUrl(temporalUiUrl: string | null, workflowId: string): string | null {
-  if (!temporalUiUrl) return null;
-  return `${temporalUiUrl.replace(/\/+$/, '')}/namespaces/default/workflows/${encodeURIComponent(workflowId)}`;
-}
+import { facts, link, pager, stateBadge, table, temporalWorkflowUrl } from '../parts';
 
 /** "Open in Temporal UI" for a workflow; '' without a UI. */
 export function temporalWorkflowLink(temporalUiUrl: string | null, workflowId: string): string {
