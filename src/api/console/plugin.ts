@@ -44,6 +44,15 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
 
+  // Pages load nothing but their own stylesheet, run no script, post only to the console, and are never framed.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
+
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
     if (request.method === 'POST') assertSameOrigin(request);

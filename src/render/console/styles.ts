@@ -41,6 +41,7 @@ main{max-width:72rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .muted{color:${c.muted}}
+.text{white-space:pre-line}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid ${c.border};vertical-align:top}

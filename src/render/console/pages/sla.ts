@@ -321,7 +321,7 @@ function servicesTable(d: StatementDocument): string {
 function exclusionsTable(d: StatementDocument): string {
   return table(
     ['Exclusion', 'Kind', 'Window (UTC)', 'Excluded', 'Why'],
-    d.exclusions.map((e) => [esc(e.title), e.kind === 'maintenance' ? 'Maintenance' : 'Manual', `${utc(e.start)} – ${utc(e.end)}`, e.excluded ? 'Yes' : 'No', `<span style="white-space:pre-line">${esc(e.why)}</span>`]),
+    d.exclusions.map((e) => [esc(e.title), e.kind === 'maintenance' ? 'Maintenance' : 'Manual', `${utc(e.start)} – ${utc(e.end)}`, e.excluded ? 'Yes' : 'No', `<span class="text">${esc(e.why)}</span>`]),
     'No maintenance windows or manual exclusions in this period.',
   );
 }
@@ -370,7 +370,7 @@ export function slaStatementBody(s: SlaStatementPageView, a: SlaActionsView, now
   if (s.approvedAt) rows.push(['Approved', utc(s.approvedAt)]);
   if (s.sentAt) rows.push(['Delivered', `${utc(s.sentAt)}${s.sentTo ? ` to ${esc(s.sentTo)}` : ''}`]);
   if (s.voidedAt) rows.push(['Voided', `${utc(s.voidedAt)}${s.voidReason ? `: ${esc(s.voidReason)}` : ''}`]);
-  if (s.reviewNote) rows.push(['Review note', `<span style="white-space:pre-line">${esc(s.reviewNote)}</span>`]);
+  if (s.reviewNote) rows.push(['Review note', `<span class="text">${esc(s.reviewNote)}</span>`]);
   if (s.workflowUrl) rows.push(['Workflow', `<a href="${esc(s.workflowUrl)}">Open in Temporal UI</a>`]);
 
   const superseded = s.current
@@ -451,7 +451,7 @@ export function slaAuditBody(statementId: string, rows: SlaAuditRow[]): string {
       esc(r.action.replace(/_/g, ' ')),
       `${esc(r.fromState ? stateLabel(r.fromState).toLowerCase() : 'new')} → ${esc(stateLabel(r.toState).toLowerCase())}`,
       esc(String(r.revision)),
-      r.note ? `<span style="white-space:pre-line">${esc(r.note)}</span>` : '',
+      r.note ? `<span class="text">${esc(r.note)}</span>` : '',
     ]),
     'Nothing recorded yet.',
     'Every transition of every revision, oldest first',
