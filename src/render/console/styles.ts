@@ -39,6 +39,7 @@ nav.main a{text-decoration:none;padding:.25rem 0;display:inline-block}
 nav.main a[aria-current=page]{font-weight:700;text-decoration:underline}
 main{max-width:72rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h1,h2,h3{overflow-wrap:anywhere}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .muted{color:${c.muted}}
 .text{white-space:pre-line}
@@ -58,6 +59,7 @@ form.inline{display:inline}
 label{font-weight:600;display:block}
 input[type=text],input[type=email],input[type=datetime-local],input[type=number],select,textarea{width:100%;font:inherit;padding:.4rem .5rem;border:1px solid ${c.muted};border-radius:.25rem;background:${c.page};color:${c.text}}
 textarea{min-height:5rem}
+[aria-invalid=true]{border:2px solid ${c.danger}}
 button,.button{font:inherit;font-weight:600;padding:.4rem .9rem;border-radius:.25rem;border:1px solid ${c.link};background:${c.link};color:${c.buttonText};cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary{background:${c.page};color:${c.link}}
 button.danger{background:${c.danger};border-color:${c.danger}}
