@@ -48,8 +48,13 @@ afterAll(async () => {
 const call: Call = (...args) => org.call(...args);
 const THRESHOLDS = { healthy_operation: 'under', healthy_value: 10, unhealthy_operation: 'over', unhealthy_value: 20 };
 const metric = async (id: string) => (await call('GET', `/v1/metrics/${id}`)).body;
+/** The metric's status_changed webhooks, in the order of their `created_at` (the docs promise no arrival order). */
 const events = (metricId: string) =>
-  rx.received.map((r) => JSON.parse(r.body)).filter((b) => b.type === 'metric.status_changed' && b.data.id === metricId).map((b) => `${b.data.previous_status}→${b.data.status}`);
+  rx.received
+    .map((r) => JSON.parse(r.body))
+    .filter((b) => b.type === 'metric.status_changed' && b.data.id === metricId)
+    .sort((x, y) => x.created_at.localeCompare(y.created_at))
+    .map((b) => `${b.data.previous_status}→${b.data.status}`);
 
 describe('metrics run on schedule and turn samples into status', () => {
   it('flips healthy → unhealthy → healthy on a real agent, each flip visible through the API and as a webhook', async () => {
@@ -81,7 +86,7 @@ describe('metrics run on schedule and turn samples into status', () => {
     }, 30_000);
     expect(back.history.length).toBeGreaterThanOrEqual(3);
     expect(back.history[0]).toMatchObject({ status: 'healthy', value: 5 });
-    await eventually(async () => expect(events(created.body.id)).toEqual(['no_data→healthy', 'healthy→unhealthy', 'unhealthy→healthy']), 10_000);
+    await eventually(async () => expect(events(created.body.id)).toEqual(['no_data→healthy', 'healthy→unhealthy', 'unhealthy→healthy']), 30_000);
     const delivered = rx.received.map((r) => JSON.parse(r.body)).find((b) => b.data.id === created.body.id && b.data.status === 'unhealthy');
     expect(delivered.data).toMatchObject({ service_id: serviceId, current_value: 50, previous_status: 'healthy' });
   }, 150_000);
@@ -109,19 +114,19 @@ describe('metrics run on schedule and turn samples into status', () => {
     expect(created.body.mode).toBe('cloud');
     const described = await h.temporal.client.schedule.getHandle(metricScheduleId(created.body.id)).describe();
     expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'cloudMetricCheckWorkflow' });
-    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'healthy', unit: null }), 15_000);
+    await eventually(async () => expect(await metric(created.body.id)).toMatchObject({ status: 'healthy', unit: null }), 30_000);
     expect((await call('DELETE', `/v1/metrics/${created.body.id}`)).status).toBe(200);
     await expect(h.temporal.client.schedule.getHandle(metricScheduleId(created.body.id)).describe()).rejects.toThrow();
     const refused = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Needs agent', source_type: 'database', source_config: { engine: 'postgresql', connection_string_ref: 'DB_DSN', query: 'select 1' }, thresholds: THRESHOLDS });
     expect(refused.body).toMatchObject({ title: 'validation_failed', errors: [{ path: 'agent_id' }] });
-  }, 30_000);
+  }, 60_000);
 
   it('sets a manual metric by hand', async () => {
     const created = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Status by hand', source_type: 'manual', source_config: {} });
     expect(created.body).toMatchObject({ mode: 'push', status: 'no_data' });
     expect((await call('POST', `/v1/metrics/${created.body.id}/status`, { status: 'degraded' })).body).toMatchObject({ status: 'degraded' });
     expect((await call('POST', `/v1/metrics/${created.body.id}/status`, { status: 'healthy' })).body.status).toBe('healthy');
-    await eventually(async () => expect(events(created.body.id)).toEqual(['no_data→degraded', 'degraded→healthy']), 10_000);
+    await eventually(async () => expect(events(created.body.id)).toEqual(['no_data→degraded', 'degraded→healthy']), 30_000);
     const other = (await call('GET', `/v1/metrics?service_id=${serviceId}&status=unhealthy`)).body.items;
     expect(other.every((m: { status: string }) => m.status === 'unhealthy')).toBe(true);
   });
