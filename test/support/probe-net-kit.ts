@@ -11,8 +11,9 @@ export function probeConfig<T extends TestableSourceType>(type: T, raw: Record<s
   return parsed.config;
 }
 
+/** Success paths get 20 s: on the loaded 2-core CI machine a loopback TLS handshake once took over 10 s. */
 export function agentContext(over: Partial<ProbeContext> = {}): ProbeContext {
-  return { env: () => undefined, mode: 'agent', signal: new AbortController().signal, defaultTimeoutMs: 10_000, ...over };
+  return { env: () => undefined, mode: 'agent', signal: new AbortController().signal, defaultTimeoutMs: 20_000, ...over };
 }
 
 /**
