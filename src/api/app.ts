@@ -7,7 +7,7 @@ import type { ChangeFeed } from '../db/change-feed';
 import { registerOpenApi } from './openapi';
 import { type Platform, createPlatform } from './platform';
 import { authPlugin } from './plugins/auth';
-import { errorsPlugin } from './plugins/errors';
+import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors';
 import { jsonBodyPlugin } from './plugins/json-body';
 import { requestContextPlugin } from './plugins/request-context';
 import { configRoutes } from './routes/config';
@@ -122,6 +122,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a reverse proxy, client addresses (subscribe limits) and https (Secure cookies) come from X-Forwarded-*.
     trustProxy: trustProxy({ TRUST_PROXY: deps.config.TRUST_PROXY ?? '' }),
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors before routing (a URL that cannot be decoded) and those of Node's HTTP parser are problems too.
+    frameworkErrors: frameworkErrorHandler(deps.config.docsUrl),
+    clientErrorHandler: clientErrorHandler(deps.config.docsUrl),
   }).withTypeProvider<ZodTypeProvider>();
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);

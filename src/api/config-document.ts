@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { CONFIG_KEY_PATTERN, CONFIG_KINDS, type ConfigKind, SECTION_OF, formatPath } from '../domain/config/kinds';
 import { type FieldError, ProblemError } from '../domain/error-catalog';
 import type { ConfigSections, ParsedDocument, Slot } from '../usecases/config/document';
+import { UNSTORABLE_MESSAGE, unstorableStringAt } from './plugins/json-body';
 import { ENTRY_SCHEMAS, SECTION_MAX } from './schemas/config';
 
 const TOP_LEVEL = new Set(['$schema', 'version', ...CONFIG_KINDS.map((k) => SECTION_OF[k])]);
@@ -85,6 +86,9 @@ export function parseYamlBody(text: string): YamlBody {
   } catch (err) {
     throw new ProblemError('config_invalid', 'The YAML document cannot be read; nothing was written.', { errors: [{ path: '', message: err instanceof Error ? err.message : String(err) }], warnings: [] });
   }
+  // YAML escapes ("\0", "\ud800") write what JSON's do: strings PostgreSQL cannot store.
+  const unstorable = unstorableStringAt(value);
+  if (unstorable) throw new ProblemError('config_invalid', 'The YAML document holds a string that cannot be stored; nothing was written.', { errors: [{ path: formatPath(unstorable), message: UNSTORABLE_MESSAGE }], warnings: [] });
   return new YamlBody(value, doc, lines);
 }
 

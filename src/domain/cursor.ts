@@ -1,4 +1,5 @@
 import { isUuid } from './ids';
+import { parseIsoMs } from './time';
 
 /**
  * Keyset cursors: a page ends at (created_at, id); the next page starts strictly after it in
@@ -37,8 +38,9 @@ export function decodeCursor(cursor: string): CursorPosition | null {
     if (typeof raw !== 'object' || raw === null) return null;
     const { c, i } = raw as Record<string, unknown>;
     if (typeof c !== 'string' || typeof i !== 'string' || !isUuid(i)) return null;
-    const createdAt = new Date(c);
-    if (Number.isNaN(createdAt.getTime())) return null;
+    // Exactly as encodeCursor writes it: a forged instant PostgreSQL cannot hold (year 0, ±275760) is no cursor.
+    const createdAt = parseIsoMs(c);
+    if (!createdAt) return null;
     return { createdAt, id: i };
   } catch {
     return null;

@@ -5,6 +5,8 @@
  */
 export const ERROR_CATALOG = {
   invalid_json: { status: 400, summary: 'The body is not valid JSON, or not a JSON object.' },
+  invalid_url: { status: 400, summary: 'The request URL cannot be decoded: a malformed percent-encoding, or one that is not UTF-8.' },
+  malformed_request: { status: 400, summary: 'The request is not well-formed HTTP/1.1 (its request line, a header or the chunked body); the connection is closed.' },
   config_invalid: { status: 400, summary: 'The configuration document is not valid; nothing was written. `errors` lists every problem with its path into the document (`metrics[3].thresholds.healthy_value`), `warnings` the non-fatal ones.' },
   validation_failed: { status: 400, summary: 'The request does not match the schema; `errors` lists each problem with its path.' },
   unknown_services: { status: 400, summary: 'Some submitted service ids match no live service of the organization; `unknown_services` lists them.' },
@@ -45,8 +47,10 @@ export const ERROR_CATALOG = {
   subdomain_taken: { status: 409, summary: 'Another status page already uses this subdomain.' },
   config_busy: { status: 409, summary: 'Another configuration apply for the organization held its lock for 30 seconds; retry once it has finished.' },
   config_key_taken: { status: 409, summary: 'Another item of the organization already uses this config_key.' },
+  request_timeout: { status: 408, summary: 'The request (its headers or its body) did not arrive in time; the connection is closed.' },
   payload_too_large: { status: 413, summary: 'The body exceeds the size limit.' },
   unsupported_media_type: { status: 415, summary: 'Send request bodies as application/json.' },
+  headers_too_large: { status: 431, summary: 'The request line and headers together exceed the server limit (16 KiB); the connection is closed.' },
   rate_limited: { status: 429, summary: "The organization's per-minute or per-day API limit is used up; `Retry-After`, `retry_after` and `limit` say which and when." },
   subscribe_limited: { status: 429, summary: 'Too many subscribe requests from this address or to this page; `Retry-After` and `retry_after` say when to retry.' },
   queue_full: { status: 429, summary: 'The agent already has 20 probe tests waiting; `Retry-After` and `retry_after` say when to retry.' },

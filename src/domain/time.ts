@@ -9,8 +9,9 @@ export function toIsoOrNull(date: Date | null | undefined): string | null {
   return date ? date.toISOString() : null;
 }
 
+/** The instant of an RFC 3339 UTC millisecond timestamp that exists (no 31 February) and PostgreSQL can hold (not year 0); else null. */
 export function parseIsoMs(value: string): Date | null {
-  if (!RFC3339_MS_UTC.test(value)) return null;
+  if (!RFC3339_MS_UTC.test(value) || value.startsWith('0000')) return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) || d.toISOString() !== value ? null : d;
 }

@@ -1,8 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { type FieldError, ProblemError } from '../../domain/error-catalog';
-import { sendProblem } from '../problem';
+import { ERROR_CATALOG, type ErrorToken, type FieldError, ProblemError } from '../../domain/error-catalog';
+import { problemBody, sendProblem } from '../problem';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -72,3 +74,49 @@ export const errorsPlugin = fp(
   },
   { name: 'errors' },
 );
+
+/**
+ * Fastify's `frameworkErrors`: errors raised before routing, which otherwise answer Fastify's own
+ * JSON. A URL that cannot be decoded is `invalid_url`; a path parameter over the router's length
+ * limit names no resource, so it is `not_found` like any other malformed id.
+ */
+export function frameworkErrorHandler(docsUrl: string) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header('x-request-id', request.id);
+    let problem: ProblemError;
+    if (err.code === 'FST_ERR_BAD_URL') problem = new ProblemError('invalid_url', 'The request URL is not valid: it has a malformed percent-encoding, or one that is not UTF-8.');
+    else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') problem = new ProblemError('not_found', 'No such resource: a path parameter is longer than any id.');
+    else {
+      request.log.error({ err }, 'framework error');
+      problem = new ProblemError('internal_error', 'An unexpected error occurred; it has been logged. Retrying is safe.');
+    }
+    void sendProblem(reply, docsUrl, problem);
+  };
+}
+
+/** What Node's HTTP parser refuses before Fastify sees a request, by error code. */
+const CLIENT_ERRORS: Record<string, { token: ErrorToken; detail: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { token: 'request_timeout', detail: 'The request did not arrive in time.' },
+  HPE_HEADER_OVERFLOW: { token: 'headers_too_large', detail: 'The request line and headers exceed the server limit.' },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refused the bytes (headers over
+ * `maxHeaderSize`, a malformed request, a request timeout). No request exists yet, so the
+ * problem is written to the socket as is, and the connection closed, as Node itself does.
+ */
+export function clientErrorHandler(docsUrl: string) {
+  return (err: Error & { code?: string }, socket: Socket): void => {
+    // A reset connection has nobody left to answer.
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const known = CLIENT_ERRORS[err.code ?? ''] ?? { token: 'malformed_request', detail: 'The request is not well-formed HTTP/1.1.' };
+    const status = ERROR_CATALOG[known.token].status;
+    const body = JSON.stringify(problemBody(docsUrl, known.token, known.detail));
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(err);
+  };
+}

@@ -237,7 +237,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   app.post('/confirm', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
-    const r = await confirmSubscription(request.em, opts.linkKey, tokenOf(request), request.now);
+    const r = await confirmSubscription(request.em, opts.linkKey, tokenOf(request), request.now, page.id);
     if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
     return html(reply, renderMessagePage(pageHeader(page), 'You are subscribed', `${r.subscriber.email} will get an email when ${page.title} posts an incident or maintenance. Every email has a link to unsubscribe.`), null);
   });
@@ -252,7 +252,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   app.post('/unsubscribe', { schema: hide }, async (request, reply) => {
     const page = await pageFor(request);
     if (!page) return notFound(reply);
-    const r = await unsubscribe(request.em, opts.linkKey, tokenOf(request), request.now);
+    const r = await unsubscribe(request.em, opts.linkKey, tokenOf(request), request.now, page.id);
     if (!r.ok || r.page.id !== page.id) return linkProblem(reply, page, r.ok ? 'invalid' : r.reason);
     return html(reply, renderMessagePage(pageHeader(page), 'You are unsubscribed', `${r.subscriber.email} will get no more email from ${page.title}.`), null);
   });

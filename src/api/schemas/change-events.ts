@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { ChangeEvent } from '../../db/entities';
-import { parseIsoMs, toIso } from '../../domain/time';
+import { toIso } from '../../domain/time';
 import { CHANGE_KINDS } from '../../usecases/change-events';
-import { DateTime, ListQuery, Uuid } from './common';
+import { DateTime, InstantInput, ListQuery, Uuid } from './common';
 
 const Kind = z.enum(CHANGE_KINDS).describe('What changed: a deploy, a configuration change, a feature flag, a rollback, infrastructure, or other');
 const Link = z.strictObject({ label: z.string().trim().min(1).max(100), url: z.url({ protocol: /^https?$/ }).max(2000) });
-const Instant = DateTime.transform((v) => parseIsoMs(v)!);
+const Instant = InstantInput;
 
 export const ChangeEventCreateBody = z
   .strictObject({

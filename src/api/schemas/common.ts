@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import { ERROR_CATALOG, type ErrorToken } from '../../domain/error-catalog';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, clampLimit } from '../../domain/cursor';
-import { RFC3339_MS_UTC } from '../../domain/time';
+import { RFC3339_MS_UTC, parseIsoMs } from '../../domain/time';
 
 export const Uuid = z.uuid().describe('UUID');
 
+const DateTimeText = z.string().regex(RFC3339_MS_UTC, 'Expected RFC 3339 UTC with milliseconds, e.g. 2026-11-22T06:40:46.123Z');
+const DATE_TIME_META = { format: 'date-time', example: '2026-11-22T06:40:46.123Z' } as const;
+
 /** RFC 3339 in UTC with exactly three fractional digits: 2026-11-22T06:40:46.123Z. */
-export const DateTime = z
-  .string()
-  .regex(RFC3339_MS_UTC, 'Expected RFC 3339 UTC with milliseconds, e.g. 2026-11-22T06:40:46.123Z')
-  .meta({ format: 'date-time', example: '2026-11-22T06:40:46.123Z' });
+export const DateTime = DateTimeText.meta(DATE_TIME_META);
+
+/** A DateTime a request sends: also one that exists (not 30 February, not year 0), so nothing downstream meets an Invalid Date (a malformed one is the regex's to report). */
+export const DateTimeInput = DateTimeText.refine((v) => !RFC3339_MS_UTC.test(v) || parseIsoMs(v) !== null, 'Not a date and time that exists').meta(DATE_TIME_META);
+
+/** A DateTimeInput, read as a Date. */
+export const InstantInput = DateTimeInput.transform((v) => parseIsoMs(v)!);
 
 export const IdParams = z.object({ id: z.string().describe('Resource id (UUID)') });
 

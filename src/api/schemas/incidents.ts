@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { INCIDENT_STATES, MESSAGE_TYPES, SEVERITIES } from '../../domain/incident-state';
-import { parseIsoMs } from '../../domain/time';
-import { DateTime, ListQuery, Uuid } from './common';
+import { DateTime, InstantInput, ListQuery, Uuid } from './common';
 
 const Title = z.string().trim().min(1).max(300);
 const Severity = z.enum(SEVERITIES).describe('minor, major or critical');
@@ -29,7 +28,7 @@ export const IncidentResolveBody = z.strictObject({ message: Body.optional().des
 
 export const IncidentListQuery = ListQuery.extend({
   state: z.enum(INCIDENT_STATES.filter((s) => s !== 'deleted') as ['draft', 'published', 'resolved', 'canceled']).optional(),
-  since: DateTime.transform((v) => parseIsoMs(v)!).optional().describe('Only incidents created at or after this instant'),
+  since: InstantInput.optional().describe('Only incidents created at or after this instant'),
 });
 
 export const MetricIdParams = z.object({ metricId: z.string() });

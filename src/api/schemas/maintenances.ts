@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { MAINTENANCE_STATES } from '../../domain/maintenance-state';
-import { parseIsoMs } from '../../domain/time';
-import { DateTime, ListQuery, Uuid } from './common';
+import { DateTime, InstantInput, ListQuery, Uuid } from './common';
 
-const Instant = DateTime.transform((v) => parseIsoMs(v)!);
+const Instant = InstantInput;
 const Title = z.string().trim().min(1).max(300);
 
 export const MaintenanceCreateBody = z

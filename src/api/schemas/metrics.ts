@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALL_SOURCE_TYPES } from '../../domain/source-config';
 import { HEALTH_STATUSES } from '../../domain/thresholds';
-import { DateTime, ListQuery, Uuid } from './common';
+import { DateTime, DateTimeInput, ListQuery, Uuid } from './common';
 
 const Name = z.string().trim().min(1).max(200);
 const Thresholds = z.record(z.string(), z.unknown()).nullable().describe('healthy_operation / healthy_value / unhealthy_operation / unhealthy_value: strict over (>), under (<), equal (=); between them is degraded. Not for manual and alert metrics.');
@@ -83,7 +83,7 @@ export const AgentSamplesBody = z
       .array(
         z.strictObject({
           metric_id: Uuid,
-          sampled_at: DateTime,
+          sampled_at: DateTimeInput,
           value: z.number().nullable(),
           reason: z.string().max(200).nullable().optional(),
         }),

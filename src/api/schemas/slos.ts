@@ -12,10 +12,13 @@ const NoData = z.enum(['bad', 'good', 'excluded']).describe('How no_data time co
 const Maintenance = z.enum(['excluded', 'good', 'counted']).describe('How time inside maintenance windows counts (default excluded; counted ignores the windows)');
 const Degraded = z.enum(['good', 'bad']).describe('How degraded time counts (default good)');
 
+/** The same handle rule as on create (and as services, customers and metrics have). */
+const ConfigKey = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/);
+
 export const SloCreateBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
-    config_key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/).nullable().optional(),
+    config_key: ConfigKey.nullable().optional(),
     metric_id: Uuid.nullable().optional(),
     service_id: Uuid.nullable().optional(),
     objective: Objective,
@@ -27,7 +30,7 @@ export const SloCreateBody = z
   .meta({ id: 'SloCreate' });
 
 export const SloPatchBody = z
-  .strictObject({ name: z.string().trim().min(1).max(200).optional(), config_key: z.string().nullable().optional(), objective: Objective.optional(), window: Window.optional(), no_data: NoData.optional(), maintenance: Maintenance.optional(), degraded: Degraded.optional() })
+  .strictObject({ name: z.string().trim().min(1).max(200).optional(), config_key: ConfigKey.nullable().optional(), objective: Objective.optional(), window: Window.optional(), no_data: NoData.optional(), maintenance: Maintenance.optional(), degraded: Degraded.optional() })
   .meta({ id: 'SloPatch' });
 
 export const SloSchema = z

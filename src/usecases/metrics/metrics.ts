@@ -133,7 +133,8 @@ async function insertMetric(ctx: OrgContext, input: MetricInput): Promise<{ view
       sourceConfig: config,
       thresholds: input.thresholds ?? null,
       intervalSeconds: input.interval_seconds ?? 60,
-      agent: input.agent_id ?? null,
+      // An empty agent_id is no agent, as check() reads it.
+      agent: input.agent_id || null,
       unit: input.unit ?? null,
       status: 'no_data',
       currentValue: null,
@@ -203,7 +204,7 @@ async function patchMetric(ctx: OrgContext, id: string, patch: MetricPatch): Pro
   m.service = next.service_id;
   m.sourceConfig = config;
   m.thresholds = next.thresholds;
-  m.agent = next.agent_id;
+  m.agent = next.agent_id || null;
   if (patch.name !== undefined) m.name = patch.name;
   if (patch.interval_seconds !== undefined) m.intervalSeconds = patch.interval_seconds;
   if (patch.unit !== undefined) m.unit = patch.unit;

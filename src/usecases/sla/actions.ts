@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiKeySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
+import { InvalidPeriodError } from '../../domain/sla/errors';
 import { effectiveWindow, periodBounds } from '../../domain/sla/period';
 import type { StatementAction } from '../../domain/sla/transitions';
 import type { OrgContext } from '../context';
@@ -85,7 +86,17 @@ async function assertExclusion(ctx: OrgContext, s: SlaStatement, body: ActionBod
  */
 export async function requestStatement(ctx: OrgContext, workflows: SlaWorkflows, contractId: string, period: string, waitMs = 10_000): Promise<{ statement: SlaStatement | null; workflowId: string; started: boolean }> {
   const contract = await getContract(ctx, contractId);
-  const bounds = periodBounds(period, contract.timezone);
+  const uncoverable = (why: string) => new ProblemError('validation_failed', `No statement can cover ${period} in ${contract.timezone}: ${why}.`, { errors: [{ path: 'period', message: 'Not a period a statement can cover' }] });
+  let bounds: ReturnType<typeof periodBounds>;
+  try {
+    bounds = periodBounds(period, contract.timezone);
+  } catch (err) {
+    // A month the zone's rules do not measure in whole minutes (a switch from local mean time, e.g. Europe/Berlin 1893-04).
+    if (!(err instanceof InvalidPeriodError)) throw err;
+    throw uncoverable(err.message);
+  }
+  // PostgreSQL holds no instant of year 0 (0000-01 anywhere, 0001-01 east of UTC).
+  if (bounds.start.getUTCFullYear() < 1) throw uncoverable('it starts before the year 1');
   if (bounds.end.getTime() > ctx.now.getTime()) {
     throw new ProblemError('validation_failed', `The period ${period} has not ended yet in ${contract.timezone} (it ends ${bounds.end.toISOString()}).`, { errors: [{ path: 'period', message: 'The period has not ended yet' }] });
   }

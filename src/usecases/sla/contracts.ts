@@ -162,7 +162,8 @@ export async function updateContract(ctx: OrgContext, id: string, patch: Contrac
 /** Soft delete; refused (409 in_use) once a statement was issued under the contract. */
 export async function deleteContract(ctx: OrgContext, id: string, workflows: SlaWorkflows): Promise<Contract> {
   assertSlaLedger(ctx);
-  const contract = await ctx.em.findOne(ContractSchema, { id, organization: ctx.org.id });
+  // A malformed id is no contract (the query would fail on the uuid column).
+  const contract = isUuid(id) ? await ctx.em.findOne(ContractSchema, { id, organization: ctx.org.id }) : null;
   if (!contract) throw notFound('Contract');
   if (contract.deletedAt) return contract;
   const statements = await ctx.em.count(SlaStatementSchema, { contract: contract.id });

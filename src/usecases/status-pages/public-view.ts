@@ -4,6 +4,7 @@ import { type PageScope, feedRows, feedStats, pageIncidentIds, pageMaintenanceId
 import { incidentMessageEntry, maintenanceEntry, type FeedEntry, type MaintenanceEvent } from '../../domain/status-page/feed';
 import type { HistoryView, PageHeader, PageIncidentView, PageMaintenanceView, PageView, ServiceRef } from '../../domain/status-page/model';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
+import { SUBDOMAIN_PATTERN } from '../../domain/status-page/subdomain';
 import { maintenanceState } from '../../domain/maintenance-state';
 import { toIso, toIsoOrNull } from '../../domain/time';
 import { loadPageComponents, pageServiceIds } from './page-components';
@@ -12,6 +13,8 @@ import type { Viewer } from './viewer-tokens';
 export const HISTORY_PAGE_SIZE = 20;
 
 export async function findPageBySubdomain(em: EntityManager, subdomain: string): Promise<StatusPage | null> {
+  // No page has a subdomain that is not a DNS label (and a NUL would fail the query).
+  if (!SUBDOMAIN_PATTERN.test(subdomain)) return null;
   return em.findOne(StatusPageSchema, { subdomain, deletedAt: null });
 }
 

@@ -92,7 +92,8 @@ export async function importSubscribers(ctx: OrgContext, pageId: string, rows: I
         page: page.id,
         email: r.email,
         components: [...new Set(r.components ?? [])],
-        customer: r.customer_id ?? null,
+        // An empty customer_id is none, in JSON rows as in CSV ones.
+        customer: r.customer_id || null,
         state: skipConfirmation ? 'confirmed' : 'pending',
         source: 'import',
         confirmationSentAt: skipConfirmation ? null : ctx.now,

@@ -112,20 +112,25 @@ async function subscribeOnce(em: EntityManager, page: StatusPage, email: string,
 
 export type LinkOutcome = { ok: true; subscriber: Subscriber; page: StatusPage } | { ok: false; reason: 'invalid' | 'expired' | 'gone' };
 
-async function fromLink(em: EntityManager, key: Buffer, token: string, purpose: LinkPurpose, now: Date): Promise<LinkOutcome> {
+/** `pageId`: the page whose host the link was followed on; a link of another page is invalid there. */
+async function fromLink(em: EntityManager, key: Buffer, token: string, purpose: LinkPurpose, now: Date, pageId?: string): Promise<LinkOutcome> {
   const check = verifyLinkToken(key, token, purpose, now.getTime());
   if (!check.ok) return { ok: false, reason: check.reason === 'expired' ? 'expired' : 'invalid' };
+  // Only this service signs links, but a malformed id must not reach the uuid column.
+  if (!isUuid(check.subscriberId)) return { ok: false, reason: 'invalid' };
   const subscriber = await em.findOne(SubscriberSchema, { id: check.subscriberId });
   const page = subscriber ? await em.findOne(StatusPageSchema, { id: subscriber.page, deletedAt: null }) : null;
   if (!subscriber || !page) return { ok: false, reason: 'gone' };
+  if (pageId !== undefined && page.id !== pageId) return { ok: false, reason: 'invalid' };
   return { ok: true, subscriber, page };
 }
 
 /** Looks a link up without changing anything (the GET that shows the confirm or unsubscribe button). */
 export const inspectLink = fromLink;
 
-export async function confirmSubscription(em: EntityManager, key: Buffer, token: string, now: Date): Promise<LinkOutcome> {
-  const r = await fromLink(em, key, token, 'confirm', now);
+/** Confirms the subscription a link names; on the host of another page (`pageId`) it changes nothing. */
+export async function confirmSubscription(em: EntityManager, key: Buffer, token: string, now: Date, pageId?: string): Promise<LinkOutcome> {
+  const r = await fromLink(em, key, token, 'confirm', now, pageId);
   if (r.ok && r.subscriber.state !== 'confirmed') {
     r.subscriber.state = 'confirmed';
     r.subscriber.confirmedAt = now;
@@ -136,8 +141,9 @@ export async function confirmSubscription(em: EntityManager, key: Buffer, token:
   return r;
 }
 
-export async function unsubscribe(em: EntityManager, key: Buffer, token: string, now: Date): Promise<LinkOutcome> {
-  const r = await fromLink(em, key, token, 'unsubscribe', now);
+/** Ends the subscription a link names; on the host of another page (`pageId`) it changes nothing. */
+export async function unsubscribe(em: EntityManager, key: Buffer, token: string, now: Date, pageId?: string): Promise<LinkOutcome> {
+  const r = await fromLink(em, key, token, 'unsubscribe', now, pageId);
   if (r.ok && r.subscriber.state !== 'unsubscribed') {
     r.subscriber.state = 'unsubscribed';
     r.subscriber.unsubscribedAt = now;
