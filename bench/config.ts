@@ -9,7 +9,7 @@ import { createOrm, migrate } from '../src/db/orm';
 import { dropDatabase } from '../src/launchers/postgres';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import type { ConfigProcessEnv } from './config-support';
-import { procCpu, waitUntilQuiet } from './proc-cpu';
+import { forEach, postgresCpu, procCpu, waitUntilQuiet } from './proc-cpu';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 
 /**
@@ -58,14 +58,6 @@ const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toF
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const pad = (n: number) => String(n).padStart(3, '0');
 
-/** fn(0..n-1), at most `concurrency` at once; the first failure fails the whole. */
-async function forEach(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < n) await fn(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The document
@@ -158,16 +150,6 @@ interface BenchOrg {
   close: () => Promise<void>;
 }
 
-/** CPU seconds of this database's PostgreSQL backends and the server's background processes (empty when PostgreSQL is not local). */
-async function postgresCpu(monitor: PgClient): Promise<Map<number, number>> {
-  const { rows } = await monitor.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() or backend_type <> 'client backend'`);
-  const out = new Map<number, number>();
-  for (const { pid } of rows) {
-    const cpu = procCpu(pid);
-    if (cpu !== null) out.set(pid, cpu);
-  }
-  return out;
-}
 
 interface Sample {
   ms: number;

@@ -2,7 +2,7 @@ import { expectStatus } from './api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { procCpu } from './proc-cpu';
+import { postgresCpu, procCpu } from './proc-cpu';
 import os from 'node:os';
 import { Client as PgClient, Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
@@ -114,15 +114,6 @@ function batch(k: number, base: number): Row[] {
  * background processes (WAL writer, checkpointer…), not other databases' sessions. Empty when
  * PostgreSQL is not local or /proc is not there.
  */
-async function postgresCpu(monitor: PgClient): Promise<Map<number, number>> {
-  const { rows } = await monitor.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() or backend_type <> 'client backend'`);
-  const out = new Map<number, number>();
-  for (const { pid } of rows) {
-    const cpu = procCpu(pid);
-    if (cpu !== null) out.set(pid, cpu);
-  }
-  return out;
-}
 
 interface CpuMark {
   api: number;

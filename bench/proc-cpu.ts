@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client as PgClient } from 'pg';
 
 const TICK = 100; // getconf CLK_TCK on Linux
 
@@ -43,4 +44,24 @@ export async function waitUntilQuiet(pids: number[], opts: { maxCores?: number; 
     if (calm >= 2) return { waitedMs: Date.now() - started, quiet: true };
   }
   return { waitedMs: Date.now() - started, quiet: false };
+}
+
+/** CPU seconds of this database's PostgreSQL backends and the server's background processes (empty when PostgreSQL is not local). */
+export async function postgresCpu(monitor: PgClient): Promise<Map<number, number>> {
+  const { rows } = await monitor.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() or backend_type <> 'client backend'`);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    const cpu = procCpu(pid);
+    if (cpu !== null) out.set(pid, cpu);
+  }
+  return out;
+}
+
+/** fn(0..n-1), at most `concurrency` at once; the first failure fails the whole. */
+export async function forEach(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < n) await fn(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
 }

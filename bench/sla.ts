@@ -17,7 +17,7 @@ import { contractScheduleId, temporalSlaWorkflows } from '../src/temporal/sla-wo
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import { type StatementSigner, draftStatement } from '../src/usecases/sla/statements';
 import { type Stats, stats } from './figures';
-import { procCpu, waitUntilQuiet } from './proc-cpu';
+import { forEach, procCpu, waitUntilQuiet } from './proc-cpu';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import type { SlaProcessEnv } from './sla-support';
 
@@ -93,14 +93,6 @@ const fmt = (s: Stats) => `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} m
 const fmtS = (s: Stats) => `p50 ${secs(s.p50)}, p99 ${secs(s.p99)}, max ${secs(s.max)} (n=${s.n})`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
-/** fn(0..n-1), at most `concurrency` at once; the first failure fails the whole. */
-async function forEach(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < n) await fn(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
-}
 
 async function until(what: string, deadline: number, check: () => Promise<boolean>, intervalMs = 100): Promise<void> {
   for (;;) {
