@@ -28,9 +28,9 @@ export function httpConfig(raw: Record<string, unknown>): SourceConfigOf<'http'>
 }
 
 /**
- * An agent-mode probe context. The default deadline is generous (15 s): success-path tests share a
- * 2-core CI machine with Chromium and Temporal, and a loopback TLS handshake once took over 5 s
- * there; tests of timeouts set their own (`timeout_ms` or `defaultTimeoutMs`).
+ * An agent-mode probe context. The default deadline is generous (30 s): success-path tests share a
+ * 2-core CI machine with Chromium, Temporal and the fuzzer, and a loopback mTLS handshake once took
+ * over 15 s there; tests of timeouts set their own (`timeout_ms` or `defaultTimeoutMs`).
  */
 export function probeContext(over: Partial<ProbeContext> & { vars?: Record<string, string> } = {}): ProbeContext {
   const { vars = {}, ...rest } = over;
@@ -38,7 +38,7 @@ export function probeContext(over: Partial<ProbeContext> & { vars?: Record<strin
     env: (name) => vars[name],
     mode: 'agent',
     signal: new AbortController().signal,
-    defaultTimeoutMs: 15_000,
+    defaultTimeoutMs: 30_000,
     ...rest,
   };
 }
