@@ -1,7 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOG, ProblemError } from '../../domain/error-catalog';
-import { esc } from '../../render/html';
 import { CONSOLE_CSS, consolePage, publicConsolePage } from '../../render/console/layout';
 import { type FormProblem, problemBox } from '../../render/console/forms';
 import { sessionOf } from '../../usecases/console/sessions';
@@ -99,5 +98,5 @@ function assertSameOrigin(request: FastifyRequest): void {
   } catch {
     throw new ProblemError('forbidden', 'The form came from an unreadable origin.');
   }
-  if (host !== request.headers.host) throw new ProblemError('forbidden', `The form came from ${esc(origin)}, not from this console.`);
+  if (host !== request.headers.host) throw new ProblemError('forbidden', `The form came from ${origin}, not from this console.`);
 }

@@ -7,38 +7,26 @@ import { endSession } from '../../usecases/console/sessions';
 import { consumeSignIn, requestSignIn, signInLinkUsable } from '../../usecases/console/sign-in';
 import { SESSION_COOKIE } from './context';
 import type { ConsoleDeps } from './deps';
+import { field } from './forms';
 
-type Form = Record<string, string | string[] | undefined>;
-const field = (form: unknown, name: string): string => {
-  const v = (form as Form | undefined)?.[name];
-  return typeof v === 'string' ? v : Array.isArray(v) ? (v[0] ?? '') : '';
-};
-
-/** Only paths inside the console: a sign-in link must never become an open redirect. */
-function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/console(\/[^\s\\]*)?(\?[^\s\\]*)?$/.test(next) && !next.startsWith('//') ? next : '/console';
-}
-
-const html = (body: string) => ({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 
 /** Sign-in by an emailed one-time link: ask for it, confirm it (a button, so mail scanners that open links do not spend it), sign out. */
 export const consoleSignInRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   app.get('/sign-in', async (request, reply) => {
-    const next = safeNext((request.query as { next?: string }).next);
     const body = `<p>Enter the email address your organization gave Vigil. We send you a link that signs you in once.</p>
 <form class="stack" method="post" action="/console/sign-in">
-<input type="hidden" name="next" value="${esc(next)}">
 ${inputField({ name: 'email', label: 'Email address', type: 'email', required: true })}
 <div><button type="submit">Email me a sign-in link</button></div>
 </form>`;
-    return reply.headers(html(body)).send(publicConsolePage('Sign in', body));
+    return reply.headers(HTML).send(publicConsolePage('Sign in', body));
   });
 
   app.post('/sign-in', async (request, reply) => {
     const email = field(request.body, 'email').slice(0, 320);
     if (email.includes('@')) await requestSignIn(request.em, deps.mail, email, deps.consoleUrl, request.now);
     const body = `<p role="status">If <strong>${esc(email)}</strong> may use the console, a sign-in link is on its way. It works once, for 15 minutes.</p><p><a href="/console/sign-in">Send another</a></p>`;
-    return reply.headers(html(body)).send(publicConsolePage('Check your email', body));
+    return reply.headers(HTML).send(publicConsolePage('Check your email', body));
   });
 
   app.get('/sign-in/:token', async (request, reply) => {
@@ -47,7 +35,7 @@ ${inputField({ name: 'email', label: 'Email address', type: 'email', required: t
     const body = usable
       ? `<p>Continue to sign in to the Vigil console.</p><form method="post" action="/console/sign-in/${esc(encodeURIComponent(token))}"><button type="submit">Sign in</button></form>`
       : `<p>This sign-in link has been used or has expired. Links work once, for 15 minutes.</p><p><a href="/console/sign-in">Get a new link</a></p>`;
-    return reply.code(usable ? 200 : 410).headers(html(body)).send(publicConsolePage(usable ? 'Sign in' : 'Link expired', body));
+    return reply.code(usable ? 200 : 410).headers(HTML).send(publicConsolePage(usable ? 'Sign in' : 'Link expired', body));
   });
 
   app.post('/sign-in/:token', async (request, reply) => {
@@ -55,7 +43,7 @@ ${inputField({ name: 'email', label: 'Email address', type: 'email', required: t
     const signedIn = await consumeSignIn(request.em, token, request.now);
     if (!signedIn) {
       const body = `<p>This sign-in link has been used or has expired.</p><p><a href="/console/sign-in">Get a new link</a></p>`;
-      return reply.code(410).headers(html(body)).send(publicConsolePage('Link expired', body));
+      return reply.code(410).headers(HTML).send(publicConsolePage('Link expired', body));
     }
     reply.setCookie(SESSION_COOKIE, signedIn.sessionToken, {
       path: '/console',

@@ -1,6 +1,6 @@
 import type { PageLayout } from '../../db/entities';
 import type { ConfigKind } from '../../domain/config/kinds';
-import type { CreditTerms } from '../../domain/sla/credit-terms';
+import type { ContractInput } from '../sla/contracts';
 import type { SloPolicy } from '../../domain/slo';
 import type { FieldError } from '../../domain/error-catalog';
 
@@ -71,23 +71,13 @@ export interface WebhookEntry extends Keyed {
   enabled?: boolean;
 }
 
-export interface ContractEntry extends Keyed {
-  customer: string;
-  name: string;
-  services?: string[];
-  slos?: string[];
-  sla_target_pct: string;
-  timezone: string;
-  currency: string;
-  monthly_fee_minor: number;
-  effective_from: string;
-  effective_to?: string | null;
-  credit_terms: CreditTerms;
-  billing_email?: string | null;
-  finance_contacts?: string[];
-  escalation_contacts?: string[];
-  grace_hours?: number;
-}
+/** A contract's fields as its endpoint takes them, references by key or id instead of `*_id`. */
+export type ContractEntry = Keyed &
+  Omit<ContractInput, 'customer_id' | 'service_ids' | 'slo_ids'> & {
+    customer: string;
+    services?: string[];
+    slos?: string[];
+  };
 
 export interface EntryOf {
   customer: CustomerEntry;
