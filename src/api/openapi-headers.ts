@@ -46,7 +46,7 @@ function components(): Record<string, HeaderObject> {
 /**
  * Adds the shared headers to every operation's responses: rate-limit headers on the answers of
  * key-authenticated operations after authentication (required on 2xx and 429, where they are always
- * set; present on other errors once the key was accepted), Retry-After on 429, WWW-Authenticate on
+ * set; present on other errors once the key was accepted), Retry-After on 429 and on a 503 problem, WWW-Authenticate on
  * 401, and Idempotent-Replayed on the success of operations that take an Idempotency-Key.
  */
 export function declareResponseHeaders<T extends object>(input: T): T {
@@ -63,6 +63,8 @@ export function declareResponseHeaders<T extends object>(input: T): T {
           for (const name of Object.keys(RATE_LIMIT_HEADERS)) headers[name] = ref(name, success || status === '429');
         }
         if (status === '429') headers['Retry-After'] = ref('Retry-After', true);
+        // 503 database_unavailable always says when to retry; a readiness answer is not a problem.
+        if (status === '503' && (response as { content?: Record<string, unknown> }).content?.['application/problem+json']) headers['Retry-After'] = ref('Retry-After', true);
         if (status === '401') headers['WWW-Authenticate'] = ref('WWW-Authenticate', true);
         if (idempotent && success) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed', false);
         if (Object.keys(headers).length) response.headers = headers;

@@ -132,7 +132,7 @@ describe('POST /v1/metrics/test: validation (spec §7.2)', () => {
     const documented = JSON.stringify(op.responses);
     expect(documented).not.toContain('validation_failed');
     expect(documented).not.toContain('unsupported_media_type');
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '429', '500', '502', '504']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '429', '500', '502', '503', '504']);
   });
 
   it('answers 400 invalid_json, not 415, for a body that is not JSON (other routes keep 415)', async () => {

@@ -8,12 +8,14 @@ import { SESSION_COOKIE, chromeOf, csrfMatches, viewerOf } from './context';
 import { consoleSignInRoutes } from './sign-in-routes';
 import type { ConsoleDeps } from './deps';
 import { consolePages } from './pages';
+import { isDatabaseUnavailable } from '../plugins/errors';
 
 /** Paths served without a session. */
 const OPEN = /^\/console\/(sign-in(\/[^/]*)?|assets\/console\.css)$/;
 
 function problemOf(err: unknown): FormProblem & { status: number } {
   if (err instanceof ProblemError) return { status: err.status, title: err.token, detail: err.message, errors: err.extras.errors };
+  if (isDatabaseUnavailable(err)) return { status: 503, title: 'database_unavailable', detail: 'The database cannot be reached right now; nothing was done. Try again in a few seconds.' };
   const e = err as FastifyError;
   if (e.statusCode === 413) return { status: 413, title: 'payload_too_large', detail: 'The form is too large.' };
   if (e.statusCode === 415) return { status: 415, title: 'unsupported_media_type', detail: 'Send forms as application/x-www-form-urlencoded.' };
@@ -71,7 +73,8 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
 
   app.setErrorHandler((err, request, reply) => {
     const problem = problemOf(err);
-    if (problem.status >= 500) request.log.error({ err }, 'console page failed');
+    if (problem.status === 503) reply.header('retry-after', '5');
+    else if (problem.status >= 500) request.log.error({ err }, 'console page failed');
     const body = `${problemBox(problem)}<p><a href="/console">Back to the overview</a></p>`;
     const v = request.consoleViewer;
     const html = v ? consolePage(chromeOf(v, ''), { title: problem.status === 403 ? 'Not allowed' : 'Something went wrong', body }) : publicConsolePage(problem.status === 401 ? 'Sign in again' : 'Something went wrong', `${body}<p><a href="/console/sign-in">Sign in</a></p>`);

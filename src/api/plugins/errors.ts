@@ -4,7 +4,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CATALOG, type ErrorToken, type FieldError, ProblemError } from '../../domain/error-catalog';
+import { isDatabaseUnavailable } from '../../db/unavailable';
+
+export { isDatabaseUnavailable };
 import { problemBody, sendProblem } from '../problem';
+
+/** Seconds a client is asked to wait when the database is unreachable: about a restart's length. */
+const DATABASE_RETRY_AFTER_S = 5;
+
+export function databaseUnavailable(): ProblemError {
+  return new ProblemError('database_unavailable', 'The database cannot be reached right now; nothing was done. Retry shortly.', { retry_after: DATABASE_RETRY_AFTER_S }, { 'retry-after': String(DATABASE_RETRY_AFTER_S) });
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,6 +41,7 @@ function pathOf(context: string | undefined, instancePath: string): string {
 /** Maps every failure to application/problem+json; 5xx answers never carry internals. */
 function toProblem(err: FastifyError, request: FastifyRequest): ProblemError {
   if (err instanceof ProblemError) return err;
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   if (request.routeOptions.config?.unreadableBody === 'invalid_json' && UNREADABLE_BODY.includes(err.code)) {
     return new ProblemError('invalid_json', 'The body must be a JSON object, sent as application/json.');
   }
@@ -65,7 +76,8 @@ export const errorsPlugin = fp(
   async (app: FastifyInstance, opts: { docsUrl: string }) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const problem = toProblem(err, request);
-      if (problem.status >= 500) request.log.error({ err }, 'unhandled error');
+      if (problem.token === 'database_unavailable') request.log.warn({ err }, 'database unavailable');
+      else if (problem.status >= 500) request.log.error({ err }, 'unhandled error');
       return sendProblem(reply, opts.docsUrl, problem);
     });
     app.setNotFoundHandler((request, reply) =>

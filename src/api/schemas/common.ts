@@ -117,6 +117,7 @@ export const AUTHENTICATED_ERRORS: ErrorToken[] = [
   'plan_does_not_permit_api',
   'rate_limited',
   'internal_error',
+  'database_unavailable',
 ];
 
 /** Errors every route that reads a JSON body can answer. */

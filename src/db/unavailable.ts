@@ -1,0 +1,28 @@
+/**
+ * Whether an error says PostgreSQL could not be reached or went away (a restart, a failover, a
+ * network cut), rather than that a statement was wrong. Such requests are refused with 503 and
+ * are safe to retry; nothing they did was committed.
+ *
+ * SQLSTATE class 08 is "connection exception"; 57P01–57P03 are a shutdown or a server still
+ * starting; 53300 is too many connections. MikroORM wraps the driver's error, so the chain of
+ * `cause`s is walked.
+ */
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const MESSAGES = [
+  /Connection terminated/i,
+  /Connection ended unexpectedly/i,
+  /Timeout acquiring a connection/i,
+  /not queryable/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
+];
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = String((e as { code?: unknown }).code ?? '');
+    if (SQLSTATES.has(code) || code.startsWith('08') || SOCKET_CODES.has(code)) return true;
+    const message = String((e as { message?: unknown }).message ?? '');
+    if (MESSAGES.some((m) => m.test(message))) return true;
+  }
+  return false;
+}
