@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { type BatchOutcome, type EmailDeps, completeEmailRun, planEmails, sendEmailBatch } from '../usecases/status-pages/notifications';
 
@@ -21,7 +21,14 @@ export function createSubscriberEmailActivities(deps: { orm: Orm; email?: EmailD
     },
     /** Sends the next batch of due emails of the event and records each outcome. */
     async sendSubscriberEmails(eventId: string): Promise<BatchOutcome> {
-      return sendEmailBatch(em(), email(), eventId, EMAIL_BATCH, new Date());
+      const context = Context.current();
+      context.heartbeat();
+      const beat = setInterval(() => context.heartbeat(), 5_000);
+      try {
+        return await sendEmailBatch(em(), email(), eventId, EMAIL_BATCH, new Date());
+      } finally {
+        clearInterval(beat);
+      }
     },
     async finishSubscriberEmails(eventId: string): Promise<void> {
       await completeEmailRun(em(), eventId, new Date());

@@ -13,6 +13,7 @@ import { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
+import { retryingMaintenanceScheduler } from '../usecases/maintenances/retrying-scheduler';
 import type { WorkerHandle } from './worker';
 
 export interface ApiProcess {
@@ -37,11 +38,15 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
   const printer = createStatementPdfRenderer({ executablePath: config.CHROMIUM_PATH });
   // The console mails sign-in links itself (SMTP_URL, or the development outbox folder).
   const consoleMailer = createMailer({ smtpUrl: config.SMTP_URL ?? null, from: config.MAIL_FROM, outboxDir: mailOutboxDir(config), log: (line) => log.info(line) });
+  // A maintenance changed while Temporal is unreachable has its workflow told once Temporal is back.
+  const maintenanceScheduler = retryingMaintenanceScheduler(temporalMaintenanceScheduler(temporal), {
+    onRetryFailed: (err, id) => log.warn({ err, maintenance_id: id }, 'the maintenance workflow is still unreachable; retrying'),
+  });
   const app = await buildApp({
     orm,
     config,
     changeFeed,
-    maintenanceScheduler: temporalMaintenanceScheduler(temporal),
+    maintenanceScheduler,
     secretBox: secretBox(config),
     linkKey: subscriberLinkKey(config),
     subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
@@ -62,6 +67,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     temporal,
     async close() {
       await app.close();
+      maintenanceScheduler.close();
       await printer.close();
       await consoleMailer.close();
       await temporal.close();

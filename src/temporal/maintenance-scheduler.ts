@@ -6,10 +6,13 @@ import { searchAttributes } from './search-attributes';
 
 export const maintenanceWorkflowId = (id: string) => `maintenance:${id}`;
 
+/** The request that changed the row is waiting: an unreachable server fails it fast (the change is retried in the background). */
+const TELL_DEADLINE_MS = 5_000;
+
 export function temporalMaintenanceScheduler(temporal: TemporalHandle): MaintenanceScheduler {
   return {
     async changed(organizationId, m) {
-      await temporal.client.workflow.signalWithStart('maintenanceWorkflow', {
+      await temporal.client.withDeadline(Date.now() + TELL_DEADLINE_MS, () => temporal.client.workflow.signalWithStart('maintenanceWorkflow', {
         workflowId: maintenanceWorkflowId(m.id),
         taskQueue: temporal.taskQueue,
         args: [{ organizationId, maintenanceId: m.id }],
@@ -18,7 +21,7 @@ export function temporalMaintenanceScheduler(temporal: TemporalHandle): Maintena
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         memo: { title: m.title },
         typedSearchAttributes: searchAttributes(organizationId, 'maintenance', m.id),
-      });
+      }));
     },
   };
 }

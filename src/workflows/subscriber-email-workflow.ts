@@ -1,10 +1,12 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { planSubscriberEmails, sendSubscriberEmails, finishSubscriberEmails } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const retry = { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
+const { planSubscriberEmails, finishSubscriberEmails } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', retry });
+// A batch heartbeats while it sends: one whose completion was lost (the server unreachable for
+// longer than the worker retries reporting it) is re-run after 30 s, not after 5 minutes. Re-running
+// sends nothing twice: each outcome is recorded as it happens.
+const { sendSubscriberEmails } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: '30 seconds', retry });
 
 export interface SubscriberEmailInput {
   organizationId: string;

@@ -2,7 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ChangeFeed } from '../../db/change-feed';
 import type { Orm } from '../../db/orm';
 import type { OutboxWorkflowStarter } from './ports';
-import { relayOutbox } from './relay';
+import { relayOutbox, startUnstarted } from './relay';
+
+/** Retries after a failed drain (Temporal or PostgreSQL unreachable): 1 s doubling to 30 s. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
 
 /**
  * Moves committed events from the outbox to webhook delivery workflows the moment they commit:
@@ -15,6 +19,10 @@ export class OutboxRelay {
   private draining: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  /** Set after a failed drain: its deliveries were recorded but maybe not started. */
+  private failed = false;
+  private retryMs = RETRY_FIRST_MS;
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly opts: { orm: Orm; databaseUrl: string; starter: OutboxWorkflowStarter; onError?: (err: unknown) => void },
@@ -49,16 +57,37 @@ export class OutboxRelay {
   private async drain(): Promise<void> {
     do {
       this.again = false;
+      const fork = () => this.opts.orm.em.fork() as EntityManager;
       try {
-        await relayOutbox(() => this.opts.orm.em.fork() as EntityManager, this.opts.starter);
+        const { unstarted } = await relayOutbox(fork, this.opts.starter);
+        // Deliveries fanned out by a drain whose starts failed are seen by no later drain: start them now.
+        const left = unstarted + (this.failed ? (await startUnstarted(fork, this.opts.starter, 0)).unstarted : 0);
+        if (left > 0) throw new Error(`${left} webhook or email workflows could not be started (is Temporal reachable?)`);
+        this.failed = false;
+        this.retryMs = RETRY_FIRST_MS;
       } catch (err) {
         this.opts.onError?.(err);
+        this.failed = true;
+        this.scheduleRetry();
       }
     } while (this.again && !this.closed);
   }
 
+  /** Without it, what a failed drain left would wait for the next event or the minute's sweep. */
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return;
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, wait);
+    this.retryTimer.unref();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.feed.close();
     await this.idle();
   }

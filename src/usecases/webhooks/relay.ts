@@ -28,21 +28,32 @@ const startEmailRuns = (fork: () => EntityManager, starter: OutboxWorkflowStarte
  * runs and starts their workflows. Email runs a starter without email cannot start wait for the
  * outbox sweep of a worker that can (restartUnstartedDeliveries).
  */
-export async function relayOutbox(fork: () => EntityManager, starter: OutboxWorkflowStarter): Promise<{ events: number; started: number }> {
+export async function relayOutbox(fork: () => EntityManager, starter: OutboxWorkflowStarter): Promise<{ events: number; started: number; unstarted: number }> {
   let events = 0;
   let started = 0;
+  let unstarted = 0;
   for (;;) {
     const batch = await dispatchOutbox(fork(), new Date(), BATCH);
     events += batch.events;
-    started += await startDeliveries(fork, starter, batch.deliveries);
-    started += await startEmailRuns(fork, starter, batch.emailRuns);
+    const deliveries = await startDeliveries(fork, starter, batch.deliveries);
+    const emailRuns = await startEmailRuns(fork, starter, batch.emailRuns);
+    started += deliveries + emailRuns;
+    unstarted += batch.deliveries.length - deliveries + (starter.startEmailRuns ? batch.emailRuns.length - emailRuns : 0);
     if (batch.events < BATCH) break;
   }
-  return { events, started };
+  return { events, started, unstarted };
 }
 
 /** Starts workflows for deliveries committed more than `graceMs` ago but never confirmed started. */
 export async function restartUnstartedDeliveries(fork: () => EntityManager, starter: OutboxWorkflowStarter, graceMs: number): Promise<number> {
+  return (await startUnstarted(fork, starter, graceMs)).started;
+}
+
+/** restartUnstartedDeliveries, also counting what still could not be started. */
+export async function startUnstarted(fork: () => EntityManager, starter: OutboxWorkflowStarter, graceMs: number): Promise<{ started: number; unstarted: number }> {
   const before = new Date(Date.now() - graceMs);
-  return (await startDeliveries(fork, starter, await unstartedDeliveries(fork(), before))) + (await startEmailRuns(fork, starter, await unstartedEmailRuns(fork(), before)));
+  const deliveries = await unstartedDeliveries(fork(), before);
+  const emailRuns = starter.startEmailRuns ? await unstartedEmailRuns(fork(), before) : [];
+  const started = (await startDeliveries(fork, starter, deliveries)) + (await startEmailRuns(fork, starter, emailRuns));
+  return { started, unstarted: deliveries.length + emailRuns.length - started };
 }
