@@ -6,7 +6,7 @@ export interface ReceivedRequest {
   timestamp: string;
   signature: string;
   body: string;
-  /** What the receiver answered. */
+  /** What the receiver answered; 0 when it held the request without answering (`hang`). */
   status: number;
   at: number;
 }
@@ -14,6 +14,8 @@ export interface ReceivedRequest {
 export interface Answer {
   status: number;
   headers?: Record<string, string>;
+  /** Read the request, then never answer it (until the sender gives up or the receiver closes); recorded with status 0. */
+  hang?: boolean;
 }
 
 export interface Receiver {
@@ -45,9 +47,10 @@ export async function startReceiver(answer: (id: string, seenBefore: number) => 
         timestamp: String(req.headers['webhook-timestamp'] ?? ''),
         signature: String(req.headers['webhook-signature'] ?? ''),
         body: Buffer.concat(chunks).toString('utf8'),
-        status: a.status,
+        status: a.hang ? 0 : a.status,
         at: Date.now(),
       });
+      if (a.hang) return;
       res.writeHead(a.status, { 'content-type': 'text/plain', ...a.headers });
       res.end('ok');
     });
