@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { type ProbeRegistry, runProbe } from '../probes/run-probe';
 import { type AgentJob, AgentApiClient, AgentApiError } from './api-client';
 import type { CustomProbeRegistry } from './custom-probes';
+import { AgentClock } from './clock';
 import { MetricRunner } from './metric-runner';
 import type { OtlpReceiver } from './otlp-receiver';
 import { AGENT_VERSION } from './version';
@@ -22,6 +24,8 @@ export interface AgentOptions {
   customProbes?: CustomProbeRegistry;
   /** Called when the agent gives up for good (its token was refused). */
   onFatal?: (err: Error) => void;
+  /** Server time as this agent sees it (default: corrected by each heartbeat answer's `server_time`). */
+  clock?: AgentClock;
 }
 
 /**
@@ -38,9 +42,18 @@ export class VigilAgent {
   private metrics: MetricRunner | null = null;
   private configVersion: string | null = null;
   private pollLoop: Promise<void> | null = null;
+  /** Server time, corrected on every heartbeat: samples and job deadlines use it, never this host's clock alone. */
+  readonly clock: AgentClock;
+  /**
+   * Names this process. The API hands the jobs a previous process took and never answered (it
+   * died holding them) to the process with a new session as soon as it heartbeats.
+   */
+  readonly session = randomUUID();
+  private reportedOffsetMs: number | null = null;
 
   constructor(private readonly opts: AgentOptions) {
     this.api = new AgentApiClient(opts.apiUrl, opts.token);
+    this.clock = opts.clock ?? new AgentClock();
   }
 
   private log(level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>): void {
@@ -49,17 +62,39 @@ export class VigilAgent {
 
   /** Resolves after the first heartbeat was accepted (a bad token fails here). */
   async start(): Promise<{ agentId: string }> {
-    const first = await this.api.heartbeat(AGENT_VERSION, os.hostname());
-    this.log('info', 'agent connected', { agent_id: first.agent_id, version: AGENT_VERSION });
+    const first = await this.heartbeat();
+    this.log('info', 'agent connected', { agent_id: first.agent_id, version: AGENT_VERSION, session: this.session, clock_offset_ms: this.clock.offsetMs() });
     this.heartbeatTimer = setInterval(() => {
-      this.api.heartbeat(AGENT_VERSION, os.hostname()).catch((err) => this.log('warn', 'heartbeat failed', { error: String(err) }));
+      this.heartbeat().catch((err) => this.log('warn', 'heartbeat failed', { error: String(err) }));
     }, this.opts.heartbeatMs ?? 15_000);
-    this.metrics = new MetricRunner({ api: this.api, registry: this.opts.registry, env: this.opts.env ?? process.env, otlp: this.opts.otlp, customProbes: this.opts.customProbes, log: this.opts.log });
+    this.metrics = new MetricRunner({
+      api: this.api,
+      registry: this.opts.registry,
+      env: this.opts.env ?? process.env,
+      otlp: this.opts.otlp,
+      customProbes: this.opts.customProbes,
+      log: this.opts.log,
+      now: () => this.clock.nowDate(),
+    });
     await this.refreshConfig();
     // Also now and then, in case a change notification was missed.
     this.configTimer = setInterval(() => void this.refreshConfig(), 60_000);
     this.pollLoop = this.poll();
     return { agentId: first.agent_id };
+  }
+
+  /** A heartbeat that also refreshes the clock's estimate of server time (RTT/2). */
+  private async heartbeat(): Promise<{ agent_id: string }> {
+    const sent = this.clock.mark();
+    const answer = await this.api.heartbeat(AGENT_VERSION, os.hostname(), this.session);
+    this.clock.observe(sent, this.clock.mark(), answer.server_time);
+    const offset = this.clock.offsetMs();
+    // Said once, and again when it moves by more than a second: a host clock that is off is worth knowing about.
+    if (offset !== null && Math.abs(offset) >= 1_000 && (this.reportedOffsetMs === null || Math.abs(offset - this.reportedOffsetMs) >= 1_000)) {
+      this.log('warn', "this host's clock is off from the server's; samples and job deadlines use server time", { clock_offset_ms: offset, uncertainty_ms: this.clock.uncertaintyMs() });
+      this.reportedOffsetMs = offset;
+    }
+    return answer;
   }
 
   private async refreshConfig(): Promise<void> {
@@ -81,7 +116,7 @@ export class VigilAgent {
           await new Promise((r) => setTimeout(r, 50));
           continue;
         }
-        const { jobs, config_changed } = await this.api.poll(this.opts.pollSeconds ?? 25, this.configVersion ?? undefined);
+        const { jobs, config_changed } = await this.api.poll(this.opts.pollSeconds ?? 25, this.configVersion ?? undefined, this.session);
         backoffMs = 500;
         for (const job of jobs) void this.run(job);
         if (config_changed) await this.refreshConfig();
@@ -104,7 +139,8 @@ export class VigilAgent {
     this.running++;
     try {
       const env = this.opts.env ?? process.env;
-      const deadlineMs = Math.max(1_000, Math.min(30_000, Date.parse(job.expires_at) - Date.now()));
+      // expires_at is server time: measured against the corrected clock, not this host's.
+      const deadlineMs = Math.max(1_000, Math.min(30_000, Date.parse(job.expires_at) - this.clock.now()));
       const o = await runProbe(this.opts.registry, job.source_type, job.source_config, {
         mode: 'agent',
         env: (name) => env[name],

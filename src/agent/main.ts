@@ -1,5 +1,6 @@
 import { PROBES } from '../probes/registry';
 import { VigilAgent } from './agent';
+import { AgentClock } from './clock';
 import { loadCustomProbesFromEnv } from './custom-probes';
 import { OtlpReceiver } from './otlp-receiver';
 import { AGENT_VERSION } from './version';
@@ -25,7 +26,12 @@ export async function main(): Promise<void> {
     },
   );
   const customProbes = await loadCustomProbesFromEnv();
-  const agent = new VigilAgent({ apiUrl, token, registry: PROBES, log, otlp: otlpPort === null && otlp.disabled ? null : otlp, customProbes, onFatal: () => process.exit(1) });
+  // Test only: VIGIL_AGENT_CLOCK_OFFSET_MS pretends this host's clock is that far off (ms, negative: behind),
+  // so tests can run the real agent on a "wrong" clock. Never set it in production: the agent corrects
+  // for a wrong host clock on its own (see AgentClock).
+  const skewMs = Number(process.env.VIGIL_AGENT_CLOCK_OFFSET_MS ?? 0);
+  const clock = new AgentClock(Number.isFinite(skewMs) ? skewMs : 0);
+  const agent = new VigilAgent({ apiUrl, token, registry: PROBES, log, otlp: otlpPort === null && otlp.disabled ? null : otlp, customProbes, clock, onFatal: () => process.exit(1) });
   const { agentId } = await agent.start();
   log('info', `vigil-agent ${AGENT_VERSION} running`, { agent_id: agentId, otlp_port: otlpPort, custom_probes: [...customProbes.keys()] });
   const stop = () => {

@@ -27,6 +27,8 @@ export interface MetricRunnerOptions {
   customProbes?: CustomProbeRegistry;
   /** How often buffered samples are posted. */
   flushMs?: number;
+  /** Server time (the agent's corrected clock); samples are stamped with it. Default: this host's clock. */
+  now?: () => Date;
   log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
 }
 
@@ -69,7 +71,7 @@ export class MetricRunner {
   }
 
   private async measure(m: MetricConfig): Promise<void> {
-    const sampledAt = new Date();
+    const sampledAt = this.opts.now?.() ?? new Date();
     let outcome: Pick<ProbeOutcome, 'value' | 'reason'>;
     try {
       outcome = await this.outcomeOf(m);
@@ -101,8 +103,10 @@ export class MetricRunner {
       while (this.buffer.length) {
         const batch = this.buffer.slice(0, 5_000);
         try {
-          await this.opts.api.postSamples(batch);
+          const answer = await this.opts.api.postSamples(batch);
           this.buffer.splice(0, batch.length);
+          const future = answer.rejected?.filter((r) => r.reason === 'sampled_in_future') ?? [];
+          if (future.length) this.opts.log?.('warn', 'the API refused samples stamped in its future; check this host\'s clock', { rejected: future.length });
         } catch (err) {
           this.opts.log?.('warn', 'posting samples failed; they are kept for the next try', { error: String(err), buffered: this.buffer.length });
           return;

@@ -4,10 +4,18 @@ import path from 'node:path';
 export interface AgentProcess {
   child: ChildProcess;
   output: () => string;
+  /** SIGKILLs the process (no goodbye to the API, jobs in hand are lost with it); resolves once it exited. */
   stop(): Promise<void>;
+  /** The same as stop(): a crash, named for fault tests. */
+  kill(): Promise<void>;
+  /** The `session` the process named itself with (from its "agent connected" log line). */
+  session(): string | null;
 }
 
-/** The real `vigil-agent` bin in a process of its own, as a customer runs it. Resolves once it has connected. */
+/**
+ * The real `vigil-agent` bin in a process of its own, as a customer runs it. Resolves once it has
+ * connected. `env` adds to its environment (e.g. the test-only VIGIL_AGENT_CLOCK_OFFSET_MS).
+ */
 export async function startAgentProcess(apiUrl: string, token: string, env: Record<string, string> = {}): Promise<AgentProcess> {
   const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'vigil-agent.js')], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', VIGIL_API_URL: apiUrl, VIGIL_AGENT_TOKEN: token, VIGIL_OTLP_PORT: '0', ...env },
@@ -29,14 +37,17 @@ export async function startAgentProcess(apiUrl: string, token: string, env: Reco
       reject(new Error(`agent exited with ${code}:\n${out}`));
     });
   });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  };
   return {
     child,
     output: () => out,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
-    },
+    stop,
+    kill: stop,
+    session: () => /"session":"([^"]+)"/.exec(out)?.[1] ?? null,
   };
 }

@@ -14,6 +14,8 @@ const job = (id: string): ProbeTestJob => ({
   failureReason: null,
   createdAt: new Date(0),
   claimedAt: null,
+  claimedSession: null,
+  requeuedAt: null,
   completedAt: null,
   expiresAt: new Date(120_000),
 });

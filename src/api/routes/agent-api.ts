@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { toIso } from '../../domain/time';
 import type { JobWatches, ProbeTestRunner } from '../../usecases/probe-tests/ports';
 import { type Agent, authenticateAgent, touchAgent } from '../../usecases/agents';
-import { pollAgentJobs, postAgentJobResult } from '../../usecases/probe-tests/agent-jobs';
+import { noteAgentSession, pollAgentJobs, postAgentJobResult } from '../../usecases/probe-tests/agent-jobs';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
 import { AgentConfigSchema, AgentJobSchema, HeartbeatAnswer, HeartbeatBody, JobParams, JobResultBody, PollQuery, SamplesAnswer } from '../schemas/agents';
@@ -31,10 +31,17 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
     request.log = request.log.child({ organization_id: agent.organization, agent_id: agent.id });
   });
   {
-    const { errorResponses, ...doc } = routeDoc('agentHeartbeat', { summary: 'Agent heartbeat', tag, description: 'Reports the agent version and host; every 15 s.', errors: [...BODY_ERRORS] });
+    const { errorResponses, ...doc } = routeDoc('agentHeartbeat', {
+      summary: 'Agent heartbeat',
+      tag,
+      description:
+        'Reports the agent version and host; every 15 s. The answer’s `server_time` lets the agent stamp samples in server time. A heartbeat with a new `session` (a new agent process) puts the jobs the previous process took and never answered back in the queue.',
+      errors: [...BODY_ERRORS],
+    });
     app.post('/agent/heartbeat', { schema: { ...doc, body: HeartbeatBody, response: { 200: HeartbeatAnswer, ...errorResponses } } }, async (request) => {
       const agent = request.agent!;
       await touchAgent(request.em, agent, request.now, request.body);
+      await noteAgentSession(request.em, agent, request.body.session, request.now, request.log);
       return { agent_id: agent.id, organization_id: agent.organization, server_time: toIso(request.now), jobs_url: '/v1/agent/jobs' };
     });
   }
@@ -50,7 +57,7 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       await touchAgent(request.em, agent, request.now);
       let closed = false;
       reply.raw.once('close', () => (closed = true));
-      return pollAgentJobs(request.em, { watches: opts.waiter }, agent, { waitSeconds: request.query.wait_seconds ?? 25, configVersion: request.query.config_version }, () => closed);
+      return pollAgentJobs(request.em, { watches: opts.waiter }, agent, { waitSeconds: request.query.wait_seconds ?? 25, configVersion: request.query.config_version, session: request.query.session }, () => closed);
     });
   }
   {
@@ -65,7 +72,8 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
     const { errorResponses, ...doc } = routeDoc('postAgentSamples', {
       summary: 'Post samples',
       tag,
-      description: 'A batch of the agent’s measurements (up to 5,000). Samples of metrics the agent does not run are rejected one by one (listed in the answer).',
+      description:
+        'A batch of the agent’s measurements (up to 5,000). Samples of metrics the agent does not run (`unknown_metric`), and samples stamped more than 60 s ahead of the server’s clock (`sampled_in_future`), are rejected one by one (listed in the answer with their reason); the others are stored.',
       errors: [...BODY_ERRORS],
     });
     app.post('/agent/samples', { schema: { ...doc, body: AgentSamplesBody, response: { 200: SamplesAnswer, ...errorResponses } } }, async (request) => {

@@ -24,15 +24,29 @@ export const AgentWithTokenSchema = AgentSchema.extend({
   token: z.string().describe('The agent token (`vgl_agt_…`). Shown only in this response; start the agent with it (VIGIL_AGENT_TOKEN).'),
 }).meta({ id: 'AgentWithToken' });
 
+/** Names the agent process: a random id drawn when the process starts. */
+const AgentSession = z
+  .string()
+  .regex(/^[0-9A-Za-z_-]{8,64}$/)
+  .describe(
+    'A random id the agent process draws when it starts, the same on all its calls. A heartbeat with a new one tells the API that an earlier process was replaced: the probe-test jobs that process took and never answered go back to the queue (once) for the new one, before their expiry.',
+  );
+
 export const HeartbeatBody = z
-  .strictObject({ version: z.string().min(1).max(32), hostname: z.string().max(255).optional() })
+  .strictObject({ version: z.string().min(1).max(32), hostname: z.string().max(255).optional(), session: AgentSession.optional() })
   .meta({ id: 'AgentHeartbeat' });
 
-export const HeartbeatAnswer = z.object({ agent_id: Uuid, organization_id: Uuid, server_time: DateTime, jobs_url: z.string() });
+export const HeartbeatAnswer = z.object({
+  agent_id: Uuid,
+  organization_id: Uuid,
+  server_time: DateTime.describe('The server’s clock when it handled the heartbeat. Agents stamp samples in server time: their offset is server_time minus the midpoint of the exchange, refreshed on every heartbeat.'),
+  jobs_url: z.string(),
+});
 
 export const PollQuery = z.object({
   wait_seconds: z.coerce.number().int().min(0).max(30).optional().describe('Long-poll up to this many seconds (default 25).'),
   config_version: z.string().max(64).optional().describe('The `version` of the configuration the agent runs; another one answers config_changed at once.'),
+  session: AgentSession.optional(),
 });
 
 export const AgentJobSchema = z.object({
@@ -65,4 +79,16 @@ export const AgentConfigSchema = z.object({
   metrics: z.array(z.object({ metric_id: Uuid, source_type: z.string(), source_config: z.record(z.string(), z.unknown()), interval_seconds: z.int() })),
 });
 
-export const SamplesAnswer = z.object({ accepted: z.int(), rejected: z.array(z.object({ index: z.int(), metric_id: z.string() })), flips: z.int() });
+export const SamplesAnswer = z.object({
+  accepted: z.int(),
+  rejected: z.array(
+    z.object({
+      index: z.int(),
+      metric_id: z.string(),
+      reason: z
+        .enum(['unknown_metric', 'sampled_in_future'])
+        .describe('unknown_metric: no live metric of the organization that this agent runs; sampled_in_future: `sampled_at` more than 60 s ahead of the server’s clock (the agent’s clock is off).'),
+    }),
+  ),
+  flips: z.int(),
+});

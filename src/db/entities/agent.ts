@@ -14,6 +14,8 @@ export const AgentSchema = defineEntity({
     /** Reported by the agent's heartbeat. */
     version: p.string().length(32).nullable(),
     hostname: p.string().length(255).nullable(),
+    /** The agent process heard from last (its heartbeat's `session`): a new one means the previous process is gone. */
+    session: p.string().length(64).nullable(),
     lastSeenAt: p.datetime(3).nullable(),
     revokedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
@@ -45,6 +47,10 @@ export const ProbeTestJobSchema = defineEntity({
     failureReason: p.string().length(200).nullable(),
     createdAt: p.datetime(3),
     claimedAt: p.datetime(3).nullable(),
+    /** The agent process (its `session`) that took the job; null when it sent none. */
+    claimedSession: p.string().length(64).nullable(),
+    /** When the job went back to the queue because the process that took it was replaced; a job goes back once at most. */
+    requeuedAt: p.datetime(3).nullable(),
     completedAt: p.datetime(3).nullable(),
     expiresAt: p.datetime(3),
   },

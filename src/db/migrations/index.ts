@@ -14,6 +14,7 @@ import { Migration20261124000000ChangeEventScopes } from './Migration20261124000
 import { Migration20261124200000ConfigKeys } from './Migration20261124200000ConfigKeys';
 import { Migration20261124210000Console } from './Migration20261124210000Console';
 import { Migration20261124120000SlaStatements } from './Migration20261124120000SlaStatements';
+import { Migration20261125000000AgentSessions } from './Migration20261125000000AgentSessions';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124120000SlaStatements', class: Migration20261124120000SlaStatements },
   { name: 'Migration20261124200000ConfigKeys', class: Migration20261124200000ConfigKeys },
   { name: 'Migration20261124210000Console', class: Migration20261124210000Console },
+  { name: 'Migration20261125000000AgentSessions', class: Migration20261125000000AgentSessions },
 ];

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Agent, MetricSchema } from '../../db/entities';
-import { type IngestResult, evaluateSamples } from './ingest';
+import { type IncomingSample, type IngestResult, evaluateSamples } from './ingest';
 import type { SampleBatcher } from './sample-batcher';
 
 /** What the agent runs: its live metrics, with config and interval, and the version of that set. */
@@ -25,8 +25,19 @@ export async function currentConfigVersion(em: EntityManager, agent: Agent): Pro
 }
 
 /**
- * Samples an agent posts: only of metrics it runs (others are rejected, never stored). Evaluated
- * here, then stored through the process's group commit.
+ * How far ahead of the server's clock an agent's sample may be stamped. Agents stamp samples in
+ * server time (corrected on every heartbeat), so this only allows for the estimate's error; a
+ * sample further ahead comes from a clock that is off, and would hold the metric's latest outcome
+ * (and the silent-agent verdict) in the future.
+ */
+export const MAX_SAMPLE_AHEAD_MS = 60_000;
+
+export type AgentRejection = IngestResult['rejected'][number] & { reason: 'unknown_metric' | 'sampled_in_future' };
+
+/**
+ * Samples an agent posts: only of metrics it runs, and not stamped more than MAX_SAMPLE_AHEAD_MS
+ * ahead of the server's clock (others are rejected one by one with their reason, never stored).
+ * Evaluated here, then stored through the process's group commit.
  */
 export async function ingestAgentSamples(
   em: EntityManager,
@@ -34,8 +45,15 @@ export async function ingestAgentSamples(
   agent: Agent,
   samples: { metric_id: string; sampled_at: string; value: number | null; reason?: string | null }[],
   now: Date,
-): Promise<IngestResult> {
-  const incoming = samples.map((s) => ({ metricId: s.metric_id, sampledAt: new Date(s.sampled_at), value: s.value, reason: s.reason ?? null }));
-  const { rows, rejected } = await evaluateSamples(em, agent.organization, incoming, agent.id);
-  return { accepted: rows.length, rejected, flips: await batcher.commit(agent.organization, rows, now) };
+): Promise<Omit<IngestResult, 'rejected'> & { rejected: AgentRejection[] }> {
+  const future: AgentRejection[] = [];
+  const kept: { index: number; sample: IncomingSample }[] = [];
+  samples.forEach((s, index) => {
+    const sampledAt = new Date(s.sampled_at);
+    if (sampledAt.getTime() - now.getTime() > MAX_SAMPLE_AHEAD_MS) future.push({ index, metric_id: s.metric_id, reason: 'sampled_in_future' });
+    else kept.push({ index, sample: { metricId: s.metric_id, sampledAt, value: s.value, reason: s.reason ?? null } });
+  });
+  const { rows, rejected } = await evaluateSamples(em, agent.organization, kept.map((k) => k.sample), agent.id);
+  const unknown: AgentRejection[] = rejected.map((r) => ({ index: kept[r.index]!.index, metric_id: r.metric_id, reason: 'unknown_metric' }));
+  return { accepted: rows.length, rejected: [...unknown, ...future].sort((a, b) => a.index - b.index), flips: await batcher.commit(agent.organization, rows, now) };
 }

@@ -3,7 +3,7 @@ import type { Agent } from '../../db/entities';
 import { toIso } from '../../domain/time';
 import type { UseCaseLog } from '../context';
 import { currentConfigVersion } from '../metrics/agent-metrics';
-import { type AgentReport, claimJobs, completeJob } from './jobs';
+import { type AgentReport, claimJobs, completeJob, requeueJobsOfReplacedSession } from './jobs';
 import type { JobWatches, ProbeTestRunner } from './ports';
 
 export interface AgentJob {
@@ -22,7 +22,7 @@ export async function pollAgentJobs(
   em: EntityManager,
   deps: { watches: JobWatches },
   agent: Agent,
-  q: { waitSeconds: number; configVersion?: string },
+  q: { waitSeconds: number; configVersion?: string; session?: string },
   gone: () => boolean,
 ): Promise<{ jobs: AgentJob[]; config_changed: boolean }> {
   const deadline = Date.now() + q.waitSeconds * 1000;
@@ -32,7 +32,7 @@ export async function pollAgentJobs(
     let configChanged = q.configVersion !== undefined && q.configVersion !== (await currentConfigVersion(em, agent));
     for (;;) {
       if (gone()) return { jobs: [], config_changed: configChanged };
-      const jobs = await claimJobs(em.fork(), agent, new Date());
+      const jobs = await claimJobs(em.fork(), agent, new Date(), 10, q.session ?? null);
       if (jobs.length || configChanged || gone() || Date.now() >= deadline) {
         return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })), config_changed: configChanged };
       }
@@ -41,6 +41,21 @@ export async function pollAgentJobs(
   } finally {
     watch.close();
   }
+}
+
+/**
+ * The heartbeat's `session` names the agent process. When it is not the one heard from last, a
+ * new process has replaced the old one (a restart, or a crash): the jobs the old process took
+ * and never answered go back to the queue for the new one (see requeueJobsOfReplacedSession).
+ * Heartbeats without a session (older agents, hand-written clients) change nothing.
+ */
+export async function noteAgentSession(em: EntityManager, agent: Agent, session: string | undefined, now: Date, log: UseCaseLog): Promise<void> {
+  if (!session || session === agent.session) return;
+  const previous = agent.session ?? null;
+  agent.session = session;
+  await em.flush();
+  const requeued = await requeueJobsOfReplacedSession(em, agent.id, session, now);
+  if (requeued) log.warn({ agent_id: agent.id, previous_session: previous, session, requeued }, 'a new agent process took over: the jobs the previous one held went back to the queue');
 }
 
 /**

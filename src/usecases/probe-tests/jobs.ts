@@ -85,6 +85,8 @@ function newJob(ctx: OrgContext, req: ProbeTestRequest, expiryMs: number, agentI
     failureReason: null,
     createdAt: ctx.now,
     claimedAt: null,
+    claimedSession: null,
+    requeuedAt: null,
     completedAt: null,
     expiresAt: new Date(ctx.now.getTime() + expiryMs),
   };
@@ -119,8 +121,11 @@ export async function getProbeTestJob(ctx: OrgContext, id: string): Promise<Prob
   return job;
 }
 
-/** Hands the agent up to `max` of its waiting jobs (now running); other pollers skip them. */
-export async function claimJobs(em: EntityManager, agent: Agent, now: Date, max = 10): Promise<ProbeTestJob[]> {
+/**
+ * Hands the agent up to `max` of its waiting jobs (now running); other pollers skip them.
+ * `session` names the agent process that takes them (null when it sends none).
+ */
+export async function claimJobs(em: EntityManager, agent: Agent, now: Date, max = 10, session: string | null = null): Promise<ProbeTestJob[]> {
   return em.transactional(async (tx) => {
     const jobs = await tx.find(
       ProbeTestJobSchema,
@@ -130,10 +135,33 @@ export async function claimJobs(em: EntityManager, agent: Agent, now: Date, max 
     for (const j of jobs) {
       j.state = 'running';
       j.claimedAt = now;
+      j.claimedSession = session;
     }
     await tx.flush();
     return jobs;
   });
+}
+
+/**
+ * A new process of the agent (heartbeat with another `session`) took over: the jobs an earlier
+ * process took and never answered will never be answered by it (it died holding them, or was
+ * replaced). They go back to the agent's queue, to be taken by the new process's next long poll
+ * (the state change wakes it), while there is time left before their expiry. A job goes back
+ * once at most, so a job that kills the agent every time it runs cannot crash-loop it: the second
+ * time it simply expires (504). Answers how many went back.
+ */
+export async function requeueJobsOfReplacedSession(em: EntityManager, agentId: string, session: string, now: Date): Promise<number> {
+  return em.nativeUpdate(
+    ProbeTestJobSchema,
+    {
+      agent: agentId,
+      state: 'running',
+      requeuedAt: null,
+      expiresAt: { $gt: now },
+      $or: [{ claimedSession: null }, { claimedSession: { $ne: session } }],
+    },
+    { state: 'pending', claimedAt: null, claimedSession: null, requeuedAt: now },
+  );
 }
 
 export interface AgentReport {
