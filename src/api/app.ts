@@ -7,7 +7,8 @@ import type { ChangeFeed } from '../db/change-feed';
 import { registerOpenApi } from './openapi';
 import { type Platform, createPlatform } from './platform';
 import { authPlugin } from './plugins/auth';
-import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors';
+import { clientErrorHandler, errorsPlugin, frameworkErrorHandler, shuttingDown } from './plugins/errors';
+import { sendProblem } from './problem';
 import { jsonBodyPlugin } from './plugins/json-body';
 import { requestContextPlugin } from './plugins/request-context';
 import { configRoutes } from './routes/config';
@@ -125,13 +126,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors before routing (a URL that cannot be decoded) and those of Node's HTTP parser are problems too.
     frameworkErrors: frameworkErrorHandler(deps.config.docsUrl),
     clientErrorHandler: clientErrorHandler(deps.config.docsUrl),
+    // Fastify's own answer while closing is plain JSON; ours (below) is a problem.
+    return503OnClosing: false,
+    // A request must arrive whole within 2 minutes (Fastify's default is no limit): a slow sender cannot hold a connection forever.
+    requestTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Callback-style hooks (here and in the plugins): every request passes them, and they cost less than async ones.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // A request on a kept-alive connection while the instance drains: tell the client to go elsewhere.
+    if (closing) return void sendProblem(reply.header('connection', 'close'), deps.config.docsUrl, shuttingDown());
     done();
   });
 

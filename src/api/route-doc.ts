@@ -2,7 +2,7 @@ import type { ErrorToken } from '../domain/error-catalog';
 import { ROUTE_SCOPES } from './route-scopes';
 import { AUTHENTICATED_ERRORS, problemResponses } from './schemas/common';
 
-const AGENT_ERRORS: ErrorToken[] = ['unauthenticated', 'internal_error', 'database_unavailable'];
+const AGENT_ERRORS: ErrorToken[] = ['unauthenticated', 'internal_error', 'database_unavailable', 'shutting_down'];
 
 /** Rules the runtime checks that a JSON Schema cannot say (across fields, against stored data). */
 function checksLine(checks: string[] | undefined): string | undefined {

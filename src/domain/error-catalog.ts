@@ -55,6 +55,7 @@ export const ERROR_CATALOG = {
   subscribe_limited: { status: 429, summary: 'Too many subscribe requests from this address or to this page; `Retry-After` and `retry_after` say when to retry.' },
   queue_full: { status: 429, summary: 'The agent already has 20 probe tests waiting; `Retry-After` and `retry_after` say when to retry.' },
   internal_error: { status: 500, summary: 'Unhandled server error; safe to retry.' },
+  shutting_down: { status: 503, summary: 'The API instance that got the request is shutting down; retry (another instance answers). `Retry-After` says when.' },
   database_unavailable: { status: 503, summary: 'The database cannot be reached (a restart or failover); nothing was done. `Retry-After` and `retry_after` say when to retry.' },
   probe_test_failed: { status: 502, summary: 'The agent could not run the test; `reason` is its error code.' },
   probe_test_expired: { status: 504, summary: 'The agent did not answer within 2 minutes of the POST.' },

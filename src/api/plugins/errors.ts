@@ -12,6 +12,11 @@ import { problemBody, sendProblem } from '../problem';
 /** Seconds a client is asked to wait when the database is unreachable: about a restart's length. */
 const DATABASE_RETRY_AFTER_S = 5;
 
+/** A request that reached an instance that is shutting down (a deploy, a scale-in). */
+export function shuttingDown(): ProblemError {
+  return new ProblemError('shutting_down', 'This API instance is shutting down; retry, and another instance will answer.', { retry_after: 1 }, { 'retry-after': '1' });
+}
+
 export function databaseUnavailable(): ProblemError {
   return new ProblemError('database_unavailable', 'The database cannot be reached right now; nothing was done. Retry shortly.', { retry_after: DATABASE_RETRY_AFTER_S }, { 'retry-after': String(DATABASE_RETRY_AFTER_S) });
 }

@@ -28,7 +28,7 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
     summary: 'Heartbeat ping',
     tag,
     description: 'POST or GET the heartbeat URL a heartbeat metric answered on creation. The metric’s value is the seconds since the last ping.',
-    errors: ['not_found', 'database_unavailable'],
+    errors: ['not_found', 'database_unavailable', 'shutting_down'],
   });
   const ping = async (request: { params: { token: string }; em: EntityManager; now: Date }) => {
     const m = await recordHeartbeatPing(request.em, request.params.token, request.now);
@@ -43,7 +43,7 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
       tag,
       description:
         'Point an Alertmanager `webhook_configs` receiver or a Grafana webhook contact point at the alert URL an alert metric answered on creation. The metric’s value is the worst firing alert: 0 (none firing → healthy), 1 (degraded), 2 (unhealthy), from the `severity` (or `priority`) label unless source_config.severity_mapping says otherwise. With source_config.heartbeat_alert (e.g. `Watchdog`) the metric is no_data `alert_heartbeat_missing` when that always-firing alert has not arrived for heartbeat_timeout_seconds (default 600).',
-      errors: ['invalid_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'not_found', 'database_unavailable'],
+      errors: ['invalid_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'not_found', 'database_unavailable', 'shutting_down'],
     });
     app.post('/alerts/:token', { schema: { ...doc, params: TokenParams, body: AlertBody, response: { 200: AlertAck, ...errorResponses } } }, async (request) => {
       const r = await receiveAlertWebhook(request.em, request.params.token, request.body, request.now);

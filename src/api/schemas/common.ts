@@ -118,6 +118,7 @@ export const AUTHENTICATED_ERRORS: ErrorToken[] = [
   'rate_limited',
   'internal_error',
   'database_unavailable',
+  'shutting_down',
 ];
 
 /** Errors every route that reads a JSON body can answer. */
