@@ -2,6 +2,7 @@ import { runMain } from './child-server';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { Client as PgClient } from 'pg';
 import { createOrm, migrate } from '../src/db/orm';
 import { getFreePort } from '../src/launchers/free-port';
 import { loadConfig } from '../src/config';
@@ -22,6 +23,25 @@ import { PLANS } from '../src/domain/plans';
 const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+/**
+ * STALL_MS=11000 reproduces the signature of the one failed fresh-clone round: PostgreSQL holds
+ * the rate-limit counters locked for that long, one second into the first GET /v1/services round.
+ */
+const STALL_MS = Number(process.env.STALL_MS ?? 0);
+
+/** Holds an exclusive lock on `table` for `ms` (a stalled database as the API sees it). */
+async function stallDatabase(url: string, table: string, ms: number): Promise<void> {
+  const client = new PgClient({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query(`lock table ${table} in access exclusive mode`);
+    await new Promise((r) => setTimeout(r, ms));
+    await client.query('rollback');
+  } finally {
+    await client.end();
+  }
+}
 
 async function startServer(args: string[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(__dirname, 'api-overhead-server.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -40,16 +60,20 @@ async function load(url: string, headers: Record<string, string>, duration: numb
   });
   if (result.non2xx > 0 || result.errors > 0) {
     const codes = [...errorCodes].map(([c, n]) => `${c} ×${n}`).join(', ');
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors (${result.timeouts} timeouts, ${result.resets} resets; ${codes || 'no error codes'})`);
+    throw new Error(`${url}: ${result.non2xx} non-2xx (${result['4xx']} 4xx, ${result['5xx']} 5xx), ${result.errors} errors (${result.timeouts} timeouts, ${result.resets} resets; ${codes || 'no error codes'})`);
   }
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
 /**
  * A round that ends with connection errors is reported with their kind (timeouts, resets, error
- * codes) and run once more: one fresh-clone run once failed a round with "50 errors" (one per
- * connection) that later runs never showed, even with the CPU saturated. A server process that
- * died is never retried.
+ * codes) and run once more. One fresh-clone run once failed a round with "50 errors": one per
+ * connection, the signature of every in-flight request hitting autocannon's 10 s timeout at once.
+ * The route's only per-request dependency on PostgreSQL is the organization's rate-limit lease,
+ * which all its requests wait on: a database stalled for 10 s held them all (STALL_MS=11000
+ * shows it). The lease now has a 5 s deadline, so such a stall answers 503 database_unavailable
+ * (counted as non-2xx, with its status) instead of hanging. A server process that died is never
+ * retried.
  */
 async function loadOnceMore(url: string, headers: Record<string, string>, duration: number, checkServers: () => void) {
   try {
@@ -99,7 +123,9 @@ async function main(): Promise<void> {
     const b: { rps: number; p99: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       a.push(await loadOnceMore(bareUrl, {}, DURATION, checkServers));
+      const stall = r === 0 && STALL_MS > 0 ? new Promise((res) => setTimeout(res, 1_000)).then(() => stallDatabase(db.url, 'rate_limit_counters', STALL_MS)) : null;
       b.push(await loadOnceMore(vigilUrl, auth, DURATION, checkServers));
+      await stall;
       console.log(`round ${r + 1}: bare ${a[r]!.rps.toFixed(0)} req/s p99 ${a[r]!.p99} ms | vigil ${b[r]!.rps.toFixed(0)} req/s p99 ${b[r]!.p99} ms`);
     }
     const aRps = median(a.map((x) => x.rps));

@@ -33,6 +33,26 @@ export interface Take {
   allowed: boolean;
 }
 
+/**
+ * How long a request waits for its organization's lease round trip. Every request of the
+ * organization waits on that one statement, so a stalled database (a lock, a checkpoint, a
+ * failover) would otherwise hold them all until the client gives up; past this they answer 503
+ * `database_unavailable` instead. The statement itself goes on and is used when it returns.
+ */
+const LEASE_DEADLINE_MS = 5_000;
+
+class LeaseTimeout extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor() {
+    super(`The rate-limit lease did not return within ${LEASE_DEADLINE_MS} ms`);
+  }
+}
+
+function withinDeadline(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<void>((_, reject) => (timer = setTimeout(() => reject(new LeaseTimeout()), ms)))]).finally(() => clearTimeout(timer));
+}
+
 const fresh = (start: number): Bucket => ({ start, tokens: 0, global: 0, exhausted: false, limit: 0 });
 
 /**
@@ -64,7 +84,7 @@ export class RateLimiter {
       state.inflight ??= this.lease(organizationId, state, windows, limits).finally(() => {
         state.inflight = null;
       });
-      await state.inflight;
+      await withinDeadline(state.inflight, LEASE_DEADLINE_MS);
       if (this.stateOf(organizationId, windows) !== state) return this.take(organizationId, limits, now);
     }
   }

@@ -1,3 +1,4 @@
+import { Client as PgClient } from 'pg';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { type ApiHarness, type HttpResult, startApi } from '../support/api-harness';
 import { eventually } from '../support/eventually';
@@ -152,4 +153,26 @@ describe('PostgreSQL restarted under API load', () => {
     expect(m.status).toBe(201);
     await eventually(async () => expect((await call('GET', `/v1/maintenances/${m.body.id}`)).body.state).toBe('in_progress'), 20_000);
   }, 180_000);
+
+  it('answers 503 database_unavailable within 5 s when the database stalls (a lock on the rate-limit counters), and recovers when it clears', async () => {
+    const fresh = await api.createOrg('enterprise', 'Stalled');
+    const lock = new PgClient({ connectionString: pg.url });
+    await lock.connect();
+    try {
+      await lock.query('begin');
+      await lock.query('lock table rate_limit_counters in access exclusive mode');
+      const started = Date.now();
+      const stalled = await api.request('GET', '/v1/incidents?limit=1', { key: fresh.key });
+      const waited = Date.now() - started;
+      process.stderr.write(`[faults/postgres] stalled lease answered ${stalled.status} after ${waited} ms\n`);
+      expect(stalled.status).toBe(503);
+      expect(stalled.body).toMatchObject({ title: 'database_unavailable', retry_after: 5 });
+      expect(waited).toBeGreaterThanOrEqual(4_900);
+      expect(waited).toBeLessThan(8_000);
+    } finally {
+      await lock.query('rollback');
+      await lock.end();
+    }
+    expect((await api.request('GET', '/v1/incidents?limit=1', { key: fresh.key })).status).toBe(200);
+  }, 60_000);
 });
