@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { TEMPORAL_SERVER_VERSION } from '../../src/launchers/temporal-postgres-server';
+import { VIGIL_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 
 /**
  * Checks docker-compose.yml through Docker Compose's own `config` (no Docker engine needed).
@@ -13,6 +15,7 @@ const INSTALL_HINT = 'Docker Compose v2 (`docker compose`) is missing: run scrip
 interface Port { target: number; published?: string; protocol?: string }
 interface Service {
   image?: string;
+  extra_hosts?: string[];
   build?: { context: string; dockerfile: string };
   command?: string[] | null;
   environment?: Record<string, string | null>;
@@ -38,12 +41,20 @@ function requireCompose(): void {
 
 const published = (s: Service | undefined): string[] => (s?.ports ?? []).map((p) => `${p.published}:${p.target}`);
 
+const APP_SERVICES = ['migrate', 'api-1', 'api-2', 'worker'];
+const SEARCH_ATTRIBUTES = ['VigilOrganizationId', 'VigilResourceKind', 'VigilResourceId', 'VigilSlaContract', 'VigilSlaPeriod', 'VigilSlaState', 'VigilSlaRevision'];
+
 describe('docker-compose.yml', () => {
   let config: ComposeConfig;
   const svc = (name: string): Service => {
     const s = config.services[name];
     if (!s) throw new Error(`service ${name} is not defined`);
     return s;
+  };
+  const mountedFile = (s: Service, target: string): string => {
+    const v = s.volumes?.find((m) => m.target === target);
+    if (!v?.source) throw new Error(`nothing is mounted at ${target}`);
+    return v.source;
   };
 
   beforeAll(() => {
@@ -53,40 +64,85 @@ describe('docker-compose.yml', () => {
     config = JSON.parse(r.stdout) as ComposeConfig;
   });
 
-  it('defines postgres, temporal, migrate, api and worker', () => {
-    expect(Object.keys(config.services).sort()).toEqual(['api', 'migrate', 'postgres', 'temporal', 'worker']);
+  it('defines the production layout: two APIs behind a balancer, a worker, Temporal on its own PostgreSQL with its UI', () => {
+    expect(Object.keys(config.services).sort()).toEqual(
+      ['api', 'api-1', 'api-2', 'migrate', 'postgres', 'temporal', 'temporal-db', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker'].sort(),
+    );
   });
 
   it('pins every third-party image to a version', () => {
     expect(svc('postgres').image).toMatch(/^postgres:16(\.\d+)*$/);
-    expect(svc('temporal').image).toMatch(/^temporalio\/temporal:\d+\.\d+\.\d+$/);
+    expect(svc('temporal-db').image).toMatch(/^postgres:16(\.\d+)*$/);
+    expect(svc('temporal').image).toMatch(/^temporalio\/server:\d+\.\d+\.\d+$/);
+    expect(svc('temporal-schema').image).toMatch(/^temporalio\/admin-tools:\d+\.\d+\.\d+/);
+    expect(svc('temporal-setup').image).toBe(svc('temporal-schema').image);
+    expect(svc('temporal-ui').image).toMatch(/^temporalio\/ui:\d+\.\d+\.\d+$/);
+    expect(svc('api').image).toMatch(/^nginx:\d+\.\d+\.\d+(-alpine)?$/);
   });
 
-  it('publishes the API on 3000 and Temporal gRPC on 7233 and its Web UI on 8233', () => {
-    expect(published(svc('api'))).toContain('3000:3000');
-    expect(published(svc('temporal'))).toEqual(expect.arrayContaining(['7233:7233', '8233:8233']));
+  it('runs the Temporal server and its tools at the version the dev server embeds', () => {
+    const server = /^temporalio\/server:(.+)$/.exec(svc('temporal').image ?? '')?.[1];
+    expect(server).toBe(TEMPORAL_SERVER_VERSION);
+    expect(svc('temporal-schema').image).toMatch(new RegExp(`^temporalio/admin-tools:${TEMPORAL_SERVER_VERSION.replace(/\./g, '\\.')}-`));
   });
 
-  it('runs a persistent Temporal dev server with the Vigil search attributes', () => {
+  it('publishes the balanced API on 3000, each instance on 3001 and 3002, Temporal gRPC on 7233 and its Web UI on 8233', () => {
+    expect(published(svc('api'))).toEqual(['3000:3000']);
+    expect(published(svc('api-1'))).toEqual(['3001:3000']);
+    expect(published(svc('api-2'))).toEqual(['3002:3000']);
+    expect(published(svc('temporal'))).toEqual(['7233:7233']);
+    expect(published(svc('temporal-ui'))).toEqual(['8233:8080']);
+    expect(svc('temporal-ui').environment).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233' });
+    expect(published(svc('temporal-db'))).toEqual([]);
+  });
+
+  it('backs Temporal with PostgreSQL through the postgres12 plugin', () => {
     const t = svc('temporal');
-    const cmd = (t.command ?? []).join(' ');
-    expect(cmd).toMatch(/^server start-dev /);
-    expect(cmd).toContain('--ip=0.0.0.0');
-    expect(cmd).toMatch(/--db-filename=\/home\/temporal\//);
-    for (const key of ['VigilOrganizationId', 'VigilResourceKind', 'VigilResourceId']) {
-      expect(cmd).toContain(`--search-attribute=${key}=Keyword`);
+    expect(t.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'temporal-db', DB_PORT: '5432', BIND_ON_IP: '0.0.0.0' });
+    expect(svc('temporal-schema').environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'temporal-db' });
+    expect(t.healthcheck?.test.join(' ')).toContain('7233');
+    expect(t.depends_on).toEqual({
+      'temporal-db': expect.objectContaining({ condition: 'service_healthy' }),
+      'temporal-schema': expect.objectContaining({ condition: 'service_completed_successfully' }),
+    });
+    expect(svc('temporal-setup').depends_on).toEqual({ temporal: expect.objectContaining({ condition: 'service_healthy' }) });
+  });
+
+  it('sets up the schema, the namespace and every Vigil search attribute with committed scripts', () => {
+    const schema = fs.readFileSync(mountedFile(svc('temporal-schema'), '/vigil') + '/setup-schema.sh', 'utf8');
+    expect(svc('temporal-schema').command).toEqual(['/vigil/setup-schema.sh']);
+    expect(schema).toContain('"temporal:temporal" "temporal_visibility:visibility"');
+    expect(schema).toContain('update-schema -d "$SCHEMA/$dir/versioned"');
+    const setup = fs.readFileSync(mountedFile(svc('temporal-setup'), '/vigil') + '/setup-namespace.sh', 'utf8');
+    expect(svc('temporal-setup').command).toEqual(['/vigil/setup-namespace.sh']);
+    expect(setup).toContain('operator namespace create');
+    for (const key of SEARCH_ATTRIBUTES) expect(setup).toMatch(new RegExp(`--name ${key} --type (Keyword|Int)`));
+    expect(SEARCH_ATTRIBUTES.sort()).toEqual(Object.keys(VIGIL_SEARCH_ATTRIBUTES).sort());
+    for (const [name, type] of Object.entries(VIGIL_SEARCH_ATTRIBUTES)) expect(setup).toContain(`--name ${name} --type ${type}`);
+  });
+
+  it('balances api-1 and api-2 with nginx, letting long polls run past 45 s', () => {
+    const conf = fs.readFileSync(mountedFile(svc('api'), '/etc/nginx/conf.d/default.conf'), 'utf8');
+    expect(conf).toMatch(/server api-1:3000/);
+    expect(conf).toMatch(/server api-2:3000/);
+    expect(conf).toMatch(/listen 3000;/);
+    const readTimeout = Number(/proxy_read_timeout (\d+)s;/.exec(conf)?.[1]);
+    expect(readTimeout).toBeGreaterThanOrEqual(45);
+    expect(svc('api').depends_on).toEqual({
+      'api-1': expect.objectContaining({ condition: 'service_healthy' }),
+      'api-2': expect.objectContaining({ condition: 'service_healthy' }),
+    });
+  });
+
+  it('gives both PostgreSQL servers a volume and a healthcheck', () => {
+    for (const name of ['postgres', 'temporal-db']) {
+      const pg = svc(name);
+      expect(pg.volumes?.map((v) => v.target)).toContain('/var/lib/postgresql/data');
+      expect(pg.healthcheck?.test.join(' ')).toContain('pg_isready');
     }
-    expect(t.volumes?.map((v) => v.target)).toContain('/home/temporal');
-    expect(t.healthcheck?.test).toEqual(expect.arrayContaining(['temporal', 'health']));
   });
 
-  it('gives postgres a volume and a healthcheck', () => {
-    const pg = svc('postgres');
-    expect(pg.volumes?.map((v) => v.target)).toContain('/var/lib/postgresql/data');
-    expect(pg.healthcheck?.test.join(' ')).toContain('pg_isready');
-  });
-
-  it.each(['migrate', 'api', 'worker'])('configures %s from the environment and the built image', (name) => {
+  it.each(APP_SERVICES)('configures %s from the environment and the built image', (name) => {
     const s = svc(name);
     expect(s.environment).toMatchObject({
       DATABASE_URL: 'postgres://postgres:postgres@postgres:5432/vigil',
@@ -98,7 +154,9 @@ describe('docker-compose.yml', () => {
       NODE_ENV: 'production',
     });
     expect(s.image).toBe(svc('migrate').image);
-    expect(s.command).toEqual(['node', `dist/src/cli/${name}.js`]);
+    const role = name.replace(/-\d+$/, '');
+    expect(s.command).toEqual(['node', `dist/src/cli/${role}.js`]);
+    expect(s.extra_hosts).toContain('host.docker.internal=host-gateway');
   });
 
   it('builds the app image from the repository Dockerfile', () => {
@@ -107,14 +165,16 @@ describe('docker-compose.yml', () => {
     expect(fs.existsSync(path.join(ROOT, build?.dockerfile ?? 'missing'))).toBe(true);
   });
 
-  it('starts api and worker after migrations and healthy peers', () => {
-    for (const name of ['api', 'worker']) {
+  it('starts the APIs and the worker after migrations, Temporal setup and healthy peers', () => {
+    for (const name of ['api-1', 'api-2', 'worker']) {
       expect(svc(name).depends_on).toEqual({
         postgres: expect.objectContaining({ condition: 'service_healthy' }),
         temporal: expect.objectContaining({ condition: 'service_healthy' }),
         migrate: expect.objectContaining({ condition: 'service_completed_successfully' }),
+        'temporal-setup': expect.objectContaining({ condition: 'service_completed_successfully' }),
       });
     }
+    for (const name of ['api-1', 'api-2']) expect(svc(name).healthcheck?.test.join(' ')).toContain('/healthz');
   });
 });
 
