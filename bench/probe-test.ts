@@ -8,8 +8,9 @@ import path from 'node:path';
 import { Agent, Pool, request } from 'undici';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
-import { dropDatabase } from '../src/launchers/postgres';
-import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
+import { dropDatabase, withDatabase } from '../src/launchers/postgres';
+import { TEMPORAL_CLI_VERSION, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
+import { TEMPORAL_SERVER_VERSION, startTemporalPostgresServer } from '../src/launchers/temporal-postgres-server';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { probeTestWorkflowId } from '../src/temporal/probe-test-runner';
@@ -18,6 +19,7 @@ import { createOrganization, updateOrganization } from '../src/usecases/organiza
 import type { ProbeVigilEnv } from './probe-test-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { type Stats, stats } from './figures';
+import { type TemporalFloors, measureTemporalFloors } from './probe-test-floor';
 
 /**
  * bench/probe-test: what a probe test (POST /v1/metrics/test) adds on top of the HTTP check it
@@ -47,10 +49,20 @@ import { type Stats, stats } from './figures';
  * target and keeps the clocks. Afterwards each test's time is split into stages from the job rows
  * (created/claimed/completed) and the workflows' Temporal histories.
  *
+ * Temporal layouts: each run is repeated per layout on a fresh database, and the layouts are
+ * printed side by side at the end. VIGIL_BENCH_TEMPORAL picks them: `dev` (the Temporal CLI dev
+ * server on SQLite in memory, as `vigil start` runs it), `postgres` (the full Temporal server on
+ * the PostgreSQL the bench database is on, as production and docker-compose.yml run it; built
+ * with Go on first use, src/launchers/temporal-postgres-server.ts; VIGIL_BENCH_TEMPORAL_POSTGRES_URL
+ * puts it on another PostgreSQL server) or `both` (the default).
+ * TEMPORAL_ADDRESS=host:port measures that running server only. After each layout's run, with
+ * Vigil and the agents stopped, the Temporal floor is measured in isolation
+ * (bench/probe-test-floor.ts: the same round trips with a bare worker, FLOOR_N of each) and
+ * printed beside the overheads.
+ *
  *   npm run build --silent && node dist/bench/probe-test.js
- *   (N=200 WARMUP=10 ROUNDS=4 AGENTS=<≤8, enough for N>; TEMPORAL_ADDRESS=host:port to use a running
- *    Temporal, otherwise the cached dev server binary is started on a free port; VIGIL_NODE_ARGS
- *    adds node flags to the Vigil process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
+ *   (N=200 WARMUP=10 ROUNDS=4 AGENTS=<≤8, enough for N> FLOOR_N=100 VIGIL_BENCH_TEMPORAL=both;
+ *    VIGIL_NODE_ARGS adds node flags to the Vigil process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
  */
 const N = Number(process.env.N ?? 200);
 const WARMUP = Number(process.env.WARMUP ?? 10);
@@ -61,6 +73,8 @@ const AGENTS = Number(process.env.AGENTS ?? Math.min(8, Math.max(1, Math.ceil((N
 const CLOUD_TARGET_MS = 25;
 const AGENT_TARGET_MS = 60;
 const ALLOW_CIDRS = '127.0.0.0/8';
+const FLOOR_N = Number(process.env.FLOOR_N ?? 100);
+const FLOOR_WARMUP = 10;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const say = (line: string) => console.log(line);
@@ -422,12 +436,68 @@ async function terminateLeftovers(temporal: TemporalHandle): Promise<number> {
   return n;
 }
 
-async function main(): Promise<void> {
-  if (!Number.isInteger(N) || N < ROUNDS) throw new Error(`N must be an integer ≥ ROUNDS (${ROUNDS})`);
-  const config = loadConfig();
+// ---------------------------------------------------------------------------------------------
+// Temporal layouts
+
+type Layout = 'dev' | 'postgres' | 'external';
+
+const LAYOUT_LABELS: Record<Layout, string> = {
+  dev: 'dev server (SQLite)',
+  postgres: 'server on PostgreSQL',
+  external: 'TEMPORAL_ADDRESS',
+};
+
+/** TEMPORAL_ADDRESS wins; otherwise VIGIL_BENCH_TEMPORAL: dev, postgres or both (default). */
+function layouts(config: { TEMPORAL_ADDRESS?: string }): Layout[] {
+  if (config.TEMPORAL_ADDRESS) return ['external'];
+  const choice = (process.env.VIGIL_BENCH_TEMPORAL ?? 'both').toLowerCase();
+  if (choice === 'both') return ['dev', 'postgres'];
+  if (choice === 'dev' || choice === 'postgres') return [choice];
+  throw new Error(`VIGIL_BENCH_TEMPORAL must be dev, postgres or both (got ${JSON.stringify(process.env.VIGIL_BENCH_TEMPORAL)})`);
+}
+
+interface RunningLayout {
+  address: string;
+  describe: string;
+  stop(): Promise<void>;
+}
+
+async function startLayout(layout: Layout, config: ReturnType<typeof loadConfig>, postgresUrl: string): Promise<RunningLayout> {
+  const logFile = path.join(os.tmpdir(), `vigil-bench-temporal-${layout}-${process.pid}.log`);
+  if (layout === 'external') return { address: config.TEMPORAL_ADDRESS!, describe: config.TEMPORAL_ADDRESS!, stop: async () => undefined };
+  if (layout === 'dev') {
+    say('starting the Temporal dev server (CLI, SQLite in memory)…');
+    const s = await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile });
+    return { address: s.address, describe: `dev server (Temporal CLI v${TEMPORAL_CLI_VERSION}, SQLite in memory) started by the bench at ${s.address}`, stop: () => s.stop() };
+  }
+  say(`starting the Temporal server v${TEMPORAL_SERVER_VERSION} on PostgreSQL (the first run builds it with Go)…`);
+  const s = await startTemporalPostgresServer({ cacheDir: config.VIGIL_CACHE_DIR, postgresUrl, dropOnStop: true, logFile, log: (l) => (/^(building|Temporal server ready|waiting)/.test(l) ? say(`    ${l}`) : undefined) });
+  const pg = new URL(postgresUrl);
+  return {
+    address: s.address,
+    describe: `server v${TEMPORAL_SERVER_VERSION} (frontend, history, matching, worker in one process; postgres12 plugin, SQL visibility, 4 history shards) on PostgreSQL ${pg.hostname}:${pg.port || 5432} (databases ${s.databases.main}, ${s.databases.visibility}) at ${s.address}`,
+    stop: () => s.stop(),
+  };
+}
+
+interface LayoutResult {
+  layout: Layout;
+  a: Stats;
+  b: Stats;
+  c: Stats;
+  cloudOverhead: number;
+  agentOverhead: number;
+  floors: TemporalFloors | null;
+  /** 1-minute load average when the measured part started and ended (the host is shared). */
+  load: [number, number];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>): Promise<LayoutResult> {
   const db = await benchDatabase(config);
   const orm = await createOrm({ url: db.url, poolMax: 4 });
-  let devServer: RunningTemporal | null = null;
+  let server: RunningLayout | null = null;
   let temporal: TemporalHandle | null = null;
   let vigil: ChildProcess | null = null;
   const agents: ChildProcess[] = [];
@@ -436,12 +506,9 @@ async function main(): Promise<void> {
   const target = await startTarget();
   try {
     await migrate(orm);
-    let address = config.TEMPORAL_ADDRESS;
-    if (!address) {
-      say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
-      devServer = await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`) });
-      address = devServer.address;
-    }
+    // The Temporal server on PostgreSQL uses the server the bench database is on, unless told otherwise.
+    server = await startLayout(layout, config, process.env.VIGIL_BENCH_TEMPORAL_POSTGRES_URL ?? withDatabase(db.url, 'postgres'));
+    const address = server.address;
     await registerSearchAttributes(address, 'default');
     const taskQueue = `bench-probe-test-${randomUUID()}`;
     temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
@@ -487,6 +554,7 @@ async function main(): Promise<void> {
     say(`warm-up: ${WARMUP} of each…`);
     for (let i = 0; i < WARMUP; i++) await runner.iteration(i, true);
     const t0 = Date.now();
+    const loadAtStart = os.loadavg()[0]!;
     for (let r = 0; r < ROUNDS; r++) {
       const n = Math.floor(N / ROUNDS) + (r < N % ROUNDS ? 1 : 0);
       const roundStart = Date.now();
@@ -497,6 +565,7 @@ async function main(): Promise<void> {
       );
     }
     const measuredS = (Date.now() - t0) / 1000;
+    const load: [number, number] = [loadAtStart, os.loadavg()[0]!];
 
     const of = (k: Kind) => runner!.samples.filter((s) => s.kind === k && !s.warmup).map((s) => s.ms);
     const a = stats(of('direct'));
@@ -522,10 +591,23 @@ async function main(): Promise<void> {
     });
     const stageLines = (stages: Stage[]) => stages.map(([label, xs]) => `      ${label.padEnd(84)} ${xs.length ? fmt(stats(xs)) : 'n/a'}`);
 
+    // The floor, in isolation: Vigil and the agents stopped, only Temporal and this process.
+    for (const child of agents.splice(0)) await stopChild(child, 5_000);
+    const leftovers = await terminateLeftovers(temporal).catch(() => 0);
+    if (leftovers) say(`cleanup: terminated ${leftovers} workflows left running`);
+    await stopChild(vigil);
+    vigil = null;
+    say(`measuring the Temporal floor in isolation (${FLOOR_N} of each after ${FLOOR_WARMUP}, Vigil stopped)…`);
+    const floors = await measureTemporalFloors(address, 'default', FLOOR_N, FLOOR_WARMUP).catch((err: Error) => {
+      say(`    WARNING: no floor: ${err.stack ?? err.message}`);
+      return null;
+    });
+
     const lines = [
       '',
-      '================ bench/probe-test summary ================',
-      `${N} sequential requests of each kind in ${ROUNDS} interleaved rounds (order rotating a/b/c), after ${WARMUP} of each as warm-up; measured part ${measuredS.toFixed(1)} s`,
+      `================ bench/probe-test summary: Temporal ${LAYOUT_LABELS[layout]} ================`,
+      `Temporal: ${server.describe}`,
+      `${N} sequential requests of each kind in ${ROUNDS} interleaved rounds (order rotating a/b/c), after ${WARMUP} of each as warm-up; measured part ${measuredS.toFixed(1)} s (1-minute load average ${load[0].toFixed(2)} at its start, ${load[1].toFixed(2)} at its end, on ${os.cpus().length} CPUs)`,
       `target: node:http on ${target.url} answering 200 {} (${target.hits()} requests served)`,
       `(a) direct GET, undici, new connection per GET (the prober opens one per run): ${fmt(a)}`,
       `    (same GET on a kept-alive connection, for reference:               ${fmt(ka)})`,
@@ -543,19 +625,26 @@ async function main(): Promise<void> {
             '    (stages from the client clock, job rows (ms resolution) and Temporal event times on one host; p50s of stages need not add up)',
           ]
         : []),
+      ...(floors
+        ? [
+            `Temporal floor in isolation (Vigil stopped; a bare worker in the bench process; ${floors.n} sequential of each):`,
+            `    eager start → first task ran its local activity (cloud test's Temporal part): ${fmt(floors.eagerActivity)}`,
+            `    eager start → workflow result:                                             ${fmt(floors.eagerResult)}`,
+            `    StartWorkflowExecution, plain (agent test's start):                        ${fmt(floors.start)}`,
+            `    SignalWithStartWorkflowExecution (agent result to its workflow):           ${fmt(floors.signalWithStart)}`,
+          ]
+        : []),
       `probe-test limits (${PROBE_TEST_LIMITS.cloudPerMinute} cloud, ${PROBE_TEST_LIMITS.agentPerMinute} agent per organization and minute, constants): cloud tests rotate ${cloudOrgs.length} fresh organizations, ${CLOUD_PER_ORG} tests each;`,
       `    agent tests rotate ${AGENTS} organizations, each with one registered agent and its own vigil-agent process (one token per process), at most ${AGENT_PER_ORG_MINUTE} per organization and UTC minute` +
         (runner.minuteWaits ? `; waited ${runner.minuteWaits}× for a new minute (${(runner.minuteWaitMs / 1000).toFixed(1)} s, outside the measurements)` : '; no wait for a new minute was needed'),
-      '',
-      `reproduce: npm run build --silent && N=${N} WARMUP=${WARMUP} ROUNDS=${ROUNDS} AGENTS=${AGENTS}${config.TEMPORAL_ADDRESS ? ` TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}` : ''} node dist/bench/probe-test.js`,
-      `(${os.cpus().length} CPUs, Node ${process.version}, Temporal ${devServer ? `dev server started by the bench at ${address}` : address})`,
       cloudMet && agentMet ? 'TARGETS MET' : 'TARGETS MISSED',
       '==========================================================',
     ];
     say(lines.join('\n'));
+    return { layout, a, b, c, cloudOverhead, agentOverhead, floors, load };
   } finally {
     for (const child of agents) await stopChild(child, 5_000);
-    if (temporal) {
+    if (temporal && vigil) {
       const n = await terminateLeftovers(temporal).catch(() => 0);
       if (n) say(`cleanup: terminated ${n} workflows left running`);
     }
@@ -567,8 +656,50 @@ async function main(): Promise<void> {
     await orm.close();
     await dropDatabase(db.url);
     await db.stop();
-    await devServer?.stop();
+    await server?.stop();
   }
+}
+
+/** The layouts side by side: medians, overheads against their targets, and the floor beside each. */
+function sideBySide(results: LayoutResult[]): string {
+  const col = 30;
+  const row = (label: string, cells: string[]) => `${label.padEnd(62)}${cells.map((c) => c.padEnd(col)).join('')}`.trimEnd();
+  const verdict = (x: number, target: number) => `${ms(x)} ${x < target ? 'MET' : 'MISSED'}`;
+  const floor = (f: (fl: TemporalFloors) => Stats) => results.map((r) => (r.floors ? `${ms(f(r.floors).p50)}` : 'n/a'));
+  const missed = results.filter((r) => r.cloudOverhead >= CLOUD_TARGET_MS || r.agentOverhead >= AGENT_TARGET_MS);
+  return [
+    '',
+    '================ bench/probe-test: Temporal layouts side by side (medians) ================',
+    row('', results.map((r) => LAYOUT_LABELS[r.layout])),
+    row('(a) direct GET', results.map((r) => ms(r.a.p50))),
+    row('(b) cloud probe test', results.map((r) => ms(r.b.p50))),
+    row(`    overhead b − a (target < ${CLOUD_TARGET_MS} ms)`, results.map((r) => verdict(r.cloudOverhead, CLOUD_TARGET_MS))),
+    row('    floor: eager start → local activity ran', floor((f) => f.eagerActivity)),
+    row('    floor: eager start → workflow result', floor((f) => f.eagerResult)),
+    row('(c) agent probe test', results.map((r) => ms(r.c.p50))),
+    row(`    overhead c − a (target < ${AGENT_TARGET_MS} ms)`, results.map((r) => verdict(r.agentOverhead, AGENT_TARGET_MS))),
+    row('    floor: StartWorkflowExecution', floor((f) => f.start)),
+    row('    floor: SignalWithStartWorkflowExecution', floor((f) => f.signalWithStart)),
+    row('load average (1 min) at start / end of measurement', results.map((r) => `${r.load[0].toFixed(2)} / ${r.load[1].toFixed(2)}`)),
+    '(floors: the Temporal round trips alone on the same server, Vigil stopped; see each layout\'s summary for p99s)',
+    ...missed.map(
+      (r) =>
+        `${LAYOUT_LABELS[r.layout]}: ${[r.cloudOverhead >= CLOUD_TARGET_MS ? `cloud ${ms(r.cloudOverhead)} over a floor of ${r.floors ? ms(r.floors.eagerActivity.p50) : 'n/a'}` : '', r.agentOverhead >= AGENT_TARGET_MS ? `agent ${ms(r.agentOverhead)} over a floor of ${r.floors ? ms(r.floors.start.p50) : 'n/a'}` : ''].filter(Boolean).join('; ')} (target missed)`,
+    ),
+    '',
+    `reproduce: npm run build --silent && N=${N} WARMUP=${WARMUP} ROUNDS=${ROUNDS} AGENTS=${AGENTS}${process.env.TEMPORAL_ADDRESS ? ` TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}` : ` VIGIL_BENCH_TEMPORAL=${process.env.VIGIL_BENCH_TEMPORAL ?? 'both'}`} node dist/bench/probe-test.js`,
+    `(${os.cpus().length} CPUs, Node ${process.version})`,
+    results.every((r) => r.cloudOverhead < CLOUD_TARGET_MS && r.agentOverhead < AGENT_TARGET_MS) ? 'TARGETS MET in every layout' : 'TARGETS MISSED in some layout',
+    '==========================================================================================',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(N) || N < ROUNDS) throw new Error(`N must be an integer ≥ ROUNDS (${ROUNDS})`);
+  const config = loadConfig();
+  const results: LayoutResult[] = [];
+  for (const layout of layouts(config)) results.push(await runLayout(layout, config));
+  say(sideBySide(results));
 }
 
 runMain(main);
