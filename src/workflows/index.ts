@@ -4,7 +4,7 @@ export { maintenanceWorkflow, maintenanceChanged } from './maintenance-workflow'
 export { webhookDeliveryWorkflow } from './webhook-delivery-workflow';
 export { outboxSweepWorkflow } from './outbox-sweep-workflow';
 export { probeTestWorkflow, probeTestFinished } from './probe-test-workflow';
-export { cloudMetricCheckWorkflow, metricSweepWorkflow } from './metric-workflows';
+export { cloudMetricBucketWorkflow, cloudMetricCheckWorkflow, metricSweepWorkflow } from './metric-workflows';
 export { subscriberEmailWorkflow } from './subscriber-email-workflow';
 export { slaStatementWorkflow } from './sla-statement-workflow';
 export { slaPeriodWorkflow } from './sla-period-workflow';

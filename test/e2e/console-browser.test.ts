@@ -97,7 +97,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
-  // The cloud metric's schedule ends with the metric (the Temporal server outlives this file).
+  // Deleted, the cloud metric leaves its bucket; the bucket's next run finds it empty and retires its Schedule.
   if (created.metric) await api.request('DELETE', `/v1/metrics/${created.metric}`, { key: org.key }).catch(() => undefined);
   target?.closeAllConnections();
   await new Promise((r) => (target ? target.close(r) : r(undefined)));

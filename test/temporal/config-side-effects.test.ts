@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { metricScheduleId, temporalMetricScheduler } from '../../src/temporal/metric-schedules';
+import { metricBucketScheduleId, metricScheduleId, temporalMetricScheduler } from '../../src/temporal/metric-schedules';
+import { bucketOf as bucketOfMetric } from '../../src/domain/metric-buckets';
 import { contractScheduleId, temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
@@ -27,6 +28,10 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await agent?.stop();
+  // Bucket Schedules outlive their metrics until a run finds them empty; the Temporal server outlives this file.
+  for await (const s of h.temporal.client.schedule.list()) {
+    if (s.scheduleId.startsWith(`metric-bucket:${h.taskQueue}:`)) await h.temporal.client.schedule.getHandle(s.scheduleId).delete().catch(() => undefined);
+  }
   target.closeAllConnections();
   await new Promise((r) => target.close(r));
   await api.close();
@@ -58,9 +63,11 @@ describe('an applied document has the side effects of the single-item endpoints'
     const agentMetricId = idOf(applied, 'web-agent');
     const contractId = idOf(applied, 'acme-sla');
 
-    const schedule = await describeSchedule(metricScheduleId(cloudId));
-    expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'cloudMetricCheckWorkflow' });
-    await expect(describeSchedule(metricScheduleId(agentMetricId))).rejects.toThrow();
+    const bucketOf = (id: string, intervalSeconds: number) => metricBucketScheduleId({ id, intervalSeconds }, h.taskQueue);
+    const schedule = await describeSchedule(bucketOf(cloudId, 30));
+    expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'cloudMetricBucketWorkflow' });
+    await expect(describeSchedule(metricScheduleId(cloudId))).rejects.toThrow();
+    await expect(describeSchedule(bucketOf(agentMetricId, 5))).rejects.toThrow();
     expect((await describeSchedule(contractScheduleId(contractId))).action).toMatchObject({ type: 'startWorkflow' });
 
     // Both metrics measure: the cloud one through its Schedule, the agent one because the agent heard of it.
@@ -70,16 +77,19 @@ describe('an applied document has the side effects of the single-item endpoints'
       });
     }
 
-    // A changed interval reaches the Schedule.
+    // A changed interval moves the metric to a bucket of that interval.
     doc.metrics[0]!.interval_seconds = 120;
     expect((await apply(doc)).body.summary.update).toBe(1);
-    const changed = await describeSchedule(metricScheduleId(cloudId));
-    expect(JSON.stringify(changed.spec)).toContain('120');
+    const changed = await describeSchedule(bucketOf(cloudId, 120));
+    expect(changed.spec.intervals).toEqual([expect.objectContaining({ every: 120_000 })]);
 
     // Pruned: the Schedules go with their items.
     const pruned = await apply({ version: 1, customers: doc.customers, services: doc.services, metrics: [], contracts: [] }, '?prune=true');
     expect(pruned.body.summary).toMatchObject({ delete: 3 });
-    await expect(describeSchedule(metricScheduleId(cloudId))).rejects.toThrow();
+    // The bucket's next run finds it empty and retires its Schedule (run here at once rather than in up to 120 s).
+    const run = await h.temporal.client.workflow.execute('cloudMetricBucketWorkflow', { taskQueue: h.taskQueue, workflowId: `bucket-now-${cloudId}`, args: [{ ...bucketOfMetric(cloudId, 120) }] });
+    expect(run).toMatchObject({ metrics: 0, stored: 0, retired: true });
+    await expect(describeSchedule(bucketOf(cloudId, 120))).rejects.toThrow();
     await expect(describeSchedule(contractScheduleId(contractId))).rejects.toThrow();
   }, 120_000);
 });

@@ -104,9 +104,9 @@ export interface MetricPorts {
  * change (a failed sync is mended by the metric's next change; a schedule left behind by a
  * deleted metric only skips, as a deleted metric is never probed).
  */
-export async function syncSchedule(ctx: OrgContext, ports: MetricPorts, m: Metric): Promise<void> {
+export async function syncSchedule(ctx: OrgContext, ports: MetricPorts, m: Metric, opts: { created?: boolean } = {}): Promise<void> {
   try {
-    await ports.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: runsInCloud(m.sourceType, m.agent), deleted: !!m.deletedAt });
+    await ports.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: runsInCloud(m.sourceType, m.agent), deleted: !!m.deletedAt, created: opts.created });
   } catch (err) {
     ctx.log?.error({ err, metric_id: m.id }, 'could not update the metric schedule');
   }
@@ -115,7 +115,7 @@ export async function syncSchedule(ctx: OrgContext, ports: MetricPorts, m: Metri
 /** Creates a metric (within the plan's quota), then its cloud schedule. */
 export async function createMetric(ctx: OrgContext, ports: MetricPorts, input: MetricInput): Promise<{ view: MetricView; inbound: InboundEndpoint | null }> {
   const { metric, view, token } = await insertMetric(ctx, input);
-  await syncSchedule(ctx, ports, metric);
+  await syncSchedule(ctx, ports, metric, { created: true });
   return { view, inbound: token ? inboundEndpoint(metric.sourceType, token) : null };
 }
 

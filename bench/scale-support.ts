@@ -1,0 +1,176 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type MetricBucket, bucketOf, plannedRunAt } from '../src/domain/metric-buckets';
+import { type Stats, stats } from './figures';
+
+/**
+ * Helpers of bench/scale.ts: the production processes it starts, the loopback target, and the
+ * drift arithmetic (pure, so the figures can be checked by hand).
+ */
+
+/** A production entry point (`dist/src/cli/<name>.js`) or the agent bin, with its output kept (the last 64 KiB). */
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+}
+
+export function spawnProc(name: string, file: string, env: NodeJS.ProcessEnv): Proc {
+  const child = spawn(process.execPath, [file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out += d.toString();
+    if (out.length > 65_536) out = out.slice(-65_536);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { name, child, pid: child.pid!, output: () => out };
+}
+
+export function waitForOutput(p: Proc, pattern: RegExp, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (p.child.exitCode !== null) return reject(new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output().slice(-4000)}`));
+    const timer = setInterval(() => {
+      if (pattern.test(p.output())) done(null);
+    }, 100);
+    const deadline = setTimeout(() => done(new Error(`${p.name}: ${pattern} not seen within ${timeoutMs / 1000} s:\n${p.output().slice(-4000)}`)), timeoutMs);
+    const onExit = (code: number | null) => done(new Error(`${p.name} exited with ${code}:\n${p.output().slice(-4000)}`));
+    p.child.once('exit', onExit);
+    function done(err: Error | null) {
+      clearInterval(timer);
+      clearTimeout(deadline);
+      p.child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve();
+    }
+  });
+}
+
+/** SIGTERM, SIGKILL after `graceMs`. */
+export async function stopProc(p: Proc | null, graceMs = 20_000): Promise<void> {
+  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => p.child.once('exit', () => resolve()));
+  p.child.kill('SIGTERM');
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resident and peak resident set of a process in MiB (null when gone). */
+export function procRss(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'latin1');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+export const loadavg = (): string => {
+  try {
+    return readFileSync('/proc/loadavg', 'latin1').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'n/a';
+  }
+};
+
+/** The loopback target every metric checks: answers 200 `{}` to anything. */
+export async function startTarget(): Promise<{ origin: string; hits: () => number; close(): Promise<void> }> {
+  let hits = 0;
+  const server = http.createServer((req, res) => {
+    hits++;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    hits: () => hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drift
+
+export interface SampleRow {
+  metricId: string;
+  sampledAtMs: number;
+}
+
+export interface DriftFigures {
+  drift: Stats;
+  samples: number;
+  expected: number;
+  missed: number;
+}
+
+/**
+ * Cloud metrics: each sample's drift is its time minus the Schedule's nominal tick at or before
+ * it (bucket Schedules: the bucket's interval grid and offset; per-metric Schedules: the interval
+ * grid at offset 0). Samples whose planned tick lies in [fromMs, toMs) count; each metric is
+ * expected once per such tick, so `missed` counts ticks without a sample.
+ */
+export function cloudDrift(rows: SampleRow[], intervalSeconds: number, grid: 'bucket' | 'per-metric', metricIds: string[], fromMs: number, toMs: number): DriftFigures {
+  const bucket = (id: string): MetricBucket => (grid === 'bucket' ? bucketOf(id, intervalSeconds) : { intervalSeconds, slot: 0 });
+  const drifts: number[] = [];
+  const seen = new Map<string, Set<number>>();
+  for (const r of rows) {
+    const planned = plannedRunAt(bucket(r.metricId), r.sampledAtMs);
+    if (planned < fromMs || planned >= toMs) continue;
+    drifts.push(r.sampledAtMs - planned);
+    const s = seen.get(r.metricId) ?? new Set<number>();
+    s.add(planned);
+    seen.set(r.metricId, s);
+  }
+  let expected = 0;
+  let missed = 0;
+  const every = intervalSeconds * 1000;
+  for (const id of metricIds) {
+    const b = bucket(id);
+    let ticks = 0;
+    for (let t = plannedRunAt(b, toMs - 1); t >= fromMs; t -= every) ticks++;
+    expected += ticks;
+    missed += Math.max(0, ticks - (seen.get(id)?.size ?? 0));
+  }
+  return { drift: stats(drifts), samples: drifts.length, expected, missed };
+}
+
+/**
+ * Agent metrics run on the agent's own timers (first run at a random moment, then every
+ * interval), whose planned ticks are not recorded. Per metric, the k-th run is planned at
+ * phase + k × interval, the phase taken from the metric's least late run in the window (so that
+ * run counts as on time and the figure is, if anything, low). Samples in [fromMs, toMs).
+ */
+export function agentDrift(rows: SampleRow[], intervalSeconds: number, metricIds: string[], fromMs: number, toMs: number): DriftFigures {
+  const every = intervalSeconds * 1000;
+  const byMetric = new Map<string, number[]>();
+  for (const r of rows) {
+    if (r.sampledAtMs < fromMs || r.sampledAtMs >= toMs) continue;
+    const list = byMetric.get(r.metricId) ?? [];
+    list.push(r.sampledAtMs);
+    byMetric.set(r.metricId, list);
+  }
+  const drifts: number[] = [];
+  let samples = 0;
+  for (const list of byMetric.values()) {
+    list.sort((a, b) => a - b);
+    const first = list[0]!;
+    const ks = list.map((t) => Math.round((t - first) / every));
+    const phase = Math.min(...list.map((t, i) => t - ks[i]! * every));
+    list.forEach((t, i) => drifts.push(t - ks[i]! * every - phase));
+    samples += list.length;
+  }
+  const expected = Math.floor((toMs - fromMs) / every) * metricIds.length;
+  return { drift: stats(drifts), samples, expected, missed: Math.max(0, expected - samples) };
+}
