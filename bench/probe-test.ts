@@ -1,8 +1,7 @@
+import { startTarget } from './loopback-target';
 import { runMain } from './child-server';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, Pool, request } from 'undici';
@@ -89,27 +88,6 @@ const fmt = (s: Stats) => `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)}`
 
 // ---------------------------------------------------------------------------------------------
 // Target, API client, processes
-
-async function startTarget(): Promise<{ url: string; hits: () => number; close(): Promise<void> }> {
-  let hits = 0;
-  const server = http.createServer((req, res) => {
-    hits++;
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
-    res.end('{}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/health`,
-    hits: () => hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 interface ApiClient {
   call<T = any>(key: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: T }>;
@@ -503,7 +481,8 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
   const agents: ChildProcess[] = [];
   let api: ApiClient | null = null;
   let runner: Runner | null = null;
-  const target = await startTarget();
+  const loopback = await startTarget();
+  const target = { ...loopback, url: `${loopback.origin}/health` };
   try {
     await migrate(orm);
     // The Temporal server on PostgreSQL uses the server the bench database is on, unless told otherwise.

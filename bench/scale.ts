@@ -15,7 +15,8 @@ import { type ApiClient, apiClient, expectStatus } from './api-client';
 import { type Stats } from './figures';
 import { forEach, postgresCpu, procCpu } from './proc-cpu';
 import { benchDatabase } from './processes';
-import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, spawnProc, startTarget, stopProc, waitForOutput } from './scale-support';
+import { startTarget } from './loopback-target';
+import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, spawnProc, stopProc, waitForOutput } from './scale-support';
 
 /**
  * bench/scale: many scheduled metrics at once (issue 18 item 4). METRICS http metrics every

@@ -2,11 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { VIGIL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attribute-keys';
+import { captureOutput, stopChild } from './child-process';
 import { getFreePort, isPortOpen } from './free-port';
+import { acquireBuildLock, findGo, isExecutable } from './go-build';
 
 /** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -15,57 +16,6 @@ const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
 
 export function temporalCliPath(cacheDir: string): string {
   return path.join(cacheDir, 'temporal-cli', `v${TEMPORAL_CLI_VERSION}`, 'temporal');
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findGo(): string | null {
-  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  const candidates = [...dirs.map((d) => path.join(d, 'go')), '/usr/local/go/bin/go'];
-  return candidates.find(isExecutable) ?? null;
-}
-
-/** Whether the process whose pid is in `file` is alive; null when the file is gone. */
-function holderAlive(file: string): boolean | null {
-  let pid: number;
-  try {
-    pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
-    if (!(pid > 0)) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? null : code === 'EPERM';
-  }
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Takes `${binDir}/.build.lock` (O_EXCL), breaking it when its holder is dead. Returns false when `done()` became true while waiting. */
-async function acquireBuildLock(lockFile: string, done: () => boolean, log: (l: string) => void): Promise<boolean> {
-  let announced = false;
-  for (;;) {
-    if (done()) return false;
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const alive = holderAlive(lockFile);
-    if (alive === false) fs.rmSync(lockFile, { force: true }); // stale; should two processes both break it, each still builds into its own GOBIN
-    if (alive !== true) continue;
-    if (!announced) log('waiting for another process that is building the Temporal CLI');
-    announced = true;
-    await sleep(1000);
-  }
 }
 
 function runGoInstall(go: string, gobin: string, log: (line: string) => void): Promise<void> {
@@ -92,7 +42,7 @@ export async function ensureTemporalCli(cacheDir: string, log: (line: string) =>
   const binDir = path.dirname(binary);
   fs.mkdirSync(binDir, { recursive: true });
   const lockFile = path.join(binDir, '.build.lock');
-  if (!(await acquireBuildLock(lockFile, () => isExecutable(binary), log))) return binary;
+  if (!(await acquireBuildLock(lockFile, () => isExecutable(binary), 'the Temporal CLI', log))) return binary;
   // Each builder writes into its own GOBIN; the final rename is atomic, so readers never see a half-written binary.
   const gobin = path.join(binDir, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
@@ -129,6 +79,8 @@ export interface RunningTemporal {
   stop(): Promise<void>;
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 const hostForUrl = (ip: string): string => (ip.includes(':') ? `[${ip}]` : ip);
 
 /** Resolves once the frontend serves `namespace` with every Vigil search attribute registered. */
@@ -147,39 +99,6 @@ async function probeReady(address: string, namespace: string): Promise<boolean> 
   } finally {
     await connection?.close().catch(() => undefined);
   }
-}
-
-/** Keeps the last lines of a child's output, mirrors them to the log file and to `log`. */
-function captureOutput(child: ChildProcess, logFile: string | undefined, log: (line: string) => void): string[] {
-  const tail: string[] = [];
-  let file: fs.WriteStream | undefined;
-  if (logFile) {
-    fs.mkdirSync(path.dirname(logFile), { recursive: true });
-    file = fs.createWriteStream(logFile, { flags: 'a' });
-    child.once('close', () => file?.end());
-  }
-  for (const stream of [child.stdout, child.stderr]) {
-    if (!stream) continue;
-    readline.createInterface({ input: stream }).on('line', (line) => {
-      tail.push(line);
-      if (tail.length > 40) tail.shift();
-      file?.write(`${line}\n`);
-      log(line);
-    });
-  }
-  return tail;
-}
-
-function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<RunningTemporal> {

@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import readline from 'node:readline';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { Client as PgClient } from 'pg';
 import { registerSearchAttributes, VIGIL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { captureOutput, stopChild } from './child-process';
 import { getFreePort, isPortOpen } from './free-port';
+import { acquireBuildLock, findGo, isExecutable } from './go-build';
 import { LOCAL_SERVER_URL } from './postgres';
 
 /**
@@ -43,76 +44,8 @@ export function temporalServerPaths(cacheDir: string): TemporalServerBinaries {
   return { server: path.join(dir, 'temporal-server'), sqlTool: path.join(dir, 'temporal-sql-tool'), schemaDir: path.join(dir, 'schema', 'postgresql', 'v12') };
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 const isBuilt = (b: TemporalServerBinaries): boolean =>
   isExecutable(b.server) && isExecutable(b.sqlTool) && fs.existsSync(path.join(b.schemaDir, 'temporal', 'versioned')) && fs.existsSync(path.join(b.schemaDir, 'visibility', 'versioned'));
-
-function findGo(): string | null {
-  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  return [...dirs.map((d) => path.join(d, 'go')), '/usr/local/go/bin/go'].find(isExecutable) ?? null;
-}
-
-/** Whether the pid in `file` is alive; null when the file is gone. */
-function holderAlive(file: string): boolean | null {
-  try {
-    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
-    if (!(pid > 0)) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? null : code === 'EPERM';
-  }
-}
-
-/** O_EXCL lock file, broken when its holder is dead. False when `done()` became true while waiting. */
-async function acquireLock(lockFile: string, done: () => boolean, log: (l: string) => void): Promise<boolean> {
-  let announced = false;
-  for (;;) {
-    if (done()) return false;
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const alive = holderAlive(lockFile);
-    if (alive === false) fs.rmSync(lockFile, { force: true });
-    if (alive !== true) continue;
-    if (!announced) log('waiting for another process that is building the Temporal server');
-    announced = true;
-    await sleep(1000);
-  }
-}
-
-/** Keeps the last lines of a child's output, mirrors them to `logFile` and to `log`. */
-function captureOutput(child: ChildProcess, logFile: string | undefined, log: (line: string) => void): string[] {
-  const tail: string[] = [];
-  let file: fs.WriteStream | undefined;
-  if (logFile) {
-    fs.mkdirSync(path.dirname(logFile), { recursive: true });
-    file = fs.createWriteStream(logFile, { flags: 'a' });
-    child.once('close', () => file?.end());
-  }
-  for (const stream of [child.stdout, child.stderr]) {
-    if (!stream) continue;
-    readline.createInterface({ input: stream }).on('line', (line) => {
-      tail.push(line);
-      if (tail.length > 40) tail.shift();
-      file?.write(`${line}\n`);
-      log(line);
-    });
-  }
-  return tail;
-}
 
 function goInstall(go: string, gobin: string, log: (line: string) => void): Promise<void> {
   const pkgs = ['cmd/server', 'cmd/tools/sql'].map((p) => `${SERVER_MODULE}/${p}@v${TEMPORAL_SERVER_VERSION}`);
@@ -138,7 +71,7 @@ export async function ensureTemporalServer(cacheDir: string, log: (line: string)
   const dir = path.dirname(paths.server);
   fs.mkdirSync(dir, { recursive: true });
   const lockFile = path.join(dir, '.build.lock');
-  if (!(await acquireLock(lockFile, () => isBuilt(paths), log))) return paths;
+  if (!(await acquireBuildLock(lockFile, () => isBuilt(paths), 'the Temporal server', log))) return paths;
   const gobin = path.join(dir, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     if (isBuilt(paths)) return paths;
@@ -271,18 +204,6 @@ function canListen(host: string, port: number): Promise<boolean> {
     server.unref();
     server.once('error', () => resolve(false));
     server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
-
-function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
   });
 }
 

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** What the launchers that build a Go binary on first use (the Temporal CLI, the Temporal server) share. */
+
+export function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `go` on PATH, else the Go distribution's usual place. */
+export function findGo(): string | null {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  return [...dirs.map((d) => path.join(d, 'go')), '/usr/local/go/bin/go'].find(isExecutable) ?? null;
+}
+
+/** Whether the process whose pid is in `file` is alive; null when the file is gone. */
+function holderAlive(file: string): boolean | null {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    if (!(pid > 0)) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? null : code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Takes `lockFile` (O_EXCL), breaking it when its holder is dead. Answers false when `done()`
+ * became true while waiting (another process finished the build).
+ */
+export async function acquireBuildLock(lockFile: string, done: () => boolean, what: string, log: (l: string) => void): Promise<boolean> {
+  let announced = false;
+  for (;;) {
+    if (done()) return false;
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const alive = holderAlive(lockFile);
+    if (alive === false) fs.rmSync(lockFile, { force: true }); // stale; should two processes both break it, each still builds into its own GOBIN
+    if (alive !== true) continue;
+    if (!announced) log(`waiting for another process that is building ${what}`);
+    announced = true;
+    await sleep(1000);
+  }
+}
