@@ -45,7 +45,7 @@ interface Sample {
 async function post(samples: Sample[], token = agent.token) {
   const res = await api.request('POST', '/v1/agent/samples', { headers: { authorization: `Bearer ${token}` }, body: { samples } });
   expect(res.status).toBe(200);
-  return res.body as { accepted: number; rejected: { index: number; metric_id: string }[]; flips: number };
+  return res.body as { accepted: number; rejected: { index: number; metric_id: string; reason: string }[]; flips: number };
 }
 
 const sql = async <T = any>(text: string, params: unknown[] = []) => (await api.orm.em.getConnection().execute(text, params)) as T[];
@@ -172,7 +172,7 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
       { metric_id: theirs, sampled_at: at(0), value: 1 },
       { metric_id: gone, sampled_at: at(0), value: 1 },
     ]);
-    expect(res).toEqual({ accepted: 1, rejected: [{ index: 0, metric_id: unknown }, { index: 2, metric_id: theirs }, { index: 3, metric_id: gone }], flips: 1 });
+    expect(res).toEqual({ accepted: 1, rejected: [{ index: 0, metric_id: unknown, reason: 'unknown_metric' }, { index: 2, metric_id: theirs, reason: 'unknown_metric' }, { index: 3, metric_id: gone, reason: 'unknown_metric' }], flips: 1 });
     expect(await samplesOf(theirs)).toBe(0);
     expect(await samplesOf(gone)).toBe(0);
     // The other agent may post for its own metric.
