@@ -153,13 +153,22 @@ export async function startApi(
     async updateOrg(orgId, patch) {
       // The API caches keys and plans until the change notification arrives; wait for it (the
       // app's own listener was registered first, so it has run by then).
+      // A feed that lost its connection meanwhile (another suite's test ends every feed's session)
+      // never hears it, but then the caches read PostgreSQL until it is back: that is as good.
       const seen = new Promise<void>((resolve) => {
-        const onChange = (c: { t: string; o?: string }) => {
-          if (c.t !== 'organizations' || c.o !== orgId) return;
+        const done = () => {
           changeFeed.off('change', onChange);
+          changeFeed.off('reset', done);
+          changeFeed.off('live', done);
           resolve();
         };
+        const onChange = (c: { t: string; o?: string }) => {
+          if (c.t === 'organizations' && c.o === orgId) done();
+        };
         changeFeed.on('change', onChange);
+        changeFeed.on('reset', done);
+        changeFeed.on('live', done);
+        if (!changeFeed.live) done();
       });
       await updateOrganization(orm.em.fork(), orgId, patch, new Date());
       await seen;
