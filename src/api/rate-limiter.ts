@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { leaseRateLimitTokens } from '../db/repositories/rate-limit-repository';
+import { databaseUnavailable } from './plugins/errors';
 import { type RateLimitWindows, leaseSize, usableGrant, windowsAt } from '../domain/rate-limit';
 
 interface Bucket {
@@ -41,16 +42,9 @@ export interface Take {
  */
 const LEASE_DEADLINE_MS = 5_000;
 
-class LeaseTimeout extends Error {
-  readonly code = 'ETIMEDOUT';
-  constructor() {
-    super(`The rate-limit lease did not return within ${LEASE_DEADLINE_MS} ms`);
-  }
-}
-
 function withinDeadline(p: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<void>((_, reject) => (timer = setTimeout(() => reject(new LeaseTimeout()), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([p, new Promise<void>((_, reject) => (timer = setTimeout(() => reject(databaseUnavailable()), ms)))]).finally(() => clearTimeout(timer));
 }
 
 const fresh = (start: number): Bucket => ({ start, tokens: 0, global: 0, exhausted: false, limit: 0 });

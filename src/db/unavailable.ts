@@ -8,7 +8,8 @@
  * `cause`s is walked.
  */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+// Not ETIMEDOUT: other clients (HTTP, SMTP) time out too, and the pool's own timeouts say so in their message.
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 const MESSAGES = [
   /Connection terminated/i,
   /Connection ended unexpectedly/i,

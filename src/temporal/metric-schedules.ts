@@ -29,7 +29,8 @@ export function temporalMetricScheduler(temporal: TemporalHandle): MetricSchedul
       });
   return {
     async sync(m) {
-      const legacy = deleteLegacy(m.id);
+      // A metric created since buckets never had a Schedule of its own.
+      const legacy = m.created ? Promise.resolve() : deleteLegacy(m.id);
       if (m.cloud && !m.deleted) {
         const b = bucketOf(m.id, m.intervalSeconds);
         await temporal.client.schedule.create(bucketScheduleOptions(b, temporal.taskQueue)).catch((err) => {

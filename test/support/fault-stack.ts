@@ -141,7 +141,7 @@ async function localStack(): Promise<FaultStack> {
   // At info it says "worker running" once it polls.
   const worker = launch('worker', 'worker.ts', { LOG_LEVEL: 'info' });
   await eventually(async () => {
-    if (worker.exitCode !== null) throw Object.assign(new Error(`the worker exited:\n${output.get('worker')}`), { fatal: true });
+    if (worker.exitCode !== null) throw new Error(`the worker exited:\n${output.get('worker')}`);
     if (!/worker running/.test(output.get('worker') ?? '')) throw new Error(`the worker is not running yet:\n${output.get('worker')}`);
   }, 180_000, 500);
   await Promise.all([startApiProcess(0), startApiProcess(1)]);

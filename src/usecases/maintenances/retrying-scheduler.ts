@@ -53,7 +53,8 @@ export function retryingMaintenanceScheduler(
     async changed(organizationId, view) {
       try {
         await inner.changed(organizationId, view);
-        if (owed.get(view.id)) owed.set(view.id, { organizationId, view });
+        // Told now: nothing is owed for it any more.
+        owed.delete(view.id);
       } catch (err) {
         owed.set(view.id, { organizationId, view });
         schedule();
