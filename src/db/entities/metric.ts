@@ -27,6 +27,8 @@ export const MetricSchema = defineEntity({
     status: p.string().length(16),
     currentValue: p.double().nullable(),
     reason: p.string().length(200).nullable(),
+    /** `target` | `measurement` for a no-value reading (domain/reason-class.ts); null with a value. */
+    reasonClass: p.string().length(16).nullable(),
     lastSampleAt: p.datetime(3).nullable(),
     statusSince: p.datetime(3).nullable(),
     /** Manual metrics: the status set by hand. */
@@ -55,6 +57,7 @@ export const MetricStatusFlipSchema = defineEntity({
     toStatus: p.string().length(16),
     value: p.double().nullable(),
     reason: p.string().length(200).nullable(),
+    reasonClass: p.string().length(16).nullable(),
     at: p.datetime(3),
   },
   indexes: [{ properties: ['metric', 'at'] }],

@@ -15,6 +15,7 @@ import { Migration20261124200000ConfigKeys } from './Migration20261124200000Conf
 import { Migration20261124210000Console } from './Migration20261124210000Console';
 import { Migration20261124120000SlaStatements } from './Migration20261124120000SlaStatements';
 import { Migration20261125000000AgentSessions } from './Migration20261125000000AgentSessions';
+import { Migration20261126000000ReasonClasses } from './Migration20261126000000ReasonClasses';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124200000ConfigKeys', class: Migration20261124200000ConfigKeys },
   { name: 'Migration20261124210000Console', class: Migration20261124210000Console },
   { name: 'Migration20261125000000AgentSessions', class: Migration20261125000000AgentSessions },
+  { name: 'Migration20261126000000ReasonClasses', class: Migration20261126000000ReasonClasses },
 ];
