@@ -10,7 +10,7 @@
  * Unknown codes (a newer agent's) normalise to `unknown`, a measurement gap: we do not call
  * something an outage we cannot explain.
  */
-import { type ReasonCode, normalizeReason } from './reason-codes';
+import { type ReasonCode, type VariablePrefix, normalizeReason } from './reason-codes';
 
 export const REASON_CLASSES = ['target', 'measurement'] as const;
 export type ReasonClass = (typeof REASON_CLASSES)[number];
@@ -81,19 +81,28 @@ export const REASON_CODE_CLASSES = {
 } as const satisfies Record<ReasonCode, ReasonClass>;
 
 /** Classes of the codes with a variable part (`prefix:part`). */
-export const VARIABLE_REASON_CLASSES: Readonly<Record<string, ReasonClass>> = {
+export const VARIABLE_REASON_CLASSES = {
   unexpected_status: T,
   target_not_public: M,
   refused: M,
-};
+} as const satisfies Record<VariablePrefix, ReasonClass>;
 
 /** The class of a reason code (normalised first); null for no reason (a reading with a value). */
 export function reasonClass(code: string | null | undefined): ReasonClass | null {
   if (code === null || code === undefined) return null;
   const reason = normalizeReason(code);
   const colon = reason.indexOf(':');
-  if (colon > 0) return VARIABLE_REASON_CLASSES[reason.slice(0, colon)] ?? M;
+  if (colon > 0) return (VARIABLE_REASON_CLASSES as Record<string, ReasonClass>)[reason.slice(0, colon)] ?? M;
   return (REASON_CODE_CLASSES as Record<string, ReasonClass>)[reason] ?? M;
+}
+
+/**
+ * The class a stored reading carries (samples, the metric's latest outcome, flips): a `no_data`
+ * reading's reason class (no reason: `no_data`, a measurement gap); null for a reading with a
+ * status, whose reason (manual metrics store `no_data` with a status set by hand) says nothing.
+ */
+export function readingReasonClass(status: string, reason: string | null | undefined): ReasonClass | null {
+  return status === 'no_data' ? reasonClass(reason ?? 'no_data') : null;
 }
 
 /** What a reading means for availability: `up`, `down`, or `unmeasured` (a gap in the evidence). */

@@ -41,7 +41,7 @@ export const REASON_CODES = {
   json_path_unsupported_type: { label: 'JSON path value is an array, object or null', hint: 'Point the path at a single number or boolean inside that value.' },
 
   // HTTP mTLS
-  mtls_ref_missing: { label: 'Client certificate or key variable not set on the agent', hint: 'The check config must hold the NAME of an environment variable, not the certificate content; set that variable on the agent and restart it.' },
+  mtls_ref_missing: { label: 'Client certificate or key variable not set on the agent', hint: 'The check config must hold the NAME of an environment variable, not the certificate content; set that variable on the agent and restart it. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   mtls_handshake_failed: { label: 'Uncategorised mTLS handshake failure', hint: 'See the metadata; check the client certificate, key and the server TLS configuration.' },
   mtls_file_unreadable: { label: 'Variable points at an unreadable file', hint: 'Check that the file exists and that the agent user may read it.' },
   mtls_cert_parse_failed: { label: 'PEM is not a valid certificate', hint: 'The certificate variable must hold (or point at) a PEM certificate starting with -----BEGIN CERTIFICATE-----.' },
@@ -54,7 +54,7 @@ export const REASON_CODES = {
   mtls_client_cert_rejected: { label: 'Server rejected the client certificate', hint: 'The server does not trust the issuer of the client certificate, or the certificate is revoked; check the server client-CA configuration.' },
 
   // Secret headers (HTTP, WebSocket)
-  header_ref_missing: { label: 'Header variable unset or blank on the agent', hint: 'Set the environment variable named in `header_refs` on the agent (the metadata names the header and variable) and restart it.' },
+  header_ref_missing: { label: 'Header variable unset or blank on the agent', hint: 'Set the environment variable named in `header_refs` on the agent (the metadata names the header and variable) and restart it. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   header_ref_invalid: { label: 'Header variable holds a line break or control character', hint: 'Remove trailing newlines or control characters from the variable value.' },
 
   // DNS and TLS certificate
@@ -78,9 +78,9 @@ export const REASON_CODES = {
   grpc_unauthenticated: { label: 'gRPC call unauthenticated', hint: 'The server wants credentials; supply them through `metadata_refs`.' },
   grpc_permission_denied: { label: 'gRPC permission denied', hint: 'The credentials sent lack permission for the health call; check them on the server.' },
   grpc_tls_failed: { label: 'gRPC TLS handshake failed', hint: 'Check whether the server expects TLS and that its certificate validates against the configured CA.' },
-  grpc_ca_unreadable: { label: 'gRPC CA certificate unreadable', hint: 'Check that the configured CA file or variable exists and holds a PEM certificate the agent can read.' },
+  grpc_ca_unreadable: { label: 'gRPC CA certificate unreadable', hint: 'Check that the configured CA file or variable exists and holds a PEM certificate the agent can read. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   grpc_error: { label: 'Unclassified gRPC failure', hint: 'See the metadata for the gRPC status and message.' },
-  metadata_ref_missing: { label: 'gRPC metadata variable not set on the agent', hint: 'Set the environment variable named in `metadata_refs` on the agent (the metadata names key and variable) and restart it.' },
+  metadata_ref_missing: { label: 'gRPC metadata variable not set on the agent', hint: 'Set the environment variable named in `metadata_refs` on the agent (the metadata names key and variable) and restart it. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   metadata_ref_invalid: { label: 'gRPC metadata variable holds an invalid character', hint: 'Remove line breaks, control or non-ASCII characters from the variable value.' },
 
   // WebSocket
@@ -100,7 +100,7 @@ export const REASON_CODES = {
   AgentInternal: { label: 'Internal agent error during the Prometheus query', hint: 'See the agent log; upgrading the agent may help.' },
 
   // Database
-  db_dsn_missing: { label: 'Connection string variable not set', hint: 'Set the environment variable named in `connection_string_ref` on the agent and restart it.' },
+  db_dsn_missing: { label: 'Connection string variable not set', hint: 'Set the environment variable named in `connection_string_ref` on the agent and restart it. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   db_query_not_allowed: { label: 'Query is not a single SELECT', hint: 'Only a single SELECT or WITH ... SELECT is allowed; remove other statements and trailing semicolons.' },
   db_empty_result: { label: 'Query returned zero rows', hint: 'Make the query return exactly one row, e.g. with an aggregate such as count(*) or coalesce.' },
   db_multi_row: { label: 'Query returned more than one row', hint: 'Aggregate or add LIMIT 1 so the query returns a single row.' },
@@ -140,7 +140,7 @@ export const REASON_CODES = {
   loki_unreachable: { label: 'Loki unreachable', hint: 'Check the Loki URL and network access from the agent.' },
   loki_timeout: { label: 'Loki query timed out', hint: 'Shorten the range or simplify the query, or raise the timeout.' },
   loki_unauthorized: { label: 'Loki rejected the credentials (401/403)', hint: 'Check the credentials and tenant id the agent sends to Loki.' },
-  loki_auth_ref_missing: { label: 'Loki credential variable not set on the agent', hint: 'Set the environment variable named in the auth reference on the agent and restart it.' },
+  loki_auth_ref_missing: { label: 'Loki credential variable not set on the agent', hint: 'Set the environment variable named in the auth reference on the agent and restart it. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   loki_query_error: { label: 'Loki rejected the query (400/422)', hint: 'Fix the LogQL; the metadata carries the error text.' },
   loki_server_error: { label: 'Loki server error (5xx)', hint: 'Loki or a proxy in front of it is failing; check its health and logs.' },
   loki_bad_response: { label: 'Loki answered something unexpected', hint: 'The response is not a Loki query result; check that the URL points at the Loki API.' },
@@ -154,7 +154,7 @@ export const REASON_CODES = {
   es_unreachable: { label: 'Elasticsearch unreachable', hint: 'Check the URL and network access from the agent.' },
   es_timeout: { label: 'Elasticsearch query timed out', hint: 'Narrow the query or time range, or raise the timeout.' },
   es_unauthorized: { label: 'Elasticsearch rejected the credentials (401/403)', hint: 'Check the credentials and that the user may read the index.' },
-  es_auth_ref_missing: { label: 'Elasticsearch credential variable not set on the agent', hint: 'Set the environment variable named in the auth reference on the agent and restart it.' },
+  es_auth_ref_missing: { label: 'Elasticsearch credential variable not set on the agent', hint: 'Set the environment variable named in the auth reference on the agent and restart it. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   es_query_error: { label: 'Elasticsearch rejected the query (400/422)', hint: 'Fix the query DSL; the metadata carries the error.' },
   es_server_error: { label: 'Elasticsearch server error (5xx)', hint: 'The cluster is failing; check its health and logs.' },
   es_bad_response: { label: 'Elasticsearch answered something unexpected', hint: 'The response is not a search result; check that the URL points at the cluster API.' },
@@ -268,7 +268,7 @@ export const LEGACY_REASON_CODES: Readonly<Record<string, ReasonCode>> = {
 
 const LEGACY_TLS_PREFIXES = ['ERR_TLS_', 'ERR_SSL_'] as const;
 
-type VariablePrefix = 'unexpected_status' | 'target_not_public' | 'refused';
+export type VariablePrefix = 'unexpected_status' | 'target_not_public' | 'refused';
 
 const VARIABLE_CODES: Readonly<Record<VariablePrefix, (part: string) => { label: string; hint: string }>> = {
   unexpected_status: (status) => ({
@@ -284,6 +284,9 @@ const VARIABLE_CODES: Readonly<Record<VariablePrefix, (part: string) => { label:
     hint: `The prober re-validated this hosted check and refused it: ${problem}. Fix the check config, or run it on an agent.`,
   }),
 };
+
+/** The prefixes of the codes with a variable part (`prefix:part`). */
+export const VARIABLE_REASON_PREFIXES = Object.keys(VARIABLE_CODES) as VariablePrefix[];
 
 /** Splits `prefix:part` when the prefix has a variable part and the part is not empty. */
 function splitVariable(code: string): { prefix: VariablePrefix; part: string } | null {
