@@ -4,6 +4,7 @@ import { type ProbeRegistry, runProbe } from '../probes/run-probe';
 import { type AgentJob, AgentApiClient, AgentApiError } from './api-client';
 import type { CustomProbeRegistry } from './custom-probes';
 import { AgentClock } from './clock';
+import { secretRefResolver } from './secret-refs';
 import { MetricRunner } from './metric-runner';
 import type { OtlpReceiver } from './otlp-receiver';
 import { AGENT_VERSION } from './version';
@@ -50,10 +51,15 @@ export class VigilAgent {
    */
   readonly session = randomUUID();
   private reportedOffsetMs: number | null = null;
+  /** Where probe tests' `*_ref` names resolve: only the variables the operator allows. */
+  private readonly refs: (name: string) => string | undefined;
 
   constructor(private readonly opts: AgentOptions) {
     this.api = new AgentApiClient(opts.apiUrl, opts.token);
     this.clock = opts.clock ?? new AgentClock();
+    this.refs = secretRefResolver(opts.env ?? process.env, (variable, rule) =>
+      this.log('warn', 'a probe test names a variable the agent does not send; it resolves to nothing', { variable, rule }),
+    );
   }
 
   private log(level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>): void {
@@ -143,7 +149,8 @@ export class VigilAgent {
       const deadlineMs = Math.max(1_000, Math.min(30_000, Date.parse(job.expires_at) - this.clock.now()));
       const o = await runProbe(this.opts.registry, job.source_type, job.source_config, {
         mode: 'agent',
-        env: (name) => env[name],
+        env: this.refs,
+        setting: (name) => env[name],
         defaultTimeoutMs: 10_000,
         deadlineMs,
       });

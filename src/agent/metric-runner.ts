@@ -4,6 +4,7 @@ import type { AgentApiClient } from './api-client';
 import { type CustomProbeRegistry, runCustomProbe } from './custom-probes';
 import { OtlpQuerySchema } from './otlp-aggregate';
 import type { OtlpReceiver } from './otlp-receiver';
+import { secretRefResolver } from './secret-refs';
 
 export interface MetricConfig {
   metric_id: string;
@@ -45,8 +46,11 @@ export class MetricRunner {
   private buffer: Sample[] = [];
   private flushTimer: NodeJS.Timeout;
   private flushing: Promise<void> | null = null;
+  /** Where the metrics' `*_ref` names resolve: only the variables the operator allows. */
+  private readonly refs: (name: string) => string | undefined;
 
   constructor(private readonly opts: MetricRunnerOptions) {
+    this.refs = secretRefResolver(opts.env, (variable, rule) => opts.log?.('warn', 'a metric names a variable the agent does not send; it resolves to nothing', { variable, rule }));
     this.flushTimer = setInterval(() => void this.flush(), opts.flushMs ?? 2_000);
   }
 
@@ -94,7 +98,7 @@ export class MetricRunner {
       return runCustomProbe(this.opts.customProbes ?? new Map(), String(probe ?? ''), config ?? {}, { timeoutMs: timeout_ms, env: this.opts.env });
     }
     const env = this.opts.env;
-    return runProbe(this.opts.registry, m.source_type, m.source_config, { mode: 'agent', env: (n) => env[n], defaultTimeoutMs: 10_000, deadlineMs: Math.min(30_000, m.interval_seconds * 1000) });
+    return runProbe(this.opts.registry, m.source_type, m.source_config, { mode: 'agent', env: this.refs, setting: (n) => env[n], defaultTimeoutMs: 10_000, deadlineMs: Math.min(30_000, m.interval_seconds * 1000) });
   }
 
   /** Posts what is buffered; on failure the samples wait for the next flush. */

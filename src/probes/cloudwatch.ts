@@ -24,7 +24,7 @@
 import { CloudWatchClient, type CloudWatchClientConfig, type Datapoint, GetMetricStatisticsCommand, type Statistic } from '@aws-sdk/client-cloudwatch';
 import type { SourceConfigOf } from '../domain/source-config';
 import { classifyCloudwatchError } from './cloudwatch-errors';
-import { measured, noValue, type Probe, type ProbeContext, type ProbeOutcome } from './types';
+import { measured, noValue, readSetting, type Probe, type ProbeContext, type ProbeOutcome } from './types';
 
 type CloudwatchConfig = SourceConfigOf<'cloudwatch'>;
 
@@ -49,7 +49,7 @@ function cloudwatchUnit(unit: string | undefined, statistic: string): string | n
 }
 
 export const cloudwatchProbe: Probe<CloudwatchConfig> = async (config, ctx) => {
-  const region = config.region ?? ctx.env('AWS_REGION')?.trim() ?? ctx.env('AWS_DEFAULT_REGION')?.trim();
+  const region = config.region ?? readSetting(ctx, 'AWS_REGION')?.trim() ?? readSetting(ctx, 'AWS_DEFAULT_REGION')?.trim();
   if (!region) return noValue('cloudwatch_error', { problem: 'region_missing' });
   const client = new CloudWatchClient(clientConfig(region, ctx));
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.defaultTimeoutMs)]);
@@ -81,10 +81,10 @@ export const cloudwatchProbe: Probe<CloudwatchConfig> = async (config, ctx) => {
 };
 
 function clientConfig(region: string, ctx: ProbeContext): CloudWatchClientConfig {
-  const accessKeyId = ctx.env('AWS_ACCESS_KEY_ID')?.trim();
-  const secretAccessKey = ctx.env('AWS_SECRET_ACCESS_KEY')?.trim();
-  const sessionToken = ctx.env('AWS_SESSION_TOKEN')?.trim() || undefined;
-  const endpoint = ctx.env('AWS_ENDPOINT_URL_CLOUDWATCH')?.trim() || ctx.env('AWS_ENDPOINT_URL')?.trim() || undefined;
+  const accessKeyId = readSetting(ctx, 'AWS_ACCESS_KEY_ID')?.trim();
+  const secretAccessKey = readSetting(ctx, 'AWS_SECRET_ACCESS_KEY')?.trim();
+  const sessionToken = readSetting(ctx, 'AWS_SESSION_TOKEN')?.trim() || undefined;
+  const endpoint = readSetting(ctx, 'AWS_ENDPOINT_URL_CLOUDWATCH')?.trim() || readSetting(ctx, 'AWS_ENDPOINT_URL')?.trim() || undefined;
   return {
     region,
     maxAttempts: 1,

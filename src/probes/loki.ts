@@ -16,7 +16,7 @@
 import type { SourceConfigOf } from '../domain/source-config';
 import { type ApiAnswer, apiUrl, callJsonApi, isHeaderSafe, networkFailure, short } from './api-json';
 import { readInstantResult } from './instant-query-result';
-import { measured, noValue, type Probe, type ProbeOutcome } from './types';
+import { measured, noValue, readSetting, type Probe, type ProbeOutcome } from './types';
 
 export const LOKI_TENANT_ENV = 'LOKI_TENANT_ID';
 
@@ -32,7 +32,7 @@ export const lokiProbe: Probe<LokiConfig> = async (config, ctx) => {
     if (!isHeaderSafe(auth)) return noValue('header_ref_invalid', { header: 'Authorization', header_ref: config.auth_ref });
     headers.authorization = auth;
   }
-  const tenant = ctx.env(LOKI_TENANT_ENV)?.trim();
+  const tenant = readSetting(ctx, LOKI_TENANT_ENV)?.trim();
   if (tenant) {
     if (!isHeaderSafe(tenant)) return noValue('header_ref_invalid', { header: 'X-Scope-OrgID', header_ref: LOKI_TENANT_ENV });
     headers['x-scope-orgid'] = tenant;

@@ -16,7 +16,7 @@
 import type { SourceConfigOf } from '../domain/source-config';
 import { apiUrl, callJsonApi, isHeaderSafe, networkFailure, short } from './api-json';
 import { readInstantResult } from './instant-query-result';
-import { measured, noValue, type Probe, type ProbeOutcome } from './types';
+import { measured, noValue, readSetting, type Probe, type ProbeOutcome } from './types';
 
 export const PROMETHEUS_ENV = {
   serverUrl: 'PROMETHEUS_SERVER_URL',
@@ -27,7 +27,7 @@ export const PROMETHEUS_ENV = {
 type Target = { url: URL; headers: Record<string, string> } | { failure: ProbeOutcome };
 
 export const prometheusProbe: Probe<SourceConfigOf<'prometheus'>> = async (config, ctx) => {
-  const target = resolveTarget(config.server_url, (name) => ctx.env(name));
+  const target = resolveTarget(config.server_url, (name) => readSetting(ctx, name));
   if ('failure' in target) return target.failure;
   const url = apiUrl(target.url, 'api/v1/query');
   url.searchParams.set('query', config.query);
@@ -54,8 +54,11 @@ function resolveTarget(serverUrl: string | undefined, env: (name: string) => str
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { failure: noValue('invalid_prometheus_url', { protocol: url.protocol }) };
   const headers: Record<string, string> = {};
-  const token = env(PROMETHEUS_ENV.bearerToken)?.trim();
-  const tenant = env(PROMETHEUS_ENV.tenantId)?.trim();
+  // The agent's Prometheus credentials go only to the agent's own Prometheus: a `server_url` in the
+  // config (chosen by whoever may write metrics) elsewhere gets none of them.
+  const own = serverUrl === undefined || originOf(env(PROMETHEUS_ENV.serverUrl)?.trim()) === url.origin;
+  const token = own ? env(PROMETHEUS_ENV.bearerToken)?.trim() : undefined;
+  const tenant = own ? env(PROMETHEUS_ENV.tenantId)?.trim() : undefined;
   const basic = url.username !== '' || url.password !== '';
   if (basic && token) return { failure: noValue('prometheus_auth_conflict', { variables: `${PROMETHEUS_ENV.serverUrl} credentials, ${PROMETHEUS_ENV.bearerToken}` }) };
   if (token) headers.authorization = `Bearer ${token}`;
@@ -65,6 +68,15 @@ function resolveTarget(serverUrl: string | undefined, env: (name: string) => str
     if (value && !isHeaderSafe(value)) return { failure: noValue('prometheus_headers_invalid', { variable }) };
   }
   return { url, headers };
+}
+
+function originOf(raw: string | undefined): string | null {
+  if (!raw) return null;
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return null;
+  }
 }
 
 function outcomeOf(status: number, json: unknown, malformed: boolean): ProbeOutcome {

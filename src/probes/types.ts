@@ -19,9 +19,15 @@ export interface ProbeOutcome {
 export interface ProbeContext {
   /**
    * Resolves an environment-variable NAME named in the config (`header_refs`, `*_ref`). On an
-   * agent this is the agent host's environment; in the cloud it resolves nothing.
+   * agent this is the agent host's environment, limited to the variables its operator allows
+   * (src/agent/secret-refs.ts); in the cloud it resolves nothing.
    */
   env(name: string): string | undefined;
+  /**
+   * Reads a setting under a fixed name the probe itself chooses (AWS_REGION, LOKI_TENANT_ID,
+   * PROMETHEUS_SERVER_URL…), never a name taken from the config. Absent: read through `env`.
+   */
+  setting?(name: string): string | undefined;
   mode: 'agent' | 'cloud';
   /** Aborted when the probe's overall deadline passes. */
   signal: AbortSignal;
@@ -38,6 +44,9 @@ export interface ProbeContext {
    */
   resolveHost?(host: string): Promise<string[]>;
 }
+
+/** A fixed-name setting of the probe (see ProbeContext.setting). */
+export const readSetting = (ctx: ProbeContext, name: string): string | undefined => (ctx.setting ? ctx.setting(name) : ctx.env(name));
 
 /** Thrown inside a probe to end it with a reason code (the runner turns it into an outcome). */
 export class ProbeFailure extends Error {

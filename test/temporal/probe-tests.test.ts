@@ -76,7 +76,7 @@ async function registerAgent(o: OrgFixture = org, name = 'edge'): Promise<{ id: 
 
 async function runningAgent(o: OrgFixture = org): Promise<{ id: string; process: AgentProcess }> {
   const { id, token } = await registerAgent(o);
-  const p = await startAgentProcess(api.baseUrl, token, { PROBE_BEARER: `Bearer ${SECRET}` });
+  const p = await startAgentProcess(api.baseUrl, token, { VIGIL_SECRET_PROBE_BEARER: `Bearer ${SECRET}` });
   agents.push(p);
   return { id, process: p };
 }
@@ -227,7 +227,7 @@ describe('probe tests on a real agent process', () => {
   });
 
   it('resolves header_refs on the agent and never returns the secret or the body', async () => {
-    const res = await test({ agent_id: agentId, source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, json_path: '$.queue_depth' } });
+    const res = await test({ agent_id: agentId, source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'VIGIL_SECRET_PROBE_BEARER' }, json_path: '$.queue_depth' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ value: 17, reason: null, mode: 'agent' });
     expect(res.text).not.toContain(SECRET);
@@ -334,7 +334,7 @@ describe('cloud probe tests', () => {
   it('runs a public HTTP check from the cloud at once, without the secret headers', async () => {
     const take = jest.spyOn(h.worker.localProbeJobs, 'take');
     const finish = jest.spyOn(h.worker.localProbeJobs, 'finish');
-    const res = await test({ source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, expected_status: 401 } });
+    const res = await test({ source_type: 'http', source_config: { url: targetUrl, header_refs: { Authorization: 'VIGIL_SECRET_PROBE_BEARER' }, expected_status: 401 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ mode: 'cloud', job_id: null, agent_id: null, unit: 'ms', reason: null, skipped_secret_headers: ['Authorization'] });
     const [job] = await api.orm.em.fork().find(ProbeTestJobSchema, { organization: org.id, mode: 'cloud' }, { orderBy: { createdAt: 'desc' }, limit: 1 });
@@ -351,7 +351,7 @@ describe('cloud probe tests', () => {
 
   it('runs mtls_http, the deprecated alias of http (§9), from the cloud exactly as http', async () => {
     const o = await orgWithKeys(api);
-    const config = { url: targetUrl, header_refs: { Authorization: 'PROBE_BEARER' }, expected_status: 401 };
+    const config = { url: targetUrl, header_refs: { Authorization: 'VIGIL_SECRET_PROBE_BEARER' }, expected_status: 401 };
     const alias = await o.call('POST', '/v1/metrics/test', { source_type: 'mtls_http', source_config: config });
     expect(alias.status).toBe(200);
     expect(alias.body).toMatchObject({ mode: 'cloud', job_id: null, agent_id: null, unit: 'ms', reason: null, value_description: 'HTTP response time', skipped_secret_headers: ['Authorization'] });
