@@ -26,6 +26,8 @@ describe('creditTermsSchema: a discriminated union of tiered and proportional te
       rounding: 'half_up',
       count_degraded_as_down: false,
       maintenance_notice_hours: 72,
+      no_data_counts_as: 'up',
+      min_coverage_pct: '99',
     });
   });
 
@@ -38,6 +40,8 @@ describe('creditTermsSchema: a discriminated union of tiered and proportional te
       rounding: 'up',
       count_degraded_as_down: true,
       maintenance_notice_hours: 0,
+      no_data_counts_as: 'excluded',
+      min_coverage_pct: '95.5',
     };
     expect(creditTermsSchema.parse(input)).toEqual(input);
   });

@@ -24,7 +24,7 @@ const count = (services: ServiceTimeline[], maintenances: MaintenanceWindow[] = 
 
 describe('countDowntime: whole down minutes ("a minute counts as down when the service was down for at least part of it")', () => {
   it('counts nothing for a healthy month: 44,640 total and eligible', () => {
-    expect(count([timeline('healthy')])).toEqual({ totalMinutes: 44_640, excludedMinutes: 0, eligibleMinutes: 44_640, downMinutes: 0 });
+    expect(count([timeline('healthy')])).toEqual({ totalMinutes: 44_640, excludedMinutes: 0, eligibleMinutes: 44_640, downMinutes: 0, unmeasuredMinutes: 0 });
   });
 
   it('counts a down stretch inside one minute as that one minute', () => {
@@ -146,9 +146,9 @@ describe('countDowntime: scheduled maintenance announced at least N hours ahead 
 
   it('excludes a window announced exactly 72 h ahead, not one announced 71 h ahead', () => {
     // 72 h before 01-15 02:00 is 01-12 02:00 → excluded 120, eligible 44,640 − 120 = 44,520.
-    expect(count(healthy, [window('2025-01-12T02:00:00Z')])).toEqual({ totalMinutes: 44_640, excludedMinutes: 120, eligibleMinutes: 44_520, downMinutes: 0 });
+    expect(count(healthy, [window('2025-01-12T02:00:00Z')])).toEqual({ totalMinutes: 44_640, excludedMinutes: 120, eligibleMinutes: 44_520, downMinutes: 0, unmeasuredMinutes: 0 });
     // 01-12 03:00 is 71 h ahead → not excluded.
-    expect(count(healthy, [window('2025-01-12T03:00:00Z')])).toEqual({ totalMinutes: 44_640, excludedMinutes: 0, eligibleMinutes: 44_640, downMinutes: 0 });
+    expect(count(healthy, [window('2025-01-12T03:00:00Z')])).toEqual({ totalMinutes: 44_640, excludedMinutes: 0, eligibleMinutes: 44_640, downMinutes: 0, unmeasuredMinutes: 0 });
     // One second short of 72 h → not excluded.
     expect(maintenanceQualifies(window('2025-01-12T02:00:01Z'), 72)).toBe(false);
     expect(maintenanceQualifies(window('2025-01-12T02:00:00Z'), 72)).toBe(true);
@@ -190,10 +190,10 @@ describe('countDowntime: scheduled maintenance announced at least N hours ahead 
     const w = window('2025-01-01T00:00:00Z', '2025-01-15T02:00:30Z', '2025-01-15T02:03:30Z');
     // Down 02:00:00–02:04:00: 02:00 is down outside the window (02:00:00–02:00:30), 02:03 too (02:03:30–02:04:00) → 2.
     const wide = [timeline('healthy', ['2025-01-15T02:00:00Z', 'unhealthy'], ['2025-01-15T02:04:00Z', 'healthy'])];
-    expect(count(wide, [w])).toEqual({ totalMinutes: 44_640, excludedMinutes: 2, eligibleMinutes: 44_638, downMinutes: 2 });
+    expect(count(wide, [w])).toEqual({ totalMinutes: 44_640, excludedMinutes: 2, eligibleMinutes: 44_638, downMinutes: 2, unmeasuredMinutes: 0 });
     // Down 02:00:40–02:03:20 lies wholly inside the window → 0 down, though 02:00 and 02:03 stay eligible.
     const inside = [timeline('healthy', ['2025-01-15T02:00:40Z', 'unhealthy'], ['2025-01-15T02:03:20Z', 'healthy'])];
-    expect(count(inside, [w])).toEqual({ totalMinutes: 44_640, excludedMinutes: 2, eligibleMinutes: 44_638, downMinutes: 0 });
+    expect(count(inside, [w])).toEqual({ totalMinutes: 44_640, excludedMinutes: 2, eligibleMinutes: 44_638, downMinutes: 0, unmeasuredMinutes: 0 });
   });
 
   it('with a 0 h rule excludes a window announced at or before its start, never one announced after', () => {
@@ -217,6 +217,7 @@ describe('countDowntime over a DST month', () => {
       excludedMinutes: 0,
       eligibleMinutes: 44_580,
       downMinutes: 60,
+      unmeasuredMinutes: 0,
     });
   });
 });

@@ -22,7 +22,7 @@ describe('one statement end to end: period → minutes → attainment → credit
       maintenances: [{ start: d('2025-03-15T01:00:00Z'), end: d('2025-03-15T03:00:00Z'), announcedAt: d('2025-03-10T09:00:00Z') }],
     });
     // 44,580 − 120 = 44,460 eligible.
-    expect(minutes).toEqual({ totalMinutes: 44_580, excludedMinutes: 120, eligibleMinutes: 44_460, downMinutes: 5 });
+    expect(minutes).toEqual({ totalMinutes: 44_580, excludedMinutes: 120, eligibleMinutes: 44_460, downMinutes: 5, unmeasuredMinutes: 0 });
 
     const a = attainment(minutes.eligibleMinutes, minutes.downMinutes);
     // 44,455 / 44,460 = 1 − 5/44,460 = 0.9998875… → 99.9887 % (floor, 4 places).
@@ -49,7 +49,7 @@ describe('one statement end to end: period → minutes → attainment → credit
       services: [{ initial: 'healthy', changes: [{ at: d('2025-04-05T14:40:00Z'), status: 'unhealthy' }, { at: d('2025-04-05T15:10:00Z'), status: 'healthy' }] }],
       maintenances: [],
     });
-    expect(minutes).toEqual({ totalMinutes: 43_230, excludedMinutes: 0, eligibleMinutes: 43_230, downMinutes: 30 });
+    expect(minutes).toEqual({ totalMinutes: 43_230, excludedMinutes: 0, eligibleMinutes: 43_230, downMinutes: 30, unmeasuredMinutes: 0 });
     // AUD 1,000.00 = 100,000 cents × 30 / 43,230 × 10 = 30,000,000 / 43,230 = 693 rest 41,610 (43,230 × 693 = 29,958,390)
     // = 693.96… → half_up 694. creditPct = 300 / 43,230 × 100 = 0.6939625…% → "0.693962".
     const a = attainment(minutes.eligibleMinutes, minutes.downMinutes);

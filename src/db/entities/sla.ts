@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import type { CreditTerms } from '../../domain/sla/credit-terms';
+import type { StoredCreditTerms } from '../../domain/sla/credit-terms';
 import { CustomerSchema } from './customer';
 import { OrganizationSchema } from './organization';
 
@@ -25,7 +25,7 @@ export const ContractSchema = defineEntity({
     effectiveFrom: p.string().length(10),
     /** Last day in effect (inclusive), or null while open-ended. */
     effectiveTo: p.string().length(10).nullable(),
-    creditTerms: p.json<CreditTerms>(),
+    creditTerms: p.json<StoredCreditTerms>(),
     /** Where delivered statements go; null → the customer's contact email. */
     billingEmail: p.string().length(320).nullable(),
     /** Reviewers reminded after 3 days in review. */

@@ -15,6 +15,10 @@
  *   `count_degraded_as_down` (default false: only `unhealthy` is down), and
  *   `maintenance_notice_hours` (required integer 0..8784: scheduled maintenance announced at
  *   least that many hours before it starts is excluded from the eligible minutes).
+ * - Evidence gaps (issue 24): `no_data_counts_as` says what a minute with no measured status is
+ *   (`up`, the default; `down`; or `excluded` from the eligible minutes), and `min_coverage_pct`
+ *   (decimal string in [0, 100], default `"99"`) the share of measured minutes below which the
+ *   statement carries a warning and needs `acknowledge_gaps` to be submitted or approved.
  * - Percentages and multipliers are decimal strings (decimal.ts: up to 6 decimal places), never
  *   numbers, so `"99.99"` is exactly 99.99. Unknown keys are refused (strict objects).
  */
@@ -27,6 +31,9 @@ export const MAX_MAINTENANCE_NOTICE_HOURS = 8_784;
 export const MAX_MULTIPLIER = '1000';
 export const ROUNDING_MODES = ['half_up', 'up'] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
+export const NO_DATA_TREATMENTS = ['up', 'down', 'excluded'] as const;
+export type NoDataTreatment = (typeof NO_DATA_TREATMENTS)[number];
+export const DEFAULT_MIN_COVERAGE_PCT = '99';
 
 const decimalString = z
   .string({ error: 'Expected a decimal string such as "99.99"' })
@@ -49,6 +56,9 @@ const commonFields = {
   rounding: z.enum(ROUNDING_MODES).default('half_up'),
   count_degraded_as_down: z.boolean().default(false),
   maintenance_notice_hours: z.int().min(0).max(MAX_MAINTENANCE_NOTICE_HOURS),
+  no_data_counts_as: z.enum(NO_DATA_TREATMENTS).default('up'),
+  // "0" turns the check off.
+  min_coverage_pct: decimalString.refine((v) => !isDecimalString(v) || compareDecimals(v, '100') <= 0, 'min_coverage_pct must be at most 100').default(DEFAULT_MIN_COVERAGE_PCT),
 };
 
 export const tieredTermsSchema = z.strictObject({
@@ -83,10 +93,17 @@ export const creditTermsSchema = z.discriminatedUnion('type', [tieredTermsSchema
 
 /** Terms as stored and used (defaults applied). */
 export type CreditTerms = z.output<typeof creditTermsSchema>;
+/** Terms as stored on a contract: rows written before issue 24 lack the evidence-gap fields (read them through `withTermDefaults`). */
+export type StoredCreditTerms = CreditTerms extends infer T ? (T extends CreditTerms ? Omit<T, 'no_data_counts_as' | 'min_coverage_pct'> & Partial<Pick<T, 'no_data_counts_as' | 'min_coverage_pct'>> : never) : never;
+
+/** Stored terms with every default applied. */
+export function withTermDefaults(terms: StoredCreditTerms): CreditTerms {
+  return creditTermsSchema.parse(terms);
+}
 /** Terms as a client may send them (defaulted fields optional). */
 export type CreditTermsInput = z.input<typeof creditTermsSchema>;
 export type TieredTerms = z.output<typeof tieredTermsSchema>;
 export type ProportionalTerms = z.output<typeof proportionalTermsSchema>;
 export type TierStep = z.output<typeof tierStepSchema>;
 /** The part of the terms that decides which minutes are down or excluded (downtime.ts). */
-export type DowntimeRule = Pick<CreditTerms, 'count_degraded_as_down' | 'maintenance_notice_hours'>;
+export type DowntimeRule = Pick<CreditTerms, 'count_degraded_as_down' | 'maintenance_notice_hours'> & { no_data_counts_as?: NoDataTreatment };

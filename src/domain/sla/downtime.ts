@@ -6,8 +6,9 @@
  * (period bounds are whole UTC minutes, see period.ts), `totalMinutes` of them.
  *
  * Status of the covered services at an instant: the worst of their statuses, unhealthy (3) >
- * degraded (2) > healthy (1) > no_data (0). `no_data` is never down: the probe ran but yielded no
- * value, which is a gap in the evidence, not an observed outage. So one service unhealthy makes
+ * degraded (2) > healthy (1) > no_data (0). `no_data` here is a measurement gap, never down by
+ * itself (the caller maps a `no_data` with a `target` reason to `unhealthy` first, issue 24 §1;
+ * what gaps count as is the terms' `no_data_counts_as`, below). So one service unhealthy makes
  * the whole contract down; one service no_data beside a healthy one does not.
  *
  * The rules, chosen in the customer's favour wherever a minute is only partly one thing:
@@ -26,6 +27,12 @@
  *   at least part of it". A status that turns down at exactly 10:05:00 makes 10:05 down but not
  *   10:04; one that recovers at exactly 10:05:00 leaves 10:05 up.
  * - `eligibleMinutes = totalMinutes − excludedMinutes`, and `downMinutes ≤ eligibleMinutes`.
+ *
+ * Evidence gaps (issue 24): `gaps` are the spans in which no status was measured (the caller
+ * derives them, see coverage.ts). Whole minutes inside them are `unmeasuredMinutes`. The terms'
+ * `no_data_counts_as` says what they are: `up` (default: nothing changes), `down` (gap time is
+ * down time, same minute rule) or `excluded` (a minute wholly inside a gap is excluded, like
+ * maintenance; a down minute never is).
  *
  * Timelines: each service gives the status in force before its first change (`initial`) and its
  * changes `{ at, status }` sorted by `at` (equal instants allowed: the last one listed wins). A
@@ -67,6 +74,8 @@ export interface DowntimeInput {
   period: { start: Date; end: Date };
   maintenances: readonly MaintenanceWindow[];
   terms: DowntimeRule;
+  /** Spans with no measured status (none when undefined). */
+  gaps?: readonly { start: Date; end: Date }[];
 }
 
 export interface DowntimeMinutes {
@@ -74,12 +83,14 @@ export interface DowntimeMinutes {
   excludedMinutes: number;
   eligibleMinutes: number;
   downMinutes: number;
+  /** Whole minutes inside the gaps. */
+  unmeasuredMinutes: number;
 }
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
@@ -111,7 +122,7 @@ export function maintenanceQualifies(window: MaintenanceWindow, noticeHours: num
 }
 
 /** Merge sorted-or-not spans, joining overlapping and touching ones; empty spans vanish. */
-function mergeSpans(spans: Span[]): Span[] {
+export function mergeSpans(spans: Span[]): Span[] {
   const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
   const out: Span[] = [];
   for (const s of sorted) {
@@ -141,6 +152,11 @@ function subtractSpans(from: readonly Span[], holes: readonly Span[]): Span[] {
 
 /** The spans of [periodStart, periodEnd) during which the worst status is down. */
 function downSpans(services: readonly ServiceTimeline[], periodStart: number, periodEnd: number, rule: DowntimeRule): Span[] {
+  return spansWhere(services, periodStart, periodEnd, (worst) => isDownStatus(worst, rule));
+}
+
+/** The spans of [periodStart, periodEnd) during which the worst status of `services` satisfies `holds`. */
+export function spansWhere(services: readonly ServiceTimeline[], periodStart: number, periodEnd: number, holds: (worst: SlaStatus) => boolean): Span[] {
   const current: SlaStatus[] = [];
   const events: { at: number; service: number; status: SlaStatus }[] = [];
   services.forEach((service, i) => {
@@ -160,14 +176,14 @@ function downSpans(services: readonly ServiceTimeline[], periodStart: number, pe
   events.sort((a, b) => a.at - b.at); // stable: a service's same-instant changes keep their order
 
   const spans: Span[] = [];
-  let downSince: number | null = isDownStatus(worstStatus(current), rule) ? periodStart : null;
+  let downSince: number | null = holds(worstStatus(current)) ? periodStart : null;
   for (let e = 0; e < events.length; ) {
     const at = (events[e] as (typeof events)[number]).at;
     for (; e < events.length && (events[e] as (typeof events)[number]).at === at; e++) {
       const event = events[e] as (typeof events)[number];
       current[event.service] = event.status;
     }
-    const down = isDownStatus(worstStatus(current), rule);
+    const down = holds(worstStatus(current));
     if (down && downSince === null) downSince = at;
     else if (!down && downSince !== null) {
       spans.push({ start: downSince, end: at });
@@ -212,7 +228,12 @@ export function countDowntime(input: DowntimeInput): DowntimeMinutes {
   // qualifying maintenance, but another service's outage then still counts.
   const shared = qualifyingSpans(maintenances, start, end, notice, 'maintenance');
   const own = services.map((service, i) => qualifyingSpans(service.maintenances ?? [], start, end, notice, `service ${i} maintenance`));
-  const down = mergeSpans(services.flatMap((service, i) => subtractSpans(downSpans([service], start, end, terms), own[i] as Span[])));
+  const gaps = mergeSpans((input.gaps ?? []).map((g, i) => ({ start: Math.max(msOf(g.start, `gap ${i} start`), start), end: Math.min(msOf(g.end, `gap ${i} end`), end) })));
+  const treatment = terms.no_data_counts_as ?? 'up';
+  const down = mergeSpans([
+    ...services.flatMap((service, i) => subtractSpans(downSpans([service], start, end, terms), own[i] as Span[])),
+    ...(treatment === 'down' ? gaps : []),
+  ]);
   const downRanges: [number, number][] = [];
   for (const s of subtractSpans(down, shared)) {
     const last = downRanges[downRanges.length - 1];
@@ -226,7 +247,7 @@ export function countDowntime(input: DowntimeInput): DowntimeMinutes {
   const downMinutes = downRanges.reduce((n, [a, b]) => n + b - a, 0);
 
   // Excluded: minutes wholly inside any window that are not down minutes (a down minute is always eligible).
-  const inside = wholeMinutes(mergeSpans([...shared, ...own.flat()]), start);
+  const inside = wholeMinutes(mergeSpans([...shared, ...own.flat(), ...(treatment === 'excluded' ? gaps : [])]), start);
   let excludedMinutes = inside.reduce((n, [a, b]) => n + b - a, 0);
   for (let i = 0, j = 0; i < inside.length && j < downRanges.length; ) {
     const [a1, b1] = inside[i] as [number, number];
@@ -236,5 +257,6 @@ export function countDowntime(input: DowntimeInput): DowntimeMinutes {
     else j++;
   }
 
-  return { totalMinutes, excludedMinutes, eligibleMinutes: totalMinutes - excludedMinutes, downMinutes };
+  const unmeasuredMinutes = wholeMinutes(gaps, start).reduce((n, [a, b]) => n + b - a, 0);
+  return { totalMinutes, excludedMinutes, eligibleMinutes: totalMinutes - excludedMinutes, downMinutes, unmeasuredMinutes };
 }

@@ -14,6 +14,12 @@
  * - Instants are ISO 8601 UTC strings with milliseconds; money is an integer of minor units.
  * - `attainment_min` is the attainment over eligible minutes as a percentage rounded toward zero
  *   at 4 places; `attainment.numerator`/`denominator` keep the exact fraction.
+ * - Issue 24 (additive fields; documents drafted before them still parse, the schema id stays
+ *   v1 and the signed bytes are never re-derived): each covered item's `measured_minutes` and
+ *   `unmeasured_minutes` and per metric where its evidence came from (`metric_evidence`: samples,
+ *   imported samples and minutes, samples that arrived after the period ended); `coverage` for the
+ *   whole contract (coverage.ts) with a `warning` below the terms' `min_coverage_pct`; and on a
+ *   correction, `correction`: what changed from the revision it supersedes.
  */
 import { z } from 'zod';
 import { attainment as exactAttainment, compareWithPercent, formatPercent } from './attainment';
@@ -21,7 +27,8 @@ import { type CreditTerms, creditTermsSchema } from './credit-terms';
 import { computeCredit } from './credit';
 import { currencyExponent } from './currency';
 import { DECIMAL_PATTERN } from './decimal';
-import { type MaintenanceWindow, type ServiceTimeline, countDowntime } from './downtime';
+import { contractGaps, coverageVerdict, itemGaps } from './coverage';
+import { type MaintenanceWindow, type ServiceTimeline, type Span, countDowntime } from './downtime';
 import type { PeriodBounds } from './period';
 
 export const STATEMENT_SCHEMA_ID = 'vigil.sla_statement.v1';
@@ -37,6 +44,35 @@ const minuteCounts = {
   eligible_minutes: minutes,
   down_minutes: minutes,
 };
+
+const metricEvidenceSchema = z.strictObject({
+  metric_id: z.uuid(),
+  name: z.string(),
+  /** Its first stored sample or its creation, whichever is earlier. */
+  counted_from: iso,
+  /** Samples stamped within the statement window. */
+  samples: minutes,
+  imported_samples: minutes,
+  /** Minutes of the window holding at least one imported sample. */
+  imported_minutes: minutes,
+  /** Samples of the window the service received after the period ended. */
+  late_samples: minutes,
+});
+
+const coverageSchema = z.strictObject({
+  measured_minutes: minutes,
+  unmeasured_minutes: minutes,
+  coverage_pct: decimal,
+  min_coverage_pct: decimal,
+  no_data_counts_as: z.enum(['up', 'down', 'excluded']),
+  sufficient: z.boolean(),
+  warning: z.string().nullable(),
+});
+
+const correctionSchema = z.strictObject({
+  summary: z.string(),
+  changes: z.array(z.strictObject({ field: z.string(), before: z.string(), after: z.string() })),
+});
 
 export const statementDocumentSchema = z.strictObject({
   schema: z.literal(STATEMENT_SCHEMA_ID),
@@ -64,7 +100,20 @@ export const statementDocumentSchema = z.strictObject({
     tz_data_source: z.string(),
   }),
   /** The covered items: services, and SLOs (an SLO covers its metric, or every metric of its service). */
-  services: z.array(z.strictObject({ id: z.uuid(), kind: z.enum(['service', 'slo']), name: z.string(), metrics: z.int().min(0), ...minuteCounts })).min(1),
+  services: z
+    .array(
+      z.strictObject({
+        id: z.uuid(),
+        kind: z.enum(['service', 'slo']),
+        name: z.string(),
+        metrics: z.int().min(0),
+        ...minuteCounts,
+        measured_minutes: minutes.optional(),
+        unmeasured_minutes: minutes.optional(),
+        metric_evidence: z.array(metricEvidenceSchema).optional(),
+      }),
+    )
+    .min(1),
   exclusions: z.array(
     z.strictObject({
       kind: z.enum(['maintenance', 'manual']),
@@ -101,6 +150,8 @@ export const statementDocumentSchema = z.strictObject({
     minimum_applied: z.boolean(),
     rounding: z.enum(['half_up', 'up']),
   }),
+  coverage: coverageSchema.optional(),
+  correction: correctionSchema.nullable().optional(),
 });
 export type StatementDocument = z.output<typeof statementDocumentSchema>;
 
@@ -111,6 +162,18 @@ export interface CoveredService {
   name: string;
   /** One timeline per metric of the service (a service without metrics has none). */
   metrics: readonly ServiceTimeline[];
+  /** Where each metric's evidence came from, in the order of `metrics`. */
+  metricEvidence?: readonly MetricEvidence[];
+}
+
+export interface MetricEvidence {
+  metricId: string;
+  name: string;
+  countedFrom: Date;
+  samples: number;
+  importedSamples: number;
+  importedMinutes: number;
+  lateSamples: number;
 }
 
 export interface MaintenanceEvidence {
@@ -157,6 +220,8 @@ export interface StatementInput {
   maintenances: readonly MaintenanceEvidence[];
   exclusions: readonly ManualExclusion[];
   incidents: readonly IncidentEvidence[];
+  /** The revision a correction supersedes: the document says what changed from it. */
+  previous?: StatementDocument | null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -190,11 +255,72 @@ function timelinesOf(items: readonly CoveredService[], input: StatementInput, wi
   });
 }
 
+/** The spans of the window in which one of the items has no measured status. */
+function gapsOf(items: readonly CoveredService[], input: StatementInput): Span[] {
+  const start = input.window.start.getTime();
+  const end = input.window.end.getTime();
+  return items.length === 1 ? itemGaps((items[0] as CoveredService).metrics, start, end) : contractGaps(items.map((i) => i.metrics), start, end);
+}
+
 function minutesOf(items: readonly CoveredService[], input: StatementInput, withMaintenance = true, span = input.window) {
   const terms = input.contract.creditTerms;
   const timelines = timelinesOf(items, input, withMaintenance);
-  const counted = countDowntime({ services: timelines.length ? timelines : [NO_METRICS], period: span, maintenances: withMaintenance ? sharedWindows(input) : [], terms });
-  return { total_minutes: counted.totalMinutes, excluded_minutes: counted.excludedMinutes, eligible_minutes: counted.eligibleMinutes, down_minutes: counted.downMinutes };
+  const gaps = gapsOf(items, input).map((g) => ({ start: new Date(g.start), end: new Date(g.end) }));
+  const counted = countDowntime({ services: timelines.length ? timelines : [NO_METRICS], period: span, maintenances: withMaintenance ? sharedWindows(input) : [], terms, gaps });
+  return {
+    total_minutes: counted.totalMinutes,
+    excluded_minutes: counted.excludedMinutes,
+    eligible_minutes: counted.eligibleMinutes,
+    down_minutes: counted.downMinutes,
+    unmeasured_minutes: counted.unmeasuredMinutes,
+  };
+}
+
+const minuteCountsOf = ({ unmeasured_minutes: _u, ...counts }: ReturnType<typeof minutesOf>) => counts;
+
+function metricEvidenceOf(item: CoveredService): StatementDocument['services'][number]['metric_evidence'] {
+  return item.metricEvidence?.map((m) => ({
+    metric_id: m.metricId,
+    name: m.name,
+    counted_from: isoOf(m.countedFrom),
+    samples: m.samples,
+    imported_samples: m.importedSamples,
+    imported_minutes: m.importedMinutes,
+    late_samples: m.lateSamples,
+  }));
+}
+
+/** What a correction changed from the revision it supersedes, in words and field by field. */
+export function correctionOf(previous: StatementDocument, next: Pick<StatementDocument, 'totals' | 'attainment' | 'credit' | 'services' | 'coverage' | 'exclusions'>): NonNullable<StatementDocument['correction']> {
+  const changes: { field: string; before: string; after: string }[] = [];
+  const note = (field: string, before: unknown, after: unknown) => {
+    const b = before === undefined ? '' : String(before);
+    const a = after === undefined ? '' : String(after);
+    if (b !== a) changes.push({ field, before: b, after: a });
+  };
+  for (const k of ['total_minutes', 'excluded_minutes', 'eligible_minutes', 'down_minutes'] as const) note(`totals.${k}`, previous.totals[k], next.totals[k]);
+  note('attainment.percent', previous.attainment.percent, next.attainment.percent);
+  note('credit.credit_pct', previous.credit.credit_pct, next.credit.credit_pct);
+  note('credit.amount_minor', previous.credit.amount_minor, next.credit.amount_minor);
+  note('coverage.measured_minutes', previous.coverage?.measured_minutes, next.coverage?.measured_minutes);
+  note('exclusions', previous.exclusions.length, next.exclusions.length);
+  for (const s of next.services) {
+    const before = previous.services.find((p) => p.id === s.id);
+    note(`services.${s.id}.down_minutes`, before?.down_minutes, s.down_minutes);
+    note(`services.${s.id}.metrics`, before?.metrics, s.metrics);
+    const late = (x: typeof s | undefined) => (x?.metric_evidence ?? []).reduce((n, m) => n + m.late_samples, 0);
+    const imported = (x: typeof s | undefined) => (x?.metric_evidence ?? []).reduce((n, m) => n + m.imported_samples, 0);
+    note(`services.${s.id}.late_samples`, before ? late(before) : undefined, late(s));
+    note(`services.${s.id}.imported_samples`, before ? imported(before) : undefined, imported(s));
+  }
+  const down = changes.find((c) => c.field === 'totals.down_minutes');
+  const credit = changes.find((c) => c.field === 'credit.amount_minor');
+  const parts = [
+    down ? `down minutes ${down.before} → ${down.after}` : 'down minutes unchanged',
+    credit ? `credit ${credit.before} → ${credit.after} minor units` : 'credit unchanged',
+  ];
+  const rest = changes.length - (down ? 1 : 0) - (credit ? 1 : 0);
+  return { summary: `Corrects revision ${previous.revision}: ${parts.join(', ')}${rest > 0 ? `; ${rest} other change${rest > 1 ? 's' : ''} listed` : ''}.`, changes };
 }
 
 /** The minute-aligned part of [start, end) within the window, or null when it holds no whole minute. */
@@ -209,8 +335,34 @@ function minuteSpan(start: Date, end: Date, window: { start: Date; end: Date }):
 
 export function buildStatementDocument(input: StatementInput): StatementDocument {
   const terms = input.contract.creditTerms;
-  const services = input.services.map((s) => ({ id: s.id, kind: s.kind ?? 'service', name: s.name, metrics: s.metrics.length, ...minutesOf([s], input) }));
-  const totals = minutesOf(input.services, input);
+  const services = input.services.map((s) => {
+    const counted = minutesOf([s], input);
+    const evidence = metricEvidenceOf(s);
+    return {
+      id: s.id,
+      kind: s.kind ?? 'service',
+      name: s.name,
+      metrics: s.metrics.length,
+      ...minuteCountsOf(counted),
+      measured_minutes: counted.total_minutes - counted.unmeasured_minutes,
+      unmeasured_minutes: counted.unmeasured_minutes,
+      ...(evidence ? { metric_evidence: evidence } : {}),
+    };
+  });
+  const all = minutesOf(input.services, input);
+  const totals = minuteCountsOf(all);
+  const verdict = coverageVerdict(all.total_minutes, all.unmeasured_minutes, terms.min_coverage_pct ?? '99');
+  const coverage = {
+    measured_minutes: all.total_minutes - all.unmeasured_minutes,
+    unmeasured_minutes: all.unmeasured_minutes,
+    coverage_pct: verdict.coverage_pct,
+    min_coverage_pct: terms.min_coverage_pct ?? '99',
+    no_data_counts_as: terms.no_data_counts_as ?? 'up',
+    sufficient: verdict.sufficient,
+    warning: verdict.sufficient
+      ? null
+      : `Insufficient evidence: a status was measured in ${verdict.coverage_pct}% of the minutes (${all.unmeasured_minutes} of ${all.total_minutes} minutes without one), below the contract's ${terms.min_coverage_pct ?? '99'}%; those minutes count as ${terms.no_data_counts_as ?? 'up'}.`,
+  };
 
   const exclusions: StatementDocument['exclusions'] = [
     ...input.maintenances.map((m) => {
@@ -247,7 +399,7 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
   const incidents = input.incidents
     .map((i) => {
       const span = minuteSpan(i.start, i.end ?? input.window.end, input.window);
-      const during = span ? minutesOf(input.services, input, true, span) : null;
+      const during = span ? minuteCountsOf(minutesOf(input.services, input, true, span)) : null;
       const all = span ? minutesOf(input.services, input, false, span) : null;
       const down = during?.down_minutes ?? 0;
       const hidden = (all?.down_minutes ?? 0) - down;
@@ -296,5 +448,16 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
     attainment: { numerator: fraction.numerator.toString(), denominator: fraction.denominator.toString(), percent: formatPercent(fraction, ATTAINMENT_DECIMALS) },
     target_met: compareWithPercent(fraction, input.contract.slaTargetPct) >= 0,
     credit: { credit_pct: credit.creditPct, amount_minor: credit.creditAmountMinor, capped: credit.capped, minimum_applied: credit.minimumApplied, rounding: terms.rounding },
+    coverage,
+    correction: input.previous
+      ? correctionOf(input.previous, {
+          totals,
+          attainment: { numerator: fraction.numerator.toString(), denominator: fraction.denominator.toString(), percent: formatPercent(fraction, ATTAINMENT_DECIMALS) },
+          credit: { credit_pct: credit.creditPct, amount_minor: credit.creditAmountMinor, capped: credit.capped, minimum_applied: credit.minimumApplied, rounding: terms.rounding },
+          services,
+          coverage,
+          exclusions,
+        })
+      : null,
   });
 }

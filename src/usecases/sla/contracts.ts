@@ -5,7 +5,7 @@ import { type Contract, ContractSchema, SloSchema, SlaStatementSchema } from '..
 import { isUuid } from '../../domain/ids';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { assertPlanFeature } from '../../domain/quota';
-import type { CreditTerms } from '../../domain/sla/credit-terms';
+import type { StoredCreditTerms } from '../../domain/sla/credit-terms';
 import type { OrgContext } from '../context';
 import { assertCustomersExist, assertServicesExist } from '../org-refs';
 import { findLive, listLive } from '../org-resources';
@@ -22,7 +22,7 @@ export interface ContractInput {
   monthly_fee_minor: number;
   effective_from: string;
   effective_to?: string | null;
-  credit_terms: CreditTerms;
+  credit_terms: StoredCreditTerms;
   billing_email?: string | null;
   finance_contacts?: string[];
   escalation_contacts?: string[];

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Contract, ContractSchema, CustomerSchema, OrganizationSchema, SlaAuditEntrySchema, SlaExclusionSchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
+import { withTermDefaults } from '../../domain/sla/credit-terms';
 import { effectiveWindow, periodBounds, TZ_DATA_SOURCE } from '../../domain/sla/period';
 import { type StatementDocument, buildStatementDocument } from '../../domain/sla/statement';
 import { type StatementState, refuseTransition, stateAfter } from '../../domain/sla/transitions';
@@ -69,7 +70,7 @@ async function computeAndSign(
     generatedAt: now,
     organization: { id: organization.id, name: organization.name },
     customer: { id: customer.id, name: customer.name, externalId: customer.externalId ?? null },
-    contract: { id: contract.id, name: contract.name, slaTargetPct: contract.slaTargetPct, currency: contract.currency, monthlyFeeMinor: contract.monthlyFeeMinor, creditTerms: contract.creditTerms },
+    contract: { id: contract.id, name: contract.name, slaTargetPct: contract.slaTargetPct, currency: contract.currency, monthlyFeeMinor: contract.monthlyFeeMinor, creditTerms: withTermDefaults(contract.creditTerms) },
     period,
     window,
     tzDataVersion: signer.tzDataVersion,
@@ -150,6 +151,7 @@ const EVENT_OF: Readonly<Record<string, string>> = {
   approve: 'sla_statement.approved',
   request_changes: 'sla_statement.changes_requested',
   add_exclusion: 'sla_statement.recomputed',
+  remove_exclusion: 'sla_statement.recomputed',
   deliver: 'sla_statement.delivered',
   correct: 'sla_statement.corrected',
   supersede: 'sla_statement.superseded',
@@ -285,6 +287,21 @@ export async function applyStatementAction(
           addedBy: input.actor,
           createdAt: now,
         });
+        await tx.flush();
+        const computed = await computeAndSign(tx, signer, contract, ref, row.id, row.revision, previousRef(await previousOf(tx, row)), now);
+        if (!computed) throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
+        resign(row, computed, now);
+        break;
+      }
+      case 'remove_exclusion': {
+        // Issue 24: a draft's manual exclusion can be taken back; the draft is recomputed and signed again.
+        const contract = await liveContract(tx, ref);
+        if (!contract) throw new ProblemError('not_found', 'The contract is gone.');
+        const exclusion = input.exclusionId
+          ? await tx.findOne(SlaExclusionSchema, { id: input.exclusionId, organization: ref.organizationId, contract: ref.contractId, periodLabel: ref.period })
+          : null;
+        if (!exclusion) throw new ProblemError('not_found', 'This statement has no such exclusion (it may have been removed already).');
+        tx.remove(exclusion);
         await tx.flush();
         const computed = await computeAndSign(tx, signer, contract, ref, row.id, row.revision, previousRef(await previousOf(tx, row)), now);
         if (!computed) throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
