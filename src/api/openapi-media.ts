@@ -5,6 +5,7 @@
 const RESPONSE_MEDIA: Readonly<Record<string, { mediaType: string; schema: Record<string, unknown> }>> = {
   getErrorCatalog: { mediaType: 'text/html', schema: { type: 'string' } },
   getPricing: { mediaType: 'text/html', schema: { type: 'string' } },
+  getSlaVerificationGuide: { mediaType: 'text/html', schema: { type: 'string' } },
   getSlaStatementSignature: { mediaType: 'application/jose', schema: { type: 'string', description: 'Compact detached JWS: <header>..<signature>' } },
   getSlaStatementHtml: { mediaType: 'text/html', schema: { type: 'string' } },
   getSlaStatementPdf: { mediaType: 'application/pdf', schema: { type: 'string', format: 'binary' } },

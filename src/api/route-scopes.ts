@@ -11,6 +11,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   getOpenApi: 'public',
   getErrorCatalog: 'public',
   getPricing: 'public',
+  getSlaVerificationGuide: 'public',
 
   listServices: ['read:metrics'],
   getService: ['read:metrics'],
@@ -86,6 +87,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   approveSlaStatement: ['write:sla'],
   requestSlaStatementChanges: ['write:sla'],
   addSlaStatementExclusion: ['write:sla'],
+  removeSlaStatementExclusion: ['write:sla'],
   deliverSlaStatement: ['write:sla'],
   correctSlaStatement: ['write:sla'],
   voidSlaStatement: ['write:sla'],

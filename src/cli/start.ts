@@ -5,6 +5,7 @@ import { runApi } from '../composition/api-process';
 import { openDatabase } from '../composition/database';
 import { devConsoleSignIn, ensureDevOrganization } from '../composition/dev-organization';
 import { createLogger } from '../composition/logger';
+import { chromiumNotice } from '../composition/pdf-renderer';
 import { onShutdown } from '../composition/shutdown';
 import { ensureTemporalServer } from '../composition/temporal-server';
 import { runWorker } from '../composition/worker-process';
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
   const closers: Array<() => Promise<void>> = [];
   onShutdown(closers, say);
 
+  const pdfNotice = chromiumNotice(config.CHROMIUM_PATH);
+  if (pdfNotice) say(`Vigil: ${pdfNotice}`);
   say('Vigil: starting PostgreSQL…');
   const db = await openDatabase(config, log, { migrate: true });
   closers.push(() => db.close());
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
       `  Try: curl -H "Authorization: Bearer ${dev.api_key}" ${config.publicBaseUrl}/v1/services`,
     );
   }
+  if (pdfNotice) lines.push('', `  Note: ${pdfNotice}`);
   lines.push('', 'Press Ctrl-C to stop.');
   say(lines.join('\n'));
 }

@@ -59,9 +59,12 @@ export function slaTimings(c: Config): SlaTimings {
   return { reminderAfterMs: c.SLA_REVIEW_REMINDER_MS, escalateAfterMs: c.SLA_REVIEW_ESCALATION_MS, correctionWindowMs: c.SLA_CORRECTION_WINDOW_MS };
 }
 
-/** Where statements point their readers for verification. */
-export function slaLinks(c: Pick<Config, 'publicBaseUrl' | 'docsUrl'>): DocumentLinks {
-  return { jwksUrl: `${c.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${c.docsUrl}/sla-verification` };
+/**
+ * Where statements point their readers for verification: both served by this service itself
+ * (public, no key), so the links in a delivered statement answer as long as the service does.
+ */
+export function slaLinks(c: Pick<Config, 'publicBaseUrl'>): DocumentLinks {
+  return { jwksUrl: `${c.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${c.publicBaseUrl}/docs/sla-verification` };
 }
 
 /** Signs statements with the sealed keys; records the runtime's tz data version in each. */

@@ -15,6 +15,7 @@ import { type TemporalHandle, checkTemporal, connectTemporal } from '../temporal
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { retryingMaintenanceScheduler } from '../usecases/maintenances/retrying-scheduler';
 import type { WorkerHandle } from './worker';
+import { ensureStatementSigningKey } from './signing-key';
 
 export interface ApiProcess {
   app: FastifyInstance;
@@ -30,6 +31,7 @@ export type InProcessWorker = Pick<WorkerHandle, 'eagerClient' | 'localProbeJobs
 
 /** The API with its workflow client, listening on HOST:PORT. */
 export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger, worker?: InProcessWorker, opts: { temporalUiUrl?: string | null } = {}): Promise<ApiProcess> {
+  await ensureStatementSigningKey(orm, config, log);
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');

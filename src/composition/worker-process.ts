@@ -14,10 +14,12 @@ import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbo
 import { OutboxRelay } from '../usecases/webhooks/outbox-relay';
 import { PROBES } from '../probes/registry';
 import { type WorkerHandle, startWorker } from './worker';
+import { ensureStatementSigningKey } from './signing-key';
 
 /** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
 export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerHandle> {
   installTemporalRuntime(temporalLogLevel(config.LOG_LEVEL));
+  await ensureStatementSigningKey(orm, config, log);
   // Idempotent: lets runs be filtered per organization in the Temporal UI on any server.
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
   const temporal = await connectTemporal({ address, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });

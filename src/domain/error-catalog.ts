@@ -56,6 +56,7 @@ export const ERROR_CATALOG = {
   queue_full: { status: 429, summary: 'The agent already has 20 probe tests waiting; `Retry-After` and `retry_after` say when to retry.' },
   internal_error: { status: 500, summary: 'Unhandled server error; safe to retry.' },
   shutting_down: { status: 503, summary: 'The API instance that got the request is shutting down; retry (another instance answers). `Retry-After` says when.' },
+  renderer_unavailable: { status: 503, summary: 'PDFs cannot be rendered on this server: Chromium is missing or does not start (CHROMIUM_PATH). statement.html, statement.json and statement.jws still answer.' },
   database_unavailable: { status: 503, summary: 'The database cannot be reached (a restart or failover); nothing was done. `Retry-After` and `retry_after` say when to retry.' },
   probe_test_failed: { status: 502, summary: 'The agent could not run the test; `reason` is its error code.' },
   probe_test_expired: { status: 504, summary: 'The agent did not answer within 2 minutes of the POST.' },

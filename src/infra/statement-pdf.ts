@@ -9,8 +9,10 @@
  * and no network: the statement HTML is self-contained. `close()` shuts the browser down; renders
  * still running then fail, and later ones are refused.
  */
+import { accessSync, constants } from 'node:fs';
 import { AFRelationship, PDFDocument } from 'pdf-lib';
 import { type Browser, chromium } from 'playwright-core';
+import { ProblemError } from '../domain/error-catalog';
 import { esc } from '../render/html';
 
 export interface StatementPdfAttachments {
@@ -42,6 +44,26 @@ export interface StatementPdfOptions {
 }
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** The Chromium executable renders would use (the same default as createStatementPdfRenderer). */
+export function chromiumPathOf(executablePath?: string): string {
+  return executablePath ?? (process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH);
+}
+
+/** Whether `path` is an executable file: without one no PDF can be rendered. */
+export function chromiumAvailable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** 503 renderer_unavailable: Chromium is missing or does not start; the reason (not the path's contents) goes in the detail. */
+export function rendererUnavailable(path: string, why: string): ProblemError {
+  return new ProblemError('renderer_unavailable', `PDFs need Chromium, and ${why} (CHROMIUM_PATH=${path}). Install Chromium or set CHROMIUM_PATH; statement.html, statement.json and statement.jws are available meanwhile.`, { retry_after: 60 }, { 'retry-after': '60' });
+}
 const PRODUCER = 'Vigil';
 // The same margins as the statement's CSS @page rule; the footer lives in the bottom one.
 const MARGIN = { top: '16mm', right: '14mm', bottom: '18mm', left: '14mm' };
@@ -78,7 +100,7 @@ async function withMetadataAndAttachments(pdf: Uint8Array, files: StatementPdfAt
 }
 
 export function createStatementPdfRenderer(opts: StatementPdfOptions = {}): StatementPdfRenderer {
-  const executablePath = opts.executablePath ?? (process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH);
+  const executablePath = chromiumPathOf(opts.executablePath);
   const noSandbox = opts.noSandbox ?? process.getuid?.() === 0;
   const timeout = opts.timeoutMs ?? 30_000;
   let launched: Promise<Browser> | null = null;
@@ -87,7 +109,11 @@ export function createStatementPdfRenderer(opts: StatementPdfOptions = {}): Stat
   function browser(): Promise<Browser> {
     if (closed) return Promise.reject(new Error('The statement PDF renderer is closed'));
     if (!launched) {
-      const launch = chromium.launch({ executablePath, args: noSandbox ? ['--no-sandbox'] : [], timeout });
+      if (!chromiumAvailable(executablePath)) return Promise.reject(rendererUnavailable(executablePath, 'no executable is there'));
+      // A browser that will not start is unavailable too; the launch error goes to the log, not to the client.
+      const launch = chromium.launch({ executablePath, args: noSandbox ? ['--no-sandbox'] : [], timeout }).catch((err: unknown) => {
+        throw Object.assign(rendererUnavailable(executablePath, 'it did not start'), { cause: err });
+      });
       launched = launch;
       // A failed launch or a crashed browser is retried by the next render.
       const forget = () => {

@@ -51,6 +51,7 @@ export const slaUpdates: Readonly<Record<StatementAction, ReturnType<typeof defi
   approve: defineUpdate<StatementFactsView, [ActionInput]>('approve'),
   request_changes: defineUpdate<StatementFactsView, [ActionInput]>('requestChanges'),
   add_exclusion: defineUpdate<StatementFactsView, [ActionInput]>('addExclusion'),
+  remove_exclusion: defineUpdate<StatementFactsView, [ActionInput]>('removeExclusion'),
   deliver: defineUpdate<StatementFactsView, [ActionInput]>('deliver'),
   correct: defineUpdate<StatementFactsView, [ActionInput]>('correct'),
   void: defineUpdate<StatementFactsView, [ActionInput]>('void'),

@@ -179,7 +179,9 @@ describe('console: SLA statements for finance', () => {
   }, 30_000);
 
   it('keeps the submitter from approving, refuses a stale approval and an empty note, and marks a long wait', async () => {
-    const own = await act(financeA, 'approve');
+    // The submitter is not offered the approval; a forged one is refused all the same.
+    expect((await financeA.get(page())).text).not.toContain(`action="${page()}/approve"`);
+    const own = await financeA.post(`${page()}/approve`, formFields((await financeA.get(page())).text, `${page()}/request-changes`));
     expect(own.status).toBe(409);
     expect(problemTitle(own.text)).toBe('approver_is_submitter');
 

@@ -46,8 +46,9 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
   });
 
   // Pages load nothing but their own stylesheet, run no script, post only to the console, and are never framed.
+  // A self-contained document (statement.html) sets its own, stricter policy: its inline styles by hash.
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-content-type-options', 'nosniff');

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ERROR_CATALOG } from '../../domain/error-catalog';
+import { markdownToHtml } from '../../render/markdown';
+import { documentCsp } from '../document-csp';
 import { routeDoc } from '../route-doc';
 import { renderPricing } from './pricing';
 
@@ -21,6 +25,20 @@ ${rows}
 </tbody></table></body></html>`;
 }
 
+/**
+ * docs/sla-verification.md as a page: the guide every SLA statement links to, for customers and
+ * auditors (public, no key). Read once at start from the repository's docs folder (src/ and dist/
+ * both sit two levels below it; the production image copies the file there).
+ */
+export function renderSlaVerificationGuide(file = path.join(__dirname, '..', '..', '..', 'docs', 'sla-verification.md')): string {
+  const body = markdownToHtml(readFileSync(file, 'utf8'));
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Verifying an SLA statement</title>
+<style>body{font:15px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1f2328}pre{background:#f6f8fa;padding:.75rem;overflow-x:auto}code{font:13px/1.4 ui-monospace,monospace}table{border-collapse:collapse}td,th{padding:.4rem .6rem;border-bottom:1px solid #d0d7de;text-align:left;vertical-align:top}a{color:#0550ae}</style></head>
+<body><main>
+${body}
+</main></body></html>`;
+}
+
 export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = async (app, opts) => {
   {
     const { errorResponses: _e, ...doc } = routeDoc('getOpenApi', { summary: 'This OpenAPI 3.1 document', tag: 'Docs' });
@@ -34,6 +52,18 @@ export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = asy
     const html = renderErrorCatalog();
     app.get('/docs/api/getting-started/errors', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send(html),
+    );
+  }
+  {
+    const { errorResponses: _e, ...doc } = routeDoc('getSlaVerificationGuide', {
+      summary: 'How to verify an SLA statement (the guide statements link to)',
+      tag: 'Docs',
+      description: 'Public. docs/sla-verification.md as a page: checking statement.json and statement.jws with the `vigil` tool or with OpenSSL alone.',
+    });
+    const html = renderSlaVerificationGuide();
+    const csp = documentCsp(html);
+    app.get('/docs/sla-verification', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('content-security-policy', csp).header('cache-control', 'public, max-age=300').send(html),
     );
   }
   {

@@ -8,7 +8,9 @@ import { createContract, deleteContract, getContract, listContracts, updateContr
 import { type DocumentLinks, type PdfPrinter, evidenceCsv, statementHtml, statementPdf } from '../../usecases/sla/documents';
 import type { SlaWorkflows } from '../../usecases/sla/ports';
 import { getStatement, listStatements, statementAudit, statementRevisions } from '../../usecases/sla/reads';
+import { removeStatementExclusion } from '../../usecases/sla/exclusions';
 import { publishedKeys } from '../../usecases/sla/signing-keys';
+import { documentCsp } from '../document-csp';
 import { IdempotencyHeaders, idempotencyKeyHeader, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
@@ -35,7 +37,7 @@ import {
 
 export interface SlaRouteDeps {
   workflows: SlaWorkflows;
-  /** Prints statement PDFs; without one, statement.pdf answers 500. */
+  /** Prints statement PDFs; without one (or without Chromium), statement.pdf answers 503 renderer_unavailable. */
   printer: PdfPrinter | null;
   links: DocumentLinks;
 }
@@ -209,19 +211,25 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getSlaStatementHtml', { summary: 'The statement as a page', tag, description: 'Self-contained HTML: summary, per-service minutes, exclusions, incident ledger, the calculation, approvals, revisions and how to verify.', errors: [...LEDGER_ERRORS, 'not_found'] });
+    const { errorResponses, ...doc } = routeDoc('getSlaStatementHtml', { summary: 'The statement as a page', tag, description: 'Self-contained HTML: summary, per-service minutes, exclusions, incident ledger, the calculation, approvals, revisions and how to verify. Served with its own `Content-Security-Policy`: no script, no network, and only its own styles (by SHA-256 hash).', errors: [...LEDGER_ERRORS, 'not_found'] });
     app.get('/sla/statements/:id/statement.html', { schema: { ...doc, params: IdParams, response: { 200: z.string(), ...errorResponses } } }, async (request, reply) => {
       const ctx = request.orgContext();
       const s = await getStatement(ctx, request.params.id);
-      return reply.type('text/html; charset=utf-8').send(await statementHtml(ctx.em, s, deps.links));
+      const html = await statementHtml(ctx.em, s, deps.links);
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', documentCsp(html)).send(html);
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getSlaStatementPdf', { summary: 'The statement as a PDF', tag, description: 'The page printed by Chromium, with statement.json and statement.jws attached to the PDF.', errors: [...LEDGER_ERRORS, 'not_found'] });
+    const { errorResponses, ...doc } = routeDoc('getSlaStatementPdf', {
+      summary: 'The statement as a PDF',
+      tag,
+      description: 'The page printed by Chromium, with statement.json and statement.jws attached to the PDF. On a server without a working Chromium (CHROMIUM_PATH) this answers 503 `renderer_unavailable`; statement.html, statement.json and statement.jws still answer.',
+      errors: [...LEDGER_ERRORS, 'not_found', 'renderer_unavailable'],
+    });
     app.get('/sla/statements/:id/statement.pdf', { schema: { ...doc, params: IdParams, response: { 200: z.string(), ...errorResponses } } }, async (request, reply) => {
       const ctx = request.orgContext();
       const s = await getStatement(ctx, request.params.id);
-      if (!deps.printer) throw new ProblemError('internal_error', 'This API was started without a PDF printer (Chromium).');
+      if (!deps.printer) throw new ProblemError('renderer_unavailable', 'This API was started without a PDF renderer (Chromium); statement.html, statement.json and statement.jws are available.', { retry_after: 60 }, { 'retry-after': '60' });
       const pdf = await statementPdf(ctx.em, deps.printer, s, deps.links);
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="sla-statement-${s.periodLabel}-r${s.revision}.pdf"`).send(pdf as never);
     });
@@ -244,6 +252,21 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     app.post(`/sla/statements/:id/${a.path}`, { schema }, async (request) => {
       const key = request.headers['idempotency-key'];
       const s = await runStatementAction(request.orgContext(), deps.workflows, (request.params as { id: string }).id, a.action, (request.body ?? {}) as ActionBody, request.principal!.keyId, typeof key === 'string' ? key : undefined);
+      return presentStatement(s);
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('removeSlaStatementExclusion', {
+      summary: 'Remove an exclusion from a draft',
+      tag,
+      description:
+        'Only in draft (409 `invalid_transition` otherwise: a statement in review is sent back first). The exclusion is deleted, the statement is recomputed and signed again (new sha256), the audit trail records the removal with the window and justification, and `sla_statement.recomputed` is emitted. Answers the statement. 404 for an exclusion this statement does not have.\n\nRuns as a Temporal workflow update like the other actions; an `Idempotency-Key` header becomes the update id.',
+      errors: [...LEDGER_ERRORS, 'not_found', 'invalid_transition', 'stale_revision', 'statement_closed', 'statement_busy'],
+    });
+    const ExclusionParams = z.object({ id: z.string().describe('Statement id (UUID)'), exclusion_id: z.string().describe('The exclusion\'s id (`exclusions[].id` of the statement document, kind `manual`)') });
+    app.delete('/sla/statements/:id/exclusions/:exclusion_id', { schema: { ...doc, params: ExclusionParams, headers: ActionIdempotencyHeaders, response: { 200: SlaStatementSchema, ...errorResponses } } }, async (request) => {
+      const key = request.headers['idempotency-key'];
+      const s = await removeStatementExclusion(request.orgContext(), deps.workflows, request.params.id, request.params.exclusion_id, request.principal!.keyId, typeof key === 'string' ? key : undefined);
       return presentStatement(s);
     });
   }

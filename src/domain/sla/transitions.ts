@@ -5,12 +5,13 @@
  *
  *   draft ──submit──▶ in_review ──approve──▶ approved ──deliver──▶ delivered
  *     ▲  ◀─request_changes─┘                   │                     │
- *     └──── add_exclusion (recomputes)         └──────correct────────┴──▶ superseded (+ new draft revision)
+ *     └──── add_exclusion, remove_exclusion     └──────correct────────┴──▶ superseded (+ new draft revision)
+ *           (recompute)
  *   draft | in_review | approved ──void──▶ void
  *
  * - approve needs the revision and sha256 the approver saw (`stale_revision` otherwise) and an
  *   approver other than whoever submitted (`approver_is_submitter`).
- * - add_exclusion only in draft: a statement under review is sent back first (request_changes).
+ * - add_exclusion and remove_exclusion only in draft: a statement under review is sent back first (request_changes).
  * - correct from approved or delivered: the old revision becomes superseded and a new draft
  *   revision is computed from the evidence as it is now (late samples, new exclusions).
  * - void and superseded are final; so is delivered once the correction window has passed.
@@ -18,7 +19,7 @@
 export const STATEMENT_STATES = ['draft', 'in_review', 'approved', 'delivered', 'superseded', 'void'] as const;
 export type StatementState = (typeof STATEMENT_STATES)[number];
 
-export const STATEMENT_ACTIONS = ['submit', 'approve', 'request_changes', 'add_exclusion', 'deliver', 'correct', 'void'] as const;
+export const STATEMENT_ACTIONS = ['submit', 'approve', 'request_changes', 'add_exclusion', 'remove_exclusion', 'deliver', 'correct', 'void'] as const;
 export type StatementAction = (typeof STATEMENT_ACTIONS)[number];
 
 const FROM: Readonly<Record<StatementAction, readonly StatementState[]>> = {
@@ -26,6 +27,7 @@ const FROM: Readonly<Record<StatementAction, readonly StatementState[]>> = {
   approve: ['in_review'],
   request_changes: ['in_review'],
   add_exclusion: ['draft'],
+  remove_exclusion: ['draft'],
   deliver: ['approved'],
   correct: ['approved', 'delivered'],
   void: ['draft', 'in_review', 'approved'],
@@ -37,6 +39,7 @@ const TO: Readonly<Record<StatementAction, StatementState>> = {
   approve: 'approved',
   request_changes: 'draft',
   add_exclusion: 'draft',
+  remove_exclusion: 'draft',
   deliver: 'delivered',
   correct: 'draft',
   void: 'void',

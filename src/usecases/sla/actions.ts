@@ -18,6 +18,8 @@ export interface ActionBody {
   starts_at?: string;
   ends_at?: string;
   justification?: string;
+  /** remove_exclusion: which exclusion. */
+  exclusion_id?: string;
 }
 
 export const refOf = (s: SlaStatement): StatementRef => ({ organizationId: s.organization, contractId: s.contract, period: s.periodLabel });
@@ -55,6 +57,7 @@ export async function runStatementAction(
     ...(body.sha256 !== undefined ? { sha256: body.sha256 } : {}),
     ...(body.note !== undefined || body.reason !== undefined ? { note: body.note ?? body.reason } : {}),
     ...(action === 'add_exclusion' ? { exclusion: { starts_at: body.starts_at!, ends_at: body.ends_at!, justification: body.justification! } } : {}),
+    ...(action === 'remove_exclusion' && body.exclusion_id !== undefined ? { exclusionId: body.exclusion_id } : {}),
   };
   // The key as the update id (hashed: keys are up to 255 characters), per action, so a retry of the same request runs once.
   const updateId = idempotencyKey ? `${action}:${createHash('sha256').update(`${ctx.org.id}\n${idempotencyKey}`).digest('hex')}` : undefined;

@@ -20,6 +20,8 @@ export interface ActionInput {
   sha256?: string;
   note?: string;
   exclusion?: { starts_at: string; ends_at: string; justification: string };
+  /** remove_exclusion: the manual exclusion of this statement's contract and period to remove. */
+  exclusionId?: string;
 }
 
 /** What the workflow knows of the statement's current revision. */

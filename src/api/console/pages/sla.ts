@@ -20,10 +20,12 @@ import {
 } from '../../../render/console/pages/sla';
 import { type ActionBody, runStatementAction } from '../../../usecases/sla/actions';
 import { getContract } from '../../../usecases/sla/contracts';
+import { removeStatementExclusion } from '../../../usecases/sla/exclusions';
 import { documentOf, evidenceCsv, statementHtml, statementPdf } from '../../../usecases/sla/documents';
 import { getStatement, listStatements, statementAudit, statementRevisions } from '../../../usecases/sla/reads';
 import type { OrgContext } from '../../../usecases/context';
 import { ApproveBody, ExclusionBody, NoteBody, OptionalNoteBody, VoidBody } from '../../schemas/sla';
+import { documentCsp } from '../../document-csp';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, listQuery, utcInstantOf } from '../forms';
@@ -78,10 +80,38 @@ function bodyOf(action: StatementAction, form: Form): ActionBody {
       if (errors.length) throw new ProblemError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors });
       return parsed(ExclusionBody, { starts_at: starts, ends_at: ends, justification: field(form, 'justification') });
     }
+    case 'remove_exclusion':
+      return { exclusion_id: field(form, 'exclusion_id') };
     case 'submit':
     case 'deliver':
       return {};
   }
+}
+
+const ACTION_WORDS: Readonly<Record<string, string>> = {
+  generate: 'drafted it',
+  submit: 'submitted it for review',
+  approve: 'approved it',
+  request_changes: 'sent it back to draft',
+  add_exclusion: 'added an exclusion (it was recomputed)',
+  remove_exclusion: 'removed an exclusion (it was recomputed)',
+  deliver: 'delivered it',
+  correct: 'corrected it into a new revision',
+  supersede: 'replaced it with a new revision',
+  void: 'voided it',
+};
+
+/**
+ * stale_revision in words for a person: what changed since the page was loaded, by whom and when,
+ * instead of the revision numbers and hashes the API answers.
+ */
+async function staleInWords(ctx: OrgContext, id: string): Promise<string> {
+  const audit = await statementAudit(ctx, id);
+  const last = audit[audit.length - 1];
+  const s = await getStatement(ctx, id);
+  const what = last ? `${last.actorName ?? 'someone'} ${ACTION_WORDS[last.action] ?? last.action.replace(/_/g, ' ')} at ${last.at.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'it was changed';
+  const now = s.state === 'superseded' ? 'this revision is superseded by a newer one' : `it is now ${s.state.replace(/_/g, ' ')} (revision ${s.revision})`;
+  return `This statement changed after you opened the page (for example in another tab): ${what}, and ${now}. Nothing was done. The page below shows the statement as it is now: review it and act again.`;
 }
 
 /** The form's idempotency key (a fresh one per rendered form): the workflow update id, so a double submit runs once. */
@@ -113,6 +143,7 @@ const FLASH: Readonly<Record<StatementAction, (s: { revision: number }) => strin
   approve: (s) => `Approved revision ${s.revision}.`,
   request_changes: () => 'Sent back to draft with your note.',
   add_exclusion: () => 'Exclusion added; the statement was recomputed and signed again.',
+  remove_exclusion: () => 'Exclusion removed; the statement was recomputed and signed again.',
   deliver: () => 'Delivered: the statement was emailed to the customer.',
   correct: (s) => `Corrected: revision ${s.revision} is the new draft.`,
   void: () => 'Voided.',
@@ -209,7 +240,8 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       current: newest && newest.id !== row.id ? { id: newest.id, revision: newest.revision } : null,
       workflowUrl: workflowUrl(row.contract, row.periodLabel),
     };
-    const actions: SlaActionsView = { csrf: v.csrf, canWrite: v.can('write:sla'), actor: actorOf(v), newKey: () => randomUUID(), failed };
+    const submitterName = row.submittedBy ? ((await statementAudit(v.ctx, id)).filter((e) => e.action === 'submit' && e.statement === row.id).at(-1)?.actorName ?? null) : null;
+    const actions: SlaActionsView = { csrf: v.csrf, canWrite: v.can('write:sla'), actor: actorOf(v), role: v.role, submitterName, newKey: () => randomUUID(), failed };
     return sendPage(reply, v, NAV, { title: slaStatementTitle(view), flash: flashOf(request.query), body: slaStatementBody(view, actions, v.ctx.now) }, status);
   }
 
@@ -260,12 +292,13 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   app.get('/sla/:id/statement.html', async (request, reply) => {
     const v = requireScope(request, 'read:sla');
     const s = await getStatement(v.ctx, (request.params as Params).id);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await statementHtml(v.ctx.em, s, deps.slaLinks));
+    const html = await statementHtml(v.ctx.em, s, deps.slaLinks);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', documentCsp(html)).send(html);
   });
   app.get('/sla/:id/statement.pdf', async (request, reply) => {
     const v = requireScope(request, 'read:sla');
     const s = await getStatement(v.ctx, (request.params as Params).id);
-    if (!deps.slaPrinter) throw new ProblemError('internal_error', 'This console was started without a PDF printer (Chromium).');
+    if (!deps.slaPrinter) throw new ProblemError('renderer_unavailable', 'This console was started without a PDF renderer (Chromium); the HTML statement and statement.json are available.');
     const pdf = await statementPdf(v.ctx.em, deps.slaPrinter, s, deps.slaLinks);
     return reply
       .type('application/pdf')
@@ -292,14 +325,16 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       const result = await attempt(async () => {
         const body = bodyOf(action, form);
         const key = keyOf(form);
-        // Approve checks revision and sha256 in the workflow; an exclusion is valid on whatever the draft is now.
-        if (action !== 'approve' && action !== 'add_exclusion') await assertSeen(v.ctx, id, form);
-        return runStatementAction(v.ctx, deps.slaWorkflows, id, action, body, actorOf(v), key, v.session.user.email.slice(0, 200));
+        // Approve checks revision and sha256 in the workflow; an exclusion is added to or removed from whatever the draft is now.
+        if (action !== 'approve' && action !== 'add_exclusion' && action !== 'remove_exclusion') await assertSeen(v.ctx, id, form);
+        const name = v.session.user.email.slice(0, 200);
+        if (action === 'remove_exclusion') return removeStatementExclusion(v.ctx, deps.slaWorkflows, id, body.exclusion_id ?? '', actorOf(v), key, name);
+        return runStatementAction(v.ctx, deps.slaWorkflows, id, action, body, actorOf(v), key, name);
       });
       if (result.ok) return redirectWithFlash(reply, statementPath(result.value.id), FLASH[action](result.value));
       // Show the statement as it is now, with the refusal next to the form that was sent.
       v.ctx.em.clear();
-      const problem: FormProblem = result.problem;
+      const problem: FormProblem = result.problem.title === 'stale_revision' ? { ...result.problem, detail: await staleInWords(v.ctx, id) } : result.problem;
       return statementPage(request, reply, v, id, { action, problem, values: valuesOf(form) }, result.status);
     });
   }

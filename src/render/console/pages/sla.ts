@@ -184,6 +184,10 @@ export interface SlaActionsView {
   canWrite: boolean;
   /** `console:<user id>` of the viewer (whoever submitted may not approve). */
   actor: string;
+  /** The viewer's console role, to say why they may not act. */
+  role?: string;
+  /** Who submitted the statement, as the audit trail names them (an email or an API key's name). */
+  submitterName?: string | null;
   /** A fresh idempotency key per form (hidden field), so a double submit runs once. */
   newKey: () => string;
   /** The action whose form was refused, its problem and the values sent. */
@@ -196,6 +200,7 @@ export const ACTION_PATHS: Readonly<Record<StatementAction, string>> = {
   approve: 'approve',
   request_changes: 'request-changes',
   add_exclusion: 'exclusions',
+  remove_exclusion: 'remove-exclusion',
   deliver: 'deliver',
   correct: 'correct',
   void: 'void',
@@ -207,6 +212,7 @@ export const ACTION_FIELDS: Readonly<Record<StatementAction, readonly string[]>>
   approve: ['revision', 'sha256'],
   request_changes: ['note'],
   add_exclusion: ['starts_at', 'ends_at', 'justification'],
+  remove_exclusion: ['exclusion_id'],
   deliver: [],
   correct: ['correction_note'],
   void: ['reason'],
@@ -216,9 +222,12 @@ export const ACTION_FIELDS: Readonly<Record<StatementAction, readonly string[]>>
 const localUtc = (iso: string) => iso.slice(0, 16);
 
 function actionForms(s: SlaStatementPageView, a: SlaActionsView): string {
-  if (!a.canWrite) return '<p class="muted">Your role can read statements but not act on them (that needs write:sla).</p>';
+  if (!a.canWrite) {
+    return `<p class="muted">Your role${a.role ? ` (${esc(a.role)})` : ''} can read statements but not act on them: finance users and owners prepare, approve and deliver them (write:sla).</p>`;
+  }
   const valid = (action: StatementAction) => s.current === null && allowedFrom(action).includes(s.state as StatementState);
-  const actions = (Object.keys(ACTION_PATHS) as StatementAction[]).filter(valid);
+  // Removing an exclusion is a button on its row of the exclusions table.
+  const actions = (Object.keys(ACTION_PATHS) as StatementAction[]).filter((x) => x !== 'remove_exclusion' && valid(x));
   if (!actions.length) return `<p class="muted">No action is possible on a statement that is ${esc(stateLabel(s.state).toLowerCase())}.</p>`;
   const failed = a.failed ?? null;
   const problemFor = (action: StatementAction) => (failed?.action === action ? failed.problem : null);
@@ -241,15 +250,23 @@ ${inner}
   if (actions.includes('deliver')) buttons.push(actionButton({ action: action('deliver'), label: 'Deliver to the customer', csrf: a.csrf, hidden: seen() }));
   if (buttons.length) parts.push(`<div class="actions">${buttons.join(' ')}</div>`);
   if (actions.includes('approve')) {
+    // Four eyes: whoever submitted is not offered the approval, and is told who can give it.
     const own = s.submittedBy !== null && s.submittedBy === a.actor;
-    parts.push(
-      form(
-        'approve',
-        'Approve',
-        `<p>You approve exactly what this page shows: revision ${s.revision}, SHA-256 ${code(s.sha256)}. If the statement changed since you opened the page, the approval is refused.</p>${own ? '<p class="muted">You submitted this statement: someone else must approve it (separation of duties).</p>' : ''}`,
-        `Approve revision ${s.revision}`,
-      ),
-    );
+    const by = a.submitterName ? ` by ${esc(a.submitterName)}` : '';
+    if (own) {
+      parts.push(
+        `<section aria-labelledby="act-approve"><h3 id="act-approve">Approval</h3><p class="muted">You submitted this statement: someone else must approve it (separation of duties). Any other finance user or an owner of the organization can approve it; you can still send it back to draft or void it.</p></section>`,
+      );
+    } else {
+      parts.push(
+        form(
+          'approve',
+          'Approve',
+          `<p>Submitted${by}. You approve exactly what this page shows: revision ${s.revision}, SHA-256 ${code(s.sha256)}. If the statement changes before you approve (an exclusion, a correction), the approval is refused and this page shows it as it is then.</p>`,
+          `Approve revision ${s.revision}`,
+        ),
+      );
+    }
   }
   if (actions.includes('request_changes')) {
     parts.push(
@@ -318,10 +335,29 @@ function servicesTable(d: StatementDocument): string {
   return table(['Service', 'Metrics', 'Total minutes', 'Excluded', 'Eligible', 'Down'], rows, 'No covered services.', 'Minutes per covered service');
 }
 
-function exclusionsTable(d: StatementDocument): string {
+function exclusionsTable(s: SlaStatementPageView, a: SlaActionsView): string {
+  const d = s.document;
+  // A draft's manual exclusions can be removed (the draft is recomputed); maintenance windows cannot.
+  const removable = a.canWrite && s.current === null && allowedFrom('remove_exclusion').includes(s.state as StatementState);
+  const remove = (id: string) =>
+    actionButton({
+      action: `${statementHref(s.id)}/${ACTION_PATHS.remove_exclusion}`,
+      label: 'Remove',
+      csrf: a.csrf,
+      hidden: { exclusion_id: id, revision: String(s.revision), sha256: s.sha256, idempotency_key: a.newKey() },
+      kind: 'danger',
+    });
+  const head = ['Exclusion', 'Kind', 'Window (UTC)', 'Excluded', 'Why', ...(removable ? ['Action'] : [])];
   return table(
-    ['Exclusion', 'Kind', 'Window (UTC)', 'Excluded', 'Why'],
-    d.exclusions.map((e) => [esc(e.title), e.kind === 'maintenance' ? 'Maintenance' : 'Manual', `${utc(e.start)} – ${utc(e.end)}`, e.excluded ? 'Yes' : 'No', `<span class="text">${esc(e.why)}</span>`]),
+    head,
+    d.exclusions.map((e) => [
+      esc(e.title),
+      e.kind === 'maintenance' ? 'Maintenance' : 'Manual',
+      `${utc(e.start)} – ${utc(e.end)}`,
+      e.excluded ? 'Yes' : 'No',
+      `<span class="text">${esc(e.why)}</span>`,
+      ...(removable ? [e.kind === 'manual' ? remove(e.id) : ''] : []),
+    ]),
     'No maintenance windows or manual exclusions in this period.',
   );
 }
@@ -395,7 +431,7 @@ ${servicesTable(d)}
 </section>
 <section aria-labelledby="exclusions">
 <h2 id="exclusions">Exclusions</h2>
-${exclusionsTable(d)}
+${exclusionsTable(s, a)}
 </section>
 <section aria-labelledby="incidents">
 <h2 id="incidents">Incident ledger</h2>
