@@ -1,5 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
+const v4 = (hi: number, lo: number): ipaddr.IPv4 => ipaddr.fromByteArray([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]) as ipaddr.IPv4;
+
 /**
  * Why an address is not a public target for the cloud prober, or null when it is public. The
  * reason becomes `target_not_public:<reason>` (spec §7.3). IPv6 forms that embed an IPv4
@@ -14,8 +16,16 @@ export function nonPublicReason(address: string): string | null {
   }
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;
-    const embedded = embeddedIPv4(v6);
-    if (embedded) return ipv4Reason(embedded);
+    // Local-use NAT64 (RFC 8215) is never routed publicly: whatever it carries, it leads into
+    // someone's own network. Its /96 layout still names the carried address's reason first.
+    if (v6.parts[0] === 0x64 && v6.parts[1] === 0xff9b && v6.parts[2] === 1) {
+      const [, , , a, b, c, d, e] = v6.parts;
+      return (a === 0 && b === 0 && c === 0 ? ipv4Reason(v4(d!, e!)) : null) ?? 'private';
+    }
+    const embedded = embeddedIPv4s(v6);
+    // An address that carries an IPv4 address reaches whatever that address reaches: any
+    // non-public one refuses it; carrying only public ones, it is public.
+    if (embedded.length > 0) return embedded.map(ipv4Reason).find((r) => r !== null) ?? null;
     return ipv6Reason(v6);
   }
   return ipv4Reason(parsed as ipaddr.IPv4);
@@ -70,17 +80,25 @@ function ipv6Reason(ip: ipaddr.IPv6): string | null {
   }
 }
 
-function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
-  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address();
+/**
+ * The IPv4 addresses an IPv6 address embeds: IPv4-compatible `::/96` (ipaddr.js calls it unicast;
+ * `::` and `::1` keep their own meaning), IPv4-mapped `::ffff:0:0/96`, IPv4-translated
+ * `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96` (local-use `64:ff9b:1::/48` is refused in
+ * nonPublicReason), 6to4 `2002::/16`, Teredo `2001::/32` (the
+ * client, stored inverted) and ISATAP interface ids (`…:0:5efe:a.b.c.d`, `…:200:5efe:a.b.c.d`).
+ */
+function embeddedIPv4s(ip: ipaddr.IPv6): ipaddr.IPv4[] {
   const p = ip.parts;
+  const last = v4(p[6]!, p[7]!);
+  if (ip.isIPv4MappedAddress()) return [ip.toIPv4Address()];
   const range = ip.range();
-  if (range === '6to4') return ipaddr.fromByteArray([p[1]! >> 8, p[1]! & 0xff, p[2]! >> 8, p[2]! & 0xff]) as ipaddr.IPv4;
-  if (range === 'rfc6052' || range === 'rfc6145') return ipaddr.fromByteArray([p[6]! >> 8, p[6]! & 0xff, p[7]! >> 8, p[7]! & 0xff]) as ipaddr.IPv4;
-  if (range === 'teredo') {
-    // The client's address is stored inverted in the last 32 bits.
-    return ipaddr.fromByteArray([(~p[6]! >> 8) & 0xff, ~p[6]! & 0xff, (~p[7]! >> 8) & 0xff, ~p[7]! & 0xff]) as ipaddr.IPv4;
-  }
-  return null;
+  if (range === 'loopback' || range === 'unspecified') return [];
+  if (p.slice(0, 6).every((x) => x === 0)) return [last];
+  if (range === '6to4') return [v4(p[1]!, p[2]!)];
+  if (range === 'teredo') return [v4(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
+  if (range === 'rfc6052' || range === 'rfc6145') return [last];
+  if ((p[4] === 0 || p[4] === 0x200) && p[5] === 0x5efe) return [last];
+  return [];
 }
 
 /** A list of CIDRs (`127.0.0.0/8,::1/128`); throws on a malformed entry. */

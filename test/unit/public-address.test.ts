@@ -41,6 +41,33 @@ describe('nonPublicReason: what the cloud prober refuses to probe', () => {
   });
 });
 
+describe('nonPublicReason: IPv6 forms that embed an IPv4 address are judged by it (issue 24 §5.4)', () => {
+  it.each([
+    ['::7f00:1', 'loopback', 'IPv4-compatible ::/96 (ipaddr.js calls it unicast)'],
+    ['::127.0.0.1', 'loopback', 'IPv4-compatible, dotted'],
+    ['::a9fe:a9fe', 'cloud_metadata', 'IPv4-compatible metadata address'],
+    ['::a00:1', 'private', 'IPv4-compatible private'],
+    ['::ffff:7f00:1', 'loopback', 'IPv4-mapped, hex'],
+    ['::ffff:0:7f00:1', 'loopback', 'IPv4-translated ::ffff:0:0:0/96'],
+    ['64:ff9b::7f00:1', 'loopback', 'NAT64 64:ff9b::/96'],
+    ['64:ff9b:1::7f00:1', 'loopback', 'local-use NAT64 64:ff9b:1::/48, /96 layout'],
+    ['64:ff9b:1:808:8:800::', 'private', 'local-use NAT64 (never public, whatever it carries)'],
+    ['64:ff9b:1::808:808', 'private', 'local-use NAT64 carrying a public address'],
+    ['2002:a9fe:a9fe::1', 'cloud_metadata', '6to4 2002::/16'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback', 'Teredo (client 127.0.0.1, inverted)'],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'private', 'Teredo (client 10.0.0.1, inverted)'],
+    ['2a00:1450:4001:82b:0:5efe:a00:1', 'private', 'ISATAP interface id'],
+    ['2a00:1450:4001:82b:200:5efe:7f00:1', 'loopback', 'ISATAP interface id, global bit'],
+  ])('%s is refused as %s (%s)', (address, reason) => {
+    expect(nonPublicReason(address)).toBe(reason);
+  });
+
+  it.each(['::808:808', '64:ff9b::808:808', '2002:808:808::', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '::1', '::'])('%s is judged by what it carries', (address) => {
+    // Embedding a public IPv4 address is public; ::1 and :: keep their own meaning.
+    expect(nonPublicReason(address)).toBe(address === '::1' ? 'loopback' : address === '::' ? 'unspecified' : null);
+  });
+});
+
 describe('cloudAddressCheck', () => {
   const reasonOf = (fn: () => void) => {
     try {
