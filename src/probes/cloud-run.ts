@@ -26,7 +26,7 @@ export function runCloudProbe(prober: ProberDeps, sourceType: string, config: un
     defaultTimeoutMs: prober.defaultTimeoutMs,
     deadlineMs: 30_000,
     checkAddress: cloudAddressCheck(prober.allowCidrs),
-    ...(prober.resolver ? { resolveHost: cloudResolver(prober.resolver) } : {}),
+    ...(prober.resolver ? { resolveHost: cloudResolver(prober.resolver), resolverServer: prober.resolver } : {}),
   };
   return runProbe(prober.registry, runsAs(sourceType), config, options);
 }

@@ -13,7 +13,9 @@ import { type Probe, measured, noValue } from './types';
  * `expected_value`, the value must be among the answers (see answersInclude), else
  * expected_value_mismatch. Failures: ENOTFOUND (NXDOMAIN), ENODATA, ESERVFAIL, EREFUSED,
  * ETIMEDOUT, ECONNREFUSED (nothing on the resolver's port), else dns_error. In cloud mode the
- * resolver must be a public IP on port 53 (invalid_resolver, resolver_not_public).
+ * resolver must be a public IP on port 53 (invalid_resolver, resolver_not_public), the name gets
+ * the hosted-check name rules (host_internal, host_not_fqdn, invalid_host: run-probe.ts) and,
+ * without a configured resolver, the prober's own resolver answers when CLOUD_PROBE_RESOLVER is set.
  */
 export const dnsProbe: Probe<SourceConfigOf<'dns'>> = async (config, ctx) => {
   const timeoutMs = config.timeout_ms ?? ctx.defaultTimeoutMs;
@@ -22,6 +24,8 @@ export const dnsProbe: Probe<SourceConfigOf<'dns'>> = async (config, ctx) => {
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
   try {
     if (config.resolver !== undefined) resolver.setServers([resolverServer(checkedResolver(config.resolver, ctx))]);
+    // In the cloud, a check without its own resolver asks the prober's (CLOUD_PROBE_RESOLVER), as http does.
+    else if (ctx.mode === 'cloud' && ctx.resolverServer) resolver.setServers([ctx.resolverServer]);
     const startedAt = performance.now();
     const answers = await deadline.race(queryAnswers(resolver, config.name, type));
     const ms = elapsedMs(startedAt);

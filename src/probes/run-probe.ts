@@ -17,6 +17,8 @@ export interface RunOptions extends Omit<ProbeContext, 'signal'> {
 function cloudHost(sourceType: string, config: Record<string, unknown>): string | null {
   if (sourceType === 'http' && typeof config.url === 'string') return new URL(config.url).hostname;
   if (['tcp', 'tls_cert', 'icmp'].includes(sourceType) && typeof config.host === 'string') return config.host;
+  // The name a dns check asks about gets the same rules: no internal names (metadata.google.internal…).
+  if (sourceType === 'dns' && typeof config.name === 'string') return config.name;
   return null;
 }
 

@@ -43,6 +43,8 @@ export interface ProbeContext {
    * absent, the system resolver. Rejects with the resolver's error (its `code` kept).
    */
   resolveHost?(host: string): Promise<string[]>;
+  /** Cloud only: that resolver's address (ip or ip:port), for probes that query DNS themselves. */
+  resolverServer?: string;
 }
 
 /** A fixed-name setting of the probe (see ProbeContext.setting). */

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runCloudProbe } from '../../src/probes/cloud-run';
+import { PROBES } from '../../src/probes/registry';
 import { temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
@@ -69,5 +71,23 @@ describe('cloud probe tests refuse non-public targets (SSRF)', () => {
     expect(creds.body).toMatchObject({ value: null, reason: 'url_credentials_not_allowed' });
     const nx = await cloudTest('http://nothing.nx.test/');
     expect(nx.body).toMatchObject({ value: null, reason: 'dns_failed' });
+  });
+});
+
+describe('cloud dns metrics get the same host rules as http (issue 24 §5.5)', () => {
+  // The prober as the worker runs scheduled cloud metrics: the same settings as this file's harness.
+  const cloudDns = (config: Record<string, unknown>) => runCloudProbe({ registry: PROBES, allowCidrs: '127.0.0.1/32', resolver: dns.resolver, defaultTimeoutMs: 5_000 }, 'dns', config);
+
+  it('refuses internal and single-label names before anything resolves them', async () => {
+    for (const name of ['metadata.google.internal', 'metadata.google.internal.', 'printer.local', 'localhost', 'metadata', 'intranet']) {
+      const o = await cloudDns({ name });
+      expect([name, o.value, o.reason]).toEqual([name, null, name === 'intranet' ? 'host_not_fqdn' : 'host_internal']);
+    }
+  });
+
+  it("asks the prober's own resolver (CLOUD_PROBE_RESOLVER), not the system's, when the check names none", async () => {
+    // probe.test exists only in the prober's dnsmasq; the system resolver does not know it.
+    const o = await cloudDns({ name: 'probe.test', expected_value: '127.0.0.9' });
+    expect(o).toMatchObject({ reason: null, unit: 'ms' });
   });
 });
