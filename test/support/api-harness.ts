@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type { SlaRouteDeps } from '../../src/api/routes/sla';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/api/app';
 import type { ReadinessProbe } from '../../src/api/routes/health';
 import { loadConfig } from '../../src/config';
@@ -70,6 +70,8 @@ export async function startApi(
     console?: { mail: ConsoleMail; temporalUiUrl?: string | null };
     subscribeLimits?: SubscribeLimits;
     sla?: SlaRouteDeps;
+    /** The app's logger (default: none), e.g. createLogger with a capturing destination. */
+    logger?: FastifyBaseLogger;
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
@@ -99,6 +101,7 @@ export async function startApi(
     metricScheduler: opts.metricScheduler,
     configLockTimeoutMs: opts.configLockTimeoutMs,
     console: opts.console,
+    logger: opts.logger,
   });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
