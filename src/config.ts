@@ -10,6 +10,15 @@ const boolish = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+const DURATION_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration as `<n>s`, `<n>m`, `<n>h` or `<n>d` (a bare number is seconds), in milliseconds. */
+const duration = z
+  .string()
+  .trim()
+  .regex(/^\d+(s|m|h|d)?$/, 'Expected a duration such as 7d, 36h, 90m or 3600s')
+  .transform((v) => Number(v.replace(/[smhd]$/, '')) * DURATION_UNITS_MS[/[smhd]$/.test(v) ? v.slice(-1) : 's']!);
+
 /** A comma-separated list of CIDRs (`127.0.0.0/8,::1/128`), empty by default; a malformed entry stops the process. */
 const cidrList = z
   .string()
@@ -59,6 +68,8 @@ export const ConfigSchema = z.object({
     .default(''),
   CLOUD_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
   METRIC_SAMPLE_RETENTION_DAYS: z.coerce.number().int().min(2).max(3_650).default(400),
+  /** Issue 24: how old a sample an agent may post (older: rejected `sampled_too_old`; history comes through the import), in ms. */
+  SAMPLE_MAX_AGE: duration.refine((ms) => ms >= 60_000, 'At least 1 minute').default(7 * 86_400_000),
   PROBE_TEST_EXPIRY_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   TRUST_PROXY: z
     .string()

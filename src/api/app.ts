@@ -50,7 +50,7 @@ declare module 'fastify' {
 
 export interface AppDeps {
   orm: Orm;
-  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST' | 'TRUST_PROXY'>>;
+  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE'>>;
   /** Signs and checks subscribers' confirm/unsubscribe links (config: subscriberLinkKey); without it, a per-process key that the worker's emails cannot match. */
   linkKey?: Buffer;
   /** Public subscribe abuse limits (SUBSCRIBE_LIMIT_*); generous defaults when absent. */
@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });
       await v1.register(probeTestRoutes, { deps: probeTests });
-      await v1.register(agentApiRoutes, { runner, waiter });
+      await v1.register(agentApiRoutes, { runner, waiter, sampleMaxAgeMs: deps.config.SAMPLE_MAX_AGE });
     },
     { prefix: '/v1' },
   );

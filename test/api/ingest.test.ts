@@ -50,7 +50,7 @@ async function post(samples: Sample[], token = agent.token) {
 
 const sql = async <T = any>(text: string, params: unknown[] = []) => (await api.orm.em.getConnection().execute(text, params)) as T[];
 const flipsOf = async (metricId: string) =>
-  (await sql<{ from_status: string; to_status: string; at: string; value: number | null }>(`select from_status, to_status, at, value from metric_status_flips where metric_id = ? order by at`, [metricId])).map((f) => ({ ...f, at: new Date(f.at) }));
+  (await sql<{ from_status: string; to_status: string; at: string; value: number | null; reason_class: string | null }>(`select from_status, to_status, at, value, reason_class from metric_status_flips where metric_id = ? order by at`, [metricId])).map((f) => ({ ...f, at: new Date(f.at) }));
 const rollupsOf = (metricId: string) => sql<{ day: string; samples: number; healthy: number; degraded: number; unhealthy: number; no_data: number }>(`select to_char(day, 'YYYY-MM-DD') as day, samples, healthy, degraded, unhealthy, no_data from metric_daily_rollups where metric_id = ? order by day`, [metricId]);
 const eventsOf = (metricId: string) => sql<{ payload: any }>(`select payload from outbox_events where type = 'metric.status_changed' and resource_id = ? order by (payload->>'last_sample_at')`, [metricId]);
 const samplesOf = async (metricId: string) => Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [metricId]))[0]!.n);
@@ -65,8 +65,12 @@ async function expectLastEventIsTheView(metricId: string): Promise<void> {
   expect(Object.keys(payload).sort()).toEqual(Object.keys(view).filter((k) => k !== 'recent_samples' && k !== 'history' && payload[k] !== undefined).sort());
 }
 
-const base = Date.UTC(2026, 10, 20, 23, 59, 58); // two UTC days in one batch
+const DAY = 86_400_000;
+/** Two seconds before yesterday (UTC): two UTC days in one batch, and within SAMPLE_MAX_AGE. */
+const base = Math.floor(Date.now() / DAY) * DAY - DAY - 2_000;
 const at = (s: number) => new Date(base + s * 1000).toISOString();
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const [day1, day2] = [dayOf(base), dayOf(base + DAY)];
 
 describe('POST /v1/agent/samples stores, evaluates and flips', () => {
   it('walks a shuffled batch in time order: flips, latest outcome, status_since, rollups by UTC day and one event per flip', async () => {
@@ -98,14 +102,14 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     const mb = (await call('GET', `/v1/metrics/${b}`)).body;
     expect(mb).toMatchObject({ status: 'unhealthy', current_value: V.unhealthy, last_sample_at: at(2), status_since: at(2) });
 
-    // at(0), at(1) fall on 2026-11-20; the rest on 2026-11-21 (UTC).
+    // at(0), at(1) fall on the day before yesterday; the rest on yesterday (UTC).
     expect(await rollupsOf(a)).toEqual([
-      { day: '2026-11-20', samples: 2, healthy: 2, degraded: 0, unhealthy: 0, no_data: 0 },
-      { day: '2026-11-21', samples: 3, healthy: 1, degraded: 1, unhealthy: 1, no_data: 0 },
+      { day: day1, samples: 2, healthy: 2, degraded: 0, unhealthy: 0, no_data: 0 },
+      { day: day2, samples: 3, healthy: 1, degraded: 1, unhealthy: 1, no_data: 0 },
     ]);
     expect(await rollupsOf(b)).toEqual([
-      { day: '2026-11-20', samples: 1, healthy: 0, degraded: 0, unhealthy: 0, no_data: 1 },
-      { day: '2026-11-21', samples: 1, healthy: 0, degraded: 0, unhealthy: 1, no_data: 0 },
+      { day: day1, samples: 1, healthy: 0, degraded: 0, unhealthy: 0, no_data: 1 },
+      { day: day2, samples: 1, healthy: 0, degraded: 0, unhealthy: 1, no_data: 0 },
     ]);
 
     const events = (await eventsOf(a)).map((e) => e.payload);
@@ -127,6 +131,53 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     await post([{ metric_id: m, sampled_at: at(2), value: 10 }, { metric_id: m, sampled_at: at(3), value: null }]);
     expect((await eventsOf(m)).at(-1)!.payload).toMatchObject({ status: 'no_data', reason: 'no_data', reason_label: expect.any(String) });
     await expectLastEventIsTheView(m);
+  });
+
+  it('stores the reason class of a no_data reading on the sample, the metric, the flip and the event: a refused connection after healthy is an outage starting', async () => {
+    const m = await newMetric('refused');
+    expect(await post([{ metric_id: m, sampled_at: at(0), value: V.healthy }, { metric_id: m, sampled_at: at(1), value: null, reason: 'ECONNREFUSED' }])).toMatchObject({ flips: 2 });
+    expect((await flipsOf(m)).map((f) => `${f.from_status}→${f.to_status}/${f.reason_class}`)).toEqual(['no_data→healthy/null', 'healthy→no_data/target']);
+    const view = (await call('GET', `/v1/metrics/${m}`)).body;
+    expect(view).toMatchObject({ status: 'no_data', current_value: null, reason: 'ECONNREFUSED', reason_class: 'target', status_since: at(1) });
+    expect(view.history.map((h: { reason_class: string | null }) => h.reason_class)).toEqual(['target', null]);
+    expect((await sql(`select reason_class from metrics where id = ?`, [m]))[0]).toEqual({ reason_class: 'target' });
+    const stored = await sql<{ reason_class: string | null; received_at: string | null; imported: boolean }>(`select reason_class, received_at, imported from metric_samples where metric_id = ? order by sampled_at`, [m]);
+    expect(stored.map((r) => [r.reason_class, r.received_at !== null, r.imported])).toEqual([[null, true, false], ['target', true, false]]);
+    expect((await eventsOf(m)).at(-1)!.payload).toMatchObject({ previous_status: 'healthy', status: 'no_data', reason: 'ECONNREFUSED', reason_class: 'target' });
+    await expectLastEventIsTheView(m);
+    // A reading with a value has no class, in the event as in the view.
+    await post([{ metric_id: m, sampled_at: at(2), value: V.healthy }]);
+    expect((await eventsOf(m)).at(-1)!.payload).toMatchObject({ previous_status: 'no_data', status: 'healthy', reason_class: null });
+    await expectLastEventIsTheView(m);
+  });
+
+  it('stores a change of reason class within no_data (measurement ↔ target) as a flip, without a status_changed event', async () => {
+    const m = await newMetric('classes');
+    // A new metric is no_data (a measurement gap) until its first sample: a measurement reason changes nothing.
+    expect(await post([{ metric_id: m, sampled_at: at(0), value: null, reason: 'header_ref_missing' }])).toMatchObject({ flips: 0 });
+    expect(await post([{ metric_id: m, sampled_at: at(1), value: null, reason: 'ETIMEDOUT' }, { metric_id: m, sampled_at: at(2), value: null, reason: 'ECONNRESET' }])).toMatchObject({ flips: 1 });
+    expect(await post([{ metric_id: m, sampled_at: at(3), value: null, reason: 'stale_agent_silent' }])).toMatchObject({ flips: 1 });
+    expect((await flipsOf(m)).map((f) => `${f.from_status}→${f.to_status}/${f.reason_class}@${f.at.toISOString()}`)).toEqual([
+      `no_data→no_data/target@${at(1)}`,
+      `no_data→no_data/measurement@${at(3)}`,
+    ]);
+    // The status never changed: no event, and status_since is still the metric's creation.
+    expect(await eventsOf(m)).toEqual([]);
+    const view = (await call('GET', `/v1/metrics/${m}`)).body;
+    expect(view).toMatchObject({ status: 'no_data', reason: 'stale_agent_silent', reason_class: 'measurement', status_since: view.created_at });
+  });
+
+  it('rejects, one by one, agent samples older than SAMPLE_MAX_AGE (7 days by default) as sampled_too_old', async () => {
+    const m = await newMetric('old');
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const res = await post([
+      { metric_id: m, sampled_at: ago(8 * DAY), value: V.unhealthy },
+      { metric_id: m, sampled_at: ago(6 * DAY), value: V.healthy },
+      { metric_id: m, sampled_at: '1970-01-01T00:00:00.000Z', value: V.unhealthy },
+    ]);
+    expect(res).toEqual({ accepted: 1, rejected: [{ index: 0, metric_id: m, reason: 'sampled_too_old' }, { index: 2, metric_id: m, reason: 'sampled_too_old' }], flips: 1 });
+    expect(await samplesOf(m)).toBe(1);
+    expect((await flipsOf(m)).map((f) => f.to_status)).toEqual(['healthy']);
   });
 
   it('writes the same event for push metrics (manual status), whose mode is push', async () => {

@@ -22,7 +22,7 @@ declare module 'fastify' {
  * What the Vigil agent calls, with its agent token: heartbeat, long-poll for jobs, post results.
  * The agent talks to this API only, never to Temporal or PostgreSQL.
  */
-export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; waiter: JobWatches }> = async (app, opts) => {
+export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; waiter: JobWatches; sampleMaxAgeMs?: number }> = async (app, opts) => {
   app.decorateRequest('agent', null);
   // Before the body is validated: an unauthenticated caller learns nothing about the protocol.
   app.addHook('onRequest', async (request) => {
@@ -73,12 +73,12 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       summary: 'Post samples',
       tag,
       description:
-        'A batch of the agent’s measurements (up to 5,000). Samples of metrics the agent does not run (`unknown_metric`), and samples stamped more than 60 s ahead of the server’s clock (`sampled_in_future`), are rejected one by one (listed in the answer with their reason); the others are stored.',
+        'A batch of the agent’s measurements (up to 5,000). Samples of metrics the agent does not run (`unknown_metric`), samples stamped more than 60 s ahead of the server’s clock (`sampled_in_future`) and samples older than `SAMPLE_MAX_AGE` (7 days by default: `sampled_too_old`; older history comes in through POST /v1/metrics/{id}/samples/import) are rejected one by one (listed in the answer with their reason); the others are stored.',
       errors: [...BODY_ERRORS],
     });
     app.post('/agent/samples', { schema: { ...doc, body: AgentSamplesBody, response: { 200: SamplesAnswer, ...errorResponses } } }, async (request) => {
       const agent = request.agent!;
-      const res = await ingestAgentSamples(request.em, app.platform.samples, agent, request.body.samples, request.now);
+      const res = await ingestAgentSamples(request.em, app.platform.samples, agent, request.body.samples, request.now, opts.sampleMaxAgeMs);
       await touchAgent(request.em, agent, request.now);
       return res;
     });

@@ -86,8 +86,10 @@ export const SamplesAnswer = z.object({
       index: z.int(),
       metric_id: z.string(),
       reason: z
-        .enum(['unknown_metric', 'sampled_in_future'])
-        .describe('unknown_metric: no live metric of the organization that this agent runs; sampled_in_future: `sampled_at` more than 60 s ahead of the server’s clock (the agent’s clock is off).'),
+        .enum(['unknown_metric', 'sampled_in_future', 'sampled_too_old'])
+        .describe(
+          'unknown_metric: no live metric of the organization that this agent runs; sampled_in_future: `sampled_at` more than 60 s ahead of the server’s clock (the agent’s clock is off); sampled_too_old: `sampled_at` older than SAMPLE_MAX_AGE (7 days by default; import history through POST /v1/metrics/{id}/samples/import).',
+        ),
     }),
   ),
   flips: z.int(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REASON_CLASSES } from '../../domain/reason-class';
 import { ALL_SOURCE_TYPES } from '../../domain/source-config';
 import { HEALTH_STATUSES } from '../../domain/thresholds';
 import { DateTime, DateTimeInput, ListQuery, Uuid } from './common';
@@ -32,6 +33,7 @@ export const MetricPatchBody = z
   .meta({ id: 'MetricPatch' });
 
 const Status = z.enum(HEALTH_STATUSES);
+const ReasonClass = z.enum(REASON_CLASSES);
 
 export const MetricSchema = z
   .object({
@@ -51,6 +53,7 @@ export const MetricSchema = z
     reason: z.string().nullable(),
     reason_label: z.string().nullable(),
     reason_hint: z.string().nullable(),
+    reason_class: ReasonClass.nullable().describe('While no_data: `target` (the target did not answer as configured; counts as down for availability) or `measurement` (Vigil could not measure; a gap in the evidence). null otherwise.'),
     last_sample_at: DateTime.nullable(),
     status_since: DateTime.nullable(),
     created_at: DateTime,
@@ -64,7 +67,7 @@ export const MetricCreatedSchema = MetricSchema.extend({
 }).meta({ id: 'MetricCreated' });
 
 export const MetricDetailSchema = MetricSchema.extend({
-  history: z.array(z.object({ sampled_at: DateTime, value: z.number().nullable(), status: Status, reason: z.string().nullable() })).describe('The latest samples, newest first'),
+  history: z.array(z.object({ sampled_at: DateTime, value: z.number().nullable(), status: Status, reason: z.string().nullable(), reason_class: ReasonClass.nullable() })).describe('The latest samples, newest first'),
 }).meta({ id: 'MetricDetail' });
 
 export const MetricListQuery = ListQuery.extend({
@@ -92,3 +95,33 @@ export const AgentSamplesBody = z
       .max(5_000),
   })
   .meta({ id: 'AgentSamples' });
+
+export const MetricSamplesImportBody = z
+  .strictObject({
+    samples: z
+      .array(
+        z.strictObject({
+          sampled_at: DateTimeInput,
+          value: z.number().nullable().describe('null: no value (the metric is no_data for that sample, with `reason`)'),
+          reason: z.string().max(200).nullable().optional().describe('A reason code (§7.3) when `value` is null; default `no_data`'),
+        }),
+      )
+      .min(1)
+      .max(50_000),
+  })
+  .meta({ id: 'MetricSamplesImport' });
+
+export const MetricSamplesImportAnswer = z
+  .object({
+    accepted: z.int().describe('Samples that passed validation, new or already stored (a re-import accepts them again and stores nothing)'),
+    stored: z.int().describe('Of those, how many were new'),
+    rejected: z.array(
+      z.object({
+        index: z.int(),
+        metric_id: z.string(),
+        reason: z.enum(['sampled_in_future', 'unknown_metric']).describe('sampled_in_future: `sampled_at` more than 60 s ahead of the server’s clock'),
+      }),
+    ),
+    flips: z.int().describe('Status flips the rebuilt history holds from the earliest new sample on'),
+  })
+  .meta({ id: 'MetricSamplesImportResult' });

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type ReasonClass, readingReasonClass } from '../../domain/reason-class';
 import { pgArray, rawRows, rawRun } from '../raw-sql';
 
 /** A sample to store, its status already evaluated. */
@@ -36,7 +37,7 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
   'interval_seconds', metric.interval_seconds, 'agent_id', metric.agent_id,
   'mode', case when metric.source_type = any(?::text[]) then 'push' when metric.agent_id is not null then 'agent' else 'cloud' end,
   'unit', metric.unit, 'status', flip.to_status, 'current_value', case when flip.to_status = 'no_data' then null else flip.value end,
-  'reason', reason_text.reason, 'reason_label', reason_text.reason_label, 'reason_hint', reason_text.reason_hint,
+  'reason', reason_text.reason, 'reason_label', reason_text.reason_label, 'reason_hint', reason_text.reason_hint, 'reason_class', flip.reason_class,
   'last_sample_at', ${iso('flip.at')}, 'status_since', ${iso('flip.at')}, 'created_at', ${iso('metric.created_at')},
   'updated_at', ${iso('greatest(metric.updated_at, ?::timestamptz)')}, 'deleted_at', ${iso('metric.deleted_at')}, 'previous_status', flip.from_status)`;
 
@@ -51,11 +52,15 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
  *  - `locked_metrics`: the metrics that got new samples, locked in id order (concurrent batches of
  *    one metric queue here, then read what the other committed; id order never deadlocks);
  *  - `samples_in_order` / `flips`: each metric's new samples from its latest one on, in time
- *    order, each with the status before it: every change of status from the stored one is a flip
+ *    order, each with the state before it: every change of status, or of the reason class within
+ *    `no_data` (measurement ↔ target: an outage starting or ending), from the stored one is a flip
  *    (older samples are kept and counted, but change nothing);
- *  - `latest_outcome`: the newest sample becomes the metric's latest outcome;
- *  - `stored_flips`: the flips into metric_status_flips, and `flip_events` each as a
- *    `metric.status_changed` event into the outbox (the same rows recordEvent writes).
+ *  - `latest_outcome`: the newest sample becomes the metric's latest outcome (`status_since`
+ *    moves with a change of status only);
+ *  - `stored_flips`: the flips into metric_status_flips, and `flip_events` each change of status
+ *    as a `metric.status_changed` event into the outbox (the same rows recordEvent writes); a
+ *    change of class alone is a flip row but no event (the spec's event is a change of status).
+ * Every sample is stored with its reason class (readingReasonClass) and `received_at` = `now`.
  * Answers the flips.
  */
 export async function storeSamples(em: EntityManager, organizationId: string, samples: readonly NewSample[], now: Date, terms: FlipEventTerms): Promise<StoredFlip[]> {
@@ -64,10 +69,10 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
   const records = samples.map((s) => {
     let i = index.get(s.metricId);
     if (i === undefined) index.set(s.metricId, (i = index.size + 1));
-    return { m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason };
+    return { m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason, c: readingReasonClass(s.status, s.reason) };
   });
   const at = now.toISOString();
-  const params = [pgArray([...index.keys()]), organizationId, JSON.stringify(records), organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
+  const params = [pgArray([...index.keys()]), organizationId, at, JSON.stringify(records), organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
   let rows: { metric_id: string; at: string }[];
   // `on conflict do nothing` costs PostgreSQL a third more per row, and only retried batches need
   // it: on its own, the statement first runs without it and again with it when a sample is
@@ -92,12 +97,19 @@ function isSampleKeyViolation(err: unknown): boolean {
   return e?.code === '23505' && typeof e.table === 'string' && e.table.startsWith('metric_samples');
 }
 
+/**
+ * What a flip compares (see readingReasonClass): the status, and within `no_data` the reason
+ * class. A metric's `no_data` before any class was stored (a new metric) is a measurement gap.
+ */
+export const FLIP_KEY = (row: string) => `case when ${row}.status = 'no_data' then 'no_data/' || coalesce(${row}.reason_class, 'measurement') else ${row}.status end`;
+
 function storeSql(skipStored: boolean): string {
   return `with new_samples as (
-       insert into metric_samples (metric_id, organization_id, sampled_at, value, status, reason)
-       select (?::uuid[])[sample.m], ?::uuid, sample.t, sample.v, sample.s, sample.r from json_to_recordset(?::json) as sample(m int, t timestamptz, v float8, s text, r text)
+       insert into metric_samples (metric_id, organization_id, sampled_at, value, status, reason, reason_class, received_at)
+       select (?::uuid[])[sample.m], ?::uuid, sample.t, sample.v, sample.s, sample.r, sample.c, ?::timestamptz
+       from json_to_recordset(?::json) as sample(m int, t timestamptz, v float8, s text, r text, c text)
        ${skipStored ? 'on conflict do nothing' : ''}
-       returning metric_id, sampled_at, value, status, reason
+       returning metric_id, sampled_at, value, status, reason, reason_class
      ),
      day_rollups as (
        insert into metric_daily_rollups as rollup (metric_id, organization_id, day, samples, healthy, degraded, unhealthy, no_data)
@@ -109,30 +121,32 @@ function storeSql(skipStored: boolean): string {
        returning 1
      ),
      locked_metrics as (
-       select id, status, last_sample_at, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit, created_at, updated_at, deleted_at
+       select id, status, ${FLIP_KEY('metrics')} as flip_key, last_sample_at, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit, created_at, updated_at, deleted_at
        from metrics where id in (select metric_id from new_samples) and (select count(*) from day_rollups) >= 0 order by id for update
      ),
      samples_in_order as (
-       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, coalesce(lag(sample.status) over per_metric, metric.status) as before,
+       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, ${FLIP_KEY('sample')} as flip_key,
+              coalesce(lag(sample.status) over per_metric, metric.status) as before, coalesce(lag(${FLIP_KEY('sample')}) over per_metric, metric.flip_key) as key_before,
               lead(sample.sampled_at) over per_metric is null as newest
        from new_samples sample join locked_metrics metric on metric.id = sample.metric_id
        where metric.last_sample_at is null or sample.sampled_at >= metric.last_sample_at
        window per_metric as (partition by sample.metric_id order by sample.sampled_at)
      ),
-     flips as (select metric_id, before as from_status, status as to_status, value, reason, sampled_at as at from samples_in_order where status <> before),
+     flips as (select metric_id, before as from_status, status as to_status, value, reason, reason_class, sampled_at as at from samples_in_order where flip_key <> key_before),
      latest_outcome as (
-       update metrics metric set status = latest.status, current_value = latest.value, reason = latest.reason, last_sample_at = latest.sampled_at,
-         status_since = coalesce((select max(flip.at) from flips flip where flip.metric_id = latest.metric_id), metric.status_since), updated_at = greatest(metric.updated_at, ?::timestamptz)
+       update metrics metric set status = latest.status, current_value = latest.value, reason = latest.reason, reason_class = latest.reason_class, last_sample_at = latest.sampled_at,
+         status_since = coalesce((select max(flip.at) from flips flip where flip.metric_id = latest.metric_id and flip.from_status <> flip.to_status), metric.status_since),
+         updated_at = greatest(metric.updated_at, ?::timestamptz)
        from samples_in_order latest where latest.newest and metric.id = latest.metric_id
      ),
      stored_flips as (
-       insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, at)
-       select gen_random_uuid(), ?::uuid, metric_id, from_status, to_status, value, reason, at from flips
+       insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, reason_class, at)
+       select gen_random_uuid(), ?::uuid, metric_id, from_status, to_status, value, reason, reason_class, at from flips
      ),
      flip_events as (
        insert into outbox_events (id, organization_id, type, resource_kind, resource_id, payload, created_at, dispatched_at)
        select gen_random_uuid(), ?::uuid, 'metric.status_changed', 'metric', flip.metric_id, ${FLIP_EVENT_PAYLOAD}, ?::timestamptz, null
-       from flips flip join locked_metrics metric on metric.id = flip.metric_id
+       from flips flip join locked_metrics metric on metric.id = flip.metric_id and flip.from_status <> flip.to_status
        left join json_to_record(coalesce(?::json -> (case when flip.to_status = 'no_data' then coalesce(flip.reason, 'no_data') end), '{}')) as reason_text(reason text, reason_label text, reason_hint text) on true
        order by flip.metric_id, flip.at
      )
@@ -157,10 +171,11 @@ export interface StoredSample {
   value: number | null;
   status: string;
   reason: string | null;
+  reason_class: ReasonClass | null;
 }
 
 export async function recentSamples(em: EntityManager, metricId: string, limit: number): Promise<StoredSample[]> {
-  return rawRows(em, `select sampled_at, value, status, reason from metric_samples where metric_id = ? order by sampled_at desc limit ?`, [metricId, limit]);
+  return rawRows(em, `select sampled_at, value, status, reason, reason_class from metric_samples where metric_id = ? order by sampled_at desc limit ?`, [metricId, limit]);
 }
 
 export interface RollupRow {

@@ -32,12 +32,28 @@ export async function currentConfigVersion(em: EntityManager, agent: Agent): Pro
  */
 export const MAX_SAMPLE_AHEAD_MS = 60_000;
 
-export type AgentRejection = IngestResult['rejected'][number] & { reason: 'unknown_metric' | 'sampled_in_future' };
+/** SAMPLE_MAX_AGE's default: how old a sample an agent may post (issue 24 §2). */
+export const DEFAULT_SAMPLE_MAX_AGE_MS = 7 * 86_400_000;
+
+export type AgentRejection = IngestResult['rejected'][number] & { reason: 'unknown_metric' | 'sampled_in_future' | 'sampled_too_old' };
 
 /**
- * Samples an agent posts: only of metrics it runs, and not stamped more than MAX_SAMPLE_AHEAD_MS
- * ahead of the server's clock (others are rejected one by one with their reason, never stored).
- * Evaluated here, then stored through the process's group commit.
+ * Whether a sample's time is one the service takes: `sampled_in_future` more than
+ * MAX_SAMPLE_AHEAD_MS ahead of the server's clock; `sampled_too_old` more than `maxAgeMs` behind
+ * it (agents only: nobody rewrites the past by accident or on purpose; history comes in through
+ * the import, which passes no `maxAgeMs`).
+ */
+export function sampleTimeProblem(sampledAt: Date, now: Date, maxAgeMs?: number): 'sampled_in_future' | 'sampled_too_old' | null {
+  if (sampledAt.getTime() - now.getTime() > MAX_SAMPLE_AHEAD_MS) return 'sampled_in_future';
+  if (maxAgeMs !== undefined && now.getTime() - sampledAt.getTime() > maxAgeMs) return 'sampled_too_old';
+  return null;
+}
+
+/**
+ * Samples an agent posts: only of metrics it runs, not stamped more than MAX_SAMPLE_AHEAD_MS
+ * ahead of the server's clock nor more than `maxAgeMs` (SAMPLE_MAX_AGE) behind it (others are
+ * rejected one by one with their reason, never stored). Evaluated here, then stored through the
+ * process's group commit.
  */
 export async function ingestAgentSamples(
   em: EntityManager,
@@ -45,15 +61,17 @@ export async function ingestAgentSamples(
   agent: Agent,
   samples: { metric_id: string; sampled_at: string; value: number | null; reason?: string | null }[],
   now: Date,
+  maxAgeMs = DEFAULT_SAMPLE_MAX_AGE_MS,
 ): Promise<Omit<IngestResult, 'rejected'> & { rejected: AgentRejection[] }> {
-  const future: AgentRejection[] = [];
+  const outOfTime: AgentRejection[] = [];
   const kept: { index: number; sample: IncomingSample }[] = [];
   samples.forEach((s, index) => {
     const sampledAt = new Date(s.sampled_at);
-    if (sampledAt.getTime() - now.getTime() > MAX_SAMPLE_AHEAD_MS) future.push({ index, metric_id: s.metric_id, reason: 'sampled_in_future' });
+    const problem = sampleTimeProblem(sampledAt, now, maxAgeMs);
+    if (problem) outOfTime.push({ index, metric_id: s.metric_id, reason: problem });
     else kept.push({ index, sample: { metricId: s.metric_id, sampledAt, value: s.value, reason: s.reason ?? null } });
   });
   const { rows, rejected } = await evaluateSamples(em, agent.organization, kept.map((k) => k.sample), agent.id);
   const unknown: AgentRejection[] = rejected.map((r) => ({ index: kept[r.index]!.index, metric_id: r.metric_id, reason: 'unknown_metric' }));
-  return { accepted: rows.length, rejected: [...unknown, ...future].sort((a, b) => a.index - b.index), flips: await batcher.commit(agent.organization, rows, now) };
+  return { accepted: rows.length, rejected: [...unknown, ...outOfTime].sort((a, b) => a.index - b.index), flips: await batcher.commit(agent.organization, rows, now) };
 }

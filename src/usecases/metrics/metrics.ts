@@ -4,6 +4,7 @@ import { recentSamples } from '../../db/repositories/samples-repository';
 import { pageOf } from '../../domain/cursor';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
+import { readingReasonClass } from '../../domain/reason-class';
 import { validateSourceConfig } from '../../domain/source-config';
 import { isPushedToVigil, runsInCloud, sourceTypeRow } from '../../domain/source-types';
 import { HEALTH_STATUSES, type HealthStatus, THRESHOLD_OPERATIONS } from '../../domain/thresholds';
@@ -163,7 +164,7 @@ export async function getMetric(ctx: OrgContext, id: string, historyLimit = 60) 
   const history = await recentSamples(ctx.em, m.id, historyLimit);
   return {
     ...metricView(m),
-    history: history.map((h) => ({ sampled_at: toIso(new Date(h.sampled_at)), value: h.status === 'no_data' || h.value === null ? null : Number(h.value), status: h.status as HealthStatus, reason: h.reason })),
+    history: history.map((h) => ({ sampled_at: toIso(new Date(h.sampled_at)), value: h.status === 'no_data' || h.value === null ? null : Number(h.value), status: h.status as HealthStatus, reason: h.reason, reason_class: h.status === 'no_data' ? (h.reason_class ?? readingReasonClass(h.status, h.reason)) : null })),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Metric } from '../../db/entities';
+import { type ReasonClass, readingReasonClass } from '../../domain/reason-class';
 import { describeReason } from '../../domain/reason-codes';
 import { isPushSourceType } from '../../domain/source-types';
 import type { HealthStatus } from '../../domain/thresholds';
@@ -21,6 +22,8 @@ export interface MetricView {
   reason: string | null;
   reason_label: string | null;
   reason_hint: string | null;
+  /** Issue 24: while `no_data`, whether the target failed (`target`: down for availability) or Vigil could not measure (`measurement`). */
+  reason_class: ReasonClass | null;
   last_sample_at: string | null;
   status_since: string | null;
   created_at: string;
@@ -50,6 +53,7 @@ export function metricView(m: Metric): MetricView {
     reason: described.reason,
     reason_label: described.reason_label,
     reason_hint: described.reason_hint,
+    reason_class: noData ? ((m.reasonClass as ReasonClass | null) ?? readingReasonClass(m.status, m.reason)) : null,
     last_sample_at: toIsoOrNull(m.lastSampleAt),
     status_since: toIsoOrNull(m.statusSince),
     created_at: toIso(m.createdAt),
