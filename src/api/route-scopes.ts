@@ -100,6 +100,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   updateMetric: ['write:metrics'],
   deleteMetric: ['write:metrics'],
   setMetricStatus: ['write:metrics'],
+  importMetricSamples: ['write:metrics'],
   listSlos: ['read:metrics'],
   getSlo: ['read:metrics'],
   createSlo: ['write:config'],

@@ -73,6 +73,7 @@ const STRANGER_BODIES: Record<string, unknown> = {
   updateMetric: { name: 'stolen' },
   updateSlo: { name: 'stolen' },
   setMetricStatus: { status: 'unhealthy' },
+  importMetricSamples: { samples: [{ sampled_at: '2026-01-01T00:00:00.000Z', value: 1 }] },
   updateStatusPage: { title: 'stolen' },
   importSubscribers: { subscribers: [{ email: 'stolen@example.com' }] },
   createViewerToken: { customer_id: '00000000-0000-4000-8000-000000000000' },

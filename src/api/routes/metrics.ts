@@ -2,9 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type MetricPorts, createMetric, deleteMetric, getMetric, listMetrics, setManualStatus, updateMetric } from '../../usecases/metrics/metrics';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
-import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricListQuery, MetricPatchBody, MetricSchema } from '../schemas/metrics';
+import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricListQuery, MetricPatchBody, MetricSamplesImportAnswer, MetricSamplesImportBody, MetricSchema } from '../schemas/metrics';
+import { importSamples } from '../../usecases/metrics/import';
 
 const tag = 'Metrics';
+
+/** 50,000 samples with long reasons fit (~300 bytes each). */
+const IMPORT_BODY_LIMIT = 16 * 1_048_576;
 
 export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBaseUrl: string }> = async (app, opts) => {
   {
@@ -76,5 +80,21 @@ export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBas
     app.post('/metrics/:id/status', { schema: { ...doc, params: IdParams, body: ManualStatusBody, response: { 200: MetricSchema, ...errorResponses } } }, async (request) => {
       return setManualStatus(request.orgContext(), request.params.id, request.body.status);
     });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('importMetricSamples', {
+      summary: 'Import a metric’s history',
+      tag,
+      description:
+        'History from before `SAMPLE_MAX_AGE` (e.g. from another monitoring tool): 1–50,000 samples per call (body up to 16 MiB), evaluated against the metric’s thresholds like live samples and stored as imported. ' +
+        'Idempotent on (metric, `sampled_at`): a sample already stored is accepted again but stores and counts nothing. Samples stamped more than 60 s ahead of the server’s clock are rejected one by one (`sampled_in_future`); there is no age limit. ' +
+        'The metric’s status flips are rebuilt from the earliest new sample on, so timelines, uptime, SLOs and statements see the history; historical flips send no `metric.status_changed` event, and the metric’s latest outcome moves only when a sample is newer than its `last_sample_at`.',
+      errors: [...BODY_ERRORS, 'not_found'],
+    });
+    app.post(
+      '/metrics/:id/samples/import',
+      { bodyLimit: IMPORT_BODY_LIMIT, schema: { ...doc, params: IdParams, body: MetricSamplesImportBody, response: { 200: MetricSamplesImportAnswer, ...errorResponses } } },
+      async (request) => importSamples(request.orgContext(), request.params.id, request.body.samples),
+    );
   }
 };
