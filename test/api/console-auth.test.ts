@@ -92,3 +92,26 @@ describe('console sign-in, sessions, CSRF and roles', () => {
     expect((await b.get('/console/no-such-page')).status).toBe(404);
   });
 });
+
+describe('console notices travel in the session, not the URL (issue 24 §5.6)', () => {
+  it('shows nothing for ?flash= in a link, and a real action\'s notice once', async () => {
+    const b = await signIn('flash@example.com', 'operator');
+    const forged = await b.get(`/console?flash=${encodeURIComponent('Your account is locked: call +1 555 0100')}`);
+    expect(forged.status).toBe(200);
+    expect(forged.text).not.toContain('class="flash"');
+    expect(forged.text).not.toContain('call +1 555 0100');
+    const res = await b.submit('/console/change-events', '/console/change-events', { kind: 'deploy', title: 'Shipped the flash fix', occurred_at: '2026-01-05T10:00' });
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/console/change-events']);
+    const shown = await b.get('/console/change-events');
+    expect(shown.text).toMatch(/<div class="flash" role="status">[^<]+<\/div>/);
+    // Once: a reload shows it no more.
+    expect((await b.get('/console/change-events')).text).not.toContain('class="flash"');
+    // A notice cookie from another session (or made up) shows nothing.
+    const other = await signIn('flash-other@example.com', 'operator');
+    await other.submit('/console/change-events', '/console/change-events', { kind: 'deploy', title: 'Another session', occurred_at: '2026-01-05T11:00' });
+    const stolen = (other as unknown as { jar: Map<string, string> }).jar.get('vigil_flash');
+    expect(stolen).toEqual(expect.any(String));
+    (b as unknown as { jar: Map<string, string> }).jar.set('vigil_flash', stolen!);
+    expect((await b.get('/console/change-events')).text).not.toContain('class="flash"');
+  });
+});

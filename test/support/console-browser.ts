@@ -12,8 +12,21 @@ export interface PageResult {
 
 /** A browser without JavaScript at the HTTP level: follows no redirect, keeps the session cookie. */
 export class ConsoleClient {
-  cookie = '';
+  /** Every cookie the console set (the session's and a pending notice's), by name. */
+  private readonly jar = new Map<string, string>();
   constructor(private readonly baseUrl: string) {}
+
+  /** The session cookie as `name=value` ('' when none). */
+  get cookie(): string {
+    const v = this.jar.get('vigil_console');
+    return v === undefined ? '' : `vigil_console=${v}`;
+  }
+
+  set cookie(c: string) {
+    this.jar.delete('vigil_console');
+    const eq = c.indexOf('=');
+    if (eq > 0) this.jar.set(c.slice(0, eq), c.slice(eq + 1));
+  }
 
   get(path: string): Promise<PageResult> {
     return this.send('GET', path);
@@ -33,9 +46,16 @@ export class ConsoleClient {
   }
 
   private async send(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<PageResult> {
-    const res = await fetch(`${this.baseUrl}${path}`, { method, body, redirect: 'manual', headers: { ...headers, ...(this.cookie ? { cookie: this.cookie } : {}) } });
+    const jar = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(`${this.baseUrl}${path}`, { method, body, redirect: 'manual', headers: { ...headers, ...(jar ? { cookie: jar } : {}) } });
     const set = res.headers.get('set-cookie');
-    if (set) this.cookie = set.split(';')[0]!.endsWith('=') ? '' : set.split(';')[0]!;
+    for (const one of res.headers.getSetCookie()) {
+      const pair = one.split(';')[0]!;
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      if (eq === pair.length - 1 || /max-age=0\b/i.test(one)) this.jar.delete(pair.slice(0, eq));
+      else this.jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
     return { status: res.status, headers: res.headers, text: await res.text(), setCookie: set };
   }
 }

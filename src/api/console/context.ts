@@ -7,6 +7,7 @@ import type { Scope } from '../../domain/scopes';
 import { type ConsoleChrome, type ConsolePage, type NavItem, consolePage } from '../../render/console/layout';
 import type { OrgContext } from '../../usecases/context';
 import type { ConsoleSessionView } from '../../usecases/console/sessions';
+import { setFlash } from './flash';
 
 export const SESSION_COOKIE = 'vigil_console';
 
@@ -97,6 +98,6 @@ export function sendPage(reply: FastifyReply, v: ConsoleViewer, active: string, 
 
 /** Post/redirect/get: after a successful form, go to `to` with a one-line notice. */
 export function redirectWithFlash(reply: FastifyReply, to: string, flash: string): FastifyReply {
-  const sep = to.includes('?') ? '&' : '?';
-  return reply.code(303).header('location', `${to}${sep}flash=${encodeURIComponent(flash.slice(0, 200))}`).send();
+  setFlash(reply, reply.request.cookies[SESSION_COOKIE], flash);
+  return reply.code(303).header('location', to).send();
 }

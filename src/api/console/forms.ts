@@ -2,6 +2,7 @@ import { clampLimit } from '../../domain/cursor';
 import type { z } from 'zod';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { FormProblem } from '../../render/console/forms';
+import { flashIn } from './flash';
 
 type Form = Record<string, string | string[] | undefined>;
 
@@ -29,10 +30,9 @@ export function listQuery(query: unknown, limit = 50): { limit: number; cursor?:
   return { limit: clampLimit(limit), ...(typeof q?.cursor === 'string' && q.cursor ? { cursor: q.cursor.slice(0, 512) } : {}) };
 }
 
-/** The one-line notice a redirect carried. */
+/** The one-line notice the session carried to this page (src/api/console/flash.ts); never a `?flash=` of the URL. */
 export function flashOf(query: unknown): string | null {
-  const f = (query as { flash?: unknown })?.flash;
-  return typeof f === 'string' ? f.slice(0, 200) : null;
+  return flashIn(query);
 }
 
 /**

@@ -9,6 +9,7 @@ import { consoleSignInRoutes } from './sign-in-routes';
 import type { ConsoleDeps } from './deps';
 import { consolePages } from './pages';
 import { isDatabaseUnavailable } from '../plugins/errors';
+import { takeFlash } from './flash';
 
 /** Paths served without a session. */
 const OPEN = /^\/console\/(sign-in(\/[^/]*)?|assets\/console\.css)$/;
@@ -67,6 +68,7 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
       throw new ProblemError('unauthenticated', 'Your session has ended; sign in again.');
     }
     request.consoleViewer = viewerOf(request, session, deps.csrfKey, deps.pricingUrl);
+    if (request.method === 'GET') takeFlash(request, reply, token!);
     if (request.method === 'POST' && !csrfMatches(deps.csrfKey, session.sessionId, (request.body as Record<string, unknown> | undefined)?._csrf)) {
       throw new ProblemError('forbidden', 'The form is out of date or did not come from this console (CSRF check failed); reload the page and try again.');
     }
