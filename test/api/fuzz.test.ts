@@ -673,6 +673,7 @@ function validBody(op: string, h: Holdings): unknown {
     createMetric: () => ({ service_id: L.service, name: 'fz metric', source_type: 'manual', source_config: {}, unit: 'ms' }),
     updateMetric: () => ({ name: 'fz metric renamed', unit: 's' }),
     setMetricStatus: () => ({ status: 'degraded', note: 'fz' }),
+    importMetricSamples: () => ({ samples: [{ sampled_at: new Date(Date.now() - 10 * 86_400_000).toISOString(), value: 1 }, { sampled_at: new Date(Date.now() - 9 * 86_400_000).toISOString(), value: null, reason: 'ECONNREFUSED' }] }),
     receiveAlerts: () => ({
       receiver: 'vigil',
       status: 'firing',
