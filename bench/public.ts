@@ -15,7 +15,7 @@ import { benchDatabase, startVigilProcess, stopChild } from './processes';
 
 /**
  * bench/public: the public status page under load, against a bare Fastify route, in one run.
- * One page (50 services, each with a manual metric and 90 days of uptime rollups) whose
+ * One page (50 services, each with a manual metric and 90 days of uptime rollups and status flips) whose
  * organization has 1,000 published, resolved incidents of 10 messages each (10,000 feed entries;
  * ~14 resolved in the last 7 days, so on the page). At CONNECTIONS connections:
  *   (a) baseline: a bare Fastify route answering {} in a sibling Node process (as bench/api-overhead);
@@ -106,6 +106,22 @@ const SEED_ROLLUPS = `
     from metrics m, generate_series(0, 89) d, lateral (select abs(hashtext(m.id::text || d)) % 4 as u) x
    where m.organization_id = $1`;
 
+/**
+ * The status flips that uptime is measured from (issue 24 §3): per metric and day, healthy from
+ * midnight and, on the days with unhealthy minutes, down for that many minutes from noon (about
+ * 200 flips per metric over the 90 days), some of them no_data with a target reason.
+ */
+const SEED_FLIPS = `
+  insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, at)
+  select gen_random_uuid(), m.organization_id, m.id, f.from_status, f.to_status, f.value, f.reason, f.at
+    from metrics m, generate_series(0, 89) d, lateral (select abs(hashtext(m.id::text || d)) % 4 as u) x,
+    lateral (values
+      ('no_data', 'healthy', 1.0::float8, null::text, (current_date - d)::timestamptz),
+      ('healthy', case when x.u = 1 then 'no_data' else 'unhealthy' end, null, case when x.u = 1 then 'ECONNREFUSED' end, (current_date - d)::timestamptz + interval '12 hours'),
+      (case when x.u = 1 then 'no_data' else 'unhealthy' end, 'healthy', 1.0, null, (current_date - d)::timestamptz + interval '12 hours' + x.u * interval '1 minute')
+    ) as f(from_status, to_status, value, reason, at)
+   where m.organization_id = $1 and (x.u > 0 or f.to_status = 'healthy' and f.from_status = 'no_data')`;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await benchDatabase(config);
@@ -150,8 +166,9 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     await pg.query(SEED_INCIDENTS, [organization.id, INCIDENTS, MESSAGES_PER_INCIDENT]);
     await pg.query(SEED_ROLLUPS, [organization.id]);
+    await pg.query(SEED_FLIPS, [organization.id]);
     const [counts] = (await pg.query<{ i: string; m: string }>(`select (select count(*) from incidents) as i, (select count(*) from incident_messages) as m`)).rows;
-    say(`${SERVICES} services with a manual metric and a status page created over the API; ${counts!.i} incidents with ${counts!.m} messages and 90 days of rollups inserted in ${(performance.now() - t0).toFixed(0)} ms`);
+    say(`${SERVICES} services with a manual metric and a status page created over the API; ${counts!.i} incidents with ${counts!.m} messages and 90 days of rollups and status flips inserted in ${(performance.now() - t0).toFixed(0)} ms`);
 
     // Check every path answers what it should before loading it.
     const host = { host: `bench.${STATUS_HOST}:${vigil.port}` };

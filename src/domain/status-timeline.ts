@@ -17,6 +17,7 @@
  *   Infinity). Inside a window time can be `counted` as measured, counted as `healthy`, or
  *   `excluded` into its own `maintenance` bucket. `unknown` time stays unknown in every mode.
  */
+import { effectiveStatus } from './reason-class';
 import { worstOf, type HealthStatus } from './thresholds';
 
 export type TimelineStatus = HealthStatus | 'unknown';
@@ -179,4 +180,24 @@ export function worstOfTimelines(timelines: readonly (readonly StatusChange[])[]
     if (status && out[out.length - 1]?.status !== status) out.push({ at, status });
   }
   return out;
+}
+
+/** A stored status flip as availability reads it: its `to_status` and the reason that came with it. */
+export interface FlipReading {
+  at: number;
+  toStatus: string;
+  reason: string | null;
+}
+
+/**
+ * A metric's availability timeline from its flips (issue 24 §1): each flip's status with
+ * `effectiveStatus`, so `no_data` with a `target` reason is `unhealthy` and `no_data` otherwise is
+ * a measurement gap. `startAt` (the metric's creation) opens the timeline as `no_data` (a gap)
+ * unless a flip is already there: time before the first sample is never measured.
+ */
+export function availabilityTimeline(flips: readonly FlipReading[], startAt?: number): StatusChange[] {
+  const changes = flips.map((f) => ({ at: f.at, status: effectiveStatus(f.toStatus as HealthStatus, f.reason) }));
+  const first = changes.reduce((min, c) => Math.min(min, c.at), Number.POSITIVE_INFINITY);
+  if (startAt !== undefined && startAt < first) changes.unshift({ at: startAt, status: 'no_data' });
+  return changes;
 }

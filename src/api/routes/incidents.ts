@@ -11,6 +11,7 @@ import {
 } from '../../usecases/incidents/incidents';
 import { IdempotencyHeaders, idempotentUnit } from '../idempotency';
 import { routeDoc } from '../route-doc';
+import { CreateWarnings } from '../schemas/create-warnings';
 import { incidentFromMetric } from '../../usecases/incidents/from-metric';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { IncidentCreateBody, IncidentListQuery, IncidentMessageBody, IncidentPatchBody, IncidentResolveBody, IncidentSchema, MetricIdParams } from '../schemas/incidents';
@@ -38,7 +39,7 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
     });
-    app.post('/incidents', { schema: { ...doc, headers: IdempotencyHeaders, body: IncidentCreateBody, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) =>
+    app.post('/incidents', { schema: { ...doc, headers: IdempotencyHeaders, body: IncidentCreateBody, response: { 201: IncidentSchema.extend({ warnings: CreateWarnings }).meta({ id: 'IncidentCreated' }), ...errorResponses } } }, async (request, reply) =>
       createIncident(request.orgContext(), request.body, idempotentUnit(request, reply, 'createIncident')),
     );
   }

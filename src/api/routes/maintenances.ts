@@ -3,6 +3,7 @@ import { type MaintenancePorts, createMaintenance, getMaintenance, listMaintenan
 import type { MaintenanceTransition } from '../../usecases/maintenances/transitions';
 import { IdempotencyHeaders, idempotentUnit } from '../idempotency';
 import { routeDoc } from '../route-doc';
+import { CreateWarnings } from '../schemas/create-warnings';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import { MaintenanceCreateBody, MaintenanceListQuery, MaintenancePatchBody, MaintenanceSchema } from '../schemas/maintenances';
 
@@ -31,7 +32,7 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
       errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
       checks: ['`scheduled_end_at` is after `scheduled_start_at`.'],
     });
-    app.post('/maintenances', { schema: { ...doc, headers: IdempotencyHeaders, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema, ...errorResponses } } }, async (request, reply) =>
+    app.post('/maintenances', { schema: { ...doc, headers: IdempotencyHeaders, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema.extend({ warnings: CreateWarnings }).meta({ id: 'MaintenanceCreated' }), ...errorResponses } } }, async (request, reply) =>
       createMaintenance(request.orgContext(), opts.ports, request.body, idempotentUnit(request, reply, 'createMaintenance')),
     );
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type CreateWarning, audienceWarnings } from '../../domain/status-page/audience-warnings';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Incident, type IncidentMessage, IncidentMessageSchema, IncidentSchema } from '../../db/entities';
@@ -84,9 +85,14 @@ async function change(ctx: OrgContext, fn: (t: Tx) => Promise<IncidentView>): Pr
  * statement: everything the answer and the events show is known before it is written. It can
  * move only the manual metrics of the services it names. `unit`: the API's idempotent create.
  */
-export async function createIncident(ctx: OrgContext, input: IncidentInput, unit: UnitOfWork = oneStatement(ctx)): Promise<IncidentView> {
-  const view = await unit((em) => insertNewIncident({ ...ctx, em }, input));
-  return followedByManualMetrics(ctx, view, view.affected_services);
+/** Creates an incident; the answer carries `warnings` (audience-warnings.ts), recorded with it for idempotent replays. */
+export async function createIncident(ctx: OrgContext, input: IncidentInput, unit: UnitOfWork = oneStatement(ctx)): Promise<IncidentView & { warnings: CreateWarning[] }> {
+  const made = await unit(async (em) => {
+    const view = await insertNewIncident({ ...ctx, em }, input);
+    return { ...view, warnings: audienceWarnings('incident', view.affected_services) };
+  });
+  await followedByManualMetrics(ctx, made, made.affected_services);
+  return made;
 }
 
 async function insertNewIncident(ctx: OrgContext, input: IncidentInput): Promise<IncidentView> {

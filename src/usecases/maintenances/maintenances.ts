@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MaintenanceMessageSchema, MaintenanceSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError } from '../../domain/error-catalog';
+import { type CreateWarning, audienceWarnings } from '../../domain/status-page/audience-warnings';
 import { type MaintenanceState, maintenanceState } from '../../domain/maintenance-state';
 import { assertServicesExist } from '../org-refs';
 import { type OrgContext, type UnitOfWork, ownTransaction } from '../context';
@@ -30,6 +31,17 @@ function assertWindow(start: Date, end: Date): void {
   }
 }
 
+/**
+ * A window that has already ended would start and complete at once and be published as if it
+ * had happened (issue 24 §4): refused. One that started in the past and ends later starts at once.
+ */
+function assertNotEnded(end: Date, now: Date): void {
+  if (end.getTime() <= now.getTime()) {
+    const message = `The window has already ended: scheduled_end_at (${end.toISOString()}) is not after now (${now.toISOString()}). A maintenance is scheduled ahead or in progress; record a past one as an incident.`;
+    throw new ProblemError('validation_failed', message, { errors: [{ path: 'scheduled_end_at', message }] });
+  }
+}
+
 export interface MaintenancePorts {
   scheduler: MaintenanceScheduler;
 }
@@ -48,9 +60,17 @@ async function tellWorkflow(ctx: OrgContext, ports: MaintenancePorts, view: Main
 }
 
 /** Schedules a maintenance (event maintenance.scheduled), then starts its workflow. */
-export async function createMaintenance(ctx: OrgContext, ports: MaintenancePorts, input: MaintenanceInput, unit: UnitOfWork = ownTransaction(ctx)): Promise<MaintenanceView> {
+export async function createMaintenance(ctx: OrgContext, ports: MaintenancePorts, input: MaintenanceInput, unit: UnitOfWork = ownTransaction(ctx)): Promise<MaintenanceView & { warnings: CreateWarning[] }> {
   assertWindow(input.scheduled_start_at, input.scheduled_end_at);
-  return tellWorkflow(ctx, ports, await unit((em) => insertMaintenance({ ...ctx, em }, input)));
+  // Inside the unit, so that a replayed Idempotency-Key answers the first answer even after the window.
+  const made = await unit(async (em) => {
+    assertNotEnded(input.scheduled_end_at, ctx.now);
+    const view = await insertMaintenance({ ...ctx, em }, input);
+    return { ...view, warnings: audienceWarnings('maintenance', view.affected_services) };
+  });
+  const { warnings, ...view } = made;
+  await tellWorkflow(ctx, ports, view);
+  return { ...view, warnings };
 }
 
 async function insertMaintenance(ctx: OrgContext, input: MaintenanceInput): Promise<MaintenanceView> {
@@ -132,6 +152,7 @@ async function patchMaintenance(ctx: OrgContext, id: string, patch: MaintenanceP
     if (patch.scheduled_start_at !== undefined) m.scheduledStartAt = patch.scheduled_start_at;
     if (patch.scheduled_end_at !== undefined) m.scheduledEndAt = patch.scheduled_end_at;
     assertWindow(m.scheduledStartAt, m.scheduledEndAt);
+    if (patch.scheduled_start_at !== undefined || patch.scheduled_end_at !== undefined) assertNotEnded(m.scheduledEndAt, ctx.now);
     m.updatedAt = ctx.now;
     await em.flush();
     return viewOf(em, m);

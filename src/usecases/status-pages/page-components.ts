@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MaintenanceSchema, MetricSchema, ServiceSchema, type Slo, SloSchema, type StatusPage } from '../../db/entities';
-import { dailyRollups } from '../../db/repositories/samples-repository';
-import { type DayUptimeRow, uptimeByDay, uptimeDayList } from '../../domain/uptime';
+import { effectiveStatus } from '../../domain/reason-class';
+import type { DayUptimeRow } from '../../domain/uptime';
 import type { PageComponentView, PageGroupView, UptimeDay } from '../../domain/status-page/model';
 import { type HealthStatus, worstOf } from '../../domain/thresholds';
 import { sloView } from '../slos';
+import { loadUptime } from '../uptime';
 
 export interface PageComponents {
   groups: PageGroupView[];
@@ -52,8 +53,10 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
   ]);
   const serviceNames = new Map(services.map((s) => [s.id, s.name]));
   const underMaintenance = (serviceId: string) => maintenances.some((m) => m.affectedServices.length === 0 || m.affectedServices.includes(serviceId));
-  const days = uptimeDayList(now);
-  const rollups = await dailyRollups(em, [...new Set([...serviceMetrics, ...directMetrics].map((m) => m.id))], days[0]!);
+  const shownMetrics = [...new Map([...serviceMetrics, ...directMetrics].map((m) => [m.id, m])).values()];
+  const uptimeOf = await loadUptime(em, shownMetrics, now);
+  // A metric no_data with a target reason is down on the page (docs/decisions.md), like unhealthy.
+  const statusOf = (m: (typeof shownMetrics)[number]) => effectiveStatus(m.status as HealthStatus, m.reason);
   const ctx = { em, org: { id: org }, now };
 
   const build = async (c: { kind: 'service' | 'metric' | 'slo'; id: string }): Promise<PageComponentView | null> => {
@@ -61,16 +64,15 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
       const name = serviceNames.get(c.id);
       if (name === undefined) return null;
       const metrics = serviceMetrics.filter((m) => m.service === c.id);
-      const ids = new Set(metrics.map((m) => m.id));
-      const u = uptimeByDay(rollups.filter((r) => ids.has(r.metric_id)), days);
+      const u = uptimeOf(metrics);
       const service = services.find((s) => s.id === c.id)!;
-      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map((m) => m.status as HealthStatus)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
+      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map(statusOf)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
     }
     if (c.kind === 'metric') {
       const m = directMetrics.find((x) => x.id === c.id);
       if (!m) return null;
-      const u = uptimeByDay(rollups.filter((r) => r.metric_id === m.id), days);
-      return { kind: 'metric', id: m.id, name: m.name, description: null, status: m.status as HealthStatus, in_maintenance: underMaintenance(m.service), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
+      const u = uptimeOf([m]);
+      return { kind: 'metric', id: m.id, name: m.name, description: null, status: statusOf(m), in_maintenance: underMaintenance(m.service), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
     }
     const s = slos.find((x) => x.id === c.id);
     if (!s) return null;

@@ -1,3 +1,4 @@
+import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnings';
 import { MESSAGE_TYPES, SEVERITIES } from '../../../domain/incident-state';
 import { esc } from '../../html';
 import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
@@ -65,7 +66,7 @@ export function incidentFormBody(o: { csrf: string; values: IncidentFormValues; 
 ${csrfField(o.csrf)}
 ${inputField({ name: 'title', label: 'Title', value: o.values.title, problem: p, required: true, hint: 'What customers see, e.g. "Checkout errors for some card payments".' })}
 ${selectField({ name: 'severity', label: 'Severity (impact)', value: o.values.severity, problem: p, options: SEVERITIES.map((s) => ({ value: s, label: s })) })}
-${choiceGroup({ name: 'affected_services', legend: 'Affected services', choices: o.services, selected: o.values.affected_services, problem: p, empty: 'The organization has no services yet.' })}
+${choiceGroup({ name: 'affected_services', legend: `Affected services (none selected: ${SHOWN_ON_EVERY_PAGE})`, choices: o.services, selected: o.values.affected_services, problem: p, empty: 'The organization has no services yet.' })}
 ${customers}
 <fieldset><legend>First message (optional)</legend>
 ${selectField({ name: 'initial_message.type', label: 'Type', value: o.values.message_type, problem: p, options: MESSAGE_TYPES.map((t) => ({ value: t, label: t })) })}

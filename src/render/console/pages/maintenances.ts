@@ -1,3 +1,4 @@
+import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnings';
 import { esc } from '../../html';
 import { actionButton, choiceGroup, csrfField, type FormProblem, inputField, problemBox, stateFilter, textareaField } from '../forms';
 import { type Choice, facts, link, namesOf, pager, stateBadge, table, timeline, type TimelineItem, utcTime } from '../parts';
@@ -58,7 +59,7 @@ ${inputField({ name: 'title', label: 'Title', value: o.values.title, problem: p,
 ${textareaField({ name: 'description', label: 'Description (optional)', value: o.values.description, problem: p })}
 ${inputField({ name: 'scheduled_start_at', label: 'Starts at (UTC)', type: 'datetime-local', value: o.values.scheduled_start_at, problem: p, required: true })}
 ${inputField({ name: 'scheduled_end_at', label: 'Ends at (UTC)', type: 'datetime-local', value: o.values.scheduled_end_at, problem: p, required: true })}
-${choiceGroup({ name: 'affected_services', legend: 'Affected services', choices: o.services, selected: o.values.affected_services, problem: p, empty: 'The organization has no services yet.' })}
+${choiceGroup({ name: 'affected_services', legend: `Affected services (none selected: ${SHOWN_ON_EVERY_PAGE})`, choices: o.services, selected: o.values.affected_services, problem: p, empty: 'The organization has no services yet.' })}
 <p class="muted">Vigil announces it an hour before, starts it at the start time and completes it at the end time on its own; you can also start, complete or cancel it by hand.</p>
 <div><button type="submit">Schedule maintenance</button> <a href="/console/maintenances">Cancel</a></div>
 </form>`;
