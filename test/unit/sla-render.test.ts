@@ -240,6 +240,13 @@ describe('renderEvidenceCsv', () => {
     expect(records.every((r) => r.length === EVIDENCE_CSV_COLUMNS.length)).toBe(true);
   });
 
+  it('labels an SLO row `slo`, as statement.json does (issue 24 §2)', () => {
+    const withSlo = { ...doc, services: doc.services.map((s, i) => (i === 0 ? { ...s, kind: 'slo' as const } : s)) };
+    const sloRows = parse(renderEvidenceCsv(withSlo), { columns: true }) as Record<string, string>[];
+    expect(sloRows.find((r) => r.id === withSlo.services[0]!.id)?.kind).toBe('slo');
+    expect(sloRows.find((r) => r.id === withSlo.services[1]!.id)?.kind).toBe(withSlo.services[1]!.kind);
+  });
+
   it('carries the minutes, flags and why, with empty cells where they do not apply', () => {
     expect(byId(IDS.api)).toEqual({ kind: 'service', id: IDS.api, name: 'Public API', start: '', end: '', total_minutes: '44580', excluded_minutes: '180', eligible_minutes: '44400', down_minutes: '50', counted: '', why: '' });
     expect(byId(IDS.maintenanceLate)).toMatchObject({ start: '2025-03-25T08:00:00.000Z', end: '2025-03-25T09:00:00.000Z', total_minutes: '', counted: 'true' });

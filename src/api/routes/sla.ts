@@ -16,6 +16,7 @@ import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
 import {
   ApproveBody,
+  SubmitBody,
   ContractCreateBody,
   ContractListQuery,
   ContractPatchBody,
@@ -52,15 +53,23 @@ const tag = 'SLA statements';
 const LEDGER_ERRORS: ErrorToken[] = ['feature_locked'];
 
 const ACTIONS: { action: StatementAction; path: string; operationId: string; summary: string; body: z.ZodType | null; description: string; errors: ErrorToken[] }[] = [
-  { action: 'submit', path: 'submit', operationId: 'submitSlaStatement', summary: 'Submit a draft for review', body: null, description: 'draft → in_review. The submitting API key may not approve it.', errors: ['invalid_transition'] },
+  {
+    action: 'submit',
+    path: 'submit',
+    operationId: 'submitSlaStatement',
+    summary: 'Submit a draft for review',
+    body: SubmitBody.optional(),
+    description: 'draft → in_review. The submitting API key may not approve it. A statement whose coverage is below the contract\'s `min_coverage_pct` needs `{"acknowledge_gaps": true}` (409 `insufficient_evidence` otherwise); the acknowledgement is recorded in the audit trail.',
+    errors: ['invalid_transition', 'insufficient_evidence'],
+  },
   {
     action: 'approve',
     path: 'approve',
     operationId: 'approveSlaStatement',
     summary: 'Approve a statement in review',
     body: ApproveBody,
-    description: 'in_review → approved. Send the `revision` and `sha256` you reviewed: if the statement changed since, 409 `stale_revision`. The approving API key must differ from the submitting one (409 `approver_is_submitter`).',
-    errors: ['invalid_transition', 'stale_revision', 'approver_is_submitter'],
+    description: 'in_review → approved. Send the `revision` and `sha256` you reviewed: if the statement changed since, 409 `stale_revision`. The approving API key must differ from the submitting one (409 `approver_is_submitter`). Coverage below the contract\'s `min_coverage_pct` needs `"acknowledge_gaps": true` (409 `insufficient_evidence` otherwise), recorded in the audit trail.',
+    errors: ['invalid_transition', 'stale_revision', 'approver_is_submitter', 'insufficient_evidence'],
   },
   { action: 'request_changes', path: 'request-changes', operationId: 'requestSlaStatementChanges', summary: 'Send a statement in review back to draft', body: NoteBody, description: 'in_review → draft, with a note for whoever prepares it.', errors: ['invalid_transition'] },
   {
@@ -245,7 +254,7 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc(a.operationId, {
       summary: a.summary,
       tag,
-      description: `${a.description}\n\nRuns as a Temporal workflow update on \`sla-statement:<contract>:<YYYY-MM>\`; an \`Idempotency-Key\` header becomes the update id, so a retry runs it once and answers the statement as it is then. Acting on a revision that is no longer current answers 409 \`stale_revision\`; a statement whose period is closed, 409 \`statement_closed\`.`,
+      description: `${a.description}\n\nRuns as a Temporal workflow update on \`sla-statement:<contract>:<YYYY-MM>\`; an \`Idempotency-Key\` header becomes the update id, so a retry runs it once and answers the statement as it is then. Acting on a revision that is no longer current (a superseded one) answers 409 \`stale_revision\`; a statement whose period is closed, 409 \`statement_closed\`.`,
       errors: [...new Set<ErrorToken>([...(a.body ? BODY_ERRORS : []), ...LEDGER_ERRORS, 'not_found', 'statement_closed', 'statement_busy', 'stale_revision', ...a.errors])],
     });
     const schema = { ...doc, params: IdParams, headers: ActionIdempotencyHeaders, ...(a.body ? { body: a.body } : {}), response: { 200: SlaStatementSchema, ...errorResponses } };

@@ -36,7 +36,7 @@ const GraceHours = z.int().min(0).max(648).describe('Hours after the period\'s e
 const contractFields = {
   customer_id: Uuid,
   name: Name,
-  service_ids: z.array(Uuid).max(50).describe('The services the SLA covers: a minute is down when any covered service or SLO is'),
+  service_ids: z.array(Uuid).max(50).describe('The services the SLA covers: a minute is down when any covered service or SLO is. May be left out when slo_ids names at least one SLO'),
   slo_ids: z.array(Uuid).max(50).describe('SLOs the SLA covers: each stands for its metric, or every metric of its service. service_ids and slo_ids together name at least one item'),
   sla_target_pct: TargetPct,
   timezone: TimeZone,
@@ -54,6 +54,7 @@ const contractFields = {
 export const ContractCreateBody = z
   .strictObject({
     ...contractFields,
+    service_ids: contractFields.service_ids.optional(),
     effective_to: contractFields.effective_to.optional(),
     slo_ids: contractFields.slo_ids.optional(),
     billing_email: contractFields.billing_email.optional(),
@@ -138,6 +139,17 @@ export const SlaStatementSchema = z
     supersedes_id: Uuid.nullable().describe('The revision this one corrects'),
     review_note: z.string().nullable().describe('The note of the last request for changes'),
     updated_at: DateTime,
+    coverage: z
+      .object({
+        measured_minutes: z.int().min(0).describe('Minutes of the window in which every covered item had a measured status'),
+        unmeasured_minutes: z.int().min(0).describe('Minutes with none: a measurement gap, or no metric yet'),
+        coverage_pct: z.string().describe('measured ÷ total minutes in percent, rounded toward zero at 4 places'),
+        min_coverage_pct: z.string().describe('The contract\'s min_coverage_pct when the statement was computed'),
+        sufficient: z.boolean().describe('false: submit and approve need "acknowledge_gaps": true (409 insufficient_evidence otherwise)'),
+      })
+      .nullable()
+      .describe('As statement.json states it; null for statements drafted before coverage was recorded'),
+    warnings: z.array(z.string()).describe('Warnings of the signed document (insufficient evidence)'),
   })
   .meta({ id: 'SlaStatement' });
 
@@ -168,9 +180,15 @@ export const StatementListQuery = ListQuery.extend({
   contract_id: Uuid.optional(),
 });
 
+const AcknowledgeGaps = z.boolean().describe('Submit or approve although the statement\'s coverage is below the contract\'s min_coverage_pct (409 insufficient_evidence otherwise); recorded in the audit trail');
 export const ApproveBody = z
-  .strictObject({ revision: z.int().min(1).describe('The revision you reviewed'), sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).describe('The sha256 you reviewed') })
+  .strictObject({
+    revision: z.int().min(1).describe('The revision you reviewed'),
+    sha256: z.string().regex(/^[0-9a-fA-F]{64}$/).describe('The sha256 you reviewed'),
+    acknowledge_gaps: AcknowledgeGaps.optional(),
+  })
   .meta({ id: 'SlaApprove' });
+export const SubmitBody = z.strictObject({ acknowledge_gaps: AcknowledgeGaps.optional() }).meta({ id: 'SlaSubmit' });
 export const NoteBody = z.strictObject({ note: z.string().trim().min(1).max(2000) }).meta({ id: 'SlaNote' });
 export const OptionalNoteBody = z.strictObject({ note: z.string().trim().min(1).max(2000).optional() }).meta({ id: 'SlaOptionalNote' });
 export const VoidBody = z.strictObject({ reason: z.string().trim().min(1).max(2000) }).meta({ id: 'SlaVoid' });

@@ -2,7 +2,7 @@
  * The evidence behind a statement as RFC 4180 CSV (CRLF line ends, fields quoted when they hold
  * `"`, `,`, CR or LF, quotes doubled), for finance to open in a spreadsheet.
  *
- * Rows: the header, one per service (`service`), per exclusion (`maintenance_exclusion`,
+ * Rows: the header, one per covered item (`service` or `slo`, as statement.json says), per exclusion (`maintenance_exclusion`,
  * `manual_exclusion`), per incident (`incident`), then `totals`. Cells that do not apply are empty.
  * `counted` says whether the row's minutes count against the SLA: for an incident, whether its
  * down minutes counted; for an exclusion, `false` when the window was excluded and `true` when its
@@ -48,7 +48,7 @@ function minutesOf(m: { total_minutes: number; excluded_minutes: number; eligibl
 
 function evidenceRows(doc: StatementDocument): Row[] {
   return [
-    ...doc.services.map((s): Row => ({ kind: 'service', id: s.id, name: s.name, ...minutesOf(s) })),
+    ...doc.services.map((s): Row => ({ kind: s.kind, id: s.id, name: s.name, ...minutesOf(s) })),
     ...doc.exclusions.map(
       (e): Row => ({ kind: `${e.kind}_exclusion`, id: e.id, name: e.title, start: e.start, end: e.end, counted: !e.excluded, why: e.why }),
     ),

@@ -18,6 +18,8 @@ export interface ActionBody {
   starts_at?: string;
   ends_at?: string;
   justification?: string;
+  /** submit / approve: go ahead although coverage is below the contract's min_coverage_pct. */
+  acknowledge_gaps?: boolean;
   /** remove_exclusion: which exclusion. */
   exclusion_id?: string;
 }
@@ -42,9 +44,10 @@ export async function runStatementAction(
   actorName?: string | null,
 ): Promise<SlaStatement> {
   const statement = await getStatement(ctx, statementId);
+  // A superseded revision is no longer current: the same answer the workflow gives when a correction wins a race (stale_revision).
   if (statement.state === 'superseded') {
     const current = await currentRevision(ctx.em, refOf(statement));
-    throw new ProblemError('invalid_transition', `Revision ${statement.revision} is superseded by revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`);
+    throw new ProblemError('stale_revision', `Revision ${statement.revision} is superseded: the statement is now revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`);
   }
   if (action === 'add_exclusion') await assertExclusion(ctx, statement, body);
   const name = actorName !== undefined ? actorName : ((await ctx.em.findOne(ApiKeySchema, { id: actor }, { fields: ['name'] as never })) as { name?: string | null } | null)?.name ?? null;
@@ -56,6 +59,7 @@ export async function runStatementAction(
     ...(body.revision !== undefined ? { revision: body.revision } : {}),
     ...(body.sha256 !== undefined ? { sha256: body.sha256 } : {}),
     ...(body.note !== undefined || body.reason !== undefined ? { note: body.note ?? body.reason } : {}),
+    ...(body.acknowledge_gaps === true ? { acknowledgeGaps: true } : {}),
     ...(action === 'add_exclusion' ? { exclusion: { starts_at: body.starts_at!, ends_at: body.ends_at!, justification: body.justification! } } : {}),
     ...(action === 'remove_exclusion' && body.exclusion_id !== undefined ? { exclusionId: body.exclusion_id } : {}),
   };

@@ -14,7 +14,8 @@ import type { SlaWorkflows } from './ports';
 export interface ContractInput {
   customer_id: string;
   name: string;
-  service_ids: string[];
+  /** May be left out when slo_ids names an SLO: one service or SLO is enough. */
+  service_ids?: string[];
   slo_ids?: string[];
   sla_target_pct: string;
   timezone: string;
@@ -89,14 +90,15 @@ export async function createContract(ctx: OrgContext, input: ContractInput, work
   assertSlaLedger(ctx);
   assertEffectiveRange(input.effective_from, input.effective_to ?? null);
   await assertCustomer(ctx, input.customer_id);
-  await assertServicesExist(ctx, input.service_ids, 'service_ids');
-  await assertCovered(ctx, input.service_ids, input.slo_ids ?? []);
+  const serviceIds = input.service_ids ?? [];
+  await assertServicesExist(ctx, serviceIds, 'service_ids');
+  await assertCovered(ctx, serviceIds, input.slo_ids ?? []);
   const contract = ctx.em.create(ContractSchema, {
     id: randomUUID(),
     organization: ctx.org.id,
     customer: input.customer_id,
     name: input.name,
-    serviceIds: [...new Set(input.service_ids)],
+    serviceIds: [...new Set(serviceIds)],
     sloIds: [...new Set(input.slo_ids ?? [])],
     slaTargetPct: input.sla_target_pct,
     timezone: input.timezone,

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Contract, IncidentSchema, MaintenanceSchema, MetricSchema, ServiceSchema, SlaExclusionSchema, SloSchema } from '../../db/entities';
-import { flipsForWindow } from '../../db/repositories/status-flip-repository';
+import { evidenceFlips, firstSamplesBefore, sampleOrigins } from '../../db/repositories/sla-evidence-repository';
+import { reasonClass } from '../../domain/reason-class';
 import type { ServiceTimeline, SlaStatus } from '../../domain/sla/downtime';
-import type { CoveredService, IncidentEvidence, MaintenanceEvidence, ManualExclusion } from '../../domain/sla/statement';
+import type { CoveredService, IncidentEvidence, MaintenanceEvidence, ManualExclusion, MetricEvidence } from '../../domain/sla/statement';
 
 export interface Evidence {
   services: CoveredService[];
@@ -11,30 +12,57 @@ export interface Evidence {
   incidents: IncidentEvidence[];
 }
 
-const asStatus = (s: string): SlaStatus => (s === 'healthy' || s === 'degraded' || s === 'unhealthy' ? s : 'no_data');
+/**
+ * The status a flip means for availability (issue 24 §1): `no_data` with a `target` reason (the
+ * target did not answer) is down like `unhealthy`; with a `measurement` reason it stays `no_data`,
+ * a gap in the evidence. Flips stored before their class was recorded are classed by their reason.
+ */
+export function availabilityStatus(toStatus: string, reason: string | null, storedClass: string | null): SlaStatus {
+  if (toStatus === 'healthy' || toStatus === 'degraded' || toStatus === 'unhealthy') return toStatus;
+  return (storedClass ?? reasonClass(reason ?? 'no_data')) === 'target' ? 'unhealthy' : 'no_data';
+}
 
 /**
  * What a statement is computed from, as stored when it is computed: every metric of the covered
  * services (and of the covered SLOs: an SLO's metric, or its service's metrics) with its status flips (a metric is no_data before it existed and after it was deleted),
  * the maintenances on those services as they ran, finance's exclusions, and the incidents.
+ * A metric counts from its first stored sample or its creation, whichever is earlier (history
+ * posted for a metric before it was created counts, as it does for uptime and SLOs); each one's
+ * samples of the window are counted by origin (imported, received after `periodEnd`).
  */
-export async function gatherEvidence(em: EntityManager, contract: Contract, period: string, window: { start: Date; end: Date }, now: Date): Promise<Evidence> {
+export async function gatherEvidence(em: EntityManager, contract: Contract, period: string, window: { start: Date; end: Date }, now: Date, periodEnd: Date = window.end): Promise<Evidence> {
   const slos = contract.sloIds.length ? await em.find(SloSchema, { id: { $in: contract.sloIds }, organization: contract.organization }, { orderBy: { name: 'asc', id: 'asc' } }) : [];
   const serviceIds = [...new Set([...contract.serviceIds, ...slos.flatMap((s) => (s.service ? [s.service] : []))])];
   const sloMetricIds = slos.flatMap((s) => (s.metric ? [s.metric] : []));
   const services = await em.find(ServiceSchema, { id: { $in: contract.serviceIds }, organization: contract.organization }, { orderBy: { name: 'asc', id: 'asc' } });
-  const metrics = await em.find(MetricSchema, {
-    organization: contract.organization,
-    $and: [{ $or: [{ service: { $in: serviceIds } }, { id: { $in: sloMetricIds } }] }, { $or: [{ deletedAt: null }, { deletedAt: { $gt: window.start } }] }],
-    createdAt: { $lt: window.end },
-  });
-  const flips = await flipsForWindow(em, metrics.map((m) => m.id), window.start, window.end);
+  const candidates = await em.find(
+    MetricSchema,
+    {
+      organization: contract.organization,
+      $and: [{ $or: [{ service: { $in: serviceIds } }, { id: { $in: sloMetricIds } }] }, { $or: [{ deletedAt: null }, { deletedAt: { $gt: window.start } }] }],
+    },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  const firstSamples = await firstSamplesBefore(em, candidates.map((m) => m.id), window.end);
+  const countedFrom = (m: (typeof candidates)[number]): Date => {
+    const first = firstSamples.get(m.id);
+    return first && first < m.createdAt ? first : m.createdAt;
+  };
+  const metrics = candidates.filter((m) => countedFrom(m) < window.end);
+  const flips = await evidenceFlips(em, metrics.map((m) => m.id), window.start, window.end);
   const byMetric = new Map<string, { at: Date; status: SlaStatus }[]>();
   for (const f of flips) {
     const list = byMetric.get(f.metricId) ?? [];
-    list.push({ at: f.at, status: asStatus(f.toStatus) });
+    list.push({ at: f.at, status: availabilityStatus(f.toStatus, f.reason, f.reasonClass) });
     byMetric.set(f.metricId, list);
   }
+  const origins = await sampleOrigins(em, metrics.map((m) => m.id), window.start, window.end, periodEnd);
+  const evidenceOf = (m: (typeof metrics)[number]): MetricEvidence => ({
+    metricId: m.id,
+    name: m.name,
+    countedFrom: countedFrom(m),
+    ...(origins.get(m.id) ?? { samples: 0, importedSamples: 0, importedMinutes: 0, lateSamples: 0 }),
+  });
   const timelineOf = (m: (typeof metrics)[number]): ServiceTimeline => {
     const changes = [...(byMetric.get(m.id) ?? [])];
     if (m.deletedAt) {
@@ -84,10 +112,12 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
     .filter((i) => !i.canceledAt && i.publishedAt && (i.visibleToCustomerIds.length === 0 || i.visibleToCustomerIds.includes(contract.customer)))
     .map((i) => ({ id: i.id, title: i.title, severity: i.severity, start: i.createdAt, end: i.resolvedAt ?? null }));
 
+  const itemOf = (id: string, kind: 'service' | 'slo', name: string, of: typeof metrics): CoveredService => ({ id, kind, name, metrics: of.map(timelineOf), metricEvidence: of.map(evidenceOf) });
+
   return {
     services: [
-      ...services.map((s) => ({ id: s.id, kind: 'service' as const, name: s.name, metrics: metrics.filter((m) => m.service === s.id).map(timelineOf) })),
-      ...slos.map((s) => ({ id: s.id, kind: 'slo' as const, name: s.name, metrics: metrics.filter((m) => (s.metric ? m.id === s.metric : m.service === s.service)).map(timelineOf) })),
+      ...services.map((s) => itemOf(s.id, 'service', s.name, metrics.filter((m) => m.service === s.id))),
+      ...slos.map((s) => itemOf(s.id, 'slo', s.name, metrics.filter((m) => (s.metric ? m.id === s.metric : m.service === s.service)))),
     ],
     maintenances,
     exclusions,

@@ -19,6 +19,8 @@ export interface ActionInput {
   revision?: number;
   sha256?: string;
   note?: string;
+  /** submit / approve: go ahead although coverage is below the contract's min_coverage_pct (recorded in the audit trail). */
+  acknowledgeGaps?: boolean;
   exclusion?: { starts_at: string; ends_at: string; justification: string };
   /** remove_exclusion: the manual exclusion of this statement's contract and period to remove. */
   exclusionId?: string;

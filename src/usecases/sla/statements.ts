@@ -10,6 +10,7 @@ import { type StatementState, refuseTransition, stateAfter } from '../../domain/
 import type { SecretBox } from '../../infra/secret-box';
 import { canonicalStatement, signStatement } from '../../infra/statement-signing';
 import { recordEvent } from '../outbox';
+import { documentOf } from './documents';
 import { gatherEvidence } from './evidence';
 import type { ActionInput, StatementFactsView, StatementRef } from './ports';
 import { activeSigningKey } from './signing-keys';
@@ -54,6 +55,7 @@ async function computeAndSign(
   revision: number,
   supersedes: StatementDocument['supersedes'],
   now: Date,
+  previous: StatementDocument | null = null,
 ): Promise<Computed | null> {
   const period = periodBounds(ref.period, contract.timezone);
   const window = effectiveWindow(period, contract.effectiveFrom, contract.effectiveTo ?? null);
@@ -62,7 +64,7 @@ async function computeAndSign(
     em.findOneOrFail(OrganizationSchema, { id: contract.organization }),
     em.findOneOrFail(CustomerSchema, { id: contract.customer }),
   ]);
-  const evidence = await gatherEvidence(em, contract, ref.period, window, now);
+  const evidence = await gatherEvidence(em, contract, ref.period, window, now, period.end);
   const document = buildStatementDocument({
     statementId,
     revision,
@@ -76,6 +78,7 @@ async function computeAndSign(
     tzDataVersion: signer.tzDataVersion,
     tzDataSource: TZ_DATA_SOURCE,
     ...evidence,
+    previous,
   });
   const { bytes, sha256 } = canonicalStatement(document);
   const key = await activeSigningKey(em, signer.box, now);
@@ -244,7 +247,10 @@ export async function applyStatementAction(
     }
     const refusal = refuseTransition({ state: row.state as StatementState, revision: row.revision, sha256: row.sha256, submittedBy: row.submittedBy ?? null }, input);
     if (refusal) throw new ProblemError(refusal.token, refusal.detail);
+    const gaps = evidenceGapRefusal(row, input);
+    if (gaps) throw gaps;
     const from = row.state;
+    const acknowledged = gapsAcknowledgement(row, input);
     const audit = { action: input.action, from, actor: input.actor, actorName: input.actorName, operationId };
     switch (input.action) {
       case 'submit':
@@ -312,25 +318,48 @@ export async function applyStatementAction(
         const contract = await liveContract(tx, ref);
         if (!contract) throw new ProblemError('not_found', 'The contract is gone.');
         const id = randomUUID();
-        const computed = await computeAndSign(tx, signer, contract, ref, id, row.revision + 1, { statement_id: row.id, revision: row.revision, sha256: row.sha256 }, now);
+        // The new revision says what changed; the superseded one keeps its bytes and signature.
+        const computed = await computeAndSign(tx, signer, contract, ref, id, row.revision + 1, { statement_id: row.id, revision: row.revision, sha256: row.sha256 }, now, documentOf(row));
         if (!computed) throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
+        const summary = computed.document.correction?.summary ?? null;
         const oldFrom = row.state;
         row.state = 'superseded';
         row.supersededAt = now;
         row.updatedAt = now;
         recordTransition(tx, row, { action: 'supersede', from: oldFrom, actor: input.actor, actorName: input.actorName, note: input.note ?? null }, now);
         const next = newRow(tx, contract, ref, id, computed, row.id, now);
-        recordTransition(tx, next, { ...audit, from: null, note: input.note ?? null }, now);
+        recordTransition(tx, next, { ...audit, from: null, note: [input.note, summary].filter(Boolean).join(' — ') || null }, now);
         await tx.flush();
         return factsOf(next);
       }
     }
     row.state = stateAfter(input.action);
     row.updatedAt = now;
-    recordTransition(tx, row, { ...audit, note: input.note ?? input.exclusion?.justification ?? null }, now);
+    recordTransition(tx, row, { ...audit, note: [input.note ?? input.exclusion?.justification, acknowledged].filter(Boolean).join(' — ') || null }, now);
     await tx.flush();
     return factsOf(row);
   });
+}
+
+/** Submitting or approving a statement whose coverage is below the contract's minimum needs `acknowledge_gaps` (issue 24 §2). */
+const GAP_CHECKED: readonly string[] = ['submit', 'approve'];
+
+function evidenceGapRefusal(row: SlaStatement, input: ActionInput): ProblemError | null {
+  if (!GAP_CHECKED.includes(input.action) || input.acknowledgeGaps) return null;
+  const coverage = documentOf(row).coverage;
+  if (!coverage || coverage.sufficient) return null;
+  return new ProblemError(
+    'insufficient_evidence',
+    `A status was measured in only ${coverage.coverage_pct}% of the statement's minutes (${coverage.unmeasured_minutes} without one), below the contract's min_coverage_pct of ${coverage.min_coverage_pct}%. Send "acknowledge_gaps": true to ${input.action} it anyway; the acknowledgement is recorded in the audit trail.`,
+  );
+}
+
+/** The audit trail's note when the gaps were acknowledged on a statement that needed it. */
+function gapsAcknowledgement(row: SlaStatement, input: ActionInput): string | null {
+  if (!GAP_CHECKED.includes(input.action) || !input.acknowledgeGaps) return null;
+  const coverage = documentOf(row).coverage;
+  if (!coverage || coverage.sufficient) return null;
+  return `Evidence gaps acknowledged: coverage ${coverage.coverage_pct}% below ${coverage.min_coverage_pct}%.`;
 }
 
 /** 400 validation_failed when [from, to) overlaps an exclusion already made for the contract's period. */

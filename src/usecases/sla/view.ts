@@ -2,7 +2,25 @@ import type { SlaAuditEntry, SlaStatement } from '../../db/entities';
 import { creditStateOf } from '../../domain/sla/transitions';
 import type { StatementState } from '../../domain/sla/transitions';
 
-/** A statement as the API and its events show it (spec §2.6, plus the review trail's fields). */
+interface CoverageView {
+  measured_minutes: number;
+  unmeasured_minutes: number;
+  coverage_pct: string;
+  min_coverage_pct: string;
+  sufficient: boolean;
+}
+
+/** The coverage the signed document states (issue 24), and its warning; null for documents drafted before it. */
+function coverageOf(s: SlaStatement): { coverage: CoverageView | null; warnings: string[] } {
+  const c = (JSON.parse(Buffer.from(s.document).toString('utf8')) as { coverage?: CoverageView & { warning: string | null } }).coverage;
+  if (!c) return { coverage: null, warnings: [] };
+  return {
+    coverage: { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, sufficient: c.sufficient },
+    warnings: c.warning ? [c.warning] : [],
+  };
+}
+
+/** A statement as the API and its events show it (spec §2.6, plus the review trail's fields and, additively, its coverage). */
 export function statementView(s: SlaStatement) {
   return {
     id: s.id,
@@ -33,6 +51,7 @@ export function statementView(s: SlaStatement) {
     supersedes_id: s.previous ?? null,
     review_note: s.reviewNote ?? null,
     updated_at: s.updatedAt.toISOString(),
+    ...coverageOf(s),
   };
 }
 export type StatementView = ReturnType<typeof statementView>;

@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray, rawRows } from '../raw-sql';
+
+/** A status flip as a statement reads it: with its reason and the reason's class (null on rows written before issue 24). */
+export interface EvidenceFlip {
+  metricId: string;
+  toStatus: string;
+  reason: string | null;
+  reasonClass: string | null;
+  at: Date;
+}
+
+/**
+ * The status flips a statement window needs, oldest first: each metric's last flip before `start`
+ * and every flip in [start, end), both on the (metric_id, at) index (as flipsForWindow).
+ */
+export async function evidenceFlips(em: EntityManager, metricIds: readonly string[], start: Date, end: Date): Promise<EvidenceFlip[]> {
+  if (!metricIds.length) return [];
+  const ids = pgArray([...metricIds]);
+  const rows = await rawRows<{ metric_id: string; to_status: string; reason: string | null; reason_class: string | null; at: string | Date }>(
+    em,
+    `select metric.id as metric_id, last_flip.to_status, last_flip.reason, last_flip.reason_class, last_flip.at from unnest(?::uuid[]) as metric(id)
+     cross join lateral (
+       select to_status, reason, reason_class, at from metric_status_flips where metric_id = metric.id and at < ?::timestamptz order by at desc, id desc limit 1
+     ) last_flip
+     union all
+     select metric_id, to_status, reason, reason_class, at from metric_status_flips where metric_id = any(?::uuid[]) and at >= ?::timestamptz and at < ?::timestamptz
+     order by at, metric_id`,
+    [ids, start.toISOString(), ids, start.toISOString(), end.toISOString()],
+  );
+  return rows.map((r) => ({ metricId: r.metric_id, toStatus: r.to_status, reason: r.reason, reasonClass: r.reason_class, at: new Date(r.at) }));
+}
+
+/** Each metric's first stored sample before `before` (metrics without one are absent): one index probe per metric. */
+export async function firstSamplesBefore(em: EntityManager, metricIds: readonly string[], before: Date): Promise<Map<string, Date>> {
+  if (!metricIds.length) return new Map();
+  const rows = await rawRows<{ metric_id: string; first: string | Date }>(
+    em,
+    `select metric.id as metric_id, first_sample.sampled_at as first from unnest(?::uuid[]) as metric(id)
+     cross join lateral (select sampled_at from metric_samples where metric_id = metric.id and sampled_at < ?::timestamptz order by sampled_at limit 1) first_sample`,
+    [pgArray([...metricIds]), before.toISOString()],
+  );
+  return new Map(rows.map((r) => [r.metric_id, new Date(r.first)]));
+}
+
+export interface SampleOrigins {
+  samples: number;
+  importedSamples: number;
+  importedMinutes: number;
+  lateSamples: number;
+}
+
+/**
+ * Where each metric's samples of [start, end) came from: how many, how many imported (and in how
+ * many distinct minutes), and how many the service received after `periodEnd` (`received_at` is
+ * null on samples stored before issue 24: on time).
+ */
+export async function sampleOrigins(em: EntityManager, metricIds: readonly string[], start: Date, end: Date, periodEnd: Date): Promise<Map<string, SampleOrigins>> {
+  if (!metricIds.length) return new Map();
+  const rows = await rawRows<{ metric_id: string; samples: string; imported_samples: string; imported_minutes: string; late_samples: string }>(
+    em,
+    `select metric_id, count(*) as samples, count(*) filter (where imported) as imported_samples,
+            count(distinct date_trunc('minute', sampled_at at time zone 'UTC')) filter (where imported) as imported_minutes,
+            count(*) filter (where received_at > ?::timestamptz) as late_samples
+     from metric_samples where metric_id = any(?::uuid[]) and sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz
+     group by metric_id`,
+    [periodEnd.toISOString(), pgArray([...metricIds]), start.toISOString(), end.toISOString()],
+  );
+  return new Map(
+    rows.map((r) => [r.metric_id, { samples: Number(r.samples), importedSamples: Number(r.imported_samples), importedMinutes: Number(r.imported_minutes), lateSamples: Number(r.late_samples) }]),
+  );
+}
