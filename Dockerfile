@@ -17,6 +17,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+# Served at /docs/sla-verification (the guide every SLA statement links to).
+COPY docs/sla-verification.md ./docs/sla-verification.md
 # Workers load the prebuilt workflow bundle instead of running webpack at start.
 ENV VIGIL_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
 USER node

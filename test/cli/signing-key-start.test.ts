@@ -33,7 +33,7 @@ it('publishes a non-empty JWKS on a fresh install before any statement, one key 
     const api = await runApi(config, orm, url, testTemporalAddress(), log);
     try {
       const address = api.app.server.address() as { port: number };
-      const jwks = await (await fetch(`http://127.0.0.1:${address.port}/.well-known/jwks.json`)).json();
+      const jwks = (await (await fetch(`http://127.0.0.1:${address.port}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
       expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([a]);
     } finally {
       await api.close();

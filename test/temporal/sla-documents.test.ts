@@ -142,9 +142,9 @@ describe('statement.html: its own Content-Security-Policy', () => {
       expect(res?.status()).toBe(200);
       expect(errors).toEqual([]);
       // The statement's CSS applies: numbers align right, the table columns take their widths.
-      const align = await tab.evaluate(() => getComputedStyle(document.querySelector('td.num')!).textAlign);
+      const align = await tab.evaluate('getComputedStyle(document.querySelector("td.num")).textAlign');
       expect(align).toBe('right');
-      const colWidth = await tab.evaluate(() => (document.querySelector('col') as HTMLElement).style.width);
+      const colWidth = await tab.evaluate('document.querySelector("col").style.width');
       expect(colWidth).toMatch(/%$/);
     } finally {
       await context.close();
@@ -204,8 +204,9 @@ describe('DELETE /v1/sla/statements/{id}/exclusions/{exclusion_id}', () => {
     const fields = formFields(shown, `${page()}/remove-exclusion`);
     expect(fields.exclusion_id).toMatch(/^[0-9a-f-]{36}$/);
     const removed = await financeA.post(`${page()}/remove-exclusion`, fields);
-    expect([removed.status, decodeURIComponent(removed.headers.get('location') ?? '')]).toEqual([303, expect.stringContaining('Exclusion removed')]);
-    const now = (await financeA.get(page())).text;
+    expect(removed.status).toBe(303);
+    const now = (await financeA.get(removed.headers.get('location')!)).text;
+    expect(now).toContain('Exclusion removed');
     expect(now).not.toContain('Console exclusion</span>');
     expect(now).not.toContain(`action="${page()}/remove-exclusion"`);
   }, 60_000);

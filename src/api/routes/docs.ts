@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,12 +25,17 @@ ${rows}
 </tbody></table></body></html>`;
 }
 
+/** docs/sla-verification.md from src/api/routes (development) or dist/src/api/routes (a build; the image copies docs/ beside dist/). */
+function guideFile(): string {
+  const candidates = [path.join(__dirname, '..', '..', '..', 'docs', 'sla-verification.md'), path.join(__dirname, '..', '..', '..', '..', 'docs', 'sla-verification.md')];
+  return candidates.find((f) => existsSync(f)) ?? candidates[0]!;
+}
+
 /**
  * docs/sla-verification.md as a page: the guide every SLA statement links to, for customers and
- * auditors (public, no key). Read once at start from the repository's docs folder (src/ and dist/
- * both sit two levels below it; the production image copies the file there).
+ * auditors (public, no key). Read once at start.
  */
-export function renderSlaVerificationGuide(file = path.join(__dirname, '..', '..', '..', 'docs', 'sla-verification.md')): string {
+export function renderSlaVerificationGuide(file = guideFile()): string {
   const body = markdownToHtml(readFileSync(file, 'utf8'));
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Verifying an SLA statement</title>
 <style>body{font:15px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1f2328}pre{background:#f6f8fa;padding:.75rem;overflow-x:auto}code{font:13px/1.4 ui-monospace,monospace}table{border-collapse:collapse}td,th{padding:.4rem .6rem;border-bottom:1px solid #d0d7de;text-align:left;vertical-align:top}a{color:#0550ae}</style></head>
