@@ -1,6 +1,6 @@
 import { type CalendarDay, lastCalendarDays } from './periods';
-import { type CountingPolicy, countVerdicts, formatFloor } from './slo';
-import type { StatusChange } from './status-timeline';
+import { type CountingPolicy, classify, formatFloor } from './slo';
+import { type StatusChange, clipTimeline } from './status-timeline';
 
 /** Status pages and service detail show uptime per UTC day over this many days. */
 export const UPTIME_DAYS = 90;
@@ -42,16 +42,30 @@ export interface DayTimeRow {
  * share of its measured time, up to `now`, in which the timeline was up; and over the whole span.
  */
 export function uptimeByTime(timeline: readonly StatusChange[], days: readonly Pick<CalendarDay, 'date' | 'start' | 'end'>[], now: number): { days: DayTimeRow[]; total: string | null } {
+  const rows = days.map((d) => ({ date: d.date, uptime_pct: null as string | null, up_ms: 0, measured_ms: 0 }));
+  const from = days[0]?.start ?? 0;
+  const to = Math.min(days[days.length - 1]?.end ?? 0, now);
+  // One pass over the span's segments (not one per day): a page view computes 90 days per component.
+  let k = 0;
+  for (const seg of clipTimeline(timeline, from, to)) {
+    const verdict = classify(seg, UPTIME_POLICY);
+    if (verdict === 'excluded') continue;
+    while (k < days.length && days[k]!.end <= seg.start) k++;
+    for (let i = k; i < days.length && days[i]!.start < seg.end; i++) {
+      const ms = Math.min(seg.end, days[i]!.end) - Math.max(seg.start, days[i]!.start);
+      if (ms <= 0) continue;
+      rows[i]!.measured_ms += ms;
+      if (verdict === 'good') rows[i]!.up_ms += ms;
+    }
+  }
   let up = 0;
   let measured = 0;
-  const out = days.map((day) => {
-    const to = Math.min(day.end, now);
-    const v = to > day.start ? countVerdicts(timeline, [], UPTIME_POLICY, day.start, to) : { good: 0, bad: 0, excluded: 0 };
-    up += v.good;
-    measured += v.good + v.bad;
-    return { date: day.date, uptime_pct: v.good + v.bad > 0 ? percentFloor(v.good, v.good + v.bad) : null, up_ms: v.good, measured_ms: v.good + v.bad };
-  });
-  return { days: out, total: measured > 0 ? percentFloor(up, measured) : null };
+  for (const r of rows) {
+    up += r.up_ms;
+    measured += r.measured_ms;
+    if (r.measured_ms > 0) r.uptime_pct = percentFloor(r.up_ms, r.measured_ms);
+  }
+  return { days: rows, total: measured > 0 ? percentFloor(up, measured) : null };
 }
 
 /** The day's sample count from the daily rollups (the API's `uptime[].samples`). */
