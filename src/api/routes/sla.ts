@@ -58,7 +58,7 @@ const ACTIONS: { action: StatementAction; path: string; operationId: string; sum
     path: 'submit',
     operationId: 'submitSlaStatement',
     summary: 'Submit a draft for review',
-    body: SubmitBody.optional(),
+    body: SubmitBody.nullish(),
     description: 'draft → in_review. The submitting API key may not approve it. A statement whose coverage is below the contract\'s `min_coverage_pct` needs `{"acknowledge_gaps": true}` (409 `insufficient_evidence` otherwise); the acknowledgement is recorded in the audit trail.',
     errors: ['invalid_transition', 'insufficient_evidence'],
   },

@@ -188,6 +188,44 @@ function services(d: Doc): string {
   );
 }
 
+/** Issue 24 §2: the insufficient-evidence warning, shown at the top (as the document states it). */
+function coverageWarning(d: Doc): string {
+  return d.coverage?.warning ? `<p class="banner" role="note"><strong>Warning</strong> ${esc(d.coverage.warning)}</p>` : '';
+}
+
+/** Coverage per covered item, where each metric's evidence came from, and what a correction changed. */
+function evidence(d: Doc): string {
+  if (!d.coverage) return '';
+  const c = d.coverage;
+  const items = d.services.map(
+    (s) => `<tr>${th(esc(s.name), 'row')}${num(s.measured_minutes ?? 0)}${num(s.unmeasured_minutes ?? 0)}</tr>`,
+  );
+  const metrics = d.services.flatMap((s) =>
+    (s.metric_evidence ?? []).map(
+      (m) => `<tr>${th(esc(`${s.name} / ${m.name}`), 'row')}${td(when(d, m.counted_from))}${num(m.samples)}${num(m.imported_samples)}${num(m.imported_minutes)}${num(m.late_samples)}</tr>`,
+    ),
+  );
+  return lines(
+    '<section aria-labelledby="evidence">',
+    '<h2 id="evidence">Evidence and coverage</h2>',
+    `<p>A status was measured in ${esc(pct(c.coverage_pct))} of the minutes (${esc(formatCount(c.measured_minutes))} measured, ${esc(formatCount(c.unmeasured_minutes))} without a measured status: a measurement gap, or no metric yet). The contract asks for at least ${esc(pct(c.min_coverage_pct))}; minutes without a measured status count as ${esc(c.no_data_counts_as)}.</p>`,
+    table('Measured minutes per covered item', [60, 20, 20], [th('Covered item'), th('Measured', 'col', 'num'), th('Unmeasured', 'col', 'num')], items),
+    metrics.length
+      ? table(
+          'Where each metric\'s evidence came from',
+          [34, 22, 11, 11, 11, 11],
+          [th('Metric'), th('Counted from'), th('Samples', 'col', 'num'), th('Imported', 'col', 'num'), th('Imported minutes', 'col', 'num'), th('After the period', 'col', 'num')],
+          metrics,
+        )
+      : '',
+    d.correction ? `<p><strong>Correction.</strong> ${esc(d.correction.summary)}</p>` : '',
+    d.correction && d.correction.changes.length
+      ? table('What changed', [50, 25, 25], [th('Field'), th('Before'), th('After')], d.correction.changes.map((x) => `<tr>${th(code(x.field), 'row')}${td(esc(x.before))}${td(esc(x.after))}</tr>`))
+      : '',
+    '</section>',
+  );
+}
+
 function exclusions(d: Doc): string {
   const rows = d.exclusions.map((e) =>
     lines(
@@ -390,9 +428,11 @@ ${lines(
   banner ? `<div class="watermark" aria-hidden="true">${esc(banner.mark)}</div>` : '',
   banner ? `<p class="banner" role="note"><strong>${esc(banner.mark)}</strong> ${esc(banner.text)}</p>` : '',
   header(input),
+  coverageWarning(d),
   '<main>',
   summary(input),
   services(d),
+  evidence(d),
   exclusions(d),
   incidents(d),
   calculation(d),
