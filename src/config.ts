@@ -80,6 +80,9 @@ export const ConfigSchema = z.object({
   MAIL_OUTBOX_DIR: z.string().optional(),
   SUBSCRIBE_LIMIT_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
   SUBSCRIBE_LIMIT_PER_PAGE_HOUR: z.coerce.number().int().min(1).default(500),
+  /** Console sign-in requests per email address, and per client address, in a 15-minute window (issue 24 §5.3). */
+  CONSOLE_SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(3),
+  CONSOLE_SIGN_IN_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).default(10),
   WEBHOOK_RETRY_GIVE_UP_MS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_POLICY.giveUpAfterMs),
   SLA_REVIEW_REMINDER_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000),
   SLA_REVIEW_ESCALATION_MS: z.coerce.number().int().min(1_000).default(7 * 86_400_000),

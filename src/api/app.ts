@@ -1,3 +1,4 @@
+import type { SignInLimits } from '../domain/sign-in-limits';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -55,6 +56,8 @@ export interface AppDeps {
   linkKey?: Buffer;
   /** Public subscribe abuse limits (SUBSCRIBE_LIMIT_*); generous defaults when absent. */
   subscribeLimits?: SubscribeLimits;
+  /** Console sign-in limits (CONSOLE_SIGN_IN_LIMIT_*); DEFAULT_SIGN_IN_LIMITS when absent. */
+  signInLimits?: SignInLimits;
   /** Extra readiness checks (Temporal); the database check is always there. */
   readiness?: ReadinessProbe[];
   logger?: FastifyBaseLogger;
@@ -176,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pricingUrl: `${deps.config.docsUrl}/pricing`,
     secureCookie: deps.config.publicBaseUrl.startsWith('https:'),
     mail: deps.console?.mail ?? NO_CONSOLE_MAIL,
+    signInLimits: deps.signInLimits,
     box: deps.secretBox,
     metricScheduler: deps.metricScheduler ?? { sync: async () => {} },
     maintenanceScheduler: deps.maintenanceScheduler ?? NO_SCHEDULER,

@@ -52,6 +52,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     secretBox: secretBox(config),
     linkKey: subscriberLinkKey(config),
     subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
+    signInLimits: { perAddress: config.CONSOLE_SIGN_IN_LIMIT_PER_ADDRESS, perClient: config.CONSOLE_SIGN_IN_LIMIT_PER_CLIENT },
     webhookStarter: temporalOutboxWorkflowStarter(temporal, webhookRetryPolicy(config), { onStartError: logStartErrors(log) }),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient: worker?.eagerClient }),
     localProbeJobs: worker?.localProbeJobs,

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { eventually } from '../support/eventually';
 import { createMailer, type Mailer } from '../../src/infra/mailer';
 import { ConsoleSignInTokenSchema } from '../../src/db/entities';
 import { createConsoleUser } from '../../src/usecases/console/users';
@@ -113,5 +115,95 @@ describe('console notices travel in the session, not the URL (issue 24 §5.6)', 
     expect(stolen).toEqual(expect.any(String));
     (b as unknown as { jar: Map<string, string> }).jar.set('vigil_flash', stolen!);
     expect((await b.get('/console/change-events')).text).not.toContain('class="flash"');
+  });
+});
+
+describe('console sign-in is limited per address and per client, and answers known and unknown alike (issue 24 §5.3)', () => {
+  let limitedApi: ApiHarness;
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  // Each test speaks from its own loopback address, so counters other suites leave on 127.0.0.1 do not count.
+  const clientIp = () => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  /** A form post over a connection from `ip` (node:http binds the local address; the API sees it as the client). */
+  const postFrom = (harness: ApiHarness, ip: string, email: string) =>
+    new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
+      const url = new URL(`${harness.baseUrl}/console/sign-in`);
+      const body = new URLSearchParams({ email }).toString();
+      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: ip, agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const mailsTo = (email: string) => smtp.messages.filter((m) => JSON.stringify(m.to).includes(email)).length;
+
+  beforeAll(async () => {
+    limitedApi = await startApi({ console: { mail: mailer }, signInLimits: { perAddress: 3, perClient: 5 } });
+  });
+  afterAll(async () => {
+    await limitedApi.close();
+  });
+
+  it('limits the 4th request for one address in a window, and sends it no email', async () => {
+    const email = `limited-${run}@example.com`;
+    await createConsoleUser(limitedApi.orm.em.fork(), { organizationId: org.id, email, role: 'viewer' }, new Date());
+    const ip = clientIp();
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await postFrom(limitedApi, ip, email));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers[3]!.text).toContain('Too many sign-in requests');
+    expect(answers[3]!.text).toMatch(/Wait \d+ minutes?/);
+    expect(Number(answers[3]!.retryAfter)).toBeGreaterThan(0);
+    await eventually(async () => expect(mailsTo(email)).toBe(3), 5_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsTo(email)).toBe(3);
+  });
+
+  it('limits the 6th request from one client in a window, whatever the addresses', async () => {
+    const ip = clientIp();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      const email = `client-${run}-${i}@example.com`;
+      await createConsoleUser(limitedApi.orm.em.fork(), { organizationId: org.id, email, role: 'viewer' }, new Date());
+      statuses.push((await postFrom(limitedApi, ip, email)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    await eventually(async () => expect(mailsTo(`client-${run}-4@example.com`)).toBe(1), 5_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsTo(`client-${run}-5@example.com`)).toBe(0);
+    // Another client is not limited by it.
+    expect((await postFrom(limitedApi, clientIp(), `other-${run}@example.com`)).status).toBe(200);
+  });
+
+  it('answers a known address in the same time as an unknown one, however slow the mail server', async () => {
+    // A mail server that takes 300 ms per message: a sign-in that waited for it (or did more work
+    // for a known address at all) would tell known from unknown addresses by its answer time.
+    const slowMail = { send: async (m: Parameters<Mailer['send']>[0]) => (await new Promise((r) => setTimeout(r, 300)), mailer.send(m)) };
+    const slowApi = await startApi({ console: { mail: slowMail } });
+    try {
+      const known = `timing-${run}@example.com`;
+      await createConsoleUser(slowApi.orm.em.fork(), { organizationId: org.id, email: known, role: 'viewer' }, new Date());
+      const ip = clientIp();
+      const timed = async (email: string) => {
+        const started = performance.now();
+        expect((await postFrom(slowApi, ip, email)).status).toBe(200);
+        return performance.now() - started;
+      };
+      await timed(`warm-${run}@example.com`);
+      const knownMs: number[] = [];
+      const unknownMs: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        knownMs.push(await timed(known));
+        unknownMs.push(await timed(`nobody-${run}-${i}@example.com`));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      // Medians of interleaved runs, with a bound far above this machine's noise and far below the mail's 300 ms.
+      expect([Math.abs(median(knownMs) - median(unknownMs)) < 100, knownMs, unknownMs]).toEqual([true, knownMs, unknownMs]);
+      await eventually(async () => expect(mailsTo(known)).toBe(10), 15_000);
+    } finally {
+      await slowApi.close();
+    }
   });
 });

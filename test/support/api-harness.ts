@@ -1,3 +1,4 @@
+import type { SignInLimits } from '../../src/domain/sign-in-limits';
 import { appendFileSync } from 'node:fs';
 import type { SlaRouteDeps } from '../../src/api/routes/sla';
 import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
@@ -70,6 +71,7 @@ export async function startApi(
     console?: { mail: ConsoleMail; temporalUiUrl?: string | null };
     subscribeLimits?: SubscribeLimits;
     sla?: SlaRouteDeps;
+    signInLimits?: SignInLimits;
     /** The app's logger (default: none), e.g. createLogger with a capturing destination. */
     logger?: FastifyBaseLogger;
   } = {},
@@ -93,6 +95,8 @@ export async function startApi(
     // Suites share one database, and with it the hourly subscribe counters of 127.0.0.1: only the
     // tests of those limits set low ones.
     subscribeLimits: opts.subscribeLimits ?? { perIpPerHour: 10_000, perPagePerHour: 10_000 },
+    // Likewise the console sign-in counters of 127.0.0.1 and of addresses other suites reuse.
+    signInLimits: opts.signInLimits ?? { perAddress: 10_000, perClient: 10_000 },
     webhookStarter: opts.webhookStarter,
     probeTestRunner: opts.probeTestRunner,
     probeJobFeed,

@@ -1,3 +1,4 @@
+import type { SignInLimits } from '../../domain/sign-in-limits';
 import type { StatusSite } from '../../domain/status-page/site';
 import type { SecretBox } from '../../infra/secret-box';
 import type { ConsoleMail } from '../../usecases/console/ports';
@@ -23,6 +24,8 @@ export interface ConsoleDeps {
   /** Whether the session cookie is sent over https only. */
   secureCookie: boolean;
   mail: ConsoleMail;
+  /** How often the sign-in form may send a link (default DEFAULT_SIGN_IN_LIMITS). */
+  signInLimits?: SignInLimits;
   box: SecretBox;
   metricScheduler: MetricScheduler;
   maintenanceScheduler: MaintenanceScheduler;

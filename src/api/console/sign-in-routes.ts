@@ -4,7 +4,8 @@ import { esc } from '../../render/html';
 import { inputField } from '../../render/console/forms';
 import { publicConsolePage } from '../../render/console/layout';
 import { endSession } from '../../usecases/console/sessions';
-import { consumeSignIn, requestSignIn, signInLinkUsable } from '../../usecases/console/sign-in';
+import { consumeSignIn, countSignInAttempt, requestSignIn, signInLinkUsable } from '../../usecases/console/sign-in';
+import { DEFAULT_SIGN_IN_LIMITS } from '../../domain/sign-in-limits';
 import { SESSION_COOKIE } from './context';
 import type { ConsoleDeps } from './deps';
 import { field } from './forms';
@@ -24,7 +25,21 @@ ${inputField({ name: 'email', label: 'Email address', type: 'email', required: t
 
   app.post('/sign-in', async (request, reply) => {
     const email = field(request.body, 'email').slice(0, 320);
-    if (email.includes('@')) await requestSignIn(request.em, deps.mail, email, deps.consoleUrl, request.now);
+    if (email.includes('@')) {
+      const count = await countSignInAttempt(request.em, email, request.ip, deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS, request.now);
+      if (count.limited) {
+        const minutes = Math.ceil(count.retryAfterSeconds / 60);
+        const body = `<p role="alert">Too many sign-in requests for this address or from this network. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then ask for a new link; a link already sent still works.</p><p><a href="/console/sign-in">Back</a></p>`;
+        return reply.code(429).headers({ ...HTML, 'retry-after': String(count.retryAfterSeconds) }).send(publicConsolePage('Please wait', body));
+      }
+      // Looking the address up, issuing the link and mailing it happen after the answer, so a
+      // known address answers in the same time as an unknown one.
+      const em = request.em.fork();
+      const now = request.now;
+      setImmediate(() => {
+        requestSignIn(em, deps.mail, email, deps.consoleUrl, now).catch((err: unknown) => request.log.error({ err }, 'sending a console sign-in link failed'));
+      });
+    }
     const body = `<p role="status">If <strong>${esc(email)}</strong> may use the console, a sign-in link is on its way. It works once, for 15 minutes.</p><p><a href="/console/sign-in">Send another</a></p>`;
     return reply.headers(HTML).send(publicConsolePage('Check your email', body));
   });

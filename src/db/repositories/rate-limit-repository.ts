@@ -28,7 +28,7 @@ export async function pruneRateLimitCounters(em: EntityManager, before: Date): P
   const res = await em
     .getConnection()
     .execute<{ affectedRows: number }>(
-      `delete from rate_limit_counters where (window_kind in ('minute', 'ptest_a', 'ptest_c') and window_start < ?::timestamptz - interval '1 minute') or (window_kind in ('sub_ip', 'sub_page') and window_start < ?::timestamptz - interval '1 hour') or (window_kind = 'day' and window_start < ?::timestamptz - interval '1 day')`,
+      `delete from rate_limit_counters where (window_kind in ('minute', 'ptest_a', 'ptest_c') and window_start < ?::timestamptz - interval '1 minute') or (window_kind in ('sub_ip', 'sub_page', 'si_addr', 'si_ip') and window_start < ?::timestamptz - interval '1 hour') or (window_kind = 'day' and window_start < ?::timestamptz - interval '1 day')`,
       [before, before, before],
       'run',
     );
@@ -67,4 +67,12 @@ export async function countProbeTestUnder(em: EntityManager, organizationId: str
  */
 export function countSubscribeRequest(em: EntityManager, key: string, kind: 'sub_ip' | 'sub_page', hourStart: Date): Promise<number> {
   return countOne(em, key, kind, hourStart);
+}
+
+/**
+ * Counts one console sign-in request in its window, by address (`si_addr`) or by client
+ * (`si_ip`), each keyed by a UUID-shaped hash; returns the new total.
+ */
+export function countSignInRequest(em: EntityManager, key: string, kind: 'si_addr' | 'si_ip', windowStart: Date): Promise<number> {
+  return countOne(em, key, kind, windowStart);
 }

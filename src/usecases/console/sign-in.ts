@@ -2,6 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ConsoleUser, ConsoleSessionSchema, ConsoleSignInTokenSchema, ConsoleUserSchema, OrganizationSchema } from '../../db/entities';
 import { SESSION_MAX_MS, SIGN_IN_LINK_TTL_MS } from '../../domain/console-roles';
+import { type SignInLimits, signInWindow } from '../../domain/sign-in-limits';
+import { countSignInRequest } from '../../db/repositories/rate-limit-repository';
 import { signInEmail } from '../../render/console/emails';
 import type { ConsoleMail } from './ports';
 import { normalizeEmail } from './users';
@@ -29,6 +31,25 @@ export async function requestSignIn(em: EntityManager, mail: ConsoleMail, email:
     const link = await issueSignInLink(em, user, consoleUrl, now);
     await mail.send({ to: user.email, ...signInEmail({ organization: org.name, url: link.url, expiresAt: link.expiresAt.toISOString(), invitation: false }) });
   }
+}
+
+/** A UUID-shaped key for the counters table (an address is never stored there in clear). */
+function counterKey(kind: string, value: string): string {
+  const h = createHash('sha256').update(`${kind}:${value}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Counts a sign-in request for `email` from `clientIp` and says whether it is over a limit (then
+ * nothing may be sent). The same work whether or not the address is known.
+ */
+export async function countSignInAttempt(em: EntityManager, email: string, clientIp: string, limits: SignInLimits, now: Date): Promise<{ limited: false } | { limited: true; retryAfterSeconds: number }> {
+  const { start, retryAfterSeconds } = signInWindow(now);
+  const [byAddress, byClient] = await Promise.all([
+    countSignInRequest(em, counterKey('si_addr', normalizeEmail(email)), 'si_addr', start),
+    countSignInRequest(em, counterKey('si_ip', clientIp), 'si_ip', start),
+  ]);
+  return byAddress > limits.perAddress || byClient > limits.perClient ? { limited: true, retryAfterSeconds } : { limited: false };
 }
 
 /** Sends an invitation: a sign-in link valid for `ttlMs` (a week by default). Answers the link too. */
