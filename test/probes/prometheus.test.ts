@@ -117,6 +117,25 @@ describe('prometheus probe against a real Prometheus', () => {
   });
 
   describe('agent configuration', () => {
+    it("sends the agent's Prometheus credentials only to PROMETHEUS_SERVER_URL's origin, never to a server_url elsewhere (issue 24 §5.1)", async () => {
+      const seen: http.IncomingHttpHeaders[] = [];
+      const elsewhere = http.createServer((req, res) => {
+        seen.push(req.headers);
+        res.writeHead(401).end();
+      });
+      await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+      try {
+        const env = { PROMETHEUS_SERVER_URL: proxy.url, PROMETHEUS_BEARER_TOKEN: 'good-token', PROMETHEUS_TENANT_ID: 'tenant-a' };
+        await prometheusProbe({ query: 'up', server_url: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}` }, ctxWith(env));
+        expect(seen).toHaveLength(1);
+        expect([seen[0]!.authorization, seen[0]!['x-scope-orgid']]).toEqual([undefined, undefined]);
+        // The same origin as the variable (a server_url naming the agent's own Prometheus) still gets them.
+        expect((await prometheusProbe({ query: 'vector(3)', server_url: proxy.url }, ctxWith(env))).value).toBe(3);
+      } finally {
+        await new Promise((r) => elsewhere.close(r));
+      }
+    });
+
     it('prometheus_url_missing without server_url and PROMETHEUS_SERVER_URL', async () => {
       expect(await prometheusProbe({ query: 'up' }, ctxWith())).toMatchObject({ reason: 'prometheus_url_missing', metadata: { variable: 'PROMETHEUS_SERVER_URL' } });
     });
