@@ -44,6 +44,15 @@ export const ContractSchema = defineEntity({
 });
 export type Contract = InferEntity<typeof ContractSchema>;
 
+export interface StatementCoverage {
+  measured_minutes: number;
+  unmeasured_minutes: number;
+  coverage_pct: string;
+  min_coverage_pct: string;
+  sufficient: boolean;
+  warning: string | null;
+}
+
 /**
  * One revision of one contract's statement for one period. `document` holds the RFC 8785 bytes
  * the signature covers, byte for byte; the other columns repeat what lists and filters need.
@@ -87,6 +96,8 @@ export const SlaStatementSchema = defineEntity({
     escalatedAt: p.datetime(3).nullable(),
     /** The last note with request_changes. */
     reviewNote: p.text().nullable(),
+    /** The document's coverage and warning (issue 24); null for statements drafted before it. */
+    coverage: p.json<StatementCoverage>().nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },

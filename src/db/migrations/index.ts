@@ -16,6 +16,7 @@ import { Migration20261124210000Console } from './Migration20261124210000Console
 import { Migration20261124120000SlaStatements } from './Migration20261124120000SlaStatements';
 import { Migration20261125000000AgentSessions } from './Migration20261125000000AgentSessions';
 import { Migration20261126000000ReasonClasses } from './Migration20261126000000ReasonClasses';
+import { Migration20261126010000StatementCoverage } from './Migration20261126010000StatementCoverage';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124210000Console', class: Migration20261124210000Console },
   { name: 'Migration20261125000000AgentSessions', class: Migration20261125000000AgentSessions },
   { name: 'Migration20261126000000ReasonClasses', class: Migration20261126000000ReasonClasses },
+  { name: 'Migration20261126010000StatementCoverage', class: Migration20261126010000StatementCoverage },
 ];

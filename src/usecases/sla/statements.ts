@@ -86,6 +86,11 @@ async function computeAndSign(
   return { document, bytes, sha256, signature, kid: key.kid };
 }
 
+function coverageColumn(d: StatementDocument): SlaStatement['coverage'] {
+  const c = d.coverage;
+  return c ? { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, sufficient: c.sufficient, warning: c.warning } : null;
+}
+
 function newRow(em: EntityManager, contract: Contract, ref: StatementRef, id: string, c: Computed, previous: string | null, now: Date): SlaStatement {
   const d = c.document;
   return em.create(SlaStatementSchema, {
@@ -122,6 +127,7 @@ function newRow(em: EntityManager, contract: Contract, ref: StatementRef, id: st
     remindedAt: null,
     escalatedAt: null,
     reviewNote: null,
+    coverage: coverageColumn(d),
     createdAt: now,
     updatedAt: now,
   });
@@ -135,6 +141,7 @@ function resign(row: SlaStatement, c: Computed, now: Date): void {
   row.attainmentMin = c.document.attainment.percent;
   row.creditPct = c.document.credit.credit_pct;
   row.creditAmountMinor = c.document.credit.amount_minor;
+  row.coverage = coverageColumn(c.document);
   row.generatedAt = now;
   row.updatedAt = now;
 }

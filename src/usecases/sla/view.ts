@@ -2,18 +2,10 @@ import type { SlaAuditEntry, SlaStatement } from '../../db/entities';
 import { creditStateOf } from '../../domain/sla/transitions';
 import type { StatementState } from '../../domain/sla/transitions';
 
-interface CoverageView {
-  measured_minutes: number;
-  unmeasured_minutes: number;
-  coverage_pct: string;
-  min_coverage_pct: string;
-  sufficient: boolean;
-}
-
 /** The coverage the signed document states (issue 24), and its warning; null for documents drafted before it. */
-function coverageOf(s: SlaStatement): { coverage: CoverageView | null; warnings: string[] } {
-  const c = (JSON.parse(Buffer.from(s.document).toString('utf8')) as { coverage?: CoverageView & { warning: string | null } }).coverage;
-  if (!c) return { coverage: null, warnings: [] };
+function coverageOf(s: SlaStatement) {
+  const c = s.coverage ?? null;
+  if (!c) return { coverage: null, warnings: [] as string[] };
   return {
     coverage: { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, sufficient: c.sufficient },
     warnings: c.warning ? [c.warning] : [],
