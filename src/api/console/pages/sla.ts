@@ -53,12 +53,15 @@ function parsed<T>(schema: z.ZodType<T>, input: unknown, rename: Record<string, 
   throw new ProblemError('validation_failed', `${errors[0]?.path || 'form'}: ${errors[0]?.message ?? 'Invalid value'}`, { errors });
 }
 
+/** The statement page's "I have reviewed the evidence gaps" checkbox (issue 24 §2). */
+const acknowledgedGaps = (form: Form): { acknowledge_gaps?: true } => (field(form, 'acknowledge_gaps') === 'true' ? { acknowledge_gaps: true } : {});
+
 /** The action's body from the form, checked with the API's own schemas. */
 function bodyOf(action: StatementAction, form: Form): ActionBody {
   switch (action) {
     case 'approve': {
       const revision = field(form, 'revision');
-      return parsed(ApproveBody, { revision: /^\d{1,9}$/.test(revision) ? Number(revision) : revision, sha256: field(form, 'sha256') });
+      return parsed(ApproveBody, { revision: /^\d{1,9}$/.test(revision) ? Number(revision) : revision, sha256: field(form, 'sha256'), ...acknowledgedGaps(form) });
     }
     case 'request_changes':
       return parsed(NoteBody, { note: field(form, 'note') });
@@ -83,6 +86,7 @@ function bodyOf(action: StatementAction, form: Form): ActionBody {
     case 'remove_exclusion':
       return { exclusion_id: field(form, 'exclusion_id') };
     case 'submit':
+      return acknowledgedGaps(form);
     case 'deliver':
       return {};
   }

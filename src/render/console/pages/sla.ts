@@ -246,7 +246,11 @@ ${inner}
 
   const parts: string[] = [];
   const buttons: string[] = [];
-  if (actions.includes('submit')) buttons.push(actionButton({ action: action('submit'), label: 'Submit for review', csrf: a.csrf, hidden: seen() }));
+  // Issue 24 §2: below the contract's min_coverage_pct, submit and approve need the gaps acknowledged.
+  const gaps = s.document.coverage && !s.document.coverage.sufficient;
+  const acknowledge = gaps ? `<label><input type="checkbox" name="acknowledge_gaps" value="true"> I have reviewed the evidence gaps (coverage ${esc(s.document.coverage!.coverage_pct)} % is below ${esc(s.document.coverage!.min_coverage_pct)} %); this is recorded in the audit trail</label>` : '';
+  if (actions.includes('submit') && gaps) parts.push(form('submit', 'Submit for review', acknowledge, 'Submit for review'));
+  else if (actions.includes('submit')) buttons.push(actionButton({ action: action('submit'), label: 'Submit for review', csrf: a.csrf, hidden: seen() }));
   if (actions.includes('deliver')) buttons.push(actionButton({ action: action('deliver'), label: 'Deliver to the customer', csrf: a.csrf, hidden: seen() }));
   if (buttons.length) parts.push(`<div class="actions">${buttons.join(' ')}</div>`);
   if (actions.includes('approve')) {
@@ -262,7 +266,7 @@ ${inner}
         form(
           'approve',
           'Approve',
-          `<p>Submitted${by}. You approve exactly what this page shows: revision ${s.revision}, SHA-256 ${code(s.sha256)}. If the statement changes before you approve (an exclusion, a correction), the approval is refused and this page shows it as it is then.</p>`,
+          `<p>Submitted${by}. You approve exactly what this page shows: revision ${s.revision}, SHA-256 ${code(s.sha256)}. If the statement changes before you approve (an exclusion, a correction), the approval is refused and this page shows it as it is then.</p>${acknowledge}`,
           `Approve revision ${s.revision}`,
         ),
       );
@@ -413,8 +417,10 @@ export function slaStatementBody(s: SlaStatementPageView, a: SlaActionsView, now
     ? `<p class="problem" role="note">This revision is superseded: ${link(statementHref(s.current.id), `revision ${s.current.revision} is the current one`)}. Act on that one.</p>`
     : '';
   const failed = a.failed ?? null;
+  const gapWarning = d.coverage?.warning ? `<p class="problem" role="note">${esc(d.coverage.warning)}</p>` : '';
   return `${failed ? problemBox(failed.problem, ACTION_FIELDS[failed.action]) : ''}
 ${superseded}
+${gapWarning}
 ${facts(rows)}
 <p><a href="${esc(`${statementHref(s.id)}/revisions`)}">Revisions</a> · <a href="${esc(`${statementHref(s.id)}/audit`)}">Audit trail</a> · <a href="/console/sla">Back to the queue</a></p>
 <section aria-labelledby="actions">
