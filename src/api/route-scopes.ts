@@ -12,6 +12,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   getErrorCatalog: 'public',
   getPricing: 'public',
   getSlaVerificationGuide: 'public',
+  getReasonCatalog: 'public',
 
   listServices: ['read:metrics'],
   getService: ['read:metrics'],
