@@ -51,12 +51,13 @@ describe('an SLA statement workflow whose worker is killed', () => {
     const drafted = await org.keys.preparer.call('POST', `/v1/contracts/${contract.body.id}/statements`, { period: '2026-10' });
     expect(drafted.status).toBe(201);
     const id = drafted.body.id;
-    expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${id}/submit`)).body.state).toBe('in_review');
+    // The covered service has no metric: coverage 0 %, so submit and approve acknowledge the gaps (issue 24 §2).
+    expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${id}/submit`, { acknowledge_gaps: true })).body.state).toBe('in_review');
 
     await workers.kill(first);
     await new Promise((r) => setTimeout(r, 2_500));
     // No worker: the action cannot be taken now; the API says so instead of hanging.
-    const approve = { revision: 1, sha256: drafted.body.sha256 };
+    const approve = { revision: 1, sha256: drafted.body.sha256, acknowledge_gaps: true };
     const refused = await org.keys.approver.call('POST', `/v1/sla/statements/${id}/approve`, approve, { 'idempotency-key': 'approve-once' });
     expect([refused.status, refused.body.title]).toEqual([409, 'statement_busy']);
     expect(smtp.messages.filter((m) => m.subject?.startsWith('Reminder'))).toHaveLength(0);

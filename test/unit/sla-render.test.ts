@@ -111,6 +111,16 @@ describe('renderStatementHtml', () => {
     expect(textOf(page)).toContain(`State ${state}; credit ${state === 'delivered' ? 'issued' : 'approved'}`);
   });
 
+  it('keeps the evidence warning on any state, with coverage per item and each metric\'s evidence (issue 24 §2)', () => {
+    // The fixture covers "Billing" with no metric: nothing measured for it, so the contract's coverage is 0 %.
+    expect(doc.coverage).toMatchObject({ coverage_pct: '0.0000', sufficient: false });
+    for (const state of ['draft', 'approved']) {
+      const page = html(doc, { state });
+      expect(page).toContain('<p class="banner evidence-warning" role="note"><strong>Warning</strong> Insufficient evidence');
+      expect(page).toContain('<h2 id="evidence">Evidence and coverage</h2>');
+    }
+  });
+
   it('lists every service, exclusion and incident with why', () => {
     const page = html(doc);
     for (const s of doc.services) expect(page).toContain(`<th scope="row">${esc(s.name)}</th>`);

@@ -190,7 +190,7 @@ function services(d: Doc): string {
 
 /** Issue 24 §2: the insufficient-evidence warning, shown at the top (as the document states it). */
 function coverageWarning(d: Doc): string {
-  return d.coverage?.warning ? `<p class="banner" role="note"><strong>Warning</strong> ${esc(d.coverage.warning)}</p>` : '';
+  return d.coverage?.warning ? `<p class="banner evidence-warning" role="note"><strong>Warning</strong> ${esc(d.coverage.warning)}</p>` : '';
 }
 
 /** Coverage per covered item, where each metric's evidence came from, and what a correction changed. */
