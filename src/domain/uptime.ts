@@ -39,17 +39,21 @@ export interface DayTimeRow {
 
 /**
  * Uptime per day measured in time over a (service or metric) availability timeline: each day's
- * share of its measured time, up to `now`, in which the timeline was up; and over the whole span.
+ * share of its measured time, up to `now`, in which the timeline was up; and over the whole span,
+ * with `since`, the first measured instant in the span (null when nothing was measured): a
+ * young service's total covers only the time since then, and the page says so.
  */
-export function uptimeByTime(timeline: readonly StatusChange[], days: readonly Pick<CalendarDay, 'date' | 'start' | 'end'>[], now: number): { days: DayTimeRow[]; total: string | null } {
+export function uptimeByTime(timeline: readonly StatusChange[], days: readonly Pick<CalendarDay, 'date' | 'start' | 'end'>[], now: number): { days: DayTimeRow[]; total: string | null; since: number | null } {
   const rows = days.map((d) => ({ date: d.date, uptime_pct: null as string | null, up_ms: 0, measured_ms: 0 }));
   const from = days[0]?.start ?? 0;
   const to = Math.min(days[days.length - 1]?.end ?? 0, now);
   // One pass over the span's segments (not one per day): a page view computes 90 days per component.
   let k = 0;
+  let since: number | null = null;
   for (const seg of clipTimeline(timeline, from, to)) {
     const verdict = classify(seg, UPTIME_POLICY);
-    if (verdict === 'excluded') continue;
+    if (verdict === 'excluded' || seg.end <= seg.start) continue;
+    since ??= seg.start;
     while (k < days.length && days[k]!.end <= seg.start) k++;
     for (let i = k; i < days.length && days[i]!.start < seg.end; i++) {
       const ms = Math.min(seg.end, days[i]!.end) - Math.max(seg.start, days[i]!.start);
@@ -65,7 +69,7 @@ export function uptimeByTime(timeline: readonly StatusChange[], days: readonly P
     measured += r.measured_ms;
     if (r.measured_ms > 0) r.uptime_pct = percentFloor(r.up_ms, r.measured_ms);
   }
-  return { days: rows, total: measured > 0 ? percentFloor(up, measured) : null };
+  return { days: rows, total: measured > 0 ? percentFloor(up, measured) : null, since: measured > 0 ? since : null };
 }
 
 /** The day's sample count from the daily rollups (the API's `uptime[].samples`). */

@@ -17,6 +17,25 @@ export function uptimeDayLabel(day: UptimeDay): string {
   return day.uptime_pct === null ? `${day.date}: no data` : `${day.date}: ${day.uptime_pct}% uptime`;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The total under a bar (issue 24 §3): over the bar's days when the service was measured from
+ * its first day on; for a younger one, since when it was first measured ("since 26 Nov", or
+ * "since 14:05 UTC today"), so five minutes of data never read as 90 days. UTC, as the bars are.
+ */
+export function uptimeTotalText(pct: string | null, since: string | null, days: readonly UptimeDay[]): string {
+  if (pct === null) return 'No uptime data yet';
+  const first = days[0]?.date;
+  const today = days[days.length - 1]?.date;
+  const sinceDay = since?.slice(0, 10);
+  if (!since || !sinceDay || !first || !today || sinceDay <= first) return `${pct}% uptime over ${days.length} days`;
+  if (sinceDay >= today) return `${pct}% uptime since ${since.slice(11, 16)} UTC today`;
+  const [y, m, d] = sinceDay.split('-');
+  const year = y === today.slice(0, 4) ? '' : ` ${y}`;
+  return `${pct}% uptime since ${Number(d)} ${MONTHS[Number(m) - 1]}${year}`;
+}
+
 /** Narrow screens show only the last SHORT_DAYS days (CSS in render-styles). */
 const SHORT_DAYS = 30;
 
@@ -29,8 +48,8 @@ function uptimeBar(c: PageComponentView): string {
     return `<li class="day-${uptimeLevel(d.uptime_pct)}" data-date="${esc(d.date)}" title="${label}"></li>`;
   };
   const oldest = n > SHORT_DAYS ? `<span class="days-long">${n} days ago</span><span class="days-short">${SHORT_DAYS} days ago</span>` : `<span>${n} days ago</span>`;
-  const total = c.uptime_pct === null ? 'No uptime data yet' : `${esc(c.uptime_pct)}% uptime over ${n} days`;
-  return `<ol class="uptime-bar" aria-label="Daily uptime of ${esc(c.name)} over ${n} days, oldest first: ${c.uptime_pct === null ? 'no data yet' : `${esc(c.uptime_pct)}%`}">${c.uptime.map(day).join('')}</ol>
+  const total = esc(uptimeTotalText(c.uptime_pct, c.uptime_since, c.uptime));
+  return `<ol class="uptime-bar" aria-label="Daily uptime of ${esc(c.name)} over ${n} days, oldest first; ${total}">${c.uptime.map(day).join('')}</ol>
 <p class="uptime-legend" aria-hidden="true">${oldest}<span>Today</span></p>
 <p class="uptime-total">${total}</p>`;
 }

@@ -10,6 +10,8 @@ export interface UptimeFigures {
   days: DayUptimeRow[];
   /** Over the whole span: up time over measured time; null when nothing was measured. */
   total: string | null;
+  /** The first measured instant in the span (ms), which `total` counts from; null when nothing was measured. */
+  since: number | null;
 }
 
 /**
@@ -26,6 +28,6 @@ export async function loadUptime(em: EntityManager, metrics: readonly Metric[], 
     const samples = samplesByDay(rollups.filter((r) => ids.has(r.metric_id)));
     const timeline = worstOfTimelines(subset.map((m) => timelines.get(m.id) ?? []));
     const u = uptimeByTime(timeline, days, now.getTime());
-    return { days: u.days.map((d) => ({ date: d.date, uptime_pct: d.uptime_pct, samples: samples.get(d.date) ?? 0 })), total: u.total };
+    return { days: u.days.map((d) => ({ date: d.date, uptime_pct: d.uptime_pct, samples: samples.get(d.date) ?? 0 })), total: u.total, since: u.since };
   };
 }

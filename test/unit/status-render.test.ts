@@ -9,7 +9,7 @@ import type {
   PageView,
   UptimeDay,
 } from '../../src/domain/status-page/model';
-import { uptimeLevel } from '../../src/render/components';
+import { uptimeLevel, uptimeTotalText } from '../../src/render/components';
 import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../src/render/status-page';
 
 const EVIL = `<script>alert("x")</script>&'`;
@@ -36,7 +36,7 @@ function days(): UptimeDay[] {
 }
 
 function service(over: Partial<PageComponentView> = {}): PageComponentView {
-  return { kind: 'service', id: 'svc_1', name: 'API', description: null, status: 'healthy', in_maintenance: false, uptime: days(), uptime_pct: '99.990', slo: null, ...over };
+  return { kind: 'service', id: 'svc_1', name: 'API', description: null, status: 'healthy', in_maintenance: false, uptime: days(), uptime_pct: '99.990', uptime_since: '2026-08-23T00:00:00.000Z', slo: null, ...over };
 }
 
 function incident(over: Partial<PageIncidentView> = {}): PageIncidentView {
@@ -228,6 +228,22 @@ describe('renderStatusPage: statuses', () => {
     expect(html).toContain('99.990% uptime over 90 days');
   });
 
+  it('says since when a young service was measured instead of "over 90 days" (issue 24 §3)', () => {
+    const young = (since: string) => renderStatusPage(pageView({ groups: [{ name: null, status: 'healthy', components: [service({ uptime_pct: '75.000', uptime_since: since })] }] }));
+    let html = young('2026-11-18T09:30:00.000Z');
+    expect(html).toContain('<p class="uptime-total">75.000% uptime since 18 Nov</p>');
+    expect(html).not.toContain('uptime over 90 days');
+    expect(html).toContain('oldest first; 75.000% uptime since 18 Nov"');
+    html = young('2026-11-20T14:05:09.000Z');
+    expect(html).toContain('<p class="uptime-total">75.000% uptime since 14:05 UTC today</p>');
+    // Measured from the bar's first day on: the whole span.
+    expect(young('2026-08-23T17:00:00.000Z')).toContain('<p class="uptime-total">75.000% uptime over 90 days</p>');
+    const newYear = Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2027, 0, 10 - 89 + i)).toISOString().slice(0, 10), uptime_pct: '100.000' }));
+    expect(uptimeTotalText('99.000', '2026-12-30T00:10:00.000Z', newYear)).toBe('99.000% uptime since 30 Dec 2026');
+    expect(uptimeTotalText('99.000', '2027-01-02T00:10:00.000Z', newYear)).toBe('99.000% uptime since 2 Jan');
+    expect(uptimeTotalText(null, null, newYear)).toBe('No uptime data yet');
+  });
+
   it.each([
     ['100.000', 'good'],
     ['99.900', 'good'],
@@ -241,7 +257,7 @@ describe('renderStatusPage: statuses', () => {
 
   it('shows objective, attainment and outcome for SLOs instead of a bar', () => {
     const slo = (met: boolean | null, attainment: string | null) =>
-      service({ kind: 'slo', id: `slo_${String(met)}`, uptime: [], uptime_pct: null, slo: { objective: '99.9', attainment, met, period_label: 'Last 30 days' } });
+      service({ kind: 'slo', id: `slo_${String(met)}`, uptime: [], uptime_pct: null, uptime_since: null, slo: { objective: '99.9', attainment, met, period_label: 'Last 30 days' } });
     const html = renderStatusPage(pageView({ groups: [{ name: 'SLOs', status: 'healthy', components: [slo(true, '99.950'), slo(false, '98.000'), slo(null, null)] }] }));
     expect(html).not.toContain('<ol class="uptime-bar"');
     expect(html).toContain('Objective 99.9%, attainment 99.950% (Last 30 days): <strong class="slo-outcome" data-met="true">Met</strong>');

@@ -39,6 +39,17 @@ describe('uptime measured in time (issue 24 §3)', () => {
     expect(u.days.map((d) => d.uptime_pct)).toEqual([null, null, '80.000']);
     expect(u.days[2]).toMatchObject({ up_ms: 240_000, measured_ms: 300_000 });
     expect(u.total).toBe('80.000');
+    // The total counts from the first sample, and says so (the page reads "since …", not "over 90 days").
+    expect(u.since).toBe(t0);
+  });
+
+  it('the total counts from the span start when the service was measured before it, and from nothing when never measured', () => {
+    const before = uptimeByTime(availabilityTimeline([{ at: days[0]!.start - 86_400_000, toStatus: 'healthy', reason: null }]), days, now);
+    expect(before.since).toBe(days[0]!.start);
+    // A gap first: the first measured instant is when the gap ended.
+    const gapFirst = uptimeByTime(availabilityTimeline([{ at: days[0]!.start - 1000, toStatus: 'no_data', reason: 'stale_agent_silent' }, { at: t0, toStatus: 'unhealthy', reason: null }]), days, now);
+    expect([gapFirst.since, gapFirst.total]).toEqual([t0, '0.000']);
+    expect(uptimeByTime(availabilityTimeline([{ at: t0, toStatus: 'no_data', reason: 'invalid_config' }]), days, now).since).toBeNull();
   });
 
   it('time down by a target reason is measured and down; a measurement gap is not measured', () => {

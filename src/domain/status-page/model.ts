@@ -57,6 +57,12 @@ export interface PageComponentView {
   uptime: UptimeDay[];
   /** Uptime over the 90 days, percent with three decimals; null when nothing was measured. */
   uptime_pct: string | null;
+  /**
+   * When `uptime_pct` counts from (ISO 8601): the first measured instant in the 90 days, the
+   * start of the first day when the service was measured before them; null when nothing was
+   * measured (and for SLOs). A young service's total covers only this span.
+   */
+  uptime_since: string | null;
   slo: SloSummary | null;
 }
 

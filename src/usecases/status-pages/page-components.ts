@@ -42,6 +42,8 @@ async function resolveShown(em: EntityManager, page: StatusPage) {
 /** A page shows each day's uptime, not how many samples made it. */
 const publicDays = (days: readonly DayUptimeRow[]): UptimeDay[] => days.map(({ date, uptime_pct }) => ({ date, uptime_pct }));
 
+const sinceIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
 /** The page's groups with each component's live status, 90-day uptime and SLO attainment. */
 export async function loadPageComponents(em: EntityManager, page: StatusPage, now: Date): Promise<PageComponents> {
   const org = page.organization;
@@ -66,13 +68,13 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
       const metrics = serviceMetrics.filter((m) => m.service === c.id);
       const u = uptimeOf(metrics);
       const service = services.find((s) => s.id === c.id)!;
-      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map(statusOf)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
+      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map(statusOf)) ?? 'no_data', in_maintenance: underMaintenance(c.id), uptime: publicDays(u.days), uptime_pct: u.total, uptime_since: sinceIso(u.since), slo: null };
     }
     if (c.kind === 'metric') {
       const m = directMetrics.find((x) => x.id === c.id);
       if (!m) return null;
       const u = uptimeOf([m]);
-      return { kind: 'metric', id: m.id, name: m.name, description: null, status: statusOf(m), in_maintenance: underMaintenance(m.service), uptime: publicDays(u.days), uptime_pct: u.total, slo: null };
+      return { kind: 'metric', id: m.id, name: m.name, description: null, status: statusOf(m), in_maintenance: underMaintenance(m.service), uptime: publicDays(u.days), uptime_pct: u.total, uptime_since: sinceIso(u.since), slo: null };
     }
     const s = slos.find((x) => x.id === c.id);
     if (!s) return null;
@@ -88,6 +90,7 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
       in_maintenance: serviceId ? underMaintenance(serviceId) : false,
       uptime: [],
       uptime_pct: null,
+      uptime_since: null,
       slo: { objective: s.objective, attainment: v.attainment?.attainment ?? null, met, period_label: v.attainment?.period_label ?? '' },
     };
   };
