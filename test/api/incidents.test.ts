@@ -13,6 +13,8 @@ beforeAll(async () => {
 afterAll(async () => api.close());
 
 const call: Call = (...args) => org.call(...args);
+/** An incident as it reads back: the create answer without its `warnings` (issue 24 §4). */
+const withoutWarnings = ({ warnings: _warnings, ...incident }: Record<string, unknown>) => incident;
 const events = async (incidentId: string) =>
   (await api.orm.em.fork().find(OutboxEventSchema, { resourceId: incidentId }, { orderBy: { createdAt: 'asc', type: 'asc' } })).map((e) => e.type);
 
@@ -67,7 +69,8 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     const res = await call('PATCH', `/v1/incidents/${body.id}`, {});
     expect(res.status).toBe(200);
     expect(await events(body.id)).toEqual(['incident.created']);
-    expect(res.body).toEqual(body);
+    // The create answer alone carries `warnings` (issue 24 §4); the incident itself is unchanged.
+    expect(res.body).toEqual(withoutWarnings(body));
     expect((await call('GET', `/v1/incidents/${body.id}`)).body.updated_at).toBe(body.updated_at);
   });
 
@@ -76,7 +79,7 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     const res = await call('PATCH', `/v1/incidents/${body.id}`, { title: 'Same', severity: 'major', affected_services: [svc, svc] });
     expect(res.status).toBe(200);
     expect(await events(body.id)).toEqual(['incident.created']);
-    expect(res.body).toEqual(body);
+    expect(res.body).toEqual(withoutWarnings(body));
     expect((await call('GET', `/v1/incidents/${body.id}`)).body.updated_at).toBe(body.updated_at);
   });
 
@@ -160,10 +163,13 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     ]) {
       const created = await call('POST', '/v1/incidents', body);
       expect(created.status).toBe(201);
-      expect((await call('GET', `/v1/incidents/${created.body.id}`)).body).toEqual(created.body);
+      // Only the create answer carries `warnings` (issue 24 §4): none when it names its services.
+      expect(created.body.warnings).toEqual('affected_services' in body ? [] : [{ code: 'shown_on_every_status_page', message: expect.stringContaining('shown on every status page') }]);
+      const incident = withoutWarnings(created.body);
+      expect((await call('GET', `/v1/incidents/${created.body.id}`)).body).toEqual(incident);
       const recorded = await api.orm.em.fork().find(OutboxEventSchema, { resourceId: created.body.id });
       expect(recorded.length).toBeGreaterThanOrEqual(1);
-      for (const e of recorded) expect(e.payload).toEqual(created.body);
+      for (const e of recorded) expect(e.payload).toEqual(incident);
     }
   });
 

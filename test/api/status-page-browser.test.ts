@@ -43,32 +43,83 @@ const daysAgo = (n: number) => {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - n * 86_400_000).toISOString().slice(0, 10);
 };
 
+/** How the page names the UTC day `n` days ago in "uptime since …" (the year only when not this year's). */
+function sinceLabel(n: number): string {
+  const [y, m, d] = daysAgo(n).split('-');
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][Number(m) - 1];
+  return `${Number(d)} ${month}${y === daysAgo(0).slice(0, 4) ? '' : ` ${y}`}`;
+}
+
 /** The page's uptime colours (render-styles), as computed styles report them. */
 const LEVEL_RGB = { good: 'rgb(26, 127, 55)', minor: 'rgb(108, 154, 31)', degraded: 'rgb(191, 135, 0)', bad: 'rgb(209, 36, 47)', none: 'rgb(209, 217, 224)' };
 
-interface SeedRow {
-  /** Days before today (UTC). */
+/** A status flip seeded below: from this instant the metric had this status (and reason). */
+interface SeedFlip {
+  /** Days before today (UTC) and minutes into that day. */
   day: number;
-  samples: number;
-  healthy: number;
-  degraded: number;
-  unhealthy: number;
-  no_data: number;
-  /** The day's expected title after the date. */
+  minute: number;
+  status: 'healthy' | 'degraded' | 'unhealthy' | 'no_data';
+  reason?: string;
+}
+
+/** A day's expected title after the date, and its colour. */
+interface SeedDay {
+  day: number;
   label: string;
   level: keyof typeof LEVEL_RGB;
 }
 
-/** Rollups seeded below (days before today; today's own samples come from the status changes). */
-const SEEDED: Record<'api' | 'dashboard' | 'database', SeedRow[]> = {
-  api: [
-    { day: 1, samples: 1440, healthy: 1440, degraded: 0, unhealthy: 0, no_data: 0, label: '100.000% uptime', level: 'good' },
-    { day: 2, samples: 1440, healthy: 1430, degraded: 0, unhealthy: 10, no_data: 0, label: '99.305% uptime', level: 'minor' },
-    { day: 3, samples: 5, healthy: 0, degraded: 0, unhealthy: 0, no_data: 5, label: 'no data', level: 'none' },
-    { day: 89, samples: 10, healthy: 10, degraded: 0, unhealthy: 0, no_data: 0, label: '100.000% uptime', level: 'good' },
-  ],
-  dashboard: [{ day: 1, samples: 100, healthy: 90, degraded: 5, unhealthy: 5, no_data: 0, label: '95.000% uptime', level: 'degraded' }],
-  database: [{ day: 1, samples: 100, healthy: 40, degraded: 0, unhealthy: 40, no_data: 20, label: '50.000% uptime', level: 'bad' }],
+/**
+ * Uptime is measured in time from the status flips (issue 24 §3): up time over measured time,
+ * where no_data with a target reason (ECONNREFUSED) is measured and down, and no_data with a
+ * measurement reason (stale_agent_silent) is a gap. Seeded below, before each metric's own
+ * status change of today (what it shows now).
+ */
+const SEEDED: Record<'api' | 'dashboard' | 'database', { flips: SeedFlip[]; days: SeedDay[]; total: RegExp }> = {
+  api: {
+    flips: [
+      // 95 days ago, before the 90 days: down, then silent. It must not add a 91st day or count.
+      { day: 95, minute: 0, status: 'unhealthy' },
+      { day: 95, minute: 10, status: 'no_data', reason: 'stale_agent_silent' },
+      // 89 days ago (the bar's first day): 10 minutes up, then silent until 2 days ago.
+      { day: 89, minute: 0, status: 'healthy' },
+      { day: 89, minute: 10, status: 'no_data', reason: 'stale_agent_silent' },
+      // 2 days ago: down 10 of 1,440 minutes; then up.
+      { day: 2, minute: 0, status: 'healthy' },
+      { day: 2, minute: 720, status: 'unhealthy' },
+      { day: 2, minute: 730, status: 'healthy' },
+    ],
+    days: [
+      { day: 1, label: '100.000% uptime', level: 'good' },
+      { day: 2, label: '99.305% uptime', level: 'minor' },
+      { day: 3, label: 'no data', level: 'none' },
+      { day: 89, label: '100.000% uptime', level: 'good' },
+    ],
+    // Measured since the bar's first day: the whole span.
+    total: /^\d{1,3}\.\d{3}% uptime over 90 days$/,
+  },
+  dashboard: {
+    // Yesterday: up (healthy, then degraded, which is up) but for 72 of 1,440 minutes down.
+    flips: [
+      { day: 1, minute: 0, status: 'healthy' },
+      { day: 1, minute: 360, status: 'unhealthy' },
+      { day: 1, minute: 432, status: 'degraded' },
+    ],
+    days: [{ day: 1, label: '95.000% uptime', level: 'degraded' }],
+    // Measured only since yesterday: the total says since when, not "over 90 days".
+    total: new RegExp(`^\\d{1,3}\\.\\d{3}% uptime since ${sinceLabel(1)}$`),
+  },
+  database: {
+    // Yesterday: up 40%, unhealthy 20%, refused (a target reason: down) 20%, silent (a gap) 20%.
+    flips: [
+      { day: 1, minute: 0, status: 'healthy' },
+      { day: 1, minute: 576, status: 'unhealthy' },
+      { day: 1, minute: 864, status: 'no_data', reason: 'ECONNREFUSED' },
+      { day: 1, minute: 1152, status: 'no_data', reason: 'stale_agent_silent' },
+    ],
+    days: [{ day: 1, label: '50.000% uptime', level: 'bad' }],
+    total: new RegExp(`^\\d{1,3}\\.\\d{3}% uptime since ${sinceLabel(1)}$`),
+  },
 };
 
 interface OpenedPage {
@@ -117,14 +168,16 @@ beforeAll(async () => {
     database: await metric(ids.database, 'Database reachability', 'unhealthy'),
   };
 
-  const rows = (Object.keys(SEEDED) as (keyof typeof SEEDED)[]).flatMap((k) => SEEDED[k].map((r) => ({ ...r, metric: metrics[k] })));
-  // One row older than the 90 days: it must not add a 91st day.
-  rows.push({ day: 95, samples: 10, healthy: 0, degraded: 0, unhealthy: 10, no_data: 0, label: '0.000% uptime', level: 'bad', metric: metrics.api });
-  for (const r of rows) {
-    await api.orm.em.getConnection().execute(
-      `insert into metric_daily_rollups (metric_id, organization_id, day, samples, healthy, degraded, unhealthy, no_data) values (?, ?, ?::date, ?, ?, ?, ?, ?)`,
-      [r.metric, org.id, daysAgo(r.day), r.samples, r.healthy, r.degraded, r.unhealthy, r.no_data],
-    );
+  for (const key of Object.keys(SEEDED) as (keyof typeof SEEDED)[]) {
+    let from = 'no_data';
+    for (const f of SEEDED[key].flips) {
+      const at = new Date(Date.parse(`${daysAgo(f.day)}T00:00:00.000Z`) + f.minute * 60_000);
+      await api.orm.em.getConnection().execute(
+        `insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, at) values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?)`,
+        [org.id, metrics[key], from, f.status, f.status === 'no_data' ? null : 1, f.reason ?? null, at],
+      );
+      from = f.status;
+    }
   }
 
   const customer = (await call('POST', '/v1/customers', { name: 'Customer Secret Co' })).id;
@@ -218,14 +271,14 @@ describe('the status page in headless Chromium', () => {
           expect(d.title).toMatch(new RegExp(`^${d.date}: (\\d{1,3}\\.\\d{3}% uptime|no data)$`));
           expect([d.date, d.width > 0 && d.height > 0]).toEqual([d.date, true]);
         }
-        for (const s of SEEDED[key]) {
+        for (const s of SEEDED[key].days) {
           const day = days.find((d) => d.date === daysAgo(s.day))!;
           expect([key, day.title, day.bg]).toEqual([key, `${daysAgo(s.day)}: ${s.label}`, LEVEL_RGB[s.level]]);
         }
         // A day nothing was measured on is grey and says so.
         const empty = days.find((d) => d.date === daysAgo(10))!;
         expect([empty.title, empty.bg]).toEqual([`${daysAgo(10)}: no data`, LEVEL_RGB.none]);
-        expect(await bar.locator('xpath=following-sibling::p[@class="uptime-total"][1]').innerText()).toMatch(/^\d{1,3}\.\d{3}% uptime over 90 days$/);
+        expect([key, await bar.locator('xpath=following-sibling::p[@class="uptime-total"][1]').innerText()]).toEqual([key, expect.stringMatching(SEEDED[key].total)]);
       }
 
       // Feed discovery in the head.
