@@ -309,4 +309,33 @@ describe('console: SLA statements for finance', () => {
     expect(next.text).not.toContain('Paged 12');
     expect((await financeA.get('/console/sla?state=void&cursor=garbage')).status).toBe(400);
   });
+
+  it('warns when coverage is below the contract\'s minimum and submits only with the gaps acknowledged (issue 24 §2)', async () => {
+    const service = await org.call('POST', '/v1/services', { name: `unmeasured-${randomUUID().slice(0, 6)}` });
+    const customer = await org.call('POST', '/v1/customers', { name: 'Gaps Inc' });
+    const contract = await org.call('POST', '/v1/contracts', {
+      customer_id: customer.body.id,
+      name: 'Gaps SLA',
+      service_ids: [service.body.id],
+      sla_target_pct: '99.9',
+      timezone: 'UTC',
+      currency: 'EUR',
+      monthly_fee_minor: 10_000,
+      effective_from: '2026-01-01',
+      credit_terms: { type: 'tiered', steps: [{ below_pct: '99.9', credit_pct: '10' }], maintenance_notice_hours: 0 },
+    });
+    const drafted = await org.call('POST', `/v1/contracts/${contract.body.id}/statements`, { period: '2026-10' });
+    expect(drafted.status).toBe(201);
+    const id = drafted.body.id as string;
+    const html = (await financeA.get(page(id))).text;
+    expect(html).toContain('<p class="problem" role="note">Insufficient evidence');
+    expect(html).toContain('name="acknowledge_gaps"');
+    const fields = formFields(html, `${page(id)}/submit`);
+    const refused = await financeA.post(`${page(id)}/submit`, fields);
+    expect(problemTitle(refused.text)).toBe('insufficient_evidence');
+    const again = formFields((await financeA.get(page(id))).text, `${page(id)}/submit`);
+    const submitted = await financeA.post(`${page(id)}/submit`, { ...again, acknowledge_gaps: 'true' });
+    expect(submitted.status).toBe(303);
+    expect((await org.call('GET', `/v1/sla/statements/${id}`)).body.state).toBe('in_review');
+  }, 60_000);
 });
