@@ -108,6 +108,13 @@ export function readingReasonClass(status: string, reason: string | null | undef
 /** What a reading means for availability: `up`, `down`, or `unmeasured` (a gap in the evidence). */
 export type Availability = 'up' | 'down' | 'unmeasured';
 
+/** A reading's availability: healthy and degraded are up; unhealthy and `no_data` of a `target` reason are down; any other `no_data` is unmeasured. */
+export function availabilityOf(status: string, reason: string | null | undefined): Availability {
+  if (status === 'healthy' || status === 'degraded') return 'up';
+  if (status === 'unhealthy') return 'down';
+  return reasonClass(reason ?? 'no_data') === 'target' ? 'down' : 'unmeasured';
+}
+
 /**
  * The status availability reckons with: a `no_data` reading with a `target` reason counts as
  * `unhealthy`; every other reading keeps its status (`no_data` then means a measurement gap).

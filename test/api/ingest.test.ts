@@ -55,11 +55,12 @@ const rollupsOf = (metricId: string) => sql<{ day: string; samples: number; heal
 const eventsOf = (metricId: string) => sql<{ payload: any }>(`select payload from outbox_events where type = 'metric.status_changed' and resource_id = ? order by (payload->>'last_sample_at')`, [metricId]);
 const samplesOf = async (metricId: string) => Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [metricId]))[0]!.n);
 
-/** The newest event's payload is the metric exactly as the API shows it, plus previous_status. */
+/** The newest event's payload is the metric exactly as the API shows it, plus previous_status and previous_availability. */
 async function expectLastEventIsTheView(metricId: string): Promise<void> {
   const payloads = (await eventsOf(metricId)).map((e) => e.payload);
-  const { previous_status, ...payload } = payloads.at(-1);
+  const { previous_status, previous_availability, ...payload } = payloads.at(-1);
   expect(typeof previous_status).toBe('string');
+  expect(['up', 'down', 'unmeasured']).toContain(previous_availability);
   const view = (await call('GET', `/v1/metrics/${metricId}`)).body;
   expect(payload).toEqual(Object.fromEntries(Object.keys(payload).map((k) => [k, view[k]])));
   expect(Object.keys(payload).sort()).toEqual(Object.keys(view).filter((k) => k !== 'recent_samples' && k !== 'history' && payload[k] !== undefined).sort());
@@ -138,12 +139,12 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     expect(await post([{ metric_id: m, sampled_at: at(0), value: V.healthy }, { metric_id: m, sampled_at: at(1), value: null, reason: 'ECONNREFUSED' }])).toMatchObject({ flips: 2 });
     expect((await flipsOf(m)).map((f) => `${f.from_status}→${f.to_status}/${f.reason_class}`)).toEqual(['no_data→healthy/null', 'healthy→no_data/target']);
     const view = (await call('GET', `/v1/metrics/${m}`)).body;
-    expect(view).toMatchObject({ status: 'no_data', current_value: null, reason: 'ECONNREFUSED', reason_class: 'target', status_since: at(1) });
+    expect(view).toMatchObject({ status: 'no_data', current_value: null, reason: 'ECONNREFUSED', reason_class: 'target', availability: 'down', status_since: at(1) });
     expect(view.history.map((h: { reason_class: string | null }) => h.reason_class)).toEqual(['target', null]);
     expect((await sql(`select reason_class from metrics where id = ?`, [m]))[0]).toEqual({ reason_class: 'target' });
     const stored = await sql<{ reason_class: string | null; received_at: string | null; imported: boolean }>(`select reason_class, received_at, imported from metric_samples where metric_id = ? order by sampled_at`, [m]);
     expect(stored.map((r) => [r.reason_class, r.received_at !== null, r.imported])).toEqual([[null, true, false], ['target', true, false]]);
-    expect((await eventsOf(m)).at(-1)!.payload).toMatchObject({ previous_status: 'healthy', status: 'no_data', reason: 'ECONNREFUSED', reason_class: 'target' });
+    expect((await eventsOf(m)).at(-1)!.payload).toMatchObject({ previous_status: 'healthy', status: 'no_data', reason: 'ECONNREFUSED', reason_class: 'target', previous_availability: 'up', availability: 'down' });
     await expectLastEventIsTheView(m);
     // A reading with a value has no class, in the event as in the view.
     await post([{ metric_id: m, sampled_at: at(2), value: V.healthy }]);

@@ -54,6 +54,7 @@ export const MetricSchema = z
     reason_label: z.string().nullable(),
     reason_hint: z.string().nullable(),
     reason_class: ReasonClass.nullable().describe('While no_data: `target` (the target did not answer as configured; counts as down for availability) or `measurement` (Vigil could not measure; a gap in the evidence). null otherwise.'),
+    availability: z.enum(['up', 'down', 'unmeasured']).describe('What the reading means for uptime, SLOs and statements: `up` (healthy, degraded), `down` (unhealthy, or no_data with a `target` reason), `unmeasured` (no_data with a `measurement` reason).'),
     last_sample_at: DateTime.nullable(),
     status_since: DateTime.nullable(),
     created_at: DateTime,

@@ -32,12 +32,16 @@ const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  * `previous_status`: the flip's event payload, built here so the whole batch is one statement.
  * test/api/ingest.test.ts holds it equal to the API's view.
  */
+/** availabilityOf (domain/reason-class.ts) of a FLIP_KEY. */
+const AVAILABILITY = (key: string) => `case when ${key} in ('healthy', 'degraded') then 'up' when ${key} in ('unhealthy', 'no_data/target') then 'down' else 'unmeasured' end`;
+
 const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
   'id', metric.id, 'service_id', metric.service_id, 'name', metric.name, 'source_type', metric.source_type, 'source_config', metric.source_config, 'thresholds', metric.thresholds,
   'interval_seconds', metric.interval_seconds, 'agent_id', metric.agent_id,
   'mode', case when metric.source_type = any(?::text[]) then 'push' when metric.agent_id is not null then 'agent' else 'cloud' end,
   'unit', metric.unit, 'status', flip.to_status, 'current_value', case when flip.to_status = 'no_data' then null else flip.value end,
   'reason', reason_text.reason, 'reason_label', reason_text.reason_label, 'reason_hint', reason_text.reason_hint, 'reason_class', flip.reason_class,
+  'availability', ${AVAILABILITY('flip.flip_key')}, 'previous_availability', ${AVAILABILITY('flip.key_before')},
   'last_sample_at', ${iso('flip.at')}, 'status_since', ${iso('flip.at')}, 'created_at', ${iso('metric.created_at')},
   'updated_at', ${iso('greatest(metric.updated_at, ?::timestamptz)')}, 'deleted_at', ${iso('metric.deleted_at')}, 'previous_status', flip.from_status)`;
 
@@ -132,7 +136,7 @@ function storeSql(skipStored: boolean): string {
        where metric.last_sample_at is null or sample.sampled_at >= metric.last_sample_at
        window per_metric as (partition by sample.metric_id order by sample.sampled_at)
      ),
-     flips as (select metric_id, before as from_status, status as to_status, value, reason, reason_class, sampled_at as at from samples_in_order where flip_key <> key_before),
+     flips as (select metric_id, before as from_status, status as to_status, value, reason, reason_class, flip_key, key_before, sampled_at as at from samples_in_order where flip_key <> key_before),
      latest_outcome as (
        update metrics metric set status = latest.status, current_value = latest.value, reason = latest.reason, reason_class = latest.reason_class, last_sample_at = latest.sampled_at,
          status_since = coalesce((select max(flip.at) from flips flip where flip.metric_id = latest.metric_id and flip.from_status <> flip.to_status), metric.status_since),

@@ -1,5 +1,5 @@
 import type { Metric } from '../../db/entities';
-import { type ReasonClass, readingReasonClass } from '../../domain/reason-class';
+import { type Availability, availabilityOf, type ReasonClass, readingReasonClass } from '../../domain/reason-class';
 import { describeReason } from '../../domain/reason-codes';
 import { isPushSourceType } from '../../domain/source-types';
 import type { HealthStatus } from '../../domain/thresholds';
@@ -24,6 +24,8 @@ export interface MetricView {
   reason_hint: string | null;
   /** Issue 24: while `no_data`, whether the target failed (`target`: down for availability) or Vigil could not measure (`measurement`). */
   reason_class: ReasonClass | null;
+  /** What the reading means for uptime, SLOs and statements: `up` (healthy, degraded), `down` (unhealthy, or no_data of a `target` reason), `unmeasured`. */
+  availability: Availability;
   last_sample_at: string | null;
   status_since: string | null;
   created_at: string;
@@ -54,6 +56,7 @@ export function metricView(m: Metric): MetricView {
     reason_label: described.reason_label,
     reason_hint: described.reason_hint,
     reason_class: noData ? ((m.reasonClass as ReasonClass | null) ?? readingReasonClass(m.status, m.reason)) : null,
+    availability: availabilityOf(m.status, noData ? (m.reason ?? 'no_data') : null),
     last_sample_at: toIsoOrNull(m.lastSampleAt),
     status_since: toIsoOrNull(m.statusSince),
     created_at: toIso(m.createdAt),
