@@ -72,6 +72,18 @@ describe('OpenAPI document at /v1/openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  it('says a maintenance window that has already ended is refused, and when a create answer warns (issue 24 §4)', () => {
+    const op = (id: string) => operations().find((o) => o.op.operationId === id)!.op;
+    expect(op('createMaintenance').description).toMatch(/`scheduled_end_at` is in the future: a window that has already ended is refused/);
+    expect(op('updateMaintenance').description).toMatch(/`scheduled_end_at` is in the future \(a window cannot be moved into the past\)/);
+    for (const id of ['createMaintenance', 'createIncident']) {
+      expect([id, op(id).description]).toEqual([id, expect.stringContaining('`shown_on_every_status_page`')]);
+      const created = op(id).responses['201'].content['application/json'].schema;
+      const schema = created.$ref ? doc.components.schemas[created.$ref.split('/').pop()] : created;
+      expect([id, Object.keys(schema.properties)]).toEqual([id, expect.arrayContaining(['warnings'])]);
+    }
+  });
+
   it('renders the API reference page', async () => {
     const page = await api.request('GET', '/v1/reference/');
     expect(page.status).toBe(200);

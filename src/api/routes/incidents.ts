@@ -36,7 +36,8 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createIncident', {
       summary: 'Create an incident',
       tag,
-      description: 'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Accepts an `Idempotency-Key`.',
+      description:
+        'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Without `affected_services` it is shown on every status page of the organization: the answer\'s `warnings` says so (`shown_on_every_status_page`). Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
     });
     app.post('/incidents', { schema: { ...doc, headers: IdempotencyHeaders, body: IncidentCreateBody, response: { 201: IncidentSchema.extend({ warnings: CreateWarnings }).meta({ id: 'IncidentCreated' }), ...errorResponses } } }, async (request, reply) =>

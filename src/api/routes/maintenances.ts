@@ -28,9 +28,9 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
       summary: 'Schedule a maintenance window',
       tag,
       description:
-        'State scheduled; event maintenance.scheduled. A Temporal workflow `maintenance:<id>` then emits maintenance.starting_soon within an hour of the start, starts it at `scheduled_start_at` and completes it at `scheduled_end_at`. Accepts an `Idempotency-Key`.',
+        'State scheduled; event maintenance.scheduled. A Temporal workflow `maintenance:<id>` then emits maintenance.starting_soon within an hour of the start, starts it at `scheduled_start_at` and completes it at `scheduled_end_at`. A window that started in the past and ends in the future starts at once. Without `affected_services` it is shown on every status page of the organization: the answer\'s `warnings` says so (`shown_on_every_status_page`). Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
-      checks: ['`scheduled_end_at` is after `scheduled_start_at`.'],
+      checks: ['`scheduled_end_at` is after `scheduled_start_at`.', '`scheduled_end_at` is in the future: a window that has already ended is refused (record a past outage as an incident).'],
     });
     app.post('/maintenances', { schema: { ...doc, headers: IdempotencyHeaders, body: MaintenanceCreateBody, response: { 201: MaintenanceSchema.extend({ warnings: CreateWarnings }).meta({ id: 'MaintenanceCreated' }), ...errorResponses } } }, async (request, reply) =>
       createMaintenance(request.orgContext(), opts.ports, request.body, idempotentUnit(request, reply, 'createMaintenance')),
@@ -42,7 +42,7 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
       tag,
       description:
         'New times reach the running workflow, which re-plans its timers. `scheduled_start_at` can move only while the maintenance is scheduled (409 `already_started`); a completed or canceled one cannot change (409 `already_completed`, `already_canceled`).',
-      checks: ['`scheduled_end_at` is after `scheduled_start_at`, once the patch is applied.'],
+      checks: ['`scheduled_end_at` is after `scheduled_start_at`, once the patch is applied.', 'When the patch moves `scheduled_start_at` or `scheduled_end_at`: `scheduled_end_at` is in the future (a window cannot be moved into the past).'],
       errors: [...BODY_ERRORS, 'not_found', 'unknown_services', 'already_started', 'already_completed', 'already_canceled'],
     });
     app.patch('/maintenances/:id', { schema: { ...doc, params: IdParams, body: MaintenancePatchBody, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
