@@ -706,6 +706,7 @@ function validBody(op: string, h: Holdings): unknown {
     }),
     updateContract: () => ({ name: 'fz contract renamed', grace_hours: 12, monthly_fee_minor: 60_000 }),
     requestSlaStatement: () => ({ period: PERIOD }),
+    submitSlaStatement: () => ({ acknowledge_gaps: true }),
     approveSlaStatement: () => ({ revision: 1, sha256: '0'.repeat(64) }),
     requestSlaStatementChanges: () => ({ note: 'please recheck' }),
     addSlaStatementExclusion: () => ({ starts_at: '2026-10-02T00:00:00.000Z', ends_at: '2026-10-02T01:00:00.000Z', justification: 'agreed freeze' }),

@@ -202,7 +202,7 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
     const types = [...INCIDENT_TYPES, ...MAINTENANCE_TYPES];
     const hook = await subscribe(url, types);
     const before = await call('POST', '/v1/incidents', { title: 'Before the outage' });
-    await eventually(async () => expect(rx().accepted().size).toBe(1), 15_000);
+    await eventually(async () => expect(rx().accepted().size).toBe(1), 30_000);
     const baselineId = [...rx().accepted().keys()][0]!;
     expect(verify(hook.secret, rx().received[0]!).data.id).toBe(before.body.id);
 

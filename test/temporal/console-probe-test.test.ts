@@ -180,7 +180,7 @@ describe('console Redeliver with a real Temporal server', () => {
     expect(page.text).toContain(`<a href="${uiUrl}/namespaces/default/workflows/${encodeURIComponent(webhookWorkflowId(original.id))}" rel="noopener">Open in Temporal UI`);
     const res = await operator.submit(`/console/webhooks/${hook.id}/deliveries/${original.id}`, `/console/webhooks/${hook.id}/deliveries/${original.id}/redeliver`, {});
     expect(res.status).toBe(303);
-    const newId = /\/deliveries\/([0-9a-f-]{36})\?/.exec(res.headers.get('location')!)![1]!;
+    const newId = /\/deliveries\/([0-9a-f-]{36})(?:[?#]|$)/.exec(res.headers.get('location')!)![1]!;
     await eventually(async () => expect(rx.received).toHaveLength(2), 15_000);
     // The same event, with the same webhook-id, so the receiver can recognise it.
     expect(rx.received[1]!.id).toBe(rx.received[0]!.id);
