@@ -39,26 +39,28 @@ export const REASON_CODE_CLASSES = {
   icmp_privilege_denied: M, icmp_unavailable: M, icmp_dns_failed: T, icmp_all_timeout: T, icmp_error: M,
   // gRPC
   grpc_health_unknown: T, grpc_service_unknown: T, grpc_unimplemented: T, grpc_unavailable: T, grpc_timeout: T,
-  grpc_unauthenticated: T, grpc_permission_denied: T, grpc_tls_failed: T, grpc_ca_unreadable: M, grpc_error: T,
+  grpc_unauthenticated: M, grpc_permission_denied: M, grpc_tls_failed: T, grpc_ca_unreadable: M, grpc_error: T,
   metadata_ref_missing: M, metadata_ref_invalid: M,
   // WebSocket
   ws_open_failed: T, ws_handshake_timeout: T, ws_reply_timeout: T, ws_closed_early: T, ws_reply_mismatch: T,
-  // Prometheus: the source is the target; our settings are measurement problems.
-  prometheus_url_missing: M, no_data_for_query: T, Unauthorized: T, BadQuery: M, PromUpstream: T, DNS: T, AgentInternal: M,
+  // Prometheus, Loki, Elasticsearch, CloudWatch, databases: a source that answers but refuses our
+  // credentials, or whose query matches nothing (often "zero errors", or data not there yet), is
+  // a measurement problem; a source that does not answer is the target failing.
+  prometheus_url_missing: M, no_data_for_query: M, Unauthorized: M, BadQuery: M, PromUpstream: T, DNS: T, AgentInternal: M,
   // Database
-  db_dsn_missing: M, db_query_not_allowed: M, db_empty_result: T, db_multi_row: T, db_multi_column: T, db_null_value: T,
-  db_non_numeric: T, db_timeout: T, db_access_denied: T, db_auth_failed: T, db_syntax_error: M, db_connection_failed: T,
+  db_dsn_missing: M, db_query_not_allowed: M, db_empty_result: M, db_multi_row: T, db_multi_column: T, db_null_value: M,
+  db_non_numeric: T, db_timeout: T, db_access_denied: M, db_auth_failed: M, db_syntax_error: M, db_connection_failed: T,
   db_invalid_timeout: M, db_error: T,
   // OTLP: pushed to the agent; no samples means the exporter (the target) went quiet.
-  otlp_receiver_disabled: M, otlp_no_samples: T, otlp_stale: T, otlp_aggregation_unavailable: M, otlp_invalid_json: M, otlp_malformed_payload: M,
+  otlp_receiver_disabled: M, otlp_no_samples: M, otlp_stale: T, otlp_aggregation_unavailable: M, otlp_invalid_json: M, otlp_malformed_payload: M,
   // CloudWatch
-  cloudwatch_no_data: T, cloudwatch_access_denied: M, cloudwatch_throttled: M, cloudwatch_invalid_parameter: M,
+  cloudwatch_no_data: M, cloudwatch_access_denied: M, cloudwatch_throttled: M, cloudwatch_invalid_parameter: M,
   cloudwatch_resource_not_found: T, cloudwatch_expired_credentials: M, cloudwatch_server_error: M, cloudwatch_error: M,
   // Loki
-  loki_not_aggregation: M, loki_no_data: T, loki_multiple_series: M, loki_unreachable: T, loki_timeout: T, loki_unauthorized: T,
+  loki_not_aggregation: M, loki_no_data: M, loki_multiple_series: M, loki_unreachable: T, loki_timeout: T, loki_unauthorized: M,
   loki_auth_ref_missing: M, loki_query_error: M, loki_server_error: T, loki_bad_response: T, loki_error: T,
   // Elasticsearch and OpenSearch
-  es_agg_not_found: M, es_agg_unsupported: M, es_no_data: T, es_index_not_found: T, es_unreachable: T, es_timeout: T, es_unauthorized: T,
+  es_agg_not_found: M, es_agg_unsupported: M, es_no_data: M, es_index_not_found: T, es_unreachable: T, es_timeout: T, es_unauthorized: M,
   es_auth_ref_missing: M, es_query_error: M, es_server_error: T, es_bad_response: T, es_error: T,
   // Custom probes: the customer's code failing is not an observed outage.
   custom_probe_not_found: M, custom_probe_config_invalid: M, custom_probe_timeout: M, custom_probe_error: M, custom_probe_bad_return: M,
