@@ -45,7 +45,7 @@ export function presentService(s: Service): z.output<typeof ServiceSchema> {
 
 
 export const ServiceDetailSchema = ServiceSchema.extend({
-  status: z.enum(['healthy', 'degraded', 'unhealthy', 'no_data']).describe('The worst of its metrics: unhealthy > degraded > healthy; no_data only when no metric has a value.'),
+  status: z.enum(['healthy', 'degraded', 'unhealthy', 'no_data']).describe('The worst of its metrics: unhealthy > degraded > healthy, a metric that is no_data with a `target` reason_class (the target did not answer) counting as unhealthy; no_data only when no metric is measured (every metric no_data with a `measurement` reason, or none).'),
   maintenance: z
     .object({ id: Uuid, title: z.string(), actual_start_at: DateTime, scheduled_end_at: DateTime })
     .nullable()
@@ -53,5 +53,5 @@ export const ServiceDetailSchema = ServiceSchema.extend({
   metrics: z.array(MetricSchema),
   uptime: z
     .array(z.object({ date: z.string(), uptime_pct: z.string().nullable(), samples: z.int() }))
-    .describe('The last 90 UTC days, oldest first: healthy or degraded samples over samples with a value; null when there was no data.'),
+    .describe('The last 90 UTC days, oldest first: the share of the day\'s measured time the service was up, from its status flips (healthy or degraded is up; unhealthy, or no_data with a `target` reason, is down; a `measurement` gap and time before the first sample are not measured); null for a day with no measured time.'),
 }).meta({ id: 'ServiceDetail' });
