@@ -98,6 +98,9 @@ describe('console metrics', () => {
     expect(agentRow).toContain('<code>tcp</code>');
     expect(agentRow).toContain('<td>agent</td>');
     expect(agentRow).toContain('<span class="badge neutral">no data</span>');
+    // Issue 24 §1: a refused connection is the target not answering, so it counts as down.
+    expect(agentRow).toContain('counts as down: the target did not answer');
+    expect(agentRow).not.toContain('not measured');
     expect(agentRow).toContain('no value');
     expect(agentRow).toContain('TCP connection refused');
     expect(agentRow).toContain('Nothing listens on that host and port');
@@ -109,6 +112,8 @@ describe('console metrics', () => {
     const apiView = (await org.call('GET', `/v1/metrics/${manual.id}`)).body;
     expect(manualRow).toContain(apiView.reason_label.replace(/'/g, '&#39;'));
     expect(manualRow).toContain('never');
+    // A metric never measured is a gap, not an outage.
+    expect(manualRow).toContain('no data</span> <span class="muted">· not measured</span>');
 
     const bySearch = await viewer.get(`/console/metrics?service_id=${org.services.Search}`);
     expect(bySearch.text).toContain('Search &#60;db&#62; port');
@@ -128,6 +133,10 @@ describe('console metrics', () => {
     expect(page.text).toContain('unhealthy when over 1000 ms; healthy when under 200 ms; degraded otherwise');
     expect(page.text).toContain('&#34;host&#34;: &#34;10.0.0.5&#34;');
     expect(page.text).toContain('<code>ECONNREFUSED</code>');
+    expect(page.text).toMatch(/<dt>Status<\/dt><dd><span class="badge neutral">no data<\/span> <span class="muted">· counts as down: the target did not answer<\/span>/);
+    const sample = rowWith(page.text, '<code>ECONNREFUSED</code>');
+    expect(sample).toContain('counts as down: the target did not answer');
+    expect(sample).toContain('<code>target</code>');
     // A viewer cannot run probe tests: no button, the reason instead.
     expect(page.text).not.toContain('>Test this probe</button>');
     expect(page.text).toContain('needs write:metrics or write:config');

@@ -23,6 +23,8 @@ export interface ConsoleMetric {
   reason: string | null;
   reason_label: string | null;
   reason_hint: string | null;
+  /** Issue 24 §1: while `no_data`, `target` (the target did not answer: down) or `measurement` (not measured). */
+  reason_class: 'target' | 'measurement' | null;
   last_sample_at: string | null;
   status_since: string | null;
   created_at: string;
@@ -34,6 +36,7 @@ export interface MetricSample {
   value: number | null;
   status: string;
   reason: string | null;
+  reason_class: 'target' | 'measurement' | null;
 }
 
 export interface MetricFilters {
@@ -97,6 +100,19 @@ export function statusBadge(status: string): string {
   return stateBadge(statusText(status), toneOfStatus(status));
 }
 
+/** What a `no_data` reading means for availability (issue 24 §1), in words next to its status. */
+export function availabilityNote(status: string, reasonClass: string | null): string {
+  if (status !== 'no_data') return '';
+  return reasonClass === 'target'
+    ? ' <span class="muted">· counts as down: the target did not answer</span>'
+    : ' <span class="muted">· not measured</span>';
+}
+
+/** A reading's status badge with its availability when `no_data`. */
+function readingStatus(status: string, reasonClass: string | null): string {
+  return `${statusBadge(status)}${availabilityNote(status, reasonClass)}`;
+}
+
 /** `12.5 ms`; a missing value says so in words. */
 export function valueText(value: number | null, unit: string | null): string {
   if (value === null) return 'no value';
@@ -141,7 +157,7 @@ export function metricListBody(view: MetricListView): string {
     serviceCell(m),
     `<code>${esc(m.source_type)}</code>`,
     esc(MODE_LABELS[m.mode]),
-    statusBadge(m.status),
+    readingStatus(m.status, m.reason_class),
     esc(valueText(m.current_value, m.unit)),
     reasonCell(m.reason_label, m.reason_hint, m.reason),
     whenOrNever(m.last_sample_at),
@@ -223,16 +239,23 @@ ${selectField({ name: 'status', label: 'Status', options, value: current, proble
 }
 
 function historySection(history: MetricSample[], unit: string | null): string {
-  const rows = history.map((h) => [timeTag(h.sampled_at, 'UTC'), esc(valueText(h.value, unit)), statusBadge(h.status), h.reason ? `<code>${esc(h.reason)}</code>` : '<span class="muted">—</span>']);
+  const dash = '<span class="muted">—</span>';
+  const rows = history.map((h) => [
+    timeTag(h.sampled_at, 'UTC'),
+    esc(valueText(h.value, unit)),
+    readingStatus(h.status, h.reason_class),
+    h.reason ? `<code>${esc(h.reason)}</code>` : dash,
+    h.reason_class ? `<code>${esc(h.reason_class)}</code>` : dash,
+  ]);
   return `<section aria-labelledby="history"><h2 id="history">Recent samples</h2>
-${table(['Sampled at', 'Value', 'Status', 'Reason'], rows, 'No samples yet.', 'Newest first')}</section>`;
+${table(['Sampled at', 'Value', 'Status', 'Reason', 'Reason class'], rows, 'No samples yet.', 'Newest first')}</section>`;
 }
 
 export function metricDetailBody(view: MetricDetailView): string {
   const m = view.metric;
   const agent = m.agent_id ? `${link(`/console/agents`, 'agent')} <code>${esc(m.agent_id)}</code>` : '<span class="muted">none</span>';
   const rows: [string, string][] = [
-    ['Status', `${statusBadge(m.status)}${m.status_since ? ` <span class="muted">since</span> ${timeTag(m.status_since, 'UTC')}` : ''}`],
+    ['Status', `${readingStatus(m.status, m.reason_class)}${m.status_since ? ` <span class="muted">since</span> ${timeTag(m.status_since, 'UTC')}` : ''}`],
     ['Latest value', esc(valueText(m.current_value, m.unit))],
     ['Reason', reasonCell(m.reason_label, m.reason_hint, m.reason)],
     ['Last sample', whenOrNever(m.last_sample_at)],
