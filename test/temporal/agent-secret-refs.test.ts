@@ -1,9 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { temporalMetricScheduler } from '../../src/temporal/metric-schedules';
 import { temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
+import { eventually } from '../support/eventually';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
 // Issue 24 §5.1: a `write:metrics` key chooses both the `*_ref` names and the URL of a probe test,
@@ -14,7 +16,7 @@ const LISTED = 'value-of-a-listed-variable';
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: OrgFixture;
+let org: OrgFixture<never, 'Web'>;
 let receiver: http.Server;
 let receiverUrl: string;
 const received: http.IncomingHttpHeaders[] = [];
@@ -24,8 +26,12 @@ let agentToken: string;
 
 beforeAll(async () => {
   h = await startTemporalHarness();
-  api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal, { eagerClient: h.worker.eagerClient }), localProbeJobs: h.worker.localProbeJobs });
-  org = await orgWithKeys(api);
+  api = await startApi({
+    probeTestRunner: temporalProbeTestRunner(h.temporal, { eagerClient: h.worker.eagerClient }),
+    localProbeJobs: h.worker.localProbeJobs,
+    metricScheduler: temporalMetricScheduler(h.temporal),
+  });
+  org = await orgWithKeys(api, { plan: 'enterprise', services: ['Web'] });
   receiver = http.createServer((req, res) => {
     received.push(req.headers);
     res.end('ok');
@@ -46,6 +52,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await agent?.stop();
+  // Bucket Schedules outlive their metrics until a run finds them empty; the Temporal server outlives this file.
+  for await (const s of h.temporal.client.schedule.list()) {
+    if (s.scheduleId.startsWith(`metric-bucket:${h.taskQueue}:`)) await h.temporal.client.schedule.getHandle(s.scheduleId).delete().catch(() => undefined);
+  }
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));
   await api.close();
@@ -90,5 +100,28 @@ describe('the agent resolves only allowed *_ref variables (issue 24 §5.1)', () 
     }
     expect(JSON.stringify(received)).not.toContain(agentToken);
     expect(JSON.stringify(received)).not.toContain(AWS_SECRET);
+  });
+
+  it('a scheduled metric resolves its refs through the same rule: header_ref_missing for a refused name, the allowed one sent', async () => {
+    const create = (name: string, headerRefs: Record<string, string>) =>
+      org.call('POST', '/v1/metrics', {
+        service_id: org.services.Web,
+        name,
+        source_type: 'http',
+        source_config: { url: receiverUrl, header_refs: headerRefs },
+        thresholds: { healthy_operation: 'under', healthy_value: 60_000, unhealthy_operation: 'over', unhealthy_value: 120_000 },
+        interval_seconds: 5,
+        agent_id: agentId,
+      });
+    const refused = await create('Leaky', { 'X-Leak': 'AWS_SECRET_ACCESS_KEY', 'X-Token': 'VIGIL_AGENT_TOKEN' });
+    const allowed = await create('Allowed', { 'X-Scheduled': 'VIGIL_SECRET_X' });
+    expect([refused.status, allowed.status]).toEqual([201, 201]);
+    const metric = async (id: string) => (await org.call('GET', `/v1/metrics/${id}`)).body;
+    await eventually(async () => expect(await metric(refused.body.id)).toMatchObject({ status: 'no_data', reason: 'header_ref_missing', current_value: null, last_sample_at: expect.any(String) }), 30_000, 250);
+    await eventually(async () => expect(await metric(allowed.body.id)).toMatchObject({ status: 'healthy', reason: null }), 30_000, 250);
+    expect(received.some((r) => r['x-scheduled'] === ALLOWED)).toBe(true);
+    expect(received.some((r) => 'x-leak' in r)).toBe(false);
+    expect(JSON.stringify(received)).not.toContain(AWS_SECRET);
+    expect(JSON.stringify(received)).not.toContain(agentToken);
   });
 });
