@@ -62,6 +62,8 @@ describe('console incidents', () => {
     const form = await operator.get('/console/incidents/new');
     expect(form.text).toContain(`value="${services.checkout}"`);
     expect(form.text).toContain('Checkout');
+    // Issue 24 §4: the form says what leaving the services empty does.
+    expect(form.text).toContain('Affected services (none selected: shown on every status page)');
 
     const created = await operator.submit('/console/incidents/new', '/console/incidents/new', {
       title: 'Card payments <failing>',
@@ -155,6 +157,7 @@ describe('console maintenance windows', () => {
   it('schedules, reschedules, starts and completes a maintenance through the forms, its workflow following', async () => {
     const form = await operator.get('/console/maintenances/new');
     expect(form.text).toContain('Starts at (UTC)');
+    expect(form.text).toContain('Affected services (none selected: shown on every status page)');
     const start = local(2 * HOUR);
     const end = local(3 * HOUR);
     const created = await operator.submit('/console/maintenances/new', '/console/maintenances/new', {
