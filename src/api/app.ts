@@ -51,7 +51,7 @@ declare module 'fastify' {
 
 export interface AppDeps {
   orm: Orm;
-  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE'>>;
+  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE' | 'METRIC_SAMPLE_RETENTION_DAYS'>>;
   /** Signs and checks subscribers' confirm/unsubscribe links (config: subscriberLinkKey); without it, a per-process key that the worker's emails cannot match. */
   linkKey?: Buffer;
   /** Public subscribe abuse limits (SUBSCRIBE_LIMIT_*); generous defaults when absent. */
@@ -168,7 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const waiter = new JobWaiter(deps.probeJobFeed ?? null);
   const runner = deps.probeTestRunner ?? NO_RUNNER;
   const probeTests = { runner, watches: waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000, localJobs: deps.localProbeJobs };
-  const slaDeps = deps.sla ?? { workflows: NO_SLA_WORKFLOWS, printer: null, links: { jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${deps.config.docsUrl}/sla-verification` } };
+  const slaDeps = deps.sla ?? { workflows: NO_SLA_WORKFLOWS, printer: null, links: { jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${deps.config.publicBaseUrl}/docs/sla-verification` } };
   await app.register(consolePlugin, {
     prefix: '/console',
     csrfKey: createHmac('sha256', deps.linkKey ?? consoleFallbackKey).update('vigil/console-csrf/v1').digest(),
@@ -198,7 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(maintenanceRoutes, { ports: { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER } });
       await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
       await v1.register(agentRoutes);
-      await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl });
+      await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl, sampleRetentionDays: deps.config.METRIC_SAMPLE_RETENTION_DAYS });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
       await v1.register(slaRoutes, slaDeps);

@@ -152,20 +152,26 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     await expectLastEventIsTheView(m);
   });
 
-  it('stores a change of reason class within no_data (measurement ↔ target) as a flip, without a status_changed event', async () => {
+  it('stores a change of reason class within no_data (measurement ↔ target) as a flip and a status_changed event (an outage starting or ending); status_since stays', async () => {
     const m = await newMetric('classes');
     // A new metric is no_data (a measurement gap) until its first sample: a measurement reason changes nothing.
     expect(await post([{ metric_id: m, sampled_at: at(0), value: null, reason: 'header_ref_missing' }])).toMatchObject({ flips: 0 });
     expect(await post([{ metric_id: m, sampled_at: at(1), value: null, reason: 'ETIMEDOUT' }, { metric_id: m, sampled_at: at(2), value: null, reason: 'ECONNRESET' }])).toMatchObject({ flips: 1 });
+    const created = (await call('GET', `/v1/metrics/${m}`)).body.created_at;
     expect(await post([{ metric_id: m, sampled_at: at(3), value: null, reason: 'stale_agent_silent' }])).toMatchObject({ flips: 1 });
+    await expectLastEventIsTheView(m);
     expect((await flipsOf(m)).map((f) => `${f.from_status}→${f.to_status}/${f.reason_class}@${f.at.toISOString()}`)).toEqual([
       `no_data→no_data/target@${at(1)}`,
       `no_data→no_data/measurement@${at(3)}`,
     ]);
-    // The status never changed: no event, and status_since is still the metric's creation.
-    expect(await eventsOf(m)).toEqual([]);
+    // The availability changed: a receiver learns the outage started, then ended into a gap.
+    expect((await eventsOf(m)).map((e) => e.payload)).toEqual([
+      expect.objectContaining({ previous_status: 'no_data', status: 'no_data', reason: 'ETIMEDOUT', reason_class: 'target', previous_availability: 'unmeasured', availability: 'down', status_since: created }),
+      expect.objectContaining({ previous_status: 'no_data', status: 'no_data', reason: 'stale_agent_silent', reason_class: 'measurement', previous_availability: 'down', availability: 'unmeasured', status_since: created }),
+    ]);
+    // The status never changed: status_since is still the metric's creation.
     const view = (await call('GET', `/v1/metrics/${m}`)).body;
-    expect(view).toMatchObject({ status: 'no_data', reason: 'stale_agent_silent', reason_class: 'measurement', status_since: view.created_at });
+    expect(view).toMatchObject({ status: 'no_data', reason: 'stale_agent_silent', reason_class: 'measurement', status_since: created });
   });
 
   it('rejects, one by one, agent samples older than SAMPLE_MAX_AGE (7 days by default) as sampled_too_old', async () => {
@@ -202,14 +208,31 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     expect((await call('GET', `/v1/metrics/${m}`)).body).toMatchObject({ status: before.metric.status, last_sample_at: before.metric.last_sample_at, status_since: before.metric.status_since });
   });
 
-  it('keeps and counts a late sample, but a sample older than the latest changes neither status nor flips', async () => {
+  it('keeps and counts a late sample, rebuilds the flips from it (no event), and keeps the latest outcome', async () => {
     const m = await newMetric('late');
     await post([{ metric_id: m, sampled_at: at(10), value: V.healthy }]);
     expect(await post([{ metric_id: m, sampled_at: at(5), value: V.unhealthy }, { metric_id: m, sampled_at: at(11), value: V.healthy }])).toEqual({ accepted: 2, rejected: [], flips: 0 });
     expect((await call('GET', `/v1/metrics/${m}`)).body).toMatchObject({ status: 'healthy', last_sample_at: at(11), status_since: at(10) });
     expect(await samplesOf(m)).toBe(3);
     expect((await rollupsOf(m)).reduce((n, r) => n + r.unhealthy, 0)).toBe(1);
-    expect((await flipsOf(m)).length).toBe(1);
+    expect((await flipsOf(m)).map((f) => `${f.from_status}→${f.to_status}@${f.at.toISOString()}`)).toEqual([`no_data→unhealthy@${at(5)}`, `unhealthy→healthy@${at(10)}`]);
+    expect((await eventsOf(m)).length).toBe(1);
+  });
+
+  it('counts a late unhealthy sample between two healthy ones in the service uptime (from the flips)', async () => {
+    const service = await call('POST', '/v1/services', { name: 'Late service' });
+    expect(service.status).toBe(201);
+    const res = await call('POST', '/v1/metrics', { service_id: service.body.id, name: 'late uptime', source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agent.id });
+    const m = res.body.id;
+    await post([{ metric_id: m, sampled_at: at(100), value: V.healthy }, { metric_id: m, sampled_at: at(700), value: V.healthy }]);
+    const uptimeOfDay2 = async () => (await call('GET', `/v1/services/${service.body.id}`)).body.uptime.find((u: { date: string }) => u.date === day2).uptime_pct;
+    expect(await uptimeOfDay2()).toBe('100.000');
+    await post([{ metric_id: m, sampled_at: at(400), value: V.unhealthy }, { metric_id: m, sampled_at: at(500), value: V.healthy }]);
+    expect((await flipsOf(m)).map((f) => `${f.to_status}@${f.at.toISOString()}`)).toEqual([`healthy@${at(100)}`, `unhealthy@${at(400)}`, `healthy@${at(500)}`]);
+    const pct = Number(await uptimeOfDay2());
+    expect(pct).toBeLessThan(100);
+    expect(pct).toBeGreaterThan(99);
+    expect((await call('GET', `/v1/metrics/${m}`)).body).toMatchObject({ status: 'healthy', last_sample_at: at(700), status_since: at(500) });
   });
 
   it('rejects, by index, samples of unknown metrics, of metrics another agent runs and of deleted metrics; the rest is stored', async () => {
@@ -231,7 +254,7 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     expect(await post([{ metric_id: theirs, sampled_at: at(0), value: 1 }], otherAgent.token)).toMatchObject({ accepted: 1, rejected: [] });
   });
 
-  it('serialises concurrent batches of the same metrics: no sample lost, no flip twice, the newest sample wins', async () => {
+  it('serialises concurrent batches of the same metrics: no sample lost, no flip twice, the newest sample wins, late samples rebuild the flips', async () => {
     const metrics = await Promise.all([0, 1, 2, 3, 4].map((i) => newMetric(`c${i}`)));
     const statuses: Status[] = ['healthy', 'degraded', 'unhealthy'];
     const statusAt = (mi: number, s: number) => statuses[(mi * 7 + s * 13 + ((s * s) % 5)) % 3]!;
@@ -242,21 +265,23 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
     const results = await Promise.all(batches.map((b) => post(b)));
     expect(results.every((r) => r.accepted === 50 && r.rejected.length === 0)).toBe(true);
     const flipTotal = results.reduce((n, r) => n + r.flips, 0);
-    let recorded = 0;
+    let events = 0;
     for (const [mi, m] of metrics.entries()) {
       expect(await samplesOf(m)).toBe(120);
       expect((await rollupsOf(m)).reduce((n, r) => n + r.samples, 0)).toBe(120);
       const flips = await flipsOf(m);
-      recorded += flips.length;
-      // A chain: each flip leaves the status the previous one entered, in time order.
-      flips.forEach((f, i) => expect(f.from_status).toBe(i === 0 ? 'no_data' : flips[i - 1]!.to_status));
+      // Whatever order the batches committed in, the flips are those of the whole series in time order.
+      const series = Array.from({ length: 120 }, (_, s) => statusAt(mi, s));
+      const expected = series.flatMap((status, s) => (status !== (s ? series[s - 1] : 'no_data') ? [`${s ? series[s - 1] : 'no_data'}→${status}@${at(100 + s)}`] : []));
+      expect(flips.map((f) => `${f.from_status}→${f.to_status}@${f.at.toISOString()}`)).toEqual(expected);
       const newest = statusAt(mi, 119);
       const view = (await call('GET', `/v1/metrics/${m}`)).body;
       expect(view).toMatchObject({ status: newest, last_sample_at: at(100 + 119) });
       expect(flips.at(-1)!.to_status).toBe(newest);
-      expect((await eventsOf(m)).length).toBe(flips.length);
+      // Events go out for the flips made at the newest edge (answered as `flips`), not for rebuilt history.
+      events += (await eventsOf(m)).length;
     }
-    expect(recorded).toBe(flipTotal);
+    expect(events).toBe(flipTotal);
   });
 
   it('group-commits batches that wait behind a running commit, answers each its own flips, and fails only the batch that cannot be stored', async () => {

@@ -92,7 +92,7 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
       { sampled_at: iso(Date.now() + 10 * MINUTE), value: V.healthy },
       { sampled_at: iso(now0 - 29 * DAY), value: null, reason: 'ECONNREFUSED' },
       // Older than SAMPLE_MAX_AGE: refused to agents, taken here.
-      { sampled_at: '2020-02-29T12:00:00.000Z', value: V.healthy },
+      { sampled_at: iso(now0 - 300 * DAY), value: V.healthy },
     ];
     const first = await importInto(m, samples);
     expect(first.status).toBe(200);
@@ -116,6 +116,24 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
     expect(await rollupTotals(m)).toEqual(rollups);
     expect(await flipsOf(m)).toEqual(flips);
     expect(stored.length).toBe(Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [m]))[0]!.n));
+  });
+
+  it('rejects, one by one, samples older than the sample retention (METRIC_SAMPLE_RETENTION_DAYS, 400 days) as sampled_before_retention', async () => {
+    const m = await newMetric('retention');
+    const res = await importInto(m, [
+      { sampled_at: iso(now0 - 401 * DAY), value: V.unhealthy },
+      { sampled_at: iso(now0 - 399 * DAY), value: V.healthy },
+      { sampled_at: '2020-02-29T12:00:00.000Z', value: V.unhealthy },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      accepted: 1,
+      stored: 1,
+      rejected: [{ index: 0, metric_id: m, reason: 'sampled_before_retention' }, { index: 2, metric_id: m, reason: 'sampled_before_retention' }],
+      flips: 1,
+    });
+    expect(await flipsOf(m)).toEqual([`no_data→healthy@${iso(now0 - 399 * DAY)}`]);
+    expect(await rollupTotals(m)).toEqual({ samples: '1', healthy: '1', unhealthy: '0', no_data: '0' });
   });
 
   it('rebuilds the flips from the imported history (class-aware), sends no event for it, and keeps the newer latest outcome', async () => {

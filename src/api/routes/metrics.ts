@@ -10,7 +10,7 @@ const tag = 'Metrics';
 /** 50,000 samples with long reasons fit (~300 bytes each). */
 const IMPORT_BODY_LIMIT = 16 * 1_048_576;
 
-export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBaseUrl: string }> = async (app, opts) => {
+export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBaseUrl: string; sampleRetentionDays?: number }> = async (app, opts) => {
   {
     const { errorResponses, ...doc } = routeDoc('listMetrics', { summary: 'List metrics', tag, description: 'Newest first; filters `service_id`, `status`, `agent_id`.', errors: ['validation_failed'] });
     app.get('/metrics', { schema: { ...doc, querystring: MetricListQuery, response: { 200: pageSchema(MetricSchema), ...errorResponses } } }, async (request) => {
@@ -87,14 +87,14 @@ export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBas
       tag,
       description:
         'History from before `SAMPLE_MAX_AGE` (e.g. from another monitoring tool): 1–50,000 samples per call (body up to 16 MiB), evaluated against the metric’s thresholds like live samples and stored as imported. ' +
-        'Idempotent on (metric, `sampled_at`): a sample already stored is accepted again but stores and counts nothing. Samples stamped more than 60 s ahead of the server’s clock are rejected one by one (`sampled_in_future`); there is no age limit. ' +
+        'Idempotent on (metric, `sampled_at`): a sample already stored is accepted again but stores and counts nothing. Samples stamped more than 60 s ahead of the server’s clock (`sampled_in_future`) or older than the sample retention (`METRIC_SAMPLE_RETENTION_DAYS`, 400 days by default: `sampled_before_retention`) are rejected one by one. ' +
         'The metric’s status flips are rebuilt from the earliest new sample on, so timelines, uptime, SLOs and statements see the history; historical flips send no `metric.status_changed` event, and the metric’s latest outcome moves only when a sample is newer than its `last_sample_at`.',
       errors: [...BODY_ERRORS, 'not_found'],
     });
     app.post(
       '/metrics/:id/samples/import',
       { bodyLimit: IMPORT_BODY_LIMIT, schema: { ...doc, params: IdParams, body: MetricSamplesImportBody, response: { 200: MetricSamplesImportAnswer, ...errorResponses } } },
-      async (request) => importSamples(request.orgContext(), request.params.id, request.body.samples),
+      async (request) => importSamples(request.orgContext(), request.params.id, request.body.samples, opts.sampleRetentionDays),
     );
   }
 };

@@ -120,7 +120,7 @@ export const MetricSamplesImportAnswer = z
       z.object({
         index: z.int(),
         metric_id: z.string(),
-        reason: z.enum(['sampled_in_future', 'unknown_metric']).describe('sampled_in_future: `sampled_at` more than 60 s ahead of the server’s clock'),
+        reason: z.enum(['sampled_in_future', 'sampled_before_retention', 'unknown_metric']).describe('sampled_in_future: `sampled_at` more than 60 s ahead of the server’s clock; sampled_before_retention: older than the sample retention (METRIC_SAMPLE_RETENTION_DAYS, 400 days by default)'),
       }),
     ),
     flips: z.int().describe('Status flips the rebuilt history holds from the earliest new sample on'),

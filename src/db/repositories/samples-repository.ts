@@ -11,6 +11,12 @@ export interface NewSample {
   reason: string | null;
 }
 
+/** What a stored batch changed: its flips, and per metric the earliest sample older than the metric's latest outcome before the batch (a late sample). */
+export interface StoredBatch {
+  flips: StoredFlip[];
+  late: { metric_id: string; from: Date }[];
+}
+
 /** A change of status a stored batch made. */
 export interface StoredFlip {
   metric_id: string;
@@ -35,6 +41,9 @@ const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
 /** availabilityOf (domain/reason-class.ts) of a FLIP_KEY. */
 const AVAILABILITY = (key: string) => `case when ${key} in ('healthy', 'degraded') then 'up' when ${key} in ('unhealthy', 'no_data/target') then 'down' else 'unmeasured' end`;
 
+/** The metric's status_since right after the flip: it moves with a change of status only, not with a change of class within no_data. */
+const STATUS_SINCE_AT_FLIP = `case when flip.from_status <> flip.to_status then flip.at else coalesce((select max(earlier.at) from flips earlier where earlier.metric_id = flip.metric_id and earlier.at < flip.at and earlier.from_status <> earlier.to_status), metric.status_since) end`;
+
 const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
   'id', metric.id, 'service_id', metric.service_id, 'name', metric.name, 'source_type', metric.source_type, 'source_config', metric.source_config, 'thresholds', metric.thresholds,
   'interval_seconds', metric.interval_seconds, 'agent_id', metric.agent_id,
@@ -42,7 +51,7 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
   'unit', metric.unit, 'status', flip.to_status, 'current_value', case when flip.to_status = 'no_data' then null else flip.value end,
   'reason', reason_text.reason, 'reason_label', reason_text.reason_label, 'reason_hint', reason_text.reason_hint, 'reason_class', flip.reason_class,
   'availability', ${AVAILABILITY('flip.flip_key')}, 'previous_availability', ${AVAILABILITY('flip.key_before')},
-  'last_sample_at', ${iso('flip.at')}, 'status_since', ${iso('flip.at')}, 'created_at', ${iso('metric.created_at')},
+  'last_sample_at', ${iso('flip.at')}, 'status_since', ${iso(STATUS_SINCE_AT_FLIP)}, 'created_at', ${iso('metric.created_at')},
   'updated_at', ${iso('greatest(metric.updated_at, ?::timestamptz)')}, 'deleted_at', ${iso('metric.deleted_at')}, 'previous_status', flip.from_status)`;
 
 /**
@@ -58,17 +67,18 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
  *  - `samples_in_order` / `flips`: each metric's new samples from its latest one on, in time
  *    order, each with the state before it: every change of status, or of the reason class within
  *    `no_data` (measurement ↔ target: an outage starting or ending), from the stored one is a flip
- *    (older samples are kept and counted, but change nothing);
+ *    (older samples are kept and counted here, and answered as `late`: the caller rebuilds that
+ *    metric's flips from them, see commitSamples);
  *  - `latest_outcome`: the newest sample becomes the metric's latest outcome (`status_since`
  *    moves with a change of status only);
- *  - `stored_flips`: the flips into metric_status_flips, and `flip_events` each change of status
- *    as a `metric.status_changed` event into the outbox (the same rows recordEvent writes); a
- *    change of class alone is a flip row but no event (the spec's event is a change of status).
+ *  - `stored_flips`: the flips into metric_status_flips, and `flip_events` each of them as a
+ *    `metric.status_changed` event into the outbox (the same rows recordEvent writes), a change
+ *    of class within `no_data` too: its availability changed (an outage starting or ending).
  * Every sample is stored with its reason class (readingReasonClass) and `received_at` = `now`.
- * Answers the flips.
+ * Answers the flips and the late samples.
  */
-export async function storeSamples(em: EntityManager, organizationId: string, samples: readonly NewSample[], now: Date, terms: FlipEventTerms): Promise<StoredFlip[]> {
-  if (!samples.length) return [];
+export async function storeSamples(em: EntityManager, organizationId: string, samples: readonly NewSample[], now: Date, terms: FlipEventTerms): Promise<StoredBatch> {
+  if (!samples.length) return { flips: [], late: [] };
   const index = new Map<string, number>();
   const records = samples.map((s) => {
     let i = index.get(s.metricId);
@@ -77,7 +87,7 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
   });
   const at = now.toISOString();
   const params = [pgArray([...index.keys()]), organizationId, at, JSON.stringify(records), organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
-  let rows: { metric_id: string; at: string }[];
+  let rows: { metric_id: string; at: string; late: boolean }[];
   // `on conflict do nothing` costs PostgreSQL a third more per row, and only retried batches need
   // it: on its own, the statement first runs without it and again with it when a sample is
   // already there. In the caller's transaction a failed statement would abort it, so it runs
@@ -92,7 +102,10 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
     }
   }
   // The driver answers timestamps as text.
-  return rows.map((r) => ({ metric_id: r.metric_id, at: new Date(r.at) }));
+  return {
+    flips: rows.filter((r) => !r.late).map((r) => ({ metric_id: r.metric_id, at: new Date(r.at) })),
+    late: rows.filter((r) => r.late).map((r) => ({ metric_id: r.metric_id, from: new Date(r.at) })),
+  };
 }
 
 /** A sample already stored for the metric at that instant (PostgreSQL unique_violation on a metric_samples partition). */
@@ -125,7 +138,7 @@ function storeSql(skipStored: boolean): string {
        returning 1
      ),
      locked_metrics as (
-       select id, status, ${FLIP_KEY('metrics')} as flip_key, last_sample_at, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit, created_at, updated_at, deleted_at
+       select id, status, ${FLIP_KEY('metrics')} as flip_key, last_sample_at, status_since, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit, created_at, updated_at, deleted_at
        from metrics where id in (select metric_id from new_samples) and (select count(*) from day_rollups) >= 0 order by id for update
      ),
      samples_in_order as (
@@ -150,11 +163,14 @@ function storeSql(skipStored: boolean): string {
      flip_events as (
        insert into outbox_events (id, organization_id, type, resource_kind, resource_id, payload, created_at, dispatched_at)
        select gen_random_uuid(), ?::uuid, 'metric.status_changed', 'metric', flip.metric_id, ${FLIP_EVENT_PAYLOAD}, ?::timestamptz, null
-       from flips flip join locked_metrics metric on metric.id = flip.metric_id and flip.from_status <> flip.to_status
+       from flips flip join locked_metrics metric on metric.id = flip.metric_id
        left join json_to_record(coalesce(?::json -> (case when flip.to_status = 'no_data' then coalesce(flip.reason, 'no_data') end), '{}')) as reason_text(reason text, reason_label text, reason_hint text) on true
        order by flip.metric_id, flip.at
      )
-     select metric_id, at from flips`;
+     select metric_id, at, false as late from flips
+     union all
+     select sample.metric_id, min(sample.sampled_at), true from new_samples sample join locked_metrics metric on metric.id = sample.metric_id
+     where sample.sampled_at < metric.last_sample_at group by sample.metric_id`;
 }
 
 const STORE = storeSql(false);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockMetric, rebuildFlipsFrom } from '../../db/repositories/sample-import-repository';
 import { type FlipEventTerms, type NewSample, type StoredFlip, metricsForIngest, storeSamples } from '../../db/repositories/samples-repository';
 import { describeReason, normalizeReason } from '../../domain/reason-codes';
 import { type HealthStatus, type Thresholds, evaluateStatus } from '../../domain/thresholds';
@@ -57,9 +58,11 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
 /**
  * Stores evaluated samples of one organization: one statement stores the new ones, counts them
  * in their day's rollup, moves each metric's latest outcome forward, and records every change of
- * status as a flip and as a `metric.status_changed` event in the outbox (see storeSamples). It
- * commits on its own, or with the caller's transaction when there is one. A sample already stored
- * (a retry) changes nothing. Answers the flips.
+ * status (or of reason class within no_data) as a flip and as a `metric.status_changed` event in
+ * the outbox (see storeSamples). It commits on its own, or with the caller's transaction when there
+ * is one. A sample already stored (a retry) changes nothing. A late sample (older than the
+ * metric's latest outcome) rebuilds that metric's flips from it, without events. Answers the flips
+ * the batch made at its newest edge.
  */
 export async function commitSamples(em: EntityManager, organizationId: string, rows: readonly NewSample[], now: Date): Promise<StoredFlip[]> {
   if (!rows.length) return [];
@@ -69,7 +72,17 @@ export async function commitSamples(em: EntityManager, organizationId: string, r
     const code = r.reason ?? 'no_data';
     reasons[code] ??= describeReason(code);
   }
-  return storeSamples(em, organizationId, rows, now, { pushSourceTypes: PUSH_SOURCE_TYPES, reasons });
+  const { flips, late } = await storeSamples(em, organizationId, rows, now, { pushSourceTypes: PUSH_SOURCE_TYPES, reasons });
+  // Rare: samples older than the metric's latest outcome (a late or reordered batch). Uptime, SLOs
+  // and statements read the flips, so that metric's flips are rebuilt from its earliest late
+  // sample, as an import rebuilds them (history: no events).
+  for (const { metric_id, from } of late) {
+    await em.transactional(async (tx) => {
+      const t = tx as EntityManager;
+      if (await lockMetric(t, metric_id)) await rebuildFlipsFrom(t, organizationId, metric_id, from, now);
+    });
+  }
+  return flips;
 }
 
 /** evaluateSamples then commitSamples, in the caller's transaction when it has one. */
