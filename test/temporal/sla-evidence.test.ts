@@ -109,6 +109,11 @@ describe('what an SLA statement counts', () => {
     expect(doc.coverage).toMatchObject({ measured_minutes: 0, unmeasured_minutes: 44_640, coverage_pct: '0.0000', sufficient: false, no_data_counts_as: 'excluded' });
     expect(doc.totals).toMatchObject({ excluded_minutes: 44_640, eligible_minutes: 0 });
     expect(s.warnings).toEqual([expect.stringContaining('Insufficient evidence')]);
+    // The API's coverage says what the gaps counted as, as the document does (also for a coverage
+    // column written before it repeated the treatment: read from the signed document).
+    expect(s.coverage).toMatchObject({ no_data_counts_as: 'excluded' });
+    await api.orm.em.fork().getConnection().execute(`update sla_statements set coverage = coverage - 'no_data_counts_as' where id = ?`, [s.id]);
+    expect((await org.call('GET', `/v1/sla/statements/${s.id}`)).body.coverage).toMatchObject({ no_data_counts_as: 'excluded' });
     const html = await org.call('GET', `/v1/sla/statements/${s.id}/statement.html`);
     expect(html.text).toContain('Insufficient evidence');
 
@@ -126,6 +131,15 @@ describe('what an SLA statement counts', () => {
       'Evidence gaps acknowledged: coverage 0.0000% below 99%.',
     ]);
   }, 60_000);
+
+  it('answers a contract stored before issue 24 with its evidence-gap terms defaulted', async () => {
+    const c = (await org.call('POST', '/v1/contracts', contract({ service_ids: [org.services.web] }))).body;
+    await api.orm.em.fork().getConnection().execute(`update contracts set credit_terms = credit_terms - 'no_data_counts_as' - 'min_coverage_pct' where id = ?`, [c.id]);
+    const read = (await org.call('GET', `/v1/contracts/${c.id}`)).body;
+    expect(read.credit_terms).toMatchObject({ no_data_counts_as: 'up', min_coverage_pct: '99' });
+    const listed = (await org.call('GET', `/v1/contracts?customer_id=${customerId}`)).body.items.find((x: { id: string }) => x.id === c.id);
+    expect(listed.credit_terms).toMatchObject({ no_data_counts_as: 'up', min_coverage_pct: '99' });
+  }, 30_000);
 
   it('never changes an approved period silently: new evidence shows only in a correction that says what changed', async () => {
     const metric = await newMetric(org.services.web, '2026-09-01T00:00:00Z');

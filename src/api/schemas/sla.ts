@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Contract, SlaStatement } from '../../db/entities';
 import { toIso, toIsoOrNull } from '../../domain/time';
 import { DECIMAL_PATTERN, compareDecimals, isDecimalString } from '../../domain/sla/decimal';
-import { creditTermsSchema } from '../../domain/sla/credit-terms';
+import { NO_DATA_TREATMENTS, creditTermsSchema, withTermDefaults } from '../../domain/sla/credit-terms';
 import { isKnownCurrency } from '../../domain/sla/currency';
 import { PERIOD_LABEL_PATTERN, assertIanaTimeZone, isValidDate } from '../../domain/sla/period';
 import { STATEMENT_STATES } from '../../domain/sla/transitions';
@@ -92,7 +92,7 @@ export function presentContract(c: Contract): z.output<typeof ContractSchema> {
     monthly_fee_minor: c.monthlyFeeMinor,
     effective_from: c.effectiveFrom,
     effective_to: c.effectiveTo ?? null,
-    credit_terms: c.creditTerms,
+    credit_terms: withTermDefaults(c.creditTerms),
     billing_email: c.billingEmail ?? null,
     finance_contacts: c.financeContacts,
     escalation_contacts: c.escalationContacts,
@@ -145,6 +145,7 @@ export const SlaStatementSchema = z
         unmeasured_minutes: z.int().min(0).describe('Minutes with none: a measurement gap, or no metric yet'),
         coverage_pct: z.string().describe('measured ÷ total minutes in percent, rounded toward zero at 4 places'),
         min_coverage_pct: z.string().describe('The contract\'s min_coverage_pct when the statement was computed'),
+        no_data_counts_as: z.enum(NO_DATA_TREATMENTS).describe('What the unmeasured minutes counted as (the contract\'s no_data_counts_as when the statement was computed)'),
         sufficient: z.boolean().describe('false: submit and approve need "acknowledge_gaps": true (409 insufficient_evidence otherwise)'),
       })
       .nullable()

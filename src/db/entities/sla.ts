@@ -49,6 +49,8 @@ export interface StatementCoverage {
   unmeasured_minutes: number;
   coverage_pct: string;
   min_coverage_pct: string;
+  /** What unmeasured minutes counted as; absent on rows written before it was stored (the document has it). */
+  no_data_counts_as?: 'up' | 'down' | 'excluded';
   sufficient: boolean;
   warning: string | null;
 }

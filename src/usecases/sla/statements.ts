@@ -88,7 +88,7 @@ async function computeAndSign(
 
 function coverageColumn(d: StatementDocument): SlaStatement['coverage'] {
   const c = d.coverage;
-  return c ? { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, sufficient: c.sufficient, warning: c.warning } : null;
+  return c ? { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, no_data_counts_as: c.no_data_counts_as, sufficient: c.sufficient, warning: c.warning } : null;
 }
 
 function newRow(em: EntityManager, contract: Contract, ref: StatementRef, id: string, c: Computed, previous: string | null, now: Date): SlaStatement {

@@ -2,12 +2,19 @@ import type { SlaAuditEntry, SlaStatement } from '../../db/entities';
 import { creditStateOf } from '../../domain/sla/transitions';
 import type { StatementState } from '../../domain/sla/transitions';
 
+/** The signed document's `no_data_counts_as`, for coverage columns written before they repeated it. */
+function documentTreatment(s: SlaStatement): 'up' | 'down' | 'excluded' {
+  const doc = JSON.parse(Buffer.from(s.document).toString('utf8')) as { coverage?: { no_data_counts_as?: 'up' | 'down' | 'excluded' } };
+  return doc.coverage?.no_data_counts_as ?? 'up';
+}
+
 /** The coverage the signed document states (issue 24), and its warning; null for documents drafted before it. */
 function coverageOf(s: SlaStatement) {
   const c = s.coverage ?? null;
   if (!c) return { coverage: null, warnings: [] as string[] };
+  const noDataCountsAs = c.no_data_counts_as ?? documentTreatment(s);
   return {
-    coverage: { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, sufficient: c.sufficient },
+    coverage: { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, no_data_counts_as: noDataCountsAs, sufficient: c.sufficient },
     warnings: c.warning ? [c.warning] : [],
   };
 }
