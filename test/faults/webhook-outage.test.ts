@@ -303,7 +303,10 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
       }
       if (o.seesEveryAttempt) {
         const seen = r.byId(d.event_id);
-        expect(seen.map((x) => x.status)).toEqual(a.map((x) => x.status_code ?? 0));
+        // A 503 that reached the sender after its attempt timeout is recorded as that timeout (status
+        // null): on a loaded machine the receiver's answer can come later than the 500 ms floor.
+        const recorded = a.map((x, i) => (x.status_code === null && seen[i]?.status === 503 && /^ETIMEDOUT/.test(x.error ?? '') ? 503 : (x.status_code ?? 0)));
+        expect(seen.map((x) => x.status)).toEqual(recorded);
       }
     }
     // No automatic disabling: the docs know only PATCH enabled=false.
