@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { MetricStatusFlipSchema } from '../../src/db/entities';
 import { tzDataVersion } from '../../src/domain/sla/period';
 import { type Mailer, createMailer } from '../../src/infra/mailer';
 import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
@@ -9,6 +8,7 @@ import { type ApiHarness, startApi } from '../support/api-harness';
 import { type ConsoleClient, type PageResult, signedInClient } from '../support/console-browser';
 import { testSecretBox } from '../support/env';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
+import { seedOctoberOutage } from '../support/sla-outage-metric';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
@@ -50,15 +50,7 @@ beforeAll(async () => {
 
   // October 2026 of a contract over one service that was down 30 minutes: a draft statement.
   const customer = await org.call('POST', '/v1/customers', { name: 'Acme <Corp>', contact_email: 'ops@acme.test' });
-  const metric = await org.call('POST', '/v1/metrics', { service_id: org.services.api, name: 'availability', source_type: 'manual', source_config: {} });
-  const em = api.orm.em.fork();
-  await em.getConnection().execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric.body.id]);
-  let from = 'no_data';
-  for (const [at, to] of [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-10T10:00:00Z', 'unhealthy'], ['2026-10-10T10:30:00Z', 'healthy']] as const) {
-    em.create(MetricStatusFlipSchema, { id: randomUUID(), organization: org.id, metric: metric.body.id, fromStatus: from, toStatus: to, value: null, reason: null, at: new Date(at) });
-    from = to;
-  }
-  await em.flush();
+  await seedOctoberOutage(api, org, org.services.api);
   const contract = await org.call('POST', '/v1/contracts', {
     customer_id: customer.body.id,
     name: 'Acme Gold',

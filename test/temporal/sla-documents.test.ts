@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { chromiumNotice } from '../../src/composition/pdf-renderer';
 import { slaLinks } from '../../src/composition/adapters';
-import { MetricStatusFlipSchema, OutboxEventSchema, SlaAuditEntrySchema } from '../../src/db/entities';
+import { OutboxEventSchema, SlaAuditEntrySchema } from '../../src/db/entities';
 import { tzDataVersion } from '../../src/domain/sla/period';
 import { type Mailer, createMailer } from '../../src/infra/mailer';
 import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
@@ -13,6 +13,7 @@ import { launchBrowser } from '../support/browser';
 import { type ConsoleClient, type PageResult, signedInClient } from '../support/console-browser';
 import { testSecretBox } from '../support/env';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
+import { seedOctoberOutage } from '../support/sla-outage-metric';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
@@ -55,15 +56,7 @@ beforeAll(async () => {
   org = await orgWithKeys(api, { services: ['api'] });
 
   const customer = await org.call('POST', '/v1/customers', { name: 'Docs Corp', contact_email: 'ops@docs.test' });
-  const metric = await org.call('POST', '/v1/metrics', { service_id: org.services.api, name: 'availability', source_type: 'manual', source_config: {} });
-  const em = api.orm.em.fork();
-  await em.getConnection().execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric.body.id]);
-  let from = 'no_data';
-  for (const [at, to] of [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-10T10:00:00Z', 'unhealthy'], ['2026-10-10T10:30:00Z', 'healthy']] as const) {
-    em.create(MetricStatusFlipSchema, { id: randomUUID(), organization: org.id, metric: metric.body.id, fromStatus: from, toStatus: to, value: null, reason: null, at: new Date(at) });
-    from = to;
-  }
-  await em.flush();
+  await seedOctoberOutage(api, org, org.services.api);
   const contract = await org.call('POST', '/v1/contracts', {
     customer_id: customer.body.id,
     name: 'Docs Gold',
