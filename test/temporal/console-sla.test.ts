@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { tzDataVersion } from '../../src/domain/sla/period';
-import { type Mailer, createMailer } from '../../src/infra/mailer';
-import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
-import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
-import { pdfSource } from '../../src/usecases/sla/documents';
-import { type ApiHarness, startApi } from '../support/api-harness';
+import type { Mailer } from '../../src/infra/mailer';
+import type { StatementPdfRenderer } from '../../src/infra/statement-pdf';
+import type { ApiHarness } from '../support/api-harness';
 import { type ConsoleClient, type PageResult, signedInClient } from '../support/console-browser';
-import { testSecretBox } from '../support/env';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { seedOctoberOutage } from '../support/sla-outage-metric';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
-import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
+import { type SlaStack, startSlaStack } from '../support/sla-stack';
+import type { SmtpSink } from '../support/smtp-sink';
+import type { TemporalHarness } from '../support/temporal-harness';
 
 /**
  * The console's finance pages end to end: a statement drafted by the real period workflow (real
@@ -19,6 +16,7 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
  * and organization isolation.
  */
 
+let stack: SlaStack;
 let h: TemporalHarness;
 let api: ApiHarness;
 let smtp: SmtpSink;
@@ -36,16 +34,8 @@ let contractId: string;
 let statementId: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpSink();
-  printer = createStatementPdfRenderer();
-  mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' });
-  h = await startTemporalHarness({
-    sla: {
-      signer: { box: testSecretBox(), tzDataVersion: tzDataVersion(process.versions.tz) },
-      mail: { mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: 'http://vigil.test/console' },
-    },
-  });
-  api = await startApi({ sla: { workflows: temporalSlaWorkflows(h.temporal), printer, links }, console: { mail: mailer, temporalUiUrl: 'http://temporal-ui.test' } });
+  stack = await startSlaStack(links, { temporalUiUrl: 'http://temporal-ui.test' });
+  ({ smtp, mailer, printer, h, api } = stack);
   org = await orgWithKeys(api, { services: ['api'] });
 
   // October 2026 of a contract over one service that was down 30 minutes: a draft statement.
@@ -73,11 +63,7 @@ beforeAll(async () => {
   financeB = await signedInClient(api, smtp, org.id, emailOf('finance-b'), 'finance');
 }, 60_000);
 afterAll(async () => {
-  await api?.close();
-  await h?.close();
-  await printer?.close();
-  await mailer?.close();
-  await smtp?.close();
+  await stack?.close();
 });
 
 const page = (id = statementId) => `/console/sla/${id}`;

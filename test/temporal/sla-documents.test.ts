@@ -3,19 +3,17 @@ import type { Browser } from 'playwright-core';
 import { chromiumNotice } from '../../src/composition/pdf-renderer';
 import { slaLinks } from '../../src/composition/adapters';
 import { OutboxEventSchema, SlaAuditEntrySchema } from '../../src/db/entities';
-import { tzDataVersion } from '../../src/domain/sla/period';
-import { type Mailer, createMailer } from '../../src/infra/mailer';
+import type { Mailer } from '../../src/infra/mailer';
 import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
-import { pdfSource } from '../../src/usecases/sla/documents';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
 import { type ConsoleClient, type PageResult, signedInClient } from '../support/console-browser';
-import { testSecretBox } from '../support/env';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { seedOctoberOutage } from '../support/sla-outage-metric';
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
-import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
+import { type SlaStack, startSlaStack } from '../support/sla-stack';
+import type { SmtpSink } from '../support/smtp-sink';
+import type { TemporalHarness } from '../support/temporal-harness';
 
 /**
  * Issue 24 §6, finance documents: statement.html's own CSP (in the console and standalone), every
@@ -24,6 +22,7 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
  * renderer_unavailable for a PDF without Chromium. Real Temporal, worker, PostgreSQL and Chromium.
  */
 
+let stack: SlaStack;
 let h: TemporalHarness;
 let api: ApiHarness;
 let smtp: SmtpSink;
@@ -42,16 +41,8 @@ let financeB: ConsoleClient;
 let statementId: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpSink();
-  printer = createStatementPdfRenderer();
-  mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' });
-  h = await startTemporalHarness({
-    sla: {
-      signer: { box: testSecretBox(), tzDataVersion: tzDataVersion(process.versions.tz) },
-      mail: { mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: 'http://vigil.test/console' },
-    },
-  });
-  api = await startApi({ sla: { workflows: temporalSlaWorkflows(h.temporal), printer, links }, console: { mail: mailer } });
+  stack = await startSlaStack(links);
+  ({ smtp, mailer, printer, h, api } = stack);
   Object.assign(links, slaLinks({ publicBaseUrl: api.baseUrl }));
   org = await orgWithKeys(api, { services: ['api'] });
 
@@ -79,11 +70,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
-  await api?.close();
-  await h?.close();
-  await printer?.close();
-  await mailer?.close();
-  await smtp?.close();
+  await stack?.close();
 });
 
 const statementPath = () => `/v1/sla/statements/${statementId}`;
