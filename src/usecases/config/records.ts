@@ -1,3 +1,4 @@
+import { withTermDefaults } from '../../domain/sla/credit-terms';
 import type { Contract, Customer, Metric, Service, Slo, StatusPage, WebhookSubscription } from '../../db/entities';
 import type { ConfigKind, RefTarget } from '../../domain/config/kinds';
 import type { Fields } from '../../domain/config/plan';
@@ -107,7 +108,7 @@ export function storedRecord<K extends ConfigKind>(kind: K, row: RowOf[K]): Fiel
         monthly_fee_minor: Number(c.monthlyFeeMinor),
         effective_from: c.effectiveFrom,
         effective_to: c.effectiveTo ?? null,
-        credit_terms: c.creditTerms,
+        credit_terms: withTermDefaults(c.creditTerms),
         billing_email: c.billingEmail ?? null,
         finance_contacts: c.financeContacts,
         escalation_contacts: c.escalationContacts,
