@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { Confirmation } from '../../domain/confirmation';
 import { AgentSchema } from './agent';
 import { OrganizationSchema } from './organization';
 import { ServiceSchema } from './service';
@@ -37,6 +38,17 @@ export const MetricSchema = defineEntity({
     inboundTokenHash: p.string().length(64).nullable().unique(),
     /** Alert metrics: the firing alerts (JSON state); heartbeat metrics: nothing. */
     pushState: p.json<Record<string, unknown>>().nullable(),
+    /** Issue 25: the locations that measure it (cloud ids, `agent:<id>`); null = the default (every online cloud location, or its agent). */
+    locations: p.array().columnType('text[]').nullable(),
+    /** Issue 25: {quorum, failures, recoveries, recheck}; null for pushed metrics (no location measures them). */
+    confirmation: p.json<Confirmation>().nullable(),
+    /** The latest reading of each location that measured it, written by ingest. */
+    locationReadings: p.json<Record<string, LocationReading>>().nullable(),
+    /** The status key a pending confirmation would move to, its consecutive rounds so far, since when, and their votes. */
+    pendingKey: p.string().length(32).nullable(),
+    pendingCount: p.integer().default(0),
+    pendingSince: p.datetime(3).nullable(),
+    pendingEvidence: p.json<unknown[]>().nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
@@ -44,6 +56,14 @@ export const MetricSchema = defineEntity({
   indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'metrics_live_config_key_unique', expression: 'create unique index metrics_live_config_key_unique on metrics (organization_id, config_key) where deleted_at is null and config_key is not null' }],
 });
 export type Metric = InferEntity<typeof MetricSchema>;
+
+/** One location's latest answer for a metric. */
+export interface LocationReading {
+  value: number | null;
+  status: string;
+  reason: string | null;
+  at: string;
+}
 
 /** Each change of a metric's status: the input of POST /v1/incidents/from-metric/{id}. */
 export const MetricStatusFlipSchema = defineEntity({
@@ -59,6 +79,10 @@ export const MetricStatusFlipSchema = defineEntity({
     reason: p.string().length(200).nullable(),
     reasonClass: p.string().length(16).nullable(),
     at: p.datetime(3),
+    /** Issue 25: the rounds that confirmed it, each with its locations' votes; null for flips before confirmation. */
+    votes: p.json<unknown[]>().nullable(),
+    confirmations: p.integer().nullable(),
+    confirmedAt: p.datetime(3).nullable(),
   },
   indexes: [{ properties: ['metric', 'at'] }],
 });

@@ -17,6 +17,7 @@ import { Migration20261124120000SlaStatements } from './Migration20261124120000S
 import { Migration20261125000000AgentSessions } from './Migration20261125000000AgentSessions';
 import { Migration20261126000000ReasonClasses } from './Migration20261126000000ReasonClasses';
 import { Migration20261126010000StatementCoverage } from './Migration20261126010000StatementCoverage';
+import { Migration20261126090000Confirmation } from './Migration20261126090000Confirmation';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125000000AgentSessions', class: Migration20261125000000AgentSessions },
   { name: 'Migration20261126000000ReasonClasses', class: Migration20261126000000ReasonClasses },
   { name: 'Migration20261126010000StatementCoverage', class: Migration20261126010000StatementCoverage },
+  { name: 'Migration20261126090000Confirmation', class: Migration20261126090000Confirmation },
 ];
