@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { isIP } from 'node:net';
+import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_LOCATION_ID, LOCATION_ID_PATTERN, LOCATION_LABEL_MAX, parseLocationList } from './domain/locations';
 import { DEFAULT_RETRY_POLICY } from './domain/webhook-retry';
 import { parseCidrList } from './probes/public-address';
 
@@ -67,6 +69,21 @@ export const ConfigSchema = z.object({
     .regex(/^(|\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'Expected a resolver address: ip, ip:port or [ipv6]:port')
     .default(''),
   CLOUD_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
+  /** Issue 25: this process's probe location (the worker's built-in one, or a `vigil-prober`). */
+  VIGIL_LOCATION: z.string().regex(LOCATION_ID_PATTERN, 'Expected a location id: lower-case letters, digits and dashes, starting with a letter, at most 40').default(DEFAULT_LOCATION_ID),
+  VIGIL_LOCATION_LABEL: z.string().trim().min(1).max(LOCATION_LABEL_MAX).optional(),
+  VIGIL_PROBE_SOURCE_ADDRESS: z.string().refine((v) => v === '' || isIP(v) !== 0, 'Expected an IP address, e.g. 127.0.0.11').default(''),
+  LOCATION_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(DEFAULT_HEARTBEAT_SECONDS),
+  /** The worker runs the built-in location unless this is false (`npm start` with VIGIL_LOCATIONS, docker-compose). */
+  VIGIL_WORKER_LOCATION: boolish.default(true),
+  /** `npm start` only: one prober process per name instead of the worker's built-in location. */
+  VIGIL_LOCATIONS: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      const r = parseLocationList(v);
+      if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
+    }),
   METRIC_SAMPLE_RETENTION_DAYS: z.coerce.number().int().min(2).max(3_650).default(400),
   /** Issue 24: how old a sample an agent may post (older: rejected `sampled_too_old`; history comes through the import), in ms. */
   SAMPLE_MAX_AGE: duration.refine((ms) => ms >= 60_000, 'At least 1 minute').default(7 * 86_400_000),

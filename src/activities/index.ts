@@ -2,6 +2,7 @@ import type { Orm } from '../db/orm';
 import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
 import { createHousekeepingActivities } from './housekeeping';
+import { createLocationActivities } from './locations';
 import { createMaintenanceActivities } from './maintenance';
 import { createMetricActivities } from './metrics';
 import { type ProberDeps, createProbeTestActivities } from './probe-tests';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMetricActivities(deps),
     ...createSubscriberEmailActivities(deps),
     ...createSlaActivities(deps),
+    ...createLocationActivities(deps),
   };
 }
 

@@ -14,7 +14,24 @@ import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbo
 import { OutboxRelay } from '../usecases/webhooks/outbox-relay';
 import { PROBES } from '../probes/registry';
 import { type WorkerHandle, startWorker } from './worker';
+import type { LocationSettings } from './location';
+import { DEFAULT_LOCATION_LABEL } from '../domain/locations';
 import { ensureStatementSigningKey } from './signing-key';
+
+/**
+ * The worker's built-in probe location (issue 25): VIGIL_LOCATION (default `local`, labelled
+ * "This machine"), unless VIGIL_WORKER_LOCATION=false or VIGIL_LOCATIONS has `npm start` run
+ * prober processes instead.
+ */
+export function workerLocation(config: Config): LocationSettings | undefined {
+  if (!config.VIGIL_WORKER_LOCATION || config.VIGIL_LOCATIONS.trim() !== '') return undefined;
+  return {
+    id: config.VIGIL_LOCATION,
+    label: config.VIGIL_LOCATION_LABEL ?? DEFAULT_LOCATION_LABEL,
+    heartbeatSeconds: config.LOCATION_HEARTBEAT_SECONDS,
+    sourceAddress: config.VIGIL_PROBE_SOURCE_ADDRESS,
+  };
+}
 
 /** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
 export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerHandle> {
@@ -44,6 +61,8 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
     deadlockTimeoutMs: config.WORKFLOW_DEADLOCK_TIMEOUT_MS,
+    location: workerLocation(config),
+    onLocationHeartbeatError: (err) => log.warn({ err, location: config.VIGIL_LOCATION }, 'location heartbeat failed; the next one follows'),
   });
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
@@ -51,7 +70,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   const relayStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true, onStartError });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
   await relay.start();
-  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, location: worker.location?.id ?? null }, 'worker running');
   return {
     ...worker,
     async shutdown() {

@@ -2,6 +2,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
+import { type LocationHandle, type LocationSettings, startLocation } from './location';
 
 export interface WorkerHandle {
   worker: Worker;
@@ -11,6 +12,8 @@ export interface WorkerHandle {
   eagerClient: Client;
   /** Cloud probe tests an API in this process hands to this worker's activities (with eager starts). */
   localProbeJobs: LocalProbeJobs;
+  /** The built-in probe location this worker runs (issue 25), when started with one. */
+  location: LocationHandle | null;
   /** Resolves when the worker has stopped (after shutdown()). */
   running: Promise<void>;
   shutdown(): Promise<void>;
@@ -45,6 +48,12 @@ export async function startWorker(opts: {
   workflowBundlePath?: string;
   /** WORKFLOW_DEADLOCK_TIMEOUT_MS: fail a workflow task whose code runs longer than this at once; 0 or unset: no such check. */
   deadlockTimeoutMs?: number;
+  /**
+   * A probe location in this process (VIGIL_LOCATION…): a second worker on `probe:<id>` running
+   * the checks with deps.prober, heartbeating to this worker's task queue. Unset: none.
+   */
+  location?: LocationSettings;
+  onLocationHeartbeatError?: (err: unknown) => void;
 }): Promise<WorkerHandle> {
   const connection = await NativeConnection.connect({ address: opts.address });
   const watched = (opts.deadlockTimeoutMs ?? 0) > 0;
@@ -62,14 +71,38 @@ export async function startWorker(opts: {
     ...workflowSource(opts.workflowBundlePath),
     ...(watched ? { isolateExecutionTimeout: opts.deadlockTimeoutMs } : {}),
   });
-  const running = worker.run().finally(() => connection.close());
+  let location: LocationHandle | null = null;
+  const running = worker.run().finally(async () => {
+    await location?.shutdown().catch(() => undefined);
+    await connection.close();
+  });
+  if (opts.location) {
+    if (!opts.deps.prober) throw new Error('A worker location needs deps.prober');
+    try {
+      location = await startLocation({
+        connection,
+        namespace: opts.namespace,
+        mainTaskQueue: opts.taskQueue,
+        location: opts.location,
+        prober: opts.deps.prober,
+        onHeartbeatError: opts.onLocationHeartbeatError,
+      });
+    } catch (err) {
+      worker.shutdown();
+      await running.catch(() => undefined);
+      throw err;
+    }
+  }
   return {
     worker,
     connection,
     eagerClient: new Client({ connection, namespace: opts.namespace }),
     localProbeJobs,
+    location,
     running,
     async shutdown() {
+      // The location first: its last heartbeat goes through this worker's connection.
+      await location?.shutdown();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
     },

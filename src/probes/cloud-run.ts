@@ -11,6 +11,8 @@ export interface ProberDeps {
   /** CLOUD_PROBE_RESOLVER: the DNS server the cloud prober asks (ip or ip:port); the system's when empty. */
   resolver?: string;
   defaultTimeoutMs: number;
+  /** VIGIL_PROBE_SOURCE_ADDRESS: the location's outgoing sockets bind to it (see sourceAddressFor). */
+  localAddress?: string;
 }
 
 /**
@@ -27,6 +29,7 @@ export function runCloudProbe(prober: ProberDeps, sourceType: string, config: un
     deadlineMs: 30_000,
     checkAddress: cloudAddressCheck(prober.allowCidrs),
     ...(prober.resolver ? { resolveHost: cloudResolver(prober.resolver), resolverServer: prober.resolver } : {}),
+    ...(prober.localAddress ? { localAddress: prober.localAddress } : {}),
   };
   return runProbe(prober.registry, runsAs(sourceType), config, options);
 }

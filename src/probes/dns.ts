@@ -1,7 +1,9 @@
+import { isIP } from 'node:net';
 import { Resolver } from 'node:dns/promises';
 import type { SourceConfigOf } from '../domain/source-config';
 import { answersInclude, queryAnswers } from './dns-answers';
-import { checkedResolver, resolverServer } from './dns-resolver';
+import { checkedResolver, parseResolver, resolverServer } from './dns-resolver';
+import { sourceAddressFor } from './source-address';
 import { elapsedMs } from './errors';
 import { failureOutcome } from './failure-outcome';
 import { probeDeadline } from './probe-deadline';
@@ -23,9 +25,17 @@ export const dnsProbe: Probe<SourceConfigOf<'dns'>> = async (config, ctx) => {
   const deadline = probeDeadline(ctx, timeoutMs);
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
   try {
-    if (config.resolver !== undefined) resolver.setServers([resolverServer(checkedResolver(config.resolver, ctx))]);
+    if (config.resolver !== undefined) {
+      const server = checkedResolver(config.resolver, ctx);
+      resolver.setServers([resolverServer(server)]);
+      bindResolver(resolver, server.ip, ctx.localAddress);
+    }
     // In the cloud, a check without its own resolver asks the prober's (CLOUD_PROBE_RESOLVER), as http does.
-    else if (ctx.mode === 'cloud' && ctx.resolverServer) resolver.setServers([ctx.resolverServer]);
+    else if (ctx.mode === 'cloud' && ctx.resolverServer) {
+      resolver.setServers([ctx.resolverServer]);
+      const server = parseResolver(ctx.resolverServer);
+      if (server) bindResolver(resolver, server.ip, ctx.localAddress);
+    }
     const startedAt = performance.now();
     const answers = await deadline.race(queryAnswers(resolver, config.name, type));
     const ms = elapsedMs(startedAt);
@@ -40,3 +50,11 @@ export const dnsProbe: Probe<SourceConfigOf<'dns'>> = async (config, ctx) => {
     deadline.done();
   }
 };
+
+/** The location's source address (VIGIL_PROBE_SOURCE_ADDRESS) for queries to `server`; the system's resolver is asked from the system's choice. */
+function bindResolver(resolver: Resolver, server: string, source: string | undefined): void {
+  const local = sourceAddressFor(server, source);
+  if (!local) return;
+  if (isIP(local) === 4) resolver.setLocalAddress(local);
+  else resolver.setLocalAddress('0.0.0.0', local);
+}

@@ -2,6 +2,7 @@ import { type LookupAddress, lookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { checkCloudHost } from './cloud-guard';
+import { sourceAddressFor } from './source-address';
 import type { TlsMaterial } from './http-tls';
 import { type ProbeContext, ProbeFailure } from './types';
 
@@ -37,18 +38,39 @@ export function createDispatcher(tls: TlsMaterial, timeoutMs: number, ctx: Probe
     ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
     ...(ctx.mode === 'cloud' ? { lookup: checkedLookup(ctx, guard) } : {}),
   });
+  type Connect = Parameters<typeof connect>;
+  const observed = (options: Connect[0], callback: Connect[1]) =>
+    connect(options, (err, socket) => {
+      if (socket) {
+        if (options.protocol === 'https:') guard.tlsEstablished = true;
+        socket.on('error', (e) => void (guard.socketError ??= e));
+      }
+      (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
+    });
   return new Agent({
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connect: (options, callback) =>
-      connect(options, (err, socket) => {
-        if (socket) {
-          if (options.protocol === 'https:') guard.tlsEstablished = true;
-          socket.on('error', (e) => void (guard.socketError ??= e));
-        }
-        (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
-      }),
+    connect: ctx.localAddress ? boundConnect(ctx, guard, observed) : observed,
   });
+}
+
+/**
+ * A location with a source address (VIGIL_PROBE_SOURCE_ADDRESS): the name is resolved (and, in
+ * the cloud, checked) before connecting, so the socket binds to the source address only when it
+ * can reach the resolved address (sourceAddressFor). Host and SNI stay the name: undici takes
+ * them from `host`, only `hostname` becomes the address.
+ */
+function boundConnect(ctx: ProbeContext, guard: ConnectGuard, next: (options: Parameters<buildConnector.connector>[0], callback: Parameters<buildConnector.connector>[1]) => void): buildConnector.connector {
+  const resolve: LookupFunction = ctx.mode === 'cloud' ? checkedLookup(ctx, guard) : lookup;
+  return (options, callback) => {
+    const bare = options.hostname.replace(/^\[(.*)\]$/, '$1');
+    const bind = (address: string) => next({ ...options, hostname: address, localAddress: sourceAddressFor(address, ctx.localAddress) ?? null }, callback);
+    if (isIP(bare)) return bind(bare);
+    resolve(bare, { family: 0 }, (err, address) => {
+      if (err) return (callback as (e: Error, s: null) => void)(err, null);
+      bind(address as string);
+    });
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { checkedAddress } from './checked-address';
 import { elapsedMs } from './errors';
 import { failureOutcome } from './failure-outcome';
 import { probeDeadline } from './probe-deadline';
+import { sourceAddressFor } from './source-address';
 import { type Probe, measured } from './types';
 
 /**
@@ -15,7 +16,7 @@ export const tcpProbe: Probe<SourceConfigOf<'tcp'>> = async (config, ctx) => {
   const deadline = probeDeadline(ctx, config.timeout_ms ?? ctx.defaultTimeoutMs);
   try {
     const host = ctx.mode === 'cloud' ? await deadline.race(checkedAddress(config.host, ctx)) : config.host;
-    return measured(await connectTime(host, config.port, deadline.signal), 'ms', 'TCP connect time');
+    return measured(await connectTime(host, config.port, deadline.signal, sourceAddressFor(host, ctx.localAddress)), 'ms', 'TCP connect time');
   } catch (err) {
     return failureOutcome(err, 'tcp_error');
   } finally {
@@ -23,11 +24,11 @@ export const tcpProbe: Probe<SourceConfigOf<'tcp'>> = async (config, ctx) => {
   }
 };
 
-function connectTime(host: string, port: number, signal: AbortSignal): Promise<number> {
+function connectTime(host: string, port: number, signal: AbortSignal, localAddress: string | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     let startedAt = performance.now();
-    const socket = connect({ host, port });
+    const socket = connect({ host, port, ...(localAddress ? { localAddress } : {}) });
     const finish = (settle: () => void) => {
       signal.removeEventListener('abort', onAbort);
       socket.destroy();

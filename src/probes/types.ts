@@ -45,6 +45,12 @@ export interface ProbeContext {
   resolveHost?(host: string): Promise<string[]>;
   /** Cloud only: that resolver's address (ip or ip:port), for probes that query DNS themselves. */
   resolverServer?: string;
+  /**
+   * Cloud only: the location's source address (VIGIL_PROBE_SOURCE_ADDRESS). The http, tcp,
+   * tls_cert and dns probes bind their sockets to it (see sourceAddressFor); icmp (the ping
+   * binary) does not, and the agent-only probes never run in a location.
+   */
+  localAddress?: string;
 }
 
 /** A fixed-name setting of the probe (see ProbeContext.setting). */

@@ -8,3 +8,4 @@ export { cloudMetricBucketWorkflow, cloudMetricCheckWorkflow, metricSweepWorkflo
 export { subscriberEmailWorkflow } from './subscriber-email-workflow';
 export { slaStatementWorkflow } from './sla-statement-workflow';
 export { slaPeriodWorkflow } from './sla-period-workflow';
+export { locationWorkflow, locationHeartbeat } from './location-workflow';

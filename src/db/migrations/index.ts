@@ -18,6 +18,7 @@ import { Migration20261125000000AgentSessions } from './Migration20261125000000A
 import { Migration20261126000000ReasonClasses } from './Migration20261126000000ReasonClasses';
 import { Migration20261126010000StatementCoverage } from './Migration20261126010000StatementCoverage';
 import { Migration20261126090000Confirmation } from './Migration20261126090000Confirmation';
+import { Migration20261126100000Locations } from './Migration20261126100000Locations';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126000000ReasonClasses', class: Migration20261126000000ReasonClasses },
   { name: 'Migration20261126010000StatementCoverage', class: Migration20261126010000StatementCoverage },
   { name: 'Migration20261126090000Confirmation', class: Migration20261126090000Confirmation },
+  { name: 'Migration20261126100000Locations', class: Migration20261126100000Locations },
 ];
