@@ -25,6 +25,7 @@ import { type ReadinessProbe, healthRoutes } from './routes/health';
 import { serviceRoutes } from './routes/services';
 import { webhookRoutes } from './routes/webhooks';
 import { agentRoutes } from './routes/agents';
+import { locationRoutes } from './routes/locations';
 import { agentApiRoutes } from './routes/agent-api';
 import { probeTestRoutes } from './routes/probe-tests';
 import { metricRoutes } from './routes/metrics';
@@ -51,7 +52,7 @@ declare module 'fastify' {
 
 export interface AppDeps {
   orm: Orm;
-  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE' | 'METRIC_SAMPLE_RETENTION_DAYS'>>;
+  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE' | 'METRIC_SAMPLE_RETENTION_DAYS' | 'TEMPORAL_TASK_QUEUE'>>;
   /** Signs and checks subscribers' confirm/unsubscribe links (config: subscriberLinkKey); without it, a per-process key that the worker's emails cannot match. */
   linkKey?: Buffer;
   /** Public subscribe abuse limits (SUBSCRIBE_LIMIT_*); generous defaults when absent. */
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(maintenanceRoutes, { ports: { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER } });
       await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
       await v1.register(agentRoutes);
+      await v1.register(locationRoutes, { taskQueue: deps.config.TEMPORAL_TASK_QUEUE ?? 'vigil' });
       await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl, sampleRetentionDays: deps.config.METRIC_SAMPLE_RETENTION_DAYS });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);

@@ -64,6 +64,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   exportConfig: ['read:config'],
   getConfigSchema: 'public',
 
+  // Issue 25: who measures is no secret of one area; any read scope lists the locations.
+  listLocations: ['read:metrics', 'read:config', 'read:incidents', 'read:change_events', 'read:sla'],
   listAgents: ['read:config'],
   getAgent: ['read:config'],
   registerAgent: ['write:config'],
@@ -97,6 +99,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
 
   listMetrics: ['read:metrics'],
   getMetric: ['read:metrics'],
+  listMetricFlips: ['read:metrics'],
   createMetric: ['write:metrics'],
   updateMetric: ['write:metrics'],
   deleteMetric: ['write:metrics'],
