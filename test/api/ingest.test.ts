@@ -29,8 +29,9 @@ afterAll(async () => api.close());
 
 const call: Call = (...args) => org.call(...args);
 
+/** Every sample counts at once (failures and recoveries 1, as metrics from before issue 25): these tests are about the store statement; test/api/confirmation.test.ts covers confirmation. */
 async function newMetric(name: string, agentId = agent.id): Promise<string> {
-  const res = await call('POST', '/v1/metrics', { service_id: org.services.Ingest, name, source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agentId });
+  const res = await call('POST', '/v1/metrics', { service_id: org.services.Ingest, name, source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agentId, confirmation: { failures: 1, recoveries: 1 } });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -58,8 +59,10 @@ const samplesOf = async (metricId: string) => Number((await sql<{ n: string }>(`
 /** The newest event's payload is the metric exactly as the API shows it, plus previous_status and previous_availability. */
 async function expectLastEventIsTheView(metricId: string): Promise<void> {
   const payloads = (await eventsOf(metricId)).map((e) => e.payload);
-  const { previous_status, previous_availability, ...payload } = payloads.at(-1);
+  const { previous_status, previous_availability, flip, ...payload } = payloads.at(-1);
   expect(typeof previous_status).toBe('string');
+  // The flip's evidence (issue 25): when it began, when it was confirmed, the rounds' votes.
+  expect(flip).toMatchObject({ at: expect.any(String), confirmed_at: payload.last_sample_at, confirmations: expect.any(Number), rounds: expect.any(Array) });
   expect(['up', 'down', 'unmeasured']).toContain(previous_availability);
   const view = (await call('GET', `/v1/metrics/${metricId}`)).body;
   expect(payload).toEqual(Object.fromEntries(Object.keys(payload).map((k) => [k, view[k]])));

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type MetricPorts, createMetric, deleteMetric, getMetric, listMetrics, setManualStatus, updateMetric } from '../../usecases/metrics/metrics';
 import { routeDoc } from '../route-doc';
-import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
-import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricListQuery, MetricPatchBody, MetricSamplesImportAnswer, MetricSamplesImportBody, MetricSchema } from '../schemas/metrics';
+import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
+import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricFlipSchema, MetricListQuery, MetricPatchBody, MetricSamplesImportAnswer, MetricSamplesImportBody, MetricSchema } from '../schemas/metrics';
 import { importSamples } from '../../usecases/metrics/import';
+import { listMetricFlips } from '../../usecases/metrics/flips';
 
 const tag = 'Metrics';
 
@@ -26,6 +27,18 @@ export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBas
       errors: ['not_found'],
     });
     app.get('/metrics/:id', { schema: { ...doc, params: IdParams, response: { 200: MetricDetailSchema, ...errorResponses } } }, async (request) => getMetric(request.orgContext(), request.params.id));
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('listMetricFlips', {
+      summary: 'List a metric’s status flips',
+      tag,
+      description:
+        'Newest first. Each flip is dated when the change began (the first of the rounds that confirmed it: confirmation never hides downtime), with `confirmed_at`, how many consecutive rounds confirmed it and every location’s vote in each of those rounds. Flips rebuilt from imported or late history carry no rounds.',
+      errors: ['not_found', 'validation_failed'],
+    });
+    app.get('/metrics/:id/flips', { schema: { ...doc, params: IdParams, querystring: ListQuery, response: { 200: pageSchema(MetricFlipSchema), ...errorResponses } } }, async (request) =>
+      listMetricFlips(request.orgContext(), request.params.id, request.query),
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('createMetric', {

@@ -5,6 +5,23 @@ import { HEALTH_STATUSES } from '../../domain/thresholds';
 import { DateTime, DateTimeInput, ListQuery, Uuid } from './common';
 
 const Name = z.string().trim().min(1).max(200);
+
+/** A location as a request names it: its id, or an object with it (a GET's `locations` item sent back). */
+const LocationRef = z.union([z.string().min(1).max(80), z.object({ id: z.string().min(1).max(80) }).loose()]);
+const Locations = z
+  .array(LocationRef)
+  .max(20)
+  .nullable()
+  .describe('The locations that measure it: cloud location ids (GET /v1/locations) and/or agents as `agent:<agent id>`. null or omitted: every online cloud location for a cloud metric, its agent for an agent metric. Not for pushed metrics (manual, heartbeat, alert).');
+const ConfirmationInput = z
+  .strictObject({
+    quorum: z.union([z.enum(['majority', 'any', 'all']), z.int().min(1).max(20)]).optional().describe('How many voting locations must fail for a round to fail: `majority` (more than half), `any`, `all`, or a number k'),
+    failures: z.int().min(1).max(10).optional().describe('Consecutive failing rounds before the metric flips (default 2)'),
+    recoveries: z.int().min(1).max(10).optional().describe('Consecutive good rounds before it returns to healthy (default 2)'),
+    recheck: z.boolean().optional().describe('Run a failing location’s check once more from another location within the round before its vote counts'),
+  })
+  .nullable()
+  .describe('When a failure counts (issue 25). Omitted fields take the defaults (majority, 2, 2, false) on create and keep their value on update; null resets to the defaults. Not for pushed metrics.');
 const Thresholds = z.record(z.string(), z.unknown()).nullable().describe('healthy_operation / healthy_value / unhealthy_operation / unhealthy_value: strict over (>), under (<), equal (=); between them is degraded. Not for manual and alert metrics.');
 
 export const MetricCreateBody = z
@@ -17,6 +34,8 @@ export const MetricCreateBody = z
     interval_seconds: z.int().min(5).max(86_400).optional().describe('How often it runs (default 60).'),
     agent_id: z.string().nullable().optional().describe('The agent that runs it; null runs public HTTP/TCP/DNS/TLS/ping checks from the cloud.'),
     unit: z.string().max(16).nullable().optional(),
+    locations: Locations.optional(),
+    confirmation: ConfirmationInput.optional(),
   })
   .meta({ id: 'MetricCreate' });
 
@@ -29,11 +48,29 @@ export const MetricPatchBody = z
     interval_seconds: z.int().min(5).max(86_400).optional(),
     agent_id: z.string().nullable().optional(),
     unit: z.string().max(16).nullable().optional(),
+    locations: Locations.optional(),
+    confirmation: ConfirmationInput.optional(),
   })
   .meta({ id: 'MetricPatch' });
 
 const Status = z.enum(HEALTH_STATUSES);
 const ReasonClass = z.enum(REASON_CLASSES);
+const Confirmation = z
+  .object({ quorum: z.union([z.enum(['majority', 'any', 'all']), z.int()]), failures: z.int(), recoveries: z.int(), recheck: z.boolean() })
+  .meta({ id: 'Confirmation' });
+
+const Vote = z
+  .object({
+    location: z.string(),
+    value: z.number().nullable(),
+    reason: z.string().nullable(),
+    status: Status,
+    at: DateTime,
+    recheck: z.object({ location: z.string(), value: z.number().nullable(), reason: z.string().nullable(), status: Status, at: DateTime }).nullable().optional().describe('The same check run again from another location in the round (`recheck`); the vote counts as its result'),
+  })
+  .meta({ id: 'LocationVote' });
+
+export const FlipRoundsSchema = z.array(z.object({ at: DateTime, votes: z.array(Vote) })).describe('The rounds that confirmed the flip, oldest first, each with every location’s vote');
 
 export const MetricSchema = z
   .object({
@@ -57,6 +94,8 @@ export const MetricSchema = z
     availability: z.enum(['up', 'down', 'unmeasured']).describe('What the reading means for uptime, SLOs and statements: `up` (healthy, degraded), `down` (unhealthy, or no_data with a `target` reason), `unmeasured` (no_data with a `measurement` reason).'),
     last_sample_at: DateTime.nullable(),
     status_since: DateTime.nullable(),
+    locations: z.array(z.string()).nullable().describe('The locations that measure it as configured (cloud ids, `agent:<agent id>`); null: the default (every online cloud location, or its agent)'),
+    confirmation: Confirmation.nullable().describe('null for pushed metrics (manual, heartbeat, alert): no location measures them'),
     created_at: DateTime,
     updated_at: DateTime,
     deleted_at: DateTime.nullable(),
@@ -68,8 +107,42 @@ export const MetricCreatedSchema = MetricSchema.extend({
 }).meta({ id: 'MetricCreated' });
 
 export const MetricDetailSchema = MetricSchema.extend({
+  location_readings: z
+    .array(
+      z.object({
+        location: z.string(),
+        label: z.string().nullable(),
+        value: z.number().nullable(),
+        status: Status,
+        reason: z.string().nullable(),
+        reason_class: ReasonClass.nullable(),
+        at: DateTime.nullable().describe('When the location last answered'),
+        offline: z.boolean().describe('It has not answered for two intervals (or is offline): shown as no_data with reason `location_offline`, never counted as a failure'),
+      }),
+    )
+    .describe('Per location, its latest answer'),
+  confirmation_pending: z
+    .object({ to_status: Status, reason_class: ReasonClass.nullable(), rounds: z.int(), needed: z.int(), since: DateTime, summary: z.string().describe('e.g. "failing 1 of 2"') })
+    .nullable()
+    .describe('A change being confirmed: the status it would move to after `needed` consecutive rounds; null when none'),
   history: z.array(z.object({ sampled_at: DateTime, value: z.number().nullable(), status: Status, reason: z.string().nullable(), reason_class: ReasonClass.nullable() })).describe('The latest samples, newest first'),
 }).meta({ id: 'MetricDetail' });
+
+export const MetricFlipSchema = z
+  .object({
+    id: Uuid,
+    metric_id: Uuid,
+    from_status: Status,
+    to_status: Status,
+    reason: z.string().nullable(),
+    reason_class: ReasonClass.nullable(),
+    value: z.number().nullable(),
+    at: DateTime.describe('When the change began: the first of the rounds that confirmed it'),
+    confirmed_at: DateTime.nullable().describe('The round that confirmed it; null for flips from before confirmation or rebuilt from history'),
+    confirmations: z.int().nullable().describe('How many consecutive rounds confirmed it'),
+    rounds: FlipRoundsSchema,
+  })
+  .meta({ id: 'MetricFlip' });
 
 export const MetricListQuery = ListQuery.extend({
   service_id: Uuid.optional(),

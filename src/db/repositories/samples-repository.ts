@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ReasonClass, readingReasonClass } from '../../domain/reason-class';
+import type { Vote } from '../../domain/confirmation';
 import { pgArray, rawRows, rawRun } from '../raw-sql';
 
 /** A sample to store, its status already evaluated. */
@@ -9,6 +10,8 @@ export interface NewSample {
   value: number | null;
   status: string;
   reason: string | null;
+  /** Issue 25: the locations' votes of the round this sample stands for (flip evidence, per-location readings). */
+  votes?: readonly Vote[] | null;
 }
 
 /** What a stored batch changed: its flips, and per metric the earliest sample older than the metric's latest outcome before the batch (a late sample). */
@@ -48,11 +51,12 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
   'id', metric.id, 'service_id', metric.service_id, 'name', metric.name, 'source_type', metric.source_type, 'source_config', metric.source_config, 'thresholds', metric.thresholds,
   'interval_seconds', metric.interval_seconds, 'agent_id', metric.agent_id,
   'mode', case when metric.source_type = any(?::text[]) then 'push' when metric.agent_id is not null then 'agent' else 'cloud' end,
-  'unit', metric.unit, 'status', flip.to_status, 'current_value', case when flip.to_status = 'no_data' then null else flip.value end,
+  'unit', metric.unit, 'locations', to_jsonb(metric.locations), 'confirmation', metric.confirmation, 'status', flip.to_status, 'current_value', case when flip.to_status = 'no_data' then null else flip.value end,
   'reason', reason_text.reason, 'reason_label', reason_text.reason_label, 'reason_hint', reason_text.reason_hint, 'reason_class', flip.reason_class,
   'availability', ${AVAILABILITY('flip.flip_key')}, 'previous_availability', ${AVAILABILITY('flip.key_before')},
-  'last_sample_at', ${iso('flip.at')}, 'status_since', ${iso(STATUS_SINCE_AT_FLIP)}, 'created_at', ${iso('metric.created_at')},
-  'updated_at', ${iso('greatest(metric.updated_at, ?::timestamptz)')}, 'deleted_at', ${iso('metric.deleted_at')}, 'previous_status', flip.from_status)`;
+  'last_sample_at', ${iso('flip.sampled_at')}, 'status_since', ${iso(STATUS_SINCE_AT_FLIP)}, 'created_at', ${iso('metric.created_at')},
+  'updated_at', ${iso('greatest(metric.updated_at, ?::timestamptz)')}, 'deleted_at', ${iso('metric.deleted_at')}, 'previous_status', flip.from_status,
+  'flip', jsonb_build_object('at', ${iso('flip.at')}, 'confirmed_at', ${iso('flip.sampled_at')}, 'confirmations', flip.confirmations, 'rounds', coalesce(flip.votes, '[]'::jsonb)))`;
 
 /**
  * Stores a batch of one organization's samples in one statement, so that outside a transaction
@@ -83,10 +87,11 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
   const records = samples.map((s) => {
     let i = index.get(s.metricId);
     if (i === undefined) index.set(s.metricId, (i = index.size + 1));
-    return { m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason, c: readingReasonClass(s.status, s.reason) };
+    const votes = s.votes?.length ? s.votes : null;
+    return { m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason, c: readingReasonClass(s.status, s.reason), vt: votes, lr: votes && readingsOf(votes) };
   });
   const at = now.toISOString();
-  const params = [pgArray([...index.keys()]), organizationId, at, JSON.stringify(records), organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
+  const params = [pgArray([...index.keys()]), JSON.stringify(records), organizationId, at, organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
   let rows: { metric_id: string; at: string; late: boolean }[];
   // `on conflict do nothing` costs PostgreSQL a third more per row, and only retried batches need
   // it: on its own, the statement first runs without it and again with it when a sample is
@@ -108,6 +113,11 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
   };
 }
 
+/** Each location's own answer (before any recheck), as GET /v1/metrics/{id} shows it per location. */
+function readingsOf(votes: readonly Vote[]): Record<string, { value: number | null; status: string; reason: string | null; at: string }> {
+  return Object.fromEntries(votes.map((v) => [v.location, { value: v.value, status: v.status, reason: v.reason, at: v.at }]));
+}
+
 /** A sample already stored for the metric at that instant (PostgreSQL unique_violation on a metric_samples partition). */
 function isSampleKeyViolation(err: unknown): boolean {
   const e = err as { code?: string; table?: string };
@@ -121,10 +131,13 @@ function isSampleKeyViolation(err: unknown): boolean {
 export const FLIP_KEY = (row: string) => `case when ${row}.status = 'no_data' then 'no_data/' || coalesce(${row}.reason_class, 'measurement') else ${row}.status end`;
 
 function storeSql(skipStored: boolean): string {
-  return `with new_samples as (
+  return `with incoming as (
+       select (?::uuid[])[sample.m] as metric_id, sample.t, sample.v, sample.s, sample.r, sample.c, sample.vt, sample.lr
+       from json_to_recordset(?::json) as sample(m int, t timestamptz, v float8, s text, r text, c text, vt jsonb, lr jsonb)
+     ),
+     new_samples as (
        insert into metric_samples (metric_id, organization_id, sampled_at, value, status, reason, reason_class, received_at)
-       select (?::uuid[])[sample.m], ?::uuid, sample.t, sample.v, sample.s, sample.r, sample.c, ?::timestamptz
-       from json_to_recordset(?::json) as sample(m int, t timestamptz, v float8, s text, r text, c text)
+       select metric_id, ?::uuid, t, v, s, r, c, ?::timestamptz from incoming
        ${skipStored ? 'on conflict do nothing' : ''}
        returning metric_id, sampled_at, value, status, reason, reason_class
      ),
@@ -138,27 +151,40 @@ function storeSql(skipStored: boolean): string {
        returning 1
      ),
      locked_metrics as (
-       select id, status, ${FLIP_KEY('metrics')} as flip_key, last_sample_at, status_since, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit, created_at, updated_at, deleted_at
+       select id, status, ${FLIP_KEY('metrics')} as flip_key, reason, last_sample_at, status_since, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit,
+              locations, confirmation, coalesce((confirmation->>'failures')::int, 1) as failures, coalesce((confirmation->>'recoveries')::int, 1) as recoveries,
+              pending_key, pending_count, pending_since, pending_evidence, created_at, updated_at, deleted_at
        from metrics where id in (select metric_id from new_samples) and (select count(*) from day_rollups) >= 0 order by id for update
      ),
      samples_in_order as (
-       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, ${FLIP_KEY('sample')} as flip_key,
-              coalesce(lag(sample.status) over per_metric, metric.status) as before, coalesce(lag(${FLIP_KEY('sample')}) over per_metric, metric.flip_key) as key_before,
+       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, ${FLIP_KEY('sample')} as flip_key, given.lr as readings,
+              vigil_confirm(${FLIP_KEY('sample')}, sample.sampled_at, sample.reason, given.vt, metric.flip_key, metric.reason, metric.pending_key, metric.pending_count,
+                            metric.pending_since, metric.pending_evidence, metric.failures, metric.recoveries) over per_metric as c,
               lead(sample.sampled_at) over per_metric is null as newest
        from new_samples sample join locked_metrics metric on metric.id = sample.metric_id
+       left join incoming given on given.metric_id = sample.metric_id and given.t = sample.sampled_at
        where metric.last_sample_at is null or sample.sampled_at >= metric.last_sample_at
-       window per_metric as (partition by sample.metric_id order by sample.sampled_at)
+       window per_metric as (partition by sample.metric_id order by sample.sampled_at rows between unbounded preceding and current row)
      ),
-     flips as (select metric_id, before as from_status, status as to_status, value, reason, reason_class, flip_key, key_before, sampled_at as at from samples_in_order where flip_key <> key_before),
+     flips as (
+       select metric_id, split_part((c).flip_from, '/', 1) as from_status, status as to_status, value, reason, reason_class, flip_key, (c).flip_from as key_before,
+              (c).flip_at as at, sampled_at, (c).flip_evidence as votes, (c).rounds as confirmations
+       from samples_in_order where (c).flipped
+     ),
      latest_outcome as (
-       update metrics metric set status = latest.status, current_value = latest.value, reason = latest.reason, reason_class = latest.reason_class, last_sample_at = latest.sampled_at,
+       update metrics metric set status = split_part((latest.c).confirmed, '/', 1),
+         current_value = case when (latest.c).pending is null then latest.value else coalesce(latest.value, metric.current_value) end,
+         reason = (latest.c).reason, reason_class = nullif(split_part((latest.c).confirmed, '/', 2), ''), last_sample_at = latest.sampled_at,
          status_since = coalesce((select max(flip.at) from flips flip where flip.metric_id = latest.metric_id and flip.from_status <> flip.to_status), metric.status_since),
+         pending_key = (latest.c).pending, pending_count = (latest.c).count, pending_since = (latest.c).since,
+         pending_evidence = case when (latest.c).pending is null then null else (latest.c).evidence end,
+         location_readings = case when latest.readings is null then metric.location_readings else coalesce(metric.location_readings, '{}'::jsonb) || latest.readings end,
          updated_at = greatest(metric.updated_at, ?::timestamptz)
        from samples_in_order latest where latest.newest and metric.id = latest.metric_id
      ),
      stored_flips as (
-       insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, reason_class, at)
-       select gen_random_uuid(), ?::uuid, metric_id, from_status, to_status, value, reason, reason_class, at from flips
+       insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, reason_class, at, votes, confirmations, confirmed_at)
+       select gen_random_uuid(), ?::uuid, metric_id, from_status, to_status, value, reason, reason_class, at, votes, confirmations, sampled_at from flips
      ),
      flip_events as (
        insert into outbox_events (id, organization_id, type, resource_kind, resource_id, payload, created_at, dispatched_at)

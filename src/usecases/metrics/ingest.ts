@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockMetric, rebuildFlipsFrom } from '../../db/repositories/sample-import-repository';
 import { type FlipEventTerms, type NewSample, type StoredFlip, metricsForIngest, storeSamples } from '../../db/repositories/samples-repository';
+import { agentLocationId, type Vote } from '../../domain/confirmation';
 import { describeReason, normalizeReason } from '../../domain/reason-codes';
 import { type HealthStatus, type Thresholds, evaluateStatus } from '../../domain/thresholds';
 import { PUSH_SOURCE_TYPES } from '../../domain/source-types';
@@ -10,8 +11,10 @@ export interface IncomingSample {
   sampledAt: Date;
   value: number | null;
   reason: string | null;
-  /** A status given rather than evaluated (manual and alert metrics). */
+  /** A status given rather than evaluated (manual and alert metrics, a round's outcome). */
   status?: HealthStatus;
+  /** Issue 25: the votes of the locations in the round this sample stands for. */
+  votes?: readonly Vote[];
 }
 
 export interface IngestResult {
@@ -50,7 +53,10 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
     if (!m) return rejected.push({ index, metric_id: s.metricId });
     const value = s.value !== null && Number.isFinite(s.value) ? s.value : null;
     const reason = value === null ? normalizeReason(s.reason ?? (s.value === null ? 'no_data' : 'non_finite_value')) : null;
-    rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status: sampleStatus((m.thresholds as Thresholds | null) ?? null, { ...s, value, reason }), reason });
+    const status = sampleStatus((m.thresholds as Thresholds | null) ?? null, { ...s, value, reason });
+    // An agent is the location of its metric: its sample is its vote.
+    const votes = s.votes ?? (agentId ? [{ location: agentLocationId(agentId), value, reason, status, at: s.sampledAt.toISOString() }] : null);
+    rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status, reason, votes });
   });
   return { rows, rejected };
 }

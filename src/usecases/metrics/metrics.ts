@@ -6,7 +6,7 @@ import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { readingReasonClass } from '../../domain/reason-class';
 import { validateSourceConfig } from '../../domain/source-config';
-import { isPushedToVigil, runsInCloud, sourceTypeRow } from '../../domain/source-types';
+import { isPushSourceType, isPushedToVigil, runsInCloud, sourceTypeRow } from '../../domain/source-types';
 import { HEALTH_STATUSES, type HealthStatus, THRESHOLD_OPERATIONS } from '../../domain/thresholds';
 import { toIso } from '../../domain/time';
 import type { OrgContext } from '../context';
@@ -14,7 +14,9 @@ import type { MetricScheduler } from './ports';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive, softDelete } from '../org-resources';
 import { type InboundEndpoint, hashToken, inboundEndpoint, inboundToken } from './inbound';
-import { type MetricView, metricView } from './view';
+import { type MetricView, locationReadingsView, metricView, pendingConfirmationView } from './view';
+import { AGENT_LOCATION_PREFIX, type Confirmation, DEFAULT_CONFIRMATION, LOCATION_ID_PATTERN, agentLocationId, confirmationProblems, isAgentLocation } from '../../domain/confirmation';
+import { locationDirectory, registeredLocationIds } from '../../db/repositories/metric-location-repository';
 import { assertNotReferenced } from '../in-use';
 import { assertWritable, reserveQuota } from '../plan-limits';
 import { validateAlertSourceConfig } from './alerts';
@@ -29,6 +31,9 @@ export interface MetricInput {
   interval_seconds?: number;
   agent_id?: string | null;
   unit?: string | null;
+  /** Issue 25: location ids (or objects with one, as GET answers them); null: the default. */
+  locations?: readonly (string | { id: string })[] | null;
+  confirmation?: Partial<Confirmation> | null;
 }
 
 export type MetricPatch = Partial<Omit<MetricInput, 'source_type'>>;
@@ -81,7 +86,11 @@ export function placementProblem(sourceType: string, hasAgent: boolean): string 
 }
 
 /** Checks a metric's definition as a whole; `agent` is the resolved agent (null: cloud or push). */
-async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'>): Promise<Record<string, unknown>> {
+async function check(
+  ctx: OrgContext,
+  sourceType: string,
+  input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'> & { locations: string[] | null; confirmation: Confirmation | null },
+): Promise<Record<string, unknown>> {
   const { errors, config } = definitionErrors(sourceType, input.source_config, input.thresholds);
   const service = isUuid(input.service_id) ? await ctx.em.findOne(ServiceSchema, { id: input.service_id, organization: ctx.org.id, deletedAt: null }) : null;
   if (!service) errors.push({ path: 'service_id', message: 'No such service in this organization' });
@@ -92,8 +101,61 @@ async function check(ctx: OrgContext, sourceType: string, input: Pick<MetricInpu
     if (!agent) errors.push({ path: 'agent_id', message: 'No such agent in this organization' });
     else if (agent.revokedAt) errors.push({ path: 'agent_id', message: 'The agent is revoked' });
   }
+  errors.push(...(await locationErrors(ctx, sourceType, input)));
   if (errors.length) throw invalid(errors);
   return config ?? {};
+}
+
+/** The ids of `locations` as sent (a string, or an object with `id`). */
+export function locationIds(locations: MetricInput['locations']): string[] | null | undefined {
+  if (locations === undefined || locations === null) return locations;
+  return locations.map((l) => (typeof l === 'string' ? l : l.id));
+}
+
+/** The confirmation a metric stores: none for pushed metrics; given fields over `base`. */
+export function resolveConfirmation(sourceType: string, given: Partial<Confirmation> | null | undefined, base: Confirmation | null): Confirmation | null {
+  if (isPushSourceType(sourceType)) return null;
+  return { ...(base ?? DEFAULT_CONFIRMATION), ...(given ?? {}) };
+}
+
+/** Issue 25: which locations may measure the metric, and a confirmation its locations can meet. */
+async function locationErrors(ctx: OrgContext, sourceType: string, input: { agent_id?: string | null; locations: string[] | null; confirmation: Confirmation | null }): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  const locations = input.locations;
+  if (isPushSourceType(sourceType)) {
+    if (locations?.length) errors.push({ path: 'locations', message: `${sourceType} metrics are pushed to Vigil: no location measures them` });
+    return errors;
+  }
+  if (!locations) return errors;
+  if (!locations.length) errors.push({ path: 'locations', message: 'Name at least one location, or null for the default' });
+  const seen = new Set<string>();
+  const cloud: { id: string; i: number }[] = [];
+  const agents: { id: string; i: number }[] = [];
+  locations.forEach((id, i) => {
+    if (seen.has(id)) errors.push({ path: `locations[${i}]`, message: `${id} is listed twice` });
+    seen.add(id);
+    if (isAgentLocation(id)) agents.push({ id: id.slice(AGENT_LOCATION_PREFIX.length), i });
+    else if (!LOCATION_ID_PATTERN.test(id)) errors.push({ path: `locations[${i}]`, message: 'Expected a location id (lower-case letters, digits, dashes) or agent:<agent id>' });
+    else cloud.push({ id, i });
+  });
+  if (input.agent_id) {
+    // An agent metric reaches what only its agent can: it is measured there alone.
+    const own = agentLocationId(input.agent_id);
+    locations.forEach((id, i) => {
+      if (id !== own) errors.push({ path: `locations[${i}]`, message: `An agent metric is measured by its agent (${own}); to measure a public target from cloud locations and agents together, leave agent_id null and list the agents here` });
+    });
+    return errors;
+  }
+  const known = await registeredLocationIds(ctx.em, cloud.map((c) => c.id));
+  for (const c of cloud) if (!known.has(c.id)) errors.push({ path: `locations[${c.i}]`, message: `No location ${c.id} has registered (GET /v1/locations lists them)` });
+  for (const a of agents) {
+    const agent = isUuid(a.id) ? await ctx.em.findOne(AgentSchema, { id: a.id, organization: ctx.org.id }) : null;
+    if (!agent) errors.push({ path: `locations[${a.i}]`, message: 'No such agent in this organization' });
+    else if (agent.revokedAt) errors.push({ path: `locations[${a.i}]`, message: 'The agent is revoked' });
+  }
+  if (agents.length && !cloud.length) errors.push({ path: 'locations', message: 'A cloud metric measured only by agents: name a cloud location too, or give the metric an agent_id' });
+  if (input.confirmation) for (const p of confirmationProblems(input.confirmation, locations.length)) errors.push({ path: `confirmation.${p.path}`, message: p.message });
+  return errors;
 }
 
 export interface MetricPorts {
@@ -121,7 +183,9 @@ export async function createMetric(ctx: OrgContext, ports: MetricPorts, input: M
 }
 
 async function insertMetric(ctx: OrgContext, input: MetricInput): Promise<{ view: MetricView; metric: Metric; token: string | null }> {
-  const config = await check(ctx, input.source_type, input);
+  const locations = locationIds(input.locations) ?? null;
+  const confirmation = resolveConfirmation(input.source_type, input.confirmation, null);
+  const config = await check(ctx, input.source_type, { ...input, locations, confirmation });
   const token = inboundToken(input.source_type);
   return ctx.em.transactional(async (em) => {
     await reserveQuota(ctx, em, 'metrics');
@@ -145,6 +209,8 @@ async function insertMetric(ctx: OrgContext, input: MetricInput): Promise<{ view
       manualStatus: null,
       inboundTokenHash: token ? hashToken(token) : null,
       pushState: input.source_type === 'heartbeat' ? { last_ping_at: null } : null,
+      locations,
+      confirmation,
       createdAt: ctx.now,
       updatedAt: ctx.now,
       deletedAt: null,
@@ -162,8 +228,12 @@ export async function getMetricRow(ctx: OrgContext, id: string): Promise<Metric>
 export async function getMetric(ctx: OrgContext, id: string, historyLimit = 60) {
   const m = await getMetricRow(ctx, id);
   const history = await recentSamples(ctx.em, m.id, historyLimit);
+  const ids = [...new Set([...(m.locations ?? []), ...Object.keys(m.locationReadings ?? {})])];
+  const directory = await locationDirectory(ctx.em, ctx.org.id, ids, ctx.now);
   return {
     ...metricView(m),
+    location_readings: locationReadingsView(m, ctx.now, directory),
+    confirmation_pending: pendingConfirmationView(m),
     history: history.map((h) => ({ sampled_at: toIso(new Date(h.sampled_at)), value: h.status === 'no_data' || h.value === null ? null : Number(h.value), status: h.status as HealthStatus, reason: h.reason, reason_class: h.status === 'no_data' ? (h.reason_class ?? readingReasonClass(h.status, h.reason)) : null })),
   };
 }
@@ -200,12 +270,19 @@ async function patchMetric(ctx: OrgContext, id: string, patch: MetricPatch): Pro
     source_config: patch.source_config ?? m.sourceConfig,
     thresholds: patch.thresholds !== undefined ? patch.thresholds : (m.thresholds ?? null),
     agent_id: patch.agent_id !== undefined ? patch.agent_id : (m.agent ?? null),
+    locations: patch.locations !== undefined ? (locationIds(patch.locations) ?? null) : (m.locations ?? null),
+    // null resets to the defaults; given fields change only themselves.
+    confirmation: patch.confirmation === null ? resolveConfirmation(m.sourceType, null, null) : resolveConfirmation(m.sourceType, patch.confirmation, m.confirmation ?? null),
   };
+  // Moving to an agent (or back to the cloud) leaves locations the other kind named behind.
+  if (patch.agent_id !== undefined && patch.locations === undefined && (patch.agent_id || null) !== (m.agent ?? null)) next.locations = null;
   const config = await check(ctx, m.sourceType, next);
   m.service = next.service_id;
   m.sourceConfig = config;
   m.thresholds = next.thresholds;
   m.agent = next.agent_id || null;
+  m.locations = next.locations;
+  m.confirmation = next.confirmation;
   if (patch.name !== undefined) m.name = patch.name;
   if (patch.interval_seconds !== undefined) m.intervalSeconds = patch.interval_seconds;
   if (patch.unit !== undefined) m.unit = patch.unit;
