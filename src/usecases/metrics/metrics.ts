@@ -89,7 +89,7 @@ export function placementProblem(sourceType: string, hasAgent: boolean): string 
 async function check(
   ctx: OrgContext,
   sourceType: string,
-  input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'> & { locations: string[] | null; confirmation: Confirmation | null },
+  input: Pick<MetricInput, 'service_id' | 'source_config' | 'thresholds' | 'agent_id'> & { locations: string[] | null; confirmation: Confirmation | null; confirmationGiven?: boolean },
 ): Promise<Record<string, unknown>> {
   const { errors, config } = definitionErrors(sourceType, input.source_config, input.thresholds);
   const service = isUuid(input.service_id) ? await ctx.em.findOne(ServiceSchema, { id: input.service_id, organization: ctx.org.id, deletedAt: null }) : null;
@@ -119,11 +119,16 @@ export function resolveConfirmation(sourceType: string, given: Partial<Confirmat
 }
 
 /** Issue 25: which locations may measure the metric, and a confirmation its locations can meet. */
-async function locationErrors(ctx: OrgContext, sourceType: string, input: { agent_id?: string | null; locations: string[] | null; confirmation: Confirmation | null }): Promise<FieldError[]> {
+async function locationErrors(
+  ctx: OrgContext,
+  sourceType: string,
+  input: { agent_id?: string | null; locations: string[] | null; confirmation: Confirmation | null; confirmationGiven?: boolean },
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   const locations = input.locations;
   if (isPushSourceType(sourceType)) {
     if (locations?.length) errors.push({ path: 'locations', message: `${sourceType} metrics are pushed to Vigil: no location measures them` });
+    if (input.confirmationGiven) errors.push({ path: 'confirmation', message: `${sourceType} metrics are pushed to Vigil: their status counts as sent, no location votes on it` });
     return errors;
   }
   if (!locations) return errors;
@@ -185,7 +190,7 @@ export async function createMetric(ctx: OrgContext, ports: MetricPorts, input: M
 async function insertMetric(ctx: OrgContext, input: MetricInput): Promise<{ view: MetricView; metric: Metric; token: string | null }> {
   const locations = locationIds(input.locations) ?? null;
   const confirmation = resolveConfirmation(input.source_type, input.confirmation, null);
-  const config = await check(ctx, input.source_type, { ...input, locations, confirmation });
+  const config = await check(ctx, input.source_type, { ...input, locations, confirmation, confirmationGiven: !!input.confirmation });
   const token = inboundToken(input.source_type);
   return ctx.em.transactional(async (em) => {
     await reserveQuota(ctx, em, 'metrics');
@@ -276,7 +281,7 @@ async function patchMetric(ctx: OrgContext, id: string, patch: MetricPatch): Pro
   };
   // Moving to an agent (or back to the cloud) leaves locations the other kind named behind.
   if (patch.agent_id !== undefined && patch.locations === undefined && (patch.agent_id || null) !== (m.agent ?? null)) next.locations = null;
-  const config = await check(ctx, m.sourceType, next);
+  const config = await check(ctx, m.sourceType, { ...next, confirmationGiven: !!patch.confirmation });
   m.service = next.service_id;
   m.sourceConfig = config;
   m.thresholds = next.thresholds;
