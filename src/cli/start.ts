@@ -9,6 +9,8 @@ import { chromiumNotice } from '../composition/pdf-renderer';
 import { onShutdown } from '../composition/shutdown';
 import { ensureTemporalServer } from '../composition/temporal-server';
 import { runWorker } from '../composition/worker-process';
+import { startProberChildren } from '../composition/prober-children';
+import { DEFAULT_LOCATION_LABEL, parseLocationList } from '../domain/locations';
 
 /** `npm start`: the whole stack in one command — PostgreSQL, Temporal, migrations, worker and API. */
 async function main(): Promise<void> {
@@ -28,6 +30,17 @@ async function main(): Promise<void> {
   closers.push(() => temporal.stop());
   const worker = await runWorker(config, db.orm, db.resolved.url, temporal.address, log);
   closers.push(() => worker.shutdown());
+  // VIGIL_LOCATIONS: one prober process per location (the worker's built-in location is off then).
+  const locationIds = parseLocationList(config.VIGIL_LOCATIONS);
+  const probers = locationIds.ok && locationIds.ids.length
+    ? await startProberChildren({
+        ids: locationIds.ids,
+        temporalAddress: temporal.address,
+        env: { ...process.env, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE },
+        onExit: (id, code, signal) => log.error({ location: id, code, signal }, 'a prober process exited; its location is offline until Vigil restarts'),
+      })
+    : null;
+  if (probers) closers.push(() => probers.stop());
   const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log, worker, { temporalUiUrl: temporal.uiUrl });
   closers.push(() => api.close());
 
@@ -40,6 +53,11 @@ async function main(): Promise<void> {
     `  Temporal UI:        ${temporal.uiUrl ?? '(external Temporal at ' + temporal.address + ')'}`,
     `  Status pages:       http://<subdomain>.${config.STATUS_HOST}${port ? `:${port}` : ''}/`,
     `  Database:           ${db.resolved.source} PostgreSQL`,
+    probers
+      ? `  Probe locations:    ${probers.probers.map((p) => `${p.id} (pid ${p.child.pid}, from ${p.sourceAddress})`).join(', ')}`
+      : worker.location
+        ? `  Probe location:     ${worker.location.id} ("${config.VIGIL_LOCATION_LABEL ?? DEFAULT_LOCATION_LABEL}", inside the worker; VIGIL_LOCATIONS=eu-central,us-east runs probers)`
+        : '  Probe locations:    none in this process (VIGIL_WORKER_LOCATION=false); run vigil-prober',
     `  Subscriber email:   ${config.SMTP_URL ? `SMTP ${new URL(config.SMTP_URL).host}` : `written to ${mailOutboxDir(config)} (SMTP_URL unset; confirmation links are logged)`}`,
   ];
   if (config.VIGIL_SEED_DEV) {

@@ -64,9 +64,9 @@ describe('docker-compose.yml', () => {
     config = JSON.parse(r.stdout) as ComposeConfig;
   });
 
-  it('defines the production layout: two APIs behind a balancer, a worker, Temporal on its own PostgreSQL with its UI', () => {
+  it('defines the production layout: two APIs behind a balancer, a worker, three probe locations, Temporal on its own PostgreSQL with its UI', () => {
     expect(Object.keys(config.services).sort()).toEqual(
-      ['api', 'api-1', 'api-2', 'migrate', 'postgres', 'temporal', 'temporal-db', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker'].sort(),
+      ['api', 'api-1', 'api-2', 'migrate', 'postgres', 'prober-ap-south', 'prober-eu-central', 'prober-us-east', 'temporal', 'temporal-db', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker'].sort(),
     );
   });
 
@@ -157,6 +157,25 @@ describe('docker-compose.yml', () => {
     const role = name.replace(/-\d+$/, '');
     expect(s.command).toEqual(['node', `dist/src/cli/${role}.js`]);
     expect(s.extra_hosts).toContain('host.docker.internal=host-gateway');
+  });
+
+  it('runs three probe locations (vigil-prober) on Temporal alone, and no location inside the worker', () => {
+    const ids = ['eu-central', 'us-east', 'ap-south'];
+    for (const id of ids) {
+      const s = svc(`prober-${id}`);
+      expect(s.image).toBe(svc('migrate').image);
+      expect(s.command).toEqual(['node', 'dist/src/cli/prober.js']);
+      expect(s.environment).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE: 'vigil', VIGIL_LOCATION: id, NODE_ENV: 'production' });
+      expect(s.environment?.VIGIL_LOCATION_LABEL).toEqual(expect.any(String));
+      // Never the database: a location can run in any region or cloud.
+      expect(Object.keys(s.environment ?? {}).filter((k) => /DATABASE|MASTER_KEY/.test(k))).toEqual([]);
+      expect(s.depends_on).toMatchObject({
+        temporal: expect.objectContaining({ condition: 'service_healthy' }),
+        'temporal-setup': expect.objectContaining({ condition: 'service_completed_successfully' }),
+      });
+      expect(Object.keys(s.depends_on ?? {})).not.toContain('postgres');
+    }
+    expect(svc('worker').environment).toMatchObject({ VIGIL_WORKER_LOCATION: 'false' });
   });
 
   it('builds the app image from the repository Dockerfile', () => {

@@ -74,10 +74,12 @@ export async function startApi(
     signInLimits?: SignInLimits;
     /** The app's logger (default: none), e.g. createLogger with a capturing destination. */
     logger?: FastifyBaseLogger;
+    /** The installation whose cloud locations GET /v1/locations lists (a Temporal harness's task queue); default `vigil`. */
+    taskQueue?: string;
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
-  const config = { ...loadConfig({ DOCS_URL: 'https://docs.vigil.test' }), BODY_LIMIT_BYTES: opts.bodyLimit ?? 1_048_576 };
+  const config = { ...loadConfig({ DOCS_URL: 'https://docs.vigil.test' }), BODY_LIMIT_BYTES: opts.bodyLimit ?? 1_048_576, ...(opts.taskQueue ? { TEMPORAL_TASK_QUEUE: opts.taskQueue } : {}) };
   const changeFeed = new ChangeFeed(testDatabaseUrl());
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(testDatabaseUrl(), 'vigil_probe_jobs');

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createOrm, type Orm } from '../../src/db/orm';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/domain/webhook-retry';
 import { type TemporalHandle, connectTemporal } from '../../src/temporal/connection';
@@ -9,6 +9,7 @@ import type { OutboxWorkflowStarter } from '../../src/usecases/webhooks/ports';
 import { OutboxRelay } from '../../src/usecases/webhooks/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/composition/worker';
+import type { LocationSettings } from '../../src/composition/location';
 import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
 import type { SlaDeps } from '../../src/activities/sla';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
@@ -20,6 +21,8 @@ export interface TemporalHarness {
   temporal: TemporalHandle;
   worker: WorkerHandle;
   taskQueue: string;
+  /** The worker's built-in probe location (`local-<8 hex>`), or null when started with `location: false`. */
+  location: string | null;
   webhookStarter: OutboxWorkflowStarter;
   /** Present when started with `relay: true`. */
   relay: OutboxRelay | null;
@@ -39,6 +42,11 @@ export async function startTemporalHarness(
     email?: EmailDeps;
     /** SLA statement signing and mail (the worker's activities); the Schedule sweep reaches this server unless `workflows` is given. */
     sla?: SlaDeps;
+    /**
+     * The worker's built-in probe location (issue 25). Suites share one Temporal server and one
+     * database, so each harness gets an id of its own (`local-<8 hex>`); `false`: none.
+     */
+    location?: false | Partial<LocationSettings>;
   } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
@@ -61,6 +69,7 @@ export async function startTemporalHarness(
       email: opts.email,
       sla: opts.sla ? { workflows: temporalSlaWorkflows(temporal), ...opts.sla } : undefined,
     },
+    location: opts.location === false ? undefined : { id: `local-${randomBytes(4).toString('hex')}`, label: 'Test harness', heartbeatSeconds: 10, ...opts.location },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.
   const eagerStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
@@ -72,6 +81,7 @@ export async function startTemporalHarness(
     temporal,
     worker,
     taskQueue,
+    location: worker.location?.id ?? null,
     webhookStarter,
     relay,
     async close() {

@@ -9,7 +9,9 @@ import { connectTemporal } from '../../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../../src/temporal/outbox-workflow-starter';
+import { randomBytes } from 'node:crypto';
 import { startWorker } from '../../src/composition/worker';
+import { PROBES } from '../../src/probes/registry';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 import { createMailer } from '../../src/infra/mailer';
 import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
@@ -34,7 +36,15 @@ async function main(): Promise<void> {
     address: testTemporalAddress(),
     namespace: 'default',
     taskQueue,
-    deps: { orm, maintenanceScheduler: temporalMaintenanceScheduler(temporal), webhooks: { box: testSecretBox(), starter, timeoutMs: 5_000 }, sla },
+    deps: {
+      orm,
+      maintenanceScheduler: temporalMaintenanceScheduler(temporal),
+      webhooks: { box: testSecretBox(), starter, timeoutMs: 5_000 },
+      sla,
+      prober: { registry: PROBES, allowCidrs: '127.0.0.0/8,::1/128', defaultTimeoutMs: 5_000 },
+    },
+    // A probe location of its own (issue 25), as every worker has; ids are unique across the suites sharing this server.
+    location: { id: `local-${randomBytes(4).toString('hex')}`, label: 'Test worker process', heartbeatSeconds: 10 },
   });
   process.stdout.write('ready\n');
 }
