@@ -41,6 +41,18 @@ const MetricEntry = z
     interval_seconds: m.interval_seconds,
     agent: z.string().min(1).max(200).nullable().optional().describe('The agent that runs it: its name or id. Left out: the cloud prober runs public HTTP/TCP/DNS/TLS/ping checks; heartbeat, alert and manual metrics are fed to Vigil.'),
     unit: m.unit,
+    locations: z
+      .array(z.string().min(1).max(210))
+      .max(20)
+      .nullable()
+      .optional()
+      .describe('The locations that measure it: cloud location ids (GET /v1/locations) and/or agents as `agent:<agent name or id>`. Left out: every online cloud location for a cloud metric, its agent for an agent metric. Not for pushed metrics (manual, heartbeat, alert).'),
+    confirmation: m.confirmation
+      .unwrap()
+      .optional()
+      .describe(
+        'When a failure counts: `quorum` (majority, any, all or a number k), `failures` and `recoveries` (consecutive rounds), `recheck`. Fields left out take the defaults (majority, 2, 2, false). The whole field left out (or null): the defaults, except that a metric still at failures 1 / recoveries 1 from before confirmed status keeps them until the document names a confirmation. Not for pushed metrics.',
+      ),
   })
   .meta({ id: 'ConfigMetric' });
 

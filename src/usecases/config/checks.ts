@@ -1,4 +1,7 @@
 import { StatusPageSchema } from '../../db/entities';
+import { registeredLocationIds } from '../../db/repositories/metric-location-repository';
+import { type Confirmation, LOCATION_ID_PATTERN, agentLocationId, confirmationProblems, isAgentLocation } from '../../domain/confirmation';
+import { isPushSourceType } from '../../domain/source-types';
 import { type ConfigKind, SECTION_OF, formatPath } from '../../domain/config/kinds';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { subdomainProblem } from '../../domain/status-page/subdomain';
@@ -33,6 +36,60 @@ function checkMetric(item: ItemPlan, at: At, errors: FieldError[]): void {
   if (definition.config) r.source_config = definition.config;
   const placement = placementProblem(sourceType, r.agent != null);
   if (placement) errors.push({ path: at('agent'), message: placement.replace('pass agent_id', 'name its agent') });
+}
+
+/**
+ * Issue 25, the rules of POST/PATCH /v1/metrics (src/usecases/metrics/metrics.ts) over the whole
+ * document: which locations may measure each metric, and a confirmation they can meet. Agents in
+ * `locations` were resolved (and reported when unknown or revoked) with the other references;
+ * the cloud ids of every metric are looked up at once.
+ */
+async function checkMetricLocations(ctx: OrgContext, metrics: { item: ItemPlan; at: At }[], errors: FieldError[]): Promise<void> {
+  const reported = new Set(errors.map((e) => e.path));
+  const report = (path: string, message: string) => {
+    if (!reported.has(path)) errors.push({ path, message });
+  };
+  const cloudIds = new Set<string>();
+  for (const { item } of metrics) {
+    const r = item.record!;
+    if (!r.agent && Array.isArray(r.locations)) for (const id of r.locations as string[]) if (!isAgentLocation(id) && LOCATION_ID_PATTERN.test(id)) cloudIds.add(id);
+  }
+  const known = await registeredLocationIds(ctx.em, [...cloudIds]);
+  for (const { item, at } of metrics) {
+    const r = item.record!;
+    const sourceType = String(r.source_type);
+    const locations = r.locations as string[] | null;
+    if (isPushSourceType(sourceType)) {
+      if (locations?.length) report(at('locations'), `${sourceType} metrics are pushed to Vigil: no location measures them`);
+      if (r.confirmation !== null) report(at('confirmation'), `${sourceType} metrics are pushed to Vigil: their status counts as sent, no location votes on it`);
+      continue;
+    }
+    if (!locations) continue;
+    if (!locations.length) report(at('locations'), 'Name at least one location, or leave locations out for the default');
+    const seen = new Set<string>();
+    let cloud = 0;
+    let agents = 0;
+    locations.forEach((id, i) => {
+      if (seen.has(id)) report(at('locations', i), `${id} is listed twice`);
+      seen.add(id);
+      if (isAgentLocation(id)) agents++;
+      else if (!LOCATION_ID_PATTERN.test(id)) report(at('locations', i), 'Expected a location id (lower-case letters, digits, dashes) or agent:<agent name or id>');
+      else cloud++;
+    });
+    if (r.agent) {
+      // An agent metric reaches what only its agent can: it is measured there alone.
+      const own = agentLocationId(String(r.agent));
+      locations.forEach((id, i) => {
+        if (id !== own) report(at('locations', i), 'An agent metric is measured by its agent alone; to measure a public target from cloud locations and agents together, leave agent out and list the agents here');
+      });
+      continue;
+    }
+    locations.forEach((id, i) => {
+      if (!isAgentLocation(id) && LOCATION_ID_PATTERN.test(id) && !known.has(id)) report(at('locations', i), `No location ${id} has registered (GET /v1/locations lists them)`);
+    });
+    if (agents && !cloud) report(at('locations'), 'A cloud metric measured only by agents: name a cloud location too, or give the metric an agent');
+    if (r.confirmation) for (const p of confirmationProblems(r.confirmation as Confirmation, locations.length)) report(at('confirmation', p.path), p.message);
+  }
 }
 
 function checkSlo(item: ItemPlan, at: At, errors: FieldError[]): void {
@@ -93,11 +150,13 @@ function checkContract(item: ItemPlan, at: At, errors: FieldError[]): void {
  */
 export async function checkEntries(ctx: OrgContext, items: ItemPlan[], deleted: Map<ConfigKind, Set<string>>, errors: FieldError[], warnings: FieldError[]): Promise<void> {
   const pages: { item: ItemPlan; at: At }[] = [];
+  const metrics: { item: ItemPlan; at: At }[] = [];
   for (const item of items) {
     const at: At = (...rest) => formatPath([SECTION_OF[item.kind], item.index!, ...rest]);
     switch (item.kind) {
       case 'metric':
         checkMetric(item, at, errors);
+        metrics.push({ item, at });
         break;
       case 'slo':
         checkSlo(item, at, errors);
@@ -116,5 +175,6 @@ export async function checkEntries(ctx: OrgContext, items: ItemPlan[], deleted: 
         break;
     }
   }
+  await checkMetricLocations(ctx, metrics, errors);
   await checkSubdomains(ctx, pages, deleted, errors);
 }

@@ -3,6 +3,7 @@ import type { ConfigKind } from '../../domain/config/kinds';
 import type { ContractInput } from '../sla/contracts';
 import type { SloPolicy } from '../../domain/slo';
 import type { FieldError } from '../../domain/error-catalog';
+import type { Confirmation } from '../../domain/confirmation';
 
 /**
  * A configuration document (version 1) as the API hands it over: each section's entries in
@@ -38,6 +39,10 @@ export interface MetricEntry extends Keyed {
   /** An agent's name or id; absent or null: the cloud prober (or pushed to Vigil). */
   agent?: string | null;
   unit?: string | null;
+  /** Cloud location ids and agents as `agent:<agent name or id>`; absent or null: the default. */
+  locations?: string[] | null;
+  /** Absent or null: the defaults (or, for a metric still at the pre-confirmation 1/1, what it has). */
+  confirmation?: Partial<Confirmation> | null;
 }
 
 export interface SloEntry extends Keyed {

@@ -6,7 +6,7 @@ import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { OrgContext } from '../context';
 import type { ApplyOptions, ConfigSections, EntryOf, ParsedDocument } from './document';
-import { type RowOf, mapRefs, nameOf, requestedRecord, storedRecord } from './records';
+import { type RowOf, keepsLegacyConfirmation, mapRefs, nameOf, requestedRecord, storedRecord } from './records';
 import { type Snapshot, loadSnapshot } from './snapshot';
 import { checkEntries } from './checks';
 import type { ConfigPlan, ItemPlan } from './items';
@@ -126,18 +126,21 @@ export async function buildPlan(ctx: OrgContext, doc: ParsedDocument, options: A
   const resolverAt = referenceResolver(snap, docKeys, deleted, errors, ctx, warnings);
 
   const items: ItemPlan[] = [];
+  const legacy: number[] = [];
   for (const kind of CONFIG_KINDS) {
     (doc.sections[kind] ?? []).forEach((slot, index) => {
       if (!slot.ok) return;
       const entry = slot.entry as EntryOf[typeof kind];
       const slotIds = docKeys.get(kind)!.get(entry.config_key);
       if (!slotIds || slotIds.index !== index) return; // a duplicate key, reported
-      const record = mapRefs(kind, requestedRecord(kind, entry), resolverAt([SECTION_OF[kind], index]));
       const existing = (snap.byId[kind].get(slotIds.id) ?? null) as RowOf[typeof kind] | null;
+      const record = mapRefs(kind, requestedRecord(kind, entry, existing), resolverAt([SECTION_OF[kind], index]));
+      if (kind === 'metric' && keepsLegacyConfirmation(entry as EntryOf['metric'], existing as RowOf['metric'] | null)) legacy.push(index);
       items.push({ kind, key: entry.config_key, id: slotIds.id, action: 'unchanged', existing, record, adopts: adopted.has(slotIds.id), index, diff: [] });
     });
   }
   await checkEntries(ctx, items, deleted, errors, warnings);
+  if (legacy.length) warnings.push(legacyConfirmationWarning(legacy));
   if (errors.length) {
     throw new ProblemError('config_invalid', `The document has ${errors.length} problem${errors.length > 1 ? 's' : ''}; nothing was written.`, { errors, warnings });
   }
@@ -156,6 +159,17 @@ export async function buildPlan(ctx: OrgContext, doc: ParsedDocument, options: A
   assertQuotas(ctx, snap, items, options.contractsAllowed);
   describeChanges(snap, items, docKeys);
   return { items, warnings, snapshot: snap };
+}
+
+/** One warning for every metric that keeps the pre-confirmation failures 1 / recoveries 1 because the document names no confirmation. */
+function legacyConfirmationWarning(indexes: number[]): FieldError {
+  const shown = indexes.slice(0, 5).map((i) => `metrics[${i}]`).join(', ');
+  const more = indexes.length > 5 ? ` and ${indexes.length - 5} more` : '';
+  const n = indexes.length;
+  return {
+    path: indexes.length === 1 ? `metrics[${indexes[0]}].confirmation` : 'metrics',
+    message: `${n} metric${n > 1 ? 's' : ''} (${shown}${more}) name${n > 1 ? '' : 's'} no confirmation and keep${n > 1 ? '' : 's'} failures 1 / recoveries 1 from before confirmed status; write confirmation: {} for the defaults (majority, 2 and 2), or the values to keep`,
+  };
 }
 
 /** Fills each item's field-level diff, references shown as config_keys (or ids where an item has none). */

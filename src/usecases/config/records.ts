@@ -1,7 +1,9 @@
 import { withTermDefaults } from '../../domain/sla/credit-terms';
+import { AGENT_LOCATION_PREFIX, type Confirmation, DEFAULT_CONFIRMATION, LEGACY_CONFIRMATION, isAgentLocation } from '../../domain/confirmation';
+import { isPushSourceType } from '../../domain/source-types';
 import type { Contract, Customer, Metric, Service, Slo, StatusPage, WebhookSubscription } from '../../db/entities';
 import type { ConfigKind, RefTarget } from '../../domain/config/kinds';
-import type { Fields } from '../../domain/config/plan';
+import { type Fields, sameValue } from '../../domain/config/plan';
 import { DEFAULT_GRACE_HOURS } from '../sla/contracts';
 import type { ComponentEntry, EntryOf } from './document';
 
@@ -38,8 +40,13 @@ export function mapRefs(kind: ConfigKind, f: Fields, fn: RefMapper): Fields {
   const one = (target: RefTarget, field: string) => (typeof f[field] === 'string' ? fn(target, f[field] as string, [field]) : (f[field] ?? null));
   const many = (target: RefTarget, field: string) => ((f[field] as string[] | undefined) ?? []).map((v, i) => fn(target, v, [field, i]));
   switch (kind) {
-    case 'metric':
-      return { ...f, service: one('service', 'service'), agent: one('agent', 'agent') };
+    case 'metric': {
+      // Agents among the locations are references too: `agent:<name or id>` in documents, `agent:<id>` stored.
+      const locations = !Array.isArray(f.locations)
+        ? (f.locations ?? null)
+        : (f.locations as string[]).map((l, i) => (isAgentLocation(l) ? `${AGENT_LOCATION_PREFIX}${fn('agent', l.slice(AGENT_LOCATION_PREFIX.length), ['locations', i])}` : l));
+      return { ...f, service: one('service', 'service'), agent: one('agent', 'agent'), locations };
+    }
     case 'slo':
       return { ...f, metric: one('metric', 'metric'), service: one('service', 'service') };
     case 'contract':
@@ -72,7 +79,18 @@ export function storedRecord<K extends ConfigKind>(kind: K, row: RowOf[K]): Fiel
     }
     case 'metric': {
       const m = row as Metric;
-      return { service: m.service, name: m.name, source_type: m.sourceType, source_config: m.sourceConfig, thresholds: m.thresholds ?? null, interval_seconds: m.intervalSeconds, agent: m.agent ?? null, unit: m.unit ?? null };
+      return {
+        service: m.service,
+        name: m.name,
+        source_type: m.sourceType,
+        source_config: m.sourceConfig,
+        thresholds: m.thresholds ?? null,
+        interval_seconds: m.intervalSeconds,
+        agent: m.agent ?? null,
+        unit: m.unit ?? null,
+        locations: storedLocations(m.sourceType, m.locations),
+        confirmation: m.confirmation ?? null,
+      };
     }
     case 'slo': {
       const s = row as Slo;
@@ -121,11 +139,35 @@ export function storedRecord<K extends ConfigKind>(kind: K, row: RowOf[K]): Fiel
 
 export const DEFAULT_INTERVAL_SECONDS = 60;
 
+/** A pushed metric's empty list of locations is none at all (a document leaves both out). */
+function storedLocations(sourceType: string, locations: readonly string[] | null | undefined): string[] | null {
+  if (!locations || (!locations.length && isPushSourceType(sourceType))) return null;
+  return [...locations];
+}
+
+/**
+ * Whether a metric entry that names no confirmation keeps the stored one: a metric still at the
+ * pre-confirmation failures 1 / recoveries 1 (what the migration gave every existing metric) is
+ * not moved to the defaults by a document that never heard of confirmation; naming one opts in
+ * (docs/decisions.md, "Config as code and confirmed status").
+ */
+export function keepsLegacyConfirmation(entry: EntryOf['metric'], stored: Metric | null): boolean {
+  return entry.confirmation == null && !!stored && sameValue(stored.confirmation ?? null, LEGACY_CONFIRMATION);
+}
+
+/** A metric entry's confirmation: given fields over the defaults; none for pushed metrics (what a pushed entry gives is kept, to be refused). */
+function requestedConfirmation(entry: EntryOf['metric'], stored: Metric | null): Confirmation | Partial<Confirmation> | null {
+  if (isPushSourceType(entry.source_type)) return entry.confirmation ?? null;
+  if (keepsLegacyConfirmation(entry, stored)) return { ...LEGACY_CONFIRMATION };
+  return { ...DEFAULT_CONFIRMATION, ...(entry.confirmation ?? {}) };
+}
+
 /**
  * What a document entry asks for, with the defaults a create would apply (a field left out
- * means its default, not "keep what is there"), references still as written.
+ * means its default, not "keep what is there"), references still as written. `stored`: the item
+ * as it is (a metric's pre-confirmation 1/1 is the one default that depends on it).
  */
-export function requestedRecord<K extends ConfigKind>(kind: K, entry: EntryOf[K]): Fields {
+export function requestedRecord<K extends ConfigKind>(kind: K, entry: EntryOf[K], stored: RowOf[K] | null = null): Fields {
   switch (kind) {
     case 'customer': {
       const c = entry as EntryOf['customer'];
@@ -137,7 +179,18 @@ export function requestedRecord<K extends ConfigKind>(kind: K, entry: EntryOf[K]
     }
     case 'metric': {
       const m = entry as EntryOf['metric'];
-      return { service: m.service, name: m.name, source_type: m.source_type, source_config: m.source_config, thresholds: m.thresholds ?? null, interval_seconds: m.interval_seconds ?? DEFAULT_INTERVAL_SECONDS, agent: m.agent ?? null, unit: m.unit ?? null };
+      return {
+        service: m.service,
+        name: m.name,
+        source_type: m.source_type,
+        source_config: m.source_config,
+        thresholds: m.thresholds ?? null,
+        interval_seconds: m.interval_seconds ?? DEFAULT_INTERVAL_SECONDS,
+        agent: m.agent ?? null,
+        unit: m.unit ?? null,
+        locations: storedLocations(m.source_type, m.locations),
+        confirmation: requestedConfirmation(m, stored as Metric | null),
+      };
     }
     case 'slo': {
       const s = entry as EntryOf['slo'];

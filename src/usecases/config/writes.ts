@@ -38,7 +38,7 @@ function propertiesOf(kind: ConfigKind, r: Fields, now: Date, row: Record<string
     case 'service':
       return { name: r.name, description: r.description };
     case 'metric':
-      return { service: r.service, name: r.name, sourceConfig: r.source_config, thresholds: r.thresholds, intervalSeconds: r.interval_seconds, agent: r.agent, unit: r.unit };
+      return { service: r.service, name: r.name, sourceConfig: r.source_config, thresholds: r.thresholds, intervalSeconds: r.interval_seconds, agent: r.agent, unit: r.unit, locations: r.locations, confirmation: r.confirmation };
     case 'slo':
       return { name: r.name, metric: r.metric, service: r.service, objective: r.objective, window: r.window, noData: r.no_data, maintenance: r.maintenance, degraded: r.degraded };
     case 'status_page':
