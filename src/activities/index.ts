@@ -5,6 +5,7 @@ import { createHousekeepingActivities } from './housekeeping';
 import { createLocationActivities } from './locations';
 import { createMaintenanceActivities } from './maintenance';
 import { createMetricActivities } from './metrics';
+import { createMetricRoundActivities } from './metric-rounds';
 import { type ProberDeps, createProbeTestActivities } from './probe-tests';
 import { type WebhookDeps, createWebhookActivities } from './webhooks';
 import { type EmailDeps, createSubscriberEmailActivities } from './subscriber-emails';
@@ -36,6 +37,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createProbeTestActivities(deps),
     ...createMetricActivities(deps),
+    ...createMetricRoundActivities(deps),
     ...createSubscriberEmailActivities(deps),
     ...createSlaActivities(deps),
     ...createLocationActivities(deps),

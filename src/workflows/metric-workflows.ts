@@ -1,5 +1,10 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { RoundPlan } from '../activities/metric-rounds';
+import type { ProbeLocationActivities } from '../activities/probe-location';
+import { locationTaskQueue } from '../domain/confirmation';
+import type { MetricBucket } from '../domain/metric-buckets';
+import { type LocationAnswer, type RecheckAnswer, type RoundCheck, checksByLocation, indexAnswers, probeScheduleToStartMs, recheckAnswers, recheckBatches, recheckPairs } from '../domain/metric-rounds';
 
 const { runCloudMetricCheck } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -19,6 +24,60 @@ const { retireEmptyMetricBucket } = proxyLocalActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
+const { planMetricRound } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
+});
+
+const { recordMetricRound } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  // A second attempt stores nothing twice: a sample is keyed by metric and round start.
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
+});
+
+/** Issue 25: checks run in the probe locations (task queues `probe:<location>`), one round per bucket tick. */
+const PROBE_LOCATIONS_PATCH = 'probe-locations';
+
+/** A location's batch of one round: a check is bounded by 30 s (runProbe's deadline), a batch runs 64 at once. */
+const LOCATION_BATCH_TIMEOUT = '35 seconds';
+
+/**
+ * Each location's batch, one `probeChecks` activity on the location's task queue (its activity id
+ * names the location, so the run's history reads which location said what). A location that does
+ * not pick its batch up within `scheduleToStartMs` (process down) or fails is absent: only the
+ * answers come back.
+ */
+async function askLocations(batches: { location: string; checks: RoundCheck[] }[], scheduleToStartMs: number, kind: 'probe' | 'recheck'): Promise<LocationAnswer[]> {
+  const settled = await Promise.allSettled(
+    batches.map((b) =>
+      proxyActivities<ProbeLocationActivities>({
+        taskQueue: locationTaskQueue(b.location),
+        activityId: `${kind}:${b.location}`,
+        scheduleToStartTimeout: scheduleToStartMs,
+        startToCloseTimeout: LOCATION_BATCH_TIMEOUT,
+        // One attempt: the round's answer is due now; the next round asks again.
+        retry: { maximumAttempts: 1 },
+      }).probeChecks({ checks: b.checks }),
+    ),
+  );
+  return settled.flatMap((s, i) => (s.status === 'fulfilled' ? [{ location: batches[i]!.location, results: s.value.results }] : []));
+}
+
+/**
+ * One check round across the locations: every location checks its metrics, a `recheck` metric's
+ * failing votes are checked once more from another location that answered, and the round's
+ * samples (one per metric, with the votes) are stored.
+ */
+async function runRound(plan: RoundPlan, intervalSeconds: number): Promise<{ stored: number; answered: string[]; unanswered: number; failing: number; rechecked: number }> {
+  const wait = probeScheduleToStartMs(intervalSeconds);
+  const answers = plan.metrics.length ? await askLocations(checksByLocation(plan.metrics), wait, 'probe') : [];
+  const pairs = recheckPairs(plan.metrics, indexAnswers(answers));
+  let rechecks: RecheckAnswer[] = [];
+  if (pairs.length) rechecks = recheckAnswers(pairs, indexAnswers(await askLocations(recheckBatches(plan.metrics, pairs), wait, 'recheck')));
+  const recorded = plan.metrics.length ? await recordMetricRound({ roundStart: plan.roundStart, metrics: plan.metrics, answers, rechecks }) : { stored: 0, unanswered: 0, failing: 0 };
+  return { ...recorded, answered: answers.map((a) => a.location), rechecked: pairs.length };
+}
+
 const { sweepMetrics, maintainSamplePartitions } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
@@ -26,14 +85,37 @@ const { sweepMetrics, maintainSamplePartitions } = proxyActivities<Activities>({
 
 /** Started by the schedule `metric:<id>` of a cloud metric, once per interval (before buckets; kept for the Schedules still running it, which retire themselves). */
 export async function cloudMetricCheckWorkflow(input: { metricId: string }): Promise<string> {
-  return runCloudMetricCheck(input);
+  if (!patched(PROBE_LOCATIONS_PATCH)) return runCloudMetricCheck(input);
+  // Started for a new metric: its first round, from the locations that measure it.
+  const plan = await planMetricRound({ metricId: input.metricId });
+  if (!plan.found) return 'skipped';
+  if (!plan.metrics.length) return 'no_location_online';
+  const round = await runRound(plan, 60);
+  return round.stored ? (round.failing ? 'failing' : 'measured') : 'no_location_answered';
 }
 
 /**
  * Started by the Schedule `metric-bucket:<task queue>:<interval>:<slot>` once per interval at the slot's
  * offset: runs the bucket's cloud checks as one batch; a bucket found empty retires its Schedule.
  */
-export async function cloudMetricBucketWorkflow(input: { intervalSeconds: number; slot: number }): Promise<{ metrics: number; stored: number; startedLateMs: number; retired?: boolean }> {
+export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
+  metrics: number;
+  stored: number;
+  startedLateMs: number;
+  retired?: boolean;
+  /** Issue 25: the locations asked and those that answered, metrics no location answered for, failing rounds, rechecks run. */
+  locations?: { asked: string[]; answered: string[] };
+  unanswered?: number;
+  failing?: number;
+  rechecked?: number;
+}> {
+  if (patched(PROBE_LOCATIONS_PATCH)) {
+    const plan = await planMetricRound({ bucket: { intervalSeconds: input.intervalSeconds, slot: input.slot } });
+    if (plan.found === 0) return { metrics: 0, stored: 0, startedLateMs: plan.startedLateMs, retired: await retireEmptyMetricBucket(input) };
+    const { answered, ...round } = await runRound(plan, input.intervalSeconds);
+    const asked = checksByLocation(plan.metrics).map((b) => b.location);
+    return { metrics: plan.found, startedLateMs: plan.startedLateMs, locations: { asked, answered }, ...round };
+  }
   const run = await runCloudMetricBucket(input);
   if (run.metrics > 0) return run;
   return { ...run, retired: await retireEmptyMetricBucket(input) };

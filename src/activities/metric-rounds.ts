@@ -1,0 +1,151 @@
+import { Context } from '@temporalio/activity';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../db/orm';
+import { onlineLocations } from '../db/repositories/location-repository';
+import { type RoundMetricRow, bucketRoundMetrics, roundMetric } from '../db/repositories/metric-round-repository';
+import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
+import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
+import { type LocationAnswer, type RecheckAnswer, type RoundMetric, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
+import type { Thresholds } from '../domain/thresholds';
+import { type IncomingSample, ingestSamples } from '../usecases/metrics/ingest';
+
+/** What a round checks: its start (the time its samples carry) and the metrics with the locations that check each. */
+export interface RoundPlan {
+  /** ISO time the round started. */
+  roundStart: string;
+  /** How late the round started after the bucket's planned tick, in ms (0 for a first check). */
+  startedLateMs: number;
+  /** Live cloud metrics found (a bucket found empty retires its Schedule). */
+  found: number;
+  /** The installation's online cloud locations when planned, in id order. */
+  online: string[];
+  /** The metrics some online location checks (a metric without one gets no sample this round). */
+  metrics: RoundMetric[];
+}
+
+export interface RoundRecord {
+  roundStart: string;
+  metrics: RoundMetric[];
+  /** What each location that answered returned (a location that failed or timed out is absent). */
+  answers: LocationAnswer[];
+  rechecks: RecheckAnswer[];
+}
+
+export interface RoundRecorded {
+  /** Samples stored: one per metric some location answered for. */
+  stored: number;
+  /** Metrics no location answered for (no sample). */
+  unanswered: number;
+  /** Metrics whose round was failing. */
+  failing: number;
+}
+
+/** The running activity's Temporal client and task queue (the installation's, for a local activity). */
+function activityContext(): { client: Context['client']; taskQueue: string } | null {
+  try {
+    const ctx = Context.current();
+    return { client: ctx.client, taskQueue: ctx.info.taskQueue };
+  } catch {
+    return null;
+  }
+}
+
+const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetric => {
+  const c = m.confirmation ?? LEGACY_CONFIRMATION;
+  return {
+    metricId: m.id,
+    organization: m.organizationId,
+    sourceType: m.sourceType,
+    sourceConfig: m.sourceConfig,
+    thresholds: (m.thresholds as Thresholds | null) ?? null,
+    quorum: c.quorum,
+    recheck: c.recheck,
+    locations: resolveLocations(m.locations, online, isAgentLocation),
+  };
+};
+
+/**
+ * The activities of a check round across locations (issue 25), run as local activities on the
+ * installation's worker (they read and write the database; the locations never do): plan the
+ * round, then record its outcome once the locations answered.
+ */
+export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string }) {
+  const em = () => deps.orm.em.fork() as EntityManager;
+  const installation = (ctx: ReturnType<typeof activityContext>) => ctx?.taskQueue ?? deps.taskQueue ?? 'vigil';
+  return {
+    /**
+     * A bucket's round (`bucket`) or a new metric's first check (`metricId`): the live cloud
+     * metrics, each with the online cloud locations that measure it (its `locations`, agents left
+     * out, or every online one), its thresholds and confirmation. A first check also retires the
+     * metric's Schedule from before buckets and makes sure of its bucket's Schedule.
+     */
+    async planMetricRound(input: { bucket: MetricBucket } | { metricId: string }): Promise<RoundPlan> {
+      const started = Date.now();
+      const ctx = activityContext();
+      const e = em();
+      let rows: RoundMetricRow[];
+      let startedLateMs = 0;
+      if ('bucket' in input) {
+        startedLateMs = started - plannedRunAt(input.bucket, started);
+        rows = await bucketRoundMetrics(e, input.bucket);
+      } else {
+        const m = await roundMetric(e, input.metricId);
+        if (ctx) {
+          await ctx.client.schedule.getHandle(`metric:${input.metricId}`).delete().catch((err: unknown) => {
+            if (!(err instanceof ScheduleNotFoundError)) throw err;
+          });
+          if (m) {
+            await ctx.client.schedule.create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), ctx.taskQueue)).catch((err: unknown) => {
+              if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+            });
+          }
+        }
+        rows = m ? [m] : [];
+      }
+      const online = rows.length ? (await onlineLocations(e, installation(ctx), new Date(started))).map((l) => l.id) : [];
+      const metrics = rows.map((m) => toRoundMetric(m, online)).filter((m) => m.locations.length > 0);
+      return { roundStart: new Date(started).toISOString(), startedLateMs, found: rows.length, online, metrics };
+    },
+
+    /**
+     * The round's outcome: each metric's votes (one per location that answered, its status from the
+     * thresholds, a recheck's answer with it), the round's outcome under the metric's quorum, and
+     * one sample per metric stamped with the round's start — the representative vote's value,
+     * reason and status, with every vote — stored with one ingest per organization (which applies
+     * the confirmation). A metric no location answered for gets no sample. Storing the same round
+     * again changes nothing (a sample is keyed by metric and time).
+     */
+    async recordMetricRound(input: RoundRecord): Promise<RoundRecorded> {
+      const sampledAt = new Date(input.roundStart);
+      const answers = indexAnswers(input.answers);
+      const byOrg = new Map<string, IncomingSample[]>();
+      let unanswered = 0;
+      let failing = 0;
+      for (const m of input.metrics) {
+        const votes = roundVotes(m, answers, input.rechecks);
+        const outcome = roundOutcome(votes, m.quorum);
+        const rep = outcome.representative;
+        if (!rep) {
+          unanswered++;
+          continue;
+        }
+        if (outcome.outcome === 'failing') failing++;
+        const list = byOrg.get(m.organization) ?? [];
+        list.push({ metricId: m.metricId, sampledAt, value: rep.value, reason: rep.value === null ? rep.reason : null, status: rep.status, votes });
+        byOrg.set(m.organization, list);
+      }
+      let stored = 0;
+      const failures: unknown[] = [];
+      for (const [organization, list] of byOrg) {
+        try {
+          stored += (await ingestSamples(em(), organization, list, new Date())).accepted;
+        } catch (err) {
+          failures.push(err);
+        }
+      }
+      if (failures.length) throw new AggregateError(failures, `storing the round's samples of ${failures.length} of ${byOrg.size} organizations failed`);
+      return { stored, unanswered, failing };
+    },
+  };
+}

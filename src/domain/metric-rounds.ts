@@ -1,0 +1,159 @@
+/**
+ * A check round of cloud metrics across locations (issue 25), the pure part: which locations
+ * check which metrics, the votes their answers make, which votes fail, and where a failing vote
+ * is checked once more (`recheck`). Used by the round workflow (deterministic: no I/O) and by the
+ * activities that plan and record a round.
+ *
+ * A round: the bucket's metrics are planned (each with the cloud locations that measure it), every
+ * location gets one `probeChecks` activity with its checks, the answers make one vote per
+ * location and metric, the failing votes of `recheck` metrics are checked again from another
+ * location, and one sample per metric carries the round's outcome and its votes.
+ */
+import { type Quorum, type Vote, voteKind } from './confirmation';
+import { type HealthStatus, type Thresholds, evaluateStatus } from './thresholds';
+
+/** One check a location runs (the `probeChecks` activity's input item). */
+export interface RoundCheck {
+  metricId: string;
+  sourceType: string;
+  sourceConfig: Record<string, unknown>;
+}
+
+/** One check's answer from a location (the `probeChecks` activity's output item). */
+export interface CheckResult {
+  metricId: string;
+  value: number | null;
+  reason: string | null;
+  /** ISO time the check started. */
+  at: string;
+}
+
+/** What a location answered in a round. */
+export interface LocationAnswer {
+  location: string;
+  results: CheckResult[];
+}
+
+/** A metric as a round plans it. */
+export interface RoundMetric extends RoundCheck {
+  organization: string;
+  thresholds: Thresholds | null;
+  quorum: Quorum;
+  recheck: boolean;
+  /** The cloud locations that check it this round, in id order. */
+  locations: string[];
+}
+
+/** A failing check to run once more: the metric, the location whose vote failed, and the location that checks again. */
+export interface RecheckPair {
+  metricId: string;
+  failed: string;
+  by: string;
+}
+
+/** A recheck's answer: what `by` got for the metric whose vote at `failed` failed. */
+export interface RecheckAnswer extends RecheckPair {
+  result: CheckResult | null;
+}
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The cloud locations that check a metric: its own list (agent locations left out: agents send
+ * their own samples) or, without one, every online cloud location of the installation; in either
+ * case only those online now (an offline location would only hold the round up).
+ */
+export function resolveLocations(metricLocations: readonly string[] | null, online: readonly string[], isAgent: (id: string) => boolean): string[] {
+  const onlineSet = new Set(online);
+  const wanted = metricLocations === null ? [...online] : metricLocations.filter((l) => !isAgent(l) && onlineSet.has(l));
+  return [...new Set(wanted)].sort(byId);
+}
+
+/** Each location's checks, locations in id order (a location with no metric gets none). */
+export function checksByLocation(metrics: readonly RoundMetric[]): { location: string; checks: RoundCheck[] }[] {
+  const out = new Map<string, RoundCheck[]>();
+  for (const m of metrics) {
+    for (const l of m.locations) {
+      const list = out.get(l) ?? [];
+      list.push({ metricId: m.metricId, sourceType: m.sourceType, sourceConfig: m.sourceConfig });
+      out.set(l, list);
+    }
+  }
+  return [...out].sort((a, b) => byId(a[0], b[0])).map(([location, checks]) => ({ location, checks }));
+}
+
+/** The status a value gets from the metric's thresholds (as ingest evaluates it: no_data without a value, healthy without complete thresholds). */
+export function resultStatus(value: number | null, thresholds: Thresholds | null): HealthStatus {
+  return evaluateStatus(value, thresholds) ?? 'healthy';
+}
+
+/** Answers indexed by location, then metric. */
+export function indexAnswers(answers: readonly LocationAnswer[]): Map<string, Map<string, CheckResult>> {
+  return new Map(answers.map((a) => [a.location, new Map(a.results.map((r) => [r.metricId, r]))]));
+}
+
+/** The metric's votes of this round: one per location that answered for it, in location order. */
+export function roundVotes(m: Pick<RoundMetric, 'metricId' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>, rechecks: readonly RecheckAnswer[] = []): Vote[] {
+  const votes: Vote[] = [];
+  for (const location of m.locations) {
+    const r = answers.get(location)?.get(m.metricId);
+    if (!r) continue;
+    const vote: Vote = { location, value: r.value, reason: r.value === null ? r.reason : null, status: resultStatus(r.value, m.thresholds), at: r.at };
+    const again = rechecks.find((x) => x.metricId === m.metricId && x.failed === location);
+    if (again) {
+      vote.recheck = again.result ? { location: again.by, value: again.result.value, reason: again.result.value === null ? again.result.reason : null, status: resultStatus(again.result.value, m.thresholds), at: again.result.at } : null;
+    }
+    votes.push(vote);
+  }
+  return votes;
+}
+
+/** The locations whose vote on the metric fails this round (before any recheck). */
+export function failingLocations(m: Pick<RoundMetric, 'metricId' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>): string[] {
+  return roundVotes(m, answers).filter((v) => voteKind(v) === 'fail').map((v) => v.location);
+}
+
+/**
+ * Where each failing vote of a `recheck` metric is checked once more: the next location in id
+ * order (wrapping) among the metric's locations that answered this round; a metric only one
+ * location answered for is checked again from that location (a second look beats none).
+ */
+export function recheckPairs(metrics: readonly RoundMetric[], answers: Map<string, Map<string, CheckResult>>): RecheckPair[] {
+  const pairs: RecheckPair[] = [];
+  for (const m of metrics) {
+    if (!m.recheck) continue;
+    const answered = m.locations.filter((l) => answers.get(l)?.has(m.metricId));
+    for (const failed of failingLocations(m, answers)) {
+      const i = answered.indexOf(failed);
+      pairs.push({ metricId: m.metricId, failed, by: answered[(i + 1) % answered.length]! });
+    }
+  }
+  return pairs;
+}
+
+/** The rechecks grouped into one batch of checks per location that runs them, locations in id order. */
+export function recheckBatches(metrics: readonly RoundMetric[], pairs: readonly RecheckPair[]): { location: string; checks: RoundCheck[] }[] {
+  const byMetric = new Map(metrics.map((m) => [m.metricId, m]));
+  const out = new Map<string, RoundCheck[]>();
+  for (const p of pairs) {
+    const m = byMetric.get(p.metricId)!;
+    const list = out.get(p.by) ?? [];
+    // A metric failing at two locations that both hand it to the same one is checked there once.
+    if (!list.some((c) => c.metricId === p.metricId)) list.push({ metricId: m.metricId, sourceType: m.sourceType, sourceConfig: m.sourceConfig });
+    out.set(p.by, list);
+  }
+  return [...out].sort((a, b) => byId(a[0], b[0])).map(([location, checks]) => ({ location, checks }));
+}
+
+/** The rechecks' answers, from what the rechecking locations returned (null for a location that did not answer). */
+export function recheckAnswers(pairs: readonly RecheckPair[], answers: Map<string, Map<string, CheckResult>>): RecheckAnswer[] {
+  return pairs.map((p) => ({ ...p, result: answers.get(p.by)?.get(p.metricId) ?? null }));
+}
+
+/**
+ * How long a location's batch may wait to be picked up: a dead location must not hold the round
+ * (half the interval, at most 10 s, at least 1 s).
+ */
+export function probeScheduleToStartMs(intervalSeconds: number): number {
+  return Math.max(1_000, Math.min(10_000, Math.floor((intervalSeconds * 1000) / 2)));
+}
