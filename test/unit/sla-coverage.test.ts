@@ -121,7 +121,7 @@ describe('per-metric evidence and corrections', () => {
         },
       ]),
     );
-    expect(doc.services[0]?.metric_evidence).toEqual([{ metric_id: uuid(21), name: 'latency', counted_from: '2025-12-01T00:00:00.000Z', samples: 100, imported_samples: 40, imported_minutes: 40, late_samples: 3 }]);
+    expect(doc.services[0]?.metric_evidence).toEqual([{ metric_id: uuid(21), name: 'latency', counted_from: '2025-12-01T00:00:00.000Z', samples: 100, imported_samples: 40, imported_minutes: 40, late_samples: 3, outages: [] }]);
   });
 
   it('says what a correction changed from the revision it supersedes', () => {

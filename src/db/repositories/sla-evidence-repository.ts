@@ -1,13 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EvidenceRound } from '../../domain/sla/outages';
 import { pgArray, rawRows } from '../raw-sql';
 
-/** A status flip as a statement reads it: with its reason and the reason's class (null on rows written before issue 24). */
+/**
+ * A status flip as a statement reads it: with its reason and the reason's class (null on rows
+ * written before issue 24), and its confirmation evidence (issue 25; null on rows written before
+ * it or rebuilt from imports): the confirming round, the number of rounds and each round's votes.
+ */
 export interface EvidenceFlip {
   metricId: string;
   toStatus: string;
   reason: string | null;
   reasonClass: string | null;
   at: Date;
+  confirmedAt: Date | null;
+  confirmations: number | null;
+  rounds: EvidenceRound[] | null;
 }
 
 /**
@@ -17,18 +25,32 @@ export interface EvidenceFlip {
 export async function evidenceFlips(em: EntityManager, metricIds: readonly string[], start: Date, end: Date): Promise<EvidenceFlip[]> {
   if (!metricIds.length) return [];
   const ids = pgArray([...metricIds]);
-  const rows = await rawRows<{ metric_id: string; to_status: string; reason: string | null; reason_class: string | null; at: string | Date }>(
+  const rows = await rawRows<{
+    metric_id: string; to_status: string; reason: string | null; reason_class: string | null; at: string | Date;
+    confirmed_at: string | Date | null; confirmations: number | null; votes: unknown;
+  }>(
     em,
-    `select metric.id as metric_id, last_flip.to_status, last_flip.reason, last_flip.reason_class, last_flip.at from unnest(?::uuid[]) as metric(id)
+    `select metric.id as metric_id, last_flip.to_status, last_flip.reason, last_flip.reason_class, last_flip.at, last_flip.confirmed_at, last_flip.confirmations, last_flip.votes
+     from unnest(?::uuid[]) as metric(id)
      cross join lateral (
-       select to_status, reason, reason_class, at from metric_status_flips where metric_id = metric.id and at < ?::timestamptz order by at desc, id desc limit 1
+       select to_status, reason, reason_class, at, confirmed_at, confirmations, votes from metric_status_flips where metric_id = metric.id and at < ?::timestamptz order by at desc, id desc limit 1
      ) last_flip
      union all
-     select metric_id, to_status, reason, reason_class, at from metric_status_flips where metric_id = any(?::uuid[]) and at >= ?::timestamptz and at < ?::timestamptz
+     select metric_id, to_status, reason, reason_class, at, confirmed_at, confirmations, votes from metric_status_flips
+     where metric_id = any(?::uuid[]) and at >= ?::timestamptz and at < ?::timestamptz
      order by at, metric_id`,
     [ids, start.toISOString(), ids, start.toISOString(), end.toISOString()],
   );
-  return rows.map((r) => ({ metricId: r.metric_id, toStatus: r.to_status, reason: r.reason, reasonClass: r.reason_class, at: new Date(r.at) }));
+  return rows.map((r) => ({
+    metricId: r.metric_id,
+    toStatus: r.to_status,
+    reason: r.reason,
+    reasonClass: r.reason_class,
+    at: new Date(r.at),
+    confirmedAt: r.confirmed_at === null ? null : new Date(r.confirmed_at),
+    confirmations: r.confirmations === null ? null : Number(r.confirmations),
+    rounds: Array.isArray(r.votes) && r.votes.length ? (r.votes as EvidenceRound[]) : null,
+  }));
 }
 
 /** Each metric's first stored sample before `before` (metrics without one are absent): one index probe per metric. */

@@ -20,6 +20,10 @@
  *   imported samples and minutes, samples that arrived after the period ended); `coverage` for the
  *   whole contract (coverage.ts) with a `warning` below the terms' `min_coverage_pct`; and on a
  *   correction, `correction`: what changed from the revision it supersedes.
+ * - Issue 25 (additive, as issue 24's): each metric evidence entry lists the metric's `outages`
+ *   in the window (outages.ts): from, to, minutes, and `confirmed_by` — how many locations
+ *   confirmed it over how many rounds, from the first failing round (where the outage starts)
+ *   to the confirming one; null when the flip recorded no votes (counted at once).
  */
 import { z } from 'zod';
 import { attainment as exactAttainment, compareWithPercent, formatPercent } from './attainment';
@@ -29,6 +33,7 @@ import { currencyExponent } from './currency';
 import { DECIMAL_PATTERN } from './decimal';
 import { contractGaps, coverageVerdict, itemGaps } from './coverage';
 import { type MaintenanceWindow, type ServiceTimeline, type Span, countDowntime } from './downtime';
+import { type EvidencedTimeline, metricOutages } from './outages';
 import type { PeriodBounds } from './period';
 
 export const STATEMENT_SCHEMA_ID = 'vigil.sla_statement.v1';
@@ -45,6 +50,28 @@ const minuteCounts = {
   down_minutes: minutes,
 };
 
+const outageSchema = z.strictObject({
+  from: iso,
+  to: iso,
+  /** Minutes of the window the outage touches. */
+  minutes,
+  /** Of those, the ones outside qualifying maintenance and finance's exclusions. */
+  counted_minutes: minutes,
+  status: z.enum(['degraded', 'unhealthy']),
+  reason: z.string().nullable(),
+  /** Null: the flip recorded no votes (stored before issue 25 or rebuilt from an import), counted at once. */
+  confirmed_by: z
+    .strictObject({
+      locations_failing: minutes,
+      locations_voting: minutes,
+      rounds: z.int().min(1),
+      first_failing_at: iso,
+      confirmed_at: iso,
+      failing_locations: z.array(z.string()),
+    })
+    .nullable(),
+});
+
 const metricEvidenceSchema = z.strictObject({
   metric_id: z.uuid(),
   name: z.string(),
@@ -57,6 +84,8 @@ const metricEvidenceSchema = z.strictObject({
   imported_minutes: minutes,
   /** Samples of the window the service received after the period ended. */
   late_samples: minutes,
+  /** Issue 25: the metric's down spans in the window, each with how its flip was confirmed. */
+  outages: z.array(outageSchema).optional(),
 });
 
 const coverageSchema = z.strictObject({
@@ -160,8 +189,8 @@ export interface CoveredService {
   /** A service, or an SLO standing for its metric or service. */
   kind?: 'service' | 'slo';
   name: string;
-  /** One timeline per metric of the service (a service without metrics has none). */
-  metrics: readonly ServiceTimeline[];
+  /** One timeline per metric of the service (a service without metrics has none); changes may carry their flip's evidence. */
+  metrics: readonly EvidencedTimeline[];
   /** Where each metric's evidence came from, in the order of `metrics`. */
   metricEvidence?: readonly MetricEvidence[];
 }
@@ -278,8 +307,14 @@ function minutesOf(items: readonly CoveredService[], input: StatementInput, with
 
 const minuteCountsOf = ({ unmeasured_minutes: _u, ...counts }: ReturnType<typeof minutesOf>) => counts;
 
-function metricEvidenceOf(item: CoveredService): StatementDocument['services'][number]['metric_evidence'] {
-  return item.metricEvidence?.map((m) => ({
+function metricEvidenceOf(item: CoveredService, input: StatementInput): StatementDocument['services'][number]['metric_evidence'] {
+  const outageContext = {
+    window: input.window,
+    terms: input.contract.creditTerms,
+    shared: sharedWindows(input),
+    own: input.maintenances.filter((m) => m.itemIds?.includes(item.id)).map(windowOf),
+  };
+  return item.metricEvidence?.map((m, i) => ({
     metric_id: m.metricId,
     name: m.name,
     counted_from: isoOf(m.countedFrom),
@@ -287,6 +322,7 @@ function metricEvidenceOf(item: CoveredService): StatementDocument['services'][n
     imported_samples: m.importedSamples,
     imported_minutes: m.importedMinutes,
     late_samples: m.lateSamples,
+    outages: item.metrics[i] ? metricOutages(item.metrics[i] as EvidencedTimeline, outageContext) : [],
   }));
 }
 
@@ -337,7 +373,7 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
   const terms = input.contract.creditTerms;
   const services = input.services.map((s) => {
     const counted = minutesOf([s], input);
-    const evidence = metricEvidenceOf(s);
+    const evidence = metricEvidenceOf(s, input);
     return {
       id: s.id,
       kind: s.kind ?? 'service',

@@ -5,6 +5,7 @@
  * instants. The calculation section retells src/domain/sla/credit.ts in the contract's terms:
  * share of the fee → cap → minimum → one rounding.
  */
+import { describeConfirmation } from '../../domain/sla/outages';
 import type { StatementDocument } from '../../domain/sla/statement';
 import { selectTier } from '../../domain/sla/credit';
 import { type Fraction, decimalToFraction, formatFractionFloorTrimmed } from '../../domain/sla/decimal';
@@ -265,6 +266,64 @@ function incidents(d: Doc): string {
   return lines('<section aria-labelledby="incidents">', '<h2 id="incidents">Incident ledger</h2>', body, '</section>');
 }
 
+/** At most this many outage rows in the page; statement.json lists every one. */
+export const OUTAGE_ROWS_SHOWN = 500;
+
+const clocks = new Map<string, Intl.DateTimeFormat>();
+/** A time of day to the second in the statement's zone (confirmation rounds may be seconds apart), e.g. "10:10:30 UTC". */
+function clock(d: Doc, iso: string): string {
+  const zone = d.period.timezone;
+  let f = clocks.get(zone);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+    try {
+      f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: zone });
+    } catch {
+      f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' });
+    }
+    clocks.set(zone, f);
+  }
+  return `<time datetime="${esc(iso)}">${esc(f.format(new Date(iso)))}</time>`;
+}
+
+/**
+ * Issue 25: each metric's outages with how they were confirmed. Shown only for documents that
+ * list outages (drafted from issue 25 on); older documents are rendered as they were.
+ */
+function outages(d: Doc): string {
+  const listed = d.services.flatMap((s) => (s.metric_evidence ?? []).filter((m) => m.outages !== undefined).map((m) => ({ s, m })));
+  if (!listed.length) return '';
+  const all = listed.flatMap(({ s, m }) => (m.outages ?? []).map((o) => ({ s, m, o })));
+  const rows = all.slice(0, OUTAGE_ROWS_SHOWN).map(({ s, m, o }) => {
+    const c = o.confirmed_by;
+    const confirmation = c
+      ? `${esc(describeConfirmation(c).replace(/^c/, 'C'))}: first failing round ${clock(d, c.first_failing_at)}, confirmed ${clock(d, c.confirmed_at)}${
+          c.failing_locations.length ? `<br><span class="muted">failing: ${esc(c.failing_locations.join(', '))}</span>` : ''
+        }`
+      : esc('Counted at once: the flip recorded no confirmation.');
+    return lines(
+      '<tr>',
+      th(esc(`${s.name} / ${m.name}`), 'row'),
+      td(`${when(d, o.from)} – ${when(d, o.to)}<br><span class="muted">${esc(o.status)}${o.reason ? ` (${esc(o.reason)})` : ''}</span>`),
+      num(o.minutes),
+      num(o.counted_minutes),
+      td(confirmation, 'why'),
+      '</tr>',
+    );
+  });
+  const body = all.length
+    ? table('Outages of the covered metrics', [20, 26, 10, 10, 34], [th('Metric'), th('Outage'), th('Minutes', 'col', 'num'), th('Counted', 'col', 'num'), th('Confirmation')], rows)
+    : '<p>No covered metric was down in this period.</p>';
+  return lines(
+    '<section aria-labelledby="outages">',
+    '<h2 id="outages">Outage ledger</h2>',
+    '<p>Each outage of a covered metric, from the status flip that began it. A flip measured from several locations is confirmed over consecutive failing rounds; the outage is counted from the <strong>first</strong> failing round, so the minutes spent confirming it are down minutes too. <em>Minutes</em> are the minutes the outage touches; <em>Counted</em> those outside excluded windows (a minute two outages share shows in both).</p>',
+    body,
+    all.length > OUTAGE_ROWS_SHOWN ? `<p class="note">${esc(`The first ${formatCount(OUTAGE_ROWS_SHOWN)} of ${formatCount(all.length)} outages are shown; statement.json lists every one.`)}</p>` : '',
+    '</section>',
+  );
+}
+
 const fractionOf = (decimal: string): Fraction => decimalToFraction(decimal);
 const percentOfShare = (share: Fraction) => formatFractionFloorTrimmed({ numerator: share.numerator * 100n, denominator: share.denominator }, 6);
 
@@ -435,6 +494,7 @@ ${lines(
   evidence(d),
   exclusions(d),
   incidents(d),
+  outages(d),
   calculation(d),
   approvals(input),
   revisions(input),

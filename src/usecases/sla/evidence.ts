@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Contract, IncidentSchema, MaintenanceSchema, MetricSchema, ServiceSchema, SlaExclusionSchema, SloSchema } from '../../db/entities';
 import { evidenceFlips, firstSamplesBefore, sampleOrigins } from '../../db/repositories/sla-evidence-repository';
 import { reasonClass } from '../../domain/reason-class';
-import type { ServiceTimeline, SlaStatus } from '../../domain/sla/downtime';
+import type { SlaStatus } from '../../domain/sla/downtime';
+import type { EvidencedChange, EvidencedTimeline } from '../../domain/sla/outages';
 import type { CoveredService, IncidentEvidence, MaintenanceEvidence, ManualExclusion, MetricEvidence } from '../../domain/sla/statement';
 
 export interface Evidence {
@@ -50,10 +51,12 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
   };
   const metrics = candidates.filter((m) => countedFrom(m) < window.end);
   const flips = await evidenceFlips(em, metrics.map((m) => m.id), window.start, window.end);
-  const byMetric = new Map<string, { at: Date; status: SlaStatus }[]>();
+  const byMetric = new Map<string, EvidencedChange[]>();
   for (const f of flips) {
     const list = byMetric.get(f.metricId) ?? [];
-    list.push({ at: f.at, status: availabilityStatus(f.toStatus, f.reason, f.reasonClass) });
+    // Each change carries its flip's evidence: the statement lists the outages it began with how they were confirmed.
+    const flip = { toStatus: f.toStatus, reason: f.reason, confirmedAt: f.confirmedAt, confirmations: f.confirmations, rounds: f.rounds };
+    list.push({ at: f.at, status: availabilityStatus(f.toStatus, f.reason, f.reasonClass), flip });
     byMetric.set(f.metricId, list);
   }
   const origins = await sampleOrigins(em, metrics.map((m) => m.id), window.start, window.end, periodEnd);
@@ -63,7 +66,7 @@ export async function gatherEvidence(em: EntityManager, contract: Contract, peri
     countedFrom: countedFrom(m),
     ...(origins.get(m.id) ?? { samples: 0, importedSamples: 0, importedMinutes: 0, lateSamples: 0 }),
   });
-  const timelineOf = (m: (typeof metrics)[number]): ServiceTimeline => {
+  const timelineOf = (m: (typeof metrics)[number]): EvidencedTimeline => {
     const changes = [...(byMetric.get(m.id) ?? [])];
     if (m.deletedAt) {
       const kept = changes.filter((c) => c.at.getTime() < m.deletedAt!.getTime());
