@@ -135,3 +135,20 @@ export function confirmationProblems(c: Confirmation, locationCount: number | nu
   if (typeof c.quorum === 'number' && locationCount !== null && c.quorum > locationCount) out.push({ path: 'quorum', message: `quorum ${c.quorum} is more than the ${locationCount} locations that measure the metric` });
   return out;
 }
+
+/**
+ * A flip's evidence in words, for an incident drafted from it: how many locations failed in
+ * the confirming round, over how many rounds, and what each location saw.
+ * e.g. "Confirmed by 2 of 3 locations over 2 rounds (ap-south: healthy 40; eu-central: ECONNREFUSED; us-east: unhealthy 900)."
+ */
+export function describeEvidence(rounds: readonly { at: string; votes: readonly Vote[] }[] | null | undefined, unit: string | null): string | null {
+  const last = rounds?.at(-1);
+  if (!rounds?.length || !last?.votes.length) return null;
+  const votes = [...last.votes].sort((a, b) => (a.location < b.location ? -1 : 1));
+  const voting = votes.filter((v) => voteKind(effectiveVote(v)) !== 'absent');
+  const failing = voting.filter((v) => voteKind(effectiveVote(v)) === 'fail');
+  const seen = (v: { value: number | null; reason: string | null; status: string }) => (v.value === null ? (v.reason ?? 'no_data') : `${v.status} ${v.value}${unit ? ` ${unit}` : ''}`);
+  const words = votes.map((v) => `${v.location}: ${seen(v)}${v.recheck ? `, rechecked from ${v.recheck.location}: ${seen(v.recheck)}` : ''}`);
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  return `Confirmed by ${failing.length} of ${plural(voting.length, 'location')} over ${plural(rounds.length, 'round')} (${words.join('; ')}).`;
+}

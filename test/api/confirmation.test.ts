@@ -169,6 +169,18 @@ describe('confirmed status on ingest', () => {
     expect(res.body.errors.find((e: { path: string }) => e.path === 'locations[1]').message).toMatch(/No such agent/);
   });
 
+  it('quotes the confirming votes in an incident drafted from the flip', async () => {
+    const m = await newMetric('drafted', { unit: 'ms' });
+    await post(m.id, 0, V.healthy);
+    await post(m.id, 60, null, 'ECONNREFUSED');
+    await post(m.id, 120, V.unhealthy);
+    const draft = await call('POST', `/v1/incidents/from-metric/${m.id}`);
+    expect(draft.status).toBe(201);
+    const body = draft.body.updates?.[0]?.body ?? draft.body.messages?.[0]?.body ?? JSON.stringify(draft.body);
+    expect(body).toContain(`since ${at(60)}`);
+    expect(body).toContain(`Confirmed by 1 of 1 location over 2 rounds (agent:${agent.id}: unhealthy 250 ms).`);
+  });
+
   it('lists flips newest first, cursor-paged, and never another organization’s', async () => {
     const m = await newMetric('paged', { confirmation: { failures: 1, recoveries: 1 } });
     for (let i = 0; i < 5; i++) await post(m.id, i * 60, i % 2 ? V.unhealthy : V.healthy);

@@ -80,6 +80,8 @@ describe('console metrics', () => {
         thresholds: THRESHOLDS,
         agent_id: edge.id,
         unit: 'ms',
+        // The one refused connection below shows at once (no confirmation rounds).
+        confirmation: { failures: 1, recoveries: 1 },
       }),
     );
     agentMetricId = db.id;

@@ -219,7 +219,7 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
   it('drafts "is down", severity major, from a no_data with a target reason, and names the state a class change within no_data left', async () => {
     const service = (await call('POST', '/v1/services', { name: 'Shop' })).body.id;
     const agent = (await call('POST', '/v1/agents', { name: 'shop-edge' })).body;
-    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Checkout', source_type: 'tcp', source_config: { host: 'shop.internal', port: 443 }, thresholds: { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 }, interval_seconds: 60, agent_id: agent.id })).body.id;
+    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Checkout', source_type: 'tcp', source_config: { host: 'shop.internal', port: 443 }, thresholds: { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 }, interval_seconds: 60, agent_id: agent.id, confirmation: { failures: 1, recoveries: 1 } })).body.id;
     const post = async (value: number | null, reason: string | null, agoMs: number) =>
       expect((await api.request('POST', '/v1/agent/samples', { headers: { authorization: `Bearer ${agent.token}` }, body: { samples: [{ metric_id: metric, sampled_at: new Date(Date.now() - agoMs).toISOString(), value, reason }] } })).status).toBe(200);
     await post(null, 'header_ref_missing', 300_000);

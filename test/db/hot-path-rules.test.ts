@@ -46,6 +46,8 @@ async function newMetric(thresholds: ThresholdCase['thresholds']): Promise<strin
     thresholds,
     interval_seconds: 60,
     agent_id: agent.id,
+    // Each sample counts at once: these rules are about one sample's status (confirmation: test/api/confirmation.test.ts).
+    confirmation: { failures: 1, recoveries: 1 },
   });
   expect(res.status).toBe(201);
   return res.body.id;

@@ -9,7 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
  * - metric_status_flips: the votes that confirmed the flip, how many rounds, and when it was
  *   confirmed (`at` stays the first failing round: the outage started then).
  * - `vigil_confirm`: the window aggregate the ingest statement walks each metric's new samples
- *   with, in time order, from the metric's stored state (see samples-repository.ts).
+ *   with, in time order, from the metric's stored state (see samples-repository.ts). Failing rounds
+ *   (unhealthy, degraded, no_data of a target reason) count together; a good one (healthy) ends them.
  * Existing measured metrics get failures 1 and recoveries 1: every round counts at once, as before.
  */
 export class Migration20261126090000Confirmation extends Migration {
@@ -27,6 +28,7 @@ export class Migration20261126090000Confirmation extends Migration {
     // change; another key starts or continues one; enough consecutive rounds confirm it. A gap
     // (no_data of a measurement reason) is neither an outage nor a recovery and takes effect at
     // once, and so does the first good reading after a gap.
+    this.addSql(`create function vigil_confirm_failing(k text) returns boolean language sql immutable as $$ select k in ('unhealthy', 'degraded', 'no_data/target') $$;`);
     this.addSql(`create function vigil_confirm_step(s vigil_confirm_state, k text, at timestamptz, reason text, votes jsonb,
         init_confirmed text, init_reason text, init_pending text, init_count int, init_since timestamptz, init_evidence jsonb,
         failures int, recoveries int) returns vigil_confirm_state language plpgsql immutable as $$
@@ -40,9 +42,12 @@ export class Migration20261126090000Confirmation extends Migration {
           s.reason := reason; s.pending := null; s.count := 0; s.since := null; s.evidence := '[]'::jsonb;
           return s;
         end if;
-        if s.pending is distinct from k then
+        -- Failing rounds count together whatever they failed with (refused, then too slow); the
+        -- change goes to the latest one's status.
+        if s.pending is distinct from k and not coalesce(vigil_confirm_failing(s.pending) and vigil_confirm_failing(k), false) then
           s.pending := k; s.count := 0; s.since := at; s.evidence := '[]'::jsonb;
         end if;
+        s.pending := k;
         s.count := s.count + 1;
         s.evidence := s.evidence || jsonb_build_array(jsonb_build_object('at', to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'votes', coalesce(votes, '[]'::jsonb)));
         if jsonb_array_length(s.evidence) > 10 then s.evidence := s.evidence - 0; end if;
@@ -62,6 +67,7 @@ export class Migration20261126090000Confirmation extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop aggregate vigil_confirm(text, timestamptz, text, jsonb, text, text, text, int, timestamptz, jsonb, int, int);`);
     this.addSql(`drop function vigil_confirm_step;`);
+    this.addSql(`drop function vigil_confirm_failing;`);
     this.addSql(`drop type vigil_confirm_state;`);
     this.addSql(`alter table metric_status_flips drop column votes, drop column confirmations, drop column confirmed_at;`);
     this.addSql(`alter table metrics drop column locations, drop column confirmation, drop column location_readings, drop column pending_key,

@@ -1,4 +1,5 @@
 import { MetricStatusFlipSchema, ServiceSchema } from '../../db/entities';
+import { type Vote, describeEvidence } from '../../domain/confirmation';
 import type { Severity } from '../../domain/incident-state';
 import { effectiveStatus } from '../../domain/reason-class';
 import { describeReason } from '../../domain/reason-codes';
@@ -39,11 +40,13 @@ export async function incidentFromMetric(ctx: OrgContext, metricId: string): Pro
   // The state the flip left: a flip from no_data was a gap or an outage by the flip before it (none: a new metric's gap).
   const was = flip ? (flip.fromStatus === 'no_data' ? stateOf('no_data', flipBefore?.reason, flipBefore?.toStatus === 'no_data' ? flipBefore.reasonClass : 'measurement') : flip.fromStatus) : null;
   const at = (flip?.at ?? m.lastSampleAt ?? m.statusSince ?? ctx.now).toISOString();
+  // Issue 25: the votes that confirmed the flip, quoted.
+  const evidence = flip ? describeEvidence(flip.votes as { at: string; votes: Vote[] }[] | null, m.unit ?? null) : null;
   const measured = reason ? `${describeReason(reason).reason_label} (${reason})` : value !== null ? `value ${Number(value)}${m.unit ? ` ${m.unit}` : ''}` : 'no value';
   return createIncident(ctx, {
     title: `${service?.name ?? 'Service'}: ${m.name} ${WORDS[state] ?? state}`.slice(0, 300),
     severity: SEVERITY[state] ?? 'minor',
     affected_services: [m.service],
-    initial_message: { type: 'Investigating', body: `${m.name} ${WORDS[state] ?? `is ${state}`} since ${at}${was ? ` (was ${WAS[was] ?? was})` : ''}: ${measured}.` },
+    initial_message: { type: 'Investigating', body: `${m.name} ${WORDS[state] ?? `is ${state}`} since ${at}${was ? ` (was ${WAS[was] ?? was})` : ''}: ${measured}.${evidence ? ` ${evidence}` : ''}` },
   });
 }
