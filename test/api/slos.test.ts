@@ -24,6 +24,8 @@ beforeAll(async () => {
       thresholds: { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 500 },
       interval_seconds: 60,
       agent_id: agent.body.id,
+      // The crafted history below has one sample per change: each counts at once.
+      confirmation: { failures: 1, recoveries: 1 },
     })
   ).body.id;
   // A crafted history: healthy for 6 h, unhealthy for 1 h, healthy for 3 h (until now).
