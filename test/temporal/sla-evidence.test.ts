@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MetricStatusFlipSchema } from '../../src/db/entities';
 import { storeSamples } from '../../src/db/repositories/samples-repository';
+import { type Vote, roundOutcome } from '../../src/domain/confirmation';
 import { tzDataVersion } from '../../src/domain/sla/period';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { type ApiHarness, startApi } from '../support/api-harness';
@@ -13,7 +14,9 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
  * flip with a target reason is down, a measurement reason is a gap; history stored for a metric
  * before it was created counts; coverage below the contract's minimum gates submit and approve;
  * an approved period changes only through a correction that says what changed; an action on a
- * superseded revision answers stale_revision; a contract may cover SLOs only.
+ * superseded revision answers stale_revision; a contract may cover SLOs only. Issue 25: an outage
+ * confirmed over several rounds counts from its first failing round, and the statement says per
+ * outage how many locations confirmed it.
  * 2026-10 in UTC has 44,640 minutes.
  */
 let h: TemporalHarness;
@@ -97,7 +100,11 @@ describe('what an SLA statement counts', () => {
     expect(doc.totals.down_minutes).toBe(461);
     expect(s.attainment_min).not.toBe('100.0000');
     expect(doc.services[0].metric_evidence).toEqual([
-      { metric_id: metric, name: expect.any(String), counted_from: '2026-10-01T00:00:00.000Z', samples: 3, imported_samples: 2, imported_minutes: 2, late_samples: 3 },
+      {
+        metric_id: metric, name: expect.any(String), counted_from: '2026-10-01T00:00:00.000Z', samples: 3, imported_samples: 2, imported_minutes: 2, late_samples: 3,
+        // A manual metric's flips carry no votes: its outage was counted at once.
+        outages: [{ from: '2026-10-12T08:00:00.000Z', to: '2026-10-12T15:41:00.000Z', minutes: 461, counted_minutes: 461, status: 'unhealthy', reason: null, confirmed_by: null }],
+      },
     ]);
   }, 30_000);
 
@@ -140,6 +147,75 @@ describe('what an SLA statement counts', () => {
     const listed = (await org.call('GET', `/v1/contracts?customer_id=${customerId}`)).body.items.find((x: { id: string }) => x.id === c.id);
     expect(listed.credit_terms).toMatchObject({ no_data_counts_as: 'up', min_coverage_pct: '99' });
   }, 30_000);
+
+  it('counts a confirmed outage from its first failing round and says how many locations confirmed it (issue 25)', async () => {
+    const service = (await org.call('POST', '/v1/services', { name: `confirmed-${randomUUID().slice(0, 6)}` })).body.id as string;
+    const agent = (await org.call('POST', '/v1/agents', { name: `edge-${randomUUID().slice(0, 6)}` })).body;
+    const thresholds = { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 };
+    const created = await org.call('POST', '/v1/metrics', {
+      service_id: service, name: 'checkout', source_type: 'tcp', source_config: { host: 'shop.example', port: 443 }, thresholds, agent_id: agent.id, confirmation: { failures: 2, recoveries: 2 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.confirmation).toMatchObject({ quorum: 'majority', failures: 2, recoveries: 2 });
+    const metric = created.body.id as string;
+    await api.orm.em.fork().getConnection().execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric]);
+
+    // Each round: the agent and two cloud locations vote; the round's sample is its outcome's representative, as the round workflow stores it.
+    const ok = (location: string, at: string): Vote => ({ location, value: 40, reason: null, status: 'healthy', at });
+    const good = (at: string) => [ok(`agent:${agent.id}`, at), ok('eu-central', at), ok('us-east', at)];
+    const failing = (at: string): Vote[] => [
+      ok(`agent:${agent.id}`, at),
+      { location: 'eu-central', value: null, reason: 'ECONNREFUSED', status: 'no_data', at },
+      { location: 'us-east', value: 900, reason: null, status: 'unhealthy', at },
+    ];
+    const rounds: [string, (at: string) => Vote[]][] = [
+      ['2026-09-30T00:00:00.000Z', good],
+      ['2026-10-20T10:10:00.000Z', failing], // the first failing round: the outage starts here
+      ['2026-10-20T10:11:00.000Z', failing], // confirms it (failures 2)
+      ['2026-10-20T10:15:00.000Z', failing],
+      ['2026-10-20T10:20:00.000Z', good], // the first good round: the outage ends here
+      ['2026-10-20T10:21:00.000Z', good], // confirms the recovery (recoveries 2)
+      ['2026-10-20T11:00:00.000Z', failing], // a blip: one failing round, never confirmed, never down
+      ['2026-10-20T11:01:00.000Z', good],
+    ];
+    const em = api.orm.em.fork();
+    for (const [at, votesOf] of rounds) {
+      const votes = votesOf(at);
+      const rep = roundOutcome(votes, 'majority').representative!;
+      await storeSamples(em, org.id, [{ metricId: metric, sampledAt: new Date(at), value: rep.value, status: rep.status, reason: rep.reason, votes }], new Date(), { pushSourceTypes: [], reasons: {} });
+    }
+    const flipped = (await org.call('GET', `/v1/metrics/${metric}/flips?limit=10`)).body.items as { to_status: string; at: string; confirmed_at: string; confirmations: number }[];
+    expect(flipped.map((f) => [f.to_status, f.at, f.confirmed_at, f.confirmations])).toEqual([
+      ['healthy', '2026-10-20T10:20:00.000Z', '2026-10-20T10:21:00.000Z', 2],
+      ['unhealthy', '2026-10-20T10:10:00.000Z', '2026-10-20T10:11:00.000Z', 2],
+      ['healthy', '2026-09-30T00:00:00.000Z', '2026-09-30T00:00:00.000Z', 1],
+    ]);
+
+    const { s, doc } = await draft((await org.call('POST', '/v1/contracts', contract({ service_ids: [service] }))).body.id);
+    // 10:10–10:20: ten minutes, the minute spent confirming included (counted from the confirming round it would be nine).
+    expect(doc.totals.down_minutes).toBe(10);
+    expect(doc.services[0].metric_evidence[0].outages).toEqual([
+      {
+        from: '2026-10-20T10:10:00.000Z',
+        to: '2026-10-20T10:20:00.000Z',
+        minutes: 10,
+        counted_minutes: 10,
+        status: 'unhealthy',
+        reason: null,
+        confirmed_by: {
+          locations_failing: 2,
+          locations_voting: 3,
+          rounds: 2,
+          first_failing_at: '2026-10-20T10:10:00.000Z',
+          confirmed_at: '2026-10-20T10:11:00.000Z',
+          failing_locations: ['eu-central', 'us-east'],
+        },
+      },
+    ]);
+    const html = (await org.call('GET', `/v1/sla/statements/${s.id}/statement.html`)).text;
+    expect(html).toContain('Outage ledger');
+    expect(html).toContain('Confirmed by 2 of 3 locations over 2 rounds: first failing round <time datetime="2026-10-20T10:10:00.000Z">10:10:00 UTC</time>');
+  }, 60_000);
 
   it('never changes an approved period silently: new evidence shows only in a correction that says what changed', async () => {
     const metric = await newMetric(org.services.web, '2026-09-01T00:00:00Z');

@@ -112,6 +112,8 @@ describe('the outages of a metric', () => {
     expect(outage).toMatchObject({ minutes: 10, confirmed_by: null });
     expect(describeConfirmation(null)).toBe('counted at once (no confirmation recorded)');
     expect(confirmedByOf(d('2026-02-10T10:10:00Z'), { toStatus: 'unhealthy', reason: null, confirmedAt: null, confirmations: null, rounds: [] })).toBeNull();
+    // A manual or pushed metric's flip records its round without votes.
+    expect(confirmedByOf(d('2026-02-10T10:10:00Z'), { toStatus: 'unhealthy', reason: null, confirmedAt: d('2026-02-10T10:10:00Z'), confirmations: 1, rounds: [{ at: '2026-02-10T10:10:00.000Z', votes: [] }] })).toBeNull();
   });
 
   it('counts in the confirming round only the locations that voted, after their recheck', () => {

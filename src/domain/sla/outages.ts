@@ -84,7 +84,8 @@ export interface Outage {
 export function confirmedByOf(at: Date, flip: FlipRecord | undefined): ConfirmedBy | null {
   const rounds = flip?.rounds;
   const last = rounds?.at(-1);
-  if (!flip || !rounds?.length || !last) return null;
+  // A pushed or manual metric's flip records its one round without votes: counted at once too.
+  if (!flip || !rounds?.length || !last?.votes?.length) return null;
   const voting = last.votes.filter((v) => voteKind(effectiveVote(v)) !== 'absent');
   const failing = voting.filter((v) => voteKind(effectiveVote(v)) === 'fail');
   return {
