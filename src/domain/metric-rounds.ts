@@ -157,3 +157,21 @@ export function recheckAnswers(pairs: readonly RecheckPair[], answers: Map<strin
 export function probeScheduleToStartMs(intervalSeconds: number): number {
   return Math.max(1_000, Math.min(10_000, Math.floor((intervalSeconds * 1000) / 2)));
 }
+
+/** A location runs a batch's checks this many at once (LOCATION_CHECK_CONCURRENCY of the probeChecks activity). */
+export const LOCATION_BATCH_CONCURRENCY = 64;
+/** A check is bounded by this (runProbe's deadline, whatever its timeout_ms says). */
+export const CHECK_DEADLINE_MS = 30_000;
+/** A batch is never given longer than this (a bucket holds a few hundred metrics at most). */
+export const MAX_LOCATION_BATCH_MS = 300_000;
+
+/**
+ * How long a location may take for a batch of `checks` before its answer is given up on: every
+ * wave of LOCATION_BATCH_CONCURRENCY checks may run to the deadline, plus 5 s (35 s for up to 64
+ * checks), at most MAX_LOCATION_BATCH_MS. A batch slowed by an outage (every check timing out)
+ * must still be heard: its failing votes are the outage.
+ */
+export function locationBatchTimeoutMs(checks: number): number {
+  const waves = Math.max(1, Math.ceil(checks / LOCATION_BATCH_CONCURRENCY));
+  return Math.min(MAX_LOCATION_BATCH_MS, waves * CHECK_DEADLINE_MS + 5_000);
+}

@@ -4,7 +4,7 @@ import type { RoundPlan } from '../activities/metric-rounds';
 import type { ProbeLocationActivities } from '../activities/probe-location';
 import { locationTaskQueue } from '../domain/confirmation';
 import type { MetricBucket } from '../domain/metric-buckets';
-import { type LocationAnswer, type RecheckAnswer, type RoundCheck, checksByLocation, indexAnswers, probeScheduleToStartMs, recheckAnswers, recheckBatches, recheckPairs } from '../domain/metric-rounds';
+import { type LocationAnswer, type RecheckAnswer, type RoundCheck, checksByLocation, indexAnswers, locationBatchTimeoutMs, probeScheduleToStartMs, recheckAnswers, recheckBatches, recheckPairs } from '../domain/metric-rounds';
 
 const { runCloudMetricCheck } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -38,9 +38,6 @@ const { recordMetricRound } = proxyLocalActivities<Activities>({
 /** Issue 25: checks run in the probe locations (task queues `probe:<location>`), one round per bucket tick. */
 const PROBE_LOCATIONS_PATCH = 'probe-locations';
 
-/** A location's batch of one round: a check is bounded by 30 s (runProbe's deadline), a batch runs 64 at once. */
-const LOCATION_BATCH_TIMEOUT = '35 seconds';
-
 /**
  * Each location's batch, one `probeChecks` activity on the location's task queue (its activity id
  * names the location, so the run's history reads which location said what). A location that does
@@ -54,7 +51,8 @@ async function askLocations(batches: { location: string; checks: RoundCheck[] }[
         taskQueue: locationTaskQueue(b.location),
         activityId: `${kind}:${b.location}`,
         scheduleToStartTimeout: scheduleToStartMs,
-        startToCloseTimeout: LOCATION_BATCH_TIMEOUT,
+        // A check is bounded by 30 s, a batch runs 64 at once: 35 s for up to 64 checks.
+        startToCloseTimeout: locationBatchTimeoutMs(b.checks.length),
         // One attempt: the round's answer is due now; the next round asks again.
         retry: { maximumAttempts: 1 },
       }).probeChecks({ checks: b.checks }),
@@ -103,7 +101,8 @@ export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
   stored: number;
   startedLateMs: number;
   retired?: boolean;
-  /** Issue 25: the locations asked and those that answered, metrics no location answered for, failing rounds, rechecks run. */
+  /** Issue 25: when the round started (its samples' time), the locations asked and those that answered, metrics no location answered for, failing rounds, rechecks run. */
+  roundStart?: string;
   locations?: { asked: string[]; answered: string[] };
   unanswered?: number;
   failing?: number;
@@ -114,7 +113,7 @@ export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
     if (plan.found === 0) return { metrics: 0, stored: 0, startedLateMs: plan.startedLateMs, retired: await retireEmptyMetricBucket(input) };
     const { answered, ...round } = await runRound(plan, input.intervalSeconds);
     const asked = checksByLocation(plan.metrics).map((b) => b.location);
-    return { metrics: plan.found, startedLateMs: plan.startedLateMs, locations: { asked, answered }, ...round };
+    return { metrics: plan.found, startedLateMs: plan.startedLateMs, roundStart: plan.roundStart, locations: { asked, answered }, ...round };
   }
   const run = await runCloudMetricBucket(input);
   if (run.metrics > 0) return run;

@@ -5,6 +5,7 @@ import {
   checksByLocation,
   failingLocations,
   indexAnswers,
+  locationBatchTimeoutMs,
   probeScheduleToStartMs,
   recheckAnswers,
   recheckBatches,
@@ -168,5 +169,15 @@ describe('probeScheduleToStartMs', () => {
     expect(probeScheduleToStartMs(10)).toBe(5_000);
     expect(probeScheduleToStartMs(2)).toBe(1_000);
     expect(probeScheduleToStartMs(1)).toBe(1_000);
+  });
+});
+
+describe('locationBatchTimeoutMs', () => {
+  it('gives each wave of 64 checks the 30 s deadline, plus 5 s, at most 5 minutes', () => {
+    expect(locationBatchTimeoutMs(1)).toBe(35_000);
+    expect(locationBatchTimeoutMs(64)).toBe(35_000);
+    expect(locationBatchTimeoutMs(65)).toBe(65_000);
+    expect(locationBatchTimeoutMs(334)).toBe(185_000);
+    expect(locationBatchTimeoutMs(10_000)).toBe(300_000);
   });
 });
