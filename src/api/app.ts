@@ -189,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     probeTests,
     slaLinks: slaDeps.links,
     slaPrinter: slaDeps.printer,
+    locationTaskQueue: deps.config.TEMPORAL_TASK_QUEUE ?? 'vigil',
   });
   await app.register(
     async (v1) => {

@@ -27,12 +27,14 @@ let viewer: ConsoleClient;
 let rx: Receiver;
 
 const TEMPORAL_UI = 'http://temporal-ui.test';
+const INSTALLATION = `console-config-${process.pid}-${Date.now().toString(36)}`;
 const THRESHOLDS = { healthy_operation: 'under', healthy_value: 200, unhealthy_operation: 'over', unhealthy_value: 1000 };
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
-  api = await startApi({ console: { mail: mailer, temporalUiUrl: TEMPORAL_UI } });
+  // Its own installation, so the cloud locations registered below are the only ones its forms offer.
+  api = await startApi({ console: { mail: mailer, temporalUiUrl: TEMPORAL_UI }, taskQueue: INSTALLATION });
   org = await orgWithKeys(api, { name: 'Config org', services: ['Checkout', 'Search'] });
   other = await orgWithKeys(api, { name: 'Other org', services: ['Elsewhere'] });
   rx = await startReceiver();
@@ -48,7 +50,7 @@ afterAll(async () => {
 
 /** The table row (`<tr>…</tr>`) of a page that contains `text`. */
 function rowWith(html: string, text: string): string {
-  const row = html.split('<tr>').find((r) => r.includes(text));
+  const row = html.split('<tr>').slice(1).find((r) => r.includes(text));
   if (!row) throw new Error(`no row with ${text}`);
   return row.split('</tr>')[0]!;
 }
@@ -136,7 +138,7 @@ describe('console metrics', () => {
     expect(page.text).toContain('&#34;host&#34;: &#34;10.0.0.5&#34;');
     expect(page.text).toContain('<code>ECONNREFUSED</code>');
     expect(page.text).toMatch(/<dt>Status<\/dt><dd><span class="badge neutral">no data<\/span> <span class="muted">· counts as down: the target did not answer<\/span>/);
-    const sample = rowWith(page.text, '<code>ECONNREFUSED</code>');
+    const sample = rowWith(page.text.split('id="history"')[1]!, '<code>ECONNREFUSED</code>');
     expect(sample).toContain('counts as down: the target did not answer');
     expect(sample).toContain('<code>target</code>');
     // A viewer cannot run probe tests: no button, the reason instead.
@@ -361,5 +363,172 @@ describe('console agents', () => {
     expect((await finance.get('/console/agents')).status).toBe(200);
     expect((await finance.get('/console/webhooks')).status).toBe(200);
     expect((await finance.get('/console/status-pages')).status).toBe(200);
+  });
+});
+
+describe('console metric locations and confirmation (issue 25)', () => {
+  const suffix = Date.now().toString(36);
+  const EU = `con-eu-${suffix}`;
+  const US = `con-us-${suffix}`;
+  let edge: { id: string; token: string };
+  let agentMetric: any;
+  let cloudMetric: any;
+  const sql = (q: string, params: unknown[] = []) => api.orm.em.getConnection().execute(q, params);
+
+  beforeAll(async () => {
+    // Registered as a prober's heartbeat would: Frankfurt online, Virginia silent for an hour.
+    await sql(`insert into probe_locations (task_queue, id, label, version, heartbeat_seconds, started_at, last_seen_at) values (?, ?, 'Frankfurt', 'test', 10, now(), now()), (?, ?, 'Virginia', 'test', 10, now() - interval '2 hours', now() - interval '1 hour')`, [INSTALLATION, EU, INSTALLATION, US]);
+    edge = await registerAgent(org, 'edge-2');
+    agentMetric = await created(
+      await org.call('POST', '/v1/metrics', { service_id: org.services.Search, name: 'Search replica', source_type: 'tcp', source_config: { host: '10.0.0.6', port: 5432 }, thresholds: THRESHOLDS, agent_id: edge.id, unit: 'ms', interval_seconds: 300 }),
+    );
+    cloudMetric = await created(
+      await org.call('POST', '/v1/metrics', { service_id: org.services.Checkout, name: 'Checkout from the world', source_type: 'http', source_config: { url: 'https://shop.example.com/health' }, thresholds: THRESHOLDS, unit: 'ms', locations: [EU, US] }),
+    );
+  });
+
+  const postSample = async (secondsAgo: number, value: number) => {
+    const res = await api.request('POST', '/v1/agent/samples', { headers: { authorization: `Bearer ${edge.token}` }, body: { samples: [{ metric_id: agentMetric.id, sampled_at: new Date(Date.now() - secondsAgo * 1000).toISOString(), value }] } });
+    expect([res.status, res.body.accepted]).toEqual([200, 1]);
+  };
+
+  it('shows each location\'s latest answer, the pending confirmation, the settings, and each flip with when it began, when it was confirmed and the locations that confirmed it', async () => {
+    await postSample(120, 1500);
+    const pending = await viewer.get(`/console/metrics/${agentMetric.id}`);
+    expect(pending.status).toBe(200);
+    expect(pending.text).toContain('<strong id="confirmation-pending">failing 1 of 2</strong>');
+    const reading = rowWith(pending.text, `agent:${edge.id}`);
+    expect(reading).toContain('edge-2');
+    expect(reading).toContain('1500 ms');
+    expect(reading).toContain('<span class="badge unhealthy">unhealthy</span>');
+    expect(pending.text).toContain('The default: its agent');
+    expect(pending.text).toMatch(/<dt>A round fails when<\/dt><dd>a majority of the voting locations<\/dd>/);
+    expect(pending.text).toMatch(/<dt>Flips after<\/dt><dd>2 consecutive failing rounds<\/dd>/);
+    expect(pending.text).toMatch(/<dt>Returns after<\/dt><dd>2 consecutive good rounds<\/dd>/);
+    expect(pending.text).toMatch(/<dt>Recheck<\/dt><dd>off<\/dd>/);
+    expect(pending.text).toContain('No status change yet.');
+    // A viewer reads, the form is for write:metrics.
+    expect(pending.text).not.toContain('/measurement"');
+
+    await postSample(60, 1600);
+    const flipped = await viewer.get(`/console/metrics/${agentMetric.id}`);
+    expect(flipped.text).toContain('Nothing pending: the status shown is confirmed.');
+    const [flip] = (await org.call('GET', `/v1/metrics/${agentMetric.id}/flips`)).body.items;
+    expect(flip).toMatchObject({ to_status: 'unhealthy', confirmations: 2 });
+    const row = rowWith(flipped.text, '2 rounds');
+    expect(row).toContain('<span class="badge neutral">no data</span> → <span class="badge unhealthy">unhealthy</span>');
+    expect(row).toContain(`<time datetime="${flip.at}">`);
+    expect(row).toContain(`<time datetime="${flip.confirmed_at}">`);
+    expect(Date.parse(flip.at)).toBeLessThan(Date.parse(flip.confirmed_at));
+    expect(row).toContain('1 of 1 location <span class="muted">(edge-2)</span>');
+  });
+
+  it('shows a cloud metric\'s locations (one offline), and counts the confirming round\'s votes of a flip', async () => {
+    // What three locations said in the round that confirmed a flip: two failing (one of them a target reason), one passing.
+    const at = new Date(Date.now() - 600_000).toISOString();
+    const confirmed = new Date(Date.now() - 540_000).toISOString();
+    const vote = (location: string, value: number | null, status: string, reason: string | null) => ({ location, value, status, reason, at });
+    const rounds = [
+      { at, votes: [vote(EU, 1500, 'unhealthy', null), vote(US, null, 'no_data', 'ETIMEDOUT'), vote('agent:' + edge.id, 80, 'healthy', null)] },
+      { at: confirmed, votes: [vote(EU, 1700, 'unhealthy', null), vote(US, null, 'no_data', 'ETIMEDOUT'), vote('agent:' + edge.id, 90, 'healthy', null)] },
+    ];
+    await sql(
+      `insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, at, votes, confirmations, confirmed_at) values (gen_random_uuid(), ?, ?, 'healthy', 'unhealthy', 1700, null, ?, ?::jsonb, 2, ?)`,
+      [org.id, cloudMetric.id, at, JSON.stringify(rounds), confirmed],
+    );
+    await sql(`update metrics set location_readings = ?::jsonb where id = ?`, [JSON.stringify({ [EU]: { value: 1700, status: 'unhealthy', reason: null, at: new Date().toISOString() } }), cloudMetric.id]);
+    const page = await viewer.get(`/console/metrics/${cloudMetric.id}`);
+    expect(page.status).toBe(200);
+    const eu = rowWith(page.text, `<code class="muted">${EU}</code>`);
+    expect(eu).toContain('Frankfurt');
+    expect(eu).toContain('1700 ms');
+    // Virginia has not answered: "location offline", which is no vote (never a failure).
+    const us = rowWith(page.text, `<code class="muted">${US}</code>`);
+    expect(us).toContain('<span class="badge neutral">location offline</span>');
+    expect(us).toContain('absent: it does not vote');
+    expect(page.text).toMatch(/<dt>Measured by<\/dt><dd>Frankfurt <code class="muted">[^<]+<\/code>, Virginia/);
+    const flip = rowWith(page.text, '2 rounds');
+    expect(flip).toContain('2 of 3 locations <span class="muted">(Frankfurt, Virginia)</span>');
+    expect(flip).toContain(`<time datetime="${at}">`);
+    expect(flip).toContain(`<time datetime="${confirmed}">`);
+    // A pushed metric has neither locations nor a confirmation, and no form.
+    const manual = await operator.get(`/console/metrics/${manualId}`);
+    expect(manual.text).toContain('Pushed to Vigil: no location measures it');
+    expect(manual.text).not.toContain('/measurement"');
+  });
+
+  it('changes locations and confirmation through the form, as PATCH /v1/metrics/{id} does, and shows its problems readably', async () => {
+    const page = await operator.get(`/console/metrics/${cloudMetric.id}`);
+    expect(page.text).toContain(`<form class="stack" method="post" action="/console/metrics/${cloudMetric.id}/measurement">`);
+    // Offered: the installation's cloud locations and the organization's agents, the configured ones ticked.
+    expect(page.text).toContain(`<input type="checkbox" name="locations" value="${EU}" checked> Frankfurt`);
+    expect(page.text).toContain(`<input type="checkbox" name="locations" value="${US}" checked> Virginia`);
+    expect(page.text).toMatch(new RegExp(`value="agent:${edge.id}"> edge-2 <code class="muted">agent:${edge.id}</code> <span class="muted">· agent, online</span>`));
+    expect(page.text).toContain('<option value="majority" selected>');
+
+    const saved = await operator.submit(`/console/metrics/${cloudMetric.id}`, `/console/metrics/${cloudMetric.id}/measurement`, {
+      locations: [EU, `agent:${edge.id}`],
+      'confirmation.quorum': '2',
+      'confirmation.failures': '3',
+      'confirmation.recoveries': '1',
+      'confirmation.recheck': 'true',
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe(`/console/metrics/${cloudMetric.id}`);
+    expect((await org.call('GET', `/v1/metrics/${cloudMetric.id}`)).body).toMatchObject({ locations: [EU, `agent:${edge.id}`], confirmation: { quorum: 2, failures: 3, recoveries: 1, recheck: true } });
+    const after = await operator.get(`/console/metrics/${cloudMetric.id}`);
+    expect(after.text).toContain('Locations and confirmation saved.');
+    expect(after.text).toMatch(/<dt>A round fails when<\/dt><dd>at least 2 locations<\/dd>/);
+    expect(after.text).toMatch(/<dt>Recheck<\/dt><dd>on: /);
+    expect(after.text).toContain(`<input type="checkbox" name="locations" value="${US}"> Virginia`);
+    expect(after.text).toContain('<option value="2" selected>');
+    expect(after.text).toContain('name="confirmation.failures" required aria-describedby="f-confirmation-failures-hint" value="3"');
+
+    // Nothing ticked is the default again; a bad number is shown next to its field.
+    const bad = await operator.submit(`/console/metrics/${cloudMetric.id}`, `/console/metrics/${cloudMetric.id}/measurement`, { 'confirmation.quorum': 'majority', 'confirmation.failures': 'many', 'confirmation.recoveries': '0' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('<h2>validation_failed</h2>');
+    expect(bad.text).toContain('<p class="field-error" id="f-confirmation-failures-error">A whole number of rounds from 1 to 10</p>');
+    expect(bad.text).toMatch(/<p class="field-error" id="f-confirmation-recoveries-error">[^<]+<\/p>/);
+    expect(bad.text).toContain('value="many"');
+
+    // What only the API's checks know: a location that never registered (named by what was sent) and a quorum above the locations.
+    const refused = await operator.submit(`/console/metrics/${cloudMetric.id}`, `/console/metrics/${cloudMetric.id}/measurement`, {
+      locations: [EU, 'nowhere-x'],
+      'confirmation.quorum': '3',
+      'confirmation.failures': '2',
+      'confirmation.recoveries': '2',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('<p class="field-error" id="f-locations-error">nowhere-x: No location nowhere-x has registered (GET /v1/locations lists them)</p>');
+    expect(refused.text).toContain('<p class="field-error" id="f-confirmation-quorum-error">quorum 3 is more than the 2 locations that measure the metric</p>');
+    expect(refused.text).toContain(`<input type="checkbox" name="locations" value="nowhere-x" checked aria-invalid="true">`);
+    expect((await org.call('GET', `/v1/metrics/${cloudMetric.id}`)).body).toMatchObject({ locations: [EU, `agent:${edge.id}`], confirmation: { quorum: 2, failures: 3 } });
+
+    const reset = await operator.submit(`/console/metrics/${cloudMetric.id}`, `/console/metrics/${cloudMetric.id}/measurement`, { 'confirmation.quorum': 'majority', 'confirmation.failures': '2', 'confirmation.recoveries': '2' });
+    expect(reset.status).toBe(303);
+    expect((await org.call('GET', `/v1/metrics/${cloudMetric.id}`)).body).toMatchObject({ locations: null, confirmation: { quorum: 'majority', failures: 2, recoveries: 2, recheck: false } });
+
+    // An agent metric keeps its agent: the form changes only its confirmation.
+    const agentPage = await operator.get(`/console/metrics/${agentMetric.id}`);
+    expect(agentPage.text).toContain('Measured by its agent');
+    expect(agentPage.text).not.toContain('name="locations"');
+    const agentSaved = await operator.submit(`/console/metrics/${agentMetric.id}`, `/console/metrics/${agentMetric.id}/measurement`, { 'confirmation.quorum': 'any', 'confirmation.failures': '1', 'confirmation.recoveries': '1' });
+    expect(agentSaved.status).toBe(303);
+    expect((await org.call('GET', `/v1/metrics/${agentMetric.id}`)).body).toMatchObject({ agent_id: edge.id, locations: null, confirmation: { quorum: 'any', failures: 1, recoveries: 1, recheck: false } });
+  });
+
+  it('refuses the form to a viewer and without the CSRF token (403), for a pushed metric (400) and for another organization\'s metric (404)', async () => {
+    const csrf = csrfOf((await viewer.get(`/console/metrics/${cloudMetric.id}`)).text);
+    const asViewer = await viewer.post(`/console/metrics/${cloudMetric.id}/measurement`, { _csrf: csrf, 'confirmation.quorum': 'any', 'confirmation.failures': '1', 'confirmation.recoveries': '1' });
+    expect([asViewer.status, asViewer.text]).toEqual([403, expect.stringContaining('needs write:metrics')]);
+    expect((await operator.post(`/console/metrics/${cloudMetric.id}/measurement`, { 'confirmation.quorum': 'any', 'confirmation.failures': '1', 'confirmation.recoveries': '1' })).status).toBe(403);
+    const pushed = await operator.submit(`/console/metrics/${manualId}`, `/console/metrics/${manualId}/measurement`, { 'confirmation.quorum': 'any', 'confirmation.failures': '1', 'confirmation.recoveries': '1' });
+    expect([pushed.status, pushed.text]).toEqual([400, expect.stringContaining('pushed to Vigil')]);
+    expect((await org.call('GET', `/v1/metrics/${manualId}`)).body.confirmation).toBeNull();
+    const theirs = await created(await other.call('POST', '/v1/metrics', { service_id: other.services.Elsewhere, name: 'Theirs too', source_type: 'http', source_config: { url: 'https://theirs.example.com' }, thresholds: THRESHOLDS }));
+    expect((await operator.submit(`/console/metrics/${manualId}`, `/console/metrics/${theirs.id}/measurement`, { 'confirmation.quorum': 'any', 'confirmation.failures': '1', 'confirmation.recoveries': '1' })).status).toBe(404);
+    expect((await other.call('GET', `/v1/metrics/${theirs.id}`)).body.confirmation).toMatchObject({ quorum: 'majority', failures: 2 });
+    expect((await viewer.get(`/console/metrics/${cloudMetric.id}`)).status).toBe(200);
   });
 });

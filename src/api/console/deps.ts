@@ -35,4 +35,6 @@ export interface ConsoleDeps {
   slaLinks: DocumentLinks;
   /** Prints statement PDFs; null: the PDF link answers 500. */
   slaPrinter: PdfPrinter | null;
+  /** The installation whose cloud locations the metric form offers (TEMPORAL_TASK_QUEUE); default `vigil`. */
+  locationTaskQueue?: string;
 }

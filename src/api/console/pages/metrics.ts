@@ -13,14 +13,20 @@ import {
   metricListBody,
   statusText,
 } from '../../../render/console/pages/metrics';
-import { MANUAL_STATUSES, getMetric, listMetrics, setManualStatus } from '../../../usecases/metrics/metrics';
+import { type LocationChoice, type MeasurementFormValues, type MetricLocationsView, measurementValues } from '../../../render/console/pages/metric-locations';
+import { listLocations } from '../../../usecases/locations';
+import { listMetricFlips } from '../../../usecases/metrics/flips';
+import { MANUAL_STATUSES, getMetric, listMetrics, setManualStatus, updateMetric } from '../../../usecases/metrics/metrics';
+import { MetricPatchBody } from '../../schemas/metrics';
+import type { FieldError } from '../../../domain/error-catalog';
+import type { FormProblem } from '../../../render/console/forms';
 import type { MetricView } from '../../../usecases/metrics/view';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
 import type { ProbeTestAnswer } from '../../../usecases/probe-tests/present';
 import { getService, listServices } from '../../../usecases/services';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage, viewer } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, field, flashOf, listQuery } from '../forms';
+import { attempt, field, fields, flashOf, listQuery, validated } from '../forms';
 
 const NAV = '/console/metrics';
 
@@ -86,11 +92,66 @@ function outcomeOf(metricId: string, answer: ProbeTestAnswer): ProbeTestOutcome 
   return { kind: 'pending', jobId: p.job_id, state: p.status, expiresAt: p.expires_at, detail: p.detail, pollHref: `${metricHref(metricId)}/test/${encodeURIComponent(p.job_id)}` };
 }
 
+/** Flips shown on the metric's page (newest first); the API lists the rest. */
+const FLIPS_SHOWN = 10;
+
+/** The locations and confirmation form as posted. */
+function measurementFormValues(body: unknown): MeasurementFormValues {
+  return {
+    locations: fields(body, 'locations'),
+    quorum: field(body, 'confirmation.quorum'),
+    failures: field(body, 'confirmation.failures').trim(),
+    recoveries: field(body, 'confirmation.recoveries').trim(),
+    recheck: field(body, 'confirmation.recheck') === 'true',
+  };
+}
+
+/** The form's PATCH body (the API's MetricPatch): no location ticked is the default (null); an agent metric keeps its agent. */
+function measurementPatch(values: MeasurementFormValues, mode: MetricView['mode']) {
+  const own: FieldError[] = [];
+  const count = (name: 'failures' | 'recoveries') => {
+    const raw = values[name];
+    if (/^\d{1,3}$/.test(raw)) return Number(raw);
+    own.push({ path: `confirmation.${name}`, message: 'A whole number of rounds from 1 to 10' });
+    return raw;
+  };
+  const quorum = /^\d{1,3}$/.test(values.quorum) ? Number(values.quorum) : values.quorum;
+  const confirmation = { quorum, failures: count('failures'), recoveries: count('recoveries'), recheck: values.recheck };
+  return validated(MetricPatchBody, { ...(mode === 'cloud' ? { locations: values.locations.length ? values.locations : null } : {}), confirmation }, own);
+}
+
 /** Metrics: the list with its filters, one metric with its history, "Test this probe" and the manual status. */
 export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
-  async function detailPage(v: ConsoleViewer, id: string, extra: Pick<MetricDetailView, 'test' | 'manual'> = {}): Promise<{ title: string; body: string }> {
+  /** Issue 25: the metric's locations, confirmation and flips, and (for write:metrics) the form that changes them. */
+  async function locationsView(v: ConsoleViewer, m: Awaited<ReturnType<typeof getMetric>>, form?: { values: MeasurementFormValues; problem: FormProblem }): Promise<MetricLocationsView> {
+    const flips = await listMetricFlips(v.ctx, m.id, { limit: FLIPS_SHOWN });
+    const labels = new Map<string, string>();
+    for (const r of m.location_readings) if (r.label) labels.set(r.location, r.label);
+    let choices: LocationChoice[] = [];
+    const editable = v.can('write:metrics');
+    if (editable && m.mode === 'cloud') {
+      const listed = await listLocations(v.ctx, deps.locationTaskQueue ?? 'vigil', { limit: 200 });
+      choices = listed.items.map((l) => ({ id: l.id, label: l.label, kind: l.kind, status: l.status }));
+      for (const l of listed.items) if (!labels.has(l.id)) labels.set(l.id, l.label);
+    }
+    return {
+      metricId: m.id,
+      mode: m.mode,
+      unit: m.unit,
+      locations: m.locations,
+      confirmation: m.confirmation,
+      readings: m.location_readings,
+      pending: m.confirmation_pending,
+      flips: flips.items,
+      moreFlips: flips.next_cursor !== null,
+      labels,
+      form: editable ? { csrf: v.csrf, choices, values: form?.values ?? measurementValues(m.locations, m.confirmation), problem: form?.problem ?? null } : null,
+    };
+  }
+
+  async function detailPage(v: ConsoleViewer, id: string, extra: Pick<MetricDetailView, 'test' | 'manual'> & { measurement?: { values: MeasurementFormValues; problem: FormProblem } } = {}): Promise<{ title: string; body: string }> {
     const m = await getMetric(v.ctx, id, 30);
-    const { history, ...view } = m;
+    const { history, location_readings: _readings, confirmation_pending: _pending, ...view } = m;
     const names = await serviceNames(v, [m.service_id], new Map());
     const body = metricDetailBody({
       metric: consoleMetric(view, names.get(m.service_id) ?? null),
@@ -101,7 +162,9 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       canSetStatus: v.can('write:metrics'),
       manualStatuses: MANUAL_STATUSES,
       temporalUiUrl: deps.temporalUiUrl,
-      ...extra,
+      test: extra.test,
+      manual: extra.manual,
+      locations: await locationsView(v, m, extra.measurement),
     });
     return { title: `Metric: ${m.name}`, body };
   }
@@ -155,6 +218,20 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     if (!polled.ok && polled.status === 404) throw new ProblemError('not_found', 'No such probe test in this organization.');
     const test: ProbeTestOutcome = polled.ok ? outcomeOf(m.id, polled.value) : { kind: 'problem', problem: polled.problem };
     return sendPage(reply, v, NAV, await detailPage(v, m.id, { test }), polled.ok ? 200 : polled.status);
+  });
+
+  // Issue 25: locations and confirmation, through the API's PATCH /v1/metrics/{id} (same body schema, same checks).
+  app.post<{ Params: { id: string } }>('/metrics/:id/measurement', async (request, reply) => {
+    const v = requireScope(request, 'write:metrics');
+    const values = measurementFormValues(request.body);
+    const done = await attempt(async () => {
+      const m = await getMetric(v.ctx, request.params.id, 0);
+      if (m.mode === 'push') throw new ProblemError('validation_failed', `${m.source_type} metrics are pushed to Vigil: no location measures them.`, { errors: [{ path: 'confirmation', message: 'Not for pushed metrics' }] });
+      return updateMetric(v.ctx, { scheduler: deps.metricScheduler }, m.id, measurementPatch(values, m.mode));
+    });
+    if (done.ok) return redirectWithFlash(reply, metricHref(done.value.id), 'Locations and confirmation saved.');
+    if (done.status === 404) throw new ProblemError('not_found', done.problem.detail);
+    return sendPage(reply, v, NAV, await detailPage(v, request.params.id, { measurement: { values, problem: done.problem } }), done.status);
   });
 
   app.post<{ Params: { id: string } }>('/metrics/:id/status', async (request, reply) => {

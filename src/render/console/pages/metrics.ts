@@ -2,6 +2,7 @@ import { esc, timeTag } from '../../html';
 import { type FormProblem, csrfField, problemBox, selectField } from '../forms';
 import { facts, link, pager, stateBadge, table, toneOfStatus } from '../parts';
 import { temporalWorkflowLink } from './webhooks';
+import { type MetricLocationsView, metricLocationsSections } from './metric-locations';
 
 /** One metric as the console shows it (the fields of the API's Metric it needs). */
 export interface ConsoleMetric {
@@ -90,6 +91,8 @@ export interface MetricDetailView {
   manual?: { problem: FormProblem; status: string } | null;
   test?: ProbeTestOutcome | null;
   temporalUiUrl: string | null;
+  /** Issue 25: its locations, confirmation, flips and the form that changes them. */
+  locations?: MetricLocationsView | null;
 }
 
 const MODE_LABELS: Record<ConsoleMetric['mode'], string> = { agent: 'agent', cloud: 'cloud', push: 'push' };
@@ -271,6 +274,7 @@ export function metricDetailBody(view: MetricDetailView): string {
   rows.push(['Created', timeTag(m.created_at, 'UTC')]);
   return `<p><a href="/console/metrics">All metrics</a></p>
 ${facts(rows)}
+${view.locations ? metricLocationsSections(view.locations) : ''}
 ${probeTestSection(view)}
 ${manualSection(view)}
 ${historySection(view.history, m.unit)}`;
