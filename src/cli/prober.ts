@@ -15,6 +15,11 @@ export async function main(): Promise<void> {
   onShutdown(closers, (m) => log.info(m));
   const prober = await runProber(config, log);
   closers.push(() => prober.shutdown());
+  // Started by `npm start` (VIGIL_LOCATIONS): tell it we are registered, and stop with it.
+  if (process.send) {
+    process.send({ type: 'prober-ready', location: prober.location.id });
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  }
   // A worker that fails (not one stopped by a signal) ends the process; a supervisor restarts it.
   prober.running.catch((err) => {
     log.fatal({ err }, 'the prober worker failed');

@@ -36,7 +36,7 @@ function stopChild(child: ChildProcess): Promise<void> {
  * `VIGIL_LOCATIONS=eu-central,us-east,ap-south npm start`: one `vigil-prober` process per name,
  * each with VIGIL_LOCATION=<name> and its own loopback source address (127.0.0.11, .12, …), on
  * this stack's Temporal. Their log lines go to this process's stdout. Resolves once every one
- * logged "prober running" (its first heartbeat was accepted); a prober that exits early fails it.
+ * said it is running (its first heartbeat was accepted); a prober that exits early fails it.
  */
 export async function startProberChildren(opts: {
   ids: string[];
@@ -52,24 +52,17 @@ export async function startProberChildren(opts: {
     const sourceAddress = demoSourceAddress(i);
     const env: NodeJS.ProcessEnv = { ...opts.env, TEMPORAL_ADDRESS: opts.temporalAddress, VIGIL_LOCATION: id, VIGIL_LOCATION_LABEL: id, VIGIL_PROBE_SOURCE_ADDRESS: sourceAddress };
     delete env.VIGIL_LOCATIONS;
-    const child = spawn(process.execPath, [...process.execArgv, script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    // stdout and stderr as this process's; the IPC channel says when it is registered (whatever LOG_LEVEL), and its closing stops the prober should this process die.
+    const child = spawn(process.execPath, [...process.execArgv, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     probers.push({ id, sourceAddress, child });
-    let seen = '';
-    let ready = false;
     started.push(
       new Promise<void>((resolve, reject) => {
-        const onData = (d: Buffer) => {
-          process.stdout.write(d);
-          if (ready) return;
-          seen += d.toString();
-          if (seen.includes('prober running')) {
-            ready = true;
-            child.off('exit', early);
-            resolve();
-          }
-        };
         const early = (code: number | null) => reject(new Error(`prober ${id} exited with ${code} before it was running`));
-        child.stdout!.on('data', onData);
+        child.on('message', (m: { type?: string }) => {
+          if (m?.type !== 'prober-ready') return;
+          child.off('exit', early);
+          resolve();
+        });
         child.once('exit', early);
       }),
     );
