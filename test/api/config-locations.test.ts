@@ -83,6 +83,13 @@ describe('config as code: locations and confirmation', () => {
     const applied = await apply(org, doc);
     expect(applied.status).toBe(200);
     expect(applied.body.summary).toMatchObject({ create: 5 });
+    // The agent has never connected: the agent metric has no data, the cloud metric one vote fewer.
+    expect(applied.body.warnings).toEqual(
+      expect.arrayContaining([
+        { path: 'metrics[0].locations[2]', message: expect.stringMatching(/never connected; it does not vote until it does/) },
+        { path: 'metrics[2].agent', message: expect.stringMatching(/never connected; the metric reports no data/) },
+      ]),
+    );
 
     const metrics = await metricsOf(org);
     expect(metrics.web).toMatchObject({ locations: [EU, US, `agent:${agentId}`], confirmation: { quorum: 2, failures: 3, recoveries: 2, recheck: false } });

@@ -97,7 +97,8 @@ function referenceResolver(snap: Snapshot, docKeys: Map<ConfigKind, Map<string, 
         const agent = named[0]!;
         const status = agentStatus(agent, ctx.now);
         if (status === 'revoked') errors.push({ path: at, message: `The agent "${agent.name}" is revoked` });
-        else if (status === 'never_connected') warnings.push({ path: at, message: `The agent "${agent.name}" has never connected; the metric reports no data until it does` });
+        // As one of a cloud metric's locations, a silent agent is an absent vote, not a metric without data.
+        else if (status === 'never_connected') warnings.push({ path: at, message: `The agent "${agent.name}" has never connected; ${path[0] === 'locations' ? 'it does not vote' : 'the metric reports no data'} until it does` });
         else if (status === 'offline') warnings.push({ path: at, message: `The agent "${agent.name}" is offline (last seen ${agent.lastSeenAt!.toISOString()})` });
         return agent.id;
       }
