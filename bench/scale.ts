@@ -15,17 +15,22 @@ import { type ApiClient, apiClient, expectStatus } from './api-client';
 import { type Stats } from './figures';
 import { forEach, postgresCpu, procCpu } from './proc-cpu';
 import { benchDatabase } from './processes';
-import { startTarget } from './loopback-target';
-import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, spawnProc, stopProc, waitForOutput } from './scale-support';
+import { onlineLocations } from '../src/db/repositories/location-repository';
+import { demoSourceAddress } from '../src/domain/locations';
+import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, spawnProc, startCountingTarget, stopProc, waitForOutput } from './scale-support';
 
 /**
  * bench/scale: many scheduled metrics at once (issue 18 item 4). METRICS http metrics every
  * INTERVAL seconds against a loopback target, split between one real `vigil-agent` process
- * (bin/vigil-agent.js) and the cloud prober in the worker (the target reached through
- * CLOUD_PROBE_ALLOW_CIDRS=127.0.0.0/8, the documented allow-list). Every process runs as in
+ * (bin/vigil-agent.js) and the cloud, where LOCATIONS probe locations check every cloud metric
+ * each round (issue 25: one `vigil-prober` process per location, `node dist/src/cli/prober.js`,
+ * each bound to its own loopback source address 127.0.0.11, .12, … and without DATABASE_URL; the
+ * worker plans and records the rounds and runs no location of its own; LOCATIONS=0: the worker's
+ * built-in location, as a plain `npm start`). The target is reached through
+ * CLOUD_PROBE_ALLOW_CIDRS=127.0.0.0/8, the documented allow-list. Every process runs as in
  * production, each on its own: the Temporal dev server (Temporal CLI v1.5.1, SQLite in a file, as
  * `vigil start` keeps it), `node dist/src/cli/api.js`, `node dist/src/cli/worker.js` (with the
- * prebuilt workflow bundle, VIGIL_WORKFLOW_BUNDLE), the agent; a fresh database on the local
+ * prebuilt workflow bundle, VIGIL_WORKFLOW_BUNDLE), the probers, the agent; a fresh database on the local
  * PostgreSQL server (or DATABASE_URL's). The organization is on the enterprise plan (no metric
  * quota; its rate limits raised for the setup) and every metric is created through the API
  * (POST /v1/metrics, 16 at once), so the cloud metrics get their Schedules as in production.
@@ -36,7 +41,9 @@ import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss,
  *     p50 / p99 / max per side, and the runs that stored no sample;
  *   - samples stored per second (rows of metric_samples sampled in the window), against the
  *     nominal rate METRICS / INTERVAL (the baseline: the ratio is what was kept of the promise);
- *   - CPU seconds and resident memory of each process (API, worker, Temporal, agent, this
+ *   - the checks each location ran (requests from its source address), and the CPU each process
+ *     spent per cloud check;
+ *   - CPU seconds and resident memory of each process (API, worker, probers, Temporal, agent, this
  *     database's PostgreSQL backends, the bench itself with the target), and Temporal's share of
  *     the CPU used;
  *   - the load average before and after (the machine is shared).
@@ -44,13 +51,15 @@ import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss,
  *
  *   npm run bench:scale
  *   (VIGIL_SCALE_METRICS=10000 VIGIL_SCALE_SECONDS=300 VIGIL_SCALE_CLOUD_SHARE=0.5
- *    VIGIL_SCALE_INTERVAL=30 VIGIL_SCALE_WARMUP=<2 intervals>)
+ *    VIGIL_SCALE_INTERVAL=30 VIGIL_SCALE_WARMUP=<2 intervals> VIGIL_SCALE_LOCATIONS=3)
+ *   Issue 25's figure, 10,000 cloud metrics from 3 locations: VIGIL_SCALE_CLOUD_SHARE=1.
  */
 const METRICS = Number(process.env.VIGIL_SCALE_METRICS ?? 10_000);
 const SECONDS = Number(process.env.VIGIL_SCALE_SECONDS ?? 300);
 const CLOUD_SHARE = Number(process.env.VIGIL_SCALE_CLOUD_SHARE ?? 0.5);
 const INTERVAL = Number(process.env.VIGIL_SCALE_INTERVAL ?? 30);
 const WARMUP = Number(process.env.VIGIL_SCALE_WARMUP ?? 2 * INTERVAL);
+const LOCATIONS = Number(process.env.VIGIL_SCALE_LOCATIONS ?? 3);
 const CREATE_CONCURRENCY = 16;
 const TARGET_P99_MS = 1_000;
 const ALLOW_CIDRS = '127.0.0.0/8';
@@ -81,7 +90,9 @@ async function cpuSnapshot(procs: Proc[], temporalPid: number | undefined, pg: P
 }
 
 async function main(): Promise<void> {
-  if (!(METRICS > 0 && SECONDS > 0 && INTERVAL >= 5 && CLOUD_SHARE >= 0 && CLOUD_SHARE <= 1)) throw new Error('check VIGIL_SCALE_METRICS, VIGIL_SCALE_SECONDS, VIGIL_SCALE_INTERVAL (>= 5), VIGIL_SCALE_CLOUD_SHARE (0..1)');
+  if (!(METRICS > 0 && SECONDS > 0 && INTERVAL >= 5 && CLOUD_SHARE >= 0 && CLOUD_SHARE <= 1 && Number.isInteger(LOCATIONS) && LOCATIONS >= 0 && LOCATIONS <= 20)) {
+    throw new Error('check VIGIL_SCALE_METRICS, VIGIL_SCALE_SECONDS, VIGIL_SCALE_INTERVAL (>= 5), VIGIL_SCALE_CLOUD_SHARE (0..1), VIGIL_SCALE_LOCATIONS (0..20)');
+  }
   const cloudCount = Math.round(METRICS * CLOUD_SHARE);
   const agentCount = METRICS - cloudCount;
   const config = loadConfig();
@@ -93,11 +104,12 @@ async function main(): Promise<void> {
   let api: Proc | null = null;
   let worker: Proc | null = null;
   let agent: Proc | null = null;
+  const probers: Proc[] = [];
   let client: ApiClient | null = null;
-  const target = await startTarget();
+  const target = await startCountingTarget();
   const loadStart = loadavg();
   try {
-    say(`bench/scale: ${METRICS} http metrics every ${INTERVAL} s (${cloudCount} cloud, ${agentCount} on one agent), warm-up ${WARMUP} s, measured ${SECONDS} s; ${os.cpus().length} cores, load ${loadStart}`);
+    say(`bench/scale: ${METRICS} http metrics every ${INTERVAL} s (${cloudCount} cloud from ${LOCATIONS ? `${LOCATIONS} prober processes` : "the worker's built-in location"}, ${agentCount} on one agent), warm-up ${WARMUP} s, measured ${SECONDS} s; ${os.cpus().length} cores, load ${loadStart}`);
     await migrate(orm);
     await pg.connect();
 
@@ -124,7 +136,8 @@ async function main(): Promise<void> {
     };
     const apiPort = await getFreePort('127.0.0.1');
     api = spawnProc('API', path.join(dist, 'src', 'cli', 'api.js'), { ...common, PORT: String(apiPort), LOG_LEVEL: 'warn' });
-    worker = spawnProc('worker', path.join(dist, 'src', 'cli', 'worker.js'), { ...common, LOG_LEVEL: 'info', CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS, VIGIL_WORKFLOW_BUNDLE: bundle });
+    // With prober processes the worker runs no location of its own: it plans and records the rounds.
+    worker = spawnProc('worker', path.join(dist, 'src', 'cli', 'worker.js'), { ...common, LOG_LEVEL: 'info', CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS, VIGIL_WORKFLOW_BUNDLE: bundle, VIGIL_WORKER_LOCATION: LOCATIONS > 0 ? 'false' : 'true' });
     const baseUrl = `http://127.0.0.1:${apiPort}`;
     const readyBy = Date.now() + 120_000;
     for (;;) {
@@ -134,7 +147,30 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     await waitForOutput(worker, /worker running/, 120_000);
-    say(`processes: Temporal ${devServer.address} (pid ${devServer.pid}), API ${baseUrl} (pid ${api.pid}), worker (pid ${worker.pid}), task queue ${taskQueue}`);
+    // The probe locations, as an operator runs them: Temporal only (no database), each from its own source address.
+    const locationIds = Array.from({ length: LOCATIONS }, (_, i) => `bench-${i + 1}`);
+    const sourceOf = new Map(locationIds.map((id, i) => [id, demoSourceAddress(i)]));
+    for (const id of locationIds) {
+      const { DATABASE_URL: _db, VIGIL_MASTER_KEY: _key, ...temporalOnly } = common;
+      probers.push(
+        spawnProc(`prober ${id}`, path.join(dist, 'src', 'cli', 'prober.js'), {
+          ...temporalOnly,
+          LOG_LEVEL: 'info',
+          VIGIL_LOCATION: id,
+          VIGIL_LOCATION_LABEL: `Bench location ${id}`,
+          VIGIL_PROBE_SOURCE_ADDRESS: sourceOf.get(id)!,
+          CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS,
+        }),
+      );
+    }
+    await Promise.all(probers.map((p) => waitForOutput(p, /prober running/, 120_000)));
+    const expectedOnline = LOCATIONS > 0 ? locationIds : ['local'];
+    for (const by = Date.now() + 60_000; ; ) {
+      const online = (await onlineLocations(orm.em.fork() as never, taskQueue, new Date())).map((l) => l.id);
+      if (expectedOnline.every((id) => online.includes(id))) break;
+      if (Date.now() > by) throw new Error(`the locations did not come online: ${online.join(', ') || 'none'} of ${expectedOnline.join(', ')}`);
+      await sleep(250);
+    }    say(`processes: Temporal ${devServer.address} (pid ${devServer.pid}), API ${baseUrl} (pid ${api.pid}), worker (pid ${worker.pid}), ${probers.map((p) => `${p.name} (pid ${p.pid}, from ${sourceOf.get(p.name.slice('prober '.length))})`).join(', ') || "the worker's built-in location"}, task queue ${taskQueue}`);
 
     // ------------------------------------------------------------------ organization, agent, metrics
     const now = new Date();
@@ -171,9 +207,10 @@ async function main(): Promise<void> {
     // ------------------------------------------------------------------ warm-up, then the window
     say(`warm-up ${WARMUP} s…`);
     await sleep(WARMUP * 1000);
-    const procs = [api, worker, agent];
+    const procs = [api, worker, ...probers, agent];
     const cpu0 = await cpuSnapshot(procs, devServer.pid, pg);
     const hits0 = target.hits();
+    const byAddress0 = target.hitsByAddress();
     // PostgreSQL backends come and go (pools close idle connections): the last CPU seen of each, every 30 s.
     const pgSeen = new Map(cpu0.postgres);
     const t0 = Date.now();
@@ -190,6 +227,8 @@ async function main(): Promise<void> {
     for (const [pid, cpu] of cpu1.postgres) pgSeen.set(pid, cpu);
     cpu1.postgres = pgSeen;
     const hits = target.hits() - hits0;
+    const byAddress1 = target.hitsByAddress();
+    const checksFrom = (address: string) => (byAddress1.get(address) ?? 0) - (byAddress0.get(address) ?? 0);
     const loadTo = loadavg();
     const rss = new Map(procs.map((p) => [p.name, procRss(p.pid)]));
     rss.set('Temporal dev server', devServer.pid ? procRss(devServer.pid) : null);
@@ -230,6 +269,12 @@ async function main(): Promise<void> {
     cpuRows.push(['bench (driver + target)', cpu1.bench - cpu0.bench]);
     const total = cpuRows.reduce((a, [, c]) => a + (c ?? 0), 0);
     const temporalCpu = cpuRows.find(([n]) => n === 'Temporal dev server')?.[1] ?? null;
+    // Cloud checks in the window: each location's requests (its own source address); the built-in
+    // location shares 127.0.0.1 with the agent, so there the cloud checks are the cloud samples.
+    const perLocation = locationIds.map((id) => [id, checksFrom(sourceOf.get(id)!)] as const);
+    const cloudChecks = LOCATIONS > 0 ? perLocation.reduce((a, [, n]) => a + n, 0) : cloudRows.filter((r) => r.sampledAtMs >= t0 && r.sampledAtMs < t1).length;
+    const perCheck = (cpu: number | null, checks: number) => (cpu === null || checks === 0 ? 'n/a' : `${((1000 * cpu) / checks).toFixed(3)} ms`);
+    const cpuOf = (name: string) => cpuRows.find(([n]) => n === name)?.[1] ?? null;
     const side = (name: string, f: DriftFigures, n: number) =>
       `    ${name} (${n} metrics): ${fmt(f.drift)}; ${f.samples} runs measured, ${f.missed} of ${f.expected} planned runs without a sample`;
     const met = (f: DriftFigures, n: number) => n === 0 || (f.drift.p99 < TARGET_P99_MS && f.samples > 0);
@@ -241,6 +286,8 @@ async function main(): Promise<void> {
       side('cloud', cloud, cloudCount),
       side('agent', agentFig, agentCount),
       `  samples stored: ${storedInWindow} sampled in the window = ${perSecond.toFixed(1)}/s; nominal ${nominal.toFixed(1)}/s; ratio stored / nominal ${(perSecond / nominal).toFixed(3)} (target hits ${hits}, ${(hits / SECONDS).toFixed(1)}/s)`,
+      `  cloud checks in the window: ${cloudChecks} = ${(cloudChecks / SECONDS).toFixed(1)}/s (nominal ${((cloudCount * Math.max(1, LOCATIONS)) / INTERVAL).toFixed(1)}/s)${perLocation.length ? `; per location ${perLocation.map(([id, n]) => `${id} ${n}`).join(', ')}` : ''}`,
+      `  CPU per cloud check: ${[...probers.map((p) => `${p.name} ${perCheck(cpuOf(p.name), checksFrom(sourceOf.get(p.name.slice('prober '.length))!))}`), `worker ${perCheck(cpuOf('worker'), cloudChecks)}`, `Temporal ${perCheck(temporalCpu, cloudChecks)}`, `PostgreSQL ${perCheck(cpuOf('PostgreSQL (this database + background)'), cloudChecks)}`].join('; ')}${agentCount ? ' (worker, Temporal and PostgreSQL per cloud check; PostgreSQL also stores the agent\'s samples)' : ''}`,
       `  CPU over the window (seconds; cores busy; share of the total):`,
       ...cpuRows.map(([n, c]) => `    ${n.padEnd(42)} ${c === null ? 'n/a' : `${c.toFixed(1)} s  ${(c / SECONDS).toFixed(2)} cores  ${((100 * c) / total).toFixed(1)} %`}`),
       `    ${'total'.padEnd(42)} ${total.toFixed(1)} s  ${(total / SECONDS).toFixed(2)} cores`,
@@ -252,6 +299,7 @@ async function main(): Promise<void> {
   } finally {
     await client?.close().catch(() => undefined);
     await stopProc(agent);
+    for (const p of probers) await stopProc(p);
     await stopProc(worker);
     await stopProc(api);
     await devServer?.stop().catch(() => undefined);
