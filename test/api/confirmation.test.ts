@@ -132,11 +132,19 @@ describe('confirmed status on ingest', () => {
     expect((await get(m.id)).status).toBe('healthy');
   });
 
-  it('applies confirmation across concurrent batches of one metric: the second failing round confirms exactly once', async () => {
+  it('applies confirmation once when the same rounds arrive twice at the same time (an agent retrying): one flip, one event', async () => {
     const m = await newMetric('concurrent');
     await post(m.id, 0, V.healthy);
-    const [a, b] = await Promise.all([post(m.id, 60, V.unhealthy), post(m.id, 120, V.unhealthy)]);
+    const both = async () => {
+      const res = await api.request('POST', '/v1/agent/samples', {
+        headers: { authorization: `Bearer ${agent.token}` },
+        body: { samples: [60, 120].map((s) => ({ metric_id: m.id, sampled_at: at(s), value: V.unhealthy })) },
+      });
+      return res.body as { flips: number };
+    };
+    const [a, b] = await Promise.all([both(), both()]);
     expect(a.flips + b.flips).toBe(1);
+    expect((await events(m.id)).filter((e) => e.status === 'unhealthy')).toHaveLength(1);
     expect((await flips(m.id)).map((f) => `${f.to_status}@${f.at}`)).toEqual([`unhealthy@${at(60)}`, `healthy@${at(0)}`]);
   });
 
@@ -179,6 +187,35 @@ describe('confirmed status on ingest', () => {
     const body = draft.body.updates?.[0]?.body ?? draft.body.messages?.[0]?.body ?? JSON.stringify(draft.body);
     expect(body).toContain(`since ${at(60)}`);
     expect(body).toContain(`Confirmed by 1 of 1 location over 2 rounds (agent:${agent.id}: unhealthy 250 ms).`);
+  });
+
+  it('lets an agent vote on a cloud metric that lists it: the metric is in its config, its answers are location readings (not samples)', async () => {
+    // A registered cloud location (as a prober's heartbeat would record it).
+    await api.orm.em.getConnection().execute(
+      `insert into probe_locations (task_queue, id, label, version, heartbeat_seconds, started_at, last_seen_at) values ('confirmation-test', 'eu-test', 'Test region', 'test', 10, now(), now()) on conflict do nothing`,
+    );
+    const res = await call('POST', '/v1/metrics', {
+      service_id: org.services.Shop, name: 'public shop', source_type: 'http', source_config: { url: 'https://shop.example.com/health' }, thresholds: THRESHOLDS,
+      interval_seconds: 86_400, locations: ['eu-test', { id: `agent:${agent.id}` }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ agent_id: null, mode: 'cloud', locations: ['eu-test', `agent:${agent.id}`] });
+    const config = await api.request('GET', '/v1/agent/config', { headers: { authorization: `Bearer ${agent.token}` } });
+    expect(config.body.metrics.map((m: { metric_id: string }) => m.metric_id)).toContain(res.body.id);
+
+    expect(await post(res.body.id, 30, null, 'ECONNREFUSED')).toMatchObject({ accepted: 1, flips: 0 });
+    expect(await post(res.body.id, 20, V.healthy)).toMatchObject({ accepted: 1, flips: 0 });
+    const view = await get(res.body.id);
+    // Not a sample: the metric waits for its round; the agent's newest answer is its reading.
+    expect(view).toMatchObject({ status: 'no_data', last_sample_at: null, history: [] });
+    expect(view.location_readings).toEqual([
+      { location: `agent:${agent.id}`, label: 'edge', value: null, status: 'no_data', reason: 'ECONNREFUSED', reason_class: 'target', at: at(30), offline: false },
+      { location: 'eu-test', label: 'Test region', value: null, status: 'no_data', reason: 'location_offline', reason_class: 'measurement', at: null, offline: true },
+    ]);
+    // Another organization's agent cannot post for it.
+    const theirs = (await other.call('POST', '/v1/agents', { name: 'intruder' })).body;
+    const intruder = await api.request('POST', '/v1/agent/samples', { headers: { authorization: `Bearer ${theirs.token}` }, body: { samples: [{ metric_id: res.body.id, sampled_at: at(40), value: 1 }] } });
+    expect(intruder.body).toMatchObject({ accepted: 0, rejected: [{ index: 0, reason: 'unknown_metric' }] });
   });
 
   it('lists flips newest first, cursor-paged, and never another organization’s', async () => {

@@ -202,13 +202,43 @@ function storeSql(skipStored: boolean): string {
 const STORE = storeSql(false);
 const STORE_SKIPPING_STORED = storeSql(true);
 
-/** What evaluation needs of a metric (no lock: thresholds only change through the API); `agentId` keeps only the metrics that agent runs. */
-export async function metricsForIngest(em: EntityManager, organizationId: string, ids: readonly string[], agentId?: string): Promise<{ id: string; thresholds: Record<string, unknown> | null }[]> {
+/**
+ * What evaluation needs of a metric (no lock: thresholds only change through the API); `agentId`
+ * keeps only the metrics that agent runs: its own (`voter` false) and the cloud metrics that list
+ * it among their locations (`voter` true: its samples are votes for the rounds, not samples).
+ */
+export async function metricsForIngest(em: EntityManager, organizationId: string, ids: readonly string[], agentId?: string): Promise<{ id: string; thresholds: Record<string, unknown> | null; voter: boolean }[]> {
   if (!ids.length) return [];
   return rawRows(
     em,
-    `select id, thresholds from metrics where id = any(?::uuid[]) and organization_id = ? and deleted_at is null${agentId ? ' and agent_id = ?' : ''}`,
-    [pgArray(ids), organizationId, ...(agentId ? [agentId] : [])],
+    `select id, thresholds, ${agentId ? 'agent_id is null' : 'false'} as voter from metrics where id = any(?::uuid[]) and organization_id = ? and deleted_at is null${
+      agentId ? ` and (agent_id = ? or (agent_id is null and locations @> array[?]::text[]))` : ''
+    }`,
+    [pgArray(ids), organizationId, ...(agentId ? [agentId, `agent:${agentId}`] : [])],
+  );
+}
+
+/**
+ * An agent's answers for cloud metrics that list it among their locations: each metric's newest
+ * one becomes that location's latest reading (one statement), which the metric's next round counts
+ * as the agent's vote. An older answer than the stored one changes nothing.
+ */
+export async function storeLocationReadings(em: EntityManager, organizationId: string, readings: readonly { metricId: string; location: string; value: number | null; status: string; reason: string | null; at: string }[]): Promise<number> {
+  if (!readings.length) return 0;
+  const newest = new Map<string, (typeof readings)[number]>();
+  for (const r of readings) {
+    const key = `${r.metricId} ${r.location}`;
+    const seen = newest.get(key);
+    if (!seen || seen.at < r.at) newest.set(key, r);
+  }
+  const rows = [...newest.values()].map((r) => ({ m: r.metricId, l: r.location, r: { value: r.value, status: r.status, reason: r.reason, at: r.at } }));
+  return rawRun(
+    em,
+    `update metrics metric set location_readings = coalesce(metric.location_readings, '{}'::jsonb) || jsonb_build_object(given.l, given.r)
+     from json_to_recordset(?::json) as given(m uuid, l text, r jsonb)
+     where metric.id = given.m and metric.organization_id = ?
+       and coalesce((metric.location_readings -> given.l ->> 'at')::timestamptz, '-infinity') < (given.r ->> 'at')::timestamptz`,
+    [JSON.stringify(rows), organizationId],
   );
 }
 

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Agent, MetricSchema } from '../../db/entities';
+import { storeLocationReadings } from '../../db/repositories/samples-repository';
+import { agentLocationId } from '../../domain/confirmation';
 import { type IncomingSample, type IngestResult, evaluateSamples } from './ingest';
 import type { SampleBatcher } from './sample-batcher';
 
 /** What the agent runs: its live metrics, with config and interval, and the version of that set. */
 export async function agentConfig(em: EntityManager, agent: Agent) {
-  const metrics = await em.find(MetricSchema, { agent: agent.id, deletedAt: null }, { orderBy: { id: 'asc' } });
+  // Its own metrics, and the cloud metrics that list it among their locations (it votes on those).
+  const metrics = await em.find(MetricSchema, { $or: [{ agent: agent.id }, { agent: null, locations: { $contains: [agentLocationId(agent.id)] } }], deletedAt: null }, { orderBy: { id: 'asc' } });
   const list = metrics.map((m) => ({ metric_id: m.id, source_type: m.sourceType, source_config: m.sourceConfig, interval_seconds: m.intervalSeconds }));
   return { metrics: list, version: configVersion(list) };
 }
@@ -71,7 +74,9 @@ export async function ingestAgentSamples(
     if (problem) outOfTime.push({ index, metric_id: s.metric_id, reason: problem });
     else kept.push({ index, sample: { metricId: s.metric_id, sampledAt, value: s.value, reason: s.reason ?? null } });
   });
-  const { rows, rejected } = await evaluateSamples(em, agent.organization, kept.map((k) => k.sample), agent.id);
+  const { rows, rejected, readings } = await evaluateSamples(em, agent.organization, kept.map((k) => k.sample), agent.id);
   const unknown: AgentRejection[] = rejected.map((r) => ({ index: kept[r.index]!.index, metric_id: r.metric_id, reason: 'unknown_metric' }));
-  return { accepted: rows.length, rejected: [...unknown, ...outOfTime].sort((a, b) => a.index - b.index), flips: await batcher.commit(agent.organization, rows, now) };
+  // Votes on cloud metrics wait for those metrics' next round (see recordMetricRound).
+  if (readings.length) await storeLocationReadings(em, agent.organization, readings);
+  return { accepted: rows.length + readings.length, rejected: [...unknown, ...outOfTime].sort((a, b) => a.index - b.index), flips: await batcher.commit(agent.organization, rows, now) };
 }

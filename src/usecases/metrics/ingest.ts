@@ -36,6 +36,17 @@ export interface EvaluatedBatch {
   rows: NewSample[];
   /** Samples naming no live metric of the organization (or not one the agent runs). */
   rejected: IngestResult['rejected'];
+  /** An agent's answers for cloud metrics it votes on (issue 25): location readings, not samples. */
+  readings: LocationVote[];
+}
+
+export interface LocationVote {
+  metricId: string;
+  location: string;
+  value: number | null;
+  status: HealthStatus;
+  reason: string | null;
+  at: string;
 }
 
 /**
@@ -48,17 +59,19 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
   const known = new Map((await metricsForIngest(em, organizationId, ids, agentId)).map((m) => [m.id, m]));
   const rejected: IngestResult['rejected'] = [];
   const rows: NewSample[] = [];
+  const readings: LocationVote[] = [];
   samples.forEach((s, index) => {
     const m = known.get(s.metricId);
     if (!m) return rejected.push({ index, metric_id: s.metricId });
     const value = s.value !== null && Number.isFinite(s.value) ? s.value : null;
     const reason = value === null ? normalizeReason(s.reason ?? (s.value === null ? 'no_data' : 'non_finite_value')) : null;
     const status = sampleStatus((m.thresholds as Thresholds | null) ?? null, { ...s, value, reason });
+    if (m.voter && agentId) return readings.push({ metricId: m.id, location: agentLocationId(agentId), value, status, reason, at: s.sampledAt.toISOString() });
     // An agent is the location of its metric: its sample is its vote.
     const votes = s.votes ?? (agentId ? [{ location: agentLocationId(agentId), value, reason, status, at: s.sampledAt.toISOString() }] : null);
     rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status, reason, votes });
   });
-  return { rows, rejected };
+  return { rows, rejected, readings };
 }
 
 /**
