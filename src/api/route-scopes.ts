@@ -64,8 +64,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   exportConfig: ['read:config'],
   getConfigSchema: 'public',
 
-  // Issue 25: who measures is no secret of one area; any read scope lists the locations.
-  listLocations: ['read:metrics', 'read:config', 'read:incidents', 'read:change_events', 'read:sla'],
+  // Issue 25: who measures is no secret of one area; any read scope lists the locations (read:change_events is reserved: spec §5).
+  listLocations: ['read:metrics', 'read:config', 'read:incidents', 'read:sla'],
   listAgents: ['read:config'],
   getAgent: ['read:config'],
   registerAgent: ['write:config'],
