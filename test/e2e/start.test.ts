@@ -79,7 +79,7 @@ describe('npm start (the whole stack in one command)', () => {
     expect(key).toMatch(/^vgl_pub_/);
     // Issue 25: one probe location inside the worker, online.
     expect(first.banner['Probe location']).toMatch(/^local \("This machine", inside the worker/);
-    const locations = await (await fetch(`${base}/v1/locations`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const locations = (await (await fetch(`${base}/v1/locations`, { headers: { authorization: `Bearer ${key}` } })).json()) as { items: unknown[] };
     expect(locations.items).toEqual([expect.objectContaining({ id: 'local', label: 'This machine', kind: 'cloud', status: 'online' })]);
 
     const services = await fetch(`${base}/v1/services`, { headers: { authorization: `Bearer ${key}` } });
