@@ -218,6 +218,30 @@ describe('confirmed status on ingest', () => {
     expect(intruder.body).toMatchObject({ accepted: 0, rejected: [{ index: 0, reason: 'unknown_metric' }] });
   });
 
+  it('confirms late and imported samples like live ones, and keeps the votes of the flips a rebuild finds again', async () => {
+    const m = await newMetric('late and imported');
+    for (const s of [0, 120, 180]) await post(m.id, s, s === 0 ? V.healthy : V.unhealthy);
+    const [live] = await flips(m.id);
+    expect(live).toMatchObject({ to_status: 'unhealthy', at: at(120), confirmations: 2 });
+    // A late healthy sample at 60 s changes nothing (the flip keeps its votes); a late unhealthy one
+    // at 90 s starts the failing run earlier: the outage begins at 90 s, confirmed by the 120 s round.
+    await post(m.id, 60, V.healthy);
+    expect((await flips(m.id))[0]).toMatchObject({ to_status: 'unhealthy', at: at(120), confirmations: 2, rounds: live.rounds });
+    await post(m.id, 90, V.unhealthy);
+    const [rebuilt] = await flips(m.id);
+    expect(rebuilt).toMatchObject({ to_status: 'unhealthy', at: at(90), confirmed_at: at(120), confirmations: 2 });
+    expect(rebuilt.rounds.map((r: { at: string }) => r.at)).toEqual([at(90), at(120)]);
+    expect(await get(m.id)).toMatchObject({ status: 'unhealthy', status_since: at(90) });
+
+    // An import: a one-sample blip is no outage under failures 2; a two-sample run is, from its first sample.
+    const imported = await newMetric('imported');
+    const res = await call('POST', `/v1/metrics/${imported.id}/samples/import`, {
+      samples: [[-600, V.healthy], [-540, V.unhealthy], [-480, V.healthy], [-420, V.unhealthy], [-360, V.unhealthy], [-300, V.healthy], [-240, V.healthy]].map(([s, value]) => ({ sampled_at: at(s!), value })),
+    });
+    expect(res.status).toBe(200);
+    expect((await flips(imported.id)).map((f) => `${f.to_status}@${f.at}`)).toEqual([`healthy@${at(-300)}`, `unhealthy@${at(-420)}`, `healthy@${at(-600)}`]);
+  });
+
   it('lists flips newest first, cursor-paged, and never another organization’s', async () => {
     const m = await newMetric('paged', { confirmation: { failures: 1, recoveries: 1 } });
     for (let i = 0; i < 5; i++) await post(m.id, i * 60, i % 2 ? V.unhealthy : V.healthy);

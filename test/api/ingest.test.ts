@@ -225,7 +225,7 @@ describe('POST /v1/agent/samples stores, evaluates and flips', () => {
   it('counts a late unhealthy sample between two healthy ones in the service uptime (from the flips)', async () => {
     const service = await call('POST', '/v1/services', { name: 'Late service' });
     expect(service.status).toBe(201);
-    const res = await call('POST', '/v1/metrics', { service_id: service.body.id, name: 'late uptime', source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agent.id });
+    const res = await call('POST', '/v1/metrics', { service_id: service.body.id, name: 'late uptime', source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agent.id, confirmation: { failures: 1, recoveries: 1 } });
     const m = res.body.id;
     await post([{ metric_id: m, sampled_at: at(100), value: V.healthy }, { metric_id: m, sampled_at: at(700), value: V.healthy }]);
     const uptimeOfDay2 = async () => (await call('GET', `/v1/services/${service.body.id}`)).body.uptime.find((u: { date: string }) => u.date === day2).uptime_pct;

@@ -29,7 +29,7 @@ const call: Call = (...args) => org.call(...args);
 const sql = async <T = any>(text: string, params: unknown[] = []) => (await api.orm.em.getConnection().execute(text, params)) as T[];
 
 async function newMetric(name: string): Promise<string> {
-  const res = await call('POST', '/v1/metrics', { service_id: org.services.Imported, name, source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agent.id });
+  const res = await call('POST', '/v1/metrics', { service_id: org.services.Imported, name, source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agent.id, confirmation: { failures: 1, recoveries: 1 } });
   expect(res.status).toBe(201);
   return res.body.id;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockMetric, rebuildFlipsFrom } from '../../db/repositories/sample-import-repository';
+import { lockMetrics, rebuildFlips } from '../../db/repositories/sample-import-repository';
 import { type FlipEventTerms, type NewSample, type StoredFlip, metricsForIngest, storeSamples } from '../../db/repositories/samples-repository';
 import { agentLocationId, type Vote } from '../../domain/confirmation';
 import { describeReason, normalizeReason } from '../../domain/reason-codes';
@@ -95,10 +95,12 @@ export async function commitSamples(em: EntityManager, organizationId: string, r
   // Rare: samples older than the metric's latest outcome (a late or reordered batch). Uptime, SLOs
   // and statements read the flips, so that metric's flips are rebuilt from its earliest late
   // sample, as an import rebuilds them (history: no events).
-  for (const { metric_id, from } of late) {
+  // Every late metric of the batch in one transaction: their locks in id order, then one statement.
+  if (late.length) {
     await em.transactional(async (tx) => {
       const t = tx as EntityManager;
-      if (await lockMetric(t, metric_id)) await rebuildFlipsFrom(t, organizationId, metric_id, from, now);
+      const locked = new Set(await lockMetrics(t, late.map((l) => l.metric_id)));
+      await rebuildFlips(t, organizationId, late.filter((l) => locked.has(l.metric_id)).map((l) => ({ metricId: l.metric_id, from: l.from })), now);
     });
   }
   return flips;
