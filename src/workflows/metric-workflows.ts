@@ -105,6 +105,8 @@ export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
   roundStart?: string;
   locations?: { asked: string[]; answered: string[] };
   unanswered?: number;
+  /** Metrics no online location measures (no sample this round). */
+  unlocated?: number;
   failing?: number;
   rechecked?: number;
 }> {
@@ -113,7 +115,7 @@ export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
     if (plan.found === 0) return { metrics: 0, stored: 0, startedLateMs: plan.startedLateMs, retired: await retireEmptyMetricBucket(input) };
     const { answered, ...round } = await runRound(plan, input.intervalSeconds);
     const asked = checksByLocation(plan.metrics).map((b) => b.location);
-    return { metrics: plan.found, startedLateMs: plan.startedLateMs, roundStart: plan.roundStart, locations: { asked, answered }, ...round };
+    return { metrics: plan.found, startedLateMs: plan.startedLateMs, roundStart: plan.roundStart, locations: { asked, answered }, unlocated: plan.found - plan.metrics.length, ...round };
   }
   const run = await runCloudMetricBucket(input);
   if (run.metrics > 0) return run;
