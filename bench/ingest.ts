@@ -24,8 +24,10 @@ import { benchDatabase, startVigilProcess, stopChild } from './processes';
  *       outcome + a flip row and a metric.status_changed outbox event per change of status),
  *       CONCURRENCY requests in flight;
  *   (b) baseline: `insert into metric_samples (…) values (…),(…)…` of the same BATCH rows (same
- *       metrics, values and statuses, timestamps 12 h later) with node-postgres straight into the
- *       same table, CONCURRENCY statements in flight.
+ *       values and statuses, timestamps 12 h later, under METRICS metrics of its own) with
+ *       node-postgres straight into the same table, CONCURRENCY statements in flight.
+ * The metrics are created over the API with its defaults (confirmation majority/2/2, issue 25):
+ * the isolated off samples are pending rounds, not flips.
  * Rounds alternate a, b, a, b… for DURATION s each; medians of samples/s are reported, with the
  * batch latency p50/p99 over all rounds. Values are ~FLIP_PERCENT % status flips (isolated
  * unhealthy/degraded samples among healthy ones). Both paths write into today's (UTC) day
@@ -314,6 +316,14 @@ async function main(): Promise<void> {
       if (res.body.mode !== 'agent') throw new Error(`metric ${i}: mode ${res.body.mode}, expected agent`);
       return res.body.id;
     });
+    // The baseline's rows go to metrics of their own (pushed manual metrics: no agent, nothing
+    // reads them): its 12-h-later rows under the API's metrics would sit after every late point,
+    // and a late batch rebuilds its metrics' flips over every sample after it.
+    const rawMetricIds = await parallel(METRICS, 8, async (i) => {
+      const res = await api!.call<{ id: string }>('POST', '/v1/metrics', { body: { service_id: service.body.id, name: `raw-${i}`, source_type: 'manual', source_config: {} } });
+      expectStatus(res, 201, 'POST /v1/metrics (baseline)');
+      return res.body.id;
+    });
     const agentConfig = await api.call<{ metrics: unknown[] }>('GET', '/v1/agent/config', { token });
     if (agentConfig.body.metrics?.length !== METRICS) throw new Error(`the agent runs ${agentConfig.body.metrics?.length} metrics, expected ${METRICS}`);
     say(`organization, service, agent and ${METRICS} tcp metrics (healthy under 100, unhealthy over 200) created over the API`);
@@ -337,7 +347,7 @@ async function main(): Promise<void> {
       const rows = batch(k, rawBase);
       const params: unknown[] = new Array(rows.length * 6);
       rows.forEach((r, i) => {
-        params[i * 6] = metricIds[r.metric];
+        params[i * 6] = rawMetricIds[r.metric];
         params[i * 6 + 1] = organization.id;
         params[i * 6 + 2] = r.at;
         params[i * 6 + 3] = r.value;

@@ -20,7 +20,7 @@ export interface StoredBatch {
   late: { metric_id: string; from: Date }[];
 }
 
-/** A change of status a stored batch made. */
+/** A change of status a stored batch made: `at` is the sample that made it (the confirming round; the flip itself is dated at the first failing one). */
 export interface StoredFlip {
   metric_id: string;
   at: Date;
@@ -193,7 +193,7 @@ function storeSql(skipStored: boolean): string {
        left join json_to_record(coalesce(?::json -> (case when flip.to_status = 'no_data' then coalesce(flip.reason, 'no_data') end), '{}')) as reason_text(reason text, reason_label text, reason_hint text) on true
        order by flip.metric_id, flip.at
      )
-     select metric_id, at, false as late from flips
+     select metric_id, sampled_at as at, false as late from flips
      union all
      select sample.metric_id, min(sample.sampled_at), true from new_samples sample join locked_metrics metric on metric.id = sample.metric_id
      where sample.sampled_at < metric.last_sample_at group by sample.metric_id`;

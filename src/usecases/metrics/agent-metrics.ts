@@ -74,9 +74,13 @@ export async function ingestAgentSamples(
     if (problem) outOfTime.push({ index, metric_id: s.metric_id, reason: problem });
     else kept.push({ index, sample: { metricId: s.metric_id, sampledAt, value: s.value, reason: s.reason ?? null } });
   });
-  const { rows, rejected, readings } = await evaluateSamples(em, agent.organization, kept.map((k) => k.sample), agent.id);
+  // Evaluated at once, committed in arrival order (the agent's batches are in time order).
+  const evaluation = evaluateSamples(em, agent.organization, kept.map((k) => k.sample), agent.id).then(async (e) => {
+    // Votes on cloud metrics wait for those metrics' next round (see recordMetricRound).
+    if (e.readings.length) await storeLocationReadings(em, agent.organization, e.readings);
+    return e;
+  });
+  const { rows, rejected, readings, flips } = await batcher.commitInArrivalOrder(agent.id, agent.organization, evaluation, now);
   const unknown: AgentRejection[] = rejected.map((r) => ({ index: kept[r.index]!.index, metric_id: r.metric_id, reason: 'unknown_metric' }));
-  // Votes on cloud metrics wait for those metrics' next round (see recordMetricRound).
-  if (readings.length) await storeLocationReadings(em, agent.organization, readings);
-  return { accepted: rows.length + readings.length, rejected: [...unknown, ...outOfTime].sort((a, b) => a.index - b.index), flips: await batcher.commit(agent.organization, rows, now) };
+  return { accepted: rows.length + readings.length, rejected: [...unknown, ...outOfTime].sort((a, b) => a.index - b.index), flips };
 }

@@ -33,6 +33,31 @@ export class SampleBatcher {
     private readonly maxSamples = 20_000,
   ) {}
 
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  /**
+   * commit, but queued in the order the calls were made for `source` (an agent): its batches are
+   * evaluated side by side yet committed in arrival order, so a batch never lands behind a newer
+   * one of the same agent. (Landing behind one makes its samples late, and late samples rebuild
+   * their metrics' flips.)
+   */
+  commitInArrivalOrder<T extends { rows: NewSample[] }>(source: string, organizationId: string, evaluation: Promise<T>, now: Date): Promise<T & { flips: number }> {
+    const before = this.tails.get(source) ?? Promise.resolve();
+    const queued = before.then(async () => {
+      const evaluated = await evaluation;
+      return { evaluated, flips: this.commit(organizationId, evaluated.rows, now) };
+    });
+    const tail = queued.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(source, tail);
+    void tail.then(() => {
+      if (this.tails.get(source) === tail) this.tails.delete(source);
+    });
+    return queued.then(async ({ evaluated, flips }) => ({ ...evaluated, flips: await flips }));
+  }
+
   /** Stores the evaluated samples (see commitSamples); answers how many flips they made. */
   commit(organizationId: string, rows: NewSample[], now: Date): Promise<number> {
     if (!rows.length) return Promise.resolve(0);
