@@ -3,10 +3,10 @@ import { ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/clien
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { onlineLocations } from '../db/repositories/location-repository';
-import { type RoundMetricRow, bucketRoundMetrics, roundMetric } from '../db/repositories/metric-round-repository';
+import { type RoundMetricRow, agentReadings, bucketRoundMetrics, roundMetric } from '../db/repositories/metric-round-repository';
 import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
 import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
-import { type LocationAnswer, type RecheckAnswer, type RoundMetric, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
+import { type LocationAnswer, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
 import type { Thresholds } from '../domain/thresholds';
 import { type IncomingSample, ingestSamples } from '../usecases/metrics/ingest';
 
@@ -20,7 +20,7 @@ export interface RoundPlan {
   found: number;
   /** The installation's online cloud locations when planned, in id order. */
   online: string[];
-  /** The metrics some online location checks (a metric without one gets no sample this round). */
+  /** The metrics some online location checks or some agent votes on (a metric without either gets no sample this round). */
   metrics: RoundMetric[];
 }
 
@@ -58,10 +58,12 @@ const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetri
     organization: m.organizationId,
     sourceType: m.sourceType,
     sourceConfig: m.sourceConfig,
+    intervalSeconds: m.intervalSeconds,
     thresholds: (m.thresholds as Thresholds | null) ?? null,
     quorum: c.quorum,
     recheck: c.recheck,
     locations: resolveLocations(m.locations, online, isAgentLocation),
+    agents: agentLocations(m.locations, isAgentLocation),
   };
 };
 
@@ -104,13 +106,14 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
         rows = m ? [m] : [];
       }
       const online = rows.length ? (await onlineLocations(e, installation(ctx), new Date(started))).map((l) => l.id) : [];
-      const metrics = rows.map((m) => toRoundMetric(m, online)).filter((m) => m.locations.length > 0);
+      const metrics = rows.map((m) => toRoundMetric(m, online)).filter((m) => m.locations.length > 0 || m.agents.length > 0);
       return { roundStart: new Date(started).toISOString(), startedLateMs, found: rows.length, online, metrics };
     },
 
     /**
      * The round's outcome: each metric's votes (one per location that answered, its status from the
-     * thresholds, a recheck's answer with it), the round's outcome under the metric's quorum, and
+     * thresholds, a recheck's answer with it; the fresh readings of the agents it lists, read now,
+     * so an answer an agent sent during the round counts), the round's outcome under the metric's quorum, and
      * one sample per metric stamped with the round's start — the representative vote's value,
      * reason and status, with every vote — stored with one ingest per organization (which applies
      * the confirmation). A metric no location answered for gets no sample. Storing the same round
@@ -119,11 +122,13 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
     async recordMetricRound(input: RoundRecord): Promise<RoundRecorded> {
       const sampledAt = new Date(input.roundStart);
       const answers = indexAnswers(input.answers);
+      const voters = input.metrics.filter((m) => m.agents.length > 0).map((m) => m.metricId);
+      const readings = voters.length ? await agentReadings(em(), voters) : new Map();
       const byOrg = new Map<string, IncomingSample[]>();
       let unanswered = 0;
       let failing = 0;
       for (const m of input.metrics) {
-        const votes = roundVotes(m, answers, input.rechecks);
+        const votes = [...roundVotes(m, answers, input.rechecks), ...agentVotes(m, readings.get(m.metricId) ?? null, sampledAt.getTime())].sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
         const outcome = roundOutcome(votes, m.quorum);
         const rep = outcome.representative;
         if (!rep) {

@@ -37,11 +37,22 @@ export interface LocationAnswer {
 /** A metric as a round plans it. */
 export interface RoundMetric extends RoundCheck {
   organization: string;
+  intervalSeconds: number;
   thresholds: Thresholds | null;
   quorum: Quorum;
   recheck: boolean;
   /** The cloud locations that check it this round, in id order. */
   locations: string[];
+  /** The agents it lists (`agent:<id>`, in id order): their latest readings vote in the round. */
+  agents: string[];
+}
+
+/** An agent's latest answer for a cloud metric that lists it (metrics.location_readings). */
+export interface AgentReading {
+  value: number | null;
+  status: string;
+  reason: string | null;
+  at: string;
 }
 
 /** A failing check to run once more: the metric, the location whose vote failed, and the location that checks again. */
@@ -67,6 +78,32 @@ export function resolveLocations(metricLocations: readonly string[] | null, onli
   const onlineSet = new Set(online);
   const wanted = metricLocations === null ? [...online] : metricLocations.filter((l) => !isAgent(l) && onlineSet.has(l));
   return [...new Set(wanted)].sort(byId);
+}
+
+/** The agents a metric's own list names (`agent:<id>`), in id order. */
+export function agentLocations(metricLocations: readonly string[] | null, isAgent: (id: string) => boolean): string[] {
+  return [...new Set((metricLocations ?? []).filter(isAgent))].sort(byId);
+}
+
+/** An agent's reading votes in a round when it is younger than the metric's interval and this grace at the round's start. */
+export const AGENT_READING_GRACE_MS = 10_000;
+
+/**
+ * The votes of the agents a metric lists: each agent's latest reading, when it is fresh (taken
+ * within one interval and AGENT_READING_GRACE_MS before the round started, or during the round),
+ * as that agent's vote; an agent without a fresh reading is absent. Agents run on their own
+ * timers, so the round counts the newest answer each sent.
+ */
+export function agentVotes(m: Pick<RoundMetric, 'agents' | 'intervalSeconds'>, readings: Readonly<Record<string, AgentReading>> | null, roundStartMs: number): Vote[] {
+  const freshFrom = roundStartMs - m.intervalSeconds * 1000 - AGENT_READING_GRACE_MS;
+  const votes: Vote[] = [];
+  for (const location of m.agents) {
+    const r = readings?.[location];
+    if (!r || !(Date.parse(r.at) >= freshFrom)) continue;
+    const value = r.value !== null && Number.isFinite(r.value) ? r.value : null;
+    votes.push({ location, value, reason: value === null ? r.reason : null, status: (value === null ? 'no_data' : r.status) as HealthStatus, at: r.at });
+  }
+  return votes;
 }
 
 /** Each location's checks, locations in id order (a location with no metric gets none). */

@@ -8,6 +8,7 @@ import { onlineLocations } from '../../src/db/repositories/location-repository';
 import { type Confirmation, locationTaskQueue } from '../../src/domain/confirmation';
 import { bucketOf } from '../../src/domain/metric-buckets';
 import { metricBucketScheduleId, temporalMetricScheduler } from '../../src/temporal/metric-schedules';
+import { startAgentProcess } from '../support/agent-process';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { eventually } from '../support/eventually';
 import { type ProberProcess, proberProcesses } from '../support/prober-process';
@@ -255,6 +256,34 @@ describe('check rounds across probe locations', () => {
     const m = await createMetric('named', { failures: 1, recoveries: 1 }, { locations: [LOC[2], `agent:${agent.body.id}`, LOC[0]] });
     expect(await round(m)).toMatchObject({ stored: 1, locations: { asked: [LOC[0], LOC[2]], answered: [LOC[0], LOC[2]] } });
     expect(arrivals.filter((a) => a.path === m.path && a.from === ADDRESSES[1])).toEqual([]);
+  }, 60_000);
+
+  it('lets an agent vote next to two cloud locations: its latest answer counts in the round, labelled with the agent', async () => {
+    const reg = await call('POST', '/v1/agents', { name: `voter-${suffix}` });
+    expect(reg.status).toBe(201);
+    const agentLocation = `agent:${reg.body.id}`;
+    // The agent reaches the target from 127.0.0.1 and is refused, so is the first cloud location; the second answers.
+    const p = '/agent-votes';
+    modes.set(p, new Map<string, Mode>([['127.0.0.1', 'reset'], [ADDRESSES[0], 'reset']]));
+    // Before the agent answered, its vote is absent: 1 of 2 failing is no majority.
+    const m = await createMetric('agent-votes', { failures: 1, recoveries: 1 }, { locations: [LOC[0], LOC[1], agentLocation] });
+    expect(m.path).toBe(p);
+    expect((await metric(m)).status).toBe('healthy');
+    const agent = await startAgentProcess(api.baseUrl, reg.body.token);
+    try {
+      await eventually(async () => expect((await metric(m)).location_readings).toEqual(expect.arrayContaining([expect.objectContaining({ location: agentLocation, reason: 'ECONNRESET', offline: false })])), 30_000);
+      // Now 2 of 3 fail: the round fails, and failures 1 flips it.
+      expect(await round(m)).toMatchObject({ stored: 1, failing: 1, locations: { asked: [LOC[0], LOC[1]], answered: [LOC[0], LOC[1]] } });
+      expect(await metric(m)).toMatchObject({ status: 'no_data', reason: 'ECONNRESET' });
+      const flip = (await flips(m))[0];
+      expect(flip.rounds[0].votes.map((v: { location: string; reason: string | null }) => [v.location, v.reason])).toEqual([
+        [agentLocation, 'ECONNRESET'],
+        [LOC[0], 'ECONNRESET'],
+        [LOC[1], null],
+      ]);
+    } finally {
+      await agent.stop();
+    }
   }, 60_000);
 
   it('a prober killed (SIGKILL) in the middle of a round: its vote is absent, the others decide, nothing flips; back after a restart', async () => {

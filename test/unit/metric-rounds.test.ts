@@ -2,6 +2,8 @@ import { isAgentLocation, roundOutcome } from '../../src/domain/confirmation';
 import {
   type LocationAnswer,
   type RoundMetric,
+  agentLocations,
+  agentVotes,
   checksByLocation,
   failingLocations,
   indexAnswers,
@@ -20,12 +22,14 @@ const AT = '2026-11-26T12:00:00.000Z';
 const metric = (id: string, over: Partial<RoundMetric> = {}): RoundMetric => ({
   metricId: id,
   organization: 'org',
+  intervalSeconds: 60,
   sourceType: 'http',
   sourceConfig: { url: `https://example.com/${id}` },
   thresholds: T,
   quorum: 'majority',
   recheck: false,
   locations: ['a', 'b', 'c'],
+  agents: [],
   ...over,
 });
 
@@ -41,6 +45,33 @@ describe('resolveLocations', () => {
   it("is the metric's cloud locations that are online: agents and offline ones left out, duplicates once", () => {
     expect(resolveLocations(['c', 'agent:0b6f2f5e-0000-4000-8000-000000000000', 'a', 'x', 'c'], online, isAgentLocation)).toEqual(['a', 'c']);
     expect(resolveLocations(['agent:0b6f2f5e-0000-4000-8000-000000000000'], online, isAgentLocation)).toEqual([]);
+  });
+});
+
+describe('agent votes', () => {
+  const A1 = 'agent:0b6f2f5e-0000-4000-8000-000000000001';
+  const A2 = 'agent:0b6f2f5e-0000-4000-8000-000000000002';
+  const start = Date.parse(AT);
+  const ago = (ms: number) => new Date(start - ms).toISOString();
+
+  it('names the agents of a metric list, in id order', () => {
+    expect(agentLocations(['b', A2, 'a', A1, A2], isAgentLocation)).toEqual([A1, A2]);
+    expect(agentLocations(null, isAgentLocation)).toEqual([]);
+  });
+
+  it("counts each listed agent's latest reading taken within one interval and 10 s before the round (or during it); a stale or missing one is absent", () => {
+    const m = metric('m1', { intervalSeconds: 60, agents: [A1, A2] });
+    const readings = {
+      [A1]: { value: null, status: 'no_data', reason: 'ECONNREFUSED', at: ago(69_000) },
+      [A2]: { value: 40, status: 'healthy', reason: null, at: ago(71_000) },
+      b: { value: 10, status: 'healthy', reason: null, at: ago(1_000) },
+    };
+    expect(agentVotes(m, readings, start)).toEqual([{ location: A1, value: null, reason: 'ECONNREFUSED', status: 'no_data', at: ago(69_000) }]);
+    expect(agentVotes(m, { [A2]: { value: 6000, status: 'unhealthy', reason: null, at: new Date(start + 500).toISOString() } }, start)).toEqual([
+      { location: A2, value: 6000, reason: null, status: 'unhealthy', at: new Date(start + 500).toISOString() },
+    ]);
+    expect(agentVotes(m, null, start)).toEqual([]);
+    expect(agentVotes({ ...m, agents: [] }, readings, start)).toEqual([]);
   });
 });
 

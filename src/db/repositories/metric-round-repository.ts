@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Confirmation } from '../../domain/confirmation';
+import type { AgentReading } from '../../domain/metric-rounds';
 import { type MetricBucket, bucketIdRange } from '../../domain/metric-buckets';
 import { CLOUD_SOURCE_TYPES } from '../../domain/source-types';
 import { pgArray, rawRows } from '../raw-sql';
@@ -66,4 +67,11 @@ export async function roundMetric(em: EntityManager, metricId: string): Promise<
     [metricId, pgArray([...CLOUD_SOURCE_TYPES])],
   );
   return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** The latest per-location readings of these metrics (an agent's answers for a cloud metric that lists it land there). */
+export async function agentReadings(em: EntityManager, metricIds: readonly string[]): Promise<Map<string, Record<string, AgentReading>>> {
+  if (!metricIds.length) return new Map();
+  const rows = await rawRows<{ id: string; location_readings: Record<string, AgentReading> | null }>(em, `select id, location_readings from metrics where id = any(?::uuid[])`, [pgArray(metricIds)]);
+  return new Map(rows.map((r) => [r.id, r.location_readings ?? {}]));
 }
