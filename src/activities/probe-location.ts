@@ -34,6 +34,9 @@ export interface ProbeLocationActivities {
   probeChecks(input: ProbeChecksInput): Promise<ProbeChecksOutput>;
 }
 
+/** How often a running batch heartbeats (the round workflow gives it LOCATION_BATCH_HEARTBEAT_TIMEOUT). */
+const LOCATION_HEARTBEAT_EVERY_MS = 2_000;
+
 /** The activity to heartbeat, when running as one (a plain call in a test has none). */
 function activityContext(): Context | null {
   try {
@@ -54,13 +57,19 @@ export function createProbeLocationActivities(deps: { location: string; prober: 
   return {
     async probeChecks(input) {
       const ctx = activityContext();
-      const results = await mapBounded(input.checks, LOCATION_CHECK_CONCURRENCY, async (c): Promise<ProbeCheckResult> => {
-        const at = new Date().toISOString();
-        const outcome = await runCloudProbe(deps.prober, c.sourceType, c.sourceConfig).catch(() => ({ value: null, reason: 'source_threw' }));
-        ctx?.heartbeat();
-        return { metricId: c.metricId, value: outcome.value, reason: outcome.reason, at };
-      });
-      return { location: deps.location, results };
+      // Alive while its checks wait on slow targets: the round's heartbeat timeout tells a dead
+      // prober (SIGKILL, partition) from a busy one in seconds, not at the batch's 35 s bound.
+      const beat = ctx ? setInterval(() => ctx.heartbeat(), LOCATION_HEARTBEAT_EVERY_MS) : null;
+      try {
+        const results = await mapBounded(input.checks, LOCATION_CHECK_CONCURRENCY, async (c): Promise<ProbeCheckResult> => {
+          const at = new Date().toISOString();
+          const outcome = await runCloudProbe(deps.prober, c.sourceType, c.sourceConfig).catch(() => ({ value: null, reason: 'source_threw' }));
+          return { metricId: c.metricId, value: outcome.value, reason: outcome.reason, at };
+        });
+        return { location: deps.location, results };
+      } finally {
+        if (beat) clearInterval(beat);
+      }
     },
   };
 }

@@ -53,6 +53,8 @@ async function askLocations(batches: { location: string; checks: RoundCheck[] }[
         scheduleToStartTimeout: scheduleToStartMs,
         // A check is bounded by 30 s, a batch runs 64 at once: 35 s for up to 64 checks.
         startToCloseTimeout: locationBatchTimeoutMs(b.checks.length),
+        // The batch heartbeats every 2 s (probe-location.ts): a prober that died holding it is absent within 10 s.
+        heartbeatTimeout: '10 seconds',
         // One attempt: the round's answer is due now; the next round asks again.
         retry: { maximumAttempts: 1 },
       }).probeChecks({ checks: b.checks }),
