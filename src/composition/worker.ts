@@ -68,10 +68,6 @@ export async function startWorker(opts: {
     maxConcurrentLocalActivityExecutions: 200,
     maxConcurrentActivityTaskExecutions: 1_000,
     maxConcurrentWorkflowTaskExecutions: 100,
-    // A check round waits on its locations' activities, then its next workflow task goes to this
-    // worker's sticky queue; one not picked up there within this falls back to the normal queue
-    // (the SDK's default, 10 s, showed as 10 s round delays in bench:scale).
-    stickyQueueScheduleToStartTimeout: '1 second',
     ...workflowSource(opts.workflowBundlePath),
     ...(watched ? { isolateExecutionTimeout: opts.deadlockTimeoutMs } : {}),
   });
