@@ -8,7 +8,7 @@ import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/co
 import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
 import { type LocationAnswer, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
 import type { Thresholds } from '../domain/thresholds';
-import { type IncomingSample, ingestSamples } from '../usecases/metrics/ingest';
+import { type IncomingSample, ingestPerOrganization } from '../usecases/metrics/ingest';
 
 /** What a round checks: its start (the time its samples carry) and the metrics with the locations that check each. */
 export interface RoundPlan {
@@ -140,16 +140,7 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
         list.push({ metricId: m.metricId, sampledAt, value: rep.value, reason: rep.value === null ? rep.reason : null, status: rep.status, votes });
         byOrg.set(m.organization, list);
       }
-      let stored = 0;
-      const failures: unknown[] = [];
-      for (const [organization, list] of byOrg) {
-        try {
-          stored += (await ingestSamples(em(), organization, list, new Date())).accepted;
-        } catch (err) {
-          failures.push(err);
-        }
-      }
-      if (failures.length) throw new AggregateError(failures, `storing the round's samples of ${failures.length} of ${byOrg.size} organizations failed`);
+      const stored = await ingestPerOrganization(em, byOrg, "the round's samples");
       return { stored, unanswered, failing };
     },
   };

@@ -6,7 +6,7 @@ import { MetricSchema } from '../db/entities';
 import { type MetricBucket, bucketIdRange, bucketOf, bucketScheduleId, bucketScheduleOptions, mapBounded, plannedRunAt } from '../domain/metric-buckets';
 import { ALL_SOURCE_TYPES, runsInCloud } from '../domain/source-types';
 import { type ProberDeps, runCloudProbe } from '../probes/cloud-run';
-import { type IncomingSample, ingestSamples } from '../usecases/metrics/ingest';
+import { type IncomingSample, ingestPerOrganization, ingestSamples } from '../usecases/metrics/ingest';
 import { maintainSamplePartitions, sweepMetrics } from '../usecases/metrics/sweep';
 
 /** Checks of one bucket run at most this many at once (each bounded by CLOUD_PROBE_TIMEOUT_MS). */
@@ -89,16 +89,7 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
         list.push(s.sample);
         byOrg.set(s.organization, list);
       }
-      let stored = 0;
-      const failures: unknown[] = [];
-      for (const [organization, list] of byOrg) {
-        try {
-          stored += (await ingestSamples(em(), organization, list, new Date())).accepted;
-        } catch (err) {
-          failures.push(err);
-        }
-      }
-      if (failures.length) throw new AggregateError(failures, `storing the samples of ${failures.length} of ${byOrg.size} organizations failed`);
+      const stored = await ingestPerOrganization(em, byOrg, 'the samples');
       return { metrics: metrics.length, stored, startedLateMs };
     },
 

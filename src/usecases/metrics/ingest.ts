@@ -112,3 +112,21 @@ export async function ingestSamples(em: EntityManager, organizationId: string, s
   const flips = await commitSamples(em, organizationId, rows, now);
   return { accepted: rows.length, rejected, flips: flips.length };
 }
+
+/**
+ * Samples of several organizations, one ingest each (a cloud bucket run, a check round); every
+ * organization is tried, and the failures are thrown together after. Answers the samples stored.
+ */
+export async function ingestPerOrganization(em: () => EntityManager, byOrg: ReadonlyMap<string, readonly IncomingSample[]>, what: string): Promise<number> {
+  let stored = 0;
+  const failures: unknown[] = [];
+  for (const [organization, list] of byOrg) {
+    try {
+      stored += (await ingestSamples(em(), organization, list, new Date())).accepted;
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length) throw new AggregateError(failures, `storing ${what} of ${failures.length} of ${byOrg.size} organizations failed`);
+  return stored;
+}
