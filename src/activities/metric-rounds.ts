@@ -1,7 +1,7 @@
-import { Context } from '@temporalio/activity';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
+import { activityClient } from './metrics';
 import { onlineLocations } from '../db/repositories/location-repository';
 import { type RoundMetricRow, agentReadings, bucketRoundMetrics, roundMetric } from '../db/repositories/metric-round-repository';
 import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
@@ -41,16 +41,6 @@ export interface RoundRecorded {
   failing: number;
 }
 
-/** The running activity's Temporal client and task queue (the installation's, for a local activity). */
-function activityContext(): { client: Context['client']; taskQueue: string } | null {
-  try {
-    const ctx = Context.current();
-    return { client: ctx.client, taskQueue: ctx.info.taskQueue };
-  } catch {
-    return null;
-  }
-}
-
 const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetric => {
   const c = m.confirmation ?? LEGACY_CONFIRMATION;
   return {
@@ -74,7 +64,7 @@ const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetri
  */
 export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string }) {
   const em = () => deps.orm.em.fork() as EntityManager;
-  const installation = (ctx: ReturnType<typeof activityContext>) => ctx?.taskQueue ?? deps.taskQueue ?? 'vigil';
+  const installation = (ctx: ReturnType<typeof activityClient>) => ctx?.taskQueue ?? deps.taskQueue ?? 'vigil';
   return {
     /**
      * A bucket's round (`bucket`) or a new metric's first check (`metricId`): the live cloud
@@ -84,7 +74,7 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
      */
     async planMetricRound(input: { bucket: MetricBucket } | { metricId: string }): Promise<RoundPlan> {
       const started = Date.now();
-      const ctx = activityContext();
+      const ctx = activityClient();
       const e = em();
       let rows: RoundMetricRow[];
       let startedLateMs = 0;

@@ -15,8 +15,8 @@ export const BUCKET_CHECK_CONCURRENCY = 64;
 /** The source types the cloud prober runs (the others need an agent or are pushed). */
 const CLOUD_SOURCE_TYPES = ALL_SOURCE_TYPES.filter((t) => runsInCloud(t, null));
 
-/** The worker's Temporal client when running as an activity (absent in a mock environment). */
-function activityClient(): { client: Client; taskQueue: string } | null {
+/** The running activity's Temporal client and task queue (the installation's, for a local activity); null outside an activity. */
+export function activityClient(): { client: Client; taskQueue: string } | null {
   try {
     const ctx = Context.current();
     return { client: ctx.client, taskQueue: ctx.info.taskQueue };
