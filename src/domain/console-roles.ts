@@ -4,12 +4,12 @@ import type { Scope } from './scopes';
 export const CONSOLE_ROLES = ['owner', 'operator', 'finance', 'viewer'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 
-const READS: Scope[] = ['read:metrics', 'read:config', 'read:incidents', 'read:sla'];
+const READS: Scope[] = ['read:metrics', 'read:config', 'read:incidents', 'read:sla', 'read:alerts'];
 
 export const ROLE_SCOPES: Readonly<Record<ConsoleRole, readonly Scope[]>> = {
-  owner: [...READS, 'write:metrics', 'write:config', 'write:incidents', 'write:sla'],
+  owner: [...READS, 'write:metrics', 'write:config', 'write:incidents', 'write:sla', 'write:alerts'],
   // Operators run incidents, maintenance, metrics and configuration; they read SLA statements but do not act on them.
-  operator: [...READS, 'write:metrics', 'write:config', 'write:incidents'],
+  operator: [...READS, 'write:metrics', 'write:config', 'write:incidents', 'write:alerts'],
   // Finance reviews and approves SLA statements; it reads the rest and changes none of it.
   finance: [...READS, 'write:sla'],
   viewer: READS,

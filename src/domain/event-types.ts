@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   'sla_statement.corrected',
   'sla_statement.superseded',
   'sla_statement.voided',
+  'alert.triggered',
+  'alert.escalated',
+  'alert.acknowledged',
+  'alert.resolved',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -14,6 +14,8 @@ export const SCOPES = [
   'read:change_events',
   'read:sla',
   'write:sla',
+  'read:alerts',
+  'write:alerts',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

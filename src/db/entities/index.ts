@@ -1,4 +1,5 @@
 import { AgentSchema, ProbeTestJobSchema } from './agent';
+import { ALERTING_ENTITIES } from './alerting';
 import { ApiKeySchema } from './api-key';
 import { ChangeEventSchema } from './change-event';
 import { ConsoleSessionSchema, ConsoleSignInTokenSchema, ConsoleUserSchema } from './console';
@@ -18,6 +19,7 @@ import { RateLimitCounterSchema } from './rate-limit-counter';
 import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from './webhook';
 
 export * from './agent';
+export * from './alerting';
 export * from './api-key';
 export * from './change-event';
 export * from './console';
@@ -36,4 +38,4 @@ export * from './status-page';
 export * from './rate-limit-counter';
 export * from './webhook';
 
-export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema, StatusPageSchema, SubscriberSchema, SubscriberEmailSchema, NotificationRunSchema, ContractSchema, SlaStatementSchema, SlaAuditEntrySchema, SlaExclusionSchema, StatementSigningKeySchema, ConsoleUserSchema, ConsoleSignInTokenSchema, ConsoleSessionSchema, ProbeLocationSchema];
+export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema, StatusPageSchema, SubscriberSchema, SubscriberEmailSchema, NotificationRunSchema, ContractSchema, SlaStatementSchema, SlaAuditEntrySchema, SlaExclusionSchema, StatementSigningKeySchema, ConsoleUserSchema, ConsoleSignInTokenSchema, ConsoleSessionSchema, ProbeLocationSchema, ...ALERTING_ENTITIES];

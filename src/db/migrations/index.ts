@@ -19,6 +19,7 @@ import { Migration20261126000000ReasonClasses } from './Migration20261126000000R
 import { Migration20261126010000StatementCoverage } from './Migration20261126010000StatementCoverage';
 import { Migration20261126090000Confirmation } from './Migration20261126090000Confirmation';
 import { Migration20261126100000Locations } from './Migration20261126100000Locations';
+import { Migration20261126200000Alerting } from './Migration20261126200000Alerting';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126010000StatementCoverage', class: Migration20261126010000StatementCoverage },
   { name: 'Migration20261126090000Confirmation', class: Migration20261126090000Confirmation },
   { name: 'Migration20261126100000Locations', class: Migration20261126100000Locations },
+  { name: 'Migration20261126200000Alerting', class: Migration20261126200000Alerting },
 ];
