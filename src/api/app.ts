@@ -31,6 +31,7 @@ import { probeTestRoutes } from './routes/probe-tests';
 import { metricRoutes } from './routes/metrics';
 import { inboundRoutes } from './routes/inbound';
 import { sloRoutes } from './routes/slos';
+import { alertingConfigRoutes } from './routes/alerting-config';
 import type { MetricScheduler } from '../usecases/metrics/ports';
 import { JobWaiter } from './job-waiter';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl, sampleRetentionDays: deps.config.METRIC_SAMPLE_RETENTION_DAYS });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
+      await v1.register(alertingConfigRoutes, { box: deps.secretBox });
       await v1.register(slaRoutes, slaDeps);
       await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });
