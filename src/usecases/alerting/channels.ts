@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { NotificationChannelSchema } from '../../db/entities';
+import type { FieldError } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import type { SecretBox } from '../../infra/secret-box';
+import { newWebhookSecret } from '../../infra/webhook-signing';
+import type { OrgContext } from '../context';
+import { findLive, listLive, softDelete } from '../org-resources';
+import { inUseByPolicies, policiesTargeting } from './policies';
+import { type ChannelSecret, openChannelSecret, sealChannelSecret, secretHint } from './channel-secrets';
+import { type ChannelType, type ChannelView, channelView, invalidFields } from './views';
+
+/** What a client sends: the type's own fields at the top level (secrets among them). */
+export type ChannelInput = { name: string; enabled?: boolean } & (
+  | { type: 'email'; addresses: string[] }
+  | { type: 'slack' | 'teams' | 'discord' | 'webhook'; url: string }
+  | { type: 'pagerduty'; routing_key: string }
+  | { type: 'opsgenie'; api_key: string; region?: 'us' | 'eu' }
+);
+
+export interface ChannelPatch {
+  name?: string;
+  enabled?: boolean;
+  addresses?: string[];
+  url?: string;
+  routing_key?: string;
+  api_key?: string;
+  region?: 'us' | 'eu';
+}
+
+/** Which types each type-specific field belongs to (PATCH refuses a field of another type). */
+const FIELD_TYPES: Record<'addresses' | 'url' | 'routing_key' | 'api_key' | 'region', readonly ChannelType[]> = {
+  addresses: ['email'],
+  url: ['slack', 'teams', 'discord', 'webhook'],
+  routing_key: ['pagerduty'],
+  api_key: ['opsgenie'],
+  region: ['opsgenie'],
+};
+
+const uniqueAddresses = (list: string[]) => [...new Set(list.map((a) => a.trim()))];
+
+/** What may be shown, and what is sealed, of a channel as sent. */
+function split(input: ChannelInput): { settings: Record<string, unknown>; secret: ChannelSecret | null } {
+  switch (input.type) {
+    case 'email':
+      return { settings: { addresses: uniqueAddresses(input.addresses) }, secret: null };
+    case 'webhook':
+      return { settings: {}, secret: { url: input.url, signing_secret: newWebhookSecret() } };
+    case 'slack':
+    case 'teams':
+    case 'discord':
+      return { settings: {}, secret: { url: input.url } };
+    case 'pagerduty':
+      return { settings: {}, secret: { routing_key: input.routing_key } };
+    case 'opsgenie':
+      return { settings: { region: input.region ?? 'us' }, secret: { api_key: input.api_key } };
+  }
+}
+
+export async function createChannel(ctx: OrgContext, box: SecretBox, input: ChannelInput): Promise<ChannelView> {
+  const { settings, secret } = split(input);
+  const c = ctx.em.create(NotificationChannelSchema, {
+    id: randomUUID(),
+    organization: ctx.org.id,
+    name: input.name,
+    type: input.type,
+    settings,
+    sealedSecret: secret ? sealChannelSecret(box, secret) : null,
+    secretHint: secret ? secretHint(secret) : null,
+    disabledAt: input.enabled === false ? ctx.now : null,
+    deletedAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  });
+  await ctx.em.flush();
+  return channelView(c);
+}
+
+export async function getChannel(ctx: OrgContext, id: string): Promise<ChannelView> {
+  return channelView(await findLive(ctx, NotificationChannelSchema, id, 'Notification channel'));
+}
+
+/** A webhook channel's signing secret, for its create answer (also on an idempotent replay); null for other types. */
+export async function revealSigningSecret(ctx: OrgContext, box: SecretBox, id: string): Promise<string | null> {
+  const c = await findLive(ctx, NotificationChannelSchema, id, 'Notification channel');
+  return openChannelSecret(box, c.sealedSecret ?? null).signing_secret ?? null;
+}
+
+export async function listChannels(ctx: OrgContext, query: { limit: number; cursor?: string }) {
+  const page = await listLive(ctx, NotificationChannelSchema, query);
+  return { items: page.items.map(channelView), nextCursor: page.nextCursor };
+}
+
+/** Changes the fields sent; a secret field sent replaces that secret (a webhook channel keeps its signing secret). */
+export async function updateChannel(ctx: OrgContext, box: SecretBox, id: string, patch: ChannelPatch): Promise<ChannelView> {
+  const c = await findLive(ctx, NotificationChannelSchema, id, 'Notification channel');
+  const type = c.type as ChannelType;
+  const errors: FieldError[] = [];
+  for (const [field, types] of Object.entries(FIELD_TYPES)) {
+    if (patch[field as keyof ChannelPatch] !== undefined && !types.includes(type)) errors.push({ path: field, message: `Not a field of a ${type} channel` });
+  }
+  if (errors.length) throw invalidFields(errors);
+  if (patch.name !== undefined) c.name = patch.name;
+  if (patch.enabled !== undefined) c.disabledAt = patch.enabled ? null : (c.disabledAt ?? ctx.now);
+  if (patch.addresses !== undefined) c.settings = { ...c.settings, addresses: uniqueAddresses(patch.addresses) };
+  if (patch.region !== undefined) c.settings = { ...c.settings, region: patch.region };
+  const replaced: ChannelSecret = {
+    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    ...(patch.routing_key !== undefined ? { routing_key: patch.routing_key } : {}),
+    ...(patch.api_key !== undefined ? { api_key: patch.api_key } : {}),
+  };
+  if (Object.keys(replaced).length) {
+    const secret = { ...openChannelSecret(box, c.sealedSecret ?? null), ...replaced };
+    c.sealedSecret = sealChannelSecret(box, secret);
+    c.secretHint = secretHint(secret);
+  }
+  c.updatedAt = ctx.now;
+  await ctx.em.flush();
+  return channelView(c);
+}
+
+/** Soft delete, idempotent; refused (409 in_use) while a live escalation policy targets the channel. */
+export async function deleteChannel(ctx: OrgContext, id: string): Promise<ChannelView> {
+  const live = isUuid(id) ? await ctx.em.findOne(NotificationChannelSchema, { id, organization: ctx.org.id, deletedAt: null }) : null;
+  if (live) {
+    const users = await policiesTargeting(ctx, { type: 'channel', id: live.id });
+    if (users.length) throw inUseByPolicies('notification channel', users);
+  }
+  return channelView(await softDelete(ctx, NotificationChannelSchema, id, 'Notification channel'));
+}

@@ -1,0 +1,149 @@
+import type { AlertRule, EscalationPolicy, NotificationAttempt, NotificationChannel, NotificationSend, OnCallSchedule, Silence } from '../../db/entities';
+import { type FieldError, ProblemError } from '../../domain/error-catalog';
+import { toIso, toIsoOrNull } from '../../domain/time';
+
+/** What the alerting configuration API shows (issue 26), and the names its inputs share. */
+
+export const CHANNEL_TYPES = ['email', 'slack', 'teams', 'discord', 'webhook', 'pagerduty', 'opsgenie'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export const RULE_KINDS = ['metric_status', 'service_status', 'status_page_status', 'slo_burn', 'agent_offline', 'heartbeat_missed', 'location_offline', 'sla_review_overdue'] as const;
+export type RuleKind = (typeof RULE_KINDS)[number];
+
+export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+export const SILENCE_STATES = ['scheduled', 'active', 'expired'] as const;
+export type SilenceState = (typeof SILENCE_STATES)[number];
+
+/** 400 validation_failed naming every field; the first one also in `detail`. */
+export function invalidFields(errors: FieldError[]): ProblemError {
+  const first = errors[0];
+  return new ProblemError('validation_failed', first ? `${first.path || 'body'}: ${first.message}` : 'The request is not valid.', { errors });
+}
+
+/** The domain validators' `levels[0].targets[1].id` as the API writes paths everywhere else: `levels.0.targets.1.id`. */
+export const apiPath = (path: string): string => path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
+
+export interface ChannelView {
+  id: string;
+  name: string;
+  type: ChannelType;
+  settings: Record<string, unknown>;
+  secret_hint: string | null;
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export function channelView(c: NotificationChannel): ChannelView {
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.type as ChannelType,
+    settings: c.settings,
+    secret_hint: c.secretHint ?? null,
+    enabled: c.disabledAt == null,
+    created_at: toIso(c.createdAt),
+    updated_at: toIso(c.updatedAt),
+    deleted_at: toIsoOrNull(c.deletedAt),
+  };
+}
+
+export function policyView(p: EscalationPolicy) {
+  return {
+    id: p.id,
+    name: p.name,
+    levels: p.levels,
+    repeat: p.repeat,
+    created_at: toIso(p.createdAt),
+    updated_at: toIso(p.updatedAt),
+    deleted_at: toIsoOrNull(p.deletedAt),
+  };
+}
+export type PolicyView = ReturnType<typeof policyView>;
+
+export function scheduleView(s: OnCallSchedule) {
+  return {
+    id: s.id,
+    name: s.name,
+    timezone: s.timezone,
+    layers: s.layers,
+    overrides: s.overrides,
+    created_at: toIso(s.createdAt),
+    updated_at: toIso(s.updatedAt),
+    deleted_at: toIsoOrNull(s.deletedAt),
+  };
+}
+export type ScheduleView = ReturnType<typeof scheduleView>;
+
+export function ruleView(r: AlertRule) {
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind as RuleKind,
+    subject_id: r.subjectId ?? null,
+    include_degraded: r.includeDegraded,
+    severity: r.severity as AlertSeverity,
+    escalation_policy_id: r.escalationPolicy,
+    auto_resolve: r.autoResolve,
+    enabled: r.disabledAt == null,
+    settings: r.settings,
+    created_at: toIso(r.createdAt),
+    updated_at: toIso(r.updatedAt),
+    deleted_at: toIsoOrNull(r.deletedAt),
+  };
+}
+export type RuleView = ReturnType<typeof ruleView>;
+
+export function silenceState(s: Pick<Silence, 'startsAt' | 'endsAt'>, now: Date): SilenceState {
+  if (now.getTime() < s.startsAt.getTime()) return 'scheduled';
+  return now.getTime() < s.endsAt.getTime() ? 'active' : 'expired';
+}
+
+export function silenceView(s: Silence, now: Date) {
+  return {
+    id: s.id,
+    rule_ids: s.ruleIds,
+    service_ids: s.serviceIds,
+    starts_at: toIso(s.startsAt),
+    ends_at: toIso(s.endsAt),
+    reason: s.reason,
+    created_by: s.createdBy ?? null,
+    state: silenceState(s, now),
+    created_at: toIso(s.createdAt),
+    updated_at: toIso(s.updatedAt),
+    deleted_at: toIsoOrNull(s.deletedAt),
+  };
+}
+export type SilenceView = ReturnType<typeof silenceView>;
+
+export function sendView(s: NotificationSend, attempts: NotificationAttempt[]) {
+  return {
+    id: s.id,
+    channel_id: s.channel,
+    alert_id: s.alert ?? null,
+    action: s.action,
+    level: s.level,
+    recipient: s.recipient ?? null,
+    state: s.state,
+    attempt_count: s.attemptCount,
+    last_status_code: s.lastStatusCode ?? null,
+    last_error: s.lastError ?? null,
+    created_at: toIso(s.createdAt),
+    completed_at: toIsoOrNull(s.completedAt),
+    attempts: attempts
+      .filter((a) => a.send === s.id)
+      .sort((a, b) => a.number - b.number)
+      .map((a) => ({
+        number: a.number,
+        attempted_at: toIso(a.attemptedAt),
+        status_code: a.statusCode ?? null,
+        latency_ms: a.latencyMs,
+        error: a.error ?? null,
+        succeeded: a.succeeded,
+      })),
+  };
+}
+export type SendView = ReturnType<typeof sendView>;
