@@ -1,0 +1,77 @@
+/**
+ * Slack incoming webhook with Block Kit.
+ * https://api.slack.com/messaging/webhooks
+ * https://api.slack.com/reference/block-kit/blocks (limits below)
+ * https://api.slack.com/reference/surfaces/formatting#escaping
+ */
+import type { AlertMessage, ChannelRequest } from '../alert-message';
+import { facts, fit, headline, isoSeconds, JSON_HEADERS, linkButtons, oneLine, readableTime, type Tone, tone } from './message-text';
+
+export const SLACK_LIMITS = {
+  blocks: 50,
+  headerText: 150,
+  sectionText: 3000,
+  fields: 10,
+  fieldText: 2000,
+  contextText: 3000,
+  buttonText: 75,
+  buttonUrl: 3000,
+  /** Slack truncates longer `text`; the fallback only has to carry the notification line. */
+  fallbackText: 3000,
+} as const;
+
+/** The three characters Slack's mrkdwn reads as control sequences. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const EMOJI: Record<Tone, string> = {
+  danger: '🔴',
+  warning: '🟠',
+  info: '🔵',
+  good: '✅',
+  acknowledged: '👀',
+  test: '🧪',
+};
+
+type TextObject = { type: 'plain_text'; text: string; emoji?: boolean } | { type: 'mrkdwn'; text: string };
+
+export function slackBlocks(msg: AlertMessage): Array<Record<string, unknown>> {
+  const blocks: Array<Record<string, unknown>> = [
+    {
+      type: 'header',
+      text: { type: 'plain_text', text: fit(`${EMOJI[tone(msg)]} ${headline(msg)}`, SLACK_LIMITS.headerText), emoji: true },
+    },
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: fit(oneLine(msg.summary) || msg.title, SLACK_LIMITS.sectionText, escapeMrkdwn) },
+      fields: facts(msg)
+        .slice(0, SLACK_LIMITS.fields)
+        .map((f): TextObject => ({ type: 'mrkdwn', text: `*${f.label}*\n${fit(f.value, SLACK_LIMITS.fieldText - f.label.length - 3, escapeMrkdwn)}` })),
+    },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: fit(contextLine(msg), SLACK_LIMITS.contextText) }] },
+  ];
+  const buttons = linkButtons(msg)
+    .filter((b) => b.url.length <= SLACK_LIMITS.buttonUrl)
+    .map((b) => ({
+      type: 'button',
+      action_id: `vigil_${b.kind}`,
+      text: { type: 'plain_text', text: fit(b.label, SLACK_LIMITS.buttonText), emoji: false },
+      url: b.url,
+      ...(b.kind === 'acknowledge' ? { style: 'primary' } : {}),
+    }));
+  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'vigil_links', elements: buttons });
+  return blocks;
+}
+
+/** "Occurred <date token> · Vigil · <organization>"; the date token shows each reader's own time zone. */
+function contextLine(msg: AlertMessage): string {
+  const at = isoSeconds(msg.occurredAt);
+  const when = at ? `<!date^${Date.parse(at) / 1000}^{date_short_pretty} at {time_secs}|${readableTime(at)}>` : escapeMrkdwn(msg.occurredAt);
+  return `Occurred ${when} · Vigil · ${fit(oneLine(msg.organization.name), 500, escapeMrkdwn)}`;
+}
+
+export function slackRequest(webhookUrl: string, msg: AlertMessage): ChannelRequest {
+  const text = fit(`${headline(msg)} — ${oneLine(msg.summary)}`, SLACK_LIMITS.fallbackText, escapeMrkdwn);
+  return { method: 'POST', url: webhookUrl, headers: { ...JSON_HEADERS }, body: JSON.stringify({ text, blocks: slackBlocks(msg) }) };
+}
