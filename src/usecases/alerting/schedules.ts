@@ -108,8 +108,8 @@ export interface OnCallNowView {
   shift_end: string | null;
 }
 
-/** Who is on call at `at`: an override first, else the highest layer whose rotation has started; nobody → nulls. */
-export async function onCallNow(ctx: OrgContext, id: string, at: Date): Promise<OnCallNowView> {
+/** Who is on call at `at` (default now): an override first, else the highest layer whose rotation has started; nobody → nulls. */
+export async function onCallNow(ctx: OrgContext, id: string, at: Date = ctx.now): Promise<OnCallNowView> {
   const spec = specOf(await findLive(ctx, OnCallScheduleSchema, id, 'On-call schedule'));
   const answer = onCallAt(spec, at);
   if (!answer) return { at: toIso(at), user: null, source: null, layer: null, shift_start: null, shift_end: null };

@@ -1,5 +1,7 @@
 import type { AlertRule, EscalationPolicy, NotificationAttempt, NotificationChannel, NotificationSend, OnCallSchedule, Silence } from '../../db/entities';
+import type { EscalationLevel } from '../../domain/alerting/escalation';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
+import type { ScheduleLayer, ScheduleOverride } from '../../domain/on-call/schedule';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
 /** What the alerting configuration API shows (issue 26), and the names its inputs share. */
@@ -29,7 +31,8 @@ export interface ChannelView {
   id: string;
   name: string;
   type: ChannelType;
-  settings: Record<string, unknown>;
+  /** email: addresses; opsgenie: region; {} otherwise. */
+  settings: { addresses?: string[]; region?: 'us' | 'eu' };
   secret_hint: string | null;
   enabled: boolean;
   created_at: string;
@@ -42,7 +45,7 @@ export function channelView(c: NotificationChannel): ChannelView {
     id: c.id,
     name: c.name,
     type: c.type as ChannelType,
-    settings: c.settings,
+    settings: c.settings as ChannelView['settings'],
     secret_hint: c.secretHint ?? null,
     enabled: c.disabledAt == null,
     created_at: toIso(c.createdAt),
@@ -55,7 +58,7 @@ export function policyView(p: EscalationPolicy) {
   return {
     id: p.id,
     name: p.name,
-    levels: p.levels,
+    levels: p.levels as EscalationLevel[],
     repeat: p.repeat,
     created_at: toIso(p.createdAt),
     updated_at: toIso(p.updatedAt),
@@ -69,8 +72,8 @@ export function scheduleView(s: OnCallSchedule) {
     id: s.id,
     name: s.name,
     timezone: s.timezone,
-    layers: s.layers,
-    overrides: s.overrides,
+    layers: s.layers as ScheduleLayer[],
+    overrides: s.overrides as ScheduleOverride[],
     created_at: toIso(s.createdAt),
     updated_at: toIso(s.updatedAt),
     deleted_at: toIsoOrNull(s.deletedAt),
@@ -89,7 +92,7 @@ export function ruleView(r: AlertRule) {
     escalation_policy_id: r.escalationPolicy,
     auto_resolve: r.autoResolve,
     enabled: r.disabledAt == null,
-    settings: r.settings,
+    settings: r.settings as { reminder_hours?: number },
     created_at: toIso(r.createdAt),
     updated_at: toIso(r.updatedAt),
     deleted_at: toIsoOrNull(r.deletedAt),
@@ -122,12 +125,12 @@ export type SilenceView = ReturnType<typeof silenceView>;
 export function sendView(s: NotificationSend, attempts: NotificationAttempt[]) {
   return {
     id: s.id,
-    channel_id: s.channel,
+    channel_id: s.channel as string,
     alert_id: s.alert ?? null,
     action: s.action,
     level: s.level,
     recipient: s.recipient ?? null,
-    state: s.state,
+    state: s.state as 'pending' | 'succeeded' | 'failed',
     attempt_count: s.attemptCount,
     last_status_code: s.lastStatusCode ?? null,
     last_error: s.lastError ?? null,
