@@ -105,6 +105,12 @@ export const ConfigSchema = z.object({
   SLA_REVIEW_ESCALATION_MS: z.coerce.number().int().min(1_000).default(7 * 86_400_000),
   SLA_CORRECTION_WINDOW_MS: z.coerce.number().int().min(1_000).default(90 * 86_400_000),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** Issue 26: vendor endpoints of alert channels (tests point them at loopback receivers). */
+  PAGERDUTY_EVENTS_URL: z.url().default('https://events.pagerduty.com'),
+  OPSGENIE_API_URL: z.url().default('https://api.opsgenie.com'),
+  OPSGENIE_EU_API_URL: z.url().default('https://api.eu.opsgenie.com'),
+  /** How long an escalation policy's "minute" is, in ms (delays, snoozes); shorter only to compress time in tests and demos. */
+  ALERT_MINUTE_MS: z.coerce.number().int().min(10).max(60_000).default(60_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

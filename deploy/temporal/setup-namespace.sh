@@ -21,7 +21,10 @@ for attempt in $(seq 1 60); do
     --name VigilSlaContract --type Keyword \
     --name VigilSlaPeriod --type Keyword \
     --name VigilSlaState --type Keyword \
-    --name VigilSlaRevision --type Int && break
+    --name VigilSlaRevision --type Int \
+    --name VigilAlertRule --type Keyword \
+    --name VigilAlertSubject --type Keyword \
+    --name VigilAlertState --type Keyword && break
   [ "$attempt" = 60 ] && exit 1
   sleep 1
 done

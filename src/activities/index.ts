@@ -1,6 +1,7 @@
 import type { Orm } from '../db/orm';
 import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
+import { type AlertDeps, createAlertActivities } from './alerts';
 import { createHousekeepingActivities } from './housekeeping';
 import { createLocationActivities } from './locations';
 import { createMaintenanceActivities } from './maintenance';
@@ -27,6 +28,8 @@ export interface ActivityDeps {
   sla?: SlaDeps;
   /** Days of samples kept (METRIC_SAMPLE_RETENTION_DAYS). */
   sampleRetentionDays?: number;
+  /** Sends alert notifications (issue 26); without it those activities fail as not configured. */
+  alerts?: AlertDeps;
 }
 
 /** Every activity the worker registers, built from its dependencies (workflows import only the type). */
@@ -41,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriberEmailActivities(deps),
     ...createSlaActivities(deps),
     ...createLocationActivities(deps),
+    ...createAlertActivities(deps),
   };
 }
 

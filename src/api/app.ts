@@ -1,3 +1,4 @@
+import { ProblemError } from '../domain/error-catalog';
 import type { SignInLimits } from '../domain/sign-in-limits';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RouteOptions } from 'fastify';
@@ -32,6 +33,7 @@ import { metricRoutes } from './routes/metrics';
 import { inboundRoutes } from './routes/inbound';
 import { sloRoutes } from './routes/slos';
 import { alertingConfigRoutes } from './routes/alerting-config';
+import { type AlertRouteDeps, alertRoutes } from './routes/alerts';
 import type { MetricScheduler } from '../usecases/metrics/ports';
 import { JobWaiter } from './job-waiter';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
@@ -87,6 +89,8 @@ export interface AppDeps {
   configLockTimeoutMs?: number;
   /** Contracts and SLA statements: their workflows, the PDF printer and the verification links; without it, SLA actions answer 500. */
   sla?: SlaRouteDeps;
+  /** Alert workflows (acknowledge, resolve, snooze), channel tests and the one-click links' key (issue 26); without it those answer 503 alert_busy. */
+  alerts?: AlertRouteDeps;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -105,6 +109,10 @@ const NO_SLA_WORKFLOWS: SlaWorkflows = {
     throw new Error('This API was started without SLA workflows (Temporal)');
   },
 };
+const noAlertWorkflows = (): never => {
+  throw new ProblemError('alert_busy', 'This API was started without alert workflows (Temporal).', {}, { 'retry-after': '5' });
+};
+const NO_ALERTS: AlertRouteDeps = { control: { act: async () => noAlertWorkflows() }, tester: { test: async () => noAlertWorkflows() }, linkKey: randomBytes(32) };
 const NO_RUNNER: ProbeTestRunner = {
   run: async () => {
     throw new Error('This API was started without a probe-test runner (Temporal)');
@@ -206,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
       await v1.register(alertingConfigRoutes, { box: deps.secretBox });
+      await v1.register(alertRoutes, deps.alerts ?? NO_ALERTS);
       await v1.register(slaRoutes, slaDeps);
       await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });

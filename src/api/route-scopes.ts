@@ -163,6 +163,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   acknowledgeAlert: ['write:alerts'],
   resolveAlert: ['write:alerts'],
   snoozeAlert: ['write:alerts'],
+  // The signed link is the credential (24 h, one use per action); a GET never acts.
+  getAlertActionLink: 'public',
+  useAlertActionLink: 'public',
 
   agentHeartbeat: 'agent',
   pollAgentJobs: 'agent',

@@ -28,6 +28,11 @@ export function subscriberLinkKey(c: Config): Buffer {
   return deriveLinkKey(masterKey(c));
 }
 
+/** Signs alert notifications' one-click acknowledge/resolve links (HKDF of the master key, its own label). */
+export function alertLinkKey(c: Config): Buffer {
+  return deriveLinkKey(masterKey(c), 'vigil/alert-actions/v1');
+}
+
 /** Where mail goes while SMTP_URL is unset: MAIL_OUTBOX_DIR, by default `<data dir>/mail-outbox`. */
 export function mailOutboxDir(c: Pick<Config, 'MAIL_OUTBOX_DIR' | 'dataDir'>): string {
   return c.MAIL_OUTBOX_DIR ? path.resolve(c.MAIL_OUTBOX_DIR) : path.join(c.dataDir, 'mail-outbox');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
 import { type Config } from '../config';
-import { mailOutboxDir, secretBox, slaLinks, slaTimings, subscriberLinkKey, webhookRetryPolicy } from './adapters';
+import { alertLinkKey, mailOutboxDir, secretBox, slaLinks, slaTimings, subscriberLinkKey, webhookRetryPolicy } from './adapters';
 import { createMailer } from '../infra/mailer';
 import { createStatementPdfRenderer } from '../infra/statement-pdf';
 import { temporalSlaWorkflows } from '../temporal/sla-workflows';
@@ -16,6 +16,7 @@ import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler'
 import { retryingMaintenanceScheduler } from '../usecases/maintenances/retrying-scheduler';
 import type { WorkerHandle } from './worker';
 import { ensureStatementSigningKey } from './signing-key';
+import { temporalAlertControl, temporalChannelTester } from '../temporal/alert-control';
 
 export interface ApiProcess {
   app: FastifyInstance;
@@ -62,6 +63,7 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     logger: log.child({ component: 'api' }),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
     sla: { workflows: temporalSlaWorkflows(temporal, slaTimings(config)), printer, links: slaLinks(config) },
+    alerts: { control: temporalAlertControl(temporal), tester: temporalChannelTester(temporal), linkKey: alertLinkKey(config) },
     console: { mail: consoleMailer, temporalUiUrl: opts.temporalUiUrl ?? config.TEMPORAL_UI_URL ?? null },
   });
   await app.listen({ host: config.HOST, port: config.PORT });

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { type Config } from '../config';
-import { emailDeps, secretBox, slaLinks, slaTimings, statementSigner, webhookRetryPolicy } from './adapters';
+import { alertLinkKey, emailDeps, secretBox, slaLinks, slaTimings, statementSigner, webhookRetryPolicy } from './adapters';
 import { temporalSlaWorkflows } from '../temporal/sla-workflows';
 import { createStatementPdfRenderer } from '../infra/statement-pdf';
 import { pdfSource } from '../usecases/sla/documents';
@@ -57,6 +57,16 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
       email,
       sla: { signer: statementSigner(config), workflows: temporalSlaWorkflows(temporal, slaTimings(config)), mail: { mailer: email.mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: config.publicBaseUrl } },
+      alerts: {
+        box: secretBox(config),
+        mailer: email.mailer,
+        endpoints: { pagerdutyEventsUrl: config.PAGERDUTY_EVENTS_URL, opsgenieApiUrl: config.OPSGENIE_API_URL, opsgenieEuApiUrl: config.OPSGENIE_EU_API_URL },
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        allowCidrs: config.WEBHOOK_ALLOW_CIDRS,
+        publicBaseUrl: config.publicBaseUrl,
+        linkKey: alertLinkKey(config),
+        minuteMs: config.ALERT_MINUTE_MS,
+      },
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,

@@ -1,4 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
+import { alertWorkflowId } from '../domain/alerting/rule-kinds';
+import { alertSearchAttributes } from '../workflows/search-attribute-keys';
 import type { RetryPolicy } from '../domain/webhook-retry';
 import type { WebhookDeliveryInput } from '../workflows/webhook-delivery-workflow';
 import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
@@ -79,5 +81,32 @@ export function temporalOutboxWorkflowStarter(
           typedSearchAttributes: searchAttributes(r.organizationId, 'subscriber_email', r.eventId),
         }),
       ),
+    // A firing change starts the rule's alert workflow for the subject (or tells the one running);
+    // a recovery only tells a running one: with none running there is nothing to resolve.
+    signalAlerts: (signals) =>
+      startAll(signals, async (s) => {
+        const workflowId = alertWorkflowId(s.ruleId, s.subjectId);
+        const change = { signalId: s.signalId, firing: s.firing };
+        try {
+          if (s.firing) {
+            await temporal.client.workflow.signalWithStart('alertWorkflow', {
+              workflowId,
+              taskQueue: temporal.taskQueue,
+              args: [{ organizationId: s.organizationId, ruleId: s.ruleId, subjectId: s.subjectId }],
+              signal: 'subjectChanged',
+              signalArgs: [change],
+              memo: { title: `alert: rule ${s.ruleId} on ${s.subjectId}` },
+              typedSearchAttributes: alertSearchAttributes(s.organizationId, s.ruleId, s.subjectId),
+            });
+          } else {
+            await temporal.client.workflow.getHandle(workflowId).signal('subjectChanged', change);
+          }
+          return s.signalId;
+        } catch (err) {
+          if (err instanceof WorkflowNotFoundError) return s.signalId;
+          opts.onStartError?.(err, workflowId);
+          return null;
+        }
+      }),
   };
 }

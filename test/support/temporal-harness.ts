@@ -1,3 +1,4 @@
+import type { AlertDeps } from '../../src/activities/alerts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createOrm, type Orm } from '../../src/db/orm';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/domain/webhook-retry';
@@ -47,6 +48,8 @@ export async function startTemporalHarness(
      * database, so each harness gets an id of its own (`local-<8 hex>`); `false`: none.
      */
     location?: false | Partial<LocationSettings>;
+    /** Alert notifications (issue 26): only a harness given these signals alert workflows from its relay (suites share the database). */
+    alerts?: AlertDeps;
   } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
@@ -68,12 +71,17 @@ export async function startTemporalHarness(
       prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', resolver: opts.cloudResolver, defaultTimeoutMs: 5_000 },
       email: opts.email,
       sla: opts.sla ? { workflows: temporalSlaWorkflows(temporal), ...opts.sla } : undefined,
+      alerts: opts.alerts,
     },
     location: opts.location === false ? undefined : { id: `local-${randomBytes(4).toString('hex')}`, label: 'Test harness', heartbeatSeconds: 10, ...opts.location },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.
   const eagerStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
-  const eager: OutboxWorkflowStarter = opts.email ? eagerStarter : { start: (d) => eagerStarter.start(d) };
+  const eager: OutboxWorkflowStarter = {
+    start: (d) => eagerStarter.start(d),
+    ...(opts.email ? { startEmailRuns: (r) => eagerStarter.startEmailRuns!(r) } : {}),
+    ...(opts.alerts ? { signalAlerts: (s) => eagerStarter.signalAlerts!(s) } : {}),
+  };
   const relay = opts.relay ? new OutboxRelay({ orm, databaseUrl: testDatabaseUrl(), starter: eager }) : null;
   await relay?.start();
   return {

@@ -175,7 +175,8 @@ export const NotificationSendSchema = defineEntity({
   properties: {
     id: p.uuid().primary(),
     organization: p.manyToOne(OrganizationSchema).mapToPk().deleteRule('cascade'),
-    channel: p.manyToOne(NotificationChannelSchema).mapToPk().deleteRule('cascade'),
+    /** Null for an email to a console user (a `user` target, or whoever a schedule has on call). */
+    channel: p.manyToOne(NotificationChannelSchema).mapToPk().deleteRule('cascade').nullable(),
     alert: p.manyToOne(AlertSchema).mapToPk().deleteRule('cascade').nullable(),
     key: p.text().unique(),
     action: p.string().length(16),

@@ -27,7 +27,7 @@ export class Migration20261126200000Alerting extends Migration {
       create index "alerts_organization_id_created_at_id_index" on "alerts" ("organization_id", "created_at", "id");
       create index "alerts_rule_id_created_at_index" on "alerts" ("rule_id", "created_at");
       create unique index alerts_open_unique on alerts (rule_id, subject_id) where state <> 'resolved';
-      create table "notification_sends" ("id" uuid not null, "organization_id" uuid not null, "channel_id" uuid not null, "alert_id" uuid null, "key" text not null, "action" varchar(16) not null, "level" int not null, "recipient" text null, "state" varchar(16) not null, "attempt_count" int not null, "last_status_code" int null, "last_error" text null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "completed_at" timestamptz(3) null, constraint "notification_sends_pkey" primary key ("id"));
+      create table "notification_sends" ("id" uuid not null, "organization_id" uuid not null, "channel_id" uuid null, "alert_id" uuid null, "key" text not null, "action" varchar(16) not null, "level" int not null, "recipient" text null, "state" varchar(16) not null, "attempt_count" int not null, "last_status_code" int null, "last_error" text null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "completed_at" timestamptz(3) null, constraint "notification_sends_pkey" primary key ("id"));
       alter table "notification_sends" add constraint "notification_sends_key_unique" unique ("key");
       create index "notification_sends_channel_id_created_at_id_index" on "notification_sends" ("channel_id", "created_at", "id");
       create index "notification_sends_alert_id_created_at_index" on "notification_sends" ("alert_id", "created_at");

@@ -10,6 +10,16 @@ export interface DeliveryRef {
   url: string;
 }
 
+/** An event that a rule watches (issue 26): what signalling its alert workflow needs. */
+export interface AlertSignalRef {
+  signalId: string;
+  organizationId: string;
+  ruleId: string;
+  subjectId: string;
+  /** The event's new state fires the rule: start the alert workflow if none runs; otherwise only tell a running one. */
+  firing: boolean;
+}
+
 /** What starting an event's subscriber-email workflow needs. */
 export interface EmailRunRef {
   organizationId: string;
@@ -28,11 +38,11 @@ export interface EmailRunRef {
  * and `stored_deliveries` (the webhook fan-out), `email_runs` (the runs that owe email). The rules
  * it encodes are listed in docs/hot-paths.md.
  */
-export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500): Promise<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[] }> {
-  const [row] = await rawRows<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[] }>(
+export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500): Promise<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[]; alertSignals: AlertSignalRef[] }> {
+  const [row] = await rawRows<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[]; alertSignals: AlertSignalRef[] }>(
     em,
     `with taken_events as (
-       select id, organization_id, type, created_at from outbox_events
+       select id, organization_id, type, created_at, resource_id, payload from outbox_events
         where dispatched_at is null order by created_at limit ? for update skip locked
      ), dispatched as (
        update outbox_events event set dispatched_at = ? from taken_events where event.id = taken_events.id returning event.id
@@ -52,13 +62,34 @@ export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500):
                or exists (select 1 from status_page_subscribers subscriber where subscriber.organization_id = event.organization_id and subscriber.state = 'confirmed'))
        on conflict (event_id) do nothing
        returning event_id
+     ), alert_fanout as (
+       insert into alert_signals (id, organization_id, rule_id, subject_kind, subject_id, event_id, firing, created_at)
+       select gen_random_uuid(), event.organization_id, rule.id,
+              case when rule.kind = 'metric_status' then 'metric' else 'service' end,
+              case when rule.kind = 'metric_status' then event.resource_id::text else event.payload->>'service_id' end,
+              event.id,
+              (event.payload->>'status' = 'unhealthy' or event.payload->>'availability' = 'down'
+               or (rule.include_degraded and event.payload->>'status' = 'degraded')),
+              ?
+         from taken_events event join alert_rules rule
+           on rule.organization_id = event.organization_id and rule.deleted_at is null and rule.disabled_at is null
+        where event.type = 'metric.status_changed'
+          and ((rule.kind = 'metric_status' and rule.subject_id = event.resource_id::text)
+               or (rule.kind = 'service_status' and (rule.subject_id is null or rule.subject_id = event.payload->>'service_id'))
+               or (rule.kind = 'status_page_status' and exists (
+                     select 1 from status_pages page
+                      where page.organization_id = event.organization_id and page.id::text = rule.subject_id and page.deleted_at is null
+                        and (event.payload->>'service_id')::uuid = any(page.components))))
+       returning id, organization_id, rule_id, subject_id, firing, created_at
      )
      select (select count(*) from dispatched)::int as events,
             coalesce((select json_agg(json_build_object('deliveryId', id, 'organizationId', organization_id, 'eventType', type, 'url', url)
                                       order by created_at, event_id, subscription_id) from new_deliveries), '[]') as deliveries,
             coalesce((select json_agg(json_build_object('eventId', event.id, 'organizationId', event.organization_id, 'eventType', event.type)
-                                      order by event.created_at, event.id) from email_runs join taken_events event on event.id = email_runs.event_id), '[]') as "emailRuns"`,
-    [batch, now, now, now, now, pgArray([...EMAIL_EVENT_TYPES]), now],
+                                      order by event.created_at, event.id) from email_runs join taken_events event on event.id = email_runs.event_id), '[]') as "emailRuns",
+            coalesce((select json_agg(json_build_object('signalId', id, 'organizationId', organization_id, 'ruleId', rule_id, 'subjectId', subject_id, 'firing', firing)
+                                      order by created_at, id) from alert_fanout), '[]') as "alertSignals"`,
+    [batch, now, now, now, now, pgArray([...EMAIL_EVENT_TYPES]), now, now],
   );
-  return row ?? { events: 0, deliveries: [], emailRuns: [] };
+  return row ?? { events: 0, deliveries: [], emailRuns: [], alertSignals: [] };
 }

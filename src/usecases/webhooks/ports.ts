@@ -1,6 +1,6 @@
-import type { DeliveryRef, EmailRunRef } from '../../db/repositories/outbox-repository';
+import type { AlertSignalRef, DeliveryRef, EmailRunRef } from '../../db/repositories/outbox-repository';
 
-export type { DeliveryRef, EmailRunRef };
+export type { AlertSignalRef, DeliveryRef, EmailRunRef };
 
 /**
  * Starts the workflows that events fan out to: webhook deliveries and subscriber-email runs
@@ -10,4 +10,6 @@ export interface OutboxWorkflowStarter {
   start(deliveries: readonly DeliveryRef[]): Promise<string[]>;
   /** Subscriber-email runs (one per event); without it they wait for a starter that has it. */
   startEmailRuns?(runs: readonly EmailRunRef[]): Promise<string[]>;
+  /** Alert workflows (issue 26): signal-with-start for a firing change, a plain signal otherwise; answers the signal ids handled. */
+  signalAlerts?(signals: readonly AlertSignalRef[]): Promise<string[]>;
 }

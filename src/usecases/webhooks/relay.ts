@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutboxWorkflowStarter } from './ports';
-import type { DeliveryRef, EmailRunRef } from './ports';
+import type { AlertSignalRef, DeliveryRef, EmailRunRef } from './ports';
 import { dispatchOutbox } from '../../db/repositories/outbox-repository';
-import { markDeliveriesStarted, markEmailRunsStarted, unstartedDeliveries, unstartedEmailRuns } from './workflow-starts';
+import { markAlertSignalsSent, markDeliveriesStarted, markEmailRunsStarted, unsentAlertSignals, unstartedDeliveries, unstartedEmailRuns } from './workflow-starts';
 
 const BATCH = 500;
 
@@ -20,6 +20,8 @@ async function startAndMark<T>(
 }
 
 const startDeliveries = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: DeliveryRef[]) => startAndMark(fork, refs, (r) => starter.start(r), markDeliveriesStarted);
+const sendAlertSignals = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: AlertSignalRef[]) =>
+  startAndMark(fork, refs, starter.signalAlerts && ((r) => starter.signalAlerts!(r)), markAlertSignalsSent);
 const startEmailRuns = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: EmailRunRef[]) =>
   startAndMark(fork, refs, starter.startEmailRuns && ((r) => starter.startEmailRuns!(r)), markEmailRunsStarted);
 
@@ -37,8 +39,10 @@ export async function relayOutbox(fork: () => EntityManager, starter: OutboxWork
     events += batch.events;
     const deliveries = await startDeliveries(fork, starter, batch.deliveries);
     const emailRuns = await startEmailRuns(fork, starter, batch.emailRuns);
-    started += deliveries + emailRuns;
-    unstarted += batch.deliveries.length - deliveries + (starter.startEmailRuns ? batch.emailRuns.length - emailRuns : 0);
+    const signals = await sendAlertSignals(fork, starter, batch.alertSignals);
+    started += deliveries + emailRuns + signals;
+    unstarted +=
+      batch.deliveries.length - deliveries + (starter.startEmailRuns ? batch.emailRuns.length - emailRuns : 0) + (starter.signalAlerts ? batch.alertSignals.length - signals : 0);
     if (batch.events < BATCH) break;
   }
   return { events, started, unstarted };
@@ -54,6 +58,7 @@ export async function startUnstarted(fork: () => EntityManager, starter: OutboxW
   const before = new Date(Date.now() - graceMs);
   const deliveries = await unstartedDeliveries(fork(), before);
   const emailRuns = starter.startEmailRuns ? await unstartedEmailRuns(fork(), before) : [];
-  const started = (await startDeliveries(fork, starter, deliveries)) + (await startEmailRuns(fork, starter, emailRuns));
-  return { started, unstarted: deliveries.length + emailRuns.length - started };
+  const signals = starter.signalAlerts ? await unsentAlertSignals(fork(), before) : [];
+  const started = (await startDeliveries(fork, starter, deliveries)) + (await startEmailRuns(fork, starter, emailRuns)) + (await sendAlertSignals(fork, starter, signals));
+  return { started, unstarted: deliveries.length + emailRuns.length + signals.length - started };
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotificationRunSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
-import type { DeliveryRef, EmailRunRef } from './ports';
+import { AlertSignalSchema, NotificationRunSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
+import type { AlertSignalRef, DeliveryRef, EmailRunRef } from './ports';
 
 /** Records that these deliveries' workflows run, so the sweep leaves them alone. */
 export async function markDeliveriesStarted(em: EntityManager, ids: string[], now: Date): Promise<void> {
@@ -24,4 +24,14 @@ export async function markEmailRunsStarted(em: EntityManager, eventIds: string[]
 export async function unstartedEmailRuns(em: EntityManager, before: Date, limit = 500): Promise<EmailRunRef[]> {
   const rows = await em.find(NotificationRunSchema, { workflowStartedAt: null, createdAt: { $lt: before } }, { orderBy: { createdAt: 'asc' }, limit });
   return rows.map((r) => ({ organizationId: r.organization, eventId: r.event, eventType: r.eventType }));
+}
+
+export async function markAlertSignalsSent(em: EntityManager, ids: string[], now: Date): Promise<void> {
+  if (ids.length) await em.nativeUpdate(AlertSignalSchema, { id: { $in: ids }, signalledAt: null }, { signalledAt: now });
+}
+
+/** Alert signals committed before `before` that no alert workflow was confirmed to have heard. */
+export async function unsentAlertSignals(em: EntityManager, before: Date, limit = 500): Promise<AlertSignalRef[]> {
+  const rows = await em.find(AlertSignalSchema, { signalledAt: null, createdAt: { $lt: before } }, { orderBy: { createdAt: 'asc' }, limit });
+  return rows.map((r) => ({ signalId: r.id, organizationId: r.organization, ruleId: r.rule, subjectId: r.subjectId, firing: r.firing }));
 }

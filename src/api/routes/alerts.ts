@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiKeySchema } from '../../db/entities';
+import { verifyAlertLink } from '../../infra/alert-action-links';
+import { type AlertControl, type ChannelTester, actOnAlert, claimLink, getAlert, linkTarget, listAlerts } from '../../usecases/alerting/alerts';
+import { testChannelSend } from '../../usecases/alerting/channel-tests';
+import { documentCsp } from '../document-csp';
+import { routeDoc } from '../route-doc';
+import { DateTimeInput, IdParams, ListQuery, pageSchema } from '../schemas/common';
+import { AlertSchema as AlertViewSchema, ChannelTestResultSchema } from '../schemas/alerts';
+import { alertLinkPage } from '../../render/alert-link-page';
+
+const tag = 'Alerts';
+
+export interface AlertRouteDeps {
+  control: AlertControl;
+  tester: ChannelTester;
+  /** Checks the one-click links in notifications (the worker signs them with the same key). */
+  linkKey: Buffer;
+}
+
+const ListAlertsQuery = ListQuery.extend({
+  state: z.enum(['open', 'triggered', 'acknowledged', 'suppressed', 'resolved']).optional().describe('`open`: every state but resolved'),
+  rule_id: z.string().max(64).optional(),
+  since: DateTimeInput.optional().describe('Alerts created at or after this instant'),
+});
+const ActorBody = z.object({ note: z.string().max(500).optional() }).optional();
+const SnoozeBody = z.object({ minutes: z.number().int().min(1).max(1440).describe('How long the alert stays quiet; if it still fires then, escalation starts again from the first level') });
+const TokenParams = z.object({ token: z.string().max(1024) });
+
+/** Who acts through the API: the key's name (its id when unnamed). */
+async function apiActor(request: { principal: { keyId: string } | null; em: import('@mikro-orm/postgresql').EntityManager }): Promise<string> {
+  const keyId = request.principal!.keyId;
+  const key = await request.em.findOne(ApiKeySchema, { id: keyId }, { fields: ['name'] as never });
+  const name = (key as { name?: string | null } | null)?.name;
+  return name ? `API key "${name}"` : `API key ${keyId}`;
+}
+
+export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, deps) => {
+  {
+    const { errorResponses, ...doc } = routeDoc('listAlerts', {
+      summary: 'List alerts',
+      tag,
+      description: 'Newest first, each with its timeline (triggered, every notification level, escalations, acknowledgement by whom, resolution). Filters: `state` (`open` = not resolved), `rule_id`, `since`.',
+      errors: ['validation_failed'],
+    });
+    app.get('/alerts', { schema: { ...doc, querystring: ListAlertsQuery, response: { 200: pageSchema(AlertViewSchema), ...errorResponses } } }, async (request) => {
+      const page = await listAlerts(request.orgContext(), request.query);
+      return { items: page.items, next_cursor: page.nextCursor };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getAlert', { summary: 'Read an alert with its timeline', tag, errors: ['not_found'] });
+    app.get('/alerts/:id', { schema: { ...doc, params: IdParams, response: { 200: AlertViewSchema, ...errorResponses } } }, async (request) => getAlert(request.orgContext(), request.params.id));
+  }
+  for (const action of ['acknowledge', 'resolve'] as const) {
+    const { errorResponses, ...doc } = routeDoc(`${action}Alert`, {
+      summary: action === 'acknowledge' ? 'Acknowledge an alert' : 'Resolve an alert',
+      tag,
+      description:
+        action === 'acknowledge'
+          ? 'Stops the escalation (a workflow update of `alert:<rule>:<subject>`); PagerDuty and Opsgenie channels that were told get their acknowledge call, chats a message. Acknowledging twice answers the alert unchanged.'
+          : 'Ends the alert: every channel that was told gets `resolve` (PagerDuty resolve, Opsgenie close, a message in chats and email).',
+      errors: ['not_found', 'alert_closed', 'alert_busy'],
+    });
+    app.post(`/alerts/:id/${action}`, { schema: { ...doc, params: IdParams, body: ActorBody, response: { 200: AlertViewSchema, ...errorResponses } } }, async (request) =>
+      actOnAlert(request.orgContext(), deps.control, request.params.id, action, { by: await apiActor(request) }),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('snoozeAlert', {
+      summary: 'Snooze an alert',
+      tag,
+      description: 'Acknowledges the alert for `minutes`; if it still fires when the snooze ends, escalation starts again from the first level.',
+      errors: ['validation_failed', 'not_found', 'alert_closed', 'alert_busy'],
+    });
+    app.post('/alerts/:id/snooze', { schema: { ...doc, params: IdParams, body: SnoozeBody, response: { 200: AlertViewSchema, ...errorResponses } } }, async (request) =>
+      actOnAlert(request.orgContext(), deps.control, request.params.id, 'snooze', { by: await apiActor(request), minutes: request.body.minutes }),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('testNotificationChannel', {
+      summary: 'Send a test notification',
+      tag: 'Alerting',
+      description: 'Sends one test message through the channel’s real format (one attempt, no retry) and answers what the receiver said: `state` (succeeded or failed), `status_code`, `error`, the first 1,000 characters of its `response` and `latency_ms`. Recorded among the channel’s sends.',
+      errors: ['not_found', 'alert_busy'],
+    });
+    app.post('/notification-channels/:id/test', { schema: { ...doc, params: IdParams, response: { 200: ChannelTestResultSchema, ...errorResponses } } }, async (request) =>
+      testChannelSend(request.orgContext(), deps.tester, request.params.id),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('getAlertActionLink', {
+      summary: 'One-click link: confirmation page',
+      tag,
+      description:
+        'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything.',
+      errors: [],
+    });
+    app.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
+      const html = await linkPage(request.em, deps.linkKey, request.params.token, request.now, 'view');
+      return reply.code(html.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html.body)).header('cache-control', 'no-store').send(html.body);
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('useAlertActionLink', {
+      summary: 'One-click link: act',
+      tag,
+      description: 'Acknowledges or resolves the alert the link names, once; a second use, an expired or a forged link answers a page that says so (410 or 400).',
+      errors: [],
+    });
+    app.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
+      const html = await linkPage(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
+      return reply.code(html.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html.body)).header('cache-control', 'no-store').send(html.body);
+    });
+  }
+};
+
+/** The document CSP, except that its one form may post back to this URL. */
+const linkCsp = (html: string) => documentCsp(html).replace("form-action 'none'", "form-action 'self'");
+
+async function linkPage(
+  em: import('@mikro-orm/postgresql').EntityManager,
+  key: Buffer,
+  token: string,
+  now: Date,
+  mode: 'view' | 'act',
+  control?: AlertControl,
+): Promise<{ status: number; body: string }> {
+  const check = verifyAlertLink(key, token, now.getTime());
+  if (!check.ok) return { status: check.reason === 'expired' ? 410 : 400, body: alertLinkPage({ kind: check.reason === 'expired' ? 'expired' : 'invalid' }) };
+  const { alert, used } = await linkTarget(em, check.claims);
+  if (!alert) return { status: 400, body: alertLinkPage({ kind: 'invalid' }) };
+  const base = { title: alert.title, action: check.claims.action, state: alert.state };
+  if (used) return { status: 410, body: alertLinkPage({ kind: 'used', ...base }) };
+  if (alert.state === 'resolved') return { status: 200, body: alertLinkPage({ kind: 'already', ...base, by: alert.resolvedBy }) };
+  if (mode === 'view') return { status: 200, body: alertLinkPage({ kind: 'confirm', ...base }) };
+  if (!(await claimLink(em, check.claims, now))) return { status: 410, body: alertLinkPage({ kind: 'used', ...base }) };
+  const by = `one-click link (${check.claims.action === 'acknowledge' ? 'acknowledge' : 'resolve'})`;
+  try {
+    const r = await control!.act(alert.workflowId, check.claims.action, { by });
+    return { status: 200, body: alertLinkPage({ kind: 'done', ...base, state: r.state }) };
+  } catch (err) {
+    return { status: 409, body: alertLinkPage({ kind: 'failed', ...base, detail: (err as Error).message }) };
+  }
+}

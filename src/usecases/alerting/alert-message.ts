@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AlertSchema, NotificationChannelSchema } from '../../db/entities';
+import type { AlertAction, AlertMessage, AlertSeverity } from '../../domain/alerting/alert-message';
+import { signAlertLink } from '../../infra/alert-action-links';
+import { organizationName } from './alert-store';
+import { readSubjectState } from './subject-state';
+import { AlertRuleSchema } from '../../db/entities';
+
+export interface MessageLinks {
+  /** The API's public base URL: one-click links point at it. */
+  publicBaseUrl: string;
+  /** Signs the one-click links (HKDF of the master key). */
+  linkKey: Buffer;
+}
+
+const SEVERITIES: readonly string[] = ['critical', 'warning', 'info'];
+
+/** The message of one send about an alert, with signed one-click links while the alert is open. */
+export async function alertMessage(em: EntityManager, links: MessageLinks, alertId: string, action: AlertAction, level: number, actor: string | null, now: Date): Promise<AlertMessage> {
+  const alert = await em.findOneOrFail(AlertSchema, { id: alertId });
+  const rule = await em.findOne(AlertRuleSchema, { id: alert.rule });
+  const state = rule ? await readSubjectState(em, alert.organization, rule.kind, alert.subjectId, rule.includeDegraded) : null;
+  const open = action === 'trigger' || action === 'escalate';
+  const status = action === 'resolve' ? (state?.exists ? state.status : 'resolved') : (state?.status ?? 'unknown');
+  return {
+    action,
+    alertId: alert.id,
+    dedupKey: `vigil-${alert.id}`,
+    title: action === 'resolve' ? `Resolved: ${alert.title}` : action === 'acknowledge' ? `Acknowledged: ${alert.title}` : alert.title,
+    summary: alert.summary,
+    severity: (SEVERITIES.includes(alert.severity) ? alert.severity : 'critical') as AlertSeverity,
+    status,
+    subject: { kind: alert.subjectKind, id: alert.subjectId, name: alert.subjectName },
+    metric: state?.metric ?? null,
+    level,
+    organization: { id: alert.organization, name: await organizationName(em, alert.organization) },
+    occurredAt: now.toISOString(),
+    actor,
+    links: {
+      alert: `${links.publicBaseUrl}/console/alerts/${alert.id}`,
+      acknowledge: open ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, 'acknowledge', now.getTime())}` : null,
+      resolve: open || action === 'acknowledge' ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, 'resolve', now.getTime())}` : null,
+    },
+  };
+}
+
+/** "Send test": a message that says what it is, through the same formats. */
+export async function testMessage(em: EntityManager, links: MessageLinks, channelId: string, now: Date): Promise<AlertMessage> {
+  const channel = await em.findOneOrFail(NotificationChannelSchema, { id: channelId });
+  return {
+    action: 'test',
+    alertId: '00000000-0000-0000-0000-000000000000',
+    dedupKey: `vigil-test-${channelId}`,
+    title: `Test notification for ${channel.name}`,
+    summary: 'Vigil sent this to check the channel. Nothing is wrong.',
+    severity: 'info',
+    status: 'healthy',
+    subject: { kind: 'channel', id: channel.id, name: channel.name },
+    metric: null,
+    level: 0,
+    organization: { id: channel.organization, name: await organizationName(em, channel.organization) },
+    occurredAt: now.toISOString(),
+    actor: null,
+    links: { alert: `${links.publicBaseUrl}/console/alerts`, acknowledge: null, resolve: null },
+  };
+}
