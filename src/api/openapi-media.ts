@@ -13,6 +13,9 @@ const RESPONSE_MEDIA: Readonly<Record<string, { mediaType: string; schema: Recor
   getConfigSchema: { mediaType: 'application/schema+json', schema: { type: 'object', description: 'JSON Schema (draft 2020-12) of configuration documents' } },
 };
 
+/** Operations that answer a page whatever the outcome (the one-click alert links: a person reads them in a browser). */
+const HTML_EVERY_STATUS: ReadonlySet<string> = new Set(['getAlertActionLink', 'useAlertActionLink']);
+
 /** Operations that read or answer YAML too, beside JSON (the document schema is the same). */
 const YAML_TOO: Readonly<Record<string, 'request' | 'response'>> = {
   applyConfig: 'request',
@@ -34,6 +37,10 @@ export function declareResponseMediaTypes<T extends object>(input: T): T {
       const yaml = op.operationId ? YAML_TOO[op.operationId] : undefined;
       if (yaml === 'request') addYaml(op.requestBody?.content, 'The same document as YAML');
       if (yaml === 'response') addYaml(op.responses?.['200']?.content, 'The same document as YAML');
+      if (op.operationId && HTML_EVERY_STATUS.has(op.operationId)) {
+        for (const r of Object.values(op.responses ?? {})) r.content = { 'text/html': { schema: { type: 'string' } } };
+        continue;
+      }
       const media = op.operationId ? RESPONSE_MEDIA[op.operationId] : undefined;
       const ok = op.responses?.['200'];
       if (!media || !ok) continue;

@@ -46,7 +46,7 @@ export const ERROR_CATALOG = {
   webhook_disabled: { status: 409, summary: 'The webhook is disabled; enable it first.' },
   alert_closed: { status: 409, summary: 'The alert is resolved (or still being opened), so it cannot be acknowledged, snoozed or resolved; `detail` says which.' },
   alert_busy: { status: 503, summary: 'The alert\'s workflow did not answer in time (Temporal unreachable or busy); retry.' },
-  in_use: { status: 409, summary: 'Something still refers to it; `referenced_by` lists the SLOs and pages (and counts the subscribers).' },
+  in_use: { status: 409, summary: 'Something still refers to it; `referenced_by` lists the SLOs and pages (and counts the subscribers), or the escalation policies and alert rules that use it.' },
   subdomain_taken: { status: 409, summary: 'Another status page already uses this subdomain.' },
   config_busy: { status: 409, summary: 'Another configuration apply for the organization held its lock for 30 seconds; retry once it has finished.' },
   config_key_taken: { status: 409, summary: 'Another item of the organization already uses this config_key.' },

@@ -1,10 +1,11 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * One-click links in alert notifications (issue 26): acknowledge or resolve an alert without
- * signing in. Stateless and signed like subscriber links (base64url claims "." HMAC-SHA256), bound
- * to one alert and one action, valid 24 hours; the id `j` lets the API record a use so that each
- * link acts once (alert_action_uses).
+ * signing in. Stateless and signed (HMAC-SHA256, truncated to 128 bits), bound to one alert and
+ * one action, valid 24 hours; the random token id lets the API record a use, so that each link
+ * acts once (alert_action_uses). Packed in binary so the token stays a short URL segment (71
+ * characters): alert uuid (16 bytes), action (1), token id (16), expiry in Unix seconds (4), MAC (16).
  */
 export type AlertLinkAction = 'acknowledge' | 'resolve';
 
@@ -18,32 +19,38 @@ export interface AlertLinkClaims {
 export type AlertLinkCheck = { ok: true; claims: AlertLinkClaims } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
 export const ALERT_LINK_TTL_MS = 24 * 3600 * 1000;
-const B64URL = /^[A-Za-z0-9_-]+$/;
-const MAC_BYTES = 32;
+const BODY_BYTES = 16 + 1 + 16 + 4;
+const MAC_BYTES = 16;
+const ACTIONS: readonly AlertLinkAction[] = ['acknowledge', 'resolve'];
 
 export function signAlertLink(key: Buffer, alertId: string, action: AlertLinkAction, nowMs: number): string {
-  const body = Buffer.from(JSON.stringify({ a: alertId, x: action, j: randomUUID(), e: nowMs + ALERT_LINK_TTL_MS })).toString('base64url');
-  return `${body}.${mac(key, body).toString('base64url')}`;
+  const body = Buffer.alloc(BODY_BYTES);
+  Buffer.from(alertId.replace(/-/g, ''), 'hex').copy(body, 0);
+  body.writeUInt8(ACTIONS.indexOf(action), 16);
+  randomBytes(16).copy(body, 17);
+  body.writeUInt32BE(Math.floor((nowMs + ALERT_LINK_TTL_MS) / 1000), 33);
+  return Buffer.concat([body, mac(key, body)]).toString('base64url');
 }
 
 export function verifyAlertLink(key: Buffer, token: string, nowMs: number): AlertLinkCheck {
-  const parts = token.split('.');
-  const [body, sig] = parts;
-  if (parts.length !== 2 || !body || !sig || !B64URL.test(body) || !B64URL.test(sig)) return { ok: false, reason: 'malformed' };
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length !== MAC_BYTES || given.toString('base64url') !== sig) return { ok: false, reason: 'malformed' };
-  if (!timingSafeEqual(given, mac(key, body))) return { ok: false, reason: 'bad_signature' };
-  let raw: { a?: unknown; x?: unknown; j?: unknown; e?: unknown };
-  try {
-    raw = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  if (typeof raw.a !== 'string' || (raw.x !== 'acknowledge' && raw.x !== 'resolve') || typeof raw.j !== 'string' || typeof raw.e !== 'number') return { ok: false, reason: 'malformed' };
-  if (nowMs >= raw.e) return { ok: false, reason: 'expired' };
-  return { ok: true, claims: { alertId: raw.a, action: raw.x, tokenId: raw.j, expiresAtMs: raw.e } };
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) return { ok: false, reason: 'malformed' };
+  const raw = Buffer.from(token, 'base64url');
+  // Only the canonical spelling is accepted, so each link has exactly one token.
+  if (raw.length !== BODY_BYTES + MAC_BYTES || raw.toString('base64url') !== token) return { ok: false, reason: 'malformed' };
+  const body = raw.subarray(0, BODY_BYTES);
+  if (!timingSafeEqual(raw.subarray(BODY_BYTES), mac(key, body))) return { ok: false, reason: 'bad_signature' };
+  const action = ACTIONS[body.readUInt8(16)];
+  if (!action) return { ok: false, reason: 'malformed' };
+  const expiresAtMs = body.readUInt32BE(33) * 1000;
+  if (nowMs >= expiresAtMs) return { ok: false, reason: 'expired' };
+  return { ok: true, claims: { alertId: uuidOf(body.subarray(0, 16)), action, tokenId: body.subarray(17, 33).toString('hex'), expiresAtMs } };
 }
 
-function mac(key: Buffer, body: string): Buffer {
-  return createHmac('sha256', key).update(body).digest();
+function uuidOf(b: Buffer): string {
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function mac(key: Buffer, body: Buffer): Buffer {
+  return createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
 }

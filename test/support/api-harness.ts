@@ -1,3 +1,4 @@
+import type { AlertRouteDeps } from '../../src/api/routes/alerts';
 import type { SignInLimits } from '../../src/domain/sign-in-limits';
 import { appendFileSync } from 'node:fs';
 import type { SlaRouteDeps } from '../../src/api/routes/sla';
@@ -74,6 +75,8 @@ export async function startApi(
     signInLimits?: SignInLimits;
     /** The app's logger (default: none), e.g. createLogger with a capturing destination. */
     logger?: FastifyBaseLogger;
+    /** Alert workflows, channel tests and the one-click link key (issue 26). */
+    alerts?: AlertRouteDeps;
     /** The installation whose cloud locations GET /v1/locations lists (a Temporal harness's task queue); default `vigil`. */
     taskQueue?: string;
   } = {},
@@ -108,6 +111,7 @@ export async function startApi(
     configLockTimeoutMs: opts.configLockTimeoutMs,
     console: opts.console,
     logger: opts.logger,
+    alerts: opts.alerts,
   });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });

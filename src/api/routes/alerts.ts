@@ -1,8 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiKeySchema } from '../../db/entities';
 import { verifyAlertLink } from '../../infra/alert-action-links';
-import { type AlertControl, type ChannelTester, actOnAlert, claimLink, getAlert, linkTarget, listAlerts } from '../../usecases/alerting/alerts';
+import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, claimLink, getAlert, linkTarget, listAlerts } from '../../usecases/alerting/alerts';
 import { testChannelSend } from '../../usecases/alerting/channel-tests';
 import { documentCsp } from '../document-csp';
 import { routeDoc } from '../route-doc';
@@ -28,13 +28,7 @@ const ActorBody = z.object({ note: z.string().max(500).optional() }).optional();
 const SnoozeBody = z.object({ minutes: z.number().int().min(1).max(1440).describe('How long the alert stays quiet; if it still fires then, escalation starts again from the first level') });
 const TokenParams = z.object({ token: z.string().max(1024) });
 
-/** Who acts through the API: the key's name (its id when unnamed). */
-async function apiActor(request: { principal: { keyId: string } | null; em: import('@mikro-orm/postgresql').EntityManager }): Promise<string> {
-  const keyId = request.principal!.keyId;
-  const key = await request.em.findOne(ApiKeySchema, { id: keyId }, { fields: ['name'] as never });
-  const name = (key as { name?: string | null } | null)?.name;
-  return name ? `API key "${name}"` : `API key ${keyId}`;
-}
+const apiActor = (request: { principal: { keyId: string } | null; em: EntityManager }) => apiKeyActor(request.em, request.principal!.keyId);
 
 export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, deps) => {
   {
@@ -120,7 +114,7 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
 const linkCsp = (html: string) => documentCsp(html).replace("form-action 'none'", "form-action 'self'");
 
 async function linkPage(
-  em: import('@mikro-orm/postgresql').EntityManager,
+  em: EntityManager,
   key: Buffer,
   token: string,
   now: Date,

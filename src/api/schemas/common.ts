@@ -59,7 +59,14 @@ export const ProblemSchema = z
     unknown_customers: z.array(z.string()).optional().describe('unknown_customers only: submitted values matching no customer'),
     unknown_services: z.array(z.string()).optional().describe('unknown_services only: submitted values matching no service'),
     referenced_by: z
-      .object({ slos: z.array(ReferenceSchema), pages: z.array(ReferenceSchema), subscribers: z.int().min(0), sla_statements: z.int().min(0).optional().describe('Contracts only: how many SLA statements were issued under it') })
+      .object({
+        slos: z.array(ReferenceSchema),
+        pages: z.array(ReferenceSchema),
+        subscribers: z.int().min(0),
+        sla_statements: z.int().min(0).optional().describe('Contracts only: how many SLA statements were issued under it'),
+        escalation_policies: z.array(ReferenceSchema).optional().describe('Notification channels and on-call schedules: the escalation policies that target it'),
+        alert_rules: z.array(ReferenceSchema).optional().describe('Escalation policies: the alert rules that use it'),
+      })
       .optional()
       .describe('in_use only: what still uses the item'),
     reason: z.string().optional().describe('agent_unavailable: no_agent, offline, never_connected, outdated or revoked; probe_test_failed: the agent\'s error code'),

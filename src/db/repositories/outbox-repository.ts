@@ -77,9 +77,10 @@ export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500):
           and ((rule.kind = 'metric_status' and rule.subject_id = event.resource_id::text)
                or (rule.kind = 'service_status' and (rule.subject_id is null or rule.subject_id = event.payload->>'service_id'))
                or (rule.kind = 'status_page_status' and exists (
-                     select 1 from status_pages page
+                     select 1 from status_pages page, jsonb_array_elements(page.layout->'groups') grp, jsonb_array_elements(grp->'components') component
                       where page.organization_id = event.organization_id and page.id::text = rule.subject_id and page.deleted_at is null
-                        and (event.payload->>'service_id')::uuid = any(page.components))))
+                        and ((component->>'kind' = 'service' and component->>'id' = event.payload->>'service_id')
+                             or (component->>'kind' = 'metric' and component->>'id' = event.resource_id::text)))))
        returning id, organization_id, rule_id, subject_id, firing, created_at
      )
      select (select count(*) from dispatched)::int as events,

@@ -17,7 +17,22 @@
  *   the earlier instant.
  */
 import { Temporal } from 'temporal-polyfill';
-import type { Rotation } from './schedule';
+
+export type RotationKind = 'daily' | 'weekly' | 'hourly';
+
+export interface Rotation {
+  kind: RotationKind;
+  /** hourly only: N-hour shifts, 1..168, counted in elapsed time from the first handoff. */
+  shift_hours?: number;
+  /** 'HH:MM' local time of every handoff (hourly: of the first). */
+  handoff_time: string;
+  /** weekly only: ISO weekday of the handoff, 1 = Monday … 7 = Sunday; default 1. */
+  handoff_weekday?: number;
+  /** 'YYYY-MM-DD' local date of the first handoff; participants[0] is on call from then. */
+  starts_on: string;
+  /** Opaque user references (ids or emails), in rotation order, 1..50. */
+  participants: string[];
+}
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

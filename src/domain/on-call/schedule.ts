@@ -13,21 +13,8 @@
 import { Temporal } from 'temporal-polyfill';
 import { compileRotation, type RotationClock } from './rotation';
 
-export type RotationKind = 'daily' | 'weekly' | 'hourly';
-
-export interface Rotation {
-  kind: RotationKind;
-  /** hourly only: N-hour shifts, 1..168, counted in elapsed time from the first handoff. */
-  shift_hours?: number;
-  /** 'HH:MM' local time of every handoff (hourly: of the first). */
-  handoff_time: string;
-  /** weekly only: ISO weekday of the handoff, 1 = Monday … 7 = Sunday; default 1. */
-  handoff_weekday?: number;
-  /** 'YYYY-MM-DD' local date of the first handoff; participants[0] is on call from then. */
-  starts_on: string;
-  /** Opaque user references (ids or emails), in rotation order, 1..50. */
-  participants: string[];
-}
+export type { Rotation, RotationKind } from './rotation';
+import type { Rotation } from './rotation';
 
 export interface ScheduleLayer {
   name: string;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AlertActionUseSchema, AlertSchema, AlertTimelineEntrySchema, type Alert } from '../../db/entities';
+import { AlertActionUseSchema, AlertSchema, AlertTimelineEntrySchema, ApiKeySchema, type Alert } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
@@ -81,4 +81,10 @@ export async function claimLink(em: EntityManager, claims: AlertLinkClaims, now:
     .getConnection()
     .execute(`insert into alert_action_uses (token_id, alert_id, action, used_at) values (?, ?, ?, ?) on conflict (token_id) do nothing`, [claims.tokenId, claims.alertId, claims.action, now], 'run');
   return (res as { affectedRows?: number }).affectedRows === 1;
+}
+
+/** Who acts through the API, as the timeline shows it: the key's name (its id when unnamed). */
+export async function apiKeyActor(em: EntityManager, keyId: string): Promise<string> {
+  const key = (await em.findOne(ApiKeySchema, { id: keyId }, { fields: ['name'] as never })) as { name?: string | null } | null;
+  return key?.name ? `API key "${key.name}"` : `API key ${keyId}`;
 }
