@@ -182,3 +182,107 @@ export function agentDrift(rows: SampleRow[], intervalSeconds: number, metricIds
   const expected = Math.floor((toMs - fromMs) / every) * metricIds.length;
   return { drift: stats(drifts), samples, expected, missed: Math.max(0, expected - samples) };
 }
+
+// ---------------------------------------------------------------------------------------------
+// A round's phases, read from its Temporal history
+
+/** The parts of a history event the timeline reads (temporal.api.history.v1.HistoryEvent). */
+interface HistoryEventLike {
+  eventId?: { toNumber(): number } | number | null;
+  eventTime?: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null;
+  eventType?: number | null;
+  [attributes: string]: unknown;
+}
+
+const num = (x: { toNumber(): number } | number | null | undefined): number => (typeof x === 'number' ? x : x ? x.toNumber() : 0);
+const timeOf = (e: HistoryEventLike): number => num(e.eventTime?.seconds) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
+const payloadBytes = (p: { payloads?: Array<{ data?: Uint8Array | null; metadata?: Record<string, Uint8Array> | null }> | null } | null | undefined): number =>
+  (p?.payloads ?? []).reduce((a, x) => a + (x.data?.length ?? 0), 0);
+
+/** A round's timeline: each step's offset from the workflow's start (ms), what it waited for, and the payload bytes it carried. */
+export interface RoundTimeline {
+  startedMs: number;
+  totalMs: number;
+  historyBytes: number;
+  events: number;
+  steps: string[];
+  /** Workflow tasks: schedule-to-start latency of each (ms). */
+  taskWaitsMs: number[];
+}
+
+/**
+ * Reads a round's history (event types by the proto enum's numbers: 1 started, 2 completed,
+ * 5 task scheduled, 6 task started, 7 task completed, 10 activity scheduled, 11 started,
+ * 12 completed, 13 failed, 14 timed out, 25 marker recorded).
+ */
+export function roundTimeline(events: HistoryEventLike[]): RoundTimeline {
+  const t0 = events.length ? timeOf(events[0]!) : 0;
+  const at = (e: HistoryEventLike) => `+${timeOf(e) - t0}`;
+  const steps: string[] = [];
+  const taskWaitsMs: number[] = [];
+  const activities = new Map<number, { id: string; scheduled: number; started?: number; inBytes: number }>();
+  let taskScheduled = 0;
+  let taskStarted = 0;
+  let historyBytes = 0;
+  for (const e of events) {
+    const id = num(e.eventId as never);
+    switch (e.eventType) {
+      case 1: {
+        const a = e.workflowExecutionStartedEventAttributes as { input?: never } | undefined;
+        historyBytes += payloadBytes(a?.input);
+        break;
+      }
+      case 5:
+        taskScheduled = timeOf(e);
+        break;
+      case 6:
+        taskStarted = timeOf(e);
+        taskWaitsMs.push(taskStarted - taskScheduled);
+        steps.push(`${at(e)} task picked up after ${taskStarted - taskScheduled} ms`);
+        break;
+      case 7:
+        steps.push(`${at(e)} task completed (ran ${timeOf(e) - taskStarted} ms)`);
+        break;
+      case 25: {
+        const a = e.markerRecordedEventAttributes as { markerName?: string; details?: Record<string, never> } | undefined;
+        const bytes = Object.values(a?.details ?? {}).reduce((s: number, p) => s + payloadBytes(p), 0);
+        historyBytes += bytes;
+        steps.push(`${at(e)} marker ${a?.markerName ?? '?'} ${bytes} B`);
+        break;
+      }
+      case 10: {
+        const a = e.activityTaskScheduledEventAttributes as { activityId?: string; input?: never } | undefined;
+        const inBytes = payloadBytes(a?.input);
+        historyBytes += inBytes;
+        activities.set(id, { id: a?.activityId ?? '?', scheduled: timeOf(e), inBytes });
+        break;
+      }
+      case 11: {
+        const a = e.activityTaskStartedEventAttributes as { scheduledEventId?: never } | undefined;
+        const act = activities.get(num(a?.scheduledEventId));
+        if (act) act.started = timeOf(e);
+        break;
+      }
+      case 12:
+      case 13:
+      case 14: {
+        const a = (e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes) as { scheduledEventId?: never; result?: never } | undefined;
+        const act = activities.get(num(a?.scheduledEventId));
+        const outBytes = payloadBytes(a?.result);
+        historyBytes += outBytes;
+        if (act) {
+          const how = e.eventType === 12 ? 'completed' : e.eventType === 13 ? 'failed' : 'timed out';
+          steps.push(`${at(e)} ${act.id} ${how}: scheduled +${act.scheduled - t0}, picked up after ${act.started ? act.started - act.scheduled : 'never'} ms, ran ${act.started ? timeOf(e) - act.started : '-'} ms; in ${act.inBytes} B, out ${outBytes} B`);
+        }
+        break;
+      }
+      case 2:
+        steps.push(`${at(e)} workflow completed`);
+        break;
+      default:
+        break;
+    }
+  }
+  const last = events.at(-1);
+  return { startedMs: t0, totalMs: last ? timeOf(last) - t0 : 0, historyBytes, events: events.length, steps, taskWaitsMs };
+}

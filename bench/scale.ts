@@ -12,12 +12,14 @@ import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/t
 import { connectTemporal } from '../src/temporal/connection';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import { type ApiClient, apiClient, expectStatus } from './api-client';
-import { type Stats } from './figures';
+import { type Stats, stats } from './figures';
 import { forEach, postgresCpu, procCpu } from './proc-cpu';
 import { benchDatabase } from './processes';
 import { onlineLocations } from '../src/db/repositories/location-repository';
 import { demoSourceAddress } from '../src/domain/locations';
-import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, spawnProc, startCountingTarget, stopProc, waitForOutput } from './scale-support';
+import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, roundTimeline, spawnProc, startCountingTarget, stopProc, waitForOutput } from './scale-support';
+import { plannedRunAt } from '../src/domain/metric-buckets';
+import type { Client as TemporalClient } from '@temporalio/client';
 
 /**
  * bench/scale: many scheduled metrics at once (issue 18 item 4). METRICS http metrics every
@@ -87,6 +89,56 @@ async function cpuSnapshot(procs: Proc[], temporalPid: number | undefined, pg: P
   m.set('Temporal dev server', temporalPid ? procCpu(temporalPid) : null);
   const u = process.cpuUsage();
   return { procs: m, postgres: await postgresCpu(pg), bench: (u.user + u.system) / 1e6 };
+}
+
+/**
+ * Where the rounds' time went, from their Temporal histories (up to 120 rounds, the slowest
+ * first): the Schedule's lateness (workflow start − planned tick), workflow task pickup waits,
+ * each location batch's pickup wait and run, the payload bytes a round writes into history, and
+ * the slowest round step by step.
+ */
+async function roundPhases(client: TemporalClient, runs: Array<{ workflowId: string; runId: string; ms: number; startMs: number }>, interval: number): Promise<string[]> {
+  if (!runs.length) return [];
+  const chosen = [...runs].sort((a, b) => b.ms - a.ms).slice(0, 120);
+  const startLate: number[] = [];
+  const taskWaits: number[] = [];
+  const firstTaskWaits: number[] = [];
+  const pickups: number[] = [];
+  const batchRuns: number[] = [];
+  const bytes: number[] = [];
+  const totals: number[] = [];
+  let slowest: string[] = [];
+  for (const r of chosen) {
+    const history = await client.workflow.getHandle(r.workflowId, r.runId).fetchHistory();
+    const t = roundTimeline((history.events ?? []) as never);
+    const m = /:(\d+):(\d+)-\d{4}-/.exec(r.workflowId);
+    if (m) startLate.push(r.startMs - plannedRunAt({ intervalSeconds: Number(m[1]), slot: Number(m[2]) }, r.startMs));
+    taskWaits.push(...t.taskWaitsMs.slice(1));
+    if (t.taskWaitsMs.length) firstTaskWaits.push(t.taskWaitsMs[0]!);
+    for (const s of t.steps) {
+      const a = /picked up after (\d+) ms, ran (\d+) ms/.exec(s);
+      if (a && s.includes('probe:')) {
+        pickups.push(Number(a[1]));
+        batchRuns.push(Number(a[2]));
+      }
+    }
+    bytes.push(t.historyBytes);
+    totals.push(t.totalMs);
+    if (r === chosen[0]) slowest = [`    the slowest round (${r.workflowId}, ${t.events} events, ${t.historyBytes} payload bytes):`, ...t.steps.map((s) => `      ${s}`)];
+  }
+  const f = (xs: number[]) => {
+    const s = stats(xs);
+    return `p50 ${s.p50.toFixed(0)}, p99 ${s.p99.toFixed(0)}, max ${s.max.toFixed(0)} (n ${s.n})`;
+  };
+  void interval;
+  return [
+    `  round phases (ms) of the ${chosen.length} slowest rounds of ${runs.length}, from their histories:`,
+    `    Schedule lateness (workflow start − planned tick): ${f(startLate)}`,
+    `    first workflow task pickup: ${f(firstTaskWaits)}; later workflow task pickups: ${f(taskWaits)}`,
+    `    location batch pickup: ${f(pickups)}; batch run: ${f(batchRuns)}`,
+    `    round duration: ${f(totals)}; payload bytes in history per round: ${f(bytes)}`,
+    ...slowest,
+  ];
 }
 
 async function main(): Promise<void> {
@@ -259,13 +311,18 @@ async function main(): Promise<void> {
     }
     // The rounds of the window (bucket runs started in it): how they ended, and the locations that did not answer.
     const roundsSeen = { completed: 0, other: new Map<string, number>(), metrics: 0, stored: 0, unanswered: 0, unlocated: 0, locationMisses: 0, maxMs: 0 };
+    const roundRuns: Array<{ workflowId: string; runId: string; ms: number; startMs: number }> = [];
     for await (const w of temporal.client.workflow.list({ query: `WorkflowType = 'cloudMetricBucketWorkflow' AND StartTime >= '${new Date(t0).toISOString()}' AND StartTime < '${new Date(t1).toISOString()}'` })) {
       if (w.status.name !== 'COMPLETED') {
         roundsSeen.other.set(w.status.name, (roundsSeen.other.get(w.status.name) ?? 0) + 1);
+        roundRuns.push({ workflowId: w.workflowId, runId: w.runId, ms: (w.closeTime?.getTime() ?? Date.now()) - w.startTime.getTime(), startMs: w.startTime.getTime() });
         continue;
       }
       roundsSeen.completed++;
-      if (w.closeTime) roundsSeen.maxMs = Math.max(roundsSeen.maxMs, w.closeTime.getTime() - w.startTime.getTime());
+      if (w.closeTime) {
+        roundsSeen.maxMs = Math.max(roundsSeen.maxMs, w.closeTime.getTime() - w.startTime.getTime());
+        roundRuns.push({ workflowId: w.workflowId, runId: w.runId, ms: w.closeTime.getTime() - w.startTime.getTime(), startMs: w.startTime.getTime() });
+      }
       const r = (await temporal.client.workflow.getHandle(w.workflowId, w.runId).result()) as { metrics: number; stored: number; unanswered?: number; unlocated?: number; locations?: { asked: string[]; answered: string[] } };
       roundsSeen.metrics += r.metrics;
       roundsSeen.stored += r.stored;
@@ -273,6 +330,7 @@ async function main(): Promise<void> {
       roundsSeen.unlocated += r.unlocated ?? 0;
       roundsSeen.locationMisses += (r.locations?.asked.length ?? 0) - (r.locations?.answered.length ?? 0);
     }
+    const phases = await roundPhases(temporal.client, roundRuns, INTERVAL);
     await temporal.close();
     const grid = bucketSchedules > 0 ? 'bucket' : 'per-metric';
     const cloud = cloudDrift(cloudRows, INTERVAL, grid, cloudIds, t0, t1);
@@ -315,6 +373,7 @@ async function main(): Promise<void> {
       `    ${'total'.padEnd(42)} ${total.toFixed(1)} s  ${(total / SECONDS).toFixed(2)} cores`,
       `  Temporal's share of the CPU: ${temporalCpu === null ? 'n/a' : `${((100 * temporalCpu) / total).toFixed(1)} %`}; CPU per stored sample: ${((1000 * total) / Math.max(1, storedInWindow)).toFixed(2)} ms`,
       `  memory at the window's end (RSS / peak, MiB): ${[...rss].map(([n, r]) => `${n} ${r ? `${r.rss.toFixed(0)} / ${r.peak.toFixed(0)}` : 'n/a'}`).join('; ')} (PostgreSQL not counted: shared buffers)`,
+      ...phases,
       `  ${met(cloud, cloudCount) && met(agentFig, agentCount) ? 'TARGET MET' : 'TARGET MISSED'}: drift p99 cloud ${msf(cloud.drift.p99)}, agent ${msf(agentFig.drift.p99)} (< ${TARGET_P99_MS} ms)`,
     ];
     say(lines.join('\n'));
