@@ -6,7 +6,7 @@ import { onlineLocations } from '../db/repositories/location-repository';
 import { type RoundMetricRow, agentReadings, bucketRoundMetrics, roundMetric } from '../db/repositories/metric-round-repository';
 import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
 import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
-import { type LocationAnswer, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
+import { type LocationAnswer, type PlannedCheck, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, compactPlanOf, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
 import type { Thresholds } from '../domain/thresholds';
 import { type IncomingSample, ingestPerOrganization } from '../usecases/metrics/ingest';
 
@@ -28,6 +28,31 @@ export interface RoundRecord {
   roundStart: string;
   metrics: RoundMetric[];
   /** What each location that answered returned (a location that failed or timed out is absent). */
+  answers: LocationAnswer[];
+  rechecks: RecheckAnswer[];
+}
+
+/**
+ * A round's plan as it is written into the workflow's history ('compact-rounds'): each metric's
+ * source once, its locations as indices into `online`, thresholds only for recheck metrics.
+ */
+export interface CompactRoundPlan {
+  roundStart: string;
+  startedLateMs: number;
+  found: number;
+  online: string[];
+  checks: PlannedCheck[];
+}
+
+/** What a compact round records: where its metrics are read again from, and what the locations answered. */
+export interface CompactRoundRecord {
+  /** The bucket of a bucket's round, or the metric of a first check. */
+  of: { bucket: MetricBucket } | { metricId: string };
+  roundStart: string;
+  /** The online locations of the plan (a metric's locations are resolved against them again). */
+  online: string[];
+  /** The planned metrics' ids: a metric created during the round waits for the next one. */
+  ids: string[];
   answers: LocationAnswer[];
   rechecks: RecheckAnswer[];
 }
@@ -65,6 +90,57 @@ const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetri
 export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string }) {
   const em = () => deps.orm.em.fork() as EntityManager;
   const installation = (ctx: ReturnType<typeof activityClient>) => ctx?.taskQueue ?? deps.taskQueue ?? 'vigil';
+  const plan = async (input: { bucket: MetricBucket } | { metricId: string }): Promise<RoundPlan> => {
+    const started = Date.now();
+    const ctx = activityClient();
+    const e = em();
+    let rows: RoundMetricRow[];
+    let startedLateMs = 0;
+    if ('bucket' in input) {
+      startedLateMs = started - plannedRunAt(input.bucket, started);
+      rows = await bucketRoundMetrics(e, input.bucket);
+    } else {
+      const m = await roundMetric(e, input.metricId);
+      if (ctx) {
+        await ctx.client.schedule.getHandle(`metric:${input.metricId}`).delete().catch((err: unknown) => {
+          if (!(err instanceof ScheduleNotFoundError)) throw err;
+        });
+        if (m) {
+          await ctx.client.schedule.create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), ctx.taskQueue)).catch((err: unknown) => {
+            if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+          });
+        }
+      }
+      rows = m ? [m] : [];
+    }
+    const online = rows.length ? (await onlineLocations(e, installation(ctx), new Date(started))).map((l) => l.id) : [];
+    const metrics = rows.map((m) => toRoundMetric(m, online)).filter((m) => m.locations.length > 0 || m.agents.length > 0);
+    return { roundStart: new Date(started).toISOString(), startedLateMs, found: rows.length, online, metrics };
+  };
+  const record = async (roundStart: string, metrics: readonly RoundMetric[], answerList: readonly LocationAnswer[], rechecks: readonly RecheckAnswer[]): Promise<RoundRecorded> => {
+    const sampledAt = new Date(roundStart);
+    const answers = indexAnswers(answerList);
+    const voters = metrics.filter((m) => m.agents.length > 0).map((m) => m.metricId);
+    const readings = voters.length ? await agentReadings(em(), voters) : new Map();
+    const byOrg = new Map<string, IncomingSample[]>();
+    let unanswered = 0;
+    let failing = 0;
+    for (const m of metrics) {
+      const votes = [...roundVotes(m, answers, rechecks), ...agentVotes(m, readings.get(m.metricId) ?? null, sampledAt.getTime())].sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
+      const outcome = roundOutcome(votes, m.quorum);
+      const rep = outcome.representative;
+      if (!rep) {
+        unanswered++;
+        continue;
+      }
+      if (outcome.outcome === 'failing') failing++;
+      const list = byOrg.get(m.organization) ?? [];
+      list.push({ metricId: m.metricId, sampledAt, value: rep.value, reason: rep.value === null ? rep.reason : null, status: rep.status, votes });
+      byOrg.set(m.organization, list);
+    }
+    const stored = await ingestPerOrganization(em, byOrg, "the round's samples");
+    return { stored, unanswered, failing };
+  };
   return {
     /**
      * A bucket's round (`bucket`) or a new metric's first check (`metricId`): the live cloud
@@ -73,31 +149,13 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
      * metric's Schedule from before buckets and makes sure of its bucket's Schedule.
      */
     async planMetricRound(input: { bucket: MetricBucket } | { metricId: string }): Promise<RoundPlan> {
-      const started = Date.now();
-      const ctx = activityClient();
-      const e = em();
-      let rows: RoundMetricRow[];
-      let startedLateMs = 0;
-      if ('bucket' in input) {
-        startedLateMs = started - plannedRunAt(input.bucket, started);
-        rows = await bucketRoundMetrics(e, input.bucket);
-      } else {
-        const m = await roundMetric(e, input.metricId);
-        if (ctx) {
-          await ctx.client.schedule.getHandle(`metric:${input.metricId}`).delete().catch((err: unknown) => {
-            if (!(err instanceof ScheduleNotFoundError)) throw err;
-          });
-          if (m) {
-            await ctx.client.schedule.create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), ctx.taskQueue)).catch((err: unknown) => {
-              if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-            });
-          }
-        }
-        rows = m ? [m] : [];
-      }
-      const online = rows.length ? (await onlineLocations(e, installation(ctx), new Date(started))).map((l) => l.id) : [];
-      const metrics = rows.map((m) => toRoundMetric(m, online)).filter((m) => m.locations.length > 0 || m.agents.length > 0);
-      return { roundStart: new Date(started).toISOString(), startedLateMs, found: rows.length, online, metrics };
+      return plan(input);
+    },
+
+    /** planMetricRound's plan, compact (CompactRoundPlan): what the round workflow writes into its history. */
+    async planRound(input: { bucket: MetricBucket } | { metricId: string }): Promise<CompactRoundPlan> {
+      const p = await plan(input);
+      return { roundStart: p.roundStart, startedLateMs: p.startedLateMs, found: p.found, online: p.online, checks: compactPlanOf(p.metrics, p.online) };
     },
 
     /**
@@ -110,28 +168,20 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
      * again changes nothing (a sample is keyed by metric and time).
      */
     async recordMetricRound(input: RoundRecord): Promise<RoundRecorded> {
-      const sampledAt = new Date(input.roundStart);
-      const answers = indexAnswers(input.answers);
-      const voters = input.metrics.filter((m) => m.agents.length > 0).map((m) => m.metricId);
-      const readings = voters.length ? await agentReadings(em(), voters) : new Map();
-      const byOrg = new Map<string, IncomingSample[]>();
-      let unanswered = 0;
-      let failing = 0;
-      for (const m of input.metrics) {
-        const votes = [...roundVotes(m, answers, input.rechecks), ...agentVotes(m, readings.get(m.metricId) ?? null, sampledAt.getTime())].sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
-        const outcome = roundOutcome(votes, m.quorum);
-        const rep = outcome.representative;
-        if (!rep) {
-          unanswered++;
-          continue;
-        }
-        if (outcome.outcome === 'failing') failing++;
-        const list = byOrg.get(m.organization) ?? [];
-        list.push({ metricId: m.metricId, sampledAt, value: rep.value, reason: rep.value === null ? rep.reason : null, status: rep.status, votes });
-        byOrg.set(m.organization, list);
-      }
-      const stored = await ingestPerOrganization(em, byOrg, "the round's samples");
-      return { stored, unanswered, failing };
+      return record(input.roundStart, input.metrics, input.answers, input.rechecks);
+    },
+
+    /**
+     * recordMetricRound for a compact round: the planned metrics are read again (thresholds,
+     * quorum, organization, agents: their settings now), their locations resolved against the
+     * plan's online ones; a metric deleted during the round gets no sample.
+     */
+    async recordRound(input: CompactRoundRecord): Promise<RoundRecorded> {
+      const e = em();
+      const rows = 'bucket' in input.of ? await bucketRoundMetrics(e, input.of.bucket) : [await roundMetric(e, input.of.metricId)].filter((m): m is RoundMetricRow => m !== null);
+      const planned = new Set(input.ids);
+      const metrics = rows.filter((m) => planned.has(m.id)).map((m) => toRoundMetric(m, input.online));
+      return record(input.roundStart, metrics, input.answers, input.rechecks);
     },
   };
 }

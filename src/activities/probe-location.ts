@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { mapBounded } from '../domain/metric-buckets';
+import type { CompactBatch, CompactBatchAnswer } from '../domain/metric-rounds';
 import { type ProberDeps, runCloudProbe } from '../probes/cloud-run';
 
 /** Checks of one round run at most this many at once in a location (each bounded by CLOUD_PROBE_TIMEOUT_MS). */
@@ -29,9 +30,14 @@ export interface ProbeChecksOutput {
   results: ProbeCheckResult[];
 }
 
-/** What a location's worker (task queue `probe:<id>`) runs; workflows import the type only. */
+/**
+ * What a location's worker (task queue `probe:<id>`) runs; workflows import the type only. A
+ * batch comes as `{ checks }` (rounds before 'compact-rounds') or compact (`{ ids, sources }`,
+ * answered positionally): the same activity takes both, so a prober serves workflows of either
+ * version.
+ */
 export interface ProbeLocationActivities {
-  probeChecks(input: ProbeChecksInput): Promise<ProbeChecksOutput>;
+  probeChecks<I extends ProbeChecksInput | CompactBatch>(input: I): Promise<I extends CompactBatch ? CompactBatchAnswer : ProbeChecksOutput>;
 }
 
 /** How often a running batch heartbeats (the round workflow gives it LOCATION_BATCH_HEARTBEAT_TIMEOUT). */
@@ -54,22 +60,31 @@ function activityContext(): Context | null {
  * whatever goes wrong is its reason. Never opens the database.
  */
 export function createProbeLocationActivities(deps: { location: string; prober: ProberDeps }): ProbeLocationActivities {
-  return {
-    async probeChecks(input) {
-      const ctx = activityContext();
-      // Alive while its checks wait on slow targets: the round's heartbeat timeout tells a dead
-      // prober (SIGKILL, partition) from a busy one in seconds, not at the batch's 35 s bound.
-      const beat = ctx ? setInterval(() => ctx.heartbeat(), LOCATION_HEARTBEAT_EVERY_MS) : null;
-      try {
-        const results = await mapBounded(input.checks, LOCATION_CHECK_CONCURRENCY, async (c): Promise<ProbeCheckResult> => {
-          const at = new Date().toISOString();
-          const outcome = await runCloudProbe(deps.prober, c.sourceType, c.sourceConfig).catch(() => ({ value: null, reason: 'source_threw' }));
-          return { metricId: c.metricId, value: outcome.value, reason: outcome.reason, at };
-        });
-        return { location: deps.location, results };
-      } finally {
-        if (beat) clearInterval(beat);
-      }
-    },
+  const run = async <T>(count: number, source: (i: number) => [string, Record<string, unknown>], answer: (i: number, at: number, outcome: { value: number | null; reason: string | null }) => T): Promise<T[]> => {
+    const ctx = activityContext();
+    // Alive while its checks wait on slow targets: the round's heartbeat timeout tells a dead
+    // prober (SIGKILL, partition) from a busy one in seconds, not at the batch's 35 s bound.
+    const beat = ctx ? setInterval(() => ctx.heartbeat(), LOCATION_HEARTBEAT_EVERY_MS) : null;
+    try {
+      const order = Array.from({ length: count }, (_, i) => i);
+      return await mapBounded(order, LOCATION_CHECK_CONCURRENCY, async (i) => {
+        const at = Date.now();
+        const [type, config] = source(i);
+        const outcome = await runCloudProbe(deps.prober, type, config).catch(() => ({ value: null, reason: 'source_threw' }));
+        return answer(i, at, outcome);
+      });
+    } finally {
+      if (beat) clearInterval(beat);
+    }
   };
+  const probeChecks = async (input: ProbeChecksInput | CompactBatch): Promise<ProbeChecksOutput | CompactBatchAnswer> => {
+    if ('sources' in input) {
+      const startedAt = Date.now();
+      const results = await run(input.sources.length, (i) => input.sources[i]!, (_, at, o): CompactBatchAnswer['results'][number] => [o.value, o.reason, at - startedAt]);
+      return { location: deps.location, startedAt: new Date(startedAt).toISOString(), results };
+    }
+    const results = await run(input.checks.length, (i) => [input.checks[i]!.sourceType, input.checks[i]!.sourceConfig], (i, at, o): ProbeCheckResult => ({ metricId: input.checks[i]!.metricId, value: o.value, reason: o.reason, at: new Date(at).toISOString() }));
+    return { location: deps.location, results };
+  };
+  return { probeChecks } as ProbeLocationActivities;
 }

@@ -107,7 +107,7 @@ export function agentVotes(m: Pick<RoundMetric, 'agents' | 'intervalSeconds'>, r
 }
 
 /** Each location's checks, locations in id order (a location with no metric gets none). */
-export function checksByLocation(metrics: readonly RoundMetric[]): { location: string; checks: RoundCheck[] }[] {
+export function checksByLocation(metrics: readonly (RoundCheck & Pick<RoundMetric, 'locations'>)[]): { location: string; checks: RoundCheck[] }[] {
   const out = new Map<string, RoundCheck[]>();
   for (const m of metrics) {
     for (const l of m.locations) {
@@ -155,7 +155,7 @@ export function failingLocations(m: Pick<RoundMetric, 'metricId' | 'thresholds' 
  * order (wrapping) among the metric's locations that answered this round; a metric only one
  * location answered for is checked again from that location (a second look beats none).
  */
-export function recheckPairs(metrics: readonly RoundMetric[], answers: Map<string, Map<string, CheckResult>>): RecheckPair[] {
+export function recheckPairs(metrics: readonly Pick<RoundMetric, 'metricId' | 'thresholds' | 'locations' | 'recheck'>[], answers: Map<string, Map<string, CheckResult>>): RecheckPair[] {
   const pairs: RecheckPair[] = [];
   for (const m of metrics) {
     if (!m.recheck) continue;
@@ -169,7 +169,7 @@ export function recheckPairs(metrics: readonly RoundMetric[], answers: Map<strin
 }
 
 /** The rechecks grouped into one batch of checks per location that runs them, locations in id order. */
-export function recheckBatches(metrics: readonly RoundMetric[], pairs: readonly RecheckPair[]): { location: string; checks: RoundCheck[] }[] {
+export function recheckBatches(metrics: readonly RoundCheck[], pairs: readonly RecheckPair[]): { location: string; checks: RoundCheck[] }[] {
   const byMetric = new Map(metrics.map((m) => [m.metricId, m]));
   const out = new Map<string, RoundCheck[]>();
   for (const p of pairs) {
@@ -211,4 +211,70 @@ export const MAX_LOCATION_BATCH_MS = 300_000;
 export function locationBatchTimeoutMs(checks: number): number {
   const waves = Math.max(1, Math.ceil(checks / LOCATION_BATCH_CONCURRENCY));
   return Math.min(MAX_LOCATION_BATCH_MS, waves * CHECK_DEADLINE_MS + 5_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compact rounds ('compact-rounds'): what a round writes into its workflow history, kept small.
+// A round's plan names each source once; a location's batch carries the ids and sources of its
+// checks, and answers positionally (value, reason, ms after the batch started); the thresholds,
+// quorum and organization stay in the database and are read again when the round is recorded.
+
+/** A metric as a compact plan carries it. */
+export interface PlannedCheck {
+  /** The metric id. */
+  id: string;
+  type: string;
+  config: Record<string, unknown>;
+  /** The locations that check it, as indices into the plan's `online` (empty: only agents vote on it). */
+  at: number[];
+  /** Only for a `recheck` metric: its thresholds, which tell the workflow which votes to check again. */
+  recheck?: { thresholds: Thresholds | null };
+}
+
+/** A compact plan's view of a metric's checks. */
+export function compactPlanOf(metrics: readonly RoundMetric[], online: readonly string[]): PlannedCheck[] {
+  const index = new Map(online.map((l, i) => [l, i]));
+  return metrics.map((m) => ({
+    id: m.metricId,
+    type: m.sourceType,
+    config: m.sourceConfig,
+    at: m.locations.map((l) => index.get(l)!),
+    ...(m.recheck ? { recheck: { thresholds: m.thresholds } } : {}),
+  }));
+}
+
+/** What the round workflow needs of a planned check: its source, locations and (for a recheck metric) thresholds. */
+export type PlannedRoundCheck = RoundCheck & Pick<RoundMetric, 'thresholds' | 'locations' | 'recheck'>;
+
+export function plannedRoundChecks(checks: readonly PlannedCheck[], online: readonly string[]): PlannedRoundCheck[] {
+  return checks.map((c) => ({ metricId: c.id, sourceType: c.type, sourceConfig: c.config, locations: c.at.map((i) => online[i]!), recheck: c.recheck !== undefined, thresholds: c.recheck?.thresholds ?? null }));
+}
+
+/** One location's compact batch: its checks' metric ids and their sources, in the same order. */
+export interface CompactBatch {
+  ids: string[];
+  sources: Array<[type: string, config: Record<string, unknown>]>;
+}
+
+/** A compact batch's answer: one [value, reason, ms after startedAt the check started] per check, in the batch's order. */
+export interface CompactBatchAnswer {
+  location: string;
+  /** ISO time the batch started. */
+  startedAt: string;
+  results: Array<[value: number | null, reason: string | null, offsetMs: number]>;
+}
+
+export function compactBatch(checks: readonly RoundCheck[]): CompactBatch {
+  return { ids: checks.map((c) => c.metricId), sources: checks.map((c) => [c.sourceType, c.sourceConfig]) };
+}
+
+/** A compact answer as the location's answer to `ids` (a result past the ids, or a missing one, is dropped). */
+export function expandAnswer(ids: readonly string[], answer: CompactBatchAnswer): LocationAnswer {
+  const start = Date.parse(answer.startedAt);
+  const results: CheckResult[] = [];
+  answer.results.forEach(([value, reason, offsetMs], i) => {
+    const metricId = ids[i];
+    if (metricId !== undefined) results.push({ metricId, value, reason, at: new Date(start + offsetMs).toISOString() });
+  });
+  return { location: answer.location, results };
 }

@@ -231,11 +231,17 @@ describe('check rounds across probe locations', () => {
     expect(await metric(rechecked)).toMatchObject({ status: 'healthy' });
     const fromB = arrivals.filter((a) => a.path === rechecked.path && a.from === ADDRESSES[1]).length;
     expect(fromB).toBe(3); // its first check, this round, and the recheck
-    const scheduled = (await handle.fetchHistory()).events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityId);
-    expect(scheduled.sort()).toEqual([...LOC.map((l) => `probe:${l}`), `recheck:${LOC[1]}`].sort());
+    const scheduledEvents = (await handle.fetchHistory()).events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!);
+    expect(scheduledEvents.map((a) => a.activityId).sort()).toEqual([...LOC.map((l) => `probe:${l}`), `recheck:${LOC[1]}`].sort());
+    // A batch carries its checks' ids and sources only ('compact-rounds'): no thresholds or settings in history.
+    for (const a of scheduledEvents) {
+      const input = JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString());
+      expect(Object.keys(input).sort()).toEqual(['ids', 'sources']);
+      expect(input.sources.length).toBe(input.ids.length);
+    }
     if (process.env.VIGIL_RECORD_HISTORIES) {
-      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'metric-bucket-v2.json'), historyToJSON(await handle.fetchHistory()));
-      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'metric-check-v2.json'), historyToJSON(await h.temporal.client.workflow.getHandle(`metric-check:${rechecked.id}`).fetchHistory()));
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'metric-bucket-v3.json'), historyToJSON(await handle.fetchHistory()));
+      writeFileSync(path.join(__dirname, '..', 'replay-histories', 'metric-check-v3.json'), historyToJSON(await h.temporal.client.workflow.getHandle(`metric-check:${rechecked.id}`).fetchHistory()));
     }
 
     // Without recheck the same blip is a failing round, and flips.

@@ -5,6 +5,10 @@ import {
   agentLocations,
   agentVotes,
   checksByLocation,
+  compactBatch,
+  compactPlanOf,
+  expandAnswer,
+  plannedRoundChecks,
   failingLocations,
   indexAnswers,
   locationBatchTimeoutMs,
@@ -210,5 +214,44 @@ describe('locationBatchTimeoutMs', () => {
     expect(locationBatchTimeoutMs(65)).toBe(65_000);
     expect(locationBatchTimeoutMs(334)).toBe(185_000);
     expect(locationBatchTimeoutMs(10_000)).toBe(300_000);
+  });
+});
+
+describe('compact rounds', () => {
+  it('plans each source once, locations as indices into the online ones, thresholds only for a recheck metric; the workflow reads it back as the same checks', () => {
+    const online = ['a', 'b', 'c'];
+    const metrics = [metric('m1', { locations: ['a', 'c'] }), metric('m2', { locations: ['b'], recheck: true }), metric('m3', { locations: [], agents: ['agent:x'] })];
+    const plan = compactPlanOf(metrics, online);
+    expect(plan).toEqual([
+      { id: 'm1', type: 'http', config: { url: 'https://example.com/m1' }, at: [0, 2] },
+      { id: 'm2', type: 'http', config: { url: 'https://example.com/m2' }, at: [1], recheck: { thresholds: T } },
+      { id: 'm3', type: 'http', config: { url: 'https://example.com/m3' }, at: [] },
+    ]);
+    const checks = plannedRoundChecks(plan, online);
+    expect(checks.map((c) => [c.metricId, c.locations, c.recheck, c.thresholds])).toEqual([
+      ['m1', ['a', 'c'], false, null],
+      ['m2', ['b'], true, T],
+      ['m3', [], false, null],
+    ]);
+    // The batches and rechecks come out as from the full plan.
+    expect(checksByLocation(checks)).toEqual(checksByLocation(metrics));
+    const answers = indexAnswers([{ location: 'b', results: [down('m2')] }]);
+    expect(recheckPairs(checks, answers)).toEqual(recheckPairs(metrics, answers));
+  });
+
+  it('sends a batch as ids and sources and reads its positional answer back as results stamped when each check started', () => {
+    const batch = compactBatch([
+      { metricId: 'm1', sourceType: 'http', sourceConfig: { url: 'u1' } },
+      { metricId: 'm2', sourceType: 'tcp', sourceConfig: { host: 'h', port: 1 } },
+    ]);
+    expect(batch).toEqual({ ids: ['m1', 'm2'], sources: [['http', { url: 'u1' }], ['tcp', { host: 'h', port: 1 }]] });
+    const answer = expandAnswer(batch.ids, { location: 'a', startedAt: AT, results: [[12.5, null, 3], [null, 'ECONNREFUSED', 1250], [1, null, 0]] });
+    expect(answer).toEqual({
+      location: 'a',
+      results: [
+        { metricId: 'm1', value: 12.5, reason: null, at: '2026-11-26T12:00:00.003Z' },
+        { metricId: 'm2', value: null, reason: 'ECONNREFUSED', at: '2026-11-26T12:00:01.250Z' },
+      ],
+    });
   });
 });
