@@ -12,6 +12,9 @@ import { alertMessage, testMessage } from '../usecases/alerting/alert-message';
 import { type SendSpec, planStepSends, prepareSend, recordSendAttempt, toldTargets } from '../usecases/alerting/alert-sends';
 import { type AlertChange, type AlertEvaluation, type AlertSubjectRef, evaluateAlert, openAlert, recordAlertChange } from '../usecases/alerting/alert-store';
 import { sendToTarget } from '../usecases/alerting/channel-sender';
+import { sweepPolledRules } from '../usecases/alerting/alert-sweep';
+import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
+import { markAlertSignalsSent } from '../usecases/webhooks/workflow-starts';
 
 export interface AlertDeps {
   box: SecretBox;
@@ -24,6 +27,8 @@ export interface AlertDeps {
   linkKey: Buffer;
   /** ALERT_MINUTE_MS. */
   minuteMs: number;
+  /** Signals alert workflows (the minute's sweep of polled rules); without it the outbox sweep sends the stored signals. */
+  starter?: OutboxWorkflowStarter;
 }
 
 /** How many tries a notification gets (the workflow's retry policy allows as many; the last one records the failure). */
@@ -73,6 +78,14 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
     /** Everyone the alert told, to tell of its acknowledgement or resolution. */
     async planToldTargets(input: { alertId: string; action: AlertAction; round: number }): Promise<SendSpec[]> {
       return toldTargets(em(), input.alertId, input.action, input.round);
+    },
+    /** The minute's pass over rules no event announces (agents, locations, SLO burn, statements in review); idempotent. */
+    async sweepAlertRules(): Promise<{ signals: number; sent: number }> {
+      const a = alerts();
+      const refs = await sweepPolledRules(em(), new Date());
+      const sent = refs.length && a.starter?.signalAlerts ? await a.starter.signalAlerts(refs) : [];
+      await markAlertSignalsSent(em(), sent, new Date());
+      return { signals: refs.length, sent: sent.length };
     },
     /**
      * One message to one channel or person, recorded as a send with its attempts. Idempotent by

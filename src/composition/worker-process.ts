@@ -9,7 +9,7 @@ import { registerSearchAttributes } from '../temporal/search-attributes';
 import { connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';
-import { ensureHousekeepingSchedule, ensureMetricSweepSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
+import { ensureHousekeepingSchedule, ensureMetricSweepSchedule, ensureAlertSweepSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
 import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
 import { OutboxRelay } from '../usecases/webhooks/outbox-relay';
 import { PROBES } from '../probes/registry';
@@ -66,6 +66,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
         publicBaseUrl: config.publicBaseUrl,
         linkKey: alertLinkKey(config),
         minuteMs: config.ALERT_MINUTE_MS,
+        starter,
       },
       prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
     },
@@ -77,6 +78,7 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureMetricSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
+  await ensureAlertSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   const relayStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true, onStartError });
   const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
   await relay.start();

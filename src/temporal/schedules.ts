@@ -41,6 +41,17 @@ export async function ensureOutboxSweepSchedule(client: Client, taskQueue: strin
   });
 }
 
+/** Alert rules no event announces (agents, locations, SLO burn, statements in review), every minute (issue 26). */
+export async function ensureAlertSweepSchedule(client: Client, taskQueue: string): Promise<void> {
+  await ensureSchedule(client, taskQueue, {
+    scheduleId: 'vigil-alert-sweep',
+    workflowType: 'alertSweepWorkflow',
+    workflowId: 'alert-sweep',
+    title: 'Raise and recover alerts of agent, location, SLO burn and review-reminder rules',
+    every: '1 minute',
+  });
+}
+
 /** Heartbeat ages, silent agents and sample partitions, every 30 seconds. */
 export async function ensureMetricSweepSchedule(client: Client, taskQueue: string): Promise<void> {
   await ensureSchedule(client, taskQueue, {

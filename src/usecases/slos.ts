@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MetricSchema, ServiceSchema, type Slo, SloSchema } from '../db/entities';
 import { type FieldError, ProblemError } from '../domain/error-catalog';
 import { isUuid } from '../domain/ids';
-import { type SloPolicy, type SloResult, computeSlo, validateSloPolicy } from '../domain/slo';
+import { type SloPolicy, type SloResult, computeSlo, countVerdicts, validateSloPolicy } from '../domain/slo';
 import { type StatusChange, worstOfTimelines } from '../domain/status-timeline';
 import { toIso, toIsoOrNull } from '../domain/time';
 import type { OrgContext } from './context';
@@ -170,4 +170,21 @@ export async function sloView(ctx: SloReadContext, s: Slo) {
       burn_rate: r.burn_rate,
     },
   };
+}
+
+/**
+ * Issue 26: the SLO's bad and counted minutes over each of the given windows ending now (the
+ * same counting rules as its attainment), for multi-window burn-rate alerting.
+ */
+export async function sloWindowMeasurements(ctx: SloReadContext, s: Slo, windowsMinutes: readonly number[]): Promise<{ minutes: number; bad: number; total: number }[]> {
+  const longest = Math.max(...windowsMinutes);
+  const from = new Date(ctx.now.getTime() - longest * 60_000);
+  const timeline = await timelineOf(ctx, s, from);
+  const serviceId = s.service ?? (s.metric ? (await ctx.em.findOne(MetricSchema, s.metric))?.service : null);
+  const maintenances = serviceId ? await serviceMaintenanceIntervals(ctx.em, ctx.org.id, serviceId, ctx.now) : [];
+  const policy = policyOf(s);
+  return windowsMinutes.map((minutes) => {
+    const v = countVerdicts(timeline, maintenances, policy, ctx.now.getTime() - minutes * 60_000, ctx.now.getTime());
+    return { minutes, bad: v.bad / 60_000, total: (v.good + v.bad) / 60_000 };
+  });
 }

@@ -11,3 +11,4 @@ export { slaPeriodWorkflow } from './sla-period-workflow';
 export { locationWorkflow, locationHeartbeat } from './location-workflow';
 export { alertWorkflow, subjectChangedSignal, acknowledgeAlertUpdate, resolveAlertUpdate, snoozeAlertUpdate, alertStateQuery } from './alert-workflow';
 export { channelTestWorkflow } from './channel-test-workflow';
+export { alertSweepWorkflow } from './alert-sweep-workflow';

@@ -161,8 +161,11 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     const final = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
     expect(kinds(final)).toEqual(['triggered', 'notified_level', 'escalated', 'acknowledged', 'resolved']);
     // Every send recorded with its attempt.
-    const sends = (await org.call('GET', `/v1/notification-channels/${ids[3]}/sends`)).body.items;
-    expect(sends.map((s: any) => [s.action, s.state]).sort()).toEqual([['acknowledge', 'succeeded'], ['escalate', 'succeeded'], ['resolve', 'succeeded'], ['trigger', 'succeeded']]);
+    // (The receiver may answer before the send's record is written.)
+    await eventually(async () => {
+      const sends = (await org.call('GET', `/v1/notification-channels/${ids[3]}/sends`)).body.items;
+      expect(sends.map((s: any) => [s.action, s.state]).sort()).toEqual([['acknowledge', 'succeeded'], ['escalate', 'succeeded'], ['resolve', 'succeeded'], ['trigger', 'succeeded']]);
+    }, 10_000);
     // A resolved alert takes no more actions.
     expect((await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, {})).body.type).toContain('alert_closed');
   }, 90_000);
@@ -300,5 +303,43 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     await eventually(async () => expect(hook.received.length).toBe(n + 1), 10_000);
     const r = hook.received[n]!;
     expect(() => new Webhook(secretRes.body.signing_secret).verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature })).not.toThrow();
+  }, 60_000);
+});
+
+describe('rules no event announces (the minute’s sweep)', () => {
+  it('an agent that stops heartbeating raises an alert, and its return resolves it', async () => {
+    const { sweepPolledRules } = await import('../../src/usecases/alerting/alert-sweep');
+    const { AgentSchema } = await import('../../src/db/entities');
+    const rx = await startVendorReceiver('slack');
+    try {
+      const agent = await org.call('POST', '/v1/agents', { name: `edge-${randomUUID().slice(0, 6)}` });
+      expect(agent.status).toBe(201);
+      const ch = await channel({ type: 'slack', url: rx.url });
+      const ruleId = await rule({ kind: 'agent_offline', subject_id: agent.body.id, escalation_policy_id: await policy([{ delay_minutes: 60, targets: [{ type: 'channel', id: ch }] }]) });
+      const sweep = async () => {
+        const refs = (await sweepPolledRules(h.orm.em.fork() as never, new Date())).filter((r) => r.ruleId === ruleId);
+        if (refs.length) await h.webhookStarter.signalAlerts!(refs);
+        return refs;
+      };
+      const seen = async (at: Date) => h.orm.em.fork().nativeUpdate(AgentSchema, { id: agent.body.id }, { lastSeenAt: at });
+      await seen(new Date());
+      expect(await sweep()).toEqual([]);
+      // Silent for two minutes: offline.
+      await seen(new Date(Date.now() - 120_000));
+      expect((await sweep()).map((r) => r.firing)).toEqual([true]);
+      const alert = await openAlert(ruleId);
+      expect(alert.subject).toMatchObject({ kind: 'agent', id: agent.body.id });
+      await eventually(async () => expect(rx.requests.length).toBe(1), 10_000);
+      // A second pass while it is open signals nothing new.
+      await eventually(async () => expect((await alertsOf(ruleId))[0].state).toBe('triggered'), 5_000);
+      expect(await sweep()).toEqual([]);
+      await seen(new Date());
+      expect((await sweep()).map((r) => r.firing)).toEqual([false]);
+      await eventually(async () => expect((await alertsOf(ruleId))[0].state).toBe('resolved'), 10_000);
+      await eventually(async () => expect(rx.requests.length).toBe(2), 10_000);
+      expect(rx.violations()).toEqual([]);
+    } finally {
+      await rx.close();
+    }
   }, 60_000);
 });

@@ -65,8 +65,8 @@ export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500):
      ), alert_fanout as (
        insert into alert_signals (id, organization_id, rule_id, subject_kind, subject_id, event_id, firing, created_at)
        select gen_random_uuid(), event.organization_id, rule.id,
-              case when rule.kind = 'metric_status' then 'metric' else 'service' end,
-              case when rule.kind = 'metric_status' then event.resource_id::text else event.payload->>'service_id' end,
+              case when rule.kind in ('metric_status', 'heartbeat_missed') then 'metric' else 'service' end,
+              case when rule.kind in ('metric_status', 'heartbeat_missed') then event.resource_id::text else event.payload->>'service_id' end,
               event.id,
               (event.payload->>'status' = 'unhealthy' or event.payload->>'availability' = 'down'
                or (rule.include_degraded and event.payload->>'status' = 'degraded')),
@@ -75,6 +75,7 @@ export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500):
            on rule.organization_id = event.organization_id and rule.deleted_at is null and rule.disabled_at is null
         where event.type = 'metric.status_changed'
           and ((rule.kind = 'metric_status' and rule.subject_id = event.resource_id::text)
+               or (rule.kind = 'heartbeat_missed' and event.payload->>'source_type' = 'heartbeat' and (rule.subject_id is null or rule.subject_id = event.resource_id::text))
                or (rule.kind = 'service_status' and (rule.subject_id is null or rule.subject_id = event.payload->>'service_id'))
                or (rule.kind = 'status_page_status' and exists (
                      select 1 from status_pages page, jsonb_array_elements(page.layout->'groups') grp, jsonb_array_elements(grp->'components') component

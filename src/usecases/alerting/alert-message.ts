@@ -19,7 +19,7 @@ const SEVERITIES: readonly string[] = ['critical', 'warning', 'info'];
 export async function alertMessage(em: EntityManager, links: MessageLinks, alertId: string, action: AlertAction, level: number, actor: string | null, now: Date): Promise<AlertMessage> {
   const alert = await em.findOneOrFail(AlertSchema, { id: alertId });
   const rule = await em.findOne(AlertRuleSchema, { id: alert.rule });
-  const state = rule ? await readSubjectState(em, alert.organization, rule.kind, alert.subjectId, rule.includeDegraded) : null;
+  const state = rule ? await readSubjectState(em, alert.organization, rule.kind, alert.subjectId, rule.includeDegraded, now, rule.settings) : null;
   const open = action === 'trigger' || action === 'escalate';
   const status = action === 'resolve' ? (state?.exists ? state.status : 'resolved') : (state?.status ?? 'unknown');
   return {

@@ -70,7 +70,7 @@ export function alertTitle(subjectName: string, status: string): string {
 export async function evaluateAlert(em: EntityManager, ref: AlertSubjectRef, now: Date, minuteMs: number): Promise<AlertEvaluation> {
   const rule = await em.findOne(AlertRuleSchema, { id: ref.ruleId, organization: ref.organizationId });
   if (!rule || rule.deletedAt || rule.disabledAt) return NOT_LIVE('rule_disabled', minuteMs);
-  const state = await readSubjectState(em, ref.organizationId, rule.kind, ref.subjectId, rule.includeDegraded);
+  const state = await readSubjectState(em, ref.organizationId, rule.kind, ref.subjectId, rule.includeDegraded, now, rule.settings);
   if (!state.exists) return NOT_LIVE(state.status, minuteMs);
   const policy = await em.findOne(EscalationPolicySchema, { id: rule.escalationPolicy, organization: ref.organizationId });
   const steps = policy && !policy.deletedAt ? escalationSteps({ levels: policy.levels as EscalationPolicy['levels'], repeat: policy.repeat }) : [];

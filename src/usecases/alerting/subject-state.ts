@@ -1,5 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MetricSchema, ServiceSchema } from '../../db/entities';
+import { AgentSchema, MetricSchema, ProbeLocationSchema, ServiceSchema, SlaStatementSchema, SloSchema } from '../../db/entities';
+import { DEFAULT_BURN_WINDOWS, evaluateBurn } from '../../domain/alerting/burn-rate';
+import { agentStatus } from '../../domain/agent-status';
+import { locationStatus } from '../../domain/locations';
+import { parseObjective } from '../../domain/slo';
+import { sloWindowMeasurements } from '../slos';
 import { statusFires } from '../../domain/alerting/rule-kinds';
 import { effectiveStatus } from '../../domain/reason-class';
 import { type HealthStatus, rollUp } from '../../domain/thresholds';
@@ -23,7 +28,15 @@ const GONE: SubjectState = { exists: false, name: '(deleted)', firing: false, st
  * status: a metric's own, a service's the worst of its metrics (a no_data metric whose target did
  * not answer counts as unhealthy, as on the status page).
  */
-export async function readSubjectState(em: EntityManager, organizationId: string, kind: string, subjectId: string, includeDegraded: boolean): Promise<SubjectState> {
+export async function readSubjectState(
+  em: EntityManager,
+  organizationId: string,
+  kind: string,
+  subjectId: string,
+  includeDegraded: boolean,
+  now: Date = new Date(),
+  settings: Record<string, unknown> = {},
+): Promise<SubjectState> {
   switch (kind) {
     case 'metric_status':
     case 'heartbeat_missed': {
@@ -57,8 +70,46 @@ export async function readSubjectState(em: EntityManager, organizationId: string
         metric: worst ? { name: worst.name, value: worst.currentValue == null ? null : Number(worst.currentValue), unit: worst.unit ?? null, reason: worst.reason ?? null } : null,
       };
     }
+    case 'agent_offline': {
+      const a = await em.findOne(AgentSchema, { id: subjectId, organization: organizationId });
+      if (!a || a.revokedAt) return GONE;
+      const status = agentStatus(a, now);
+      return { exists: true, name: a.name, firing: status === 'offline', status, serviceId: null, metric: null };
+    }
+    case 'location_offline': {
+      // The installation's location of that id that heartbeat last (a location may have registered on several task queues).
+      const [l] = await em.find(ProbeLocationSchema, { id: subjectId }, { orderBy: { lastSeenAt: 'desc' }, limit: 1 });
+      if (!l) return GONE;
+      const status = locationStatus({ lastSeenAt: l.lastSeenAt, heartbeatSeconds: l.heartbeatSeconds, stoppedAt: l.stoppedAt }, now);
+      return { exists: true, name: `${l.label} (${l.id})`, firing: status === 'offline', status, serviceId: null, metric: null };
+    }
+    case 'slo_burn': {
+      const slo = await em.findOne(SloSchema, { id: subjectId, organization: organizationId, deletedAt: null });
+      if (!slo) return GONE;
+      const minutes = [...new Set(DEFAULT_BURN_WINDOWS.flatMap((w) => [w.long_minutes, w.short_minutes]))];
+      const windows = await sloWindowMeasurements({ em, now, org: { id: organizationId } }, slo, minutes);
+      const { num, den } = parseObjective(slo.objective);
+      const burn = evaluateBurn(Number(num) / Number(den), windows).firing;
+      // Either pair fires (14.4× over 1 h and 5 min, or 6× over 6 h and 30 min); the rule's severity says how loud.
+      const fires = burn !== null;
+      const serviceId = slo.service ?? (slo.metric ? ((await em.findOne(MetricSchema, { id: slo.metric }))?.service ?? null) : null);
+      return {
+        exists: true,
+        name: slo.name,
+        firing: fires,
+        status: burn ? `burning ${burn.long_burn}× (${burn.long_minutes} min, ${burn.severity})` : 'within budget',
+        serviceId,
+        metric: burn ? { name: `burn rate over ${burn.long_minutes} min`, value: burn.long_burn, unit: '×', reason: null } : null,
+      };
+    }
+    case 'sla_review_overdue': {
+      const st = await em.findOne(SlaStatementSchema, { id: subjectId, organization: organizationId });
+      if (!st) return GONE;
+      const hours = typeof settings.reminder_hours === 'number' ? settings.reminder_hours : 24;
+      const overdue = st.state === 'in_review' && st.submittedAt !== null && st.submittedAt !== undefined && now.getTime() - st.submittedAt.getTime() >= hours * 3_600_000;
+      return { exists: true, name: `${st.customerName} ${st.periodLabel} (revision ${st.revision})`, firing: overdue, status: overdue ? 'overdue' : st.state, serviceId: null, metric: null };
+    }
     default:
-      // Kinds evaluated by the periodic sweep (agents, locations, SLOs, statements) are not signalled by events yet.
-      return { ...GONE, exists: false, status: 'unsupported' };
+      return { ...GONE, status: 'unsupported' };
   }
 }
