@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Webhook } from 'standardwebhooks';
 import { createMailer } from '../../src/infra/mailer';
 import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/alert-control';
@@ -102,6 +105,15 @@ async function openAlert(ruleId: string, timeoutMs = 20_000): Promise<any> {
 
 const kinds = (a: any) => a.timeline.map((t: any) => t.kind);
 
+/** VIGIL_RECORD_HISTORIES=1: keeps the alert's finished run for the replay test (test/temporal/replay.test.ts). */
+async function recordHistory(workflowId: string, file: string): Promise<void> {
+  const handle = h.temporal.client.workflow.getHandle(workflowId);
+  await handle.result();
+  const history = await handle.fetchHistory();
+  expect(history.events?.length).toBeGreaterThan(10);
+  if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', file), historyToJSON(history));
+}
+
 describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopback)', () => {
   it('pages every channel type, escalates, acknowledges and resolves, each in its vendor’s format; PagerDuty and Opsgenie under one key', async () => {
     const ids = [
@@ -168,7 +180,35 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     }, 10_000);
     // A resolved alert takes no more actions.
     expect((await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, {})).body.type).toContain('alert_closed');
+    await recordHistory(final.workflow_id, 'alert-v1.json');
   }, 90_000);
+
+  it('snoozing quiets the alert for its minutes; if it still fires then, escalation starts again from the first level', async () => {
+    const rx = await startVendorReceiver('slack');
+    try {
+      const ch = await channel({ type: 'slack', url: rx.url });
+      const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'channel', id: ch }] }]);
+      const metric = await manualMetric(org.services.billing);
+      const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
+      await setStatus(metric, 'unhealthy');
+      const alert = await openAlert(ruleId);
+      await eventually(async () => expect(rx.requests.length).toBe(1), 10_000);
+      const snoozed = await org.call('POST', `/v1/alerts/${alert.id}/snooze`, { minutes: 3 });
+      expect(snoozed.status).toBe(200);
+      expect(snoozed.body).toMatchObject({ state: 'acknowledged', snoozed_until: expect.any(String) });
+      // Three "minutes" (900 ms) later it still fires: level 1 is paged again.
+      await eventually(async () => expect(rx.requests.length).toBe(2), 10_000);
+      await eventually(async () => expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body.state).toBe('triggered'), 5_000);
+      expect((await org.call('POST', `/v1/alerts/${alert.id}/snooze`, { minutes: 0 })).status).toBe(400);
+      expect((await org.call('POST', `/v1/alerts/${alert.id}/resolve`, {})).body.state).toBe('resolved');
+      const final = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
+      expect(kinds(final)).toEqual(['triggered', 'notified_level', 'snoozed', 'snooze_ended', 'notified_level', 'resolved']);
+      expect(rx.violations()).toEqual([]);
+      await recordHistory(final.workflow_id, 'alert-v2.json');
+    } finally {
+      await rx.close();
+    }
+  }, 60_000);
 
   it('stops escalating when acknowledged, and many flips of one service make one alert, not one per metric', async () => {
     const rx = await startVendorReceiver('slack');
