@@ -35,7 +35,8 @@ import type { Client as TemporalClient } from '@temporalio/client';
  * prebuilt workflow bundle, VIGIL_WORKFLOW_BUNDLE), the probers, the agent; a fresh database on the local
  * PostgreSQL server (or DATABASE_URL's). The organization is on the enterprise plan (no metric
  * quota; its rate limits raised for the setup) and every metric is created through the API
- * (POST /v1/metrics, 16 at once), so the cloud metrics get their Schedules as in production.
+ * (POST /v1/metrics, VIGIL_SCALE_CREATE_CONCURRENCY at once, 32 by default), so the cloud metrics get their
+ * Schedules as in production; the warm-up starts once the first checks those creates started are done.
  *
  * After WARMUP seconds the bench measures SECONDS seconds and reports:
  *   - schedule drift, a sample's time minus its planned run: cloud metrics against their
@@ -62,7 +63,7 @@ const CLOUD_SHARE = Number(process.env.VIGIL_SCALE_CLOUD_SHARE ?? 0.5);
 const INTERVAL = Number(process.env.VIGIL_SCALE_INTERVAL ?? 30);
 const WARMUP = Number(process.env.VIGIL_SCALE_WARMUP ?? 2 * INTERVAL);
 const LOCATIONS = Number(process.env.VIGIL_SCALE_LOCATIONS ?? 3);
-const CREATE_CONCURRENCY = 16;
+const CREATE_CONCURRENCY = Number(process.env.VIGIL_SCALE_CREATE_CONCURRENCY ?? 32);
 const TARGET_P99_MS = 1_000;
 const ALLOW_CIDRS = '127.0.0.0/8';
 const THRESHOLDS = { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 };
@@ -255,6 +256,22 @@ async function main(): Promise<void> {
     });
     const createMs = Date.now() - createT0;
     say(`setup: ${METRICS} metrics created over the API in ${secs(createMs)} (${((METRICS * 1000) / createMs).toFixed(0)}/s, ${CREATE_CONCURRENCY} at once)`);
+
+    // Every create started a first-check round (cloudMetricCheckWorkflow): the window measures the
+    // steady state, so it waits until they are done (a bulk create queues them ahead of the buckets' rounds).
+    const drainT0 = Date.now();
+    {
+      const t = await connectTemporal({ address: devServer.address, namespace: 'default', taskQueue });
+      try {
+        for (const by = Date.now() + 30 * 60_000; Date.now() < by; await sleep(2_000)) {
+          const { count } = await t.client.workflow.count(`WorkflowType = 'cloudMetricCheckWorkflow' AND ExecutionStatus = 'Running'`);
+          if (count === 0) break;
+        }
+      } finally {
+        await t.close();
+      }
+    }
+    say(`setup: the first checks of the created metrics finished ${secs(Date.now() - drainT0)} after the last create`);
 
     // ------------------------------------------------------------------ warm-up, then the window
     say(`warm-up ${WARMUP} s…`);
