@@ -72,8 +72,8 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
       return { state: view.state };
     },
     /** The sends of one escalation step, resolved now (who is on call now). */
-    async planAlertStep(input: { organizationId: string; alertId: string; step: EscalationStep; action: AlertAction }) {
-      return planStepSends(em(), input.organizationId, input.alertId, input.step, input.action, new Date());
+    async planAlertStep(input: { organizationId: string; alertId: string; step: EscalationStep; action: AlertAction; round?: number }) {
+      return planStepSends(em(), input.organizationId, input.alertId, input.step, input.action, input.round ?? 0, new Date());
     },
     /** Everyone the alert told, to tell of its acknowledgement or resolution. */
     async planToldTargets(input: { alertId: string; action: AlertAction; round: number }): Promise<SendSpec[]> {

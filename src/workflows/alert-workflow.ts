@@ -212,7 +212,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       const step = ev.steps[stepIndex];
       if (step) {
         const action: AlertAction = stepIndex === 0 && round === 0 ? 'trigger' : 'escalate';
-        const plan = await local.planAlertStep({ organizationId: ref.organizationId, alertId: id, step, action });
+        const plan = await local.planAlertStep({ organizationId: ref.organizationId, alertId: id, step, action, ...(round > 0 ? { round } : {}) });
         await change({ kind: stepIndex === 0 ? 'notified_level' : 'escalated', key: key(`step-${round}-${stepIndex}`), level: step.level, pass: step.pass });
         await deliver(plan.sends, null);
       }
@@ -251,8 +251,20 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       snoozedUntil = until;
       setState('acknowledged');
       snooze = null;
-      const interrupted = await condition(() => resolveBy !== null || pending.length > 0 || snooze !== null, req.minutes * minuteMs);
-      if (interrupted) continue;
+      // Quiet until the snooze's end: a change of the subject meanwhile is read (it may resolve the alert), a person may still resolve or snooze again.
+      const until_ = Date.now() + req.minutes * minuteMs;
+      let cut = false;
+      while (Date.now() < until_) {
+        const woke = await condition(() => resolveBy !== null || pending.length > 0 || snooze !== null, until_ - Date.now());
+        if (!woke) break;
+        if (resolveBy !== null || snoozeReq() !== null) {
+          cut = true;
+          break;
+        }
+        const done = await reevaluate();
+        if (done) return done;
+      }
+      if (cut) continue;
       // The snooze ran out: if it still fires, escalation starts again from the first level.
       const done = await reevaluate();
       if (done) return done;

@@ -2,6 +2,7 @@
  * A Temporal worker in a process of its own, so a test can kill it (SIGKILL) the way a crash
  * would. Usage: node --import tsx test/support/worker-child.ts <task queue>. Prints "ready".
  * With VIGIL_TEST_SMTP_URL it signs, renders and mails SLA statements too (Debian Chromium).
+ * With VIGIL_TEST_ALERTS (JSON: vendor endpoints, minuteMs, linkKey hex) it sends alert notifications.
  */
 import { createOrm } from '../../src/db/orm';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/webhook-retry';
@@ -16,6 +17,7 @@ import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
 import { createMailer } from '../../src/infra/mailer';
 import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
 import { pdfSource } from '../../src/usecases/sla/documents';
+import type { VendorEndpoints } from '../../src/domain/alerting/channel-formats';
 
 async function main(): Promise<void> {
   const taskQueue = process.argv[2];
@@ -32,6 +34,20 @@ async function main(): Promise<void> {
         mail: { mailer: createMailer({ smtpUrl, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' }), pdf: pdfSource(createStatementPdfRenderer(), links), ...links, consoleUrl: 'http://vigil.test' },
       }
     : undefined;
+  const alertSettings = process.env.VIGIL_TEST_ALERTS ? (JSON.parse(process.env.VIGIL_TEST_ALERTS) as { endpoints: VendorEndpoints; minuteMs: number; linkKey: string }) : null;
+  const alerts = alertSettings
+    ? {
+        box: testSecretBox(),
+        mailer: null,
+        endpoints: alertSettings.endpoints,
+        timeoutMs: 3_000,
+        allowCidrs: '127.0.0.0/8',
+        publicBaseUrl: 'http://127.0.0.1:1',
+        linkKey: Buffer.from(alertSettings.linkKey, 'hex'),
+        minuteMs: alertSettings.minuteMs,
+        starter,
+      }
+    : undefined;
   await startWorker({
     address: testTemporalAddress(),
     namespace: 'default',
@@ -41,6 +57,7 @@ async function main(): Promise<void> {
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
       webhooks: { box: testSecretBox(), starter, timeoutMs: 5_000 },
       sla,
+      alerts,
       prober: { registry: PROBES, allowCidrs: '127.0.0.0/8,::1/128', defaultTimeoutMs: 5_000 },
     },
     // A probe location of its own (issue 25), as every worker has; ids are unique across the suites sharing this server.

@@ -26,7 +26,8 @@ export async function alertMessage(em: EntityManager, links: MessageLinks, alert
     action,
     alertId: alert.id,
     dedupKey: `vigil-${alert.id}`,
-    title: action === 'resolve' ? `Resolved: ${alert.title}` : action === 'acknowledge' ? `Acknowledged: ${alert.title}` : alert.title,
+    // The formats put the action in front of it ("Resolved: …").
+    title: alert.title,
     summary: alert.summary,
     severity: (SEVERITIES.includes(alert.severity) ? alert.severity : 'critical') as AlertSeverity,
     status,

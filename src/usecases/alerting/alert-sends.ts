@@ -22,15 +22,16 @@ export interface SkippedTarget {
 }
 
 /**
- * What one escalation step sends: each channel once (a disabled or deleted one is skipped and
+ * What one escalation step of escalation round `round` sends: each channel once (a disabled or deleted one is skipped and
  * said so), each schedule's on-call user at `now`, each user by email; the same channel or
  * address named twice in a step is told once.
  */
-export async function planStepSends(em: EntityManager, organizationId: string, alertId: string, step: EscalationStep, action: string, now: Date): Promise<{ sends: SendSpec[]; skipped: SkippedTarget[] }> {
+export async function planStepSends(em: EntityManager, organizationId: string, alertId: string, step: EscalationStep, action: string, round: number, now: Date): Promise<{ sends: SendSpec[]; skipped: SkippedTarget[] }> {
   const sends: SendSpec[] = [];
   const skipped: SkippedTarget[] = [];
   const seen = new Set<string>();
-  const base = `${alertId}:${step.pass}:${step.level}:${action}`;
+  // The round (a new one after each snooze that ran out) keeps a level told again from looking like a send already made.
+  const base = `${alertId}:${round}:${step.pass}:${step.level}:${action}`;
   const addUser = (email: string, label: string) => {
     const address = email.toLowerCase();
     if (seen.has(`user:${address}`)) return;
