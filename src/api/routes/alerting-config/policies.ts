@@ -44,7 +44,7 @@ export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('updateEscalationPolicy', {
       summary: 'Update an escalation policy',
       tag,
-      description: 'Changes only the fields sent; `levels` is replaced whole. Alerts already escalating keep the levels they started with.',
+      description: 'Changes only the fields sent; `levels` is replaced whole. An alert already escalating reads the policy again whenever it re-reads its subject (a change of the subject, the end of a snooze or of a suppression), and from then on walks the new levels.',
       checks: TARGET_CHECKS,
       errors: [...BODY_ERRORS, 'not_found'],
     });
