@@ -4,6 +4,7 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Webhook } from 'standardwebhooks';
 import { createMailer } from '../../src/infra/mailer';
+import { createConsoleUser } from '../../src/usecases/console/users';
 import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/alert-control';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { type ApiHarness, startApi } from '../support/api-harness';
@@ -21,7 +22,7 @@ const LINK_KEY = Buffer.alloc(32, 9);
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: OrgFixture<never, 'checkout' | 'search' | 'billing' | 'quiet' | 'silenced' | 'links'>;
+let org: OrgFixture<never, 'checkout' | 'search' | 'billing' | 'quiet' | 'silenced' | 'links' | 'oncall'>;
 let sink: SmtpSink;
 const vendors = {} as Record<'slack' | 'teams' | 'discord' | 'pagerduty' | 'opsgenie', VendorReceiver>;
 let hook: Receiver;
@@ -49,7 +50,7 @@ beforeAll(async () => {
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
     alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
   });
-  org = await orgWithKeys(api, { services: ['checkout', 'search', 'billing', 'quiet', 'silenced', 'links'] });
+  org = await orgWithKeys(api, { services: ['checkout', 'search', 'billing', 'quiet', 'silenced', 'links', 'oncall'] });
 }, 240_000);
 
 afterAll(async () => {
@@ -134,6 +135,9 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     ]);
     const metric = await manualMetric(org.services.checkout);
     const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
+    // Webhook subscribers hear the alert's life too.
+    const events = await startReceiver();
+    expect((await org.call('POST', '/v1/webhooks', { url: events.url, event_types: ['alert.triggered', 'alert.escalated', 'alert.acknowledged', 'alert.resolved'] })).status).toBe(201);
     await setStatus(metric, 'unhealthy');
 
     const alert = await openAlert(ruleId);
@@ -181,7 +185,39 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     // A resolved alert takes no more actions.
     expect((await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, {})).body.type).toContain('alert_closed');
     await recordHistory(final.workflow_id, 'alert-v1.json');
+    // Findable in the Temporal UI by rule, subject and state.
+    const described = await h.temporal.client.workflow.getHandle(final.workflow_id).describe();
+    expect(described.searchAttributes).toMatchObject({ VigilAlertRule: [ruleId], VigilAlertSubject: [metric], VigilAlertState: ['resolved'], VigilResourceKind: ['alert'] });
+    await eventually(async () => {
+      const types = events.received.map((r) => JSON.parse(r.body)).filter((e) => e.data.id === alert.id).map((e) => e.type);
+      expect(types.sort()).toEqual(['alert.acknowledged', 'alert.escalated', 'alert.resolved', 'alert.triggered']);
+    }, 15_000);
+    await events.close();
   }, 90_000);
+
+  it('a schedule target emails whoever is on call at that moment', async () => {
+    const onCall = `oncall-${randomUUID().slice(0, 6)}@example.test`;
+    const other = `other-${randomUUID().slice(0, 6)}@example.test`;
+    for (const email of [onCall, other]) await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'operator' }, new Date());
+    // A daily rotation started yesterday at this hour, UTC: the second participant is on call now.
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const hhmm = `${String(yesterday.getUTCHours()).padStart(2, '0')}:00`;
+    const schedule = await org.call('POST', '/v1/on-call/schedules', {
+      name: 'primary',
+      timezone: 'UTC',
+      layers: [{ name: 'daily', rotation: { kind: 'daily', handoff_time: hhmm, starts_on: yesterday.toISOString().slice(0, 10), participants: [other, onCall] } }],
+    });
+    expect(schedule.status).toBe(201);
+    expect((await org.call('GET', `/v1/on-call/schedules/${schedule.body.id}/on-call`)).body.user).toEqual({ email: onCall });
+    const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'schedule', id: schedule.body.id }] }]);
+    const metric = await manualMetric(org.services.oncall);
+    const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
+    await setStatus(metric, 'unhealthy');
+    await openAlert(ruleId);
+    const mail = await sink.waitFor((m) => JSON.stringify(m.to).includes(onCall), 15_000);
+    expect(mail.subject).toContain('oncall');
+    expect(sink.messages.some((m) => JSON.stringify(m.to).includes(other))).toBe(false);
+  }, 60_000);
 
   it('snoozing quiets the alert for its minutes; if it still fires then, escalation starts again from the first level', async () => {
     const rx = await startVendorReceiver('slack');
@@ -334,6 +370,9 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     const bad = await org.call('POST', `/v1/notification-channels/${down}/test`);
     expect(bad.body).toMatchObject({ state: 'failed', status_code: null });
     expect(bad.body.error).toMatch(/ECONNREFUSED/);
+    // Channel URLs obey the webhooks' public-address rule at send time (WEBHOOK_ALLOW_CIDRS here: loopback only).
+    const internal = await channel({ type: 'slack', url: 'http://10.255.255.1/hooks/x' });
+    expect((await org.call('POST', `/v1/notification-channels/${internal}/test`)).body).toMatchObject({ state: 'failed', error: expect.stringContaining('target_not_public') });
     const sends = (await org.call('GET', `/v1/notification-channels/${down}/sends`)).body.items;
     expect(sends[0]).toMatchObject({ action: 'test', state: 'failed', attempt_count: 1 });
     // Verified independently: the generic webhook's signature.

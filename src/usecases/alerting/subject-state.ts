@@ -43,9 +43,11 @@ export async function readSubjectState(
       const m = await em.findOne(MetricSchema, { id: subjectId, organization: organizationId, deletedAt: null });
       if (!m) return GONE;
       const effective = effectiveStatus(m.status as HealthStatus, m.reason);
+      const service = await em.findOne(ServiceSchema, { id: m.service }, { fields: ['name'] });
       return {
         exists: true,
-        name: m.name,
+        // "checkout: p95 latency": a metric's name alone rarely says which service is in trouble.
+        name: service ? `${service.name}: ${m.name}` : m.name,
         firing: statusFires(effective, includeDegraded),
         status: effective,
         serviceId: m.service,
