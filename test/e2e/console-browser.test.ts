@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { MetricStatusFlipSchema } from '../../src/db/entities';
+import { AlertSchema, AlertTimelineEntrySchema, MetricStatusFlipSchema } from '../../src/db/entities';
 import { tzDataVersion } from '../../src/domain/sla/period';
 import { createMailer, type Mailer } from '../../src/infra/mailer';
 import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
@@ -230,6 +230,35 @@ async function screenshots(page: Page, name: string, opts: { narrow?: boolean } 
 
 /** The facts list's value for `term` (`<dt>term</dt><dd>…</dd>`). */
 const fact = (page: Page, term: string) => page.locator(`dl.facts dt:text-is("${term}") + dd`);
+
+/**
+ * Something on every alerting page (issue 26): a channel, a schedule with `email` on call, a
+ * policy, a rule, a silence, and an open alert with its timeline. Raising an alert needs a rule's
+ * subject to flip; the alert's rows are written here as the alert workflow writes them.
+ */
+async function alertingRecords(email: string): Promise<{ channel: string; schedule: string; policy: string; alert: string }> {
+  const channel = (await call('POST', '/v1/notification-channels', { name: '#ops-alerts', type: 'slack', url: 'https://hooks.slack.example/services/T0/B0/x' })).body.id;
+  const schedule = (
+    await call('POST', '/v1/on-call/schedules', {
+      name: 'Checkout primary',
+      timezone: 'Europe/Berlin',
+      layers: [{ name: 'Primary', rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [email] } }],
+    })
+  ).body.id;
+  const policy = (await call('POST', '/v1/escalation-policies', { name: 'Checkout escalation', levels: [{ delay_minutes: 10, targets: [{ type: 'channel', id: channel }] }, { delay_minutes: 30, targets: [{ type: 'schedule', id: schedule }] }] })).body.id;
+  const rule = (await call('POST', '/v1/alert-rules', { name: 'Checkout down', kind: 'service_status', subject_id: services['Checkout API'], severity: 'critical', escalation_policy_id: policy })).body.id;
+  await call('POST', '/v1/silences', { rule_ids: [rule], ends_at: new Date(Date.now() + HOUR).toISOString(), reason: 'Database migration' });
+  const em = api.orm.em.fork();
+  const now = new Date();
+  const alert = em.create(AlertSchema, {
+    id: randomUUID(), organization: org.id, rule, subjectKind: 'service', subjectId: services['Checkout API'], subjectName: 'Checkout API',
+    workflowId: `alert:${rule}:${services['Checkout API']}`, state: 'triggered', severity: 'critical', title: 'Checkout API is unhealthy', summary: 'Checkout API (service) is unhealthy.',
+    level: 1, triggerCount: 1, suppressedBy: null, snoozedUntil: null, triggeredAt: now, lastTriggeredAt: now, acknowledgedAt: null, acknowledgedBy: null, resolvedAt: null, resolvedBy: null, createdAt: now, updatedAt: now,
+  });
+  em.create(AlertTimelineEntrySchema, { id: randomUUID(), organization: org.id, alert: alert.id, key: 'triggered', at: now, kind: 'triggered', actor: null, detail: { status: 'unhealthy', severity: 'critical' } });
+  await em.flush();
+  return { channel, schedule, policy, alert: alert.id };
+}
 
 /** datetime-local text (UTC) `ms` from now, to the minute. */
 const local = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 16);
@@ -510,6 +539,7 @@ describe('the console in a real browser', () => {
     await call('POST', '/v1/agents', { name: `edge-${run}` });
 
     const { page, errors } = await operator();
+    const alerting = await alertingRecords(`operator-${run}@acme.example`);
     await page.setViewportSize(NARROW);
     const areas: [string, string][] = [
       ['Overview', 'Overview'],
@@ -521,6 +551,8 @@ describe('the console in a real browser', () => {
       ['Webhooks', 'Webhooks'],
       ['Agents', 'Agents'],
       ['SLA statements', 'SLA statements'],
+      ['Alerts', 'Alerts'],
+      ['On call', 'On call'],
     ];
     const results: [string, string | string[]][] = [];
     const labels: [string, string[]][] = [];
@@ -541,6 +573,17 @@ describe('the console in a real browser', () => {
       ['sla-audit', `/console/sla/${created.statement}/audit`],
       ['incident-form', '/console/incidents/new'],
       ['maintenance-form', '/console/maintenances/new'],
+      ['alert', `/console/alerts/${alerting.alert}`],
+      ['notification-channel', `/console/alerts/channels/${alerting.channel}`],
+      ['on-call-schedule', `/console/on-call/schedules/${alerting.schedule}`],
+      ['alert-rules', '/console/alerts/rules'],
+      ['silences', '/console/alerts/silences'],
+      ['escalation-policies', '/console/on-call/policies'],
+      ['channel-form', '/console/alerts/channels/new'],
+      ['schedule-form', `/console/on-call/schedules/${alerting.schedule}/edit`],
+      ['policy-form', `/console/on-call/policies/${alerting.policy}/edit`],
+      ['rule-form', '/console/alerts/rules/new'],
+      ['silence-form', '/console/alerts/silences/new'],
     ];
     for (const [kind, href] of details) {
       if (href.includes('undefined')) throw new Error(`no ${kind} to open: this walk opens what the flows above made, so run the whole file`);

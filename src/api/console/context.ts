@@ -37,6 +37,8 @@ const NAV: (NavItem & { needs: Scope })[] = [
   { href: '/console/webhooks', label: 'Webhooks', needs: 'read:config' },
   { href: '/console/agents', label: 'Agents', needs: 'read:config' },
   { href: '/console/sla', label: 'SLA statements', needs: 'read:sla' },
+  { href: '/console/alerts', label: 'Alerts', needs: 'read:alerts' },
+  { href: '/console/on-call', label: 'On call', needs: 'read:alerts' },
 ];
 
 /** The CSRF token of a session: an HMAC of its id, so it needs no storage and dies with the session. */

@@ -1,6 +1,7 @@
 import type { SignInLimits } from '../../domain/sign-in-limits';
 import type { StatusSite } from '../../domain/status-page/site';
 import type { SecretBox } from '../../infra/secret-box';
+import type { AlertControl, ChannelTester } from '../../usecases/alerting/alerts';
 import type { ConsoleMail } from '../../usecases/console/ports';
 import type { MaintenanceScheduler } from '../../usecases/maintenances/ports';
 import type { MetricScheduler } from '../../usecases/metrics/ports';
@@ -37,4 +38,6 @@ export interface ConsoleDeps {
   slaPrinter: PdfPrinter | null;
   /** The installation whose cloud locations the metric form offers (TEMPORAL_TASK_QUEUE); default `vigil`. */
   locationTaskQueue?: string;
+  /** Alert workflows (acknowledge, snooze, resolve) and channel "send test"; without them those buttons answer 503 alert_busy. */
+  alerts?: { control: AlertControl; tester: ChannelTester };
 }

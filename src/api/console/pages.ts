@@ -9,6 +9,8 @@ import { statusPagePages } from './pages/status-pages';
 import { webhookPages } from './pages/webhooks';
 import { agentPages } from './pages/agents';
 import { slaPages } from './pages/sla';
+import { alertPages } from './pages/alerts';
+import { alertingConfigPages } from './pages/alerting-config';
 
 /** Every page of the signed-in console, one module per area. */
 export const consolePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
@@ -21,4 +23,6 @@ export const consolePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
   await app.register(webhookPages, deps);
   await app.register(agentPages, deps);
   await app.register(slaPages, deps);
+  await app.register(alertPages, deps);
+  await app.register(alertingConfigPages, deps);
 };

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { ProblemError } from '../../../../domain/error-catalog';
+import type { FormValues } from '../../../../render/console/alerting-parts';
+import { channelDetailBody, channelFormBody, channelHref, channelListBody } from '../../../../render/console/alerting-channels';
+import type { FormProblem } from '../../../../render/console/forms';
+import { testChannelSend } from '../../../../usecases/alerting/channel-tests';
+import { createChannel, deleteChannel, getChannel, listChannels, revealSigningSecret, updateChannel } from '../../../../usecases/alerting/channels';
+import { listSends } from '../../../../usecases/alerting/sends';
+import { CHANNEL_TYPES, type ChannelView } from '../../../../usecases/alerting/views';
+import { ChannelCreateBody, ChannelPatchBody } from '../../../schemas/alerting';
+import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
+import type { ConsoleDeps } from '../../deps';
+import { attempt, field, flashOf, listQuery, validated } from '../../forms';
+import { alertPorts } from './ports';
+
+const NAV = '/console/alerts';
+type IdRequest = { Params: { id: string } };
+type Failed = { problem: FormProblem; status: number };
+
+/** The addresses of the textarea: one per line (commas also separate), blanks dropped. */
+const addressesOf = (text: string) => text.split(/[\n,]/).map((a) => a.trim()).filter(Boolean);
+
+/** The type's own fields of the form, as the API's create body has them. */
+function typeFields(type: string, body: unknown, forPatch: boolean): Record<string, unknown> {
+  const secret = (name: string) => {
+    const v = field(body, name).trim();
+    return forPatch && v === '' ? {} : { [name]: v };
+  };
+  switch (type) {
+    case 'email':
+      return { addresses: addressesOf(field(body, 'addresses')) };
+    case 'slack':
+    case 'teams':
+    case 'discord':
+    case 'webhook':
+      return secret('url');
+    case 'pagerduty':
+      return secret('routing_key');
+    case 'opsgenie':
+      return { ...secret('api_key'), region: field(body, 'region') || 'us' };
+    default:
+      return {};
+  }
+}
+
+/** What a refused form showed, without its secrets (they are typed again). */
+function echo(body: unknown): FormValues {
+  return { name: field(body, 'name'), type: field(body, 'type'), addresses: field(body, 'addresses'), url: field(body, 'url'), region: field(body, 'region'), enabled: field(body, 'enabled') };
+}
+
+function testNotice(r: Awaited<ReturnType<typeof testChannelSend>>): string {
+  const answer = r.status_code !== null ? `HTTP ${r.status_code}` : (r.error ?? 'no answer');
+  const error = r.error && r.status_code !== null ? ` (${r.error})` : '';
+  const said = r.response ? ` The receiver answered: ${r.response.replace(/\s+/g, ' ').trim()}` : ' The receiver sent no body.';
+  return `Test ${r.state === 'succeeded' ? 'sent' : r.state}: ${answer}${error} in ${r.latency_ms} ms.${said}`;
+}
+
+/** Notification channels (API: /v1/notification-channels): list, create, edit, delete, and "send test" with the receiver's answer. */
+export const channelPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
+  const { tester } = alertPorts(deps);
+
+  app.get('/alerts/channels', async (request, reply) => {
+    const v = requireScope(request, 'read:alerts');
+    const page = await listChannels(v.ctx, listQuery(request.query, 50));
+    return sendPage(reply, v, NAV, { title: 'Notification channels', flash: flashOf(request.query), body: channelListBody({ rows: page.items, nextCursor: page.nextCursor, canWrite: v.can('write:alerts') }) });
+  });
+
+  const sendForm = (reply: FastifyReply, v: ConsoleViewer, values: FormValues, channel?: ChannelView, failed?: Failed) =>
+    sendPage(reply, v, NAV, { title: channel ? `Edit channel: ${channel.name}` : 'New notification channel', body: channelFormBody({ csrf: v.csrf, values, types: CHANNEL_TYPES, channel, problem: failed?.problem }) }, failed?.status);
+
+  app.get('/alerts/channels/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:alerts'), { type: 'slack', enabled: 'true', region: 'us' }));
+
+  app.post('/alerts/channels/new', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const b = request.body;
+    const type = field(b, 'type');
+    const input = { name: field(b, 'name'), type, enabled: field(b, 'enabled') === 'true', ...typeFields(type, b, false) };
+    const r = await attempt(async () => {
+      const view = await createChannel(v.ctx, deps.box, validated(ChannelCreateBody, input));
+      return { view, secret: view.type === 'webhook' ? await revealSigningSecret(v.ctx, deps.box, view.id) : null };
+    });
+    if (!r.ok) return sendForm(reply, v, echo(b), undefined, r);
+    // The signing secret is shown once, as the API answers it once: in the notice of the next page (a session-bound, one-time cookie).
+    const notice = r.value.secret ? `Channel created. Its signing secret, shown only now: ${r.value.secret}` : 'Channel created. Send a test to check that it arrives.';
+    return redirectWithFlash(reply, channelHref(r.value.view.id), notice);
+  });
+
+  const sendDetail = async (reply: FastifyReply, v: ConsoleViewer, id: string, query: unknown, flash: string | null, failed?: Failed) => {
+    const channel = await getChannel(v.ctx, id);
+    const sends = await listSends(v.ctx, id, listQuery(query, 25));
+    if (failed?.status === 503) reply.header('retry-after', '5');
+    const body = channelDetailBody({ channel, sends: sends.items, nextCursor: sends.nextCursor, csrf: v.csrf, canWrite: v.can('write:alerts'), problem: failed?.problem });
+    return sendPage(reply, v, NAV, { title: `Channel: ${channel.name}`, flash, body }, failed?.status);
+  };
+
+  app.get<IdRequest>('/alerts/channels/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:alerts'), request.params.id, request.query, flashOf(request.query)));
+
+  app.get<IdRequest>('/alerts/channels/:id/edit', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const c = await getChannel(v.ctx, request.params.id);
+    return sendForm(reply, v, { name: c.name, enabled: c.enabled ? 'true' : '', addresses: (c.settings.addresses ?? []).join('\n'), region: c.settings.region ?? 'us' }, c);
+  });
+
+  app.post<IdRequest>('/alerts/channels/:id/edit', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const c = await getChannel(v.ctx, request.params.id);
+    const b = request.body;
+    const patch = { name: field(b, 'name'), enabled: field(b, 'enabled') === 'true', ...typeFields(c.type, b, true) };
+    const r = await attempt(() => updateChannel(v.ctx, deps.box, c.id, validated(ChannelPatchBody, patch)));
+    if (!r.ok) return sendForm(reply, v, echo(b), c, r);
+    return redirectWithFlash(reply, channelHref(c.id), 'Channel saved.');
+  });
+
+  app.post<IdRequest>('/alerts/channels/:id/test', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const { id } = request.params;
+    const r = await attempt(() => testChannelSend(v.ctx, tester, id));
+    if (r.ok) return redirectWithFlash(reply, channelHref(id), testNotice(r.value));
+    if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+    return sendDetail(reply, v, id, {}, null, r);
+  });
+
+  app.post<IdRequest>('/alerts/channels/:id/delete', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const { id } = request.params;
+    const r = await attempt(() => deleteChannel(v.ctx, id));
+    if (r.ok) return redirectWithFlash(reply, '/console/alerts/channels', `Channel "${r.value.name}" deleted.`);
+    if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+    return sendDetail(reply, v, id, {}, null, r);
+  });
+};
