@@ -199,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     slaLinks: slaDeps.links,
     slaPrinter: slaDeps.printer,
     locationTaskQueue: deps.config.TEMPORAL_TASK_QUEUE ?? 'vigil',
+    alerts: deps.alerts ?? NO_ALERTS,
   });
   await app.register(
     async (v1) => {
