@@ -42,7 +42,7 @@ function requireCompose(): void {
 const published = (s: Service | undefined): string[] => (s?.ports ?? []).map((p) => `${p.published}:${p.target}`);
 
 const APP_SERVICES = ['migrate', 'api-1', 'api-2', 'worker'];
-const SEARCH_ATTRIBUTES = ['VigilOrganizationId', 'VigilResourceKind', 'VigilResourceId', 'VigilSlaContract', 'VigilSlaPeriod', 'VigilSlaState', 'VigilSlaRevision'];
+const SEARCH_ATTRIBUTES = ['VigilOrganizationId', 'VigilResourceKind', 'VigilResourceId', 'VigilSlaContract', 'VigilSlaPeriod', 'VigilSlaState', 'VigilSlaRevision', 'VigilAlertRule', 'VigilAlertSubject', 'VigilAlertState'];
 
 describe('docker-compose.yml', () => {
   let config: ComposeConfig;

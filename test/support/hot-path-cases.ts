@@ -153,6 +153,11 @@ export const EMAIL_CASES: readonly EmailCase[] = [
   { type: 'sla_statement.corrected', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'sla_statement.superseded', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'sla_statement.voided', owesEmail: false, withoutConfirmedSubscriber: false },
+  // Alerts page the on-call engineer (issue 26), never status page subscribers.
+  { type: 'alert.triggered', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'alert.escalated', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'alert.acknowledged', owesEmail: false, withoutConfirmedSubscriber: false },
+  { type: 'alert.resolved', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: CONFIRMATION_EVENT, owesEmail: true, withoutConfirmedSubscriber: true },
 ];
 
