@@ -82,31 +82,40 @@ export function temporalOutboxWorkflowStarter(
         }),
       ),
     // A firing change starts the rule's alert workflow for the subject (or tells the one running);
-    // a recovery only tells a running one: with none running there is nothing to resolve.
-    signalAlerts: (signals) =>
-      startAll(signals, async (s) => {
-        const workflowId = alertWorkflowId(s.ruleId, s.subjectId);
-        const change = { signalId: s.signalId, firing: s.firing };
+    // a recovery only tells a running one: with none running there is nothing to resolve. Signals
+    // for one workflow in one batch (five metrics of a service flipping together) go as one.
+    signalAlerts: async (signals) => {
+      const groups = new Map<string, typeof signals[number][]>();
+      for (const s of signals) {
+        const id = alertWorkflowId(s.ruleId, s.subjectId);
+        groups.set(id, [...(groups.get(id) ?? []), s]);
+      }
+      const sent = await startAll([...groups.entries()], async ([workflowId, group]) => {
+        const first = group[0]!;
+        const change = { signalId: first.signalId, firing: group.some((s) => s.firing) };
         try {
-          if (s.firing) {
+          if (change.firing) {
             await temporal.client.workflow.signalWithStart('alertWorkflow', {
               workflowId,
               taskQueue: temporal.taskQueue,
-              args: [{ organizationId: s.organizationId, ruleId: s.ruleId, subjectId: s.subjectId }],
+              args: [{ organizationId: first.organizationId, ruleId: first.ruleId, subjectId: first.subjectId }],
               signal: 'subjectChanged',
               signalArgs: [change],
-              memo: { title: `alert: rule ${s.ruleId} on ${s.subjectId}` },
-              typedSearchAttributes: alertSearchAttributes(s.organizationId, s.ruleId, s.subjectId),
+              memo: { title: `alert: rule ${first.ruleId} on ${first.subjectId}` },
+              typedSearchAttributes: alertSearchAttributes(first.organizationId, first.ruleId, first.subjectId),
             });
           } else {
             await temporal.client.workflow.getHandle(workflowId).signal('subjectChanged', change);
           }
-          return s.signalId;
+          return workflowId;
         } catch (err) {
-          if (err instanceof WorkflowNotFoundError) return s.signalId;
+          if (err instanceof WorkflowNotFoundError) return workflowId;
           opts.onStartError?.(err, workflowId);
           return null;
         }
-      }),
+      });
+      const done = new Set(sent);
+      return [...groups.entries()].filter(([id]) => done.has(id)).flatMap(([, group]) => group.map((s) => s.signalId));
+    },
   };
 }

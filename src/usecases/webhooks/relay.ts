@@ -37,9 +37,12 @@ export async function relayOutbox(fork: () => EntityManager, starter: OutboxWork
   for (;;) {
     const batch = await dispatchOutbox(fork(), new Date(), BATCH);
     events += batch.events;
-    const deliveries = await startDeliveries(fork, starter, batch.deliveries);
-    const emailRuns = await startEmailRuns(fork, starter, batch.emailRuns);
-    const signals = await sendAlertSignals(fork, starter, batch.alertSignals);
+    // Side by side: an on-call engineer's page does not wait behind a batch's webhooks and emails.
+    const [signals, deliveries, emailRuns] = await Promise.all([
+      sendAlertSignals(fork, starter, batch.alertSignals),
+      startDeliveries(fork, starter, batch.deliveries),
+      startEmailRuns(fork, starter, batch.emailRuns),
+    ]);
     started += deliveries + emailRuns + signals;
     unstarted +=
       batch.deliveries.length - deliveries + (starter.startEmailRuns ? batch.emailRuns.length - emailRuns : 0) + (starter.signalAlerts ? batch.alertSignals.length - signals : 0);
