@@ -11,7 +11,7 @@
  * HTML instead, by design); and a refused request must write nothing: the row count and latest
  * change of the main tables of both organizations are compared before and after each request.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import net from 'node:net';
 import { Agent, request } from 'undici';
@@ -19,6 +19,11 @@ import { ROUTE_SCOPES } from '../../src/api/route-scopes';
 import { ERROR_CATALOG } from '../../src/domain/error-catalog';
 import { rawRows, rawRun } from '../../src/db/raw-sql';
 import { signLinkToken } from '../../src/infra/signed-links';
+import { signAlertLink } from '../../src/infra/alert-action-links';
+import { ConsoleUserSchema } from '../../src/db/entities';
+import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/alert-control';
+import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
+import { eventually } from '../support/eventually';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { testLinkKey, testSecretBox } from '../support/env';
@@ -319,6 +324,11 @@ const WATCHED: [table: string, changed: string][] = [
   ['outbox_events', 'max(created_at)::text'],
   ['agents', 'max(updated_at)::text'],
   ['sla_statements', 'max(updated_at)::text'],
+  ['notification_channels', 'max(updated_at)::text'],
+  ['escalation_policies', 'max(updated_at)::text'],
+  ['on_call_schedules', 'max(updated_at)::text'],
+  ['alert_rules', 'max(updated_at)::text'],
+  ['silences', 'max(updated_at)::text'],
 ];
 
 let snapshotSql = '';
@@ -364,7 +374,14 @@ type Kind =
   | 'statement'
   | 'job'
   | 'heartbeat'
+  | 'alertReceiver'
+  | 'notificationChannel'
+  | 'escalationPolicy'
+  | 'onCallSchedule'
+  | 'alertRule'
+  | 'silence'
   | 'alert'
+  | 'alertLink'
   | 'subdomain';
 
 interface Holdings {
@@ -377,6 +394,8 @@ interface Holdings {
   cursors: { services: string; incidents: string };
   /** A pending subscriber of the organization's page, for link tokens. */
   pendingSubscriber: string;
+  /** What valid alerting bodies name, kept apart from the live ids so that the deletes of those can succeed. */
+  paging: { channel: string; policy: string; consoleEmail: string };
 }
 
 const PERIOD = '2026-10';
@@ -408,7 +427,7 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
     return { id: m.id, token: m.inbound_url.split('/').pop()! };
   };
   const heartbeat = await inbound('heartbeat', { healthy_operation: 'under', healthy_value: 120, unhealthy_operation: 'over', unhealthy_value: 600 });
-  const alert = await inbound('alert');
+  const alertReceiver = await inbound('alert');
   const heartbeatGone = await inbound('heartbeat', { healthy_operation: 'under', healthy_value: 120, unhealthy_operation: 'over', unhealthy_value: 600 });
   await must(org, 'DELETE', `/v1/metrics/${heartbeatGone.id}`);
 
@@ -481,6 +500,8 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
   });
   const job = test.job_id ?? test.poll!.split('/').pop()!;
 
+  const alerting = await holdAlerting(org, label, service);
+
   const cursorOf = async (path: string) => (await must<{ next_cursor: string | null }>(org, 'GET', `${path}?limit=1`)).next_cursor!;
   return {
     org,
@@ -501,7 +522,8 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
       statement: statement.id,
       job,
       heartbeat: heartbeat.token,
-      alert: alert.token,
+      alertReceiver: alertReceiver.token,
+      ...alerting.live,
       subdomain,
     },
     deleted: {
@@ -516,14 +538,94 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
       statusPage: statusPageDeleted,
       contract: contractDeleted,
       heartbeat: heartbeatGone.token,
+      ...alerting.deleted,
       subdomain: goneSubdomain,
     },
     agentToken: agent.token,
     revokedAgentToken: revoked.token,
     cursors: { services: await cursorOf('/v1/services'), incidents: await cursorOf('/v1/incidents') },
     pendingSubscriber,
+    paging: alerting.paging,
   };
 }
+
+/**
+ * Alerting (issue 26). The live rule escalates by the live policy, which targets the live channel
+ * and schedule (the deletes, run last in that order, each succeed). A second chain pages for real:
+ * an unhealthy metric, its rule, policy and PagerDuty channel, and the alert workflow it starts on
+ * this suite's worker, whose alert the alert operations act on (a level's delay of 10 hours keeps
+ * it from escalating during the run). Its one-click link is signed with the API's key.
+ *
+ * Rules stay disabled but while the paging one opens its alert: another suite's relay drains the
+ * whole shared outbox and would start alert workflows of enabled rules on its own worker, paging
+ * this suite's channels through that suite's receivers.
+ */
+async function holdAlerting(org: OrgFixture, label: string, service: string) {
+  const id = async (method: string, path: string, body?: unknown) => (await must<{ id: string }>(org, method, path, body)).id;
+  const consoleEmail = `${label}-oncall@example.com`;
+  const em = api.orm.em.fork();
+  em.create(ConsoleUserSchema, { id: randomUUID(), organization: org.id, email: consoleEmail, role: 'operator', createdAt: new Date(), lastSignInAt: null, disabledAt: null });
+  await em.flush();
+  const channelBody = (name: string) => ({ name: `${label} ${name}`, type: 'pagerduty', routing_key: randomBytes(16).toString('hex') });
+  const scheduleBody = (name: string) => ({
+    name: `${label} ${name}`,
+    timezone: 'Europe/Berlin',
+    layers: [{ name: 'weekly', rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [consoleEmail] } }],
+    overrides: [{ user: consoleEmail, start_at: '2099-01-01T00:00:00.000Z', end_at: '2099-01-02T00:00:00.000Z' }],
+  });
+  const notificationChannel = await id('POST', '/v1/notification-channels', channelBody('pager'));
+  const channelDeleted = await id('POST', '/v1/notification-channels', channelBody('gone'));
+  await must(org, 'DELETE', `/v1/notification-channels/${channelDeleted}`);
+  const onCallSchedule = await id('POST', '/v1/on-call/schedules', scheduleBody('primary'));
+  const scheduleDeleted = await id('POST', '/v1/on-call/schedules', scheduleBody('gone'));
+  await must(org, 'DELETE', `/v1/on-call/schedules/${scheduleDeleted}`);
+  const policyBody = (name: string, targets: unknown[]) => ({ name: `${label} ${name}`, levels: [{ delay_minutes: 600, targets }], repeat: 1 });
+  const escalationPolicy = await id('POST', '/v1/escalation-policies', policyBody('policy', [{ type: 'channel', id: notificationChannel }, { type: 'schedule', id: onCallSchedule }, { type: 'user', email: consoleEmail }]));
+  const policyDeleted = await id('POST', '/v1/escalation-policies', policyBody('gone', [{ type: 'user', email: consoleEmail }]));
+  await must(org, 'DELETE', `/v1/escalation-policies/${policyDeleted}`);
+  const ruleBody = (name: string) => ({ name: `${label} ${name}`, kind: 'service_status', subject_id: service, severity: 'critical', escalation_policy_id: escalationPolicy, enabled: false });
+  const alertRule = await id('POST', '/v1/alert-rules', ruleBody('rule'));
+  const ruleDeleted = await id('POST', '/v1/alert-rules', ruleBody('gone'));
+  await must(org, 'DELETE', `/v1/alert-rules/${ruleDeleted}`);
+  const silenceBody = (reason: string) => ({ rule_ids: [alertRule], service_ids: [service], ends_at: '2099-01-01T00:00:00.000Z', reason: `${label} ${reason}` });
+  const silence = await id('POST', '/v1/silences', silenceBody('freeze'));
+  const silenceDeleted = await id('POST', '/v1/silences', silenceBody('gone'));
+  await must(org, 'DELETE', `/v1/silences/${silenceDeleted}`);
+
+  const pagingService = await id('POST', '/v1/services', { name: `${label} paging` });
+  const pagingMetric = await id('POST', '/v1/metrics', { service_id: pagingService, name: `${label} paging`, source_type: 'manual', source_config: {} });
+  await must(org, 'POST', `/v1/metrics/${pagingMetric}/status`, { status: 'unhealthy' });
+  const pagingChannel = await id('POST', '/v1/notification-channels', channelBody('paging'));
+  const pagingPolicy = await id('POST', '/v1/escalation-policies', policyBody('paging', [{ type: 'channel', id: pagingChannel }]));
+  const pagingRule = await id('POST', '/v1/alert-rules', { name: `${label} paging`, kind: 'metric_status', subject_id: pagingMetric, severity: 'critical', escalation_policy_id: pagingPolicy, auto_resolve: false });
+  // As the outbox relay signals a firing change; then wait for the page at the receiver, so that no send is under way when fuzzing starts.
+  const paged = pagerduty.requests.length + 1;
+  await h.webhookStarter.signalAlerts!([{ signalId: randomUUID(), organizationId: org.id, ruleId: pagingRule, subjectId: pagingMetric, firing: true }]);
+  await pagerduty.waitFor(paged, 60_000);
+  const alert = await eventually(async () => {
+    const page = await must<{ items: { id: string; state: string }[] }>(org, 'GET', `/v1/alerts?rule_id=${pagingRule}`);
+    if (page.items[0]?.state !== 'triggered') throw new Error(`no triggered alert for ${label}: ${JSON.stringify(page.items)}`);
+    return page.items[0].id;
+  }, 10_000);
+  // The workflow runs on (it reads the rule again only when signalled, which a disabled rule never is).
+  await must(org, 'PATCH', `/v1/alert-rules/${pagingRule}`, { enabled: false });
+  return {
+    live: { notificationChannel, escalationPolicy, onCallSchedule, alertRule, silence, alert, alertLink: signAlertLink(ALERT_LINK_KEY, alert, 'acknowledge', Date.now()) },
+    deleted: {
+      notificationChannel: channelDeleted,
+      escalationPolicy: policyDeleted,
+      onCallSchedule: scheduleDeleted,
+      alertRule: ruleDeleted,
+      silence: silenceDeleted,
+      // A link of this organization's alert that expired.
+      alertLink: signAlertLink(ALERT_LINK_KEY, alert, 'resolve', Date.now() - 25 * 3_600_000),
+    },
+    paging: { channel: pagingChannel, policy: pagingPolicy, consoleEmail },
+  };
+}
+
+/** The key of the one-click links in alert notifications, shared by the API and the worker as in production. */
+const ALERT_LINK_KEY = randomBytes(32);
 
 // ---------------------------------------------------------------------------------------------
 // The served document
@@ -638,6 +740,12 @@ const KIND_OF_SEGMENT: Record<string, Kind> = {
   contracts: 'contract',
   sla: 'statement',
   'status-pages': 'statusPage',
+  'notification-channels': 'notificationChannel',
+  'escalation-policies': 'escalationPolicy',
+  'on-call': 'onCallSchedule',
+  'alert-rules': 'alertRule',
+  silences: 'silence',
+  alerts: 'alert',
 };
 
 function kindOf(path: string, param: string): Kind {
@@ -646,7 +754,7 @@ function kindOf(path: string, param: string): Kind {
   if (param === 'metricId') return 'metric';
   if (param === 'job_id' || param === 'jobId') return 'job';
   if (param === 'subdomain') return 'subdomain';
-  if (param === 'token') return path.includes('/heartbeats/') ? 'heartbeat' : 'alert';
+  if (param === 'token') return path.includes('/heartbeats/') ? 'heartbeat' : path.includes('/alert-actions/') ? 'alertLink' : 'alertReceiver';
   const kind = KIND_OF_SEGMENT[path.split('/')[2] ?? ''];
   if (!kind) throw new Error(`No kind of id for {${param}} in ${path}: add it to kindOf`);
   return kind;
@@ -752,6 +860,23 @@ function validBody(op: string, h: Holdings): unknown {
     agentHeartbeat: () => ({ version: '1.7.0', hostname: 'fz-host' }),
     postAgentSamples: () => ({ samples: [{ metric_id: L.metric, sampled_at: new Date().toISOString(), value: 12.5, reason: null }] }),
     postAgentJobResult: () => ({ outcome: { value: 120, unit: 'ms', value_description: null, reason: null, duration_ms: 120 } }),
+    createNotificationChannel: () => ({ name: 'fz pager', type: 'pagerduty', routing_key: 'a'.repeat(32) }),
+    updateNotificationChannel: () => ({ name: 'fz renamed', enabled: false }),
+    createEscalationPolicy: () => ({ name: 'fz policy', levels: [{ delay_minutes: 5, targets: [{ type: 'channel', id: h.paging.channel }, { type: 'user', email: h.paging.consoleEmail }] }], repeat: 1 }),
+    updateEscalationPolicy: () => ({ name: 'fz policy renamed', repeat: 0 }),
+    createOnCallSchedule: () => ({
+      name: 'fz schedule',
+      timezone: 'Europe/Berlin',
+      layers: [{ name: 'l1', rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [h.paging.consoleEmail] } }],
+      overrides: [{ user: h.paging.consoleEmail, start_at: '2099-03-01T00:00:00.000Z', end_at: '2099-03-02T00:00:00.000Z' }],
+    }),
+    updateOnCallSchedule: () => ({ name: 'fz schedule renamed' }),
+    createAlertRule: () => ({ name: 'fz rule', kind: 'service_status', subject_id: L.service, severity: 'critical', escalation_policy_id: h.paging.policy, enabled: false }),
+    updateAlertRule: () => ({ name: 'fz rule renamed', severity: 'warning', enabled: false }),
+    createSilence: () => ({ rule_ids: [L.alertRule], service_ids: [L.service], ends_at: new Date(Date.now() + 3_600_000).toISOString(), reason: 'fz' }),
+    acknowledgeAlert: () => ({ note: 'fz' }),
+    resolveAlert: () => ({ note: 'fz' }),
+    snoozeAlert: () => ({ minutes: 30 }),
   };
   const make = bodies[op];
   if (!make) throw new Error(`No valid body for ${op}: add one to validBody`);
@@ -1006,8 +1131,18 @@ function casesOf(op: Operation, own: Holdings, foreign: Holdings): Case[] {
   return [...core, ...random, { label: 'valid' }];
 }
 
+/** Operations that answer pages for people (text/html, also for their refusals), as the status host's do. */
+const HTML_PAGES = new Set(['getAlertActionLink', 'useAlertActionLink']);
+
 /** Destructive operations run after the others, in this order (revoking the agent last, after the agent protocol's operations). */
 const LAST = [
+  // The alert stays open for snoozing and its one-click link; the deletes go down the live chain (rule, policy, its targets).
+  'resolveAlert',
+  'deleteSilence',
+  'deleteAlertRule',
+  'deleteEscalationPolicy',
+  'deleteOnCallSchedule',
+  'deleteNotificationChannel',
   'deleteSubscriber',
   'deleteSlo',
   'deleteStatusPage',
@@ -1071,6 +1206,7 @@ let h: TemporalHarness;
 let smtp: SmtpSink;
 let mailer: Mailer;
 let printer: StatementPdfRenderer;
+let pagerduty: VendorReceiver;
 let owner: Holdings;
 let stranger: Holdings;
 let operations: Operation[];
@@ -1084,13 +1220,26 @@ beforeAll(async () => {
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' });
   printer = createStatementPdfRenderer();
   const links = { jwksUrl: 'http://x/jwks', verifyDocsUrl: 'http://x/docs' };
+  // Alert notifications go to a PagerDuty stand-in on loopback (checking the Events API v2 contract).
+  pagerduty = await startVendorReceiver('pagerduty');
   h = await startTemporalHarness({
     sla: { signer: { box: testSecretBox(), tzDataVersion: tzDataVersion(process.versions.tz) }, mail: { mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: 'http://vigil.test' } },
+    alerts: {
+      box: testSecretBox(),
+      mailer,
+      endpoints: { pagerdutyEventsUrl: pagerduty.url, opsgenieApiUrl: pagerduty.url, opsgenieEuApiUrl: pagerduty.url },
+      timeoutMs: 5_000,
+      allowCidrs: '127.0.0.0/8',
+      publicBaseUrl: 'http://127.0.0.1:1',
+      linkKey: ALERT_LINK_KEY,
+      minuteMs: 60_000,
+    },
   });
   api = await startApi({
     sla: { workflows: temporalSlaWorkflows(h.temporal, {}, { updateWaitMs: 5_000 }), printer, links },
     probeTestRunner: temporalProbeTestRunner(h.temporal),
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
+    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: ALERT_LINK_KEY },
   });
   port = Number(new URL(api.baseUrl).port);
   const [a, b] = await Promise.all([orgWithKeys(api, { plan: 'enterprise', name: 'fuzz owner' }), orgWithKeys(api, { plan: 'enterprise', name: 'fuzz stranger' })]);
@@ -1110,6 +1259,7 @@ afterAll(async () => {
   await printer?.close();
   await mailer?.close();
   await smtp?.close();
+  await pagerduty?.close();
   await dispatcher.close();
 });
 
@@ -1120,10 +1270,13 @@ describe('fuzzing (issue 18)', () => {
       stats.operations.add(op.operationId);
       for (const c of casesOf(op, owner, stranger)) {
         const shot = shotOf(op, c, owner, stranger);
-        await fire(`${op.operationId} [${c.label}]`, shot, c.raw ? { raw: rawRequest(shot, `127.0.0.1:${port}`) } : {});
+        await fire(`${op.operationId} [${c.label}]`, shot, { html: HTML_PAGES.has(op.operationId), ...(c.raw ? { raw: rawRequest(shot, `127.0.0.1:${port}`) } : {}) });
       }
     }
     expect(stats.failures).toEqual([]);
+    // What the alert operations and channel tests sent still kept the Events API v2 contract.
+    expect(pagerduty.requests.length).toBeGreaterThanOrEqual(4);
+    expect(pagerduty.violations()).toEqual([]);
   }, 600_000);
 
   it('answers the agent protocol with every kind of credential', async () => {
