@@ -7,6 +7,8 @@ import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 
 const ANSWER_WITHIN_MS = 10_000;
+/** A test send waits for the receiver (WEBHOOK_TIMEOUT_MS, 10 s by default) and a little more. */
+const TEST_ANSWER_WITHIN_MS = 20_000;
 
 function busy(): ProblemError {
   return new ProblemError('alert_busy', 'The alert\'s workflow did not answer in time; retry.', {}, { 'retry-after': '5' });
@@ -44,13 +46,22 @@ export function temporalChannelTester(temporal: Pick<TemporalHandle, 'client' | 
     async test(organizationId: string, channelId: string): Promise<DeliverResult> {
       const key = `test:${randomUUID()}`;
       const input: DeliverInput = { organizationId, alertId: null, spec: { key, channelId, recipient: null, action: 'test', level: 0, label: 'test' }, test: { channelId } };
-      return temporal.client.workflow.execute('channelTestWorkflow', {
-        workflowId: `channel-test:${key.slice(5)}`,
-        taskQueue: temporal.taskQueue,
-        args: [input],
-        workflowExecutionTimeout: '2 minutes',
-        typedSearchAttributes: searchAttributes(organizationId, 'notification_channel', channelId),
-      });
+      try {
+        // The send itself is bounded by the worker's receiver timeout; a worker that does not take it in time is "busy".
+        return await within(
+          temporal.client.workflow.execute<(i: DeliverInput) => Promise<DeliverResult>>('channelTestWorkflow', {
+            workflowId: `channel-test:${key.slice(5)}`,
+            taskQueue: temporal.taskQueue,
+            args: [input],
+            workflowExecutionTimeout: '2 minutes',
+            typedSearchAttributes: searchAttributes(organizationId, 'notification_channel', channelId),
+          }),
+          TEST_ANSWER_WITHIN_MS,
+        );
+      } catch (err) {
+        if (err instanceof ProblemError) throw err;
+        throw new ProblemError('alert_busy', `The worker could not run the test: ${(err as Error).message}`.slice(0, 300), {}, { 'retry-after': '5' });
+      }
     },
   };
 }

@@ -41,8 +41,8 @@ export interface AlertActionResult {
 }
 
 export const subjectChangedSignal = defineSignal<[SubjectChange]>('subjectChanged');
-export const acknowledgeAlertUpdate = defineUpdate<AlertActionResult, [{ by: string }]>('acknowledge');
-export const resolveAlertUpdate = defineUpdate<AlertActionResult, [{ by: string }]>('resolve');
+export const acknowledgeAlertUpdate = defineUpdate<AlertActionResult, [{ by: string; note?: string }]>('acknowledge');
+export const resolveAlertUpdate = defineUpdate<AlertActionResult, [{ by: string; note?: string }]>('resolve');
 export const snoozeAlertUpdate = defineUpdate<AlertActionResult, [{ by: string; minutes: number }]>('snooze');
 export const alertStateQuery = defineQuery<AlertActionResult>('state');
 
@@ -63,7 +63,8 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   const ref: AlertSubjectRef = { organizationId: input.organizationId, ruleId: input.ruleId, subjectId: input.subjectId };
   const pending: SubjectChange[] = [];
   const seenSignals = new Set<string>();
-  let ack: { by: string } | null = null;
+  let ack: { by: string; note?: string } | null = null;
+  let resolveNote: string | undefined;
   let resolveBy: string | null = null;
   let snooze: { by: string; minutes: number } | null = null;
   let alertId: string | null = input.resume?.alertId ?? null;
@@ -84,8 +85,8 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   };
   setHandler(
     acknowledgeAlertUpdate,
-    async ({ by }) => {
-      if (state !== 'acknowledged') ack = ack ?? { by };
+    async ({ by, note }) => {
+      if (state !== 'acknowledged') ack = ack ?? { by, ...(note ? { note } : {}) };
       await condition(() => state === 'acknowledged' || state === 'resolved');
       return { alert_id: alertId, state, snoozed_until: snoozedUntil };
     },
@@ -93,7 +94,8 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   );
   setHandler(
     resolveAlertUpdate,
-    async ({ by }) => {
+    async ({ by, note }) => {
+      if (resolveBy === null && note) resolveNote = note;
       resolveBy = resolveBy ?? by;
       await condition(() => state === 'resolved');
       return { alert_id: alertId, state };
@@ -117,7 +119,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   );
 
   // Read through functions: the handlers change these between awaits, which TypeScript's narrowing cannot see.
-  const ackReq = (): { by: string } | null => ack;
+  const ackReq = (): { by: string; note?: string } | null => ack;
   const snoozeReq = (): { by: string; minutes: number } | null => snooze;
   const resolveReq = (): string | null => resolveBy;
   const setState = (s: string) => {
@@ -156,7 +158,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   const tellTold = async (action: AlertAction, actor: string) => deliver(await local.planToldTargets({ alertId: id, action, round: seq }), actor);
 
   const resolve = async (by: string, auto: boolean): Promise<string> => {
-    await change({ kind: 'resolved', key: key('resolved'), actor: by, auto });
+    await change({ kind: 'resolved', key: key('resolved'), actor: by, auto, ...(resolveNote && !auto ? { note: resolveNote } : {}) });
     setState('resolved');
     await tellTold('resolve', by);
     // A new trigger that arrived as this one resolved starts the next alert.
@@ -195,7 +197,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       if (a) {
         acknowledgedBy = a.by;
         ack = null;
-        await change({ kind: 'acknowledged', key: key('acknowledged'), actor: a.by });
+        await change({ kind: 'acknowledged', key: key('acknowledged'), actor: a.by, ...(a.note ? { note: a.note } : {}) });
         setState('acknowledged');
         continue;
       }
@@ -237,7 +239,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       ack = null;
       if (state !== 'acknowledged') {
         acknowledgedBy = by;
-        await change({ kind: 'acknowledged', key: key('acknowledged'), actor: by });
+        await change({ kind: 'acknowledged', key: key('acknowledged'), actor: by, ...(a.note ? { note: a.note } : {}) });
         setState('acknowledged');
         await tellTold('acknowledge', by);
       }

@@ -149,7 +149,7 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     }, 20_000);
     expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({ state: 'triggered', level: 2 });
 
-    const acked = await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, {});
+    const acked = await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, { note: 'Looking at the load balancer' });
     expect(acked.status).toBe(200);
     expect(acked.body).toMatchObject({ state: 'acknowledged', acknowledged_by: expect.stringContaining('API key') });
     await eventually(async () => expect(vendors.pagerduty.requests.length).toBe(3), 10_000);
@@ -176,6 +176,7 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
 
     const final = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
     expect(kinds(final)).toEqual(['triggered', 'notified_level', 'escalated', 'acknowledged', 'resolved']);
+    expect(final.timeline.find((t: any) => t.kind === 'acknowledged').detail).toMatchObject({ note: 'Looking at the load balancer' });
     // Every send recorded with its attempt.
     // (The receiver may answer before the send's record is written.)
     await eventually(async () => {

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { verifyAlertLink } from '../../infra/alert-action-links';
-import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, claimLink, getAlert, linkTarget, listAlerts } from '../../usecases/alerting/alerts';
+import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, claimLink, getAlert, linkTarget, listAlerts, releaseLink } from '../../usecases/alerting/alerts';
+import { ProblemError } from '../../domain/error-catalog';
 import { testChannelSend } from '../../usecases/alerting/channel-tests';
 import { documentCsp } from '../document-csp';
 import { routeDoc } from '../route-doc';
@@ -24,7 +25,7 @@ const ListAlertsQuery = ListQuery.extend({
   rule_id: z.string().max(64).optional(),
   since: DateTimeInput.optional().describe('Alerts created at or after this instant'),
 });
-const ActorBody = z.object({ note: z.string().max(500).optional() }).optional();
+const ActorBody = z.object({ note: z.string().max(500).optional().describe('Recorded on the timeline entry') }).nullish();
 const SnoozeBody = z.object({ minutes: z.number().int().min(1).max(1440).describe('How long the alert stays quiet; if it still fires then, escalation starts again from the first level') });
 const TokenParams = z.object({ token: z.string().max(1024) });
 
@@ -55,10 +56,10 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
         action === 'acknowledge'
           ? 'Stops the escalation (a workflow update of `alert:<rule>:<subject>`); PagerDuty and Opsgenie channels that were told get their acknowledge call, chats a message. Acknowledging twice answers the alert unchanged.'
           : 'Ends the alert: every channel that was told gets `resolve` (PagerDuty resolve, Opsgenie close, a message in chats and email).',
-      errors: ['not_found', 'alert_closed', 'alert_busy'],
+      errors: ['validation_failed', 'not_found', 'alert_closed', 'alert_busy'],
     });
     app.post(`/alerts/:id/${action}`, { schema: { ...doc, params: IdParams, body: ActorBody, response: { 200: AlertViewSchema, ...errorResponses } } }, async (request) =>
-      actOnAlert(request.orgContext(), deps.control, request.params.id, action, { by: await apiActor(request) }),
+      actOnAlert(request.orgContext(), deps.control, request.params.id, action, { by: await apiActor(request), ...(request.body?.note ? { note: request.body.note } : {}) }),
     );
   }
   {
@@ -135,6 +136,9 @@ async function linkPage(
     const r = await control!.act(alert.workflowId, check.claims.action, { by });
     return { status: 200, body: alertLinkPage({ kind: 'done', ...base, state: r.state }) };
   } catch (err) {
-    return { status: 409, body: alertLinkPage({ kind: 'failed', ...base, detail: (err as Error).message }) };
+    // Nothing was done: the link stays usable for another try.
+    await releaseLink(em, check.claims);
+    const closed = err instanceof ProblemError && err.token === 'alert_closed';
+    return { status: 409, body: alertLinkPage({ kind: 'failed', ...base, detail: closed ? 'the alert is already resolved' : 'Vigil could not reach the alert just now; try the link again in a minute' }) };
   }
 }

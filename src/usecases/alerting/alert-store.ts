@@ -177,10 +177,10 @@ export type AlertChange =
   | { kind: 'retriggered'; key: string; status: string }
   | { kind: 'suppressed'; key: string; suppression: Suppression }
   | { kind: 'unsuppressed'; key: string }
-  | { kind: 'acknowledged'; key: string; actor: string }
+  | { kind: 'acknowledged'; key: string; actor: string; note?: string }
   | { kind: 'snoozed'; key: string; actor: string; until: string }
   | { kind: 'snooze_ended'; key: string }
-  | { kind: 'resolved'; key: string; actor: string; auto: boolean };
+  | { kind: 'resolved'; key: string; actor: string; auto: boolean; note?: string };
 
 const EVENT_OF: Partial<Record<AlertChange['kind'], string>> = { escalated: 'alert.escalated', acknowledged: 'alert.acknowledged', resolved: 'alert.resolved' };
 

@@ -11,7 +11,7 @@ import { type AlertView, alertView } from './alert-views';
 /** Acts on alert workflows (implemented over Temporal in src/temporal/alert-control.ts). */
 export interface AlertControl {
   /** Runs the workflow update; answers the alert's state after it, or throws ProblemError (alert_closed, alert_busy). */
-  act(workflowId: string, action: AlertActionName, args: { by: string; minutes?: number }): Promise<{ state: string }>;
+  act(workflowId: string, action: AlertActionName, args: { by: string; minutes?: number; note?: string }): Promise<{ state: string }>;
 }
 export type AlertActionName = 'acknowledge' | 'resolve' | 'snooze';
 
@@ -60,7 +60,7 @@ export async function getAlert(ctx: OrgContext, id: string): Promise<AlertView> 
 }
 
 /** Acknowledge, resolve or snooze through the alert's workflow; answers the alert as it is after. */
-export async function actOnAlert(ctx: OrgContext, control: AlertControl, id: string, action: AlertActionName, args: { by: string; minutes?: number }): Promise<AlertView> {
+export async function actOnAlert(ctx: OrgContext, control: AlertControl, id: string, action: AlertActionName, args: { by: string; minutes?: number; note?: string }): Promise<AlertView> {
   const alert = await findAlert(ctx, id);
   if (alert.state === 'resolved') throw new ProblemError('alert_closed', `The alert was resolved at ${alert.resolvedAt?.toISOString()}; nothing can change it.`);
   await control.act(alert.workflowId, action, args);
@@ -87,4 +87,9 @@ export async function claimLink(em: EntityManager, claims: AlertLinkClaims, now:
 export async function apiKeyActor(em: EntityManager, keyId: string): Promise<string> {
   const key = (await em.findOne(ApiKeySchema, { id: keyId }, { fields: ['name'] as never })) as { name?: string | null } | null;
   return key?.name ? `API key "${key.name}"` : `API key ${keyId}`;
+}
+
+/** Undoes claimLink when the action could not be done, so the link can be tried again. */
+export async function releaseLink(em: EntityManager, claims: AlertLinkClaims): Promise<void> {
+  await em.getConnection().execute(`delete from alert_action_uses where token_id = ?`, [claims.tokenId], 'run');
 }
