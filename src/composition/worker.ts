@@ -68,12 +68,6 @@ export async function startWorker(opts: {
     maxConcurrentLocalActivityExecutions: 200,
     maxConcurrentActivityTaskExecutions: 1_000,
     maxConcurrentWorkflowTaskExecutions: 100,
-    // Every new run's first workflow task (each bucket round, each new metric's first check, each
-    // location heartbeat's signal) comes from the normal queue, where the SDK's defaults poll with 2
-    // of 10 pollers: a bulk create of 3,000 metrics queued first tasks there for 250 s (bench:scale),
-    // and the rounds and heartbeats behind them. Half of 20 pollers take the normal queue.
-    maxConcurrentWorkflowTaskPolls: 20,
-    nonStickyToStickyPollRatio: 0.5,
     ...workflowSource(opts.workflowBundlePath),
     ...(watched ? { isolateExecutionTimeout: opts.deadlockTimeoutMs } : {}),
   });
