@@ -7,7 +7,7 @@
 export const REDACTED = '[REDACTED]';
 
 /** Route templates (as registered, `:name` marks the secret segment). */
-export const SECRET_PATH_ROUTES = ['/v1/heartbeats/:token', '/v1/alerts/:token', '/console/sign-in/:token'] as const;
+export const SECRET_PATH_ROUTES = ['/v1/heartbeats/:token', '/v1/alerts/:token', '/v1/alert-actions/:token', '/console/sign-in/:token'] as const;
 
 /** Query parameters whose value is a credential, on any route. */
 export const SECRET_QUERY_PARAMS = ['token', 'viewer_token', 'access_token', 'sig', 'signature'] as const;

@@ -117,9 +117,10 @@ describe('prober registration (GET /v1/locations)', () => {
     await eventually(async () => expect(await statusOf(slowId)).toBe('online'), 10_000);
     const stoppedAt = Date.now();
     await slow.stop();
-    await eventually(async () => expect(await statusOf(slowId)).toBe('offline'), 5_000, 100);
-    // 3 missed heartbeats would take 30 s; its last heartbeat said it was stopping.
-    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    // 3 missed heartbeats would take 30 s; its last heartbeat said it was stopping. (15 s: a CI
+    // machine running the fault suites beside this one has been seen taking 5–8 s per workflow task.)
+    await eventually(async () => expect(await statusOf(slowId)).toBe('offline'), 15_000, 100);
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
     expect(slow.child().exitCode).toBe(0);
     const listed = await location(orgA, slowId);
     expect(listed).toMatchObject({ label: slowId, status: 'offline' });
