@@ -12,6 +12,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/webhook-retry';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { eventually } from '../support/eventually';
+import { takeFaultTurn } from '../support/relay-turn';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
 import { workerProcesses } from '../support/worker-processes';
@@ -51,7 +52,10 @@ async function killServer(): Promise<void> {
   temporal = null;
 }
 
+let releaseFaultTurn: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
+  releaseFaultTurn = await takeFaultTurn();
   installTemporalRuntime('WARN');
   dbFile = path.join(tmp, 'temporal.db');
   ports = { port: await getFreePort(), uiPort: await getFreePort() };
@@ -72,6 +76,7 @@ afterAll(async () => {
   await Promise.all(Object.values(rx).map((r) => r.close()));
   process.env.VIGIL_TEST_TEMPORAL_ADDRESS = savedAddress;
   fs.rmSync(tmp, { recursive: true, force: true });
+  await releaseFaultTurn?.();
 });
 
 describe('an escalation across a worker crash and a Temporal server crash', () => {

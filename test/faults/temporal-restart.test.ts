@@ -15,6 +15,7 @@ import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { testLinkKey } from '../support/env';
 import { eventually } from '../support/eventually';
+import { takeFaultTurn } from '../support/relay-turn';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
@@ -58,7 +59,10 @@ async function killServer(): Promise<void> {
   temporal = null;
 }
 
+let releaseFaultTurn: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
+  releaseFaultTurn = await takeFaultTurn();
   dbFile = path.join(tmp, 'temporal.db');
   ports = { port: await getFreePort(), uiPort: await getFreePort() };
   await startServer();
@@ -101,6 +105,7 @@ afterAll(async () => {
   await sink?.close();
   process.env.VIGIL_TEST_TEMPORAL_ADDRESS = savedAddress;
   fs.rmSync(tmp, { recursive: true, force: true });
+  await releaseFaultTurn?.();
 });
 
 const call: Call = (...args) => org.call(...args);

@@ -20,3 +20,21 @@ export async function takeRelayTurn(): Promise<() => Promise<void>> {
     await pg.end();
   };
 }
+
+const FAULT_LOCK = 727_002;
+
+/**
+ * Suites that kill and restart a Temporal server of their own (and spawn workers compiled on the
+ * fly) take turns: two of them at once on a 2-core CI machine made each other's timers and
+ * deliveries late by tens of seconds. Held from the first server start to the end of the file.
+ */
+export async function takeFaultTurn(): Promise<() => Promise<void>> {
+  const pg = new PgClient({ connectionString: testDatabaseUrl() });
+  pg.on('error', () => undefined);
+  await pg.connect();
+  await pg.query('select pg_advisory_lock($1)', [FAULT_LOCK]);
+  return async () => {
+    await pg.query('select pg_advisory_unlock($1)', [FAULT_LOCK]).catch(() => undefined);
+    await pg.end();
+  };
+}
