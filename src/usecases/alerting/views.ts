@@ -2,6 +2,7 @@ import type { AlertRule, EscalationPolicy, NotificationAttempt, NotificationChan
 import type { EscalationLevel } from '../../domain/alerting/escalation';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { ScheduleLayer, ScheduleOverride } from '../../domain/on-call/schedule';
+import { attemptViews } from '../attempt-views';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
 /** What the alerting configuration API shows (issue 26), and the names its inputs share. */
@@ -9,11 +10,10 @@ import { toIso, toIsoOrNull } from '../../domain/time';
 export const CHANNEL_TYPES = ['email', 'slack', 'teams', 'discord', 'webhook', 'pagerduty', 'opsgenie'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-export const RULE_KINDS = ['metric_status', 'service_status', 'status_page_status', 'slo_burn', 'agent_offline', 'heartbeat_missed', 'location_offline', 'sla_review_overdue'] as const;
-export type RuleKind = (typeof RULE_KINDS)[number];
-
-export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
-export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+// One list of rule kinds and severities: the domain's (the workflow and the sweep read the same).
+export { ALERT_RULE_KINDS as RULE_KINDS, ALERT_SEVERITIES } from '../../domain/alerting/rule-kinds';
+import type { AlertRuleKind as RuleKind, AlertSeverityLevel as AlertSeverity } from '../../domain/alerting/rule-kinds';
+export type { RuleKind, AlertSeverity };
 
 export const SILENCE_STATES = ['scheduled', 'active', 'expired'] as const;
 export type SilenceState = (typeof SILENCE_STATES)[number];
@@ -136,17 +136,7 @@ export function sendView(s: NotificationSend, attempts: NotificationAttempt[]) {
     last_error: s.lastError ?? null,
     created_at: toIso(s.createdAt),
     completed_at: toIsoOrNull(s.completedAt),
-    attempts: attempts
-      .filter((a) => a.send === s.id)
-      .sort((a, b) => a.number - b.number)
-      .map((a) => ({
-        number: a.number,
-        attempted_at: toIso(a.attemptedAt),
-        status_code: a.statusCode ?? null,
-        latency_ms: a.latencyMs,
-        error: a.error ?? null,
-        succeeded: a.succeeded,
-      })),
+    attempts: attemptViews(attempts.filter((a) => a.send === s.id)),
   };
 }
 export type SendView = ReturnType<typeof sendView>;

@@ -1,4 +1,5 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookSubscription } from '../../db/entities';
+import { attemptViews } from '../attempt-views';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
 export interface WebhookView {
@@ -74,16 +75,6 @@ export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]): De
     redelivery_of: d.redeliveryOf ?? null,
     created_at: toIso(d.createdAt),
     completed_at: toIsoOrNull(d.completedAt),
-    attempts: attempts
-      .filter((a) => a.delivery === d.id)
-      .sort((a, b) => a.number - b.number)
-      .map((a) => ({
-        number: a.number,
-        attempted_at: toIso(a.attemptedAt),
-        status_code: a.statusCode ?? null,
-        latency_ms: a.latencyMs,
-        error: a.error ?? null,
-        succeeded: a.succeeded,
-      })),
+    attempts: attemptViews(attempts.filter((a) => a.delivery === d.id)),
   };
 }
