@@ -9,6 +9,8 @@ export interface PostResult {
   latencyMs: number;
   /** Why no answer came: `<code>: <message>`; never a response body. */
   error: string | null;
+  /** The answer's first `keepResponseChars` characters when asked for (alert channels show them); null otherwise. */
+  response: string | null;
 }
 
 /** Why an address may not receive webhooks (`loopback`, `private`…), or null when it may. */
@@ -52,27 +54,50 @@ export function webhookTransport(check: AddressCheck): WebhookTransport {
   return { agent, check };
 }
 
-/** POSTs once; never throws for anything the receiver or the network did. */
-export async function postWebhook(transport: WebhookTransport, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {
+/**
+ * POSTs once; never throws for anything the receiver or the network did. Webhook deliveries keep
+ * nothing of the answer; alert channels keep its beginning (`keepResponseChars`), because vendors
+ * explain refusals there (Slack's `invalid_blocks`, PagerDuty's `errors[]`).
+ */
+export async function postWebhook(transport: WebhookTransport, url: string, headers: Record<string, string>, body: string, timeoutMs: number, keepResponseChars = 0): Promise<PostResult> {
   const { agent } = transport;
   const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   // Literal addresses never go through lookup: check them here.
   if (isIP(host)) {
     const refused = transport.check(host);
-    if (refused) return { statusCode: null, retryAfter: null, latencyMs: 0, error: `target_not_public:${refused}` };
+    if (refused) return { statusCode: null, retryAfter: null, latencyMs: 0, error: `target_not_public:${refused}`, response: null };
   }
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
     const res = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     const latencyMs = latency();
-    // What the receiver says is not kept; read (a little of) it only to free the connection.
-    await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    const response = keepResponseChars > 0 ? await readExcerpt(res.body, keepResponseChars) : null;
+    // Otherwise read (a little of) it only to free the connection.
+    if (keepResponseChars <= 0) await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     const ra = res.headers['retry-after'];
-    return { statusCode: res.statusCode, retryAfter: typeof ra === 'string' ? ra : null, latencyMs, error: null };
+    return { statusCode: res.statusCode, retryAfter: typeof ra === 'string' ? ra : null, latencyMs, error: null, response };
   } catch (err) {
-    return { statusCode: null, retryAfter: null, latencyMs: latency(), error: describeNetworkError(err, timeoutMs) };
+    return { statusCode: null, retryAfter: null, latencyMs: latency(), error: describeNetworkError(err, timeoutMs), response: null };
   }
+}
+
+async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }, chars: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= chars * 4) break;
+    }
+  } catch {
+    // What was read so far is enough.
+  } finally {
+    body.destroy();
+  }
+  const text = Buffer.concat(chunks).toString('utf8').slice(0, chars);
+  return text.length ? text : null;
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {

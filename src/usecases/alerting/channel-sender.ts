@@ -1,11 +1,11 @@
 import type { AlertMessage, ChannelRequest } from '../../domain/alerting/alert-message';
 import { type VendorChannelType, type VendorEndpoints, channelRequest } from '../../domain/alerting/channel-formats';
 import { emailMessage } from '../../domain/alerting/channel-formats/email';
-import { type ChannelPostResult, postToChannel } from '../../infra/channel-http';
 import type { Mailer } from '../../infra/mailer';
 import { isPermanentMailError } from '../../infra/mailer';
+import { verdictForStatus } from '../../domain/webhook-retry';
 import type { SecretBox } from '../../infra/secret-box';
-import type { WebhookTransport } from '../../infra/webhook-http';
+import { type PostResult, type WebhookTransport, postWebhook } from '../../infra/webhook-http';
 import { signWebhook } from '../../infra/webhook-signing';
 import { type ChannelSecret, openChannelSecret } from './channel-secrets';
 
@@ -22,12 +22,14 @@ export type SendTarget =
   | { kind: 'channel'; type: string; settings: Record<string, unknown>; sealedSecret: string | null }
   | { kind: 'user'; email: string };
 
-export interface SendOutcome extends ChannelPostResult {
+export interface SendOutcome extends Omit<PostResult, 'retryAfter'> {
   /** delivered; retry (the network or a 5xx/429/408: try again); failed (refused for good: a 4xx, a refused address, a bad setting). */
   verdict: 'delivered' | 'retry' | 'failed';
 }
 
 const VENDORS: readonly string[] = ['slack', 'teams', 'discord', 'pagerduty', 'opsgenie'];
+/** How much of a receiver's answer a send keeps (and "send test" shows). */
+const RESPONSE_EXCERPT_CHARS = 1_000;
 
 /** Sends one message to one target; never throws for what the receiver or the network did. */
 export async function sendToTarget(deps: SenderDeps, target: SendTarget, msg: AlertMessage, messageId: string): Promise<SendOutcome> {
@@ -52,15 +54,16 @@ export async function sendToTarget(deps: SenderDeps, target: SendTarget, msg: Al
   } catch (err) {
     return failed(`invalid_channel: ${(err as Error).message}`);
   }
-  const r = await postToChannel(deps.transport, request.url, { 'user-agent': 'Vigil-Alerts/1.0', ...request.headers }, request.body, deps.timeoutMs);
+  const r = await postWebhook(deps.transport, request.url, { 'user-agent': 'Vigil-Alerts/1.0', ...request.headers }, request.body, deps.timeoutMs, RESPONSE_EXCERPT_CHARS);
   return { ...r, verdict: verdictOf(r) };
 }
 
-function verdictOf(r: ChannelPostResult): SendOutcome['verdict'] {
+/** What an answer means for a send: the webhooks' rule (2xx delivered; 408, 429 and 5xx retried; other statuses final); a refused address is final. */
+function verdictOf(r: PostResult): SendOutcome['verdict'] {
   if (r.error?.startsWith('target_not_public:')) return 'failed';
   if (r.statusCode === null) return 'retry';
-  if (r.statusCode >= 200 && r.statusCode < 300) return 'delivered';
-  return r.statusCode === 408 || r.statusCode === 429 || r.statusCode >= 500 ? 'retry' : 'failed';
+  const v = verdictForStatus(r.statusCode);
+  return v === 'succeeded' ? 'delivered' : v === 'retry' ? 'retry' : 'failed';
 }
 
 function failed(error: string): SendOutcome {
