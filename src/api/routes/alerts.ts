@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { verifyAlertLink } from '../../infra/alert-action-links';
-import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, claimLink, getAlert, linkTarget, listAlerts, releaseLink } from '../../usecases/alerting/alerts';
-import { ProblemError } from '../../domain/error-catalog';
+import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, getAlert, listAlerts } from '../../usecases/alerting/alerts';
+import { followAlertLink } from '../../usecases/alerting/alert-links';
 import { testChannelSend } from '../../usecases/alerting/channel-tests';
 import { documentCsp } from '../document-csp';
 import { routeDoc } from '../route-doc';
@@ -93,8 +92,9 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       errors: [],
     });
     app.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
-      const html = await linkPage(request.em, deps.linkKey, request.params.token, request.now, 'view');
-      return reply.code(html.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html.body)).header('cache-control', 'no-store').send(html.body);
+      const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'view', deps.control);
+      const html = alertLinkPage(outcome);
+      return reply.code(outcome.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html)).header('cache-control', 'no-store').send(html);
     });
   }
   {
@@ -105,40 +105,12 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       errors: [],
     });
     app.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
-      const html = await linkPage(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
-      return reply.code(html.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html.body)).header('cache-control', 'no-store').send(html.body);
+      const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
+      const html = alertLinkPage(outcome);
+      return reply.code(outcome.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html)).header('cache-control', 'no-store').send(html);
     });
   }
 };
 
 /** The document CSP, except that its one form may post back to this URL. */
 const linkCsp = (html: string) => documentCsp(html).replace("form-action 'none'", "form-action 'self'");
-
-async function linkPage(
-  em: EntityManager,
-  key: Buffer,
-  token: string,
-  now: Date,
-  mode: 'view' | 'act',
-  control?: AlertControl,
-): Promise<{ status: number; body: string }> {
-  const check = verifyAlertLink(key, token, now.getTime());
-  if (!check.ok) return { status: check.reason === 'expired' ? 410 : 400, body: alertLinkPage({ kind: check.reason === 'expired' ? 'expired' : 'invalid' }) };
-  const { alert, used } = await linkTarget(em, check.claims);
-  if (!alert) return { status: 400, body: alertLinkPage({ kind: 'invalid' }) };
-  const base = { title: alert.title, action: check.claims.action, state: alert.state };
-  if (used) return { status: 410, body: alertLinkPage({ kind: 'used', ...base }) };
-  if (alert.state === 'resolved') return { status: 200, body: alertLinkPage({ kind: 'already', ...base, by: alert.resolvedBy }) };
-  if (mode === 'view') return { status: 200, body: alertLinkPage({ kind: 'confirm', ...base }) };
-  if (!(await claimLink(em, check.claims, now))) return { status: 410, body: alertLinkPage({ kind: 'used', ...base }) };
-  const by = `one-click link (${check.claims.action === 'acknowledge' ? 'acknowledge' : 'resolve'})`;
-  try {
-    const r = await control!.act(alert.workflowId, check.claims.action, { by });
-    return { status: 200, body: alertLinkPage({ kind: 'done', ...base, state: r.state }) };
-  } catch (err) {
-    // Nothing was done: the link stays usable for another try.
-    await releaseLink(em, check.claims);
-    const closed = err instanceof ProblemError && err.token === 'alert_closed';
-    return { status: 409, body: alertLinkPage({ kind: 'failed', ...base, detail: closed ? 'the alert is already resolved' : 'Vigil could not reach the alert just now; try the link again in a minute' }) };
-  }
-}

@@ -4,6 +4,7 @@ import { NotificationAttemptSchema, NotificationChannelSchema, NotificationSendS
 import type { EscalationStep } from '../../domain/alerting/escalation';
 import { type ScheduleSpec, onCallAt } from '../../domain/on-call/schedule';
 import type { SendTarget } from './channel-sender';
+import { insertSendOnce } from '../../db/repositories/alert-repository';
 
 /** One message the workflow will send: to a channel, or by email to a console user. `key` makes it once-only. */
 export interface SendSpec {
@@ -88,13 +89,7 @@ export interface PreparedSend {
 
 /** Creates the send's record once (by key) and answers where it goes and which attempt this is. */
 export async function prepareSend(em: EntityManager, organizationId: string, alertId: string | null, spec: SendSpec, now: Date): Promise<PreparedSend> {
-  await em
-    .getConnection()
-    .execute(
-      `insert into notification_sends (id, organization_id, channel_id, alert_id, key, action, level, recipient, state, attempt_count, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?) on conflict (key) do nothing`,
-      [randomUUID(), organizationId, spec.channelId, alertId, spec.key, spec.action, spec.level, spec.recipient, now, now],
-    );
+  await insertSendOnce(em, { organizationId, channelId: spec.channelId, alertId, key: spec.key, action: spec.action, level: spec.level, recipient: spec.recipient, now });
   const send = await em.findOneOrFail(NotificationSendSchema, { key: spec.key });
   let target: SendTarget | null = null;
   if (send.channel) {

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AlertActionUseSchema, AlertSchema, AlertTimelineEntrySchema, ApiKeySchema, type Alert } from '../../db/entities';
+import { AlertSchema, AlertTimelineEntrySchema, ApiKeySchema, type Alert } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import type { AlertLinkClaims } from '../../infra/alert-action-links';
 import type { OrgContext } from '../context';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { type AlertView, alertView } from './alert-views';
@@ -68,28 +67,8 @@ export async function actOnAlert(ctx: OrgContext, control: AlertControl, id: str
   return getAlert(ctx, id);
 }
 
-/** A one-click link's alert, with whether this link was already used (each link acts once). */
-export async function linkTarget(em: EntityManager, claims: AlertLinkClaims): Promise<{ alert: Alert | null; used: boolean }> {
-  const alert = await em.findOne(AlertSchema, { id: claims.alertId });
-  const used = (await em.count(AlertActionUseSchema, { tokenId: claims.tokenId })) > 0;
-  return { alert, used };
-}
-
-/** Records a link's use; false when another request used it first. */
-export async function claimLink(em: EntityManager, claims: AlertLinkClaims, now: Date): Promise<boolean> {
-  const res = await em
-    .getConnection()
-    .execute(`insert into alert_action_uses (token_id, alert_id, action, used_at) values (?, ?, ?, ?) on conflict (token_id) do nothing`, [claims.tokenId, claims.alertId, claims.action, now], 'run');
-  return (res as { affectedRows?: number }).affectedRows === 1;
-}
-
 /** Who acts through the API, as the timeline shows it: the key's name (its id when unnamed). */
 export async function apiKeyActor(em: EntityManager, keyId: string): Promise<string> {
   const key = (await em.findOne(ApiKeySchema, { id: keyId }, { fields: ['name'] as never })) as { name?: string | null } | null;
   return key?.name ? `API key "${key.name}"` : `API key ${keyId}`;
-}
-
-/** Undoes claimLink when the action could not be done, so the link can be tried again. */
-export async function releaseLink(em: EntityManager, claims: AlertLinkClaims): Promise<void> {
-  await em.getConnection().execute(`delete from alert_action_uses where token_id = ?`, [claims.tokenId], 'run');
 }

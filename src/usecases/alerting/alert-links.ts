@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AlertActionUseSchema, AlertSchema } from '../../db/entities';
+import { claimLinkUse, releaseLinkUse } from '../../db/repositories/alert-repository';
+import { ProblemError } from '../../domain/error-catalog';
+import { verifyAlertLink } from '../../infra/alert-action-links';
+import type { AlertControl } from './alerts';
+
+/** What following a one-click link came to: the page to show and its HTTP status. */
+export type AlertLinkOutcome = { status: number } & (
+  | { kind: 'invalid' | 'expired' }
+  | { kind: 'confirm' | 'used' | 'done' | 'already' | 'failed'; title: string; action: 'acknowledge' | 'resolve'; state: string; by?: string | null; detail?: string }
+);
+
+/**
+ * A one-click link from a notification. `view` (GET) only says what it would do; `act` (POST)
+ * claims the link (once per link) and runs the action through the alert's workflow, giving the
+ * link back when nothing was done.
+ */
+export async function followAlertLink(em: EntityManager, key: Buffer, token: string, now: Date, mode: 'view' | 'act', control: AlertControl): Promise<AlertLinkOutcome> {
+  const check = verifyAlertLink(key, token, now.getTime());
+  if (!check.ok) return check.reason === 'expired' ? { status: 410, kind: 'expired' } : { status: 400, kind: 'invalid' };
+  const { claims } = check;
+  const alert = await em.findOne(AlertSchema, { id: claims.alertId });
+  if (!alert) return { status: 400, kind: 'invalid' };
+  const base = { title: alert.title, action: claims.action, state: alert.state };
+  if ((await em.count(AlertActionUseSchema, { tokenId: claims.tokenId })) > 0) return { status: 410, kind: 'used', ...base };
+  if (alert.state === 'resolved') return { status: 200, kind: 'already', ...base, by: alert.resolvedBy };
+  if (mode === 'view') return { status: 200, kind: 'confirm', ...base };
+  if (!(await claimLinkUse(em, { tokenId: claims.tokenId, alertId: alert.id, action: claims.action, now }))) return { status: 410, kind: 'used', ...base };
+  try {
+    const r = await control.act(alert.workflowId, claims.action, { by: `one-click link (${claims.action})` });
+    return { status: 200, kind: 'done', ...base, state: r.state };
+  } catch (err) {
+    await releaseLinkUse(em, claims.tokenId);
+    const closed = err instanceof ProblemError && err.token === 'alert_closed';
+    return { status: 409, kind: 'failed', ...base, detail: closed ? 'the alert is already resolved' : 'Vigil could not reach the alert just now; try the link again in a minute' };
+  }
+}
