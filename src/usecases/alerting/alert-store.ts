@@ -62,7 +62,7 @@ const NOT_LIVE = (status: string, minuteMs: number): AlertEvaluation => ({
   minuteMs,
 });
 
-export function alertTitle(subjectName: string, status: string): string {
+function alertTitle(subjectName: string, status: string): string {
   return status === 'unhealthy' ? `${subjectName} is down` : `${subjectName} is ${status.replace(/_/g, ' ')}`;
 }
 

@@ -34,8 +34,8 @@ export async function readSubjectState(
   kind: string,
   subjectId: string,
   includeDegraded: boolean,
-  now: Date = new Date(),
-  settings: Record<string, unknown> = {},
+  now: Date,
+  settings: Record<string, unknown>,
 ): Promise<SubjectState> {
   switch (kind) {
     case 'metric_status':
