@@ -27,18 +27,25 @@ declare module 'fastify' {
   }
 }
 
-const NAV: (NavItem & { needs: Scope })[] = [
+const NAV: (NavItem & { needs: Scope | 'owner' })[] = [
   { href: '/console', label: 'Overview', needs: 'read:metrics' },
+  { href: '/console/services', label: 'Services', needs: 'read:metrics' },
   { href: '/console/incidents', label: 'Incidents', needs: 'read:incidents' },
   { href: '/console/maintenances', label: 'Maintenance', needs: 'read:incidents' },
   { href: '/console/change-events', label: 'Changes', needs: 'read:incidents' },
   { href: '/console/metrics', label: 'Metrics', needs: 'read:metrics' },
+  { href: '/console/slos', label: 'SLOs', needs: 'read:metrics' },
   { href: '/console/status-pages', label: 'Status pages', needs: 'read:config' },
   { href: '/console/webhooks', label: 'Webhooks', needs: 'read:config' },
   { href: '/console/agents', label: 'Agents', needs: 'read:config' },
+  { href: '/console/customers', label: 'Customers', needs: 'read:config' },
+  { href: '/console/contracts', label: 'Contracts', needs: 'read:sla' },
   { href: '/console/sla', label: 'SLA statements', needs: 'read:sla' },
   { href: '/console/alerts', label: 'Alerts', needs: 'read:alerts' },
   { href: '/console/on-call', label: 'On call', needs: 'read:alerts' },
+  { href: '/console/users', label: 'Users', needs: 'owner' },
+  { href: '/console/api-keys', label: 'API keys', needs: 'owner' },
+  { href: '/console/settings', label: 'Settings', needs: 'read:metrics' },
 ];
 
 /** The CSRF token of a session: an HMAC of its id, so it needs no storage and dies with the session. */
@@ -88,7 +95,7 @@ export function chromeOf(v: ConsoleViewer, active: string): ConsoleChrome {
     email: v.session.user.email,
     role: v.role,
     csrf: v.csrf,
-    nav: NAV.filter((n) => v.can(n.needs)),
+    nav: NAV.filter((n) => (n.needs === 'owner' ? v.role === 'owner' : v.can(n.needs))),
     active,
   };
 }

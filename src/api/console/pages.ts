@@ -11,6 +11,16 @@ import { agentPages } from './pages/agents';
 import { slaPages } from './pages/sla';
 import { alertPages } from './pages/alerts';
 import { alertingConfigPages } from './pages/alerting-config';
+import { servicePages } from './pages/services';
+import { sloPages } from './pages/slos';
+import { serviceDetailPages } from './pages/service-detail';
+import { settingsPages } from './pages/settings';
+import { customerPages } from './pages/customers';
+import { contractPages } from './pages/contracts';
+import { userPages } from './pages/users';
+import { apiKeyPages } from './pages/api-keys';
+import { configExportPages } from './pages/config-export';
+import { incidentTemplatePages } from './pages/incident-templates';
 
 /** Every page of the signed-in console, one module per area. */
 export const consolePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
@@ -25,4 +35,14 @@ export const consolePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
   await app.register(slaPages, deps);
   await app.register(alertPages, deps);
   await app.register(alertingConfigPages, deps);
+  await app.register(servicePages, deps);
+  await app.register(sloPages, deps);
+  await app.register(serviceDetailPages, deps);
+  await app.register(settingsPages, deps);
+  await app.register(customerPages, deps);
+  await app.register(contractPages, deps);
+  await app.register(userPages, deps);
+  await app.register(apiKeyPages, deps);
+  await app.register(configExportPages, deps);
+  await app.register(incidentTemplatePages, deps);
 };

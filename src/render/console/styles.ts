@@ -1,26 +1,14 @@
-/**
- * The console's one stylesheet. Colours are chosen for WCAG AA: body text #1f2328 on #ffffff
- * (15.8:1), muted #57606a (6.4:1), links and buttons #0a58ca (6.3:1 on white; white on it 6.3:1),
- * status colours at least 4.5:1 on their tinted backgrounds (test/unit/console-contrast.test.ts).
- */
-export const CONSOLE_COLOURS = {
-  page: '#ffffff',
-  text: '#1f2328',
-  muted: '#57606a',
-  border: '#d0d7de',
-  link: '#0a58ca',
-  buttonText: '#ffffff',
-  danger: '#b42318',
-  nav: '#f6f8fa',
-  healthy: '#116329',
-  healthyBg: '#dafbe1',
-  degraded: '#7a4700',
-  degradedBg: '#fff8c5',
-  unhealthy: '#a40e26',
-  unhealthyBg: '#ffebe9',
-  neutral: '#424a53',
-  neutralBg: '#eaeef2',
-} as const;
+import { FORMS_CSS } from './css/forms';
+import { CONFIG_CSS } from './css/config';
+import { PUBLISHING_CSS } from './css/publishing';
+import { PEOPLE_CSS } from './css/people';
+import { OVERVIEW_CSS } from './css/overview';
+import { INCIDENTS_CSS } from './css/incidents';
+
+import { CONSOLE_COLOURS } from './colours';
+
+export { CONSOLE_COLOURS };
+
 
 const c = CONSOLE_COLOURS;
 
@@ -75,4 +63,5 @@ dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
 @media (max-width:40rem){main{padding:.75rem}th,td{padding:.35rem .3rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}
+${FORMS_CSS}${CONFIG_CSS}${PUBLISHING_CSS}${PEOPLE_CSS}${OVERVIEW_CSS}${INCIDENTS_CSS}
 `;

