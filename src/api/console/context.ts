@@ -19,6 +19,8 @@ export interface ConsoleViewer {
   ctx: OrgContext;
   csrf: string;
   can(scope: Scope): boolean;
+  /** The IANA zone the viewer reads and enters times in (their setting; UTC until they choose). */
+  timeZone: string;
 }
 
 declare module 'fastify' {
@@ -73,7 +75,7 @@ export function viewerOf(request: FastifyRequest, session: ConsoleSessionView, c
     pricingUrl,
     log: request.log,
   };
-  return { session, role, ctx, csrf: csrfToken(csrfKey, session.sessionId), can: (scope) => roleCan(role, scope) };
+  return { session, role, ctx, csrf: csrfToken(csrfKey, session.sessionId), can: (scope) => roleCan(role, scope), timeZone: 'UTC' };
 }
 
 /** The viewer of a signed-in page (the plugin has checked the session). */
