@@ -37,6 +37,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   startMaintenance: ['write:incidents'],
   completeMaintenance: ['write:incidents'],
   cancelMaintenance: ['write:incidents'],
+  addMaintenanceMessage: ['write:incidents'],
 
   // Spec §5 reserves read:change_events (a key may carry it, nothing needs it yet): change events
   // are read and written with the incident scopes.

@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'maintenance.started',
   'maintenance.completed',
   'maintenance.canceled',
+  'maintenance.message_added',
   'metric.status_changed',
   'sla_statement.drafted',
   'sla_statement.submitted',

@@ -23,9 +23,11 @@ export type NotificationEvent =
     }
   | {
       kind: 'maintenance';
-      type: 'maintenance.scheduled' | 'maintenance.started' | 'maintenance.completed' | 'maintenance.canceled';
+      type: 'maintenance.scheduled' | 'maintenance.started' | 'maintenance.completed' | 'maintenance.canceled' | 'maintenance.message_added';
       title: string;
       description: string | null;
+      /** maintenance.message_added: the update posted (shown instead of the description). */
+      message?: { body: string; posted_at: Date } | null;
       scheduled_start_at: Date;
       scheduled_end_at: Date;
       url: string;
@@ -36,6 +38,7 @@ const MAINTENANCE_LABELS = {
   'maintenance.started': 'Maintenance in progress',
   'maintenance.completed': 'Maintenance completed',
   'maintenance.canceled': 'Maintenance canceled',
+  'maintenance.message_added': 'Maintenance update',
 } as const;
 
 export function confirmationEmail(i: {
@@ -83,8 +86,9 @@ export function notificationEmail(i: {
     if (e.message) details.push(['Posted', formatTime(e.message.posted_at, i.timeZone)]);
     body = e.message?.body ?? null;
   } else {
+    if (e.message) details.push(['Posted', formatTime(e.message.posted_at, i.timeZone)]);
     details.push(['Starts', formatTime(e.scheduled_start_at, i.timeZone)], ['Ends', formatTime(e.scheduled_end_at, i.timeZone)]);
-    body = e.description;
+    body = e.message ? e.message.body : e.description;
   }
 
   const text = [

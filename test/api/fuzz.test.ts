@@ -774,6 +774,7 @@ function validBody(op: string, h: Holdings): unknown {
     addIncidentMessage: () => ({ type: 'Update', body: 'Still looking.' }),
     resolveIncident: () => ({ message: 'Fixed.' }),
     createMaintenance: () => ({ title: 'fz window', description: 'd', affected_services: [L.service], scheduled_start_at: '2099-03-01T00:00:00.000Z', scheduled_end_at: '2099-03-01T01:00:00.000Z' }),
+    addMaintenanceMessage: () => ({ body: 'Halfway done.', notify_subscribers: false }),
     updateMaintenance: () => ({ title: 'fz window renamed', description: null, affected_services: [L.service], scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T02:00:00.000Z' }),
     createWebhook: () => ({ url: 'https://hooks.example.com/fz', event_types: ['incident.created', 'incident.resolved'], description: 'fz', enabled: false }),
     updateWebhook: () => ({ description: 'fz renamed', enabled: false, event_types: ['incident.created'] }),

@@ -140,6 +140,7 @@ const STRANGER_BODIES: Record<string, unknown> = {
   updateIncident: { title: 'stolen' },
   addIncidentMessage: { type: 'Update', body: 'stolen' },
   updateMaintenance: { title: 'stolen' },
+  addMaintenanceMessage: { body: 'stolen' },
   updateWebhook: { description: 'stolen' },
   updateMetric: { name: 'stolen' },
   updateSlo: { name: 'stolen' },

@@ -143,6 +143,7 @@ export const EMAIL_CASES: readonly EmailCase[] = [
   { type: 'maintenance.started', owesEmail: true, withoutConfirmedSubscriber: false },
   { type: 'maintenance.completed', owesEmail: true, withoutConfirmedSubscriber: false },
   { type: 'maintenance.canceled', owesEmail: true, withoutConfirmedSubscriber: false },
+  { type: 'maintenance.message_added', owesEmail: true, withoutConfirmedSubscriber: false },
   { type: 'metric.status_changed', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'sla_statement.drafted', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'sla_statement.submitted', owesEmail: false, withoutConfirmedSubscriber: false },

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { postMaintenanceMessage } from '../../usecases/maintenances/messages';
 import { type MaintenancePorts, createMaintenance, getMaintenance, listMaintenances, moveMaintenance, updateMaintenance } from '../../usecases/maintenances/maintenances';
 import type { MaintenanceTransition } from '../../usecases/maintenances/transitions';
 import { IdempotencyHeaders, idempotentUnit } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { CreateWarnings } from '../schemas/create-warnings';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
-import { MaintenanceCreateBody, MaintenanceListQuery, MaintenancePatchBody, MaintenanceSchema } from '../schemas/maintenances';
+import { MaintenanceCreateBody, MaintenanceListQuery, MaintenanceMessageBody, MaintenancePatchBody, MaintenanceSchema } from '../schemas/maintenances';
 
 const tag = 'Maintenances';
 
@@ -41,12 +42,24 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
       summary: 'Edit a maintenance window',
       tag,
       description:
-        'New times reach the running workflow, which re-plans its timers. `scheduled_start_at` can move only while the maintenance is scheduled (409 `already_started`); a completed or canceled one cannot change (409 `already_completed`, `already_canceled`).',
+        'New times reach the running workflow, which re-plans its timers, and are recorded on the timeline (kind `reschedule`: "Rescheduled from … to …."). `scheduled_start_at` can move only while the maintenance is scheduled (409 `already_started`); a completed or canceled one cannot change (409 `already_completed`, `already_canceled`).',
       checks: ['`scheduled_end_at` is after `scheduled_start_at`, once the patch is applied.', 'When the patch moves `scheduled_start_at` or `scheduled_end_at`: `scheduled_end_at` is in the future (a window cannot be moved into the past).'],
       errors: [...BODY_ERRORS, 'not_found', 'unknown_services', 'already_started', 'already_completed', 'already_canceled'],
     });
     app.patch('/maintenances/:id', { schema: { ...doc, params: IdParams, body: MaintenancePatchBody, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
       updateMaintenance(request.orgContext(), opts.ports, request.params.id, request.body),
+    );
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('addMaintenanceMessage', {
+      summary: 'Post an update to the timeline',
+      tag,
+      description:
+        'Appends an update (type `Update`, kind `update`) shown on the status page. Event maintenance.message_added; the status page subscribers get it by email unless `notify_subscribers` is false. A completed or canceled maintenance takes no more updates (409 `already_completed`, `already_canceled`).',
+      errors: [...BODY_ERRORS, 'not_found', 'already_completed', 'already_canceled'],
+    });
+    app.post('/maintenances/:id/messages', { schema: { ...doc, params: IdParams, body: MaintenanceMessageBody, response: { 200: MaintenanceSchema, ...errorResponses } } }, async (request) =>
+      postMaintenanceMessage(request.orgContext(), request.params.id, request.body),
     );
   }
   const transitions: [Exclude<MaintenanceTransition, 'starting_soon'>, string, string, string, ('already_started' | 'already_completed' | 'already_canceled' | 'not_started')[]][] = [

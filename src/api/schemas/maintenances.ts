@@ -25,6 +25,13 @@ export const MaintenancePatchBody = z
   })
   .meta({ id: 'MaintenancePatch' });
 
+export const MaintenanceMessageBody = z
+  .strictObject({
+    body: z.string().trim().min(1).max(20_000),
+    notify_subscribers: z.boolean().optional().describe('Email the status page subscribers (default true)'),
+  })
+  .meta({ id: 'MaintenanceMessageCreate' });
+
 export const MaintenanceListQuery = ListQuery.extend({
   state: z.enum(['scheduled', 'in_progress', 'completed', 'canceled']).optional(),
 });
@@ -43,6 +50,17 @@ export const MaintenanceSchema = z
     canceled_at: DateTime.nullable(),
     created_at: DateTime,
     updated_at: DateTime,
-    messages: z.array(z.object({ id: Uuid, type: z.string(), body: z.string(), posted_at: DateTime })).describe('System messages, oldest first'),
+    messages: z
+      .array(
+        z.object({
+          id: Uuid,
+          type: z.string().describe('Information or Resolved (system messages and reschedules), Update (an operator\'s update)'),
+          body: z.string(),
+          posted_at: DateTime,
+          kind: z.enum(['system', 'update', 'reschedule']).describe('system: started, completed, canceled; update: posted with POST /maintenances/{id}/messages; reschedule: a PATCH moved the window'),
+          notify_subscribers: z.boolean().nullable().describe('Updates: whether subscribers were emailed; null for the other kinds'),
+        }),
+      )
+      .describe('The timeline, oldest first'),
   })
   .meta({ id: 'Maintenance' });

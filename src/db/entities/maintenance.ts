@@ -34,6 +34,10 @@ export const MaintenanceMessageSchema = defineEntity({
     maintenance: p.manyToOne(MaintenanceSchema).mapToPk().deleteRule('cascade').index(),
     type: p.string().length(16),
     body: p.text(),
+    /** system (started, completed, canceled), update (an operator's message) or reschedule. */
+    kind: p.string().length(16).default('system'),
+    /** Updates only: whether subscribers were emailed. */
+    notifySubscribers: p.boolean().nullable(),
     postedAt: p.datetime(3),
   },
 });

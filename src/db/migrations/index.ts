@@ -20,6 +20,7 @@ import { Migration20261126010000StatementCoverage } from './Migration20261126010
 import { Migration20261126090000Confirmation } from './Migration20261126090000Confirmation';
 import { Migration20261126100000Locations } from './Migration20261126100000Locations';
 import { Migration20261126200000Alerting } from './Migration20261126200000Alerting';
+import { Migration20261127012000MaintenanceUpdates } from './Migration20261127012000MaintenanceUpdates';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126090000Confirmation', class: Migration20261126090000Confirmation },
   { name: 'Migration20261126100000Locations', class: Migration20261126100000Locations },
   { name: 'Migration20261126200000Alerting', class: Migration20261126200000Alerting },
+  { name: 'Migration20261127012000MaintenanceUpdates', class: Migration20261127012000MaintenanceUpdates },
 ];

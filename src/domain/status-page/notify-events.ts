@@ -7,6 +7,7 @@ export const SUBSCRIBER_NOTICE_TYPES = [
   'maintenance.started',
   'maintenance.completed',
   'maintenance.canceled',
+  'maintenance.message_added',
 ] as const;
 export type SubscriberNoticeType = (typeof SUBSCRIBER_NOTICE_TYPES)[number];
 

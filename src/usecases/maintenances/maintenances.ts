@@ -9,7 +9,9 @@ import { assertServicesExist } from '../org-refs';
 import { type OrgContext, type UnitOfWork, ownTransaction } from '../context';
 import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { recordEvent } from '../outbox';
+import { assertOpen, recordReschedule } from './messages';
 import type { MaintenanceScheduler } from './ports';
+import { rescheduleNote } from './reschedule-note';
 import { type MaintenanceTransition, applyMaintenanceTransition, loadMaintenance, viewOf } from './transitions';
 import { type MaintenanceView, maintenanceView } from './view';
 
@@ -127,7 +129,10 @@ export async function listMaintenances(ctx: OrgContext, q: { limit: number; curs
   return { items: page.items.map((m) => maintenanceView(m, messages.filter((x) => x.maintenance === m.id))), nextCursor: page.nextCursor };
 }
 
-/** Edits title, description, services and times; the start can move only before it happened, the end until completion. */
+/**
+ * Edits title, description, services and times; the start can move only before it happened, the end
+ * until completion. A move of either time is recorded on the timeline ("Rescheduled from … to …").
+ */
 export async function updateMaintenance(ctx: OrgContext, ports: MaintenancePorts, id: string, patch: MaintenancePatch): Promise<MaintenanceView> {
   return tellWorkflow(ctx, ports, await patchMaintenance(ctx, id, patch));
 }
@@ -136,10 +141,9 @@ async function patchMaintenance(ctx: OrgContext, id: string, patch: MaintenanceP
   return ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
     const m = await loadMaintenance(em, { organizationId: ctx.org.id, maintenanceId: id }, true);
-    const state = maintenanceState(m);
-    if (state === 'canceled') throw new ProblemError('already_canceled', 'The maintenance has already been canceled.');
-    if (state === 'completed') throw new ProblemError('already_completed', 'The maintenance has already completed.');
-    if (patch.scheduled_start_at !== undefined && state !== 'scheduled') {
+    assertOpen(m);
+    const before = { start: m.scheduledStartAt, end: m.scheduledEndAt };
+    if (patch.scheduled_start_at !== undefined && maintenanceState(m) !== 'scheduled') {
       throw new ProblemError('already_started', 'The maintenance has started; only its end can move.');
     }
     if (patch.affected_services !== undefined) {
@@ -153,6 +157,10 @@ async function patchMaintenance(ctx: OrgContext, id: string, patch: MaintenanceP
     if (patch.scheduled_end_at !== undefined) m.scheduledEndAt = patch.scheduled_end_at;
     assertWindow(m.scheduledStartAt, m.scheduledEndAt);
     if (patch.scheduled_start_at !== undefined || patch.scheduled_end_at !== undefined) assertNotEnded(m.scheduledEndAt, ctx.now);
+    const after = { start: m.scheduledStartAt, end: m.scheduledEndAt };
+    if (before.start.getTime() !== after.start.getTime() || before.end.getTime() !== after.end.getTime()) {
+      recordReschedule(em, ctx.org.id, m, rescheduleNote(before, after), ctx.now);
+    }
     m.updatedAt = ctx.now;
     await em.flush();
     return viewOf(em, m);

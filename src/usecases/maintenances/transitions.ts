@@ -87,7 +87,7 @@ export async function applyMaintenanceTransition(
     m.updatedAt = now;
     if (transition !== 'starting_soon') {
       const msg = SYSTEM_MESSAGES[transition];
-      tx.create(MaintenanceMessageSchema, { id: randomUUID(), organization: target.organizationId, maintenance: m.id, type: msg.type, body: msg.body, postedAt: now });
+      tx.create(MaintenanceMessageSchema, { id: randomUUID(), organization: target.organizationId, maintenance: m.id, type: msg.type, kind: 'system', body: msg.body, notifySubscribers: null, postedAt: now });
     }
     await tx.flush();
     const view = await viewOf(tx as EntityManager, m);

@@ -3,6 +3,14 @@ import { type MaintenanceState, maintenanceState } from '../../domain/maintenanc
 import { toIso, toIsoOrNull } from '../../domain/time';
 import { type TimelineEntry, timelineView } from '../timeline';
 
+export type MaintenanceMessageKind = 'system' | 'update' | 'reschedule';
+
+/** A timeline entry with who wrote it and, for updates, whether subscribers were emailed. */
+export interface MaintenanceTimelineEntry extends TimelineEntry {
+  kind: MaintenanceMessageKind;
+  notify_subscribers: boolean | null;
+}
+
 export interface MaintenanceView {
   id: string;
   title: string;
@@ -16,7 +24,7 @@ export interface MaintenanceView {
   canceled_at: string | null;
   created_at: string;
   updated_at: string;
-  messages: TimelineEntry[];
+  messages: MaintenanceTimelineEntry[];
 }
 
 export function maintenanceView(m: Maintenance, messages: MaintenanceMessage[]): MaintenanceView {
@@ -33,6 +41,14 @@ export function maintenanceView(m: Maintenance, messages: MaintenanceMessage[]):
     canceled_at: toIsoOrNull(m.canceledAt),
     created_at: toIso(m.createdAt),
     updated_at: toIso(m.updatedAt),
-    messages: timelineView(messages),
+    messages: maintenanceTimeline(messages),
   };
+}
+
+function maintenanceTimeline(messages: MaintenanceMessage[]): MaintenanceTimelineEntry[] {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  return timelineView(messages).map((entry) => {
+    const m = byId.get(entry.id)!;
+    return { ...entry, kind: m.kind as MaintenanceMessageKind, notify_subscribers: m.notifySubscribers ?? null };
+  });
 }

@@ -68,6 +68,8 @@ export async function planEmails(em: EntityManager, eventId: string, now: Date):
     } else {
       const m = await em.findOne(MaintenanceSchema, e.resourceId);
       if (!m || m.deletedAt) return { recipients: 0 };
+      // An update posted with notify_subscribers: false still reaches webhooks, never subscribers.
+      if ((e.payload as { message?: { notify_subscribers?: boolean | null } }).message?.notify_subscribers === false) return { recipients: 0 };
       affected = m.affectedServices;
     }
     const pages = await em.find(StatusPageSchema, { organization: e.organization, deletedAt: null });
@@ -99,6 +101,7 @@ function noticeOf(e: OutboxEvent, url: string): NotificationEvent | null {
     };
   }
   if (e.resourceKind === 'maintenance') {
+    const message = p.message as { body: string; posted_at: string } | undefined;
     return {
       kind: 'maintenance',
       type: e.type as 'maintenance.scheduled',
@@ -106,6 +109,7 @@ function noticeOf(e: OutboxEvent, url: string): NotificationEvent | null {
       description: (p.description as string | null) ?? null,
       scheduled_start_at: new Date(String(p.scheduled_start_at)),
       scheduled_end_at: new Date(String(p.scheduled_end_at)),
+      message: message ? { body: message.body, posted_at: new Date(message.posted_at) } : null,
       url: `${url}/maintenances/${String(p.id)}`,
     };
   }
