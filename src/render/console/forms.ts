@@ -1,4 +1,5 @@
 import { esc } from '../html';
+import { labelForPath, sentenceFor, summaryHeading } from './form-errors';
 
 /** A problem the API would answer (problem+json), as a form shows it. */
 export interface FormProblem {
@@ -13,19 +14,39 @@ export function csrfField(token: string): string {
 
 const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
-/** The errors a problem lists for one field (matched by path, or by its last segment). */
-function errorsFor(problem: FormProblem | null | undefined, name: string): string[] {
-  const mine = (path: string) => path === name || path.endsWith(`.${name}`) || path === `body.${name}` || new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+$`).test(path);
-  return (problem?.errors ?? []).filter((e) => mine(e.path)).map((e) => e.message);
+/** Whether an error at `path` belongs to the field `name` (its path, its last segment, or one of its items). */
+function belongsTo(path: string, name: string): boolean {
+  return path === name || path.endsWith(`.${name}`) || path === `body.${name}` || new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+$`).test(path);
 }
 
-/** The problem's summary above a form: its token, detail, and the errors no field shows. */
-export function problemBox(problem: FormProblem | null | undefined, fields: readonly string[] = []): string {
+/** The errors a problem lists for one field, each as a sentence about `label`. */
+function errorsFor(problem: FormProblem | null | undefined, name: string, label: string): string[] {
+  return [...new Set((problem?.errors ?? []).filter((e) => belongsTo(e.path, name)).map((e) => sentenceFor(e, label)))];
+}
+
+/** A summary line: the field the error belongs to (of `fields`, else its path) for the link, and its sentence. */
+function summaryLine(e: { path: string; message: string }, fields: readonly SummaryField[]): string {
+  const named = fields.map((f) => (typeof f === 'string' ? { name: f, label: labelForPath(f) } : f)).find((f) => belongsTo(e.path, f.name));
+  const sentence = esc(sentenceFor(e, named?.label ?? labelForPath(e.path)));
+  const target = named?.name ?? e.path.replace(/^body\./, '');
+  return `<li>${target ? `<a href="#${fieldId(target)}">${sentence}</a>` : sentence}</li>`;
+}
+
+/** A field a problem's summary links to: its name, or its name and label (else the label comes from the name). */
+export type SummaryField = string | { name: string; label: string };
+
+/**
+ * The problem's summary above a form: every error at once, in words, each linking to its field
+ * (the field shows the same sentence next to it); a problem without field errors shows its
+ * detail. The summary takes the focus when the page loads (`autofocus`: the CSP allows no script),
+ * so a screen reader announces it and Tab continues into the form. The API token stays, small,
+ * for whoever reports the problem.
+ */
+export function problemBox(problem: FormProblem | null | undefined, fields: readonly SummaryField[] = []): string {
   if (!problem) return '';
-  const shownByFields = new Set(fields.flatMap((f) => (problem.errors ?? []).filter((e) => errorsFor({ ...problem, errors: [e] }, f).length).map((e) => e.path)));
-  const rest = (problem.errors ?? []).filter((e) => !shownByFields.has(e.path));
-  const list = rest.length ? `<ul>${rest.map((e) => `<li>${e.path ? `<code>${esc(e.path)}</code>: ` : ''}${esc(e.message)}</li>`).join('')}</ul>` : '';
-  return `<div class="problem" role="alert" tabindex="-1" id="problem"><h2>${esc(problem.title)}</h2><p>${esc(problem.detail)}</p>${list}</div>`;
+  const errors = problem.errors ?? [];
+  const list = errors.length ? `<ul>${errors.map((e) => summaryLine(e, fields)).join('')}</ul>` : `<p>${esc(problem.detail)}</p>`;
+  return `<div class="problem" role="alert" tabindex="-1" id="problem" autofocus><h2>${esc(summaryHeading(problem.title, errors.length))}</h2>${list}<p class="muted">Error code: <code>${esc(problem.title)}</code></p></div>`;
 }
 
 interface FieldOptions {
@@ -39,9 +60,9 @@ interface FieldOptions {
 
 function described(o: FieldOptions): { attrs: string; after: string } {
   const id = fieldId(o.name);
-  const errors = errorsFor(o.problem, o.name);
+  const errors = errorsFor(o.problem, o.name, o.label);
   const hint = o.hint ? `<p class="muted" id="${id}-hint">${esc(o.hint)}</p>` : '';
-  const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('; '))}</p>` : '';
+  const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('. '))}</p>` : '';
   const by = [o.hint ? `${id}-hint` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
   return { attrs: `id="${id}" name="${esc(o.name)}"${o.required ? ' required' : ''}${errors.length ? ' aria-invalid="true"' : ''}${by ? ` aria-describedby="${by}"` : ''}`, after: `${hint}${err}` };
 }
@@ -75,8 +96,8 @@ export function actionButton(o: { action: string; label: string; csrf: string; h
 }
 
 /** The errors a problem lists for a repeated field (its own path or one of its items). */
-function groupErrors(problem: FormProblem | null | undefined, name: string): string[] {
-  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`)).map((e) => e.message);
+function groupErrors(problem: FormProblem | null | undefined, name: string, label: string): string[] {
+  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`)).map((e) => sentenceFor(e, label));
 }
 
 /**
@@ -85,8 +106,8 @@ function groupErrors(problem: FormProblem | null | undefined, name: string): str
  */
 export function choiceGroup(o: { name: string; legend: string; choices: readonly { id: string; name: string }[]; selected: readonly string[]; problem?: FormProblem | null; empty: string }): string {
   const id = fieldId(o.name);
-  const errors = [...new Set(groupErrors(o.problem, o.name))];
-  const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('; '))}</p>` : '';
+  const errors = [...new Set(groupErrors(o.problem, o.name, o.legend))];
+  const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('. '))}</p>` : '';
   const chosen = new Set(o.selected);
   const boxes = o.choices.length
     ? o.choices
