@@ -19,6 +19,7 @@ import type { ConsoleMail } from '../usecases/console/ports';
 import { changeEventRoutes } from './routes/change-events';
 import { customerRoutes } from './routes/customers';
 import { incidentRoutes } from './routes/incidents';
+import { incidentTemplateRoutes } from './routes/incident-templates';
 import { maintenanceRoutes } from './routes/maintenances';
 import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import { docsRoutes } from './routes/docs';
@@ -207,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(customerRoutes);
       await v1.register(changeEventRoutes);
       await v1.register(incidentRoutes);
+      await v1.register(incidentTemplateRoutes);
       await v1.register(maintenanceRoutes, { ports: { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER } });
       await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
       await v1.register(agentRoutes);

@@ -29,6 +29,11 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   addIncidentMessage: ['write:incidents'],
   publishIncident: ['write:incidents'],
   resolveIncident: ['write:incidents'],
+  listIncidentTemplates: ['read:incidents'],
+  getIncidentTemplate: ['read:incidents'],
+  createIncidentTemplate: ['write:incidents'],
+  updateIncidentTemplate: ['write:incidents'],
+  deleteIncidentTemplate: ['write:incidents'],
 
   listMaintenances: ['read:incidents'],
   getMaintenance: ['read:incidents'],

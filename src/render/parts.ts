@@ -1,3 +1,4 @@
+import { IMPACT_LABELS, type Impact } from '../domain/incident-impact';
 import type { HealthStatus } from '../domain/thresholds';
 import { esc, join, lines, plainText, timeTag } from './html';
 import type { BadgeKind } from './styles';
@@ -44,8 +45,11 @@ function severityBadge(severity: string): string {
   return badge(kind, `${capitalize(severity)} severity`);
 }
 
-function affected(services: ServiceRef[]): string {
-  return services.length ? `<p class="muted">Affects: ${services.map((s) => esc(s.name)).join(', ')}</p>` : '';
+/** An incident's services carry their impact (issue 27): "Affects: API (Partial outage), Web (Degraded performance)". */
+function affected(services: (ServiceRef & { impact?: Impact })[]): string {
+  const one = (s: ServiceRef & { impact?: Impact }) =>
+    s.impact ? `<span class="impact" data-service-id="${esc(s.id)}" data-impact="${esc(s.impact)}">${esc(s.name)} (${IMPACT_LABELS[s.impact]})</span>` : esc(s.name);
+  return services.length ? `<p class="muted">Affects: ${services.map(one).join(', ')}</p>` : '';
 }
 
 function timeline(messages: TimelineMessageView[], tz: string): string {

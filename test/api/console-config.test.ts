@@ -155,7 +155,8 @@ describe('console metrics', () => {
   it('"Test this probe" answers the use case\'s problem on the page: an agent that cannot run tests is 409 agent_unavailable', async () => {
     const res = await operator.submit(`/console/metrics/${agentMetricId}`, `/console/metrics/${agentMetricId}/test`, {});
     expect(res.status).toBe(409);
-    expect(res.text).toContain('<div class="problem" role="alert" tabindex="-1" id="problem"><h2>agent_unavailable</h2>');
+    expect(res.text).toContain('<div class="problem" role="alert" tabindex="-1" id="problem" autofocus><h2>That could not be done</h2>');
+    expect(res.text).toContain('Error code: <code>agent_unavailable</code>');
     // The agent has posted samples (online) but never said its version: too old for probe tests.
     expect(res.text).toContain('The agent runs version unknown; probe tests need 1.7.0 or later.');
     expect(res.text).toContain('<h1>Metric: Search &#60;db&#62; port</h1>');
@@ -166,7 +167,7 @@ describe('console metrics', () => {
     expect(empty.status).toBe(400);
     expect(empty.text).toContain('validation_failed');
     expect(empty.text).toMatch(/<select id="f-status" name="status" required aria-invalid="true" aria-describedby="f-status-hint f-status-error">/);
-    expect(empty.text).toContain('<p class="field-error" id="f-status-error">Expected one of healthy, degraded, unhealthy</p>');
+    expect(empty.text).toContain('<p class="field-error" id="f-status-error">Status must be one of healthy, degraded, unhealthy</p>');
     const notManual = await operator.submit(`/console/metrics/${agentMetricId}`, `/console/metrics/${agentMetricId}/status`, { status: 'healthy' });
     expect([notManual.status, notManual.text]).toEqual([400, expect.stringContaining('Only manual metrics take a status by hand.')]);
 
@@ -487,8 +488,8 @@ describe('console metric locations and confirmation (issue 25)', () => {
     // Nothing ticked is the default again; a bad number is shown next to its field.
     const bad = await operator.submit(`/console/metrics/${cloudMetric.id}`, `/console/metrics/${cloudMetric.id}/measurement`, { 'confirmation.quorum': 'majority', 'confirmation.failures': 'many', 'confirmation.recoveries': '0' });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('<h2>validation_failed</h2>');
-    expect(bad.text).toContain('<p class="field-error" id="f-confirmation-failures-error">A whole number of rounds from 1 to 10</p>');
+    expect(bad.text).toContain('<code>validation_failed</code>');
+    expect(bad.text).toContain('<p class="field-error" id="f-confirmation-failures-error">Failing rounds before it flips must be a whole number of rounds from 1 to 10</p>');
     expect(bad.text).toMatch(/<p class="field-error" id="f-confirmation-recoveries-error">[^<]+<\/p>/);
     expect(bad.text).toContain('value="many"');
 
@@ -501,7 +502,7 @@ describe('console metric locations and confirmation (issue 25)', () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('<p class="field-error" id="f-locations-error">nowhere-x: No location nowhere-x has registered (GET /v1/locations lists them)</p>');
-    expect(refused.text).toContain('<p class="field-error" id="f-confirmation-quorum-error">quorum 3 is more than the 2 locations that measure the metric</p>');
+    expect(refused.text).toContain('<p class="field-error" id="f-confirmation-quorum-error">A round fails when: quorum 3 is more than the 2 locations that measure the metric</p>');
     expect(refused.text).toContain(`<input type="checkbox" name="locations" value="nowhere-x" checked aria-invalid="true">`);
     expect((await org.call('GET', `/v1/metrics/${cloudMetric.id}`)).body).toMatchObject({ locations: [EU, `agent:${edge.id}`], confirmation: { quorum: 2, failures: 3 } });
 

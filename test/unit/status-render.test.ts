@@ -47,7 +47,7 @@ function incident(over: Partial<PageIncidentView> = {}): PageIncidentView {
     state: 'published',
     published_at: '2026-11-22T14:04:00.000Z',
     resolved_at: null,
-    affected_services: [{ id: 'svc_1', name: 'API' }],
+    affected_services: [{ id: 'svc_1', name: 'API', impact: 'partial_outage' }],
     customer_scoped: false,
     messages: [{ type: 'Investigating', body: 'Looking into it.\nMore soon.', posted_at: '2026-11-22T14:04:00.000Z' }],
     ...over,
@@ -152,7 +152,7 @@ describe('renderStatusPage: operator input', () => {
       pageView({
         page: header({ title: EVIL, description: EVIL, links: [{ label: EVIL, url: 'https://acme.example/?a=1&b="2"' }] }),
         groups: [{ name: EVIL, status: 'degraded', components: [service({ id: EVIL, name: EVIL, description: EVIL })] }],
-        active_incidents: [incident({ title: EVIL, affected_services: [{ id: 'x', name: EVIL }], messages: [{ type: 'Update', body: EVIL, posted_at: '2026-11-22T14:04:00.000Z' }] })],
+        active_incidents: [incident({ title: EVIL, affected_services: [{ id: 'x', name: EVIL, impact: 'major_outage' }], messages: [{ type: 'Update', body: EVIL, posted_at: '2026-11-22T14:04:00.000Z' }] })],
         maintenance_upcoming: [maintenance({ title: EVIL, description: EVIL })],
         viewer: { customer_id: 'cus_1', customer_name: EVIL },
       }),
@@ -273,7 +273,7 @@ describe('renderStatusPage: incidents and maintenance', () => {
     expect(html).toContain('Major severity');
     expect(html).toContain('Ongoing');
     expect(html).toContain('<strong>Investigating</strong> <span class="muted"><time datetime="2026-11-22T14:04:00.000Z">22 Nov 2026, 15:04 CET</time></span>');
-    expect(html).toContain('Affects: API');
+    expect(html).toContain('Affects: <span class="impact" data-service-id="svc_1" data-impact="partial_outage">API (Partial outage)</span>');
   });
 
   it('shows maintenance in progress and upcoming with their windows', () => {

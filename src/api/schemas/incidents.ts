@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IMPACTS } from '../../domain/incident-impact';
 import { INCIDENT_STATES, MESSAGE_TYPES, SEVERITIES } from '../../domain/incident-state';
 import { DateTime, InstantInput, ListQuery, Uuid } from './common';
 
@@ -6,6 +7,24 @@ const Title = z.string().trim().min(1).max(300);
 const Severity = z.enum(SEVERITIES).describe('minor, major or critical');
 const MessageType = z.enum(MESSAGE_TYPES);
 const Body = z.string().trim().min(1).max(20_000);
+export const Impact = z.enum(IMPACTS).describe('degraded_performance, partial_outage or major_outage');
+const NotifySubscribers = z.boolean().optional().describe('Email the status pages\' subscribers about this message (default true)');
+
+const ServiceImpactItem = z.strictObject({ service_id: Uuid, impact: Impact }).meta({ id: 'ServiceImpact' });
+
+/** Issue 27 (additive): impact per affected service; each service at most once. */
+export const ServiceImpactsInput = z
+  .array(ServiceImpactItem)
+  .max(200)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((x, n) => {
+      const key = x.service_id.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [n, 'service_id'], message: 'This service already has an impact' });
+      seen.add(key);
+    });
+  })
+  .describe('Impact per service; a service named here is affected too. Affected services left out get the impact of the severity (minor: degraded_performance, major: partial_outage, critical: major_outage).');
 
 export const IncidentCreateBody = z
   .strictObject({
@@ -14,15 +33,21 @@ export const IncidentCreateBody = z
     affected_services: z.array(Uuid).max(200).optional(),
     visible_to_customer_ids: z.array(Uuid).max(500).optional().describe('Restrict the incident to these customers; never shown publicly when set'),
     publish: z.boolean().optional().describe('Publish at once (default: a draft)'),
-    initial_message: z.strictObject({ type: MessageType.optional().describe('Default Investigating'), body: Body }).optional(),
+    initial_message: z.strictObject({ type: MessageType.optional().describe('Default Investigating'), body: Body, notify_subscribers: NotifySubscribers }).optional(),
+    service_impacts: ServiceImpactsInput.optional(),
   })
   .meta({ id: 'IncidentCreate' });
 
 export const IncidentPatchBody = z
-  .strictObject({ title: Title.optional(), severity: Severity.optional(), affected_services: z.array(Uuid).max(200).optional() })
+  .strictObject({
+    title: Title.optional(),
+    severity: Severity.optional(),
+    affected_services: z.array(Uuid).max(200).optional(),
+    service_impacts: ServiceImpactsInput.optional().describe('Replaces the chosen impacts: affected services left out follow the severity again'),
+  })
   .meta({ id: 'IncidentPatch' });
 
-export const IncidentMessageBody = z.strictObject({ type: MessageType, body: Body }).meta({ id: 'IncidentMessageCreate' });
+export const IncidentMessageBody = z.strictObject({ type: MessageType, body: Body, notify_subscribers: NotifySubscribers }).meta({ id: 'IncidentMessageCreate' });
 
 export const IncidentResolveBody = z.strictObject({ message: Body.optional().describe('Appended as a Resolved message') }).nullish();
 
@@ -40,6 +65,7 @@ export const IncidentSchema = z
     severity: Severity,
     state: z.enum(INCIDENT_STATES).describe('Derived from the timestamps'),
     affected_services: z.array(Uuid),
+    service_impacts: z.array(z.object({ service_id: Uuid, impact: Impact })).describe('One entry per affected service, in their order: the impact chosen, or the one its severity implies'),
     visible_to_customer_ids: z.array(Uuid),
     published_at: DateTime.nullable(),
     resolved_at: DateTime.nullable(),
@@ -47,6 +73,8 @@ export const IncidentSchema = z
     deleted_at: DateTime.nullable(),
     created_at: DateTime,
     updated_at: DateTime,
-    messages: z.array(z.object({ id: Uuid, type: MessageType, body: z.string(), posted_at: DateTime })).describe('The timeline, oldest first'),
+    messages: z
+      .array(z.object({ id: Uuid, type: MessageType, body: z.string(), posted_at: DateTime, notify_subscribers: z.boolean().describe('False: subscribers were not emailed about it') }))
+      .describe('The timeline, oldest first'),
   })
   .meta({ id: 'Incident' });

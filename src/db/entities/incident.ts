@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { ImpactMap } from '../../domain/incident-impact';
 import { OrganizationSchema } from './organization';
 
 export const IncidentSchema = defineEntity({
@@ -12,6 +13,8 @@ export const IncidentSchema = defineEntity({
     affectedServices: p.array().columnType('uuid[]'),
     /** Empty: public. Otherwise only these customers see it, and it never appears in public output. */
     visibleToCustomerIds: p.array().columnType('uuid[]'),
+    /** Issue 27: impacts the operator chose per affected service (lower-case id → impact); the others follow the severity. Null: none chosen. */
+    serviceImpacts: p.json<ImpactMap>().nullable(),
     publishedAt: p.datetime(3).nullable(),
     resolvedAt: p.datetime(3).nullable(),
     canceledAt: p.datetime(3).nullable(),
@@ -32,6 +35,8 @@ export const IncidentMessageSchema = defineEntity({
     incident: p.manyToOne(IncidentSchema).mapToPk().deleteRule('cascade').index(),
     type: p.string().length(16),
     body: p.text(),
+    /** Issue 27: false when the operator chose not to email subscribers about this update. */
+    notifySubscribers: p.boolean().default(true),
     postedAt: p.datetime(3),
   },
 });

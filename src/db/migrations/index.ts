@@ -21,6 +21,7 @@ import { Migration20261126090000Confirmation } from './Migration20261126090000Co
 import { Migration20261126100000Locations } from './Migration20261126100000Locations';
 import { Migration20261126200000Alerting } from './Migration20261126200000Alerting';
 import { Migration20261127012000MaintenanceUpdates } from './Migration20261127012000MaintenanceUpdates';
+import { Migration20261127020000ApiKeyExpiry } from './Migration20261127020000ApiKeyExpiry';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126100000Locations', class: Migration20261126100000Locations },
   { name: 'Migration20261126200000Alerting', class: Migration20261126200000Alerting },
   { name: 'Migration20261127012000MaintenanceUpdates', class: Migration20261127012000MaintenanceUpdates },
+  { name: 'Migration20261127020000ApiKeyExpiry', class: Migration20261127020000ApiKeyExpiry },
 ];

@@ -14,14 +14,14 @@ export async function insertIncident(em: EntityManager, incident: Incident, mess
   await rawRun(
     em,
     `with new_incident as (
-       insert into incidents (id, organization_id, title, severity, affected_services, visible_to_customer_ids,
+       insert into incidents (id, organization_id, title, severity, affected_services, visible_to_customer_ids, service_impacts,
                               published_at, resolved_at, canceled_at, deleted_at, created_at, updated_at)
-       values (?, ?, ?, ?, ?::uuid[], ?::uuid[], ?, ?, ?, ?, ?, ?)
+       values (?, ?, ?, ?, ?::uuid[], ?::uuid[], ?::jsonb, ?, ?, ?, ?, ?, ?)
        returning id
      ), first_message as (
-       insert into incident_messages (id, organization_id, incident_id, type, body, posted_at)
-       select message.id, message.organization_id, (select id from new_incident), message.type, message.body, message.posted_at
-         from jsonb_to_recordset(?::jsonb) as message(id uuid, organization_id uuid, type text, body text, posted_at timestamptz)
+       insert into incident_messages (id, organization_id, incident_id, type, body, notify_subscribers, posted_at)
+       select message.id, message.organization_id, (select id from new_incident), message.type, message.body, message.notify_subscribers, message.posted_at
+         from jsonb_to_recordset(?::jsonb) as message(id uuid, organization_id uuid, type text, body text, notify_subscribers boolean, posted_at timestamptz)
      )
      insert into outbox_events (id, organization_id, type, resource_kind, resource_id, payload, created_at, dispatched_at)
      select event.id, ?, event.type, 'incident', (select id from new_incident), ?::jsonb, ?, null
@@ -33,13 +33,14 @@ export async function insertIncident(em: EntityManager, incident: Incident, mess
       incident.severity,
       pgArray(incident.affectedServices),
       pgArray(incident.visibleToCustomerIds),
+      incident.serviceImpacts == null ? null : JSON.stringify(incident.serviceImpacts),
       incident.publishedAt,
       incident.resolvedAt,
       incident.canceledAt,
       incident.deletedAt,
       incident.createdAt,
       incident.updatedAt,
-      JSON.stringify(messages.map((m) => ({ id: m.id, organization_id: m.organization, type: m.type, body: m.body, posted_at: m.postedAt.toISOString() }))),
+      JSON.stringify(messages.map((m) => ({ id: m.id, organization_id: m.organization, type: m.type, body: m.body, notify_subscribers: m.notifySubscribers ?? true, posted_at: m.postedAt.toISOString() }))),
       incident.organization,
       JSON.stringify(payload),
       incident.createdAt,

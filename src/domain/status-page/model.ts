@@ -1,3 +1,4 @@
+import type { Impact } from '../incident-impact';
 import type { HealthStatus } from '../thresholds';
 
 /**
@@ -84,6 +85,11 @@ export interface ServiceRef {
   name: string;
 }
 
+/** Issue 27 (additive): an incident's affected service with what the incident does to it. */
+export interface ImpactedServiceRef extends ServiceRef {
+  impact: Impact;
+}
+
 export interface PageIncidentView {
   id: string;
   title: string;
@@ -91,7 +97,7 @@ export interface PageIncidentView {
   state: 'published' | 'resolved';
   published_at: string;
   resolved_at: string | null;
-  affected_services: ServiceRef[];
+  affected_services: ImpactedServiceRef[];
   /** True when only the signed-in customer sees it (never true in public output). */
   customer_scoped: boolean;
   /** Newest first. */

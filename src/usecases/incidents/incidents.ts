@@ -4,6 +4,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Incident, type IncidentMessage, IncidentMessageSchema, IncidentSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
+import { type ServiceImpact, impactMap, sameImpactMaps, serviceImpacts, unionServices } from '../../domain/incident-impact';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { IncidentState, MessageType, Severity } from '../../domain/incident-state';
@@ -21,13 +22,24 @@ export interface IncidentInput {
   affected_services?: string[];
   visible_to_customer_ids?: string[];
   publish?: boolean;
-  initial_message?: { type?: MessageType; body: string };
+  initial_message?: { type?: MessageType; body: string; notify_subscribers?: boolean };
+  /** Issue 27: impact per service; the services named are affected too. */
+  service_impacts?: ServiceImpact[];
 }
 
 export interface IncidentPatch {
   title?: string;
   severity?: Severity;
   affected_services?: string[];
+  /** Replaces the chosen impacts (services left out follow the severity); the services named are affected too. */
+  service_impacts?: ServiceImpact[];
+}
+
+export interface IncidentMessageInput {
+  type: MessageType;
+  body: string;
+  /** Default true (every update is emailed, as before issue 27). */
+  notify_subscribers?: boolean;
 }
 
 type Tx = OrgContext & { em: EntityManager };
@@ -49,8 +61,28 @@ async function commit(ctx: Tx, incident: Incident, events: string[]): Promise<In
   return v;
 }
 
-function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string): void {
-  ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, postedAt: ctx.now });
+function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string, notifySubscribers = true): void {
+  ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, notifySubscribers, postedAt: ctx.now });
+}
+
+/**
+ * The affected services once `impacts` are counted in (a service given an impact is affected),
+ * checked to be live services of the organization: the sent list under `affected_services`, the
+ * services only the impacts name under `service_impacts.N.service_id`.
+ */
+async function affectedWithImpacts(ctx: OrgContext, affected: string[], impacts: readonly ServiceImpact[] | undefined, checkAffected = true): Promise<string[]> {
+  if (checkAffected) await assertServicesExist(ctx, affected, 'affected_services');
+  const all = unionServices(affected, (impacts ?? []).map((x) => x.service_id));
+  const extra = all.slice(affected.length);
+  try {
+    await assertServicesExist(ctx, extra, 'service_impacts');
+  } catch (err) {
+    if (!(err instanceof ProblemError) || !impacts) throw err;
+    const unknown = (err.extras.unknown_services as string[] | undefined) ?? [];
+    const errors = unknown.map((id) => ({ path: `service_impacts.${impacts.findIndex((x) => x.service_id === id)}.service_id`, message: 'No such service' }));
+    throw new ProblemError('unknown_services', err.message, { unknown_services: unknown, errors });
+  }
+  return all;
 }
 
 async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDeleted?: boolean } = {}): Promise<Incident> {
@@ -96,9 +128,8 @@ export async function createIncident(ctx: OrgContext, input: IncidentInput, unit
 }
 
 async function insertNewIncident(ctx: OrgContext, input: IncidentInput): Promise<IncidentView> {
-  const services = [...new Set(input.affected_services ?? [])];
+  const services = await affectedWithImpacts(ctx, [...new Set(input.affected_services ?? [])], input.service_impacts);
   const customers = [...new Set(input.visible_to_customer_ids ?? [])];
-  await assertServicesExist(ctx, services, 'affected_services');
   await assertCustomersExist(ctx, customers, 'visible_to_customer_ids');
   const incident: Incident = {
     id: randomUUID(),
@@ -107,6 +138,7 @@ async function insertNewIncident(ctx: OrgContext, input: IncidentInput): Promise
     severity: input.severity ?? 'minor',
     affectedServices: services,
     visibleToCustomerIds: customers,
+    serviceImpacts: input.service_impacts?.length ? impactMap(input.service_impacts, services) : null,
     publishedAt: input.publish ? ctx.now : null,
     resolvedAt: null,
     canceledAt: null,
@@ -115,7 +147,17 @@ async function insertNewIncident(ctx: OrgContext, input: IncidentInput): Promise
     updatedAt: ctx.now,
   };
   const messages: IncidentMessage[] = input.initial_message
-    ? [{ id: randomUUID(), organization: ctx.org.id, incident: incident.id, type: input.initial_message.type ?? 'Investigating', body: input.initial_message.body, postedAt: ctx.now }]
+    ? [
+        {
+          id: randomUUID(),
+          organization: ctx.org.id,
+          incident: incident.id,
+          type: input.initial_message.type ?? 'Investigating',
+          body: input.initial_message.body,
+          notifySubscribers: input.initial_message.notify_subscribers ?? true,
+          postedAt: ctx.now,
+        },
+      ]
     : [];
   const events = ['incident.created', ...(input.publish ? ['incident.published'] : [])];
   if (input.initial_message) events.push('incident.message_added');
@@ -165,11 +207,18 @@ export async function updateIncident(ctx: OrgContext, id: string, patch: Inciden
     // Spec §6: incident.updated fires when a field is patched to a new value. A PATCH that changes
     // nothing (empty, or the current values) answers the incident as it is: no event, same updated_at.
     let changed = false;
-    if (patch.affected_services !== undefined) {
-      const services = [...new Set(patch.affected_services)];
-      await assertServicesExist(t, services, 'affected_services');
-      if (!sameMembers(incident.affectedServices, services)) {
-        incident.affectedServices = services;
+    if (patch.affected_services !== undefined || patch.service_impacts !== undefined) {
+      const sent = patch.affected_services !== undefined ? [...new Set(patch.affected_services)] : null;
+      const next = await affectedWithImpacts(t, sent ?? incident.affectedServices, patch.service_impacts, sent !== null);
+      if (!sameMembers(incident.affectedServices, next)) {
+        incident.affectedServices = next;
+        changed = true;
+      }
+      // Chosen impacts: replaced when sent, otherwise kept for the services still affected.
+      const kept = Object.entries(incident.serviceImpacts ?? {}).map(([service_id, impact]) => ({ service_id, impact }));
+      const chosen = impactMap(patch.service_impacts ?? kept, next);
+      if (!sameImpactMaps(incident.serviceImpacts, chosen)) {
+        incident.serviceImpacts = Object.keys(chosen).length ? chosen : null;
         changed = true;
       }
     }
@@ -222,7 +271,7 @@ export async function resolveIncident(ctx: OrgContext, id: string, message?: str
 }
 
 /** Appends a timeline message; a `Resolved` message also resolves a published incident. */
-export async function addIncidentMessage(ctx: OrgContext, id: string, input: { type: MessageType; body: string }): Promise<IncidentView> {
+export async function addIncidentMessage(ctx: OrgContext, id: string, input: IncidentMessageInput): Promise<IncidentView> {
   return change(ctx, async (t) => {
     const incident = await load(t, id, { lock: true });
     const events = ['incident.message_added'];
@@ -230,7 +279,7 @@ export async function addIncidentMessage(ctx: OrgContext, id: string, input: { t
       resolveIn(t, incident);
       events.push('incident.resolved');
     }
-    addMessage(t, incident, input.type, input.body);
+    addMessage(t, incident, input.type, input.body, input.notify_subscribers ?? true);
     return commit(t, incident, events);
   });
 }

@@ -34,12 +34,17 @@ const overlaps = (a: readonly string[], b: readonly string[]) => a.some((x) => b
 /**
  * Whether an incident event is worth an email: the incident must still be published and not
  * deleted, and a message posted in the same change as the publish or resolve it belongs to is
- * already in that email (one email per change, not two).
+ * already in that email (one email per change, not two). An update the operator chose not to
+ * email owes none.
  */
 function incidentNoticeDue(e: OutboxEvent, incident: { publishedAt?: Date | null; resolvedAt?: Date | null; deletedAt?: Date | null }): boolean {
   if (!incident.publishedAt || incident.deletedAt) return false;
-  if (e.type !== 'incident.message_added') return true;
   const payload = e.payload as IncidentView;
+  // Issue 27: a message posted with notify_subscribers false silences the change it belongs to
+  // (its message_added, and the publish or resolve it made), not later ones.
+  const at = e.createdAt.toISOString();
+  if (payload.messages?.some((m) => m.posted_at === at && m.notify_subscribers === false)) return false;
+  if (e.type !== 'incident.message_added') return true;
   const latest = payload.messages?.reduce<string | null>((m, x) => (m === null || x.posted_at > m ? x.posted_at : m), null);
   return !(latest && (latest === payload.published_at || latest === payload.resolved_at));
 }

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { IncidentMessageSchema, IncidentSchema, MaintenanceMessageSchema, MaintenanceSchema, ServiceSchema, type StatusPage, StatusPageSchema } from '../../db/entities';
 import { type PageScope, feedRows, feedStats, pageIncidentIds, pageMaintenanceIds } from '../../db/repositories/page-timeline-repository';
 import { incidentMessageEntry, maintenanceEntry, type FeedEntry, type MaintenanceEvent } from '../../domain/status-page/feed';
-import type { HistoryView, PageHeader, PageIncidentView, PageMaintenanceView, PageView, ServiceRef } from '../../domain/status-page/model';
+import type { HistoryView, ImpactedServiceRef, PageHeader, PageIncidentView, PageMaintenanceView, PageView, ServiceRef } from '../../domain/status-page/model';
+import { type ServiceImpact, serviceImpacts } from '../../domain/incident-impact';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { SUBDOMAIN_PATTERN } from '../../domain/status-page/subdomain';
 import { maintenanceState } from '../../domain/maintenance-state';
@@ -31,6 +32,9 @@ export function pageHeader(page: StatusPage): PageHeader {
 
 const refs = (ids: string[], names: Map<string, string>): ServiceRef[] => ids.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
 
+const withImpacts = (services: ServiceRef[], impacts: ServiceImpact[]): ImpactedServiceRef[] =>
+  services.map((s) => ({ ...s, impact: impacts.find((x) => x.service_id.toLowerCase() === s.id.toLowerCase())?.impact ?? 'degraded_performance' }));
+
 async function incidentViews(em: EntityManager, ids: string[], names: Map<string, string>): Promise<PageIncidentView[]> {
   if (!ids.length) return [];
   const [rows, messages] = await Promise.all([
@@ -49,7 +53,7 @@ async function incidentViews(em: EntityManager, ids: string[], names: Map<string
         state: i.resolvedAt ? 'resolved' : 'published',
         published_at: toIso(i.publishedAt),
         resolved_at: toIsoOrNull(i.resolvedAt),
-        affected_services: refs(i.affectedServices, names),
+        affected_services: withImpacts(refs(i.affectedServices, names), serviceImpacts(i.affectedServices, i.serviceImpacts, i.severity)),
         customer_scoped: i.visibleToCustomerIds.length > 0,
         messages: messages.filter((m) => m.incident === i.id).map((m) => ({ type: m.type, body: m.body, posted_at: toIso(m.postedAt) })),
       },
