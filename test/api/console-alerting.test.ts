@@ -268,7 +268,7 @@ describe('console alerting: configuration through the forms', () => {
     const silenceForm = await operator.get('/console/alerts/silences/new');
     const noEnd = await operator.post('/console/alerts/silences/new', { _csrf: csrfOf(silenceForm.text), rule_ids: [ids.rule!], ends_at: '', reason: 'Deploy' });
     expect(noEnd.status).toBe(400);
-    expect(fieldError(noEnd.text, 'ends_at')).toBe('Enter a date and time (UTC)');
+    expect(fieldError(noEnd.text, 'ends_at')).toBe('Until must be a date and time');
     const nothing = await operator.post('/console/alerts/silences/new', { _csrf: csrfOf(silenceForm.text), ends_at: new Date(Date.now() + HOUR).toISOString().slice(0, 16), reason: 'Deploy' });
     expect(nothing.status).toBe(400);
     expect(nothing.text).toMatch(/<fieldset id="f-rule_ids" aria-describedby="f-rule_ids-error">/);

@@ -515,7 +515,7 @@ describe('the console in a real browser', () => {
     expectRefusal('/console/incidents/new', 400);
     const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), title.press('Enter')]);
     expect(answer.status()).toBe(400);
-    await page.getByRole('alert').getByRole('heading', { name: 'validation_failed' }).waitFor();
+    await page.getByRole('alert').getByRole('heading', { name: 'Fix 1 problem to continue' }).waitFor();
     const error = page.locator('#f-title-error');
     await error.waitFor();
     expect(await error.isVisible()).toBe(true);
