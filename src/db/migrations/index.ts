@@ -20,6 +20,7 @@ import { Migration20261126010000StatementCoverage } from './Migration20261126010
 import { Migration20261126090000Confirmation } from './Migration20261126090000Confirmation';
 import { Migration20261126100000Locations } from './Migration20261126100000Locations';
 import { Migration20261126200000Alerting } from './Migration20261126200000Alerting';
+import { Migration20261127013000IncidentImpact } from './Migration20261127013000IncidentImpact';
 import { Migration20261127012000MaintenanceUpdates } from './Migration20261127012000MaintenanceUpdates';
 import { Migration20261127020000ApiKeyExpiry } from './Migration20261127020000ApiKeyExpiry';
 
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261126100000Locations', class: Migration20261126100000Locations },
   { name: 'Migration20261126200000Alerting', class: Migration20261126200000Alerting },
   { name: 'Migration20261127012000MaintenanceUpdates', class: Migration20261127012000MaintenanceUpdates },
+  { name: 'Migration20261127013000IncidentImpact', class: Migration20261127013000IncidentImpact },
   { name: 'Migration20261127020000ApiKeyExpiry', class: Migration20261127020000ApiKeyExpiry },
 ];
