@@ -312,6 +312,7 @@ const WATCHED: [table: string, changed: string][] = [
   ['metrics', "concat(max(updated_at) filter (where source_type = 'manual'), ' ', md5(string_agg(concat_ws('|', id, service_id, name, source_config::text, thresholds::text, interval_seconds, agent_id, unit, deleted_at), ',' order by id)))"],
   ['incidents', 'max(updated_at)::text'],
   ['incident_messages', 'max(posted_at)::text'],
+  ['incident_templates', 'max(updated_at)::text'],
   ['maintenances', 'max(updated_at)::text'],
   ['maintenance_messages', 'max(posted_at)::text'],
   ['webhook_subscriptions', 'max(updated_at)::text'],
@@ -364,6 +365,7 @@ type Kind =
   | 'incident'
   | 'maintenance'
   | 'changeEvent'
+  | 'incidentTemplate'
   | 'webhook'
   | 'delivery'
   | 'agent'
@@ -445,6 +447,9 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
   const maintenanceCanceled = await id('POST', '/v1/maintenances', { title: `${label} canceled`, scheduled_start_at: '2099-02-01T00:00:00.000Z', scheduled_end_at: '2099-02-01T01:00:00.000Z' });
   await must(org, 'POST', `/v1/maintenances/${maintenanceCanceled}/cancel`);
   const changeEvent = await id('POST', '/v1/change-events', { kind: 'deploy', title: `${label} deploy`, service_ids: [service] });
+  const incidentTemplate = await id('POST', '/v1/incident-templates', { name: `${label} template`, title: `${label} outage`, body: 'Looking.', service_impacts: [{ service_id: service, impact: 'major_outage' }] });
+  const incidentTemplateDeleted = await id('POST', '/v1/incident-templates', { name: `${label} gone`, title: 'gone' });
+  await must(org, 'DELETE', `/v1/incident-templates/${incidentTemplateDeleted}`);
   const webhook = await id('POST', '/v1/webhooks', { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'], enabled: false });
   const webhookDeleted = await id('POST', '/v1/webhooks', { url: 'https://hooks.example.com/gone', event_types: ['incident.created'] });
   await must(org, 'DELETE', `/v1/webhooks/${webhookDeleted}`);
@@ -512,6 +517,7 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
       incident,
       maintenance,
       changeEvent,
+      incidentTemplate,
       webhook,
       delivery,
       agent: agent.id,
@@ -531,6 +537,7 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
       customer: customerDeleted,
       metric: metricDeleted,
       incident: incidentDeleted,
+      incidentTemplate: incidentTemplateDeleted,
       maintenance: maintenanceCanceled,
       webhook: webhookDeleted,
       agent: revoked.id,
@@ -731,6 +738,7 @@ const KIND_OF_SEGMENT: Record<string, Kind> = {
   services: 'service',
   customers: 'customer',
   'change-events': 'changeEvent',
+  'incident-templates': 'incidentTemplate',
   incidents: 'incident',
   maintenances: 'maintenance',
   webhooks: 'webhook',
@@ -769,9 +777,11 @@ function validBody(op: string, h: Holdings): unknown {
     createCustomer: () => ({ name: 'fz customer', external_id: 'ext-1', contact_email: 'c@example.com' }),
     updateCustomer: () => ({ name: 'fz customer renamed', external_id: null }),
     createChangeEvent: () => ({ kind: 'deploy', title: 'fz deploy', description: 'd', service_ids: [L.service], actor: 'ci', source: 'fuzz', links: [{ label: 'run', url: 'https://ci.example.com/1' }], metadata: { version: '1.2.3' }, occurred_at: new Date().toISOString() }),
-    createIncident: () => ({ title: 'fz incident', severity: 'minor', affected_services: [L.service], visible_to_customer_ids: [L.customer], publish: false, initial_message: { type: 'Investigating', body: 'Looking.' } }),
-    updateIncident: () => ({ title: 'fz incident renamed', severity: 'major', affected_services: [L.service] }),
-    addIncidentMessage: () => ({ type: 'Update', body: 'Still looking.' }),
+    createIncident: () => ({ title: 'fz incident', severity: 'minor', affected_services: [L.service], visible_to_customer_ids: [L.customer], publish: false, initial_message: { type: 'Investigating', body: 'Looking.', notify_subscribers: true }, service_impacts: [{ service_id: L.service, impact: 'partial_outage' }] }),
+    updateIncident: () => ({ title: 'fz incident renamed', severity: 'major', affected_services: [L.service], service_impacts: [{ service_id: L.service, impact: 'major_outage' }] }),
+    addIncidentMessage: () => ({ type: 'Update', body: 'Still looking.', notify_subscribers: false }),
+    createIncidentTemplate: () => ({ name: 'fz template', title: 'fz outage', body: 'Looking.', severity: 'major', message_type: 'Identified', affected_services: [L.service], service_impacts: [{ service_id: L.service, impact: 'partial_outage' }] }),
+    updateIncidentTemplate: () => ({ name: 'fz template renamed', body: null, service_impacts: [{ service_id: L.service, impact: 'major_outage' }] }),
     resolveIncident: () => ({ message: 'Fixed.' }),
     createMaintenance: () => ({ title: 'fz window', description: 'd', affected_services: [L.service], scheduled_start_at: '2099-03-01T00:00:00.000Z', scheduled_end_at: '2099-03-01T01:00:00.000Z' }),
     addMaintenanceMessage: () => ({ body: 'Halfway done.', notify_subscribers: false }),

@@ -21,6 +21,7 @@ const FIXTURES: Record<string, (org: OrgFixture) => Promise<string>> = {
   '/v1/services/{id}': async (org) => (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id,
   '/v1/change-events/{id}': async (org) => (await org.call('POST', '/v1/change-events', { kind: 'deploy', title: 'matrix' })).body.id,
   '/v1/incidents/{id}': async (org) => (await org.call('POST', '/v1/incidents', { title: 'matrix', publish: true })).body.id,
+  '/v1/incident-templates/{id}': async (org) => (await org.call('POST', '/v1/incident-templates', { name: 'matrix', title: 'matrix' })).body.id,
   '/v1/maintenances/{id}': async (org) =>
     (await org.call('POST', '/v1/maintenances', { title: 'matrix', scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' })).body.id,
   '/v1/customers/{id}': async (org) => (await org.call('POST', '/v1/customers', { name: 'matrix' })).body.id,
@@ -138,6 +139,7 @@ const STRANGER_BODIES: Record<string, unknown> = {
   updateService: { name: 'stolen' },
   updateCustomer: { name: 'stolen' },
   updateIncident: { title: 'stolen' },
+  updateIncidentTemplate: { name: 'stolen' },
   addIncidentMessage: { type: 'Update', body: 'stolen' },
   updateMaintenance: { title: 'stolen' },
   addMaintenanceMessage: { body: 'stolen' },

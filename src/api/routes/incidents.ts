@@ -37,7 +37,7 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Create an incident',
       tag,
       description:
-        'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Without `affected_services` it is shown on every status page of the organization: the answer\'s `warnings` says so (`shown_on_every_status_page`). Accepts an `Idempotency-Key`.',
+        'A draft unless `publish` is true. Events: incident.created (and incident.published, incident.message_added). Without `affected_services` it is shown on every status page of the organization: the answer\'s `warnings` says so (`shown_on_every_status_page`). `service_impacts` gives a service its impact (and makes it affected); the others follow the severity. Accepts an `Idempotency-Key`.',
       errors: [...BODY_ERRORS, 'unknown_services', 'unknown_customers', 'idempotency_key_reused'],
     });
     app.post('/incidents', { schema: { ...doc, headers: IdempotencyHeaders, body: IncidentCreateBody, response: { 201: IncidentSchema.extend({ warnings: CreateWarnings }).meta({ id: 'IncidentCreated' }), ...errorResponses } } }, async (request, reply) =>
@@ -58,7 +58,7 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
   {
-    const { errorResponses, ...doc } = routeDoc('updateIncident', { summary: 'Edit title, severity or affected services', tag, description: 'Event: incident.updated, only when a field changes value; a PATCH that changes nothing answers the incident as it is (same `updated_at`, no event).', errors: [...BODY_ERRORS, 'not_found', 'unknown_services'] });
+    const { errorResponses, ...doc } = routeDoc('updateIncident', { summary: 'Edit title, severity or affected services', tag, description: 'Also `service_impacts` (replaces the chosen impacts). Works on published incidents too. Event: incident.updated, only when a field changes value; a PATCH that changes nothing answers the incident as it is (same `updated_at`, no event).', errors: [...BODY_ERRORS, 'not_found', 'unknown_services'] });
     app.patch('/incidents/:id', { schema: { ...doc, params: IdParams, body: IncidentPatchBody, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
       updateIncident(request.orgContext(), request.params.id, request.body),
     );
@@ -73,7 +73,7 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('addIncidentMessage', {
       summary: 'Append a timeline message',
       tag,
-      description: 'A `Resolved` message also resolves a published incident. Events: incident.message_added (and incident.resolved).',
+      description: 'A `Resolved` message also resolves a published incident. Events: incident.message_added (and incident.resolved). With `notify_subscribers: false` no subscriber email goes out for it (nor for the resolve it makes); webhooks still receive the events.',
       errors: [...BODY_ERRORS, 'not_found', 'not_published'],
     });
     app.post('/incidents/:id/messages', { schema: { ...doc, params: IdParams, body: IncidentMessageBody, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
