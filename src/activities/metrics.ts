@@ -45,7 +45,7 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
   const em = () => deps.orm.em.fork() as EntityManager;
   const bucketWhere = (b: MetricBucket) => {
     const { from, below } = bucketIdRange(b);
-    return { intervalSeconds: b.intervalSeconds, agent: null, deletedAt: null, sourceType: { $in: CLOUD_SOURCE_TYPES }, id: below ? { $gte: from, $lt: below } : { $gte: from } };
+    return { intervalSeconds: b.intervalSeconds, agent: null, deletedAt: null, pausedAt: null, sourceType: { $in: CLOUD_SOURCE_TYPES }, id: below ? { $gte: from, $lt: below } : { $gte: from } };
   };
   return {
     /**

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Metric, MetricSchema, type Service, ServiceSchema } from '../db/entities';
 import { isUuid } from '../domain/ids';
+import { effectiveStatus } from '../domain/reason-class';
+import { type HealthStatus, rollUp } from '../domain/thresholds';
 import { assertNotReferenced } from './in-use';
 import { guardConfigKey } from './config-keys';
 import type { OrgContext } from './context';
@@ -82,4 +84,38 @@ async function softDeleteService(ctx: OrgContext, id: string): Promise<{ service
     }
   }
   return { service: await softDelete(ctx, ServiceSchema, id, 'Service'), metrics };
+}
+
+/** A service in a list: its status (the worst of its metrics, as serviceDetail), how many metrics it has and how many are paused. */
+export interface ServiceSummary {
+  status: HealthStatus;
+  metrics: number;
+  paused: number;
+}
+
+export async function serviceSummaries(ctx: OrgContext, serviceIds: readonly string[]): Promise<Map<string, ServiceSummary>> {
+  const metrics = serviceIds.length ? await ctx.em.find(MetricSchema, { organization: ctx.org.id, service: { $in: [...serviceIds] }, deletedAt: null }, { fields: ['id', 'service', 'status', 'reason', 'pausedAt'] }) : [];
+  const summaries = new Map<string, ServiceSummary>();
+  for (const id of serviceIds) {
+    const own = metrics.filter((m) => m.service === id);
+    summaries.set(id, { status: rollUp(own.map((m) => effectiveStatus(m.status as HealthStatus, m.reason))).status ?? 'no_data', metrics: own.length, paused: own.filter((m) => m.pausedAt).length });
+  }
+  return summaries;
+}
+
+/**
+ * Pauses (or resumes) every live metric of a service, as PATCH /v1/metrics/{id} `paused` does one
+ * by one; answers how many changed. Their cloud schedules follow after commit.
+ */
+export async function pauseServiceMetrics(ctx: OrgContext, ports: { metricScheduler: MetricScheduler }, id: string, paused: boolean): Promise<{ service: Service; changed: number }> {
+  const service = await getService(ctx, id);
+  const metrics = await ctx.em.find(MetricSchema, { organization: ctx.org.id, service: service.id, deletedAt: null, pausedAt: paused ? null : { $ne: null } });
+  for (const m of metrics) {
+    await assertWritable(ctx, 'metrics', m);
+    m.pausedAt = paused ? ctx.now : null;
+    m.updatedAt = ctx.now;
+  }
+  await ctx.em.flush();
+  for (const m of metrics) await syncSchedule(ctx, { scheduler: ports.metricScheduler }, m);
+  return { service, changed: metrics.length };
 }

@@ -50,6 +50,7 @@ export const MetricPatchBody = z
     unit: z.string().max(16).nullable().optional(),
     locations: Locations.optional(),
     confirmation: ConfirmationInput.optional(),
+    paused: z.boolean().optional().describe('true pauses the metric (no checks, not handed to agents, samples sent for it not stored); false resumes it'),
   })
   .meta({ id: 'MetricPatch' });
 
@@ -96,6 +97,8 @@ export const MetricSchema = z
     status_since: DateTime.nullable(),
     locations: z.array(z.string()).nullable().describe('The locations that measure it as configured (cloud ids, `agent:<agent id>`); null: the default (every online cloud location, or its agent)'),
     confirmation: Confirmation.nullable().describe('null for pushed metrics (manual, heartbeat, alert): no location measures them'),
+    paused: z.boolean().describe('Paused (PATCH `paused`): not checked, not handed to agents, samples sent for it not stored; `status` keeps the last status it had'),
+    paused_at: DateTime.nullable().describe('When it was paused; null while it runs'),
     created_at: DateTime,
     updated_at: DateTime,
     deleted_at: DateTime.nullable(),

@@ -49,6 +49,8 @@ export const MetricSchema = defineEntity({
     pendingCount: p.integer().default(0),
     pendingSince: p.datetime(3).nullable(),
     pendingEvidence: p.json<unknown[]>().nullable(),
+    /** Issue 27: when it was paused (not checked, not handed to agents, its samples not stored); null while it runs. */
+    pausedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),

@@ -21,6 +21,7 @@ import { Migration20261126090000Confirmation } from './Migration20261126090000Co
 import { Migration20261126100000Locations } from './Migration20261126100000Locations';
 import { Migration20261126200000Alerting } from './Migration20261126200000Alerting';
 import { Migration20261127013000IncidentImpact } from './Migration20261127013000IncidentImpact';
+import { Migration20261127010000MetricPause } from './Migration20261127010000MetricPause';
 import { Migration20261127012000MaintenanceUpdates } from './Migration20261127012000MaintenanceUpdates';
 import { Migration20261127020000ApiKeyExpiry } from './Migration20261127020000ApiKeyExpiry';
 
@@ -48,6 +49,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261126090000Confirmation', class: Migration20261126090000Confirmation },
   { name: 'Migration20261126100000Locations', class: Migration20261126100000Locations },
   { name: 'Migration20261126200000Alerting', class: Migration20261126200000Alerting },
+  { name: 'Migration20261127010000MetricPause', class: Migration20261127010000MetricPause },
   { name: 'Migration20261127012000MaintenanceUpdates', class: Migration20261127012000MaintenanceUpdates },
   { name: 'Migration20261127013000IncidentImpact', class: Migration20261127013000IncidentImpact },
   { name: 'Migration20261127020000ApiKeyExpiry', class: Migration20261127020000ApiKeyExpiry },

@@ -45,14 +45,14 @@ const toRow = (r: Row): RoundMetricRow => ({
   confirmation: r.confirmation,
 });
 
-/** The bucket's live cloud metrics (read by primary key range), in id order. */
+/** The bucket's live cloud metrics (read by primary key range), in id order; paused ones are not checked. */
 export async function bucketRoundMetrics(em: EntityManager, b: MetricBucket): Promise<RoundMetricRow[]> {
   const { from, below } = bucketIdRange(b);
   const rows = await rawRows<Row>(
     em,
     `select ${COLUMNS} from metrics
      where id >= ?::uuid and (?::uuid is null or id < ?::uuid)
-       and interval_seconds = ? and agent_id is null and deleted_at is null and source_type = any(?::text[])
+       and interval_seconds = ? and agent_id is null and deleted_at is null and paused_at is null and source_type = any(?::text[])
      order by id`,
     [from, below, below, b.intervalSeconds, pgArray([...CLOUD_SOURCE_TYPES])],
   );
@@ -63,7 +63,7 @@ export async function bucketRoundMetrics(em: EntityManager, b: MetricBucket): Pr
 export async function roundMetric(em: EntityManager, metricId: string): Promise<RoundMetricRow | null> {
   const rows = await rawRows<Row>(
     em,
-    `select ${COLUMNS} from metrics where id = ?::uuid and agent_id is null and deleted_at is null and source_type = any(?::text[])`,
+    `select ${COLUMNS} from metrics where id = ?::uuid and agent_id is null and deleted_at is null and paused_at is null and source_type = any(?::text[])`,
     [metricId, pgArray([...CLOUD_SOURCE_TYPES])],
   );
   return rows[0] ? toRow(rows[0]) : null;

@@ -203,7 +203,8 @@ const STORE = storeSql(false);
 const STORE_SKIPPING_STORED = storeSql(true);
 
 /**
- * What evaluation needs of a metric (no lock: thresholds only change through the API); `agentId`
+ * What evaluation needs of a metric (no lock: thresholds only change through the API); a paused
+ * metric takes no samples (they are refused like an unknown metric's); `agentId`
  * keeps only the metrics that agent runs: its own (`voter` false) and the cloud metrics that list
  * it among their locations (`voter` true: its samples are votes for the rounds, not samples).
  */
@@ -211,7 +212,7 @@ export async function metricsForIngest(em: EntityManager, organizationId: string
   if (!ids.length) return [];
   return rawRows(
     em,
-    `select id, thresholds, ${agentId ? 'agent_id is null' : 'false'} as voter from metrics where id = any(?::uuid[]) and organization_id = ? and deleted_at is null${
+    `select id, thresholds, ${agentId ? 'agent_id is null' : 'false'} as voter from metrics where id = any(?::uuid[]) and organization_id = ? and deleted_at is null and paused_at is null${
       agentId ? ` and (agent_id = ? or (agent_id is null and locations @> array[?]::text[]))` : ''
     }`,
     [pgArray(ids), organizationId, ...(agentId ? [agentId, `agent:${agentId}`] : [])],

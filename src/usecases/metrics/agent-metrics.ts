@@ -8,8 +8,8 @@ import type { SampleBatcher } from './sample-batcher';
 
 /** What the agent runs: its live metrics, with config and interval, and the version of that set. */
 export async function agentConfig(em: EntityManager, agent: Agent) {
-  // Its own metrics, and the cloud metrics that list it among their locations (it votes on those).
-  const metrics = await em.find(MetricSchema, { $or: [{ agent: agent.id }, { agent: null, locations: { $contains: [agentLocationId(agent.id)] } }], deletedAt: null }, { orderBy: { id: 'asc' } });
+  // Its own metrics, and the cloud metrics that list it among their locations (it votes on those); not paused ones.
+  const metrics = await em.find(MetricSchema, { $or: [{ agent: agent.id }, { agent: null, locations: { $contains: [agentLocationId(agent.id)] } }], deletedAt: null, pausedAt: null }, { orderBy: { id: 'asc' } });
   const list = metrics.map((m) => ({ metric_id: m.id, source_type: m.sourceType, source_config: m.sourceConfig, interval_seconds: m.intervalSeconds }));
   return { metrics: list, version: configVersion(list) };
 }

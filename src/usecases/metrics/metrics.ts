@@ -36,7 +36,10 @@ export interface MetricInput {
   confirmation?: Partial<Confirmation> | null;
 }
 
-export type MetricPatch = Partial<Omit<MetricInput, 'source_type'>>;
+export type MetricPatch = Partial<Omit<MetricInput, 'source_type'>> & {
+  /** Issue 27: pause (true) or resume (false) the metric. */
+  paused?: boolean;
+};
 
 function invalid(errors: FieldError[]): ProblemError {
   return new ProblemError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
@@ -174,7 +177,7 @@ export interface MetricPorts {
  */
 export async function syncSchedule(ctx: OrgContext, ports: MetricPorts, m: Metric, opts: { created?: boolean } = {}): Promise<void> {
   try {
-    await ports.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: runsInCloud(m.sourceType, m.agent), deleted: !!m.deletedAt, created: opts.created });
+    await ports.scheduler.sync({ id: m.id, organization: m.organization, name: m.name, intervalSeconds: m.intervalSeconds, cloud: runsInCloud(m.sourceType, m.agent) && !m.pausedAt, deleted: !!m.deletedAt, created: opts.created });
   } catch (err) {
     ctx.log?.error({ err, metric_id: m.id }, 'could not update the metric schedule');
   }
@@ -216,6 +219,7 @@ async function insertMetric(ctx: OrgContext, input: MetricInput): Promise<{ view
       pushState: input.source_type === 'heartbeat' ? { last_ping_at: null } : null,
       locations,
       confirmation,
+      pausedAt: null,
       createdAt: ctx.now,
       updatedAt: ctx.now,
       deletedAt: null,
@@ -270,6 +274,12 @@ export async function updateMetric(ctx: OrgContext, ports: MetricPorts, id: stri
 async function patchMetric(ctx: OrgContext, id: string, patch: MetricPatch): Promise<Metric> {
   const m = await getMetricRow(ctx, id);
   await assertWritable(ctx, 'metrics', m);
+  // Pausing or resuming alone changes nothing the checks below judge.
+  if (Object.keys(patch).every((k) => k === 'paused')) {
+    if (patch.paused !== undefined) setPaused(m, patch.paused, ctx.now);
+    await ctx.em.flush();
+    return m;
+  }
   const next = {
     service_id: patch.service_id ?? m.service,
     source_config: patch.source_config ?? m.sourceConfig,
@@ -291,9 +301,17 @@ async function patchMetric(ctx: OrgContext, id: string, patch: MetricPatch): Pro
   if (patch.name !== undefined) m.name = patch.name;
   if (patch.interval_seconds !== undefined) m.intervalSeconds = patch.interval_seconds;
   if (patch.unit !== undefined) m.unit = patch.unit;
+  // Pausing again keeps the first pause's time.
+  if (patch.paused !== undefined) setPaused(m, patch.paused, ctx.now);
   m.updatedAt = ctx.now;
   await ctx.em.flush();
   return m;
+}
+
+/** Pausing again keeps the first pause's time. */
+function setPaused(m: Metric, paused: boolean, now: Date): void {
+  m.pausedAt = paused ? (m.pausedAt ?? now) : null;
+  m.updatedAt = now;
 }
 
 /** Soft delete (409 in_use while an SLO or a page uses the metric); its cloud schedule goes with it. */

@@ -13,10 +13,11 @@ export const SILENT_AFTER_INTERVALS = 3;
  * becomes no_data with `stale_agent_silent` (once: the verdict clears with the next real sample).
  */
 export async function sweepMetrics(em: EntityManager, now: Date): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing: number }> {
-  const heartbeats = await em.find(MetricSchema, { sourceType: 'heartbeat', deletedAt: null });
+  const heartbeats = await em.find(MetricSchema, { sourceType: 'heartbeat', deletedAt: null, pausedAt: null });
   const silentCandidates = await em.find(MetricSchema, {
     agent: { $ne: null },
     deletedAt: null,
+    pausedAt: null,
     lastSampleAt: { $ne: null },
     $or: [{ reason: null }, { reason: { $ne: 'stale_agent_silent' } }],
   });

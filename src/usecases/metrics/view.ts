@@ -32,6 +32,9 @@ export interface MetricView {
   /** Issue 25: the locations as configured (null: the default). */
   locations: string[] | null;
   confirmation: Confirmation | null;
+  /** Issue 27: a paused metric is not checked; its last status stays as it was. */
+  paused: boolean;
+  paused_at: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -65,6 +68,8 @@ export function metricView(m: Metric): MetricView {
     status_since: toIsoOrNull(m.statusSince),
     locations: m.locations ?? null,
     confirmation: m.confirmation ?? null,
+    paused: !!m.pausedAt,
+    paused_at: toIsoOrNull(m.pausedAt),
     created_at: toIso(m.createdAt),
     updated_at: toIso(m.updatedAt),
     deleted_at: toIsoOrNull(m.deletedAt),

@@ -27,6 +27,7 @@ import { getService, listServices } from '../../../usecases/services';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage, viewer } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, flashOf, listQuery, validated } from '../forms';
+import { metricFormPages } from './metric-forms';
 
 const NAV = '/console/metrics';
 
@@ -34,16 +35,16 @@ const NAV = '/console/metrics';
  * How long "Test this probe" waits for an agent before answering with the pending test and its
  * link (the API's `wait_seconds`; a cloud test always waits for its probe).
  */
-const AGENT_WAIT_SECONDS = 10;
+export const AGENT_WAIT_SECONDS = 10;
 
 /** The probe test's scope: write:metrics or write:config, as the API's testProbe and getProbeTest. */
-function requireProbeTestScope(request: FastifyRequest): ConsoleViewer {
+export function requireProbeTestScope(request: FastifyRequest): ConsoleViewer {
   const v = viewer(request);
   if (!v.can('write:metrics') && !v.can('write:config')) throw new ProblemError('forbidden', `Your role (${v.role}) cannot do this: it needs write:metrics or write:config.`);
   return v;
 }
 
-const canTest = (v: ConsoleViewer) => v.can('write:metrics') || v.can('write:config');
+export const canTest = (v: ConsoleViewer) => v.can('write:metrics') || v.can('write:config');
 
 /** A filter of the list read from the query string: '' when absent, 400 when malformed (as the API's listMetrics). */
 function filtersOf(query: unknown): MetricFilters {
@@ -86,17 +87,18 @@ function probeTestBody(m: MetricView): Record<string, unknown> {
   };
 }
 
-function outcomeOf(metricId: string, answer: ProbeTestAnswer): ProbeTestOutcome {
+/** A probe test's answer as shown; a pending one links to `pollBase/<job id>`. */
+export function outcomeOf(metricId: string, answer: ProbeTestAnswer, pollBase = `${metricHref(metricId)}/test`): ProbeTestOutcome {
   if (answer.status === 200) return { kind: 'result', result: answer.body };
   const p = answer.body;
-  return { kind: 'pending', jobId: p.job_id, state: p.status, expiresAt: p.expires_at, detail: p.detail, pollHref: `${metricHref(metricId)}/test/${encodeURIComponent(p.job_id)}` };
+  return { kind: 'pending', jobId: p.job_id, state: p.status, expiresAt: p.expires_at, detail: p.detail, pollHref: `${pollBase}/${encodeURIComponent(p.job_id)}` };
 }
 
 /** Flips shown on the metric's page (newest first); the API lists the rest. */
 const FLIPS_SHOWN = 10;
 
 /** The locations and confirmation form as posted. */
-function measurementFormValues(body: unknown): MeasurementFormValues {
+export function measurementFormValues(body: unknown): MeasurementFormValues {
   return {
     locations: fields(body, 'locations'),
     quorum: field(body, 'confirmation.quorum'),
@@ -108,6 +110,12 @@ function measurementFormValues(body: unknown): MeasurementFormValues {
 
 /** The form's PATCH body (the API's MetricPatch): no location ticked is the default (null); an agent metric keeps its agent. */
 function measurementPatch(values: MeasurementFormValues, mode: MetricView['mode']) {
+  const { body, own } = measurementBody(values, mode);
+  return validated(MetricPatchBody, body, own);
+}
+
+/** The locations and confirmation fields as the API's body (`locations` for cloud metrics only), and what the form itself could not read. */
+export function measurementBody(values: MeasurementFormValues, mode: MetricView['mode']): { body: Record<string, unknown>; own: FieldError[] } {
   const own: FieldError[] = [];
   const count = (name: 'failures' | 'recoveries') => {
     const raw = values[name];
@@ -117,11 +125,14 @@ function measurementPatch(values: MeasurementFormValues, mode: MetricView['mode'
   };
   const quorum = /^\d{1,3}$/.test(values.quorum) ? Number(values.quorum) : values.quorum;
   const confirmation = { quorum, failures: count('failures'), recoveries: count('recoveries'), recheck: values.recheck };
-  return validated(MetricPatchBody, { ...(mode === 'cloud' ? { locations: values.locations.length ? values.locations : null } : {}), confirmation }, own);
+  return { body: { ...(mode === 'cloud' ? { locations: values.locations.length ? values.locations : null } : {}), confirmation }, own };
 }
 
 /** Metrics: the list with its filters, one metric with its history, "Test this probe" and the manual status. */
 export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
+  // Issue 27: create, edit, delete, pause and resume.
+  await app.register(metricFormPages, deps);
+
   /** Issue 25: the metric's locations, confirmation and flips, and (for write:metrics) the form that changes them. */
   async function locationsView(v: ConsoleViewer, m: Awaited<ReturnType<typeof getMetric>>, form?: { values: MeasurementFormValues; problem: FormProblem }): Promise<MetricLocationsView> {
     const flips = await listMetricFlips(v.ctx, m.id, { limit: FLIPS_SHOWN });
@@ -165,6 +176,7 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       test: extra.test,
       manual: extra.manual,
       locations: await locationsView(v, m, extra.measurement),
+      canEdit: v.can('write:metrics'),
     });
     return { title: `Metric: ${m.name}`, body };
   }
@@ -188,6 +200,7 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       filters,
       services,
       statuses: HEALTH_STATUSES,
+      canCreate: v.can('write:metrics'),
     });
     return sendPage(reply, v, NAV, { title: 'Metrics', flash: flashOf(request.query), body });
   });

@@ -167,7 +167,9 @@ function locationErrors(problem: FormProblem | null, sent: readonly string[]): s
     });
 }
 
-function locationsFieldset(view: MetricLocationsView, form: NonNullable<MetricLocationsView['form']>): string {
+type MeasurementForm = NonNullable<MetricLocationsView['form']>;
+
+function locationsFieldset(view: Pick<MetricLocationsView, 'mode' | 'labels'>, form: MeasurementForm): string {
   if (view.mode === 'agent') return '<p>Measured by its agent (an agent metric reaches what only its agent can).</p>';
   const chosen = new Set(form.values.locations);
   const offered = [...form.choices];
@@ -187,7 +189,8 @@ function locationsFieldset(view: MetricLocationsView, form: NonNullable<MetricLo
 <p class="muted" id="f-locations-hint">None ticked: every online cloud location (the default). Agents vote next to cloud locations when the target is public.</p>${boxes}${err}</fieldset>`;
 }
 
-function measurementForm(view: MetricLocationsView, form: NonNullable<MetricLocationsView['form']>): string {
+/** The locations and confirmation fields (no form around them): the metric's page and its create and edit forms use them. */
+export function measurementFields(view: Pick<MetricLocationsView, 'mode' | 'labels'>, form: MeasurementForm): string {
   const v = form.values;
   const p = form.problem;
   const most = Math.max(3, form.choices.length, Number(v.quorum) || 0);
@@ -197,16 +200,25 @@ function measurementForm(view: MetricLocationsView, form: NonNullable<MetricLoca
     { value: 'all', label: 'all: every voting location' },
     ...Array.from({ length: Math.min(most, 20) }, (_, i) => ({ value: String(i + 1), label: `at least ${i + 1} location${i ? 's' : ''}` })),
   ];
-  const fieldNames = ['confirmation.quorum', 'confirmation.failures', 'confirmation.recoveries', 'confirmation.recheck'];
-  const boxProblem = p ? { ...p, errors: (p.errors ?? []).filter((e) => !LOCATION_PATH.test(e.path)) } : null;
-  return `<section aria-labelledby="measurement"><h2 id="measurement">Change locations and confirmation</h2>
-${problemBox(boxProblem, fieldNames)}
-<form class="stack" method="post" action="/console/metrics/${esc(encodeURIComponent(view.metricId))}/measurement">${csrfField(form.csrf)}
-${locationsFieldset(view, form)}
+  return `${locationsFieldset(view, form)}
 ${selectField({ name: 'confirmation.quorum', label: 'A round fails when', options: quorums, value: v.quorum, problem: p, required: true })}
 ${inputField({ name: 'confirmation.failures', label: 'Failing rounds before it flips', type: 'number', value: v.failures, problem: p, required: true, hint: '1 to 10 consecutive rounds; the outage counts from the first of them' })}
 ${inputField({ name: 'confirmation.recoveries', label: 'Good rounds before it returns', type: 'number', value: v.recoveries, problem: p, required: true, hint: '1 to 10 consecutive rounds' })}
-<div><label><input type="checkbox" name="confirmation.recheck" value="true"${v.recheck ? ' checked' : ''}> Recheck: run a failing location’s check once more from another location before its vote counts</label></div>
+<div><label><input type="checkbox" name="confirmation.recheck" value="true"${v.recheck ? ' checked' : ''}> Recheck: run a failing location’s check once more from another location before its vote counts</label></div>`;
+}
+
+/** The problem above the measurement fields, without the location errors the fieldset shows itself. */
+export function measurementProblem(p: FormProblem | null): FormProblem | null {
+  return p ? { ...p, errors: (p.errors ?? []).filter((e) => !LOCATION_PATH.test(e.path)) } : null;
+}
+
+export const MEASUREMENT_FIELDS = ['confirmation.quorum', 'confirmation.failures', 'confirmation.recoveries', 'confirmation.recheck'];
+
+function measurementForm(view: MetricLocationsView, form: MeasurementForm): string {
+  return `<section aria-labelledby="measurement"><h2 id="measurement">Change locations and confirmation</h2>
+${problemBox(measurementProblem(form.problem), MEASUREMENT_FIELDS)}
+<form class="stack" method="post" action="/console/metrics/${esc(encodeURIComponent(view.metricId))}/measurement">${csrfField(form.csrf)}
+${measurementFields(view, form)}
 <div class="actions"><button type="submit">Save locations and confirmation</button></div>
 </form></section>`;
 }

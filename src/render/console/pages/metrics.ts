@@ -1,5 +1,6 @@
 import { esc, timeTag } from '../../html';
-import { type FormProblem, csrfField, problemBox, selectField } from '../forms';
+import { exportLink, managedMarker, managedNotice } from '../config-as-code';
+import { type FormProblem, actionButton, csrfField, problemBox, selectField } from '../forms';
 import { facts, link, pager, stateBadge, table, toneOfStatus } from '../parts';
 import { temporalWorkflowLink } from './webhooks';
 import { type MetricLocationsView, metricLocationsSections } from './metric-locations';
@@ -28,6 +29,9 @@ export interface ConsoleMetric {
   reason_class: 'target' | 'measurement' | null;
   last_sample_at: string | null;
   status_since: string | null;
+  /** Issue 27: paused (not checked); its last status stays. */
+  paused: boolean;
+  paused_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -53,6 +57,8 @@ export interface MetricListView {
   /** Services to filter by (id, name). */
   services: { id: string; name: string }[];
   statuses: readonly string[];
+  /** The viewer may create metrics (write:metrics). */
+  canCreate?: boolean;
 }
 
 /** What a probe test answered (spec §2.3), as the console shows it. */
@@ -93,6 +99,8 @@ export interface MetricDetailView {
   temporalUiUrl: string | null;
   /** Issue 25: its locations, confirmation, flips and the form that changes them. */
   locations?: MetricLocationsView | null;
+  /** Issue 27: the viewer may edit, pause and delete it (write:metrics). */
+  canEdit?: boolean;
 }
 
 const MODE_LABELS: Record<ConsoleMetric['mode'], string> = { agent: 'agent', cloud: 'cloud', push: 'push' };
@@ -109,6 +117,12 @@ export function availabilityNote(status: string, reasonClass: string | null): st
   return reasonClass === 'target'
     ? ' <span class="muted">· counts as down: the target did not answer</span>'
     : ' <span class="muted">· not measured</span>';
+}
+
+/** A paused metric says so first; the status it had when paused stays beside it. */
+function metricStatus(m: Pick<ConsoleMetric, 'status' | 'reason_class' | 'paused'>): string {
+  if (m.paused) return `${stateBadge('paused', 'neutral')} <span class="muted">not checked; last status ${esc(statusText(m.status))}</span>`;
+  return readingStatus(m.status, m.reason_class);
 }
 
 /** A reading's status badge with its availability when `no_data`. */
@@ -156,11 +170,11 @@ ${selectField({ name: 'status', label: 'Status', options: statuses, value: view.
 
 export function metricListBody(view: MetricListView): string {
   const rows = view.metrics.map((m) => [
-    link(metricHref(m.id), m.name),
+    `${link(metricHref(m.id), m.name)}${managedMarker(m.config_key)}`,
     serviceCell(m),
     `<code>${esc(m.source_type)}</code>`,
     esc(MODE_LABELS[m.mode]),
-    readingStatus(m.status, m.reason_class),
+    metricStatus(m),
     esc(valueText(m.current_value, m.unit)),
     reasonCell(m.reason_label, m.reason_hint, m.reason),
     whenOrNever(m.last_sample_at),
@@ -168,9 +182,12 @@ export function metricListBody(view: MetricListView): string {
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(view.filters)) if (v) query[k] = v;
   const filtered = Object.keys(query).length > 0;
-  return `${filterForm(view)}
+  const create = view.canCreate ? '<p><a class="button" href="/console/metrics/new">New metric</a></p>' : '';
+  return `${create}
+${exportLink('metric')}
+${filterForm(view)}
 <h2>Metrics</h2>
-${table(['Name', 'Service', 'Type', 'Mode', 'Status', 'Latest value', 'Reason', 'Last sample'], rows, filtered ? 'No metric matches these filters.' : 'No metrics yet. Create them through the API or a configuration document.')}
+${table(['Name', 'Service', 'Type', 'Mode', 'Status', 'Latest value', 'Reason', 'Last sample'], rows, filtered ? 'No metric matches these filters.' : 'No metrics yet.')}
 ${pager('/console/metrics', view.nextCursor, query)}`;
 }
 
@@ -202,7 +219,7 @@ function probeResultBlock(r: ProbeTestResultView): string {
   return `<div role="status" id="probe-test-result"><p><strong>Test result.</strong> Nothing was stored: no sample, no status change.</p>${facts(rows)}</div>`;
 }
 
-function probeOutcomeBlock(t: ProbeTestOutcome, temporalUiUrl: string | null): string {
+export function probeOutcomeBlock(t: ProbeTestOutcome, temporalUiUrl: string | null): string {
   if (t.kind === 'result') return probeResultBlock(t.result);
   if (t.kind === 'problem') return problemBox(t.problem);
   const workflow = temporalWorkflowLink(temporalUiUrl, `probe-test:${t.jobId}`);
@@ -254,11 +271,18 @@ function historySection(history: MetricSample[], unit: string | null): string {
 ${table(['Sampled at', 'Value', 'Status', 'Reason', 'Reason class'], rows, 'No samples yet.', 'Newest first')}</section>`;
 }
 
+/** Edit, pause or resume, delete (issue 27). */
+function configActions(m: ConsoleMetric, csrf: string): string {
+  const href = metricHref(m.id);
+  const pause = m.paused ? actionButton({ action: `${href}/resume`, label: 'Resume checks', csrf, kind: 'secondary' }) : actionButton({ action: `${href}/pause`, label: 'Pause checks', csrf, kind: 'secondary' });
+  return `<div class="actions row-actions"><a class="button" href="${esc(`${href}/edit`)}">Edit</a> ${pause} <a href="${esc(`${href}/delete`)}">Delete…</a></div>`;
+}
+
 export function metricDetailBody(view: MetricDetailView): string {
   const m = view.metric;
   const agent = m.agent_id ? `${link(`/console/agents`, 'agent')} <code>${esc(m.agent_id)}</code>` : '<span class="muted">none</span>';
   const rows: [string, string][] = [
-    ['Status', `${readingStatus(m.status, m.reason_class)}${m.status_since ? ` <span class="muted">since</span> ${timeTag(m.status_since, 'UTC')}` : ''}`],
+    ['Status', `${metricStatus(m)}${m.paused_at ? ` <span class="muted">paused since</span> ${timeTag(m.paused_at, 'UTC')}` : ''}${m.status_since ? ` <span class="muted">since</span> ${timeTag(m.status_since, 'UTC')}` : ''}`],
     ['Latest value', esc(valueText(m.current_value, m.unit))],
     ['Reason', reasonCell(m.reason_label, m.reason_hint, m.reason)],
     ['Last sample', whenOrNever(m.last_sample_at)],
@@ -273,6 +297,8 @@ export function metricDetailBody(view: MetricDetailView): string {
   if (m.config_key) rows.push(['Config key', `<code>${esc(m.config_key)}</code>`]);
   rows.push(['Created', timeTag(m.created_at, 'UTC')]);
   return `<p><a href="/console/metrics">All metrics</a></p>
+${managedNotice(m.config_key)}
+${view.canEdit ? configActions(m, view.csrf) : ''}
 ${facts(rows)}
 ${view.locations ? metricLocationsSections(view.locations) : ''}
 ${probeTestSection(view)}
