@@ -45,6 +45,7 @@ async function authenticate(platform: Platform, request: FastifyRequest, reply: 
   const found = await platform.keys.getOrLoad(hash, 'key', () => findApiKey(request.em, hash, request.now));
   if (!found) throw unauthenticated('The API key is invalid: no such key exists.');
   if (found.revoked) throw unauthenticated('The API key has been revoked.');
+  if (found.expiresAt && found.expiresAt.getTime() <= request.now.getTime()) throw unauthenticated(`The API key expired at ${found.expiresAt.toISOString()}.`);
   if (!isPlanId(found.plan)) throw new Error(`Organization ${found.organizationId} has unknown plan ${found.plan}`);
   const plan = PLANS[found.plan];
   if (!plan.features.has('public_api')) {

@@ -16,6 +16,8 @@ export const ApiKeySchema = defineEntity({
     createdAt: p.datetime(3),
     revokedAt: p.datetime(3).nullable(),
     lastUsedAt: p.datetime(3).nullable(),
+    /** Past this instant the key answers 401 (null: never expires). */
+    expiresAt: p.datetime(3).nullable(),
   },
 });
 export type ApiKey = InferEntity<typeof ApiKeySchema>;

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type ConsoleUser, ConsoleUserSchema, OrganizationSchema } from '../../db/entities';
+import { type ConsoleUser, ConsoleSessionSchema, ConsoleUserSchema, OrganizationSchema } from '../../db/entities';
 import { CONSOLE_ROLES, type ConsoleRole, isConsoleRole } from '../../domain/console-roles';
+import { pageOf } from '../../domain/cursor';
+import { type FieldError, ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { UsageError } from '../api-keys';
+import type { OrgContext } from '../context';
+import { NEWEST_FIRST, afterCursor } from '../keyset';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -37,12 +41,16 @@ export async function findConsoleUser(em: EntityManager, id: string | undefined)
   return user;
 }
 
-/** Disables a user: their sessions stop working at once and their links do nothing. */
+/**
+ * Disables a user: their sessions end (so enabling them again later does not revive one) and their
+ * links do nothing.
+ */
 export async function disableConsoleUser(em: EntityManager, id: string, now: Date): Promise<ConsoleUser> {
   const user = isUuid(id) ? await em.findOne(ConsoleUserSchema, id) : null;
   if (!user) throw new UsageError(`No console user ${id}`);
   user.disabledAt ??= now;
   await em.flush();
+  await em.nativeUpdate(ConsoleSessionSchema, { user: user.id, endedAt: null }, { endedAt: now });
   return user;
 }
 
@@ -50,6 +58,61 @@ export async function disableConsoleUser(em: EntityManager, id: string, now: Dat
 export async function ensureConsoleOwner(em: EntityManager, organizationId: string, email: string, now: Date): Promise<ConsoleUser> {
   const existing = await em.findOne(ConsoleUserSchema, { organization: organizationId, email: normalizeEmail(email) });
   return existing ?? createConsoleUser(em, { organizationId, email, role: 'owner' }, now);
+}
+
+/** What an invitation's fields get wrong (paths as the Users form names them); empty when fine. */
+export function newUserErrors(email: string, role: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const normal = normalizeEmail(email);
+  if (!EMAIL.test(normal) || normal.length > 320) errors.push({ path: 'email', message: email.trim() ? `"${email.trim()}" is not an email address` : 'Give the email address to invite' });
+  if (!isConsoleRole(role)) errors.push({ path: 'role', message: `Pick one of the roles: ${CONSOLE_ROLES.join(', ')}` });
+  return errors;
+}
+
+/** One newest-first page of the organization's console users (the Users page). */
+export async function listOrgConsoleUsers(ctx: OrgContext, q: { limit: number; cursor?: string }) {
+  const rows = await ctx.em.find(ConsoleUserSchema, { organization: ctx.org.id, ...afterCursor(q.cursor) }, { orderBy: NEWEST_FIRST, limit: q.limit + 1 });
+  return pageOf(rows, q.limit);
+}
+
+/** A user of the caller's organization, or 404 (another organization's id too). */
+export async function findOrgConsoleUser(ctx: OrgContext, id: string): Promise<ConsoleUser> {
+  const user = isUuid(id) ? await ctx.em.findOne(ConsoleUserSchema, { id, organization: ctx.org.id }) : null;
+  if (!user) throw notFound('Console user');
+  return user;
+}
+
+/**
+ * Changes a user's role or enables/disables them, in one transaction that locks the organization,
+ * so two owners demoting each other at once cannot leave it with no enabled owner. A disabled user's
+ * sessions end at once. The change takes effect on the user's next request (sessions read the role
+ * each time).
+ */
+export async function updateOrgConsoleUser(ctx: OrgContext, actorUserId: string, id: string, change: { role: string } | { enabled: boolean }): Promise<ConsoleUser> {
+  if ('role' in change && !isConsoleRole(change.role)) throw new ProblemError('validation_failed', `Unknown role "${change.role}".`, { errors: [{ path: 'role', message: `Pick one of the roles: ${CONSOLE_ROLES.join(', ')}` }] });
+  return ctx.em.transactional(async (tx) => {
+    await tx.findOneOrFail(OrganizationSchema, ctx.org.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const user = isUuid(id) ? await tx.findOne(ConsoleUserSchema, { id, organization: ctx.org.id }) : null;
+    if (!user) throw notFound('Console user');
+    const losesOwner = user.role === 'owner' && !user.disabledAt && ('role' in change ? change.role !== 'owner' : !change.enabled);
+    if (losesOwner) {
+      const others = await tx.count(ConsoleUserSchema, { organization: ctx.org.id, role: 'owner', disabledAt: null, id: { $ne: user.id } });
+      if (others === 0) {
+        const who = user.id === actorUserId ? 'You are' : `${user.email} is`;
+        const path = 'role' in change ? 'role' : 'enabled';
+        const message = `${who} the organization's last enabled owner. Make another user an owner first: without one, nobody could manage users and API keys.`;
+        throw new ProblemError('validation_failed', message, { errors: [{ path, message }] });
+      }
+    }
+    if ('role' in change) user.role = change.role;
+    else if (change.enabled) user.disabledAt = null;
+    else if (!user.disabledAt) {
+      user.disabledAt = ctx.now;
+      await tx.nativeUpdate(ConsoleSessionSchema, { user: user.id, endedAt: null }, { endedAt: ctx.now });
+    }
+    await tx.flush();
+    return user;
+  });
 }
 
 export type { ConsoleRole };

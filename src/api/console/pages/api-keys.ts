@@ -1,5 +1,91 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ProblemError } from '../../../domain/error-catalog';
+import { zonedTimeToUtc } from '../../../domain/periods';
+import { apiKeyCreatedBody, apiKeyFormBody, apiKeyListBody, apiKeyRevokeBody, keyHref } from '../../../render/console/pages/api-keys';
+import { createOrgApiKey, getOrgApiKey, listOrgApiKeys, revokeOrgApiKey } from '../../../usecases/api-keys';
+import { type ConsoleViewer, redirectWithFlash, sendPage, viewer } from '../context';
 import type { ConsoleDeps } from '../deps';
+import { attempt, field, fields, flashOf, listQuery } from '../forms';
 
-/** API keys: create (secret shown once), scope, expire, revoke, last use (owners; issue 27). */
-export const apiKeyPages: FastifyPluginAsync<ConsoleDeps> = async () => {};
+const NAV = '/console/api-keys';
+/**
+ * A new key's secret travels from the POST to the one GET that shows it in this cookie, sealed
+ * with the installation's secret box and bound to the session and the key: post/redirect/get
+ * without storing the secret anywhere on the server. The GET clears it, so a reload, the back
+ * button or another tab find nothing; unread, it dies after two minutes.
+ */
+const SECRET_COOKIE = 'vigil_new_key';
+const SECRET_PATH = '/console/api-keys';
+
+/** Keys are the owner's business, as in the navigation (the API has no route that makes keys). */
+export function requireOwner(request: FastifyRequest): ConsoleViewer {
+  const v = viewer(request);
+  if (v.role !== 'owner') throw new ProblemError('forbidden', `Your role (${v.role}) cannot do this: only owners manage users and API keys.`);
+  return v;
+}
+
+/** A datetime-local reading in the viewer's zone as an instant; '' is no expiry. */
+function expiryOf(local: string, zone: string): { at: Date | null; error?: string } {
+  if (local === '') return { at: null };
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
+  if (!m) return { at: null, error: 'Give a date and time (YYYY-MM-DDTHH:MM), or leave it empty' };
+  const [year, month, day, hour, minute] = m.slice(1).map(Number) as [number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return { at: null, error: 'That date and time does not exist' };
+  return { at: new Date(zonedTimeToUtc({ year, month, day, hour, minute, second: 0 }, zone)) };
+}
+
+export const apiKeyPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
+  const sealFor = (v: ConsoleViewer, keyId: string, secret: string) => deps.box.seal(JSON.stringify({ s: v.session.sessionId, k: keyId, p: secret }));
+  function takeSecret(request: FastifyRequest, reply: FastifyReply, v: ConsoleViewer, keyId: string): string | null {
+    const raw = request.cookies[SECRET_COOKIE];
+    if (raw === undefined) return null;
+    reply.clearCookie(SECRET_COOKIE, { path: SECRET_PATH });
+    try {
+      const got = JSON.parse(deps.box.open(raw)) as { s?: unknown; k?: unknown; p?: unknown };
+      return got.s === v.session.sessionId && got.k === keyId && typeof got.p === 'string' ? got.p : null;
+    } catch {
+      return null;
+    }
+  }
+
+  app.get('/api-keys', async (request, reply) => {
+    const v = requireOwner(request);
+    const page = await listOrgApiKeys(v.ctx, listQuery(request.query, 50));
+    return sendPage(reply, v, NAV, { title: 'API keys', flash: flashOf(request.query), body: apiKeyListBody(page.items, page.nextCursor, v.timeZone) });
+  });
+
+  app.get('/api-keys/new', async (request, reply) => {
+    const v = requireOwner(request);
+    return sendPage(reply, v, NAV, { title: 'Create an API key', body: apiKeyFormBody({ csrf: v.csrf, name: '', scopes: [], expiresAt: '', zone: v.timeZone, problem: null }) });
+  });
+
+  app.post('/api-keys/new', async (request, reply) => {
+    const v = requireOwner(request);
+    const input = { name: field(request.body, 'name'), scopes: fields(request.body, 'scopes'), expiresAt: field(request.body, 'expires_at').trim() };
+    const expiry = expiryOf(input.expiresAt, v.timeZone);
+    const done = await attempt(() => createOrgApiKey(v.ctx, { name: input.name, scopes: input.scopes, expiresAt: expiry.at, ...(expiry.error ? { expiryError: expiry.error } : {}) }));
+    if (!done.ok) return sendPage(reply, v, NAV, { title: 'Create an API key', body: apiKeyFormBody({ csrf: v.csrf, ...input, zone: v.timeZone, problem: done.problem }) }, done.status);
+    const { key, plaintext } = done.value;
+    reply.setCookie(SECRET_COOKIE, sealFor(v, key.id, plaintext), { path: SECRET_PATH, httpOnly: true, sameSite: 'strict', secure: deps.secureCookie, maxAge: 120 });
+    return reply.code(303).header('location', `${keyHref(key.id)}/created`).send();
+  });
+
+  app.get<{ Params: { id: string } }>('/api-keys/:id/created', async (request, reply) => {
+    const v = requireOwner(request);
+    const key = await getOrgApiKey(v.ctx, request.params.id);
+    const secret = takeSecret(request, reply, v, key.id);
+    return sendPage(reply, v, NAV, { title: `API key: ${key.name}`, body: apiKeyCreatedBody(key, secret, v.timeZone) });
+  });
+
+  app.get<{ Params: { id: string } }>('/api-keys/:id/revoke', async (request, reply) => {
+    const v = requireOwner(request);
+    const key = await getOrgApiKey(v.ctx, request.params.id);
+    return sendPage(reply, v, NAV, { title: `Revoke ${key.name}?`, body: apiKeyRevokeBody(key, v.csrf, v.timeZone) });
+  });
+
+  app.post<{ Params: { id: string } }>('/api-keys/:id/revoke', async (request, reply) => {
+    const v = requireOwner(request);
+    const key = await revokeOrgApiKey(v.ctx, request.params.id);
+    return redirectWithFlash(reply, '/console/api-keys', `Revoked ${key.name} (${key.prefix}…): requests with it now answer 401.`);
+  });
+};
