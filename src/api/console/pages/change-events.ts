@@ -8,6 +8,9 @@ import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, filterOf, flashOf, listQuery, utcInstantOf, validated } from '../forms';
 import { serviceChoices } from '../choices';
 
+/** The source of a change recorded through this form when the form names none. */
+const CONSOLE_SOURCE = 'console';
+
 type Failed = Extract<Awaited<ReturnType<typeof attempt>>, { ok: false }>;
 
 function valuesOf(body: unknown): ChangeEventFormValues {
@@ -24,13 +27,17 @@ function valuesOf(body: unknown): ChangeEventFormValues {
   };
 }
 
-/** The form as the API's create body: empty optional fields are left out, as a client would. */
-function inputOf(values: ChangeEventFormValues): { input: Record<string, unknown>; errors: FieldError[] } {
+/**
+ * The form as the API's create body: empty optional fields are left out, as a client would,
+ * except who made the change (the signed-in user, `you`, unless the form names someone) and where
+ * it came from ("console"), so the list always says who recorded a change by hand.
+ */
+function inputOf(values: ChangeEventFormValues, you: string): { input: Record<string, unknown>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const input: Record<string, unknown> = { kind: values.kind, title: values.title, service_ids: values.service_ids };
   if (values.description.trim()) input.description = values.description;
-  if (values.actor.trim()) input.actor = values.actor;
-  if (values.source.trim()) input.source = values.source;
+  input.actor = values.actor.trim() ? values.actor : you;
+  input.source = values.source.trim() ? values.source : CONSOLE_SOURCE;
   if (values.occurred_at.trim()) {
     const iso = utcInstantOf(values.occurred_at.trim());
     if (iso) input.occurred_at = iso;
@@ -60,6 +67,7 @@ export const changeEventPages: FastifyPluginAsync<ConsoleDeps> = async (app) => 
           nextCursor: page.nextCursor,
           canWrite: v.can('write:incidents'),
           csrf: v.csrf,
+          you: v.session.user.email,
           values,
           problem: failed?.problem,
         }),
@@ -73,7 +81,7 @@ export const changeEventPages: FastifyPluginAsync<ConsoleDeps> = async (app) => 
   app.post('/change-events', async (request, reply) => {
     const v = requireScope(request, 'write:incidents');
     const values = valuesOf(request.body);
-    const { input, errors } = inputOf(values);
+    const { input, errors } = inputOf(values, v.session.user.email);
     const r = await attempt(() => createChangeEvent(v.ctx, validated(ChangeEventCreateBody, input, errors)));
     if (!r.ok) return sendList(request, reply, v, values, r);
     return redirectWithFlash(reply, '/console/change-events', `Change recorded: ${r.value.title}`);

@@ -28,7 +28,17 @@ export interface ChangeEventFormValues {
 
 export const EMPTY_CHANGE_FORM: ChangeEventFormValues = { kind: 'deploy', title: '', description: '', service_ids: [], actor: '', source: '', occurred_at: '', link_label: '', link_url: '' };
 
-const FORM_FIELDS = ['kind', 'title', 'description', 'service_ids', 'actor', 'source', 'occurred_at', 'links.0.label', 'links.0.url'];
+const FORM_FIELDS = [
+  { name: 'kind', label: 'Kind' },
+  { name: 'title', label: 'What changed' },
+  { name: 'description', label: 'Description' },
+  { name: 'service_ids', label: 'Services it touched' },
+  { name: 'actor', label: 'Who made it' },
+  { name: 'source', label: 'Source' },
+  { name: 'occurred_at', label: 'When' },
+  { name: 'links.0.label', label: 'Link text' },
+  { name: 'links.0.url', label: 'URL' },
+];
 
 const kindText = (kind: string) => kind.replace('_', ' ');
 
@@ -37,7 +47,7 @@ function linksOf(links: ChangeEventRow['links']): string {
   return safe.length ? safe.map((l) => `<a href="${esc(l.url)}" rel="noopener noreferrer">${esc(l.label)}</a>`).join(', ') : '';
 }
 
-function recordForm(o: { csrf: string; kinds: readonly string[]; values: ChangeEventFormValues; services: Choice[]; problem?: FormProblem | null }): string {
+function recordForm(o: { csrf: string; you: string; kinds: readonly string[]; values: ChangeEventFormValues; services: Choice[]; problem?: FormProblem | null }): string {
   const p = o.problem;
   return `<section aria-labelledby="record"><h2 id="record">Record a change</h2>
 <p class="muted">Pipelines usually report changes through the API (POST /v1/change-events); this form is for the ones made by hand.</p>
@@ -48,8 +58,8 @@ ${selectField({ name: 'kind', label: 'Kind', value: o.values.kind, problem: p, o
 ${inputField({ name: 'title', label: 'What changed', value: o.values.title, problem: p, required: true, hint: 'One line, e.g. "Deploy checkout-api v1.42.0".' })}
 ${textareaField({ name: 'description', label: 'Description (optional)', value: o.values.description, problem: p })}
 ${choiceGroup({ name: 'service_ids', legend: 'Services it touched', choices: o.services, selected: o.values.service_ids, problem: p, empty: 'The organization has no services yet.' })}
-${inputField({ name: 'actor', label: 'Who made it (optional)', value: o.values.actor, problem: p })}
-${inputField({ name: 'source', label: 'Source (optional)', value: o.values.source, problem: p, hint: 'Where it came from, e.g. "manual" or "github-actions".' })}
+${inputField({ name: 'actor', label: 'Who made it (optional)', value: o.values.actor, problem: p, hint: `Left empty: you (${o.you}).` })}
+${inputField({ name: 'source', label: 'Source (optional)', value: o.values.source, problem: p, hint: 'Where it came from, e.g. "github-actions"; left empty: console.' })}
 ${inputField({ name: 'occurred_at', label: 'When (UTC, optional; default now)', type: 'datetime-local', value: o.values.occurred_at, problem: p })}
 <fieldset><legend>Link (optional)</legend>
 ${inputField({ name: 'links.0.label', label: 'Link text', value: o.values.link_label, problem: p })}
@@ -67,6 +77,8 @@ export function changeEventListBody(o: {
   nextCursor: string | null;
   canWrite: boolean;
   csrf: string;
+  /** The signed-in user's email: who a change recorded here is by when the form names no one. */
+  you: string;
   values: ChangeEventFormValues;
   problem?: FormProblem | null;
 }): string {
