@@ -53,6 +53,8 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-content-type-options', 'nosniff');
+    // How long the server took to build the page (the browser tests log it per page).
+    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
     return payload;
   });
 
