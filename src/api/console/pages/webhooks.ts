@@ -1,15 +1,18 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ProblemError } from '../../../domain/error-catalog';
 import type { FormProblem } from '../../../render/console/forms';
-import { deliveryDetailBody, deliveryHref, webhookDetailBody, webhookListBody } from '../../../render/console/pages/webhooks';
+import { EMPTY_WEBHOOK_FORM, type WebhookFormValues, webhookActions, webhookDeleteBody, webhookFormBody, webhookSecretBody } from '../../../render/console/pages/webhook-form';
+import { deliveryDetailBody, deliveryHref, webhookDetailBody, webhookHref, webhookListBody } from '../../../render/console/pages/webhooks';
 import { getDelivery, listDeliveries, redeliver } from '../../../usecases/webhooks/deliveries';
-import { getWebhook, listWebhooks } from '../../../usecases/webhooks/subscriptions';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, revealWebhookSecret, rotateWebhookSecret, updateWebhook } from '../../../usecases/webhooks/subscriptions';
 import { DELIVERY_STATES, type DeliveryState } from '../../../usecases/webhooks/views';
+import { WebhookCreateBody, WebhookPatchBody } from '../../schemas/webhooks';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, flashOf, listQuery } from '../forms';
+import { attempt, field, fields, flashOf, listQuery, validated } from '../forms';
 
 const NAV = '/console/webhooks';
+type IdRequest = { Params: { id: string } };
 
 /** The delivery-state filter: '' for all, 400 for a state the API's listWebhookDeliveries does not take. */
 function stateOf(query: unknown): DeliveryState | '' {
@@ -21,7 +24,22 @@ function stateOf(query: unknown): DeliveryState | '' {
   return s as DeliveryState;
 }
 
-/** Webhook subscriptions, each with its delivery log; a delivery with its attempts and Redeliver. */
+function formValues(body: unknown): WebhookFormValues {
+  return { url: field(body, 'url').trim(), description: field(body, 'description'), event_types: fields(body, 'event_types'), enabled: field(body, 'enabled') === 'true', secret: field(body, 'secret').trim() };
+}
+
+/** A 404 of the use case is the page's 404; any other problem is shown on the page. */
+function notFoundOf(r: { status: number; problem: FormProblem }): void {
+  if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+}
+
+/** The newest delivery that is no longer being attempted: what "Send test" sends again. */
+async function newestFinished(v: ConsoleViewer, webhookId: string): Promise<{ id: string } | null> {
+  const page = await listDeliveries(v.ctx, webhookId, { limit: 20 });
+  return page.items.find((d) => d.state !== 'pending') ?? null;
+}
+
+/** Webhook subscriptions: list, create (secret once), edit, send test, rotate, disable/enable, delete; the delivery log and Redeliver. */
 export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   async function deliveryPage(v: ConsoleViewer, webhookId: string, deliveryId: string, problem: FormProblem | null = null) {
     const webhook = await getWebhook(v.ctx, webhookId);
@@ -30,19 +48,110 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     return { title: `Delivery: ${delivery.event_type}`, body };
   }
 
+  const sendDetail = async (reply: FastifyReply, v: ConsoleViewer, id: string, query: unknown, failed?: { problem: FormProblem; status: number }) => {
+    const webhook = await getWebhook(v.ctx, id);
+    const state = stateOf(query);
+    const page = await listDeliveries(v.ctx, webhook.id, { ...listQuery(query, 50), ...(state ? { state } : {}) });
+    const actions = v.can('write:config') ? webhookActions({ webhook, csrf: v.csrf, canTest: webhook.enabled && (await newestFinished(v, webhook.id)) !== null }) : '';
+    const body = webhookDetailBody({ webhook, deliveries: page.items, nextCursor: page.nextCursor, stateFilter: state, states: DELIVERY_STATES, actions, problem: failed?.problem ?? null });
+    return sendPage(reply, v, NAV, { title: `Webhook: ${webhook.url}`, flash: failed ? null : flashOf(query), body }, failed?.status);
+  };
+
   app.get('/webhooks', async (request, reply) => {
     const v = requireScope(request, 'read:config');
     const page = await listWebhooks(v.ctx, listQuery(request.query, 50));
-    return sendPage(reply, v, NAV, { title: 'Webhooks', flash: flashOf(request.query), body: webhookListBody(page.items, page.nextCursor) });
+    return sendPage(reply, v, NAV, { title: 'Webhooks', flash: flashOf(request.query), body: webhookListBody(page.items, page.nextCursor, v.can('write:config')) });
   });
 
-  app.get<{ Params: { id: string } }>('/webhooks/:id', async (request, reply) => {
-    const v = requireScope(request, 'read:config');
+  app.get('/webhooks/new', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
+    return sendPage(reply, v, NAV, { title: 'New webhook', body: webhookFormBody({ csrf: v.csrf, values: EMPTY_WEBHOOK_FORM }) });
+  });
+
+  // The API's createWebhook; the answer shows the secret once (a page, not a redirect: it must not be stored anywhere to show it later).
+  app.post('/webhooks/new', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
+    const values = formValues(request.body);
+    const input = { url: values.url, event_types: values.event_types, description: values.description.trim() ? values.description : null, enabled: values.enabled, ...(values.secret ? { secret: values.secret } : {}) };
+    const r = await attempt(async () => {
+      const view = await createWebhook(v.ctx, deps.box, validated(WebhookCreateBody, input));
+      return { view, secret: await revealWebhookSecret(v.ctx, deps.box, view.id) };
+    });
+    if (!r.ok) return sendPage(reply, v, NAV, { title: 'New webhook', body: webhookFormBody({ csrf: v.csrf, values, problem: r.problem }) }, r.status);
+    return sendPage(reply, v, NAV, { title: 'Webhook created', body: webhookSecretBody({ webhook: r.value.view, secret: r.value.secret, rotated: false }) }, 201);
+  });
+
+  app.get<IdRequest>('/webhooks/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:config'), request.params.id, request.query));
+
+  app.get<IdRequest>('/webhooks/:id/edit', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
+    const w = await getWebhook(v.ctx, request.params.id);
+    const values = { url: w.url, description: w.description ?? '', event_types: w.event_types, enabled: w.enabled, secret: '' };
+    return sendPage(reply, v, NAV, { title: `Edit webhook`, body: webhookFormBody({ csrf: v.csrf, values, existing: w }) });
+  });
+
+  app.post<IdRequest>('/webhooks/:id/edit', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
+    const w = await getWebhook(v.ctx, request.params.id);
+    const values = formValues(request.body);
+    const patch = { url: values.url, event_types: values.event_types, description: values.description.trim() ? values.description : null };
+    const r = await attempt(() => updateWebhook(v.ctx, w.id, validated(WebhookPatchBody, patch)));
+    if (!r.ok) {
+      notFoundOf(r);
+      return sendPage(reply, v, NAV, { title: 'Edit webhook', body: webhookFormBody({ csrf: v.csrf, values, existing: w, problem: r.problem }) }, r.status);
+    }
+    return redirectWithFlash(reply, webhookHref(w.id), w.config_key ? 'Webhook saved. It is managed by config as code: the next apply overwrites this edit.' : 'Webhook saved.');
+  });
+
+  // "Send test": the API has no test event, so this is its redeliverWebhookDelivery of the newest finished delivery.
+  app.post<IdRequest>('/webhooks/:id/test', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
+    const w = await getWebhook(v.ctx, request.params.id);
+    const r = await attempt(async () => {
+      const last = await newestFinished(v, w.id);
+      if (!last) throw new ProblemError('delivery_in_progress', 'There is no finished delivery to send again yet: Send test resends the newest finished delivery (the API has no test event).');
+      return redeliver(v.ctx, { starter: deps.webhookStarter }, w.id, last.id);
+    });
+    if (r.ok) return redirectWithFlash(reply, deliveryHref(w.id, r.value.id), `Sent a test: the newest finished delivery (${r.value.event_type}) again, with the same webhook-id.`);
+    notFoundOf(r);
+    return sendDetail(reply, v, w.id, {}, r);
+  });
+
+  app.post<IdRequest>('/webhooks/:id/rotate-secret', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
+    const r = await attempt(() => rotateWebhookSecret(v.ctx, deps.box, request.params.id));
+    if (!r.ok) {
+      notFoundOf(r);
+      return sendDetail(reply, v, request.params.id, {}, r);
+    }
+    return sendPage(reply, v, NAV, { title: 'Secret rotated', body: webhookSecretBody({ webhook: r.value.view, secret: r.value.secret, rotated: true }) });
+  });
+
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    app.post<IdRequest>(`/webhooks/:id/${action}`, async (request, reply) => {
+      const v = requireScope(request, 'write:config');
+      const r = await attempt(() => updateWebhook(v.ctx, request.params.id, validated(WebhookPatchBody, { enabled })));
+      if (r.ok) return redirectWithFlash(reply, webhookHref(r.value.id), enabled ? 'Webhook enabled: new events are delivered.' : 'Webhook disabled: no new deliveries; retries stop at their next attempt.');
+      notFoundOf(r);
+      return sendDetail(reply, v, request.params.id, {}, r);
+    });
+  }
+
+  app.get<IdRequest>('/webhooks/:id/delete', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
     const webhook = await getWebhook(v.ctx, request.params.id);
-    const state = stateOf(request.query);
-    const page = await listDeliveries(v.ctx, webhook.id, { ...listQuery(request.query, 50), ...(state ? { state } : {}) });
-    const body = webhookDetailBody({ webhook, deliveries: page.items, nextCursor: page.nextCursor, stateFilter: state, states: DELIVERY_STATES });
-    return sendPage(reply, v, NAV, { title: `Webhook: ${webhook.url}`, flash: flashOf(request.query), body });
+    return sendPage(reply, v, NAV, { title: 'Delete webhook?', body: webhookDeleteBody({ csrf: v.csrf, webhook }) });
+  });
+
+  app.post<IdRequest>('/webhooks/:id/delete', async (request, reply) => {
+    const v = requireScope(request, 'write:config');
+    const webhook = await getWebhook(v.ctx, request.params.id);
+    const r = await attempt(() => deleteWebhook(v.ctx, webhook.id));
+    if (r.ok) return redirectWithFlash(reply, NAV, `Webhook to ${webhook.url} deleted.`);
+    return sendPage(reply, v, NAV, { title: 'Delete webhook?', body: webhookDeleteBody({ csrf: v.csrf, webhook, problem: r.problem }) }, r.status);
   });
 
   app.get<{ Params: { id: string; deliveryId: string } }>('/webhooks/:id/deliveries/:deliveryId', async (request, reply) => {

@@ -1,4 +1,5 @@
 import { esc, timeTag } from '../../html';
+import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { type FormProblem, actionButton, problemBox, selectField } from '../forms';
 import { facts, link, pager, stateBadge, table, temporalWorkflowUrl } from '../parts';
 
@@ -71,14 +72,16 @@ function lastResponse(d: { last_status_code: number | null; last_error: string |
   return '<span class="muted">—</span>';
 }
 
-export function webhookListBody(hooks: ConsoleWebhook[], nextCursor: string | null): string {
+export function webhookListBody(hooks: ConsoleWebhook[], nextCursor: string | null, canWrite = false): string {
   const rows = hooks.map((w) => [
-    `${link(webhookHref(w.id), w.url)}${w.description ? `<br><span class="muted">${esc(w.description)}</span>` : ''}`,
+    `${link(webhookHref(w.id), w.url)}${managedMarker(w.config_key)}${w.description ? `<br><span class="muted">${esc(w.description)}</span>` : ''}`,
     eventList(w.event_types),
     enabledBadge(w.enabled),
     timeTag(w.created_at, 'UTC'),
   ]);
-  return `${table(['URL', 'Events', 'State', 'Created'], rows, 'No webhook subscriptions yet. Create them through the API or a configuration document.')}
+  const create = canWrite ? '<p class="actions"><a class="button" href="/console/webhooks/new">New webhook</a></p>' : '';
+  return `${create}${exportLink('webhook')}
+${table(['URL', 'Events', 'State', 'Created'], rows, canWrite ? 'No webhook subscriptions yet.' : 'No webhook subscriptions yet. Create them through the API or a configuration document.')}
 ${pager('/console/webhooks', nextCursor)}`;
 }
 
@@ -88,6 +91,9 @@ export interface WebhookDetailView {
   nextCursor: string | null;
   stateFilter: string;
   states: readonly string[];
+  /** Edit, send test, rotate, disable, delete (webhook-form.ts), for roles that may. */
+  actions?: string;
+  problem?: FormProblem | null;
 }
 
 export function webhookDetailBody(view: WebhookDetailView): string {
@@ -111,7 +117,10 @@ export function webhookDetailBody(view: WebhookDetailView): string {
   const options = [{ value: '', label: 'Any state' }, ...view.states.map((s) => ({ value: s, label: s }))];
   const path = webhookHref(w.id);
   return `<p><a href="/console/webhooks">All webhooks</a></p>
+${managedNotice(w.config_key)}
+${problemBox(view.problem)}
 ${facts(rows)}
+${view.actions ?? ''}
 <section aria-labelledby="deliveries"><h2 id="deliveries">Deliveries</h2>
 <form class="stack" method="get" action="${esc(path)}" aria-label="Filter deliveries">
 ${selectField({ name: 'state', label: 'State', options, value: view.stateFilter })}
