@@ -9,12 +9,16 @@ export function toneOfStatus(status: string): 'healthy' | 'degraded' | 'unhealth
   return status === 'healthy' || status === 'degraded' || status === 'unhealthy' ? status : 'neutral';
 }
 
-/** A table whose rows are already HTML cells; an empty list says `empty`. */
+/**
+ * A table whose rows are already HTML cells; an empty list says `empty`. Each cell carries its
+ * column's name (`data-label`), which narrow screens show beside it when rows become cards.
+ */
 export function table(head: readonly string[], rows: readonly string[][], empty: string, caption?: string): string {
   if (!rows.length) return `<p class="muted">${esc(empty)}</p>`;
   const cap = caption ? `<caption class="muted">${esc(caption)}</caption>` : '';
+  const labels = head.map((h) => ` data-label="${esc(h)}"`);
   return `<div class="table-wrap"><table>${cap}<thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${r.map((cell, i) => `<td${labels[i] ?? ''}>${cell}</td>`).join('')}</tr>`)
     .join('')}</tbody></table></div>`;
 }
 
@@ -47,16 +51,25 @@ export interface TimelineItem {
   body: string | null;
 }
 
-/** An instant as readable UTC text in a `<time>` element. */
-export function utcTime(iso: string | null): string {
-  return iso ? timeTag(iso, 'UTC') : '<span class="muted">—</span>';
+/**
+ * An instant as readable text in the viewer's zone, named ("27 Nov 2026, 14:05 CET"), in a
+ * `<time>` element: without a chosen zone (UTC), /console/assets/console.js rewrites it into the
+ * browser's zone.
+ */
+export function zonedTime(iso: string | null, timeZone: string): string {
+  return iso ? timeTag(iso, timeZone) : '<span class="muted">—</span>';
 }
 
-/** A timeline, oldest first: each step's label as text, its time and its body. */
-export function timeline(items: readonly TimelineItem[], empty: string): string {
+/** An instant as readable UTC text in a `<time>` element. */
+export function utcTime(iso: string | null): string {
+  return zonedTime(iso, 'UTC');
+}
+
+/** A timeline, oldest first: each step's label as text, its time (in `timeZone`) and its body. */
+export function timeline(items: readonly TimelineItem[], empty: string, timeZone = 'UTC'): string {
   if (!items.length) return `<p class="muted">${esc(empty)}</p>`;
   return `<ol class="timeline">${items
-    .map((i) => `<li><strong>${esc(i.label)}</strong> · ${utcTime(i.at)}${i.body ? plainText(i.body) : ''}</li>`)
+    .map((i) => `<li><strong>${esc(i.label)}</strong> · ${zonedTime(i.at, timeZone)}${i.body ? plainText(i.body) : ''}</li>`)
     .join('')}</ol>`;
 }
 

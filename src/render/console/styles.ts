@@ -39,9 +39,10 @@ th{font-weight:600}
 .badge.healthy{background:${c.healthyBg};color:${c.healthy}}
 .badge.degraded{background:${c.degradedBg};color:${c.degraded}}
 .badge.unhealthy,.badge.late{background:${c.unhealthyBg};color:${c.unhealthy}}
-.bars{display:flex;gap:1px;height:1.5rem;align-items:stretch;max-width:100%}
-.bars span{flex:1;min-width:1px;background:${c.neutralBg}}
-.bars .up{background:${c.healthy}}.bars .partial{background:${c.degraded}}.bars .down{background:${c.unhealthy}}
+.bars{display:flex;justify-content:flex-end;overflow:hidden;height:1.5rem;max-width:100%;min-width:0}
+.bars svg{flex:none;display:block;width:100%;min-width:13.5rem;height:100%}
+.bars rect{fill:${c.neutralBg};stroke:${c.page};stroke-width:1px;vector-effect:non-scaling-stroke}
+.bars .up{fill:${c.healthy}}.bars .partial{fill:${c.degraded}}.bars .down{fill:${c.unhealthy}}
 form.stack{display:grid;gap:.75rem;max-width:36rem}
 form.inline{display:inline}
 label{font-weight:600;display:block}
@@ -63,5 +64,17 @@ dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
 @media (max-width:40rem){main{padding:.75rem}th,td{padding:.35rem .3rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}
+@media (max-width:40rem){
+.table-wrap{overflow-x:visible}
+.table-wrap>table,.table-wrap>table>tbody,.table-wrap>table>tbody>tr{display:block;width:100%}
+.table-wrap>table>thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.table-wrap>table>caption{display:block;text-align:left}
+.table-wrap>table>tbody>tr{border:1px solid ${c.border};border-radius:.35rem;margin:0 0 .75rem;padding:.15rem .6rem}
+.table-wrap>table>tbody>tr>td{display:block;position:relative;padding:.4rem 0 .4rem 38%;min-height:2.2rem;overflow-wrap:anywhere;min-width:0}
+.table-wrap>table>tbody>tr>td:last-child{border-bottom:0}
+.table-wrap>table>tbody>tr>td::before{content:attr(data-label);position:absolute;left:0;top:.4rem;width:35%;font-weight:600;color:${c.muted};overflow-wrap:anywhere}
+.table-wrap>table>tbody>tr>td[data-label=""],.table-wrap>table>tbody>tr>td:not([data-label]){padding-left:0}
+.table-wrap>table>tbody>tr>td[data-label=""]::before,.table-wrap>table>tbody>tr>td:not([data-label])::before{content:none}
+}
 ${FORMS_CSS}${CONFIG_CSS}${PUBLISHING_CSS}${PEOPLE_CSS}${OVERVIEW_CSS}${INCIDENTS_CSS}
 `;

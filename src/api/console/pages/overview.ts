@@ -1,23 +1,27 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { overviewBody } from '../../../render/console/pages/overview';
-import { serviceDetail } from '../../../usecases/service-status';
-import { listServices } from '../../../usecases/services';
+import { consoleOverview } from '../../../usecases/overview';
 import { requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { flashOf, listQuery } from '../forms';
+import { flashOf } from '../forms';
 import { onCallNowSection } from './alerting/on-call-now';
 
-/** The overview: every service with its status and 90 days of uptime. */
+/** The overview: open incidents, near maintenance, alerts and on call, then every service worst first (those without data last). */
 export const overviewPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.get('/', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');
-    const q = listQuery(request.query, 25);
-    const page = await listServices(v.ctx, q);
-    const services = [];
-    for (const s of page.items) {
-      const d = await serviceDetail(v.ctx, s.id);
-      services.push({ id: s.id, name: s.name, status: d.status, maintenance: d.maintenance?.title ?? null, metrics: d.metrics.length, uptime: d.uptime });
-    }
-    return sendPage(reply, v, '/console', { title: 'Overview', flash: flashOf(request.query), body: `${overviewBody(services, page.nextCursor)}\n${await onCallNowSection(v)}` });
+    const o = await consoleOverview(v.ctx);
+    const onCall = await onCallNowSection(v);
+    const incidents = v.can('read:incidents');
+    const body = overviewBody({
+      incidents: incidents ? o.incidents : null,
+      maintenances: incidents ? o.maintenances : null,
+      services: o.services,
+      noData: o.noData,
+      truncated: o.truncated,
+      onCall,
+      timeZone: v.timeZone,
+    });
+    return sendPage(reply, v, '/console', { title: 'Overview', flash: flashOf(request.query), body });
   });
 };
