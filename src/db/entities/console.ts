@@ -14,6 +14,8 @@ export const ConsoleUserSchema = defineEntity({
     createdAt: p.datetime(3),
     lastSignInAt: p.datetime(3).nullable(),
     disabledAt: p.datetime(3).nullable(),
+    /** IANA zone the user reads and enters times in; null: the browser's (UTC without script). */
+    timeZone: p.string().length(64).nullable(),
   },
   indexes: [{ name: 'console_users_org_email_unique', expression: 'create unique index console_users_org_email_unique on console_users (organization_id, email)' }],
 });

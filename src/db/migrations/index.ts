@@ -24,6 +24,7 @@ import { Migration20261127013000IncidentImpact } from './Migration20261127013000
 import { Migration20261127010000MetricPause } from './Migration20261127010000MetricPause';
 import { Migration20261127012000MaintenanceUpdates } from './Migration20261127012000MaintenanceUpdates';
 import { Migration20261127020000ApiKeyExpiry } from './Migration20261127020000ApiKeyExpiry';
+import { Migration20261127030000ConsoleTimeZone } from './Migration20261127030000ConsoleTimeZone';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127012000MaintenanceUpdates', class: Migration20261127012000MaintenanceUpdates },
   { name: 'Migration20261127013000IncidentImpact', class: Migration20261127013000IncidentImpact },
   { name: 'Migration20261127020000ApiKeyExpiry', class: Migration20261127020000ApiKeyExpiry },
+  { name: 'Migration20261127030000ConsoleTimeZone', class: Migration20261127030000ConsoleTimeZone },
 ];
