@@ -42,7 +42,7 @@ export const userPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
     const done = await attempt(() => updateOrgConsoleUser(v.ctx, v.session.user.id, id, change));
     if (!done.ok) {
       if (done.status === 404) return listPage(reply, v, {}, { problem: done.problem, status: 404 });
-      return listPage(reply, v, {}, { rowProblem: { userId: id, message: done.problem.detail }, status: done.status });
+      return listPage(reply, v, {}, { rowProblem: { userId: id, token: done.problem.title, message: done.problem.detail }, status: done.status });
     }
     const u = done.value;
     const what = 'role' in change ? `${u.email} is now ${u.role}; it takes effect on their next page.` : change.enabled ? `Enabled ${u.email}: they can sign in again.` : `Disabled ${u.email}: their sessions have ended.`;

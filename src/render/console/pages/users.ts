@@ -15,6 +15,8 @@ export interface ConsoleUserRow {
 /** A refusal of one row's action (role change, disable), shown next to that row's controls. */
 export interface RowProblem {
   userId: string;
+  /** The API's problem token (validation_failed). */
+  token: string;
   message: string;
 }
 
@@ -64,7 +66,7 @@ ${selectField({ name: 'role', label: 'Role', value: d.invite.role, options: ROLE
 <div><button type="submit">Send invitation</button></div>
 <p class="muted">They get an email with a sign-in link that works once, for a week.</p>
 </form></section>`;
-  const rowBox = d.rowProblem ? `<div class="problem" role="alert" tabindex="-1" id="problem"><h2>validation_failed</h2><p>${esc(d.rowProblem.message)}</p></div>` : '';
+  const rowBox = d.rowProblem ? problemBox({ title: d.rowProblem.token, detail: d.rowProblem.message }) : '';
   return `${rowBox}<p class="muted">Disabling someone ends their sessions at once; their sign-in links stop working. The organization keeps at least one enabled owner.</p>
 ${table(['Email', 'Role', 'Last sign-in', 'State', 'Access'], rows, 'No console users yet.')}
 ${pager('/console/users', d.nextCursor)}
