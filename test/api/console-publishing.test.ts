@@ -186,9 +186,16 @@ describe('console status pages', () => {
     expect(edit.text).toContain('overwritten by the next <code>vigil config apply</code>');
   });
 
-  it('deletes after a confirmation page; the subdomain answers 404', async () => {
+  it('deletes after a confirmation page (refused in words while it has subscribers); the subdomain answers 404', async () => {
     const confirm = await operator.get(`/console/status-pages/${pageId}/delete`);
     expect(confirm.text).toContain('Delete the status page <strong>Acme &#38; friends</strong>?');
+    const imported = await org.call('POST', `/v1/status-pages/${pageId}/subscribers/import`, { subscribers: [{ email: 'reader@publishing.test' }], skip_confirmation: true });
+    expect(imported.body.created).toBe(1);
+    const refused = await operator.post(`/console/status-pages/${pageId}/delete`, { _csrf: csrfOf(confirm.text) });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('The page has 1 active subscriber; delete them first.');
+    const subscriber = (await org.call('GET', `/v1/status-pages/${pageId}/subscribers`)).body.items[0];
+    await org.call('DELETE', `/v1/status-pages/${pageId}/subscribers/${subscriber.id}`);
     const res = await operator.post(`/console/status-pages/${pageId}/delete`, { _csrf: csrfOf(confirm.text) });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/console/status-pages');
@@ -237,6 +244,12 @@ describe('console webhooks', () => {
     // Never again: not on its page, not in the list.
     expect((await operator.get(`/console/webhooks/${hookId}`)).text).not.toContain(secret);
     expect((await operator.get('/console/webhooks')).text).not.toContain(secret);
+    // Nothing delivered yet: Send test says why it cannot, in words (409), instead of a button.
+    const fresh = await operator.get(`/console/webhooks/${hookId}`);
+    expect(fresh.text).toContain('Send test: available once the webhook has a finished delivery.');
+    const early = await operator.post(`/console/webhooks/${hookId}/test`, { _csrf: csrfOf(fresh.text) });
+    expect(early.status).toBe(409);
+    expect(early.text).toContain('There is no finished delivery to send again yet');
     // It is the real secret: a delivery is signed with it.
     await deliverOnce();
     const got = rx.received.at(-1)!;
@@ -268,7 +281,7 @@ describe('console webhooks', () => {
     expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body.enabled).toBe(false);
     const off = await operator.get(`/console/webhooks/${hookId}`);
     expect(off.text).toContain(`action="/console/webhooks/${hookId}/enable"`);
-    expect(off.text).toContain('Send test: available once');
+    expect(off.text).toContain('Send test: enable the webhook first.');
     expect((await operator.post(`/console/webhooks/${hookId}/enable`, { _csrf: csrf })).status).toBe(303);
     expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body.enabled).toBe(true);
   });
@@ -420,6 +433,10 @@ describe('console contracts', () => {
     expect([want2.creditAmountMinor, want2.capped]).toEqual([200_000, true]);
     expect(capped.text).toContain('pays <strong class="example-amount">$2,000.00</strong> (20% of the fee).');
     expect(capped.text).toContain('The cap limited the credit.');
+    // "Add a step" adds a tier row, keeping the others.
+    const added = await finance.post('/console/contracts/new', { _csrf: csrf, _op: 'add_step', ...contract(), ...terms() });
+    expect(added.text).toContain('name="credit_terms.steps.3.below_pct"');
+    expect(valueOf(added.text, 'credit_terms.steps.1.credit_pct')).toBe('25');
     expect((await org.call('GET', '/v1/contracts')).body.items).toHaveLength(0);
   });
 

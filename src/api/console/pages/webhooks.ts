@@ -52,7 +52,7 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     const webhook = await getWebhook(v.ctx, id);
     const state = stateOf(query);
     const page = await listDeliveries(v.ctx, webhook.id, { ...listQuery(query, 50), ...(state ? { state } : {}) });
-    const actions = v.can('write:config') ? webhookActions({ webhook, csrf: v.csrf, canTest: webhook.enabled && (await newestFinished(v, webhook.id)) !== null }) : '';
+    const actions = v.can('write:config') ? webhookActions({ webhook, csrf: v.csrf, canTest: (await newestFinished(v, webhook.id)) !== null }) : '';
     const body = webhookDetailBody({ webhook, deliveries: page.items, nextCursor: page.nextCursor, stateFilter: state, states: DELIVERY_STATES, actions, problem: failed?.problem ?? null });
     return sendPage(reply, v, NAV, { title: `Webhook: ${webhook.url}`, flash: failed ? null : flashOf(query), body }, failed?.status);
   };

@@ -57,9 +57,11 @@ ${overlap}
 export function webhookActions(o: { webhook: ConsoleWebhook; csrf: string; canTest: boolean }): string {
   const w = o.webhook;
   const base = webhookHref(w.id);
-  const test = o.canTest
-    ? actionButton({ action: `${base}/test`, label: 'Send test', csrf: o.csrf, kind: 'secondary' })
-    : '<span class="muted">Send test: available once the webhook has a finished delivery.</span>';
+  const test = !w.enabled
+    ? '<span class="muted">Send test: enable the webhook first.</span>'
+    : o.canTest
+      ? actionButton({ action: `${base}/test`, label: 'Send test', csrf: o.csrf, kind: 'secondary' })
+      : '<span class="muted">Send test: available once the webhook has a finished delivery.</span>';
   return `<section aria-labelledby="manage" class="webhook-actions"><h2 id="manage">Manage</h2>
 <div class="actions">
 <a class="button" href="${esc(base)}/edit">Edit</a>
