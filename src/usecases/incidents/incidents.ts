@@ -293,3 +293,8 @@ export async function deleteIncident(ctx: OrgContext, id: string): Promise<Incid
     return commit(t, incident, ['incident.deleted']);
   });
 }
+
+/** The impacts the operator chose (lower-case service id → impact), for the console's edit form. */
+export async function chosenImpacts(ctx: OrgContext, id: string): Promise<Record<string, string>> {
+  return tx(ctx, async (t) => ({ ...((await load(t, id)).serviceImpacts ?? {}) }));
+}

@@ -113,3 +113,10 @@ export async function updateIncidentTemplate(ctx: OrgContext, id: string, patch:
 export async function deleteIncidentTemplate(ctx: OrgContext, id: string): Promise<IncidentTemplateView> {
   return incidentTemplateView(await softDelete(ctx, IncidentTemplateSchema, id, 'Incident template'));
 }
+
+/** A live template for the console's forms, with which services' impacts it chose (the others follow the severity). */
+export async function incidentTemplateForForm(ctx: OrgContext, id: string): Promise<IncidentTemplateView & { chosen_impacts: string[] }> {
+  const t = await findLive(ctx, IncidentTemplateSchema, id, 'Incident template');
+  const chosen = new Set(Object.keys(t.serviceImpacts));
+  return { ...incidentTemplateView(t), chosen_impacts: t.affectedServices.filter((s) => chosen.has(s.toLowerCase())) };
+}

@@ -11,8 +11,9 @@ import {
   incidentFormBody,
   incidentListBody,
 } from '../../../render/console/pages/incidents';
-import { addIncidentMessage, createIncident, deleteIncident, getIncident, listIncidents, publishIncident, resolveIncident } from '../../../usecases/incidents/incidents';
-import { IncidentCreateBody, IncidentMessageBody, IncidentResolveBody } from '../../schemas/incidents';
+import { addIncidentMessage, chosenImpacts, createIncident, deleteIncident, getIncident, listIncidents, publishIncident, resolveIncident, updateIncident } from '../../../usecases/incidents/incidents';
+import { type IncidentTemplateView, incidentTemplateForForm } from '../../../usecases/incidents/templates';
+import { IncidentCreateBody, IncidentMessageBody, IncidentPatchBody, IncidentResolveBody } from '../../schemas/incidents';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, filterOf, flashOf, listQuery, optionalField, validated } from '../forms';
@@ -30,6 +31,38 @@ function formValues(body: unknown): IncidentFormValues {
     message_type: field(body, 'initial_message.type') || 'Investigating',
     message_body: field(body, 'initial_message.body'),
     publish: field(body, 'publish') === 'true',
+    impacts: impactsOf(body),
+    notify: field(body, 'initial_message.notify_subscribers') === 'true',
+  };
+}
+
+/** The `impact.<service id>` selects of a form that name an impact (the others: from the severity). */
+export function impactsOf(body: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((body as Record<string, unknown> | undefined) ?? {})) {
+    if (k.startsWith('impact.') && typeof v === 'string' && v !== '') out[k.slice('impact.'.length)] = v;
+  }
+  return out;
+}
+
+/** The chosen impacts as the API's `service_impacts` (its schema checks the words). */
+export function serviceImpactsOf(impacts: Record<string, string>): { service_id: string; impact: string }[] {
+  return Object.entries(impacts).map(([service_id, impact]) => ({ service_id, impact }));
+}
+
+/** A template's fields as the new-incident form's values: starting from it is one more click. */
+function fromTemplate(t: IncidentTemplateView & { chosen_impacts: string[] }, live: readonly Choice[]): IncidentFormValues {
+  const known = new Set(live.map((c) => c.id));
+  const chosen = Object.fromEntries(t.service_impacts.filter((x) => known.has(x.service_id)).map((x) => [x.service_id, x.impact]));
+  return {
+    ...EMPTY_INCIDENT_FORM,
+    title: t.title,
+    severity: t.severity,
+    affected_services: t.affected_services.filter((id) => known.has(id)),
+    message_type: t.message_type,
+    message_body: t.body ?? '',
+    // Only impacts the template chose: the others keep following the severity.
+    impacts: Object.fromEntries(Object.entries(chosen).filter(([id]) => t.chosen_impacts.includes(id))),
   };
 }
 
@@ -41,7 +74,7 @@ function timelineOf(i: Awaited<ReturnType<typeof getIncident>>): TimelineItem[] 
     ...(i.resolved_at ? [{ at: i.resolved_at, label: 'Resolved', body: null }] : []),
     ...(i.canceled_at ? [{ at: i.canceled_at, label: 'Canceled', body: null }] : []),
   ];
-  const messages = i.messages.map((m) => ({ at: m.posted_at, label: `Message: ${m.type}`, body: m.body }));
+  const messages = i.messages.map((m) => ({ at: m.posted_at, label: `Message: ${m.type}${m.notify_subscribers ? '' : ' (subscribers not emailed)'}`, body: m.body }));
   // Stable: at the same instant a change of state comes before the messages posted with it.
   return [...steps, ...messages].map((x, n) => ({ x, n })).sort((a, b) => Date.parse(a.x.at) - Date.parse(b.x.at) || a.n - b.n).map(({ x }) => x);
 }
@@ -60,12 +93,32 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     });
   });
 
-  const sendForm = async (reply: FastifyReply, v: ConsoleViewer, values: IncidentFormValues, failed?: { problem: IncidentActionProblem['problem']; status: number }) => {
+  const sendForm = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    values: IncidentFormValues | ((services: Choice[]) => IncidentFormValues),
+    failed?: { problem: IncidentActionProblem['problem']; status: number },
+    template?: { id: string; name: string },
+  ) => {
     const [services, customers] = [await serviceChoices(v.ctx), await customerChoices(v.ctx)];
-    return sendPage(reply, v, '/console/incidents', { title: 'New incident', body: incidentFormBody({ csrf: v.csrf, values, services, customers, problem: failed?.problem }) }, failed?.status);
+    const filled = typeof values === 'function' ? values(services) : values;
+    return sendPage(
+      reply,
+      v,
+      '/console/incidents',
+      { title: 'New incident', body: incidentFormBody({ csrf: v.csrf, values: filled, services, customers, problem: failed?.problem, template: template ?? null }) },
+      failed?.status,
+    );
   };
 
-  app.get('/incidents/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:incidents'), EMPTY_INCIDENT_FORM));
+  /** `?template=<id>`: the form filled from that template ("Start incident" on the templates page). */
+  app.get('/incidents/new', async (request, reply) => {
+    const v = requireScope(request, 'write:incidents');
+    const templateId = field(request.query, 'template');
+    if (!templateId) return sendForm(reply, v, EMPTY_INCIDENT_FORM);
+    const t = await incidentTemplateForForm(v.ctx, templateId);
+    return sendForm(reply, v, (services) => fromTemplate(t, services), undefined, { id: t.id, name: t.name });
+  });
 
   app.post('/incidents/new', async (request, reply) => {
     const v = requireScope(request, 'write:incidents');
@@ -77,8 +130,9 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
       severity: values.severity,
       affected_services: values.affected_services,
       ...(values.visible_to_customer_ids.length ? { visible_to_customer_ids: values.visible_to_customer_ids } : {}),
+      ...(Object.keys(values.impacts).length ? { service_impacts: serviceImpactsOf(values.impacts) } : {}),
       publish: values.publish,
-      ...(messageBody ? { initial_message: { type: values.message_type, body: field(b, 'initial_message.body') } } : {}),
+      ...(messageBody ? { initial_message: { type: values.message_type, body: field(b, 'initial_message.body'), notify_subscribers: values.notify } } : {}),
     };
     const r = await attempt(() => createIncident(v.ctx, validated(IncidentCreateBody, input)));
     if (!r.ok) return sendForm(reply, v, values, r);
@@ -92,6 +146,8 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
       ...i,
       affected_services: services.filter((s) => i.affected_services.includes(s.id)),
       affected_ids: i.affected_services,
+      services,
+      chosen_impacts: await chosenImpacts(v.ctx, id),
       customers: i.visible_to_customer_ids,
       timeline: timelineOf(i),
     };
@@ -108,16 +164,34 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
       const r = await attempt(() => run(v, id, request.body));
       if (r.ok) return redirectWithFlash(reply, after ? after(id) : `/console/incidents/${id}`, done);
       if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
-      const values = { type: field(request.body, 'type'), body: field(request.body, 'body'), message: field(request.body, 'message') };
-      return sendDetail(reply, v, id, null, { form, problem: r.problem, values, status: r.status });
+      const values = { type: field(request.body, 'type'), body: field(request.body, 'body'), message: field(request.body, 'message'), notify_subscribers: field(request.body, 'notify_subscribers') };
+      const edit = form === 'edit' ? { title: field(request.body, 'title'), severity: field(request.body, 'severity'), affected_services: fields(request.body, 'affected_services'), impacts: impactsOf(request.body) } : undefined;
+      return sendDetail(reply, v, id, null, { form, problem: r.problem, values, edit, status: r.status });
     });
   };
 
   action('publish', (v, id) => publishIncident(v.ctx, id), 'Incident published.');
   action(
     'message',
-    (v, id, body) => addIncidentMessage(v.ctx, id, validated(IncidentMessageBody, { type: field(body, 'type'), body: field(body, 'body') })),
+    (v, id, body) =>
+      addIncidentMessage(v.ctx, id, validated(IncidentMessageBody, { type: field(body, 'type'), body: field(body, 'body'), notify_subscribers: field(body, 'notify_subscribers') === 'true' })),
     'Message posted.',
+  );
+  // Title, severity, services and impacts, of a draft or a published incident (PATCH /v1/incidents/{id}).
+  action(
+    'edit',
+    (v, id, body) =>
+      updateIncident(
+        v.ctx,
+        id,
+        validated(IncidentPatchBody, {
+          title: field(body, 'title'),
+          severity: field(body, 'severity'),
+          affected_services: fields(body, 'affected_services'),
+          service_impacts: serviceImpactsOf(impactsOf(body)),
+        }),
+      ),
+    'Incident updated.',
   );
   action(
     'resolve',
