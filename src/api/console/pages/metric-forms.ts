@@ -9,7 +9,7 @@ import { measurementValues } from '../../../render/console/pages/metric-location
 import { type ProbeTestOutcome, metricHref, probeOutcomeBlock } from '../../../render/console/pages/metrics';
 import { listAgents } from '../../../usecases/agents';
 import { listLocations } from '../../../usecases/locations';
-import { createMetric, definitionErrors, deleteMetric, getMetric, updateMetric } from '../../../usecases/metrics/metrics';
+import { createMetric, definitionErrors, deleteMetric, getMetric, placementProblem, updateMetric } from '../../../usecases/metrics/metrics';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
 import { listServices } from '../../../usecases/services';
 import { MetricCreateBody, MetricPatchBody } from '../../schemas/metrics';
@@ -79,7 +79,9 @@ function draftOf(v: MetricFormValues, creating: boolean): { body: Record<string,
     unit: v.unit || null,
     ...measurement.body,
   };
-  const typed = isSourceType(v.source_type) ? definitionErrors(v.source_type, source.config, thresholds).errors : [{ path: 'source_type', message: 'Choose a type from the list' }];
+  const typed: FieldError[] = isSourceType(v.source_type) ? definitionErrors(v.source_type, source.config, thresholds).errors : [{ path: 'source_type', message: 'Choose a type from the list' }];
+  const placement = isSourceType(v.source_type) ? placementProblem(v.source_type, !!v.agent_id) : null;
+  if (placement) typed.push({ path: 'agent_id', message: placement });
   const mine = new Set(own.map((e) => e.path));
   return { body, extra: [...own, ...typed.filter((e) => !mine.has(e.path))] };
 }

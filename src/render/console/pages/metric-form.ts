@@ -137,13 +137,17 @@ function shownPaths(v: MetricFormValues): string[] {
   return [...TOP_FIELDS, ...THRESHOLD_FIELDS, ...MEASUREMENT_FIELDS, OTHER_SETTINGS, ...sourceFields(v.source_type).map(formName)];
 }
 
-/** The type chooser of a new metric (a GET form, so it works without script). */
+/** The type chooser of a new metric (a GET form, so it works without script); its ids differ from the form's below. */
 function typeChooser(v: MetricFormValues, services: MetricFormView['services']): string {
   const types = ALL_SOURCE_TYPES.map((t) => ({ value: t, label: `${t}: ${sourceTypeRow(t)!.value}` }));
   const svc = [{ value: '', label: 'Choose later' }, ...services.map((s) => ({ value: s.id, label: s.name }))];
+  const select = (name: string, label: string, options: { value: string; label: string }[], value: string, hint = '') =>
+    `<div><label for="choose-${name}">${esc(label)}</label><select id="choose-${name}" name="${name}"${hint ? ` aria-describedby="choose-${name}-hint"` : ''}>${options
+      .map((o) => `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`)
+      .join('')}</select>${hint ? `<p class="muted" id="choose-${name}-hint">${esc(hint)}</p>` : ''}</div>`;
   return `<form class="stack type-chooser" method="get" action="/console/metrics/new" aria-label="Choose the type">
-${selectField({ name: 'source_type', label: 'Type', options: types, value: v.source_type, required: true, hint: 'The form shows the settings of the type chosen here.' })}
-${selectField({ name: 'service_id', label: 'Service', options: svc, value: v.service_id })}
+${select('source_type', 'Type', types, v.source_type, 'The form below shows the settings of the type chosen here.')}
+${select('service_id', 'Service', svc, v.service_id)}
 <div class="actions"><button type="submit" class="secondary">Show its settings</button></div>
 </form>`;
 }
