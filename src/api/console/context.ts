@@ -21,6 +21,8 @@ export interface ConsoleViewer {
   can(scope: Scope): boolean;
   /** The IANA zone the viewer reads and enters times in (their setting; UTC until they choose). */
   timeZone: string;
+  /** No zone chosen: pages render UTC and /console/assets/console.js shows the browser's zone. */
+  browserZone: boolean;
 }
 
 declare module 'fastify' {
@@ -75,7 +77,7 @@ export function viewerOf(request: FastifyRequest, session: ConsoleSessionView, c
     pricingUrl,
     log: request.log,
   };
-  return { session, role, ctx, csrf: csrfToken(csrfKey, session.sessionId), can: (scope) => roleCan(role, scope), timeZone: 'UTC' };
+  return { session, role, ctx, csrf: csrfToken(csrfKey, session.sessionId), can: (scope) => roleCan(role, scope), timeZone: session.user.timeZone ?? 'UTC', browserZone: !session.user.timeZone };
 }
 
 /** The viewer of a signed-in page (the plugin has checked the session). */
@@ -99,6 +101,7 @@ export function chromeOf(v: ConsoleViewer, active: string): ConsoleChrome {
     csrf: v.csrf,
     nav: NAV.filter((n) => (n.needs === 'owner' ? v.role === 'owner' : v.can(n.needs))),
     active,
+    browserZone: v.browserZone,
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import { ERROR_CATALOG, ProblemError } from '../../domain/error-catalog';
 import { CONSOLE_CSS, consolePage, publicConsolePage } from '../../render/console/layout';
 import { type FormProblem, problemBox } from '../../render/console/forms';
+import { CONSOLE_JS } from '../../render/console/script';
 import { sessionOf } from '../../usecases/console/sessions';
 import { SESSION_COOKIE, chromeOf, csrfMatches, viewerOf } from './context';
 import { consoleSignInRoutes } from './sign-in-routes';
@@ -12,7 +13,7 @@ import { isDatabaseUnavailable } from '../plugins/errors';
 import { takeFlash } from './flash';
 
 /** Paths served without a session. */
-const OPEN = /^\/console\/(sign-in(\/[^/]*)?|assets\/console\.css)$/;
+const OPEN = /^\/console\/(sign-in(\/[^/]*)?|assets\/console\.(css|js))$/;
 
 function problemOf(err: unknown): FormProblem & { status: number } {
   if (err instanceof ProblemError) return { status: err.status, title: err.token, detail: err.message, errors: err.extras.errors };
@@ -49,7 +50,7 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
   // Pages load nothing but their own stylesheet, run no script, post only to the console, and are never framed.
   // A self-contained document (statement.html) sets its own, stricter policy: its inline styles by hash.
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-content-type-options', 'nosniff');
@@ -92,6 +93,7 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
   });
 
   app.get('/assets/console.css', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/css; charset=utf-8').send(CONSOLE_CSS));
+  app.get('/assets/console.js', async (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(CONSOLE_JS));
   await app.register(consoleSignInRoutes, deps);
   await app.register(consolePages, deps);
 };

@@ -15,6 +15,8 @@ export interface ConsoleChrome {
   nav: NavItem[];
   /** The nav entry to mark as the current page. */
   active: string;
+  /** The user chose no zone: times are rendered in UTC and console.js rewrites them into the browser's. */
+  browserZone?: boolean;
 }
 
 export interface ConsolePage {
@@ -24,7 +26,7 @@ export interface ConsolePage {
   flash?: string | null;
 }
 
-function document(title: string, header: string, body: string): string {
+function document(title: string, header: string, body: string, browserZone = false): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -35,8 +37,9 @@ function document(title: string, header: string, body: string): string {
 <title>${esc(title)} · Vigil console</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/console.css">
+<script src="/console/assets/console.js" defer></script>
 </head>
-<body>
+<body${browserZone ? ' data-time-zone="browser"' : ''}>
 <a class="skip-link" href="#main">Skip to main content</a>
 ${header}
 <main id="main" tabindex="-1">
@@ -58,7 +61,7 @@ export function consolePage(chrome: ConsoleChrome, page: ConsolePage): string {
 </header>
 <nav class="main" aria-label="Console"><ul>${nav}</ul></nav>`;
   const flash = page.flash ? `<div class="flash" role="status">${esc(page.flash)}</div>\n` : '';
-  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`);
+  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`, chrome.browserZone);
 }
 
 /** A page outside a session (sign-in): no navigation. */
