@@ -101,7 +101,7 @@ function opButton(op: string, label: string): string {
 function groupFieldset(g: GroupRow, gi: number, v: StatusPageFormView): string {
   const p = v.problem;
   const rows = g.components.map((c, ci) =>
-    `<li>${componentSelect(`groups.${gi}.components.${ci}.id`, `Component ${ci + 1}`, c, v.choices, p)}${ci > 0 ? `<div class="actions">${opButton(`up_component:${gi}:${ci}`, `Move component ${ci + 1} up`)}</div>` : ''}</li>`,
+    `<li>${componentSelect(`groups.${gi}.components.${ci}.id`, `Component ${ci + 1}`, c, v.choices, p)}${ci > 0 ? `<div class="actions">${opButton(`up_component:${gi}:${ci}`, `Move component ${ci + 1} of group ${gi + 1} up`)}</div>` : ''}</li>`,
   );
   const own = (p?.errors ?? []).filter((e) => e.path === `groups.${gi}` || e.path === `groups.${gi}.components`).map((e) => sentenceFor(e, `Group ${gi + 1}`));
   return `<fieldset class="layout-group"><legend>Group ${gi + 1}</legend>
