@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { activityClient } from './metrics';
 import { onlineLocations } from '../db/repositories/location-repository';
-import { type RoundMetricRow, agentReadings, bucketRoundMetrics, roundMetric } from '../db/repositories/metric-round-repository';
+import { type RoundMetricRow, agentReadings, bucketRoundMetrics, roundMetric, roundMetricsByIds } from '../db/repositories/metric-round-repository';
 import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
 import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
 import { type LocationAnswer, type PlannedCheck, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, compactPlanOf, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
@@ -46,8 +46,8 @@ export interface CompactRoundPlan {
 
 /** What a compact round records: where its metrics are read again from, and what the locations answered. */
 export interface CompactRoundRecord {
-  /** The bucket of a bucket's round, or the metric of a first check. */
-  of: { bucket: MetricBucket } | { metricId: string };
+  /** The bucket of a bucket's round, the metric of a first check, or the new metrics of coalesced first checks. */
+  of: RoundOf;
   roundStart: string;
   /** The online locations of the plan (a metric's locations are resolved against them again). */
   online: string[];
@@ -55,6 +55,21 @@ export interface CompactRoundRecord {
   ids: string[];
   answers: LocationAnswer[];
   rechecks: RecheckAnswer[];
+}
+
+/** What a round checks: a bucket, one new metric (a first check before coalescing), or a batch of new metrics (metricFirstChecksWorkflow). */
+export type RoundOf = { bucket: MetricBucket } | { metricId: string } | { metricIds: string[] };
+
+/** Makes sure the Schedule of each bucket these metrics run in exists (one call per bucket). */
+async function ensureBuckets(ctx: NonNullable<ReturnType<typeof activityClient>>, metrics: readonly { id: string; intervalSeconds: number }[]): Promise<void> {
+  const buckets = new Map(metrics.map((m) => bucketOf(m.id, m.intervalSeconds)).map((b) => [`${b.intervalSeconds}:${b.slot}`, b]));
+  await Promise.all(
+    [...buckets.values()].map((b) =>
+      ctx.client.schedule.create(bucketScheduleOptions(b, ctx.taskQueue)).catch((err: unknown) => {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      }),
+    ),
+  );
 }
 
 export interface RoundRecorded {
@@ -90,7 +105,7 @@ const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetri
 export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string }) {
   const em = () => deps.orm.em.fork() as EntityManager;
   const installation = (ctx: ReturnType<typeof activityClient>) => ctx?.taskQueue ?? deps.taskQueue ?? 'vigil';
-  const plan = async (input: { bucket: MetricBucket } | { metricId: string }): Promise<RoundPlan> => {
+  const plan = async (input: RoundOf): Promise<RoundPlan> => {
     const started = Date.now();
     const ctx = activityClient();
     const e = em();
@@ -99,17 +114,17 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
     if ('bucket' in input) {
       startedLateMs = started - plannedRunAt(input.bucket, started);
       rows = await bucketRoundMetrics(e, input.bucket);
+    } else if ('metricIds' in input) {
+      rows = await roundMetricsByIds(e, input.metricIds);
+      // A bucket that was found empty and retired just before its new metric was written comes back.
+      if (ctx) await ensureBuckets(ctx, rows);
     } else {
       const m = await roundMetric(e, input.metricId);
       if (ctx) {
         await ctx.client.schedule.getHandle(`metric:${input.metricId}`).delete().catch((err: unknown) => {
           if (!(err instanceof ScheduleNotFoundError)) throw err;
         });
-        if (m) {
-          await ctx.client.schedule.create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), ctx.taskQueue)).catch((err: unknown) => {
-            if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-          });
-        }
+        if (m) await ensureBuckets(ctx, [m]);
       }
       rows = m ? [m] : [];
     }
@@ -153,7 +168,7 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
     },
 
     /** planMetricRound's plan, compact (CompactRoundPlan): what the round workflow writes into its history. */
-    async planRound(input: { bucket: MetricBucket } | { metricId: string }): Promise<CompactRoundPlan> {
+    async planRound(input: RoundOf): Promise<CompactRoundPlan> {
       const p = await plan(input);
       return { roundStart: p.roundStart, startedLateMs: p.startedLateMs, found: p.found, online: p.online, checks: compactPlanOf(p.metrics, p.online) };
     },
@@ -178,7 +193,8 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
      */
     async recordRound(input: CompactRoundRecord): Promise<RoundRecorded> {
       const e = em();
-      const rows = 'bucket' in input.of ? await bucketRoundMetrics(e, input.of.bucket) : [await roundMetric(e, input.of.metricId)].filter((m): m is RoundMetricRow => m !== null);
+      const of = input.of;
+      const rows = 'bucket' in of ? await bucketRoundMetrics(e, of.bucket) : 'metricIds' in of ? await roundMetricsByIds(e, of.metricIds) : [await roundMetric(e, of.metricId)].filter((m): m is RoundMetricRow => m !== null);
       const planned = new Set(input.ids);
       const metrics = rows.filter((m) => planned.has(m.id)).map((m) => toRoundMetric(m, input.online));
       return record(input.roundStart, metrics, input.answers, input.rechecks);

@@ -5,6 +5,7 @@ export { webhookDeliveryWorkflow } from './webhook-delivery-workflow';
 export { outboxSweepWorkflow } from './outbox-sweep-workflow';
 export { probeTestWorkflow, probeTestFinished } from './probe-test-workflow';
 export { cloudMetricBucketWorkflow, cloudMetricCheckWorkflow, metricSweepWorkflow } from './metric-workflows';
+export { metricFirstChecksWorkflow, metricsCreated } from './metric-first-checks-workflow';
 export { subscriberEmailWorkflow } from './subscriber-email-workflow';
 export { slaStatementWorkflow } from './sla-statement-workflow';
 export { slaPeriodWorkflow } from './sla-period-workflow';

@@ -1,6 +1,6 @@
 import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { CompactRoundPlan, RoundPlan } from '../activities/metric-rounds';
+import type { CompactRoundPlan, RoundOf, RoundPlan } from '../activities/metric-rounds';
 import type { ProbeLocationActivities } from '../activities/probe-location';
 import { locationTaskQueue } from '../domain/confirmation';
 import type { MetricBucket } from '../domain/metric-buckets';
@@ -105,7 +105,7 @@ async function runRound(plan: RoundPlan, intervalSeconds: number): Promise<{ sto
 }
 
 /** runRound for a compact plan: the same round, with compact batches and a record that reads the metrics again. */
-async function runCompactRound(plan: CompactRoundPlan, intervalSeconds: number, of: { bucket: MetricBucket } | { metricId: string }): Promise<{ stored: number; asked: string[]; answered: string[]; unanswered: number; failing: number; rechecked: number }> {
+export async function runCompactRound(plan: CompactRoundPlan, intervalSeconds: number, of: RoundOf): Promise<{ stored: number; asked: string[]; answered: string[]; unanswered: number; failing: number; rechecked: number }> {
   const wait = probeScheduleToStartMs(intervalSeconds);
   const checks = plannedRoundChecks(plan.checks, plan.online);
   const batches = checksByLocation(checks);

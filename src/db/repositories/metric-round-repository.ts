@@ -69,6 +69,17 @@ export async function roundMetric(em: EntityManager, metricId: string): Promise<
   return rows[0] ? toRow(rows[0]) : null;
 }
 
+/** The live cloud metrics among these ids (new metrics' first checks), in id order; gone, paused or agent ones are left out. */
+export async function roundMetricsByIds(em: EntityManager, metricIds: readonly string[]): Promise<RoundMetricRow[]> {
+  if (!metricIds.length) return [];
+  const rows = await rawRows<Row>(
+    em,
+    `select ${COLUMNS} from metrics where id = any(?::uuid[]) and agent_id is null and deleted_at is null and paused_at is null and source_type = any(?::text[]) order by id`,
+    [pgArray(metricIds), pgArray([...CLOUD_SOURCE_TYPES])],
+  );
+  return rows.map(toRow);
+}
+
 /** The latest per-location readings of these metrics (an agent's answers for a cloud metric that lists it land there). */
 export async function agentReadings(em: EntityManager, metricIds: readonly string[]): Promise<Map<string, Record<string, AgentReading>>> {
   if (!metricIds.length) return new Map();

@@ -89,7 +89,8 @@ function resultOf(plan: ConfigPlan, options: ApplyOptions, outcome: WriteOutcome
 /** The metrics' cloud Schedules and the contracts' statement Schedules follow the committed rows. */
 async function followCommit(ctx: OrgContext, ports: ConfigPorts, outcome: WriteOutcome): Promise<void> {
   const tasks: Array<() => Promise<void>> = [
-    ...outcome.metrics.map((m) => () => syncMetricSchedule(ctx, { scheduler: ports.metricScheduler }, m)),
+    // A metric this apply created (writePlan stamps it with ctx.now) gets its first check, coalesced with the others'.
+    ...outcome.metrics.map((m) => () => syncMetricSchedule(ctx, { scheduler: ports.metricScheduler }, m, { created: m.createdAt.getTime() === ctx.now.getTime() })),
     ...outcome.contracts.map((c) => () => syncContractSchedule(ctx, c, ports.slaWorkflows)),
   ];
   let next = 0;
