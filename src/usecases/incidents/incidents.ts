@@ -70,7 +70,7 @@ function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string
  * checked to be live services of the organization: the sent list under `affected_services`, the
  * services only the impacts name under `service_impacts.N.service_id`.
  */
-async function affectedWithImpacts(ctx: OrgContext, affected: string[], impacts: readonly ServiceImpact[] | undefined, checkAffected = true): Promise<string[]> {
+export async function affectedWithImpacts(ctx: OrgContext, affected: string[], impacts: readonly ServiceImpact[] | undefined, checkAffected = true): Promise<string[]> {
   if (checkAffected) await assertServicesExist(ctx, affected, 'affected_services');
   const all = unionServices(affected, (impacts ?? []).map((x) => x.service_id));
   const extra = all.slice(affected.length);

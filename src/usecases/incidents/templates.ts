@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type IncidentTemplate, IncidentTemplateSchema } from '../../db/entities';
-import { type ImpactMap, type ServiceImpact, impactMap, serviceImpacts, unionServices } from '../../domain/incident-impact';
+import { type ImpactMap, type ServiceImpact, impactMap, serviceImpacts } from '../../domain/incident-impact';
 import type { MessageType, Severity } from '../../domain/incident-state';
 import { toIso, toIsoOrNull } from '../../domain/time';
 import type { OrgContext } from '../context';
 import { findLive, listLive, softDelete } from '../org-resources';
-import { assertServicesExist } from '../org-refs';
+import { affectedWithImpacts } from './incidents';
 
 /** Issue 27: a prepared incident. Starting one from it is the console's prefilled new-incident form. */
 export interface IncidentTemplateInput {
@@ -52,10 +52,7 @@ export function incidentTemplateView(t: IncidentTemplate): IncidentTemplateView 
 
 /** Affected services with the ones only the impacts name, all live services of the organization; and the chosen impacts. */
 async function servicesAndImpacts(ctx: OrgContext, affected: string[], impacts: readonly ServiceImpact[] | undefined): Promise<{ services: string[]; chosen: ImpactMap }> {
-  const sent = [...new Set(affected)];
-  await assertServicesExist(ctx, sent, 'affected_services');
-  const services = unionServices(sent, (impacts ?? []).map((x) => x.service_id));
-  await assertServicesExist(ctx, services.slice(sent.length), 'service_impacts');
+  const services = await affectedWithImpacts(ctx, [...new Set(affected)], impacts);
   return { services, chosen: impactMap(impacts ?? [], services) };
 }
 
