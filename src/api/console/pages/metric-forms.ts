@@ -16,7 +16,7 @@ import { MetricCreateBody, MetricPatchBody } from '../../schemas/metrics';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, validated } from '../forms';
-import { AGENT_WAIT_SECONDS, canTest, measurementBody, measurementFormValues, outcomeOf, requireProbeTestScope } from './metrics';
+import { AGENT_WAIT_SECONDS, canTest, measurementBody, measurementFormValues, outcomeOf, requireProbeTestScope } from './metric-shared';
 
 const NAV = '/console/metrics';
 const NEW_TEST_POLL = '/console/metrics/tests';

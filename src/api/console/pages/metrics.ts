@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { ProblemError } from '../../../domain/error-catalog';
 import { isUuid } from '../../../domain/ids';
 import { isTestableSourceType } from '../../../domain/source-types';
@@ -18,33 +18,17 @@ import { listLocations } from '../../../usecases/locations';
 import { listMetricFlips } from '../../../usecases/metrics/flips';
 import { MANUAL_STATUSES, getMetric, listMetrics, setManualStatus, updateMetric } from '../../../usecases/metrics/metrics';
 import { MetricPatchBody } from '../../schemas/metrics';
-import type { FieldError } from '../../../domain/error-catalog';
 import type { FormProblem } from '../../../render/console/forms';
 import type { MetricView } from '../../../usecases/metrics/view';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
-import type { ProbeTestAnswer } from '../../../usecases/probe-tests/present';
 import { getService, listServices } from '../../../usecases/services';
-import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage, viewer } from '../context';
+import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, field, fields, flashOf, listQuery, validated } from '../forms';
+import { attempt, field, flashOf, listQuery, validated } from '../forms';
 import { metricFormPages } from './metric-forms';
+import { AGENT_WAIT_SECONDS, canTest, measurementBody, measurementFormValues, outcomeOf, requireProbeTestScope } from './metric-shared';
 
 const NAV = '/console/metrics';
-
-/**
- * How long "Test this probe" waits for an agent before answering with the pending test and its
- * link (the API's `wait_seconds`; a cloud test always waits for its probe).
- */
-export const AGENT_WAIT_SECONDS = 10;
-
-/** The probe test's scope: write:metrics or write:config, as the API's testProbe and getProbeTest. */
-export function requireProbeTestScope(request: FastifyRequest): ConsoleViewer {
-  const v = viewer(request);
-  if (!v.can('write:metrics') && !v.can('write:config')) throw new ProblemError('forbidden', `Your role (${v.role}) cannot do this: it needs write:metrics or write:config.`);
-  return v;
-}
-
-export const canTest = (v: ConsoleViewer) => v.can('write:metrics') || v.can('write:config');
 
 /** A filter of the list read from the query string: '' when absent, 400 when malformed (as the API's listMetrics). */
 function filtersOf(query: unknown): MetricFilters {
@@ -87,45 +71,13 @@ function probeTestBody(m: MetricView): Record<string, unknown> {
   };
 }
 
-/** A probe test's answer as shown; a pending one links to `pollBase/<job id>`. */
-export function outcomeOf(metricId: string, answer: ProbeTestAnswer, pollBase = `${metricHref(metricId)}/test`): ProbeTestOutcome {
-  if (answer.status === 200) return { kind: 'result', result: answer.body };
-  const p = answer.body;
-  return { kind: 'pending', jobId: p.job_id, state: p.status, expiresAt: p.expires_at, detail: p.detail, pollHref: `${pollBase}/${encodeURIComponent(p.job_id)}` };
-}
-
 /** Flips shown on the metric's page (newest first); the API lists the rest. */
 const FLIPS_SHOWN = 10;
-
-/** The locations and confirmation form as posted. */
-export function measurementFormValues(body: unknown): MeasurementFormValues {
-  return {
-    locations: fields(body, 'locations'),
-    quorum: field(body, 'confirmation.quorum'),
-    failures: field(body, 'confirmation.failures').trim(),
-    recoveries: field(body, 'confirmation.recoveries').trim(),
-    recheck: field(body, 'confirmation.recheck') === 'true',
-  };
-}
 
 /** The form's PATCH body (the API's MetricPatch): no location ticked is the default (null); an agent metric keeps its agent. */
 function measurementPatch(values: MeasurementFormValues, mode: MetricView['mode']) {
   const { body, own } = measurementBody(values, mode);
   return validated(MetricPatchBody, body, own);
-}
-
-/** The locations and confirmation fields as the API's body (`locations` for cloud metrics only), and what the form itself could not read. */
-export function measurementBody(values: MeasurementFormValues, mode: MetricView['mode']): { body: Record<string, unknown>; own: FieldError[] } {
-  const own: FieldError[] = [];
-  const count = (name: 'failures' | 'recoveries') => {
-    const raw = values[name];
-    if (/^\d{1,3}$/.test(raw)) return Number(raw);
-    own.push({ path: `confirmation.${name}`, message: 'A whole number of rounds from 1 to 10' });
-    return raw;
-  };
-  const quorum = /^\d{1,3}$/.test(values.quorum) ? Number(values.quorum) : values.quorum;
-  const confirmation = { quorum, failures: count('failures'), recoveries: count('recoveries'), recheck: values.recheck };
-  return { body: { ...(mode === 'cloud' ? { locations: values.locations.length ? values.locations : null } : {}), confirmation }, own };
 }
 
 /** Metrics: the list with its filters, one metric with its history, "Test this probe" and the manual status. */
