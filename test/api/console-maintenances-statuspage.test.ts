@@ -1,8 +1,8 @@
 import { OutboxEventSchema } from '../../src/db/entities';
+import { formatInZone } from '../../src/render/format-time';
 import { createMailer, type Mailer } from '../../src/infra/mailer';
-import { maintenanceCancelBody, maintenanceDetailBody, maintenanceFormBody } from '../../src/render/console/pages/maintenances';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
-import { type ConsoleClient, type PageResult, signedInClient } from '../support/console-browser';
+import { type ConsoleClient, type PageResult, csrfOf, signedInClient } from '../support/console-browser';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { pageRequest } from '../support/status-host';
 
@@ -13,6 +13,7 @@ let org: TestOrg;
 let other: TestOrg;
 let operator: ConsoleClient;
 let viewer: ConsoleClient;
+let berliner: ConsoleClient;
 let service: string;
 
 const HOUR = 3_600_000;
@@ -39,7 +40,13 @@ beforeAll(async () => {
   service = (await v1('POST', '/v1/services', { name: 'Database' })).body.id;
   const page = await v1('POST', '/v1/status-pages', { subdomain: 'maint-console', title: 'Maint Console Status', groups: [{ name: null, components: [{ kind: 'service', id: service }] }] });
   expect(page.status).toBe(201);
-  [operator, viewer] = await Promise.all([signedInClient(api, smtp, org.id, 'ops@maint.test', 'operator'), signedInClient(api, smtp, org.id, 'eyes@maint.test', 'viewer')]);
+  [operator, viewer, berliner] = await Promise.all([
+    signedInClient(api, smtp, org.id, 'ops@maint.test', 'operator'),
+    signedInClient(api, smtp, org.id, 'eyes@maint.test', 'viewer'),
+    signedInClient(api, smtp, org.id, 'berlin@maint.test', 'operator'),
+  ]);
+  const settings = await berliner.get('/console/settings');
+  expect((await berliner.post('/console/settings', { _csrf: csrfOf(settings.text), time_zone: 'Europe/Berlin' })).status).toBe(303);
 }, 60_000);
 afterAll(async () => {
   await api?.close();
@@ -124,8 +131,8 @@ describe('console maintenance cancel confirmation', () => {
 describe('console maintenance reschedule and time zones', () => {
   it('labels the time fields with the viewer\'s zone, reads them in it, and shows the reschedule on the timeline', async () => {
     const form = await operator.get('/console/maintenances/new');
-    expect(form.text).toContain('<label for="f-scheduled_start_at">Starts at (time zone: UTC)</label>');
-    expect(form.text).toContain('<label for="f-scheduled_end_at">Ends at (time zone: UTC)</label>');
+    expect(form.text).toContain('<label for="f-scheduled_start_at">Starts at (UTC)</label>');
+    expect(form.text).toContain('<label for="f-scheduled_end_at">Ends at (UTC)</label>');
 
     const id = await scheduled('Move me');
     const before = (await v1('GET', `/v1/maintenances/${id}`)).body;
@@ -147,30 +154,32 @@ describe('console maintenance reschedule and time zones', () => {
     expect(textOf(unreadable.text)).toContain('Starts at must be a date and time');
   });
 
-  it('renders and reads a Berlin viewer\'s times in Berlin (the pages take the viewer\'s zone)', () => {
-    const form = maintenanceFormBody({ csrf: 't', values: { title: '', description: '', scheduled_start_at: '', scheduled_end_at: '', affected_services: [] }, services: [], zone: 'Europe/Berlin' });
-    expect(form).toContain('Starts at (time zone: Europe/Berlin)');
-    const m = {
-      id: '00000000-0000-4000-8000-000000000001',
-      title: 'Winter window',
-      state: 'scheduled',
-      description: null,
-      affected_services: [],
-      affected_ids: [],
-      scheduled_start_at: '2026-12-01T09:00:00.000Z',
-      scheduled_end_at: '2026-12-01T11:00:00.000Z',
-      actual_start_at: null,
-      actual_end_at: null,
-      canceled_at: null,
-      updated_at: '2026-11-27T00:00:00.000Z',
-      timeline: [],
-      workflowUrl: null,
-    };
-    const detail = maintenanceDetailBody(m, { csrf: 't', canWrite: true, zone: 'Europe/Berlin' });
-    // 09:00 UTC is 10:00 in Berlin in December: the edit field shows the wall time there.
-    expect(detail).toContain('value="2026-12-01T10:00"');
-    expect(detail).toContain('Ends at (time zone: Europe/Berlin)');
-    expect(detail).toContain('times in Europe/Berlin');
-    expect(maintenanceCancelBody(m, { csrf: 't', zone: 'Europe/Berlin' })).toContain('datetime="2026-12-01T09:00:00.000Z"');
+  it("labels, fills and reads the fields in a Berlin viewer's zone, and notes a time the clocks skip", async () => {
+    const form = await berliner.get('/console/maintenances/new');
+    expect(form.text).toContain('<label for="f-scheduled_start_at">Starts at (Europe/Berlin)</label>');
+    expect(form.text).toContain('<label for="f-scheduled_end_at">Ends at (Europe/Berlin)</label>');
+
+    // 10:00–12:00 in Berlin in December is 09:00–11:00 UTC.
+    const made = await berliner.submit('/console/maintenances/new', '/console/maintenances/new', { title: 'Winter window', scheduled_start_at: '2099-12-01T10:00', scheduled_end_at: '2099-12-01T12:00', affected_services: [service] });
+    expect(made.status).toBe(303);
+    const id = /\/console\/maintenances\/([0-9a-f-]{36})$/.exec(made.headers.get('location') ?? '')![1]!;
+    const stored = (await v1('GET', `/v1/maintenances/${id}`)).body;
+    expect([stored.scheduled_start_at, stored.scheduled_end_at]).toEqual(['2099-12-01T09:00:00.000Z', '2099-12-01T11:00:00.000Z']);
+    const page = await berliner.get(`/console/maintenances/${id}`);
+    expect(page.text).toContain('value="2099-12-01T10:00"');
+    expect(page.text).toContain(`<time datetime="2099-12-01T09:00:00.000Z">${formatInZone('2099-12-01T09:00:00.000Z', 'Europe/Berlin')}</time>`);
+    expect(textOf(page.text)).toContain('times in Europe/Berlin');
+    // The UTC viewer sees the same instant as 09:00 in their fields.
+    expect((await operator.get(`/console/maintenances/${id}`)).text).toContain('value="2099-12-01T09:00"');
+
+    // 02:30 on 29 March 2099 does not exist in Berlin: read as 03:30 CEST (01:30 UTC), and the notice says so.
+    const moved = await berliner.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/reschedule`, { scheduled_start_at: '2099-03-29T02:30', scheduled_end_at: '2099-03-29T05:00' });
+    redirectedTo(moved, `/console/maintenances/${id}`);
+    const after = (await v1('GET', `/v1/maintenances/${id}`)).body;
+    expect([after.scheduled_start_at, after.scheduled_end_at]).toEqual(['2099-03-29T01:30:00.000Z', '2099-03-29T03:00:00.000Z']);
+    expect(textOf((await berliner.get(`/console/maintenances/${id}`)).text)).toContain(
+      'New times saved. 02:30 does not exist on 2099-03-29 in Europe/Berlin (the clocks move forward); read as 03:30.',
+    );
+    expect(after.messages.at(-1).body).toBe('Rescheduled from 2099-12-01 09:00–11:00 UTC to 2099-03-29 01:30–03:00 UTC.');
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { FieldError } from '../../../domain/error-catalog';
 import { ProblemError } from '../../../domain/error-catalog';
-import { zonedInputToInstant } from '../../../domain/time/zoned-input';
+import { localInputToInstant } from '../../../domain/local-time-input';
 import { type TimelineItem, temporalWorkflowUrl } from '../../../render/console/parts';
 import {
   MAINTENANCE_FILTER_STATES,
@@ -34,13 +34,13 @@ function instantsOf(body: unknown, names: readonly TimeField[], zone: string): {
   const errors: FieldError[] = [];
   const notes: string[] = [];
   for (const name of names) {
-    const read = zonedInputToInstant(field(body, name), zone);
+    const read = localInputToInstant(field(body, name), zone);
     if (!read.ok) {
-      errors.push({ path: name, message: `Enter a date and time (time zone: ${zone})` });
+      errors.push({ path: name, message: `Enter a date and time (${zone})` });
       continue;
     }
     values[name] = read.instant.toISOString();
-    if (read.note) notes.push(read.note);
+    if (read.note) notes.push(read.note.text);
   }
   return { values, errors, notes };
 }

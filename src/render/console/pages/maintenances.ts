@@ -1,13 +1,11 @@
-import { instantToZonedInput } from '../../../domain/time/zoned-input';
 import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnings';
 import { esc } from '../../html';
 import { actionButton, checkboxField, choiceGroup, csrfField, type FormProblem, inputField, problemBox, stateFilter, textareaField } from '../forms';
+import { zonedDateInput } from '../zoned-input';
 import { type Choice, facts, link, namesOf, pager, stateBadge, table, timeline, type TimelineItem, zonedTime } from '../parts';
 
 export const MAINTENANCE_FILTER_STATES = ['scheduled', 'in_progress', 'completed', 'canceled'] as const;
 
-/** The label of a datetime-local field, naming the zone its value is read in. */
-export const zonedLabel = (what: 'Starts at' | 'Ends at', zone: string) => `${what} (time zone: ${zone})`;
 
 function maintenanceTone(state: string): 'healthy' | 'degraded' | 'neutral' {
   return state === 'in_progress' ? 'degraded' : state === 'completed' ? 'healthy' : 'neutral';
@@ -56,8 +54,8 @@ export function maintenanceFormBody(o: { csrf: string; values: MaintenanceFormVa
 ${csrfField(o.csrf)}
 ${inputField({ name: 'title', label: 'Title', value: o.values.title, problem: p, required: true })}
 ${textareaField({ name: 'description', label: 'Description (optional)', value: o.values.description, problem: p })}
-${inputField({ name: 'scheduled_start_at', label: zonedLabel('Starts at', o.zone), type: 'datetime-local', value: o.values.scheduled_start_at, problem: p, required: true })}
-${inputField({ name: 'scheduled_end_at', label: zonedLabel('Ends at', o.zone), type: 'datetime-local', value: o.values.scheduled_end_at, problem: p, required: true })}
+${zonedDateInput({ name: 'scheduled_start_at', label: 'Starts at', timeZone: o.zone, raw: o.values.scheduled_start_at, problem: p, required: true })}
+${zonedDateInput({ name: 'scheduled_end_at', label: 'Ends at', timeZone: o.zone, raw: o.values.scheduled_end_at, problem: p, required: true })}
 ${choiceGroup({ name: 'affected_services', legend: `Affected services (none selected: ${SHOWN_ON_EVERY_PAGE})`, choices: o.services, selected: o.values.affected_services, problem: p, empty: 'The organization has no services yet.' })}
 <p class="muted">Vigil announces it an hour before, starts it at the start time and completes it at the end time on its own; you can also start, complete or cancel it by hand.</p>
 <div><button type="submit">Schedule maintenance</button> <a href="/console/maintenances">Cancel</a></div>
@@ -101,17 +99,19 @@ const isOpen = (state: string) => state === 'scheduled' || state === 'in_progres
 function rescheduleSection(d: MaintenanceDetail, o: MaintenanceViewerOptions, base: string): string {
   const f = o.failed ?? null;
   const problem = f?.form === 'reschedule' ? f.problem : null;
-  const val = (name: 'scheduled_start_at' | 'scheduled_end_at') => (problem ? (f?.values?.[name] ?? '') : instantToZonedInput(d[name], o.zone));
+  // After a refusal the fields keep what the user typed; otherwise they show the stored times in the viewer's zone.
+  const field = (name: 'scheduled_start_at' | 'scheduled_end_at', label: string) =>
+    zonedDateInput({ name, label, timeZone: o.zone, value: d[name], raw: problem ? (f?.values?.[name] ?? '') : null, problem, required: true });
   const start =
     d.state === 'scheduled'
-      ? inputField({ name: 'scheduled_start_at', label: zonedLabel('Starts at', o.zone), type: 'datetime-local', value: val('scheduled_start_at'), problem, required: true })
+      ? field('scheduled_start_at', 'Starts at')
       : `<p class="muted">It has started; only its end can move.</p>`;
   return `<section aria-labelledby="reschedule"><h2 id="reschedule">Reschedule</h2>
 ${problemBox(problem, [{ name: 'scheduled_start_at', label: 'Starts at' }, { name: 'scheduled_end_at', label: 'Ends at' }])}
 <form class="stack" method="post" action="${base}/reschedule">
 ${csrfField(o.csrf)}
 ${start}
-${inputField({ name: 'scheduled_end_at', label: zonedLabel('Ends at', o.zone), type: 'datetime-local', value: val('scheduled_end_at'), problem, required: true })}
+${field('scheduled_end_at', 'Ends at')}
 <p class="muted">The move is recorded on the timeline, which the status page shows.</p>
 <div><button type="submit">Save new times</button></div>
 </form></section>`;

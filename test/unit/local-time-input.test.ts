@@ -1,12 +1,12 @@
-import { instantToZonedInput, zonedInputToInstant } from '../../src/domain/time/zoned-input';
+import { instantToLocalInput, localInputToInstant } from '../../src/domain/local-time-input';
 
 const read = (value: string, zone: string) => {
-  const r = zonedInputToInstant(value, zone);
+  const r = localInputToInstant(value, zone);
   if (!r.ok) throw new Error(r.message);
-  return { at: r.instant.toISOString(), note: r.note };
+  return { at: r.instant.toISOString(), note: r.note?.text ?? null };
 };
 
-describe('zonedInputToInstant: a datetime-local value read in the viewer\'s zone', () => {
+describe('localInputToInstant: a datetime-local value read in the viewer\'s zone', () => {
   it('reads a wall time in the zone, whatever the offset of the season', () => {
     expect(read('2026-12-01T10:00', 'Europe/Berlin')).toEqual({ at: '2026-12-01T09:00:00.000Z', note: null });
     expect(read('2026-07-01T10:00', 'Europe/Berlin')).toEqual({ at: '2026-07-01T08:00:00.000Z', note: null });
@@ -39,23 +39,23 @@ describe('zonedInputToInstant: a datetime-local value read in the viewer\'s zone
 
   it('refuses what is not a date and time, a date that does not exist, and an unknown zone', () => {
     for (const value of ['', 'tomorrow', '2026-12-01', '2026-12-01 10:00', '2026-12-01T1000']) {
-      expect(zonedInputToInstant(value, 'UTC')).toEqual({ ok: false, message: 'Expected a date and time (YYYY-MM-DDTHH:MM)' });
+      expect(localInputToInstant(value, 'UTC')).toEqual({ ok: false, message: 'Expected a date and time (YYYY-MM-DDTHH:MM)' });
     }
     for (const value of ['2026-02-29T10:00', '2026-13-01T10:00', '2026-04-31T10:00', '2026-12-01T24:00', '2026-12-01T10:60']) {
-      expect(zonedInputToInstant(value, 'UTC')).toEqual({ ok: false, message: `${value} is not a date and time that exists` });
+      expect(localInputToInstant(value, 'UTC')).toEqual({ ok: false, message: `${value} is not a date and time that exists` });
     }
-    expect(zonedInputToInstant('2026-12-01T10:00', 'Mars/Olympus')).toEqual({ ok: false, message: 'Mars/Olympus is not a known time zone' });
+    expect(localInputToInstant('2026-12-01T10:00', 'Mars/Olympus')).toEqual({ ok: false, message: 'Mars/Olympus is not a time zone this server knows' });
   });
 });
 
-describe('instantToZonedInput: what an edit form shows', () => {
+describe('instantToLocalInput: what an edit form shows', () => {
   it('gives the wall time in the zone, to the minute, and round-trips outside the clock changes', () => {
-    expect(instantToZonedInput('2026-12-01T09:00:00.000Z', 'Europe/Berlin')).toBe('2026-12-01T10:00');
-    expect(instantToZonedInput('2026-07-01T04:30:59.000Z', 'Asia/Kolkata')).toBe('2026-07-01T10:00');
+    expect(instantToLocalInput('2026-12-01T09:00:00.000Z', 'Europe/Berlin')).toBe('2026-12-01T10:00');
+    expect(instantToLocalInput('2026-07-01T04:30:59.000Z', 'Asia/Kolkata')).toBe('2026-07-01T10:00');
     for (const iso of ['2026-01-15T23:30:00.000Z', '2026-06-30T22:00:00.000Z', '2026-10-25T02:00:00.000Z']) {
-      expect(read(instantToZonedInput(iso, 'Europe/Berlin'), 'Europe/Berlin').at).toBe(iso);
+      expect(read(instantToLocalInput(iso, 'Europe/Berlin'), 'Europe/Berlin').at).toBe(iso);
     }
-    expect(instantToZonedInput('not a time', 'UTC')).toBe('');
-    expect(instantToZonedInput('2026-12-01T09:00:00.000Z', 'Mars/Olympus')).toBe('2026-12-01T09:00');
+    expect(instantToLocalInput('not a time', 'UTC')).toBe('');
+    expect(instantToLocalInput('2026-12-01T09:00:00.000Z', 'Mars/Olympus')).toBe('2026-12-01T09:00');
   });
 });
