@@ -125,12 +125,55 @@ describe('the console overview (issue 27)', () => {
     expect(delta).toMatch(/role="img" aria-label="\d+ of the last 90 days with data; mean uptime 100\.00%"/);
   });
 
-  it('leaves out incidents and maintenance for nobody without read:incidents and shows them to every console role', async () => {
+  it('shows open incidents to a viewer too (every console role reads incidents)', async () => {
     const viewer = await signedInClient(api, smtp, org.id, 'viewer@overview.test', 'viewer');
     const page = await viewer.get('/console');
     expect(page.status).toBe(200);
     expect(page.text).toContain('Checkout failing');
   });
+});
+
+describe('the service detail page (issue 27)', () => {
+  it('shows the metrics with status, a response-time chart with 24 h / 7 d / 30 d links, status changes and incidents', async () => {
+    const org = await orgWithKeys(api, { services: ['Checkout'] as const });
+    const svc = org.services.Checkout;
+    const latency = (await org.call('POST', '/v1/metrics', { service_id: svc, name: 'Checkout latency', source_type: 'heartbeat', source_config: {}, thresholds: HEARTBEAT, unit: 'ms' })).body.id;
+    const other = await metricOn(org, svc);
+    await samples(org.id, [
+      { metricId: latency, ago: 3 * HOUR, status: 'healthy' },
+      { metricId: latency, ago: 2 * HOUR, status: 'unhealthy' },
+      { metricId: latency, ago: HOUR, status: 'healthy' },
+      { metricId: other, ago: HOUR, status: 'healthy' },
+    ]);
+    const incident = await org.call('POST', '/v1/incidents', { title: 'Slow checkout', severity: 'minor', affected_services: [svc], publish: true });
+    const ops = await signedInClient(api, smtp, org.id, 'ops@detail.test', 'operator');
+
+    const page = await ops.get(`/console/services/${svc}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Service: Checkout</h1>');
+    expect(page.text).toContain(`href="/console/metrics/${latency}">Checkout latency</a>`);
+    // The chart: inline SVG, a path for the latency metric, no inline style, a text alternative.
+    expect(page.text).toMatch(/<figure class="chart"><svg viewBox="0 0 720 240" role="img" aria-label="Response time over the last 24 h\. Checkout latency: mean 120 ms/);
+    expect(page.text).toMatch(/<path class="series s0" d="M[\d.]+ [\d.]+/);
+    expect(page.text).not.toMatch(/ style=/);
+    expect(page.text).toContain(`href="/console/services/${svc}?range=7d"`);
+    expect(page.text).toContain(`href="/console/services/${svc}?range=24h" aria-current="true"`);
+    // Status changes, newest first: healthy → unhealthy → healthy.
+    const changes = textOf(page.text.slice(page.text.indexOf('id="svc-changes"'), page.text.indexOf('id="svc-incidents"')));
+    expect(changes).toMatch(/unhealthy healthy .* healthy unhealthy/);
+    expect(page.text).toContain(`href="/console/incidents/${incident.body.id}">Slow checkout</a>`);
+
+    const week = await ops.get(`/console/services/${svc}?range=7d`);
+    expect(week.text).toContain('Response time over the last 7 d');
+    expect((await ops.get(`/console/services/${svc}?range=1y`)).status).toBe(400);
+    expect((await ops.get('/console/services/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    // Another organization's service is not found.
+    const stranger = await orgWithKeys(api, { services: ['Theirs'] as const });
+    expect((await ops.get(`/console/services/${stranger.services.Theirs}`)).status).toBe(404);
+    const times = serverMs.get(`/console/services/${svc}`)!;
+    // eslint-disable-next-line no-console
+    console.log(`console service detail: server time ${times[0]!.toFixed(1)} ms, ${(Buffer.byteLength(page.text) / 1024).toFixed(1)} kB`);
+  }, 60_000);
 });
 
 describe('the overview at scale (200 services, 50 open incidents)', () => {
