@@ -115,9 +115,8 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
       startedLateMs = started - plannedRunAt(input.bucket, started);
       rows = await bucketRoundMetrics(e, input.bucket);
     } else if ('metricIds' in input) {
+      // Their buckets' Schedules were made sure of when they were signalled (a bucket retiring meanwhile creates its Schedule again when it counts a metric: retireEmptyMetricBucket).
       rows = await roundMetricsByIds(e, input.metricIds);
-      // A bucket that was found empty and retired just before its new metric was written comes back.
-      if (ctx) await ensureBuckets(ctx, rows);
     } else {
       const m = await roundMetric(e, input.metricId);
       if (ctx) {
