@@ -32,7 +32,7 @@ export const servicePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     const page = await listServices(v.ctx, listQuery(request.query, 50));
     const summaries = await serviceSummaries(v.ctx, page.items.map((s) => s.id));
     const services = page.items.map((s) => ({ id: s.id, name: s.name, description: s.description ?? null, config_key: s.configKey ?? null, ...summaries.get(s.id)! }));
-    const body = serviceListBody({ services, nextCursor: page.nextCursor, canWrite: v.can('write:config'), csrf: v.csrf });
+    const body = serviceListBody({ services, nextCursor: page.nextCursor, canWrite: v.can('write:config'), canPause: v.can('write:config') && v.can('write:metrics'), csrf: v.csrf });
     return sendPage(reply, v, NAV, { title: 'Services', flash: flashOf(request.query), body });
   });
 

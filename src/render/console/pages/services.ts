@@ -35,22 +35,23 @@ function metricsCell(s: ServiceRow): string {
   return `${link(`/console/metrics?service_id=${encodeURIComponent(s.id)}`, count)}${paused}`;
 }
 
-function rowActions(s: ServiceRow, csrf: string): string {
+function rowActions(s: ServiceRow, csrf: string, canPause: boolean): string {
   const href = serviceHref(s.id);
-  const running = s.metrics - s.paused;
+  const running = canPause ? s.metrics - s.paused : 0;
   const pause = running > 0 ? actionButton({ action: `${href}/pause`, label: 'Pause', csrf, kind: 'secondary' }) : '';
-  const resume = s.paused > 0 ? actionButton({ action: `${href}/resume`, label: 'Resume', csrf, kind: 'secondary' }) : '';
+  const resume = canPause && s.paused > 0 ? actionButton({ action: `${href}/resume`, label: 'Resume', csrf, kind: 'secondary' }) : '';
   return `<div class="row-actions">${link(`${href}/edit`, 'Edit')} ${pause}${resume} ${link(`${href}/delete`, 'Delete…')}</div>`;
 }
 
-export function serviceListBody(view: { services: ServiceRow[]; nextCursor: string | null; canWrite: boolean; csrf: string }): string {
+/** `canWrite`: write:config (create, edit, delete); `canPause`: also write:metrics (pausing changes the metrics). */
+export function serviceListBody(view: { services: ServiceRow[]; nextCursor: string | null; canWrite: boolean; canPause: boolean; csrf: string }): string {
   const rows = view.services.map((s) => {
     const cells = [
       `${link(serviceHref(s.id), s.name)}${managedMarker(s.config_key)}${s.description ? `<br><span class="muted">${esc(s.description)}</span>` : ''}`,
       serviceStatus(s),
       metricsCell(s),
     ];
-    if (view.canWrite) cells.push(rowActions(s, view.csrf));
+    if (view.canWrite) cells.push(rowActions(s, view.csrf, view.canPause));
     return cells;
   });
   const head = ['Service', 'Status', 'Metrics', ...(view.canWrite ? ['Actions'] : [])];
