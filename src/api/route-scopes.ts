@@ -62,6 +62,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   updateWebhook: ['write:config'],
   deleteWebhook: ['write:config'],
   rotateWebhookSecret: ['write:config'],
+  testWebhook: ['write:config'],
   listWebhookDeliveries: ['read:config'],
   getWebhookDelivery: ['read:config'],
   redeliverWebhookDelivery: ['write:config'],

@@ -1,5 +1,8 @@
-/** Every event Vigil emits (spec §6). Webhook subscriptions choose from this list. */
-export const EVENT_TYPES = [
+/** Sent only on request, to the one webhook being tested (testWebhook); never subscribable (docs/decisions.md). */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** The events webhook subscriptions choose from (spec §6). */
+export const SUBSCRIBABLE_EVENT_TYPES = [
   'incident.created',
   'incident.published',
   'incident.updated',
@@ -27,6 +30,9 @@ export const EVENT_TYPES = [
   'alert.acknowledged',
   'alert.resolved',
 ] as const;
+
+/** Every event Vigil emits: the subscribable ones and the test event. */
+export const EVENT_TYPES = [...SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export function isEventType(value: string): value is EventType {

@@ -244,19 +244,16 @@ describe('console webhooks', () => {
     // Never again: not on its page, not in the list.
     expect((await operator.get(`/console/webhooks/${hookId}`)).text).not.toContain(secret);
     expect((await operator.get('/console/webhooks')).text).not.toContain(secret);
-    // Nothing delivered yet: Send test says why it cannot, in words (409), instead of a button.
+    // Nothing delivered yet, and Send test is there all the same (a webhook.test event needs no earlier delivery).
     const fresh = await operator.get(`/console/webhooks/${hookId}`);
-    expect(fresh.text).toContain('Send test: available once the webhook has a finished delivery.');
-    const early = await operator.post(`/console/webhooks/${hookId}/test`, { _csrf: csrfOf(fresh.text) });
-    expect(early.status).toBe(409);
-    expect(early.text).toContain('There is no finished delivery to send again yet');
+    expect(fresh.text).toContain(`action="/console/webhooks/${hookId}/test"`);
     // It is the real secret: a delivery is signed with it.
     await deliverOnce();
     const got = rx.received.at(-1)!;
     expect(got.signature).toBe(signWebhook([secret], got.id, Number(got.timestamp), got.body));
   });
 
-  it('edits, sends a test (the newest finished delivery again), disables and enables', async () => {
+  it('edits, sends a test (a webhook.test delivery), disables and enables', async () => {
     const page = await operator.get(`/console/webhooks/${hookId}`);
     expect(page.text).toContain(`href="/console/webhooks/${hookId}/edit"`);
     const csrf = csrfOf(page.text);
@@ -273,9 +270,9 @@ describe('console webhooks', () => {
     const test = await operator.post(`/console/webhooks/${hookId}/test`, { _csrf: csrf });
     expect(test.status).toBe(303);
     const newId = /\/deliveries\/([0-9a-f-]{36})$/.exec(test.headers.get('location')!)![1]!;
-    expect((await org.call('GET', `/v1/webhooks/${hookId}/deliveries/${newId}`)).body).toMatchObject({ event_type: 'incident.created', state: 'pending', redelivery_of: expect.any(String) });
+    expect((await org.call('GET', `/v1/webhooks/${hookId}/deliveries/${newId}`)).body).toMatchObject({ event_type: 'webhook.test', state: 'pending', redelivery_of: null });
     expect(await api.orm.em.fork().count(WebhookDeliverySchema, { subscription: hookId })).toBe(before + 1);
-    expect((await operator.get(test.headers.get('location')!)).text).toContain('Sent a test');
+    expect((await operator.get(test.headers.get('location')!)).text).toContain('Test delivery queued');
 
     expect((await operator.post(`/console/webhooks/${hookId}/disable`, { _csrf: csrf })).status).toBe(303);
     expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body.enabled).toBe(false);

@@ -159,6 +159,8 @@ export const EMAIL_CASES: readonly EmailCase[] = [
   { type: 'alert.escalated', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'alert.acknowledged', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'alert.resolved', owesEmail: false, withoutConfirmedSubscriber: false },
+  // Sent on request to the one webhook being tested; stored already dispatched, so never fanned out or emailed.
+  { type: 'webhook.test', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: CONFIRMATION_EVENT, owesEmail: true, withoutConfirmedSubscriber: true },
 ];
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SecretBox } from '../../infra/secret-box';
 import type { OutboxWorkflowStarter } from '../../usecases/webhooks/ports';
 import { getDelivery, listDeliveries, redeliver } from '../../usecases/webhooks/deliveries';
+import { sendTestDelivery } from '../../usecases/webhooks/test-delivery';
 import {
   createWebhook,
   deleteWebhook,
@@ -74,6 +75,20 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     app.post('/webhooks/:id/rotate-secret', { schema: { ...doc, params: IdParams, response: { 200: WebhookWithSecretSchema, ...errorResponses } } }, async (request) => {
       const { view, secret } = await rotateWebhookSecret(request.orgContext(), opts.box, request.params.id);
       return { ...view, secret };
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('testWebhook', {
+      summary: 'Send a test delivery',
+      tag,
+      description:
+        'Queues a `webhook.test` event for this webhook alone (202, the new delivery), whatever its `event_types`: `data` is `{ webhook_id, message, requested_by }`. It is signed, attempted and retried like any delivery and listed among its deliveries; no other webhook receives it and no subscriber is emailed.',
+      errors: ['not_found', 'webhook_disabled'],
+    });
+    app.post('/webhooks/:id/test', { schema: { ...doc, params: IdParams, response: { 202: DeliverySchema, ...errorResponses } } }, async (request, reply) => {
+      const view = await sendTestDelivery(request.orgContext(), { starter: opts.starter }, request.params.id, `api_key:${request.principal!.keyId}`);
+      reply.code(202);
+      return view;
     });
   }
   {

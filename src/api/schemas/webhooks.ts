@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../domain/event-types';
+import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../domain/event-types';
 import { DELIVERY_STATES } from '../../usecases/webhooks/views';
 import { DateTime, ListQuery, Uuid } from './common';
 
@@ -8,10 +8,10 @@ const Url = z
   .max(2048)
   .describe('Where deliveries are POSTed (http or https).');
 const EventTypes = z
-  .array(z.enum(EVENT_TYPES))
+  .array(z.enum(SUBSCRIBABLE_EVENT_TYPES))
   .min(1)
-  .max(EVENT_TYPES.length)
-  .describe('The events this webhook receives.');
+  .max(SUBSCRIBABLE_EVENT_TYPES.length)
+  .describe('The events this webhook receives. `webhook.test` is not among them: every webhook receives a test when one is requested (testWebhook).');
 const Description = z.string().max(1000).nullable();
 const Secret = z
   .string()

@@ -47,22 +47,26 @@ export async function getDelivery(ctx: OrgContext, webhookId: string, deliveryId
 }
 
 /**
- * Sends a finished delivery again as a new delivery (same event, same `webhook-id`, so a
- * receiver that already processed it can recognise it). Refused while the original still retries.
+ * Starts a committed delivery's workflow; a start that fails, or a caller without a starter,
+ * leaves it to the outbox sweep within a minute.
  */
+export async function startDeliveryNow(ctx: OrgContext, ports: { starter?: OutboxWorkflowStarter }, ref: DeliveryRef): Promise<void> {
+  if (!ports.starter) return;
+  try {
+    await markDeliveriesStarted(ctx.em, await ports.starter.start([ref]), new Date());
+  } catch (err) {
+    ctx.log?.error({ err, delivery_id: ref.deliveryId }, 'could not start the delivery workflow; the outbox sweep starts it within a minute');
+  }
+}
+
 /**
- * Queues a new delivery of the same event (202) and starts its workflow after commit; a start
- * that fails, or a caller without a starter, leaves it to the outbox sweep within a minute.
+ * Sends a finished delivery again as a new delivery (same event, same `webhook-id`, so a
+ * receiver that already processed it can recognise it), 202, started after commit (startDeliveryNow).
+ * Refused while the original still retries.
  */
 export async function redeliver(ctx: OrgContext, ports: { starter?: OutboxWorkflowStarter }, webhookId: string, deliveryId: string): Promise<DeliveryView> {
   const { view, ref } = await queueRedelivery(ctx, webhookId, deliveryId);
-  if (ports.starter) {
-    try {
-      await markDeliveriesStarted(ctx.em, await ports.starter.start([ref]), new Date());
-    } catch (err) {
-      ctx.log?.error({ err, delivery_id: ref.deliveryId }, 'could not start the delivery workflow; the outbox sweep starts it within a minute');
-    }
-  }
+  await startDeliveryNow(ctx, ports, ref);
   return view;
 }
 

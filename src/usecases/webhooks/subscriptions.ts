@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookSubscriptionSchema } from '../../db/entities';
-import type { EventType } from '../../domain/event-types';
+import type { SUBSCRIBABLE_EVENT_TYPES } from '../../domain/event-types';
 import type { SecretBox } from '../../infra/secret-box';
 import { newWebhookSecret } from '../../infra/webhook-signing';
 import type { OrgContext } from '../context';
@@ -14,7 +14,7 @@ export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 export interface WebhookInput {
   url: string;
   description?: string | null;
-  event_types: EventType[];
+  event_types: (typeof SUBSCRIBABLE_EVENT_TYPES)[number][];
   enabled?: boolean;
   /** Bring your own `whsec_…` secret; generated when absent. */
   secret?: string;

@@ -4,6 +4,7 @@ import type { FormProblem } from '../../../render/console/forms';
 import { EMPTY_WEBHOOK_FORM, type WebhookFormValues, webhookActions, webhookDeleteBody, webhookFormBody, webhookSecretBody } from '../../../render/console/pages/webhook-form';
 import { deliveryDetailBody, deliveryHref, webhookDetailBody, webhookHref, webhookListBody } from '../../../render/console/pages/webhooks';
 import { getDelivery, listDeliveries, redeliver } from '../../../usecases/webhooks/deliveries';
+import { sendTestDelivery } from '../../../usecases/webhooks/test-delivery';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, revealWebhookSecret, rotateWebhookSecret, updateWebhook } from '../../../usecases/webhooks/subscriptions';
 import { DELIVERY_STATES, type DeliveryState } from '../../../usecases/webhooks/views';
 import { WebhookCreateBody, WebhookPatchBody } from '../../schemas/webhooks';
@@ -33,12 +34,6 @@ function notFoundOf(r: { status: number; problem: FormProblem }): void {
   if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
 }
 
-/** The newest delivery that is no longer being attempted: what "Send test" sends again. */
-async function newestFinished(v: ConsoleViewer, webhookId: string): Promise<{ id: string } | null> {
-  const page = await listDeliveries(v.ctx, webhookId, { limit: 20 });
-  return page.items.find((d) => d.state !== 'pending') ?? null;
-}
-
 /** Webhook subscriptions: list, create (secret once), edit, send test, rotate, disable/enable, delete; the delivery log and Redeliver. */
 export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   async function deliveryPage(v: ConsoleViewer, webhookId: string, deliveryId: string, problem: FormProblem | null = null) {
@@ -52,7 +47,7 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     const webhook = await getWebhook(v.ctx, id);
     const state = stateOf(query);
     const page = await listDeliveries(v.ctx, webhook.id, { ...listQuery(query, 50), ...(state ? { state } : {}) });
-    const actions = v.can('write:config') ? webhookActions({ webhook, csrf: v.csrf, canTest: (await newestFinished(v, webhook.id)) !== null }) : '';
+    const actions = v.can('write:config') ? webhookActions({ webhook, csrf: v.csrf }) : '';
     const body = webhookDetailBody({ webhook, deliveries: page.items, nextCursor: page.nextCursor, stateFilter: state, states: DELIVERY_STATES, actions, problem: failed?.problem ?? null });
     return sendPage(reply, v, NAV, { title: `Webhook: ${webhook.url}`, flash: failed ? null : flashOf(query), body }, failed?.status);
   };
@@ -103,16 +98,12 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     return redirectWithFlash(reply, webhookHref(w.id), w.config_key ? 'Webhook saved. It is managed by config as code: the next apply overwrites this edit.' : 'Webhook saved.');
   });
 
-  // "Send test": the API has no test event, so this is its redeliverWebhookDelivery of the newest finished delivery.
+  // "Send test": the API's testWebhook, a webhook.test event for this webhook alone.
   app.post<IdRequest>('/webhooks/:id/test', async (request, reply) => {
     const v = requireScope(request, 'write:config');
     const w = await getWebhook(v.ctx, request.params.id);
-    const r = await attempt(async () => {
-      const last = await newestFinished(v, w.id);
-      if (!last) throw new ProblemError('delivery_in_progress', 'There is no finished delivery to send again yet: Send test resends the newest finished delivery (the API has no test event).');
-      return redeliver(v.ctx, { starter: deps.webhookStarter }, w.id, last.id);
-    });
-    if (r.ok) return redirectWithFlash(reply, deliveryHref(w.id, r.value.id), `Sent a test: the newest finished delivery (${r.value.event_type}) again, with the same webhook-id.`);
+    const r = await attempt(() => sendTestDelivery(v.ctx, { starter: deps.webhookStarter }, w.id, `console:${v.session.user.id}`));
+    if (r.ok) return redirectWithFlash(reply, deliveryHref(w.id, r.value.id), 'Test delivery queued');
     notFoundOf(r);
     return sendDetail(reply, v, w.id, {}, r);
   });

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../../domain/event-types';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../../domain/event-types';
 import { esc, timeTag } from '../../html';
 import { managedNotice } from '../config-as-code';
 import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, textareaField } from '../forms';
@@ -16,7 +16,7 @@ export interface WebhookFormValues {
 
 export const EMPTY_WEBHOOK_FORM: WebhookFormValues = { url: '', description: '', event_types: [], enabled: true, secret: '' };
 
-const EVENT_CHOICES = EVENT_TYPES.map((t) => ({ id: t, name: t }));
+const EVENT_CHOICES = SUBSCRIBABLE_EVENT_TYPES.map((t) => ({ id: t, name: t }));
 
 /** Create (`existing` null) or edit a subscription: URL, description, the events it receives. */
 export function webhookFormBody(o: { csrf: string; values: WebhookFormValues; problem?: FormProblem | null; existing?: ConsoleWebhook | null }): string {
@@ -54,14 +54,10 @@ ${overlap}
 }
 
 /** The write actions of a webhook's page, for roles with write:config. */
-export function webhookActions(o: { webhook: ConsoleWebhook; csrf: string; canTest: boolean }): string {
+export function webhookActions(o: { webhook: ConsoleWebhook; csrf: string }): string {
   const w = o.webhook;
   const base = webhookHref(w.id);
-  const test = !w.enabled
-    ? '<span class="muted">Send test: enable the webhook first.</span>'
-    : o.canTest
-      ? actionButton({ action: `${base}/test`, label: 'Send test', csrf: o.csrf, kind: 'secondary' })
-      : '<span class="muted">Send test: available once the webhook has a finished delivery.</span>';
+  const test = w.enabled ? actionButton({ action: `${base}/test`, label: 'Send test', csrf: o.csrf, kind: 'secondary' }) : '<span class="muted">Send test: enable the webhook first.</span>';
   return `<section aria-labelledby="manage" class="webhook-actions"><h2 id="manage">Manage</h2>
 <div class="actions">
 <a class="button" href="${esc(base)}/edit">Edit</a>
@@ -70,7 +66,7 @@ ${actionButton({ action: `${base}/rotate-secret`, label: 'Rotate secret', csrf: 
 ${w.enabled ? actionButton({ action: `${base}/disable`, label: 'Disable', csrf: o.csrf, kind: 'secondary' }) : actionButton({ action: `${base}/enable`, label: 'Enable', csrf: o.csrf })}
 <a class="button danger" href="${esc(base)}/delete">Delete…</a>
 </div>
-<p class="muted">Send test sends the newest finished delivery again (same event, same <code>webhook-id</code>), as the API's redeliver does: the API has no test event. Rotate secret answers a new secret once; the old one signs too for 24 hours. Disabling stops new deliveries and cancels retries at their next attempt.</p>
+<p class="muted">Send test queues a <code>webhook.test</code> event for this webhook only, signed and retried like any delivery, whatever events it receives. Rotate secret answers a new secret once; the old one signs too for 24 hours. Disabling stops new deliveries and cancels retries at their next attempt.</p>
 </section>`;
 }
 
