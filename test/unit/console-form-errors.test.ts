@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validated } from '../../src/api/console/forms';
 import { ProblemError } from '../../src/domain/error-catalog';
-import { labelForPath, sentenceFor, subjectOf, summaryHeading } from '../../src/render/console/form-errors';
+import { detailAddsToErrors, fieldSentence, labelForPath, sentenceFor, subjectOf, summaryHeading } from '../../src/render/console/form-errors';
 import { inputField, problemBox } from '../../src/render/console/forms';
 
 /** The errors `validated()` throws for `input` against `schema` (what a console form gets). */
@@ -63,6 +63,19 @@ describe('the API validation errors in words', () => {
     expect(sentenceFor({ path: 'locations', message: 'nowhere-x: No location nowhere-x has registered' }, 'Locations')).toBe('Locations: nowhere-x: No location nowhere-x has registered');
   });
 
+  it('next to its field, leaves the API\'s own words as they are; the summary names the field', () => {
+    const own = { path: 'layers.0.rotation.participants', message: 'Not a console user of this organization' };
+    expect(fieldSentence(own, 'Participants, in rotation order')).toBe('Not a console user of this organization');
+    expect(sentenceFor(own, 'Participants, in rotation order')).toBe('Participants, in rotation order: Not a console user of this organization');
+    expect(fieldSentence({ path: 'title', message: 'Too small: expected string to have >=1 characters' }, 'Title')).toBe('Title cannot be empty');
+  });
+
+  it('keeps a use case\'s detail, and drops one that only repeats the first error', () => {
+    expect(detailAddsToErrors('title: Too small: expected string to have >=1 characters', [{ path: 'title', message: 'Too small: expected string to have >=1 characters' }])).toBe(false);
+    expect(detailAddsToErrors('scheduled_end_at must be after scheduled_start_at.', [{ path: 'scheduled_end_at', message: 'Must be after scheduled_start_at' }])).toBe(false);
+    expect(detailAddsToErrors('Only manual metrics take a status by hand.', [{ path: 'status', message: 'Not for this metric' }])).toBe(true);
+  });
+
   it('takes a label without its hint, and a label from a path no field names', () => {
     expect(subjectOf('Description (optional)')).toBe('Description');
     expect(subjectOf('Starts at (UTC)')).toBe('Starts at');
@@ -91,6 +104,11 @@ describe('the problem summary and the fields', () => {
     expect(html).toContain('<li><a href="#f-scheduled_end_at">The window must end after it starts</a></li>');
     expect(html).toContain('<code>validation_failed</code>');
     expect(html).not.toContain('Too small');
+  });
+
+  it('keeps a use case\'s own detail above the list', () => {
+    const html = problemBox({ title: 'validation_failed', detail: 'Only manual metrics take a status by hand.', errors: [{ path: 'status', message: 'Not for this metric' }] }, [{ name: 'status', label: 'Status' }]);
+    expect(html).toContain('<h2>Fix 1 problem to continue</h2><p>Only manual metrics take a status by hand.</p><ul><li><a href="#f-status">Status: Not for this metric</a></li></ul>');
   });
 
   it('shows the detail of a problem without field errors', () => {

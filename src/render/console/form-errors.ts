@@ -79,18 +79,41 @@ const RULES: readonly [RegExp, (s: string, m: RegExpExecArray) => string][] = [
   [/^(An? [a-z].+)$/, (s, m) => `${s} must be ${m[1]!.charAt(0).toLowerCase()}${m[1]!.slice(1)}`],
 ];
 
-/**
- * One validation error as a sentence about the field labelled `label` (its parenthetical hint
- * dropped). A message no rule knows is already the API's own words: "Label: message".
- */
-export function sentenceFor(error: FieldErrorItem, label: string = labelForPath(error.path)): string {
+/** The sentence a rule makes of the error's message about `label`; null when no rule knows the message. */
+function ruleSentence(error: FieldErrorItem, label: string): string | null {
   const subject = subjectOf(label);
   const message = error.message.trim();
+  if (!message) return `${subject} is not valid`;
   for (const [pattern, say] of RULES) {
     const m = pattern.exec(message);
     if (m) return say(subject, m);
   }
-  return message ? `${subject}: ${message}` : `${subject} is not valid`;
+  return null;
+}
+
+/**
+ * One validation error as a sentence about the field labelled `label` (its parenthetical hint
+ * dropped), for the summary above a form. A message no rule knows is already the API's own
+ * words: "Label: message".
+ */
+export function sentenceFor(error: FieldErrorItem, label: string = labelForPath(error.path)): string {
+  return ruleSentence(error, label) ?? `${subjectOf(label)}: ${error.message.trim()}`;
+}
+
+/** The same error next to its field: the rule's sentence, or the API's own words as they are (the label is right there). */
+export function fieldSentence(error: FieldErrorItem, label: string): string {
+  return ruleSentence(error, label) ?? error.message.trim();
+}
+
+/**
+ * Whether a problem's detail says more than its errors: `validated()` and the schema checks make
+ * the detail of the first error ("title: Too small…"), which the summary's sentences replace; a
+ * use case's detail ("Only manual metrics take a status by hand.") is its own words and stays.
+ */
+export function detailAddsToErrors(detail: string, errors: readonly FieldErrorItem[]): boolean {
+  const d = detail.trim();
+  if (!d) return false;
+  return !errors.some((e) => d === `${e.path || 'body'}: ${e.message}` || d.startsWith(`${e.path}: `) || d.startsWith(`${e.path} `));
 }
 
 /** The heading of a problem's summary: how many things the person has to fix, or that the action failed. */

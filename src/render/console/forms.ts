@@ -1,5 +1,5 @@
 import { esc } from '../html';
-import { labelForPath, sentenceFor, summaryHeading } from './form-errors';
+import { detailAddsToErrors, fieldSentence, labelForPath, sentenceFor, summaryHeading } from './form-errors';
 
 /** A problem the API would answer (problem+json), as a form shows it. */
 export interface FormProblem {
@@ -21,7 +21,7 @@ function belongsTo(path: string, name: string): boolean {
 
 /** The errors a problem lists for one field, each as a sentence about `label`. */
 function errorsFor(problem: FormProblem | null | undefined, name: string, label: string): string[] {
-  return [...new Set((problem?.errors ?? []).filter((e) => belongsTo(e.path, name)).map((e) => sentenceFor(e, label)))];
+  return [...new Set((problem?.errors ?? []).filter((e) => belongsTo(e.path, name)).map((e) => fieldSentence(e, label)))];
 }
 
 /** A summary line: the field the error belongs to (of `fields`, else its path) for the link, and its sentence. */
@@ -45,8 +45,9 @@ export type SummaryField = string | { name: string; label: string };
 export function problemBox(problem: FormProblem | null | undefined, fields: readonly SummaryField[] = []): string {
   if (!problem) return '';
   const errors = problem.errors ?? [];
-  const list = errors.length ? `<ul>${errors.map((e) => summaryLine(e, fields)).join('')}</ul>` : `<p>${esc(problem.detail)}</p>`;
-  return `<div class="problem" role="alert" tabindex="-1" id="problem" autofocus><h2>${esc(summaryHeading(problem.title, errors.length))}</h2>${list}<p class="muted">Error code: <code>${esc(problem.title)}</code></p></div>`;
+  const detail = !errors.length || detailAddsToErrors(problem.detail, errors) ? `<p>${esc(problem.detail)}</p>` : '';
+  const list = errors.length ? `<ul>${errors.map((e) => summaryLine(e, fields)).join('')}</ul>` : '';
+  return `<div class="problem" role="alert" tabindex="-1" id="problem" autofocus><h2>${esc(summaryHeading(problem.title, errors.length))}</h2>${detail}${list}<p class="muted">Error code: <code>${esc(problem.title)}</code></p></div>`;
 }
 
 interface FieldOptions {
@@ -97,7 +98,7 @@ export function actionButton(o: { action: string; label: string; csrf: string; h
 
 /** The errors a problem lists for a repeated field (its own path or one of its items). */
 function groupErrors(problem: FormProblem | null | undefined, name: string, label: string): string[] {
-  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`)).map((e) => sentenceFor(e, label));
+  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`)).map((e) => fieldSentence(e, label));
 }
 
 /**
