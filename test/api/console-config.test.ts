@@ -322,7 +322,7 @@ describe('console webhooks', () => {
     // The new one is still pending (no starter here): sending it again is refused, shown on its page.
     const again = await operator.post(`/console/webhooks/${hookId}/deliveries/${newId}/redeliver`, { _csrf: csrfOf(page.text) });
     expect(again.status).toBe(409);
-    expect(again.text).toContain('<h2>delivery_in_progress</h2>');
+    expect(again.text).toContain('Error code: <code>delivery_in_progress</code>');
   });
 
   it('refuses redeliver to a viewer and without the CSRF token (403), and another organization\'s webhook is 404', async () => {
@@ -502,7 +502,7 @@ describe('console metric locations and confirmation (issue 25)', () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('<p class="field-error" id="f-locations-error">nowhere-x: No location nowhere-x has registered (GET /v1/locations lists them)</p>');
-    expect(refused.text).toContain('<p class="field-error" id="f-confirmation-quorum-error">A round fails when: quorum 3 is more than the 2 locations that measure the metric</p>');
+    expect(refused.text).toContain('<p class="field-error" id="f-confirmation-quorum-error">quorum 3 is more than the 2 locations that measure the metric</p>');
     expect(refused.text).toContain(`<input type="checkbox" name="locations" value="nowhere-x" checked aria-invalid="true">`);
     expect((await org.call('GET', `/v1/metrics/${cloudMetric.id}`)).body).toMatchObject({ locations: [EU, `agent:${edge.id}`], confirmation: { quorum: 2, failures: 3 } });
 
