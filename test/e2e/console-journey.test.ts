@@ -90,7 +90,7 @@ beforeAll(async () => {
   });
   site.publicBaseUrl = api.baseUrl;
   pageBase = `http://${SUBDOMAIN}.status.localhost:${new URL(api.baseUrl).port}`;
-  org = await api.createOrg('enterprise', `Journey ${run}`);
+  org = await api.createOrg('enterprise', 'Acme');
   browser = await launchBrowser();
 
   target = http.createServer((_req, res) => {
@@ -299,6 +299,7 @@ describe('from an empty organization to a live status page, in the browser', () 
     await page.getByRole('group', { name: 'Group 1' }).getByLabel('Component 2').waitFor();
     await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe(PAGE_TITLE);
     await page.getByRole('group', { name: 'Group 1' }).getByLabel('Component 2').selectOption({ label: `${METRIC} (${SERVICE})` });
+    await page.getByRole('group', { name: 'What the page shows, in order' }).scrollIntoViewIfNeeded();
     await shot(page, 'status-page-form');
     await checkPage('new status page form', `${api.baseUrl}/console/status-pages/new`);
     await page.getByRole('button', { name: 'Create status page' }).click();
@@ -341,6 +342,7 @@ describe('from an empty organization to a live status page, in the browser', () 
     await first.getByLabel('Message', { exact: true }).fill('Some card payments fail; we are looking into it.');
     expect(await first.getByRole('checkbox', { name: /^Notify subscribers/ }).isChecked()).toBe(true);
     await page.getByRole('checkbox', { name: /^Publish now/ }).check();
+    await page.getByRole('group', { name: /^Affected services/ }).scrollIntoViewIfNeeded();
     await shot(page, 'incident-form');
     await checkPage('new incident form', `${api.baseUrl}/console/incidents/new`);
     await page.getByRole('button', { name: 'Create incident' }).click();
