@@ -63,7 +63,13 @@ export async function startProberProcess(opts: ProberOptions): Promise<ProberPro
     c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     c.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`prober ${opts.location} did not start within 30 s:\n${out.slice(started)}`)), 30_000);
+      // 60 s: the bin compiles through tsx in a checkout, which on a loaded 2-core machine took over 30 s.
+      // A prober that did not start is killed, never left polling after the test gave up on it.
+      const timer = setTimeout(() => {
+        c.off('exit', onExit);
+        c.kill('SIGKILL');
+        reject(new Error(`prober ${opts.location} did not start within 60 s:\n${out.slice(started)}`));
+      }, 60_000);
       const onData = () => {
         if (out.slice(started).includes('prober running')) {
           clearTimeout(timer);
