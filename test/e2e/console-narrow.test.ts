@@ -18,6 +18,7 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null; textContent: string | null; getBoundingClientRect(): { left: number; right: number; width: number } }> };
 declare const window: { innerWidth: number };
+declare function getComputedStyle(el: never, pseudo: string): { content: string };
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/console');
 const PHONE = { width: 390, height: 844 };
