@@ -31,7 +31,7 @@ export function templateListBody(o: { rows: IncidentTemplateRow[]; services: Cho
   const head = ['Template', 'Incident title', 'Severity', 'Affected services', ...(o.canWrite ? ['Start'] : [])];
   const actions = o.canWrite ? `<p class="actions"><a class="button" href="/console/incident-templates/new">New template</a></p>` : '';
   return `<p><a href="/console/incidents">← Incidents</a></p>
-<p class="muted">Prepared incidents: "Start incident" opens the new-incident form filled from the template; check it and create.</p>
+<p class="muted">Prepared incidents${o.canWrite ? ': "Start incident" opens the new-incident form filled from the template; check it and create' : ''}.</p>
 ${actions}
 ${table(head, rows, 'No incident templates yet.', 'Newest first')}
 ${pager('/console/incident-templates', o.nextCursor)}`;
