@@ -180,6 +180,9 @@ describe('console metric configuration', () => {
     const res = await operator.post('/console/metrics/new', httpForm(csrfOf(page.text), { name: '', 'source_config.url': targetUrl }));
     expect(res.status).toBe(400);
     expect(textOf(res.text)).toContain('Unhealthy when the value is above 800 ms; healthy when it is below 300 ms; degraded in between.');
+    // A number read from JSON is in the unit the source names (or bare), not in ms.
+    const json = await operator.post('/console/metrics/new', httpForm(csrfOf(page.text), { name: '', 'source_config.url': targetUrl, 'source_config.json_path': '$.depth', 'source_config.unit': 'jobs' }));
+    expect(textOf(json.text)).toContain('Unhealthy when the value is above 800 jobs; healthy when it is below 300 jobs; degraded in between.');
   });
 
   it('tests the probe with the form’s settings before saving: the result is shown, the input kept, nothing stored', async () => {

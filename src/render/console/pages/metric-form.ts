@@ -88,6 +88,8 @@ ${sourceInput(otherField, other, problem)}
 /** The unit the thresholds are in, for their words: the metric's own, else what the type measures in. */
 function unitOf(v: MetricFormValues): string | null {
   if (v.unit.trim()) return v.unit.trim();
+  // A number read from a JSON answer is in the unit the source names, or bare (src/probes/http.ts).
+  if (v.source['source_config.json_path']?.trim()) return v.source['source_config.unit']?.trim() || null;
   const value = sourceTypeRow(v.source_type)?.value ?? '';
   if (v.source_type === 'tls_cert') return 'days';
   return /^ms\b/.test(value) ? 'ms' : null;
