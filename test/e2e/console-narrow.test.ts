@@ -114,4 +114,23 @@ describe('the console at 390 px (issue 27)', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('shows a page still rendered in UTC in the zone the user chose, not the browser\'s', async () => {
+    const setZone = (zone: string | null) => api.orm.em.fork().getConnection().execute('update console_users set time_zone = ? where email = ?', [zone, 'phone@narrow.test']);
+    await setZone('Europe/Berlin');
+    try {
+      const { context, page, errors } = await phonePage('Asia/Tokyo');
+      expect((await page.goto(`${api.baseUrl}/console/incidents`))?.status()).toBe(200);
+      const zoned = await page.evaluate(() => Array.from(document.querySelectorAll('time[datetime]')).map((t) => [t.getAttribute('data-zone'), t.textContent]));
+      expect(zoned.length).toBeGreaterThan(0);
+      for (const [zone, text] of zoned) {
+        expect(zone).toBe('Europe/Berlin');
+        expect(text).toMatch(/(CET|CEST|GMT\+1|GMT\+2)$/);
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await setZone(null);
+    }
+  }, 60_000);
 });

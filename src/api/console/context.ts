@@ -102,6 +102,7 @@ export function chromeOf(v: ConsoleViewer, active: string): ConsoleChrome {
     nav: NAV.filter((n) => (n.needs === 'owner' ? v.role === 'owner' : v.can(n.needs))),
     active,
     browserZone: v.browserZone,
+    timeZone: v.timeZone,
   };
 }
 

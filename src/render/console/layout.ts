@@ -17,6 +17,8 @@ export interface ConsoleChrome {
   active: string;
   /** The user chose no zone: times are rendered in UTC and console.js rewrites them into the browser's. */
   browserZone?: boolean;
+  /** The zone the user chose: console.js rewrites any time a page still renders in UTC into it. */
+  timeZone?: string;
 }
 
 export interface ConsolePage {
@@ -26,7 +28,7 @@ export interface ConsolePage {
   flash?: string | null;
 }
 
-function document(title: string, header: string, body: string, browserZone = false): string {
+function document(title: string, header: string, body: string, zone: string | null = null): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -39,7 +41,7 @@ function document(title: string, header: string, body: string, browserZone = fal
 <link rel="stylesheet" href="/console/assets/console.css">
 <script src="/console/assets/console.js" defer></script>
 </head>
-<body${browserZone ? ' data-time-zone="browser"' : ''}>
+<body${zone ? ` data-time-zone="${esc(zone)}"` : ''}>
 <a class="skip-link" href="#main">Skip to main content</a>
 ${header}
 <main id="main" tabindex="-1">
@@ -61,7 +63,7 @@ export function consolePage(chrome: ConsoleChrome, page: ConsolePage): string {
 </header>
 <nav class="main" aria-label="Console"><ul>${nav}</ul></nav>`;
   const flash = page.flash ? `<div class="flash" role="status">${esc(page.flash)}</div>\n` : '';
-  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`, chrome.browserZone);
+  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`, chrome.browserZone ? 'browser' : chrome.timeZone && chrome.timeZone !== 'UTC' ? chrome.timeZone : null);
 }
 
 /** A page outside a session (sign-in): no navigation. */
