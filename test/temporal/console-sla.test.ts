@@ -81,7 +81,8 @@ async function act(client: ConsoleClient, action: string, extra: Record<string, 
   return client.post(`${page()}/${action}`, { ...formFields(html, `${page()}/${action}`), ...extra });
 }
 
-const problemTitle = (html: string) => /<div class="problem"[^>]*><h2>([^<]+)<\/h2>/.exec(html)?.[1];
+/** The refused form's error code (the API's token), shown under the worded summary. */
+const problemTitle = (html: string) => /<div class="problem"[^>]*>[\s\S]*?Error code: <code>([^<]+)<\/code>/.exec(html)?.[1];
 
 describe('console: SLA statements for finance', () => {
   let draftPage: string;
