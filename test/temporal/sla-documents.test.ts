@@ -86,7 +86,12 @@ async function act(client: ConsoleClient, action: string, extra: Record<string, 
   const html = (await client.get(page())).text;
   return client.post(`${page()}/${action}`, { ...formFields(html, `${page()}/${action}`), ...extra });
 }
-const problemOf = (html: string) => /<div class="problem"[^>]*><h2>([^<]+)<\/h2>([\s\S]*?)<\/div>/.exec(html);
+/** A refused form's summary: [, error code, the summary's text]. */
+const problemOf = (html: string) => {
+  const box = /<div class="problem"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1];
+  const code = box && /Error code: <code>([^<]+)<\/code>/.exec(box)?.[1];
+  return box && code ? ([box, code, box] as const) : null;
+};
 
 describe('statement.html: its own Content-Security-Policy', () => {
   it('allows exactly its own styles by hash, from the API and from the console', async () => {
