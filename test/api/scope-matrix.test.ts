@@ -207,6 +207,11 @@ async function concretePath(path: string, org: OrgFixture): Promise<string> {
   return out.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
 }
 
+
+// Each test walks every authenticated route over real HTTP (about 180 now); on the loaded 2-core CI
+// machine one walk took over 60 s.
+jest.setTimeout(240_000);
+
 describe('scope and isolation matrix', () => {
   it('covers every route in the scope table', () => {
     const ids = new Set(collected.routes.map((r) => r.operationId).filter(Boolean));
