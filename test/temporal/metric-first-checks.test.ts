@@ -108,8 +108,9 @@ describe('first checks of new cloud metrics', () => {
     expect(await handle.result()).toEqual({ checked: BURST, stored: BURST });
     const history = await handle.fetchHistory();
     const signals = history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
-    // The API's sender groups the creations that arrive while a signal is on its way.
-    expect(signals).toBeLessThan(BURST);
+    // At most one signal per creation: the API's sender groups the creations that arrive while a
+    // signal is on its way, but whether any do depends on timing (a loaded CI run saw none overlap).
+    expect(signals).toBeLessThanOrEqual(BURST);
     // VIGIL_RECORD_HISTORIES=1 rewrites the replay test's history of this workflow.
     if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'metric-first-checks-v1.json'), historyToJSON(history));
   }, 120_000);
