@@ -16,6 +16,7 @@ import { type ApiHarness, startApi } from '../support/api-harness';
 import { testLinkKey } from '../support/env';
 import { eventually } from '../support/eventually';
 import { takeFaultTurn } from '../support/relay-turn';
+import { useOwnDatabase } from '../support/own-database';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
@@ -60,9 +61,12 @@ async function killServer(): Promise<void> {
 }
 
 let releaseFaultTurn: (() => Promise<void>) | undefined;
+let ownDatabase: Awaited<ReturnType<typeof useOwnDatabase>> | undefined;
 
 beforeAll(async () => {
   releaseFaultTurn = await takeFaultTurn();
+  // After the restart the relay starts every unstarted delivery it finds: only this file's, here.
+  ownDatabase = await useOwnDatabase();
   dbFile = path.join(tmp, 'temporal.db');
   ports = { port: await getFreePort(), uiPort: await getFreePort() };
   await startServer();
@@ -105,6 +109,7 @@ afterAll(async () => {
   await sink?.close();
   process.env.VIGIL_TEST_TEMPORAL_ADDRESS = savedAddress;
   fs.rmSync(tmp, { recursive: true, force: true });
+  await ownDatabase?.restore();
   await releaseFaultTurn?.();
 });
 
