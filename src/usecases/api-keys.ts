@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../domain/ids';
+import type { ApiKeyView } from '../domain/api-key-view';
 import { type ApiKey, ApiKeySchema, OrganizationSchema } from '../db/entities';
 import { PLANS, isPlanId } from '../domain/plans';
 import { SCOPES, type Scope, unknownScopesMessage } from '../domain/scopes';
@@ -90,19 +91,7 @@ export async function listApiKeys(em: EntityManager, organizationId: string): Pr
   return em.find(ApiKeySchema, { organization: organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-/** A key as the console shows it: never its hash, and its secret only once, on creation. */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  /** Derived: revoked wins over expired. */
-  state: 'active' | 'expired' | 'revoked';
-}
+export type { ApiKeyView };
 
 export function apiKeyView(k: ApiKey, now: Date): ApiKeyView {
   const state = k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';

@@ -1,20 +1,10 @@
+import type { ApiKeyView } from '../../../domain/api-key-view';
 import { SCOPES } from '../../../domain/scopes';
 import { esc, timeTag } from '../../html';
 import { type FormProblem, actionButton, choiceGroup, csrfField, inputField, problemBox } from '../forms';
 import { facts, link, pager, stateBadge, table } from '../parts';
 
-/** A key as the console shows it (never its hash; its secret only once). */
-export interface ConsoleApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  state: 'active' | 'expired' | 'revoked';
-}
+type ConsoleApiKey = ApiKeyView;
 
 const muted = (text: string) => `<span class="muted">${esc(text)}</span>`;
 const when = (iso: string | null, zone: string, none: string) => (iso ? timeTag(iso, zone) : muted(none));
