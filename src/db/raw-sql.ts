@@ -25,3 +25,8 @@ export async function rawRun(em: EntityManager, sql: string, params: unknown[]):
 export function pgArray(values: readonly string[]): string {
   return `{${values.join(',')}}`;
 }
+
+/** A PostgreSQL text[] literal of any strings (each quoted) and NULLs. */
+export function pgTextArray(values: readonly (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+}

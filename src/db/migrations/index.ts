@@ -25,6 +25,7 @@ import { Migration20261127010000MetricPause } from './Migration20261127010000Met
 import { Migration20261127012000MaintenanceUpdates } from './Migration20261127012000MaintenanceUpdates';
 import { Migration20261127020000ApiKeyExpiry } from './Migration20261127020000ApiKeyExpiry';
 import { Migration20261127030000ConsoleTimeZone } from './Migration20261127030000ConsoleTimeZone';
+import { Migration20261127040000ConfirmVoter } from './Migration20261127040000ConfirmVoter';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127013000IncidentImpact', class: Migration20261127013000IncidentImpact },
   { name: 'Migration20261127020000ApiKeyExpiry', class: Migration20261127020000ApiKeyExpiry },
   { name: 'Migration20261127030000ConsoleTimeZone', class: Migration20261127030000ConsoleTimeZone },
+  { name: 'Migration20261127040000ConfirmVoter', class: Migration20261127040000ConfirmVoter },
 ];

@@ -78,12 +78,11 @@ export async function rebuildFlips(em: EntityManager, organizationId: string, st
      ),
      history as (
        select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, ${FLIP_KEY('sample')} as flip_key,
-              case when w.agent_id is null then null else jsonb_build_array(jsonb_build_object('location', 'agent:' || w.agent_id, 'value', sample.value, 'reason', sample.reason,
-                'status', sample.status, 'at', ${iso('sample.sampled_at')})) end as votes
+              case when w.agent_id is null then null else 'agent:' || w.agent_id end as voter
        from walk_start w join metric_samples sample on sample.metric_id = w.metric_id and sample.sampled_at >= w.start_at
      ),
      walked as (
-       select history.*, vigil_confirm(history.flip_key, history.sampled_at, history.reason, history.votes, st.flip_key, st.reason, null, 0, null, null, w.failures, w.recoveries)
+       select history.*, vigil_confirm(history.flip_key, history.sampled_at, history.reason, null::jsonb, history.voter, history.value, history.status, st.flip_key, st.reason, null, 0, null, null, w.failures, w.recoveries)
                 over in_time as c,
               lead(history.sampled_at) over in_time is null as newest
        from history join walk_start w using (metric_id) join start_state st using (metric_id)
@@ -142,8 +141,6 @@ export async function rebuildFlipsFrom(em: EntityManager, organizationId: string
  * state is the metric's. SET expressions read the row before the update.
  */
 const ADVANCES = `newest.sampled_at >= coalesce(metric.last_sample_at, '-infinity')`;
-
-const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Takes the row locks of these live metrics for the caller's transaction, in id order (as live ingest takes them); answers the ids locked. */
 export async function lockMetrics(em: EntityManager, metricIds: readonly string[]): Promise<string[]> {

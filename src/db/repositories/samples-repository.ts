@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ReasonClass, readingReasonClass } from '../../domain/reason-class';
 import type { Vote } from '../../domain/confirmation';
-import { pgArray, rawRows, rawRun } from '../raw-sql';
+import { pgArray, pgTextArray, rawRows, rawRun } from '../raw-sql';
 
 /** A sample to store, its status already evaluated. */
 export interface NewSample {
@@ -12,6 +12,11 @@ export interface NewSample {
   reason: string | null;
   /** Issue 25: the locations' votes of the round this sample stands for (flip evidence, per-location readings). */
   votes?: readonly Vote[] | null;
+  /**
+   * Or the one location whose own answer the sample is (an agent on its metric): its vote and its
+   * reading are the sample's, built by the statement where needed (not sent with every sample).
+   */
+  voter?: string | null;
 }
 
 /** What a stored batch changed: its flips, and per metric the earliest sample older than the metric's latest outcome before the batch (a late sample). */
@@ -84,14 +89,35 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
 export async function storeSamples(em: EntityManager, organizationId: string, samples: readonly NewSample[], now: Date, terms: FlipEventTerms): Promise<StoredBatch> {
   if (!samples.length) return { flips: [], late: [] };
   const index = new Map<string, number>();
+  // Only a metric's newest sample of the batch sets its per-location readings.
+  const newest = new Map<string, NewSample>();
+  // A metric's voter goes once per metric (an agent's batch has one); where its samples differ, each sample's own.
+  const voterOf = new Map<string, string | null | typeof MIXED>();
+  for (const s of samples) {
+    const seen = newest.get(s.metricId);
+    if (!seen || seen.sampledAt < s.sampledAt) newest.set(s.metricId, s);
+    const voter = voterOf.get(s.metricId);
+    if (voter === undefined) voterOf.set(s.metricId, s.voter ?? null);
+    else if (voter !== (s.voter ?? null)) voterOf.set(s.metricId, MIXED);
+  }
+  const voters: (string | null)[] = [];
   const records = samples.map((s) => {
     let i = index.get(s.metricId);
-    if (i === undefined) index.set(s.metricId, (i = index.size + 1));
-    const votes = s.votes?.length ? s.votes : null;
-    return { m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason, c: readingReasonClass(s.status, s.reason), vt: votes, lr: votes && readingsOf(votes) };
+    if (i === undefined) {
+      index.set(s.metricId, (i = index.size + 1));
+      const voter = voterOf.get(s.metricId);
+      voters.push(voter === MIXED || voter === undefined ? null : voter);
+    }
+    const votes = s.votes?.length ? s.votes : undefined;
+    // Absent keys are NULL columns to json_to_recordset: the usual agent sample sends none of them.
+    return {
+      m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason, c: readingReasonClass(s.status, s.reason),
+      vt: votes, l: voterOf.get(s.metricId) === MIXED ? (s.voter ?? undefined) : undefined, lr: votes && newest.get(s.metricId) === s ? readingsOf(votes) : undefined,
+    };
   });
   const at = now.toISOString();
-  const params = [pgArray([...index.keys()]), JSON.stringify(records), organizationId, at, organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
+  const ids = pgArray([...index.keys()]);
+  const params = [ids, pgTextArray(voters), ids, JSON.stringify(records), organizationId, at, organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
   let rows: { metric_id: string; at: string; late: boolean }[];
   // `on conflict do nothing` costs PostgreSQL a third more per row, and only retried batches need
   // it: on its own, the statement first runs without it and again with it when a sample is
@@ -113,6 +139,8 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
   };
 }
 
+const MIXED = Symbol('mixed voters');
+
 /** Each location's own answer (before any recheck), as GET /v1/metrics/{id} shows it per location. */
 function readingsOf(votes: readonly Vote[]): Record<string, { value: number | null; status: string; reason: string | null; at: string }> {
   return Object.fromEntries(votes.map((v) => [v.location, { value: v.value, status: v.status, reason: v.reason, at: v.at }]));
@@ -131,13 +159,20 @@ function isSampleKeyViolation(err: unknown): boolean {
 export const FLIP_KEY = (row: string) => `case when ${row}.status = 'no_data' then 'no_data/' || coalesce(${row}.reason_class, 'measurement') else ${row}.status end`;
 
 function storeSql(skipStored: boolean): string {
-  return `with incoming as (
-       select (?::uuid[])[sample.m] as metric_id, sample.t, sample.v, sample.s, sample.r, sample.c, sample.vt, sample.lr
-       from json_to_recordset(?::json) as sample(m int, t timestamptz, v float8, s text, r text, c text, vt jsonb, lr jsonb)
+  // Without `on conflict`, every incoming sample was inserted (or the statement failed): the walk
+  // reads them as given, with no join back from what the insert returned.
+  const stored = skipStored
+    ? `(select given.* from new_samples inserted join incoming given on given.metric_id = inserted.metric_id and given.sampled_at = inserted.sampled_at)`
+    : 'incoming';
+  return `with batch_metrics as (select * from unnest(?::uuid[], ?::text[]) as given(id, voter)),
+     incoming as (
+       select (?::uuid[])[sample.m] as metric_id, sample.t as sampled_at, sample.v as value, sample.s as status, sample.r as reason, sample.c as reason_class,
+              sample.vt as votes, sample.l as voter, sample.lr as readings
+       from json_to_recordset(?::json) as sample(m int, t timestamptz, v float8, s text, r text, c text, vt jsonb, l text, lr jsonb)
      ),
      new_samples as (
        insert into metric_samples (metric_id, organization_id, sampled_at, value, status, reason, reason_class, received_at)
-       select metric_id, ?::uuid, t, v, s, r, c, ?::timestamptz from incoming
+       select metric_id, ?::uuid, sampled_at, value, status, reason, reason_class, ?::timestamptz from incoming
        ${skipStored ? 'on conflict do nothing' : ''}
        returning metric_id, sampled_at, value, status, reason, reason_class
      ),
@@ -151,19 +186,32 @@ function storeSql(skipStored: boolean): string {
        returning 1
      ),
      locked_metrics as (
-       select id, status, ${FLIP_KEY('metrics')} as flip_key, reason, last_sample_at, status_since, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit,
+       select metrics.id, status, ${FLIP_KEY('metrics')} as flip_key, reason, last_sample_at, status_since, service_id, name, source_type, source_config, thresholds, interval_seconds, agent_id, unit,
               locations, confirmation, coalesce((confirmation->>'failures')::int, 1) as failures, coalesce((confirmation->>'recoveries')::int, 1) as recoveries,
-              pending_key, pending_count, pending_since, pending_evidence, created_at, updated_at, deleted_at
-       from metrics where id in (select metric_id from new_samples) and (select count(*) from day_rollups) >= 0 order by id for update
+              pending_key, pending_count, pending_since, pending_evidence, created_at, updated_at, deleted_at, batch_metrics.voter
+       from metrics join batch_metrics on batch_metrics.id = metrics.id
+       where metrics.id in (select metric_id from new_samples) and (select count(*) from day_rollups) >= 0 order by metrics.id for update of metrics
+     ),
+     arrived as (
+       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, sample.votes, coalesce(sample.voter, metric.voter) as voter,
+              sample.readings, ${FLIP_KEY('sample')} as flip_key, metric.flip_key as stored_key, metric.reason as stored_reason, metric.pending_key, metric.pending_count,
+              metric.pending_since, metric.pending_evidence, metric.failures, metric.recoveries,
+              -- (ordered as the walk is, so that both windows share one sort)
+              metric.pending_key is null and bool_and(${FLIP_KEY('sample')} = metric.flip_key)
+                over (partition by sample.metric_id order by sample.sampled_at rows between unbounded preceding and unbounded following) as steady
+       from ${stored} sample join locked_metrics metric on metric.id = sample.metric_id
+       where metric.last_sample_at is null or sample.sampled_at >= metric.last_sample_at
      ),
      samples_in_order as (
-       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, ${FLIP_KEY('sample')} as flip_key, given.lr as readings,
-              vigil_confirm(${FLIP_KEY('sample')}, sample.sampled_at, sample.reason, given.vt, metric.flip_key, metric.reason, metric.pending_key, metric.pending_count,
-                            metric.pending_since, metric.pending_evidence, metric.failures, metric.recoveries) over per_metric as c,
+       select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, sample.flip_key, sample.readings, sample.voter,
+              -- A metric whose new samples all agree with its status, with nothing pending, stays as it is: only the
+              -- others are walked through vigil_confirm (one PL/pgSQL call per sample).
+              coalesce(vigil_confirm(sample.flip_key, sample.sampled_at, sample.reason, sample.votes, sample.voter, sample.value, sample.status, sample.stored_key, sample.stored_reason,
+                                     sample.pending_key, sample.pending_count, sample.pending_since, sample.pending_evidence, sample.failures, sample.recoveries)
+                         filter (where not sample.steady) over per_metric,
+                       row(sample.stored_key, sample.reason, null, 0, null, '[]'::jsonb, false, null, null, null, 0)::vigil_confirm_state) as c,
               lead(sample.sampled_at) over per_metric is null as newest
-       from new_samples sample join locked_metrics metric on metric.id = sample.metric_id
-       left join incoming given on given.metric_id = sample.metric_id and given.t = sample.sampled_at
-       where metric.last_sample_at is null or sample.sampled_at >= metric.last_sample_at
+       from arrived sample
        window per_metric as (partition by sample.metric_id order by sample.sampled_at rows between unbounded preceding and current row)
      ),
      flips as (
@@ -178,7 +226,10 @@ function storeSql(skipStored: boolean): string {
          status_since = coalesce((select max(flip.at) from flips flip where flip.metric_id = latest.metric_id and flip.from_status <> flip.to_status), metric.status_since),
          pending_key = (latest.c).pending, pending_count = (latest.c).count, pending_since = (latest.c).since,
          pending_evidence = case when (latest.c).pending is null then null else (latest.c).evidence end,
-         location_readings = case when latest.readings is null then metric.location_readings else coalesce(metric.location_readings, '{}'::jsonb) || latest.readings end,
+         location_readings = case when latest.readings is not null then coalesce(metric.location_readings, '{}'::jsonb) || latest.readings
+                                  when latest.voter is not null then coalesce(metric.location_readings, '{}'::jsonb) || jsonb_build_object(latest.voter,
+                                    jsonb_build_object('value', latest.value, 'status', latest.status, 'reason', latest.reason, 'at', ${iso('latest.sampled_at')}))
+                                  else metric.location_readings end,
          updated_at = greatest(metric.updated_at, ?::timestamptz)
        from samples_in_order latest where latest.newest and metric.id = latest.metric_id
      ),

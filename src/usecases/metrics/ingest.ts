@@ -68,8 +68,7 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
     const status = sampleStatus((m.thresholds as Thresholds | null) ?? null, { ...s, value, reason });
     if (m.voter && agentId) return readings.push({ metricId: m.id, location: agentLocationId(agentId), value, status, reason, at: s.sampledAt.toISOString() });
     // An agent is the location of its metric: its sample is its vote.
-    const votes = s.votes ?? (agentId ? [{ location: agentLocationId(agentId), value, reason, status, at: s.sampledAt.toISOString() }] : null);
-    rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status, reason, votes });
+    rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status, reason, votes: s.votes ?? null, voter: !s.votes && agentId ? agentLocationId(agentId) : null });
   });
   return { rows, rejected, readings };
 }
