@@ -10,6 +10,8 @@ function required(name: string): string {
 
 export const testDatabaseUrl = () => required('VIGIL_TEST_DATABASE_URL');
 export const testTemporalAddress = () => required('VIGIL_TEST_TEMPORAL_ADDRESS');
+/** The suite's prebuilt workflow bundle (global setup), or undefined: bundle from source. */
+export const testWorkflowBundle = () => process.env.VIGIL_TEST_WORKFLOW_BUNDLE || undefined;
 
 /** The suite's master key (global setup makes one per run); API and worker must share it. */
 export const testSecretBox = () => new SecretBox(parseMasterKey(required('VIGIL_MASTER_KEY')));

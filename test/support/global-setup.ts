@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
 import { createOrm, migrate } from '../../src/db/orm';
 import { resolveDatabase, withDatabase } from '../../src/launchers/postgres';
@@ -30,11 +32,18 @@ export default async function globalSetup(): Promise<void> {
     ? null
     : await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}.log`), log });
 
+  // Workers of the suite (in test files and worker processes) load one bundle made here from the
+  // sources, rather than each running webpack (seconds of CPU each, on a 2-core machine).
+  const workflowBundle = path.join(os.tmpdir(), `vigil-test-workflows-${process.pid}.js`);
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: new DefaultLogger('WARN') });
+  await writeFile(workflowBundle, code);
+
   process.env.VIGIL_MASTER_KEY ??= randomBytes(32).toString('hex');
+  process.env.VIGIL_TEST_WORKFLOW_BUNDLE = workflowBundle;
   process.env.VIGIL_TEST_DATABASE_URL = db.url;
   process.env.VIGIL_TEST_TEMPORAL_ADDRESS = temporal?.address ?? process.env.TEMPORAL_ADDRESS;
   process.env.VIGIL_TEST_TEMPORAL_UI_URL = temporal?.uiUrl ?? '';
-  const infra: SuiteInfra = { db, temporal };
+  const infra: SuiteInfra = { db, temporal, workflowBundle };
   setSuiteInfra(infra);
   log(`database ${db.url} (${db.source}); temporal ${process.env.VIGIL_TEST_TEMPORAL_ADDRESS}`);
 }

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { dropDatabase } from '../../src/launchers/postgres';
 import { getSuiteInfra } from './suite-infra';
 
@@ -5,6 +6,7 @@ export default async function globalTeardown(): Promise<void> {
   const infra = getSuiteInfra();
   if (!infra) return;
   await infra.temporal?.stop();
+  if (infra.workflowBundle) await rm(infra.workflowBundle, { force: true });
   if (!process.env.VIGIL_TEST_KEEP_DATABASE) await dropDatabase(infra.db.url);
   await infra.db.stop();
 }

@@ -4,6 +4,8 @@ import type { RunningTemporal } from '../../src/launchers/temporal-dev-server';
 export interface SuiteInfra {
   db: ResolvedDatabase;
   temporal: RunningTemporal | null;
+  /** The workflow bundle every worker of the suite loads (VIGIL_TEST_WORKFLOW_BUNDLE). */
+  workflowBundle: string | null;
 }
 
 const KEY = Symbol.for('vigil.test.suite-infra');

@@ -14,7 +14,7 @@ import type { LocationSettings } from '../../src/composition/location';
 import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
 import type { SlaDeps } from '../../src/activities/sla';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
-import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
+import { testDatabaseUrl, testSecretBox, testTemporalAddress, testWorkflowBundle } from './env';
 import { takeRelayTurn } from './relay-turn';
 
 export interface TemporalHarness {
@@ -63,6 +63,7 @@ export async function startTemporalHarness(
     address,
     namespace: 'default',
     taskQueue,
+    workflowBundlePath: testWorkflowBundle(),
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),

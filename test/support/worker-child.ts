@@ -13,7 +13,7 @@ import { temporalOutboxWorkflowStarter } from '../../src/temporal/outbox-workflo
 import { randomBytes } from 'node:crypto';
 import { startWorker } from '../../src/composition/worker';
 import { PROBES } from '../../src/probes/registry';
-import { testDatabaseUrl, testSecretBox, testTemporalAddress } from './env';
+import { testDatabaseUrl, testSecretBox, testTemporalAddress, testWorkflowBundle } from './env';
 import { createMailer } from '../../src/infra/mailer';
 import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
 import { pdfSource } from '../../src/usecases/sla/documents';
@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     address: testTemporalAddress(),
     namespace: 'default',
     taskQueue,
+    workflowBundlePath: testWorkflowBundle(),
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),

@@ -9,7 +9,7 @@ import { AgentSchema, ProbeTestJobSchema } from '../../src/db/entities';
 import { connectTemporal } from '../../src/temporal/connection';
 import { expireJob, storeCloudOutcome } from '../../src/usecases/probe-tests/jobs';
 import { startWorker } from '../../src/composition/worker';
-import { testTemporalAddress } from '../support/env';
+import { testTemporalAddress, testWorkflowBundle } from '../support/env';
 import { probeTestWorkflowId, temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
@@ -413,7 +413,7 @@ describe('cloud probe tests', () => {
   it('answers 500 internal_error soon, not at the expiry, when the cloud test\'s workflow fails', async () => {
     // A worker started without the cloud prober: its activity fails for good, and so does the workflow.
     const taskQueue = `no-prober-${randomUUID()}`;
-    const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm } });
+    const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm }, workflowBundlePath: testWorkflowBundle() });
     const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
     const failing = await startApi({ probeTestRunner: temporalProbeTestRunner(temporal), probeTestExpiryMs: 60_000 });
     try {
