@@ -400,9 +400,12 @@ describe('a receiver down past the give-up window (26 h compressed ×3600 to 26 
         expect(wait).toBeGreaterThanOrEqual(Math.floor(0.9 * Math.min(maxMs, GIVE_UP.policy.initialMs * 2 ** (k - 1))) - 2);
         if (k >= 8) capWaits.push(wait);
       }
-      // No attempt starts later than the window after the first; it kept trying to near its end.
+      // No attempt is planned later than the window after the first; it kept trying to near its end.
+      // An attempt starts when its timer fires and its activity is picked up, which on a loaded
+      // machine is a few hundred ms after its plan (a CI run saw 232 ms); an attempt planned past
+      // the window would be late by up to a capped wait (maxMs).
       const span = Date.parse(a.at(-1).attempted_at) - Date.parse(a[0].attempted_at);
-      expect(span).toBeLessThanOrEqual(giveUpAfterMs + 100);
+      expect(span).toBeLessThanOrEqual(giveUpAfterMs + 500);
       expect(span).toBeGreaterThanOrEqual(giveUpAfterMs - 1.1 * maxMs - 1_000);
     }
     expect((await deliveries(hook.id, '&state=failed')).map((d) => d.id).sort()).toEqual(failed.map((d) => d.id).sort());

@@ -5,13 +5,15 @@ import { type MetricBucket, bucketOf, bucketOffsetSeconds } from '../../src/doma
 import { metricBucketScheduleId, metricScheduleId, temporalMetricScheduler } from '../../src/temporal/metric-schedules';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { eventually } from '../support/eventually';
+import { useOwnDatabase } from '../support/own-database';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
 /**
  * Cloud metrics in buckets (src/domain/metric-buckets.ts): one Schedule per interval and phase
- * slot, each run checking the bucket's metrics as a batch. The metrics here run once a day (no
- * other suite uses that interval, and a daily tick is hours away), and the bucket Schedules are
- * paused as they appear: every run below is started by the test.
+ * slot, each run checking the bucket's metrics as a batch. A bucket run reads every cloud metric
+ * of its interval and slot, so the file runs on a database of its own (other files make daily
+ * metrics too). The metrics here run once a day (a daily tick is hours away), and the bucket
+ * Schedules are paused as they appear: every run below is started by the test.
  */
 const DAY = 86_400;
 let h: TemporalHarness;
@@ -21,8 +23,10 @@ let serviceId: string;
 let target: http.Server;
 let origin: string;
 const hits = new Map<string, number>();
+let ownDatabase: Awaited<ReturnType<typeof useOwnDatabase>> | undefined;
 
 beforeAll(async () => {
+  ownDatabase = await useOwnDatabase();
   h = await startTemporalHarness({});
   api = await startApi({ metricScheduler: temporalMetricScheduler(h.temporal) });
   org = await api.createOrg('enterprise', 'Metric buckets');
@@ -43,6 +47,7 @@ afterAll(async () => {
   await new Promise((r) => target.close(r));
   await api.close();
   await h.close();
+  await ownDatabase?.restore();
 });
 
 const call = (method: string, path: string, body?: unknown) => api.request(method, path, { key: org.key, body });
