@@ -7,7 +7,6 @@ import { type ApiHarness, type HttpResult, startApi } from '../support/api-harne
 import { eventually } from '../support/eventually';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
-import { useOwnDatabase } from '../support/own-database';
 import { type Answer, type ReceivedRequest, type Receiver, startReceiver, unusedPort } from '../support/webhook-receiver';
 
 /**
@@ -106,17 +105,6 @@ function summary(values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
   return `min ${s[0]}, median ${s[Math.floor(s.length / 2)]}, max ${s.at(-1)}`;
 }
-
-// The relay recovers from a failed drain by starting every unstarted delivery it finds: on a
-// database of the file's own, only its own (the shared one holds thousands the fan-out tests leave
-// unstarted, which crowded out this file's deliveries in a CI run, as they did temporal-restart's).
-let ownDatabase: Awaited<ReturnType<typeof useOwnDatabase>> | undefined;
-beforeAll(async () => {
-  ownDatabase = await useOwnDatabase();
-});
-afterAll(async () => {
-  await ownDatabase?.restore();
-});
 
 /** A harness, an API and an enterprise organization (rate limits far from the test's calls). */
 function suite(opts: { policy: RetryPolicy; timeoutMs: number }) {
