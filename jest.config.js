@@ -15,6 +15,5 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
-  testSequencer: '<rootDir>/test/support/sequencer.js',
   cacheDirectory: '<rootDir>/.jest-cache',
 };
