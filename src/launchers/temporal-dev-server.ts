@@ -118,7 +118,10 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
   const binary = await ensureTemporalCli(opts.cacheDir, log);
   if (!binary) return startWithSdkDownload({ ...opts, ip, port, uiPort, namespace, uiUrl }, log);
 
-  const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--ui-port', String(uiPort)];
+  // The HTTP API port too: left to the CLI it is the frontend port + 1000, which another server
+  // on this machine may hold ("bind: address already in use" in a CI run).
+  const httpPort = await getFreePort(ip);
+  const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--ui-port', String(uiPort), '--http-port', String(httpPort)];
   args.push('--namespace', namespace, '--log-level', 'warn', '--color', 'never');
   if (opts.dbFile) args.push('--db-filename', path.resolve(opts.dbFile));
   for (const [name, type] of Object.entries(VIGIL_SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
