@@ -1,6 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { writeWorkflowBundle } from '../composition/workflow-bundle';
 
 /**
  * Prebuilds the workflow bundle for production workers (set VIGIL_WORKFLOW_BUNDLE to its path),
@@ -8,10 +7,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
  */
 async function main(): Promise<void> {
   const out = path.resolve(process.argv[2] ?? 'dist/workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows') });
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, code);
-  console.log(`workflow bundle written to ${out} (${(code.length / 1024).toFixed(0)} KiB)`);
+  const size = await writeWorkflowBundle(out);
+  console.log(`workflow bundle written to ${out} (${(size / 1024).toFixed(0)} KiB)`);
 }
 
 main().catch((err) => {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
+import { writeWorkflowBundle } from '../../src/composition/workflow-bundle';
 import { loadConfig } from '../../src/config';
 import { createOrm, migrate } from '../../src/db/orm';
 import { resolveDatabase, withDatabase } from '../../src/launchers/postgres';
@@ -35,8 +34,7 @@ export default async function globalSetup(): Promise<void> {
   // Workers of the suite (in test files and worker processes) load one bundle made here from the
   // sources, rather than each running webpack (seconds of CPU each, on a 2-core machine).
   const workflowBundle = path.join(os.tmpdir(), `vigil-test-workflows-${process.pid}.js`);
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: new DefaultLogger('WARN') });
-  await writeFile(workflowBundle, code);
+  await writeWorkflowBundle(workflowBundle, { quiet: true });
 
   process.env.VIGIL_MASTER_KEY ??= randomBytes(32).toString('hex');
   process.env.VIGIL_TEST_WORKFLOW_BUNDLE = workflowBundle;

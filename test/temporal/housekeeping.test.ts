@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { IdempotencyRecordSchema, OrganizationSchema, OutboxEventSchema, ProbeTestJobSchema, StatusPageSchema, SubscriberSchema } from '../../src/db/entities';
 import { HOUSEKEEPING_SCHEDULE_ID, ensureHousekeepingSchedule } from '../../src/temporal/schedules';
 import { housekeepingWorkflow } from '../../src/workflows';
 import { startWorker } from '../../src/composition/worker';
+import { writeWorkflowBundle } from '../../src/composition/workflow-bundle';
 import { PLANS } from '../../src/domain/plans';
 import { maintenanceWorkflowId } from '../../src/temporal/maintenance-scheduler';
 import { createMaintenance } from '../../src/usecases/maintenances/maintenances';
@@ -137,9 +137,9 @@ describe('housekeeping workflow (real Temporal worker)', () => {
   });
 
   it('runs from a prebuilt workflow bundle, as production workers do (VIGIL_WORKFLOW_BUNDLE)', async () => {
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: new DefaultLogger('WARN') });
+    // Made as `npm run build:workflows` makes it for production images.
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'vigil-bundle-')), 'workflow-bundle.js');
-    writeFileSync(file, code);
+    await writeWorkflowBundle(file, { quiet: true });
     const taskQueue = `bundle-${randomUUID()}`;
     const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm }, workflowBundlePath: file });
     try {
