@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AGENT_LOCATION_PREFIX } from '../../domain/confirmation';
 import { readingReasonClass } from '../../domain/reason-class';
 import { pgArray, rawRows } from '../raw-sql';
 import { FLIP_KEY, type NewSample } from './samples-repository';
@@ -78,7 +79,7 @@ export async function rebuildFlips(em: EntityManager, organizationId: string, st
      ),
      history as (
        select sample.metric_id, sample.sampled_at, sample.value, sample.status, sample.reason, sample.reason_class, ${FLIP_KEY('sample')} as flip_key,
-              case when w.agent_id is null then null else 'agent:' || w.agent_id end as voter
+              case when w.agent_id is null then null else '${AGENT_LOCATION_PREFIX}' || w.agent_id end as voter
        from walk_start w join metric_samples sample on sample.metric_id = w.metric_id and sample.sampled_at >= w.start_at
      ),
      walked as (

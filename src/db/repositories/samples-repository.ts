@@ -67,17 +67,20 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
  * Stores a batch of one organization's samples in one statement, so that outside a transaction
  * it commits on its own and the metrics' row locks are never held across a round trip
  * (docs/hot-paths.md lists the rules it encodes):
+ *  - `batch_metrics` / `incoming`: the batch's metrics with their voter (the location whose own
+ *    answer their samples are, an agent), and the samples as sent;
  *  - `new_samples`: the samples, minus those already stored for the same metric and instant (a
  *    retried batch changes nothing);
  *  - `day_rollups`: their per-day status counts into metric_daily_rollups. `locked_metrics` reads
  *    its count so that it runs first, before the metric locks are taken (unread, it would run last);
  *  - `locked_metrics`: the metrics that got new samples, locked in id order (concurrent batches of
  *    one metric queue here, then read what the other committed; id order never deadlocks);
- *  - `samples_in_order` / `flips`: each metric's new samples from its latest one on, in time
+ *  - `arrived` / `samples_in_order` / `flips`: each metric's new samples from its latest one on, in time
  *    order, each with the state before it: every change of status, or of the reason class within
  *    `no_data` (measurement ↔ target: an outage starting or ending), from the stored one is a flip
  *    (older samples are kept and counted here, and answered as `late`: the caller rebuilds that
- *    metric's flips from them, see commitSamples);
+ *    metric's flips from them, see commitSamples), confirmed by `vigil_confirm` unless the metric
+ *    is `steady` (every new sample agrees with its status, nothing pending);
  *  - `latest_outcome`: the newest sample becomes the metric's latest outcome (`status_since`
  *    moves with a change of status only);
  *  - `stored_flips`: the flips into metric_status_flips, and `flip_events` each of them as a
@@ -142,9 +145,13 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
 const MIXED = Symbol('mixed voters');
 
 /** Each location's own answer (before any recheck), as GET /v1/metrics/{id} shows it per location. */
-function readingsOf(votes: readonly Vote[]): Record<string, { value: number | null; status: string; reason: string | null; at: string }> {
-  return Object.fromEntries(votes.map((v) => [v.location, { value: v.value, status: v.status, reason: v.reason, at: v.at }]));
+function readingsOf(votes: readonly Vote[]): Record<string, LocationReading> {
+  return Object.fromEntries(votes.map((v) => [v.location, locationReading(v)]));
 }
+
+/** A location's latest reading as metrics.location_readings keeps it (the statement builds an agent's the same way). */
+type LocationReading = { value: number | null; status: string; reason: string | null; at: string };
+const locationReading = (v: LocationReading): LocationReading => ({ value: v.value, status: v.status, reason: v.reason, at: v.at });
 
 /** A sample already stored for the metric at that instant (PostgreSQL unique_violation on a metric_samples partition). */
 function isSampleKeyViolation(err: unknown): boolean {
@@ -283,7 +290,7 @@ export async function storeLocationReadings(em: EntityManager, organizationId: s
     const seen = newest.get(key);
     if (!seen || seen.at < r.at) newest.set(key, r);
   }
-  const rows = [...newest.values()].map((r) => ({ m: r.metricId, l: r.location, r: { value: r.value, status: r.status, reason: r.reason, at: r.at } }));
+  const rows = [...newest.values()].map((r) => ({ m: r.metricId, l: r.location, r: locationReading(r) }));
   return rawRun(
     em,
     `update metrics metric set location_readings = coalesce(metric.location_readings, '{}'::jsonb) || jsonb_build_object(given.l, given.r)
