@@ -404,10 +404,12 @@ describe('a receiver down past the give-up window (26 h compressed ×3600 to 26 
       }
       // No attempt is planned later than the window after the first; it kept trying to near its end.
       // An attempt starts when its timer fires and its activity is picked up, which on a loaded
-      // machine is a few hundred ms after its plan (a CI run saw 232 ms); an attempt planned past
-      // the window would be late by up to a capped wait (maxMs).
+      // machine is up to several hundred ms after its plan (CI runs saw 232 and 657 ms), so this
+      // bound allows most of a capped wait (maxMs); the exact rule (the last attempt may start at
+      // the window's end, none after) is pinned in test/unit/webhook-retry.test.ts, and a
+      // schedule that ignored the window is caught by the attempt count and the quiet after it.
       const span = Date.parse(a.at(-1).attempted_at) - Date.parse(a[0].attempted_at);
-      expect(span).toBeLessThanOrEqual(giveUpAfterMs + 500);
+      expect(span).toBeLessThanOrEqual(giveUpAfterMs + 0.9 * maxMs);
       expect(span).toBeGreaterThanOrEqual(giveUpAfterMs - 1.1 * maxMs - 1_000);
     }
     expect((await deliveries(hook.id, '&state=failed')).map((d) => d.id).sort()).toEqual(failed.map((d) => d.id).sort());
