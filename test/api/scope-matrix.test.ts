@@ -196,16 +196,34 @@ function authenticatedRoutes() {
 }
 
 /** Fills `{id}` from the fixture of the resource it names (`/v1/x/{id}/verb` uses `/v1/x/{id}`); other parameters get an unknown id. */
-async function concretePath(path: string, org: OrgFixture): Promise<string> {
+async function concretePath(path: string, org: OrgFixture, shared?: Map<string, string>): Promise<string> {
   let out = path;
   if (path.includes('{id}')) {
     const resource = path.slice(0, path.indexOf('{id}') + 4);
     const fixture = FIXTURES[resource];
     if (!fixture) throw new Error(`No FIXTURES entry for ${resource}: add one so the route joins the scope/isolation matrix`);
-    out = out.replace('{id}', await fixture(org));
+    let id = shared?.get(resource);
+    if (!id && shared) {
+      shared.set(resource, (id = await fixture(org)));
+      asCreated.set(resource, (await org.call('GET', resource.replace('{id}', id))).body);
+    }
+    id ??= await fixture(org);
+    out = out.replace('{id}', id);
   }
   return out.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
 }
+
+/**
+ * One resource per kind for the walks that must be refused (403 to a key without the scope, 404 to
+ * another organization): a refused request changes nothing, so they need no fresh one per route,
+ * and the last test checks each is still there, unchanged by them. The walk that is let through
+ * (and may delete) makes its own per route.
+ */
+const refusedOn = new Map<string, string>();
+const asCreated = new Map<string, unknown>();
+/** A view without what it computes at read time (an SLO's rolling window ends now). */
+const stored = (view: unknown): unknown =>
+  JSON.parse(JSON.stringify(view), (key, value) => (key === 'period_start' || key === 'period_end' ? undefined : value));
 
 
 // Each test walks every authenticated route over real HTTP (about 180 now); on the loaded 2-core CI
@@ -230,7 +248,7 @@ describe('scope and isolation matrix', () => {
   it('lets a key carrying only the reserved read:change_events through no authenticated route', async () => {
     const { call } = await owner.keyWith(['read:change_events']);
     for (const r of authenticatedRoutes()) {
-      const res = await call(r.method, await concretePath(r.path, owner), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      const res = await call(r.method, await concretePath(r.path, owner, refusedOn), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
     }
   });
@@ -245,7 +263,7 @@ describe('scope and isolation matrix', () => {
   it('answers 403 forbidden naming the scope to a key with every other scope', async () => {
     for (const r of authenticatedRoutes()) {
       const { call } = await owner.keyWith(SCOPES.filter((s) => !r.scopes.includes(s)));
-      const res = await call(r.method, await concretePath(r.path, owner), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      const res = await call(r.method, await concretePath(r.path, owner, refusedOn), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
       for (const s of r.scopes) expect(res.body.detail).toContain(s);
     }
@@ -267,7 +285,7 @@ describe('scope and isolation matrix', () => {
     const single = authenticatedRoutes().filter((r) => r.path.includes('{id}'));
     expect(single.length).toBeGreaterThanOrEqual(6);
     for (const r of single) {
-      const res = await stranger.call(r.method, await concretePath(r.path, owner), STRANGER_BODIES[r.operationId!]);
+      const res = await stranger.call(r.method, await concretePath(r.path, owner, refusedOn), STRANGER_BODIES[r.operationId!]);
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 404, 'not_found']);
     }
   });
@@ -281,6 +299,14 @@ describe('scope and isolation matrix', () => {
         const res = await api.request(r.method, path, { key, body: r.method === 'POST' ? {} : undefined });
         expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 401, 'unauthenticated']);
       }
+    }
+  });
+
+  it('changed none of the resources the refused requests named', async () => {
+    expect(refusedOn.size).toBeGreaterThanOrEqual(10);
+    for (const [resource, id] of refusedOn) {
+      const now = await owner.call('GET', resource.replace('{id}', id));
+      expect([resource, now.status, stored(now.body)]).toEqual([resource, 200, stored(asCreated.get(resource))]);
     }
   });
 
