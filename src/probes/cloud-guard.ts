@@ -23,10 +23,19 @@ export function checkCloudHost(host: string): void {
  * by default, set only by tests and development setups that probe loopback targets.
  */
 export function cloudAddressCheck(allowCidrs: string | undefined): (host: string, address: string) => void {
-  const allowed = parseCidrList(allowCidrs);
-  return (host, address) => {
-    if (inCidrs(address, allowed)) return;
-    const reason = nonPublicReason(address);
-    if (reason) throw new ProbeFailure(`target_not_public:${reason}`, { host, address });
-  };
+  const key = allowCidrs ?? '';
+  let check = checks.get(key);
+  if (!check) {
+    const allowed = parseCidrList(allowCidrs);
+    check = (host, address) => {
+      if (inCidrs(address, allowed)) return;
+      const reason = nonPublicReason(address);
+      if (reason) throw new ProbeFailure(`target_not_public:${reason}`, { host, address });
+    };
+    checks.set(key, check);
+  }
+  return check;
 }
+
+/** One check per allow-list: a location runs it for every probe, and parsing the list (ipaddr throws on the way for IPv4 ranges) cost more than the check. */
+const checks = new Map<string, (host: string, address: string) => void>();
