@@ -29,6 +29,11 @@ export interface LocationHandle {
 
 /** A heartbeat takes at most this long; a slower one is abandoned (the next one follows on schedule). */
 const HEARTBEAT_TIMEOUT_MS = 5_000;
+/**
+ * The stopping heartbeat may take longer: nothing follows it, and without it the location reads
+ * online until three heartbeats are missed (a starved Temporal frontend has taken over 5 s).
+ */
+const STOPPING_HEARTBEAT_TIMEOUT_MS = 20_000;
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -74,7 +79,7 @@ export async function startLocation(opts: {
         signal: LOCATION_HEARTBEAT_SIGNAL,
         signalArgs: [heartbeat],
       }),
-      HEARTBEAT_TIMEOUT_MS,
+      stopping ? STOPPING_HEARTBEAT_TIMEOUT_MS : HEARTBEAT_TIMEOUT_MS,
     );
   };
   try {

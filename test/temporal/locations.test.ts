@@ -120,7 +120,11 @@ describe('prober registration (GET /v1/locations)', () => {
     // 3 missed heartbeats would take 90 s; its last heartbeat said it was stopping. (25 s: a CI
     // machine running the fault suites beside this one has been seen taking 5–8 s per workflow
     // task, and a run saw 15 s pass.)
-    await eventually(async () => expect(await statusOf(slowId)).toBe('offline'), 25_000, 100);
+    const stopTook = Date.now() - stoppedAt;
+    await eventually(async () => {
+      const status = await statusOf(slowId);
+      if (status !== 'offline') throw new Error(`still ${status} ${Date.now() - stoppedAt} ms after SIGTERM (the stop took ${stopTook} ms); the prober printed:\n${slow.output().slice(-3_000)}`);
+    }, 25_000, 100);
     expect(Date.now() - stoppedAt).toBeLessThan(25_000);
     expect(slow.child().exitCode).toBe(0);
     const listed = await location(orgA, slowId);
