@@ -9,28 +9,48 @@ import { captureOutput, stopChild } from './child-process';
 import { getFreePort, isPortOpen } from './free-port';
 import { acquireBuildLock, findGo, isExecutable } from './go-build';
 
-/** The Temporal CLI version the dev server is built from (`go install github.com/temporalio/cli/cmd/temporal@v…`). */
+/** The Temporal CLI version the dev server is built from (`go build github.com/temporalio/cli/cmd/temporal`, v…). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
+/**
+ * The SQLite driver the dev server is built with. CLI v1.5.1 pins modernc.org/sqlite v1.34.1, whose
+ * connections can stay interrupted after a cancelled query (cznic/sqlite#241; Temporal moved to
+ * v1.44.3 in temporalio/temporal#9198): under load the dev server then fails every request
+ * ("interrupted (9)", "Namespace default is not found") until it is restarted, as bench:scale saw.
+ */
+export const TEMPORAL_CLI_SQLITE_VERSION = '1.44.3';
 
-const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
+const CLI_MODULE = 'github.com/temporalio/cli';
+const CLI_PACKAGE = `${CLI_MODULE}/cmd/temporal`;
+const SQLITE_MODULE = 'modernc.org/sqlite';
+
+/** The build's cache folder name: a CLI built with another driver is another binary. */
+const CLI_BUILD = `v${TEMPORAL_CLI_VERSION}-sqlite${TEMPORAL_CLI_SQLITE_VERSION}`;
 
 export function temporalCliPath(cacheDir: string): string {
-  return path.join(cacheDir, 'temporal-cli', `v${TEMPORAL_CLI_VERSION}`, 'temporal');
+  return path.join(cacheDir, 'temporal-cli', CLI_BUILD, 'temporal');
 }
 
-function runGoInstall(go: string, gobin: string, log: (line: string) => void): Promise<void> {
-  const child = spawn(go, ['install', `${CLI_MODULE}@v${TEMPORAL_CLI_VERSION}`], {
-    env: { ...process.env, CGO_ENABLED: '0', GOBIN: gobin },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const tail = captureOutput(child, undefined, log);
+function runGo(go: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
+  const child = spawn(go, args, { cwd, env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod', GOWORK: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `go get` names each of the few hundred modules it adds; the downloads and errors are what a reader needs.
+  const tail = captureOutput(child, undefined, (line) => !line.startsWith('go: added ') && log(line));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`go install ${CLI_MODULE} failed (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`));
+      else reject(new Error(`go ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`));
     });
   });
+}
+
+/**
+ * `go install` of the CLI, but in a scratch module that also requires the SQLite driver's
+ * TEMPORAL_CLI_SQLITE_VERSION (minimal version selection takes the newer one), built into `dir`.
+ */
+async function buildCli(go: string, dir: string, log: (line: string) => void): Promise<void> {
+  await runGo(go, ['mod', 'init', 'vigil.local/temporal-cli-build'], dir, log);
+  await runGo(go, ['get', `${CLI_PACKAGE}@v${TEMPORAL_CLI_VERSION}`, `${SQLITE_MODULE}@v${TEMPORAL_CLI_SQLITE_VERSION}`], dir, log);
+  await runGo(go, ['build', '-o', path.join(dir, 'temporal'), CLI_PACKAGE], dir, log);
 }
 
 export async function ensureTemporalCli(cacheDir: string, log: (line: string) => void): Promise<string | null> {
@@ -43,17 +63,18 @@ export async function ensureTemporalCli(cacheDir: string, log: (line: string) =>
   fs.mkdirSync(binDir, { recursive: true });
   const lockFile = path.join(binDir, '.build.lock');
   if (!(await acquireBuildLock(lockFile, () => isExecutable(binary), 'the Temporal CLI', log))) return binary;
-  // Each builder writes into its own GOBIN; the final rename is atomic, so readers never see a half-written binary.
-  const gobin = path.join(binDir, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // Each builder works in its own folder; the final rename is atomic, so readers never see a half-written binary.
+  const work = path.join(binDir, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     if (isExecutable(binary)) return binary;
-    log(`building Temporal CLI v${TEMPORAL_CLI_VERSION} with ${go} (the first build takes a few minutes)`);
-    await runGoInstall(go, gobin, log);
-    fs.renameSync(path.join(gobin, 'temporal'), binary);
+    log(`building Temporal CLI v${TEMPORAL_CLI_VERSION} (SQLite driver v${TEMPORAL_CLI_SQLITE_VERSION}) with ${go} (the first build takes a few minutes)`);
+    fs.mkdirSync(work, { recursive: true });
+    await buildCli(go, work, log);
+    fs.renameSync(path.join(work, 'temporal'), binary);
     log(`Temporal CLI ready at ${binary}`);
     return binary;
   } finally {
-    fs.rmSync(gobin, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
     fs.rmSync(lockFile, { force: true });
   }
 }

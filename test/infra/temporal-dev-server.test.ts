@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { isPortOpen } from '../../src/launchers/free-port';
-import { TEMPORAL_CLI_VERSION, ensureTemporalCli, startTemporalDevServer, temporalCliPath, type RunningTemporal } from '../../src/launchers/temporal-dev-server';
+import { TEMPORAL_CLI_SQLITE_VERSION, TEMPORAL_CLI_VERSION, ensureTemporalCli, startTemporalDevServer, temporalCliPath, type RunningTemporal } from '../../src/launchers/temporal-dev-server';
 import { VIGIL_SEARCH_ATTRIBUTES, registerSearchAttributes } from '../../src/temporal/search-attributes';
 
 const cacheDir = process.env.VIGIL_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'vigil');
@@ -50,9 +50,10 @@ async function eventuallyListed(address: string, namespace: string, id: string):
 }
 
 describe('temporalCliPath', () => {
-  it('puts the binary under temporal-cli/v<version>', () => {
-    expect(temporalCliPath('/c')).toBe(`/c/temporal-cli/v${TEMPORAL_CLI_VERSION}/temporal`);
+  it('puts the binary under temporal-cli/v<version>-sqlite<driver version>', () => {
+    expect(temporalCliPath('/c')).toBe(`/c/temporal-cli/v${TEMPORAL_CLI_VERSION}-sqlite${TEMPORAL_CLI_SQLITE_VERSION}/temporal`);
     expect(TEMPORAL_CLI_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(TEMPORAL_CLI_SQLITE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
 
@@ -70,8 +71,8 @@ describe('ensureTemporalCli', () => {
     const calls = path.join(tmp, 'calls');
     fs.writeFileSync(
       path.join(tmp, 'go'),
-      `#!/bin/sh\necho "go $*" >> '${calls}'\necho "go: downloading example v1"\nmkdir -p "$GOBIN"\n` +
-        `printf '#!/bin/sh\\n' > "$GOBIN/temporal"; sleep 1; printf 'echo fake\\n' >> "$GOBIN/temporal"; chmod +x "$GOBIN/temporal"\n`,
+      `#!/bin/sh\necho "go $*" >> '${calls}'\necho "go: downloading example v1"\n` +
+        `case "$1" in mod) echo 'module m' > go.mod ;; build) printf '#!/bin/sh\\n' > "$3"; sleep 1; printf 'echo fake\\n' >> "$3"; chmod +x "$3" ;; esac\n`,
       { mode: 0o755 },
     );
     const savedPath = process.env.PATH;
@@ -82,7 +83,13 @@ describe('ensureTemporalCli', () => {
       const binary = temporalCliPath(path.join(tmp, 'cache'));
       expect(results).toEqual([binary, binary, binary]);
       expect(fs.readFileSync(binary, 'utf8')).toBe('#!/bin/sh\necho fake\n');
-      expect(fs.readFileSync(calls, 'utf8')).toBe(`go install github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}\n`);
+      // One build, in a scratch module that pins the newer SQLite driver beside the CLI.
+      const ran = fs.readFileSync(calls, 'utf8').trim().split('\n');
+      expect(ran).toEqual([
+        'go mod init vigil.local/temporal-cli-build',
+        `go get github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION} modernc.org/sqlite@v${TEMPORAL_CLI_SQLITE_VERSION}`,
+        expect.stringMatching(/^go build -o \S+\/\.build-[^/]+\/temporal github\.com\/temporalio\/cli\/cmd\/temporal$/),
+      ]);
       expect(lines).toContain('go: downloading example v1');
       expect(fs.readdirSync(path.dirname(binary))).toEqual(['temporal']); // no lock or scratch GOBIN left behind
     } finally {
