@@ -3,8 +3,11 @@
 // The Vigil agent: the TypeScript source in a development checkout (tsx present), the compiled build otherwise.
 const path = require('node:path');
 
+// VIGIL_BUILD_DIR: a compiled build in dist/'s layout to run instead (the test suite compiles one per run).
+const build = process.env.VIGIL_BUILD_DIR;
 let agent;
-try {
+if (build) agent = require(path.join(path.resolve(build), 'src', 'agent', 'main.js'));
+else try {
   require.resolve('tsx/cjs');
   require('tsx/cjs');
   agent = require(path.join(__dirname, '..', 'src', 'agent', 'main.ts'));

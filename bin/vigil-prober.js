@@ -3,8 +3,11 @@
 // A Vigil probe location (`vigil-prober`): the TypeScript source in a development checkout (tsx present), the compiled build otherwise.
 const path = require('node:path');
 
+// VIGIL_BUILD_DIR: a compiled build in dist/'s layout to run instead (the test suite compiles one per run).
+const build = process.env.VIGIL_BUILD_DIR;
 let prober;
-try {
+if (build) prober = require(path.join(path.resolve(build), 'src', 'cli', 'prober.js'));
+else try {
   require.resolve('tsx/cjs');
   require('tsx/cjs');
   prober = require(path.join(__dirname, '..', 'src', 'cli', 'prober.ts'));

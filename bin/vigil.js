@@ -3,8 +3,11 @@
 // Runs the TypeScript source in a development checkout (tsx present), the compiled CLI otherwise.
 const path = require('node:path');
 
+// VIGIL_BUILD_DIR: a compiled build in dist/'s layout to run instead (the test suite compiles one per run).
+const build = process.env.VIGIL_BUILD_DIR;
 let cli;
-try {
+if (build) cli = require(path.join(path.resolve(build), 'src', 'cli', 'vigil.js'));
+else try {
   require.resolve('tsx/cjs');
   require('tsx/cjs');
   cli = require(path.join(__dirname, '..', 'src', 'cli', 'vigil.ts'));

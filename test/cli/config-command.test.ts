@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
+import { compiledBuildEnv } from '../support/env';
 
 /**
  * `vigil config plan|apply|export` (src/cli/config-command.ts) as a user runs it: bin/vigil.js in
@@ -23,7 +24,7 @@ interface Run {
 
 function vigil(args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<Run> {
   const { VIGIL_URL: _url, VIGIL_API_KEY: _key, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, ...opts.env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, ...compiledBuildEnv(), ...opts.env }, stdio: 'pipe' });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { ConsoleClient } from '../support/console-browser';
-import { testDatabaseUrl } from '../support/env';
+import { compiledBuildEnv, testDatabaseUrl } from '../support/env';
 
 /** `vigil user …`: console users made, invited (a real .eml in the outbox folder), listed and disabled. */
 const BIN = path.join(__dirname, '..', '..', 'bin', 'vigil.js');
@@ -13,7 +13,7 @@ const outbox = mkdtempSync(path.join(os.tmpdir(), 'vigil-console-mail-'));
 const vigil = (...args: string[]) => {
   const { SMTP_URL: _smtp, ...env } = process.env;
   const run = spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...env, DATABASE_URL: testDatabaseUrl(), MAIL_OUTBOX_DIR: outbox, PUBLIC_BASE_URL: api.baseUrl },
+    env: { ...env, ...compiledBuildEnv(), DATABASE_URL: testDatabaseUrl(), MAIL_OUTBOX_DIR: outbox, PUBLIC_BASE_URL: api.baseUrl },
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -4,13 +4,13 @@ import { SlaStatementSchema } from '../../src/db/entities';
 import { verifyStatement } from '../../src/infra/statement-signing';
 import { draftStatement } from '../../src/usecases/sla/statements';
 import { type ApiHarness, startApi } from '../support/api-harness';
-import { testDatabaseUrl, testSecretBox } from '../support/env';
+import { compiledBuildEnv, testDatabaseUrl, testSecretBox } from '../support/env';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 /** Key rotation with the CLI: new statements take the new kid, old ones keep verifying from the published JWKS. */
 const BIN = path.join(__dirname, '..', '..', 'bin', 'vigil.js');
 const vigil = (...args: string[]) => {
-  const run = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: testDatabaseUrl() }, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...compiledBuildEnv(), DATABASE_URL: testDatabaseUrl() }, encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, out: run.stdout, err: run.stderr, json: () => JSON.parse(run.stdout) };
 };
 

@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { type ApiHarness, startApi } from '../support/api-harness';
-import { testDatabaseUrl } from '../support/env';
+import { compiledBuildEnv, testDatabaseUrl } from '../support/env';
 import { eventually } from '../support/eventually';
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'vigil.js');
 
 function vigil(...args: string[]) {
   const run = spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...process.env, DATABASE_URL: testDatabaseUrl() },
+    env: { ...process.env, ...compiledBuildEnv(), DATABASE_URL: testDatabaseUrl() },
     encoding: 'utf8',
     timeout: 60_000,
   });

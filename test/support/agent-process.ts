@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { compiledBuildEnv } from './env';
 
 export interface AgentProcess {
   child: ChildProcess;
@@ -18,7 +19,7 @@ export interface AgentProcess {
  */
 export async function startAgentProcess(apiUrl: string, token: string, env: Record<string, string> = {}): Promise<AgentProcess> {
   const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'vigil-agent.js')], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', VIGIL_API_URL: apiUrl, VIGIL_AGENT_TOKEN: token, VIGIL_OTLP_PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...compiledBuildEnv(), VIGIL_API_URL: apiUrl, VIGIL_AGENT_TOKEN: token, VIGIL_OTLP_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config';
 import { getFreePort } from '../../src/launchers/free-port';
 import { type RunningTemporal, startTemporalDevServer } from '../../src/launchers/temporal-dev-server';
+import { nodeArgsFor } from './env';
 import { eventually } from './eventually';
 import { type OwnPostgres, startOwnPostgres } from './own-postgres';
 
@@ -115,7 +116,7 @@ async function localStack(): Promise<FaultStack> {
   const children = new Map<string, ChildProcess>();
   const output = new Map<string, string>();
   const launch = (name: string, entry: string, extra: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'src', 'cli', entry)], { cwd: ROOT, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeArgsFor(`src/cli/${entry}`), { cwd: ROOT, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
     output.set(name, '');
     const keep = (d: Buffer) => output.set(name, `${output.get(name)}${d.toString()}`.slice(-20_000));
     child.stdout!.on('data', keep);

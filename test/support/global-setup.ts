@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { writeWorkflowBundle } from '../../src/composition/workflow-bundle';
+import { writeCompiledBuild } from './compiled-build';
 import { loadConfig } from '../../src/config';
 import { createOrm, migrate } from '../../src/db/orm';
 import { resolveDatabase, withDatabase } from '../../src/launchers/postgres';
@@ -35,13 +36,16 @@ export default async function globalSetup(): Promise<void> {
   // sources, rather than each running webpack (seconds of CPU each, on a 2-core machine).
   const workflowBundle = path.join(os.tmpdir(), `vigil-test-workflows-${process.pid}.js`);
   await writeWorkflowBundle(workflowBundle, { quiet: true });
+  // Child processes (bins, CLI runs, worker and API processes) run compiled sources, not tsx.
+  const compiledBuild = await writeCompiledBuild(`${Date.now()}-${process.pid}`);
 
   process.env.VIGIL_MASTER_KEY ??= randomBytes(32).toString('hex');
   process.env.VIGIL_TEST_WORKFLOW_BUNDLE = workflowBundle;
+  process.env.VIGIL_TEST_BUILD_DIR = compiledBuild;
   process.env.VIGIL_TEST_DATABASE_URL = db.url;
   process.env.VIGIL_TEST_TEMPORAL_ADDRESS = temporal?.address ?? process.env.TEMPORAL_ADDRESS;
   process.env.VIGIL_TEST_TEMPORAL_UI_URL = temporal?.uiUrl ?? '';
-  const infra: SuiteInfra = { db, temporal, workflowBundle };
+  const infra: SuiteInfra = { db, temporal, workflowBundle, compiledBuild };
   setSuiteInfra(infra);
   log(`database ${db.url} (${db.source}); temporal ${process.env.VIGIL_TEST_TEMPORAL_ADDRESS}`);
 }

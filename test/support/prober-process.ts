@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { testTemporalAddress } from './env';
+import { compiledBuildEnv, testTemporalAddress } from './env';
 
 export interface ProberOptions {
   /** The installation: the main task queue (a Temporal harness's) the prober heartbeats to. */
@@ -44,6 +44,7 @@ export async function startProberProcess(opts: ProberOptions): Promise<ProberPro
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     NODE_ENV: 'production',
+    ...compiledBuildEnv(),
     LOG_LEVEL: 'info',
     TEMPORAL_ADDRESS: testTemporalAddress(),
     TEMPORAL_NAMESPACE: 'default',
@@ -63,7 +64,7 @@ export async function startProberProcess(opts: ProberOptions): Promise<ProberPro
     c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     c.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     await new Promise<void>((resolve, reject) => {
-      // 60 s: the bin compiles through tsx in a checkout, which on a loaded 2-core machine took over 30 s.
+      // 60 s: without the suite's compiled build the bin compiles through tsx, which on a loaded 2-core machine took over 30 s.
       // A prober that did not start is killed, never left polling after the test gave up on it.
       const timer = setTimeout(() => {
         c.off('exit', onExit);

@@ -6,6 +6,8 @@ export interface SuiteInfra {
   temporal: RunningTemporal | null;
   /** The workflow bundle every worker of the suite loads (VIGIL_TEST_WORKFLOW_BUNDLE). */
   workflowBundle: string | null;
+  /** The compiled sources child processes run (VIGIL_TEST_BUILD_DIR). */
+  compiledBuild: string | null;
 }
 
 const KEY = Symbol.for('vigil.test.suite-infra');

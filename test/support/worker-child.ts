@@ -1,6 +1,6 @@
 /**
  * A Temporal worker in a process of its own, so a test can kill it (SIGKILL) the way a crash
- * would. Usage: node --import tsx test/support/worker-child.ts <task queue>. Prints "ready".
+ * would. Usage: node --import tsx test/support/worker-child.ts <task queue> (or its compiled copy, see nodeArgsFor). Prints "ready".
  * With VIGIL_TEST_SMTP_URL it signs, renders and mails SLA statements too (Debian Chromium).
  * With VIGIL_TEST_ALERTS (JSON: vendor endpoints, minuteMs, linkKey hex) it sends alert notifications.
  */

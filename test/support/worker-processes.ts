@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import { nodeArgsFor } from './env';
 
 /**
  * Workers in processes of their own (test/support/worker-child.ts), so a test can kill one with
@@ -16,7 +16,7 @@ export function workerProcesses(taskQueue: string, env: () => NodeJS.ProcessEnv 
   return {
     /** A worker on `taskQueue`, resolved once it polls. */
     async spawn(): Promise<ChildProcess> {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-child.ts'), taskQueue], { env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [...nodeArgsFor('test/support/worker-child.ts'), taskQueue], { env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(child);
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
