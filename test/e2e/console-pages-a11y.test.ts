@@ -3,7 +3,9 @@
  * an owner signs in by the emailed link, the organization has one of everything, and the test
  * crawls every page reachable from the navigation and from list pages (GET links under /console,
  * one page per route pattern). Each page, at 1280 and at 390 px: no horizontal scroll, no control
- * cut off, no serious or critical axe-core violation, no console error; its server time
+ * cut off, no serious or critical axe-core violation (every rule at 1280; at 390 the rules that
+ * depend on layout, LAYOUT_RULES, or every rule when the narrow page renders other elements), no
+ * console error; its server time
  * (Server-Timing) and size go to the log. And a refused form keeps what was typed and puts the
  * focus on its error summary. A missing Chromium fails this file; it is never skipped.
  *
@@ -20,7 +22,7 @@ import { temporalMetricScheduler } from '../../src/temporal/metric-schedules';
 import { type ApiHarness, type HttpResult, type TestOrg, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
 import { signInPathFromMail } from '../support/console-browser';
-import { NARROW_WIDTH, type Violation, collectConsoleErrors, findClippedControls, hasHorizontalScroll, logPageTiming, runAxe } from '../support/console-page-checks';
+import { LAYOUT_RULES, NARROW_WIDTH, type Violation, collectConsoleErrors, findClippedControls, hasHorizontalScroll, hiddenElements, logPageTiming, runAxe } from '../support/console-page-checks';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
@@ -150,12 +152,12 @@ async function consoleLinks(): Promise<string[]> {
     .map((u) => u.pathname + u.search);
 }
 
-/** What is wrong with the page at the viewport it has now. */
-async function problemsAt(label: string): Promise<string[]> {
+/** What is wrong with the page at the viewport it has now (axe: every rule, or only `rules`). */
+async function problemsAt(label: string, rules?: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   if (await hasHorizontalScroll(page)) out.push(`${label}: scrolls sideways`);
   for (const c of await findClippedControls(page)) out.push(`${label}: clipped control ${c}`);
-  const violations: Violation[] = await runAxe(page);
+  const violations: Violation[] = await runAxe(page, rules);
   for (const v of violations) out.push(`${label}: axe ${v.impact} ${v.rule} (${v.help}) on ${v.elements.slice(0, 4).join(' | ')}`);
   return out;
 }
@@ -165,6 +167,7 @@ describe('every console page', () => {
     const queue: string[] = ['/console'];
     const seen = new Set<string>();
     const visited: string[] = [];
+    const narrowFull: string[] = [];
     const problems: string[] = [];
     while (queue.length) {
       const path = queue.shift()!;
@@ -184,12 +187,17 @@ describe('every console page', () => {
       if (serverMs === null) problems.push(`${pattern}: no Server-Timing header`);
       visited.push(pattern);
       for (const link of await consoleLinks()) if (!seen.has(routePattern(link.split('?')[0]!))) queue.push(link);
+      const hiddenWide = await hiddenElements(page);
       problems.push(...(await problemsAt(`${pattern} @1280`)));
       await page.setViewportSize(NARROW);
-      problems.push(...(await problemsAt(`${pattern} @${NARROW_WIDTH}`)));
+      // Every axe rule ran at 1280; at 390 the rules that depend on layout run again, and all of
+      // them when the narrow page renders other elements than the wide one.
+      const sameElements = (await hiddenElements(page)) === hiddenWide;
+      if (!sameElements) narrowFull.push(pattern);
+      problems.push(...(await problemsAt(`${pattern} @${NARROW_WIDTH}`, sameElements ? LAYOUT_RULES : undefined)));
       problems.push(...consoleErrors.slice(errorsBefore).map((e) => `${pattern}: ${e}`));
     }
-    process.stderr.write(`[console-page] crawled ${visited.length} pages: ${visited.join(' ')}\n`);
+    process.stderr.write(`[console-page] crawled ${visited.length} pages: ${visited.join(' ')}; every axe rule again at ${NARROW_WIDTH} px on ${narrowFull.length} (other elements rendered there): ${narrowFull.join(' ') || '-'}\n`);
     // The crawl reached the areas of the navigation and the detail pages of what was seeded.
     for (const area of ['/console/incidents/:id', '/console/maintenances/:id', '/console/metrics/:id', '/console/status-pages', '/console/webhooks', '/console/alerts/:id', '/console/change-events', '/console/agents', '/console/customers', '/console/contracts']) {
       expect(visited).toContain(area);
@@ -218,6 +226,22 @@ describe('the checks themselves', () => {
         expect.stringMatching(/^broken: axe critical image-alt /),
       ]),
     );
+  }, 60_000);
+});
+
+describe('the narrow pass', () => {
+  it('runs the layout rules, which find a contrast problem only the narrow layout has, and tells when the narrow page renders other elements', async () => {
+    await page.setViewportSize(WIDE);
+    await page.goto(`${api.baseUrl}/console/change-events`);
+    await page.evaluate(`(() => {
+      document.head.insertAdjacentHTML('beforeend', '<style>.x-narrow{display:none}@media (max-width:40rem){main h1{color:#ccc!important;background:#fff!important}.x-narrow{display:block}}</style>');
+      document.querySelector('main').insertAdjacentHTML('beforeend', '<p class="x-narrow">Only at 390 px</p>');
+    })()`);
+    const wide = await hiddenElements(page);
+    expect(await runAxe(page, LAYOUT_RULES)).toEqual([]);
+    await page.setViewportSize(NARROW);
+    expect(await hiddenElements(page)).not.toBe(wide);
+    expect((await runAxe(page, LAYOUT_RULES)).map((v) => v.rule)).toContain('color-contrast');
   }, 60_000);
 });
 

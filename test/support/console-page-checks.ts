@@ -41,14 +41,31 @@ export const NARROW_WIDTH = 390;
 let axeSource: string | null = null;
 const axeScript = () => (axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
 
-/** The serious and critical axe-core violations of the page as it is now (WCAG 2.x A and AA rules and best practices). */
-export async function runAxe(page: Page): Promise<Violation[]> {
+/**
+ * The axe-core rules whose verdict can change with the viewport for the same elements: colours over
+ * what is behind them, target sizes and spacing, scrolling regions, links told apart from text, the
+ * viewport meta. Every other rule reads the DOM and the accessibility tree of the elements that are
+ * rendered, so with the same elements rendered it answers the same at every width.
+ */
+export const LAYOUT_RULES: readonly string[] = ['color-contrast', 'target-size', 'scrollable-region-focusable', 'link-in-text-block', 'avoid-inline-spacing', 'css-orientation-lock', 'meta-viewport'];
+
+/**
+ * The serious and critical axe-core violations of the page as it is now: WCAG 2.x A and AA rules
+ * and best practices, or only `rules`.
+ */
+export async function runAxe(page: Page, rules?: readonly string[]): Promise<Violation[]> {
   const loaded = await page.evaluate('typeof window.axe === "object"');
   if (!loaded) await page.addScriptTag({ content: axeScript() });
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } }));
+  const runOnly = rules ? { type: 'rule', values: [...rules] } : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] };
+  const results = await page.evaluate((only) => window.axe.run(document, { resultTypes: ['violations'], runOnly: only }), runOnly);
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ rule: v.id, impact: v.impact!, help: v.help, elements: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`) }));
+}
+
+/** Which elements of the page are not rendered (display none, visibility hidden), by position: equal at two widths, the same elements are there for axe. */
+export async function hiddenElements(page: Page): Promise<string> {
+  return page.evaluate(`[...document.querySelectorAll('body *')].map((el, i) => { const s = getComputedStyle(el); return s.display === 'none' || s.visibility === 'hidden' ? i : -1; }).filter((i) => i >= 0).join(',')`);
 }
 
 /** Whether the page scrolls sideways at its current viewport (390 px for the narrow check). */
