@@ -139,13 +139,25 @@ async function localStack(): Promise<FaultStack> {
       throw new Error(`api-${i + 1} did not come up: ${String(err)}\n${output.get(`api-${i + 1}`)}`);
     }
   };
-  // At info it says "worker running" once it polls.
-  const worker = launch('worker', 'worker.ts', { LOG_LEVEL: 'info' });
-  await eventually(async () => {
-    if (worker.exitCode !== null) throw new Error(`the worker exited:\n${output.get('worker')}`);
-    if (!/worker running/.test(output.get('worker') ?? '')) throw new Error(`the worker is not running yet:\n${output.get('worker')}`);
-  }, 180_000, 500);
-  await Promise.all([startApiProcess(0), startApiProcess(1)]);
+  const closeAll = async () => {
+    for (const name of children.keys()) await kill(name);
+    await temporal?.stop();
+    await pg.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    // At info it says "worker running" once it polls.
+    const worker = launch('worker', 'worker.ts', { LOG_LEVEL: 'info' });
+    await eventually(async () => {
+      if (worker.exitCode !== null) throw new Error(`the worker exited:\n${output.get('worker')}`);
+      if (!/worker running/.test(output.get('worker') ?? '')) throw new Error(`the worker is not running yet:\n${output.get('worker')}`);
+    }, 180_000, 500);
+    await Promise.all([startApiProcess(0), startApiProcess(1)]);
+  } catch (err) {
+    // A stack that did not come up leaves nothing running behind the failed test.
+    await closeAll().catch(() => undefined);
+    throw err;
+  }
 
   return {
     apiUrl: apiUrls[0]!,
@@ -166,12 +178,7 @@ async function localStack(): Promise<FaultStack> {
     },
     killApi: (i) => kill(`api-${i + 1}`),
     startApi: startApiProcess,
-    async close() {
-      for (const name of children.keys()) await kill(name);
-      await temporal?.stop();
-      await pg.close();
-      fs.rmSync(tmp, { recursive: true, force: true });
-    },
+    close: closeAll,
   };
 }
 
