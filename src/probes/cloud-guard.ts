@@ -17,6 +17,9 @@ export function checkCloudHost(host: string): void {
   if (!h.includes('.')) throw new ProbeFailure('host_not_fqdn', { host });
 }
 
+/** One check per allow-list: a location runs it for every probe, and parsing the list (ipaddr throws on the way for IPv4 ranges) cost more than the check. */
+const checks = new Map<string, (host: string, address: string) => void>();
+
 /**
  * The cloud prober's address check (ProbeContext.checkAddress): every address a probe is about
  * to connect to must be public, unless it lies in `allowCidrs` — CLOUD_PROBE_ALLOW_CIDRS, empty
@@ -36,6 +39,3 @@ export function cloudAddressCheck(allowCidrs: string | undefined): (host: string
   }
   return check;
 }
-
-/** One check per allow-list: a location runs it for every probe, and parsing the list (ipaddr throws on the way for IPv4 ranges) cost more than the check. */
-const checks = new Map<string, (host: string, address: string) => void>();
