@@ -64,6 +64,8 @@ const INTERVAL = Number(process.env.VIGIL_SCALE_INTERVAL ?? 30);
 const WARMUP = Number(process.env.VIGIL_SCALE_WARMUP ?? 2 * INTERVAL);
 const LOCATIONS = Number(process.env.VIGIL_SCALE_LOCATIONS ?? 3);
 const CREATE_CONCURRENCY = Number(process.env.VIGIL_SCALE_CREATE_CONCURRENCY ?? 32);
+/** Node flags for the probers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prober-profiles" (where a prober's CPU goes). */
+const PROBER_NODE_ARGS = (process.env.VIGIL_SCALE_PROBER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET_P99_MS = 1_000;
 const ALLOW_CIDRS = '127.0.0.0/8';
 const THRESHOLDS = { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 };
@@ -213,7 +215,7 @@ async function main(): Promise<void> {
           VIGIL_LOCATION_LABEL: `Bench location ${id}`,
           VIGIL_PROBE_SOURCE_ADDRESS: sourceOf.get(id)!,
           CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS,
-        }),
+        }, PROBER_NODE_ARGS),
       );
     }
     await Promise.all(probers.map((p) => waitForOutput(p, /prober running/, 120_000)));
