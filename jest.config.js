@@ -12,8 +12,6 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|@apidevtools/json-schema-ref-parser|dinero\\.js|temporal-polyfill|temporal-utils)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
-  // Longest files first, from test/support/test-durations.json when jest has no timings of its own (a fresh clone).
-  testSequencer: '<rootDir>/test/support/sequencer.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
