@@ -22,14 +22,15 @@ import { PROBES } from '../src/probes/registry';
  * first (docs/operations.md, "From three locations").
  *
  *   npm run bench:prober-cpu   (VIGIL_PROBER_CPU_CHECKS=15000 per side per round, VIGIL_PROBER_CPU_ROUNDS=3,
- *                               VIGIL_PROBER_CPU_TARGET=closes|keeps)
+ *                               VIGIL_PROBER_CPU_TARGET=closes|keeps, VIGIL_PROBER_CPU_SOURCE=127.0.0.11|none)
  */
 const CHECKS = Number(process.env.VIGIL_PROBER_CPU_CHECKS ?? 15_000);
 const ROUNDS = Number(process.env.VIGIL_PROBER_CPU_ROUNDS ?? 3);
 const BATCH = 64;
 /** The target closes each connection after its answer (as bench:scale's does), unless VIGIL_PROBER_CPU_TARGET=keeps. */
 const CLOSE = (process.env.VIGIL_PROBER_CPU_TARGET ?? 'closes') !== 'keeps';
-const SOURCE = '127.0.0.11';
+/** The location's source address (VIGIL_PROBE_SOURCE_ADDRESS); VIGIL_PROBER_CPU_SOURCE=none binds nothing, as a production location. */
+const SOURCE = process.env.VIGIL_PROBER_CPU_SOURCE === 'none' ? undefined : (process.env.VIGIL_PROBER_CPU_SOURCE ?? '127.0.0.11');
 
 function serveTarget(): void {
   const server = http.createServer((req, res) => {
@@ -54,7 +55,7 @@ async function measure(run: () => Promise<number>): Promise<{ usPerCheck: number
 
 function bareGet(origin: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = http.get(`${origin}/`, { agent: false, localAddress: SOURCE, timeout: 10_000 }, (res) => {
+    const req = http.get(`${origin}/`, { agent: false, ...(SOURCE ? { localAddress: SOURCE } : {}), timeout: 10_000 }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode === 200));
     });
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${port}`;
   const location = createProbeLocationActivities({
     location: 'bench',
-    prober: { registry: PROBES, allowCidrs: '127.0.0.0/8', defaultTimeoutMs: 10_000, localAddress: SOURCE },
+    prober: { registry: PROBES, allowCidrs: '127.0.0.0/8', defaultTimeoutMs: 10_000, ...(SOURCE ? { localAddress: SOURCE } : {}) },
   });
   const batch: CompactBatch = {
     ids: Array.from({ length: BATCH }, (_, i) => `m${i}`),
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
     });
     return ok;
   };
-  console.log(`bench/prober-cpu: ${CHECKS} HTTP checks per side per round, ${ROUNDS} rounds, target ${CLOSE ? 'closes' : 'keeps'} connections, ${inFlightBatches} batches of ${BATCH} in flight (${inFlightBatches * LOCATION_CHECK_CONCURRENCY} checks at once)`);
+  console.log(`bench/prober-cpu: ${CHECKS} HTTP checks per side per round, ${ROUNDS} rounds, target ${CLOSE ? 'closes' : 'keeps'} connections, source address ${SOURCE ?? 'none'}, ${inFlightBatches} batches of ${BATCH} in flight (${inFlightBatches * LOCATION_CHECK_CONCURRENCY} checks at once)`);
   await probed(); // warm-up: JIT, undici's first connections
   await bare();
   const p: number[] = [];
