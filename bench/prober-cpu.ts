@@ -1,10 +1,10 @@
 import { fork } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createProbeLocationActivities, LOCATION_CHECK_CONCURRENCY } from '../src/activities/probe-location';
 import type { CompactBatch, CompactBatchAnswer } from '../src/domain/metric-rounds';
 import { mapBounded } from '../src/domain/metric-buckets';
 import { PROBES } from '../src/probes/registry';
+import { startTarget } from './loopback-target';
 
 /**
  * bench/prober-cpu: the CPU a probe location spends per HTTP check (issue 25). In this process:
@@ -28,17 +28,15 @@ const CHECKS = Number(process.env.VIGIL_PROBER_CPU_CHECKS ?? 15_000);
 const ROUNDS = Number(process.env.VIGIL_PROBER_CPU_ROUNDS ?? 3);
 const BATCH = 64;
 /** The target closes each connection after its answer (as bench:scale's does), unless VIGIL_PROBER_CPU_TARGET=keeps. */
-const CLOSE = (process.env.VIGIL_PROBER_CPU_TARGET ?? 'closes') !== 'keeps';
+const TARGET_MODE = process.env.VIGIL_PROBER_CPU_TARGET ?? 'closes';
+if (TARGET_MODE !== 'closes' && TARGET_MODE !== 'keeps') throw new Error(`VIGIL_PROBER_CPU_TARGET must be closes or keeps, not ${TARGET_MODE}`);
+const CLOSE = TARGET_MODE === 'closes';
 /** The location's source address (VIGIL_PROBE_SOURCE_ADDRESS); VIGIL_PROBER_CPU_SOURCE=none binds nothing, as a production location. */
 const SOURCE = process.env.VIGIL_PROBER_CPU_SOURCE === 'none' ? undefined : (process.env.VIGIL_PROBER_CPU_SOURCE ?? '127.0.0.11');
 
-function serveTarget(): void {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2', ...(CLOSE ? { connection: 'close' } : {}) });
-    res.end('{}');
-  });
-  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => process.send?.((server.address() as AddressInfo).port));
+async function serveTarget(): Promise<void> {
+  const target = await startTarget({ closeConnections: CLOSE });
+  process.send?.(target.origin);
 }
 
 const cpuMicros = () => {
@@ -66,8 +64,7 @@ function bareGet(origin: string): Promise<boolean> {
 
 async function main(): Promise<void> {
   const child = fork(__filename, ['--target'], { stdio: 'inherit' });
-  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = await new Promise<string>((resolve) => child.once('message', (m) => resolve(String(m))));
   const location = createProbeLocationActivities({
     location: 'bench',
     prober: { registry: PROBES, allowCidrs: '127.0.0.0/8', defaultTimeoutMs: 10_000, ...(SOURCE ? { localAddress: SOURCE } : {}) },
@@ -111,9 +108,9 @@ async function main(): Promise<void> {
   child.kill();
 }
 
-if (process.argv.includes('--target')) serveTarget();
-else
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+const fail = (err: unknown) => {
+  console.error(err);
+  process.exit(1);
+};
+if (process.argv.includes('--target')) serveTarget().catch(fail);
+else main().catch(fail);

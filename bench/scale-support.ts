@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type MetricBucket, bucketOf, plannedRunAt } from '../src/domain/metric-buckets';
 import { type Stats, stats } from './figures';
 
@@ -68,41 +66,6 @@ export function procRss(pid: number): { rss: number; peak: number } | null {
   } catch {
     return null;
   }
-}
-
-/**
- * The loopback HTTP target of bench/scale: answers 200 `{}` to anything and counts requests per
- * client address, so each probe location (bound to its own loopback source address) has its
- * checks counted apart.
- */
-export async function startCountingTarget(): Promise<{ origin: string; hits: () => number; hitsByAddress: () => Map<string, number>; close(): Promise<void> }> {
-  const byAddress = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const from = req.socket.remoteAddress ?? '';
-    byAddress.set(from, (byAddress.get(from) ?? 0) + 1);
-    req.resume();
-    // The target closes first, so the TIME_WAIT of each connection stays on its side. Every check of
-    // a location comes from one source address (VIGIL_PROBE_SOURCE_ADDRESS, bound before connect)
-    // to this one port; had the probers closed first, each source address would hold 20,000
-    // sockets in TIME_WAIT at 333 checks/s (of its 28,232 ports), and the kernel's search for a
-    // free port on every bind() became most of a prober's CPU (bench/prober-cpu.ts shows it). A
-    // production location binds no source address, and its targets are many.
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2', connection: 'close' });
-    res.end('{}');
-  });
-  // Many probers connect at once: a roomy backlog.
-  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    hits: () => [...byAddress.values()].reduce((a, b) => a + b, 0),
-    hitsByAddress: () => new Map(byAddress),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 export const loadavg = (): string => {

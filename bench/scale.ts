@@ -12,12 +12,13 @@ import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/t
 import { connectTemporal } from '../src/temporal/connection';
 import { createOrganization, updateOrganization } from '../src/usecases/organizations';
 import { type ApiClient, apiClient, expectStatus } from './api-client';
+import { startTarget } from './loopback-target';
 import { type Stats, stats } from './figures';
 import { forEach, postgresCpu, procCpu } from './proc-cpu';
 import { benchDatabase } from './processes';
 import { onlineLocations } from '../src/db/repositories/location-repository';
 import { demoSourceAddress } from '../src/domain/locations';
-import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, roundTimeline, spawnProc, startCountingTarget, stopProc, waitForOutput } from './scale-support';
+import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, roundTimeline, spawnProc, stopProc, waitForOutput } from './scale-support';
 import { plannedRunAt } from '../src/domain/metric-buckets';
 import type { Client as TemporalClient } from '@temporalio/client';
 
@@ -161,7 +162,8 @@ async function main(): Promise<void> {
   let agent: Proc | null = null;
   const probers: Proc[] = [];
   let client: ApiClient | null = null;
-  const target = await startCountingTarget();
+  // Counts checks per location (source address); closes first (see startTarget).
+  const target = await startTarget({ closeConnections: true });
   const loadStart = loadavg();
   try {
     say(`bench/scale: ${METRICS} http metrics every ${INTERVAL} s (${cloudCount} cloud from ${LOCATIONS ? `${LOCATIONS} prober processes` : "the worker's built-in location"}, ${agentCount} on one agent), warm-up ${WARMUP} s, measured ${SECONDS} s; ${os.cpus().length} cores, load ${loadStart}`);
