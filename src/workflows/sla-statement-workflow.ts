@@ -103,6 +103,12 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
     setHandler(
       slaUpdates[action],
       async (request: ActionInput) => {
+        // An action that came while the statement was being drafted waits for the draft (the row is
+        // written before the draft activity's result reaches the workflow), so it is never refused for it.
+        if (!current) {
+          await condition(() => current !== null || closed);
+          if (!current) throw refusal('statement_closed', 'The contract is not in effect during this period: no statement was drafted.');
+        }
         // One action at a time: every waiter wakes in the same activation, so each checks again.
         while (busy) await condition(() => !busy);
         busy = true;
@@ -122,6 +128,7 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
       {
         validator: (request: ActionInput) => {
           if (closed) throw refusal('statement_closed', 'The statement\'s period is closed: it is void or its correction window has passed.');
+          if (!current) return; // still drafting: the handler waits for it, then checks
           const why = refuse(action, request);
           if (why) throw why;
         },
@@ -132,6 +139,7 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
   const drafted = await acts.draftSlaStatement(ref);
   if (!drafted) {
     closed = true;
+    await condition(allHandlersFinished);
     return 'not_in_effect';
   }
   publish(drafted);
