@@ -30,7 +30,7 @@ interface NewMetric {
  * buckets' Schedules made sure of once per bucket. A lone creation goes at once; a burst of
  * creations (32 at once over the API, a config apply) costs a few calls, not one per metric.
  */
-function firstCheckSender(temporal: TemporalHandle) {
+function firstCheckSender(temporal: TemporalHandle, idleMs: number | undefined) {
   let queue: { m: NewMetric; done: (err?: unknown) => void }[] = [];
   let sending = false;
   const send = async (metrics: NewMetric[]) => {
@@ -46,7 +46,7 @@ function firstCheckSender(temporal: TemporalHandle) {
     await temporal.client.workflow.signalWithStart('metricFirstChecksWorkflow', {
       workflowId: firstChecksWorkflowId(temporal.taskQueue),
       taskQueue: temporal.taskQueue,
-      args: [{}],
+      args: [idleMs === undefined ? {} : { idleMs }],
       signal: 'metricsCreated',
       signalArgs: [metrics.map((m) => m.id)],
       memo: { title: 'First checks of new cloud metrics' },
@@ -76,9 +76,10 @@ function firstCheckSender(temporal: TemporalHandle) {
  * Keeps the bucket Schedules in step with the metrics: a cloud metric's write makes sure its
  * bucket's Schedule exists. A metric that left a bucket (deleted, moved to an agent, another
  * interval) needs nothing here: the bucket's next run checks the metrics it finds, and a run that
- * finds none retires the Schedule (runCloudMetricBucket).
+ * finds none retires the Schedule (runCloudMetricBucket). `firstChecksIdleMs`: how long the
+ * first-checks workflow it starts waits for more new metrics before it ends (30 s unless given).
  */
-export function temporalMetricScheduler(temporal: TemporalHandle): MetricScheduler {
+export function temporalMetricScheduler(temporal: TemporalHandle, opts: { firstChecksIdleMs?: number } = {}): MetricScheduler {
   const deleteLegacy = (id: string) =>
     temporal.client.schedule
       .getHandle(metricScheduleId(id))
@@ -86,7 +87,7 @@ export function temporalMetricScheduler(temporal: TemporalHandle): MetricSchedul
       .catch((err) => {
         if (!(err instanceof ScheduleNotFoundError)) throw err;
       });
-  const firstCheck = firstCheckSender(temporal);
+  const firstCheck = firstCheckSender(temporal, opts.firstChecksIdleMs);
   return {
     async sync(m) {
       // A metric created since buckets never had a Schedule of its own.

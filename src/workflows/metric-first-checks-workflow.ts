@@ -9,7 +9,7 @@ export const metricsCreated = defineSignal<[string[]]>('metricsCreated');
 const GATHER_MS = 250;
 /** At most this many metrics per round (a bucket of 10,000 metrics at 30 s holds about 330). */
 const BATCH = 500;
-/** The workflow waits this long for more new metrics before it ends. */
+/** The workflow waits this long for more new metrics before it ends (unless its input says otherwise: tests). */
 const IDLE_MS = 30_000;
 
 const { planRound } = proxyLocalActivities<Activities>({
@@ -26,7 +26,8 @@ const { planRound } = proxyLocalActivities<Activities>({
  * bucket's next tick (up to a day away). It ends after IDLE_MS without new metrics; the next
  * creation starts it again.
  */
-export async function metricFirstChecksWorkflow(input: { pending?: string[] } = {}): Promise<{ checked: number; stored: number }> {
+export async function metricFirstChecksWorkflow(input: { pending?: string[]; idleMs?: number } = {}): Promise<{ checked: number; stored: number }> {
+  const idleMs = input.idleMs ?? IDLE_MS;
   // A Set keeps the order ids arrived in (deterministic) and checks an id sent twice once.
   const pending = new Set(input.pending ?? []);
   setHandler(metricsCreated, (ids) => {
@@ -35,7 +36,7 @@ export async function metricFirstChecksWorkflow(input: { pending?: string[] } = 
   let checked = 0;
   let stored = 0;
   for (;;) {
-    if (!pending.size) await condition(() => pending.size > 0, IDLE_MS);
+    if (!pending.size) await condition(() => pending.size > 0, idleMs);
     // Read the set, not condition's answer: a signal and the idle timer may land in one activation.
     if (!pending.size) return { checked, stored };
     await sleep(GATHER_MS);
@@ -45,7 +46,7 @@ export async function metricFirstChecksWorkflow(input: { pending?: string[] } = 
       const plan = await planRound({ metricIds: ids });
       if (plan.checks.length) stored += (await runCompactRound(plan, 60, { metricIds: ids })).stored;
       checked += ids.length;
-      if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000) await continueAsNew<typeof metricFirstChecksWorkflow>({ pending: [...pending] });
+      if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000) await continueAsNew<typeof metricFirstChecksWorkflow>({ pending: [...pending], idleMs: input.idleMs });
     }
   }
 }
