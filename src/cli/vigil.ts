@@ -30,7 +30,7 @@ const HELP = `vigil — manage Vigil organizations and API keys (uses the servic
 
   vigil org create --name NAME --plan PLAN [--json]
   vigil org update --org ORG_ID [--plan PLAN] [--rate-limit-minute N|default] [--rate-limit-day N|default] [--json]
-  vigil key create --org ORG_ID [--scopes a,b] [--name NAME] [--json]
+  vigil key create --org ORG_ID [--scopes a,b] [--name NAME] [--expires 90d|2027-01-31T00:00:00Z] [--json]
   vigil key list --org ORG_ID [--json]
   vigil key revoke KEY_ID [--json]
   vigil sla keys [--json]                  statement-signing keys (newest signs; retired ones stay in the JWKS)
@@ -62,6 +62,18 @@ function scopesOption(value: unknown): Scope[] | undefined {
   return list as Scope[];
 }
 
+/** --expires: days from now (`90d`) or an instant with its offset (`2027-01-31T00:00:00Z`); past it the key answers 401. */
+function expiresOption(value: unknown, now: Date): Date | null {
+  if (value === undefined) return null;
+  const text = String(value).trim();
+  const days = /^(\d{1,5})d$/.exec(text);
+  const instant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : null;
+  const at = days ? new Date(now.getTime() + Number(days[1]) * 86_400_000) : instant;
+  if (!at || Number.isNaN(at.getTime())) throw new CliUsageError(`--expires takes days from now (90d) or an instant with its offset (2027-01-31T00:00:00Z), not "${text}"`);
+  if (at.getTime() <= now.getTime()) throw new CliUsageError(`--expires must be in the future (${at.toISOString()} is not); leave it out for a key that does not expire`);
+  return at;
+}
+
 type Command = (em: EntityManager, argv: string[], io: CliIo) => Promise<void>;
 
 function emit(io: CliIo, json: boolean | undefined, data: object, human: string): void {
@@ -86,16 +98,22 @@ const COMMANDS: Record<string, Command> = {
       `Organization ${org.id}: plan ${org.plan}`);
   },
   'key create': async (em, argv, io) => {
-    const { values } = parse(argv, { org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } });
-    const key = await mintApiKey(em, { organizationId: requireOption(values, 'org'), name: typeof values.name === 'string' ? values.name : undefined, scopes: scopesOption(values.scopes) }, new Date());
-    emit(io, values.json, { api_key_id: key.record.id, api_key: key.plaintext, scopes: key.record.scopes },
-      `API key ${key.record.id} (shown once): ${key.plaintext}\nScopes: ${key.record.scopes.join(', ')}`);
+    const { values } = parse(argv, { org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' } });
+    const now = new Date();
+    const expiresAt = expiresOption(values.expires, now);
+    const key = await mintApiKey(em, { organizationId: requireOption(values, 'org'), name: typeof values.name === 'string' ? values.name : undefined, scopes: scopesOption(values.scopes), expiresAt }, now);
+    emit(io, values.json, { api_key_id: key.record.id, api_key: key.plaintext, scopes: key.record.scopes, expires_at: expiresAt?.toISOString() ?? null },
+      `API key ${key.record.id} (shown once): ${key.plaintext}\nScopes: ${key.record.scopes.join(', ')}\nExpires: ${expiresAt?.toISOString() ?? 'never'}`);
   },
   'key list': async (em, argv, io) => {
     const { values } = parse(argv, { org: { type: 'string' } });
     const keys = await listApiKeys(em, requireOption(values, 'org'));
-    const rows = keys.map((k) => ({ api_key_id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, created_at: k.createdAt.toISOString(), revoked_at: k.revokedAt?.toISOString() ?? null, last_used_at: k.lastUsedAt?.toISOString() ?? null }));
-    emit(io, values.json, rows, rows.map((r) => `${r.api_key_id}  ${r.prefix}…  ${r.revoked_at ? 'revoked' : 'active'}  ${r.scopes.join(',')}`).join('\n') || 'No keys.');
+    const now = Date.now();
+    const rows = keys.map((k) => ({
+      api_key_id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, created_at: k.createdAt.toISOString(), expires_at: k.expiresAt?.toISOString() ?? null, revoked_at: k.revokedAt?.toISOString() ?? null, last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    }));
+    const state = (r: (typeof rows)[number]) => (r.revoked_at ? 'revoked' : r.expires_at && Date.parse(r.expires_at) <= now ? 'expired' : r.expires_at ? `active until ${r.expires_at}` : 'active');
+    emit(io, values.json, rows, rows.map((r) => `${r.api_key_id}  ${r.prefix}…  ${state(r)}  ${r.scopes.join(',')}`).join('\n') || 'No keys.');
   },
   'key revoke': async (em, argv, io) => {
     const { values, positionals } = parse(argv, {});

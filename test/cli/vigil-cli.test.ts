@@ -47,6 +47,44 @@ describe('vigil command-line tool', () => {
     }, 1000);
   });
 
+  it('mints a key that expires (--expires in days or as an instant), lists when, and the API refuses it afterwards', async () => {
+    const { organization_id } = vigil('org', 'create', '--name', 'Expiring', '--plan', 'team', '--json').json();
+    const before = Date.now();
+    const quarter = vigil('key', 'create', '--org', organization_id, '--name', 'ci', '--expires', '90d', '--json');
+    expect([quarter.code, quarter.err]).toEqual([0, '']);
+    const in90 = Date.parse(quarter.json().expires_at) - before;
+    expect(in90).toBeGreaterThanOrEqual(90 * 86_400_000);
+    expect(in90).toBeLessThan(90 * 86_400_000 + 60_000);
+
+    const soon = new Date(Date.now() + 4_000).toISOString();
+    const short = vigil('key', 'create', '--org', organization_id, '--scopes', 'read:metrics', '--expires', soon, '--json');
+    expect(short.json()).toMatchObject({ expires_at: soon });
+    const { api_key, api_key_id } = short.json();
+    expect((await api.request('GET', '/v1/services', { key: api_key })).status).toBe(200);
+    const human = vigil('key', 'list', '--org', organization_id);
+    expect(human.out).toContain(`${api_key_id}  ${api_key.slice(0, 12)}…  active until ${soon}`);
+    const listed = vigil('key', 'list', '--org', organization_id, '--json').json() as { api_key_id: string; expires_at: string | null }[];
+    expect(listed.find((k) => k.api_key_id === api_key_id)?.expires_at).toBe(soon);
+    expect(listed.filter((k) => k.expires_at === null)).toHaveLength(1); // the organization's first key never expires
+
+    await eventually(async () => {
+      const refused = await api.request('GET', '/v1/services', { key: api_key });
+      expect([refused.status, refused.body.detail]).toEqual([401, `The API key expired at ${soon}.`]);
+    }, 10_000, 500);
+    expect(vigil('key', 'list', '--org', organization_id).out).toContain(`${api_key_id}  ${api_key.slice(0, 12)}…  expired`);
+
+    for (const [value, message] of [
+      ['2020-01-01T00:00:00Z', /--expires must be in the future \(2020-01-01T00:00:00.000Z is not\)/],
+      ['0d', /--expires must be in the future/],
+      ['tomorrow', /--expires takes days from now \(90d\) or an instant with its offset/],
+      ['2027-01-31T00:00:00', /--expires takes days from now/], // no offset: which zone is meant?
+    ] as const) {
+      const bad = vigil('key', 'create', '--org', organization_id, '--expires', value);
+      expect([value, bad.code, bad.err]).toEqual([value, 2, expect.stringMatching(message)]);
+    }
+    expect(vigil('key', 'list', '--org', organization_id, '--json').json()).toHaveLength(3);
+  }, 60_000);
+
   it('changes an organization plan: a downgrade to free closes the API', async () => {
     const { organization_id, api_key } = vigil('org', 'create', '--name', 'Shrinking', '--plan', 'business', '--json').json();
     const updated = vigil('org', 'update', '--org', organization_id, '--plan', 'free', '--json');
