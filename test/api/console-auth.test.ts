@@ -51,8 +51,16 @@ describe('console sign-in, sessions, CSRF and roles', () => {
 
   it('answers the same for unknown addresses, and expired links do nothing', async () => {
     const b = new ConsoleClient(api.baseUrl);
+    // Post/redirect/get: the answer is a redirect, so refreshing the page it leads to sends nothing again.
     const res = await b.post('/console/sign-in', { email: 'nobody@example.com' });
-    expect(res.text).toContain('If <strong>nobody@example.com</strong> may use the console');
+    expect([res.status, res.headers.get('location'), res.text]).toEqual([303, '/console/sign-in/sent', '']);
+    const sent = await b.get('/console/sign-in/sent');
+    expect([sent.status, sent.headers.get('cache-control')]).toEqual([200, 'no-store']);
+    expect(sent.text).toContain('If <strong>nobody@example.com</strong> may use the console, a sign-in link is on its way');
+    expect((await b.get('/console/sign-in/sent')).text).toContain('<strong>nobody@example.com</strong>');
+    // Without the form's cookie (another browser, or one altered) the page says it without an address.
+    const other = await new ConsoleClient(api.baseUrl).get('/console/sign-in/sent');
+    expect([other.status, other.text]).toEqual([200, expect.stringContaining('If that address may use the console')]);
     await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: 'late@example.com', role: 'viewer' }, new Date());
     await b.post('/console/sign-in', { email: 'late@example.com' });
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes('late@example.com'));
@@ -152,7 +160,7 @@ describe('console sign-in is limited per address and per client, and answers kno
     const ip = clientIp();
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await postFrom(limitedApi, ip, email));
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 429]);
     expect(answers[3]!.text).toContain('Too many sign-in requests');
     expect(answers[3]!.text).toMatch(/Wait \d+ minutes?/);
     expect(Number(answers[3]!.retryAfter)).toBeGreaterThan(0);
@@ -169,12 +177,12 @@ describe('console sign-in is limited per address and per client, and answers kno
       await createConsoleUser(limitedApi.orm.em.fork(), { organizationId: org.id, email, role: 'viewer' }, new Date());
       statuses.push((await postFrom(limitedApi, ip, email)).status);
     }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
     await eventually(async () => expect(mailsTo(`client-${run}-4@example.com`)).toBe(1), 5_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(mailsTo(`client-${run}-5@example.com`)).toBe(0);
     // Another client is not limited by it.
-    expect((await postFrom(limitedApi, clientIp(), `other-${run}@example.com`)).status).toBe(200);
+    expect((await postFrom(limitedApi, clientIp(), `other-${run}@example.com`)).status).toBe(303);
   });
 
   it('answers a known address in the same time as an unknown one, however slow the mail server', async () => {
@@ -188,7 +196,7 @@ describe('console sign-in is limited per address and per client, and answers kno
       const ip = clientIp();
       const timed = async (email: string) => {
         const started = performance.now();
-        expect((await postFrom(slowApi, ip, email)).status).toBe(200);
+        expect((await postFrom(slowApi, ip, email)).status).toBe(303);
         return performance.now() - started;
       };
       await timed(`warm-${run}@example.com`);

@@ -77,7 +77,7 @@ export async function signedInClient(api: ApiHarness, smtp: SmtpSink, organizati
   await createConsoleUser(api.orm.em.fork(), { organizationId, email, role }, new Date());
   const client = new ConsoleClient(api.baseUrl);
   const asked = await client.post('/console/sign-in', { email });
-  if (asked.status !== 200) throw new Error(`sign-in request answered ${asked.status}`);
+  if (asked.status !== 303) throw new Error(`sign-in request answered ${asked.status}`);
   const path = await signInPathFromMail(smtp, email);
   const used = await client.post(path, {});
   if (used.status !== 303) throw new Error(`sign-in link answered ${used.status}`);

@@ -11,6 +11,9 @@ import type { ConsoleDeps } from './deps';
 import { field } from './forms';
 
 const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+/** The address the form was sent for, sealed, for the page the form redirects to (a refresh there sends nothing again). */
+const SENT_COOKIE = 'vigil_sign_in_sent';
+const SENT_PATH = '/console/sign-in';
 
 /** Sign-in by an emailed one-time link: ask for it, confirm it (a button, so mail scanners that open links do not spend it), sign out. */
 export const consoleSignInRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
@@ -40,7 +43,20 @@ ${inputField({ name: 'email', label: 'Email address', type: 'email', required: t
         requestSignIn(em, deps.mail, email, deps.consoleUrl, now).catch((err: unknown) => request.log.error({ err }, 'sending a console sign-in link failed'));
       });
     }
-    const body = `<p role="status">If <strong>${esc(email)}</strong> may use the console, a sign-in link is on its way. It works once, for 15 minutes.</p><p><a href="/console/sign-in">Send another</a></p>`;
+    reply.setCookie(SENT_COOKIE, deps.box.seal(email), { path: SENT_PATH, httpOnly: true, sameSite: 'lax', secure: deps.secureCookie, maxAge: 600 });
+    return reply.code(303).headers({ 'cache-control': 'no-store' }).header('location', '/console/sign-in/sent').send();
+  });
+
+  app.get('/sign-in/sent', async (request, reply) => {
+    const raw = request.cookies[SENT_COOKIE];
+    let email: string | null = null;
+    try {
+      email = raw === undefined ? null : deps.box.open(raw);
+    } catch {
+      email = null; // sealed with another key, or altered: say it without the address
+    }
+    const who = email ? `<strong>${esc(email)}</strong>` : 'that address';
+    const body = `<p role="status">If ${who} may use the console, a sign-in link is on its way. It works once, for 15 minutes.</p><p><a href="/console/sign-in">Send another</a></p>`;
     return reply.headers(HTML).send(publicConsolePage('Check your email', body));
   });
 
