@@ -89,13 +89,12 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
     ]);
   };
 
-  /** Why `request` may not run on the current revision, checked when accepted and again when its turn comes. */
-  const refuse = (action: StatementAction, request: ActionInput): ApplicationFailure | null => {
-    if (!current) return refusal('statement_busy', 'The statement is still being drafted; retry in a moment.');
-    if (request.statementId !== undefined && request.statementId !== current.statementId) {
-      return refusal('stale_revision', `The statement is now revision ${current.revision} (${current.statementId}); act on that one.`);
+  /** Why `request` may not run on the current revision `facts`, checked when accepted and again when its turn comes. */
+  const refuse = (facts: StatementFactsView, action: StatementAction, request: ActionInput): ApplicationFailure | null => {
+    if (request.statementId !== undefined && request.statementId !== facts.statementId) {
+      return refusal('stale_revision', `The statement is now revision ${facts.revision} (${facts.statementId}); act on that one.`);
     }
-    const why = refuseTransition({ state: current.state as StatementState, revision: current.revision, sha256: current.sha256, submittedBy: current.submittedBy }, { ...request, action });
+    const why = refuseTransition({ state: facts.state as StatementState, revision: facts.revision, sha256: facts.sha256, submittedBy: facts.submittedBy }, { ...request, action });
     return why ? refusal(why.token, why.detail) : null;
   };
 
@@ -113,10 +112,12 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
         while (busy) await condition(() => !busy);
         busy = true;
         try {
-          const stale = refuse(action, request);
+          // Read after the waits (an action before this one may have published new facts); never null again once drafted.
+          const taken = current as StatementFactsView;
+          const stale = refuse(taken, action, request);
           if (stale) throw stale;
           const operationId = `${workflowInfo().workflowId}/${currentUpdateInfo()?.id ?? `${action}:${changes}`}`;
-          const outcome = action === 'deliver' ? await acts.deliverSlaStatement({ ref, statementId: current!.statementId }) : {};
+          const outcome = action === 'deliver' ? await acts.deliverSlaStatement({ ref, statementId: taken.statementId }) : {};
           const facts = await acts.applySlaAction({ ref, input: { ...request, action }, operationId, outcome });
           if (action === 'deliver') deliveredAt = Date.now();
           publish(facts);
@@ -129,7 +130,7 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
         validator: (request: ActionInput) => {
           if (closed) throw refusal('statement_closed', 'The statement\'s period is closed: it is void or its correction window has passed.');
           if (!current) return; // still drafting: the handler waits for it, then checks
-          const why = refuse(action, request);
+          const why = refuse(current, action, request);
           if (why) throw why;
         },
       },
