@@ -6,7 +6,9 @@
  *   there being no dedicated code; not an http(s) URL: invalid_url). May carry a path prefix.
  * - `auth_ref` names a variable holding the whole Authorization header value ("Basic …",
  *   "Bearer …"); unset or blank: loki_auth_ref_missing; a line break in it: header_ref_invalid.
- *   The agent's LOKI_TENANT_ID, when set, goes out as X-Scope-OrgID (multi-tenant Loki).
+ *   The agent's LOKI_TENANT_ID, when set, goes out as X-Scope-OrgID (multi-tenant Loki), but only
+ *   to the origin of the agent's LOKI_SERVER_URL (./fixed-credentials): a URL elsewhere, or any URL
+ *   while LOKI_SERVER_URL is unset, is queried without it, as Prometheus does with its credentials.
  * - Timeout `timeout_ms` (else ctx.defaultTimeoutMs) and the probe deadline: loki_timeout; a 504
  *   (Loki's own query timeout) too. 401/403 loki_unauthorized; 400/422 loki_query_error with
  *   Loki's error text (plain text, ≤ 200 chars); other 5xx loki_server_error; 404 or a body that
@@ -15,10 +17,13 @@
  */
 import type { SourceConfigOf } from '../domain/source-config';
 import { type ApiAnswer, apiUrl, callJsonApi, isHeaderSafe, networkFailure, short } from './api-json';
+import { fixedCredentialsFor } from './fixed-credentials';
 import { readInstantResult } from './instant-query-result';
-import { measured, noValue, readSetting, type Probe, type ProbeOutcome } from './types';
+import { measured, noValue, type Probe, type ProbeOutcome } from './types';
 
 export const LOKI_TENANT_ENV = 'LOKI_TENANT_ID';
+/** The agent's own Loki: the one server LOKI_TENANT_ID is sent to. */
+export const LOKI_SERVER_ENV = 'LOKI_SERVER_URL';
 
 type LokiConfig = SourceConfigOf<'loki'>;
 
@@ -32,7 +37,7 @@ export const lokiProbe: Probe<LokiConfig> = async (config, ctx) => {
     if (!isHeaderSafe(auth)) return noValue('header_ref_invalid', { header: 'Authorization', header_ref: config.auth_ref });
     headers.authorization = auth;
   }
-  const tenant = readSetting(ctx, LOKI_TENANT_ENV)?.trim();
+  const tenant = fixedCredentialsFor(ctx, LOKI_SERVER_ENV, base)(LOKI_TENANT_ENV)?.trim();
   if (tenant) {
     if (!isHeaderSafe(tenant)) return noValue('header_ref_invalid', { header: 'X-Scope-OrgID', header_ref: LOKI_TENANT_ENV });
     headers['x-scope-orgid'] = tenant;

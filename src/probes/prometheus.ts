@@ -6,6 +6,8 @@
  *   prefix). Only that variable may carry `user:password@` (sent as Basic auth); together with
  *   PROMETHEUS_BEARER_TOKEN that is prometheus_auth_conflict. PROMETHEUS_TENANT_ID is sent as
  *   X-Scope-OrgID (Mimir, Cortex, Thanos). Values with control characters: prometheus_headers_invalid.
+ *   The token and tenant go only to the origin of PROMETHEUS_SERVER_URL (./fixed-credentials): a
+ *   `server_url` elsewhere is queried without them.
  * - The request may take `ctx.defaultTimeoutMs` (the config has no timeout); no redirects.
  * - 401/403 Unauthorized; 400/422 BadQuery (Prometheus' errorType and error text in metadata);
  *   5xx PromUpstream; any other status, a body that is not a Prometheus answer, or a
@@ -15,8 +17,9 @@
  */
 import type { SourceConfigOf } from '../domain/source-config';
 import { apiUrl, callJsonApi, isHeaderSafe, networkFailure, short } from './api-json';
+import { fixedCredentialsFor } from './fixed-credentials';
 import { readInstantResult } from './instant-query-result';
-import { measured, noValue, readSetting, type Probe, type ProbeOutcome } from './types';
+import { measured, noValue, readSetting, type Probe, type ProbeContext, type ProbeOutcome } from './types';
 
 export const PROMETHEUS_ENV = {
   serverUrl: 'PROMETHEUS_SERVER_URL',
@@ -27,7 +30,7 @@ export const PROMETHEUS_ENV = {
 type Target = { url: URL; headers: Record<string, string> } | { failure: ProbeOutcome };
 
 export const prometheusProbe: Probe<SourceConfigOf<'prometheus'>> = async (config, ctx) => {
-  const target = resolveTarget(config.server_url, (name) => readSetting(ctx, name));
+  const target = resolveTarget(config.server_url, ctx);
   if ('failure' in target) return target.failure;
   const url = apiUrl(target.url, 'api/v1/query');
   url.searchParams.set('query', config.query);
@@ -43,8 +46,8 @@ export const prometheusProbe: Probe<SourceConfigOf<'prometheus'>> = async (confi
   }
 };
 
-function resolveTarget(serverUrl: string | undefined, env: (name: string) => string | undefined): Target {
-  const raw = serverUrl ?? env(PROMETHEUS_ENV.serverUrl)?.trim();
+function resolveTarget(serverUrl: string | undefined, ctx: ProbeContext): Target {
+  const raw = serverUrl ?? readSetting(ctx, PROMETHEUS_ENV.serverUrl)?.trim();
   if (!raw) return { failure: noValue('prometheus_url_missing', { variable: PROMETHEUS_ENV.serverUrl }) };
   let url: URL;
   try {
@@ -56,9 +59,9 @@ function resolveTarget(serverUrl: string | undefined, env: (name: string) => str
   const headers: Record<string, string> = {};
   // The agent's Prometheus credentials go only to the agent's own Prometheus: a `server_url` in the
   // config (chosen by whoever may write metrics) elsewhere gets none of them.
-  const own = serverUrl === undefined || originOf(env(PROMETHEUS_ENV.serverUrl)?.trim()) === url.origin;
-  const token = own ? env(PROMETHEUS_ENV.bearerToken)?.trim() : undefined;
-  const tenant = own ? env(PROMETHEUS_ENV.tenantId)?.trim() : undefined;
+  const fixed = fixedCredentialsFor(ctx, PROMETHEUS_ENV.serverUrl, url);
+  const token = fixed(PROMETHEUS_ENV.bearerToken)?.trim();
+  const tenant = fixed(PROMETHEUS_ENV.tenantId)?.trim();
   const basic = url.username !== '' || url.password !== '';
   if (basic && token) return { failure: noValue('prometheus_auth_conflict', { variables: `${PROMETHEUS_ENV.serverUrl} credentials, ${PROMETHEUS_ENV.bearerToken}` }) };
   if (token) headers.authorization = `Bearer ${token}`;
@@ -68,15 +71,6 @@ function resolveTarget(serverUrl: string | undefined, env: (name: string) => str
     if (value && !isHeaderSafe(value)) return { failure: noValue('prometheus_headers_invalid', { variable }) };
   }
   return { url, headers };
-}
-
-function originOf(raw: string | undefined): string | null {
-  if (!raw) return null;
-  try {
-    return new URL(raw).origin;
-  } catch {
-    return null;
-  }
 }
 
 function outcomeOf(status: number, json: unknown, malformed: boolean): ProbeOutcome {

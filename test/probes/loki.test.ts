@@ -70,6 +70,8 @@ describe('loki probe against a Loki-format API', () => {
 
   beforeAll(async () => {
     server = await startApiServer(loki);
+    // The tenant goes only to the agent's own Loki (test/probes/fixed-credentials.test.ts).
+    env.LOKI_SERVER_URL = server.url;
   });
 
   afterAll(async () => {
