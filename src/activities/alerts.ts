@@ -102,7 +102,7 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
       const attemptNumber = Math.max(prep.attempt, Context.current().info.attempt);
       const message = input.test
         ? await testMessage(em(), a, input.test.channelId, now)
-        : await alertMessage(em(), a, input.alertId!, input.spec.action as AlertAction, input.spec.level, input.actor ?? null, now);
+        : await alertMessage(em(), a, input.alertId!, input.spec, input.spec.action as AlertAction, input.spec.level, input.actor ?? null, now);
       const outcome = prep.target
         ? await sendToTarget({ box: a.box, transport, mailer: a.mailer, endpoints: a.endpoints, timeoutMs: a.timeoutMs }, prep.target, message, `vigil-${prep.sendId}`)
         : { statusCode: null, latencyMs: 0, error: 'channel_deleted: the channel was deleted', response: null, verdict: 'failed' as const };

@@ -2,6 +2,7 @@ import { esc } from './html';
 
 export type AlertLinkPageModel =
   | { kind: 'invalid' | 'expired' }
+  | { kind: 'revoked'; title: string; why: string }
   | { kind: 'confirm' | 'used' | 'done' | 'already' | 'failed'; title: string; action: 'acknowledge' | 'resolve'; state: string; by?: string | null; detail?: string };
 
 const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1f2328}h1{font-size:1.3rem}button{font:inherit;padding:.5rem 1.2rem;border-radius:6px;border:1px solid #1f2328;background:#1f2328;color:#fff;cursor:pointer}.muted{color:#59636e}';
@@ -21,6 +22,8 @@ export function alertLinkPage(m: AlertLinkPageModel): string {
       return page('Link not valid', '<h1>This link is not valid</h1><p>It may have been cut short when it was copied. Open the alert in the Vigil console instead.</p>');
     case 'expired':
       return page('Link expired', '<h1>This link has expired</h1><p>One-click links work for 24 hours. Open the alert in the Vigil console instead.</p>');
+    case 'revoked':
+      return page('Link no longer valid', `<h1>This link no longer works</h1><p>It was sent about “${esc(m.title)}”, but ${esc(m.why)}. Sign in to the Vigil console to act on the alert.</p>`);
     case 'used':
       return page('Link already used', `<h1>This link was already used</h1><p>“${esc(m.title)}” is now <strong>${esc(m.state)}</strong>. Each link works once.</p>`);
     case 'already':

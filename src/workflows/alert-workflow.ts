@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   condition,
   continueAsNew,
+  patched,
   defineQuery,
   defineSignal,
   defineUpdate,
@@ -215,8 +216,15 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       if (step) {
         const action: AlertAction = stepIndex === 0 && round === 0 ? 'trigger' : 'escalate';
         const plan = await local.planAlertStep({ organizationId: ref.organizationId, alertId: id, step, action, ...(round > 0 ? { round } : {}) });
-        await change({ kind: stepIndex === 0 ? 'notified_level' : 'escalated', key: key(`step-${round}-${stepIndex}`), level: step.level, pass: step.pass });
+        const skipped = plan.skipped.length ? { skipped: plan.skipped } : {};
+        await change({ kind: stepIndex === 0 ? 'notified_level' : 'escalated', key: key(`step-${round}-${stepIndex}`), level: step.level, pass: step.pass, ...skipped });
         await deliver(plan.sends, null);
+        // A level that could reach nobody (everyone disabled, nobody on call) is passed at once, as
+        // if nobody were on call there, instead of waiting out its delay with nobody paged.
+        if (plan.sends.length === 0 && step.wait_after_ms !== null && patched('escalate-past-unreachable-level')) {
+          stepIndex += 1;
+          continue;
+        }
       }
       const wait = step?.wait_after_ms ?? null;
       const wake = () => pending.length > 0 || resolveBy !== null || ack !== null || snooze !== null;

@@ -617,7 +617,7 @@ async function holdAlerting(org: OrgFixture, label: string, service: string) {
   // The workflow runs on (it reads the rule again only when signalled, which a disabled rule never is).
   await must(org, 'PATCH', `/v1/alert-rules/${pagingRule}`, { enabled: false });
   return {
-    live: { notificationChannel, escalationPolicy, onCallSchedule, alertRule, silence, alert, alertLink: signAlertLink(ALERT_LINK_KEY, alert, 'acknowledge', Date.now()) },
+    live: { notificationChannel, escalationPolicy, onCallSchedule, alertRule, silence, alert, alertLink: signAlertLink(ALERT_LINK_KEY, alert, 'acknowledge', { kind: 'channel', id: pagingChannel }, Date.now()) },
     deleted: {
       notificationChannel: channelDeleted,
       escalationPolicy: policyDeleted,
@@ -625,7 +625,7 @@ async function holdAlerting(org: OrgFixture, label: string, service: string) {
       alertRule: ruleDeleted,
       silence: silenceDeleted,
       // A link of this organization's alert that expired.
-      alertLink: signAlertLink(ALERT_LINK_KEY, alert, 'resolve', Date.now() - 25 * 3_600_000),
+      alertLink: signAlertLink(ALERT_LINK_KEY, alert, 'resolve', { kind: 'channel', id: pagingChannel }, Date.now() - 25 * 3_600_000),
     },
     paging: { channel: pagingChannel, policy: pagingPolicy, consoleEmail },
   };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Webhook } from 'standardwebhooks';
 import { createMailer } from '../../src/infra/mailer';
-import { createConsoleUser } from '../../src/usecases/console/users';
+import { createConsoleUser, disableConsoleUser } from '../../src/usecases/console/users';
 import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/alert-control';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { type ApiHarness, startApi } from '../support/api-harness';
@@ -22,7 +22,7 @@ const LINK_KEY = Buffer.alloc(32, 9);
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: OrgFixture<never, 'checkout' | 'search' | 'billing' | 'quiet' | 'silenced' | 'links' | 'oncall'>;
+let org: OrgFixture<never, 'checkout' | 'search' | 'billing' | 'quiet' | 'silenced' | 'links' | 'oncall' | 'roster' | 'revoked' | 'unreachable'>;
 let sink: SmtpSink;
 const vendors = {} as Record<'slack' | 'teams' | 'discord' | 'pagerduty' | 'opsgenie', VendorReceiver>;
 let hook: Receiver;
@@ -50,7 +50,7 @@ beforeAll(async () => {
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
     alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
   });
-  org = await orgWithKeys(api, { services: ['checkout', 'search', 'billing', 'quiet', 'silenced', 'links', 'oncall'] });
+  org = await orgWithKeys(api, { services: ['checkout', 'search', 'billing', 'quiet', 'silenced', 'links', 'oncall', 'roster', 'revoked', 'unreachable'] });
 }, 240_000);
 
 afterAll(async () => {
@@ -355,10 +355,109 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     const used = await api.request('POST', path);
     expect(used.status).toBe(200);
     expect(used.text).toContain('Acknowledged');
-    expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({ state: 'acknowledged', acknowledged_by: expect.stringContaining('one-click') });
+    // The link names where it was sent: this channel.
+    expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({ state: 'acknowledged', acknowledged_by: 'one-click link in email channel “email channel”' });
     expect((await api.request('POST', path)).status).toBe(410);
     const forged = path.slice(0, -4) + (path.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     expect((await api.request('POST', forged)).status).toBe(400);
+  }, 60_000);
+
+  const user = async (prefix: string) => {
+    const email = `${prefix}-${randomUUID().slice(0, 6)}@example.test`;
+    const u = await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'operator' }, new Date());
+    return { email, id: u.id };
+  };
+  const disable = (id: string) => disableConsoleUser(api.orm.em.fork(), id, new Date());
+  const mailTo = (email: string) => (m: { to?: unknown }) => JSON.stringify(m.to).includes(email);
+  const linksIn = (text: unknown) => [...String(text).matchAll(/http:\/\/127\.0\.0\.1:1(\/v1\/alert-actions\/[A-Za-z0-9_-]+)/g)].map((m) => m[1]!);
+
+  it('a link sent to a person acts in their name, and stops working once they are disabled', async () => {
+    const ana = await user('ana');
+    const ben = await user('ben');
+    const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'user', email: ana.email }, { type: 'user', email: ben.email }] }]);
+    const metric = await manualMetric(org.services.revoked);
+    const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
+    await setStatus(metric, 'unhealthy');
+    const alert = await openAlert(ruleId);
+    const [anaAck] = linksIn((await sink.waitFor(mailTo(ana.email), 15_000)).text);
+    const [benAck] = linksIn((await sink.waitFor(mailTo(ben.email), 15_000)).text);
+    expect(anaAck && benAck).toBeTruthy();
+    expect((await api.request('GET', anaAck!)).status).toBe(200);
+
+    await disable(ana.id);
+    const view = await api.request('GET', anaAck!);
+    expect(view.status).toBe(403);
+    expect(view.text).toContain('has been disabled');
+    expect((await api.request('POST', anaAck!)).status).toBe(403);
+    expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body.state).toBe('triggered');
+
+    // Ben still can, and the alert says it was him.
+    expect((await api.request('POST', benAck!)).status).toBe(200);
+    const acked = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
+    expect(acked).toMatchObject({ state: 'acknowledged', acknowledged_by: `${ben.email} (one-click link in email)` });
+    expect(acked.timeline.find((t: any) => t.kind === 'acknowledged').actor).toBe(`${ben.email} (one-click link in email)`);
+  }, 60_000);
+
+  it('a disabled user is skipped when a level is planned, and a schedule pages the layer below its disabled on-call person', async () => {
+    const gone = await user('gone');
+    const top = await user('top');
+    const below = await user('below');
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const hhmm = `${String(yesterday.getUTCHours()).padStart(2, '0')}:00`;
+    const daily = (participants: string[]) => ({ kind: 'daily', handoff_time: hhmm, starts_on: yesterday.toISOString().slice(0, 10), participants });
+    const schedule = await org.call('POST', '/v1/on-call/schedules', {
+      name: 'roster',
+      timezone: 'UTC',
+      layers: [
+        { name: 'backup', rotation: daily([below.email]) },
+        { name: 'primary', rotation: daily([top.email]) },
+      ],
+    });
+    expect(schedule.status).toBe(201);
+    const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'user', email: gone.email }, { type: 'schedule', id: schedule.body.id }] }]);
+    // Saved while both could be paged; disabled afterwards, as people leave.
+    await disable(gone.id);
+    await disable(top.id);
+    const metric = await manualMetric(org.services.roster);
+    const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
+    await setStatus(metric, 'unhealthy');
+    const alert = await openAlert(ruleId);
+    await sink.waitFor(mailTo(below.email), 15_000);
+    const notified = await eventually(async () => {
+      const a = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
+      const entry = a.timeline.find((t: any) => t.kind === 'notified_level');
+      expect(entry).toBeDefined();
+      return entry;
+    }, 10_000);
+    expect(notified.detail.skipped).toEqual([
+      { target: `user:${gone.email}`, why: 'user disabled' },
+      { target: `user:${top.email}`, why: 'user disabled (on call in roster, layer primary)' },
+    ]);
+    expect(sink.messages.some(mailTo(gone.email))).toBe(false);
+    expect(sink.messages.some(mailTo(top.email))).toBe(false);
+  }, 60_000);
+
+  it('a level that can reach nobody passes at once to the next level instead of waiting out its delay', async () => {
+    const gone = await user('left');
+    const next = await user('next');
+    // 120 "minutes" of 300 ms: 36 s of waiting before the fix.
+    const policyId = await policy([
+      { delay_minutes: 120, targets: [{ type: 'user', email: gone.email }] },
+      { delay_minutes: 60, targets: [{ type: 'user', email: next.email }] },
+    ]);
+    await disable(gone.id);
+    const metric = await manualMetric(org.services.unreachable);
+    const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
+    await setStatus(metric, 'unhealthy');
+    const alert = await openAlert(ruleId);
+    await sink.waitFor(mailTo(next.email), 15_000);
+    const a = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
+    expect(kinds(a)).toEqual(expect.arrayContaining(['notified_level', 'escalated']));
+    expect(a.timeline.find((t: any) => t.kind === 'notified_level').detail.skipped).toEqual([{ target: `user:${gone.email}`, why: 'user disabled' }]);
+    expect(a.level).toBe(2);
+    // Its history (a level passed at once) is one the replay test keeps the workflow able to replay.
+    expect((await org.call('POST', `/v1/alerts/${alert.id}/resolve`, {})).status).toBe(200);
+    await recordHistory(a.workflow_id, 'alert-v3.json');
   }, 60_000);
 
   it('"send test" reports what the receiver answered, and records it among the channel’s sends', async () => {

@@ -16,7 +16,7 @@ describe('workflow replay of recorded histories', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
   it('has recorded histories to replay', () => {
-    expect(files).toEqual(expect.arrayContaining(['housekeeping-v1.json', 'housekeeping-v2.json', 'housekeeping-v3.json', 'housekeeping-v4.json', 'maintenance-v1.json', 'maintenance-v2.json', 'webhook-delivery-v1.json', 'webhook-delivery-v2.json', 'webhook-delivery-v3.json', 'probe-test-agent-v1.json', 'probe-test-cloud-v1.json', 'subscriber-email-v1.json', 'sla-statement-v1.json', 'sla-statement-v2.json', 'sla-statement-v3.json', 'metric-bucket-v3.json', 'metric-check-v3.json', 'metric-first-checks-v1.json', 'alert-v1.json', 'alert-v2.json']));
+    expect(files).toEqual(expect.arrayContaining(['housekeeping-v1.json', 'housekeeping-v2.json', 'housekeeping-v3.json', 'housekeeping-v4.json', 'maintenance-v1.json', 'maintenance-v2.json', 'webhook-delivery-v1.json', 'webhook-delivery-v2.json', 'webhook-delivery-v3.json', 'probe-test-agent-v1.json', 'probe-test-cloud-v1.json', 'subscriber-email-v1.json', 'sla-statement-v1.json', 'sla-statement-v2.json', 'sla-statement-v3.json', 'metric-bucket-v3.json', 'metric-check-v3.json', 'metric-first-checks-v1.json', 'alert-v1.json', 'alert-v2.json', 'alert-v3.json']));
   });
 
   it('replays every recorded history without nondeterminism', async () => {

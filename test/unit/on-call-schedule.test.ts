@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import { onCallAt, type Rotation, type ScheduleOverride, type ScheduleSpec } from '../../src/domain/on-call/schedule';
+import { onCallAmong, onCallAt, type Rotation, type ScheduleOverride, type ScheduleSpec } from '../../src/domain/on-call/schedule';
 import { validateSchedule } from '../../src/domain/on-call/schedule-input';
 import { shiftsBetween } from '../../src/domain/on-call/shifts';
 
@@ -180,6 +180,50 @@ describe('overrides', () => {
     const spec = schedule('Europe/Berlin', [daily], [{ user: 'ola', start_at: '2026-02-27T00:00:00Z', end_at: '2026-02-28T00:00:00Z' }]);
     expect(who(spec, '2026-02-27T12:00:00Z')).toEqual({ user: 'ola', start: '2026-02-27T00:00:00.000Z', end: '2026-02-28T00:00:00.000Z' });
     expect(who(spec, '2026-02-28T12:00:00Z')).toBeNull();
+  });
+});
+
+describe('onCallAmong: only people who can be paged', () => {
+  const base: Rotation = { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: ['ana', 'ben'] };
+  const upper: Rotation = { kind: 'daily', handoff_time: '12:00', starts_on: '2026-06-03', participants: ['xia', 'yan'] };
+  const spec = schedule('Europe/Berlin', [base, upper], [{ user: 'ola', start_at: '2026-06-10T10:00:00Z', end_at: '2026-06-10T20:00:00Z' }]);
+  const everyone = () => true;
+  const except = (...gone: string[]) => (u: string) => !gone.includes(u);
+
+  it('answers as onCallAt when everyone can be paged', () => {
+    for (const iso of ['2026-06-02T12:00:00Z', '2026-06-04T10:00:00Z', '2026-06-10T12:00:00Z']) {
+      const { answer, passedOver } = onCallAmong(spec, at(iso), everyone);
+      expect(answer).toEqual(onCallAt(spec, at(iso)));
+      expect(passedOver).toEqual([]);
+    }
+  });
+
+  it('falls through to the layer below when the higher layer’s person cannot be paged', () => {
+    // 2026-06-04T10:00Z: yan on the upper layer (day 1), ben on the base layer (week 21).
+    const { answer, passedOver } = onCallAmong(spec, at('2026-06-04T10:00:00Z'), except('yan'));
+    expect(answer).toMatchObject({ user: 'ben', source: 'layer', layer: 0, layer_name: 'layer 0' });
+    expect(passedOver).toEqual([{ user: 'yan', source: 'layer', layer_name: 'layer 1' }]);
+  });
+
+  it('keeps the layer’s own index when a higher layer was dropped', () => {
+    const three = schedule('Europe/Berlin', [base, upper, { ...upper, participants: ['zoe'] }]);
+    const { answer, passedOver } = onCallAmong(three, at('2026-06-04T10:00:00Z'), except('zoe'));
+    expect(answer).toMatchObject({ user: 'yan', layer: 1, layer_name: 'layer 1' });
+    expect(passedOver.map((p) => p.user)).toEqual(['zoe']);
+  });
+
+  it('passes over an override to the layers', () => {
+    const { answer, passedOver } = onCallAmong(spec, at('2026-06-10T12:00:00Z'), except('ola'));
+    expect(answer).toMatchObject({ source: 'layer', layer: 1 });
+    expect(passedOver).toEqual([{ user: 'ola', source: 'override', layer_name: null }]);
+  });
+
+  it('is a gap when nobody left can be paged, naming everyone passed over', () => {
+    const { answer, passedOver } = onCallAmong(spec, at('2026-06-04T10:00:00Z'), except('yan', 'ben'));
+    expect(answer).toBeNull();
+    expect(passedOver.map((p) => p.user)).toEqual(['yan', 'ben']);
+    // Before any layer starts there is nobody to pass over.
+    expect(onCallAmong(spec, at('2025-12-01T00:00:00Z'), everyone)).toEqual({ answer: null, passedOver: [] });
   });
 });
 

@@ -88,10 +88,10 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       summary: 'One-click link: confirmation page',
       tag,
       description:
-        'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything.',
+        'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything. Each link is bound to the console user or channel its notification went to: once that user is disabled or removed, or the channel deleted, the link answers 403.',
       errors: [],
     });
-    app.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
+    app.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
       const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'view', deps.control);
       const html = alertLinkPage(outcome);
       return reply.code(outcome.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html)).header('cache-control', 'no-store').send(html);
@@ -101,10 +101,10 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
     const { errorResponses, ...doc } = routeDoc('useAlertActionLink', {
       summary: 'One-click link: act',
       tag,
-      description: 'Acknowledges or resolves the alert the link names, once; a second use, an expired or a forged link answers a page that says so (410 or 400).',
+      description: 'Acknowledges or resolves the alert the link names, once, in the name of the user or channel it was sent to (`acknowledged_by`, the timeline); a second use, an expired or a forged link answers a page that says so (410 or 400), a link whose user was disabled or removed (or whose channel was deleted) 403.',
       errors: [],
     });
-    app.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
+    app.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
       const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
       const html = alertLinkPage(outcome);
       return reply.code(outcome.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html)).header('cache-control', 'no-store').send(html);

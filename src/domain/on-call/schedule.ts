@@ -132,3 +132,44 @@ export function onCallAt(spec: ScheduleSpec, at: Date): OnCallAnswer | null {
   if (w === null) return null;
   return { user: w.user, source: w.source, layer: w.layer, layer_name: w.layer_name, shift_start: new Date(w.start), shift_end: new Date(w.end) };
 }
+
+/** Who is on call among the people who can be paged, and whom the schedule named but could not page. */
+export interface OnCallAmongAnswer {
+  answer: OnCallAnswer | null;
+  /** On call by the schedule but not pageable (disabled or removed), highest first: an override, then layers from the top. */
+  passedOver: { user: string; source: OnCallSource; layer_name: string | null }[];
+}
+
+/**
+ * Who is paged at `at` when only the users `canBePaged` accepts count: an override naming
+ * someone who cannot be paged gives way to the next override or to the layers, and a layer whose
+ * shift belongs to such a person falls through to the layer below, as if it had nobody on call.
+ * Nobody left is a gap (answer null) that the caller reports, never a page to someone who lost access.
+ */
+export function onCallAmong(spec: ScheduleSpec, at: Date, canBePaged: (user: string) => boolean): OnCallAmongAnswer {
+  const t = instantMs(at, 'at');
+  const compiled = compileSchedule(spec);
+  const passedOver: OnCallAmongAnswer['passedOver'] = [];
+  const layerIndex = compiled.layers.map((_, i) => i);
+  const usable: CompiledSchedule = { layers: [...compiled.layers], overrides: [] };
+  usable.overrides = compiled.overrides.filter((o) => canBePaged(o.user));
+  // The overrides that would have won at t, latest first, until one names someone who can be paged.
+  for (let i = compiled.overrides.length - 1; i >= 0; i--) {
+    const o = compiled.overrides[i]!;
+    if (o.start > t || t >= o.end) continue;
+    if (canBePaged(o.user)) break;
+    passedOver.push({ user: o.user, source: 'override', layer_name: null });
+  }
+  for (;;) {
+    const w = winnerAt(usable, t);
+    if (w === null) return { answer: null, passedOver };
+    const layer = w.layer === null ? null : layerIndex[w.layer]!;
+    if (canBePaged(w.user)) {
+      return { answer: { user: w.user, source: w.source, layer, layer_name: w.layer_name, shift_start: new Date(w.start), shift_end: new Date(w.end) }, passedOver };
+    }
+    // Only a layer can win here (overrides were filtered): drop it and ask the layers below.
+    passedOver.push({ user: w.user, source: w.source, layer_name: w.layer_name });
+    usable.layers.splice(w.layer!, 1);
+    layerIndex.splice(w.layer!, 1);
+  }
+}

@@ -46,6 +46,13 @@ export function severityBadge(severity: string): string {
 
 const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
+/** The targets a level did not page, and why: "Skipped: ana@example.com (user disabled)". */
+function skippedText(v: unknown): string | null {
+  if (!Array.isArray(v) || !v.length) return null;
+  const items = v.map((x: Record<string, unknown>) => `${text(x.target).replace(/^(user|channel|schedule):/, '')} (${text(x.why)})`);
+  return `Skipped: ${items.join('; ')}`;
+}
+
 /** One timeline entry in words: what happened, and by whom. */
 export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
   const d = e.detail;
@@ -57,9 +64,9 @@ export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
     case 'retriggered':
       return { at: e.at, label: 'Triggered again', body: d.status ? `Status: ${text(d.status).replace(/_/g, ' ')}` : null };
     case 'notified_level':
-      return { at: e.at, label: `Notified level ${text(d.level)}${pass}`, body: null };
+      return { at: e.at, label: `Notified level ${text(d.level)}${pass}`, body: skippedText(d.skipped) };
     case 'escalated':
-      return { at: e.at, label: `Escalated to level ${text(d.level)}${pass}`, body: null };
+      return { at: e.at, label: `Escalated to level ${text(d.level)}${pass}`, body: skippedText(d.skipped) };
     case 'suppressed': {
       const s = (d.suppression ?? d) as Record<string, unknown>;
       const what = s.kind === 'maintenance' ? 'maintenance' : 'silence';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AlertSchema, NotificationChannelSchema } from '../../db/entities';
+import { AlertSchema, ConsoleUserSchema, NotificationChannelSchema } from '../../db/entities';
 import type { AlertAction, AlertMessage, AlertSeverity } from '../../domain/alerting/alert-message';
-import { signAlertLink } from '../../infra/alert-action-links';
+import { type AlertLinkRecipient, signAlertLink } from '../../infra/alert-action-links';
 import { organizationName } from './alert-store';
 import { readSubjectState } from './subject-state';
 import { AlertRuleSchema } from '../../db/entities';
@@ -15,13 +15,29 @@ export interface MessageLinks {
 
 const SEVERITIES: readonly string[] = ['critical', 'warning', 'info'];
 
-/** The message of one send about an alert, with signed one-click links while the alert is open. */
-export async function alertMessage(em: EntityManager, links: MessageLinks, alertId: string, action: AlertAction, level: number, actor: string | null, now: Date): Promise<AlertMessage> {
+/** Where one send goes: a channel, or a console user's address. */
+export interface SendRecipient {
+  channelId: string | null;
+  recipient: string | null;
+}
+
+/** The recipient a one-click link is bound to; null (no links) for an address that names no console user. */
+async function linkRecipient(em: EntityManager, organizationId: string, to: SendRecipient): Promise<AlertLinkRecipient | null> {
+  if (to.channelId) return { kind: 'channel', id: to.channelId };
+  if (!to.recipient) return null;
+  const user = await em.findOne(ConsoleUserSchema, { organization: organizationId, email: to.recipient.toLowerCase() }, { fields: ['id'] });
+  return user ? { kind: 'user', id: user.id } : null;
+}
+
+/** The message of one send about an alert, with one-click links signed for its recipient while the alert is open. */
+export async function alertMessage(em: EntityManager, links: MessageLinks, alertId: string, to: SendRecipient, action: AlertAction, level: number, actor: string | null, now: Date): Promise<AlertMessage> {
   const alert = await em.findOneOrFail(AlertSchema, { id: alertId });
   const rule = await em.findOne(AlertRuleSchema, { id: alert.rule });
   const state = rule ? await readSubjectState(em, alert.organization, rule.kind, alert.subjectId, rule.includeDegraded, now, rule.settings) : null;
   const open = action === 'trigger' || action === 'escalate';
   const status = action === 'resolve' ? (state?.exists ? state.status : 'resolved') : (state?.status ?? 'unknown');
+  const recipient = open || action === 'acknowledge' ? await linkRecipient(em, alert.organization, to) : null;
+  const link = (which: 'acknowledge' | 'resolve') => (recipient ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, which, recipient, now.getTime())}` : null);
   return {
     action,
     alertId: alert.id,
@@ -39,8 +55,8 @@ export async function alertMessage(em: EntityManager, links: MessageLinks, alert
     actor,
     links: {
       alert: `${links.publicBaseUrl}/console/alerts/${alert.id}`,
-      acknowledge: open ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, 'acknowledge', now.getTime())}` : null,
-      resolve: open || action === 'acknowledge' ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, 'resolve', now.getTime())}` : null,
+      acknowledge: open ? link('acknowledge') : null,
+      resolve: open || action === 'acknowledge' ? link('resolve') : null,
     },
   };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotificationAttemptSchema, NotificationChannelSchema, NotificationSendSchema, OnCallScheduleSchema } from '../../db/entities';
+import { ConsoleUserSchema, NotificationAttemptSchema, NotificationChannelSchema, NotificationSendSchema, OnCallScheduleSchema } from '../../db/entities';
 import type { EscalationStep } from '../../domain/alerting/escalation';
-import { type ScheduleSpec, onCallAt } from '../../domain/on-call/schedule';
+import { type ScheduleSpec, onCallAmong } from '../../domain/on-call/schedule';
 import type { SendTarget } from './channel-sender';
 import { insertSendOnce } from '../../db/repositories/alert-repository';
 
@@ -22,15 +22,36 @@ export interface SkippedTarget {
   why: string;
 }
 
+/** Whether a console user can be paged now: enabled, or why not ("user disabled", "user removed"). */
+export type PageableCheck = (email: string) => { ok: true } | { ok: false; why: string };
+
 /**
- * What one escalation step of escalation round `round` sends: each channel once (a disabled or deleted one is skipped and
- * said so), each schedule's on-call user at `now`, each user by email; the same channel or
- * address named twice in a step is told once.
+ * Who of the organization's console users can be paged right now. Policies and schedules are
+ * checked when saved, but a user disabled afterwards stays named in them: the check at paging
+ * time is the one that counts.
+ */
+export async function pageableUsers(em: EntityManager, organizationId: string): Promise<PageableCheck> {
+  const users = await em.find(ConsoleUserSchema, { organization: organizationId }, { fields: ['email', 'disabledAt'] });
+  const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
+  return (email) => {
+    const u = byEmail.get(email.toLowerCase());
+    if (!u) return { ok: false, why: 'user removed' };
+    if (u.disabledAt) return { ok: false, why: 'user disabled' };
+    return { ok: true };
+  };
+}
+
+/**
+ * What one escalation step of escalation round `round` sends: each channel once (a disabled or
+ * deleted one is skipped and said so), each schedule's on-call user at `now` (someone who can no
+ * longer be paged gives way to the layer below, and is said so), each user by email unless
+ * disabled or removed; the same channel or address named twice in a step is told once.
  */
 export async function planStepSends(em: EntityManager, organizationId: string, alertId: string, step: EscalationStep, action: string, round: number, now: Date): Promise<{ sends: SendSpec[]; skipped: SkippedTarget[] }> {
   const sends: SendSpec[] = [];
   const skipped: SkippedTarget[] = [];
   const seen = new Set<string>();
+  const pageable = await pageableUsers(em, organizationId);
   // The round (a new one after each snooze that ran out) keeps a level told again from looking like a send already made.
   const base = `${alertId}:${round}:${step.pass}:${step.level}:${action}`;
   const addUser = (email: string, label: string) => {
@@ -41,7 +62,9 @@ export async function planStepSends(em: EntityManager, organizationId: string, a
   };
   for (const t of step.targets) {
     if (t.type === 'user') {
-      addUser(t.email, t.email);
+      const check = pageable(t.email);
+      if (check.ok) addUser(t.email, t.email);
+      else skipped.push({ target: `user:${t.email.toLowerCase()}`, why: check.why });
     } else if (t.type === 'channel') {
       const c = await em.findOne(NotificationChannelSchema, { id: t.id, organization: organizationId });
       if (!c || c.deletedAt) skipped.push({ target: `channel:${t.id}`, why: 'deleted' });
@@ -56,9 +79,14 @@ export async function planStepSends(em: EntityManager, organizationId: string, a
         skipped.push({ target: `schedule:${t.id}`, why: 'deleted' });
         continue;
       }
-      const who = onCallAt({ timezone: s.timezone, layers: s.layers, overrides: s.overrides } as ScheduleSpec, now);
-      if (!who) skipped.push({ target: `schedule:${s.name}`, why: 'nobody on call' });
-      else addUser(who.user, `${who.user} (on call: ${s.name})`);
+      const { answer, passedOver } = onCallAmong({ timezone: s.timezone, layers: s.layers, overrides: s.overrides } as ScheduleSpec, now, (user) => pageable(user).ok);
+      for (const p of passedOver) {
+        const check = pageable(p.user);
+        const why = check.ok ? 'cannot be paged' : check.why;
+        skipped.push({ target: `user:${p.user.toLowerCase()}`, why: `${why} (on call in ${s.name}${p.layer_name ? `, layer ${p.layer_name}` : ', override'})` });
+      }
+      if (!answer) skipped.push({ target: `schedule:${s.name}`, why: passedOver.length ? 'nobody on call who can be paged' : 'nobody on call' });
+      else addUser(answer.user, `${answer.user} (on call: ${s.name})`);
     }
   }
   return { sends, skipped };
@@ -67,11 +95,15 @@ export async function planStepSends(em: EntityManager, organizationId: string, a
 /**
  * Everyone an alert told of its trigger or escalations (successfully), to tell again that it was
  * acknowledged or resolved: PagerDuty and Opsgenie close their incident, chats get the outcome.
+ * Users disabled or removed since are left out.
  */
 export async function toldTargets(em: EntityManager, alertId: string, action: string, round: number): Promise<SendSpec[]> {
   const rows = await em.find(NotificationSendSchema, { alert: alertId, state: 'succeeded', action: { $in: ['trigger', 'escalate'] } }, { orderBy: { createdAt: 'asc' } });
   const out = new Map<string, SendSpec>();
+  const pageable = rows.some((r) => r.recipient) ? await pageableUsers(em, rows[0]!.organization) : null;
   for (const r of rows) {
+    // Someone who lost access since is not told how the alert ended either.
+    if (r.recipient && !pageable!(r.recipient).ok) continue;
     const who = r.channel ? `channel:${r.channel}` : `user:${r.recipient}`;
     if (!out.has(who)) out.set(who, { key: `${alertId}:${action}:${round}:${who}`, channelId: r.channel ?? null, recipient: r.recipient ?? null, action, level: r.level, label: who });
   }

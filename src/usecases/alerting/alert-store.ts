@@ -172,8 +172,8 @@ function summaryOf(ev: AlertEvaluation): string {
 }
 
 export type AlertChange =
-  | { kind: 'escalated'; key: string; level: number; pass: number }
-  | { kind: 'notified_level'; key: string; level: number; pass: number }
+  | { kind: 'escalated'; key: string; level: number; pass: number; skipped?: { target: string; why: string }[] }
+  | { kind: 'notified_level'; key: string; level: number; pass: number; skipped?: { target: string; why: string }[] }
   | { kind: 'retriggered'; key: string; status: string }
   | { kind: 'suppressed'; key: string; suppression: Suppression }
   | { kind: 'unsuppressed'; key: string }
