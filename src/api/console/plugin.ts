@@ -10,6 +10,7 @@ import { consoleSignInRoutes } from './sign-in-routes';
 import type { ConsoleDeps } from './deps';
 import { consolePages } from './pages';
 import { isDatabaseUnavailable } from '../plugins/errors';
+import { UNSTORABLE_MESSAGE, unstorableStringAt } from '../plugins/json-body';
 import { takeFlash } from './flash';
 
 /** Paths served without a session. */
@@ -68,19 +69,23 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
     if (request.method === 'POST') assertSameOrigin(request);
-    if (OPEN.test(path)) return;
-    const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await sessionOf(request.em, token, request.now) : null;
-    if (!session) {
-      if (token) reply.clearCookie(SESSION_COOKIE, { path: '/console' });
-      if (request.method === 'GET') return reply.code(303).header('location', `/console/sign-in?next=${encodeURIComponent(request.url)}`).send();
-      throw new ProblemError('unauthenticated', 'Your session has ended; sign in again.');
+    if (!OPEN.test(path)) {
+      const token = request.cookies[SESSION_COOKIE];
+      const session = token ? await sessionOf(request.em, token, request.now) : null;
+      if (!session) {
+        if (token) reply.clearCookie(SESSION_COOKIE, { path: '/console' });
+        if (request.method === 'GET') return reply.code(303).header('location', `/console/sign-in?next=${encodeURIComponent(request.url)}`).send();
+        throw new ProblemError('unauthenticated', 'Your session has ended; sign in again.');
+      }
+      request.consoleViewer = viewerOf(request, session, deps.csrfKey, deps.pricingUrl);
+      if (request.method === 'GET') takeFlash(request, reply, token!);
+      if (request.method === 'POST' && !csrfMatches(deps.csrfKey, session.sessionId, (request.body as Record<string, unknown> | undefined)?._csrf)) {
+        throw new ProblemError('forbidden', 'The form is out of date or did not come from this console (CSRF check failed); reload the page and try again.');
+      }
     }
-    request.consoleViewer = viewerOf(request, session, deps.csrfKey, deps.pricingUrl);
-    if (request.method === 'GET') takeFlash(request, reply, token!);
-    if (request.method === 'POST' && !csrfMatches(deps.csrfKey, session.sessionId, (request.body as Record<string, unknown> | undefined)?._csrf)) {
-      throw new ProblemError('forbidden', 'The form is out of date or did not come from this console (CSRF check failed); reload the page and try again.');
-    }
+    // Once the viewer is known (so the refusal is shown in their console), before any page reads the input.
+    assertStorable(request.body);
+    assertStorable(request.query);
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -103,6 +108,18 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
   await app.register(consoleSignInRoutes, deps);
   await app.register(consolePages, deps);
 };
+
+/**
+ * The JSON API's rule (plugins/json-body.ts) for form fields and query parameters: PostgreSQL text
+ * cannot hold U+0000 (`%00`), so such input is refused as validation_failed naming the field,
+ * like any other invalid field, instead of failing in the database.
+ */
+function assertStorable(input: unknown): void {
+  const at = input && typeof input === 'object' ? unstorableStringAt(input) : null;
+  if (!at) return;
+  const path = String(at[0]).replace(/\u0000/g, '\\u0000');
+  throw new ProblemError('validation_failed', `${path}: ${UNSTORABLE_MESSAGE}.`, { errors: [{ path, message: UNSTORABLE_MESSAGE }] });
+}
 
 /** A form post must come from this origin when the browser says where it came from. */
 function assertSameOrigin(request: FastifyRequest): void {
