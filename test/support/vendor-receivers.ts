@@ -211,6 +211,14 @@ function cardElement(out: string[], where: string, e: unknown): void {
         str(out, `${where}.facts[${i}].value`, f.value, { required: true });
       });
       return;
+    case 'RichTextBlock':
+      // Adaptive Cards 1.2+: inlines are TextRuns or plain strings.
+      if (e.inlines === undefined) out.push(`${where}.inlines is required`);
+      return arr(out, `${where}.inlines`, e.inlines).forEach((r, i) => {
+        if (typeof r === 'string') return;
+        if (!isObj(r) || r.type !== 'TextRun') return void out.push(`${where}.inlines[${i}] must be a string or a TextRun`);
+        str(out, `${where}.inlines[${i}].text`, r.text, { required: true });
+      });
     case 'Container':
       return arr(out, `${where}.items`, e.items).forEach((x, i) => cardElement(out, `${where}.items[${i}]`, x));
     case 'ColumnSet':

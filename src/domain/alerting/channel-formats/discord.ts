@@ -28,7 +28,8 @@ const INLINE = new Set(['Status', 'Severity', 'Escalation level']);
 const linkTarget = (url: string) => url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 export function discordEmbed(msg: AlertMessage): Record<string, unknown> {
-  const title = fit(headline(msg), DISCORD_LIMITS.title);
+  // Titles render markdown too (not footers, which show text as written).
+  const title = fit(headline(msg), DISCORD_LIMITS.title, escapeDiscord);
   const footer = fit(`Vigil · ${oneLine(msg.organization.name)}`, 256);
   const links: string[] = [];
   for (const b of linkButtons(msg)) {

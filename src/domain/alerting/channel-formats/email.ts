@@ -4,16 +4,12 @@
  * mail clients drop <style> and block remote content.
  */
 import type { AlertMessage } from '../alert-message';
-import { facts, fit, headline, linkButtons, oneLine, readableTime, TONE_RGB, tone } from './message-text';
+import { escapeHtml, facts, fit, headline, linkButtons, oneLine, readableTime, TONE_RGB, tone } from './message-text';
 
 export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
 const BUTTON_LABEL = { open: 'Open alert', acknowledge: 'Acknowledge (one click)', resolve: 'Resolve' } as const;

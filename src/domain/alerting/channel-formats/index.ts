@@ -69,7 +69,8 @@ export function channelRequest(type: VendorChannelType, destination: ChannelDest
 }
 
 export { discordRequest, DISCORD_LIMITS, escapeDiscord } from './discord';
-export { emailMessage, escapeHtml, type EmailMessage } from './email';
+export { emailMessage, type EmailMessage } from './email';
+export { escapeHtml } from './message-text';
 export { OPSGENIE_API_URLS, OPSGENIE_LIMITS, opsgeniePriority, opsgenieRequest, type OpsgeniePriority } from './opsgenie';
 export { PAGERDUTY_EVENTS_URL, PAGERDUTY_LIMITS, pagerdutyEventAction, pagerdutyRequest, pagerdutySeverity, type PagerDutySeverity } from './pagerduty';
 export { escapeMrkdwn, SLACK_LIMITS, slackRequest } from './slack';

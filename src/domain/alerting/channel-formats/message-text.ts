@@ -24,6 +24,11 @@ export function fit(text: string, max: number, escape: (s: string) => string = (
   return out + ELLIPSIS;
 }
 
+/** HTML text and attribute values (the alert email; Opsgenie, which renders HTML in its alerts). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
 /** Line breaks and tabs become spaces: for headers, subjects and titles. */
 export function oneLine(text: string): string {
   return text.replace(/[\r\n\t\v\f\u2028\u2029]+/g, ' ').trim();

@@ -2,9 +2,12 @@
  * Opsgenie Alert API v2: create with an `alias`, then acknowledge and close by that alias.
  * https://docs.opsgenie.com/docs/alert-api (create, acknowledge, close; field limits)
  * https://docs.opsgenie.com/docs/authentication (GenieKey)
+ * Opsgenie renders HTML in an alert's message and description
+ * (https://docs.opsgenie.com/docs/alerts-and-alert-fields), so those and the note are HTML-escaped:
+ * a name holding `<a href>` shows as text. `details`, entity and tags are plain values.
  */
 import type { AlertMessage, ChannelRequest } from '../alert-message';
-import { facts, fit, headline, JSON_HEADERS, linkButtons, oneLine, readableTime } from './message-text';
+import { escapeHtml, facts, fit, headline, JSON_HEADERS, linkButtons, oneLine, readableTime } from './message-text';
 
 export const OPSGENIE_API_URLS = { us: 'https://api.opsgenie.com', eu: 'https://api.eu.opsgenie.com' } as const;
 export const OPSGENIE_LIMITS = {
@@ -41,7 +44,7 @@ function description(msg: AlertMessage): string {
     '',
     ...linkButtons(msg).map((b) => `${b.label}: ${b.url}`),
   ];
-  return fit(lines.join('\n'), OPSGENIE_LIMITS.description);
+  return fit(lines.join('\n'), OPSGENIE_LIMITS.description, escapeHtml);
 }
 
 function details(msg: AlertMessage): Record<string, string> {
@@ -82,13 +85,13 @@ export function opsgenieRequest(apiBase: string, apiKey: string, msg: AlertMessa
     const verb = msg.action === 'acknowledge' ? 'acknowledge' : 'close';
     const body: Record<string, string> = {
       source: 'Vigil',
-      note: fit(`${msg.action === 'acknowledge' ? 'Acknowledged' : 'Resolved'} in Vigil${msg.actor ? ` by ${oneLine(msg.actor)}` : ''}`, OPSGENIE_LIMITS.note),
+      note: fit(`${msg.action === 'acknowledge' ? 'Acknowledged' : 'Resolved'} in Vigil${msg.actor ? ` by ${oneLine(msg.actor)}` : ''}`, OPSGENIE_LIMITS.note, escapeHtml),
     };
     if (msg.actor) body.user = fit(oneLine(msg.actor), OPSGENIE_LIMITS.user);
     return { method: 'POST', url: `${base}/v2/alerts/${encodeURIComponent(alias)}/${verb}?identifierType=alias`, headers: authorized(apiKey), body: JSON.stringify(body) };
   }
   const body: Record<string, unknown> = {
-    message: fit(msg.action === 'test' ? headline(msg) : oneLine(msg.title) || headline(msg), OPSGENIE_LIMITS.message),
+    message: fit(msg.action === 'test' ? headline(msg) : oneLine(msg.title) || headline(msg), OPSGENIE_LIMITS.message, escapeHtml),
     alias,
     description: description(msg),
     priority: opsgeniePriority(msg),
