@@ -140,6 +140,31 @@ describe('console users', () => {
     expect((await ownerPost(`/console/users/${me}/role`, { role: 'viewer' })).status).toBe(400);
   });
 
+  it('counts only owners who have signed in: an invited owner who never did cannot stand in for the last one', async () => {
+    const lone = await api.createOrg('business', 'Lone owner org');
+    const first = await signedInClient(api, smtp, lone.id, mail('lone-owner'), 'owner');
+    const post = (path: string, form: Record<string, string>) => first.submit('/console/users', path, form);
+    // The owner invites a second owner, who never follows the emailed link.
+    expect((await post('/console/users', { email: mail('invited-owner'), role: 'owner' })).status).toBe(303);
+    const page = await first.get('/console/users');
+    const me = userIdOf(page.text, mail('lone-owner'));
+    for (const [path, form] of [
+      [`/console/users/${me}/disable`, {}],
+      [`/console/users/${me}/role`, { role: 'operator' }],
+    ] as const) {
+      const refused = await post(path, form);
+      expect([path, refused.status]).toEqual([path, 400]);
+      expect(textOf(refused.text)).toContain(`You are the organization's last owner who has signed in; ${mail('invited-owner')} is an owner too but has not signed in yet, and might never.`);
+    }
+    // Still an owner, still signed in.
+    expect((await first.get('/console/api-keys')).status).toBe(200);
+    // Once the invited owner has signed in, the first may step down.
+    const invited = new ConsoleClient(api.baseUrl);
+    expect((await invited.post(await signInPathFromMail(smtp, mail('invited-owner')), {})).status).toBe(303);
+    expect((await post(`/console/users/${me}/role`, { role: 'operator' })).status).toBe(303);
+    expect((await first.get('/console/api-keys')).status).toBe(403);
+  });
+
   it('answers 403 to every role but owner, on every page and form', async () => {
     for (const role of ['operator', 'finance', 'viewer'] as const) {
       const client = role === 'operator' ? operator : await signedInClient(api, smtp, org.id, mail(`no-${role}`), role);

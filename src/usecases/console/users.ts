@@ -84,9 +84,11 @@ export async function findOrgConsoleUser(ctx: OrgContext, id: string): Promise<C
 
 /**
  * Changes a user's role or enables/disables them, in one transaction that locks the organization,
- * so two owners demoting each other at once cannot leave it with no enabled owner. A disabled user's
- * sessions end at once. The change takes effect on the user's next request (sessions read the role
- * each time).
+ * so two owners demoting each other at once cannot leave it with no owner who can sign in. Only an
+ * enabled owner who has signed in counts: an invitation may never be accepted (its link expires
+ * after a week, the address may be wrong), so the last such owner cannot step down or be disabled
+ * while the others are only invited. A disabled user's sessions end at once. The change takes
+ * effect on the user's next request (sessions read the role each time).
  */
 export async function updateOrgConsoleUser(ctx: OrgContext, actorUserId: string, id: string, change: { role: string } | { enabled: boolean }): Promise<ConsoleUser> {
   if ('role' in change && !isConsoleRole(change.role)) throw new ProblemError('validation_failed', `Unknown role "${change.role}".`, { errors: [{ path: 'role', message: `Pick one of the roles: ${CONSOLE_ROLES.join(', ')}` }] });
@@ -96,13 +98,8 @@ export async function updateOrgConsoleUser(ctx: OrgContext, actorUserId: string,
     if (!user) throw notFound('Console user');
     const losesOwner = user.role === 'owner' && !user.disabledAt && ('role' in change ? change.role !== 'owner' : !change.enabled);
     if (losesOwner) {
-      const others = await tx.count(ConsoleUserSchema, { organization: ctx.org.id, role: 'owner', disabledAt: null, id: { $ne: user.id } });
-      if (others === 0) {
-        const who = user.id === actorUserId ? 'You are' : `${user.email} is`;
-        const path = 'role' in change ? 'role' : 'enabled';
-        const message = `${who} the organization's last enabled owner. Make another user an owner first: without one, nobody could manage users and API keys.`;
-        throw new ProblemError('validation_failed', message, { errors: [{ path, message }] });
-      }
+      const others = await tx.find(ConsoleUserSchema, { organization: ctx.org.id, role: 'owner', disabledAt: null, id: { $ne: user.id } }, { orderBy: { email: 'asc' } });
+      if (!others.some((o) => o.lastSignInAt !== null)) throw lastOwner(user, user.id === actorUserId, others.map((o) => o.email), 'role' in change ? 'role' : 'enabled');
     }
     if ('role' in change) user.role = change.role;
     else if (change.enabled) user.disabledAt = null;
@@ -113,6 +110,15 @@ export async function updateOrgConsoleUser(ctx: OrgContext, actorUserId: string,
     await tx.flush();
     return user;
   });
+}
+
+/** Why the last owner who can sign in cannot step down; `invited`: enabled owners who never signed in. */
+function lastOwner(user: ConsoleUser, self: boolean, invited: string[], path: string): ProblemError {
+  const who = self ? 'You are' : `${user.email} is`;
+  const message = invited.length
+    ? `${who} the organization's last owner who has signed in; ${invited.join(', ')} ${invited.length === 1 ? 'is an owner too but has' : 'are owners too but have'} not signed in yet, and might never. Once another owner has signed in, ${self ? 'you' : 'they'} can step down.`
+    : `${who} the organization's last enabled owner. Make another user an owner first: without one, nobody could manage users and API keys.`;
+  return new ProblemError('validation_failed', message, { errors: [{ path, message }] });
 }
 
 export type { ConsoleRole };
