@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { declareResponseHeaders } from './openapi-headers';
 import { declareResponseMediaTypes } from './openapi-media';
+import { OPENAPI_TAGS } from './openapi-tags';
 
 export const API_DESCRIPTION = `Vigil turns measured values into health status, runs probes, publishes status pages and feeds,
 manages incidents and maintenance windows, and produces signed SLA statements.
@@ -47,6 +48,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Vigil API', version: '1.0.0', description: API_DESCRIPTION },
+      tags: [...OPENAPI_TAGS],
       servers: [{ url: opts.publicBaseUrl }],
       components: {
         securitySchemes: {

@@ -120,6 +120,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   pingHeartbeat: 'public',
   pingHeartbeatGet: 'public',
   receiveAlerts: 'public',
+  receiveAlertsDeprecated: 'public',
 
   listStatusPages: ['read:config'],
   getStatusPage: ['read:config'],

@@ -26,7 +26,7 @@ const metric = async (id: string) => (await call('GET', `/v1/metrics/${id}`)).bo
 async function alertMetric(name: string, sourceConfig: Record<string, unknown> = {}): Promise<{ id: string; path: string }> {
   const created = await call('POST', '/v1/metrics', { service_id: org.services.Payments, name, source_type: 'alert', source_config: sourceConfig });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ mode: 'push', status: 'no_data', inbound_url: expect.stringMatching(/\/v1\/alerts\/al_[\w-]+$/) });
+  expect(created.body).toMatchObject({ mode: 'push', status: 'no_data', inbound_url: expect.stringMatching(/\/v1\/inbound-alerts\/al_[\w-]+$/) });
   return { id: created.body.id, path: new URL(created.body.inbound_url).pathname };
 }
 const post = (path: string, body: unknown) => api.request('POST', path, { body });
@@ -135,6 +135,16 @@ describe('alert webhooks posted directly', () => {
     expect((await post(m.path, am('sev3'))).body).toMatchObject({ value: 1, status: 'degraded' });
     expect((await post(m.path, am('whatever'))).body).toMatchObject({ value: 1, firing: 2 });
     expect((await post(m.path, am('sev1'))).body).toMatchObject({ value: 2, status: 'unhealthy' });
+  });
+
+  it('still answers at the alert URL’s former spelling, /v1/alerts/{token}, which senders are configured with', async () => {
+    const m = await alertMetric('Former URL');
+    const token = m.path.split('/').pop()!;
+    const am = alertmanagerWebhook([{ labels: { alertname: 'Old', severity: 'warning' } }]);
+    expect((await post(`/v1/alerts/${token}`, am)).body).toMatchObject({ ok: true, metric_id: m.id, value: 1, status: 'degraded' });
+    expect((await post(m.path, alertmanagerWebhook([{ labels: { alertname: 'New', severity: 'critical' } }]))).body).toMatchObject({ metric_id: m.id, value: 2, firing: 2 });
+    // Paging alerts keep the template's GET: an alert URL's secret is no alert id.
+    expect((await call('GET', `/v1/alerts/${token}`)).status).toBe(404);
   });
 
   it('answers 400 validation_failed with the parser’s errors for a malformed payload, and 404 for an unknown token', async () => {

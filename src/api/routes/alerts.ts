@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, getAlert, listAlerts } from '../../usecases/alerting/alerts';
 import { followAlertLink } from '../../usecases/alerting/alert-links';
 import { testChannelSend } from '../../usecases/alerting/channel-tests';
-import { documentCsp } from '../document-csp';
+import { sendHumanPage } from '../human-page';
 import { routeDoc } from '../route-doc';
 import { DateTimeInput, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import { AlertSchema as AlertViewSchema, ChannelTestResultSchema } from '../schemas/alerts';
-import { alertLinkPage } from '../../render/alert-link-page';
+import { alertLinkAnswer } from './alert-link-answers';
 
 const tag = 'Alerts';
 
@@ -21,12 +21,12 @@ export interface AlertRouteDeps {
 
 const ListAlertsQuery = ListQuery.extend({
   state: z.enum(['open', 'triggered', 'acknowledged', 'suppressed', 'resolved']).optional().describe('`open`: every state but resolved'),
-  rule_id: z.string().max(64).optional(),
+  rule_id: z.string().max(64).optional().describe('Only alerts of this alert rule'),
   since: DateTimeInput.optional().describe('Alerts created at or after this instant'),
 });
 const ActorBody = z.object({ note: z.string().max(500).optional().describe('Recorded on the timeline entry') }).nullish();
 const SnoozeBody = z.object({ minutes: z.number().int().min(1).max(1440).describe('How long the alert stays quiet; if it still fires then, escalation starts again from the first level') });
-const TokenParams = z.object({ token: z.string().max(1024) });
+const TokenParams = z.object({ token: z.string().max(1024).describe('The signed token of the link in the notification') });
 
 const apiActor = (request: { principal: { keyId: string } | null; em: EntityManager }) => apiKeyActor(request.em, request.principal!.keyId);
 
@@ -89,12 +89,11 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       tag,
       description:
         'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything. Each link is bound to the console user or channel its notification went to: once that user is disabled or removed, or the channel deleted, the link answers 403.',
-      errors: [],
+      errors: ['link_invalid', 'link_used', 'link_expired'],
     });
     app.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
       const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'view', deps.control);
-      const html = alertLinkPage(outcome);
-      return reply.code(outcome.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html)).header('cache-control', 'no-store').send(html);
+      return sendHumanPage(request, reply, alertLinkAnswer(outcome));
     });
   }
   {
@@ -102,15 +101,11 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       summary: 'One-click link: act',
       tag,
       description: 'Acknowledges or resolves the alert the link names, once, in the name of the user or channel it was sent to (`acknowledged_by`, the timeline); a second use, an expired or a forged link answers a page that says so (410 or 400), a link whose user was disabled or removed (or whose channel was deleted) 403.',
-      errors: [],
+      errors: ['link_invalid', 'link_not_applied', 'link_used', 'link_expired'],
     });
     app.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
       const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
-      const html = alertLinkPage(outcome);
-      return reply.code(outcome.status as 200).type('text/html; charset=utf-8').header('content-security-policy', linkCsp(html)).header('cache-control', 'no-store').send(html);
+      return sendHumanPage(request, reply, alertLinkAnswer(outcome));
     });
   }
 };
-
-/** The document CSP, except that its one form may post back to this URL. */
-const linkCsp = (html: string) => documentCsp(html).replace("form-action 'none'", "form-action 'self'");

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { type ApplyResult, type ConfigPorts, applyConfig } from '../../usecases/config/apply';
 import { exportConfig } from '../../usecases/config/export';
+import { inboundUrl } from '../../usecases/metrics/inbound';
 import { YAML_MEDIA_TYPES, YamlBody, parseConfigDocument, parseYamlBody, withYamlLines } from '../config-document';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
@@ -25,7 +26,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ ports: ConfigPorts; publicBas
     }
   });
   const schemaUrl = `${opts.publicBaseUrl}/v1${CONFIG_SCHEMA_PATH}`;
-  const inboundUrl = (i: ApplyResult['inbound'][number]) => `${opts.publicBaseUrl}/v1/${i.kind}/${i.token}`;
+  const toUrl = (i: ApplyResult['inbound'][number]) => inboundUrl(opts.publicBaseUrl, i);
 
   {
     const { errorResponses, ...doc } = routeDoc('applyConfig', {
@@ -59,7 +60,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ ports: ConfigPorts; publicBas
             contractsAllowed: scopes.includes('write:sla'),
           });
           const { inbound, ...rest } = result;
-          return { ...rest, inbound_urls: inbound.map((i) => ({ config_key: i.config_key, metric_id: i.metric_id, url: inboundUrl(i) })) };
+          return { ...rest, inbound_urls: inbound.map((i) => ({ config_key: i.config_key, metric_id: i.metric_id, url: toUrl(i) })) };
         } catch (err) {
           throw withYamlLines(err, body);
         }

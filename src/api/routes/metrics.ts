@@ -5,6 +5,7 @@ import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common'
 import { ManualStatusBody, MetricCreateBody, MetricCreatedSchema, MetricDetailSchema, MetricFlipSchema, MetricListQuery, MetricPatchBody, MetricSamplesImportAnswer, MetricSamplesImportBody, MetricSchema } from '../schemas/metrics';
 import { importSamples } from '../../usecases/metrics/import';
 import { listMetricFlips } from '../../usecases/metrics/flips';
+import { inboundUrl } from '../../usecases/metrics/inbound';
 
 const tag = 'Metrics';
 
@@ -56,7 +57,7 @@ export const metricRoutes: FastifyPluginAsyncZod<{ ports: MetricPorts; publicBas
     app.post('/metrics', { schema: { ...doc, body: MetricCreateBody, response: { 201: MetricCreatedSchema, ...errorResponses } } }, async (request, reply) => {
       const { view, inbound } = await createMetric(request.orgContext(), opts.ports, request.body);
       reply.code(201);
-      return { ...view, inbound_url: inbound ? `${opts.publicBaseUrl}/v1/${inbound.kind}/${inbound.token}` : null };
+      return { ...view, inbound_url: inbound ? inboundUrl(opts.publicBaseUrl, inbound) : null };
     });
   }
   {

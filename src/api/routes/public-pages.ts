@@ -273,7 +273,7 @@ export const publicSubscribeRoutes: FastifyPluginAsyncZod<Pick<PublicPageOptions
   });
   app.post(
     '/status-page/:subdomain/subscribe',
-    { schema: { ...doc, params: z.object({ subdomain: z.string().max(63) }), body: SubscribeBody, response: { 202: SubscribeAccepted, ...errorResponses } } },
+    { schema: { ...doc, params: z.object({ subdomain: z.string().max(63).describe('The status page’s subdomain') }), body: SubscribeBody, response: { 202: SubscribeAccepted, ...errorResponses } } },
     async (request, reply) => {
       const page = await findPageBySubdomain(request.em, request.params.subdomain);
       if (!page) throw new ProblemError('not_found', 'No status page has this subdomain.');

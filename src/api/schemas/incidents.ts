@@ -52,11 +52,11 @@ export const IncidentMessageBody = z.strictObject({ type: MessageType, body: Bod
 export const IncidentResolveBody = z.strictObject({ message: Body.optional().describe('Appended as a Resolved message') }).nullish();
 
 export const IncidentListQuery = ListQuery.extend({
-  state: z.enum(INCIDENT_STATES.filter((s) => s !== 'deleted') as ['draft', 'published', 'resolved', 'canceled']).optional(),
+  state: z.enum(INCIDENT_STATES.filter((s) => s !== 'deleted') as ['draft', 'published', 'resolved', 'canceled']).optional().describe('Only incidents in this state'),
   since: InstantInput.optional().describe('Only incidents created at or after this instant'),
 });
 
-export const MetricIdParams = z.object({ metricId: z.string() });
+export const MetricIdParams = z.object({ metricId: z.string().describe('The metric whose latest status flip the incident is drafted from') });
 
 export const IncidentSchema = z
   .object({

@@ -33,7 +33,7 @@ export const MaintenanceMessageBody = z
   .meta({ id: 'MaintenanceMessageCreate' });
 
 export const MaintenanceListQuery = ListQuery.extend({
-  state: z.enum(['scheduled', 'in_progress', 'completed', 'canceled']).optional(),
+  state: z.enum(['scheduled', 'in_progress', 'completed', 'canceled']).optional().describe('Only maintenances in this state'),
 });
 
 export const MaintenanceSchema = z

@@ -149,7 +149,7 @@ export const MetricFlipSchema = z
 
 export const MetricListQuery = ListQuery.extend({
   service_id: Uuid.optional(),
-  status: Status.optional(),
+  status: Status.optional().describe('Only metrics with this status'),
   agent_id: Uuid.optional(),
 });
 

@@ -176,7 +176,7 @@ export const presentAudit = auditView as (a: Parameters<typeof auditView>[0]) =>
 
 export const StatementListQuery = ListQuery.extend({
   period: Period.optional().describe('YYYY-MM, matched against each statement\'s own period label (its own timezone)'),
-  state: StateEnum.optional(),
+  state: StateEnum.optional().describe('Only statements in this state'),
   customer_id: Uuid.optional(),
   contract_id: Uuid.optional(),
 });

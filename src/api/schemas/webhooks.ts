@@ -80,8 +80,8 @@ export const DeliverySchema = z
   .meta({ id: 'WebhookDelivery' });
 
 export const DeliveryListQuery = ListQuery.extend({
-  state: z.enum(DELIVERY_STATES).optional(),
-  event_type: z.enum(EVENT_TYPES).optional(),
+  state: z.enum(DELIVERY_STATES).optional().describe('Only deliveries in this state'),
+  event_type: z.enum(EVENT_TYPES).optional().describe('Only deliveries of this event type'),
 });
 
 export const DeliveryParams = z.object({ id: z.string().describe('Webhook id (UUID)'), deliveryId: z.string().describe('Delivery id (UUID)') });

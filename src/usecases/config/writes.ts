@@ -8,7 +8,7 @@ import { runsInCloud } from '../../domain/source-types';
 import type { SecretBox } from '../../infra/secret-box';
 import { newWebhookSecret } from '../../infra/webhook-signing';
 import type { OrgContext } from '../context';
-import { hashToken, inboundToken } from '../metrics/inbound';
+import { type InboundEndpoint, hashToken, inboundEndpoint, inboundToken } from '../metrics/inbound';
 import type { ComponentEntry } from './document';
 import type { ItemPlan } from './items';
 import { componentOf } from './records';
@@ -18,7 +18,7 @@ export interface WriteOutcome {
   /** Webhooks created: their signing secret, shown once. */
   secrets: { config_key: string; webhook_id: string; secret: string }[];
   /** Heartbeat and alert metrics created: the token of their inbound URL, shown once. */
-  inbound: { config_key: string; metric_id: string; kind: 'heartbeats' | 'alerts'; token: string }[];
+  inbound: ({ config_key: string; metric_id: string } & InboundEndpoint)[];
   /** Cloud metrics (now or before) and contracts: their Temporal Schedules follow the commit. */
   metrics: Metric[];
   contracts: Contract[];
@@ -80,7 +80,7 @@ function birthProperties(kind: ConfigKind, r: Fields, now: Date, box: SecretBox,
   switch (kind) {
     case 'metric': {
       const token = inboundToken(String(r.source_type));
-      if (token) outcome.inbound.push({ config_key: item.key!, metric_id: item.id, kind: r.source_type === 'heartbeat' ? 'heartbeats' : 'alerts', token });
+      if (token) outcome.inbound.push({ config_key: item.key!, metric_id: item.id, ...inboundEndpoint(String(r.source_type), token) });
       return {
         sourceType: r.source_type,
         status: 'no_data',

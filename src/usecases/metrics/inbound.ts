@@ -15,11 +15,14 @@ export function inboundToken(sourceType: string): string | null {
 
 /** Where a heartbeat or alert metric receives its pings or webhooks (`/v1/<kind>/<token>`): answered once, at creation. */
 export interface InboundEndpoint {
-  kind: 'heartbeats' | 'alerts';
+  kind: 'heartbeats' | 'inbound-alerts';
   token: string;
 }
 
-export const inboundEndpoint = (sourceType: string, token: string): InboundEndpoint => ({ kind: sourceType === 'heartbeat' ? 'heartbeats' : 'alerts', token });
+export const inboundEndpoint = (sourceType: string, token: string): InboundEndpoint => ({ kind: sourceType === 'heartbeat' ? 'heartbeats' : 'inbound-alerts', token });
+
+/** The full inbound URL, as shown once to whoever created the metric. */
+export const inboundUrl = (publicBaseUrl: string, e: InboundEndpoint): string => `${publicBaseUrl}/v1/${e.kind}/${e.token}`;
 
 /** The metric an inbound heartbeat ping or alert webhook belongs to. */
 export async function findByInboundToken(ctx: { em: OrgContext['em'] }, token: string, sourceType: 'heartbeat' | 'alert'): Promise<Metric> {

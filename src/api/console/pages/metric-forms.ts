@@ -10,6 +10,7 @@ import { type ProbeTestOutcome, metricHref, probeOutcomeBlock } from '../../../r
 import { listAgents } from '../../../usecases/agents';
 import { listLocations } from '../../../usecases/locations';
 import { createMetric, definitionErrors, deleteMetric, getMetric, placementProblem, updateMetric } from '../../../usecases/metrics/metrics';
+import { inboundUrl } from '../../../usecases/metrics/inbound';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
 import { listServices } from '../../../usecases/services';
 import { MetricCreateBody, MetricPatchBody } from '../../schemas/metrics';
@@ -155,7 +156,7 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
     const done = await attempt(() => createMetric(v.ctx, { scheduler: deps.metricScheduler }, createBody(values)));
     if (done.ok) {
       const { view, inbound } = done.value;
-      const url = inbound ? ` Its ${inbound.kind === 'heartbeats' ? 'ping' : 'webhook'} URL, shown only now: ${deps.publicBaseUrl}/v1/${inbound.kind}/${inbound.token}` : '';
+      const url = inbound ? ` Its ${inbound.kind === 'heartbeats' ? 'ping' : 'webhook'} URL, shown only now: ${inboundUrl(deps.publicBaseUrl, inbound)}` : '';
       return redirectWithFlash(reply, metricHref(view.id), `Created ${view.name}.${url}`);
     }
     return formPage(reply, v, { values, problem: done.problem }, done.status);
