@@ -139,7 +139,7 @@ export const REASON_CODES = {
   loki_multiple_series: { label: 'Loki query returned more than one series', hint: 'Aggregate with sum(...) or filter by labels so one series remains.' },
   loki_unreachable: { label: 'Loki unreachable', hint: 'Check the Loki URL and network access from the agent.' },
   loki_timeout: { label: 'Loki query timed out', hint: 'Shorten the range or simplify the query, or raise the timeout.' },
-  loki_unauthorized: { label: 'Loki rejected the credentials (401/403)', hint: 'Check the credentials and tenant id the agent sends to Loki.' },
+  loki_unauthorized: { label: 'Loki rejected the credentials (401/403)', hint: 'Check the credentials and tenant id the agent sends to Loki. The agent sends LOKI_TENANT_ID only to the origin of LOKI_SERVER_URL: a metric whose url points elsewhere is queried without it.' },
   loki_auth_ref_missing: { label: 'Loki credential variable not set on the agent', hint: 'Set the environment variable named in the auth reference on the agent and restart it. The agent sends only variables named `VIGIL_SECRET_*` (its `VIGIL_AGENT_SECRET_PREFIX`) or listed in its `VIGIL_AGENT_SECRETS`, never `VIGIL_AGENT_*`.' },
   loki_query_error: { label: 'Loki rejected the query (400/422)', hint: 'Fix the LogQL; the metadata carries the error text.' },
   loki_server_error: { label: 'Loki server error (5xx)', hint: 'Loki or a proxy in front of it is failing; check its health and logs.' },
