@@ -13,8 +13,12 @@ const RESPONSE_MEDIA: Readonly<Record<string, { mediaType: string; schema: Recor
   getConfigSchema: { mediaType: 'application/schema+json', schema: { type: 'object', description: 'JSON Schema (draft 2020-12) of configuration documents' } },
 };
 
-/** Operations that answer a page whatever the outcome (the one-click alert links: a person reads them in a browser). */
-const HTML_EVERY_STATUS: ReadonlySet<string> = new Set(['getAlertActionLink', 'useAlertActionLink']);
+/**
+ * Pages for people under /v1 (the one-click alert links, src/api/human-page.ts): a success is the
+ * page; an error is the page for a client that asks for HTML, a problem for any other.
+ */
+const HUMAN_PAGES: ReadonlySet<string> = new Set(['getAlertActionLink', 'useAlertActionLink']);
+const PROBLEM = { $ref: '#/components/schemas/Problem' };
 
 /** Operations that read or answer YAML too, beside JSON (the document schema is the same). */
 const YAML_TOO: Readonly<Record<string, 'request' | 'response'>> = {
@@ -37,8 +41,11 @@ export function declareResponseMediaTypes<T extends object>(input: T): T {
       const yaml = op.operationId ? YAML_TOO[op.operationId] : undefined;
       if (yaml === 'request') addYaml(op.requestBody?.content, 'The same document as YAML');
       if (yaml === 'response') addYaml(op.responses?.['200']?.content, 'The same document as YAML');
-      if (op.operationId && HTML_EVERY_STATUS.has(op.operationId)) {
-        for (const r of Object.values(op.responses ?? {})) r.content = { 'text/html': { schema: { type: 'string' } } };
+      if (op.operationId && HUMAN_PAGES.has(op.operationId)) {
+        for (const [status, r] of Object.entries(op.responses ?? {})) {
+          const html = { 'text/html': { schema: { type: 'string' } } };
+          r.content = status.startsWith('2') ? html : { 'application/problem+json': r.content?.['application/problem+json'] ?? { schema: PROBLEM }, ...html };
+        }
         continue;
       }
       const media = op.operationId ? RESPONSE_MEDIA[op.operationId] : undefined;

@@ -84,15 +84,18 @@ describe('OpenAPI document at /v1/openapi.json', () => {
     }
   });
 
-  it('documents the one-click alert links as public pages for people: every answer text/html (issue 26)', () => {
+  it('documents the one-click alert links as public pages for people: the page on success, an error as a problem or, for a browser, the page (issue 26)', () => {
     const op = (id: string) => operations().find((o) => o.op.operationId === id)!;
     const expected = { getAlertActionLink: ['200', '400', '410'], useAlertActionLink: ['200', '400', '409', '410'] };
     for (const [id, statuses] of Object.entries(expected)) {
       const { path: p, op: o } = op(id);
       expect([id, p, o.security]).toEqual([id, '/v1/alert-actions/{token}', []]);
       expect([id, Object.keys(o.responses)]).toEqual([id, expect.arrayContaining(statuses)]);
-      for (const [status, r] of Object.entries(o.responses as Record<string, { content?: object }>)) expect([id, status, Object.keys(r.content ?? {})]).toEqual([id, status, ['text/html']]);
+      for (const [status, r] of Object.entries(o.responses as Record<string, { content?: object }>)) {
+        expect([id, status, Object.keys(r.content ?? {}).sort()]).toEqual([id, status, status === '200' ? ['text/html'] : ['application/problem+json', 'text/html']]);
+      }
     }
+    expect(op('useAlertActionLink').op.responses['410'].description).toMatch(/`link_used`.*`link_expired`/s);
   });
 
   it('renders the API reference page', async () => {
