@@ -152,3 +152,12 @@ export function describeEvidence(rounds: readonly { at: string; votes: readonly 
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   return `Confirmed by ${failing.length} of ${plural(voting.length, 'location')} over ${plural(rounds.length, 'round')} (${words.join('; ')}).`;
 }
+
+/** The locations whose votes failed in the last confirming round, and how many voted (absent ones not counted). */
+export function confirmingLocations(rounds: readonly { at: string; votes: readonly Vote[] }[] | null | undefined): { failing: string[]; voting: number } | null {
+  const last = rounds?.at(-1);
+  if (!last?.votes.length) return null;
+  const voting = last.votes.filter((v) => voteKind(effectiveVote(v)) !== 'absent');
+  const failing = voting.filter((v) => voteKind(effectiveVote(v)) === 'fail').map((v) => v.location).sort();
+  return { failing, voting: voting.length };
+}

@@ -385,7 +385,7 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     expect((await api.request('GET', anaAck!)).status).toBe(200);
 
     await disable(ana.id);
-    const view = await api.request('GET', anaAck!);
+    const view = await api.request('GET', anaAck!, { headers: { accept: 'text/html' } });
     expect(view.status).toBe(403);
     expect(view.text).toContain('has been disabled');
     expect((await api.request('POST', anaAck!)).status).toBe(403);
@@ -450,13 +450,19 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
     await setStatus(metric, 'unhealthy');
     const alert = await openAlert(ruleId);
-    await sink.waitFor(mailTo(next.email), 15_000);
+    const paged = await sink.waitFor(mailTo(next.email), 15_000);
+    // The page says since when, in the recipient's zone (UTC: none chosen), and for how long so far.
+    expect(String(paged.text)).toMatch(/Since: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d+ s so far\)/);
     const a = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
     expect(kinds(a)).toEqual(expect.arrayContaining(['notified_level', 'escalated']));
     expect(a.timeline.find((t: any) => t.kind === 'notified_level').detail.skipped).toEqual([{ target: `user:${gone.email}`, why: 'user disabled' }]);
     expect(a.level).toBe(2);
     // Its history (a level passed at once) is one the replay test keeps the workflow able to replay.
     expect((await org.call('POST', `/v1/alerts/${alert.id}/resolve`, {})).status).toBe(200);
+    // Resolved by hand while still down: the message says so, and how long it lasted.
+    const ended = await sink.waitFor((m) => mailTo(next.email)(m) && String(m.subject).includes('Resolved'), 15_000);
+    expect(ended.subject).toMatch(/Resolved: unreachable: availability was resolved after \d+ s$/);
+    expect(String(ended.text)).toMatch(/Lasted: \d+ s \(/);
     await recordHistory(a.workflow_id, 'alert-v3.json');
   }, 60_000);
 

@@ -29,6 +29,24 @@ export interface AlertMessage {
   actor: string | null;
   /** Absolute URLs; acknowledge/resolve are one-click signed links (may be null). */
   links: { alert: string; acknowledge: string | null; resolve: string | null };
+  /** What a person needs to act: where, since when, why, who saw it; absent for tests. */
+  outage?: OutageContext | null;
+}
+
+/** The facts of an outage a message carries beside the alert's own words. */
+export interface OutageContext {
+  /** ISO: the alert's first trigger. */
+  startedAt: string;
+  /** ISO: when the alert was resolved; null while it is open. */
+  endedAt: string | null;
+  /** What the probe checks: a URL, host:port, a DNS name; null when the subject has none. */
+  target: string | null;
+  /** The reason in words, with the code it stands for. */
+  reason: { code: string; words: string } | null;
+  /** The locations whose checks failed in the confirming round, of how many voted. */
+  confirmedBy: { failing: string[]; voting: number } | null;
+  /** IANA zone the recipient reads times in (UTC when not known). */
+  timeZone: string;
 }
 
 export interface ChannelRequest {

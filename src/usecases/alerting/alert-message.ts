@@ -1,9 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AlertSchema, ConsoleUserSchema, NotificationChannelSchema } from '../../db/entities';
-import type { AlertAction, AlertMessage, AlertSeverity } from '../../domain/alerting/alert-message';
+import { AgentSchema, AlertSchema, ConsoleUserSchema, MetricStatusFlipSchema, NotificationChannelSchema } from '../../db/entities';
+import type { AlertAction, AlertMessage, AlertSeverity, OutageContext } from '../../domain/alerting/alert-message';
+import { duration } from '../../domain/alerting/channel-formats/message-text';
+import { AGENT_LOCATION_PREFIX, type Vote, confirmingLocations } from '../../domain/confirmation';
+import { isUuid } from '../../domain/ids';
+import { probeTarget } from '../../domain/probe-target';
+import { describeReason } from '../../domain/reason-codes';
 import { type AlertLinkRecipient, signAlertLink } from '../../infra/alert-action-links';
 import { organizationName } from './alert-store';
-import { readSubjectState } from './subject-state';
+import { type SubjectState, readSubjectState } from './subject-state';
 import { AlertRuleSchema } from '../../db/entities';
 
 export interface MessageLinks {
@@ -37,6 +42,15 @@ export async function alertMessage(em: EntityManager, links: MessageLinks, alert
   const open = action === 'trigger' || action === 'escalate';
   const status = action === 'resolve' ? (state?.exists ? state.status : 'resolved') : (state?.status ?? 'unknown');
   const recipient = open || action === 'acknowledge' ? await linkRecipient(em, alert.organization, to) : null;
+  const outage = await outageOf(em, alert, state, to, now);
+  const lasted = outage.endedAt ? Date.parse(outage.endedAt) - Date.parse(outage.startedAt) : null;
+  // The stored summary says what went wrong; a resolution says how it ended.
+  const summary =
+    action === 'resolve' && lasted !== null
+      ? status === 'healthy'
+        ? `${alert.subjectName} recovered after ${duration(lasted)}.`
+        : `${alert.subjectName} was resolved after ${duration(lasted)}; it is still ${status.replace(/_/g, ' ')}.`
+      : alert.summary;
   const link = (which: 'acknowledge' | 'resolve') => (recipient ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, which, recipient, now.getTime())}` : null);
   return {
     action,
@@ -44,7 +58,7 @@ export async function alertMessage(em: EntityManager, links: MessageLinks, alert
     dedupKey: `vigil-${alert.id}`,
     // The formats put the action in front of it ("Resolved: …").
     title: alert.title,
-    summary: alert.summary,
+    summary,
     severity: (SEVERITIES.includes(alert.severity) ? alert.severity : 'critical') as AlertSeverity,
     status,
     subject: { kind: alert.subjectKind, id: alert.subjectId, name: alert.subjectName },
@@ -58,7 +72,47 @@ export async function alertMessage(em: EntityManager, links: MessageLinks, alert
       acknowledge: open ? link('acknowledge') : null,
       resolve: open || action === 'acknowledge' ? link('resolve') : null,
     },
+    outage,
   };
+}
+
+/**
+ * Where, since when, why and who saw it: the probe's target, the alert's first trigger (and its
+ * end), the reason in words, the locations of the confirming round (agents by name), and the
+ * zone the recipient reads times in (their console setting; UTC for channels).
+ */
+async function outageOf(
+  em: EntityManager,
+  alert: { organization: string; triggeredAt: Date; resolvedAt?: Date | null },
+  state: SubjectState | null,
+  to: SendRecipient,
+  now: Date,
+): Promise<OutageContext> {
+  const source = state?.source ?? null;
+  const reason = state?.metric?.reason ? describeReason(state.metric.reason) : null;
+  let confirmedBy: OutageContext['confirmedBy'] = null;
+  if (source) {
+    const flip = await em.findOne(MetricStatusFlipSchema, { metric: source.metricId, at: { $lte: now } }, { orderBy: { at: 'desc' } });
+    confirmedBy = confirmingLocations(flip?.votes as { at: string; votes: Vote[] }[] | null);
+    if (confirmedBy) confirmedBy = { ...confirmedBy, failing: await Promise.all(confirmedBy.failing.map((l) => locationName(em, alert.organization, l))) };
+  }
+  const user = to.recipient ? await em.findOne(ConsoleUserSchema, { organization: alert.organization, email: to.recipient.toLowerCase() }, { fields: ['timeZone'] }) : null;
+  return {
+    startedAt: alert.triggeredAt.toISOString(),
+    endedAt: alert.resolvedAt ? alert.resolvedAt.toISOString() : null,
+    target: source ? probeTarget(source.sourceType, source.sourceConfig) : null,
+    reason: reason?.reason && reason.reason_label ? { code: state!.metric!.reason!, words: reason.reason_label } : null,
+    confirmedBy,
+    timeZone: user?.timeZone ?? 'UTC',
+  };
+}
+
+/** A vote's location as a person knows it: an agent by its name ("agent office-rack"), a cloud location by its id. */
+async function locationName(em: EntityManager, organizationId: string, location: string): Promise<string> {
+  if (!location.startsWith(AGENT_LOCATION_PREFIX)) return location;
+  const id = location.slice(AGENT_LOCATION_PREFIX.length);
+  const agent = isUuid(id) ? await em.findOne(AgentSchema, { id, organization: organizationId }, { fields: ['name'] }) : null;
+  return agent?.name ? `agent ${agent.name}` : location;
 }
 
 /** "Send test": a message that says what it is, through the same formats. */

@@ -19,7 +19,15 @@ export interface SubjectState {
   /** The service whose maintenances and silences cover the subject (null: none). */
   serviceId: string | null;
   metric: { name: string; value: number | null; unit: string | null; reason: string | null } | null;
+  /** The metric the message names, for what it checks and the flip that confirmed it. */
+  source?: { metricId: string; sourceType: string; sourceConfig: Record<string, unknown> | null };
 }
+
+const sourceOf = (m: { id: string; sourceType: string; sourceConfig?: unknown }) => ({
+  metricId: m.id,
+  sourceType: m.sourceType,
+  sourceConfig: (m.sourceConfig ?? null) as Record<string, unknown> | null,
+});
 
 const GONE: SubjectState = { exists: false, name: '(deleted)', firing: false, status: 'deleted', serviceId: null, metric: null };
 
@@ -52,6 +60,7 @@ export async function readSubjectState(
         status: effective,
         serviceId: m.service,
         metric: { name: m.name, value: m.currentValue == null ? null : Number(m.currentValue), unit: m.unit ?? null, reason: m.reason ?? null },
+        source: sourceOf(m),
       };
     }
     case 'service_status':
@@ -70,6 +79,7 @@ export async function readSubjectState(
         status,
         serviceId: s.id,
         metric: worst ? { name: worst.name, value: worst.currentValue == null ? null : Number(worst.currentValue), unit: worst.unit ?? null, reason: worst.reason ?? null } : null,
+        ...(worst ? { source: sourceOf(worst) } : {}),
       };
     }
     case 'agent_offline': {

@@ -50,7 +50,56 @@ export function actionLabel(msg: AlertMessage): string {
 }
 
 export function headline(msg: AlertMessage): string {
+  const lasted = msg.action === 'resolve' ? outageDuration(msg) : null;
+  // A resolved alert's title still says what was wrong ("… is down"): say how it ended instead.
+  if (lasted !== null) return oneLine(`${actionLabel(msg)}: ${msg.subject.name} ${msg.status === 'healthy' ? 'recovered' : 'was resolved'} after ${duration(lasted)}`);
   return oneLine(`${actionLabel(msg)}: ${msg.title}`);
+}
+
+/** '45 s', '4 min 12 s', '2 h 3 min', '3 d 4 h': the two largest units, never more. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const parts: [number, string][] = [
+    [Math.floor(s / 86_400), 'd'],
+    [Math.floor((s % 86_400) / 3_600), 'h'],
+    [Math.floor((s % 3_600) / 60), 'min'],
+    [s % 60, 's'],
+  ];
+  const first = parts.findIndex(([n]) => n > 0);
+  if (first === -1) return '0 s';
+  return parts
+    .slice(first, first + 2)
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n} ${unit}`)
+    .join(' ');
+}
+
+/** How long the outage lasted (resolved) or has lasted so far (at the message's time); null without one. */
+export function outageDuration(msg: AlertMessage): number | null {
+  if (!msg.outage) return null;
+  const start = Date.parse(msg.outage.startedAt);
+  const end = Date.parse(msg.outage.endedAt ?? msg.occurredAt);
+  return Number.isNaN(start) || Number.isNaN(end) ? null : end - start;
+}
+
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** '2026-12-01 23:23:37 CET' in `timeZone` (UTC when the zone is unknown). */
+export function zonedTime(iso: string, timeZone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  let f = zonedFormats.get(timeZone);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+    try {
+      f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone });
+    } catch {
+      f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' });
+    }
+    zonedFormats.set(timeZone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName}`;
 }
 
 export function formatNumber(value: number): string {
@@ -82,16 +131,22 @@ export interface Fact {
   value: string;
 }
 
-/** Status, subject, severity, metric, reason, level, organization and actor, in display order. */
+/** Status, target, since when (or how long it lasted), reason, confirming locations, subject, severity, metric, level, organization and actor, in display order. */
 export function facts(msg: AlertMessage): Fact[] {
-  const out: Fact[] = [
-    { label: 'Status', value: msg.status },
-    { label: 'Subject', value: `${msg.subject.name} (${msg.subject.kind})` },
-    { label: 'Severity', value: msg.severity },
-  ];
+  const o = msg.outage ?? null;
+  const lasted = outageDuration(msg);
+  const out: Fact[] = [{ label: 'Status', value: msg.status }];
+  if (o?.target) out.push({ label: 'Target', value: o.target });
+  if (o && lasted !== null) {
+    if (o.endedAt) out.push({ label: 'Lasted', value: `${duration(lasted)} (${zonedTime(o.startedAt, o.timeZone)} to ${zonedTime(o.endedAt, o.timeZone)})` });
+    else out.push({ label: 'Since', value: `${zonedTime(o.startedAt, o.timeZone)} (${duration(lasted)} so far)` });
+  }
+  if (o?.reason) out.push({ label: 'Reason', value: `${o.reason.words} (${o.reason.code})` });
+  if (o?.confirmedBy?.failing.length) out.push({ label: 'Confirmed by', value: `${o.confirmedBy.failing.join(', ')} (${o.confirmedBy.failing.length} of ${o.confirmedBy.voting} locations)` });
+  out.push({ label: 'Subject', value: `${msg.subject.name} (${msg.subject.kind})` }, { label: 'Severity', value: msg.severity });
   if (msg.metric) {
     out.push({ label: 'Metric', value: metricLine(msg.metric) });
-    if (msg.metric.reason) out.push({ label: 'Reason', value: msg.metric.reason });
+    if (msg.metric.reason && !o?.reason) out.push({ label: 'Reason', value: msg.metric.reason });
   }
   out.push({ label: 'Escalation level', value: String(msg.level) });
   out.push({ label: 'Organization', value: msg.organization.name });
