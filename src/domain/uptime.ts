@@ -1,6 +1,6 @@
 import { type CalendarDay, lastCalendarDays } from './periods';
 import { type CountingPolicy, classify, formatFloor } from './slo';
-import { type StatusChange, clipTimeline } from './status-timeline';
+import { type Interval, type StatusChange, maintenanceSegments } from './status-timeline';
 
 /** Status pages and service detail show uptime per UTC day over this many days. */
 export const UPTIME_DAYS = 90;
@@ -42,17 +42,27 @@ export interface DayTimeRow {
  * share of its measured time, up to `now`, in which the timeline was up; and over the whole span,
  * with `since`, the first measured instant in the span (null when nothing was measured): a
  * young service's total covers only the time since then, and the page says so.
+ *
+ * With `maintenances` (a public status page's windows), down time inside a window is left out
+ * (neither up nor measured): a service down during announced maintenance reads "Under
+ * maintenance", not an outage, so that time does not count against it either; up time inside a
+ * window still counts as up.
  */
-export function uptimeByTime(timeline: readonly StatusChange[], days: readonly Pick<CalendarDay, 'date' | 'start' | 'end'>[], now: number): { days: DayTimeRow[]; total: string | null; since: number | null } {
+export function uptimeByTime(
+  timeline: readonly StatusChange[],
+  days: readonly Pick<CalendarDay, 'date' | 'start' | 'end'>[],
+  now: number,
+  maintenances: readonly Interval[] = [],
+): { days: DayTimeRow[]; total: string | null; since: number | null } {
   const rows = days.map((d) => ({ date: d.date, uptime_pct: null as string | null, up_ms: 0, measured_ms: 0 }));
   const from = days[0]?.start ?? 0;
   const to = Math.min(days[days.length - 1]?.end ?? 0, now);
   // One pass over the span's segments (not one per day): a page view computes 90 days per component.
   let k = 0;
   let since: number | null = null;
-  for (const seg of clipTimeline(timeline, from, to)) {
-    const verdict = classify(seg, UPTIME_POLICY);
-    if (verdict === 'excluded' || seg.end <= seg.start) continue;
+  for (const seg of maintenanceSegments(timeline, maintenances, from, to)) {
+    const verdict = classify({ status: seg.status }, UPTIME_POLICY);
+    if (verdict === 'excluded' || (verdict === 'bad' && seg.maintenance) || seg.end <= seg.start) continue;
     since ??= seg.start;
     while (k < days.length && days[k]!.end <= seg.start) k++;
     for (let i = k; i < days.length && days[i]!.start < seg.end; i++) {

@@ -1,5 +1,5 @@
 import { esc, join, lines } from './html';
-import { badge, statusText } from './parts';
+import { badge, stateText } from './parts';
 import type { UptimeLevel } from './styles';
 import type { PageComponentView, PageGroupView, SloSummary, UptimeDay } from '../domain/status-page/model';
 
@@ -63,8 +63,8 @@ function slo(s: SloSummary): string {
 function componentRow(c: PageComponentView): string {
   const maintenance = c.in_maintenance ? ` ${badge('maintenance', 'Under maintenance')}` : '';
   return lines(
-    `<li class="component" data-component-id="${esc(c.id)}" data-kind="${c.kind}" data-status="${c.status}">`,
-    `<div class="component-head"><span><span class="component-name">${esc(c.name)}</span>${maintenance}</span>${statusText(c.status)}</div>`,
+    `<li class="component" data-component-id="${esc(c.id)}" data-kind="${c.kind}" data-status="${c.status}" data-state="${c.state}">`,
+    `<div class="component-head"><span><span class="component-name">${esc(c.name)}</span>${maintenance}</span>${stateText(c.state)}</div>`,
     c.description ? `<p class="muted">${esc(c.description)}</p>` : '',
     c.kind === 'slo' ? (c.slo ? slo(c.slo) : '') : uptimeBar(c),
     '</li>',
@@ -72,6 +72,6 @@ function componentRow(c: PageComponentView): string {
 }
 
 export function groupSection(g: PageGroupView): string {
-  const head = g.name === null ? '' : `<div class="group-head"><h3>${esc(g.name)}</h3>${statusText(g.status)}</div>`;
-  return lines(`<div class="group" data-status="${g.status}">`, head, '<ul class="components">', join(g.components, componentRow), '</ul>', '</div>');
+  const head = g.name === null ? '' : `<div class="group-head"><h3>${esc(g.name)}</h3>${stateText(g.state)}</div>`;
+  return lines(`<div class="group" data-status="${g.status}" data-state="${g.state}">`, head, '<ul class="components">', join(g.components, componentRow), '</ul>', '</div>');
 }

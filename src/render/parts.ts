@@ -1,5 +1,6 @@
 import { IMPACT_LABELS, type Impact } from '../domain/incident-impact';
 import type { HealthStatus } from '../domain/thresholds';
+import { STATE_TEXT, type PageState } from '../domain/status-page/page-state';
 import { esc, join, lines, plainText, timeTag } from './html';
 import type { BadgeKind } from './styles';
 import type { PageIncidentView, PageMaintenanceView, ServiceRef, TimelineMessageView } from '../domain/status-page/model';
@@ -28,6 +29,36 @@ const ICON_PATHS: Record<HealthStatus, string> = {
 
 export function statusIcon(status: HealthStatus): string {
   return `<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><g fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round">${ICON_PATHS[status]}</g></svg>`;
+}
+
+/** The CSS class of a shown state: the status colours, plus partial outage (orange) and maintenance (blue). */
+export const STATE_CLASS: Record<PageState, string> = {
+  no_data: 'no_data',
+  operational: 'healthy',
+  under_maintenance: 'maintenance',
+  degraded_performance: 'degraded',
+  partial_outage: 'partial',
+  major_outage: 'unhealthy',
+};
+
+const MAINTENANCE_ICON = '<circle cx="8" cy="8" r="6.75"/><path d="M8 4.5V8l2.5 1.5"/>';
+
+/** A shown state's icon: one shape per state, so colour is never the only cue (maintenance: a clock). */
+export function stateIcon(state: PageState): string {
+  const paths: Record<PageState, string> = {
+    no_data: ICON_PATHS.no_data,
+    operational: ICON_PATHS.healthy,
+    under_maintenance: MAINTENANCE_ICON,
+    degraded_performance: ICON_PATHS.degraded,
+    partial_outage: ICON_PATHS.degraded,
+    major_outage: ICON_PATHS.unhealthy,
+  };
+  return `<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><g fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round">${paths[state]}</g></svg>`;
+}
+
+/** What the page shows for a component or group (page-state.ts), in words, with its icon. */
+export function stateText(state: PageState): string {
+  return `<span class="status-text s-${STATE_CLASS[state]}" data-state="${state}">${stateIcon(state)}${STATE_TEXT[state]}</span>`;
 }
 
 export function statusText(status: HealthStatus): string {

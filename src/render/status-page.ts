@@ -6,7 +6,7 @@ import { monthInZone } from './format-time';
 import { groupSection } from './components';
 import { esc, join, lines, plainText } from './html';
 import { htmlDocument, plainHeader, siteHeader } from './layout';
-import { OVERALL_TEXT, type RenderContext, incidentArticle, maintenanceArticle, statusIcon } from './parts';
+import { type RenderContext, STATE_CLASS, incidentArticle, maintenanceArticle, stateIcon } from './parts';
 import type { HistoryView, PageHeader, PageView } from '../domain/status-page/model';
 
 function section(id: string, heading: string, body: string): string {
@@ -18,9 +18,10 @@ ${body}
 
 export function renderStatusPage(view: PageView): string {
   const ctx: RenderContext = { tz: view.page.time_zone, signedIn: view.viewer !== null };
-  const overall = OVERALL_TEXT[view.status];
+  // What the page says comes from one derivation (domain/status-page/page-state.ts), shared with summary.json.
+  const { state, text: overall } = view.headline;
   const parts = [
-    `<div id="overall-status" class="banner s-${view.status}" data-status="${view.status}">${statusIcon(view.status)}<p>${overall}</p></div>`,
+    `<div id="overall-status" class="banner s-${STATE_CLASS[state]}" data-state="${state}">${stateIcon(state)}<p>${overall}</p></div>`,
   ];
   if (view.active_incidents.length) {
     parts.push(section('active-incidents', 'Active incidents', join(view.active_incidents, (i) => incidentArticle(i, ctx))));
@@ -34,10 +35,13 @@ export function renderStatusPage(view: PageView): string {
   parts.push(
     section('components', 'Components', view.groups.length ? join(view.groups, groupSection) : '<p class="muted">No components are shown on this page yet.</p>'),
   );
+  // "No incidents" is never said while one is active (it is listed above instead).
   const recent = view.recent_incidents.length
     ? join(view.recent_incidents, (i) => incidentArticle(i, ctx))
-    : '<p class="muted">No incidents in the last 7 days.</p>';
-  parts.push(section('recent-incidents', 'Recent incidents', `${recent}\n<p><a href="/history">Incident history</a></p>`));
+    : view.quiet
+      ? '<p class="muted">No incidents in the last 7 days.</p>'
+      : '';
+  parts.push(section('recent-incidents', 'Recent incidents', lines(recent, '<p><a href="/history">Incident history</a></p>')));
 
   return htmlDocument({
     title: `${view.page.title}: ${overall}`,

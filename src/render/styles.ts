@@ -100,12 +100,23 @@ export function themeTextPairs(t: Theme): TextPair[] {
     ...Object.entries(t.status).map(([s, c]) => ({ use: `${s} status text`, fg: c, bg: t.page })),
     ...Object.entries(t.status).map(([s, c]) => ({ use: `${s} banner`, fg: t.bannerText[s as HealthStatus], bg: c })),
     ...Object.entries(t.badges).map(([b, c]) => ({ use: `${b} badge`, fg: readableTextOn(c), bg: c })),
+    { use: 'partial outage status text', fg: t.badges.major, bg: t.page },
+    { use: 'maintenance status text', fg: t.badges.maintenance, bg: t.page },
   ];
 }
 
 export function renderStyles(t: Theme): string {
   const statusRules = Object.entries(t.status)
     .map(([s, c]) => `.s-${s}{color:${c}}.banner.s-${s}{background:${c};color:${t.bannerText[s as HealthStatus]}}`)
+    .join('');
+  // Shown states beyond the health statuses (page-state.ts): partial outage and maintenance, in their badges' colours.
+  const stateRules = (
+    [
+      ['partial', t.badges.major],
+      ['maintenance', t.badges.maintenance],
+    ] as const
+  )
+    .map(([s, c]) => `.s-${s}{color:${c}}.banner.s-${s}{background:${c};color:${readableTextOn(c)}}`)
     .join('');
   const badgeRules = Object.entries(t.badges)
     .map(([b, c]) => `.badge-${b}{background:${c};color:${readableTextOn(c)}}`)
@@ -167,7 +178,7 @@ h3{font-size:1.05rem;line-height:1.35;margin:0}
 .pager{margin-top:2rem}
 .site-footer{border-top:1px solid ${t.border};color:${t.muted};padding:1rem 0;font-size:.9rem}
 .site-footer p{margin:.25rem 0}
-${statusRules}
+${statusRules}${stateRules}
 ${badgeRules}
 ${uptimeRules}
 @media (max-width:40rem){.uptime-bar li:nth-last-child(n+31){display:none}.days-long{display:none}.days-short{display:inline}}`;

@@ -9,6 +9,7 @@ import type {
   PageView,
   UptimeDay,
 } from '../../src/domain/status-page/model';
+import { type LoadedPageView, withPageState } from '../../src/domain/status-page/page-state';
 import { uptimeLevel, uptimeTotalText } from '../../src/render/components';
 import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../src/render/status-page';
 
@@ -35,8 +36,10 @@ function days(): UptimeDay[] {
   });
 }
 
-function service(over: Partial<PageComponentView> = {}): PageComponentView {
-  return { kind: 'service', id: 'svc_1', name: 'API', description: null, status: 'healthy', in_maintenance: false, uptime: days(), uptime_pct: '99.990', uptime_since: '2026-08-23T00:00:00.000Z', slo: null, ...over };
+type LoadedComponent = Omit<PageComponentView, 'state'>;
+
+function service(over: Partial<LoadedComponent> = {}): LoadedComponent {
+  return { kind: 'service', id: 'svc_1', name: 'API', description: null, status: 'healthy', service_id: null, in_maintenance: false, uptime: days(), uptime_pct: '99.990', uptime_since: '2026-08-23T00:00:00.000Z', slo: null, ...over };
 }
 
 function incident(over: Partial<PageIncidentView> = {}): PageIncidentView {
@@ -70,8 +73,9 @@ function maintenance(over: Partial<PageMaintenanceView> = {}): PageMaintenanceVi
   };
 }
 
-function pageView(over: Partial<PageView> = {}): PageView {
-  return {
+/** A loaded view through the page's one derivation (page-state.ts), as loadPageView hands it over. */
+function pageView(over: Partial<LoadedPageView> = {}): PageView {
+  return withPageState({
     page: header(),
     status: 'healthy',
     groups: [{ name: 'Core', status: 'healthy', components: [service()] }],
@@ -82,7 +86,7 @@ function pageView(over: Partial<PageView> = {}): PageView {
     viewer: null,
     generated_at: '2026-11-22T15:00:00.000Z',
     ...over,
-  };
+  });
 }
 
 function historyView(over: Partial<HistoryView> = {}): HistoryView {
@@ -192,13 +196,13 @@ describe('renderStatusPage: operator input', () => {
 
 describe('renderStatusPage: statuses', () => {
   it.each([
-    ['healthy', 'All systems operational'],
-    ['degraded', 'Degraded performance'],
-    ['unhealthy', 'Major outage'],
-    ['no_data', 'No data yet'],
-  ] as const)('shows %s overall as "%s" with an icon', (status: HealthStatus, text) => {
-    const html = renderStatusPage(pageView({ status }));
-    expect(html).toMatch(new RegExp(`<div id="overall-status" class="banner s-${status}" data-status="${status}"><svg class="icon"[^]*?</svg><p>${text}</p></div>`));
+    ['healthy', 'operational', 'healthy', 'All systems operational'],
+    ['degraded', 'degraded_performance', 'degraded', 'Degraded performance'],
+    ['unhealthy', 'major_outage', 'unhealthy', 'Major outage'],
+    ['no_data', 'no_data', 'no_data', 'No data yet'],
+  ] as const)('shows a %s page as %s ("%s") with an icon', (status: HealthStatus, state, cls, text) => {
+    const html = renderStatusPage(pageView({ status, groups: [{ name: 'Core', status, components: [service({ status })] }] }));
+    expect(html).toMatch(new RegExp(`<div id="overall-status" class="banner s-${cls}" data-state="${state}"><svg class="icon"[^]*?</svg><p>${text}</p></div>`));
     expect(html).toContain(`<title>Acme status: ${text}</title>`);
   });
 
@@ -211,11 +215,12 @@ describe('renderStatusPage: statuses', () => {
         ],
       }),
     );
-    expect(html).toMatch(/<li class="component" data-component-id="svc_a" data-kind="service" data-status="unhealthy">[^]*?Major outage/);
-    expect(html).toMatch(/data-component-id="svc_b"[^>]*>[^]*?Under maintenance[^]*?Degraded performance/);
-    expect(html).toMatch(/data-component-id="met_c"[^>]*data-status="no_data">[^]*?No uptime data yet/);
-    expect(count(html, /Under maintenance/g)).toBe(1);
-    expect(html).toMatch(/<h3>Core<\/h3><span class="status-text s-unhealthy">/);
+    expect(html).toMatch(/<li class="component" data-component-id="svc_a" data-kind="service" data-status="unhealthy" data-state="major_outage">[^]*?Major outage/);
+    // Degraded metrics inside a maintenance window: the page says maintenance, never the metrics' words.
+    expect(html).toMatch(/data-component-id="svc_b"[^>]*data-status="degraded" data-state="under_maintenance">[^]*?badge-maintenance">Under maintenance[^]*?s-maintenance" data-state="under_maintenance">[^]*?Under maintenance</);
+    expect(html).toMatch(/data-component-id="met_c"[^>]*data-status="no_data" data-state="no_data">[^]*?No uptime data yet/);
+    expect(count(html, />Under maintenance</g)).toBe(2);
+    expect(html).toMatch(/<h3>Core<\/h3><span class="status-text s-unhealthy" data-state="major_outage">/);
   });
 
   it('draws 90 labelled uptime days, oldest first, with the 90-day percentage', () => {

@@ -7,6 +7,9 @@ import type { HealthStatus } from '../thresholds';
  * renderer, the JSON summary and the feeds all read from these shapes.
  */
 
+/** What the page shows for a component, a group or the whole page (page-state.ts derives it). */
+export type PageState = 'no_data' | 'operational' | 'under_maintenance' | 'degraded_performance' | 'partial_outage' | 'major_outage';
+
 export interface PageBranding {
   /** https URL of a logo image, or null. */
   logo_url: string | null;
@@ -51,7 +54,12 @@ export interface PageComponentView {
   id: string;
   name: string;
   description: string | null;
+  /** What its metrics say (an SLO's: met or missed). */
   status: HealthStatus;
+  /** The service it stands for (a metric's service, an SLO's); null when none. */
+  service_id: string | null;
+  /** What the page shows for it (page-state.ts): metrics, open incidents' impact and maintenance together. */
+  state: PageState;
   /** True while a maintenance in progress covers it. */
   in_maintenance: boolean;
   /** 90 entries, oldest first (services and metrics); empty for SLOs. */
@@ -70,7 +78,10 @@ export interface PageComponentView {
 export interface PageGroupView {
   /** null: the ungrouped components. */
   name: string | null;
+  /** Worst of its components' metric statuses. */
   status: HealthStatus;
+  /** Worst of its components' shown states (SLOs aside). */
+  state: PageState;
   components: PageComponentView[];
 }
 
@@ -120,8 +131,12 @@ export interface PageMaintenanceView {
 
 export interface PageView {
   page: PageHeader;
-  /** Worst of the shown components (unhealthy > degraded > healthy); no_data when nothing is measured. */
+  /** Worst of the shown components' metric statuses (unhealthy > degraded > healthy); no_data when nothing is measured. */
   status: HealthStatus;
+  /** What the page says at the top (page-state.ts): the worst of the components' shown states, open incidents' impacts and maintenance in progress. */
+  headline: { state: PageState; text: string };
+  /** True when no incident is active and none was resolved recently: only then may the page say so. */
+  quiet: boolean;
   groups: PageGroupView[];
   /** Published, unresolved incidents, newest first. */
   active_incidents: PageIncidentView[];

@@ -6,6 +6,7 @@ import type { HistoryView, ImpactedServiceRef, PageHeader, PageIncidentView, Pag
 import { type ServiceImpact, serviceImpacts } from '../../domain/incident-impact';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { SUBDOMAIN_PATTERN } from '../../domain/status-page/subdomain';
+import { withPageState } from '../../domain/status-page/page-state';
 import { maintenanceState } from '../../domain/maintenance-state';
 import { toIso, toIsoOrNull } from '../../domain/time';
 import { loadPageComponents, pageServiceIds } from './page-components';
@@ -101,7 +102,8 @@ export async function loadPageView(em: EntityManager, page: StatusPage, viewer: 
     pageMaintenanceIds(em, scope, 'in_progress').then((ids) => maintenanceViews(em, ids, names)),
     pageMaintenanceIds(em, scope, 'upcoming').then((ids) => maintenanceViews(em, ids, names)),
   ]);
-  return {
+  // One derivation of what the page says, for the HTML page and summary.json alike.
+  return withPageState({
     page: pageHeader(page),
     status: components.status,
     groups: components.groups,
@@ -111,7 +113,7 @@ export async function loadPageView(em: EntityManager, page: StatusPage, viewer: 
     recent_incidents: recent,
     viewer,
     generated_at: toIso(now),
-  };
+  });
 }
 
 /** Past incidents, newest first, 20 at a time, with the maintenances that ended in the same span. */
