@@ -5,31 +5,13 @@ import { esc, join, lines, plainText, timeTag } from './html';
 import type { BadgeKind } from './styles';
 import type { PageIncidentView, PageMaintenanceView, ServiceRef, TimelineMessageView } from '../domain/status-page/model';
 
-export const OVERALL_TEXT: Record<HealthStatus, string> = {
-  healthy: 'All systems operational',
-  degraded: 'Degraded performance',
-  unhealthy: 'Major outage',
-  no_data: 'No data yet',
-};
-
-export const STATUS_TEXT: Record<HealthStatus, string> = {
-  healthy: 'Operational',
-  degraded: 'Degraded performance',
-  unhealthy: 'Major outage',
-  no_data: 'No data',
-};
-
-// One shape per status so that colour is never the only cue.
+// One shape per health status; stateIcon picks among them.
 const ICON_PATHS: Record<HealthStatus, string> = {
   healthy: '<circle cx="8" cy="8" r="6.75"/><path d="M5 8.25l2 2 4-4.5"/>',
   degraded: '<path d="M8 1.5 15 14H1z"/><path d="M8 6v3.5M8 11.75v.01"/>',
   unhealthy: '<path d="M5.2 1.25h5.6l3.95 3.95v5.6l-3.95 3.95H5.2L1.25 10.8V5.2z"/><path d="M5.75 5.75l4.5 4.5M10.25 5.75l-4.5 4.5"/>',
   no_data: '<circle cx="8" cy="8" r="6.75"/><path d="M5 8h6"/>',
 };
-
-export function statusIcon(status: HealthStatus): string {
-  return `<svg class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><g fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round">${ICON_PATHS[status]}</g></svg>`;
-}
 
 /** The CSS class of a shown state: the status colours, plus partial outage (orange) and maintenance (blue). */
 export const STATE_CLASS: Record<PageState, string> = {
@@ -59,10 +41,6 @@ export function stateIcon(state: PageState): string {
 /** What the page shows for a component or group (page-state.ts), in words, with its icon. */
 export function stateText(state: PageState): string {
   return `<span class="status-text s-${STATE_CLASS[state]}" data-state="${state}">${stateIcon(state)}${STATE_TEXT[state]}</span>`;
-}
-
-export function statusText(status: HealthStatus): string {
-  return `<span class="status-text s-${status}">${statusIcon(status)}${STATUS_TEXT[status]}</span>`;
 }
 
 export function badge(kind: BadgeKind, text: string): string {
