@@ -3,7 +3,7 @@ import { esc } from './html';
 export type AlertLinkPageModel =
   | { kind: 'invalid' | 'expired' }
   | { kind: 'revoked'; title: string; why: string }
-  | { kind: 'confirm' | 'used' | 'done' | 'already' | 'failed'; title: string; action: 'acknowledge' | 'resolve'; state: string; by?: string | null; detail?: string };
+  | { kind: 'confirm' | 'used' | 'done' | 'already' | 'failed'; title: string; action: 'acknowledge' | 'resolve'; state: string; by?: string | null; at?: string; alertId?: string; detail?: string };
 
 const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1f2328}h1{font-size:1.3rem}button{font:inherit;padding:.5rem 1.2rem;border-radius:6px;border:1px solid #1f2328;background:#1f2328;color:#fff;cursor:pointer}.muted{color:#59636e}';
 
@@ -37,8 +37,12 @@ export function alertLinkPage(m: AlertLinkPageModel): string {
         }</p><form method="post"><button type="submit">${verb}</button></form>`,
       );
     }
-    case 'done':
-      return page('Done', `<h1>${m.action === 'acknowledge' ? 'Acknowledged' : 'Resolved'}</h1><p>“${esc(m.title)}” is now <strong>${esc(m.state)}</strong>.</p>`);
+    case 'done': {
+      const when = m.at ? ` at <time datetime="${esc(m.at)}">${esc(m.at.slice(0, 19).replace('T', ' '))} UTC</time>` : '';
+      const who = m.by ? ` by ${esc(m.by)}` : '';
+      const open = m.alertId ? `<p><a href="/console/alerts/${esc(encodeURIComponent(m.alertId))}">Open the alert in the console</a></p>` : '';
+      return page('Done', `<h1>${m.action === 'acknowledge' ? 'Acknowledged' : 'Resolved'}</h1><p>“${esc(m.title)}” is now <strong>${esc(m.state)}</strong>${who}${when}.</p>${open}`);
+    }
     case 'failed':
       return page('Could not act', `<h1>That did not work</h1><p>“${esc(m.title)}”: ${esc(m.detail ?? 'the alert could not be changed')}.</p>`);
   }

@@ -23,6 +23,8 @@ function linkProblem(outcome: AlertLinkOutcome): ProblemError {
       return new ProblemError('link_expired', 'This link has expired: one-click links work for 24 hours. Open the alert in the Vigil console instead.');
     case 'used':
       return new ProblemError('link_used', `This link was already used${about}; each link works once.`);
+    case 'revoked':
+      return new ProblemError('forbidden', `This link no longer works${about}: ${(outcome as { why: string }).why}. Sign in to the Vigil console to act on the alert.`);
     case 'failed':
       return new ProblemError('link_not_applied', `The alert was not changed${about}: ${o.detail ?? 'it could not be changed'}.`);
     default:

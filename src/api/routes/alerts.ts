@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, getAlert, listAlerts } from '../../usecases/alerting/alerts';
 import { followAlertLink } from '../../usecases/alerting/alert-links';
@@ -83,29 +83,36 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       testChannelSend(request.orgContext(), deps.tester, request.params.id),
     );
   }
-  {
-    const { errorResponses, ...doc } = routeDoc('getAlertActionLink', {
-      summary: 'One-click link: confirmation page',
-      tag,
-      description:
-        'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything. Each link is bound to the console user or channel its notification went to: once that user is disabled or removed, or the channel deleted, the link answers 403.',
-      errors: ['link_invalid', 'link_used', 'link_expired'],
-    });
-    app.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
-      const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'view', deps.control);
-      return sendHumanPage(request, reply, alertLinkAnswer(outcome));
-    });
-  }
-  {
-    const { errorResponses, ...doc } = routeDoc('useAlertActionLink', {
-      summary: 'One-click link: act',
-      tag,
-      description: 'Acknowledges or resolves the alert the link names, once, in the name of the user or channel it was sent to (`acknowledged_by`, the timeline); a second use, an expired or a forged link answers a page that says so (410 or 400), a link whose user was disabled or removed (or whose channel was deleted) 403.',
-      errors: ['link_invalid', 'link_not_applied', 'link_used', 'link_expired'],
-    });
-    app.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
-      const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
-      return sendHumanPage(request, reply, alertLinkAnswer(outcome));
-    });
-  }
+  // The pages behind the links in notifications: a browser posts the confirmation form as a form
+  // (application/x-www-form-urlencoded, no fields). Only these two routes read that media type;
+  // the token in the URL is the whole request.
+  await app.register(async (plain) => {
+    const links = plain.withTypeProvider<ZodTypeProvider>();
+    links.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, undefined));
+    {
+      const { errorResponses, ...doc } = routeDoc('getAlertActionLink', {
+        summary: 'One-click link: confirmation page',
+        tag,
+        description:
+          'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything. Each link is bound to the console user or channel its notification went to: once that user is disabled or removed, or the channel deleted, the link answers 403.',
+        errors: ['link_invalid', 'link_used', 'link_expired'],
+      });
+      links.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
+        const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'view', deps.control);
+        return sendHumanPage(request, reply, alertLinkAnswer(outcome));
+      });
+    }
+    {
+      const { errorResponses, ...doc } = routeDoc('useAlertActionLink', {
+        summary: 'One-click link: act',
+        tag,
+        description: 'Acknowledges or resolves the alert the link names, once, in the name of the user or channel it was sent to (`acknowledged_by`, the timeline); a second use, an expired or a forged link answers a page that says so (410 or 400), a link whose user was disabled or removed (or whose channel was deleted) 403.',
+        errors: ['link_invalid', 'link_not_applied', 'link_used', 'link_expired'],
+      });
+      links.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
+        const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
+        return sendHumanPage(request, reply, alertLinkAnswer(outcome));
+      });
+    }
+  });
 };

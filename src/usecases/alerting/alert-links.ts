@@ -9,7 +9,7 @@ import type { AlertControl } from './alerts';
 export type AlertLinkOutcome = { status: number } & (
   | { kind: 'invalid' | 'expired' }
   | { kind: 'revoked'; title: string; why: string }
-  | { kind: 'confirm' | 'used' | 'done' | 'already' | 'failed'; title: string; action: 'acknowledge' | 'resolve'; state: string; by?: string | null; detail?: string }
+  | { kind: 'confirm' | 'used' | 'done' | 'already' | 'failed'; title: string; action: 'acknowledge' | 'resolve'; state: string; by?: string | null; at?: string; alertId?: string; detail?: string }
 );
 
 /**
@@ -32,7 +32,7 @@ export async function followAlertLink(em: EntityManager, key: Buffer, token: str
   if (!(await claimLinkUse(em, { tokenId: claims.tokenId, alertId: alert.id, action: claims.action, now }))) return { status: 410, kind: 'used', ...base };
   try {
     const r = await control.act(alert.workflowId, claims.action, { by: holder.by });
-    return { status: 200, kind: 'done', ...base, state: r.state };
+    return { status: 200, kind: 'done', ...base, state: r.state, by: holder.by, at: now.toISOString(), alertId: alert.id };
   } catch (err) {
     await releaseLinkUse(em, claims.tokenId);
     const closed = err instanceof ProblemError && err.token === 'alert_closed';
