@@ -158,12 +158,15 @@ describe('the page at <subdomain>.<STATUS_HOST>', () => {
     expect(res.text).toContain('<link rel="alternate" type="application/atom+xml" href="/feed.atom"');
     expect(res.text).toContain('<link rel="alternate" type="application/rss+xml" href="/feed.rss"');
     expect(res.text).not.toMatch(/<script/i);
-    expect(res.text).toMatch(/id="overall-status"[^>]*data-status="degraded"|data-status="degraded"[^>]*id="overall-status"/);
+    expect(res.text).toMatch(/id="overall-status"[^>]*data-state="degraded_performance"[^>]*>[^]*?<p>Degraded performance<\/p>/);
     expect(res.text).toContain(`data-component-id="${svcA}"`);
     expect(res.text).toContain('Acme Status');
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     const summary = JSON.parse((await page('/summary.json')).text);
     expect(summary.status).toBe('degraded');
+    // What the page says, as the HTML says it (one derivation, page-state.ts).
+    expect(summary.headline).toEqual({ state: 'degraded_performance', text: 'Degraded performance' });
+    expect(summary.quiet).toBe(true);
     expect(summary.groups.map((g: { name: string; status: string }) => [g.name, g.status])).toEqual([
       ['Core', 'healthy'],
       ['Apps', 'degraded'],

@@ -114,11 +114,14 @@ export const authPlugin = fp(
       if (need === 'public' || need === 'agent') return;
       const hook = (request: FastifyRequest, reply: FastifyReply) => authorize(request, reply, need);
       route.onRequest = [hook, ...asList(route.onRequest)];
-      // Read-your-writes on this instance: a write drops the organization's cached reads before
-      // its answer leaves (other instances hear of it through the change feed).
+      // Read-your-writes on this instance: a write drops the organization's cached reads and
+      // public pages before its answer leaves (other instances hear of it through the change feed).
       if (route.method !== 'GET' && route.method !== 'HEAD') {
         const dropReads: onSendHookHandler = (request, _reply, payload, done) => {
-          if (request.principal) opts.platform.reads.invalidate(request.principal.organizationId);
+          if (request.principal) {
+            opts.platform.reads.invalidate(request.principal.organizationId);
+            opts.platform.publicViews.invalidate(request.principal.organizationId);
+          }
           done(null, payload);
         };
         route.onSend = [...asList(route.onSend), dropReads];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -43,8 +44,16 @@ interface Rendered {
 
 async function rendered(text: string, etag?: string): Promise<Rendered> {
   const body = Buffer.from(text, 'utf8');
-  return { body, gzip: await gzipAsync(body, { level: 6 }), etag };
+  return { body, gzip: await gzipAsync(body, { level: 6 }), etag: etag ?? `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
+
+/**
+ * The page and its summary: browsers and proxies may keep them, but must ask again before each
+ * use (a 304 costs nothing: the ETag is made once per cache fill). With `max-age`, a visitor
+ * following "Back to current status" from the history saw the incident still ongoing for 30 s
+ * after it was resolved. A signed-in viewer's answers are not kept at all.
+ */
+const PAGE_CACHE_CONTROL = 'public, no-cache';
 
 function acceptsGzip(request: FastifyRequest): boolean {
   const accept = request.headers['accept-encoding'];
@@ -109,7 +118,7 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     reply
       .code(status)
       .header('content-type', HTML)
-      .header('cache-control', viewer ? 'private, no-store' : 'public, max-age=30')
+      .header('cache-control', viewer ? 'private, no-store' : PAGE_CACHE_CONTROL)
       .header('vary', 'Cookie, Authorization, Accept-Encoding')
       .header('content-security-policy', CSP)
       .header('x-content-type-options', 'nosniff')
@@ -124,7 +133,9 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     if (!page) return notFound(reply);
     const viewer = await viewerOf(request, reply, page);
     const body = await cached(page, 'page', viewer, async () => rendered(renderStatusPage(await loadPageView(request.em, page, viewer, request.now))));
-    return sendRendered(request, htmlHeaders(reply, viewer, 200), body);
+    htmlHeaders(reply, viewer, 200).header('etag', body.etag);
+    if (etagMatches(request.headers['if-none-match'], body.etag!)) return reply.code(304).send();
+    return sendRendered(request, reply, body);
   });
 
   app.get('/summary.json', { schema: hide }, async (request, reply) => {
@@ -134,9 +145,11 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     const json = await cached(page, 'summary', viewer, async () => rendered(JSON.stringify(await loadPageView(request.em, page, viewer, request.now))));
     reply
       .header('content-type', 'application/json; charset=utf-8')
-      .header('cache-control', viewer ? 'private, no-store' : 'public, max-age=30')
+      .header('cache-control', viewer ? 'private, no-store' : PAGE_CACHE_CONTROL)
       .header('vary', 'Cookie, Authorization, Accept-Encoding')
-      .header('access-control-allow-origin', '*');
+      .header('access-control-allow-origin', '*')
+      .header('etag', json.etag);
+    if (etagMatches(request.headers['if-none-match'], json.etag!)) return reply.code(304).send();
     return sendRendered(request, reply, json);
   });
 
