@@ -8,6 +8,13 @@ beforeAll(async () => {
       app.get('/__boom', async () => {
         throw new Error('secret internal detail at /srv/vigil/db.ts:42');
       });
+      // Hands its query value and path segment to PostgreSQL, as a lookup by name would.
+      app.get('/__lookup/:name', async (request) => {
+        const { name } = request.params as { name: string };
+        const { q } = request.query as { q?: string };
+        const rows = await request.em.getConnection().execute('select ?::text as name, ?::text as q', [name, q ?? null]);
+        return rows[0];
+      });
     },
   });
 });
@@ -64,6 +71,24 @@ describe('problem+json errors (spec §2.5, §7.1)', () => {
     const res = await api.request('GET', '/v1/services?limit=abc', { key: org.key });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].path).toBe('query.limit');
+  });
+
+  it('refuses U+0000 in a query value naming the parameter, and answers 404 for a path segment holding it, before PostgreSQL sees it', async () => {
+    const org = await api.createOrg();
+    for (const path of ['/v1/services?cursor=%00', '/v1/metrics?service_id=a%00b', '/v1/sla/statements?period=2026-0%00']) {
+      const res = await api.request('GET', path, { key: org.key });
+      expect([path, res.status, res.body.title]).toEqual([path, 400, 'validation_failed']);
+      expect(res.body.errors[0].path).toMatch(/^query\./);
+    }
+    // A route that reads them from PostgreSQL never sees them (the protocol refuses U+0000: a 500 before).
+    expect((await api.request('GET', '/__lookup/ok?q=fine')).body).toEqual({ name: 'ok', q: 'fine' });
+    const query = await api.request('GET', '/__lookup/ok?q=a%00b');
+    expect([query.status, query.body.title, query.body.errors]).toEqual([400, 'validation_failed', [{ path: 'query.q', message: expect.stringContaining('U+0000') }]]);
+    expect((await api.request('GET', '/__lookup/a%00b')).status).toBe(404);
+    for (const [method, path] of [['GET', '/v1/services/%00'], ['POST', '/v1/status-page/a%00b/subscribe'], ['GET', '/v1/heartbeats/hb_%00']] as const) {
+      const res = await api.request(method, path, { key: org.key, ...(method === 'POST' ? { body: { email: 'a@example.com' } } : {}) });
+      expect([path, res.status, res.body.title]).toEqual([path, 404, 'not_found']);
+    }
   });
 
   it('echoes or assigns X-Request-Id', async () => {

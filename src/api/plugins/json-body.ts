@@ -80,6 +80,18 @@ export const jsonBodyPlugin = fp(
       }
       done(null, parsed);
     });
+    // The same rule for the URL, whose values would reach PostgreSQL as a protocol violation: a
+    // path segment holding U+0000 names nothing (404, as any malformed id); a query value is
+    // refused naming the parameter.
+    app.addHook('preValidation', async (request) => {
+      const params = request.params && typeof request.params === 'object' ? unstorableStringAt(request.params) : null;
+      if (params) throw new ProblemError('not_found', 'No such resource: the path holds U+0000 (NUL) or an unpaired surrogate.');
+      const at = request.query && typeof request.query === 'object' ? unstorableStringAt(request.query) : null;
+      if (!at) return;
+      const path = ['query', ...at].join('.');
+      if (request.routeOptions.config?.unreadableBody === 'invalid_json') throw new ProblemError('invalid_json', `${path}: ${UNSTORABLE_MESSAGE}.`);
+      throw new ProblemError('validation_failed', `${path}: ${UNSTORABLE_MESSAGE}.`, { errors: [{ path, message: UNSTORABLE_MESSAGE }] });
+    });
   },
   { name: 'json-body' },
 );
