@@ -236,11 +236,12 @@ describe('the status page in headless Chromium', () => {
     try {
       expect(await page.title()).toBe('Browser Check Status: Major outage');
       const overall = page.locator('#overall-status');
-      expect(await overall.getAttribute('data-status')).toBe('unhealthy');
+      expect(await overall.getAttribute('data-state')).toBe('major_outage');
       expect((await overall.innerText()).trim()).toBe('Major outage');
       expect(await overall.isVisible()).toBe(true);
 
-      const expected = { [ids.api]: ['healthy', 'Operational'], [ids.dashboard]: ['degraded', 'Degraded performance'], [ids.database]: ['unhealthy', 'Major outage'] };
+      // data-status is what the metrics say; the words are what the page says (the API is under maintenance).
+      const expected = { [ids.api]: ['healthy', 'Under maintenance'], [ids.dashboard]: ['degraded', 'Degraded performance'], [ids.database]: ['unhealthy', 'Major outage'] };
       for (const [id, [status, text]] of Object.entries(expected)) {
         const row = page.locator(`li.component[data-component-id="${id}"]`);
         expect(await row.count()).toBe(1);
@@ -371,6 +372,115 @@ describe('the status page in headless Chromium', () => {
       expect(failed).toEqual([]);
     } finally {
       await close();
+    }
+  });
+});
+
+/**
+ * The page never tells two stories (page-state.ts): a reviewer's walk through an outage, a
+ * maintenance window, an incident and its resolve, each step read as a visitor reads it.
+ */
+describe('one story at a time, through an outage, a maintenance and an incident', () => {
+  const WALK = 'browser-walk';
+  let walk: OrgFixture<never, 'Checkout' | 'Search'>;
+  let walkBase: string;
+  let checkoutMetric: string;
+  const RED = 'rgb(209, 36, 47)';
+  const ok = async (method: string, url: string, body?: unknown) => {
+    const r = await walk.call(method, url, body);
+    if (r.status >= 300) throw new Error(`${method} ${url} answered ${r.status}: ${r.text}`);
+    return r.body;
+  };
+  const headline = async (page: Page) => {
+    const banner = page.locator('#overall-status');
+    return { state: await banner.getAttribute('data-state'), text: (await banner.innerText()).trim(), bg: await banner.evaluate((b) => getComputedStyle(b).backgroundColor) };
+  };
+  const componentText = (page: Page, id: string) => page.locator(`li.component[data-component-id="${id}"] .status-text`).innerText();
+
+  beforeAll(async () => {
+    walk = await orgWithKeys(api, { name: 'browser walk', services: ['Checkout', 'Search'] });
+    walkBase = `http://${WALK}.status.localhost:${new URL(api.baseUrl).port}`;
+    for (const [svc, name] of [
+      [walk.services.Checkout, 'Checkout errors'],
+      [walk.services.Search, 'Search latency'],
+    ] as const) {
+      const m = await ok('POST', '/v1/metrics', { service_id: svc, name, source_type: 'manual', source_config: {} });
+      await ok('POST', `/v1/metrics/${m.id}/status`, { status: 'healthy' });
+      if (svc === walk.services.Checkout) checkoutMetric = m.id;
+    }
+    await ok('POST', '/v1/status-pages', { subdomain: WALK, title: 'Walk Status', groups: [{ name: 'Shop', components: [{ kind: 'service', id: walk.services.Checkout }, { kind: 'service', id: walk.services.Search }] }] });
+  });
+
+  it('says outage, then maintenance, then the incident, then all clear at once after the resolve', async () => {
+    const context = await browser.newContext({ viewport: WIDE });
+    context.setDefaultTimeout(5_000);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const checkout = walk.services.Checkout;
+    try {
+      // 1. Checkout is down: the page says outage.
+      await ok('POST', `/v1/metrics/${checkoutMetric}/status`, { status: 'unhealthy' });
+      await page.goto(`${walkBase}/`);
+      expect(await headline(page)).toEqual({ state: 'major_outage', text: 'Major outage', bg: RED });
+      expect(await componentText(page, checkout)).toBe('Major outage');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-walk-1-outage.png'), fullPage: true });
+
+      // 2. Announced maintenance covering Checkout is in progress: maintenance, and no red outage anywhere.
+      const start = Date.now() + 3_600_000;
+      const window = await ok('POST', '/v1/maintenances', {
+        title: 'Payment provider switch',
+        affected_services: [checkout],
+        scheduled_start_at: new Date(start).toISOString(),
+        scheduled_end_at: new Date(start + 3_600_000).toISOString(),
+      });
+      await ok('POST', `/v1/maintenances/${window.id}/start`);
+      await page.goto(`${walkBase}/`);
+      const during = await headline(page);
+      expect([during.state, during.text]).toEqual(['under_maintenance', 'Under maintenance']);
+      expect(during.bg).not.toBe(RED);
+      expect(await page.title()).toBe('Walk Status: Under maintenance');
+      expect(await componentText(page, checkout)).toBe('Under maintenance');
+      expect(await page.getByText('Major outage').count()).toBe(0);
+      expect(await page.locator('section[aria-labelledby="maintenance-now"] article[data-maintenance-id]').count()).toBe(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-walk-2-maintenance.png'), fullPage: true });
+
+      // 3. The window ends, metrics recover, and a major incident is published: its impact is the headline.
+      await ok('POST', `/v1/maintenances/${window.id}/complete`);
+      await ok('POST', `/v1/metrics/${checkoutMetric}/status`, { status: 'healthy' });
+      const incident = await ok('POST', '/v1/incidents', {
+        title: 'Card payments fail',
+        severity: 'minor',
+        affected_services: [checkout],
+        service_impacts: [{ service_id: checkout, impact: 'major_outage' }],
+        publish: true,
+        initial_message: { type: 'Investigating', body: 'Card payments are declined.' },
+      });
+      await page.goto(`${walkBase}/`);
+      expect(await headline(page)).toEqual({ state: 'major_outage', text: 'Major outage', bg: RED });
+      expect(await componentText(page, checkout)).toBe('Major outage');
+      expect(await page.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`).isVisible()).toBe(true);
+      expect(await page.getByText('All systems operational').count()).toBe(0);
+      expect(await page.getByText('No incidents in the last 7 days').count()).toBe(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-walk-3-incident.png'), fullPage: true });
+
+      // 4. Resolved: the visitor opens the history, then goes back to the home page by its link.
+      await ok('POST', `/v1/incidents/${incident.id}/resolve`, { message: 'Payments work again.' });
+      await page.locator('section[aria-labelledby="recent-incidents"] a[href="/history"]').click();
+      await page.waitForURL(`${walkBase}/history`);
+      expect(await page.locator(`article[data-incident-id="${incident.id}"]`).getAttribute('data-state')).toBe('resolved');
+      await page.getByRole('link', { name: 'Back to current status' }).click();
+      await page.waitForURL(`${walkBase}/`);
+      expect(await page.locator('section[aria-labelledby="active-incidents"]').count()).toBe(0);
+      expect(await headline(page)).toEqual({ state: 'operational', text: 'All systems operational', bg: 'rgb(26, 127, 55)' });
+      expect(await componentText(page, checkout)).toBe('Operational');
+      expect(await page.locator(`section[aria-labelledby="recent-incidents"] article[data-incident-id="${incident.id}"]`).getAttribute('data-state')).toBe('resolved');
+      expect(await page.getByText('Ongoing', { exact: true }).count()).toBe(0);
+      expect(await page.getByText('No incidents in the last 7 days').count()).toBe(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-walk-4-resolved.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });
