@@ -87,6 +87,10 @@ describe('console metrics', () => {
       }),
     );
     agentMetricId = db.id;
+    // Before its first sample it waits for its first check; it does not claim a missing value.
+    const fresh = rowWith((await viewer.get('/console/metrics')).text, 'Search &#60;db&#62; port');
+    expect(fresh).toContain('<span class="badge neutral">first check in progress</span>');
+    expect(fresh).not.toContain('No measurable value');
     // The agent reports that nothing listens there.
     const sampledAt = new Date().toISOString();
     const posted = await api.request('POST', '/v1/agent/samples', { headers: { authorization: `Bearer ${edge.token}` }, body: { samples: [{ metric_id: db.id, sampled_at: sampledAt, value: null, reason: 'ECONNREFUSED' }] } });
@@ -101,9 +105,8 @@ describe('console metrics', () => {
     expect(agentRow).toContain('>Search</a>');
     expect(agentRow).toContain('<code>tcp</code>');
     expect(agentRow).toMatch(/<td[^>]*>agent<\/td>/);
-    expect(agentRow).toContain('<span class="badge neutral">no data</span>');
-    // Issue 24 §1: a refused connection is the target not answering, so it counts as down.
-    expect(agentRow).toContain('counts as down: the target did not answer');
+    // A refused connection is the target not answering: it reads as down, in words, with the stored status beside it.
+    expect(agentRow).toContain('<span class="badge unhealthy">Down (TCP connection refused)</span> <span class="muted">· no value: the target did not answer (status no data)</span>');
     expect(agentRow).not.toContain('not measured');
     expect(agentRow).toContain('no value');
     expect(agentRow).toContain('TCP connection refused');
@@ -112,12 +115,10 @@ describe('console metrics', () => {
     const manualRow = rowWith(page.text, 'Checkout by hand');
     expect(manualRow).toContain('<code>manual</code>');
     expect(manualRow).toMatch(/<td[^>]*>push<\/td>/);
-    // What the API says about the same metric, label for label.
-    const apiView = (await org.call('GET', `/v1/metrics/${manual.id}`)).body;
-    expect(manualRow).toContain(apiView.reason_label.replace(/'/g, '&#39;'));
     expect(manualRow).toContain('never');
-    // A metric never measured is a gap, not an outage.
-    expect(manualRow).toContain('no data</span> <span class="muted">· not measured</span>');
+    // A metric never set is not an outage, and not "no measurable value on the last tick" either.
+    expect(manualRow).toContain('<span class="badge neutral">no status set yet</span>');
+    expect(manualRow).not.toContain('No measurable value');
 
     const bySearch = await viewer.get(`/console/metrics?service_id=${org.services.Search}`);
     expect(bySearch.text).toContain('Search &#60;db&#62; port');
@@ -137,9 +138,11 @@ describe('console metrics', () => {
     expect(page.text).toContain('unhealthy when over 1000 ms; healthy when under 200 ms; degraded otherwise');
     expect(page.text).toContain('&#34;host&#34;: &#34;10.0.0.5&#34;');
     expect(page.text).toContain('<code>ECONNREFUSED</code>');
-    expect(page.text).toMatch(/<dt>Status<\/dt><dd><span class="badge neutral">no data<\/span> <span class="muted">· counts as down: the target did not answer<\/span>/);
+    expect(page.text).toMatch(/<dt>Status<\/dt><dd><span class="badge unhealthy">Down \(TCP connection refused\)<\/span> <span class="muted">· no value: the target did not answer \(status no data\)<\/span>/);
     const sample = rowWith(page.text.split('id="history"')[1]!, '<code>ECONNREFUSED</code>');
-    expect(sample).toContain('counts as down: the target did not answer');
+    expect(sample).toContain('Down (TCP connection refused)');
+    // The agent by its name, not only its id.
+    expect(page.text).toMatch(/<dt>Agent<\/dt><dd>edge-1 <span class="muted">/);
     expect(sample).toContain('<code>target</code>');
     // A viewer cannot run probe tests: no button, the reason instead.
     expect(page.text).not.toContain('>Test this probe</button>');

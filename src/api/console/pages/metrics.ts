@@ -22,6 +22,7 @@ import type { FormProblem } from '../../../render/console/forms';
 import type { MetricView } from '../../../usecases/metrics/view';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
 import { getService, listServices } from '../../../usecases/services';
+import { getAgent } from '../../../usecases/agents';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, listQuery, validated } from '../forms';
@@ -116,8 +117,9 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     const m = await getMetric(v.ctx, id, 30);
     const { history, location_readings: _readings, confirmation_pending: _pending, ...view } = m;
     const names = await serviceNames(v, [m.service_id], new Map());
+    const agentName = m.agent_id ? (await getAgent(v.ctx, m.agent_id).catch(() => null))?.name ?? null : null;
     const body = metricDetailBody({
-      metric: consoleMetric(view, names.get(m.service_id) ?? null),
+      metric: { ...consoleMetric(view, names.get(m.service_id) ?? null), agent_name: agentName },
       history,
       csrf: v.csrf,
       canTest: canTest(v),

@@ -1,3 +1,4 @@
+import { describeReason } from '../../../domain/reason-codes';
 import { esc, timeTag } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { type FormProblem, actionButton, csrfField, problemBox, selectField } from '../forms';
@@ -18,6 +19,8 @@ export interface ConsoleMetric {
   thresholds: Record<string, unknown> | null;
   interval_seconds: number;
   agent_id: string | null;
+  /** The agent's name, when the page looked it up. */
+  agent_name?: string | null;
   mode: 'agent' | 'cloud' | 'push';
   unit: string | null;
   status: string;
@@ -119,14 +122,38 @@ export function availabilityNote(status: string, reasonClass: string | null): st
     : ' <span class="muted">· not measured</span>';
 }
 
-/** A paused metric says so first; the status it had when paused stays beside it. */
-function metricStatus(m: Pick<ConsoleMetric, 'status' | 'reason_class' | 'paused'>): string {
-  if (m.paused) return `${stateBadge('paused', 'neutral')} <span class="muted">not checked; last status ${esc(statusText(m.status))}</span>`;
-  return readingStatus(m.status, m.reason_class);
+/** Whether a metric has not been measured yet: created, and no sample since. */
+export const awaitingFirstCheck = (m: Pick<ConsoleMetric, 'last_sample_at' | 'status' | 'paused'>) => m.last_sample_at === null && m.status === 'no_data' && !m.paused;
+
+/** What a metric without a sample waits for, by how it gets its values. */
+function firstCheckText(m: Pick<ConsoleMetric, 'source_type' | 'mode'>): string {
+  if (m.source_type === 'manual') return 'no status set yet';
+  if (m.source_type === 'heartbeat') return 'waiting for the first ping';
+  if (m.mode === 'push') return 'waiting for the first value';
+  return 'first check in progress';
 }
 
-/** A reading's status badge with its availability when `no_data`. */
-function readingStatus(status: string, reasonClass: string | null): string {
+/** A paused metric says so first; the status it had when paused stays beside it; a new one says it waits for its first check. */
+function metricStatus(m: Pick<ConsoleMetric, 'status' | 'reason_class' | 'reason' | 'paused' | 'last_sample_at' | 'source_type' | 'mode'>): string {
+  if (m.paused) return `${stateBadge('paused', 'neutral')} <span class="muted">not checked; last status ${esc(statusText(m.status))}</span>`;
+  if (awaitingFirstCheck(m)) return stateBadge(firstCheckText(m), 'neutral');
+  return readingStatus(m.status, m.reason_class, m.reason);
+}
+
+/** A label inside a sentence: "Connection refused" → "connection refused", "TCP connection refused" unchanged. */
+const sentenceInner = (label: string) => (/^[A-Z][a-z]/.test(label) ? `${label.charAt(0).toLowerCase()}${label.slice(1)}` : label);
+
+/**
+ * A reading's status badge. A `no_data` reading whose target did not answer is an outage, and
+ * reads as one: "Down (TCP connection refused)" in the unhealthy colour, as the service, the
+ * status page and the alert say; the stored status (`no_data`) stays beside it. Not measured
+ * (a measurement-class reason) stays grey.
+ */
+export function readingStatus(status: string, reasonClass: string | null, reason: string | null = null): string {
+  if (status === 'no_data' && reasonClass === 'target') {
+    const label = reason ? describeReason(reason).reason_label : null;
+    return `${stateBadge(label ? `Down (${sentenceInner(label)})` : 'Down', 'unhealthy')} <span class="muted">· no value: the target did not answer (status no data)</span>`;
+  }
   return `${statusBadge(status)}${availabilityNote(status, reasonClass)}`;
 }
 
@@ -175,8 +202,8 @@ export function metricListBody(view: MetricListView): string {
     `<code>${esc(m.source_type)}</code>`,
     esc(MODE_LABELS[m.mode]),
     metricStatus(m),
-    esc(valueText(m.current_value, m.unit)),
-    reasonCell(m.reason_label, m.reason_hint, m.reason),
+    awaitingFirstCheck(m) ? '<span class="muted">—</span>' : esc(valueText(m.current_value, m.unit)),
+    awaitingFirstCheck(m) ? '<span class="muted">—</span>' : reasonCell(m.reason_label, m.reason_hint, m.reason),
     whenOrNever(m.last_sample_at),
   ]);
   const query: Record<string, string> = {};
@@ -263,7 +290,7 @@ function historySection(history: MetricSample[], unit: string | null): string {
   const rows = history.map((h) => [
     timeTag(h.sampled_at, 'UTC'),
     esc(valueText(h.value, unit)),
-    readingStatus(h.status, h.reason_class),
+    readingStatus(h.status, h.reason_class, h.reason),
     h.reason ? `<code>${esc(h.reason)}</code>` : dash,
     h.reason_class ? `<code>${esc(h.reason_class)}</code>` : dash,
   ]);
@@ -280,11 +307,15 @@ function configActions(m: ConsoleMetric, csrf: string): string {
 
 export function metricDetailBody(view: MetricDetailView): string {
   const m = view.metric;
-  const agent = m.agent_id ? `${link(`/console/agents`, 'agent')} <code>${esc(m.agent_id)}</code>` : '<span class="muted">none</span>';
+  const agent = m.agent_id
+    ? m.agent_name
+      ? `${esc(m.agent_name)} <span class="muted">(${link('/console/agents', 'agents')}; id <code>${esc(m.agent_id)}</code>)</span>`
+      : `${link(`/console/agents`, 'agent')} <code>${esc(m.agent_id)}</code>`
+    : '<span class="muted">none</span>';
   const rows: [string, string][] = [
     ['Status', `${metricStatus(m)}${m.paused_at ? ` <span class="muted">paused since</span> ${timeTag(m.paused_at, 'UTC')}` : ''}${m.status_since ? ` <span class="muted">since</span> ${timeTag(m.status_since, 'UTC')}` : ''}`],
-    ['Latest value', esc(valueText(m.current_value, m.unit))],
-    ['Reason', reasonCell(m.reason_label, m.reason_hint, m.reason)],
+    ['Latest value', awaitingFirstCheck(m) ? '<span class="muted">none yet</span>' : esc(valueText(m.current_value, m.unit))],
+    ['Reason', awaitingFirstCheck(m) ? '<span class="muted">none yet</span>' : reasonCell(m.reason_label, m.reason_hint, m.reason)],
     ['Last sample', whenOrNever(m.last_sample_at)],
     ['Service', serviceCell(m)],
     ['Type', `<code>${esc(m.source_type)}</code>`],
