@@ -24,6 +24,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   getIncident: ['read:incidents'],
   createIncident: ['write:incidents'],
   createIncidentFromMetric: ['write:incidents'],
+  createIncidentFromAlert: ['write:incidents'],
+  updateIncidentMessage: ['write:incidents'],
   updateIncident: ['write:incidents'],
   deleteIncident: ['write:incidents'],
   addIncidentMessage: ['write:incidents'],

@@ -184,9 +184,12 @@ describe('confirmed status on ingest', () => {
     await post(m.id, 120, V.unhealthy);
     const draft = await call('POST', `/v1/incidents/from-metric/${m.id}`);
     expect(draft.status).toBe(201);
-    const body = draft.body.updates?.[0]?.body ?? draft.body.messages?.[0]?.body ?? JSON.stringify(draft.body);
-    expect(body).toContain(`since ${at(60)}`);
-    expect(body).toContain(`Confirmed by 1 of 1 location over 2 rounds (agent:${agent.id}: unhealthy 250 ms).`);
+    // The evidence is internal; the first message is for customers and quotes none of it.
+    const note = draft.body.internal_note;
+    expect(note).toContain(`since ${at(60)}`);
+    expect(note).toContain(`Confirmed by 1 of 1 location over 2 rounds (agent:${agent.id}: unhealthy 250 ms).`);
+    expect(draft.body.messages[0].body).not.toContain('Confirmed by');
+    expect(draft.body.messages[0].body).not.toContain(agent.id);
   });
 
   it('lets an agent vote on a cloud metric that lists it: the metric is in its config, its answers are location readings (not samples)', async () => {

@@ -210,10 +210,13 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     await call('POST', `/v1/metrics/${metric}/status`, { status: 'unhealthy' });
     const res = await call('POST', `/v1/incidents/from-metric/${metric}`);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ state: 'draft', title: 'Payments: Card auth is unhealthy', severity: 'major', affected_services: [service] });
+    expect(res.body).toMatchObject({ state: 'draft', title: 'Problems with Payments', severity: 'major', affected_services: [service] });
     expect(res.body.messages).toHaveLength(1);
     expect(res.body.messages[0]).toMatchObject({ type: 'Investigating' });
-    expect(res.body.messages[0].body).toContain('(was healthy)');
+    // No status page shows it: the time is in UTC. What was measured is internal.
+    expect(res.body.messages[0].body).toMatch(/^We are investigating problems with Payments since (\d{1,2} [A-Z][a-z]+, )?\d{2}:\d{2} UTC\.$/);
+    expect(res.body.internal_note).toContain(`Metric Card auth (${metric}) is unhealthy`);
+    expect(res.body.internal_note).toContain('(was healthy)');
   });
 
   it('drafts "is down", severity major, from a no_data with a target reason, and names the state a class change within no_data left', async () => {
@@ -226,12 +229,16 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     await post(null, 'ECONNREFUSED', 200_000);
     const down = await call('POST', `/v1/incidents/from-metric/${metric}`);
     expect(down.status).toBe(201);
-    expect(down.body).toMatchObject({ title: 'Shop: Checkout is down', severity: 'major' });
-    expect(down.body.messages[0].body).toContain('(was not measured (no data))');
-    expect(down.body.messages[0].body).toContain('(ECONNREFUSED)');
+    expect(down.body).toMatchObject({ title: 'Problems with Shop', severity: 'major' });
+    expect(down.body.internal_note).toContain('Checkout');
+    expect(down.body.internal_note).toContain('is down');
+    expect(down.body.internal_note).toContain('(was not measured (no data))');
+    expect(down.body.internal_note).toContain('(ECONNREFUSED)');
+    expect(down.body.messages[0].body).not.toContain('ECONNREFUSED');
     await post(null, 'stale_agent_silent', 100_000);
     const gap = await call('POST', `/v1/incidents/from-metric/${metric}`);
-    expect(gap.body).toMatchObject({ title: 'Shop: Checkout reports no data', severity: 'minor' });
-    expect(gap.body.messages[0].body).toContain('(was down)');
+    expect(gap.body).toMatchObject({ title: 'Problems with Shop', severity: 'minor' });
+    expect(gap.body.internal_note).toContain('reports no data');
+    expect(gap.body.internal_note).toContain('(was down)');
   });
 });

@@ -13,8 +13,21 @@ import { IdempotencyHeaders, idempotentUnit } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { CreateWarnings } from '../schemas/create-warnings';
 import { incidentFromMetric } from '../../usecases/incidents/from-metric';
+import { incidentFromAlert } from '../../usecases/incidents/from-alert';
+import { editIncidentMessage } from '../../usecases/incidents/message-edits';
 import { BODY_ERRORS, IdParams, pageSchema } from '../schemas/common';
-import { IncidentCreateBody, IncidentListQuery, IncidentMessageBody, IncidentPatchBody, IncidentResolveBody, IncidentSchema, MetricIdParams } from '../schemas/incidents';
+import {
+  AlertIdParams,
+  IncidentCreateBody,
+  IncidentListQuery,
+  IncidentMessageBody,
+  IncidentMessagePatchBody,
+  IncidentPatchBody,
+  IncidentResolveBody,
+  IncidentSchema,
+  MessageIdParams,
+  MetricIdParams,
+} from '../schemas/incidents';
 
 const tag = 'Incidents';
 
@@ -48,7 +61,8 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createIncidentFromMetric', {
       summary: 'Create a draft incident from a metric that flipped status',
       tag,
-      description: "Pre-fills title, severity (unhealthy → major, otherwise minor), the affected service and a first Investigating message from the metric's latest status flip. The incident is a draft: publish it when ready. Event: incident.created.",
+      description:
+        "Pre-fills, from the metric's latest status flip, a title and first Investigating message in words customers understand (\"We are investigating problems with Checkout since 23:23 CET.\": the service, and the time in the zone of the status page showing it, else UTC), severity (unhealthy or down → major, otherwise minor) and the affected service. What was measured (value or reason code, votes, locations) goes to `internal_note`, which no status page, feed or subscriber email shows. The incident is a draft: publish it when ready. Event: incident.created.",
       errors: ['not_found'],
     });
     app.post('/incidents/from-metric/:metricId', { schema: { ...doc, params: MetricIdParams, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
@@ -56,6 +70,32 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.code(201);
       return view;
     });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('createIncidentFromAlert', {
+      summary: 'Create a draft incident from an alert',
+      tag,
+      description:
+        "As from a metric: an alert on a metric is drafted from that metric's latest flip; one on a service or an SLO names that service, since the alert triggered (severity critical → major, otherwise minor). The alert (title, summary, subject, ids) goes to `internal_note`. An alert about an agent, a location or an SLA statement names no service customers see: 400 `validation_failed` at `alertId`. Event: incident.created.",
+      errors: ['not_found', 'validation_failed'],
+    });
+    app.post('/incidents/from-alert/:alertId', { schema: { ...doc, params: AlertIdParams, response: { 201: IncidentSchema, ...errorResponses } } }, async (request, reply) => {
+      const view = await incidentFromAlert(request.orgContext(), request.params.alertId);
+      reply.code(201);
+      return view;
+    });
+  }
+  {
+    const { errorResponses, ...doc } = routeDoc('updateIncidentMessage', {
+      summary: 'Edit a timeline message',
+      tag,
+      description:
+        'Replaces the body, of a draft or a published incident; the replaced body is kept in `previous_bodies` and `edited_at` is set. Event: incident.updated. Subscribers are not emailed about an edit unless `notify_subscribers` is true (only for the latest message of a published incident: event incident.message_added, emailed as an update). A message of another incident, or of another organization, answers 404.',
+      errors: [...BODY_ERRORS, 'not_found'],
+    });
+    app.patch('/incidents/:id/messages/:messageId', { schema: { ...doc, params: MessageIdParams, body: IncidentMessagePatchBody, response: { 200: IncidentSchema, ...errorResponses } } }, async (request) =>
+      editIncidentMessage(request.orgContext(), request.params.id, request.params.messageId, request.body),
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('updateIncident', { summary: 'Edit title, severity or affected services', tag, description: 'Also `service_impacts` (replaces the chosen impacts). Works on published incidents too. Event: incident.updated, only when a field changes value; a PATCH that changes nothing answers the incident as it is (same `updated_at`, no event).', errors: [...BODY_ERRORS, 'not_found', 'unknown_services'] });

@@ -2,6 +2,12 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { ImpactMap } from '../../domain/incident-impact';
 import { OrganizationSchema } from './organization';
 
+/** A body an edit replaced, and when. */
+export interface MessageRevision {
+  body: string;
+  replaced_at: string;
+}
+
 export const IncidentSchema = defineEntity({
   name: 'Incident',
   tableName: 'incidents',
@@ -15,6 +21,8 @@ export const IncidentSchema = defineEntity({
     visibleToCustomerIds: p.array().columnType('uuid[]'),
     /** Issue 27: impacts the operator chose per affected service (lower-case id → impact); the others follow the severity. Null: none chosen. */
     serviceImpacts: p.json<ImpactMap>().nullable(),
+    /** For the organization only (the evidence behind a drafted incident); never on a status page, feed or subscriber email. */
+    internalNote: p.text().nullable(),
     publishedAt: p.datetime(3).nullable(),
     resolvedAt: p.datetime(3).nullable(),
     canceledAt: p.datetime(3).nullable(),
@@ -38,6 +46,10 @@ export const IncidentMessageSchema = defineEntity({
     /** Issue 27: false when the operator chose not to email subscribers about this update. */
     notifySubscribers: p.boolean().default(true),
     postedAt: p.datetime(3),
+    /** The last edit of the body; null: never edited. */
+    editedAt: p.datetime(3).nullable(),
+    /** The bodies edits replaced, oldest first. */
+    previousBodies: p.json<MessageRevision[]>().nullable(),
   },
 });
 export type IncidentMessage = InferEntity<typeof IncidentMessageSchema>;

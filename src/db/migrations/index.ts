@@ -26,6 +26,7 @@ import { Migration20261127012000MaintenanceUpdates } from './Migration2026112701
 import { Migration20261127020000ApiKeyExpiry } from './Migration20261127020000ApiKeyExpiry';
 import { Migration20261127030000ConsoleTimeZone } from './Migration20261127030000ConsoleTimeZone';
 import { Migration20261127040000ConfirmVoter } from './Migration20261127040000ConfirmVoter';
+import { Migration20261201000000IncidentNotesAndEdits } from './Migration20261201000000IncidentNotesAndEdits';
 
 /** Every migration, in order. Listed explicitly so compiled and test runs see the same set. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127020000ApiKeyExpiry', class: Migration20261127020000ApiKeyExpiry },
   { name: 'Migration20261127030000ConsoleTimeZone', class: Migration20261127030000ConsoleTimeZone },
   { name: 'Migration20261127040000ConfirmVoter', class: Migration20261127040000ConfirmVoter },
+  { name: 'Migration20261201000000IncidentNotesAndEdits', class: Migration20261201000000IncidentNotesAndEdits },
 ];

@@ -14,9 +14,9 @@ export async function insertIncident(em: EntityManager, incident: Incident, mess
   await rawRun(
     em,
     `with new_incident as (
-       insert into incidents (id, organization_id, title, severity, affected_services, visible_to_customer_ids, service_impacts,
+       insert into incidents (id, organization_id, title, severity, affected_services, visible_to_customer_ids, service_impacts, internal_note,
                               published_at, resolved_at, canceled_at, deleted_at, created_at, updated_at)
-       values (?, ?, ?, ?, ?::uuid[], ?::uuid[], ?::jsonb, ?, ?, ?, ?, ?, ?)
+       values (?, ?, ?, ?, ?::uuid[], ?::uuid[], ?::jsonb, ?, ?, ?, ?, ?, ?, ?)
        returning id
      ), first_message as (
        insert into incident_messages (id, organization_id, incident_id, type, body, notify_subscribers, posted_at)
@@ -34,6 +34,7 @@ export async function insertIncident(em: EntityManager, incident: Incident, mess
       pgArray(incident.affectedServices),
       pgArray(incident.visibleToCustomerIds),
       incident.serviceImpacts == null ? null : JSON.stringify(incident.serviceImpacts),
+      incident.internalNote ?? null,
       incident.publishedAt,
       incident.resolvedAt,
       incident.canceledAt,

@@ -25,6 +25,8 @@ export interface IncidentInput {
   initial_message?: { type?: MessageType; body: string; notify_subscribers?: boolean };
   /** Issue 27: impact per service; the services named are affected too. */
   service_impacts?: ServiceImpact[];
+  /** For the organization only: never on a status page, feed or subscriber email. */
+  internal_note?: string | null;
 }
 
 export interface IncidentPatch {
@@ -33,6 +35,8 @@ export interface IncidentPatch {
   affected_services?: string[];
   /** Replaces the chosen impacts (services left out follow the severity); the services named are affected too. */
   service_impacts?: ServiceImpact[];
+  /** Null clears it. */
+  internal_note?: string | null;
 }
 
 export interface IncidentMessageInput {
@@ -42,15 +46,15 @@ export interface IncidentMessageInput {
   notify_subscribers?: boolean;
 }
 
-type Tx = OrgContext & { em: EntityManager };
+export type Tx = OrgContext & { em: EntityManager };
 
-async function view(ctx: Tx, incident: Incident): Promise<IncidentView> {
+export async function view(ctx: Tx, incident: Incident): Promise<IncidentView> {
   const messages = await ctx.em.find(IncidentMessageSchema, { incident: incident.id });
   return incidentView(incident, messages);
 }
 
 /** Flushes the change and the events it causes in one transaction, and answers the new view. */
-async function commit(ctx: Tx, incident: Incident, events: string[]): Promise<IncidentView> {
+export async function commit(ctx: Tx, incident: Incident, events: string[]): Promise<IncidentView> {
   incident.updatedAt = ctx.now;
   await ctx.em.flush();
   const v = await view(ctx, incident);
@@ -85,7 +89,7 @@ export async function affectedWithImpacts(ctx: OrgContext, affected: string[], i
   return all;
 }
 
-async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDeleted?: boolean } = {}): Promise<Incident> {
+export async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDeleted?: boolean } = {}): Promise<Incident> {
   const where = { id, organization: ctx.org.id, ...(opts.withDeleted ? {} : { deletedAt: null }) };
   const incident = isUuid(id) ? await ctx.em.findOne(IncidentSchema, where, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) : null;
   if (!incident) throw notFound('Incident');
@@ -108,7 +112,7 @@ async function followedByManualMetrics(ctx: OrgContext, view: IncidentView, serv
 }
 
 /** A change in a transaction of its own, then its consequence for manual metrics. */
-async function change(ctx: OrgContext, fn: (t: Tx) => Promise<IncidentView>): Promise<IncidentView> {
+export async function change(ctx: OrgContext, fn: (t: Tx) => Promise<IncidentView>): Promise<IncidentView> {
   return followedByManualMetrics(ctx, await tx(ctx, fn));
 }
 
@@ -139,6 +143,7 @@ async function insertNewIncident(ctx: OrgContext, input: IncidentInput): Promise
     affectedServices: services,
     visibleToCustomerIds: customers,
     serviceImpacts: input.service_impacts?.length ? impactMap(input.service_impacts, services) : null,
+    internalNote: input.internal_note ?? null,
     publishedAt: input.publish ? ctx.now : null,
     resolvedAt: null,
     canceledAt: null,
@@ -156,6 +161,8 @@ async function insertNewIncident(ctx: OrgContext, input: IncidentInput): Promise
           body: input.initial_message.body,
           notifySubscribers: input.initial_message.notify_subscribers ?? true,
           postedAt: ctx.now,
+          editedAt: null,
+          previousBodies: null,
         },
       ]
     : [];
@@ -228,6 +235,10 @@ export async function updateIncident(ctx: OrgContext, id: string, patch: Inciden
     }
     if (patch.severity !== undefined && patch.severity !== incident.severity) {
       incident.severity = patch.severity;
+      changed = true;
+    }
+    if (patch.internal_note !== undefined && patch.internal_note !== (incident.internalNote ?? null)) {
+      incident.internalNote = patch.internal_note;
       changed = true;
     }
     if (!changed) return view(t, incident);

@@ -11,6 +11,10 @@ export interface IncidentMessageView {
   posted_at: string;
   /** Issue 27 (additive): false when subscribers were not emailed about this message. */
   notify_subscribers: boolean;
+  /** Additive: the last edit of the body; null when never edited. */
+  edited_at: string | null;
+  /** Additive: the bodies edits replaced, oldest first. */
+  previous_bodies: { body: string; replaced_at: string }[];
 }
 
 export interface IncidentView {
@@ -29,11 +33,13 @@ export interface IncidentView {
   created_at: string;
   updated_at: string;
   messages: IncidentMessageView[];
+  /** Additive: for the organization only (what was measured); no public output reads it. */
+  internal_note: string | null;
 }
 
 /** The incident as the API returns it, and as events carry it. */
 export function incidentView(i: Incident, messages: IncidentMessage[]): IncidentView {
-  const notify = new Map(messages.map((m) => [m.id, m.notifySubscribers !== false]));
+  const byId = new Map(messages.map((m) => [m.id, m]));
   return {
     id: i.id,
     title: i.title,
@@ -48,6 +54,15 @@ export function incidentView(i: Incident, messages: IncidentMessage[]): Incident
     deleted_at: toIsoOrNull(i.deletedAt),
     created_at: toIso(i.createdAt),
     updated_at: toIso(i.updatedAt),
-    messages: timelineView(messages).map((m) => ({ ...(m as Omit<IncidentMessageView, 'notify_subscribers'>), notify_subscribers: notify.get(m.id) ?? true })),
+    messages: timelineView(messages).map((m) => {
+      const row = byId.get(m.id);
+      return {
+        ...(m as Pick<IncidentMessageView, 'id' | 'type' | 'body' | 'posted_at'>),
+        notify_subscribers: row?.notifySubscribers !== false,
+        edited_at: toIsoOrNull(row?.editedAt ?? null),
+        previous_bodies: row?.previousBodies ?? [],
+      };
+    }),
+    internal_note: i.internalNote ?? null,
   };
 }
