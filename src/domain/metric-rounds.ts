@@ -10,7 +10,7 @@
  * location, and one sample per metric carries the round's outcome and its votes.
  */
 import { type Quorum, type Vote, voteKind } from './confirmation';
-import { type HealthStatus, type Thresholds, evaluateStatus } from './thresholds';
+import { type HealthStatus, type Thresholds, readingStatus } from './thresholds';
 
 /** One check a location runs (the `probeChecks` activity's input item). */
 export interface RoundCheck {
@@ -94,14 +94,14 @@ export const AGENT_READING_GRACE_MS = 10_000;
  * as that agent's vote; an agent without a fresh reading is absent. Agents run on their own
  * timers, so the round counts the newest answer each sent.
  */
-export function agentVotes(m: Pick<RoundMetric, 'agents' | 'intervalSeconds'>, readings: Readonly<Record<string, AgentReading>> | null, roundStartMs: number): Vote[] {
+export function agentVotes(m: Pick<RoundMetric, 'agents' | 'intervalSeconds' | 'sourceType' | 'thresholds'>, readings: Readonly<Record<string, AgentReading>> | null, roundStartMs: number): Vote[] {
   const freshFrom = roundStartMs - m.intervalSeconds * 1000 - AGENT_READING_GRACE_MS;
   const votes: Vote[] = [];
   for (const location of m.agents) {
     const r = readings?.[location];
     if (!r || !(Date.parse(r.at) >= freshFrom)) continue;
     const value = r.value !== null && Number.isFinite(r.value) ? r.value : null;
-    votes.push({ location, value, reason: value === null ? r.reason : null, status: (value === null ? 'no_data' : r.status) as HealthStatus, at: r.at });
+    votes.push({ location, value, reason: value === null ? r.reason : null, status: (value === null ? readingStatus(m, null, r.reason) : r.status) as HealthStatus, at: r.at });
   }
   return votes;
 }
@@ -119,9 +119,9 @@ export function checksByLocation(metrics: readonly (RoundCheck & Pick<RoundMetri
   return [...out].sort((a, b) => byId(a[0], b[0])).map(([location, checks]) => ({ location, checks }));
 }
 
-/** The status a value gets from the metric's thresholds (as ingest evaluates it: no_data without a value, healthy without complete thresholds). */
-export function resultStatus(value: number | null, thresholds: Thresholds | null): HealthStatus {
-  return evaluateStatus(value, thresholds) ?? 'healthy';
+/** The status a location's answer gets, as ingest evaluates a sample (readingStatus: thresholds, or an up/down check's answer). */
+export function resultStatus(m: Pick<RoundMetric, 'sourceType' | 'thresholds'>, r: { value: number | null; reason: string | null }): HealthStatus {
+  return readingStatus(m, r.value, r.reason);
 }
 
 /** Answers indexed by location, then metric. */
@@ -130,15 +130,15 @@ export function indexAnswers(answers: readonly LocationAnswer[]): Map<string, Ma
 }
 
 /** The metric's votes of this round: one per location that answered for it, in location order. */
-export function roundVotes(m: Pick<RoundMetric, 'metricId' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>, rechecks: readonly RecheckAnswer[] = []): Vote[] {
+export function roundVotes(m: Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>, rechecks: readonly RecheckAnswer[] = []): Vote[] {
   const votes: Vote[] = [];
   for (const location of m.locations) {
     const r = answers.get(location)?.get(m.metricId);
     if (!r) continue;
-    const vote: Vote = { location, value: r.value, reason: r.value === null ? r.reason : null, status: resultStatus(r.value, m.thresholds), at: r.at };
+    const vote: Vote = { location, value: r.value, reason: r.value === null ? r.reason : null, status: resultStatus(m, r), at: r.at };
     const again = rechecks.find((x) => x.metricId === m.metricId && x.failed === location);
     if (again) {
-      vote.recheck = again.result ? { location: again.by, value: again.result.value, reason: again.result.value === null ? again.result.reason : null, status: resultStatus(again.result.value, m.thresholds), at: again.result.at } : null;
+      vote.recheck = again.result ? { location: again.by, value: again.result.value, reason: again.result.value === null ? again.result.reason : null, status: resultStatus(m, again.result), at: again.result.at } : null;
     }
     votes.push(vote);
   }
@@ -146,7 +146,7 @@ export function roundVotes(m: Pick<RoundMetric, 'metricId' | 'thresholds' | 'loc
 }
 
 /** The locations whose vote on the metric fails this round (before any recheck). */
-export function failingLocations(m: Pick<RoundMetric, 'metricId' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>): string[] {
+export function failingLocations(m: Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>): string[] {
   return roundVotes(m, answers).filter((v) => voteKind(v) === 'fail').map((v) => v.location);
 }
 
@@ -155,7 +155,7 @@ export function failingLocations(m: Pick<RoundMetric, 'metricId' | 'thresholds' 
  * order (wrapping) among the metric's locations that answered this round; a metric only one
  * location answered for is checked again from that location (a second look beats none).
  */
-export function recheckPairs(metrics: readonly Pick<RoundMetric, 'metricId' | 'thresholds' | 'locations' | 'recheck'>[], answers: Map<string, Map<string, CheckResult>>): RecheckPair[] {
+export function recheckPairs(metrics: readonly Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations' | 'recheck'>[], answers: Map<string, Map<string, CheckResult>>): RecheckPair[] {
   const pairs: RecheckPair[] = [];
   for (const m of metrics) {
     if (!m.recheck) continue;

@@ -33,8 +33,12 @@ export interface SourceTypeRow {
   readonly feed: SourceFeed;
   /** Runs on an agent only: a metric of it needs `agent_id`. */
   readonly agentOnly: boolean;
-  /** Thresholds of a metric: `required` where a value needs them to get a status, `refused` where the status is given. */
-  readonly thresholds: 'required' | 'refused';
+  /**
+   * Thresholds of a metric: `required` where a value needs them to get a status, `refused` where the
+   * status is given, `optional` where a metric without them is an up/down check (an HTTP check: up
+   * when the target answers an accepted status, see `readingStatus` in ./thresholds).
+   */
+  readonly thresholds: 'required' | 'optional' | 'refused';
   /** The type it is a deprecated alias of, which the probe (and the cloud prober) runs it as (§9); null for itself. */
   readonly runsAs: string | null;
   /** Value semantics (value, unit), the words of spec §4.1's table. */
@@ -43,7 +47,7 @@ export interface SourceTypeRow {
 
 const probedOnAgent = { probeTestable: true, cloudCapable: false, cloudTestable: false, feed: 'probe', agentOnly: true, thresholds: 'required', runsAs: null } as const;
 const probedAnywhere = { probeTestable: true, cloudCapable: true, cloudTestable: false, feed: 'probe', agentOnly: false, thresholds: 'required', runsAs: null } as const;
-const publicHttpCheck = { probeTestable: true, cloudCapable: true, cloudTestable: true, feed: 'probe', agentOnly: false, thresholds: 'required', runsAs: null } as const;
+const publicHttpCheck = { probeTestable: true, cloudCapable: true, cloudTestable: true, feed: 'probe', agentOnly: false, thresholds: 'optional', runsAs: null } as const;
 
 export const SOURCE_TYPES = {
   prometheus: { ...probedOnAgent, value: 'scalar result of the PromQL query, not rescaled' },

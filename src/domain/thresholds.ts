@@ -10,6 +10,8 @@
  *   (overlapping thresholds, e.g. healthy over 0 and unhealthy over 100) the unhealthy one wins:
  *   a status page must never hide a breach behind a looser healthy rule.
  */
+import { sourceTypeRow } from './source-types';
+
 export const HEALTH_STATUSES = ['healthy', 'degraded', 'unhealthy', 'no_data'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 /** The statuses that come from a measured value and take part in the ranking. */
@@ -97,4 +99,43 @@ export function rollUp(statuses: Iterable<HealthStatus | null | undefined>): Sta
 /** The rollup's status alone: worst of healthy/degraded/unhealthy, no_data only when nothing was measured. */
 export function worstOf(statuses: Iterable<HealthStatus | null | undefined>): HealthStatus | null {
   return rollUp(statuses).status;
+}
+
+/**
+ * An up/down check: a metric of a type whose thresholds are optional (HTTP) stored without them.
+ * It is judged on the answer alone, as uptime monitors do: up when the target answered an accepted
+ * status (the value is then the response time), down when it answered another status or did not
+ * answer. Latency thresholds, when given, judge the value as for any metric.
+ */
+export function isUpDownCheck(sourceType: string, thresholds: Thresholds | null | undefined): boolean {
+  return sourceTypeRow(sourceType)?.thresholds === 'optional' && !hasAnyThreshold(thresholds);
+}
+
+const hasAnyThreshold = (t: Thresholds | null | undefined): boolean => !!t && Object.values(t).some((v) => v !== null && v !== undefined);
+
+/**
+ * The status a metric's reading gets (a sample, a location's vote), in one place for every path
+ * that stores one (agent samples, cloud rounds):
+ * - no value: `no_data` with its reason, except an up/down check's `unexpected_status:<code>`
+ *   (the target answered, with a status outside the accepted set), which is `unhealthy`;
+ * - a value: what the thresholds give it; `healthy` when the metric has none (an up/down check
+ *   that got an accepted answer, or a metric stored before thresholds were checked).
+ */
+export function readingStatus(
+  metric: { sourceType: string; thresholds: Thresholds | null | undefined },
+  value: number | null | undefined,
+  reason: string | null | undefined,
+): HealthStatus {
+  if (!isFiniteNumber(value) && isUpDownCheck(metric.sourceType, metric.thresholds) && typeof reason === 'string' && reason.startsWith('unexpected_status:')) return 'unhealthy';
+  return evaluateStatus(value, metric.thresholds) ?? 'healthy';
+}
+
+/**
+ * The reason a stored reading shows: a `no_data` reading's (no reason: `no_data`), and the
+ * `unexpected_status:<code>` an up/down check was judged unhealthy on, so the reader sees which
+ * status the target answered; null for any other reading with a status.
+ */
+export function shownReason(status: string, reason: string | null | undefined): string | null {
+  if (status === 'no_data') return reason ?? 'no_data';
+  return status === 'unhealthy' && typeof reason === 'string' && reason.startsWith('unexpected_status:') ? reason : null;
 }

@@ -1,4 +1,4 @@
-import { STATUS_RANK, evaluateStatus, holds, rollUp, thresholdsComplete, worstOf, type HealthStatus, type Thresholds } from '../../src/domain/thresholds';
+import { STATUS_RANK, evaluateStatus, holds, isUpDownCheck, readingStatus, rollUp, shownReason, thresholdsComplete, worstOf, type HealthStatus, type Thresholds } from '../../src/domain/thresholds';
 
 /** Latency-style thresholds: healthy under 200 ms, unhealthy over 500 ms, degraded between. */
 const latency: Thresholds = { healthy_operation: 'under', healthy_value: 200, unhealthy_operation: 'over', unhealthy_value: 500 };
@@ -93,5 +93,38 @@ describe('worst-of rollup (spec §1)', () => {
 
   it('accepts any iterable', () => {
     expect(worstOf(new Set<HealthStatus>(['healthy', 'unhealthy']))).toBe('unhealthy');
+  });
+});
+
+describe('an HTTP check without thresholds is an up/down check (readingStatus)', () => {
+  const upDown = { sourceType: 'http', thresholds: null };
+  it('is healthy when the target answered an accepted status (a response time), whatever it is', () => {
+    expect(isUpDownCheck('http', null)).toBe(true);
+    expect(isUpDownCheck('mtls_http', {})).toBe(true);
+    expect(readingStatus(upDown, 12, null)).toBe('healthy');
+    expect(readingStatus(upDown, 45_000, null)).toBe('healthy');
+  });
+
+  it('is unhealthy when the target answered a status outside the accepted set', () => {
+    expect(readingStatus(upDown, null, 'unexpected_status:503')).toBe('unhealthy');
+    expect(readingStatus({ sourceType: 'mtls_http', thresholds: undefined }, null, 'unexpected_status:404')).toBe('unhealthy');
+    expect(shownReason('unhealthy', 'unexpected_status:503')).toBe('unexpected_status:503');
+  });
+
+  it('is no_data with its reason when the target did not answer (a target-class reason reads as down)', () => {
+    expect(readingStatus(upDown, null, 'ECONNREFUSED')).toBe('no_data');
+    expect(readingStatus(upDown, null, 'header_ref_missing')).toBe('no_data');
+    expect(shownReason('no_data', 'ECONNREFUSED')).toBe('ECONNREFUSED');
+    expect(shownReason('no_data', null)).toBe('no_data');
+    expect(shownReason('healthy', 'ECONNREFUSED')).toBeNull();
+  });
+
+  it('keeps latency thresholds, when given, and every other type, as they were', () => {
+    expect(isUpDownCheck('http', latency)).toBe(false);
+    expect(readingStatus({ sourceType: 'http', thresholds: latency }, 600, null)).toBe('unhealthy');
+    expect(readingStatus({ sourceType: 'http', thresholds: latency }, null, 'unexpected_status:503')).toBe('no_data');
+    expect(isUpDownCheck('tcp', null)).toBe(false);
+    expect(readingStatus({ sourceType: 'tcp', thresholds: null }, null, 'unexpected_status:503')).toBe('no_data');
+    expect(readingStatus({ sourceType: 'tcp', thresholds: null }, 5, null)).toBe('healthy');
   });
 });

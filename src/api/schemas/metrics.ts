@@ -22,7 +22,7 @@ const ConfirmationInput = z
   })
   .nullable()
   .describe('When a failure counts (issue 25). Omitted fields take the defaults (majority, 2, 2, false) on create and keep their value on update; null resets to the defaults. Not for pushed metrics.');
-const Thresholds = z.record(z.string(), z.unknown()).nullable().describe('healthy_operation / healthy_value / unhealthy_operation / unhealthy_value: strict over (>), under (<), equal (=); between them is degraded. Not for manual and alert metrics.');
+const Thresholds = z.record(z.string(), z.unknown()).nullable().describe('healthy_operation / healthy_value / unhealthy_operation / unhealthy_value: strict over (>), under (<), equal (=); between them is degraded. Not for manual and alert metrics. Optional for http (and mtls_http): without them the metric is an up/down check, healthy when the target answers an accepted `expected_status`, unhealthy (reason unexpected_status:<code>) when it answers another, no_data with the network reason when it does not answer.');
 
 export const MetricCreateBody = z
   .strictObject({

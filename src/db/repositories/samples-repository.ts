@@ -266,11 +266,11 @@ const STORE_SKIPPING_STORED = storeSql(true);
  * keeps only the metrics that agent runs: its own (`voter` false) and the cloud metrics that list
  * it among their locations (`voter` true: its samples are votes for the rounds, not samples).
  */
-export async function metricsForIngest(em: EntityManager, organizationId: string, ids: readonly string[], agentId?: string): Promise<{ id: string; thresholds: Record<string, unknown> | null; voter: boolean }[]> {
+export async function metricsForIngest(em: EntityManager, organizationId: string, ids: readonly string[], agentId?: string): Promise<{ id: string; source_type: string; thresholds: Record<string, unknown> | null; voter: boolean }[]> {
   if (!ids.length) return [];
   return rawRows(
     em,
-    `select id, thresholds, ${agentId ? 'agent_id is null' : 'false'} as voter from metrics where id = any(?::uuid[]) and organization_id = ? and deleted_at is null and paused_at is null${
+    `select id, source_type, thresholds, ${agentId ? 'agent_id is null' : 'false'} as voter from metrics where id = any(?::uuid[]) and organization_id = ? and deleted_at is null and paused_at is null${
       agentId ? ` and (agent_id = ? or (agent_id is null and locations @> array[?]::text[]))` : ''
     }`,
     [pgArray(ids), organizationId, ...(agentId ? [agentId, `agent:${agentId}`] : [])],

@@ -3,7 +3,7 @@ import { lockMetrics, rebuildFlips } from '../../db/repositories/sample-import-r
 import { type FlipEventTerms, type NewSample, type StoredFlip, metricsForIngest, storeSamples } from '../../db/repositories/samples-repository';
 import { agentLocationId, type Vote } from '../../domain/confirmation';
 import { describeReason, normalizeReason } from '../../domain/reason-codes';
-import { type HealthStatus, type Thresholds, evaluateStatus } from '../../domain/thresholds';
+import { type HealthStatus, type Thresholds, readingStatus } from '../../domain/thresholds';
 import { PUSH_SOURCE_TYPES } from '../../domain/source-types';
 
 export interface IncomingSample {
@@ -24,11 +24,10 @@ export interface IngestResult {
   flips: number;
 }
 
-/** The status a sample gives: evaluated from the metric's thresholds (strict comparisons). */
-export function sampleStatus(thresholds: Thresholds | null, s: IncomingSample): HealthStatus {
+/** The status a sample gives: evaluated from the metric's thresholds (strict comparisons), or as an up/down check (readingStatus). */
+export function sampleStatus(metric: { sourceType: string; thresholds: Thresholds | null }, s: IncomingSample): HealthStatus {
   if (s.status) return s.status;
-  // Metrics are created with complete thresholds; a value without them counts as healthy.
-  return evaluateStatus(s.value, thresholds) ?? 'healthy';
+  return readingStatus(metric, s.value, s.reason);
 }
 
 /** Samples checked against the organization's metrics and evaluated, ready to store. */
@@ -65,7 +64,7 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
     if (!m) return rejected.push({ index, metric_id: s.metricId });
     const value = s.value !== null && Number.isFinite(s.value) ? s.value : null;
     const reason = value === null ? normalizeReason(s.reason ?? (s.value === null ? 'no_data' : 'non_finite_value')) : null;
-    const status = sampleStatus((m.thresholds as Thresholds | null) ?? null, { ...s, value, reason });
+    const status = sampleStatus({ sourceType: m.source_type, thresholds: (m.thresholds as Thresholds | null) ?? null }, { ...s, value, reason });
     if (m.voter && agentId) return readings.push({ metricId: m.id, location: agentLocationId(agentId), value, status, reason, at: s.sampledAt.toISOString() });
     // An agent is the location of its metric: its sample is its vote.
     rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status, reason, votes: s.votes ?? null, voter: !s.votes && agentId ? agentLocationId(agentId) : null });

@@ -50,7 +50,8 @@ function thresholdErrors(sourceType: string, t: Record<string, unknown> | null |
   if (sourceTypeRow(sourceType)?.thresholds === 'refused') {
     return t ? [{ path: 'thresholds', message: `${sourceType} metrics take no thresholds` }] : [];
   }
-  if (!t) return [{ path: 'thresholds', message: 'Required: healthy_operation, healthy_value, unhealthy_operation and unhealthy_value' }];
+  // An HTTP check may go without them: it is then an up/down check (domain/thresholds.ts readingStatus).
+  if (!t) return sourceTypeRow(sourceType)?.thresholds === 'optional' ? [] : [{ path: 'thresholds', message: 'Required: healthy_operation, healthy_value, unhealthy_operation and unhealthy_value' }];
   const errors: FieldError[] = [];
   for (const k of ['healthy_operation', 'unhealthy_operation']) {
     if (!(THRESHOLD_OPERATIONS as readonly unknown[]).includes(t[k])) errors.push({ path: `thresholds.${k}`, message: 'Expected over, under or equal' });

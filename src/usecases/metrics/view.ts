@@ -2,7 +2,7 @@ import type { Metric } from '../../db/entities';
 import { type Availability, availabilityOf, type ReasonClass, readingReasonClass } from '../../domain/reason-class';
 import { describeReason } from '../../domain/reason-codes';
 import { isPushSourceType } from '../../domain/source-types';
-import type { HealthStatus } from '../../domain/thresholds';
+import { type HealthStatus, shownReason } from '../../domain/thresholds';
 import { toIso, toIsoOrNull } from '../../domain/time';
 import { type Confirmation, pendingSummary } from '../../domain/confirmation';
 
@@ -43,7 +43,8 @@ export interface MetricView {
 
 export function metricView(m: Metric): MetricView {
   const noData = m.status === 'no_data';
-  const described = describeReason(noData ? (m.reason ?? 'no_data') : null);
+  // An up/down check judged unhealthy keeps the status its target answered (unexpected_status:503).
+  const described = describeReason(shownReason(m.status, m.reason));
   return {
     id: m.id,
     service_id: m.service,
