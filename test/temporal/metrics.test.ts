@@ -113,6 +113,36 @@ describe('metrics run on schedule and turn samples into status', () => {
     });
   }, 60_000);
 
+  it('judges an HTTP metric created without thresholds as up or down on a real agent: 200 healthy, 503 unhealthy, a stopped target down', async () => {
+    let answer = 200;
+    const site = http.createServer((_req, res) => res.writeHead(answer, { 'content-type': 'text/plain' }).end('hello'));
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+    try {
+      const reg = await call('POST', '/v1/agents', { name: 'edge-up-down' });
+      const agent = await startAgentProcess(api.baseUrl, reg.body.token);
+      agents.push(agent);
+      const created = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Intranet home', source_type: 'http', source_config: { url: siteUrl }, interval_seconds: 5, agent_id: reg.body.id });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ thresholds: null, status: 'no_data' });
+      const id = created.body.id;
+      await eventually(async () => expect(await metric(id)).toMatchObject({ status: 'healthy', availability: 'up', current_value: expect.any(Number), reason: null }), 30_000).catch((e) => {
+        throw new Error(`${e}\nagent output:\n${agent.output()}`);
+      });
+      answer = 503;
+      await eventually(async () => expect(await metric(id)).toMatchObject({ status: 'unhealthy', availability: 'down', reason: 'unexpected_status:503', current_value: null }), 30_000);
+      site.closeAllConnections();
+      await new Promise((r) => site.close(r));
+      await eventually(async () => expect(await metric(id)).toMatchObject({ status: 'no_data', availability: 'down', reason: 'ECONNREFUSED', reason_class: 'target' }), 30_000);
+      await eventually(async () => expect(events(id)).toEqual(['no_data→healthy', 'healthy→unhealthy', 'unhealthy→no_data']), 30_000);
+    } finally {
+      if (site.listening) {
+        site.closeAllConnections();
+        await new Promise((r) => site.close(r));
+      }
+    }
+  }, 150_000);
+
   it("runs a cloud metric from its bucket's Temporal Schedule, and no Schedule of its own", async () => {
     const created = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Public stats', source_type: 'http', source_config: { url: targetUrl }, thresholds: { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 }, interval_seconds: 30 });
     expect(created.body.mode).toBe('cloud');
