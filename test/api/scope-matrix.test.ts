@@ -141,6 +141,7 @@ const STRANGER_BODIES: Record<string, unknown> = {
   updateIncident: { title: 'stolen' },
   updateIncidentTemplate: { name: 'stolen' },
   addIncidentMessage: { type: 'Update', body: 'stolen' },
+  updateIncidentMessage: { body: 'stolen' },
   updateMaintenance: { title: 'stolen' },
   addMaintenanceMessage: { body: 'stolen' },
   updateWebhook: { description: 'stolen' },

@@ -9,6 +9,7 @@ import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '.
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, filterOf, flashOf, listQuery } from '../forms';
 import { alertPorts, consoleActor } from './alerting/ports';
+import { createIncidentButton } from '../../../render/console/pages/incident-buttons';
 
 const NAV = '/console/alerts';
 /** Resolved alerts under the open ones on the first page (each state has its own paged list). */
@@ -50,7 +51,8 @@ export const alertPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
   const sendDetail = async (reply: FastifyReply, v: ConsoleViewer, id: string, flash: string | null, failed?: { problem: FormProblem; status: number }) => {
     const alert = await getAlert(v.ctx, id);
     const names = await ruleNames(v.ctx, [alert.rule_id]);
-    const body = alertDetailBody({ alert, ruleName: names.get(alert.rule_id) ?? null, temporalUiUrl: deps.temporalUiUrl, problem: failed?.problem ?? null }, { csrf: v.csrf, canWrite: v.can('write:alerts') });
+    const draft = v.can('write:incidents') ? createIncidentButton({ from: 'alert', id: alert.id, csrf: v.csrf }) : '';
+    const body = `${draft}${alertDetailBody({ alert, ruleName: names.get(alert.rule_id) ?? null, temporalUiUrl: deps.temporalUiUrl, problem: failed?.problem ?? null }, { csrf: v.csrf, canWrite: v.can('write:alerts') })}`;
     if (failed?.status === 503) reply.header('retry-after', '5');
     return sendPage(reply, v, NAV, { title: `Alert: ${alert.title}`, flash, body }, failed?.status);
   };

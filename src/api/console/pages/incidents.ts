@@ -13,7 +13,11 @@ import {
 } from '../../../render/console/pages/incidents';
 import { addIncidentMessage, chosenImpacts, createIncident, deleteIncident, getIncident, listIncidents, publishIncident, resolveIncident, updateIncident } from '../../../usecases/incidents/incidents';
 import { type IncidentTemplateView, incidentTemplateForForm } from '../../../usecases/incidents/templates';
-import { IncidentCreateBody, IncidentMessageBody, IncidentPatchBody, IncidentResolveBody } from '../../schemas/incidents';
+import { incidentFromAlert } from '../../../usecases/incidents/from-alert';
+import { incidentFromMetric } from '../../../usecases/incidents/from-metric';
+import { editIncidentMessage } from '../../../usecases/incidents/message-edits';
+import { subscriberPreview } from '../../../usecases/incidents/subscriber-preview';
+import { IncidentCreateBody, IncidentMessageBody, IncidentMessagePatchBody, IncidentPatchBody, IncidentResolveBody } from '../../schemas/incidents';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, filterOf, flashOf, listQuery, optionalField, validated } from '../forms';
@@ -80,7 +84,7 @@ function timelineOf(i: Awaited<ReturnType<typeof getIncident>>): TimelineItem[] 
 }
 
 /** Incidents: list, create, and the detail page with its timeline and actions (API: /v1/incidents). */
-export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
+export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   app.get('/incidents', async (request, reply) => {
     const v = requireScope(request, 'read:incidents');
     const state = filterOf(request.query, 'state', INCIDENT_FILTER_STATES);
@@ -150,6 +154,7 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
       chosen_impacts: await chosenImpacts(v.ctx, id),
       customers: i.visible_to_customer_ids,
       timeline: timelineOf(i),
+      ...(i.state === 'draft' ? { preview: await subscriberPreview(v.ctx, deps.statusSite, id) } : {}),
     };
     return sendPage(reply, v, '/console/incidents', { title: i.title, flash, body: incidentDetailBody(detail, { csrf: v.csrf, canWrite: v.can('write:incidents'), failed }) }, failed?.status);
   };
@@ -171,6 +176,44 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   };
 
   action('publish', (v, id) => publishIncident(v.ctx, id), 'Incident published.');
+
+  // "Create incident" on a metric's or an alert's page: a draft in customers' words, opened for review before publishing.
+  const drafted = 'Draft incident created: check the message customers will read, then publish.';
+  app.post<{ Params: { metricId: string } }>('/incidents/from-metric/:metricId', async (request, reply) => {
+    const v = requireScope(request, 'write:incidents');
+    const i = await incidentFromMetric(v.ctx, request.params.metricId);
+    return redirectWithFlash(reply, `/console/incidents/${i.id}`, drafted);
+  });
+  app.post<{ Params: { alertId: string } }>('/incidents/from-alert/:alertId', async (request, reply) => {
+    const v = requireScope(request, 'write:incidents');
+    const r = await attempt(() => incidentFromAlert(v.ctx, request.params.alertId));
+    if (r.ok) return redirectWithFlash(reply, `/console/incidents/${r.value.id}`, drafted);
+    if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+    // An alert about no service customers see: back to the alert, saying why.
+    return redirectWithFlash(reply, `/console/alerts/${encodeURIComponent(request.params.alertId)}`, `No incident drafted: ${r.problem.errors?.[0]?.message ?? r.problem.detail}.`);
+  });
+
+  // The internal note (PATCH /v1/incidents/{id} internal_note; empty clears it).
+  app.post<IdRequest>('/incidents/:id/note', async (request, reply) => {
+    const v = requireScope(request, 'write:incidents');
+    const { id } = request.params;
+    const note = field(request.body, 'internal_note');
+    const r = await attempt(() => updateIncident(v.ctx, id, validated(IncidentPatchBody, { internal_note: note.trim() ? note : null })));
+    if (r.ok) return redirectWithFlash(reply, `/console/incidents/${id}`, 'Internal note saved.');
+    if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+    return sendDetail(reply, v, id, null, { form: 'note', problem: r.problem, messageEdit: { messageId: null, problem: r.problem, body: note }, status: r.status });
+  });
+
+  // Edit a message (PATCH /v1/incidents/{id}/messages/{messageId}): subscribers are emailed again only when the box is ticked.
+  app.post<{ Params: { id: string; messageId: string } }>('/incidents/:id/messages/:messageId/edit', async (request, reply) => {
+    const v = requireScope(request, 'write:incidents');
+    const { id, messageId } = request.params;
+    const body = field(request.body, 'body');
+    const r = await attempt(() => editIncidentMessage(v.ctx, id, messageId, validated(IncidentMessagePatchBody, { body, notify_subscribers: field(request.body, 'notify_subscribers') === 'true' })));
+    if (r.ok) return redirectWithFlash(reply, `/console/incidents/${id}`, 'Message saved.');
+    if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+    return sendDetail(reply, v, id, null, { form: 'message-edit', problem: r.problem, messageEdit: { messageId, problem: r.problem, body }, status: r.status });
+  });
   action(
     'message',
     (v, id, body) =>

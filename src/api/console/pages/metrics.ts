@@ -27,6 +27,7 @@ import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '.
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, listQuery, validated } from '../forms';
 import { metricFormPages } from './metric-forms';
+import { createIncidentButton } from '../../../render/console/pages/incident-buttons';
 import { AGENT_WAIT_SECONDS, canTest, measurementBody, measurementFormValues, outcomeOf, requireProbeTestScope } from './metric-shared';
 
 const NAV = '/console/metrics';
@@ -132,7 +133,8 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       locations: await locationsView(v, m, extra.measurement),
       canEdit: v.can('write:metrics'),
     });
-    return { title: `Metric: ${m.name}`, body };
+    const draft = v.can('write:incidents') ? createIncidentButton({ from: 'metric', id: m.id, csrf: v.csrf }) : '';
+    return { title: `Metric: ${m.name}`, body: `${draft}${body}` };
   }
 
   app.get('/metrics', async (request, reply) => {

@@ -4,6 +4,7 @@ import { MESSAGE_TYPES, SEVERITIES } from '../../../domain/incident-state';
 import { esc } from '../../html';
 import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
 import { type Choice, type TimelineItem, facts, link, namesOf, pager, stateBadge, table, timeline, utcTime } from '../parts';
+import { type MessageEditProblem, type MessageRow, type SubscriberPreviewView, internalNoteSection, messagesSection, previewSection } from './incident-messages';
 
 export type { Choice, TimelineItem };
 
@@ -151,12 +152,19 @@ export interface IncidentDetail {
   canceled_at: string | null;
   updated_at: string;
   timeline: TimelineItem[];
+  /** The organization's own note (never public). */
+  internal_note: string | null;
+  messages: MessageRow[];
+  /** A draft's subscriber email as a publish would send it (undefined: not a draft). */
+  preview?: SubscriberPreviewView | null;
 }
 
 /** Which form of the detail page a problem belongs to, with what was typed into it. */
 export interface IncidentActionProblem {
-  form: 'publish' | 'message' | 'resolve' | 'delete' | 'edit';
+  form: 'publish' | 'message' | 'resolve' | 'delete' | 'edit' | 'note' | 'message-edit';
   problem: FormProblem;
+  /** A refused note change or message edit. */
+  messageEdit?: MessageEditProblem;
   values?: Record<string, string>;
   /** The edit form as it was posted. */
   edit?: IncidentEditValues;
@@ -235,8 +243,13 @@ ${message}
 ${resolve}
 ${editSection(d, o.csrf, f)}`;
   }
+  const editFailed = f && (f.form === 'note' || f.form === 'message-edit') ? (f.messageEdit ?? null) : null;
+  const canEdit = o.canWrite && d.state !== 'deleted';
   return `<p><a href="/console/incidents">← All incidents</a></p>
 ${summary}
+${messagesSection({ id: d.id, state: d.state, messages: d.messages, csrf: o.csrf, canWrite: canEdit, failed: editFailed })}
+${internalNoteSection({ id: d.id, note: d.internal_note, csrf: o.csrf, canWrite: canEdit, failed: editFailed })}
+${d.preview !== undefined ? previewSection(d.preview) : ''}
 ${actions}
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
 <p class="muted">Oldest first, times in UTC.</p>
