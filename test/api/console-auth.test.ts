@@ -41,7 +41,7 @@ describe('console sign-in, sessions, CSRF and roles', () => {
     expect((await b.post(path, {})).status).toBe(303);
     const overview = await b.get('/console');
     expect([overview.status, overview.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-    expect(overview.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(overview.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     expect([overview.headers.get('x-frame-options'), overview.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
     expect(overview.text).toContain('ops@example.com (operator)');
     const again = new ConsoleClient(api.baseUrl);

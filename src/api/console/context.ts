@@ -107,6 +107,9 @@ export function chromeOf(v: ConsoleViewer, active: string): ConsoleChrome {
 }
 
 /** Sends a console page (HTML, never cached: it shows the organization's live state). */
+/** How often a live page (overview, alerts, metrics, incidents) refreshes its content while open. */
+export const LIVE_SECONDS = 10;
+
 export function sendPage(reply: FastifyReply, v: ConsoleViewer, active: string, page: ConsolePage, status = 200): FastifyReply {
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(consolePage(chromeOf(v, active), page));
 }

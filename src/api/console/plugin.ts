@@ -48,7 +48,7 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
 
-  // Pages load nothing but their own stylesheet, run no script, post only to the console, and are never framed.
+  // Pages load nothing but their own stylesheet and script, fetch only themselves (live pages), post only to the console, and are never framed.
   // A self-contained document (statement.html) sets its own, stricter policy: its inline styles by hash.
   // When each console request arrived, for the Server-Timing header (reply.elapsedTime needs a logger).
   const arrived = new WeakMap<FastifyRequest, number>();
@@ -56,7 +56,7 @@ export const consolePlugin: FastifyPluginAsync<ConsoleDeps> = async (app: Fastif
     arrived.set(request, performance.now());
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-content-type-options', 'nosniff');

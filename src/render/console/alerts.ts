@@ -1,7 +1,7 @@
 import { esc } from '../html';
 import { alertsNav } from './alerting-parts';
 import { type FormProblem, actionButton, csrfField, problemBox, stateFilter } from './forms';
-import { type TimelineItem, facts, link, pager, stateBadge, table, timeline, utcTime } from './parts';
+import { type TimelineItem, facts, link, pager, stateBadge, table, timeline, utcTime, zonedTime } from './parts';
 import { temporalWorkflowLink } from './pages/webhooks';
 
 /** An alert as the API shows it (GET /v1/alerts/{id}), with its timeline. */
@@ -212,4 +212,31 @@ export function onCallNowBlock(rows: readonly OnCallNowRow[], openAlerts: { coun
 ${alerts}
 ${table(['Schedule', 'On call', 'Until'], body, 'No on-call schedules yet.')}
 </section>`;
+}
+
+/** An open alert as the overview lists it. */
+export interface OpenAlertRow {
+  id: string;
+  title: string;
+  severity: string;
+  state: string;
+  triggered_at: string;
+  level: number;
+}
+
+const SEVERITY_ORDER: Record<string, number> = { critical: 0, warning: 1, info: 2 };
+
+/**
+ * The overview's first block while anything pages: the open alerts, critical first, newest first
+ * within a severity, each with its state and since when. Nothing at all when none is open (the
+ * on-call block says "No open alerts").
+ */
+export function openAlertsBlock(alerts: readonly OpenAlertRow[], more: boolean, timeZone: string): string {
+  if (!alerts.length) return '';
+  const sorted = [...alerts].sort((a, b) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3) || b.triggered_at.localeCompare(a.triggered_at));
+  const rows = sorted.map((a) => [link(alertHref(a.id), a.title), severityBadge(a.severity), alertStateBadge(a.state), zonedTime(a.triggered_at, timeZone), a.level ? esc(String(a.level)) : '<span class="muted">—</span>']);
+  const critical = alerts.filter((a) => a.severity === 'critical').length;
+  const heading = critical ? `${critical} critical alert${critical === 1 ? '' : 's'} open` : `${alerts.length} alert${alerts.length === 1 ? '' : 's'} open`;
+  return `<section class="open-alerts" aria-labelledby="open-alerts"><h2 id="open-alerts">${esc(heading)}</h2>
+${table(['Alert', 'Severity', 'State', 'Since', 'Level'], rows, '')}${more ? `<p>${link('/console/alerts?state=open', 'All open alerts')}</p>` : ''}</section>`;
 }

@@ -26,9 +26,11 @@ export interface ConsolePage {
   body: string;
   /** Shown once at the top (after a redirect): what just happened. */
   flash?: string | null;
+  /** Refresh the page's content every this many seconds while it is open (console.js; nothing without script). */
+  live?: number;
 }
 
-function document(title: string, header: string, body: string, zone: string | null = null): string {
+function document(title: string, header: string, body: string, zone: string | null = null, live: number | null = null): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -44,7 +46,7 @@ function document(title: string, header: string, body: string, zone: string | nu
 <body${zone ? ` data-time-zone="${esc(zone)}"` : ''}>
 <a class="skip-link" href="#main">Skip to main content</a>
 ${header}
-<main id="main" tabindex="-1">
+<main id="main" tabindex="-1"${live ? ` data-live-seconds="${live}"` : ''}>
 ${body}
 </main>
 </body>
@@ -63,7 +65,7 @@ export function consolePage(chrome: ConsoleChrome, page: ConsolePage): string {
 </header>
 <nav class="main" aria-label="Console"><ul>${nav}</ul></nav>`;
   const flash = page.flash ? `<div class="flash" role="status">${esc(page.flash)}</div>\n` : '';
-  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`, chrome.browserZone ? 'browser' : chrome.timeZone && chrome.timeZone !== 'UTC' ? chrome.timeZone : null);
+  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`, chrome.browserZone ? 'browser' : chrome.timeZone && chrome.timeZone !== 'UTC' ? chrome.timeZone : null, page.live ?? null);
 }
 
 /** A page outside a session (sign-in): no navigation. */

@@ -5,7 +5,7 @@ import type { FormProblem } from '../../../render/console/forms';
 import { type AlertActionName, getAlert, listAlerts, actOnAlert } from '../../../usecases/alerting/alerts';
 import { getRule } from '../../../usecases/alerting/rules';
 import type { OrgContext } from '../../../usecases/context';
-import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
+import { type ConsoleViewer, LIVE_SECONDS, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, filterOf, flashOf, listQuery } from '../forms';
 import { alertPorts, consoleActor } from './alerting/ports';
@@ -45,7 +45,7 @@ export const alertPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
       : [await listAlerts(v.ctx, { limit: 50, state: 'open' }), await listAlerts(v.ctx, { limit: RECENT_RESOLVED, state: 'resolved' })];
     const names = await ruleNames(v.ctx, [...open.items, ...rest.items].map((a) => a.rule_id));
     const body = alertListBody({ open: open.items, openNext: open.nextCursor, rest: rest.items, restNext: rest.nextCursor, state, ruleNames: names }, { csrf: v.csrf, canWrite: v.can('write:alerts') });
-    return sendPage(reply, v, NAV, { title: 'Alerts', flash: flashOf(request.query), body });
+    return sendPage(reply, v, NAV, { title: 'Alerts', flash: flashOf(request.query), body, live: LIVE_SECONDS });
   });
 
   const sendDetail = async (reply: FastifyReply, v: ConsoleViewer, id: string, flash: string | null, failed?: { problem: FormProblem; status: number }) => {
@@ -54,7 +54,7 @@ export const alertPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
     const draft = v.can('write:incidents') ? createIncidentButton({ from: 'alert', id: alert.id, csrf: v.csrf }) : '';
     const body = `${draft}${alertDetailBody({ alert, ruleName: names.get(alert.rule_id) ?? null, temporalUiUrl: deps.temporalUiUrl, problem: failed?.problem ?? null }, { csrf: v.csrf, canWrite: v.can('write:alerts') })}`;
     if (failed?.status === 503) reply.header('retry-after', '5');
-    return sendPage(reply, v, NAV, { title: `Alert: ${alert.title}`, flash, body }, failed?.status);
+    return sendPage(reply, v, NAV, { title: `Alert: ${alert.title}`, flash, body, ...(failed ? {} : { live: LIVE_SECONDS }) }, failed?.status);
   };
 
   app.get<IdRequest>('/alerts/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:alerts'), request.params.id, flashOf(request.query)));

@@ -23,7 +23,7 @@ import type { MetricView } from '../../../usecases/metrics/view';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
 import { getService, listServices } from '../../../usecases/services';
 import { getAgent } from '../../../usecases/agents';
-import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
+import { type ConsoleViewer, LIVE_SECONDS, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, listQuery, validated } from '../forms';
 import { metricFormPages } from './metric-forms';
@@ -158,12 +158,12 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       statuses: HEALTH_STATUSES,
       canCreate: v.can('write:metrics'),
     });
-    return sendPage(reply, v, NAV, { title: 'Metrics', flash: flashOf(request.query), body });
+    return sendPage(reply, v, NAV, { title: 'Metrics', flash: flashOf(request.query), body, live: LIVE_SECONDS });
   });
 
   app.get<{ Params: { id: string } }>('/metrics/:id', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');
-    return sendPage(reply, v, NAV, { ...(await detailPage(v, request.params.id)), flash: flashOf(request.query) });
+    return sendPage(reply, v, NAV, { ...(await detailPage(v, request.params.id)), flash: flashOf(request.query), live: LIVE_SECONDS });
   });
 
   // "Test this probe": the API's POST /v1/metrics/test with the metric's own definition. Nothing is

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { overviewBody } from '../../../render/console/pages/overview';
 import { consoleOverview } from '../../../usecases/overview';
-import { requireScope, sendPage } from '../context';
+import { LIVE_SECONDS, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { flashOf } from '../forms';
-import { onCallNowSection } from './alerting/on-call-now';
+import { onCallNowSection, openAlertsSection } from './alerting/on-call-now';
 
 /** The overview: open incidents, near maintenance, alerts and on call, then every service worst first (those without data last). */
 export const overviewPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
@@ -12,6 +12,7 @@ export const overviewPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     const v = requireScope(request, 'read:metrics');
     const o = await consoleOverview(v.ctx);
     const onCall = await onCallNowSection(v);
+    const openAlerts = await openAlertsSection(v);
     const incidents = v.can('read:incidents');
     const body = overviewBody({
       incidents: incidents ? o.incidents : null,
@@ -20,8 +21,9 @@ export const overviewPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
       noData: o.noData,
       truncated: o.truncated,
       onCall,
+      openAlerts,
       timeZone: v.timeZone,
     });
-    return sendPage(reply, v, '/console', { title: 'Overview', flash: flashOf(request.query), body });
+    return sendPage(reply, v, '/console', { title: 'Overview', flash: flashOf(request.query), body, live: LIVE_SECONDS });
   });
 };

@@ -20,6 +20,8 @@ export interface OverviewView {
   truncated: boolean;
   /** Who is on call and open alerts (already rendered; '' without read:alerts). */
   onCall: string;
+  /** The open alerts, critical first (already rendered; '' when none or without read:alerts). */
+  openAlerts?: string;
   timeZone: string;
 }
 
@@ -94,7 +96,7 @@ function noDataSection(v: OverviewView): string {
 ${table(['Service', 'Why'], rows, '')}</section>`;
 }
 
-/** The overview: what is wrong now first (incidents, maintenance, alerts and on call), then services worst first, then those without data. */
+/** The overview: what is wrong now first (open alerts, incidents, maintenance, on call), then services worst first, then those without data. */
 export function overviewBody(v: OverviewView): string {
-  return [summary(v), incidentsSection(v), maintenancesSection(v), v.onCall, servicesSection(v), noDataSection(v)].filter(Boolean).join('\n');
+  return [summary(v), v.openAlerts ?? '', incidentsSection(v), maintenancesSection(v), v.onCall, servicesSection(v), noDataSection(v)].filter(Boolean).join('\n');
 }

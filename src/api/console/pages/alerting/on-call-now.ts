@@ -1,4 +1,4 @@
-import { type OnCallNowRow, onCallNowBlock } from '../../../../render/console/alerts';
+import { type OnCallNowRow, onCallNowBlock, openAlertsBlock } from '../../../../render/console/alerts';
 import { listAlerts } from '../../../../usecases/alerting/alerts';
 import { listSchedules, onCallNow } from '../../../../usecases/alerting/schedules';
 import type { ConsoleViewer } from '../../context';
@@ -19,4 +19,14 @@ export async function onCallNowSection(v: ConsoleViewer): Promise<string> {
   }
   const open = await listAlerts(v.ctx, { limit: COUNTED, state: 'open' });
   return onCallNowBlock(rows, { count: open.items.length, more: open.nextCursor !== null });
+}
+
+/** Open alerts shown at the top of the overview. */
+const LISTED = 10;
+
+/** The overview's open alerts, critical first; '' when none is open or without read:alerts. */
+export async function openAlertsSection(v: ConsoleViewer): Promise<string> {
+  if (!v.can('read:alerts')) return '';
+  const open = await listAlerts(v.ctx, { limit: LISTED, state: 'open' });
+  return openAlertsBlock(open.items, open.nextCursor !== null, v.timeZone);
 }
