@@ -118,6 +118,60 @@ describe('console metric configuration', () => {
     expect(manual).not.toContain('value="test"');
   });
 
+  it('picks the type by readable names grouped by what they watch (?type=), with one Service select, no raw backticks and the advanced settings collapsed', async () => {
+    const page = (await operator.get(`/console/metrics/new?type=tcp&service_id=${org.services.Search}`)).text;
+    expect(page).toContain('name="source_type" value="tcp"');
+    const picker = /<form class="stack type-chooser"[\s\S]*?<\/form>/.exec(page)![0];
+    const groups = [...picker.matchAll(/<optgroup label="([^"]+)">([\s\S]*?)<\/optgroup>/g)].map((g) => [g[1]!.replace(/&amp;|&#38;/g, "&"), [...g[2]!.matchAll(/<option value="([^"]+)"/g)].map((o) => o[1])]);
+    expect(groups).toEqual([
+      ['Websites & APIs', ['http', 'grpc', 'websocket', 'mtls_http', 'tls_cert'].sort((a, b) => ALL_SOURCE_TYPES.indexOf(a as never) - ALL_SOURCE_TYPES.indexOf(b as never))],
+      ['Network', ['tcp', 'dns', 'icmp']],
+      ['Data & logs', ['prometheus', 'database', 'cloudwatch', 'loki', 'elasticsearch']],
+      ['Pushed to Vigil', ['otlp', 'heartbeat', 'alert']],
+      ['Set by hand', ['manual']],
+      ['Host', ['host']],
+      ['Custom', ['custom']],
+    ]);
+    expect(textOf(picker)).toContain('HTTP(S): is it up?');
+    expect(textOf(picker)).toContain('Ping (ICMP)');
+    expect(picker).toMatch(/<option value="tcp" selected>TCP port</);
+    // One Service select in the whole page: the picker carries the chosen service along instead.
+    expect(page.match(/<select[^>]*name="service_id"/g)).toHaveLength(1);
+    expect(picker).toContain(`name="service_id" value="${org.services.Search}"`);
+    for (const type of ALL_SOURCE_TYPES) {
+      const text = textOf((await operator.get(`/console/metrics/new?type=${type}`)).text);
+      expect([type, text.includes('`')]).toEqual([type, false]);
+    }
+    // Required fields first; the rest (more settings, locations, confirmation) collapsed.
+    const http = (await operator.get('/console/metrics/new?type=http')).text;
+    const advanced = /<details class="advanced"( open)?>[\s\S]*?<\/details>/.exec(http)!;
+    expect(advanced[1]).toBeUndefined();
+    expect(advanced[0]).toContain('name="source_config.expected_status"');
+    expect(advanced[0]).toContain('Locations and confirmation');
+    expect(http).toMatch(/<details class="thresholds-optional">/);
+    expect(textOf(http)).toContain('Without thresholds this check is up when the URL answers an accepted status');
+    expect(http).not.toMatch(/name="thresholds\.[a-z_]+"[^>]* required/);
+    // Values show with their unit.
+    expect(textOf(http)).toContain('Unhealthy value (ms)');
+  });
+
+  it('creates an "Is it up?" HTTP metric without thresholds from the short form; a TCP metric still needs them', async () => {
+    const page = await operator.get('/console/metrics/new?type=http');
+    const res = await operator.post('/console/metrics/new', { _csrf: csrfOf(page.text), _action: 'save', source_type: 'http', service_id: org.services.Search, name: 'Search is up', 'source_config.url': targetUrl, 'confirmation.quorum': 'majority', 'confirmation.failures': '2', 'confirmation.recoveries': '2' });
+    expect([res.status, res.status === 303 ? '' : textOf(res.text).slice(0, 2000)]).toEqual([303, '']);
+    const created = (await metricsOf(org)).find((m) => m.name === 'Search is up');
+    expect(created).toMatchObject({ source_type: 'http', thresholds: null, source_config: { url: targetUrl } });
+    const edit = await operator.get(`/console/metrics/${created.id}/edit`);
+    expect(edit.status).toBe(200);
+    const saved = await operator.post(`/console/metrics/${created.id}/edit`, { _csrf: csrfOf(edit.text), _action: 'save', service_id: org.services.Search, name: 'Search is up', 'source_config.url': targetUrl, interval_seconds: '60', 'confirmation.quorum': 'majority', 'confirmation.failures': '2', 'confirmation.recoveries': '2' });
+    expect([saved.status, saved.status === 303 ? '' : textOf(saved.text).slice(0, 1500)]).toEqual([303, '']);
+    expect((await org.call('GET', `/v1/metrics/${created.id}`)).body.thresholds).toBeNull();
+    const tcpPage = await operator.get('/console/metrics/new?type=tcp');
+    const tcp = await operator.post('/console/metrics/new', { _csrf: csrfOf(tcpPage.text), _action: 'save', source_type: 'tcp', service_id: org.services.Search, name: 'Port', 'source_config.host': 'db.example.com', 'source_config.port': '5432' });
+    expect([tcp.status, textOf(tcp.text).slice(0, 0)]).toEqual([400, '']);
+    expect(fieldError(tcp.text, 'thresholds.healthy_operation')).toBe('Healthy when the value is must be over, under or equal');
+  });
+
   it('creates an http metric through the form (303 to its page) and the API stores exactly what the form said', async () => {
     const page = await operator.get('/console/metrics/new?source_type=http');
     const res = await operator.post('/console/metrics/new', httpForm(csrfOf(page.text)));

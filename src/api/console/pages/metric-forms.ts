@@ -63,8 +63,11 @@ function draftOf(v: MetricFormValues, creating: boolean): { body: Record<string,
   const own: FieldError[] = [];
   const source = sourceConfigFromForm(v.source_type, (name) => v.source[name] ?? '');
   own.push(...source.errors);
-  const refused = sourceTypeRow(v.source_type)?.thresholds === 'refused';
-  const thresholds = refused ? null : thresholdsBody(v.thresholds);
+  const rule = sourceTypeRow(v.source_type)?.thresholds;
+  const given = thresholdsBody(v.thresholds);
+  // An HTTP check with all four left empty is an up/down check: no thresholds at all.
+  const refused = rule === 'refused' || (rule === 'optional' && Object.keys(given).length === 0);
+  const thresholds = refused ? null : given;
   const push = isPushSourceType(v.source_type);
   const measurement = push ? { body: {}, own: [] } : measurementBody(v.measurement, v.agent_id ? 'agent' : 'cloud');
   own.push(...measurement.own);
@@ -140,7 +143,9 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
   app.get('/metrics/new', async (request, reply) => {
     const v = requireScope(request, 'write:metrics');
     const q = (request.query ?? {}) as Record<string, unknown>;
-    const type = typeof q.source_type === 'string' && isSourceType(q.source_type) ? q.source_type : 'http';
+    // `?type=` from the picker; `?source_type=` as older links say it.
+    const asked = typeof q.type === 'string' ? q.type : q.source_type;
+    const type = typeof asked === 'string' && isSourceType(asked) ? asked : 'http';
     const values = formValues({ service_id: typeof q.service_id === 'string' ? q.service_id : '', 'confirmation.quorum': 'majority', 'confirmation.failures': '2', 'confirmation.recoveries': '2' }, type);
     return formPage(reply, v, { values });
   });

@@ -10,5 +10,9 @@ form.metric-form textarea{min-height:4.5rem;font-family:ui-monospace,SFMono-Regu
 .threshold-row{display:flex;flex-wrap:wrap;gap:.5rem 1rem}
 .threshold-row>div{flex:1 1 12rem;min-width:0}
 .threshold-words{border-left:4px solid ${c.link};background:${c.nav};color:${c.text};padding:.4rem .6rem;margin:.5rem 0 0}
+form.metric-form details{border:1px solid ${c.border};border-radius:.25rem;padding:.5rem .75rem;margin:0 0 1rem}
+form.metric-form details>summary{cursor:pointer;font-weight:600}
+form.metric-form details[open]>summary{margin-bottom:.5rem}
+.up-down-note{border-left:4px solid ${c.link};background:${c.nav};color:${c.text};padding:.4rem .6rem;margin:0 0 .75rem}
 form.type-chooser{border-bottom:1px solid ${c.border};padding-bottom:.75rem;margin-bottom:1rem}
 `;

@@ -1,4 +1,4 @@
-import { ALL_SOURCE_TYPES, isPushSourceType, sourceTypeRow } from '../../../domain/source-types';
+import { isPushSourceType, sourceTypeRow } from '../../../domain/source-types';
 import { esc } from '../../html';
 import { managedNotice } from '../config-as-code';
 import { type FormProblem, csrfField, inputField, problemBox, selectField } from '../forms';
@@ -6,6 +6,7 @@ import { OTHER_SETTINGS, type SourceField, formName, sourceFields } from './metr
 import { OPERATION_CHOICES, THRESHOLD_FIELDS, type ThresholdValues, thresholdsInWords } from './metric-form-thresholds';
 import { type LocationChoice, type MeasurementFormValues, MEASUREMENT_FIELDS, measurementFields, measurementProblem } from './metric-locations';
 import { type ProbeTestOutcome, metricHref, probeOutcomeBlock } from './metrics';
+import { prose, typeLabel, typeOptionGroups } from './metric-types';
 
 /** What the metric form holds: as stored, or as sent back (with its problem). */
 export interface MetricFormValues {
@@ -60,7 +61,7 @@ function sourceInput(f: SourceField, value: string, problem: FormProblem | null)
   const name = formName(f);
   const id = fieldId(name);
   const errors = errorsOf(problem, name);
-  const help = [f.help, kindHint(f), f.defaultValue !== null ? `Default ${f.defaultValue}.` : '', f.required ? '' : 'Optional: leave empty for the default.'].filter(Boolean).join(' ');
+  const help = [f.help ? prose(f.help) : '', esc(kindHint(f)), f.defaultValue !== null ? `Default ${esc(f.defaultValue)}.` : '', f.required ? '' : 'Optional: leave empty for the default.'].filter(Boolean).join(' ');
   const by = [`${id}-hint`, errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
   const attrs = `id="${id}" name="${esc(name)}"${f.required ? ' required' : ''}${errors.length ? ' aria-invalid="true"' : ''} aria-describedby="${by}"`;
   let control: string;
@@ -70,16 +71,27 @@ function sourceInput(f: SourceField, value: string, problem: FormProblem | null)
   } else if (f.kind === 'longtext' || f.kind === 'pairs' || f.kind === 'json') control = `<textarea ${attrs}>${esc(value)}</textarea>`;
   else control = `<input type="${f.kind === 'integer' ? 'number' : 'text'}" ${attrs} value="${esc(value)}">`;
   const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('; '))}</p>` : '';
-  return `<div><label for="${id}">${esc(labelOf(f.key))}${f.required ? '' : ' <span class="muted">(optional)</span>'}</label>${control}<p class="muted" id="${id}-hint">${esc(help)}</p>${err}</div>`;
+  return `<div><label for="${id}">${esc(labelOf(f.key))}${f.required ? '' : ' <span class="muted">(optional)</span>'}</label>${control}<p class="muted" id="${id}-hint">${help}</p>${err}</div>`;
 }
 
+/** The type's required fields: what to check, shown first. */
 function sourceFieldset(v: MetricFormValues, problem: FormProblem | null): string {
-  const fields = sourceFields(v.source_type);
-  const row = sourceTypeRow(v.source_type);
+  const fields = sourceFields(v.source_type).filter((f) => f.required);
+  const t = typeLabel(v.source_type);
+  const none = fields.length ? '' : `<p class="muted">Nothing is required here; settings are under Advanced settings.</p>`;
+  return `<fieldset class="source-config"><legend>What to check: ${esc(t.label)}</legend>
+${t.measures ? `<p class="muted">${esc(t.measures)}</p>` : ''}
+${fields.map((f) => sourceInput(f, v.source[formName(f)] ?? '', problem)).join('\n')}${none}
+</fieldset>`;
+}
+
+/** The type's optional fields and the box for any other setting, for the collapsed advanced settings. */
+function moreSourceFields(v: MetricFormValues, problem: FormProblem | null): string {
+  const all = sourceFields(v.source_type);
+  const fields = all.filter((f) => !f.required);
   const other = v.source[OTHER_SETTINGS] ?? '';
-  const otherField = { key: '_other', kind: 'json' as const, required: false, help: fields.length ? 'Settings this form has no field for, as a JSON object (kept as they are).' : `${v.source_type} metrics take any settings object: write it as JSON.`, choices: [], defaultValue: null };
-  return `<fieldset class="source-config"><legend>What to check: <code>${esc(v.source_type)}</code></legend>
-${row ? `<p class="muted">The value: ${esc(row.value)}.</p>` : ''}
+  const otherField = { key: '_other', kind: 'json' as const, required: false, help: all.length ? 'Settings this form has no field for, as a JSON object (kept as they are).' : `${typeLabel(v.source_type).label} metrics take any settings object: write it as JSON.`, choices: [], defaultValue: null };
+  return `<fieldset class="source-config-more"><legend>More ${esc(typeLabel(v.source_type).label)} settings</legend>
 ${fields.map((f) => sourceInput(f, v.source[formName(f)] ?? '', problem)).join('\n')}
 ${sourceInput(otherField, other, problem)}
 </fieldset>`;
@@ -90,31 +102,45 @@ function unitOf(v: MetricFormValues): string | null {
   if (v.unit.trim()) return v.unit.trim();
   // A number read from a JSON answer is in the unit the source names, or bare (src/probes/http.ts).
   if (v.source['source_config.json_path']?.trim()) return v.source['source_config.unit']?.trim() || null;
-  const value = sourceTypeRow(v.source_type)?.value ?? '';
-  if (v.source_type === 'tls_cert') return 'days';
-  return /^ms\b/.test(value) ? 'ms' : null;
+  return typeLabel(v.source_type).unit;
 }
 
 function thresholdsFieldset(v: MetricFormValues, problem: FormProblem | null): string {
-  if (sourceTypeRow(v.source_type)?.thresholds === 'refused') return `<p class="muted">${esc(v.source_type)} metrics take no thresholds: their status is ${v.source_type === 'manual' ? 'set by hand' : 'the worst firing alert'}.</p>`;
+  const rule = sourceTypeRow(v.source_type)?.thresholds;
+  if (rule === 'refused') return `<p class="muted">${esc(typeLabel(v.source_type).label)} metrics take no thresholds: their status is ${v.source_type === 'manual' ? 'set by hand' : 'the worst firing alert'}.</p>`;
+  const optional = rule === 'optional';
   const t = v.thresholds;
-  const words = thresholdsInWords(t, unitOf(v));
-  const ops = [{ value: '', label: 'Choose…' }, ...OPERATION_CHOICES];
-  return `<fieldset class="thresholds" aria-describedby="thresholds-words"><legend>Thresholds</legend>
-<p class="muted">Unhealthy is checked first, then healthy; a value that meets neither is degraded. Comparisons are strict.</p>
-<div class="threshold-row">${selectField({ name: 'thresholds.unhealthy_operation', label: 'Unhealthy when the value is', options: ops, value: t.unhealthy_operation, problem, required: true })}
-${inputField({ name: 'thresholds.unhealthy_value', label: 'Unhealthy value', type: 'text', value: t.unhealthy_value, problem, required: true })}</div>
-<div class="threshold-row">${selectField({ name: 'thresholds.healthy_operation', label: 'Healthy when the value is', options: ops, value: t.healthy_operation, problem, required: true })}
-${inputField({ name: 'thresholds.healthy_value', label: 'Healthy value', type: 'text', value: t.healthy_value, problem, required: true })}</div>
-<p id="thresholds-words" class="threshold-words">${words ? esc(words) : 'Fill in both rules to read them here in words (they are re-read whenever the form is sent or tested).'}</p>
+  const unit = unitOf(v);
+  const words = thresholdsInWords(t, unit);
+  const ops = [{ value: '', label: optional ? 'None' : 'Choose…' }, ...OPERATION_CHOICES];
+  const inUnit = unit ? ` (${unit})` : '';
+  const fieldset = `<fieldset class="thresholds" aria-describedby="thresholds-words"><legend>Thresholds</legend>
+<p class="muted">Unhealthy is checked first, then healthy; a value that meets neither is degraded. Comparisons are strict.${optional ? ' Leave all four empty for an up/down check.' : ''}</p>
+<div class="threshold-row">${selectField({ name: 'thresholds.unhealthy_operation', label: 'Unhealthy when the value is', options: ops, value: t.unhealthy_operation, problem, required: !optional })}
+${inputField({ name: 'thresholds.unhealthy_value', label: `Unhealthy value${inUnit}`, type: 'text', value: t.unhealthy_value, problem, required: !optional })}</div>
+<div class="threshold-row">${selectField({ name: 'thresholds.healthy_operation', label: 'Healthy when the value is', options: ops, value: t.healthy_operation, problem, required: !optional })}
+${inputField({ name: 'thresholds.healthy_value', label: `Healthy value${inUnit}`, type: 'text', value: t.healthy_value, problem, required: !optional })}</div>
+<p id="thresholds-words" class="threshold-words">${words ? esc(words) : optional ? 'No thresholds: an up/down check.' : 'Fill in both rules to read them here in words (they are re-read whenever the form is sent or tested).'}</p>
 </fieldset>`;
+  if (!optional) return fieldset;
+  const given = Object.values(t).some((x) => x.trim() !== '') || hasErrors(problem, THRESHOLD_FIELDS);
+  return `<p class="up-down-note" id="up-down-note">${
+    given ? 'With thresholds, the response time is judged by them; a status outside the accepted ones, or no answer, is still down.' : '<strong>Is it up?</strong> Without thresholds this check is up when the URL answers an accepted status (any 2xx after redirects, or the statuses under Advanced settings), and down when it answers another status or does not answer.'
+  }</p>
+<details class="thresholds-optional"${given ? ' open' : ''}><summary>Response-time thresholds (optional)</summary>
+${fieldset}
+</details>`;
+}
+
+function hasErrors(problem: FormProblem | null, paths: readonly string[]): boolean {
+  return (problem?.errors ?? []).some((e) => paths.some((p) => e.path === p || e.path.startsWith(`${p}.`) || e.path.startsWith(`${p}[`)));
 }
 
 function placementHint(type: string): string {
   const row = sourceTypeRow(type);
   if (!row) return '';
   if (row.agentOnly) return 'Required: this type runs on an agent.';
-  return 'None: the cloud checks it from Vigil’s locations (public targets only). An agent checks what only it can reach.';
+  return 'None: the cloud checks it from Vigil’s locations (public targets only). A loopback or intranet address needs an agent: register one on the Agents page.';
 }
 
 function metricFieldset(view: MetricFormView, problem: FormProblem | null): string {
@@ -139,17 +165,18 @@ function shownPaths(v: MetricFormValues): string[] {
   return [...TOP_FIELDS, ...THRESHOLD_FIELDS, ...MEASUREMENT_FIELDS, OTHER_SETTINGS, ...sourceFields(v.source_type).map(formName)];
 }
 
-/** The type chooser of a new metric (a GET form, so it works without script); its ids differ from the form's below. */
-function typeChooser(v: MetricFormValues, services: MetricFormView['services']): string {
-  const types = ALL_SOURCE_TYPES.map((t) => ({ value: t, label: `${t}: ${sourceTypeRow(t)!.value}` }));
-  const svc = [{ value: '', label: 'Choose later' }, ...services.map((s) => ({ value: s.id, label: s.name }))];
-  const select = (name: string, label: string, options: { value: string; label: string }[], value: string, hint = '') =>
-    `<div><label for="choose-${name}">${esc(label)}</label><select id="choose-${name}" name="${name}"${hint ? ` aria-describedby="choose-${name}-hint"` : ''}>${options
-      .map((o) => `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`)
-      .join('')}</select>${hint ? `<p class="muted" id="choose-${name}-hint">${esc(hint)}</p>` : ''}</div>`;
+/**
+ * The type picker of a new metric: readable names grouped by what they watch (SOURCE_TYPE_LABELS),
+ * a GET form so it works without script (`?type=http`); the service chosen below travels along.
+ */
+function typeChooser(v: MetricFormValues): string {
+  const groups = typeOptionGroups()
+    .map((g) => `<optgroup label="${esc(g.group)}">${g.types.map((o) => `<option value="${esc(o.value)}"${o.value === v.source_type ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</optgroup>`)
+    .join('');
   return `<form class="stack type-chooser" method="get" action="/console/metrics/new" aria-label="Choose the type">
-${select('source_type', 'Type', types, v.source_type, 'The form below shows the settings of the type chosen here.')}
-${select('service_id', 'Service', svc, v.service_id)}
+<div><label for="choose-type">Type</label><select id="choose-type" name="type" aria-describedby="choose-type-hint">${groups}</select>
+<p class="muted" id="choose-type-hint">What to watch. The form below shows that type’s settings.</p></div>
+${v.service_id ? `<input type="hidden" name="service_id" value="${esc(v.service_id)}">` : ''}
 <div class="actions"><button type="submit" class="secondary">Show its settings</button></div>
 </form>`;
 }
@@ -164,6 +191,13 @@ export function metricFormBody(view: MetricFormView): string {
     isPushSourceType(v.source_type)
       ? ''
       : `<fieldset><legend>Locations and confirmation</legend>${measurementFields({ mode: v.agent_id ? 'agent' : 'cloud', labels: view.labels }, { csrf: view.csrf, choices: view.locationChoices, values: v.measurement, problem })}</fieldset>`;
+  // Collapsed unless it holds something set or refused, so the form opens short.
+  const optionalNames = sourceFields(v.source_type).filter((f) => !f.required).map(formName);
+  const openAdvanced = [...optionalNames, OTHER_SETTINGS].some((n) => (v.source[n] ?? '').trim() !== '') || hasErrors(problem, [...optionalNames, OTHER_SETTINGS, 'locations', ...MEASUREMENT_FIELDS]);
+  const advanced = `<details class="advanced"${openAdvanced ? ' open' : ''}><summary>Advanced settings</summary>
+${moreSourceFields(v, problem)}
+${measurement}
+</details>`;
   const test = view.test ? `<section aria-labelledby="form-test"><h2 id="form-test">Test this probe</h2>${probeOutcomeBlock(view.test, view.temporalUiUrl)}</section>` : '';
   const buttons = `<div class="actions"><button type="submit" name="_action" value="save">${editing ? 'Save metric' : 'Create metric'}</button>${
     testable ? ` <button type="submit" name="_action" value="test" class="secondary">Test this probe</button>` : ''
@@ -171,7 +205,7 @@ export function metricFormBody(view: MetricFormView): string {
   const testHint = testable ? '<p class="muted">Test this probe runs the check once with the settings as they are on this form, before saving; nothing is stored.</p>' : '';
   return `<p><a href="/console/metrics">All metrics</a></p>
 ${managedNotice(view.storedConfigKey)}
-${editing ? '' : typeChooser(v, view.services)}
+${editing ? '' : typeChooser(v)}
 ${problemBox(problem ? measurementProblem(problem) : null, shownPaths(v))}
 ${test}
 <form class="stack metric-form" method="post" action="${esc(action)}">${csrfField(view.csrf)}
@@ -179,7 +213,7 @@ ${test}
 ${metricFieldset(view, problem)}
 ${sourceFieldset(v, problem)}
 ${thresholdsFieldset(v, problem)}
-${measurement}
+${advanced}
 ${testHint}
 ${buttons}
 </form>`;
