@@ -10,6 +10,8 @@ export interface DocumentParts {
   headerHtml: string;
   mainHtml: string;
   generatedAt: string | null;
+  /** The page refreshes its content every this many seconds while open (/live.js; nothing without script). */
+  live?: number;
 }
 
 export function htmlDocument(d: DocumentParts): string {
@@ -27,14 +29,14 @@ export function htmlDocument(d: DocumentParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>${esc(d.title)}</title>
-${feeds}<style>
+${feeds}${d.live ? '<script src="/live.js" defer></script>\n' : ''}<style>
 ${renderStyles(resolveTheme(d.header?.branding ?? null))}
 </style>
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to main content</a>
 ${d.headerHtml}
-<main id="main" tabindex="-1">
+<main id="main" tabindex="-1"${d.live ? ` data-live-seconds="${d.live}"` : ''}>
 <div class="wrap">
 ${d.mainHtml}
 </div>

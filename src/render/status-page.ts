@@ -50,8 +50,12 @@ export function renderStatusPage(view: PageView): string {
     headerHtml: siteHeader(view.page, { titleIsHeading: true, subscribe: true, viewerName: view.viewer?.customer_name ?? null }),
     mainHtml: parts.join('\n'),
     generatedAt: view.generated_at,
+    live: LIVE_SECONDS,
   });
 }
+
+/** How often an open status page checks for news (a conditional GET: 304 while nothing changed). */
+export const LIVE_SECONDS = 30;
 
 type HistoryItem = { at: string; html: string };
 

@@ -286,9 +286,10 @@ describe('the status page in headless Chromium', () => {
       const alternates = await page.evaluate(() => ({
         atom: document.querySelector('link[rel=alternate][type="application/atom+xml"]')?.getAttribute('href') ?? null,
         rss: document.querySelector('link[rel=alternate][type="application/rss+xml"]')?.getAttribute('href') ?? null,
-        scripts: document.scripts.length,
+        scripts: [...document.scripts].map((x) => x.getAttribute('src')),
       }));
-      expect(alternates).toEqual({ atom: '/feed.atom', rss: '/feed.rss', scripts: 0 });
+      // The one script is the optional live update, from the page's own host; the page reads without it.
+      expect(alternates).toEqual({ atom: '/feed.atom', rss: '/feed.rss', scripts: ['/live.js'] });
 
       // The active incident with both updates (newest first), and the maintenance in progress.
       const incident = page.locator(`article[data-incident-id="${ids.incident}"]`);
@@ -409,6 +410,49 @@ describe('one story at a time, through an outage, a maintenance and an incident'
       if (svc === walk.services.Checkout) checkoutMetric = m.id;
     }
     await ok('POST', '/v1/status-pages', { subdomain: WALK, title: 'Walk Status', groups: [{ name: 'Shop', components: [{ kind: 'service', id: walk.services.Checkout }, { kind: 'service', id: walk.services.Search }] }] });
+  });
+
+  it('updates itself while open: an incident posted appears without a reload, and the page still reads without script', async () => {
+    const context = await browser.newContext({ viewport: WIDE });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const loads: string[] = [];
+    try {
+      // The page's clock runs on command, so the test need not wait out the real 30 s period.
+      await page.clock.install();
+      await page.goto(`${walkBase}/`);
+      page.on('load', () => loads.push(page.url()));
+      expect(await page.locator('main').getAttribute('data-live-seconds')).toBe('30');
+      const incident = await ok('POST', '/v1/incidents', {
+        title: 'Search is slow',
+        severity: 'minor',
+        affected_services: [walk.services.Search],
+        publish: true,
+        initial_message: { type: 'Investigating', body: 'Searches take seconds.' },
+      });
+      expect(await page.locator(`article[data-incident-id="${incident.id}"]`).count()).toBe(0);
+      await page.clock.fastForward(31_000);
+      await page.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`).waitFor();
+      expect(await page.locator('main').getAttribute('data-live-updated')).toBeTruthy();
+      expect(loads).toEqual([]);
+      await ok('POST', `/v1/incidents/${incident.id}/resolve`, { message: 'Fast again.' });
+      await page.clock.fastForward(31_000);
+      await page.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`).waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    // Without script the same page is complete: the incident list is in the HTML itself.
+    const noScript = await browser.newContext({ viewport: WIDE, javaScriptEnabled: false });
+    try {
+      const page = await noScript.newPage();
+      await page.goto(`${walkBase}/`);
+      expect(await page.locator('#overall-status').isVisible()).toBe(true);
+    } finally {
+      await noScript.close();
+    }
   });
 
   it('says outage, then maintenance, then the incident, then all clear at once after the resolve', async () => {

@@ -14,6 +14,8 @@ import { uptimeLevel, uptimeTotalText } from '../../src/render/components';
 import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../src/render/status-page';
 
 const EVIL = `<script>alert("x")</script>&'`;
+/** The status page's one script: the optional live update, served by the page's own host. */
+const LIVE_SCRIPT = '<script src="/live.js" defer></script>';
 const EVIL_ESCAPED = '&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;&#38;&#39;';
 
 function header(over: Partial<PageHeader> = {}): PageHeader {
@@ -113,13 +115,13 @@ describe('renderStatusPage: document', () => {
     expect(head).toContain('<link rel="alternate" type="application/rss+xml" href="/feed.rss" title="Acme status (RSS)">');
   });
 
-  it('has no script, one inline style and no external resources but the logo', () => {
+  it('has no script but the optional live update from its own host, one inline style and no external resources but the logo', () => {
     const withLogo = renderStatusPage(pageView({ page: header({ branding: { logo_url: 'https://cdn.acme.example/logo.png', accent_color: null, header_color: null } }) }));
     for (const doc of [html, withLogo]) {
-      expect(doc).not.toMatch(/<script/i);
+      expect(doc.match(/<script[^>]*>[^<]*<\/script>/gi)).toEqual([LIVE_SCRIPT]);
       expect(count(doc, /<style>/g)).toBe(1);
       expect(doc).not.toMatch(/rel="stylesheet"|@import|url\(/);
-      expect(count(doc, /\ssrc="/g)).toBe(doc === withLogo ? 1 : 0);
+      expect(count(doc, /\ssrc="/g)).toBe(doc === withLogo ? 2 : 1);
     }
     expect(withLogo).toContain('<img class="logo" src="https://cdn.acme.example/logo.png" alt="Acme status logo" height="40">');
   });
@@ -161,7 +163,7 @@ describe('renderStatusPage: operator input', () => {
         viewer: { customer_id: 'cus_1', customer_name: EVIL },
       }),
     );
-    expect(html).not.toMatch(/<script/i);
+    expect(html.replace(LIVE_SCRIPT, '')).not.toMatch(/<script/i);
     expect(html).not.toContain('alert("x")');
     expect(occurrences(html, EVIL_ESCAPED)).toBeGreaterThanOrEqual(12);
     expect(html).toContain('href="https://acme.example/?a=1&#38;b=%222%22"');

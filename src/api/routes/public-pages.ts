@@ -18,6 +18,7 @@ import { type Viewer, verifyViewerToken } from '../../usecases/status-pages/view
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
 import { SubscribeAccepted, SubscribeBody } from '../schemas/status-pages';
+import { STATUS_LIVE_JS } from '../../render/status-live-script';
 
 export interface PublicPageOptions {
   box: SecretBox;
@@ -30,7 +31,7 @@ export interface PublicPageOptions {
 const VIEWER_COOKIE = 'vigil_viewer';
 const HTML = 'text/html; charset=utf-8';
 /** Pages hold no script and load nothing but the operator's logo. */
-const CSP = "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 const ACCEPTED_DETAIL = 'If the address can be subscribed, a confirmation email is on its way; the subscription starts once its link is followed.';
 
 const gzipAsync = promisify(gzip);
@@ -271,6 +272,9 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
   });
 
   // Browsers ask every host for one; an empty answer keeps their consoles clean.
+  app.get('/live.js', { schema: hide }, async (_request, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(STATUS_LIVE_JS),
+  );
   app.get('/favicon.ico', { schema: hide }, async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   app.get('/*', { schema: hide }, async (_request, reply) => notFound(reply));
 };
