@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ProblemError } from '../../../domain/error-catalog';
 import { zonedTimeToUtc } from '../../../domain/periods';
 import { apiKeyCreatedBody, apiKeyFormBody, apiKeyListBody, apiKeyRevokeBody, keyHref } from '../../../render/console/pages/api-keys';
@@ -6,14 +6,10 @@ import { createOrgApiKey, getOrgApiKey, listOrgApiKeys, revokeOrgApiKey } from '
 import { type ConsoleViewer, redirectWithFlash, sendPage, viewer } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, flashOf, listQuery } from '../forms';
+import { shownOnce } from '../shown-once';
 
 const NAV = '/console/api-keys';
-/**
- * A new key's secret travels from the POST to the one GET that shows it in this cookie, sealed
- * with the installation's secret box and bound to the session and the key: post/redirect/get
- * without storing the secret anywhere on the server. The GET clears it, so a reload, the back
- * button or another tab find nothing; unread, it dies after two minutes.
- */
+/** A new key's secret is shown once, on the page the create form redirects to (see shownOnce). */
 const SECRET_COOKIE = 'vigil_new_key';
 const SECRET_PATH = '/console/api-keys';
 
@@ -35,18 +31,7 @@ function expiryOf(local: string, zone: string): { at: Date | null; error?: strin
 }
 
 export const apiKeyPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
-  const sealFor = (v: ConsoleViewer, keyId: string, secret: string) => deps.box.seal(JSON.stringify({ s: v.session.sessionId, k: keyId, p: secret }));
-  function takeSecret(request: FastifyRequest, reply: FastifyReply, v: ConsoleViewer, keyId: string): string | null {
-    const raw = request.cookies[SECRET_COOKIE];
-    if (raw === undefined) return null;
-    reply.clearCookie(SECRET_COOKIE, { path: SECRET_PATH });
-    try {
-      const got = JSON.parse(deps.box.open(raw)) as { s?: unknown; k?: unknown; p?: unknown };
-      return got.s === v.session.sessionId && got.k === keyId && typeof got.p === 'string' ? got.p : null;
-    } catch {
-      return null;
-    }
-  }
+  const secrets = shownOnce(deps, SECRET_COOKIE, SECRET_PATH);
 
   app.get('/api-keys', async (request, reply) => {
     const v = requireOwner(request);
@@ -66,14 +51,14 @@ export const apiKeyPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     const done = await attempt(() => createOrgApiKey(v.ctx, { name: input.name, scopes: input.scopes, expiresAt: expiry.at, ...(expiry.error ? { expiryError: expiry.error } : {}) }));
     if (!done.ok) return sendPage(reply, v, NAV, { title: 'Create an API key', body: apiKeyFormBody({ csrf: v.csrf, ...input, zone: v.timeZone, problem: done.problem }) }, done.status);
     const { key, plaintext } = done.value;
-    reply.setCookie(SECRET_COOKIE, sealFor(v, key.id, plaintext), { path: SECRET_PATH, httpOnly: true, sameSite: 'strict', secure: deps.secureCookie, maxAge: 120 });
+    secrets.put(reply, v, key.id, plaintext);
     return reply.code(303).header('location', `${keyHref(key.id)}/created`).send();
   });
 
   app.get<{ Params: { id: string } }>('/api-keys/:id/created', async (request, reply) => {
     const v = requireOwner(request);
     const key = await getOrgApiKey(v.ctx, request.params.id);
-    const secret = takeSecret(request, reply, v, key.id);
+    const secret = secrets.take(request, reply, v, key.id);
     return sendPage(reply, v, NAV, { title: `API key: ${key.name}`, body: apiKeyCreatedBody(key, secret, v.timeZone) });
   });
 
