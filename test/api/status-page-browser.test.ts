@@ -286,7 +286,7 @@ describe('the status page in headless Chromium', () => {
       const alternates = await page.evaluate(() => ({
         atom: document.querySelector('link[rel=alternate][type="application/atom+xml"]')?.getAttribute('href') ?? null,
         rss: document.querySelector('link[rel=alternate][type="application/rss+xml"]')?.getAttribute('href') ?? null,
-        scripts: [...document.scripts].map((x) => x.getAttribute('src')),
+        scripts: Array.from(document.scripts as unknown as ArrayLike<{ getAttribute(name: string): string | null }>).map((x) => x.getAttribute('src')),
       }));
       // The one script is the optional live update, from the page's own host; the page reads without it.
       expect(alternates).toEqual({ atom: '/feed.atom', rss: '/feed.rss', scripts: ['/live.js'] });

@@ -18,7 +18,7 @@ import { incidentFromMetric } from '../../../usecases/incidents/from-metric';
 import { editIncidentMessage } from '../../../usecases/incidents/message-edits';
 import { subscriberPreview } from '../../../usecases/incidents/subscriber-preview';
 import { IncidentCreateBody, IncidentMessageBody, IncidentMessagePatchBody, IncidentPatchBody, IncidentResolveBody } from '../../schemas/incidents';
-import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
+import { type ConsoleViewer, LIVE_SECONDS, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, filterOf, flashOf, listQuery, optionalField, validated } from '../forms';
 import { customerChoices, serviceChoices } from '../choices';
@@ -94,6 +94,7 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       title: 'Incidents',
       flash: flashOf(request.query),
       body: incidentListBody({ rows: page.items, services, state, nextCursor: page.nextCursor, canWrite: v.can('write:incidents') }),
+      live: LIVE_SECONDS,
     });
   });
 
@@ -156,7 +157,8 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       timeline: timelineOf(i),
       ...(i.state === 'draft' ? { preview: await subscriberPreview(v.ctx, deps.statusSite, id) } : {}),
     };
-    return sendPage(reply, v, '/console/incidents', { title: i.title, flash, body: incidentDetailBody(detail, { csrf: v.csrf, canWrite: v.can('write:incidents'), failed }) }, failed?.status);
+    const body = incidentDetailBody(detail, { csrf: v.csrf, canWrite: v.can('write:incidents'), failed });
+    return sendPage(reply, v, '/console/incidents', { title: i.title, flash, body, ...(failed ? {} : { live: LIVE_SECONDS }) }, failed?.status);
   };
 
   app.get<IdRequest>('/incidents/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:incidents'), request.params.id, flashOf(request.query)));
