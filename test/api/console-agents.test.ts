@@ -41,8 +41,9 @@ afterAll(async () => {
 });
 
 const decode = (s: string) => s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&').replace(/&quot;/g, '"');
+/** The text of a read-only field (`<textarea id=…>`), as the browser copies it. */
 const inputValue = (html: string, id: string) => {
-  const m = new RegExp(`<input[^>]*id="${id}"[^>]*value="([^"]*)"`).exec(html);
+  const m = new RegExp(`<textarea[^>]*id="${id}"[^>]*>([^<]*)</textarea>`).exec(html);
   return m ? decode(m[1]!) : null;
 };
 

@@ -531,6 +531,60 @@ describe('the console in a real browser', () => {
     expect(refusals).toEqual(['/console/incidents/new: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   }, 30_000);
 
+  it('registers an agent from the agents page, copies the command that starts it, and creates an "Is it up?" HTTP metric on it without thresholds in a short form', async () => {
+    const { page, context, errors } = await operator();
+    const agentName = `Intranet edge ${run}`;
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
+    const form = page.getByRole('form', { name: 'Register an agent' });
+    await form.getByLabel('Agent name').fill(agentName);
+    await form.getByRole('button', { name: 'Register agent' }).click();
+    await page.getByRole('heading', { name: `Agent: ${agentName}`, level: 1 }).waitFor();
+    await page.getByText('Start the agent now').waitFor();
+
+    // Copy the command as a person does: select the read-only field, copy, read the clipboard.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
+    const commandField = page.getByLabel('Command to run on the agent host');
+    await commandField.click();
+    await commandField.press('ControlOrMeta+a');
+    await commandField.press('ControlOrMeta+c');
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    const token = await page.getByLabel('Agent token (VIGIL_AGENT_TOKEN)').inputValue();
+    expect(copied).toBe(await commandField.inputValue());
+    expect(copied).toContain(` VIGIL_AGENT_TOKEN=${token} `);
+    expect(copied).toMatch(/^VIGIL_API_URL=http:\/\/\S+ VIGIL_AGENT_TOKEN=vgl_agt_[0-9A-Za-z]+ npx vigil-agent$/);
+    await screenshots(page, 'agent-registered');
+    // A reload shows the token no more.
+    await page.reload();
+    await page.getByText('The token is no longer shown').waitFor();
+    expect(await page.content()).not.toContain(token);
+
+    // The first monitor: a type picked by name, one Service select, URL, the agent, no thresholds.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Metrics', exact: true }).click();
+    await page.getByRole('link', { name: 'New metric' }).click();
+    await page.getByRole('heading', { name: 'New metric', level: 1 }).waitFor();
+    const chooser = page.getByRole('form', { name: 'Choose the type' });
+    await chooser.getByLabel('Type').selectOption({ label: 'HTTP(S): is it up?' });
+    await chooser.getByRole('button', { name: 'Show its settings' }).click();
+    await page.waitForURL(/[?&]type=http/);
+    expect(await page.locator('select[name="service_id"]').count()).toBe(1);
+    const metricForm = page.locator('form.metric-form');
+    const height = (await metricForm.boundingBox())!.height;
+    expect(height).toBeLessThan(1400);
+    expect(await page.locator('body').innerText()).not.toContain('`');
+    await page.getByLabel('Service').selectOption({ label: 'Payments' });
+    await page.getByLabel('Name', { exact: true }).fill(`Intranet home ${run}`);
+    await page.getByLabel('URL', { exact: true }).fill(targetUrl);
+    await page.getByLabel('Agent', { exact: true }).selectOption({ label: agentName });
+    await page.locator('#up-down-note').getByText('Without thresholds this check is up').waitFor();
+    await screenshots(page, 'metric-form-up-down');
+    await page.getByRole('button', { name: 'Create metric' }).click();
+    await page.getByRole('heading', { name: `Metric: Intranet home ${run}`, level: 1 }).waitFor();
+    const made = (await call('GET', '/v1/metrics?limit=200')).body.items.find((m: any) => m.name === `Intranet home ${run}`);
+    expect(made).toMatchObject({ source_type: 'http', thresholds: null, mode: 'agent', source_config: { url: targetUrl } });
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it('fits every area and every detail page opened here at 360 px, without horizontal scrolling, every control labelled', async () => {
     // Something in every list: a change, a status page, a webhook and an agent.
     await call('POST', '/v1/change-events', { kind: 'deploy', title: `Checkout API 4.2.0 ${run}`, service_ids: [services['Checkout API']], occurred_at: new Date().toISOString() });

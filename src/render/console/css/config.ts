@@ -14,5 +14,7 @@ form.metric-form details{border:1px solid ${c.border};border-radius:.25rem;paddi
 form.metric-form details>summary{cursor:pointer;font-weight:600}
 form.metric-form details[open]>summary{margin-bottom:.5rem}
 .up-down-note{border-left:4px solid ${c.link};background:${c.nav};color:${c.text};padding:.4rem .6rem;margin:0 0 .75rem}
+textarea.secret{display:block;box-sizing:border-box;width:100%;resize:none;overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+pre.secret{white-space:pre-wrap;overflow-wrap:anywhere}
 form.type-chooser{border-bottom:1px solid ${c.border};padding-bottom:.75rem;margin-bottom:1rem}
 `;

@@ -66,9 +66,9 @@ export function agentCommand(apiUrl: string, token: string): string {
 export function agentRegisteredBody(a: ConsoleAgent, token: string | null, apiUrl: string): string {
   const shown = token
     ? `<div class="secret-once" role="status"><h2>Start the agent now</h2><p>This is the only time its token is shown: Vigil stores only its hash. Reloading this page does not show it again.</p>
-<p><label for="agent-command">Command to run on the agent host</label><input type="text" id="agent-command" class="secret" readonly value="${esc(agentCommand(apiUrl, token))}"></p>
+<p><label for="agent-command">Command to run on the agent host</label><textarea id="agent-command" class="secret" rows="3" readonly spellcheck="false">${esc(agentCommand(apiUrl, token))}</textarea></p>
 <pre class="secret" aria-label="The same command">${esc(agentCommand(apiUrl, token))}</pre>
-<p><label for="agent-token">Agent token (VIGIL_AGENT_TOKEN)</label><input type="text" id="agent-token" class="secret" readonly value="${esc(token)}"></p>
+<p><label for="agent-token">Agent token (VIGIL_AGENT_TOKEN)</label><textarea id="agent-token" class="secret" rows="2" readonly spellcheck="false">${esc(token)}</textarea></p>
 <p class="muted">In a checkout of Vigil, <code>node bin/vigil-agent.js</code> runs the same agent. Once it is running, it shows as online here; then pick it as the Agent of a metric.</p></div>`
     : `<div class="problem" role="alert"><h2>The token is no longer shown</h2><p>An agent’s token is shown once, right after it is registered. If it was not copied, register another agent (and revoke this one through the API).</p></div>`;
   return `${shown}
