@@ -209,24 +209,28 @@ describe('from an empty organization to a live status page, in the browser', () 
     // The type chooser (a GET form) shows the settings of the type chosen, for the service chosen.
     const chooser = page.getByRole('form', { name: 'Choose the type' });
     await chooser.getByLabel('Type').selectOption('http');
-    await chooser.getByLabel('Service').selectOption({ label: SERVICE });
     await chooser.getByRole('button', { name: 'Show its settings' }).click();
-    await page.waitForURL(/source_type=http/);
+    await page.waitForURL(/type=http/);
 
+    // One Service select, in the form itself.
     const metric = page.getByRole('group', { name: 'Metric', exact: true });
-    await expect(metric.getByLabel('Service').locator('option:checked').innerText()).resolves.toBe(SERVICE);
+    await metric.getByLabel('Service').selectOption({ label: SERVICE });
     await metric.getByLabel('Name', { exact: true }).fill(METRIC);
     await metric.getByLabel('Check every (seconds)').fill('10');
     await metric.getByLabel('Unit (optional)').fill('jobs');
     const source = page.getByRole('group', { name: /^What to check/ });
     await source.getByLabel('URL', { exact: true }).fill(targetUrl);
-    await source.getByLabel(/^JSON path/).fill('$.queue_depth');
-    await source.getByLabel(/^Unit/).fill('jobs');
+    // The optional settings, locations and confirmation wait under Advanced settings; thresholds are optional for HTTP.
+    await page.getByText('Advanced settings', { exact: true }).click();
+    const more = page.getByRole('group', { name: /^More .* settings$/ });
+    await more.getByLabel(/^JSON path/).fill('$.queue_depth');
+    await more.getByLabel(/^Unit/).fill('jobs');
+    await page.getByText('Response-time thresholds (optional)').click();
     const thresholds = page.getByRole('group', { name: 'Thresholds' });
     await thresholds.getByLabel('Unhealthy when the value is', { exact: true }).selectOption('over');
-    await thresholds.getByLabel('Unhealthy value', { exact: true }).fill('100');
+    await thresholds.getByLabel(/^Unhealthy value/).fill('100');
     await thresholds.getByLabel('Healthy when the value is', { exact: true }).selectOption('under');
-    await thresholds.getByLabel('Healthy value', { exact: true }).fill('50');
+    await thresholds.getByLabel(/^Healthy value/).fill('50');
     const confirm = page.getByRole('group', { name: 'Locations and confirmation' });
     await confirm.getByLabel('Good rounds before it returns').fill('1');
 
