@@ -35,6 +35,7 @@ import { inboundRoutes } from './routes/inbound';
 import { sloRoutes } from './routes/slos';
 import { alertingConfigRoutes } from './routes/alerting-config';
 import { type AlertRouteDeps, alertRoutes } from './routes/alerts';
+import { slackInteractionRoutes } from './routes/slack-interactions';
 import type { MetricScheduler } from '../usecases/metrics/ports';
 import { JobWaiter } from './job-waiter';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
@@ -218,6 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(sloRoutes);
       await v1.register(alertingConfigRoutes, { box: deps.secretBox });
       await v1.register(alertRoutes, deps.alerts ?? NO_ALERTS);
+      await v1.register(slackInteractionRoutes, { box: deps.secretBox, alerts: deps.alerts ?? NO_ALERTS });
       await v1.register(slaRoutes, slaDeps);
       await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });

@@ -24,7 +24,7 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
 
 const OTHER_HEADERS: Record<string, HeaderObject> = {
   'Retry-After': { description: 'Seconds to wait before retrying; mirrors `retry_after` in the body.', schema: { type: 'integer', minimum: 1 } },
-  'WWW-Authenticate': { description: 'The authentication scheme: `Bearer realm="vigil"`.', schema: { type: 'string' } },
+  'WWW-Authenticate': { description: 'The authentication scheme: `Bearer realm="vigil"` (`Slack-Signature realm="vigil"` on the Slack interactions URL).', schema: { type: 'string' } },
   'Idempotent-Replayed': {
     description: '`true` when this is the recorded answer to an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', enum: ['true'] },

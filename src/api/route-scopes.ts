@@ -176,6 +176,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   // The signed link is the credential (24 h, one use per action); a GET never acts.
   getAlertActionLink: 'public',
   useAlertActionLink: 'public',
+  // Slack's signature with the channel's signing secret is the credential (and the button's one-click token).
+  receiveSlackInteraction: 'public',
 
   agentHeartbeat: 'agent',
   pollAgentJobs: 'agent',

@@ -15,12 +15,20 @@ const Url = WebhookCreateBody.shape.url.describe('The incoming-webhook URL (http
 const Addresses = z.array(z.email().max(320)).min(1).max(20).describe('Where the email goes: 1 to 20 addresses.');
 const RoutingKey = z.string().length(32).describe('PagerDuty Events API v2 integration (routing) key: 32 characters. Secret.');
 const ApiKey = z.string().trim().min(1).max(200).describe('Opsgenie API integration key. Secret.');
+const SlackSigningSecret = z
+  .string()
+  .trim()
+  .min(16)
+  .max(200)
+  .describe(
+    'Slack channels: the Slack app’s signing secret (Basic Information → App Credentials). With it the message’s Acknowledge and Resolve are interactive buttons whose presses Slack sends to `/v1/integrations/slack/interactions/{channel id}`, verified with this secret; without it they are links. Secret: sealed, never answered.',
+  );
 const Region = z.enum(['us', 'eu']).describe('Opsgenie endpoint: `us` (api.opsgenie.com, the default) or `eu` (api.eu.opsgenie.com).');
 
 export const ChannelCreateBody = z
   .discriminatedUnion('type', [
     z.strictObject({ name: Name, type: z.literal('email'), addresses: Addresses, enabled: Enabled }),
-    z.strictObject({ name: Name, type: z.literal('slack'), url: Url, enabled: Enabled }),
+    z.strictObject({ name: Name, type: z.literal('slack'), url: Url, signing_secret: SlackSigningSecret.optional(), enabled: Enabled }),
     z.strictObject({ name: Name, type: z.literal('teams'), url: Url, enabled: Enabled }),
     z.strictObject({ name: Name, type: z.literal('discord'), url: Url, enabled: Enabled }),
     z.strictObject({ name: Name, type: z.literal('webhook'), url: Url, enabled: Enabled }),
@@ -35,6 +43,7 @@ export const ChannelPatchBody = z
     enabled: z.boolean().optional(),
     addresses: Addresses.optional(),
     url: Url.optional(),
+    signing_secret: SlackSigningSecret.nullable().optional().describe('Slack channels: the Slack app’s signing secret (see the create body); null removes it, and the buttons are links again.'),
     routing_key: RoutingKey.optional(),
     api_key: ApiKey.optional(),
     region: Region.optional(),
@@ -47,8 +56,12 @@ export const ChannelSchema = z
     name: z.string(),
     type: z.enum(CHANNEL_TYPES),
     settings: z
-      .object({ addresses: z.array(z.string()).optional(), region: Region.optional() })
-      .describe('What may be shown: `addresses` of an email channel, `region` of an Opsgenie channel; `{}` otherwise.'),
+      .object({
+        addresses: z.array(z.string()).optional(),
+        region: Region.optional(),
+        signing_secret_hint: z.string().optional().describe('Slack channels with a signing secret (interactive buttons): `…` and its last four characters.'),
+      })
+      .describe('What may be shown: `addresses` of an email channel, `region` of an Opsgenie channel, `signing_secret_hint` of a Slack channel with a signing secret; `{}` otherwise.'),
     secret_hint: z.string().nullable().describe("Tells channels apart without the secret: the URL's host, or `…` and the key's last four characters; null for email."),
     enabled: z.boolean(),
     created_at: DateTime,

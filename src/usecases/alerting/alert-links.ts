@@ -15,9 +15,10 @@ export type AlertLinkOutcome = { status: number } & (
 /**
  * A one-click link from a notification. `view` (GET) only says what it would do; `act` (POST)
  * claims the link (once per link) and runs the action through the alert's workflow, giving the
- * link back when nothing was done.
+ * link back when nothing was done. `as` names who acted when the caller knows better than the
+ * link's recipient (a Slack button press says which Slack user pressed it).
  */
-export async function followAlertLink(em: EntityManager, key: Buffer, token: string, now: Date, mode: 'view' | 'act', control: AlertControl): Promise<AlertLinkOutcome> {
+export async function followAlertLink(em: EntityManager, key: Buffer, token: string, now: Date, mode: 'view' | 'act', control: AlertControl, as?: string): Promise<AlertLinkOutcome> {
   const check = verifyAlertLink(key, token, now.getTime());
   if (!check.ok) return check.reason === 'expired' ? { status: 410, kind: 'expired' } : { status: 400, kind: 'invalid' };
   const { claims } = check;
@@ -31,8 +32,9 @@ export async function followAlertLink(em: EntityManager, key: Buffer, token: str
   if (mode === 'view') return { status: 200, kind: 'confirm', ...base };
   if (!(await claimLinkUse(em, { tokenId: claims.tokenId, alertId: alert.id, action: claims.action, now }))) return { status: 410, kind: 'used', ...base };
   try {
-    const r = await control.act(alert.workflowId, claims.action, { by: holder.by });
-    return { status: 200, kind: 'done', ...base, state: r.state, by: holder.by, at: now.toISOString(), alertId: alert.id };
+    const by = as ?? holder.by;
+    const r = await control.act(alert.workflowId, claims.action, { by });
+    return { status: 200, kind: 'done', ...base, state: r.state, by, at: now.toISOString(), alertId: alert.id };
   } catch (err) {
     await releaseLinkUse(em, claims.tokenId);
     const closed = err instanceof ProblemError && err.token === 'alert_closed';

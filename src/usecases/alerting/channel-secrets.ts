@@ -8,7 +8,10 @@ export interface ChannelSecret {
   routing_key?: string;
   /** Opsgenie API integration key. */
   api_key?: string;
-  /** Webhook channels: the Standard Webhooks signing secret (`whsec_…`). */
+  /**
+   * Webhook channels: the Standard Webhooks signing secret (`whsec_…`) Vigil signs with.
+   * Slack channels (optional): the Slack app's signing secret Vigil verifies button presses with.
+   */
   signing_secret?: string;
 }
 

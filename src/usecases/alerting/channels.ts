@@ -13,7 +13,8 @@ import { type ChannelType, type ChannelView, channelView, invalidFields } from '
 /** What a client sends: the type's own fields at the top level (secrets among them). */
 export type ChannelInput = { name: string; enabled?: boolean } & (
   | { type: 'email'; addresses: string[] }
-  | { type: 'slack' | 'teams' | 'discord' | 'webhook'; url: string }
+  | { type: 'slack'; url: string; signing_secret?: string }
+  | { type: 'teams' | 'discord' | 'webhook'; url: string }
   | { type: 'pagerduty'; routing_key: string }
   | { type: 'opsgenie'; api_key: string; region?: 'us' | 'eu' }
 );
@@ -23,15 +24,18 @@ export interface ChannelPatch {
   enabled?: boolean;
   addresses?: string[];
   url?: string;
+  /** Slack: the app's signing secret (interactive buttons); null removes it. */
+  signing_secret?: string | null;
   routing_key?: string;
   api_key?: string;
   region?: 'us' | 'eu';
 }
 
 /** Which types each type-specific field belongs to (PATCH refuses a field of another type). */
-const FIELD_TYPES: Record<'addresses' | 'url' | 'routing_key' | 'api_key' | 'region', readonly ChannelType[]> = {
+const FIELD_TYPES: Record<'addresses' | 'url' | 'signing_secret' | 'routing_key' | 'api_key' | 'region', readonly ChannelType[]> = {
   addresses: ['email'],
   url: ['slack', 'teams', 'discord', 'webhook'],
+  signing_secret: ['slack'],
   routing_key: ['pagerduty'],
   api_key: ['opsgenie'],
   region: ['opsgenie'],
@@ -47,6 +51,9 @@ function split(input: ChannelInput): { settings: Record<string, unknown>; secret
     case 'webhook':
       return { settings: {}, secret: { url: input.url, signing_secret: newWebhookSecret() } };
     case 'slack':
+      return input.signing_secret
+        ? { settings: slackSettings(input.signing_secret), secret: { url: input.url, signing_secret: input.signing_secret } }
+        : { settings: {}, secret: { url: input.url } };
     case 'teams':
     case 'discord':
       return { settings: {}, secret: { url: input.url } };
@@ -56,6 +63,9 @@ function split(input: ChannelInput): { settings: Record<string, unknown>; secret
       return { settings: { region: input.region ?? 'us' }, secret: { api_key: input.api_key } };
   }
 }
+
+/** A Slack channel shows that it has a signing secret (its buttons are interactive) by the secret's last four characters. */
+const slackSettings = (signingSecret: string | undefined): Record<string, unknown> => (signingSecret ? { signing_secret_hint: `…${signingSecret.slice(-4)}` } : {});
 
 export async function createChannel(ctx: OrgContext, box: SecretBox, input: ChannelInput): Promise<ChannelView> {
   const { settings, secret } = split(input);
@@ -80,9 +90,10 @@ export async function getChannel(ctx: OrgContext, id: string): Promise<ChannelVi
   return channelView(await findLive(ctx, NotificationChannelSchema, id, 'Notification channel'));
 }
 
-/** A webhook channel's signing secret, for its create answer (also on an idempotent replay); null for other types. */
+/** A webhook channel's signing secret, for its create answer (also on an idempotent replay); null for other types (a Slack app's signing secret is write-only). */
 export async function revealSigningSecret(ctx: OrgContext, box: SecretBox, id: string): Promise<string | null> {
   const c = await findLive(ctx, NotificationChannelSchema, id, 'Notification channel');
+  if (c.type !== 'webhook') return null;
   return openChannelSecret(box, c.sealedSecret ?? null).signing_secret ?? null;
 }
 
@@ -109,8 +120,15 @@ export async function updateChannel(ctx: OrgContext, box: SecretBox, id: string,
     ...(patch.routing_key !== undefined ? { routing_key: patch.routing_key } : {}),
     ...(patch.api_key !== undefined ? { api_key: patch.api_key } : {}),
   };
-  if (Object.keys(replaced).length) {
-    const secret = { ...openChannelSecret(box, c.sealedSecret ?? null), ...replaced };
+  if (patch.signing_secret !== undefined) {
+    // Only Slack channels take it (checked above): a webhook channel's own signing secret is never replaced here.
+    const { signing_secret_hint: _, ...rest } = c.settings as Record<string, unknown>;
+    c.settings = { ...rest, ...slackSettings(patch.signing_secret ?? undefined) };
+  }
+  if (Object.keys(replaced).length || patch.signing_secret !== undefined) {
+    const secret: ChannelSecret = { ...openChannelSecret(box, c.sealedSecret ?? null), ...replaced };
+    if (patch.signing_secret === null) delete secret.signing_secret;
+    else if (patch.signing_secret !== undefined) secret.signing_secret = patch.signing_secret;
     c.sealedSecret = sealChannelSecret(box, secret);
     c.secretHint = secretHint(secret);
   }

@@ -15,9 +15,11 @@ export type VendorChannelType = 'slack' | 'teams' | 'discord' | 'pagerduty' | 'o
 /**
  * A channel's (unsealed) destination. slack/teams/discord: `url` (the webhook URL).
  * pagerduty: `routing_key` (the integration key). opsgenie: `api_key` and `region` (default 'us').
+ * slack may also hold `signing_secret` (the Slack app's): its buttons are then interactive.
  */
 export interface ChannelDestination {
   url?: string;
+  signing_secret?: string;
   routing_key?: string;
   api_key?: string;
   region?: 'us' | 'eu';
@@ -56,7 +58,7 @@ function need(type: VendorChannelType, destination: ChannelDestination, field: '
 export function channelRequest(type: VendorChannelType, destination: ChannelDestination, msg: AlertMessage, endpoints: VendorEndpoints = DEFAULT_VENDOR_ENDPOINTS): ChannelRequest {
   switch (type) {
     case 'slack':
-      return slackRequest(need(type, destination, 'url'), msg);
+      return slackRequest(need(type, destination, 'url'), msg, { interactive: Boolean(destination.signing_secret) });
     case 'teams':
       return teamsRequest(need(type, destination, 'url'), msg);
     case 'discord':

@@ -3,6 +3,7 @@
  * https://api.slack.com/messaging/webhooks
  * https://api.slack.com/reference/block-kit/blocks (limits below)
  * https://api.slack.com/reference/surfaces/formatting#escaping
+ * https://api.slack.com/interactivity/handling (interactive buttons: action_id and value reach the app's Request URL)
  */
 import type { AlertMessage, ChannelRequest } from '../alert-message';
 import { facts, fit, headline, isoSeconds, JSON_HEADERS, linkButtons, oneLine, readableTime, type Tone, tone } from './message-text';
@@ -16,6 +17,7 @@ export const SLACK_LIMITS = {
   contextText: 3000,
   buttonText: 75,
   buttonUrl: 3000,
+  buttonValue: 2000,
   /** Slack truncates longer `text`; the fallback only has to carry the notification line. */
   fallbackText: 3000,
 } as const;
@@ -36,7 +38,18 @@ const EMOJI: Record<Tone, string> = {
 
 type TextObject = { type: 'plain_text'; text: string; emoji?: boolean } | { type: 'mrkdwn'; text: string };
 
-export function slackBlocks(msg: AlertMessage): Array<Record<string, unknown>> {
+/** How the message's buttons act: links to the one-click pages, or interactive buttons Slack posts to Vigil (the channel has the Slack app's signing secret). */
+export interface SlackOptions {
+  interactive?: boolean;
+}
+
+/** The one-click link's token: the last segment of `<base>/v1/alert-actions/<token>`. */
+export function alertLinkToken(url: string): string | null {
+  const m = /\/alert-actions\/([A-Za-z0-9_-]+)$/.exec(url);
+  return m ? m[1]! : null;
+}
+
+export function slackBlocks(msg: AlertMessage, opts: SlackOptions = {}): Array<Record<string, unknown>> {
   const blocks: Array<Record<string, unknown>> = [
     {
       type: 'header',
@@ -53,13 +66,18 @@ export function slackBlocks(msg: AlertMessage): Array<Record<string, unknown>> {
   ];
   const buttons = linkButtons(msg)
     .filter((b) => b.url.length <= SLACK_LIMITS.buttonUrl)
-    .map((b) => ({
-      type: 'button',
-      action_id: `vigil_${b.kind}`,
-      text: { type: 'plain_text', text: fit(b.label, SLACK_LIMITS.buttonText), emoji: false },
-      url: b.url,
-      ...(b.kind === 'acknowledge' ? { style: 'primary' } : {}),
-    }));
+    .map((b) => {
+      // Interactive: the press goes to Vigil's interactions URL with the one-click token as the
+      // value (the same signature, expiry and single use), so Vigil learns which Slack user pressed.
+      const token = opts.interactive && b.kind !== 'open' ? alertLinkToken(b.url) : null;
+      return {
+        type: 'button',
+        action_id: `vigil_${b.kind}`,
+        text: { type: 'plain_text', text: fit(b.label, SLACK_LIMITS.buttonText), emoji: false },
+        ...(token && token.length <= SLACK_LIMITS.buttonValue ? { value: token } : { url: b.url }),
+        ...(b.kind === 'acknowledge' ? { style: 'primary' } : {}),
+      };
+    });
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'vigil_links', elements: buttons });
   return blocks;
 }
@@ -71,7 +89,7 @@ function contextLine(msg: AlertMessage): string {
   return `Occurred ${when} · Vigil · ${fit(oneLine(msg.organization.name), 500, escapeMrkdwn)}`;
 }
 
-export function slackRequest(webhookUrl: string, msg: AlertMessage): ChannelRequest {
+export function slackRequest(webhookUrl: string, msg: AlertMessage, opts: SlackOptions = {}): ChannelRequest {
   const text = fit(`${headline(msg)} — ${oneLine(msg.summary)}`, SLACK_LIMITS.fallbackText, escapeMrkdwn);
-  return { method: 'POST', url: webhookUrl, headers: { ...JSON_HEADERS }, body: JSON.stringify({ text, blocks: slackBlocks(msg) }) };
+  return { method: 'POST', url: webhookUrl, headers: { ...JSON_HEADERS }, body: JSON.stringify({ text, blocks: slackBlocks(msg, opts) }) };
 }

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SecretBox } from '../../infra/secret-box';
+import { handleSlackInteraction } from '../../usecases/alerting/slack-interactions';
+import { routeDoc } from '../route-doc';
+import type { AlertRouteDeps } from './alerts';
+
+const ChannelParams = z.object({ channelId: z.string().max(64).describe('The Slack notification channel’s id') });
+const SlackAnswerSchema = z
+  .object({
+    response_type: z.literal('ephemeral').optional(),
+    replace_original: z.literal(false).optional(),
+    text: z.string().optional().describe('What was done, or why nothing was (already done, expired); empty for presses Vigil ignores'),
+  })
+  .meta({ id: 'SlackInteractionAnswer' });
+
+/** Form bodies Slack sends are small; a press payload is a few kilobytes. */
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The Interactivity Request URL of a Slack app whose messages come from a Slack channel with a
+ * signing secret. Slack posts `application/x-www-form-urlencoded`, which the API refuses
+ * elsewhere: only this plugin's scope reads it, and keeps it as the raw string the signature covers.
+ */
+export const slackInteractionRoutes: FastifyPluginAsyncZod<{ box: SecretBox; alerts: AlertRouteDeps }> = async (app, opts) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+  const { errorResponses, ...doc } = routeDoc('receiveSlackInteraction', {
+    summary: 'Slack interactivity: a button press',
+    tag: 'Alerts',
+    description: [
+      'Set as the Slack app’s Interactivity Request URL for a Slack channel with a `signing_secret`. Slack posts `payload=<JSON>` (`application/x-www-form-urlencoded`) when someone presses the message’s Acknowledge or Resolve button (`action_id` `vigil_acknowledge`/`vigil_resolve`, `value` the one-click token).',
+      'The request must carry `X-Slack-Request-Timestamp` (within 5 minutes of now) and `X-Slack-Signature` (`v0=` and the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` with the signing secret), else 401. The alert is acknowledged or resolved once per button, in the name of `Slack user @<username> (<user id>) in channel “<channel name>”`; a second press, an expired or foreign button answers 200 with a sentence saying so (Slack shows an error for anything else).',
+    ].join('\n\n'),
+    errors: ['validation_failed', 'unauthenticated', 'not_found'],
+  });
+  app.post('/integrations/slack/interactions/:channelId', { schema: { ...doc, params: ChannelParams, response: { 200: SlackAnswerSchema, ...errorResponses } } }, async (request) => {
+    const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
+    return handleSlackInteraction(request.em, { box: opts.box, linkKey: opts.alerts.linkKey, control: opts.alerts.control }, {
+      channelId: request.params.channelId,
+      rawBody: typeof request.body === 'string' ? request.body : '',
+      timestamp: header('x-slack-request-timestamp'),
+      signature: header('x-slack-signature'),
+      now: request.now,
+    });
+  });
+};
