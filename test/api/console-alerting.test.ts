@@ -73,6 +73,10 @@ describe('console alerting: configuration through the forms', () => {
       expect(page.text).toContain('<a href="/console/alerts">Alerts</a>');
       expect(page.text).toContain('<a href="/console/on-call">On call</a>');
     }
+    // Nothing set up yet: the Alerts page says where to start, in order, with links.
+    const alerts = textOf((await operator.get('/console/alerts')).text);
+    expect(alerts).toMatch(/Set up alerting in three steps to do 1\. A notification channel .* 0 so far · Add one to do 2\. An escalation policy .* 0 so far · Add one to do 3\. An alert rule .* 0 so far · Add one/);
+    expect(textOf((await viewer.get('/console/alerts')).text)).not.toContain('Add one');
   });
 
   it('creates a Slack channel, never shows its URL again, edits it, and answers "send test" with a readable 503 without alert workflows', async () => {
@@ -289,6 +293,65 @@ describe('console alerting: configuration through the forms', () => {
     expect(ended.text).not.toContain('Database &#60;migration&#62;');
   });
 
+  it('offers only what the chosen kind can watch, edits, disables and enables a rule, and asks before every delete', async () => {
+    // The kind is chosen first; a metric rule is offered metrics, never a service.
+    const metricForm = await operator.get('/console/alerts/rules/new?kind=metric_status');
+    expect(metricForm.text).not.toContain(`<option value="${org.services.Checkout}">Service: Checkout</option>`);
+    expect(metricForm.text).toContain('<input type="hidden" name="kind" value="metric_status">');
+    const serviceForm = await operator.get('/console/alerts/rules/new?kind=service_status');
+    expect(serviceForm.text).toContain(`<option value="${org.services.Checkout}">Service: Checkout</option>`);
+    expect(serviceForm.text).not.toMatch(/<option value="[^"]+">Metric: /);
+
+    // Edit: the form comes back filled; the kind stays.
+    const edit = await operator.get(`/console/alerts/rules/${ids.rule}/edit`);
+    expect(edit.status).toBe(200);
+    expect(edit.text).toContain('value="Checkout down"');
+    expect(edit.text).toContain("a rule's kind cannot change");
+    const saved = await followed(
+      operator,
+      await operator.post(`/console/alerts/rules/${ids.rule}/edit`, { _csrf: csrfOf(edit.text), name: 'Checkout is down', subject_id: org.services.Checkout, severity: 'warning', escalation_policy_id: ids.policy!, enabled: 'true', auto_resolve: 'true' }),
+    );
+    expect(saved.text).toContain('Alert rule &#34;Checkout is down&#34; saved.');
+    expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).body).toMatchObject({ name: 'Checkout is down', severity: 'warning', kind: 'service_status', include_degraded: false });
+    const blank = await operator.post(`/console/alerts/rules/${ids.rule}/edit`, { _csrf: csrfOf(edit.text), name: '', subject_id: org.services.Checkout, severity: 'warning', escalation_policy_id: ids.policy!, enabled: 'true' });
+    expect(blank.status).toBe(400);
+    expect(fieldError(blank.text, 'name')).toBeTruthy();
+
+    // Disable and enable from the list.
+    const list = await operator.get('/console/alerts/rules');
+    const off = await followed(operator, await operator.post(`/console/alerts/rules/${ids.rule}/enabled`, { _csrf: csrfOf(list.text), enabled: 'false' }));
+    expect(off.text).toContain('disabled: it raises no alert until enabled again');
+    expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).body.enabled).toBe(false);
+    await followed(operator, await operator.post(`/console/alerts/rules/${ids.rule}/enabled`, { _csrf: csrfOf(list.text), enabled: 'true' }));
+    expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).body.enabled).toBe(true);
+    // As it was, for the tests after this one.
+    await followed(
+      operator,
+      await operator.post(`/console/alerts/rules/${ids.rule}/edit`, { _csrf: csrfOf(edit.text), name: 'Checkout down', subject_id: org.services.Checkout, include_degraded: 'true', severity: 'critical', escalation_policy_id: ids.policy!, enabled: 'true', auto_resolve: 'true' }),
+    );
+
+    // No delete is one click: the lists link to a page that names what goes, and only its button deletes.
+    for (const [listPath, confirmPath, noun] of [
+      ['/console/alerts/rules', `/console/alerts/rules/${ids.rule}/delete`, 'alert rule'],
+      ['/console/on-call/policies', `/console/on-call/policies/${ids.policy}/delete`, 'escalation policy'],
+      [`/console/on-call/schedules/${ids.schedule}`, `/console/on-call/schedules/${ids.schedule}/delete`, 'on-call schedule'],
+      [`/console/alerts/channels/${ids.channel}`, `/console/alerts/channels/${ids.channel}/delete`, 'notification channel'],
+    ] as const) {
+      const page = await operator.get(listPath);
+      expect([listPath, page.text.includes(`href="${confirmPath}"`)]).toEqual([listPath, true]);
+      expect([listPath, page.text.includes(`action="${confirmPath}"`)]).toEqual([listPath, false]);
+      const confirm = await operator.get(confirmPath);
+      expect([confirmPath, confirm.status]).toEqual([confirmPath, 200]);
+      expect(confirm.text).toContain(`<button type="submit" class="danger">Delete ${noun}</button>`);
+      expect(confirm.text).toContain(`action="${confirmPath}"`);
+    }
+    expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).status).toBe(200);
+    // Channel, policy and rule exist: the checklist is gone.
+    expect((await operator.get('/console/alerts')).text).not.toContain('Set up alerting');
+    expect((await viewer.get(`/console/alerts/rules/${ids.rule}/delete`)).status).toBe(403);
+    expect((await operator.get('/console/alerts/rules/00000000-0000-0000-0000-000000000000/delete')).status).toBe(404);
+  });
+
   it('refuses to delete a channel a policy targets, saying why on its page', async () => {
     const page = await operator.get(`/console/alerts/channels/${ids.channel}`);
     const res = await operator.post(`/console/alerts/channels/${ids.channel}/delete`, { _csrf: csrfOf(page.text) });
@@ -438,6 +501,8 @@ describe('console alerting: readers', () => {
       `/console/on-call/schedules/${ids.schedule}/delete`,
       '/console/alerts/rules/new',
       `/console/alerts/rules/${ids.rule}/delete`,
+      `/console/alerts/rules/${ids.rule}/edit`,
+      `/console/alerts/rules/${ids.rule}/enabled`,
       '/console/alerts/silences/new',
     ];
     for (const client of [viewer, finance]) {

@@ -1,5 +1,5 @@
 import { esc } from '../html';
-import { type FormValues, alertsNav, enabledBadge, valueOf } from './alerting-parts';
+import { type FormValues, alertsNav, enabledBadge, valueOf, deleteLink } from './alerting-parts';
 import { type FormProblem, actionButton, checkboxField, csrfField, inputField, problemBox, selectField, textareaField } from './forms';
 import { facts, link, pager, stateBadge, table, utcTime } from './parts';
 
@@ -110,7 +110,7 @@ export function channelDetailBody(o: { channel: ChannelView; sends: SendView[]; 
     ['Id', `<code>${esc(c.id)}</code>`],
   ];
   const actions = o.canWrite
-    ? `<div class="actions">${actionButton({ action: `${channelHref(c.id)}/test`, label: 'Send test', csrf: o.csrf })}<a class="button" href="${esc(`${channelHref(c.id)}/edit`)}">Edit</a>${actionButton({ action: `${channelHref(c.id)}/delete`, label: 'Delete channel', csrf: o.csrf, kind: 'danger' })}</div>`
+    ? `<div class="actions">${actionButton({ action: `${channelHref(c.id)}/test`, label: 'Send test', csrf: o.csrf })}<a class="button" href="${esc(`${channelHref(c.id)}/edit`)}">Edit</a>${deleteLink(`${channelHref(c.id)}/delete`, c.name)}</div>`
     : '';
   const sends = o.sends.map((s) => [
     esc(s.action),

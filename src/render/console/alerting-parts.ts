@@ -1,5 +1,5 @@
 import { esc } from '../html';
-import type { FormProblem } from './forms';
+import { type FormProblem, csrfField } from './forms';
 import { stateBadge } from './parts';
 
 /** A form's values by field name, as posted (or as an existing record fills them). */
@@ -64,4 +64,15 @@ export const onCallNav = (current: string) => subNav('On call', ON_CALL_AREA, cu
 export function sentenceList(items: readonly string[]): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** A link to an item's delete confirmation ("Delete…"): deleting takes a second, deliberate click. */
+export function deleteLink(href: string, name: string): string {
+  return `<a class="button danger" href="${esc(href)}" aria-label="${esc(`Delete ${name}…`)}">Delete…</a>`;
+}
+
+/** The confirmation page of a delete: what goes, what that does, the button and a way back. */
+export function confirmDeleteBody(o: { csrf: string; action: string; noun: string; name: string; consequence: string; back: string }): string {
+  return `<p>Delete the ${esc(o.noun)} <strong>${esc(o.name)}</strong>? ${esc(o.consequence)}</p>
+<form class="actions" method="post" action="${esc(o.action)}">${csrfField(o.csrf)}<button type="submit" class="danger">Delete ${esc(o.noun)}</button> <a href="${esc(o.back)}">Keep it</a></form>`;
 }

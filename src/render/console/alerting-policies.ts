@@ -1,6 +1,6 @@
 import type { EscalationLevel } from '../../domain/alerting/escalation';
 import { esc } from '../html';
-import { type FormValues, groupErrorLine, onCallNav, slotCount, valueOf, valuesOf } from './alerting-parts';
+import { type FormValues, groupErrorLine, onCallNav, slotCount, valueOf, valuesOf, deleteLink } from './alerting-parts';
 import { type FormProblem, actionButton, choiceGroup, csrfField, inputField, problemBox } from './forms';
 import { type Choice, link, pager, table } from './parts';
 
@@ -34,7 +34,7 @@ export function policyListBody(o: { rows: PolicyView[]; nextCursor: string | nul
     o.canWrite ? link(`${policyHref(p.id)}/edit`, p.name) : esc(p.name),
     `<ol>${p.levels.map((l) => `<li>${esc(targetsText(l.targets, o.known))}; then ${esc(String(l.delay_minutes))} min</li>`).join('')}</ol>`,
     p.repeat ? `${esc(String(p.repeat))} more time${p.repeat === 1 ? '' : 's'}` : '<span class="muted">no</span>',
-    o.canWrite ? actionButton({ action: `${policyHref(p.id)}/delete`, label: `Delete ${p.name}`, csrf: o.csrf, kind: 'danger' }) : '<span class="muted">—</span>',
+    o.canWrite ? deleteLink(`${policyHref(p.id)}/delete`, p.name) : '<span class="muted">—</span>',
   ]);
   return `${onCallNav('/console/on-call/policies')}
 <p class="muted">An alert notifies level 1, waits its delay, then notifies the next level, until someone acknowledges or resolves it.</p>

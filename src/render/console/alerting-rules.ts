@@ -1,6 +1,6 @@
 import { ALERT_RULE_KINDS, ALERT_SEVERITIES } from '../../domain/alerting/rule-kinds';
 import { esc } from '../html';
-import { type FormValues, alertsNav, enabledBadge, valueOf, valuesOf } from './alerting-parts';
+import { type FormValues, alertsNav, enabledBadge, valueOf, valuesOf, deleteLink } from './alerting-parts';
 import { severityBadge } from './alerts';
 import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField } from './forms';
 import { type Choice, namesOf, pager, stateBadge, table, utcTime } from './parts';
@@ -15,6 +15,8 @@ export interface RuleView {
   severity: string;
   escalation_policy_id: string;
   enabled: boolean;
+  auto_resolve?: boolean;
+  settings?: Record<string, unknown>;
 }
 
 /** A silence as the API shows it, with its state now. */
@@ -40,7 +42,25 @@ export const RULE_KIND_LABELS: Readonly<Record<(typeof ALERT_RULE_KINDS)[number]
 };
 
 /** Everything a rule may watch, each labelled with what it is ("Metric: Checkout latency"). */
-export type SubjectChoice = Choice;
+/** Something a rule may watch, and what it is. */
+export type SubjectChoice = Choice & { kind: SubjectKind };
+export type SubjectKind = 'service' | 'metric' | 'heartbeat' | 'status_page' | 'slo' | 'agent' | 'location';
+
+/** Which subjects fit each rule kind: the picker offers only those (an SLA review rule watches every statement). */
+export const SUBJECTS_OF_RULE_KIND: Readonly<Record<(typeof ALERT_RULE_KINDS)[number], readonly SubjectKind[]>> = {
+  metric_status: ['metric', 'heartbeat'],
+  service_status: ['service'],
+  status_page_status: ['status_page'],
+  slo_burn: ['slo'],
+  agent_offline: ['agent'],
+  heartbeat_missed: ['heartbeat'],
+  location_offline: ['location'],
+  sla_review_overdue: [],
+};
+
+const ruleKindOf = (k: string) => ((ALERT_RULE_KINDS as readonly string[]).includes(k) ? (k as (typeof ALERT_RULE_KINDS)[number]) : 'service_status');
+/** Rule kinds whose subject must be named (the API refuses "every one" for them). */
+const NAMED_ONLY = new Set(['metric_status', 'status_page_status']);
 
 export function ruleListBody(o: { rows: RuleView[]; nextCursor: string | null; subjects: SubjectChoice[]; policies: Choice[]; csrf: string; canWrite: boolean }): string {
   const subject = (r: RuleView) => (r.subject_id === null ? (r.kind === 'sla_review_overdue' ? '<span class="muted">every statement</span>' : '<span class="muted">every one</span>') : namesOf([r.subject_id], o.subjects));
@@ -51,7 +71,15 @@ export function ruleListBody(o: { rows: RuleView[]; nextCursor: string | null; s
     severityBadge(r.severity),
     namesOf([r.escalation_policy_id], o.policies),
     enabledBadge(r.enabled),
-    o.canWrite ? actionButton({ action: `/console/alerts/rules/${encodeURIComponent(r.id)}/delete`, label: `Delete ${r.name}`, csrf: o.csrf, kind: 'danger' }) : '<span class="muted">—</span>',
+    o.canWrite
+      ? `<div class="actions row-actions"><a class="button secondary" href="${esc(`/console/alerts/rules/${encodeURIComponent(r.id)}/edit`)}" aria-label="${esc(`Edit ${r.name}`)}">Edit</a>${actionButton({
+          action: `/console/alerts/rules/${encodeURIComponent(r.id)}/enabled`,
+          label: r.enabled ? 'Disable' : 'Enable',
+          csrf: o.csrf,
+          hidden: { enabled: r.enabled ? 'false' : 'true' },
+          kind: 'secondary',
+        })}${deleteLink(`/console/alerts/rules/${encodeURIComponent(r.id)}/delete`, r.name)}</div>`
+      : '<span class="muted">—</span>',
   ]);
   return `${alertsNav('/console/alerts/rules')}
 ${o.canWrite ? '<p class="actions"><a class="button" href="/console/alerts/rules/new">New alert rule</a></p>' : ''}
@@ -61,24 +89,53 @@ ${pager('/console/alerts/rules', o.nextCursor)}`;
 
 const RULE_FIELDS = ['name', 'kind', 'subject_id', 'include_degraded', 'severity', 'escalation_policy_id', 'auto_resolve', 'enabled', 'settings.reminder_hours'];
 
-export function ruleFormBody(o: { csrf: string; values: FormValues; subjects: SubjectChoice[]; policies: Choice[]; problem?: FormProblem | null }): string {
+/**
+ * The rule form. What raises the alert is chosen first (a small GET form: the page comes back
+ * with only the subjects of that kind, so a service is never offered to a metric rule); the rule's
+ * own form carries the kind. Editing keeps the kind (the API cannot change it) and may change
+ * everything else.
+ */
+export function ruleFormBody(o: { csrf: string; values: FormValues; subjects: SubjectChoice[]; policies: Choice[]; problem?: FormProblem | null; editing?: { id: string } | null }): string {
   const p = o.problem;
   const val = (n: string) => valueOf(o.values, n);
+  const kind = ruleKindOf(val('kind'));
+  const fitting = SUBJECTS_OF_RULE_KIND[kind];
+  const subjects = o.subjects.filter((s) => fitting.includes(s.kind));
   const degradedErrors = (p?.errors ?? []).filter((e) => e.path === 'include_degraded').map((e) => e.message);
+  const kindLabel = RULE_KIND_LABELS[kind];
+  const chooser = o.editing
+    ? `<p><strong>Raises an alert when:</strong> ${esc(kindLabel)} <span class="muted">(a rule's kind cannot change; create another rule for another kind)</span></p>`
+    : `<form class="stack" method="get" action="/console/alerts/rules/new" aria-label="What raises the alert">
+${selectField({ name: 'kind', label: 'Raise an alert when', value: kind, problem: p, options: ALERT_RULE_KINDS.map((k) => ({ value: k, label: RULE_KIND_LABELS[k] })) })}
+<div><button type="submit" class="secondary">Show what it can watch</button></div>
+</form>`;
+  const subjectField = fitting.length
+    ? selectField({
+        name: 'subject_id',
+        label: 'Watching',
+        value: val('subject_id'),
+        problem: p,
+        options: [...(NAMED_ONLY.has(kind) ? [{ value: '', label: 'Choose one' }] : [{ value: '', label: 'Every one of the kind' }]), ...subjects.map((s) => ({ value: s.id, label: s.name }))],
+        hint: subjects.length ? `Only what this kind of rule can watch is offered.` : `Nothing of this kind exists yet.`,
+      })
+    : '<p class="muted">This rule watches every SLA statement in review.</p><input type="hidden" name="subject_id" value="">';
+  const action = o.editing ? `/console/alerts/rules/${encodeURIComponent(o.editing.id)}/edit` : '/console/alerts/rules/new';
   return `${problemBox(p, RULE_FIELDS)}
-<form class="stack" method="post" action="/console/alerts/rules/new">
+${chooser}
+<form class="stack" method="post" action="${esc(action)}">
 ${csrfField(o.csrf)}
+<input type="hidden" name="kind" value="${esc(kind)}">
+${o.editing ? '' : `<p class="muted">Raises an alert when: ${esc(kindLabel)}.</p>`}
 ${inputField({ name: 'name', label: 'Name', value: val('name'), problem: p, required: true, hint: 'e.g. "Checkout down"' })}
-${selectField({ name: 'kind', label: 'Raise an alert when', value: val('kind') || 'service_status', problem: p, options: ALERT_RULE_KINDS.map((k) => ({ value: k, label: RULE_KIND_LABELS[k] })) })}
-${selectField({ name: 'subject_id', label: 'Watching', value: val('subject_id'), problem: p, options: [{ value: '', label: 'Every one of the kind (nothing for SLA reviews)' }, ...o.subjects.map((s) => ({ value: s.id, label: s.name }))], hint: 'Pick one of the kind chosen above; metrics and status pages must be named.' })}
+${subjectField}
 ${checkboxField({ name: 'include_degraded', label: 'Degraded raises the alert too (metric, service and status page rules)', checked: val('include_degraded') === 'true' })}
 ${degradedErrors.length ? `<p class="field-error">${esc(degradedErrors.join('; '))}</p>` : ''}
 ${selectField({ name: 'severity', label: 'Severity', value: val('severity') || 'critical', problem: p, options: ALERT_SEVERITIES.map((s) => ({ value: s, label: s })) })}
 ${o.policies.length ? selectField({ name: 'escalation_policy_id', label: 'Escalation policy', value: val('escalation_policy_id'), problem: p, options: o.policies.map((c) => ({ value: c.id, label: c.name })) }) : '<p class="field-error">Create an escalation policy first (On call → Escalation policies): every rule escalates by one.</p>'}
-${inputField({ name: 'settings.reminder_hours', label: 'Hours in review before the alert (SLA review rules only; default 24)', type: 'number', value: val('settings.reminder_hours'), problem: p })}
+${kind === 'sla_review_overdue' ? inputField({ name: 'settings.reminder_hours', label: 'Hours in review before the alert (default 24)', type: 'number', value: val('settings.reminder_hours'), problem: p }) : ''}
 ${checkboxField({ name: 'auto_resolve', label: 'Resolve the alert when the subject recovers', checked: val('auto_resolve') === 'true' })}
 ${checkboxField({ name: 'enabled', label: 'Enabled', checked: val('enabled') === 'true' })}
-<div><button type="submit">Create rule</button> <a href="/console/alerts/rules">Cancel</a></div>
+<div><button type="submit">${o.editing ? 'Save rule' : 'Create rule'}</button> <a href="/console/alerts/rules">Cancel</a></div>
 </form>`;
 }
 

@@ -1,6 +1,6 @@
 import type { ScheduleSpec } from '../../domain/on-call/schedule';
 import { esc, timeTag } from '../html';
-import { type FormValues, onCallNav, slotCount, valueOf } from './alerting-parts';
+import { type FormValues, onCallNav, slotCount, valueOf, deleteLink } from './alerting-parts';
 import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, textareaField } from './forms';
 import { facts, link, pager, table, utcTime } from './parts';
 
@@ -67,7 +67,7 @@ export function scheduleDetailBody(o: { schedule: ScheduleView; now: OnCallNowVi
     ['Id', `<code>${esc(s.id)}</code>`],
   ]);
   const actions = o.canWrite
-    ? `<div class="actions"><a class="button" href="${esc(`${scheduleHref(s.id)}/edit`)}">Edit schedule</a>${actionButton({ action: `${scheduleHref(s.id)}/delete`, label: 'Delete schedule', csrf: o.csrf, kind: 'danger' })}</div>`
+    ? `<div class="actions"><a class="button" href="${esc(`${scheduleHref(s.id)}/edit`)}">Edit schedule</a>${deleteLink(`${scheduleHref(s.id)}/delete`, s.name)}</div>`
     : '';
   const shifts = o.shifts.map((x) => [
     esc(x.user.email),

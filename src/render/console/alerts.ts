@@ -240,3 +240,27 @@ export function openAlertsBlock(alerts: readonly OpenAlertRow[], more: boolean, 
   return `<section class="open-alerts" aria-labelledby="open-alerts"><h2 id="open-alerts">${esc(heading)}</h2>
 ${table(['Alert', 'Severity', 'State', 'Since', 'Level'], rows, '')}${more ? `<p>${link('/console/alerts?state=open', 'All open alerts')}</p>` : ''}</section>`;
 }
+
+/** How far an organization has set alerting up: each step's count. */
+export interface AlertingSetup {
+  channels: number;
+  policies: number;
+  rules: number;
+}
+
+/**
+ * The order alerting is set up in, with links: where to send (a channel), whom to page and when
+ * (a policy, which names channels, people or schedules), what raises an alert (a rule, which
+ * escalates by a policy). Shown until all three exist, so a new organization sees where to start.
+ */
+export function alertingChecklist(s: AlertingSetup, canWrite: boolean): string {
+  if (s.channels > 0 && s.policies > 0 && s.rules > 0) return '';
+  const step = (done: boolean, n: number, what: string, why: string, list: string, create: string) =>
+    `<li>${done ? '<span class="badge healthy">done</span>' : '<span class="badge neutral">to do</span>'} <strong>${esc(what)}</strong> — ${esc(why)} ${link(list, `${n} so far`)}${!done && canWrite ? ` · ${link(create, `Add one`)}` : ''}</li>`;
+  return `<section class="setup-checklist" aria-labelledby="alerting-setup"><h2 id="alerting-setup">Set up alerting in three steps</h2>
+<ol>
+${step(s.channels > 0, s.channels, '1. A notification channel', 'where alerts are sent: Slack, Teams, Discord, PagerDuty, Opsgenie, email or a webhook.', '/console/alerts/channels', '/console/alerts/channels/new')}
+${step(s.policies > 0, s.policies, '2. An escalation policy', 'whom to page and when: channels, people or on-call schedules, level by level.', '/console/on-call/policies', '/console/on-call/policies/new')}
+${step(s.rules > 0, s.rules, '3. An alert rule', 'what raises an alert (a metric, a service, an agent…), escalated by a policy.', '/console/alerts/rules', '/console/alerts/rules/new')}
+</ol></section>`;
+}

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ProblemError } from '../../../domain/error-catalog';
-import { ALERT_FILTER_STATES, alertDetailBody, alertHref, alertListBody } from '../../../render/console/alerts';
+import { ALERT_FILTER_STATES, alertDetailBody, alertHref, alertListBody, alertingChecklist } from '../../../render/console/alerts';
 import type { FormProblem } from '../../../render/console/forms';
 import { type AlertActionName, getAlert, listAlerts, actOnAlert } from '../../../usecases/alerting/alerts';
-import { getRule } from '../../../usecases/alerting/rules';
+import { getRule, listRules } from '../../../usecases/alerting/rules';
+import { listChannels } from '../../../usecases/alerting/channels';
+import { listPolicies } from '../../../usecases/alerting/policies';
 import type { OrgContext } from '../../../usecases/context';
 import { type ConsoleViewer, LIVE_SECONDS, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
@@ -44,7 +46,10 @@ export const alertPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
       ? [{ items: [], nextCursor: null }, await listAlerts(v.ctx, { ...listQuery(request.query, 50), state })]
       : [await listAlerts(v.ctx, { limit: 50, state: 'open' }), await listAlerts(v.ctx, { limit: RECENT_RESOLVED, state: 'resolved' })];
     const names = await ruleNames(v.ctx, [...open.items, ...rest.items].map((a) => a.rule_id));
-    const body = alertListBody({ open: open.items, openNext: open.nextCursor, rest: rest.items, restNext: rest.nextCursor, state, ruleNames: names }, { csrf: v.csrf, canWrite: v.can('write:alerts') });
+    // How far alerting is set up (one row of each is enough to know).
+    const count = async (list: (ctx: OrgContext, q: { limit: number }) => Promise<{ items: unknown[] }>) => (await list(v.ctx, { limit: 1 })).items.length;
+    const setup = alertingChecklist({ channels: await count(listChannels), policies: await count(listPolicies), rules: await count(listRules) }, v.can('write:alerts'));
+    const body = setup + alertListBody({ open: open.items, openNext: open.nextCursor, rest: rest.items, restNext: rest.nextCursor, state, ruleNames: names }, { csrf: v.csrf, canWrite: v.can('write:alerts') });
     return sendPage(reply, v, NAV, { title: 'Alerts', flash: flashOf(request.query), body, live: LIVE_SECONDS });
   });
 

@@ -10,6 +10,7 @@ import { CHANNEL_TYPES, type ChannelView } from '../../../../usecases/alerting/v
 import { ChannelCreateBody, ChannelPatchBody } from '../../../schemas/alerting';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
 import type { ConsoleDeps } from '../../deps';
+import { confirmDeleteRoute } from './confirm-delete';
 import { attempt, field, flashOf, listQuery, validated } from '../../forms';
 import { alertPorts } from './ports';
 
@@ -119,6 +120,8 @@ export const channelPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
     return sendDetail(reply, v, id, {}, null, r);
   });
+
+  confirmDeleteRoute(app, { base: '/alerts/channels', list: '/console/alerts/channels', nav: NAV, noun: 'notification channel', load: getChannel, consequence: 'Nothing is sent to it any more, and the one-click links it carried stop working; a policy that names it must be changed first.' });
 
   app.post<IdRequest>('/alerts/channels/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');

@@ -11,6 +11,7 @@ import type { OrgContext } from '../../../../usecases/context';
 import { PolicyCreateBody, PolicyPatchBody } from '../../../schemas/alerting';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
 import type { ConsoleDeps } from '../../deps';
+import { confirmDeleteRoute } from './confirm-delete';
 import { attempt, field, flashOf, listQuery, validated } from '../../forms';
 import { consoleUserEmails, slotPath, wholeOr, withFormPaths } from './form-slots';
 
@@ -110,6 +111,8 @@ export const policyPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     if (!r.ok) return sendForm(reply, v, b, p, r);
     return redirectWithFlash(reply, LIST, `Escalation policy "${r.value.name}" saved.`);
   });
+
+  confirmDeleteRoute(app, { base: '/on-call/policies', list: '/console/on-call/policies', nav: NAV, noun: 'escalation policy', load: getPolicy, consequence: 'Nobody is paged through it any more; a rule that uses it must be changed first.' });
 
   app.post<IdRequest>('/on-call/policies/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');

@@ -6,7 +6,7 @@ import { type SubjectChoice, ruleFormBody, ruleListBody, silenceFormBody, silenc
 import { type FormProblem, problemBox } from '../../../../render/console/forms';
 import type { Choice } from '../../../../render/console/parts';
 import { listPolicies } from '../../../../usecases/alerting/policies';
-import { createRule, deleteRule, listRules } from '../../../../usecases/alerting/rules';
+import { createRule, deleteRule, getRule, listRules, updateRule } from '../../../../usecases/alerting/rules';
 import { createSilence, deleteSilence, listSilences } from '../../../../usecases/alerting/silences';
 import { listAgents } from '../../../../usecases/agents';
 import type { OrgContext } from '../../../../usecases/context';
@@ -14,10 +14,11 @@ import { listLocations } from '../../../../usecases/locations';
 import { listMetrics } from '../../../../usecases/metrics/metrics';
 import { listSlos } from '../../../../usecases/slos';
 import { listStatusPages } from '../../../../usecases/status-pages/pages';
-import { RuleCreateBody, SilenceCreateBody } from '../../../schemas/alerting';
+import { RuleCreateBody, RulePatchBody, SilenceCreateBody } from '../../../schemas/alerting';
 import { serviceChoices } from '../../choices';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
 import type { ConsoleDeps } from '../../deps';
+import { confirmDeleteRoute } from './confirm-delete';
 import { attempt, field, flashOf, listQuery, optionalField, utcInstantOf, validated } from '../../forms';
 import { consoleCreator } from './ports';
 import { wholeOr } from './form-slots';
@@ -36,12 +37,12 @@ async function subjectChoices(ctx: OrgContext, taskQueue: string): Promise<Subje
   const agents = await listAgents(ctx, PICK);
   const locations = await listLocations(ctx, taskQueue, PICK);
   return [
-    ...services.map((s) => ({ id: s.id, name: `Service: ${s.name}` })),
-    ...metrics.items.map((m) => ({ id: m.id, name: `${m.source_type === 'heartbeat' ? 'Heartbeat' : 'Metric'}: ${m.name}` })),
-    ...pages.items.map((p) => ({ id: p.id, name: `Status page: ${p.title}` })),
-    ...slos.items.map((s) => ({ id: s.id, name: `SLO: ${s.name}` })),
-    ...agents.items.filter((a) => a.status !== 'revoked').map((a) => ({ id: a.id, name: `Agent: ${a.name}` })),
-    ...locations.items.filter((l) => l.kind === 'cloud').map((l) => ({ id: l.id, name: `Location: ${l.label} (${l.id})` })),
+    ...services.map((s) => ({ id: s.id, name: `Service: ${s.name}`, kind: 'service' as const })),
+    ...metrics.items.map((m) => (m.source_type === 'heartbeat' ? { id: m.id, name: `Heartbeat: ${m.name}`, kind: 'heartbeat' as const } : { id: m.id, name: `Metric: ${m.name}`, kind: 'metric' as const })),
+    ...pages.items.map((p) => ({ id: p.id, name: `Status page: ${p.title}`, kind: 'status_page' as const })),
+    ...slos.items.map((s) => ({ id: s.id, name: `SLO: ${s.name}`, kind: 'slo' as const })),
+    ...agents.items.filter((a) => a.status !== 'revoked').map((a) => ({ id: a.id, name: `Agent: ${a.name}`, kind: 'agent' as const })),
+    ...locations.items.filter((l) => l.kind === 'cloud').map((l) => ({ id: l.id, name: `Location: ${l.label} (${l.id})`, kind: 'location' as const })),
   ];
 }
 
@@ -65,24 +66,29 @@ export const rulePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
 
   app.get('/alerts/rules', async (request, reply) => sendRules(reply, requireScope(request, 'read:alerts'), request.query, flashOf(request.query)));
 
-  const sendRuleForm = async (reply: FastifyReply, v: ConsoleViewer, values: FormValues, failed?: Failed) =>
+  const sendRuleForm = async (reply: FastifyReply, v: ConsoleViewer, values: FormValues, failed?: Failed, editing?: { id: string; name: string }) =>
     sendPage(
       reply,
       v,
       NAV,
-      { title: 'New alert rule', body: ruleFormBody({ csrf: v.csrf, values, subjects: await subjectChoices(v.ctx, taskQueue), policies: await policyChoices(v.ctx), problem: failed?.problem }) },
+      {
+        title: editing ? `Edit alert rule ${editing.name}` : 'New alert rule',
+        body: ruleFormBody({ csrf: v.csrf, values, subjects: await subjectChoices(v.ctx, taskQueue), policies: await policyChoices(v.ctx), problem: failed?.problem, editing: editing ?? null }),
+      },
       failed?.status,
     );
 
-  app.get('/alerts/rules/new', async (request, reply) => sendRuleForm(reply, requireScope(request, 'write:alerts'), { kind: 'service_status', severity: 'critical', auto_resolve: 'true', enabled: 'true' }));
-
-  app.post('/alerts/rules/new', async (request, reply) => {
+  app.get('/alerts/rules/new', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
-    const b = request.body as FormValues;
+    const kind = field(request.query, 'kind');
+    return sendRuleForm(reply, v, { kind: kind || 'service_status', severity: 'critical', auto_resolve: 'true', enabled: 'true' });
+  });
+
+  /** The rule's fields as the form posts them (the kind only when creating: it cannot change). */
+  const ruleInput = (b: FormValues) => {
     const reminder = optionalField(b, 'settings.reminder_hours');
-    const input = {
+    return {
       name: field(b, 'name'),
-      kind: field(b, 'kind'),
       subject_id: optionalField(b, 'subject_id'),
       include_degraded: field(b, 'include_degraded') === 'true',
       severity: field(b, 'severity'),
@@ -91,10 +97,53 @@ export const rulePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       enabled: field(b, 'enabled') === 'true',
       ...(reminder === null ? {} : { settings: { reminder_hours: wholeOr(reminder) } }),
     };
-    const r = await attempt(() => createRule(v.ctx, validated(RuleCreateBody, input)));
+  };
+
+  app.post('/alerts/rules/new', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const b = request.body as FormValues;
+    const r = await attempt(() => createRule(v.ctx, validated(RuleCreateBody, { ...ruleInput(b), kind: field(b, 'kind') })));
     if (!r.ok) return sendRuleForm(reply, v, b, r);
     return redirectWithFlash(reply, '/console/alerts/rules', `Alert rule "${r.value.name}" created.`);
   });
+
+  app.get<IdRequest>('/alerts/rules/:id/edit', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const r = await getRule(v.ctx, request.params.id);
+    const values: FormValues = {
+      name: r.name,
+      kind: r.kind,
+      subject_id: r.subject_id ?? '',
+      include_degraded: String(r.include_degraded),
+      severity: r.severity,
+      escalation_policy_id: r.escalation_policy_id,
+      auto_resolve: String(r.auto_resolve),
+      enabled: String(r.enabled),
+      ...(typeof r.settings?.reminder_hours === 'number' ? { 'settings.reminder_hours': String(r.settings.reminder_hours) } : {}),
+    };
+    return sendRuleForm(reply, v, values, undefined, { id: r.id, name: r.name });
+  });
+
+  app.post<IdRequest>('/alerts/rules/:id/edit', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const existing = await getRule(v.ctx, request.params.id);
+    const b = { ...(request.body as FormValues), kind: existing.kind };
+    const input = ruleInput(b);
+    // A rule that watches every one of its kind keeps doing so: the API's patch cannot clear a subject.
+    const { subject_id: subject, ...rest } = input;
+    const r = await attempt(() => updateRule(v.ctx, existing.id, validated(RulePatchBody, subject === null ? rest : { ...rest, subject_id: subject })));
+    if (!r.ok) return sendRuleForm(reply, v, b, r, { id: existing.id, name: existing.name });
+    return redirectWithFlash(reply, '/console/alerts/rules', `Alert rule "${r.value.name}" saved.`);
+  });
+
+  app.post<IdRequest>('/alerts/rules/:id/enabled', async (request, reply) => {
+    const v = requireScope(request, 'write:alerts');
+    const enabled = field(request.body, 'enabled') === 'true';
+    const r = await updateRule(v.ctx, request.params.id, { enabled });
+    return redirectWithFlash(reply, '/console/alerts/rules', `Alert rule "${r.name}" ${enabled ? 'enabled' : 'disabled: it raises no alert until enabled again'}.`);
+  });
+
+  confirmDeleteRoute(app, { base: '/alerts/rules', list: '/console/alerts/rules', nav: NAV, noun: 'alert rule', load: getRule, consequence: 'It stops raising alerts; the alerts it raised keep their history.' });
 
   app.post<IdRequest>('/alerts/rules/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');

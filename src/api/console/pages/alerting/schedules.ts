@@ -10,6 +10,7 @@ import type { ScheduleView } from '../../../../usecases/alerting/views';
 import { ScheduleCreateBody, SchedulePatchBody } from '../../../schemas/alerting';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
 import type { ConsoleDeps } from '../../deps';
+import { confirmDeleteRoute } from './confirm-delete';
 import { attempt, field, flashOf, listQuery, utcInstantOf, validated } from '../../forms';
 import { consoleUserEmails, linesOf, slotPath, wholeOr, withFormPaths } from './form-slots';
 
@@ -146,6 +147,8 @@ export const schedulePages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     if (!r.ok) return sendForm(reply, v, b, s, r);
     return redirectWithFlash(reply, scheduleHref(s.id), 'Schedule saved.');
   });
+
+  confirmDeleteRoute(app, { base: '/on-call/schedules', list: '/console/on-call', nav: NAV, noun: 'on-call schedule', load: getSchedule, consequence: 'Nobody is on call through it any more; a policy that names it must be changed first.' });
 
   app.post<IdRequest>('/on-call/schedules/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
