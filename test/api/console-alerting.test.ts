@@ -430,7 +430,7 @@ describe('console alerting: alerts', () => {
     expect(open.text).toContain(`http://temporal-ui.test/namespaces/default/workflows/${encodeURIComponent(`alert:${ids.rule}:${org.services.Checkout}`)}`);
     expect(open.text).toContain('name="minutes"');
     const done = await operator.get(`/console/alerts/${ids.resolvedAlert}`);
-    expect(textOf(done.text)).toMatch(new RegExp(`Acknowledged by console user ${emails.operator.replace(/\./g, '\\.')} .*Resolved automatically \\(vigil \\(recovered\\)\\)`));
+    expect(textOf(done.text)).toMatch(new RegExp(`Acknowledged by console user ${emails.operator.replace(/\./g, '\\.')} .*Resolved automatically: the subject recovered`));
     expect(done.text).not.toContain('/acknowledge"');
   });
 

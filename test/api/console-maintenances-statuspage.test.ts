@@ -115,6 +115,17 @@ describe('console maintenance cancel confirmation', () => {
     redirectedTo(await operator.get(`/console/maintenances/${id}/cancel`), `/console/maintenances/${id}`);
   });
 
+  it('offers no cancel for a window that is over', async () => {
+    const id = await scheduled('Disk swap');
+    expect((await v1('POST', `/v1/maintenances/${id}/start`)).status).toBe(200);
+    expect((await operator.get(`/console/maintenances/${id}`)).text).toContain('Cancel maintenance…');
+    expect((await v1('POST', `/v1/maintenances/${id}/complete`)).status).toBe(200);
+    const done = await operator.get(`/console/maintenances/${id}`);
+    expect(done.status).toBe(200);
+    expect(done.text).not.toContain('Cancel maintenance');
+    expect(done.text).not.toContain('id="actions"');
+  });
+
   it('answers 403 to a viewer and 404 for another organization\'s maintenance', async () => {
     const id = await scheduled('Viewer cannot');
     expect((await viewer.get(`/console/maintenances/${id}/cancel`)).status).toBe(403);

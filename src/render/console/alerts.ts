@@ -53,6 +53,15 @@ function skippedText(v: unknown): string | null {
   return `Skipped: ${items.join('; ')}`;
 }
 
+/** Why Vigil resolved an alert by itself, from its actor ("vigil (recovered)"): ": the subject recovered". */
+function autoReason(actor: string | null): string {
+  const why = actor?.match(/^vigil \((.+)\)$/)?.[1] ?? actor;
+  if (!why) return '';
+  if (why === 'recovered') return ': the subject recovered';
+  if (why === 'rule or subject removed') return ': its rule or subject was removed';
+  return `: ${why}`;
+}
+
 /** One timeline entry in words: what happened, and by whom. */
 export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
   const d = e.detail;
@@ -81,7 +90,7 @@ export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
     case 'snooze_ended':
       return { at: e.at, label: 'Snooze ended; escalation starts again', body: null };
     case 'resolved':
-      return { at: e.at, label: d.auto === true ? `Resolved automatically${e.actor ? ` (${e.actor})` : ''}` : `Resolved${by}`, body: null };
+      return { at: e.at, label: d.auto === true ? `Resolved automatically${autoReason(e.actor)}` : `Resolved${by}`, body: null };
     default:
       return { at: e.at, label: `${e.kind.replace(/_/g, ' ')}${by}`, body: null };
   }

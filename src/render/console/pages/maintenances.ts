@@ -154,10 +154,10 @@ export function maintenanceDetailBody(d: MaintenanceDetail, o: MaintenanceViewer
     const buttons = [
       d.state === 'scheduled' ? actionButton({ action: `${base}/start`, label: 'Start now', csrf: o.csrf }) : '',
       d.state === 'in_progress' ? actionButton({ action: `${base}/complete`, label: 'Complete now', csrf: o.csrf }) : '',
-      // Canceling is asked again on its own page (no script: a page, not a dialog).
-      `<a class="button danger" href="${base}/cancel">Cancel maintenance…</a>`,
+      // Canceling is asked again on its own page (no script: a page, not a dialog); a window that is over cannot be canceled.
+      isOpen(d.state) ? `<a class="button danger" href="${base}/cancel">Cancel maintenance…</a>` : '',
     ].filter(Boolean);
-    actions = `<section aria-labelledby="actions"><h2 id="actions">Actions</h2>${problemBox(topProblem)}<div class="actions">${buttons.join(' ')}</div></section>
+    actions = `${buttons.length ? `<section aria-labelledby="actions"><h2 id="actions">Actions</h2>${problemBox(topProblem)}<div class="actions">${buttons.join(' ')}</div></section>` : problemBox(topProblem)}
 ${isOpen(d.state) ? updateSection(o, base) : ''}
 ${isOpen(d.state) ? rescheduleSection(d, o, base) : ''}`;
   }
