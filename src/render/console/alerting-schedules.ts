@@ -1,7 +1,7 @@
 import type { ScheduleSpec } from '../../domain/on-call/schedule';
 import { esc, timeTag } from '../html';
 import { type FormValues, onCallNav, slotCount, valueOf, deleteLink } from './alerting-parts';
-import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, textareaField } from './forms';
+import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, textareaField, zoneSelectField } from './forms';
 import { facts, link, pager, table, utcTime } from './parts';
 
 /** An on-call schedule as the API shows it. */
@@ -143,7 +143,7 @@ export function scheduleFormBody(o: { csrf: string; values: FormValues; users: r
 <form class="stack" method="post" action="${esc(action)}">
 ${csrfField(o.csrf)}
 ${inputField({ name: SCHEDULE_NAME_FIELD, label: 'Name', value: valueOf(o.values, SCHEDULE_NAME_FIELD), problem: p, required: true, hint: 'e.g. "Payments primary"' })}
-${inputField({ name: 'timezone', label: 'Time zone (IANA)', value: valueOf(o.values, 'timezone'), problem: p, required: true, hint: 'e.g. Europe/Berlin; handoffs keep their local time across daylight-saving changes.' })}
+${zoneSelectField({ name: 'timezone', label: 'Time zone', value: valueOf(o.values, 'timezone'), problem: p, required: true, hint: 'Handoffs keep their local time there across daylight-saving changes.' })}
 <p class="muted">${esc(users)}</p>
 ${layers.join('\n')}
 <h2>Overrides</h2>

@@ -1,5 +1,6 @@
 import { esc } from '../html';
 import { detailAddsToErrors, fieldSentence, labelForPath, sentenceFor, summaryHeading } from './form-errors';
+import { timeZonesByRegion } from '../../domain/time-zones';
 
 /** A problem the API would answer (problem+json), as a form shows it. */
 export interface FormProblem {
@@ -83,6 +84,22 @@ export function selectField(o: FieldOptions & { options: readonly { value: strin
   const chosen = new Set(o.selected ?? (o.value ? [o.value] : []));
   const options = o.options.map((x) => `<option value="${esc(x.value)}"${chosen.has(x.value) ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
   return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><select ${d.attrs}${o.multiple ? ' multiple' : ''}>${options}</select>${d.after}</div>`;
+}
+
+/**
+ * A time zone picked from the list (IANA zones by region, UTC first) rather than typed. `blank`
+ * adds a first option with an empty value (the settings page's "your browser's"); a stored value
+ * the list lacks (an old alias) is kept as an option, so saving the form unchanged keeps it.
+ */
+export function zoneSelectField(o: FieldOptions & { blank?: string }): string {
+  const d = described(o);
+  const value = o.value ?? '';
+  const option = (z: string, label = z.replace(/_/g, ' ')) => `<option value="${esc(z)}"${z === value ? ' selected' : ''}>${esc(label)}</option>`;
+  const groups = timeZonesByRegion();
+  const known = value === '' || groups.some(([, zones]) => zones.includes(value));
+  const first = `${o.blank !== undefined ? option('', o.blank) : ''}${known ? '' : option(value)}`;
+  const body = groups.map(([region, zones]) => (region === 'UTC' ? zones.map((z) => option(z)).join('') : `<optgroup label="${esc(region)}">${zones.map((z) => option(z)).join('')}</optgroup>`)).join('');
+  return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><select ${d.attrs}>${first}${body}</select>${d.after}</div>`;
 }
 
 export function checkboxField(o: { name: string; label: string; checked: boolean }): string {

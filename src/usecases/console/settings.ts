@@ -3,11 +3,6 @@ import { ConsoleUserSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import { isValidTimeZone } from '../../domain/periods';
 
-/** The zones a user can choose: every IANA zone this runtime knows, and UTC. */
-export function timeZoneChoices(): string[] {
-  return ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
-}
-
 /**
  * Stores the user's time zone; null (or '') goes back to the browser's. An unknown zone is the
  * API's 400 validation_failed, its error on `time_zone` in words.

@@ -1,7 +1,7 @@
 import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { sentenceFor } from '../form-errors';
-import { type FormProblem, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField } from '../forms';
+import { type FormProblem, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField, zoneSelectField } from '../forms';
 import { type Choice, facts, link, namesOf, pager, table } from '../parts';
 import { type WorkedExample, formatMinor, workedExampleText } from './contracts-example';
 
@@ -203,7 +203,7 @@ ${inputField({ name: 'name', label: 'Name', value: x.name, problem: p, required:
 ${choiceGroup({ name: 'service_ids', legend: 'Services covered', choices: v.services, selected: x.service_ids, problem: p, empty: 'No services yet.' })}
 ${choiceGroup({ name: 'slo_ids', legend: 'SLOs covered (optional)', choices: v.slos, selected: x.slo_ids, problem: p, empty: 'No SLOs.' })}
 ${inputField({ name: 'sla_target_pct', label: 'SLA target (%)', value: x.sla_target_pct, problem: p, hint: 'A decimal such as 99.9.' })}
-${inputField({ name: 'timezone', label: 'Time zone', value: x.timezone, problem: p, hint: 'IANA name; statements cover calendar months there.' })}
+${zoneSelectField({ name: 'timezone', label: 'Time zone', value: x.timezone, problem: p, hint: 'Statements cover calendar months there.' })}
 ${inputField({ name: 'currency', label: 'Currency', value: x.currency, problem: p, hint: 'ISO 4217 code such as USD or EUR.' })}
 ${inputField({ name: 'monthly_fee', label: 'Monthly fee', value: x.monthly_fee, problem: p, hint: 'In the currency, e.g. 10000.00.' })}
 ${inputField({ name: 'effective_from', label: 'In effect from', value: x.effective_from, problem: p, hint: 'YYYY-MM-DD' })}

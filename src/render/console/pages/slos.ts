@@ -1,6 +1,6 @@
 import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
-import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField } from '../forms';
+import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, zoneSelectField } from '../forms';
 import { type Choice, facts, link, pager, stateBadge, table } from '../parts';
 
 type Window = { kind: 'rolling'; days: number } | { kind: 'calendar_month'; timezone: string };
@@ -100,7 +100,7 @@ ${inputField({ name: 'objective', label: 'Objective (percent of good time)', val
 <fieldset><legend>Window</legend>
 ${selectField({ name: 'window.kind', label: 'Kind', value: v.window_kind, problem: d.problem, options: [{ value: 'rolling', label: 'Rolling days ending now' }, { value: 'calendar_month', label: 'Calendar month' }] })}
 ${inputField({ name: 'window.days', label: 'Days (rolling window)', type: 'number', value: v.window_days, problem: d.problem, hint: '1 to 366' })}
-${inputField({ name: 'window.timezone', label: 'Time zone (calendar month)', value: v.window_timezone, problem: d.problem, hint: 'An IANA zone, e.g. Europe/Berlin' })}
+${zoneSelectField({ name: 'window.timezone', label: 'Time zone (calendar month)', value: v.window_timezone, problem: d.problem, blank: 'Choose a zone (calendar month only)', hint: 'The zone whose calendar months the window follows.' })}
 </fieldset>
 ${selectField({ name: 'no_data', label: 'Time without data counts as', value: v.no_data, options: NO_DATA, problem: d.problem })}
 ${selectField({ name: 'maintenance', label: 'Time inside maintenance windows counts as', value: v.maintenance, options: MAINTENANCE, problem: d.problem })}

@@ -3,7 +3,7 @@ import { contrastRatio } from '../../contrast';
 import { resolveTheme } from '../../styles';
 import { managedNotice } from '../config-as-code';
 import { sentenceFor } from '../form-errors';
-import { type FormProblem, csrfField, inputField, problemBox, textareaField } from '../forms';
+import { type FormProblem, csrfField, inputField, problemBox, textareaField, zoneSelectField } from '../forms';
 import type { Choice } from '../parts';
 
 /** One row of a page's layout as the form holds it: a heading and `kind:id` picks, in order. */
@@ -146,7 +146,7 @@ ${csrfField(v.csrf)}
 ${inputField({ name: 'title', label: 'Title', value: x.title, problem: p, required: true })}
 ${inputField({ name: 'subdomain', label: 'Subdomain', value: x.subdomain, problem: p, required: true, hint: '3 to 63 lower-case letters, digits and single hyphens; the page is served at <subdomain>.<status host>.' })}
 ${textareaField({ name: 'description', label: 'Description (optional)', value: x.description, problem: p })}
-${inputField({ name: 'time_zone', label: 'Time zone', value: x.time_zone, problem: p, hint: 'IANA name the page shows times in, e.g. Europe/Berlin.' })}
+${zoneSelectField({ name: 'time_zone', label: 'Time zone', value: x.time_zone, problem: p, hint: 'The page shows its times in this zone, named; with script, in each visitor\'s own zone.' })}
 <fieldset><legend>Branding</legend>
 ${inputField({ name: 'branding.logo_url', label: 'Logo URL (https, optional)', value: x.logo_url, problem: p })}
 ${inputField({ name: 'branding.accent_color', label: 'Accent colour (#rrggbb, optional)', value: x.accent_color, problem: p })}
