@@ -22,7 +22,7 @@ const LINK_KEY = Buffer.alloc(32, 9);
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: OrgFixture<never, 'checkout' | 'search' | 'billing' | 'quiet' | 'silenced' | 'links' | 'oncall' | 'roster' | 'revoked' | 'unreachable'>;
+let org: OrgFixture<never, 'checkout' | 'search' | 'billing' | 'quiet' | 'silenced' | 'links' | 'oncall' | 'roster' | 'revoked' | 'unreachable' | 'proxied'>;
 let sink: SmtpSink;
 const vendors = {} as Record<'slack' | 'teams' | 'discord' | 'pagerduty' | 'opsgenie', VendorReceiver>;
 let hook: Receiver;
@@ -50,7 +50,7 @@ beforeAll(async () => {
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
     alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
   });
-  org = await orgWithKeys(api, { services: ['checkout', 'search', 'billing', 'quiet', 'silenced', 'links', 'oncall', 'roster', 'revoked', 'unreachable'] });
+  org = await orgWithKeys(api, { services: ['checkout', 'search', 'billing', 'quiet', 'silenced', 'links', 'oncall', 'roster', 'revoked', 'unreachable', 'proxied'] });
 }, 240_000);
 
 afterAll(async () => {
@@ -464,6 +464,34 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     expect(ended.subject).toMatch(/Resolved: unreachable: availability was resolved after \d+ s$/);
     expect(String(ended.text)).toMatch(/Lasted: \d+ s \(/);
     await recordHistory(a.workflow_id, 'alert-v3.json');
+  }, 60_000);
+
+  it('a PagerDuty or Opsgenie channel with an endpoint of its own sends there, not to the worker-wide default', async () => {
+    const ownPd = await startVendorReceiver('pagerduty');
+    const ownOg = await startVendorReceiver('opsgenie', { apiKey: OPSGENIE_KEY });
+    try {
+      const pd = await channel({ type: 'pagerduty', routing_key: 'R0UTINGKEY0123456789abcdefOWNPD1', api_url: ownPd.url });
+      const og = await channel({ type: 'opsgenie', api_key: OPSGENIE_KEY, region: 'eu', api_url: ownOg.url });
+      expect((await org.call('GET', `/v1/notification-channels/${pd}`)).body.settings).toEqual({ api_url: ownPd.url });
+      expect((await org.call('GET', `/v1/notification-channels/${og}`)).body.settings).toEqual({ region: 'eu', api_url: ownOg.url });
+      const before = { pd: vendors.pagerduty.requests.length, og: vendors.opsgenie.requests.length };
+      const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'channel', id: pd }, { type: 'channel', id: og }] }]);
+      const metric = await manualMetric(org.services.proxied);
+      await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
+      await setStatus(metric, 'unhealthy');
+      await ownPd.waitFor(1, 20_000);
+      await ownOg.waitFor(1, 20_000);
+      expect((ownPd.requests[0]!.body as any).routing_key).toBe('R0UTINGKEY0123456789abcdefOWNPD1');
+      expect([vendors.pagerduty.requests.length, vendors.opsgenie.requests.length]).toEqual([before.pd, before.og]);
+      expect([...ownPd.violations(), ...ownOg.violations()]).toEqual([]);
+      // null goes back to the vendor's default; the field belongs to these two types only.
+      expect((await org.call('PATCH', `/v1/notification-channels/${pd}`, { api_url: null })).body.settings).toEqual({});
+      const slack = await channel({ type: 'slack', url: vendors.slack.url });
+      const refused = await org.call('PATCH', `/v1/notification-channels/${slack}`, { api_url: ownPd.url });
+      expect([refused.status, refused.body.errors]).toEqual([400, [{ path: 'api_url', message: 'Not a field of a slack channel' }]]);
+    } finally {
+      await Promise.all([ownPd.close(), ownOg.close()]);
+    }
   }, 60_000);
 
   it('"send test" reports what the receiver answered, and records it among the channel’s sends', async () => {

@@ -23,6 +23,9 @@ const SlackSigningSecret = z
   .describe(
     'Slack channels: the Slack app’s signing secret (Basic Information → App Credentials). With it the message’s Acknowledge and Resolve are interactive buttons whose presses Slack sends to `/v1/integrations/slack/interactions/{channel id}`, verified with this secret; without it they are links. Secret: sealed, never answered.',
   );
+const VendorApiUrl = WebhookCreateBody.shape.url.describe(
+  'PagerDuty and Opsgenie channels: where this channel sends instead of the vendor’s default (PagerDuty: the Events API v2 enqueue URL, default https://events.pagerduty.com/v2/enqueue; Opsgenie: the API base, default by `region`) — a proxy, a regional or a compatible endpoint. Shown in `settings.api_url`.',
+);
 const Region = z.enum(['us', 'eu']).describe('Opsgenie endpoint: `us` (api.opsgenie.com, the default) or `eu` (api.eu.opsgenie.com).');
 
 export const ChannelCreateBody = z
@@ -32,8 +35,8 @@ export const ChannelCreateBody = z
     z.strictObject({ name: Name, type: z.literal('teams'), url: Url, enabled: Enabled }),
     z.strictObject({ name: Name, type: z.literal('discord'), url: Url, enabled: Enabled }),
     z.strictObject({ name: Name, type: z.literal('webhook'), url: Url, enabled: Enabled }),
-    z.strictObject({ name: Name, type: z.literal('pagerduty'), routing_key: RoutingKey, enabled: Enabled }),
-    z.strictObject({ name: Name, type: z.literal('opsgenie'), api_key: ApiKey, region: Region.optional(), enabled: Enabled }),
+    z.strictObject({ name: Name, type: z.literal('pagerduty'), routing_key: RoutingKey, api_url: VendorApiUrl.optional(), enabled: Enabled }),
+    z.strictObject({ name: Name, type: z.literal('opsgenie'), api_key: ApiKey, region: Region.optional(), api_url: VendorApiUrl.optional(), enabled: Enabled }),
   ])
   .meta({ id: 'NotificationChannelCreate' });
 
@@ -47,6 +50,7 @@ export const ChannelPatchBody = z
     routing_key: RoutingKey.optional(),
     api_key: ApiKey.optional(),
     region: Region.optional(),
+    api_url: VendorApiUrl.nullable().optional().describe('PagerDuty and Opsgenie channels: where this channel sends (see the create body); null goes back to the vendor’s default.'),
   })
   .meta({ id: 'NotificationChannelPatch' });
 
@@ -59,9 +63,10 @@ export const ChannelSchema = z
       .object({
         addresses: z.array(z.string()).optional(),
         region: Region.optional(),
+        api_url: z.string().optional().describe('PagerDuty and Opsgenie channels sending to an endpoint of their own instead of the vendor’s default.'),
         signing_secret_hint: z.string().optional().describe('Slack channels with a signing secret (interactive buttons): `…` and its last four characters.'),
       })
-      .describe('What may be shown: `addresses` of an email channel, `region` of an Opsgenie channel, `signing_secret_hint` of a Slack channel with a signing secret; `{}` otherwise.'),
+      .describe('What may be shown: `addresses` of an email channel, `region` of an Opsgenie channel, `api_url` of a PagerDuty or Opsgenie channel with an endpoint of its own, `signing_secret_hint` of a Slack channel with a signing secret; `{}` otherwise.'),
     secret_hint: z.string().nullable().describe("Tells channels apart without the secret: the URL's host, or `…` and the key's last four characters; null for email."),
     enabled: z.boolean(),
     created_at: DateTime,

@@ -47,7 +47,7 @@ export async function sendToTarget(deps: SenderDeps, target: SendTarget, msg: Al
       target.type === 'webhook'
         ? webhookRequest(secret, msg, messageId)
         : VENDORS.includes(target.type)
-          ? channelRequest(target.type as VendorChannelType, { ...secret, region: target.settings.region === 'eu' ? 'eu' : 'us' }, msg, deps.endpoints)
+          ? channelRequest(target.type as VendorChannelType, { ...secret, region: target.settings.region === 'eu' ? 'eu' : 'us' }, msg, channelEndpoints(deps.endpoints, target.settings))
           : (() => {
               throw new Error(`unknown channel type ${target.type}`);
             })();
@@ -125,4 +125,10 @@ async function sendEmail(deps: SenderDeps, to: string[], msg: AlertMessage, mess
       verdict: isPermanentMailError(err) ? 'failed' : 'retry',
     };
   }
+}
+
+/** The worker's vendor endpoints, except where the channel names its own (`settings.api_url`). */
+function channelEndpoints(defaults: VendorEndpoints, settings: Record<string, unknown>): VendorEndpoints {
+  const own = typeof settings.api_url === 'string' && settings.api_url !== '' ? settings.api_url : null;
+  return own ? { pagerdutyEventsUrl: own, opsgenieApiUrl: own, opsgenieEuApiUrl: own } : defaults;
 }

@@ -15,8 +15,8 @@ export type ChannelInput = { name: string; enabled?: boolean } & (
   | { type: 'email'; addresses: string[] }
   | { type: 'slack'; url: string; signing_secret?: string }
   | { type: 'teams' | 'discord' | 'webhook'; url: string }
-  | { type: 'pagerduty'; routing_key: string }
-  | { type: 'opsgenie'; api_key: string; region?: 'us' | 'eu' }
+  | { type: 'pagerduty'; routing_key: string; api_url?: string }
+  | { type: 'opsgenie'; api_key: string; region?: 'us' | 'eu'; api_url?: string }
 );
 
 export interface ChannelPatch {
@@ -29,16 +29,19 @@ export interface ChannelPatch {
   routing_key?: string;
   api_key?: string;
   region?: 'us' | 'eu';
+  /** PagerDuty and Opsgenie: the channel's own endpoint; null: the vendor's default again. */
+  api_url?: string | null;
 }
 
 /** Which types each type-specific field belongs to (PATCH refuses a field of another type). */
-const FIELD_TYPES: Record<'addresses' | 'url' | 'signing_secret' | 'routing_key' | 'api_key' | 'region', readonly ChannelType[]> = {
+const FIELD_TYPES: Record<'addresses' | 'url' | 'signing_secret' | 'routing_key' | 'api_key' | 'region' | 'api_url', readonly ChannelType[]> = {
   addresses: ['email'],
   url: ['slack', 'teams', 'discord', 'webhook'],
   signing_secret: ['slack'],
   routing_key: ['pagerduty'],
   api_key: ['opsgenie'],
   region: ['opsgenie'],
+  api_url: ['pagerduty', 'opsgenie'],
 };
 
 const uniqueAddresses = (list: string[]) => [...new Set(list.map((a) => a.trim()))];
@@ -58,9 +61,9 @@ function split(input: ChannelInput): { settings: Record<string, unknown>; secret
     case 'discord':
       return { settings: {}, secret: { url: input.url } };
     case 'pagerduty':
-      return { settings: {}, secret: { routing_key: input.routing_key } };
+      return { settings: input.api_url ? { api_url: input.api_url } : {}, secret: { routing_key: input.routing_key } };
     case 'opsgenie':
-      return { settings: { region: input.region ?? 'us' }, secret: { api_key: input.api_key } };
+      return { settings: { region: input.region ?? 'us', ...(input.api_url ? { api_url: input.api_url } : {}) }, secret: { api_key: input.api_key } };
   }
 }
 
@@ -115,6 +118,10 @@ export async function updateChannel(ctx: OrgContext, box: SecretBox, id: string,
   if (patch.enabled !== undefined) c.disabledAt = patch.enabled ? null : (c.disabledAt ?? ctx.now);
   if (patch.addresses !== undefined) c.settings = { ...c.settings, addresses: uniqueAddresses(patch.addresses) };
   if (patch.region !== undefined) c.settings = { ...c.settings, region: patch.region };
+  if (patch.api_url !== undefined) {
+    const { api_url: _, ...rest } = c.settings as Record<string, unknown>;
+    c.settings = patch.api_url === null ? rest : { ...rest, api_url: patch.api_url };
+  }
   const replaced: ChannelSecret = {
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.routing_key !== undefined ? { routing_key: patch.routing_key } : {}),
