@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { FormProblem } from '../../render/console/forms';
 import { flashIn } from './flash';
+import { localInputToInstant } from '../../domain/local-time-input';
 
 type Form = Record<string, string | string[] | undefined>;
 
@@ -48,11 +49,13 @@ export async function attempt<T>(work: () => Promise<T>): Promise<{ ok: true; va
   }
 }
 
-/** A datetime-local value, read as UTC (the console's forms say so), as an ISO instant; null when unreadable. */
-export function utcInstantOf(local: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return null;
-  const ms = Date.parse(`${local.length === 16 ? `${local}:00` : local}.000Z`);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+/**
+ * A datetime-local value read as a wall time in the viewer's zone (the zone its label names, see
+ * zonedDateInput), as an ISO instant; null when unreadable.
+ */
+export function zonedInstantOf(local: string, timeZone: string): string | null {
+  const read = localInputToInstant(local, timeZone);
+  return read.ok ? read.instant.toISOString() : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { esc } from '../html';
 import { type FormValues, alertsNav, enabledBadge, valueOf, deleteLink } from './alerting-parts';
 import { type FormProblem, actionButton, checkboxField, csrfField, inputField, problemBox, selectField, textareaField } from './forms';
-import { facts, link, pager, stateBadge, table, utcTime } from './parts';
+import { facts, link, pager, stateBadge, table, zonedTime } from './parts';
 
 /** A notification channel as the API shows it: never its secret, only a hint. */
 export interface ChannelView {
@@ -47,8 +47,8 @@ function destination(c: ChannelView): string {
   return c.type === 'opsgenie' ? `${hint} <span class="muted">(${esc((c.settings.region ?? 'us').toUpperCase())})</span>` : hint;
 }
 
-export function channelListBody(o: { rows: ChannelView[]; nextCursor: string | null; canWrite: boolean }): string {
-  const rows = o.rows.map((c) => [link(channelHref(c.id), c.name), esc(CHANNEL_TYPE_LABELS[c.type] ?? c.type), destination(c), enabledBadge(c.enabled), utcTime(c.created_at)]);
+export function channelListBody(o: { rows: ChannelView[]; nextCursor: string | null; canWrite: boolean; zone: string }): string {
+  const rows = o.rows.map((c) => [link(channelHref(c.id), c.name), esc(CHANNEL_TYPE_LABELS[c.type] ?? c.type), destination(c), enabledBadge(c.enabled), zonedTime(c.created_at, o.zone)]);
   return `${alertsNav('/console/alerts/channels')}
 ${o.canWrite ? '<p class="actions"><a class="button" href="/console/alerts/channels/new">New channel</a></p>' : ''}
 ${table(['Channel', 'Type', 'Destination', 'State', 'Created'], rows, 'No notification channels yet.')}
@@ -99,14 +99,14 @@ function sendStateBadge(state: string): string {
   return stateBadge(state, state === 'succeeded' ? 'healthy' : state === 'failed' ? 'unhealthy' : 'degraded');
 }
 
-export function channelDetailBody(o: { channel: ChannelView; sends: SendView[]; nextCursor: string | null; csrf: string; canWrite: boolean; problem?: FormProblem | null }): string {
+export function channelDetailBody(o: { channel: ChannelView; sends: SendView[]; nextCursor: string | null; csrf: string; canWrite: boolean; zone: string; problem?: FormProblem | null }): string {
   const c = o.channel;
   const rows: [string, string][] = [
     ['Type', esc(CHANNEL_TYPE_LABELS[c.type] ?? c.type)],
     ['Destination', destination(c)],
     ['State', enabledBadge(c.enabled)],
-    ['Created', utcTime(c.created_at)],
-    ['Last change', utcTime(c.updated_at)],
+    ['Created', zonedTime(c.created_at, o.zone)],
+    ['Last change', zonedTime(c.updated_at, o.zone)],
     ['Id', `<code>${esc(c.id)}</code>`],
   ];
   const actions = o.canWrite
@@ -119,7 +119,7 @@ export function channelDetailBody(o: { channel: ChannelView; sends: SendView[]; 
     esc(String(s.attempt_count)),
     s.last_status_code !== null ? `HTTP ${esc(String(s.last_status_code))}` : s.last_error ? esc(s.last_error) : '<span class="muted">—</span>',
     s.attempts.length ? `${esc(String(s.attempts[s.attempts.length - 1]!.latency_ms))} ms` : '<span class="muted">—</span>',
-    utcTime(s.created_at),
+    zonedTime(s.created_at, o.zone),
   ]);
   return `<p><a href="/console/alerts/channels">← All channels</a></p>
 ${problemBox(o.problem)}

@@ -3,7 +3,8 @@ import { esc } from '../html';
 import { type FormValues, alertsNav, enabledBadge, valueOf, valuesOf, deleteLink } from './alerting-parts';
 import { severityBadge } from './alerts';
 import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField } from './forms';
-import { type Choice, namesOf, pager, stateBadge, table, utcTime } from './parts';
+import { type Choice, namesOf, pager, stateBadge, table, zonedTime } from './parts';
+import { zonedDateInput } from './zoned-input';
 
 /** An alert rule as the API shows it. */
 export interface RuleView {
@@ -143,14 +144,14 @@ function silenceTone(state: string): 'healthy' | 'degraded' | 'neutral' {
   return state === 'active' ? 'degraded' : state === 'scheduled' ? 'neutral' : 'healthy';
 }
 
-export function silenceListBody(o: { rows: SilenceView[]; nextCursor: string | null; rules: Choice[]; services: Choice[]; csrf: string; canWrite: boolean }): string {
+export function silenceListBody(o: { rows: SilenceView[]; nextCursor: string | null; rules: Choice[]; services: Choice[]; csrf: string; canWrite: boolean; zone: string }): string {
   const rows = o.rows.map((s) => [
     esc(s.reason),
     stateBadge(s.state, silenceTone(s.state)),
     s.rule_ids.length ? namesOf(s.rule_ids, o.rules) : '<span class="muted">none</span>',
     s.service_ids.length ? namesOf(s.service_ids, o.services) : '<span class="muted">none</span>',
-    utcTime(s.starts_at),
-    utcTime(s.ends_at),
+    zonedTime(s.starts_at, o.zone),
+    zonedTime(s.ends_at, o.zone),
     o.canWrite && s.state !== 'expired' ? actionButton({ action: `/console/alerts/silences/${encodeURIComponent(s.id)}/delete`, label: 'End silence', csrf: o.csrf, kind: 'secondary' }) : '<span class="muted">—</span>',
   ]);
   return `${alertsNav('/console/alerts/silences')}
@@ -162,15 +163,16 @@ ${pager('/console/alerts/silences', o.nextCursor)}`;
 
 const SILENCE_FIELDS = ['rule_ids', 'service_ids', 'starts_at', 'ends_at', 'reason'];
 
-export function silenceFormBody(o: { csrf: string; values: FormValues; rules: Choice[]; services: Choice[]; problem?: FormProblem | null }): string {
+/** `zone`: the viewer's; the times are typed in it and read back in it (localInputToInstant). */
+export function silenceFormBody(o: { csrf: string; values: FormValues; rules: Choice[]; services: Choice[]; zone: string; problem?: FormProblem | null }): string {
   const p = o.problem;
   return `${problemBox(p, SILENCE_FIELDS)}
 <form class="stack" method="post" action="/console/alerts/silences/new">
 ${csrfField(o.csrf)}
 ${choiceGroup({ name: 'rule_ids', legend: 'Silence these alert rules', choices: o.rules, selected: valuesOf(o.values, 'rule_ids'), problem: p, empty: 'No alert rules yet.' })}
 ${choiceGroup({ name: 'service_ids', legend: 'And the alerts of these services', choices: o.services, selected: valuesOf(o.values, 'service_ids'), problem: p, empty: 'No services yet.' })}
-${inputField({ name: 'starts_at', label: 'From (UTC, optional: now)', type: 'datetime-local', value: valueOf(o.values, 'starts_at'), problem: p })}
-${inputField({ name: 'ends_at', label: 'Until (UTC)', type: 'datetime-local', value: valueOf(o.values, 'ends_at'), problem: p, required: true })}
+${zonedDateInput({ name: 'starts_at', label: 'From', timeZone: o.zone, raw: valueOf(o.values, 'starts_at'), problem: p, hint: 'Optional: empty starts the silence now.' })}
+${zonedDateInput({ name: 'ends_at', label: 'Until', timeZone: o.zone, raw: valueOf(o.values, 'ends_at'), problem: p, required: true })}
 ${textareaField({ name: 'reason', label: 'Reason', value: valueOf(o.values, 'reason'), problem: p, required: true, hint: 'e.g. "Database migration, expect errors"' })}
 <div><button type="submit">Create silence</button> <a href="/console/alerts/silences">Cancel</a></div>
 </form>`;

@@ -2,7 +2,8 @@ import type { ScheduleSpec } from '../../domain/on-call/schedule';
 import { esc, timeTag } from '../html';
 import { type FormValues, onCallNav, slotCount, valueOf, deleteLink } from './alerting-parts';
 import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, textareaField, zoneSelectField } from './forms';
-import { facts, link, pager, table, utcTime } from './parts';
+import { facts, link, pager, table, zonedTime } from './parts';
+import { zonedDateInput } from './zoned-input';
 
 /** An on-call schedule as the API shows it. */
 export interface ScheduleView extends ScheduleSpec {
@@ -34,13 +35,13 @@ export function rotationText(r: ScheduleView['layers'][number]['rotation']): str
   return `${every} at ${r.handoff_time} from ${r.starts_on}`;
 }
 
-export function scheduleListBody(o: { rows: { schedule: ScheduleView; now: OnCallNowView }[]; nextCursor: string | null; canWrite: boolean }): string {
+export function scheduleListBody(o: { rows: { schedule: ScheduleView; now: OnCallNowView }[]; nextCursor: string | null; canWrite: boolean; zone: string }): string {
   const rows = o.rows.map(({ schedule: s, now }) => [
     link(scheduleHref(s.id), s.name),
     esc(s.timezone),
     esc(s.layers.map((l) => l.name).join(', ')),
     now.user ? `${esc(now.user.email)}${now.source === 'override' ? ' <span class="muted">(override)</span>' : ''}` : '<span class="muted">Nobody</span>',
-    utcTime(now.shift_end),
+    zonedTime(now.shift_end, o.zone),
   ]);
   return `${onCallNav('/console/on-call')}
 ${o.canWrite ? '<p class="actions"><a class="button" href="/console/on-call/schedules/new">New schedule</a></p>' : ''}
@@ -117,21 +118,22 @@ ${textareaField({ name: n('rotation.participants'), label: 'Participants, in rot
 </fieldset>`;
 }
 
-function overrideFields(values: FormValues, i: number, p: FormProblem | null | undefined): string {
+function overrideFields(values: FormValues, i: number, p: FormProblem | null | undefined, zone: string): string {
   const n = (f: string) => `overrides.${i}.${f}`;
   return `<fieldset id="override-${i}"><legend>Override ${i + 1} (leave empty to leave it out)</legend>
 ${inputField({ name: n('user'), label: 'Who covers (console user email)', type: 'email', value: valueOf(values, n('user')), problem: p })}
-${inputField({ name: n('start_at'), label: 'From (UTC)', type: 'datetime-local', value: valueOf(values, n('start_at')), problem: p })}
-${inputField({ name: n('end_at'), label: 'To (UTC)', type: 'datetime-local', value: valueOf(values, n('end_at')), problem: p })}
+${zonedDateInput({ name: n('start_at'), label: 'From', timeZone: zone, raw: valueOf(values, n('start_at')), problem: p })}
+${zonedDateInput({ name: n('end_at'), label: 'To', timeZone: zone, raw: valueOf(values, n('end_at')), problem: p })}
 </fieldset>`;
 }
 
-export function scheduleFormBody(o: { csrf: string; values: FormValues; users: readonly string[]; problem?: FormProblem | null; schedule?: ScheduleView }): string {
+/** `zone`: the viewer's, which override times are typed in (the layers' handoffs are in the schedule's own zone). */
+export function scheduleFormBody(o: { csrf: string; values: FormValues; users: readonly string[]; zone: string; problem?: FormProblem | null; schedule?: ScheduleView }): string {
   const p = o.problem;
   const layerSlots = slots(o.values, 'layers', isBlankLayer, 1);
   const overrideSlots = slots(o.values, 'overrides', isBlankOverride, 1);
   const layers = Array.from({ length: layerSlots }, (_, i) => layerFields(o.values, i, p));
-  const overrides = Array.from({ length: overrideSlots }, (_, i) => overrideFields(o.values, i, p));
+  const overrides = Array.from({ length: overrideSlots }, (_, i) => overrideFields(o.values, i, p, o.zone));
   // Errors these fields show are not repeated in the summary above the form.
   const fieldNames = [
     ...Array.from({ length: layerSlots }, (_, i) => [...LAYER_FIELDS.map((f) => `layers.${i}.${f}`)]).flat(),

@@ -1,7 +1,7 @@
 import { esc } from '../html';
 import { alertsNav } from './alerting-parts';
 import { type FormProblem, actionButton, csrfField, problemBox, stateFilter } from './forms';
-import { type TimelineItem, facts, link, pager, stateBadge, table, timeline, utcTime, zonedTime } from './parts';
+import { type TimelineItem, facts, link, pager, stateBadge, table, timeline, zoneName, zonedTime } from './parts';
 import { temporalWorkflowLink } from './pages/webhooks';
 
 /** An alert as the API shows it (GET /v1/alerts/{id}), with its timeline. */
@@ -99,6 +99,8 @@ export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
 export interface AlertActionsView {
   csrf: string;
   canWrite: boolean;
+  /** The viewer's zone: times are shown in it. */
+  zone: string;
 }
 
 /** Acknowledge, snooze and resolve, as the alert's state allows; nothing for a reader or a resolved alert. */
@@ -133,7 +135,7 @@ function alertRows(list: AlertView[], names: ReadonlyMap<string, string>, o: Ale
     alertStateBadge(a.state),
     severityBadge(a.severity),
     esc(names.get(a.rule_id) ?? 'a deleted rule'),
-    utcTime(a.triggered_at),
+    zonedTime(a.triggered_at, o.zone),
     a.acknowledged_by ? esc(a.acknowledged_by) : '<span class="muted">—</span>',
     alertButtons(a, o) || '<span class="muted">—</span>',
   ]);
@@ -173,18 +175,18 @@ export function alertDetailBody(view: AlertDetailView, o: AlertActionsView): str
   const a = view.alert;
   const suppressed = a.suppressed_by as { kind?: string; title?: string; until?: string } | null;
   const rows: [string, string][] = [
-    ['State', `${alertStateBadge(a.state)}${a.snoozed_until ? ` <span class="muted">snoozed until</span> ${utcTime(a.snoozed_until)}` : ''}`],
+    ['State', `${alertStateBadge(a.state)}${a.snoozed_until ? ` <span class="muted">snoozed until</span> ${zonedTime(a.snoozed_until, o.zone)}` : ''}`],
     ['Severity', severityBadge(a.severity)],
     ['Summary', esc(a.summary)],
     ['Subject', `${esc(a.subject.name)} <span class="muted">(${esc(a.subject.kind.replace(/_/g, ' '))})</span>`],
     ['Rule', view.ruleName ? esc(view.ruleName) : '<span class="muted">deleted</span>'],
     ['Escalation level', a.level ? esc(String(a.level)) : '<span class="muted">nobody notified yet</span>'],
     ['Triggers', esc(String(a.trigger_count))],
-    ['Triggered', utcTime(a.triggered_at)],
+    ['Triggered', zonedTime(a.triggered_at, o.zone)],
   ];
-  if (suppressed) rows.push(['Suppressed by', `${esc(suppressed.kind ?? '')}: ${esc(suppressed.title ?? '')}${suppressed.until ? ` until ${utcTime(suppressed.until)}` : ''}`]);
-  if (a.acknowledged_at) rows.push(['Acknowledged', `${utcTime(a.acknowledged_at)}${a.acknowledged_by ? ` by ${esc(a.acknowledged_by)}` : ''}`]);
-  if (a.resolved_at) rows.push(['Resolved', `${utcTime(a.resolved_at)}${a.resolved_by ? ` by ${esc(a.resolved_by)}` : ''}`]);
+  if (suppressed) rows.push(['Suppressed by', `${esc(suppressed.kind ?? '')}: ${esc(suppressed.title ?? '')}${suppressed.until ? ` until ${zonedTime(suppressed.until, o.zone)}` : ''}`]);
+  if (a.acknowledged_at) rows.push(['Acknowledged', `${zonedTime(a.acknowledged_at, o.zone)}${a.acknowledged_by ? ` by ${esc(a.acknowledged_by)}` : ''}`]);
+  if (a.resolved_at) rows.push(['Resolved', `${zonedTime(a.resolved_at, o.zone)}${a.resolved_by ? ` by ${esc(a.resolved_by)}` : ''}`]);
   const workflow = temporalWorkflowLink(view.temporalUiUrl, a.workflow_id);
   return `<p><a href="/console/alerts">← All alerts</a></p>
 ${problemBox(view.problem)}
@@ -192,8 +194,8 @@ ${facts(rows)}
 ${alertButtons(a, o, true)}
 ${workflow ? `<p>${workflow}</p>` : ''}
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
-<p class="muted">Oldest first, times in UTC.</p>
-${timeline(a.timeline.map(timelineLabel), 'Nothing has happened yet.')}
+<p class="muted">Oldest first, times in ${zoneName(o.zone)}.</p>
+${timeline(a.timeline.map(timelineLabel), 'Nothing has happened yet.', o.zone)}
 </section>`;
 }
 
@@ -207,7 +209,7 @@ export interface OnCallNowRow {
 }
 
 /** The overview's "Who is on call now" and the count of open alerts. */
-export function onCallNowBlock(rows: readonly OnCallNowRow[], openAlerts: { count: number; more: boolean } | null): string {
+export function onCallNowBlock(rows: readonly OnCallNowRow[], openAlerts: { count: number; more: boolean } | null, timeZone: string): string {
   const alerts =
     openAlerts === null
       ? ''
@@ -215,7 +217,7 @@ export function onCallNowBlock(rows: readonly OnCallNowRow[], openAlerts: { coun
   const body = rows.map((r) => [
     link(`/console/on-call/schedules/${encodeURIComponent(r.scheduleId)}`, r.scheduleName),
     r.email ? `${esc(r.email)}${r.source === 'override' ? ' <span class="muted">(override)</span>' : r.layerName ? ` <span class="muted">(${esc(r.layerName)})</span>` : ''}` : '<span class="muted">Nobody</span>',
-    utcTime(r.until),
+    zonedTime(r.until, timeZone),
   ]);
   return `<section aria-labelledby="on-call-now"><h2 id="on-call-now">Who is on call now</h2>
 ${alerts}

@@ -60,13 +60,17 @@ export function zonedTime(iso: string | null, timeZone: string): string {
   return iso ? timeTag(iso, timeZone) : '<span class="muted">—</span>';
 }
 
-/** An instant as readable UTC text in a `<time>` element. */
-export function utcTime(iso: string | null): string {
-  return zonedTime(iso, 'UTC');
+/**
+ * The name of the zone a page's times are in, for a note ("times in Europe/Berlin"). Without a
+ * chosen zone it says UTC, and console.js, which rewrites those times into the browser's zone,
+ * rewrites this name too, so the note always names the zone the times are shown in.
+ */
+export function zoneName(timeZone: string): string {
+  return `<span data-zone-name>${esc(timeZone)}</span>`;
 }
 
 /** A timeline, oldest first: each step's label as text, its time (in `timeZone`) and its body. */
-export function timeline(items: readonly TimelineItem[], empty: string, timeZone = 'UTC'): string {
+export function timeline(items: readonly TimelineItem[], empty: string, timeZone: string): string {
   if (!items.length) return `<p class="muted">${esc(empty)}</p>`;
   return `<ol class="timeline">${items
     .map((i) => `<li><strong>${esc(i.label)}</strong> · ${zonedTime(i.at, timeZone)}${i.body ? plainText(i.body) : ''}</li>`)

@@ -4,7 +4,8 @@
  * it rewrites every `<time datetime>` into the browser's zone, naming it (the short name in the
  * text, the IANA name as the tooltip). For a user who chose one (`data-time-zone="Europe/Berlin"`)
  * it rewrites only the times a page still renders in UTC. Without script times stay as rendered,
- * each naming its zone.
+ * each naming its zone. A note's zone name (`data-zone-name`, "times in UTC") follows the times; a
+ * date field's label does not, since the server reads what is typed in the zone the label names.
  *
  * A live page (`<main data-live-seconds="10">`: the overview, alerts, metrics, incidents) fetches
  * itself again on that period and swaps in the new content when it changed, so an outage shows
@@ -42,6 +43,9 @@ export const CONSOLE_JS = `(function () {
     if (!browser) return;
     var notes = root.querySelectorAll('[data-zone-note]');
     for (var j = 0; j < notes.length; j++) notes[j].textContent = 'Times are shown in your browser\\u2019s time zone, ' + zone + '.';
+    // "times in UTC" notes name the zone the times were just rewritten into (form labels keep UTC: fields are read in it).
+    var names = root.querySelectorAll('[data-zone-name]');
+    for (var k = 0; k < names.length; k++) names[k].textContent = zone;
   }
 
   // Live pages: the content is fetched again every few seconds and replaced when it changed, unless

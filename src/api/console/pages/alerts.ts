@@ -49,7 +49,7 @@ export const alertPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
     // How far alerting is set up (one row of each is enough to know).
     const count = async (list: (ctx: OrgContext, q: { limit: number }) => Promise<{ items: unknown[] }>) => (await list(v.ctx, { limit: 1 })).items.length;
     const setup = alertingChecklist({ channels: await count(listChannels), policies: await count(listPolicies), rules: await count(listRules) }, v.can('write:alerts'));
-    const body = setup + alertListBody({ open: open.items, openNext: open.nextCursor, rest: rest.items, restNext: rest.nextCursor, state, ruleNames: names }, { csrf: v.csrf, canWrite: v.can('write:alerts') });
+    const body = setup + alertListBody({ open: open.items, openNext: open.nextCursor, rest: rest.items, restNext: rest.nextCursor, state, ruleNames: names }, { csrf: v.csrf, canWrite: v.can('write:alerts'), zone: v.timeZone });
     return sendPage(reply, v, NAV, { title: 'Alerts', flash: flashOf(request.query), body, live: LIVE_SECONDS });
   });
 
@@ -57,7 +57,7 @@ export const alertPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
     const alert = await getAlert(v.ctx, id);
     const names = await ruleNames(v.ctx, [alert.rule_id]);
     const draft = v.can('write:incidents') ? createIncidentButton({ from: 'alert', id: alert.id, csrf: v.csrf }) : '';
-    const body = `${draft}${alertDetailBody({ alert, ruleName: names.get(alert.rule_id) ?? null, temporalUiUrl: deps.temporalUiUrl, problem: failed?.problem ?? null }, { csrf: v.csrf, canWrite: v.can('write:alerts') })}`;
+    const body = `${draft}${alertDetailBody({ alert, ruleName: names.get(alert.rule_id) ?? null, temporalUiUrl: deps.temporalUiUrl, problem: failed?.problem ?? null }, { csrf: v.csrf, canWrite: v.can('write:alerts'), zone: v.timeZone })}`;
     if (failed?.status === 503) reply.header('retry-after', '5');
     return sendPage(reply, v, NAV, { title: `Alert: ${alert.title}`, flash, body, ...(failed ? {} : { live: LIVE_SECONDS }) }, failed?.status);
   };

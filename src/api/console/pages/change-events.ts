@@ -5,7 +5,7 @@ import { CHANGE_KINDS, createChangeEvent, listChangeEvents } from '../../../usec
 import { ChangeEventCreateBody, presentChangeEvent } from '../../schemas/change-events';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, field, fields, filterOf, flashOf, listQuery, utcInstantOf, validated } from '../forms';
+import { attempt, field, fields, filterOf, flashOf, listQuery, validated, zonedInstantOf } from '../forms';
 import { serviceChoices } from '../choices';
 
 /** The source of a change recorded through this form when the form names none. */
@@ -32,16 +32,16 @@ function valuesOf(body: unknown): ChangeEventFormValues {
  * except who made the change (the signed-in user, `you`, unless the form names someone) and where
  * it came from ("console"), so the list always says who recorded a change by hand.
  */
-function inputOf(values: ChangeEventFormValues, you: string): { input: Record<string, unknown>; errors: FieldError[] } {
+function inputOf(values: ChangeEventFormValues, you: string, timeZone: string): { input: Record<string, unknown>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const input: Record<string, unknown> = { kind: values.kind, title: values.title, service_ids: values.service_ids };
   if (values.description.trim()) input.description = values.description;
   input.actor = values.actor.trim() ? values.actor : you;
   input.source = values.source.trim() ? values.source : CONSOLE_SOURCE;
   if (values.occurred_at.trim()) {
-    const iso = utcInstantOf(values.occurred_at.trim());
+    const iso = zonedInstantOf(values.occurred_at.trim(), timeZone);
     if (iso) input.occurred_at = iso;
-    else errors.push({ path: 'occurred_at', message: 'Enter a date and time (UTC), or leave it empty for now' });
+    else errors.push({ path: 'occurred_at', message: `Enter a date and time (${timeZone}), or leave it empty for now` });
   }
   if (values.link_label.trim() || values.link_url.trim()) input.links = [{ label: values.link_label, url: values.link_url.trim() }];
   return { input, errors };
@@ -68,6 +68,7 @@ export const changeEventPages: FastifyPluginAsync<ConsoleDeps> = async (app) => 
           canWrite: v.can('write:incidents'),
           csrf: v.csrf,
           you: v.session.user.email,
+          zone: v.timeZone,
           values,
           problem: failed?.problem,
         }),
@@ -81,7 +82,7 @@ export const changeEventPages: FastifyPluginAsync<ConsoleDeps> = async (app) => 
   app.post('/change-events', async (request, reply) => {
     const v = requireScope(request, 'write:incidents');
     const values = valuesOf(request.body);
-    const { input, errors } = inputOf(values, v.session.user.email);
+    const { input, errors } = inputOf(values, v.session.user.email, v.timeZone);
     const r = await attempt(() => createChangeEvent(v.ctx, validated(ChangeEventCreateBody, input, errors)));
     if (!r.ok) return sendList(request, reply, v, values, r);
     return redirectWithFlash(reply, '/console/change-events', `Change recorded: ${r.value.title}`);

@@ -68,7 +68,7 @@ export const incidentTemplatePages: FastifyPluginAsync<ConsoleDeps> = async (app
     const services = await serviceChoices(v.ctx);
     const existing = o.id ? await incidentTemplateForForm(v.ctx, o.id) : null;
     const title = existing ? `Incident template: ${existing.name}` : 'New incident template';
-    return sendPage(reply, v, NAV, { title, flash: o.flash ?? null, body: templateFormBody({ csrf: v.csrf, values, services, existing, problem: o.problem ?? null }) }, o.status);
+    return sendPage(reply, v, NAV, { title, flash: o.flash ?? null, body: templateFormBody({ csrf: v.csrf, values, services, zone: v.timeZone, existing, problem: o.problem ?? null }) }, o.status);
   };
 
   app.get('/incident-templates/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:incidents'), EMPTY_TEMPLATE_FORM));
@@ -85,7 +85,7 @@ export const incidentTemplatePages: FastifyPluginAsync<ConsoleDeps> = async (app
     const v = requireScope(request, 'read:incidents');
     const t = await incidentTemplateForForm(v.ctx, request.params.id);
     if (!v.can('write:incidents')) {
-      return sendPage(reply, v, NAV, { title: `Incident template: ${t.name}`, flash: flashOf(request.query), body: templateReadBody(t, await serviceChoices(v.ctx)) });
+      return sendPage(reply, v, NAV, { title: `Incident template: ${t.name}`, flash: flashOf(request.query), body: templateReadBody(t, await serviceChoices(v.ctx), v.timeZone) });
     }
     const impacts = Object.fromEntries(t.service_impacts.filter((x) => t.chosen_impacts.includes(x.service_id)).map((x) => [x.service_id, x.impact]));
     const values = { name: t.name, title: t.title, body: t.body ?? '', severity: t.severity, message_type: t.message_type, affected_services: t.affected_services, impacts };

@@ -93,7 +93,7 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     return sendPage(reply, v, '/console/incidents', {
       title: 'Incidents',
       flash: flashOf(request.query),
-      body: incidentListBody({ rows: page.items, services, state, nextCursor: page.nextCursor, canWrite: v.can('write:incidents') }),
+      body: incidentListBody({ rows: page.items, services, state, nextCursor: page.nextCursor, canWrite: v.can('write:incidents'), zone: v.timeZone }),
       live: LIVE_SECONDS,
     });
   });
@@ -157,7 +157,7 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       timeline: timelineOf(i),
       ...(i.state === 'draft' ? { preview: await subscriberPreview(v.ctx, deps.statusSite, id) } : {}),
     };
-    const body = incidentDetailBody(detail, { csrf: v.csrf, canWrite: v.can('write:incidents'), failed });
+    const body = incidentDetailBody(detail, { csrf: v.csrf, canWrite: v.can('write:incidents'), zone: v.timeZone, failed });
     return sendPage(reply, v, '/console/incidents', { title: i.title, flash, body, ...(failed ? {} : { live: LIVE_SECONDS }) }, failed?.status);
   };
 

@@ -28,7 +28,8 @@ import { ApproveBody, ExclusionBody, NoteBody, OptionalNoteBody, VoidBody } from
 import { documentCsp } from '../../document-csp';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
-import { attempt, field, flashOf, listQuery, utcInstantOf } from '../forms';
+import { attempt, field, flashOf, listQuery, zonedInstantOf } from '../forms';
+import { formatInZone } from '../../../render/format-time';
 
 const NAV = '/console/sla';
 /** Rows per state in the queue's overview (each state links to its own paged list). */
@@ -57,7 +58,8 @@ function parsed<T>(schema: z.ZodType<T>, input: unknown, rename: Record<string, 
 const acknowledgedGaps = (form: Form): { acknowledge_gaps?: true } => (field(form, 'acknowledge_gaps') === 'true' ? { acknowledge_gaps: true } : {});
 
 /** The action's body from the form, checked with the API's own schemas. */
-function bodyOf(action: StatementAction, form: Form): ActionBody {
+/** The action's API body from the form; exclusion times are read in the viewer's `zone`, as their labels say. */
+function bodyOf(action: StatementAction, form: Form, zone: string): ActionBody {
   switch (action) {
     case 'approve': {
       const revision = field(form, 'revision');
@@ -74,8 +76,8 @@ function bodyOf(action: StatementAction, form: Form): ActionBody {
     case 'add_exclusion': {
       const errors: { path: string; message: string }[] = [];
       const instant = (name: string) => {
-        const iso = utcInstantOf(field(form, name).trim());
-        if (!iso) errors.push({ path: name, message: 'Enter a date and time (UTC)' });
+        const iso = zonedInstantOf(field(form, name).trim(), zone);
+        if (!iso) errors.push({ path: name, message: `Enter a date and time (${zone})` });
         return iso;
       };
       const starts = instant('starts_at');
@@ -109,11 +111,11 @@ const ACTION_WORDS: Readonly<Record<string, string>> = {
  * stale_revision in words for a person: what changed since the page was loaded, by whom and when,
  * instead of the revision numbers and hashes the API answers.
  */
-async function staleInWords(ctx: OrgContext, id: string): Promise<string> {
+async function staleInWords(ctx: OrgContext, id: string, zone: string): Promise<string> {
   const audit = await statementAudit(ctx, id);
   const last = audit[audit.length - 1];
   const s = await getStatement(ctx, id);
-  const what = last ? `${last.actorName ?? 'someone'} ${ACTION_WORDS[last.action] ?? last.action.replace(/_/g, ' ')} at ${last.at.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'it was changed';
+  const what = last ? `${last.actorName ?? 'someone'} ${ACTION_WORDS[last.action] ?? last.action.replace(/_/g, ' ')} at ${formatInZone(last.at.toISOString(), zone)}` : 'it was changed';
   const now = s.state === 'superseded' ? 'this revision is superseded by a newer one' : `it is now ${s.state.replace(/_/g, ' ')} (revision ${s.revision})`;
   return `This statement changed after you opened the page (for example in another tab): ${what}, and ${now}. Nothing was done. The page below shows the statement as it is now: review it and act again.`;
 }
@@ -245,7 +247,7 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       workflowUrl: workflowUrl(row.contract, row.periodLabel),
     };
     const submitterName = row.submittedBy ? ((await statementAudit(v.ctx, id)).filter((e) => e.action === 'submit' && e.statement === row.id).at(-1)?.actorName ?? null) : null;
-    const actions: SlaActionsView = { csrf: v.csrf, canWrite: v.can('write:sla'), actor: actorOf(v), role: v.role, submitterName, newKey: () => randomUUID(), failed };
+    const actions: SlaActionsView = { csrf: v.csrf, canWrite: v.can('write:sla'), actor: actorOf(v), role: v.role, submitterName, newKey: () => randomUUID(), zone: v.timeZone, failed };
     return sendPage(reply, v, NAV, { title: slaStatementTitle(view), flash: flashOf(request.query), body: slaStatementBody(view, actions, v.ctx.now) }, status);
   }
 
@@ -260,7 +262,7 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
     const row = await getStatement(v.ctx, id);
     const revisions = await statementRevisions(v.ctx, id);
     const rows = revisions.map((r) => ({ id: r.id, revision: r.revision, state: r.state, sha256: r.sha256, generatedAt: r.generatedAt.toISOString() }));
-    return sendPage(reply, v, NAV, { title: `Revisions: SLA statement ${row.periodLabel}, ${row.customerName}`, body: slaRevisionsBody(row.id, rows) });
+    return sendPage(reply, v, NAV, { title: `Revisions: SLA statement ${row.periodLabel}, ${row.customerName}`, body: slaRevisionsBody(row.id, rows, v.timeZone) });
   });
 
   app.get('/sla/:id/audit', async (request, reply) => {
@@ -279,7 +281,7 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       note: a.note ?? null,
       sha256: a.sha256,
     }));
-    return sendPage(reply, v, NAV, { title: `Audit trail: SLA statement ${row.periodLabel}, ${row.customerName}`, body: slaAuditBody(row.id, rows) });
+    return sendPage(reply, v, NAV, { title: `Audit trail: SLA statement ${row.periodLabel}, ${row.customerName}`, body: slaAuditBody(row.id, rows, v.timeZone) });
   });
 
   // The statement's documents, as the API serves them (its routes need an API key).
@@ -327,7 +329,7 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       const id = (request.params as Params).id;
       const form = request.body;
       const result = await attempt(async () => {
-        const body = bodyOf(action, form);
+        const body = bodyOf(action, form, v.timeZone);
         const key = keyOf(form);
         // Approve checks revision and sha256 in the workflow; an exclusion is added to or removed from whatever the draft is now.
         if (action !== 'approve' && action !== 'add_exclusion' && action !== 'remove_exclusion') await assertSeen(v.ctx, id, form);
@@ -338,7 +340,7 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       if (result.ok) return redirectWithFlash(reply, statementPath(result.value.id), FLASH[action](result.value));
       // Show the statement as it is now, with the refusal next to the form that was sent.
       v.ctx.em.clear();
-      const problem: FormProblem = result.problem.title === 'stale_revision' ? { ...result.problem, detail: await staleInWords(v.ctx, id) } : result.problem;
+      const problem: FormProblem = result.problem.title === 'stale_revision' ? { ...result.problem, detail: await staleInWords(v.ctx, id, v.timeZone) } : result.problem;
       return statementPage(request, reply, v, id, { action, problem, values: valuesOf(form) }, result.status);
     });
   }

@@ -1,6 +1,7 @@
 import { esc, safeHttpUrl } from '../../html';
 import { choiceGroup, csrfField, type FormProblem, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
-import { type Choice, namesOf, pager, stateBadge, table, utcTime } from '../parts';
+import { type Choice, namesOf, pager, stateBadge, table, zonedTime } from '../parts';
+import { zonedDateInput } from '../zoned-input';
 
 export interface ChangeEventRow {
   id: string;
@@ -47,7 +48,7 @@ function linksOf(links: ChangeEventRow['links']): string {
   return safe.length ? safe.map((l) => `<a href="${esc(l.url)}" rel="noopener noreferrer">${esc(l.label)}</a>`).join(', ') : '';
 }
 
-function recordForm(o: { csrf: string; you: string; kinds: readonly string[]; values: ChangeEventFormValues; services: Choice[]; problem?: FormProblem | null }): string {
+function recordForm(o: { csrf: string; you: string; kinds: readonly string[]; values: ChangeEventFormValues; services: Choice[]; zone: string; problem?: FormProblem | null }): string {
   const p = o.problem;
   return `<section aria-labelledby="record"><h2 id="record">Record a change</h2>
 <p class="muted">Pipelines usually report changes through the API (POST /v1/change-events); this form is for the ones made by hand.</p>
@@ -60,7 +61,7 @@ ${textareaField({ name: 'description', label: 'Description (optional)', value: o
 ${choiceGroup({ name: 'service_ids', legend: 'Services it touched', choices: o.services, selected: o.values.service_ids, problem: p, empty: 'The organization has no services yet.' })}
 ${inputField({ name: 'actor', label: 'Who made it (optional)', value: o.values.actor, problem: p, hint: `Left empty: you (${o.you}).` })}
 ${inputField({ name: 'source', label: 'Source (optional)', value: o.values.source, problem: p, hint: 'Where it came from, e.g. "github-actions"; left empty: console.' })}
-${inputField({ name: 'occurred_at', label: 'When (UTC, optional; default now)', type: 'datetime-local', value: o.values.occurred_at, problem: p })}
+${zonedDateInput({ name: 'occurred_at', label: 'When', timeZone: o.zone, raw: o.values.occurred_at, problem: p, hint: 'Optional: empty means now.' })}
 <fieldset><legend>Link (optional)</legend>
 ${inputField({ name: 'links.0.label', label: 'Link text', value: o.values.link_label, problem: p })}
 ${inputField({ name: 'links.0.url', label: 'URL (http or https)', value: o.values.link_url, problem: p })}
@@ -79,11 +80,13 @@ export function changeEventListBody(o: {
   csrf: string;
   /** The signed-in user's email: who a change recorded here is by when the form names no one. */
   you: string;
+  /** The viewer's zone: times are shown and typed in it. */
+  zone: string;
   values: ChangeEventFormValues;
   problem?: FormProblem | null;
 }): string {
   const rows = o.rows.map((e) => [
-    utcTime(e.occurred_at),
+    zonedTime(e.occurred_at, o.zone),
     stateBadge(kindText(e.kind)),
     `${esc(e.title)}${e.description ? `<br><span class="muted">${esc(e.description.length > 300 ? `${e.description.slice(0, 300)}…` : e.description)}</span>` : ''}`,
     namesOf(e.service_ids, o.services),
@@ -94,7 +97,7 @@ export function changeEventListBody(o: {
   const form = o.canWrite ? recordForm(o) : '';
   const list = `<section aria-labelledby="changes"><h2 id="changes">Changes</h2>
 ${stateFilter('/console/change-events', 'kind', 'Kind', o.kinds, o.kind)}
-${table(['When (UTC)', 'Kind', 'Change', 'Services', 'By', 'Links'], rows, o.kind ? `No ${kindText(o.kind)} changes.` : 'No changes recorded yet.', 'Newest first')}
+${table(['When', 'Kind', 'Change', 'Services', 'By', 'Links'], rows, o.kind ? `No ${kindText(o.kind)} changes.` : 'No changes recorded yet.', 'Newest first')}
 ${pager('/console/change-events', o.nextCursor, o.kind ? { kind: o.kind } : {})}
 </section>`;
   return o.problem ? `${form}\n${list}` : `${list}\n${form}`;

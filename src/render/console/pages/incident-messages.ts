@@ -1,6 +1,6 @@
 import { esc, plainText } from '../../html';
 import { type FormProblem, csrfField, problemBox } from '../forms';
-import { utcTime } from '../parts';
+import { zonedTime } from '../parts';
 
 /** A timeline message as the detail page lists it, with what edits replaced. */
 export interface MessageRow {
@@ -59,15 +59,15 @@ ${form}</section>`;
 }
 
 /** Each message of the timeline: its body as customers read it, an "edited" mark, the bodies it replaced, and an Edit form. */
-export function messagesSection(o: { id: string; state: string; messages: readonly MessageRow[]; csrf: string; canWrite: boolean; failed: MessageEditProblem | null }): string {
+export function messagesSection(o: { id: string; state: string; messages: readonly MessageRow[]; csrf: string; canWrite: boolean; zone: string; failed: MessageEditProblem | null }): string {
   if (!o.messages.length) return '';
   const latest = o.messages.at(-1)?.id;
   const items = o.messages.map((m) => {
     const p = o.failed && o.failed.messageId === m.id ? o.failed : null;
-    const edited = m.edited_at ? ` · <span class="muted" data-edited>edited ${utcTime(m.edited_at)}</span>` : '';
+    const edited = m.edited_at ? ` · <span class="muted" data-edited>edited ${zonedTime(m.edited_at, o.zone)}</span>` : '';
     const history = m.previous_bodies.length
       ? `<details><summary>Earlier versions (${m.previous_bodies.length})</summary><ol class="timeline">${m.previous_bodies
-          .map((v) => `<li>Replaced ${utcTime(v.replaced_at)}${plainText(v.body)}</li>`)
+          .map((v) => `<li>Replaced ${zonedTime(v.replaced_at, o.zone)}${plainText(v.body)}</li>`)
           .join('')}</ol></details>`
       : '';
     const renotify =
@@ -84,7 +84,7 @@ ${renotify}
 <div><button type="submit">Save message</button></div>
 </form></details>`
       : '';
-    return `<li data-message-id="${esc(m.id)}"><strong>${esc(m.type)}</strong> · ${utcTime(m.posted_at)}${edited}<div class="message-body">${plainText(m.body)}</div>${history}${form}</li>`;
+    return `<li data-message-id="${esc(m.id)}"><strong>${esc(m.type)}</strong> · ${zonedTime(m.posted_at, o.zone)}${edited}<div class="message-body">${plainText(m.body)}</div>${history}${form}</li>`;
   });
   return `<section aria-labelledby="messages-heading"><h2 id="messages-heading">Messages</h2>
 <p class="muted">What customers read on the status page${o.state === 'draft' ? ' once published' : ''}. Editing a published message changes the page; subscribers are emailed again only if you tick the box.</p>

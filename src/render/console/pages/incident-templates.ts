@@ -3,7 +3,7 @@ import type { ServiceImpact } from '../../../domain/incident-impact';
 import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnings';
 import { esc } from '../../html';
 import { type FormProblem, actionButton, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField } from '../forms';
-import { type Choice, facts, link, namesOf, pager, table, utcTime } from '../parts';
+import { type Choice, facts, link, namesOf, pager, table, zonedTime } from '../parts';
 import { impactFieldset, impactList } from './incidents';
 
 export interface IncidentTemplateRow {
@@ -52,13 +52,13 @@ export const EMPTY_TEMPLATE_FORM: TemplateFormValues = { name: '', title: '', bo
 const FIELDS = ['name', 'title', 'severity', 'message_type', 'body', 'affected_services', 'service_impacts'];
 
 /** Create (no `existing`) or edit form; an existing template also gets "Start incident" and "Delete template". */
-export function templateFormBody(o: { csrf: string; values: TemplateFormValues; services: Choice[]; existing?: { id: string; updated_at: string; service_impacts: ServiceImpact[] } | null; problem?: FormProblem | null }): string {
+export function templateFormBody(o: { csrf: string; values: TemplateFormValues; services: Choice[]; zone: string; existing?: { id: string; updated_at: string; service_impacts: ServiceImpact[] } | null; problem?: FormProblem | null }): string {
   const p = o.problem ?? null;
   const action = o.existing ? templateHref(o.existing.id) : '/console/incident-templates/new';
   const about = o.existing
     ? `${facts([
         ['Impact per service', impactList(o.existing.service_impacts, o.services)],
-        ['Last change', utcTime(o.existing.updated_at)],
+        ['Last change', zonedTime(o.existing.updated_at, o.zone)],
       ])}
 <p class="actions"><a class="button" href="${esc(startHref(o.existing.id))}">Start incident from this template</a></p>`
     : '';
@@ -83,7 +83,7 @@ ${del}`;
 }
 
 /** A reader without write:incidents sees the template, not a form. */
-export function templateReadBody(t: IncidentTemplateRow & { body: string | null; message_type: string }, services: Choice[]): string {
+export function templateReadBody(t: IncidentTemplateRow & { body: string | null; message_type: string }, services: Choice[], zone: string): string {
   return `<p><a href="/console/incident-templates">← All templates</a></p>
 ${facts([
   ['Incident title', esc(t.title)],
@@ -91,6 +91,6 @@ ${facts([
   ['Affected services', namesOf(t.affected_services, services)],
   ['Impact per service', impactList(t.service_impacts, services)],
   ['First message', t.body ? `${esc(t.message_type)}: ${esc(t.body)}` : '<span class="muted">none</span>'],
-  ['Last change', utcTime(t.updated_at)],
+  ['Last change', zonedTime(t.updated_at, zone)],
 ])}`;
 }

@@ -3,7 +3,7 @@ import { IMPACTS, IMPACT_LABELS, type ServiceImpact } from '../../../domain/inci
 import { MESSAGE_TYPES, SEVERITIES } from '../../../domain/incident-state';
 import { esc } from '../../html';
 import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
-import { type Choice, type TimelineItem, facts, link, namesOf, pager, stateBadge, table, timeline, utcTime } from '../parts';
+import { type Choice, type TimelineItem, facts, link, namesOf, pager, stateBadge, table, timeline, zoneName, zonedTime } from '../parts';
 import { type MessageEditProblem, type MessageRow, type SubscriberPreviewView, internalNoteSection, messagesSection, previewSection } from './incident-messages';
 
 export type { Choice, TimelineItem };
@@ -28,13 +28,13 @@ export interface IncidentRow {
   updated_at: string;
 }
 
-export function incidentListBody(o: { rows: IncidentRow[]; services: Choice[]; state: string; nextCursor: string | null; canWrite: boolean }): string {
+export function incidentListBody(o: { rows: IncidentRow[]; services: Choice[]; state: string; nextCursor: string | null; canWrite: boolean; zone: string }): string {
   const rows = o.rows.map((i) => [
     link(`/console/incidents/${i.id}`, i.title),
     stateBadge(i.state, incidentStateTone(i.state)),
     stateBadge(i.severity, severityTone(i.severity)),
     namesOf(i.affected_services, o.services),
-    utcTime(i.created_at),
+    zonedTime(i.created_at, o.zone),
   ]);
   const actions = o.canWrite
     ? `<p class="actions"><a class="button" href="/console/incidents/new">New incident</a> <a class="button secondary" href="/console/incident-templates">Start from a template</a></p>`
@@ -194,7 +194,7 @@ ${impactFieldset({ services: d.services, impacts: v.impacts, problem: p })}
 </form></details></section>`;
 }
 
-export function incidentDetailBody(d: IncidentDetail, o: { csrf: string; canWrite: boolean; failed?: IncidentActionProblem | null }): string {
+export function incidentDetailBody(d: IncidentDetail, o: { csrf: string; canWrite: boolean; zone: string; failed?: IncidentActionProblem | null }): string {
   const f = o.failed ?? null;
   const problemOf = (form: IncidentActionProblem['form']) => (f && f.form === form ? f.problem : null);
   const valueOf = (form: IncidentActionProblem['form'], name: string, fallback = '') => (f && f.form === form ? (f.values?.[name] ?? fallback) : fallback);
@@ -204,10 +204,10 @@ export function incidentDetailBody(d: IncidentDetail, o: { csrf: string; canWrit
     ['Affected services', namesOf(d.affected_ids, d.affected_services)],
     ...(d.service_impacts.length ? ([['Impact per service', impactList(d.service_impacts, d.services)]] as [string, string][]) : []),
     ...(d.customers.length ? ([['Visible to', `${d.customers.length} customer${d.customers.length === 1 ? '' : 's'} only`]] as [string, string][]) : []),
-    ['Created', utcTime(d.created_at)],
-    ['Published', utcTime(d.published_at)],
-    ['Resolved', utcTime(d.resolved_at)],
-    ['Last change', utcTime(d.updated_at)],
+    ['Created', zonedTime(d.created_at, o.zone)],
+    ['Published', zonedTime(d.published_at, o.zone)],
+    ['Resolved', zonedTime(d.resolved_at, o.zone)],
+    ['Last change', zonedTime(d.updated_at, o.zone)],
     ['Id', `<code>${esc(d.id)}</code>`],
   ]);
   const base = `/console/incidents/${d.id}`;
@@ -247,12 +247,12 @@ ${editSection(d, o.csrf, f)}`;
   const canEdit = o.canWrite && d.state !== 'deleted';
   return `<p><a href="/console/incidents">← All incidents</a></p>
 ${summary}
-${messagesSection({ id: d.id, state: d.state, messages: d.messages, csrf: o.csrf, canWrite: canEdit, failed: editFailed })}
+${messagesSection({ id: d.id, state: d.state, messages: d.messages, csrf: o.csrf, canWrite: canEdit, zone: o.zone, failed: editFailed })}
 ${internalNoteSection({ id: d.id, note: d.internal_note, csrf: o.csrf, canWrite: canEdit, failed: editFailed })}
 ${d.preview !== undefined ? previewSection(d.preview) : ''}
 ${actions}
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
-<p class="muted">Oldest first, times in UTC.</p>
-${timeline(d.timeline, 'Nothing has happened yet.')}
+<p class="muted">Oldest first, times in ${zoneName(o.zone)}.</p>
+${timeline(d.timeline, 'Nothing has happened yet.', o.zone)}
 </section>`;
 }

@@ -2,7 +2,7 @@ import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnin
 import { esc } from '../../html';
 import { actionButton, checkboxField, choiceGroup, csrfField, type FormProblem, inputField, problemBox, stateFilter, textareaField } from '../forms';
 import { zonedDateInput } from '../zoned-input';
-import { type Choice, facts, link, namesOf, pager, stateBadge, table, timeline, type TimelineItem, zonedTime } from '../parts';
+import { type Choice, facts, link, namesOf, pager, stateBadge, table, timeline, type TimelineItem, zoneName, zonedTime } from '../parts';
 
 export const MAINTENANCE_FILTER_STATES = ['scheduled', 'in_progress', 'completed', 'canceled'] as const;
 
@@ -166,7 +166,7 @@ ${summary}
 ${workflow}
 ${actions}
 <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
-<p class="muted">Oldest first, times in ${esc(o.zone)}.</p>
+<p class="muted">Oldest first, times in ${zoneName(o.zone)}.</p>
 ${timeline(d.timeline, 'Nothing has happened yet.', o.zone)}
 </section>`;
 }

@@ -9,6 +9,8 @@ import { type StatementAction, type StatementState, allowedFrom } from '../../..
 import { esc, timeTag } from '../../html';
 import { formatCount, formatMoney } from '../../sla/money';
 import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, textareaField } from '../forms';
+import { zonedDateInput } from '../zoned-input';
+import { instantToLocalInput } from '../../../domain/local-time-input';
 import { facts, link, pager, stateBadge, table } from '../parts';
 
 /** A statement in review longer than this gets the "waiting" badge (the workflow's reminder threshold). */
@@ -57,7 +59,8 @@ export function moneyOf(minor: number, currency: string, exponent?: number): str
   }
 }
 
-const utc = (iso: string | null | undefined, none = '—') => (iso ? timeTag(iso, 'UTC') : esc(none));
+/** An instant in the viewer's zone, named; `none` when there is none. */
+const at = (iso: string | null | undefined, zone: string, none = '—') => (iso ? timeTag(iso, zone) : esc(none));
 const code = (s: string) => `<code>${esc(s)}</code>`;
 const statementHref = (id: string) => `/console/sla/${encodeURIComponent(id)}`;
 
@@ -190,6 +193,8 @@ export interface SlaActionsView {
   submitterName?: string | null;
   /** A fresh idempotency key per form (hidden field), so a double submit runs once. */
   newKey: () => string;
+  /** The viewer's zone: times are shown and exclusions typed in it. */
+  zone: string;
   /** The action whose form was refused, its problem and the values sent. */
   failed?: { action: StatementAction; problem: FormProblem; values: Record<string, string> } | null;
 }
@@ -217,9 +222,6 @@ export const ACTION_FIELDS: Readonly<Record<StatementAction, readonly string[]>>
   correct: ['correction_note'],
   void: ['reason'],
 };
-
-/** `2026-10-31T23:00:00.000Z` → `2026-10-31T23:00` (a datetime-local value in UTC). */
-const localUtc = (iso: string) => iso.slice(0, 16);
 
 function actionForms(s: SlaStatementPageView, a: SlaActionsView): string {
   if (!a.canWrite) {
@@ -284,15 +286,16 @@ ${inner}
     );
   }
   if (actions.includes('add_exclusion')) {
-    const hint = `Whole minutes inside the period, ${localUtc(s.periodStart).replace('T', ' ')} to ${localUtc(s.periodEnd).replace('T', ' ')} UTC. The statement is recomputed and signed again.`;
+    const wall = (iso: string) => instantToLocalInput(iso, a.zone).replace('T', ' ');
+    const hint = `Whole minutes inside the period, ${wall(s.periodStart)} to ${wall(s.periodEnd)} ${a.zone}. The statement is recomputed and signed again.`;
     parts.push(
       form(
         'add_exclusion',
         'Add an exclusion',
         [
           `<p class="muted">${esc(hint)}</p>`,
-          inputField({ name: 'starts_at', label: 'From (UTC)', type: 'datetime-local', required: true, value: valueOf('add_exclusion', 'starts_at'), problem: problemFor('add_exclusion') }),
-          inputField({ name: 'ends_at', label: 'To (UTC)', type: 'datetime-local', required: true, value: valueOf('add_exclusion', 'ends_at'), problem: problemFor('add_exclusion') }),
+          zonedDateInput({ name: 'starts_at', label: 'From', timeZone: a.zone, required: true, raw: valueOf('add_exclusion', 'starts_at'), problem: problemFor('add_exclusion') }),
+          zonedDateInput({ name: 'ends_at', label: 'To', timeZone: a.zone, required: true, raw: valueOf('add_exclusion', 'ends_at'), problem: problemFor('add_exclusion') }),
           textareaField({ name: 'justification', label: 'Justification', required: true, value: valueOf('add_exclusion', 'justification'), problem: problemFor('add_exclusion'), hint: 'Kept in the statement and its audit trail (at least 3 characters).' }),
         ].join('\n'),
         'Add the exclusion',
@@ -351,13 +354,13 @@ function exclusionsTable(s: SlaStatementPageView, a: SlaActionsView): string {
       hidden: { exclusion_id: id, revision: String(s.revision), sha256: s.sha256, idempotency_key: a.newKey() },
       kind: 'danger',
     });
-  const head = ['Exclusion', 'Kind', 'Window (UTC)', 'Excluded', 'Why', ...(removable ? ['Action'] : [])];
+  const head = ['Exclusion', 'Kind', 'Window', 'Excluded', 'Why', ...(removable ? ['Action'] : [])];
   return table(
     head,
     d.exclusions.map((e) => [
       esc(e.title),
       e.kind === 'maintenance' ? 'Maintenance' : 'Manual',
-      `${utc(e.start)} – ${utc(e.end)}`,
+      `${at(e.start, a.zone)} – ${at(e.end, a.zone)}`,
       e.excluded ? 'Yes' : 'No',
       `<span class="text">${esc(e.why)}</span>`,
       ...(removable ? [e.kind === 'manual' ? remove(e.id) : ''] : []),
@@ -366,10 +369,10 @@ function exclusionsTable(s: SlaStatementPageView, a: SlaActionsView): string {
   );
 }
 
-function incidentsTable(d: StatementDocument): string {
+function incidentsTable(d: StatementDocument, zone: string): string {
   return table(
-    ['Incident', 'Severity', 'Start (UTC)', 'End (UTC)', 'Down minutes', 'Counted', 'Why'],
-    d.incidents.map((x) => [esc(x.title), esc(x.severity ?? '—'), utc(x.start), utc(x.end, 'ongoing'), esc(formatCount(x.down_minutes)), x.counted ? 'Counted' : 'Not counted', esc(x.why)]),
+    ['Incident', 'Severity', 'Start', 'End', 'Down minutes', 'Counted', 'Why'],
+    d.incidents.map((x) => [esc(x.title), esc(x.severity ?? '—'), at(x.start, zone), at(x.end, zone, 'ongoing'), esc(formatCount(x.down_minutes)), x.counted ? 'Counted' : 'Not counted', esc(x.why)]),
     'No incidents on the covered services in this period.',
   );
 }
@@ -395,7 +398,7 @@ export function slaStatementBody(s: SlaStatementPageView, a: SlaActionsView, now
   const customer = d.customer.external_id ? `${esc(d.customer.name)} <span class="muted">(ref. ${esc(d.customer.external_id)})</span>` : esc(d.customer.name);
   const waiting = waitingBadge(s.state, s.submittedAt, now);
   const rows: [string, string][] = [
-    ['Period', `${esc(s.periodLabel)} <span class="muted">(${esc(s.timezone)})</span>: ${utc(s.periodStart)} – ${utc(s.periodEnd)}`],
+    ['Period', `${esc(s.periodLabel)} <span class="muted">(${esc(s.timezone)})</span>: ${at(s.periodStart, a.zone)} – ${at(s.periodEnd, a.zone)}`],
     ['Customer', customer],
     ['Contract', esc(d.contract.name)],
     ['Revision', `${esc(String(s.revision))}${s.supersedesId ? ` <span class="muted">(replaces ${link(statementHref(s.supersedesId), 'the previous revision')})</span>` : ''}`],
@@ -404,12 +407,12 @@ export function slaStatementBody(s: SlaStatementPageView, a: SlaActionsView, now
     ['Credit', `${esc(moneyOf(s.creditAmountMinor, s.currency, d.contract.currency_exponent))} <span class="muted">(${esc(s.creditPct)} % of ${esc(moneyOf(d.contract.monthly_fee_minor, d.contract.currency, d.contract.currency_exponent))})</span>`],
     ['SHA-256', code(s.sha256)],
     ['Signing key', code(s.signingKeyId)],
-    ['Generated', utc(s.generatedAt)],
+    ['Generated', at(s.generatedAt, a.zone)],
   ];
-  if (s.submittedAt) rows.push(['Submitted', utc(s.submittedAt)]);
-  if (s.approvedAt) rows.push(['Approved', utc(s.approvedAt)]);
-  if (s.sentAt) rows.push(['Delivered', `${utc(s.sentAt)}${s.sentTo ? ` to ${esc(s.sentTo)}` : ''}`]);
-  if (s.voidedAt) rows.push(['Voided', `${utc(s.voidedAt)}${s.voidReason ? `: ${esc(s.voidReason)}` : ''}`]);
+  if (s.submittedAt) rows.push(['Submitted', at(s.submittedAt, a.zone)]);
+  if (s.approvedAt) rows.push(['Approved', at(s.approvedAt, a.zone)]);
+  if (s.sentAt) rows.push(['Delivered', `${at(s.sentAt, a.zone)}${s.sentTo ? ` to ${esc(s.sentTo)}` : ''}`]);
+  if (s.voidedAt) rows.push(['Voided', `${at(s.voidedAt, a.zone)}${s.voidReason ? `: ${esc(s.voidReason)}` : ''}`]);
   if (s.reviewNote) rows.push(['Review note', `<span class="text">${esc(s.reviewNote)}</span>`]);
   if (s.workflowUrl) rows.push(['Workflow', `<a href="${esc(s.workflowUrl)}">Open in Temporal UI</a>`]);
 
@@ -441,7 +444,7 @@ ${exclusionsTable(s, a)}
 </section>
 <section aria-labelledby="incidents">
 <h2 id="incidents">Incident ledger</h2>
-${incidentsTable(d)}
+${incidentsTable(d, a.zone)}
 </section>`;
 }
 
@@ -456,10 +459,10 @@ export interface SlaRevisionRow {
   generatedAt: string;
 }
 
-export function slaRevisionsBody(statementId: string, rows: SlaRevisionRow[]): string {
+export function slaRevisionsBody(statementId: string, rows: SlaRevisionRow[], zone: string): string {
   return `${table(
     ['Revision', 'State', 'Generated', 'SHA-256'],
-    rows.map((r) => [link(statementHref(r.id), `Revision ${r.revision}${r.id === statementId ? ' (this one)' : ''}`), statementStateBadge(r.state), utc(r.generatedAt), code(r.sha256)]),
+    rows.map((r) => [link(statementHref(r.id), `Revision ${r.revision}${r.id === statementId ? ' (this one)' : ''}`), statementStateBadge(r.state), at(r.generatedAt, zone), code(r.sha256)]),
     'No revisions.',
     'Every revision of this contract and period, newest first',
   )}
@@ -480,15 +483,15 @@ export interface SlaAuditRow {
   sha256: string;
 }
 
-export function slaAuditBody(statementId: string, rows: SlaAuditRow[]): string {
+export function slaAuditBody(statementId: string, rows: SlaAuditRow[], zone: string): string {
   const who = (r: SlaAuditRow) => {
     const kind = r.actor.startsWith('console:') ? 'console user' : r.actor === 'system' ? 'Vigil' : 'API key';
     return `${esc(r.actorName ?? r.actor)}<br><span class="muted">${esc(kind)} ${code(r.actor)}</span>`;
   };
   return `${table(
-    ['When (UTC)', 'Who', 'Action', 'From → to', 'Revision', 'Note'],
+    ['When', 'Who', 'Action', 'From → to', 'Revision', 'Note'],
     rows.map((r) => [
-      utc(r.at),
+      at(r.at, zone),
       who(r),
       esc(r.action.replace(/_/g, ' ')),
       `${esc(r.fromState ? stateLabel(r.fromState).toLowerCase() : 'new')} → ${esc(stateLabel(r.toState).toLowerCase())}`,

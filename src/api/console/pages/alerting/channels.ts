@@ -63,7 +63,7 @@ export const channelPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
   app.get('/alerts/channels', async (request, reply) => {
     const v = requireScope(request, 'read:alerts');
     const page = await listChannels(v.ctx, listQuery(request.query, 50));
-    return sendPage(reply, v, NAV, { title: 'Notification channels', flash: flashOf(request.query), body: channelListBody({ rows: page.items, nextCursor: page.nextCursor, canWrite: v.can('write:alerts') }) });
+    return sendPage(reply, v, NAV, { title: 'Notification channels', flash: flashOf(request.query), body: channelListBody({ rows: page.items, nextCursor: page.nextCursor, canWrite: v.can('write:alerts'), zone: v.timeZone }) });
   });
 
   const sendForm = (reply: FastifyReply, v: ConsoleViewer, values: FormValues, channel?: ChannelView, failed?: Failed) =>
@@ -90,7 +90,7 @@ export const channelPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     const channel = await getChannel(v.ctx, id);
     const sends = await listSends(v.ctx, id, listQuery(query, 25));
     if (failed?.status === 503) reply.header('retry-after', '5');
-    const body = channelDetailBody({ channel, sends: sends.items, nextCursor: sends.nextCursor, csrf: v.csrf, canWrite: v.can('write:alerts'), problem: failed?.problem });
+    const body = channelDetailBody({ channel, sends: sends.items, nextCursor: sends.nextCursor, csrf: v.csrf, canWrite: v.can('write:alerts'), zone: v.timeZone, problem: failed?.problem });
     return sendPage(reply, v, NAV, { title: `Channel: ${channel.name}`, flash, body }, failed?.status);
   };
 

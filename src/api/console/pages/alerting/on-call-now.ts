@@ -18,7 +18,7 @@ export async function onCallNowSection(v: ConsoleViewer): Promise<string> {
     rows.push({ scheduleId: s.id, scheduleName: s.name, email: now.user?.email ?? null, source: now.source, layerName: now.layer?.name ?? null, until: now.shift_end });
   }
   const open = await listAlerts(v.ctx, { limit: COUNTED, state: 'open' });
-  return onCallNowBlock(rows, { count: open.items.length, more: open.nextCursor !== null });
+  return onCallNowBlock(rows, { count: open.items.length, more: open.nextCursor !== null }, v.timeZone);
 }
 
 /** Open alerts shown at the top of the overview. */

@@ -19,7 +19,7 @@ import { serviceChoices } from '../../choices';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
 import type { ConsoleDeps } from '../../deps';
 import { confirmDeleteRoute } from './confirm-delete';
-import { attempt, field, flashOf, listQuery, optionalField, utcInstantOf, validated } from '../../forms';
+import { attempt, field, flashOf, listQuery, optionalField, validated, zonedInstantOf } from '../../forms';
 import { consoleCreator } from './ports';
 import { wholeOr } from './form-slots';
 
@@ -156,12 +156,12 @@ export const rulePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   app.get('/alerts/silences', async (request, reply) => {
     const v = requireScope(request, 'read:alerts');
     const page = await listSilences(v.ctx, listQuery(request.query, 50));
-    const body = silenceListBody({ rows: page.items, nextCursor: page.nextCursor, rules: await ruleChoices(v.ctx), services: await serviceChoices(v.ctx), csrf: v.csrf, canWrite: v.can('write:alerts') });
+    const body = silenceListBody({ rows: page.items, nextCursor: page.nextCursor, rules: await ruleChoices(v.ctx), services: await serviceChoices(v.ctx), csrf: v.csrf, canWrite: v.can('write:alerts'), zone: v.timeZone });
     return sendPage(reply, v, NAV, { title: 'Silences', flash: flashOf(request.query), body });
   });
 
   const sendSilenceForm = async (reply: FastifyReply, v: ConsoleViewer, values: FormValues, failed?: Failed) =>
-    sendPage(reply, v, NAV, { title: 'New silence', body: silenceFormBody({ csrf: v.csrf, values, rules: await ruleChoices(v.ctx), services: await serviceChoices(v.ctx), problem: failed?.problem }) }, failed?.status);
+    sendPage(reply, v, NAV, { title: 'New silence', body: silenceFormBody({ csrf: v.csrf, values, rules: await ruleChoices(v.ctx), services: await serviceChoices(v.ctx), zone: v.timeZone, problem: failed?.problem }) }, failed?.status);
 
   app.get('/alerts/silences/new', async (request, reply) => sendSilenceForm(reply, requireScope(request, 'write:alerts'), {}));
 
@@ -172,8 +172,8 @@ export const rulePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
     const instant = (name: 'starts_at' | 'ends_at') => {
       const text = field(b, name).trim();
       if (text === '' && name === 'starts_at') return {};
-      const iso = utcInstantOf(text);
-      if (!iso) extra.push({ path: name, message: 'Enter a date and time (UTC)' });
+      const iso = zonedInstantOf(text, v.timeZone);
+      if (!iso) extra.push({ path: name, message: `Enter a date and time (${v.timeZone})` });
       return { [name]: iso ?? text };
     };
     const input = { rule_ids: valuesOf(b, 'rule_ids'), service_ids: valuesOf(b, 'service_ids'), ...instant('starts_at'), ...instant('ends_at'), reason: field(b, 'reason') };

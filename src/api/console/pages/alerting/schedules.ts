@@ -11,15 +11,16 @@ import { ScheduleCreateBody, SchedulePatchBody } from '../../../schemas/alerting
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
 import type { ConsoleDeps } from '../../deps';
 import { confirmDeleteRoute } from './confirm-delete';
-import { attempt, field, flashOf, listQuery, utcInstantOf, validated } from '../../forms';
+import { attempt, field, flashOf, listQuery, validated, zonedInstantOf } from '../../forms';
+import { instantToLocalInput } from '../../../../domain/local-time-input';
 import { consoleUserEmails, linesOf, slotPath, wholeOr, withFormPaths } from './form-slots';
 
 const NAV = '/console/on-call';
 type IdRequest = { Params: { id: string } };
 type Failed = { problem: FormProblem; status: number };
 
-/** The schedule the form describes, in the API's shape, with the form slot of each layer and override. */
-function scheduleOf(body: FormValues) {
+/** The schedule the form describes, in the API's shape, with the form slot of each layer and override (override times read in the viewer's `zone`). */
+function scheduleOf(body: FormValues, zone: string) {
   const f = (name: string) => field(body, name);
   const layers: unknown[] = [];
   const layerSlots: number[] = [];
@@ -47,8 +48,8 @@ function scheduleOf(body: FormValues) {
   for (let i = 0; i < slotCount(body, 'overrides'); i++) {
     if (isBlankOverride(body, i)) continue;
     const at = (n: 'start_at' | 'end_at') => {
-      const iso = utcInstantOf(f(`overrides.${i}.${n}`).trim());
-      if (!iso) extra.push({ path: `overrides.${overrides.length}.${n}`, message: 'Enter a date and time (UTC)' });
+      const iso = zonedInstantOf(f(`overrides.${i}.${n}`).trim(), zone);
+      if (!iso) extra.push({ path: `overrides.${overrides.length}.${n}`, message: `Enter a date and time (${zone})` });
       return iso ?? '';
     };
     overrides.push({ user: f(`overrides.${i}.user`).trim(), start_at: at('start_at'), end_at: at('end_at') });
@@ -58,8 +59,8 @@ function scheduleOf(body: FormValues) {
   return { input: { name: f(SCHEDULE_NAME_FIELD), timezone: f('timezone').trim(), layers, overrides }, extra, rename };
 }
 
-/** The form of a stored schedule (override instants as UTC datetime-local). */
-function valuesOf(s: ScheduleView): Record<string, string> {
+/** The form of a stored schedule (override instants as datetime-local wall times in the viewer's `zone`). */
+function valuesOf(s: ScheduleView, zone: string): Record<string, string> {
   const out: Record<string, string> = { [SCHEDULE_NAME_FIELD]: s.name, timezone: s.timezone };
   s.layers.forEach((l, i) => {
     const r = l.rotation;
@@ -73,7 +74,7 @@ function valuesOf(s: ScheduleView): Record<string, string> {
       [`layers.${i}.rotation.participants`]: r.participants.join('\n'),
     });
   });
-  s.overrides.forEach((o, i) => Object.assign(out, { [`overrides.${i}.user`]: o.user, [`overrides.${i}.start_at`]: o.start_at.slice(0, 16), [`overrides.${i}.end_at`]: o.end_at.slice(0, 16) }));
+  s.overrides.forEach((o, i) => Object.assign(out, { [`overrides.${i}.user`]: o.user, [`overrides.${i}.start_at`]: instantToLocalInput(o.start_at, zone), [`overrides.${i}.end_at`]: instantToLocalInput(o.end_at, zone) }));
   return out;
 }
 
@@ -96,7 +97,7 @@ export const schedulePages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     const page = await listSchedules(v.ctx, listQuery(request.query, 50));
     const rows = [];
     for (const schedule of page.items) rows.push({ schedule, now: await onCallNow(v.ctx, schedule.id) });
-    return sendPage(reply, v, NAV, { title: 'On call', flash: flashOf(request.query), body: scheduleListBody({ rows, nextCursor: page.nextCursor, canWrite: v.can('write:alerts') }) });
+    return sendPage(reply, v, NAV, { title: 'On call', flash: flashOf(request.query), body: scheduleListBody({ rows, nextCursor: page.nextCursor, canWrite: v.can('write:alerts'), zone: v.timeZone }) });
   });
 
   const sendForm = async (reply: FastifyReply, v: ConsoleViewer, values: FormValues, schedule?: ScheduleView, failed?: Failed) =>
@@ -104,7 +105,7 @@ export const schedulePages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
       reply,
       v,
       NAV,
-      { title: schedule ? `Edit schedule: ${schedule.name}` : 'New on-call schedule', body: scheduleFormBody({ csrf: v.csrf, values, users: await consoleUserEmails(v.ctx), schedule, problem: failed?.problem }) },
+      { title: schedule ? `Edit schedule: ${schedule.name}` : 'New on-call schedule', body: scheduleFormBody({ csrf: v.csrf, values, users: await consoleUserEmails(v.ctx), zone: v.timeZone, schedule, problem: failed?.problem }) },
       failed?.status,
     );
 
@@ -117,7 +118,7 @@ export const schedulePages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.post('/on-call/schedules/new', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
     const b = request.body as FormValues;
-    const { input, extra, rename } = scheduleOf(b);
+    const { input, extra, rename } = scheduleOf(b, v.timeZone);
     const r = await attempt(() => withFormPaths(() => createSchedule(v.ctx, validated(ScheduleCreateBody, input, extra)), rename));
     if (!r.ok) return sendForm(reply, v, b, undefined, r);
     return redirectWithFlash(reply, scheduleHref(r.value.id), 'Schedule created.');
@@ -135,14 +136,14 @@ export const schedulePages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.get<IdRequest>('/on-call/schedules/:id/edit', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
     const s = await getSchedule(v.ctx, request.params.id);
-    return sendForm(reply, v, withNewLayer(valuesOf(s), v.ctx.now), s);
+    return sendForm(reply, v, withNewLayer(valuesOf(s, v.timeZone), v.ctx.now), s);
   });
 
   app.post<IdRequest>('/on-call/schedules/:id/edit', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
     const s = await getSchedule(v.ctx, request.params.id);
     const b = request.body as FormValues;
-    const { input, extra, rename } = scheduleOf(b);
+    const { input, extra, rename } = scheduleOf(b, v.timeZone);
     const r = await attempt(() => withFormPaths(() => updateSchedule(v.ctx, s.id, validated(SchedulePatchBody, input, extra)), rename));
     if (!r.ok) return sendForm(reply, v, b, s, r);
     return redirectWithFlash(reply, scheduleHref(s.id), 'Schedule saved.');
