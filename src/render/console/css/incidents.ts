@@ -9,4 +9,6 @@ ul.impacts{margin:0;padding:0;list-style:none;display:grid;gap:.25rem}
 .notice{border-left:3px solid ${c.link};padding:.25rem .75rem;background:${c.nav};color:${c.text}}
 section details > summary{cursor:pointer}
 section details > summary h2{display:inline;font-size:1.1rem}
+pre.email-preview{white-space:pre-wrap;overflow-wrap:anywhere}
+section[aria-labelledby="internal-note-heading"],.timeline li{overflow-wrap:anywhere}
 `;
