@@ -1,4 +1,5 @@
-import { esc, join, lines } from './html';
+import { esc, join, lines, timeTag } from './html';
+import { formatInZone } from './format-time';
 import { badge, stateText } from './parts';
 import type { UptimeLevel } from './styles';
 import type { PageComponentView, PageGroupView, SloSummary, UptimeDay } from '../domain/status-page/model';
@@ -20,26 +21,33 @@ export function uptimeDayLabel(day: UptimeDay): string {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
- * The total under a bar (issue 24 §3): over the bar's days when the service was measured from
- * its first day on; for a younger one, since when it was first measured ("since 26 Nov", or
- * "since 14:05 UTC today"), so five minutes of data never read as 90 days. UTC, as the bars are.
+ * The total under a bar: over the bar's days when the service was measured from its first day on;
+ * for a younger one, since when it was first measured ("since 26 Nov"; the day as the bars count
+ * days), and for one first measured today, since that instant in the page's zone, named like every
+ * other time on the page ("since 27 Nov 2026, 00:16 CET"), so five minutes of data never read as
+ * 90 days. `html` puts that instant in a `<time>`, which /live.js shows in the visitor's zone.
  */
-export function uptimeTotalText(pct: string | null, since: string | null, days: readonly UptimeDay[]): string {
-  if (pct === null) return 'No uptime data yet';
+export function uptimeTotal(pct: string | null, since: string | null, days: readonly UptimeDay[], timeZone: string): { text: string; html: string } {
+  const plain = (text: string) => ({ text, html: esc(text) });
+  if (pct === null) return plain('No uptime data yet');
   const first = days[0]?.date;
   const today = days[days.length - 1]?.date;
   const sinceDay = since?.slice(0, 10);
-  if (!since || !sinceDay || !first || !today || sinceDay <= first) return `${pct}% uptime over ${days.length} days`;
-  if (sinceDay >= today) return `${pct}% uptime since ${since.slice(11, 16)} UTC today`;
+  if (!since || !sinceDay || !first || !today || sinceDay <= first) return plain(`${pct}% uptime over ${days.length} days`);
+  if (sinceDay >= today) return { text: `${pct}% uptime since ${formatInZone(since, timeZone)}`, html: `${esc(pct)}% uptime since ${timeTag(since, timeZone)}` };
   const [y, m, d] = sinceDay.split('-');
   const year = y === today.slice(0, 4) ? '' : ` ${y}`;
-  return `${pct}% uptime since ${Number(d)} ${MONTHS[Number(m) - 1]}${year}`;
+  return plain(`${pct}% uptime since ${Number(d)} ${MONTHS[Number(m) - 1]}${year}`);
+}
+
+export function uptimeTotalText(pct: string | null, since: string | null, days: readonly UptimeDay[], timeZone = 'UTC'): string {
+  return uptimeTotal(pct, since, days, timeZone).text;
 }
 
 /** Narrow screens show only the last SHORT_DAYS days (CSS in render-styles). */
 const SHORT_DAYS = 30;
 
-function uptimeBar(c: PageComponentView): string {
+function uptimeBar(c: PageComponentView, timeZone: string): string {
   const n = c.uptime.length;
   if (!n) return '';
   const day = (d: UptimeDay) => {
@@ -48,10 +56,10 @@ function uptimeBar(c: PageComponentView): string {
     return `<li class="day-${uptimeLevel(d.uptime_pct)}" data-date="${esc(d.date)}" title="${label}"></li>`;
   };
   const oldest = n > SHORT_DAYS ? `<span class="days-long">${n} days ago</span><span class="days-short">${SHORT_DAYS} days ago</span>` : `<span>${n} days ago</span>`;
-  const total = esc(uptimeTotalText(c.uptime_pct, c.uptime_since, c.uptime));
-  return `<ol class="uptime-bar" aria-label="Daily uptime of ${esc(c.name)} over ${n} days, oldest first; ${total}">${c.uptime.map(day).join('')}</ol>
+  const total = uptimeTotal(c.uptime_pct, c.uptime_since, c.uptime, timeZone);
+  return `<ol class="uptime-bar" aria-label="Daily uptime of ${esc(c.name)} over ${n} days, oldest first; ${esc(total.text)}">${c.uptime.map(day).join('')}</ol>
 <p class="uptime-legend" aria-hidden="true">${oldest}<span>Today</span></p>
-<p class="uptime-total">${total}</p>`;
+<p class="uptime-total">${total.html}</p>`;
 }
 
 function slo(s: SloSummary): string {
@@ -60,18 +68,19 @@ function slo(s: SloSummary): string {
   return `<p class="slo">Objective ${esc(s.objective)}%, attainment ${attainment} (${esc(s.period_label)}): <strong class="slo-outcome" data-met="${String(s.met)}">${outcome}</strong></p>`;
 }
 
-function componentRow(c: PageComponentView): string {
+function componentRow(c: PageComponentView, timeZone: string): string {
   const maintenance = c.in_maintenance ? ` ${badge('maintenance', 'Under maintenance')}` : '';
   return lines(
     `<li class="component" data-component-id="${esc(c.id)}" data-kind="${c.kind}" data-status="${c.status}" data-state="${c.state}">`,
     `<div class="component-head"><span><span class="component-name">${esc(c.name)}</span>${maintenance}</span>${stateText(c.state)}</div>`,
     c.description ? `<p class="muted">${esc(c.description)}</p>` : '',
-    c.kind === 'slo' ? (c.slo ? slo(c.slo) : '') : uptimeBar(c),
+    c.kind === 'slo' ? (c.slo ? slo(c.slo) : '') : uptimeBar(c, timeZone),
     '</li>',
   );
 }
 
-export function groupSection(g: PageGroupView): string {
+/** A group of components; `timeZone`: the page's, which its times are shown in. */
+export function groupSection(g: PageGroupView, timeZone: string): string {
   const head = g.name === null ? '' : `<div class="group-head"><h3>${esc(g.name)}</h3>${stateText(g.state)}</div>`;
-  return lines(`<div class="group" data-status="${g.status}" data-state="${g.state}">`, head, '<ul class="components">', join(g.components, componentRow), '</ul>', '</div>');
+  return lines(`<div class="group" data-status="${g.status}" data-state="${g.state}">`, head, '<ul class="components">', join(g.components, (c) => componentRow(c, timeZone)), '</ul>', '</div>');
 }

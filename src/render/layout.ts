@@ -21,7 +21,9 @@ export function htmlDocument(d: DocumentParts): string {
 <link rel="alternate" type="application/rss+xml" href="/feed.rss" title="${feedTitle} (RSS)">
 `
     : '';
-  const updated = d.generatedAt ? `\n<p>Last updated ${timeTag(d.generatedAt, d.header?.time_zone ?? 'UTC')}</p>` : '';
+  const zone = d.header?.time_zone ?? 'UTC';
+  // /live.js rewrites the times into the visitor's zone and this note with them.
+  const updated = d.generatedAt ? `\n<p>Last updated ${timeTag(d.generatedAt, zone)}</p>\n<p class="zone-note" data-zone-note>Times are shown in ${esc(zone)}.</p>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -33,7 +33,7 @@ export function renderStatusPage(view: PageView): string {
     parts.push(section('maintenance-upcoming', 'Scheduled maintenance', join(view.maintenance_upcoming, (m) => maintenanceArticle(m, ctx))));
   }
   parts.push(
-    section('components', 'Components', view.groups.length ? join(view.groups, groupSection) : '<p class="muted">No components are shown on this page yet.</p>'),
+    section('components', 'Components', view.groups.length ? join(view.groups, (g) => groupSection(g, ctx.tz)) : '<p class="muted">No components are shown on this page yet.</p>'),
   );
   // "No incidents" is never said while one is active (it is listed above instead).
   const recent = view.recent_incidents.length

@@ -242,7 +242,9 @@ describe('renderStatusPage: statuses', () => {
     expect(html).not.toContain('uptime over 90 days');
     expect(html).toContain('oldest first; 75.000% uptime since 18 Nov"');
     html = young('2026-11-20T14:05:09.000Z');
-    expect(html).toContain('<p class="uptime-total">75.000% uptime since 14:05 UTC today</p>');
+    // Measured since today: the instant in the page's zone (Europe/Berlin), named, as every time on the page.
+    expect(html).toContain('<p class="uptime-total">75.000% uptime since <time datetime="2026-11-20T14:05:09.000Z">20 Nov 2026, 15:05 CET</time></p>');
+    expect(html).not.toMatch(/uptime since [^<]*UTC/);
     // Measured from the bar's first day on: the whole span.
     expect(young('2026-08-23T17:00:00.000Z')).toContain('<p class="uptime-total">75.000% uptime over 90 days</p>');
     const newYear = Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2027, 0, 10 - 89 + i)).toISOString().slice(0, 10), uptime_pct: '100.000' }));

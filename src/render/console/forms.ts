@@ -94,7 +94,7 @@ export function selectField(o: FieldOptions & { options: readonly { value: strin
 export function zoneSelectField(o: FieldOptions & { blank?: string }): string {
   const d = described(o);
   const value = o.value ?? '';
-  const option = (z: string, label = z.replace(/_/g, ' ')) => `<option value="${esc(z)}"${z === value ? ' selected' : ''}>${esc(label)}</option>`;
+  const option = (z: string, label = z.replace(/_/g, ' ')) => `<option value="${esc(z)}"${z === value && z !== '' ? ' selected' : ''}>${esc(label)}</option>`;
   const groups = timeZonesByRegion();
   const known = value === '' || groups.some(([, zones]) => zones.includes(value));
   const first = `${o.blank !== undefined ? option('', o.blank) : ''}${known ? '' : option(value)}`;
