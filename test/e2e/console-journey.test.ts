@@ -294,7 +294,7 @@ describe('from an empty organization to a live status page, in the browser', () 
     await page.getByRole('heading', { name: 'New status page', level: 1 }).waitFor();
     await page.getByLabel('Title', { exact: true }).fill(PAGE_TITLE);
     await page.getByLabel('Subdomain', { exact: true }).fill(SUBDOMAIN);
-    await page.getByLabel('Time zone').fill('Europe/Berlin');
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
     const group = page.getByRole('group', { name: 'Group 1' });
     await group.getByLabel(/^Heading/).fill('Payments');
     await group.getByLabel('Component 1').selectOption({ label: SERVICE });
