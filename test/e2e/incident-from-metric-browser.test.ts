@@ -10,7 +10,7 @@ import { createMailer, type Mailer } from '../../src/infra/mailer';
 import { createConsoleUser } from '../../src/usecases/console/users';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
-import { signInPathFromMail } from '../support/console-browser';
+import { signInInBrowser } from '../support/console-browser';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { pageRequest } from '../support/status-host';
 
@@ -43,13 +43,7 @@ const call = async (method: string, p: string, body?: unknown) => {
 
 async function signIn(page: Page, email: string): Promise<void> {
   await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'operator' }, new Date());
-  await page.goto(`${api.baseUrl}/console`);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await page.getByText('a sign-in link is on its way').waitFor();
-  await page.goto(`${api.baseUrl}${await signInPathFromMail(smtp, email)}`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  await signInInBrowser({ page, baseUrl: api.baseUrl, smtp }, email);
 }
 
 describe('Create incident from a metric, in the console', () => {

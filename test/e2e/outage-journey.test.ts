@@ -22,9 +22,9 @@ import { createConsoleUser } from '../../src/usecases/console/users';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
-import { signInPathFromMail } from '../support/console-browser';
+import { signInInBrowser } from '../support/console-browser';
 import { NARROW_WIDTH, hasHorizontalScroll } from '../support/console-page-checks';
-import { testSecretBox } from '../support/env';
+import { TEST_PUBLIC_BASE, testAlertDeps } from '../support/alert-deps';
 import { eventually } from '../support/eventually';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
@@ -35,7 +35,7 @@ const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/outage-journey')
 const WIDE = { width: 1280, height: 900 };
 const NARROW = { width: NARROW_WIDTH, height: 900 };
 const LINK_KEY = Buffer.alloc(32, 3);
-const PUBLIC_BASE = 'http://127.0.0.1:1';
+const PUBLIC_BASE = TEST_PUBLIC_BASE;
 const OUTAGE_WAIT = 45_000;
 const SUBDOMAIN = 'outage-journey';
 
@@ -76,16 +76,7 @@ beforeAll(async () => {
   h = await startTemporalHarness({
     relay: true,
     location: false,
-    alerts: {
-      box: testSecretBox(),
-      mailer,
-      endpoints: { pagerdutyEventsUrl: 'http://127.0.0.1:9', opsgenieApiUrl: 'http://127.0.0.1:9', opsgenieEuApiUrl: 'http://127.0.0.1:9' },
-      timeoutMs: 3_000,
-      allowCidrs: '127.0.0.0/8',
-      publicBaseUrl: PUBLIC_BASE,
-      linkKey: LINK_KEY,
-      minuteMs: 1_000,
-    },
+    alerts: testAlertDeps({ mailer: mailer, linkKey: LINK_KEY, minuteMs: 1_000 }),
   });
   api = await startApi({
     console: { mail: mailer },
@@ -151,13 +142,7 @@ describe('an outage, as the people in it see it', () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${api.baseUrl}/console`);
-    await page.getByLabel('Email address').fill(email);
-    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-    await page.getByText('a sign-in link is on its way').waitFor();
-    await page.goto(`${api.baseUrl}${await signInPathFromMail(smtp, email)}`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await signInInBrowser({ page, baseUrl: api.baseUrl, smtp }, email);
 
     await page.goto(`${api.baseUrl}/console/metrics/${metricId}`);
     // The page follows the first check by itself.

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import type { ConsoleRole } from '../../src/domain/console-roles';
 import { createConsoleUser } from '../../src/usecases/console/users';
 import type { ApiHarness } from './api-harness';
@@ -82,4 +83,22 @@ export async function signedInClient(api: ApiHarness, smtp: SmtpSink, organizati
   const used = await client.post(path, {});
   if (used.status !== 303) throw new Error(`sign-in link answered ${used.status}`);
   return client;
+}
+
+/** What signing in through the browser needs: the page, the API it talks to and the inbox the link arrives in. */
+interface BrowserSignIn {
+  page: Page;
+  baseUrl: string;
+  smtp: SmtpSink;
+}
+
+/** Signs `email` in as a person does: the form, the email, the link, the button; ends on the overview. */
+export async function signInInBrowser({ page, baseUrl, smtp }: BrowserSignIn, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/console`);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByText('a sign-in link is on its way').waitFor();
+  await page.goto(`${baseUrl}${await signInPathFromMail(smtp, email)}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 }

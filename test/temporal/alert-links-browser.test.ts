@@ -10,7 +10,7 @@ import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/
 import { createConsoleUser } from '../../src/usecases/console/users';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
-import { testSecretBox } from '../support/env';
+import { TEST_PUBLIC_BASE, testAlertDeps } from '../support/alert-deps';
 import { eventually } from '../support/eventually';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
@@ -19,7 +19,7 @@ import { type VendorReceiver, startVendorReceiver } from '../support/vendor-rece
 
 const LINK_KEY = Buffer.alloc(32, 7);
 // The worker signs links for this base; the test opens them on the API's real address.
-const PUBLIC_BASE = 'http://127.0.0.1:1';
+const PUBLIC_BASE = TEST_PUBLIC_BASE;
 
 let h: TemporalHarness;
 let api: ApiHarness;
@@ -34,16 +34,7 @@ beforeAll(async () => {
   h = await startTemporalHarness({
     relay: true,
     location: false,
-    alerts: {
-      box: testSecretBox(),
-      mailer: createMailer({ smtpUrl: sink.url, from: 'Vigil <alerts@vigil.test>', outboxDir: '/nonexistent' }),
-      endpoints: { pagerdutyEventsUrl: 'http://127.0.0.1:9', opsgenieApiUrl: 'http://127.0.0.1:9', opsgenieEuApiUrl: 'http://127.0.0.1:9' },
-      timeoutMs: 3_000,
-      allowCidrs: '127.0.0.0/8',
-      publicBaseUrl: PUBLIC_BASE,
-      linkKey: LINK_KEY,
-      minuteMs: 300,
-    },
+    alerts: testAlertDeps({ mailer: createMailer({ smtpUrl: sink.url, from: 'Vigil <alerts@vigil.test>', outboxDir: '/nonexistent' }), linkKey: LINK_KEY }),
   });
   api = await startApi({ alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY } });
   org = await orgWithKeys(api, { services: ['checkout'] });

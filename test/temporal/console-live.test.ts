@@ -10,8 +10,8 @@ import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/
 import { createConsoleUser } from '../../src/usecases/console/users';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
-import { signInPathFromMail } from '../support/console-browser';
-import { testSecretBox } from '../support/env';
+import { signInInBrowser } from '../support/console-browser';
+import { TEST_PUBLIC_BASE, testAlertDeps } from '../support/alert-deps';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
@@ -29,16 +29,7 @@ beforeAll(async () => {
   h = await startTemporalHarness({
     relay: true,
     location: false,
-    alerts: {
-      box: testSecretBox(),
-      mailer,
-      endpoints: { pagerdutyEventsUrl: 'http://127.0.0.1:9', opsgenieApiUrl: 'http://127.0.0.1:9', opsgenieEuApiUrl: 'http://127.0.0.1:9' },
-      timeoutMs: 3_000,
-      allowCidrs: '127.0.0.0/8',
-      publicBaseUrl: 'http://127.0.0.1:1',
-      linkKey: LINK_KEY,
-      minuteMs: 300,
-    },
+    alerts: testAlertDeps({ mailer: mailer, linkKey: LINK_KEY }),
   });
   api = await startApi({ console: { mail: mailer }, alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY } });
   org = await orgWithKeys(api, { services: ['checkout'] });
@@ -52,15 +43,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${api.baseUrl}/console`);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await page.getByText('a sign-in link is on its way').waitFor();
-  await page.goto(`${api.baseUrl}${await signInPathFromMail(smtp, email)}`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview' }).waitFor();
-}
+const signIn = (page: Page, email: string) => signInInBrowser({ page, baseUrl: api.baseUrl, smtp }, email);
 
 describe('live console pages', () => {
   it('the overview and a metric page show a new critical alert and the metric going down without a reload', async () => {

@@ -3,7 +3,7 @@ import { ProblemError } from '../../domain/error-catalog';
 import type { Severity } from '../../domain/incident-state';
 import { getAlert } from '../alerting/alerts';
 import type { OrgContext } from '../context';
-import { customerDraft, metricDraft } from './from-metric';
+import { customerDraft, incidentFromMetric } from './from-metric';
 import { createIncident } from './incidents';
 import type { IncidentView } from './view';
 
@@ -26,17 +26,7 @@ async function serviceOf(ctx: OrgContext, kind: string, id: string): Promise<str
 export async function incidentFromAlert(ctx: OrgContext, alertId: string): Promise<IncidentView> {
   const alert = await getAlert(ctx, alertId);
   const about = `Alert ${alert.title} (${alert.id}), ${alert.severity}, triggered ${alert.triggered_at} for ${alert.subject.kind} ${alert.subject.name} (${alert.subject.id}): ${alert.summary}`;
-  if (alert.subject.kind === 'metric') {
-    const d = await metricDraft(ctx, alert.subject.id);
-    const words = await customerDraft(ctx, d);
-    return createIncident(ctx, {
-      title: words.title,
-      severity: d.severity,
-      affected_services: [d.serviceId],
-      initial_message: { type: 'Investigating', body: words.body },
-      internal_note: `${about}\n${d.evidence}`,
-    });
-  }
+  if (alert.subject.kind === 'metric') return incidentFromMetric(ctx, alert.subject.id, about);
   const serviceId = await serviceOf(ctx, alert.subject.kind, alert.subject.id);
   const service = serviceId ? await ctx.em.findOne(ServiceSchema, serviceId) : null;
   if (!service) {

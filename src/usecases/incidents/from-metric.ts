@@ -76,7 +76,7 @@ export async function customerDraft(ctx: OrgContext, d: Pick<MetricDraft, 'servi
  * 23:23 CET."), the service as affected, and what was measured as the internal note, which no
  * public output shows. Published by hand, never by itself.
  */
-export async function incidentFromMetric(ctx: OrgContext, metricId: string): Promise<IncidentView> {
+export async function incidentFromMetric(ctx: OrgContext, metricId: string, context: string | null = null): Promise<IncidentView> {
   const d = await metricDraft(ctx, metricId);
   const words = await customerDraft(ctx, d);
   return createIncident(ctx, {
@@ -84,6 +84,7 @@ export async function incidentFromMetric(ctx: OrgContext, metricId: string): Pro
     severity: d.severity,
     affected_services: [d.serviceId],
     initial_message: { type: 'Investigating', body: words.body },
-    internal_note: d.evidence,
+    // What drafted it (an alert), when something did, above what was measured.
+    internal_note: context ? `${context}\n${d.evidence}` : d.evidence,
   });
 }
