@@ -14,8 +14,20 @@ export function uptimeLevel(pct: string | null): UptimeLevel {
   return 'bad';
 }
 
+/**
+ * An uptime percentage as a reader takes it in: at most two decimals, cut (never rounded up, so
+ * 99.996 is never shown as 100), trailing zeros dropped — "100", "99.3", "99.98". The API keeps
+ * its exact decimal string.
+ */
+export function shownPct(pct: string): string {
+  const v = Number(pct);
+  if (!Number.isFinite(v)) return pct;
+  const cut = Math.floor(v * 100 + 1e-9) / 100;
+  return String(Number(cut.toFixed(2)));
+}
+
 export function uptimeDayLabel(day: UptimeDay): string {
-  return day.uptime_pct === null ? `${day.date}: no data` : `${day.date}: ${day.uptime_pct}% uptime`;
+  return day.uptime_pct === null ? `${day.date}: no data` : `${day.date}: ${shownPct(day.uptime_pct)}% uptime`;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -27,9 +39,10 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * other time on the page ("since 27 Nov 2026, 00:16 CET"), so five minutes of data never read as
  * 90 days. `html` puts that instant in a `<time>`, which /live.js shows in the visitor's zone.
  */
-export function uptimeTotal(pct: string | null, since: string | null, days: readonly UptimeDay[], timeZone: string): { text: string; html: string } {
+export function uptimeTotal(raw: string | null, since: string | null, days: readonly UptimeDay[], timeZone: string): { text: string; html: string } {
   const plain = (text: string) => ({ text, html: esc(text) });
-  if (pct === null) return plain('No uptime data yet');
+  if (raw === null) return plain('No uptime data yet');
+  const pct = shownPct(raw);
   const first = days[0]?.date;
   const today = days[days.length - 1]?.date;
   const sinceDay = since?.slice(0, 10);

@@ -90,13 +90,13 @@ const SEEDED: Record<'api' | 'dashboard' | 'database', { flips: SeedFlip[]; days
       { day: 2, minute: 730, status: 'healthy' },
     ],
     days: [
-      { day: 1, label: '100.000% uptime', level: 'good' },
-      { day: 2, label: '99.305% uptime', level: 'minor' },
+      { day: 1, label: '100% uptime', level: 'good' },
+      { day: 2, label: '99.3% uptime', level: 'minor' },
       { day: 3, label: 'no data', level: 'none' },
-      { day: 89, label: '100.000% uptime', level: 'good' },
+      { day: 89, label: '100% uptime', level: 'good' },
     ],
     // Measured since the bar's first day: the whole span.
-    total: /^\d{1,3}\.\d{3}% uptime over 90 days$/,
+    total: /^\d{1,3}(\.\d{1,2})?% uptime over 90 days$/,
   },
   dashboard: {
     // Yesterday: up (healthy, then degraded, which is up) but for 72 of 1,440 minutes down.
@@ -105,9 +105,9 @@ const SEEDED: Record<'api' | 'dashboard' | 'database', { flips: SeedFlip[]; days
       { day: 1, minute: 360, status: 'unhealthy' },
       { day: 1, minute: 432, status: 'degraded' },
     ],
-    days: [{ day: 1, label: '95.000% uptime', level: 'degraded' }],
+    days: [{ day: 1, label: '95% uptime', level: 'degraded' }],
     // Measured only since yesterday: the total says since when, not "over 90 days".
-    total: new RegExp(`^\\d{1,3}\\.\\d{3}% uptime since ${sinceLabel(1)}$`),
+    total: new RegExp(`^\\d{1,3}(\\.\\d{1,2})?% uptime since ${sinceLabel(1)}$`),
   },
   database: {
     // Yesterday: up 40%, unhealthy 20%, refused (a target reason: down) 20%, silent (a gap) 20%.
@@ -117,8 +117,8 @@ const SEEDED: Record<'api' | 'dashboard' | 'database', { flips: SeedFlip[]; days
       { day: 1, minute: 864, status: 'no_data', reason: 'ECONNREFUSED' },
       { day: 1, minute: 1152, status: 'no_data', reason: 'stale_agent_silent' },
     ],
-    days: [{ day: 1, label: '50.000% uptime', level: 'bad' }],
-    total: new RegExp(`^\\d{1,3}\\.\\d{3}% uptime since ${sinceLabel(1)}$`),
+    days: [{ day: 1, label: '50% uptime', level: 'bad' }],
+    total: new RegExp(`^\\d{1,3}(\\.\\d{1,2})?% uptime since ${sinceLabel(1)}$`),
   },
 };
 
@@ -269,7 +269,7 @@ describe('the status page in headless Chromium', () => {
         expect(days).toHaveLength(90);
         expect(days.map((d) => d.date)).toEqual(Array.from({ length: 90 }, (_, i) => daysAgo(89 - i)));
         for (const d of days) {
-          expect(d.title).toMatch(new RegExp(`^${d.date}: (\\d{1,3}\\.\\d{3}% uptime|no data)$`));
+          expect(d.title).toMatch(new RegExp(`^${d.date}: (\\d{1,3}(\\.\\d{1,2})?% uptime|no data)$`));
           expect([d.date, d.width > 0 && d.height > 0]).toEqual([d.date, true]);
         }
         for (const s of SEEDED[key].days) {

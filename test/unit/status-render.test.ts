@@ -231,25 +231,25 @@ describe('renderStatusPage: statuses', () => {
     expect(count(bar, /data-date="/g)).toBe(90);
     expect(bar.indexOf('data-date="2026-08-23"')).toBeLessThan(bar.indexOf('data-date="2026-11-20"'));
     expect(bar).toContain('<li class="day-none" data-date="2026-08-23" title="2026-08-23: no data"></li>');
-    expect(bar).toContain('<li class="day-good" data-date="2026-11-20" title="2026-11-20: 99.950% uptime">');
-    expect(html).toContain('99.990% uptime over 90 days');
+    expect(bar).toContain('<li class="day-good" data-date="2026-11-20" title="2026-11-20: 99.95% uptime">');
+    expect(html).toContain('99.99% uptime over 90 days');
   });
 
   it('says since when a young service was measured instead of "over 90 days" (issue 24 §3)', () => {
     const young = (since: string) => renderStatusPage(pageView({ groups: [{ name: null, status: 'healthy', components: [service({ uptime_pct: '75.000', uptime_since: since })] }] }));
     let html = young('2026-11-18T09:30:00.000Z');
-    expect(html).toContain('<p class="uptime-total">75.000% uptime since 18 Nov</p>');
+    expect(html).toContain('<p class="uptime-total">75% uptime since 18 Nov</p>');
     expect(html).not.toContain('uptime over 90 days');
-    expect(html).toContain('oldest first; 75.000% uptime since 18 Nov"');
+    expect(html).toContain('oldest first; 75% uptime since 18 Nov"');
     html = young('2026-11-20T14:05:09.000Z');
     // Measured since today: the instant in the page's zone (Europe/Berlin), named, as every time on the page.
-    expect(html).toContain('<p class="uptime-total">75.000% uptime since <time datetime="2026-11-20T14:05:09.000Z">20 Nov 2026, 15:05 CET</time></p>');
+    expect(html).toContain('<p class="uptime-total">75% uptime since <time datetime="2026-11-20T14:05:09.000Z">20 Nov 2026, 15:05 CET</time></p>');
     expect(html).not.toMatch(/uptime since [^<]*UTC/);
     // Measured from the bar's first day on: the whole span.
-    expect(young('2026-08-23T17:00:00.000Z')).toContain('<p class="uptime-total">75.000% uptime over 90 days</p>');
+    expect(young('2026-08-23T17:00:00.000Z')).toContain('<p class="uptime-total">75% uptime over 90 days</p>');
     const newYear = Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2027, 0, 10 - 89 + i)).toISOString().slice(0, 10), uptime_pct: '100.000' }));
-    expect(uptimeTotalText('99.000', '2026-12-30T00:10:00.000Z', newYear)).toBe('99.000% uptime since 30 Dec 2026');
-    expect(uptimeTotalText('99.000', '2027-01-02T00:10:00.000Z', newYear)).toBe('99.000% uptime since 2 Jan');
+    expect(uptimeTotalText('99.000', '2026-12-30T00:10:00.000Z', newYear)).toBe('99% uptime since 30 Dec 2026');
+    expect(uptimeTotalText('99.000', '2027-01-02T00:10:00.000Z', newYear)).toBe('99% uptime since 2 Jan');
     expect(uptimeTotalText(null, null, newYear)).toBe('No uptime data yet');
   });
 
@@ -343,6 +343,13 @@ describe('renderHistoryPage', () => {
     const html = renderHistoryPage(historyView({ page: header({ title: EVIL }), incidents: [incident({ title: EVIL })] }));
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain(EVIL_ESCAPED);
+  });
+});
+
+describe('shownPct', () => {
+  it('shows at most two decimals, cut rather than rounded up, without trailing zeros', async () => {
+    const { shownPct } = await import('../../src/render/components');
+    expect(['100.000', '99.999', '99.305', '99.950', '95.000', '0.004', 'x'].map(shownPct)).toEqual(['100', '99.99', '99.3', '99.95', '95', '0', 'x']);
   });
 });
 

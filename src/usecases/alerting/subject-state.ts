@@ -6,6 +6,7 @@ import { locationStatus } from '../../domain/locations';
 import { parseObjective } from '../../domain/slo';
 import { sloWindowMeasurements } from '../slos';
 import { statusFires } from '../../domain/alerting/rule-kinds';
+import { metricSubjectName } from '../../domain/alerting/subject-name';
 import { effectiveStatus } from '../../domain/reason-class';
 import { type HealthStatus, rollUp } from '../../domain/thresholds';
 
@@ -54,8 +55,7 @@ export async function readSubjectState(
       const service = await em.findOne(ServiceSchema, { id: m.service }, { fields: ['name'] });
       return {
         exists: true,
-        // "checkout: p95 latency": a metric's name alone rarely says which service is in trouble.
-        name: service ? `${service.name}: ${m.name}` : m.name,
+        name: metricSubjectName(service?.name ?? null, m.name),
         firing: statusFires(effective, includeDegraded),
         status: effective,
         serviceId: m.service,
