@@ -159,6 +159,8 @@ describe('applyConfig', () => {
         { config_key: 'm2', service: 'missing', name: 'x', source_type: 'manual', source_config: {} },
         { config_key: 'm3', service: 'checkout', name: 'x', source_type: 'http', source_config: {} },
         { config_key: 'm4', service: foreign.body.id, name: 'x', source_type: 'manual', source_config: {} },
+        // An HTTP check without thresholds is an up/down check; a TCP one still needs them.
+        { config_key: 'm5', service: 'checkout', name: 'x', source_type: 'tcp', source_config: { host: 'db', port: 5432 } },
       ],
       slos: [{ config_key: 's0', name: 'x', metric: 'm2', service: 'checkout', objective: '99.9', window: { kind: 'rolling', days: 30 } }],
       status_pages: [{ config_key: 'p0', subdomain: 'A!', title: 'x', groups: [{ name: 'g', components: [{ service: 'checkout' }, { service: 'checkout' }] }] }],
@@ -179,8 +181,8 @@ describe('applyConfig', () => {
         'metrics[1].source_type',
         'metrics[2].service',
         'metrics[3].source_config.url',
-        'metrics[3].thresholds',
         'metrics[4].service',
+        'metrics[5].thresholds',
         'slos[0].metric',
         'status_pages[0].subdomain',
         'status_pages[0].groups[0].components[1].service',

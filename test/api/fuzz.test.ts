@@ -363,6 +363,7 @@ type Kind =
   | 'customer'
   | 'metric'
   | 'incident'
+  | 'incidentMessage'
   | 'maintenance'
   | 'changeEvent'
   | 'incidentTemplate'
@@ -441,6 +442,7 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
 
   const incident = await id('POST', '/v1/incidents', { title: `${label} incident`, affected_services: [service], publish: true, initial_message: { body: 'Looking.' } });
   await id('POST', '/v1/incidents', { title: `${label} draft` });
+  const incidentMessage = (await must<{ messages: { id: string }[] }>(org, 'GET', `/v1/incidents/${incident}`)).messages[0]!.id;
   const incidentDeleted = await id('POST', '/v1/incidents', { title: `${label} gone` });
   await must(org, 'DELETE', `/v1/incidents/${incidentDeleted}`);
   const maintenance = await id('POST', '/v1/maintenances', { title: `${label} window`, affected_services: [service], scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' });
@@ -515,6 +517,7 @@ async function hold(org: OrgFixture, label: string): Promise<Holdings> {
       customer,
       metric,
       incident,
+      incidentMessage,
       maintenance,
       changeEvent,
       incidentTemplate,
@@ -760,6 +763,9 @@ function kindOf(path: string, param: string): Kind {
   if (param === 'deliveryId') return 'delivery';
   if (param === 'subscriberId') return 'subscriber';
   if (param === 'metricId') return 'metric';
+  if (param === 'alertId') return 'alert';
+  if (param === 'messageId') return 'incidentMessage';
+  if (param === 'channelId') return 'notificationChannel';
   if (param === 'job_id' || param === 'jobId') return 'job';
   if (param === 'subdomain') return 'subdomain';
   if (param === 'token') return path.includes('/heartbeats/') ? 'heartbeat' : path.includes('/alert-actions/') ? 'alertLink' : 'alertReceiver';
@@ -780,6 +786,7 @@ function validBody(op: string, h: Holdings): unknown {
     createIncident: () => ({ title: 'fz incident', severity: 'minor', affected_services: [L.service], visible_to_customer_ids: [L.customer], publish: false, initial_message: { type: 'Investigating', body: 'Looking.', notify_subscribers: true }, service_impacts: [{ service_id: L.service, impact: 'partial_outage' }] }),
     updateIncident: () => ({ title: 'fz incident renamed', severity: 'major', affected_services: [L.service], service_impacts: [{ service_id: L.service, impact: 'major_outage' }] }),
     addIncidentMessage: () => ({ type: 'Update', body: 'Still looking.', notify_subscribers: false }),
+    updateIncidentMessage: () => ({ body: 'Still looking, edited.' }),
     createIncidentTemplate: () => ({ name: 'fz template', title: 'fz outage', body: 'Looking.', severity: 'major', message_type: 'Identified', affected_services: [L.service], service_impacts: [{ service_id: L.service, impact: 'partial_outage' }] }),
     updateIncidentTemplate: () => ({ name: 'fz template renamed', body: null, service_impacts: [{ service_id: L.service, impact: 'major_outage' }] }),
     resolveIncident: () => ({ message: 'Fixed.' }),

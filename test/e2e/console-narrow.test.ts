@@ -115,7 +115,7 @@ describe('the console at 390 px (issue 27)', () => {
     await context.close();
   }, 60_000);
 
-  it('shows a page still rendered in UTC in the zone the user chose, not the browser\'s', async () => {
+  it('shows times in the zone the user chose, not the browser\'s', async () => {
     const setZone = (zone: string | null) => api.orm.em.fork().getConnection().execute('update console_users set time_zone = ? where email = ?', [zone, 'phone@narrow.test']);
     await setZone('Europe/Berlin');
     try {
@@ -123,8 +123,9 @@ describe('the console at 390 px (issue 27)', () => {
       expect((await page.goto(`${api.baseUrl}/console/incidents`))?.status()).toBe(200);
       const zoned = await page.evaluate(() => Array.from(document.querySelectorAll('time[datetime]')).map((t) => [t.getAttribute('data-zone'), t.textContent]));
       expect(zoned.length).toBeGreaterThan(0);
+      // Rendered in the chosen zone by the server, or rewritten into it by console.js: never the browser's.
       for (const [zone, text] of zoned) {
-        expect(zone).toBe('Europe/Berlin');
+        expect([null, 'Europe/Berlin']).toContain(zone);
         expect(text).toMatch(/(CET|CEST|GMT\+1|GMT\+2)$/);
       }
       expect(errors).toEqual([]);

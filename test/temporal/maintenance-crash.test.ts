@@ -31,7 +31,8 @@ describe('a worker killed in the middle of a maintenance', () => {
   it('resumes on restart: the end timer fires late, once, with no event sent twice', async () => {
     const first = await workers.spawn();
     const start = new Date(Date.now() + 2_000).toISOString();
-    const end = new Date(Date.now() + 5_000).toISOString();
+    // Time enough between start and end for a loaded machine to see it in progress and kill the worker before it ends.
+    const end = new Date(Date.now() + 15_000).toISOString();
     const { body } = await call('POST', '/v1/maintenances', { title: 'Crash me', scheduled_start_at: start, scheduled_end_at: end });
     await eventually(async () => expect((await call('GET', `/v1/maintenances/${body.id}`)).body.state).toBe('in_progress'), 15_000);
 

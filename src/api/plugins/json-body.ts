@@ -84,6 +84,8 @@ export const jsonBodyPlugin = fp(
     // path segment holding U+0000 names nothing (404, as any malformed id); a query value is
     // refused naming the parameter.
     app.addHook('preValidation', async (request) => {
+      // The console checks its own forms and query values, naming them as its forms do.
+      if (request.routeOptions.url?.startsWith('/console')) return;
       const params = request.params && typeof request.params === 'object' ? unstorableStringAt(request.params) : null;
       if (params) throw new ProblemError('not_found', 'No such resource: the path holds U+0000 (NUL) or an unpaired surrogate.');
       const at = request.query && typeof request.query === 'object' ? unstorableStringAt(request.query) : null;
