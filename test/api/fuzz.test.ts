@@ -812,18 +812,8 @@ function validBody(op: string, h: Holdings): unknown {
       groupKey: '{}:{alertname="HighLatency"}',
       truncatedAlerts: 0,
     }),
-    receiveAlertsDeprecated: () => ({
-      receiver: 'vigil',
-      status: 'firing',
-      alerts: [{ status: 'firing', labels: { alertname: 'HighLatency', severity: 'critical' }, annotations: { summary: 's' }, startsAt: new Date().toISOString(), endsAt: '0001-01-01T00:00:00Z', generatorURL: '' }],
-      groupLabels: { alertname: 'HighLatency' },
-      commonLabels: { alertname: 'HighLatency', severity: 'critical' },
-      commonAnnotations: {},
-      externalURL: 'http://alertmanager.example.com:9093',
-      version: '4',
-      groupKey: '{}:{alertname="HighLatency"}',
-      truncatedAlerts: 0,
-    }),
+    // The former alert URL takes the same payload.
+    receiveAlertsDeprecated: () => bodies.receiveAlerts!(),
     createSlo: () => ({ name: 'fz slo', service_id: L.service, objective: '99.9', window: { kind: 'calendar_month', timezone: 'Europe/Berlin' }, no_data: 'excluded' }),
     updateSlo: () => ({ name: 'fz slo renamed', objective: '99.5', window: { kind: 'rolling', days: 7 } }),
     createContract: () => ({
