@@ -11,6 +11,9 @@
  * itself again on that period and swaps in the new content when it changed, so an outage shows
  * without a reload; it waits while the reader types in one of its forms or the tab is hidden, and
  * stops (saying so) when the session ends. Without script the page is what it was when loaded.
+ *
+ * On a phone, where the navigation is one line that scrolls sideways, the current page's link is
+ * scrolled into that line.
  */
 export const CONSOLE_JS = `(function () {
   'use strict';
@@ -53,6 +56,11 @@ export const CONSOLE_JS = `(function () {
   var seconds = main ? Number(main.getAttribute('data-live-seconds')) : 0;
   var served = main && seconds > 0 ? main.innerHTML : null;
   rewriteTimes(document);
+
+  // On a phone the navigation is one line that scrolls sideways: bring the current page's link into it.
+  var navList = document.querySelector('nav.main ul');
+  var current = navList && navList.querySelector('[aria-current=page]');
+  if (current && navList.scrollWidth > navList.clientWidth) navList.scrollLeft = Math.max(0, current.offsetLeft - navList.offsetLeft - 16);
   if (!main || !(seconds > 0) || !window.fetch || !window.DOMParser) return;
   var editing = false;
   main.addEventListener('input', function () { editing = true; });

@@ -60,19 +60,26 @@ button.danger{background:${c.danger};border-color:${c.danger}}
 .timeline{list-style:none;padding:0;border-left:3px solid ${c.border}}
 .timeline li{padding:.25rem 0 .5rem .75rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
+dl.facts dt{font-weight:600;overflow-wrap:anywhere;min-width:0}dl.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}
-@media (max-width:40rem){main{padding:.75rem}th,td{padding:.35rem .3rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}
+@media (max-width:40rem){main{padding:.75rem}th,td{padding:.35rem .3rem}dl.facts{grid-template-columns:minmax(0,1fr);gap:0}dl.facts dd{margin-bottom:.5rem}}
+/* A phone: the navigation is one line that scrolls sideways (every link stays a visible, plain link, no script needed) instead of five wrapped lines. */
+@media (max-width:40rem){
+nav.main ul{flex-wrap:nowrap;overflow-x:auto;gap:0 1rem;padding:.35rem 1rem;scrollbar-width:thin;overscroll-behavior-x:contain}
+nav.main li{flex:none}
+nav.main a{white-space:nowrap}
+}
 @media (max-width:40rem){
 .table-wrap{overflow-x:visible}
 .table-wrap>table,.table-wrap>table>tbody,.table-wrap>table>tbody>tr{display:block;width:100%}
 .table-wrap>table>thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .table-wrap>table>caption{display:block;text-align:left}
 .table-wrap>table>tbody>tr{border:1px solid ${c.border};border-radius:.35rem;margin:0 0 .75rem;padding:.15rem .6rem}
-.table-wrap>table>tbody>tr>td{display:block;position:relative;padding:.4rem 0 .4rem 38%;min-height:2.2rem;overflow-wrap:anywhere;min-width:0}
+/* The label floats in the cell's left padding (38% of the card; the cell's content box is the other 62%) and the cell, a formatting root, grows with it: a label that wraps never reaches the next row. */
+.table-wrap>table>tbody>tr>td{display:flow-root;padding:.4rem 0 .4rem 38%;min-height:2.2rem;overflow-wrap:anywhere;min-width:0}
 .table-wrap>table>tbody>tr>td:last-child{border-bottom:0}
-.table-wrap>table>tbody>tr>td::before{content:attr(data-label);position:absolute;left:0;top:.4rem;width:35%;font-weight:600;color:${c.muted};overflow-wrap:anywhere}
+.table-wrap>table>tbody>tr>td::before{content:attr(data-label);float:left;width:calc(100% * 35 / 62);margin-left:calc(-100% * 38 / 62);font-weight:600;color:${c.muted};overflow-wrap:anywhere}
 .table-wrap>table>tbody>tr>td[data-label=""],.table-wrap>table>tbody>tr>td:not([data-label]){padding-left:0}
 .table-wrap>table>tbody>tr>td[data-label=""]::before,.table-wrap>table>tbody>tr>td:not([data-label])::before{content:none}
 }
