@@ -21,7 +21,7 @@ export const agentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
   app.get('/agents', async (request, reply) => {
     const v = requireScope(request, 'read:config');
     const page = await listAgents(v.ctx, listQuery(request.query, 50));
-    return sendPage(reply, v, NAV, { title: 'Agents', flash: flashOf(request.query), body: agentListBody(page.items, page.nextCursor, register(v)) });
+    return sendPage(reply, v, NAV, { title: 'Agents', flash: flashOf(request.query), body: agentListBody(page.items, page.nextCursor, v.timeZone, register(v)) });
   });
 
   // The API's registerAgent: the same use case and scope.
@@ -31,7 +31,7 @@ export const agentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => 
     const done = await attempt(() => registerAgent(v.ctx, validated(AgentCreateBody, { name })));
     if (!done.ok) {
       const page = await listAgents(v.ctx, listQuery({}, 50));
-      return sendPage(reply, v, NAV, { title: 'Agents', body: agentListBody(page.items, page.nextCursor, register(v, name, done.problem)) }, done.status);
+      return sendPage(reply, v, NAV, { title: 'Agents', body: agentListBody(page.items, page.nextCursor, v.timeZone, register(v, name, done.problem)) }, done.status);
     }
     tokens.put(reply, v, done.value.view.id, done.value.token);
     return reply.code(303).header('location', `/console/agents/${done.value.view.id}/registered`).send();

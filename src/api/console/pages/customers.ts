@@ -24,7 +24,7 @@ export const customerPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.get('/customers', async (request, reply) => {
     const v = requireScope(request, 'read:config');
     const page = await listCustomers(v.ctx, listQuery(request.query, 50));
-    return sendPage(reply, v, NAV, { title: 'Customers', flash: flashOf(request.query), body: customerListBody(page.items.map(presentCustomer), page.nextCursor, v.can('write:config')) });
+    return sendPage(reply, v, NAV, { title: 'Customers', flash: flashOf(request.query), body: customerListBody(page.items.map(presentCustomer), page.nextCursor, v.can('write:config'), v.timeZone) });
   });
 
   app.get('/customers/new', async (request, reply) => {
@@ -44,7 +44,7 @@ export const customerPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     const v = requireScope(request, 'read:config');
     const c = presentCustomer(await getCustomer(v.ctx, request.params.id));
     const values = { name: c.name, external_id: c.external_id ?? '', contact_email: c.contact_email ?? '' };
-    const body = v.can('write:config') ? customerFormBody({ csrf: v.csrf, values, existing: c }) : customerReadBody(c);
+    const body = v.can('write:config') ? customerFormBody({ csrf: v.csrf, values, existing: c }) : customerReadBody(c, v.timeZone);
     return sendPage(reply, v, NAV, { title: `Customer: ${c.name}`, flash: flashOf(request.query), body });
   });
 

@@ -136,6 +136,7 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
       canTest: canTest(v),
       test: o.test ?? null,
       temporalUiUrl: deps.temporalUiUrl,
+      zone: v.timeZone,
     });
     return sendPage(reply, v, NAV, { title: o.metricId ? `Edit ${o.values.name}` : 'New metric', body }, status);
   }
@@ -173,7 +174,7 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
     const polled = await attempt(() => pollProbeTest(v.ctx, request.params.jobId));
     if (!polled.ok && polled.status === 404) throw new ProblemError('not_found', 'No such probe test in this organization.');
     const outcome: ProbeTestOutcome = polled.ok ? outcomeOf('', polled.value, NEW_TEST_POLL) : { kind: 'problem', problem: polled.problem };
-    return sendPage(reply, v, NAV, { title: 'Probe test', body: `<p><a href="/console/metrics">All metrics</a></p>${probeOutcomeBlock(outcome, deps.temporalUiUrl)}` }, polled.ok ? 200 : polled.status);
+    return sendPage(reply, v, NAV, { title: 'Probe test', body: `<p><a href="/console/metrics">All metrics</a></p>${probeOutcomeBlock(outcome, deps.temporalUiUrl, v.timeZone)}` }, polled.ok ? 200 : polled.status);
   });
 
   app.get<{ Params: { id: string } }>('/metrics/:id/edit', async (request, reply) => {

@@ -111,6 +111,7 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       moreFlips: flips.next_cursor !== null,
       labels,
       form: editable ? { csrf: v.csrf, choices, values: form?.values ?? measurementValues(m.locations, m.confirmation), problem: form?.problem ?? null } : null,
+      zone: v.timeZone,
     };
   }
 
@@ -132,6 +133,7 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       manual: extra.manual,
       locations: await locationsView(v, m, extra.measurement),
       canEdit: v.can('write:metrics'),
+      zone: v.timeZone,
     });
     const draft = v.can('write:incidents') ? createIncidentButton({ from: 'metric', id: m.id, csrf: v.csrf }) : '';
     return { title: `Metric: ${m.name}`, body: `${draft}${body}` };
@@ -157,6 +159,7 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       services,
       statuses: HEALTH_STATUSES,
       canCreate: v.can('write:metrics'),
+      zone: v.timeZone,
     });
     return sendPage(reply, v, NAV, { title: 'Metrics', flash: flashOf(request.query), body, live: LIVE_SECONDS });
   });

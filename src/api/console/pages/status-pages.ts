@@ -150,7 +150,7 @@ export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
       const view = present(p);
       return { ...view, private_components: view.viewer_public_key !== null };
     });
-    return sendPage(reply, v, NAV, { title: 'Status pages', flash: flashOf(request.query), body: statusPageListBody(pages, page.nextCursor, v.can('write:config')) });
+    return sendPage(reply, v, NAV, { title: 'Status pages', flash: flashOf(request.query), body: statusPageListBody(pages, page.nextCursor, v.can('write:config'), v.timeZone) });
   });
 
   const sendForm = async (reply: FastifyReply, v: ConsoleViewer, o: { title: string; action: string; values: StatusPageFormValues; existing?: { id: string; url: string; config_key: string | null }; problem?: FormProblem; status?: number; flash?: string | null }) => {

@@ -39,7 +39,7 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
   async function deliveryPage(v: ConsoleViewer, webhookId: string, deliveryId: string, problem: FormProblem | null = null) {
     const webhook = await getWebhook(v.ctx, webhookId);
     const delivery = await getDelivery(v.ctx, webhookId, deliveryId);
-    const body = deliveryDetailBody({ webhook, delivery, csrf: v.csrf, canRedeliver: v.can('write:config'), temporalUiUrl: deps.temporalUiUrl, problem });
+    const body = deliveryDetailBody({ webhook, delivery, csrf: v.csrf, canRedeliver: v.can('write:config'), temporalUiUrl: deps.temporalUiUrl, problem, zone: v.timeZone });
     return { title: `Delivery: ${delivery.event_type}`, body };
   }
 
@@ -48,14 +48,14 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     const state = stateOf(query);
     const page = await listDeliveries(v.ctx, webhook.id, { ...listQuery(query, 50), ...(state ? { state } : {}) });
     const actions = v.can('write:config') ? webhookActions({ webhook, csrf: v.csrf }) : '';
-    const body = webhookDetailBody({ webhook, deliveries: page.items, nextCursor: page.nextCursor, stateFilter: state, states: DELIVERY_STATES, actions, problem: failed?.problem ?? null });
+    const body = webhookDetailBody({ webhook, deliveries: page.items, nextCursor: page.nextCursor, stateFilter: state, states: DELIVERY_STATES, actions, problem: failed?.problem ?? null, zone: v.timeZone });
     return sendPage(reply, v, NAV, { title: `Webhook: ${webhook.url}`, flash: failed ? null : flashOf(query), body }, failed?.status);
   };
 
   app.get('/webhooks', async (request, reply) => {
     const v = requireScope(request, 'read:config');
     const page = await listWebhooks(v.ctx, listQuery(request.query, 50));
-    return sendPage(reply, v, NAV, { title: 'Webhooks', flash: flashOf(request.query), body: webhookListBody(page.items, page.nextCursor, v.can('write:config')) });
+    return sendPage(reply, v, NAV, { title: 'Webhooks', flash: flashOf(request.query), body: webhookListBody(page.items, page.nextCursor, v.can('write:config'), v.timeZone) });
   });
 
   app.get('/webhooks/new', async (request, reply) => {
@@ -73,7 +73,7 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
       return { view, secret: await revealWebhookSecret(v.ctx, deps.box, view.id) };
     });
     if (!r.ok) return sendPage(reply, v, NAV, { title: 'New webhook', body: webhookFormBody({ csrf: v.csrf, values, problem: r.problem }) }, r.status);
-    return sendPage(reply, v, NAV, { title: 'Webhook created', body: webhookSecretBody({ webhook: r.value.view, secret: r.value.secret, rotated: false }) }, 201);
+    return sendPage(reply, v, NAV, { title: 'Webhook created', body: webhookSecretBody({ webhook: r.value.view, secret: r.value.secret, rotated: false, zone: v.timeZone }) }, 201);
   });
 
   app.get<IdRequest>('/webhooks/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:config'), request.params.id, request.query));
@@ -115,7 +115,7 @@ export const webhookPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
       notFoundOf(r);
       return sendDetail(reply, v, request.params.id, {}, r);
     }
-    return sendPage(reply, v, NAV, { title: 'Secret rotated', body: webhookSecretBody({ webhook: r.value.view, secret: r.value.secret, rotated: true }) });
+    return sendPage(reply, v, NAV, { title: 'Secret rotated', body: webhookSecretBody({ webhook: r.value.view, secret: r.value.secret, rotated: true, zone: v.timeZone }) });
   });
 
   for (const [action, enabled] of [

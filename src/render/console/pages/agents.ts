@@ -1,6 +1,6 @@
-import { esc, timeTag } from '../../html';
+import { esc } from '../../html';
 import { type FormProblem, csrfField, inputField, problemBox } from '../forms';
-import { facts, link, pager, stateBadge, table } from '../parts';
+import { facts, link, pager, stateBadge, table, zonedTime } from '../parts';
 
 export interface ConsoleAgent {
   id: string;
@@ -41,14 +41,14 @@ ${inputField({ name: 'name', label: 'Agent name', value: f.name, problem: f.prob
 </form></section>`;
 }
 
-export function agentListBody(agents: ConsoleAgent[], nextCursor: string | null, register: AgentRegisterForm | null = null): string {
+export function agentListBody(agents: ConsoleAgent[], nextCursor: string | null, zone: string, register: AgentRegisterForm | null = null): string {
   const rows = agents.map((a) => [
     `${esc(a.name)}<br><code class="muted">${esc(a.token_prefix)}…</code>`,
-    `${agentStatusBadge(a.status)}${a.revoked_at ? `<br>${muted('since')} ${timeTag(a.revoked_at, 'UTC')}` : ''}`,
+    `${agentStatusBadge(a.status)}${a.revoked_at ? `<br>${muted('since')} ${zonedTime(a.revoked_at, zone)}` : ''}`,
     a.version ? esc(a.version) : muted('unknown'),
     a.can_run_probe_tests ? 'yes' : `no${a.version ? '' : ` ${muted('(version unknown)')}`}`,
     a.hostname ? esc(a.hostname) : muted('unknown'),
-    a.last_seen_at ? timeTag(a.last_seen_at, 'UTC') : muted('never'),
+    a.last_seen_at ? zonedTime(a.last_seen_at, zone) : muted('never'),
     link(`/console/metrics?agent_id=${encodeURIComponent(a.id)}`, 'Metrics'),
   ]);
   const empty = register ? 'No agents yet: register one below.' : 'No agents yet. Someone with the operator or owner role can register one here.';

@@ -1,7 +1,7 @@
-import { esc, timeTag } from '../../html';
+import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { type FormProblem, csrfField, inputField, problemBox } from '../forms';
-import { facts, link, pager, table } from '../parts';
+import { facts, link, pager, table, zonedTime } from '../parts';
 
 export interface ConsoleCustomer {
   id: string;
@@ -24,12 +24,12 @@ export const customerHref = (id: string) => `/console/customers/${encodeURICompo
 
 const dash = '<span class="muted">—</span>';
 
-export function customerListBody(items: ConsoleCustomer[], nextCursor: string | null, canWrite: boolean): string {
+export function customerListBody(items: ConsoleCustomer[], nextCursor: string | null, canWrite: boolean, zone: string): string {
   const rows = items.map((c) => [
     `${link(customerHref(c.id), c.name)}${managedMarker(c.config_key)}`,
     c.external_id ? `<code>${esc(c.external_id)}</code>` : dash,
     c.contact_email ? esc(c.contact_email) : dash,
-    timeTag(c.created_at, 'UTC'),
+    zonedTime(c.created_at, zone),
   ]);
   const create = canWrite ? '<p class="actions"><a class="button" href="/console/customers/new">New customer</a></p>' : '';
   return `${create}${exportLink('customer')}
@@ -55,14 +55,14 @@ ${existing ? `<p><a class="danger-link" href="${esc(customerHref(existing.id))}/
 }
 
 /** A customer as a reader sees it. */
-export function customerReadBody(c: ConsoleCustomer): string {
+export function customerReadBody(c: ConsoleCustomer, zone: string): string {
   return `${managedNotice(c.config_key)}
 <p><a href="/console/customers">All customers</a></p>
 ${facts([
   ['Name', esc(c.name)],
   ['External id', c.external_id ? `<code>${esc(c.external_id)}</code>` : dash],
   ['Contact email', c.contact_email ? esc(c.contact_email) : dash],
-  ['Created', timeTag(c.created_at, 'UTC')],
+  ['Created', zonedTime(c.created_at, zone)],
 ])}`;
 }
 

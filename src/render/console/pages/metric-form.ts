@@ -37,6 +37,8 @@ export interface MetricFormView {
   canTest: boolean;
   test?: ProbeTestOutcome | null;
   temporalUiUrl: string | null;
+  /** The viewer's zone: a pending test's deadline is shown in it. */
+  zone: string;
 }
 
 const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
@@ -198,7 +200,7 @@ export function metricFormBody(view: MetricFormView): string {
 ${moreSourceFields(v, problem)}
 ${measurement}
 </details>`;
-  const test = view.test ? `<section aria-labelledby="form-test"><h2 id="form-test">Test this probe</h2>${probeOutcomeBlock(view.test, view.temporalUiUrl)}</section>` : '';
+  const test = view.test ? `<section aria-labelledby="form-test"><h2 id="form-test">Test this probe</h2>${probeOutcomeBlock(view.test, view.temporalUiUrl, view.zone)}</section>` : '';
   const buttons = `<div class="actions"><button type="submit" name="_action" value="save">${editing ? 'Save metric' : 'Create metric'}</button>${
     testable ? ` <button type="submit" name="_action" value="test" class="secondary">Test this probe</button>` : ''
   } <a href="${esc(editing ? metricHref(view.metricId!) : '/console/metrics')}">Cancel</a></div>`;

@@ -1,7 +1,7 @@
 import { type Confirmation, type Quorum, type Vote, effectiveVote, voteKind } from '../../../domain/confirmation';
-import { esc, timeTag } from '../../html';
+import { esc } from '../../html';
 import { type FormProblem, csrfField, inputField, problemBox, selectField } from '../forms';
-import { facts, stateBadge, table, toneOfStatus } from '../parts';
+import { facts, stateBadge, table, toneOfStatus, zonedTime } from '../parts';
 
 /**
  * Issue 25 on a metric's console page: the locations that measure it with each one's latest
@@ -66,6 +66,8 @@ export interface MetricLocationsView {
   labels: ReadonlyMap<string, string>;
   /** The form, when the viewer may change the metric (write:metrics); a pushed metric shows only its problem. */
   form: { csrf: string; choices: LocationChoice[]; values: MeasurementFormValues; problem: FormProblem | null } | null;
+  /** The viewer's zone: every time on the page is shown in it. */
+  zone: string;
 }
 
 export function measurementValues(locations: string[] | null, c: Confirmation | null): MeasurementFormValues {
@@ -104,7 +106,7 @@ function readingsTable(view: MetricLocationsView): string {
     const status = r.offline
       ? `${stateBadge('location offline', 'neutral')} <span class="muted">· absent: it does not vote</span>`
       : `${stateBadge(r.status.replace(/_/g, ' '), toneOfStatus(r.status))}${r.status === 'no_data' ? ` <span class="muted">· ${r.reason_class === 'target' ? 'counts as a failing vote' : 'no vote'}</span>` : ''}`;
-    return [nameOf(view, r.location), status, r.offline ? dash : esc(valueText(r.value, view.unit)), r.reason && !r.offline ? `<code>${esc(r.reason)}</code>` : dash, r.at ? timeTag(r.at, 'UTC') : '<span class="muted">never</span>'];
+    return [nameOf(view, r.location), status, r.offline ? dash : esc(valueText(r.value, view.unit)), r.reason && !r.offline ? `<code>${esc(r.reason)}</code>` : dash, r.at ? zonedTime(r.at, view.zone) : '<span class="muted">never</span>'];
   });
   return table(['Location', 'Latest answer', 'Value', 'Reason', 'Answered at'], rows, 'No location has answered yet.', 'Each location’s latest answer');
 }
@@ -114,7 +116,7 @@ function confirmationFacts(view: MetricLocationsView): string {
   if (!c) return '';
   const p = view.pending;
   const pending = p
-    ? `<strong id="confirmation-pending">${esc(p.summary)}</strong> <span class="muted">· towards</span> ${stateBadge(p.to_status.replace(/_/g, ' '), toneOfStatus(p.to_status))} <span class="muted">since</span> ${timeTag(p.since, 'UTC')}`
+    ? `<strong id="confirmation-pending">${esc(p.summary)}</strong> <span class="muted">· towards</span> ${stateBadge(p.to_status.replace(/_/g, ' '), toneOfStatus(p.to_status))} <span class="muted">since</span> ${zonedTime(p.since, view.zone)}`
     : '<span class="muted">Nothing pending: the status shown is confirmed.</span>';
   return facts([
     ['A round fails when', esc(quorumText(c.quorum))],
@@ -144,8 +146,8 @@ function flipsTable(view: MetricLocationsView): string {
     const rounds = f.confirmations === null ? dash : `${f.confirmations} round${f.confirmations === 1 ? '' : 's'}`;
     return [
       `${stateBadge(f.from_status.replace(/_/g, ' '), toneOfStatus(f.from_status))} → ${stateBadge(f.to_status.replace(/_/g, ' '), toneOfStatus(f.to_status))}${f.reason ? ` <code>${esc(f.reason)}</code>` : ''}`,
-      timeTag(f.at, 'UTC'),
-      f.confirmed_at ? timeTag(f.confirmed_at, 'UTC') : dash,
+      zonedTime(f.at, view.zone),
+      f.confirmed_at ? zonedTime(f.confirmed_at, view.zone) : dash,
       rounds,
       votesCell,
     ];

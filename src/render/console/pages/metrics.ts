@@ -1,8 +1,8 @@
 import { describeReason } from '../../../domain/reason-codes';
-import { esc, timeTag } from '../../html';
+import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { type FormProblem, actionButton, csrfField, problemBox, selectField } from '../forms';
-import { facts, link, pager, stateBadge, table, toneOfStatus } from '../parts';
+import { facts, link, pager, stateBadge, table, toneOfStatus, zonedTime } from '../parts';
 import { temporalWorkflowLink } from './webhooks';
 import { type MetricLocationsView, metricLocationsSections } from './metric-locations';
 
@@ -62,6 +62,8 @@ export interface MetricListView {
   statuses: readonly string[];
   /** The viewer may create metrics (write:metrics). */
   canCreate?: boolean;
+  /** The viewer's zone: every time on the page is shown in it. */
+  zone: string;
 }
 
 /** What a probe test answered (spec §2.3), as the console shows it. */
@@ -104,6 +106,8 @@ export interface MetricDetailView {
   locations?: MetricLocationsView | null;
   /** Issue 27: the viewer may edit, pause and delete it (write:metrics). */
   canEdit?: boolean;
+  /** The viewer's zone: every time on the page is shown in it. */
+  zone: string;
 }
 
 const MODE_LABELS: Record<ConsoleMetric['mode'], string> = { agent: 'agent', cloud: 'cloud', push: 'push' };
@@ -163,8 +167,8 @@ export function valueText(value: number | null, unit: string | null): string {
   return unit ? `${value} ${unit}` : String(value);
 }
 
-function whenOrNever(iso: string | null, never = 'never'): string {
-  return iso ? timeTag(iso, 'UTC') : `<span class="muted">${esc(never)}</span>`;
+function whenOrNever(iso: string | null, zone: string, never = 'never'): string {
+  return iso ? zonedTime(iso, zone) : `<span class="muted">${esc(never)}</span>`;
 }
 
 function reasonCell(label: string | null, hint: string | null, reason: string | null): string {
@@ -204,7 +208,7 @@ export function metricListBody(view: MetricListView): string {
     metricStatus(m),
     awaitingFirstCheck(m) ? '<span class="muted">—</span>' : esc(valueText(m.current_value, m.unit)),
     awaitingFirstCheck(m) ? '<span class="muted">—</span>' : reasonCell(m.reason_label, m.reason_hint, m.reason),
-    whenOrNever(m.last_sample_at),
+    whenOrNever(m.last_sample_at, view.zone),
   ]);
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(view.filters)) if (v) query[k] = v;
@@ -246,11 +250,12 @@ function probeResultBlock(r: ProbeTestResultView): string {
   return `<div role="status" id="probe-test-result"><p><strong>Test result.</strong> Nothing was stored: no sample, no status change.</p>${facts(rows)}</div>`;
 }
 
-export function probeOutcomeBlock(t: ProbeTestOutcome, temporalUiUrl: string | null): string {
+/** `zone`: the viewer's, which a pending test's deadline is shown in. */
+export function probeOutcomeBlock(t: ProbeTestOutcome, temporalUiUrl: string | null, zone: string): string {
   if (t.kind === 'result') return probeResultBlock(t.result);
   if (t.kind === 'problem') return problemBox(t.problem);
   const workflow = temporalWorkflowLink(temporalUiUrl, `probe-test:${t.jobId}`);
-  return `<div role="status" id="probe-test-result"><p><strong>${t.state === 'running' ? 'Running' : 'Pending'}:</strong> ${esc(t.detail)} The agent has until ${timeTag(t.expiresAt, 'UTC')} to answer.</p>
+  return `<div role="status" id="probe-test-result"><p><strong>${t.state === 'running' ? 'Running' : 'Pending'}:</strong> ${esc(t.detail)} The agent has until ${zonedTime(t.expiresAt, zone)} to answer.</p>
 <div class="actions"><a href="${esc(t.pollHref)}">Check the result again</a>${workflow ? ` ${workflow}` : ''}</div></div>`;
 }
 
@@ -264,7 +269,7 @@ function probeTestSection(view: MetricDetailView): string {
     body = `<p>Runs this metric's probe once ${where}, with its configuration and thresholds, and shows what it measured. Nothing is stored.</p>
 <form method="post" action="${esc(`${metricHref(m.id)}/test`)}">${csrfField(view.csrf)}<button type="submit">Test this probe</button></form>`;
   }
-  const outcome = view.test ? probeOutcomeBlock(view.test, view.temporalUiUrl) : '';
+  const outcome = view.test ? probeOutcomeBlock(view.test, view.temporalUiUrl, view.zone) : '';
   return `<section aria-labelledby="probe-test"><h2 id="probe-test">Test this probe</h2>
 ${outcome}
 ${body}</section>`;
@@ -285,10 +290,10 @@ ${selectField({ name: 'status', label: 'Status', options, value: current, proble
 </form></section>`;
 }
 
-function historySection(history: MetricSample[], unit: string | null): string {
+function historySection(history: MetricSample[], unit: string | null, zone: string): string {
   const dash = '<span class="muted">—</span>';
   const rows = history.map((h) => [
-    timeTag(h.sampled_at, 'UTC'),
+    zonedTime(h.sampled_at, zone),
     esc(valueText(h.value, unit)),
     readingStatus(h.status, h.reason_class, h.reason),
     h.reason ? `<code>${esc(h.reason)}</code>` : dash,
@@ -313,10 +318,10 @@ export function metricDetailBody(view: MetricDetailView): string {
       : `${link(`/console/agents`, 'agent')} <code>${esc(m.agent_id)}</code>`
     : '<span class="muted">none</span>';
   const rows: [string, string][] = [
-    ['Status', `${metricStatus(m)}${m.paused_at ? ` <span class="muted">paused since</span> ${timeTag(m.paused_at, 'UTC')}` : ''}${m.status_since ? ` <span class="muted">since</span> ${timeTag(m.status_since, 'UTC')}` : ''}`],
+    ['Status', `${metricStatus(m)}${m.paused_at ? ` <span class="muted">paused since</span> ${zonedTime(m.paused_at, view.zone)}` : ''}${m.status_since ? ` <span class="muted">since</span> ${zonedTime(m.status_since, view.zone)}` : ''}`],
     ['Latest value', awaitingFirstCheck(m) ? '<span class="muted">none yet</span>' : esc(valueText(m.current_value, m.unit))],
     ['Reason', awaitingFirstCheck(m) ? '<span class="muted">none yet</span>' : reasonCell(m.reason_label, m.reason_hint, m.reason)],
-    ['Last sample', whenOrNever(m.last_sample_at)],
+    ['Last sample', whenOrNever(m.last_sample_at, view.zone)],
     ['Service', serviceCell(m)],
     ['Type', `<code>${esc(m.source_type)}</code>`],
     ['Mode', esc(MODE_LABELS[m.mode])],
@@ -326,7 +331,7 @@ export function metricDetailBody(view: MetricDetailView): string {
     ['Configuration', `<div class="table-wrap"><pre><code>${esc(JSON.stringify(m.source_config, null, 2))}</code></pre></div>`],
   ];
   if (m.config_key) rows.push(['Config key', `<code>${esc(m.config_key)}</code>`]);
-  rows.push(['Created', timeTag(m.created_at, 'UTC')]);
+  rows.push(['Created', zonedTime(m.created_at, view.zone)]);
   return `<p><a href="/console/metrics">All metrics</a></p>
 ${managedNotice(m.config_key)}
 ${view.canEdit ? configActions(m, view.csrf) : ''}
@@ -334,5 +339,5 @@ ${facts(rows)}
 ${view.locations ? metricLocationsSections(view.locations) : ''}
 ${probeTestSection(view)}
 ${manualSection(view)}
-${historySection(view.history, m.unit)}`;
+${historySection(view.history, m.unit, view.zone)}`;
 }

@@ -1,6 +1,6 @@
-import { esc, safeHttpUrl, timeTag } from '../../html';
+import { esc, safeHttpUrl } from '../../html';
 import { exportLink, managedMarker } from '../config-as-code';
-import { link, pager, table } from '../parts';
+import { link, pager, table, zonedTime } from '../parts';
 
 export interface ConsoleStatusPage {
   id: string;
@@ -25,14 +25,15 @@ function outLink(url: string, text: string): string {
   return safe ? `<a href="${esc(safe)}" rel="noopener">${esc(text)}</a>` : esc(text);
 }
 
-export function statusPageListBody(pages: ConsoleStatusPage[], nextCursor: string | null, canWrite: boolean): string {
+/** `zone`: the viewer's, which every time on the page is shown in. */
+export function statusPageListBody(pages: ConsoleStatusPage[], nextCursor: string | null, canWrite: boolean, zone: string): string {
   const rows = pages.map((p) => [
     `${link(statusPageHref(p.id), p.title)}${managedMarker(p.config_key)}${p.description ? `<br><span class="muted">${esc(p.description)}</span>` : ''}`,
     `<code>${esc(p.subdomain)}</code>`,
     `${outLink(p.url, p.url)}${p.private_components ? '<br><span class="muted">with a viewer key</span>' : ''}`,
     `${outLink(p.feeds.atom, 'Atom')}, ${outLink(p.feeds.rss, 'RSS')}`,
     esc(p.time_zone),
-    timeTag(p.created_at, 'UTC'),
+    zonedTime(p.created_at, zone),
   ]);
   const create = canWrite ? '<p class="actions"><a class="button" href="/console/status-pages/new">New status page</a></p>' : '';
   return `${create}${exportLink('status_page')}

@@ -1,8 +1,8 @@
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../../domain/event-types';
-import { esc, timeTag } from '../../html';
+import { esc } from '../../html';
 import { managedNotice } from '../config-as-code';
 import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, textareaField } from '../forms';
-import { link } from '../parts';
+import { link, zonedTime } from '../parts';
 import { type ConsoleWebhook, webhookHref } from './webhooks';
 
 export interface WebhookFormValues {
@@ -41,9 +41,9 @@ ${createOnly}
 }
 
 /** The signing secret, shown once (after create or rotate): the page says it cannot be shown again. */
-export function webhookSecretBody(o: { webhook: ConsoleWebhook; secret: string; rotated: boolean }): string {
+export function webhookSecretBody(o: { webhook: ConsoleWebhook; secret: string; rotated: boolean; zone: string }): string {
   const w = o.webhook;
-  const overlap = o.rotated && w.previous_secret_expires_at ? `<p>The previous secret keeps signing beside it (a second <code>v1,</code> entry in <code>webhook-signature</code>) until ${timeTag(w.previous_secret_expires_at, 'UTC')}, so the receiver can switch without rejecting deliveries.</p>` : '';
+  const overlap = o.rotated && w.previous_secret_expires_at ? `<p>The previous secret keeps signing beside it (a second <code>v1,</code> entry in <code>webhook-signature</code>) until ${zonedTime(w.previous_secret_expires_at, o.zone)}, so the receiver can switch without rejecting deliveries.</p>` : '';
   return `${managedNotice(w.config_key)}
 <div class="secret-once" role="note">
 <p><strong>${o.rotated ? 'The new signing secret' : 'The signing secret'}</strong> of <code>${esc(w.url)}</code>. Copy it now: it is shown only on this page and never again${o.rotated ? '' : ' (rotate it to get a new one)'}.</p>

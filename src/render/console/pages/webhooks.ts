@@ -1,7 +1,7 @@
-import { esc, timeTag } from '../../html';
+import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { type FormProblem, actionButton, problemBox, selectField } from '../forms';
-import { facts, link, pager, stateBadge, table, temporalWorkflowUrl } from '../parts';
+import { facts, link, pager, stateBadge, table, temporalWorkflowUrl, zonedTime } from '../parts';
 
 /** "Open in Temporal UI" for a workflow; '' without a UI. */
 export function temporalWorkflowLink(temporalUiUrl: string | null, workflowId: string): string {
@@ -72,12 +72,12 @@ function lastResponse(d: { last_status_code: number | null; last_error: string |
   return '<span class="muted">—</span>';
 }
 
-export function webhookListBody(hooks: ConsoleWebhook[], nextCursor: string | null, canWrite = false): string {
+export function webhookListBody(hooks: ConsoleWebhook[], nextCursor: string | null, canWrite: boolean, zone: string): string {
   const rows = hooks.map((w) => [
     `${link(webhookHref(w.id), w.url)}${managedMarker(w.config_key)}${w.description ? `<br><span class="muted">${esc(w.description)}</span>` : ''}`,
     eventList(w.event_types),
     enabledBadge(w.enabled),
-    timeTag(w.created_at, 'UTC'),
+    zonedTime(w.created_at, zone),
   ]);
   const create = canWrite ? '<p class="actions"><a class="button" href="/console/webhooks/new">New webhook</a></p>' : '';
   return `${create}${exportLink('webhook')}
@@ -94,25 +94,27 @@ export interface WebhookDetailView {
   /** Edit, send test, rotate, disable, delete (webhook-form.ts), for roles that may. */
   actions?: string;
   problem?: FormProblem | null;
+  /** The viewer's zone: every time on the page is shown in it. */
+  zone: string;
 }
 
 export function webhookDetailBody(view: WebhookDetailView): string {
   const w = view.webhook;
   const rows: [string, string][] = [
     ['URL', urlText(w.url)],
-    ['State', `${enabledBadge(w.enabled)}${w.disabled_at ? ` <span class="muted">since</span> ${timeTag(w.disabled_at, 'UTC')}` : ''}`],
+    ['State', `${enabledBadge(w.enabled)}${w.disabled_at ? ` <span class="muted">since</span> ${zonedTime(w.disabled_at, view.zone)}` : ''}`],
     ['Events', eventList(w.event_types)],
   ];
   if (w.description) rows.push(['Description', esc(w.description)]);
   if (w.config_key) rows.push(['Config key', `<code>${esc(w.config_key)}</code>`]);
-  if (w.previous_secret_expires_at) rows.push(['Previous secret', `still signs until ${timeTag(w.previous_secret_expires_at, 'UTC')}`]);
-  rows.push(['Created', timeTag(w.created_at, 'UTC')]);
+  if (w.previous_secret_expires_at) rows.push(['Previous secret', `still signs until ${zonedTime(w.previous_secret_expires_at, view.zone)}`]);
+  rows.push(['Created', zonedTime(w.created_at, view.zone)]);
   const deliveries = view.deliveries.map((d) => [
     link(deliveryHref(w.id, d.id), d.event_type),
     deliveryStateBadge(d.state),
     esc(String(d.attempt_count)),
     lastResponse(d),
-    timeTag(d.created_at, 'UTC'),
+    zonedTime(d.created_at, view.zone),
   ]);
   const options = [{ value: '', label: 'Any state' }, ...view.states.map((s) => ({ value: s, label: s }))];
   const path = webhookHref(w.id);
@@ -138,6 +140,8 @@ export interface DeliveryDetailView {
   canRedeliver: boolean;
   temporalUiUrl: string | null;
   problem?: FormProblem | null;
+  /** The viewer's zone: every time on the page is shown in it. */
+  zone: string;
 }
 
 export function deliveryDetailBody(view: DeliveryDetailView): string {
@@ -150,13 +154,13 @@ export function deliveryDetailBody(view: DeliveryDetailView): string {
     ['Last response', lastResponse(d)],
   ];
   if (d.last_error && d.last_status_code !== null) rows.push(['Last error', esc(d.last_error)]);
-  if (d.next_attempt_at) rows.push(['Next attempt', timeTag(d.next_attempt_at, 'UTC')]);
+  if (d.next_attempt_at) rows.push(['Next attempt', zonedTime(d.next_attempt_at, view.zone)]);
   if (d.redelivery_of) rows.push(['Redelivery of', link(deliveryHref(w.id, d.redelivery_of), d.redelivery_of)]);
-  rows.push(['Created', timeTag(d.created_at, 'UTC')]);
-  if (d.completed_at) rows.push(['Finished', timeTag(d.completed_at, 'UTC')]);
+  rows.push(['Created', zonedTime(d.created_at, view.zone)]);
+  if (d.completed_at) rows.push(['Finished', zonedTime(d.completed_at, view.zone)]);
   const attempts = d.attempts.map((a) => [
     esc(String(a.number)),
-    timeTag(a.attempted_at, 'UTC'),
+    zonedTime(a.attempted_at, view.zone),
     a.status_code === null ? '<span class="muted">no response</span>' : `HTTP ${esc(String(a.status_code))}`,
     `${esc(String(a.latency_ms))} ms`,
     a.succeeded ? stateBadge('succeeded', 'healthy') : stateBadge('failed', 'unhealthy'),
