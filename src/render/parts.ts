@@ -61,10 +61,15 @@ function affected(services: (ServiceRef & { impact?: Impact })[]): string {
   return services.length ? `<p class="muted">Affects: ${services.map(one).join(', ')}</p>` : '';
 }
 
-function timeline(messages: TimelineMessageView[], tz: string): string {
+/** Beside a corrected message: when it was corrected. Only the current body is public; the replaced ones stay in the console. */
+function editedMark(m: TimelineMessageView, tz: string): string {
+  return m.edited_at ? ` <span class="muted" data-edited>edited ${timeTag(m.edited_at, tz)}</span>` : '';
+}
+
+export function timeline(messages: TimelineMessageView[], tz: string): string {
   if (!messages.length) return '';
   const entry = (m: TimelineMessageView) =>
-    `<li class="entry"><p><strong>${esc(m.type)}</strong> <span class="muted">${timeTag(m.posted_at, tz)}</span></p>${plainText(m.body, 'div')}</li>`;
+    `<li class="entry"><p><strong>${esc(m.type)}</strong> <span class="muted">${timeTag(m.posted_at, tz)}</span>${editedMark(m, tz)}</p>${plainText(m.body, 'div')}</li>`;
   return `<ol class="timeline" aria-label="Updates, newest first">\n${join(messages, entry)}\n</ol>`;
 }
 
@@ -74,18 +79,25 @@ export interface RenderContext {
   signedIn: boolean;
 }
 
-export function incidentArticle(i: PageIncidentView, ctx: RenderContext): string {
+/** Where an incident's or maintenance's own page is (same host): its title links there from every list. */
+export const incidentPath = (id: string) => `/incidents/${encodeURIComponent(id)}`;
+export const maintenancePath = (id: string) => `/maintenances/${encodeURIComponent(id)}`;
+
+/** An incident's badges, time span and affected services: shared by its card and its own page. */
+export function incidentFacts(i: PageIncidentView, ctx: RenderContext): string {
   const state = i.state === 'resolved' ? badge('resolved', 'Resolved') : badge('ongoing', 'Ongoing');
   const privateBadge = ctx.signedIn && i.customer_scoped ? badge('private', 'Private to your organization') : '';
   const span = i.resolved_at
     ? `Started ${timeTag(i.published_at, ctx.tz)}, resolved ${timeTag(i.resolved_at, ctx.tz)}`
     : `Started ${timeTag(i.published_at, ctx.tz)}`;
+  return lines(`<p class="badges">${severityBadge(i.severity)}${state}${privateBadge}</p>`, `<p class="muted">${span}</p>`, affected(i.affected_services));
+}
+
+export function incidentArticle(i: PageIncidentView, ctx: RenderContext): string {
   return lines(
     `<article class="card incident" data-incident-id="${esc(i.id)}" data-severity="${esc(i.severity)}" data-state="${i.state}">`,
-    `<h3>${esc(i.title)}</h3>`,
-    `<p class="badges">${severityBadge(i.severity)}${state}${privateBadge}</p>`,
-    `<p class="muted">${span}</p>`,
-    affected(i.affected_services),
+    `<h3><a href="${esc(incidentPath(i.id))}">${esc(i.title)}</a></h3>`,
+    incidentFacts(i, ctx),
     timeline(i.messages, ctx.tz),
     '</article>',
   );
@@ -98,19 +110,26 @@ const MAINTENANCE_STATE: Record<PageMaintenanceView['state'], string> = {
   canceled: 'Canceled',
 };
 
-export function maintenanceArticle(m: PageMaintenanceView, ctx: RenderContext): string {
+/** A maintenance's badge, windows, description and affected services: shared by its card and its own page. */
+export function maintenanceFacts(m: PageMaintenanceView, ctx: RenderContext): string {
   const actual = [
     m.actual_start_at ? `Started ${timeTag(m.actual_start_at, ctx.tz)}` : '',
     m.actual_end_at ? `ended ${timeTag(m.actual_end_at, ctx.tz)}` : '',
   ].filter(Boolean);
   return lines(
-    `<article class="card maintenance" data-maintenance-id="${esc(m.id)}" data-state="${m.state}">`,
-    `<h3>${esc(m.title)}</h3>`,
     `<p class="badges">${badge('maintenance', `Maintenance: ${MAINTENANCE_STATE[m.state]}`)}</p>`,
     `<p>Scheduled ${timeTag(m.scheduled_start_at, ctx.tz)} to ${timeTag(m.scheduled_end_at, ctx.tz)}</p>`,
     actual.length ? `<p class="muted">${actual.join(', ')}</p>` : '',
     m.description ? plainText(m.description) : '',
     affected(m.affected_services),
+  );
+}
+
+export function maintenanceArticle(m: PageMaintenanceView, ctx: RenderContext): string {
+  return lines(
+    `<article class="card maintenance" data-maintenance-id="${esc(m.id)}" data-state="${m.state}">`,
+    `<h3><a href="${esc(maintenancePath(m.id))}">${esc(m.title)}</a></h3>`,
+    maintenanceFacts(m, ctx),
     timeline(m.messages, ctx.tz),
     '</article>',
   );

@@ -6,8 +6,8 @@ import { monthInZone } from './format-time';
 import { groupSection } from './components';
 import { esc, join, lines, plainText } from './html';
 import { htmlDocument, plainHeader, siteHeader } from './layout';
-import { type RenderContext, STATE_CLASS, incidentArticle, maintenanceArticle, stateIcon } from './parts';
-import type { HistoryView, PageHeader, PageView } from '../domain/status-page/model';
+import { type RenderContext, STATE_CLASS, incidentArticle, incidentFacts, maintenanceArticle, maintenanceFacts, stateIcon, timeline } from './parts';
+import type { HistoryView, ItemView, PageHeader, PageView } from '../domain/status-page/model';
 
 function section(id: string, heading: string, body: string): string {
   return `<section aria-labelledby="${id}">
@@ -88,6 +88,37 @@ export function renderHistoryPage(view: HistoryView): string {
     headerHtml: siteHeader(view.page, { titleIsHeading: false, subscribe: false, viewerName: view.viewer?.customer_name ?? null }),
     mainHtml: lines('<h1>Incident history</h1>', '<p><a href="/">Back to current status</a></p>', body, older),
     generatedAt: view.generated_at,
+  });
+}
+
+/**
+ * One incident's (or maintenance's) own page: what a link in an email, a chat or the history
+ * leads to. It is about that item alone, with its whole timeline, and refreshes itself while
+ * open as the status page does, so a reader kept on it sees each update.
+ */
+export function renderItemPage(view: ItemView): string {
+  const ctx: RenderContext = { tz: view.page.time_zone, signedIn: view.viewer !== null };
+  const item = view.kind === 'incident' ? view.incident : view.maintenance;
+  const opening =
+    view.kind === 'incident'
+      ? `<article class="incident-page" data-incident-id="${esc(view.incident.id)}" data-severity="${esc(view.incident.severity)}" data-state="${view.incident.state}">`
+      : `<article class="incident-page" data-maintenance-id="${esc(view.maintenance.id)}" data-state="${view.maintenance.state}">`;
+  const updates = item.messages.length ? timeline(item.messages, ctx.tz) : '<p class="muted">No updates posted yet.</p>';
+  return htmlDocument({
+    title: `${item.title}: ${view.page.title}`,
+    header: view.page,
+    feeds: true,
+    headerHtml: siteHeader(view.page, { titleIsHeading: false, subscribe: false, viewerName: view.viewer?.customer_name ?? null }),
+    mainHtml: lines(
+      opening,
+      `<h1>${esc(item.title)}</h1>`,
+      view.kind === 'incident' ? incidentFacts(view.incident, ctx) : maintenanceFacts(view.maintenance, ctx),
+      section('updates', 'Updates', updates),
+      '</article>',
+      '<nav aria-label="More about this page"><p><a href="/">Back to current status</a> · <a href="/history">Incident history</a></p></nav>',
+    ),
+    generatedAt: view.generated_at,
+    live: LIVE_SECONDS,
   });
 }
 

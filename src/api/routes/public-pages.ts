@@ -7,11 +7,11 @@ import { z } from 'zod';
 import { ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { ATOM_CONTENT_TYPE, FEED_CACHE_CONTROL, RSS_CONTENT_TYPE, buildAtom, buildRss, etagMatches, feedEtag, parseFeedLimit } from '../../domain/status-page/feed';
-import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../render/status-page';
+import { renderHistoryPage, renderItemPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../render/status-page';
 import { subdomainOfHost } from '../../domain/status-page/subdomain';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
 import type { SecretBox } from '../../infra/secret-box';
-import { findPageBySubdomain, loadFeed, loadHistoryView, loadPageView, pageHeader } from '../../usecases/status-pages/public-view';
+import { findPageBySubdomain, loadFeed, loadHistoryView, loadItemView, loadPageView, pageHeader } from '../../usecases/status-pages/public-view';
 import type { StatusPage } from '../../usecases/status-pages/pages';
 import { type SubscribeLimits, confirmSubscription, inspectLink, subscribe, unsubscribe } from '../../usecases/status-pages/subscribers';
 import { type Viewer, verifyViewerToken } from '../../usecases/status-pages/viewer-tokens';
@@ -163,6 +163,10 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
     return html(reply, renderHistoryPage(view), viewer);
   });
 
+  // One incident's or maintenance's own page, kept like the page (its ETag stays until the
+  // organization changes something). Only items this viewer may see are kept: an id that is not
+  // found is never stored, so asking for made-up ids fills no cache.
+  const notShown = new Error('not shown');
   for (const kind of ['incidents', 'maintenances'] as const) {
     app.get(`/${kind}/:id`, { schema: hide }, async (request, reply) => {
       const page = await pageFor(request);
@@ -170,9 +174,21 @@ export const publicPageRoutes: FastifyPluginAsync<PublicPageOptions> = async (ap
       const id = (request.params as { id: string }).id;
       const viewer = await viewerOf(request, reply, page);
       if (!isUuid(id)) return notFound(reply);
-      const view = await loadHistoryView(request.em, page, viewer, request.now, undefined, kind === 'incidents' ? { incident: id } : { maintenance: id });
-      if (!view.incidents.length && !view.maintenances.length) return notFound(reply);
-      return html(reply, renderHistoryPage(view), viewer);
+      const item = { kind: kind === 'incidents' ? ('incident' as const) : ('maintenance' as const), id: id.toLowerCase() };
+      let body: Rendered;
+      try {
+        body = await cached(page, `${item.kind}:${item.id}`, viewer, async () => {
+          const view = await loadItemView(request.em, page, viewer, request.now, item);
+          if (!view) throw notShown;
+          return rendered(renderItemPage(view));
+        });
+      } catch (err) {
+        if (err === notShown) return notFound(reply);
+        throw err;
+      }
+      htmlHeaders(reply, viewer, 200).header('etag', body.etag);
+      if (etagMatches(request.headers['if-none-match'], body.etag!)) return reply.code(304).send();
+      return sendRendered(request, reply, body);
     });
   }
 

@@ -87,8 +87,11 @@ export interface PageGroupView {
 
 export interface TimelineMessageView {
   type: string;
+  /** The current body: a corrected message shows only its latest words (the replaced ones stay in the console). */
   body: string;
   posted_at: string;
+  /** When the body was last edited; null when never (always set by the loader; optional only for older producers). Maintenance messages are never edited. */
+  edited_at?: string | null;
 }
 
 export interface ServiceRef {
@@ -162,3 +165,8 @@ export interface HistoryView {
   viewer: { customer_id: string; customer_name: string } | null;
   generated_at: string;
 }
+
+/** One incident's or maintenance's own page (`/incidents/<id>`, `/maintenances/<id>`), already filtered for its viewer. */
+export type ItemView =
+  | { kind: 'incident'; page: PageHeader; incident: PageIncidentView; viewer: HistoryView['viewer']; generated_at: string }
+  | { kind: 'maintenance'; page: PageHeader; maintenance: PageMaintenanceView; viewer: HistoryView['viewer']; generated_at: string };

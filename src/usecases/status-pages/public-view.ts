@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { IncidentMessageSchema, IncidentSchema, MaintenanceMessageSchema, MaintenanceSchema, ServiceSchema, type StatusPage, StatusPageSchema } from '../../db/entities';
 import { type PageScope, feedRows, feedStats, pageIncidentIds, pageMaintenanceIds } from '../../db/repositories/page-timeline-repository';
 import { incidentMessageEntry, maintenanceEntry, type FeedEntry, type MaintenanceEvent } from '../../domain/status-page/feed';
-import type { HistoryView, ImpactedServiceRef, PageHeader, PageIncidentView, PageMaintenanceView, PageView, ServiceRef } from '../../domain/status-page/model';
+import type { HistoryView, ImpactedServiceRef, ItemView, PageHeader, PageIncidentView, PageMaintenanceView, PageView, ServiceRef } from '../../domain/status-page/model';
 import { type ServiceImpact, serviceImpacts } from '../../domain/incident-impact';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { SUBDOMAIN_PATTERN } from '../../domain/status-page/subdomain';
@@ -56,7 +56,7 @@ async function incidentViews(em: EntityManager, ids: string[], names: Map<string
         resolved_at: toIsoOrNull(i.resolvedAt),
         affected_services: withImpacts(refs(i.affectedServices, names), serviceImpacts(i.affectedServices, i.serviceImpacts, i.severity)),
         customer_scoped: i.visibleToCustomerIds.length > 0,
-        messages: messages.filter((m) => m.incident === i.id).map((m) => ({ type: m.type, body: m.body, posted_at: toIso(m.postedAt) })),
+        messages: messages.filter((m) => m.incident === i.id).map((m) => ({ type: m.type, body: m.body, posted_at: toIso(m.postedAt), edited_at: toIsoOrNull(m.editedAt ?? null) })),
       },
     ];
   });
@@ -85,7 +85,7 @@ async function maintenanceViews(em: EntityManager, ids: string[], names: Map<str
         actual_start_at: toIsoOrNull(m.actualStartAt),
         actual_end_at: toIsoOrNull(m.actualEndAt),
         affected_services: refs(m.affectedServices, names),
-        messages: messages.filter((x) => x.maintenance === m.id).map((x) => ({ type: x.type, body: x.body, posted_at: toIso(x.postedAt) })),
+        messages: messages.filter((x) => x.maintenance === m.id).map((x) => ({ type: x.type, body: x.body, posted_at: toIso(x.postedAt), edited_at: null })),
       },
     ];
   });
@@ -116,19 +116,18 @@ export async function loadPageView(em: EntityManager, page: StatusPage, viewer: 
   });
 }
 
-/** Past incidents, newest first, 20 at a time, with the maintenances that ended in the same span. */
-export async function loadHistoryView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date, cursor?: string, only?: { incident?: string; maintenance?: string }): Promise<HistoryView> {
-  // Only which services the page shows, and their names: not the components' statuses and uptime.
+/** The page's service ids and their names: only which services it shows, not their statuses and uptime. */
+async function pageServices(em: EntityManager, page: StatusPage): Promise<{ serviceIds: string[]; names: Map<string, string> }> {
   const serviceIds = await pageServiceIds(em, page);
   const services = serviceIds.length ? await em.find(ServiceSchema, { id: { $in: serviceIds }, organization: page.organization, deletedAt: null }, { fields: ['name'] }) : [];
-  const names = new Map(services.map((s) => [s.id, s.name]));
+  return { serviceIds, names: new Map(services.map((s) => [s.id, s.name])) };
+}
+
+/** Past incidents, newest first, 20 at a time, with the maintenances that ended in the same span. */
+export async function loadHistoryView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date, cursor?: string): Promise<HistoryView> {
+  const { serviceIds, names } = await pageServices(em, page);
   const scope: PageScope = { organizationId: page.organization, serviceIds, customerId: viewer?.customer_id ?? null };
   const base = { page: pageHeader(page), viewer, generated_at: toIso(now) };
-  if (only) {
-    const incidents = only.incident ? await incidentViews(em, await pageIncidentIds(em, scope, { id: only.incident }, { now, limit: 1 }), names) : [];
-    const maintenances = only.maintenance ? await maintenanceViews(em, await pageMaintenanceIds(em, scope, { id: only.maintenance }, 1), names) : [];
-    return { ...base, incidents, maintenances, next_cursor: null };
-  }
   const pos = cursor ? decodeCursor(cursor) : null;
   const ids = await pageIncidentIds(em, scope, 'history', { now, limit: HISTORY_PAGE_SIZE + 1, ...(pos ? { before: { at: pos.createdAt, id: pos.id } } : {}) });
   const incidents = await incidentViews(em, ids.slice(0, HISTORY_PAGE_SIZE), names);
@@ -138,6 +137,23 @@ export async function loadHistoryView(em: EntityManager, page: StatusPage, viewe
   const spanStart = more ? new Date(last.published_at) : new Date(0);
   const maintenances = await maintenanceViews(em, await pageMaintenanceIds(em, scope, { between: [spanStart, spanEnd] }, 100), names);
   return { ...base, incidents, maintenances, next_cursor: more ? encodeCursor({ createdAt: new Date(last.published_at), id: last.id }) : null };
+}
+
+/**
+ * One incident or maintenance for its own page, under the same rules as the page and the
+ * history (drafts, deleted rows, other customers' incidents and other services' items are not
+ * found); null when this viewer may not see it.
+ */
+export async function loadItemView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date, item: { kind: 'incident' | 'maintenance'; id: string }): Promise<ItemView | null> {
+  const { serviceIds, names } = await pageServices(em, page);
+  const scope: PageScope = { organizationId: page.organization, serviceIds, customerId: viewer?.customer_id ?? null };
+  const base = { page: pageHeader(page), viewer, generated_at: toIso(now) };
+  if (item.kind === 'incident') {
+    const [incident] = await incidentViews(em, await pageIncidentIds(em, scope, { id: item.id }, { now, limit: 1 }), names);
+    return incident ? { kind: 'incident', ...base, incident } : null;
+  }
+  const [maintenance] = await maintenanceViews(em, await pageMaintenanceIds(em, scope, { id: item.id }, 1), names);
+  return maintenance ? { kind: 'maintenance', ...base, maintenance } : null;
 }
 
 /** The feed's ETag inputs and its newest `limit` entries; feeds are public, so customer-scoped incidents never appear. */
