@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { slackReplySender } from '../usecases/alerting/slack-replies';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
 import { type Config } from '../config';
@@ -63,7 +64,12 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     logger: log.child({ component: 'api' }),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
     sla: { workflows: temporalSlaWorkflows(temporal, slaTimings(config)), printer, links: slaLinks(config) },
-    alerts: { control: temporalAlertControl(temporal), tester: temporalChannelTester(temporal), linkKey: alertLinkKey(config) },
+    alerts: {
+      control: temporalAlertControl(temporal),
+      tester: temporalChannelTester(temporal),
+      linkKey: alertLinkKey(config),
+      slackReplies: slackReplySender({ allowCidrs: config.WEBHOOK_ALLOW_CIDRS, timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+    },
     console: { mail: consoleMailer, temporalUiUrl: opts.temporalUiUrl ?? config.TEMPORAL_UI_URL ?? null },
   });
   await app.listen({ host: config.HOST, port: config.PORT });

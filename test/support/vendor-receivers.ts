@@ -9,6 +9,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type VendorKind = 'slack' | 'teams' | 'discord' | 'pagerduty' | 'opsgenie';
+/** A vendor's channel endpoint, or Slack's `response_url` of a button press (where an app answers the person who pressed). */
+export type ReceiverKind = VendorKind | 'slack_response_url';
 
 export interface ReceivedRequest {
   /** Path with query string. */
@@ -33,8 +35,8 @@ export interface VendorReceiverOptions {
 }
 
 export interface VendorReceiver {
-  kind: VendorKind;
-  /** The webhook URL (slack, teams, discord) or API base (pagerduty, opsgenie) to configure. */
+  kind: ReceiverKind;
+  /** The webhook URL (slack, teams, discord), API base (pagerduty, opsgenie) or response_url (slack_response_url) to configure. */
   url: string;
   requests: ReceivedRequest[];
   /** Every violation of every request, prefixed with the request's index and path. */
@@ -191,6 +193,39 @@ const slack = (webhookPath: string): Contract => ({
   },
   fail: () => ({ status: 500, contentType: 'text/plain', body: 'rollup_error' }),
 });
+
+// --- Slack response_url --------------------------------------------------------------------------
+// https://api.slack.com/interactivity/handling#message_responses (response_url: JSON POST, text,
+// response_type in_channel|ephemeral, replace_original / delete_original booleans; 5 uses in 30 min)
+// https://api.slack.com/reference/block-kit/blocks#section (a section's text: at most 3,000 characters)
+
+/** How many messages one response_url takes before Slack answers `used_url`. */
+const RESPONSE_URL_USES = 5;
+
+function checkSlackResponse(req: Incoming): string[] {
+  const out: string[] = [];
+  const b = req.body;
+  if (!isObj(b)) return ['invalid_payload: body must be a JSON object'];
+  // An app's answer is shown as a message: without blocks, its text is the message's one section.
+  str(out, 'text', b.text, { required: true, min: 1, max: b.blocks === undefined ? 3000 : 40000 });
+  if (typeof b.text === 'string') mrkdwn(out, 'text', b.text);
+  str(out, 'response_type', b.response_type, { oneOf: ['in_channel', 'ephemeral'] });
+  for (const k of ['replace_original', 'delete_original'] as const) if (b[k] !== undefined && typeof b[k] !== 'boolean') out.push(`${k} must be a boolean (got ${JSON.stringify(b[k])})`);
+  const ids = new Set<string>();
+  arr(out, 'blocks', b.blocks, { max: 50 }).forEach((block, i) => slackBlock(out, `blocks[${i}]`, block, ids));
+  return out;
+}
+
+const slackResponse = (webhookPath: string): Contract => {
+  let uses = 0;
+  return {
+    webhookPath,
+    check: (req) => [...checkSlackResponse(req), ...(++uses > RESPONSE_URL_USES ? [`used_url: a response_url takes ${RESPONSE_URL_USES} messages`] : [])],
+    accept: () => json(200, { ok: true }),
+    reject: (_req, v) => json(v.some((x) => x.startsWith('used_url')) ? 404 : 400, { ok: false, error: v.some((x) => x.startsWith('used_url')) ? 'used_url' : v.some((x) => x.startsWith('text is required')) ? 'no_text' : 'invalid_payload' }),
+    fail: () => json(500, { ok: false, error: 'internal_error' }),
+  };
+};
 
 // --- Microsoft Teams (Workflows webhook, Adaptive Card) ------------------------------------------
 // https://learn.microsoft.com/en-us/microsoftteams/platform/webhooks-and-connectors/how-to/connectors-using#send-adaptive-cards-using-an-incoming-webhook
@@ -432,11 +467,13 @@ const opsgenie = (apiKey: string | undefined): Contract => {
 
 // --- The server --------------------------------------------------------------------------------
 
-function contractFor(kind: VendorKind, options: VendorReceiverOptions): Contract {
+function contractFor(kind: ReceiverKind, options: VendorReceiverOptions): Contract {
   const token = randomBytes(12).toString('hex');
   switch (kind) {
     case 'slack':
       return slack(`/services/T0VIGIL01/B0VIGIL01/${token}`);
+    case 'slack_response_url':
+      return slackResponse(`/actions/T0VIGIL01/${Date.now()}/${token}`);
     case 'teams':
       return teams(`/workflows/${token}/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${token}`);
     case 'discord':
@@ -448,13 +485,14 @@ function contractFor(kind: VendorKind, options: VendorReceiverOptions): Contract
   }
 }
 
-function unknownPath(kind: VendorKind): Answer {
+function unknownPath(kind: ReceiverKind): Answer {
+  if (kind === 'slack_response_url') return json(404, { ok: false, error: 'expired_url' });
   if (kind === 'slack') return { status: 404, contentType: 'text/plain', body: 'no_service' };
   if (kind === 'discord') return json(404, { message: 'Unknown Webhook', code: 10015 });
   return json(404, { message: 'Not Found' });
 }
 
-export async function startVendorReceiver(kind: VendorKind, options: VendorReceiverOptions = {}): Promise<VendorReceiver> {
+export async function startVendorReceiver(kind: ReceiverKind, options: VendorReceiverOptions = {}): Promise<VendorReceiver> {
   const contract = contractFor(kind, options);
   const requests: ReceivedRequest[] = [];
   const waiters = new Set<() => void>();

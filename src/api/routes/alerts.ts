@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SlackReplySender } from '../../usecases/alerting/slack-replies';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, getAlert, listAlerts } from '../../usecases/alerting/alerts';
@@ -17,6 +18,8 @@ export interface AlertRouteDeps {
   tester: ChannelTester;
   /** Checks the one-click links in notifications (the worker signs them with the same key). */
   linkKey: Buffer;
+  /** Posts follow-ups to Slack button presses (WEBHOOK_ALLOW_CIDRS); default: public addresses only. */
+  slackReplies?: SlackReplySender;
 }
 
 const ListAlertsQuery = ListQuery.extend({

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SecretBox } from '../../infra/secret-box';
 import { handleSlackInteraction } from '../../usecases/alerting/slack-interactions';
+import { slackReplySender } from '../../usecases/alerting/slack-replies';
 import { routeDoc } from '../route-doc';
 import type { AlertRouteDeps } from './alerts';
 
@@ -23,6 +24,8 @@ const FORM_LIMIT_BYTES = 64 * 1024;
  * elsewhere: only this plugin's scope reads it, and keeps it as the raw string the signature covers.
  */
 export const slackInteractionRoutes: FastifyPluginAsyncZod<{ box: SecretBox; alerts: AlertRouteDeps }> = async (app, opts) => {
+  // Without a configured sender (tests of other areas), follow-ups may go to public addresses only.
+  const replies = opts.alerts.slackReplies ?? slackReplySender();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => done(null, body));
   const { errorResponses, ...doc } = routeDoc('receiveSlackInteraction', {
     summary: 'Slack interactivity: a button press',
@@ -30,17 +33,22 @@ export const slackInteractionRoutes: FastifyPluginAsyncZod<{ box: SecretBox; ale
     description: [
       'Set as the Slack app’s Interactivity Request URL for a Slack channel with a `signing_secret`. Slack posts `payload=<JSON>` (`application/x-www-form-urlencoded`) when someone presses the message’s Acknowledge or Resolve button (`action_id` `vigil_acknowledge`/`vigil_resolve`, `value` the one-click token).',
       'The request must carry `X-Slack-Request-Timestamp` (within 5 minutes of now) and `X-Slack-Signature` (`v0=` and the hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` with the signing secret), else 401. The alert is acknowledged or resolved once per button, in the name of `Slack user @<username> (<user id>) in channel “<channel name>”`; a second press, an expired or foreign button answers 200 with a sentence saying so (Slack shows an error for anything else).',
+      'Slack shows nobody this answer, so once it is sent the same sentence is posted to the press’s `response_url` as an ephemeral message (`{"response_type": "ephemeral", "replace_original": false, "text": …}`) that only the person who pressed sees: “Acknowledged … — by Slack user @… at <time>”, or why nothing was done. It goes through the same address checks as channel messages; if it fails it is logged, and the acknowledgement or resolution stands.',
     ].join('\n\n'),
     errors: ['validation_failed', 'unauthenticated', 'not_found'],
   });
-  app.post('/integrations/slack/interactions/:channelId', { schema: { ...doc, params: ChannelParams, response: { 200: SlackAnswerSchema, ...errorResponses } } }, async (request) => {
+  app.post('/integrations/slack/interactions/:channelId', { schema: { ...doc, params: ChannelParams, response: { 200: SlackAnswerSchema, ...errorResponses } } }, async (request, reply) => {
     const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
-    return handleSlackInteraction(request.em, { box: opts.box, linkKey: opts.alerts.linkKey, control: opts.alerts.control }, {
+    const log = (fields: Record<string, unknown>, message: string) => request.log.warn(fields, message);
+    const { answer, followUp } = await handleSlackInteraction(request.em, { box: opts.box, linkKey: opts.alerts.linkKey, control: opts.alerts.control, replies, log }, {
       channelId: request.params.channelId,
       rawBody: typeof request.body === 'string' ? request.body : '',
       timestamp: header('x-slack-request-timestamp'),
       signature: header('x-slack-signature'),
       now: request.now,
     });
+    // After the answer has left: Slack's 3-second limit is for this answer alone.
+    if (followUp) reply.raw.once('close', () => void followUp());
+    return answer;
   });
 };
