@@ -1,5 +1,7 @@
 /**
- * An outage as the people in it live it, in a real headless Chromium: a monitor that is up, its
+ * An outage as the people in it live it, in a real headless Chromium: an empty organization set up
+ * by clicking through the console (a service, an agent, an "Is it up?" check, a Slack channel, an
+ * escalation policy and a rule, a status page), the monitor up, its
  * target stopping, the console and the Slack message saying so, the on-call engineer pressing
  * Slack's Acknowledge button, an incident drafted from the flip in customers' words and published,
  * a maintenance window, the recovery. Each step asserts what a person sees — the console, the
@@ -41,7 +43,7 @@ const SUBDOMAIN = 'outage-journey';
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: OrgFixture<never, 'Checkout'>;
+let org: OrgFixture;
 let smtp: SmtpSink;
 let mailer: Mailer;
 let slack: VendorReceiver;
@@ -83,7 +85,7 @@ beforeAll(async () => {
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
     alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
   });
-  org = await orgWithKeys(api, { services: ['Checkout'] });
+  org = await orgWithKeys(api);
   browser = await launchBrowser();
   await startTarget();
 }, 240_000);
@@ -116,6 +118,20 @@ async function both(name: string, p: Page = page): Promise<void> {
   await p.setViewportSize(WIDE);
 }
 
+/** A `datetime-local` value for `at` as a person in `zone` types it. */
+function localInput(at: Date, zone: string): string {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/** The channel form, filled for a Slack incoming webhook. */
+async function fillSlackChannel(name: string, url: string): Promise<void> {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Type', { exact: true }).selectOption('slack');
+  await page.getByLabel('URL', { exact: true }).fill(url);
+  await page.getByRole('button', { name: /^Create channel/ }).click();
+}
+
 /** The Slack message's button URLs by label. */
 function slackButtons(body: any): Record<string, string> {
   const out: Record<string, string> = {};
@@ -125,37 +141,101 @@ function slackButtons(body: any): Record<string, string> {
 const slackText = (body: unknown) => JSON.stringify(body);
 
 describe('an outage, as the people in it see it', () => {
-  it('a monitor that is up: the console shows it healthy, with its agent by name', async () => {
+  it('an empty organization, set up in the console: a service, an agent, an "Is it up?" check, alerting in its three steps and a status page', async () => {
     const email = 'oncall@acme.example';
-    await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'operator' }, new Date());
-    const reg = await ok('POST', '/v1/agents', { name: 'office-rack' });
-    agent = await startAgentProcess(api.baseUrl, reg.token);
-    // An "Is it up?" check: no thresholds.
-    const metric = await ok('POST', '/v1/metrics', { service_id: org.services.Checkout, name: 'Storefront', source_type: 'http', source_config: { url: `http://127.0.0.1:${targetPort}/` }, interval_seconds: 5, agent_id: reg.id, unit: 'ms' });
-    metricId = metric.id;
-    const channel = await ok('POST', '/v1/notification-channels', { name: '#ops', type: 'slack', url: slack.url });
-    const policy = await ok('POST', '/v1/escalation-policies', { name: 'Ops', repeat: 0, levels: [{ delay_minutes: 30, targets: [{ type: 'channel', id: channel.id }] }] });
-    await ok('POST', '/v1/alert-rules', { name: 'Storefront down', kind: 'metric_status', subject_id: metricId, severity: 'critical', escalation_policy_id: policy.id });
-    await ok('POST', '/v1/status-pages', { subdomain: SUBDOMAIN, title: 'Acme Status', groups: [{ name: 'Shop', components: [{ kind: 'service', id: org.services.Checkout }] }] });
-
+    await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'owner' }, new Date());
     context = await browser.newContext({ viewport: WIDE });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     await signInInBrowser({ page, baseUrl: api.baseUrl, smtp }, email);
+    const nav = (name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+    const flash = (text: string | RegExp) => page.getByRole('status').getByText(text).waitFor();
 
+    await nav('Services');
+    await page.getByRole('link', { name: 'New service' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Checkout');
+    await page.getByRole('button', { name: 'Create service' }).click();
+    await flash('Created Checkout.');
+
+    await nav('Agents');
+    const register = page.getByRole('form', { name: 'Register an agent' });
+    await register.getByLabel('Agent name').fill('office-rack');
+    await register.getByRole('button', { name: 'Register agent' }).click();
+    await page.getByRole('heading', { name: 'Agent: office-rack', level: 1 }).waitFor();
+    agent = await startAgentProcess(api.baseUrl, await page.getByLabel('Agent token (VIGIL_AGENT_TOKEN)').inputValue());
+
+    await nav('Metrics');
+    await page.getByRole('link', { name: 'New metric' }).click();
+    const chooser = page.getByRole('form', { name: 'Choose the type' });
+    await chooser.getByLabel('Type').selectOption({ label: 'HTTP(S): is it up?' });
+    await chooser.getByRole('button', { name: 'Show its settings' }).click();
+    await page.waitForURL(/[?&]type=http/);
+    await page.getByLabel('Service').selectOption({ label: 'Checkout' });
+    await page.getByLabel('Name', { exact: true }).fill('Storefront');
+    await page.getByLabel('URL', { exact: true }).fill(`http://127.0.0.1:${targetPort}/`);
+    await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'office-rack' });
+    await page.getByLabel('Check every (seconds)').fill('5');
+    await page.getByRole('button', { name: 'Create metric' }).click();
+    await page.getByRole('heading', { name: 'Metric: Storefront', level: 1 }).waitFor();
+    metricId = /\/console\/metrics\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    await both('1-first-monitor');
+
+    // Alerting, in the order the checklist gives: a channel, a policy, a rule.
+    await nav('Alerts');
+    const checklist = page.getByRole('region', { name: 'Set up alerting in three steps' });
+    await checklist.getByRole('listitem').filter({ hasText: '1. A notification channel' }).getByRole('link', { name: 'Add one' }).click();
+    await fillSlackChannel('#ops', slack.url);
+    await flash(/^Channel created/);
+    await nav('Alerts');
+    await checklist.getByRole('listitem').filter({ hasText: '2. An escalation policy' }).getByRole('link', { name: 'Add one' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Ops');
+    await page.getByRole('group', { name: 'Notification channels' }).first().getByRole('checkbox', { name: '#ops' }).check();
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await flash(/Ops/);
+    await nav('Alerts');
+    await checklist.getByRole('listitem').filter({ hasText: '3. An alert rule' }).getByRole('link', { name: 'Add one' }).click();
+    const kind = page.getByRole('form', { name: 'What raises the alert' });
+    await kind.getByLabel('Raise an alert when').selectOption('metric_status');
+    await kind.getByRole('button', { name: 'Show what it can watch' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Storefront down');
+    await page.getByLabel('Watching').selectOption({ label: 'Metric: Storefront' });
+    await page.getByLabel('Escalation policy').selectOption({ label: 'Ops' });
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await flash(/Storefront down/);
+    await nav('Alerts');
+    expect(await page.getByRole('region', { name: 'Set up alerting in three steps' }).count()).toBe(0);
+
+    await nav('Status pages');
+    await page.getByRole('link', { name: 'New status page' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Acme Status');
+    await page.getByLabel('Subdomain', { exact: true }).fill(SUBDOMAIN);
+    const group = page.getByRole('group', { name: 'Group 1' });
+    await group.getByLabel(/^Heading/).fill('Shop');
+    await group.getByLabel('Component 1').selectOption({ label: 'Checkout' });
+    await page.getByRole('button', { name: 'Create status page' }).click();
+    await flash(/^Status page created; it is live at/);
+
+    // What the clicks made, as the API reads it.
+    const rules = await ok('GET', '/v1/alert-rules');
+    expect(rules.items).toMatchObject([{ name: 'Storefront down', kind: 'metric_status', subject_id: metricId, enabled: true }]);
+    const metric = await ok('GET', `/v1/metrics/${metricId}`);
+    expect(metric).toMatchObject({ source_type: 'http', thresholds: null, interval_seconds: 5, source_config: { url: `http://127.0.0.1:${targetPort}/` } });
+  }, 180_000);
+
+  it('a monitor that is up: the console shows it healthy, with its agent by name', async () => {
     await page.goto(`${api.baseUrl}/console/metrics/${metricId}`);
     // The page follows the first check by itself.
     await page.locator('main dd .badge.healthy').first().waitFor({ timeout: OUTAGE_WAIT });
     expect(await page.locator('dl.facts dt:text-is("Agent") + dd').innerText()).toContain('office-rack');
-    await both('1-up');
+    await both('2-up');
   }, 120_000);
 
   it('the target stops: the metric reads Down in words, the overview opens with the critical alert, and Slack gets a message to act on', async () => {
     await stopTarget();
     await page.locator('main dd .badge.unhealthy').first().waitFor({ timeout: OUTAGE_WAIT });
     expect(await page.locator('main dd .badge.unhealthy').first().innerText()).toBe('Down (TCP connection refused)');
-    await both('2-metric-down');
+    await both('3-metric-down');
 
     const [message] = await slack.waitFor(1, OUTAGE_WAIT);
     const text = slackText(message!.body);
@@ -169,7 +249,7 @@ describe('an outage, as the people in it see it', () => {
     expect(await page.locator('#open-alerts').innerText()).toContain('1 critical alert open');
     const alerts = await ok('GET', '/v1/alerts?state=open');
     alertId = alerts.items[0].id;
-    await both('3-overview-alert');
+    await both('4-overview-alert');
   }, 120_000);
 
   it('the on-call engineer presses Acknowledge in Slack: the page says who and when, and the alert says so', async () => {
@@ -180,7 +260,7 @@ describe('an outage, as the people in it see it', () => {
     await tab.getByRole('button', { name: /Acknowledge/ }).click();
     await tab.getByRole('heading', { name: 'Acknowledged' }).waitFor();
     expect(await tab.locator('body').innerText()).toContain('by one-click link in slack channel “#ops”');
-    await both('4-acknowledged', tab);
+    await both('5-acknowledged', tab);
     await tab.close();
     expect((await ok('GET', `/v1/alerts/${alertId}`)).state).toBe('acknowledged');
   }, 60_000);
@@ -192,28 +272,45 @@ describe('an outage, as the people in it see it', () => {
     incidentId = page.url().split('/').pop()!.split('?')[0]!;
     const draft = await page.locator('main').innerText();
     expect(draft).toMatch(/We are investigating problems with Checkout since/);
-    await both('5-incident-draft');
-    await ok('POST', `/v1/incidents/${incidentId}/publish`);
+    await both('6-incident-draft');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('status').getByText('Incident published.').waitFor();
     const pub = await context.newPage();
     await pub.goto(`${pageBase()}/`);
     const body = await pub.locator('main').innerText();
     expect(body).toContain('We are investigating problems with Checkout since');
     expect(body).not.toContain('ECONNREFUSED');
     expect(body).not.toContain('office-rack');
-    await both('6-public-incident', pub);
+    await both('7-public-incident', pub);
     await pub.close();
   }, 60_000);
 
   it('a maintenance window is announced and started: the public page says maintenance, not a second outage', async () => {
     const start = new Date(Date.now() + 3_600_000);
-    const window = await ok('POST', '/v1/maintenances', { title: 'Storefront restart', affected_services: [org.services.Checkout], scheduled_start_at: start.toISOString(), scheduled_end_at: new Date(start.getTime() + 3_600_000).toISOString() });
-    await ok('POST', `/v1/maintenances/${window.id}/start`);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Maintenance', exact: true }).click();
+    await page.getByRole('link', { name: 'Schedule maintenance' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Storefront restart');
+    const startsAt = page.getByLabel(/^Starts at/);
+    const zone = /\(([^)]+)\)$/.exec((await page.locator(`label[for="${await startsAt.getAttribute('id')}"]`).innerText()).trim())![1]!;
+    await startsAt.fill(localInput(start, zone));
+    await page.getByLabel(/^Ends at/).fill(localInput(new Date(start.getTime() + 3_600_000), zone));
+    await page.getByRole('group', { name: 'Affected services' }).getByRole('checkbox', { name: 'Checkout' }).check();
+    await page.getByRole('button', { name: 'Schedule maintenance' }).click();
+    await page.getByRole('status').getByText('Maintenance scheduled.').waitFor();
+    await page.getByRole('button', { name: 'Start now' }).click();
+    await page.getByRole('button', { name: 'Complete now' }).waitFor();
     const pub = await context.newPage();
     await pub.goto(`${pageBase()}/`);
     expect(await pub.locator('section[aria-labelledby="maintenance-now"]').innerText()).toContain('Storefront restart');
-    await both('7-public-maintenance', pub);
+    // Down inside an announced window: the metric adds no outage of its own; the headline is the
+    // published incident's impact (it is still open), beside the maintenance in progress.
+    expect((await pub.locator('#overall-status').innerText()).trim()).not.toBe('Major outage');
+    await both('8-public-maintenance', pub);
     await pub.close();
-    await ok('POST', `/v1/maintenances/${window.id}/complete`);
+    await page.getByRole('button', { name: 'Complete now' }).click();
+    await page.getByRole('button', { name: 'Complete now' }).waitFor({ state: 'detached' });
+    // A completed window offers no cancel.
+    expect(await page.getByRole('link', { name: /Cancel maintenance/ }).count()).toBe(0);
   }, 60_000);
 
   it('recovery: the metric is healthy again, the alert resolves itself, Slack hears how long it lasted, and the resolved incident leaves the page', async () => {
@@ -227,12 +324,15 @@ describe('an outage, as the people in it see it', () => {
       return m!;
     }, 20_000);
     expect(slackText(resolved.body)).toMatch(/Storefront recovered after \d+ (s|min)/);
-    await ok('POST', `/v1/incidents/${incidentId}/resolve`, { message: 'The storefront is back.' });
+    await page.goto(`${api.baseUrl}/console/incidents/${incidentId}`);
+    await page.getByLabel('Closing message (optional, posted as Resolved)').fill('The storefront is back.');
+    await page.getByRole('button', { name: 'Resolve incident' }).click();
+    await page.getByRole('status').getByText('Incident resolved.').waitFor();
     const pub = await context.newPage();
     await pub.goto(`${pageBase()}/`);
     expect(await pub.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incidentId}"]`).count()).toBe(0);
     expect((await pub.locator('#overall-status').innerText()).trim()).toBe('All systems operational');
-    await both('8-public-recovered', pub);
+    await both('9-public-recovered', pub);
     await pub.close();
     expect(slack.violations()).toEqual([]);
     expect(errors).toEqual([]);
