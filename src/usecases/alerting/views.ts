@@ -31,8 +31,8 @@ export interface ChannelView {
   id: string;
   name: string;
   type: ChannelType;
-  /** email: addresses; opsgenie: region; slack with a signing secret: its hint; {} otherwise. */
-  settings: { addresses?: string[]; region?: 'us' | 'eu'; signing_secret_hint?: string };
+  /** email: addresses; opsgenie: region; pagerduty and opsgenie with an endpoint of their own: api_url; slack with a signing secret: its hint; {} otherwise. */
+  settings: { addresses?: string[]; region?: 'us' | 'eu'; api_url?: string; signing_secret_hint?: string };
   secret_hint: string | null;
   enabled: boolean;
   created_at: string;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ProblemError } from '../../../../domain/error-catalog';
 import type { FormValues } from '../../../../render/console/alerting-parts';
-import { channelDetailBody, channelFormBody, channelHref, channelListBody } from '../../../../render/console/alerting-channels';
+import { channelDetailBody, channelFormBody, channelFormType, channelHref, channelListBody } from '../../../../render/console/alerting-channels';
 import type { FormProblem } from '../../../../render/console/forms';
 import { testChannelSend } from '../../../../usecases/alerting/channel-tests';
 import { createChannel, deleteChannel, getChannel, listChannels, revealSigningSecret, updateChannel } from '../../../../usecases/alerting/channels';
@@ -21,6 +21,20 @@ type Failed = { problem: FormProblem; status: number };
 /** The addresses of the textarea: one per line (commas also separate), blanks dropped. */
 const addressesOf = (text: string) => text.split(/[\n,]/).map((a) => a.trim()).filter(Boolean);
 
+/** A Slack app's signing secret: typed, it is set (or replaced); on edit, "remove" ticked with none typed clears it; else unchanged. */
+function slackSigningSecret(body: unknown, forPatch: boolean): { signing_secret?: string | null } {
+  const typed = field(body, 'signing_secret').trim();
+  if (typed) return { signing_secret: typed };
+  return forPatch && field(body, 'remove_signing_secret') === 'true' ? { signing_secret: null } : {};
+}
+
+/** PagerDuty's or Opsgenie's own endpoint: empty is the vendor's (left out on create, null on edit). */
+function apiUrl(body: unknown, forPatch: boolean): { api_url?: string | null } {
+  const typed = field(body, 'api_url').trim();
+  if (typed) return { api_url: typed };
+  return forPatch ? { api_url: null } : {};
+}
+
 /** The type's own fields of the form, as the API's create body has them. */
 function typeFields(type: string, body: unknown, forPatch: boolean): Record<string, unknown> {
   const secret = (name: string) => {
@@ -31,22 +45,24 @@ function typeFields(type: string, body: unknown, forPatch: boolean): Record<stri
     case 'email':
       return { addresses: addressesOf(field(body, 'addresses')) };
     case 'slack':
+      return { ...secret('url'), ...slackSigningSecret(body, forPatch) };
     case 'teams':
     case 'discord':
     case 'webhook':
       return secret('url');
     case 'pagerduty':
-      return secret('routing_key');
+      return { ...secret('routing_key'), ...apiUrl(body, forPatch) };
     case 'opsgenie':
-      return { ...secret('api_key'), region: field(body, 'region') || 'us' };
+      return { ...secret('api_key'), region: field(body, 'region') || 'us', ...apiUrl(body, forPatch) };
     default:
       return {};
   }
 }
 
-/** What a refused form showed, without its secrets (they are typed again). */
+/** What a refused form showed, without its secrets (routing key, API key, signing secret: they are typed again). */
 function echo(body: unknown): FormValues {
-  return { name: field(body, 'name'), type: field(body, 'type'), addresses: field(body, 'addresses'), url: field(body, 'url'), region: field(body, 'region'), enabled: field(body, 'enabled') };
+  const kept = ['name', 'type', 'addresses', 'url', 'region', 'api_url', 'remove_signing_secret', 'enabled'];
+  return Object.fromEntries(kept.map((name) => [name, field(body, name)]));
 }
 
 function testNotice(r: Awaited<ReturnType<typeof testChannelSend>>): string {
@@ -69,7 +85,11 @@ export const channelPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
   const sendForm = (reply: FastifyReply, v: ConsoleViewer, values: FormValues, channel?: ChannelView, failed?: Failed) =>
     sendPage(reply, v, NAV, { title: channel ? `Edit channel: ${channel.name}` : 'New notification channel', body: channelFormBody({ csrf: v.csrf, values, types: CHANNEL_TYPES, channel, problem: failed?.problem }) }, failed?.status);
 
-  app.get('/alerts/channels/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:alerts'), { type: 'slack', enabled: 'true', region: 'us' }));
+  // `?type=` from the type chooser: the form then holds that type's fields only.
+  app.get('/alerts/channels/new', async (request, reply) => {
+    const asked = (request.query as Record<string, unknown> | undefined)?.type;
+    return sendForm(reply, requireScope(request, 'write:alerts'), { type: channelFormType(typeof asked === 'string' ? asked : '', CHANNEL_TYPES), enabled: 'true', region: 'us' });
+  });
 
   app.post('/alerts/channels/new', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
@@ -90,7 +110,7 @@ export const channelPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     const channel = await getChannel(v.ctx, id);
     const sends = await listSends(v.ctx, id, listQuery(query, 25));
     if (failed?.status === 503) reply.header('retry-after', '5');
-    const body = channelDetailBody({ channel, sends: sends.items, nextCursor: sends.nextCursor, csrf: v.csrf, canWrite: v.can('write:alerts'), zone: v.timeZone, problem: failed?.problem });
+    const body = channelDetailBody({ channel, sends: sends.items, nextCursor: sends.nextCursor, csrf: v.csrf, canWrite: v.can('write:alerts'), zone: v.timeZone, publicBaseUrl: deps.publicBaseUrl, problem: failed?.problem });
     return sendPage(reply, v, NAV, { title: `Channel: ${channel.name}`, flash, body }, failed?.status);
   };
 
@@ -99,7 +119,7 @@ export const channelPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
   app.get<IdRequest>('/alerts/channels/:id/edit', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
     const c = await getChannel(v.ctx, request.params.id);
-    return sendForm(reply, v, { name: c.name, enabled: c.enabled ? 'true' : '', addresses: (c.settings.addresses ?? []).join('\n'), region: c.settings.region ?? 'us' }, c);
+    return sendForm(reply, v, { name: c.name, enabled: c.enabled ? 'true' : '', addresses: (c.settings.addresses ?? []).join('\n'), region: c.settings.region ?? 'us', api_url: c.settings.api_url ?? '' }, c);
   });
 
   app.post<IdRequest>('/alerts/channels/:id/edit', async (request, reply) => {
