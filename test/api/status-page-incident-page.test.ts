@@ -8,6 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
+import { NARROW_WIDTH, hasHorizontalScroll } from '../support/console-page-checks';
 import { eventually } from '../support/eventually';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { pageRequest } from '../support/status-host';
@@ -131,6 +132,10 @@ describe('an incident’s own page', () => {
       await page.locator('section[aria-labelledby="active-incidents"]').getByRole('link', { name: 'Checkout payments failing' }).click();
       await page.waitForURL(`**/incidents/${ids.active}`);
       await expectActiveIncidentPage(page);
+      // It reads on a phone too.
+      await page.setViewportSize({ width: NARROW_WIDTH, height: 800 });
+      expect(await hasHorizontalScroll(page)).toBe(false);
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // Back to the page, then to the resolved one from "Recent incidents".
       await page.locator('main').getByRole('link', { name: 'Back to current status' }).click();

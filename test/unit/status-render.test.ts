@@ -11,7 +11,7 @@ import type {
 } from '../../src/domain/status-page/model';
 import { type LoadedPageView, withPageState } from '../../src/domain/status-page/page-state';
 import { uptimeLevel, uptimeTotalText } from '../../src/render/components';
-import { renderHistoryPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../src/render/status-page';
+import { renderHistoryPage, renderItemPage, renderMessagePage, renderNotFoundPage, renderStatusPage } from '../../src/render/status-page';
 
 const EVIL = `<script>alert("x")</script>&'`;
 /** The status page's one script: the optional live update, served by the page's own host. */
@@ -343,6 +343,25 @@ describe('renderHistoryPage', () => {
     const html = renderHistoryPage(historyView({ page: header({ title: EVIL }), incidents: [incident({ title: EVIL })] }));
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain(EVIL_ESCAPED);
+  });
+});
+
+describe('renderItemPage', () => {
+  const item = (over: Partial<PageIncidentView> = {}) => ({ kind: 'incident' as const, page: header(), incident: incident(over), viewer: null, generated_at: '2026-11-20T15:00:00.000Z' });
+
+  it('escapes operator input in the title, heading and timeline, and loads no script but /live.js', () => {
+    const html = renderItemPage(item({ title: EVIL, messages: [{ type: EVIL, body: EVIL, posted_at: '2026-11-20T14:00:00.000Z', edited_at: '2026-11-20T14:30:00.000Z' }] }));
+    expect(html).toContain(`<title>${EVIL_ESCAPED}: `);
+    expect(html).toContain(`<h1>${EVIL_ESCAPED}</h1>`);
+    expect(html).not.toMatch(/<script(?! src="\/live\.js" defer><\/script>)/i);
+    expect(html).toContain('data-edited>edited <time datetime="2026-11-20T14:30:00.000Z">');
+  });
+
+  it('links every incident and maintenance title of the page and the history to its own page', () => {
+    const i = incident({ id: '11111111-1111-4111-8111-111111111111' });
+    const html = renderHistoryPage(historyView({ incidents: [i], maintenances: [maintenance({ id: '22222222-2222-4222-8222-222222222222' })] }));
+    expect(html).toContain('<a href="/incidents/11111111-1111-4111-8111-111111111111">');
+    expect(html).toContain('<a href="/maintenances/22222222-2222-4222-8222-222222222222">');
   });
 });
 
