@@ -64,6 +64,15 @@ describe('the words of an outage in a message', () => {
     }
   });
 
+  it('names who acted right after the status, so a vendor that caps its fields (Slack: 10) still shows it', () => {
+    const resolved: AlertMessage = { ...base, action: 'resolve', status: 'unhealthy', actor: 'console user ana@example.com', outage: { ...base.outage!, endedAt: '2026-12-01T22:27:49.000Z' } };
+    expect(facts(resolved).map((x) => x.label).slice(0, 2)).toEqual(['Status', 'Resolved by']);
+    expect(facts(resolved).length).toBeGreaterThan(10);
+    const slack = JSON.parse(String(channelRequest('slack', { url: 'https://hooks.example.com/x' }, resolved).body));
+    expect(slack.blocks[1].fields.map((f: { text: string }) => f.text)).toContain('*Resolved by*\nconsole user ana@example.com');
+    expect(facts({ ...resolved, action: 'acknowledge' }).map((x) => x.label).slice(0, 2)).toEqual(['Status', 'Acknowledged by']);
+  });
+
   it('falls back to the raw reason without an outage context (a test message, an older caller)', () => {
     const f = Object.fromEntries(facts({ ...base, outage: null }).map((x) => [x.label, x.value]));
     expect(f.Reason).toBe('ECONNREFUSED');

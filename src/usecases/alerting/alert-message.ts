@@ -44,12 +44,13 @@ export async function alertMessage(em: EntityManager, links: MessageLinks, alert
   const recipient = open || action === 'acknowledge' ? await linkRecipient(em, alert.organization, to) : null;
   const outage = await outageOf(em, alert, state, to, now);
   const lasted = outage.endedAt ? Date.parse(outage.endedAt) - Date.parse(outage.startedAt) : null;
-  // The stored summary says what went wrong; a resolution says how it ended.
+  // The stored summary says what went wrong; a resolution says how it ended (the headline already
+  // says after how long, so the summary does not repeat it).
   const summary =
     action === 'resolve' && lasted !== null
       ? status === 'healthy'
-        ? `${alert.subjectName} recovered after ${duration(lasted)}.`
-        : `${alert.subjectName} was resolved after ${duration(lasted)}; it is still ${status.replace(/_/g, ' ')}.`
+        ? `${alert.subjectName} is healthy again.`
+        : `${alert.subjectName} is still ${status.replace(/_/g, ' ')}: the alert was resolved${actor ? ` by ${actor}` : ''} before it recovered.`
       : alert.summary;
   const link = (which: 'acknowledge' | 'resolve') => (recipient ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, which, recipient, now.getTime())}` : null);
   return {

@@ -131,11 +131,17 @@ export interface Fact {
   value: string;
 }
 
-/** Status, target, since when (or how long it lasted), reason, confirming locations, subject, severity, metric, level, organization and actor, in display order. */
+/**
+ * Status, who acted, target, since when (or how long it lasted), reason, confirming locations,
+ * subject, severity, metric, level and organization, in display order. Who acknowledged or
+ * resolved comes second: formats with a cap on fields (Slack's section takes 10) drop the tail.
+ */
 export function facts(msg: AlertMessage): Fact[] {
   const o = msg.outage ?? null;
   const lasted = outageDuration(msg);
   const out: Fact[] = [{ label: 'Status', value: msg.status }];
+  if (msg.actor && msg.action === 'acknowledge') out.push({ label: 'Acknowledged by', value: msg.actor });
+  if (msg.actor && msg.action === 'resolve') out.push({ label: 'Resolved by', value: msg.actor });
   if (o?.target) out.push({ label: 'Target', value: o.target });
   if (o && lasted !== null) {
     if (o.endedAt) out.push({ label: 'Lasted', value: `${duration(lasted)} (${zonedTime(o.startedAt, o.timeZone)} to ${zonedTime(o.endedAt, o.timeZone)})` });
@@ -150,8 +156,6 @@ export function facts(msg: AlertMessage): Fact[] {
   }
   out.push({ label: 'Escalation level', value: String(msg.level) });
   out.push({ label: 'Organization', value: msg.organization.name });
-  if (msg.actor && msg.action === 'acknowledge') out.push({ label: 'Acknowledged by', value: msg.actor });
-  if (msg.actor && msg.action === 'resolve') out.push({ label: 'Resolved by', value: msg.actor });
   return out.map((f) => ({ label: f.label, value: oneLine(f.value) || '-' }));
 }
 
