@@ -109,6 +109,19 @@ describe('every vendor message', () => {
 });
 
 describe('PagerDuty events', () => {
+  it('goes to <base>/v2/enqueue, or to a pasted enqueue URL as it is', async () => {
+    const pd = await startVendorReceiver('pagerduty');
+    try {
+      for (const base of [pd.url, `${pd.url}/`, `${pd.url}/v2/enqueue`, `${pd.url}/v2/enqueue/`]) {
+        const res = await send(channelRequest('pagerduty', { routing_key: ROUTING_KEY }, message('trigger'), { pagerdutyEventsUrl: base, opsgenieApiUrl: '', opsgenieEuApiUrl: '' }));
+        expect([base, res.status]).toEqual([base, 202]);
+      }
+      expect(pd.requests.map((r) => r.path)).toEqual(Array(4).fill('/v2/enqueue'));
+    } finally {
+      await pd.close();
+    }
+  });
+
   it('trigger, acknowledge and resolve one alert under one dedup_key; only trigger carries payload and links', async () => {
     const pd = await startVendorReceiver('pagerduty');
     try {

@@ -24,7 +24,7 @@ const SlackSigningSecret = z
     'Slack channels: the Slack app’s signing secret (Basic Information → App Credentials). With it the message’s Acknowledge and Resolve are interactive buttons whose presses Slack sends to `/v1/integrations/slack/interactions/{channel id}`, verified with this secret; without it they are links. Secret: sealed, never answered.',
   );
 const VendorApiUrl = WebhookCreateBody.shape.url.describe(
-  'PagerDuty and Opsgenie channels: where this channel sends instead of the vendor’s default (PagerDuty: the Events API v2 enqueue URL, default https://events.pagerduty.com/v2/enqueue; Opsgenie: the API base, default by `region`) — a proxy, a regional or a compatible endpoint. Shown in `settings.api_url`.',
+  'PagerDuty and Opsgenie channels: where this channel sends instead of the vendor’s default (PagerDuty: the Events API base, default https://events.pagerduty.com, to which `/v2/enqueue` is added unless the URL already ends in it; Opsgenie: the API base, default by `region`) — a proxy, a regional or a compatible endpoint. Shown in `settings.api_url`.',
 );
 const Region = z.enum(['us', 'eu']).describe('Opsgenie endpoint: `us` (api.opsgenie.com, the default) or `eu` (api.eu.opsgenie.com).');
 

@@ -64,11 +64,20 @@ export function pagerdutyEvent(routingKey: string, msg: AlertMessage): Record<st
   };
 }
 
-/** `eventsUrl` is the base (`https://events.pagerduty.com`); the event goes to `<base>/v2/enqueue`. */
+/**
+ * `eventsUrl` is the base (`https://events.pagerduty.com`); the event goes to `<base>/v2/enqueue`.
+ * A URL that already ends in `/v2/enqueue` (people paste the one PagerDuty's docs show) is used
+ * as it is, so both readings reach the same endpoint.
+ */
+export function pagerdutyEnqueueUrl(eventsUrl: string): string {
+  const base = eventsUrl.replace(/\/+$/, '');
+  return /\/v2\/enqueue$/i.test(base) ? base : `${base}/v2/enqueue`;
+}
+
 export function pagerdutyRequest(eventsUrl: string, routingKey: string, msg: AlertMessage): ChannelRequest {
   return {
     method: 'POST',
-    url: `${eventsUrl.replace(/\/+$/, '')}/v2/enqueue`,
+    url: pagerdutyEnqueueUrl(eventsUrl),
     headers: { ...JSON_HEADERS },
     body: JSON.stringify(pagerdutyEvent(routingKey, msg)),
   };
