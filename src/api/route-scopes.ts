@@ -3,7 +3,7 @@ import type { Scope } from '../domain/scopes';
 /**
  * The one table that says which scope each operation needs (keyed by operationId).
  * `public` operations need no key; `agent` operations take an agent token (`vgl_agt_…`), not a key. A test fails when a route is missing here; the OpenAPI
- * document's security requirements come from it, and a test keeps docs/api-guide.md in step.
+ * document's security requirements come from it, and a test keeps docs/api/conventions.md in step.
  */
 export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' | 'agent'>> = {
   getHealth: 'public',

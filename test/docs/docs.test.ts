@@ -12,7 +12,7 @@ import { PLANS, PLAN_IDS } from '../../src/domain/plans';
 const ROOT = path.join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const readme = read('README.md');
-const apiGuide = read('docs/api-guide.md');
+const apiGuide = read('docs/api/conventions.md');
 const configuration = read('docs/configuration.md');
 
 /** The rows of the markdown table whose header row starts with `firstHeader`, as trimmed cells. */
@@ -31,13 +31,13 @@ function table(doc: string, firstHeader: string): string[][] {
 /** The backticked names in a cell: "`read:metrics` or `write:config`" → ["read:metrics", "write:config"]. */
 const codes = (cell: string | undefined) => [...(cell ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
-describe('docs/api-guide.md', () => {
+describe('docs/api/conventions.md', () => {
   const scopeRows = table(apiGuide, 'operationId');
   const byOperation = new Map(scopeRows.map((r) => [codes(r[0])[0] ?? '', r]));
 
   it.each(Object.entries(ROUTE_SCOPES))('lists %s in the scope table with the scope(s) it needs', (operationId, need) => {
     const row = byOperation.get(operationId);
-    if (!row) throw new Error(`${operationId} is missing from the scope table in docs/api-guide.md`);
+    if (!row) throw new Error(`${operationId} is missing from the scope table in docs/api/conventions.md`);
     const documented = row[3] ?? '';
     if (need === 'public' || need === 'agent') expect([operationId, documented]).toEqual([operationId, need]);
     else expect([operationId, codes(documented).sort()]).toEqual([operationId, [...need].sort()]);

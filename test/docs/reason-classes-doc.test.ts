@@ -3,8 +3,8 @@ import path from 'node:path';
 import { REASON_CODE_CLASSES } from '../../src/domain/reason-class';
 
 /** The API guide's "Reason classes" lists name codes by class: each named code must have that class in src/domain/reason-class.ts. */
-describe('docs/api-guide.md, Reason classes', () => {
-  const guide = readFileSync(path.join(__dirname, '..', '..', 'docs', 'api-guide.md'), 'utf8');
+describe('docs/api/probe-tests.md, Reason classes', () => {
+  const guide = readFileSync(path.join(__dirname, '..', '..', 'docs', 'api', 'probe-tests.md'), 'utf8');
   const section = guide.slice(guide.indexOf('### Reason classes'), guide.indexOf('### Source types'));
   const bullet = (name: string) => {
     const start = section.indexOf(`- **\`${name}\`**`);

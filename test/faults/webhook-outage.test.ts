@@ -13,7 +13,7 @@ import { type Answer, type ReceivedRequest, type Receiver, startReceiver, unused
  * Fault (issue 18): a webhook receiver down for 10 minutes, with the production retry schedule
  * compressed by configuration (WEBHOOK_RETRY_* and WEBHOOK_TIMEOUT_MS through loadConfig and the
  * worker's webhookRetryPolicy, as a deployment would set them), on the real Temporal harness with
- * the outbox relay on. What docs/api-guide.md#webhooks promises and this checks:
+ * the outbox relay on. What docs/api/webhooks.md promises and this checks:
  *
  * - every event is delivered once the receiver is back (retried on refused connections, 5xx and
  *   no answer within the timeout), 100 %;

@@ -11,7 +11,7 @@ export type { PageState };
  * maintenances in progress. The HTML page and its summary JSON both read the result, so the
  * headline, the components and the banners can never contradict each other.
  *
- * Rules (docs/api-guide.md, status pages):
+ * Rules (docs/api/status-pages.md):
  * - A component whose service is under a maintenance in progress shows "Under maintenance",
  *   whatever its metrics say: an announced window is not an outage.
  * - An open published incident puts its impact on each service it affects until it is resolved,
