@@ -12,6 +12,9 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { pageRequest } from '../support/status-host';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
+/** A test that fans the outbox out waits for suites with a relay, which hold it for their whole file. */
+const RELAY_WAIT = 300_000;
+
 /**
  * The configuration side of the console (metrics, status pages, webhooks, agents) over the real
  * API, PostgreSQL and a real SMTP sink for sign-in. The probe test that needs a prober runs in
@@ -305,7 +308,7 @@ describe('console webhooks', () => {
     expect(one.text).toContain(`<a href="${TEMPORAL_UI}/namespaces/default/workflows/webhook%3A${deliveryId}" rel="noopener">Open in Temporal UI`);
     // A viewer may read it, not send it again.
     expect(one.text).not.toContain('>Redeliver</button>');
-  });
+  }, RELAY_WAIT);
 
   it('redelivers as the API does: a new pending delivery of the same event, linked to the original; a pending one is 409', async () => {
     const page = await operator.get(`/console/webhooks/${hookId}/deliveries/${deliveryId}`);
