@@ -111,7 +111,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       return { alert_id: alertId, state, snoozed_until: snoozedUntil };
     },
     {
-      validator: (req) => {
+      validator: (req: { by: string; minutes: number }) => {
         openValidator();
         if (state !== 'triggered' && state !== 'acknowledged') throw new InvalidTransition(`A ${state} alert cannot be snoozed`);
         if (!Number.isInteger(req.minutes) || req.minutes < 1 || req.minutes > 1440) throw new InvalidTransition('minutes must be a whole number from 1 to 1440');
@@ -156,7 +156,16 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       }),
     );
   };
-  const tellTold = async (action: AlertAction, actor: string) => deliver(await local.planToldTargets({ alertId: id, action, round: seq }), actor);
+  // A level's sends still retrying while the escalation has moved on (see the level's step below).
+  const inFlight: Promise<void>[] = [];
+  const settle = async () => {
+    while (inFlight.length) await Promise.all(inFlight.splice(0));
+  };
+  // Those still retrying are waited for first, so that a send delivered late is told the outcome too.
+  const tellTold = async (action: AlertAction, actor: string) => {
+    await settle();
+    await deliver(await local.planToldTargets({ alertId: id, action, round: seq }), actor);
+  };
 
   const resolve = async (by: string, auto: boolean): Promise<string> => {
     await change({ kind: 'resolved', key: key('resolved'), actor: by, auto, ...(resolveNote && !auto ? { note: resolveNote } : {}) });
@@ -181,6 +190,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
 
   for (;;) {
     if (workflowInfo().continueAsNewSuggested) {
+      await settle();
       await continueAsNew<typeof alertWorkflow>({ ...ref, resume: { alertId: id, stepIndex, round, acknowledgedBy, seq } });
     }
     const by = resolveReq();
@@ -218,7 +228,10 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
         const plan = await local.planAlertStep({ organizationId: ref.organizationId, alertId: id, step, action, ...(round > 0 ? { round } : {}) });
         const skipped = plan.skipped.length ? { skipped: plan.skipped } : {};
         await change({ kind: stepIndex === 0 ? 'notified_level' : 'escalated', key: key(`step-${round}-${stepIndex}`), level: step.level, pass: step.pass, ...skipped });
-        await deliver(plan.sends, null);
+        // A channel that is down must not hold the escalation (its retries last about a minute):
+        // the level's delay runs from when it was paged, while its sends retry.
+        if (patched('page-next-level-on-time')) inFlight.push(deliver(plan.sends, null));
+        else await deliver(plan.sends, null);
         // A level that could reach nobody (everyone disabled, nobody on call) is passed at once, as
         // if nobody were on call there, instead of waiting out its delay with nobody paged.
         if (plan.sends.length === 0 && step.wait_after_ms !== null && patched('escalate-past-unreachable-level')) {
