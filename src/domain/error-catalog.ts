@@ -39,6 +39,7 @@ export const ERROR_CATALOG = {
   stale_revision: { status: 409, summary: 'The action names a revision that is no longer the statement\'s current one (a superseded revision, or an approval whose revision or sha256 changed since); review the current revision and act on it.' },
   approver_is_submitter: { status: 409, summary: 'An SLA statement must be approved by a different API key (or console user) than the one that submitted it.' },
   statement_closed: { status: 409, summary: 'The statement\'s period is closed (void, or its correction window has passed); nothing can change it any more.' },
+  delivery_refused: { status: 409, summary: 'The customer\'s mail server refused the SLA statement for good (an unknown mailbox, a rejected sender); `detail` quotes its answer. The statement stays approved: correct the billing email or have the mailbox fixed, then deliver again.' },
   no_billing_contact: { status: 409, summary: 'The statement cannot be delivered: neither the contract nor the customer has a billing email.' },
   insufficient_evidence: { status: 409, summary: 'The SLA statement\'s coverage (minutes with a measured status) is below the contract\'s `min_coverage_pct`; send `"acknowledge_gaps": true` to submit or approve it anyway (recorded in the audit trail).' },
   statement_busy: { status: 409, summary: 'The statement\'s workflow did not answer in time; retry with the same Idempotency-Key.' },

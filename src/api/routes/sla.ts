@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ProblemError } from '../../domain/error-catalog';
 import type { ErrorToken } from '../../domain/error-catalog';
 import type { StatementAction } from '../../domain/sla/transitions';
-import { type ActionBody, requestStatement, runStatementAction } from '../../usecases/sla/actions';
+import { requestStatement, runStatementAction } from '../../usecases/sla/actions';
 import { createContract, deleteContract, getContract, listContracts, updateContract } from '../../usecases/sla/contracts';
 import { type DocumentLinks, type PdfPrinter, evidenceCsv, statementHtml, statementPdf } from '../../usecases/sla/documents';
 import type { SlaWorkflows } from '../../usecases/sla/ports';
@@ -88,7 +88,7 @@ const ACTIONS: { action: StatementAction; path: string; operationId: string; sum
     summary: 'Email an approved statement to the customer',
     body: null,
     description: 'approved → delivered: the PDF (statement.json and statement.jws attached) goes to the contract\'s billing_email, else the customer\'s contact_email; `sent_at` is set.',
-    errors: ['invalid_transition', 'no_billing_contact'],
+    errors: ['invalid_transition', 'no_billing_contact', 'delivery_refused'],
   },
   {
     action: 'correct',
@@ -260,7 +260,7 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const schema = { ...doc, params: IdParams, headers: ActionIdempotencyHeaders, ...(a.body ? { body: a.body } : {}), response: { 200: SlaStatementSchema, ...errorResponses } };
     app.post(`/sla/statements/:id/${a.path}`, { schema }, async (request) => {
       const key = request.headers['idempotency-key'];
-      const s = await runStatementAction(request.orgContext(), deps.workflows, (request.params as { id: string }).id, a.action, (request.body ?? {}) as ActionBody, request.principal!.keyId, typeof key === 'string' ? key : undefined);
+      const s = await runStatementAction(request.orgContext(), deps.workflows, (request.params).id, a.action, (request.body ?? {}), request.principal!.keyId, typeof key === 'string' ? key : undefined);
       return presentStatement(s);
     });
   }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ContractSchema, CustomerSchema, SlaStatementSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
-import type { Mailer } from '../../infra/mailer';
+import { type MailMessage, type Mailer, isPermanentMailError } from '../../infra/mailer';
 import { reviewReminderEmail, statementDeliveryEmail } from '../../render/sla/emails';
 import { documentOf } from './documents';
 import type { StatementRef } from './ports';
@@ -51,8 +51,7 @@ export async function mailStatement(em: EntityManager, deps: SlaMailDeps, ref: S
     jwksUrl: deps.jwksUrl,
     verifyDocsUrl: deps.verifyDocsUrl,
   });
-  await deps.mailer.send({
-    to,
+  await sendRefusalAware(deps.mailer, to, {
     ...email,
     headers: { 'X-Vigil-Statement': `${row.id}; revision=${row.revision}; sha256=${row.sha256}` },
     messageId: `sla-statement-${row.id}`,
@@ -63,6 +62,21 @@ export async function mailStatement(em: EntityManager, deps: SlaMailDeps, ref: S
     ],
   });
   return { sentTo: to };
+}
+
+/**
+ * A permanent refusal (an unknown mailbox, a rejected sender) fails the delivery at once with the
+ * server's answer, for finance to act on: retrying would only hide it behind a busy statement.
+ * A temporary one (4xx, no answer) throws as it is, so the activity is retried.
+ */
+async function sendRefusalAware(mailer: Mailer, to: string, msg: Omit<MailMessage, 'to'>): Promise<void> {
+  try {
+    await mailer.send({ to, ...msg });
+  } catch (err) {
+    if (!isPermanentMailError(err)) throw err;
+    const answer = String((err as { response?: unknown }).response ?? (err as Error).message ?? 'refused').slice(0, 300);
+    throw new ProblemError('delivery_refused', `The mail server refused the statement for ${to}: ${answer}. The statement stays approved: correct the billing email (or have the mailbox fixed), then deliver again.`);
+  }
 }
 
 /**
