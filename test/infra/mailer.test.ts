@@ -83,12 +83,35 @@ describe('mailer over SMTP', () => {
   });
 
   it('logs in when the URL carries credentials', async () => {
-    const mailer = createMailer({ smtpUrl: `smtp://vigil:s%40cret@127.0.0.1:${sink.port}`, from: FROM, outboxDir: '/nonexistent' });
+    // A server of its own that refuses mail without a login and refuses any login but this one.
+    const guarded = await startSmtpSink({ requireAuth: { user: 'vigil', pass: 's@cret' } });
     try {
-      const { messageId } = await mailer.send(message('dave@example.test'));
-      await sink.waitFor((x) => x.messageId === messageId);
+      const mailer = createMailer({ smtpUrl: `smtp://vigil:s%40cret@127.0.0.1:${guarded.port}`, from: FROM, outboxDir: '/nonexistent' });
+      try {
+        const { messageId } = await mailer.send(message('dave@example.test'));
+        await guarded.waitFor((x) => x.messageId === messageId);
+      } finally {
+        await mailer.close();
+      }
+      // The password is percent-decoded from the URL before it is sent.
+      expect(guarded.auths.map((a) => [a.username, a.password, a.accepted])).toEqual([['vigil', 's@cret', true]]);
+
+      // The same server refuses a wrong password and a missing login, so the send above proves the login.
+      const wrong = createMailer({ smtpUrl: `smtp://vigil:nope@127.0.0.1:${guarded.port}`, from: FROM, outboxDir: '/nonexistent' });
+      try {
+        expect(await sendError(wrong.send(message('dave@example.test')))).toMatchObject({ code: 'EAUTH', responseCode: 535 });
+      } finally {
+        await wrong.close();
+      }
+      const anonymous = createMailer({ smtpUrl: guarded.url, from: FROM, outboxDir: '/nonexistent' });
+      try {
+        expect(await sendError(anonymous.send(message('dave@example.test')))).toMatchObject({ responseCode: 530 });
+      } finally {
+        await anonymous.close();
+      }
+      expect(guarded.messages).toHaveLength(1);
     } finally {
-      await mailer.close();
+      await guarded.close();
     }
   });
 

@@ -12,25 +12,49 @@ export interface SmtpSink {
   rejectRecipients: Set<string>;
   /** answers RCPT TO for an address with 451 (try again later) this many more times */
   deferRecipients: Map<string, number>;
+  /** every AUTH the server was offered, in order, with what it answered */
+  auths: SmtpAuthAttempt[];
   /** raw headers are available as m.headerLines */
   close(): Promise<void>;
 }
 
-/** A real SMTP server on loopback (no TLS, any or no AUTH) that keeps every message it accepts, parsed. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export interface SmtpAuthAttempt {
+  method: string;
+  username: string | undefined;
+  password: string | null | undefined;
+  accepted: boolean;
+}
+
+export interface SmtpSinkOptions {
+  /** Require AUTH with exactly these credentials before MAIL FROM: a wrong login gets 535, none gets 530. */
+  requireAuth?: { user: string; pass: string };
+}
+
+/**
+ * A real SMTP server on loopback (no TLS) that keeps every message it accepts, parsed. Without
+ * `requireAuth` any or no AUTH is accepted; every AUTH offered is recorded either way.
+ */
+export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
+  const auths: SmtpAuthAttempt[] = [];
+  const required = opts.requireAuth;
   const rejectRecipients = new Set<string>();
   const deferRecipients = new Map<string, number>();
   const waiters = new Set<(m: ParsedMail) => void>();
 
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !required,
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     disableReverseLookup: true,
     closeTimeout: 1000,
     logger: false,
-    onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
+    onAuth(auth, _session, callback) {
+      const accepted = !required || (auth.username === required.user && auth.password === required.pass);
+      auths.push({ method: auth.method, username: auth.username, password: auth.password, accepted });
+      if (!accepted) return callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
+      callback(null, { user: auth.username || 'test' });
+    },
     onRcptTo(address, _session, callback) {
       const rcpt = address.address.toLowerCase();
       const deferrals = deferRecipients.get(rcpt) ?? 0;
@@ -67,6 +91,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     messages,
     rejectRecipients,
     deferRecipients,
+    auths,
     waitFor(pred, timeoutMs = 5000) {
       const found = messages.find(pred);
       if (found) return Promise.resolve(found);
