@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,10 +60,19 @@ describe('temporalCliPath', () => {
 
 describe('ensureTemporalCli', () => {
   it('returns the cached binary, building it only when missing', async () => {
-    const cached = fs.existsSync(temporalCliPath(cacheDir));
+    const binary = temporalCliPath(cacheDir);
+    const cached = fs.existsSync(binary);
     const lines: string[] = [];
-    await expect(ensureTemporalCli(cacheDir, (l) => lines.push(l))).resolves.toBe(temporalCliPath(cacheDir));
+    await expect(ensureTemporalCli(cacheDir, (l) => lines.push(l))).resolves.toBe(binary);
+    // Cached: returned without a word. Missing: built here (announced, with its result) or by another process waited for.
     if (cached) expect(lines).toEqual([]);
+    else if (lines[0]?.startsWith('waiting for another process')) expect(lines).toEqual(['waiting for another process that is building the Temporal CLI']);
+    else expect([lines[0], lines.at(-1)]).toEqual([expect.stringMatching(/^building Temporal CLI v/), `Temporal CLI ready at ${binary}`]);
+    // Either way a working CLI is in place, with no build leftovers beside it.
+    expect(fs.statSync(binary).mode & 0o111).not.toBe(0);
+    expect(fs.readdirSync(path.dirname(binary))).toEqual(['temporal']);
+    const version = execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+    expect(version).toMatch(/^temporal version .*Server \d+\.\d+\.\d+/);
   });
 
   it('builds once for concurrent callers and installs the binary atomically', async () => {
