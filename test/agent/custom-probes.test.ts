@@ -109,10 +109,9 @@ describe('runCustomProbe', () => {
   });
 
   it('answers custom_probe_timeout after timeoutMs and aborts the signal', async () => {
-    const started = Date.now();
+    // 'hangs' never settles: only the timeout can answer, so the reason is the proof (no wall-clock bound needed).
     const o = await runCustomProbe(registry, 'hangs', {}, { timeoutMs: 100 });
     expect(o).toMatchObject({ value: null, reason: 'custom_probe_timeout', metadata: { timeout_ms: 100 } });
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect((globalThis as { __vigilAborted?: boolean }).__vigilAborted).toBe(true);
   });
 

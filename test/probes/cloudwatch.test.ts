@@ -128,10 +128,9 @@ describe('cloudwatch probe through the SDK endpoint override', () => {
   });
 
   it('ETIMEDOUT when the endpoint does not answer before the deadline', async () => {
-    const started = Date.now();
+    // `Slow` answers (a success) only after 2 s: ETIMEDOUT shows the probe gave up at its deadline first, without a wall-clock bound.
     const outcome = await cloudwatchProbe({ namespace: 'Test/App', metric_name: 'Slow', statistic: 'Sum', region: 'eu-west-1' }, ctxWith(env, AbortSignal.timeout(300)));
     expect(outcome.reason).toBe('ETIMEDOUT');
-    expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   it('never puts credentials in the outcome', async () => {

@@ -217,9 +217,8 @@ describe('elasticsearch probe against an Elasticsearch-format API', () => {
     });
 
     it('es_timeout for timeout_ms, the probe deadline and partial results (timed_out)', async () => {
-      const started = Date.now();
+      // The slow index answers (a success) only after 2 s: a timeout reason shows the probe gave up first, without a wall-clock bound.
       expect((await search({ index: 'slow', timeout_ms: 200 })).reason).toBe('es_timeout');
-      expect(Date.now() - started).toBeLessThan(1_500);
       const deadline = await elasticsearchProbe({ url: server.url, index: 'slow', query: avgLatency, aggregation: 'avg_latency', auth_ref: 'ES_AUTH' }, ctxWith(env, AbortSignal.timeout(200)));
       expect(deadline.reason).toBe('es_timeout');
       expect(await search({ index: 'partial' })).toMatchObject({ reason: 'es_timeout', metadata: { partial_results: true } });

@@ -131,9 +131,8 @@ describe('loki probe against a Loki-format API', () => {
 
     it('loki_timeout for Loki’s own query timeout (504) and for timeout_ms', async () => {
       expect(await query('sum(count_over_time({app=~".*"}[30d]))')).toMatchObject({ reason: 'loki_timeout', metadata: { status: 504 } });
-      const started = Date.now();
+      // The slow query answers (a success) only after 2 s: a timeout reason shows the probe gave up first, without a wall-clock bound.
       expect((await query('sum(count_over_time({app="slow"}[5m]))', { timeout_ms: 200 })).reason).toBe('loki_timeout');
-      expect(Date.now() - started).toBeLessThan(1_500);
     });
 
     it('loki_timeout when the probe deadline (ctx.signal) passes', async () => {

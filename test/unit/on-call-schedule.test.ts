@@ -353,8 +353,9 @@ describe('a rotation started in 2015', () => {
 
     const started = performance.now();
     for (let i = 0; i < 1_000; i++) onCallAt(spec, new Date(Date.parse('2026-07-01T00:00:00Z') + i * 7_919_000));
-    // Walking ~100,000 hourly shifts per call would take minutes for 1,000 calls.
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // The bound is the feature (arithmetic, not a walk), so it stays, but generous: walking ~100,000
+    // hourly shifts per call would take minutes for 1,000 calls; arithmetic takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 
