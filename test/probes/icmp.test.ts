@@ -71,7 +71,9 @@ describe('icmp probe', () => {
       const started = performance.now();
       const outcome = await pingWith(wrappers.isolated)(config({ host: BLACKHOLE_IP, count: 5, interpretation: 'packet_loss' }), agentContext({ signal: AbortSignal.timeout(300) }));
       expect(outcome).toMatchObject({ value: 100, unit: '%', reason: null });
-      expect(performance.now() - started).toBeLessThan(2000);
+      // The bound is the feature: 5 pings a second apart to a blackhole take over 4 s unless the abort stops ping;
+      // kept, generous below that (was 2 s).
+      expect(performance.now() - started).toBeLessThan(3_500);
     });
   });
 
