@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import type { AlertAction } from '../domain/alerting/alert-message';
@@ -53,7 +52,7 @@ export interface DeliverResult {
 }
 
 export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   const alerts = (): AlertDeps => {
     if (!deps.alerts) throw ApplicationFailure.nonRetryable('This worker was started without alert notifications configured', 'not_configured');
     return deps.alerts;

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { recordHeartbeat } from '../db/repositories/location-repository';
 import type { LocationHeartbeat } from '../domain/locations';
@@ -8,7 +7,7 @@ export function createLocationActivities(deps: { orm: Orm }) {
   return {
     /** Records a location's heartbeat for the installation `taskQueue` (the location workflow's task queue). */
     async recordLocationHeartbeat(input: { taskQueue: string; heartbeat: LocationHeartbeat }): Promise<void> {
-      await recordHeartbeat(deps.orm.em.fork() as EntityManager, input.taskQueue, input.heartbeat, new Date());
+      await recordHeartbeat(deps.orm.em.fork(), input.taskQueue, input.heartbeat, new Date());
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { ProblemError } from '../domain/error-catalog';
@@ -23,7 +22,7 @@ export interface MaintenanceSchedule {
 const MAX_EARLY_WAIT_MS = 15_000;
 
 export function createMaintenanceActivities(deps: { orm: Orm; maintenanceScheduler?: MaintenanceScheduler }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   return {
     /** The row's schedule as the workflow needs it; null once the maintenance is gone. */
     async loadMaintenanceSchedule(ref: MaintenanceRef): Promise<MaintenanceSchedule | null> {

@@ -1,13 +1,11 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { activityClient } from './metrics';
 import { onlineLocations } from '../db/repositories/location-repository';
 import { type RoundMetricRow, agentReadings, bucketRoundMetrics, roundMetric, roundMetricsByIds } from '../db/repositories/metric-round-repository';
 import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
 import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
-import { type LocationAnswer, type PlannedCheck, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, compactPlanOf, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
-import type { Thresholds } from '../domain/thresholds';
+import { type AgentReading, type LocationAnswer, type PlannedCheck, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, compactPlanOf, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
 import { type IncomingSample, ingestPerOrganization } from '../usecases/metrics/ingest';
 
 /** What a round checks: its start (the time its samples carry) and the metrics with the locations that check each. */
@@ -89,7 +87,7 @@ const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetri
     sourceType: m.sourceType,
     sourceConfig: m.sourceConfig,
     intervalSeconds: m.intervalSeconds,
-    thresholds: (m.thresholds as Thresholds | null) ?? null,
+    thresholds: (m.thresholds) ?? null,
     quorum: c.quorum,
     recheck: c.recheck,
     locations: resolveLocations(m.locations, online, isAgentLocation),
@@ -103,7 +101,7 @@ const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetri
  * round, then record its outcome once the locations answered.
  */
 export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   const installation = (ctx: ReturnType<typeof activityClient>) => ctx?.taskQueue ?? deps.taskQueue ?? 'vigil';
   const plan = async (input: RoundOf): Promise<RoundPlan> => {
     const started = Date.now();
@@ -135,7 +133,7 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
     const sampledAt = new Date(roundStart);
     const answers = indexAnswers(answerList);
     const voters = metrics.filter((m) => m.agents.length > 0).map((m) => m.metricId);
-    const readings = voters.length ? await agentReadings(em(), voters) : new Map();
+    const readings = voters.length ? await agentReadings(em(), voters) : new Map<string, Record<string, AgentReading>>();
     const byOrg = new Map<string, IncomingSample[]>();
     let unanswered = 0;
     let failing = 0;

@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
 import { type Client, ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm';
 import { MetricSchema } from '../db/entities';
 import { type MetricBucket, bucketIdRange, bucketOf, bucketScheduleId, bucketScheduleOptions, mapBounded, plannedRunAt } from '../domain/metric-buckets';
@@ -42,7 +41,7 @@ export interface BucketRun {
 }
 
 export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sampleRetentionDays?: number }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   const bucketWhere = (b: MetricBucket) => {
     const { from, below } = bucketIdRange(b);
     return { intervalSeconds: b.intervalSeconds, agent: null, deletedAt: null, pausedAt: null, sourceType: { $in: CLOUD_SOURCE_TYPES }, id: below ? { $gte: from, $lt: below } : { $gte: from } };

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { type ProberDeps, runCloudProbe } from '../probes/cloud-run';
@@ -8,7 +7,7 @@ import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
 export type { ProberDeps } from '../probes/cloud-run';
 
 export function createProbeTestActivities(deps: { orm: Orm; prober?: ProberDeps; localProbeJobs?: LocalProbeJobs }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   return {
     /** Runs a cloud probe test once and stores its outcome; a job already final is left alone. */
     async runCloudProbeTest(input: { jobId: string }): Promise<void> {

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { ContractSchema } from '../db/entities';
@@ -30,7 +29,7 @@ async function asActivity<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function createSlaActivities(deps: { orm: Orm; sla?: SlaDeps }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   const sla = () => {
     if (!deps.sla) throw ApplicationFailure.nonRetryable('This worker was started without SLA signing', 'not_configured');
     return deps.sla;

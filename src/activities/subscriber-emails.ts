@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { type BatchOutcome, type EmailDeps, completeEmailRun, planEmails, sendEmailBatch } from '../usecases/status-pages/notifications';
@@ -9,7 +8,7 @@ export type { EmailDeps } from '../usecases/status-pages/notifications';
 export const EMAIL_BATCH = 50;
 
 export function createSubscriberEmailActivities(deps: { orm: Orm; email?: EmailDeps }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   const email = () => {
     if (!deps.email) throw ApplicationFailure.nonRetryable('This worker was started without a mailer', 'not_configured');
     return deps.email;

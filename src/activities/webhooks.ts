@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { type RetryPolicy, parseRetryAfter, retryDelayMs, verdictForStatus } from '../domain/webhook-retry';
@@ -37,7 +36,7 @@ export interface AttemptOutcome {
 }
 
 export function createWebhookActivities(deps: { orm: Orm; webhooks?: WebhookDeps }) {
-  const em = () => deps.orm.em.fork() as EntityManager;
+  const em = () => deps.orm.em.fork();
   // Receivers must be public addresses (SSRF), except those the allow-list names.
   const allowed = parseCidrList(deps.webhooks?.allowCidrs);
   const transport = webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address)));

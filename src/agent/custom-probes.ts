@@ -47,10 +47,11 @@ export interface RunCustomProbeOptions {
 type Metadata = NonNullable<ProbeOutcome['metadata']>;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+  typeof v === 'object' && v !== null && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
 
 const realRequire = createRequire(__filename);
 // Kept out of tsc's reach, which would turn import() into require() under CommonJS.
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed body, not code from input
 const dynamicImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 
 /** Named functions of a loaded module: its own function exports, and those of an object default export. */

@@ -35,7 +35,10 @@ export async function main(): Promise<void> {
   const { agentId } = await agent.start();
   log('info', `vigil-agent ${AGENT_VERSION} running`, { agent_id: agentId, otlp_port: otlpPort, custom_probes: [...customProbes.keys()] });
   const stop = () => {
-    Promise.all([agent.stop(), otlp.stop()]).then(() => process.exit(0));
+    Promise.all([agent.stop(), otlp.stop()]).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -105,11 +105,11 @@ function aggregate(samples: readonly OtlpSample[], aggregation: OtlpAggregation)
   const count = dists.reduce((a, s) => a + s.count, 0);
   if (aggregation === 'count') return { value: count };
   const last = aggregation === 'last';
-  const used = last ? [newest as (typeof dists)[number]] : dists;
+  const used = last ? [newest] : dists;
   if (used.some((s) => s.sum === null)) return { reason: 'otlp_aggregation_unavailable', metadata: { detail: 'data points carry no sum' } };
   const sum = used.reduce((a, s) => a + s.sum!, 0);
   if (aggregation === 'sum') return { value: sum };
-  const n = last ? (newest as (typeof dists)[number]).count : count;
+  const n = last ? (newest).count : count;
   if (n === 0) return { reason: 'otlp_no_samples', metadata: { detail: 'no observations in the window' } };
   return { value: sum / n };
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeFeed } from '../db/change-feed';
 import type { Orm } from '../db/orm';
 import type { KeyRecord } from '../db/repositories/auth-repository';
@@ -48,6 +47,6 @@ export function createPlatform(orm: Orm, feed: ChangeFeed | null): Platform {
   feed?.on('reset', () => {
     for (const cache of [keys, reads, pages, publicViews]) cache.clear();
   });
-  const em = () => orm.em.fork() as EntityManager;
+  const em = () => orm.em.fork();
   return { keys, reads, pages, publicViews, rateLimiter: new RateLimiter(em), samples: new SampleBatcher(em) };
 }

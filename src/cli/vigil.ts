@@ -180,7 +180,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
   const rest = argv.slice(name.split(' ').length);
   const db = await openDatabase();
   try {
-    await COMMANDS[name]!(db.orm.em.fork() as EntityManager, rest, io);
+    await COMMANDS[name]!(db.orm.em.fork(), rest, io);
     return 0;
   } catch (err) {
     if (err instanceof CliUsageError) {

@@ -7,8 +7,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * list, so batches travel as one JSON parameter (or a PostgreSQL array literal).
  */
 async function raw(em: EntityManager, sql: string, params: unknown[]): Promise<{ rows: unknown[]; rowCount: number }> {
-  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-  return (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: unknown[]; rowCount: number };
+  const knex = em.getTransactionContext<Knex.Transaction>() ?? em.getConnection().getKnex();
+  return await knex.raw<{ rows: unknown[]; rowCount: number }>(sql, params as Knex.RawBinding[]);
 }
 
 /** The rows a statement returns. */

@@ -134,7 +134,7 @@ function config<S extends z.core.$ZodLooseShape>(id: string, description: string
     .superRefine(
       (v, ctx) => {
         const add: Add = (path, message) => ctx.addIssue({ code: 'custom', path, message });
-        for (const rule of rules) rule(v as Record<string, unknown>, add);
+        for (const rule of rules) rule(v, add);
       },
       { when: (payload) => isObject(payload.value) },
     )

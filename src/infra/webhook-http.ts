@@ -101,7 +101,7 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }, ch
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {
-  const refused = [err, (err as { cause?: unknown })?.cause].find((e) => e instanceof RefusedTarget) as RefusedTarget | undefined;
+  const refused = [err, (err as { cause?: unknown })?.cause].find((e): e is RefusedTarget => e instanceof RefusedTarget);
   if (refused) return refused.reason;
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') return `ETIMEDOUT: no answer within ${timeoutMs} ms`;

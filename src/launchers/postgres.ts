@@ -154,7 +154,7 @@ function spawnLogged(bin: string, args: string[], user: object | undefined, log:
   const child = spawn(bin, args, { ...user, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C', LANG: 'C' } });
   const tail: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
-    readline.createInterface({ input: stream! }).on('line', (line) => {
+    readline.createInterface({ input: stream }).on('line', (line) => {
       tail.push(line);
       if (tail.length > 30) tail.shift();
       log(line);

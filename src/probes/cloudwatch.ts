@@ -95,7 +95,7 @@ function clientConfig(region: string, ctx: ProbeContext): CloudWatchClientConfig
 
 /** The statistic's value in a datapoint (percentiles under ExtendedStatistics). */
 function statisticOf(d: Datapoint, statistic: string): number | undefined {
-  return STATISTICS.includes(statistic) ? (d[statistic as Statistic] as number | undefined) : d.ExtendedStatistics?.[statistic];
+  return STATISTICS.includes(statistic) ? (d[statistic as Statistic]) : d.ExtendedStatistics?.[statistic];
 }
 
 /** The newest datapoint that holds the statistic (CloudWatch answers them in no particular order). */

@@ -27,7 +27,7 @@ export async function queryAnswers(resolver: Resolver, name: string, type: Recor
       return (await resolver.resolveSrv(name)).map((r) => [r.name, `${r.priority} ${r.weight} ${r.port} ${r.name}`]);
     case 'CAA':
       return (await resolver.resolveCaa(name)).map((r) => {
-        const [tag, value] = Object.entries(r).find(([k]) => k !== 'critical') ?? ['', ''];
+        const [tag, value] = (Object.entries(r) as [string, unknown][]).find(([k]) => k !== 'critical') ?? ['', ''];
         return [String(value), `${r.critical} ${tag} ${String(value)}`, `${r.critical} ${tag} "${String(value)}"`];
       });
   }

@@ -60,7 +60,7 @@ async function run(
     const res = await request(hop.url, {
       dispatcher,
       signal,
-      method: hop.method as Dispatcher.HttpMethod,
+      method: hop.method,
       body: hop.body,
       headers: hop.url.origin === origin ? { ...headers.plain, ...headers.secret } : headers.plain,
     });

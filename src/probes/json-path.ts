@@ -19,7 +19,7 @@ export function extractJsonNumber(body: string, path: string): JsonPathResult {
   }
   let matches: unknown[];
   try {
-    matches = JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
+    matches = JSONPath<unknown[]>({ path, json: json as object, wrap: true, eval: 'safe' });
   } catch {
     return { reason: 'json_path_invalid' };
   }

@@ -33,7 +33,7 @@ export function temporalAlertControl(temporal: Pick<TemporalHandle, 'client'>): 
       } catch (err) {
         if (err instanceof ProblemError) throw err;
         if (err instanceof WorkflowNotFoundError) throw new ProblemError('alert_closed', 'The alert\'s workflow has ended: the alert is resolved.');
-        if (err instanceof WorkflowUpdateFailedError) throw new ProblemError('alert_closed', (err.cause as Error | undefined)?.message ?? err.message);
+        if (err instanceof WorkflowUpdateFailedError) throw new ProblemError('alert_closed', (err.cause)?.message ?? err.message);
         throw err;
       }
     },

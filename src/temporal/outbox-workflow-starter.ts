@@ -50,7 +50,7 @@ export function temporalOutboxWorkflowStarter(
    * chunks that wait for their slowest start): fast for bursts, gentle on the frontend.
    */
   const startAll = async <T>(items: readonly T[], one: (item: T) => Promise<string | null>): Promise<string[]> => {
-    const ids: Array<string | null> = new Array(items.length).fill(null);
+    const ids = Array.from<string | null>({ length: items.length }).fill(null);
     let next = 0;
     const lane = async () => {
       while (next < items.length) {

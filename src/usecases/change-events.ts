@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ChangeEvent, ChangeEventSchema } from '../db/entities';
 import { pageOf } from '../domain/cursor';
-import { ProblemError, notFound } from '../domain/error-catalog';
+import { notFound } from '../domain/error-catalog';
 import { isUuid } from '../domain/ids';
 import type { OrgContext } from './context';
 import { assertServicesExist } from './org-refs';

@@ -31,7 +31,7 @@ export type UnitOfWork = <T>(work: (em: EntityManager) => Promise<T>) => Promise
 export const ownTransaction =
   (ctx: Pick<OrgContext, 'em'>): UnitOfWork =>
   (work) =>
-    ctx.em.transactional((tx) => work(tx as EntityManager));
+    ctx.em.transactional((tx) => work(tx));
 
 /** For a write that is one statement, and so atomic without a transaction of its own. */
 export const oneStatement =

@@ -18,7 +18,7 @@ interface OrgOwned {
 export async function findLive<T extends OrgOwned>(ctx: OrgContext, entity: EntityName<T>, id: string, label: string): Promise<T> {
   const row = isUuid(id) ? await ctx.em.findOne(entity, { id, organization: ctx.org.id, deletedAt: null } as FilterQuery<T>) : null;
   if (!row) throw notFound(label);
-  return row as T;
+  return row;
 }
 
 /** One newest-first page of the organization's live records. */

@@ -71,7 +71,7 @@ export async function createSlo(ctx: OrgContext, input: SloInput) {
     metric: input.metric_id ?? null,
     service: input.service_id ?? null,
     objective: policy.objective,
-    window: policy.window as Record<string, unknown>,
+    window: policy.window,
     noData: policy.no_data,
     maintenance: policy.maintenance,
     degraded: policy.degraded ?? 'good',
@@ -90,7 +90,7 @@ export async function updateSlo(ctx: OrgContext, id: string, patch: SloPatch) {
   const policy = { ...policyOf(s), ...(patch.objective !== undefined ? { objective: patch.objective } : {}), ...(patch.window ? { window: patch.window } : {}), ...(patch.no_data ? { no_data: patch.no_data } : {}), ...(patch.maintenance ? { maintenance: patch.maintenance } : {}), ...(patch.degraded ? { degraded: patch.degraded } : {}) };
   checkPolicy(policy);
   s.objective = policy.objective;
-  s.window = policy.window as Record<string, unknown>;
+  s.window = policy.window;
   s.noData = policy.no_data;
   s.maintenance = policy.maintenance;
   s.degraded = policy.degraded ?? 'good';

@@ -113,7 +113,7 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
         busy = true;
         try {
           // Read after the waits (an action before this one may have published new facts); never null again once drafted.
-          const taken = current as StatementFactsView;
+          const taken = current;
           const stale = refuse(taken, action, request);
           if (stale) throw stale;
           const operationId = `${workflowInfo().workflowId}/${currentUpdateInfo()?.id ?? `${action}:${changes}`}`;

@@ -20,7 +20,7 @@ export const requestContextPlugin = fp(
     app.decorateRequest('em', {
       getter(this: FastifyRequest) {
         const self = this as unknown as { [EM]?: EntityManager };
-        self[EM] ??= opts.orm.em.fork() as EntityManager;
+        self[EM] ??= opts.orm.em.fork();
         return self[EM];
       },
     });

@@ -38,7 +38,7 @@ export const slackInteractionRoutes: FastifyPluginAsyncZod<{ box: SecretBox; ale
     errors: ['validation_failed', 'unauthenticated', 'not_found'],
   });
   app.post('/integrations/slack/interactions/:channelId', { schema: { ...doc, params: ChannelParams, response: { 200: SlackAnswerSchema, ...errorResponses } } }, async (request, reply) => {
-    const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
+    const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name]) : undefined);
     const log = (fields: Record<string, unknown>, message: string) => request.log.warn(fields, message);
     const { answer, followUp } = await handleSlackInteraction(request.em, { box: opts.box, linkKey: opts.alerts.linkKey, control: opts.alerts.control, replies, log }, {
       channelId: request.params.channelId,

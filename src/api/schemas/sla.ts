@@ -172,7 +172,7 @@ export const SlaAuditEntrySchema = z
   })
   .meta({ id: 'SlaAuditEntry' });
 
-export const presentAudit = auditView as (a: Parameters<typeof auditView>[0]) => z.output<typeof SlaAuditEntrySchema>;
+export const presentAudit = auditView;
 
 export const StatementListQuery = ListQuery.extend({
   period: Period.optional().describe('YYYY-MM, matched against each statement\'s own period label (its own timezone)'),

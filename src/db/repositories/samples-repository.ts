@@ -350,7 +350,7 @@ export async function ensureSamplePartitions(em: EntityManager, from: Date, days
     const exists: unknown[] = await rawRows(em, `select 1 from pg_class where relname = ?`, [name]);
     if (exists.length) continue;
     await em.transactional(async (tx) => {
-      const t = tx as EntityManager;
+      const t = tx;
       await rawRun(t, `create temporary table moving on commit drop as select * from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()]);
       await rawRun(t, `delete from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()]);
       await rawRun(t, `create table ${name} partition of metric_samples for values from ('${day.toISOString()}') to ('${next.toISOString()}')`, []);

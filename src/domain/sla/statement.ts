@@ -322,7 +322,7 @@ function metricEvidenceOf(item: CoveredService, input: StatementInput): Statemen
     imported_samples: m.importedSamples,
     imported_minutes: m.importedMinutes,
     late_samples: m.lateSamples,
-    outages: item.metrics[i] ? metricOutages(item.metrics[i] as EvidencedTimeline, outageContext) : [],
+    outages: item.metrics[i] ? metricOutages(item.metrics[i], outageContext) : [],
   }));
 }
 

@@ -1,7 +1,7 @@
 import type { EscalationLevel } from '../../domain/alerting/escalation';
 import { esc } from '../html';
 import { type FormValues, groupErrorLine, onCallNav, slotCount, valueOf, valuesOf, deleteLink } from './alerting-parts';
-import { type FormProblem, actionButton, choiceGroup, csrfField, inputField, problemBox } from './forms';
+import { type FormProblem, choiceGroup, csrfField, inputField, problemBox } from './forms';
 import { type Choice, link, pager, table } from './parts';
 
 /** An escalation policy as the API shows it. */

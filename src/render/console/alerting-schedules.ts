@@ -1,7 +1,7 @@
 import type { ScheduleSpec } from '../../domain/on-call/schedule';
 import { esc, timeTag } from '../html';
 import { type FormValues, onCallNav, slotCount, valueOf, deleteLink } from './alerting-parts';
-import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, textareaField, zoneSelectField } from './forms';
+import { type FormProblem, csrfField, inputField, problemBox, selectField, textareaField, zoneSelectField } from './forms';
 import { facts, link, pager, table, zonedTime } from './parts';
 import { zonedDateInput } from './zoned-input';
 

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentSchema, AlertSchema, ConsoleUserSchema, MetricStatusFlipSchema, NotificationChannelSchema } from '../../db/entities';
 import type { AlertAction, AlertMessage, AlertSeverity, OutageContext } from '../../domain/alerting/alert-message';
-import { duration } from '../../domain/alerting/channel-formats/message-text';
 import { AGENT_LOCATION_PREFIX, type Vote, confirmingLocations } from '../../domain/confirmation';
 import { isUuid } from '../../domain/ids';
 import { probeTarget } from '../../domain/probe-target';

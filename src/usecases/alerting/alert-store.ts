@@ -194,7 +194,7 @@ export async function recordAlertChange(em: EntityManager, alertId: string, chan
     const alert = await tx.findOneOrFail(AlertSchema, { id: alertId });
     const actor = 'actor' in change ? change.actor : null;
     const { kind, key, ...detail } = change;
-    const fresh = await addTimeline(tx, alert, key, kind, now, actor, detail as Record<string, unknown>);
+    const fresh = await addTimeline(tx, alert, key, kind, now, actor, detail);
     if (fresh) {
       switch (change.kind) {
         case 'escalated':

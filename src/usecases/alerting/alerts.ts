@@ -42,7 +42,7 @@ export async function listAlerts(ctx: OrgContext, q: AlertListQuery): Promise<{ 
   else if (q.state) filter.state = q.state;
   if (q.rule_id) filter.rule = isUuid(q.rule_id) ? q.rule_id : '00000000-0000-0000-0000-000000000000';
   if (q.since) filter.createdAt = { $gte: new Date(q.since) };
-  const rows = await ctx.em.find(AlertSchema, filter as never, { orderBy: NEWEST_FIRST as never, limit: q.limit + 1 });
+  const rows = await ctx.em.find(AlertSchema, filter, { orderBy: NEWEST_FIRST as never, limit: q.limit + 1 });
   const page = pageOf(rows, q.limit);
   return { items: await withTimeline(ctx.em, page.items), nextCursor: page.nextCursor };
 }

@@ -119,7 +119,7 @@ export async function updateChannel(ctx: OrgContext, box: SecretBox, id: string,
   if (patch.addresses !== undefined) c.settings = { ...c.settings, addresses: uniqueAddresses(patch.addresses) };
   if (patch.region !== undefined) c.settings = { ...c.settings, region: patch.region };
   if (patch.api_url !== undefined) {
-    const { api_url: _, ...rest } = c.settings as Record<string, unknown>;
+    const { api_url: _, ...rest } = c.settings;
     c.settings = patch.api_url === null ? rest : { ...rest, api_url: patch.api_url };
   }
   const replaced: ChannelSecret = {
@@ -129,7 +129,7 @@ export async function updateChannel(ctx: OrgContext, box: SecretBox, id: string,
   };
   if (patch.signing_secret !== undefined) {
     // Only Slack channels take it (checked above): a webhook channel's own signing secret is never replaced here.
-    const { signing_secret_hint: _, ...rest } = c.settings as Record<string, unknown>;
+    const { signing_secret_hint: _, ...rest } = c.settings;
     c.settings = { ...rest, ...slackSettings(patch.signing_secret ?? undefined) };
   }
   if (Object.keys(replaced).length || patch.signing_secret !== undefined) {

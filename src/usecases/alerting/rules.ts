@@ -108,7 +108,7 @@ export async function createRule(ctx: OrgContext, input: RuleInput): Promise<Rul
     severity: input.severity,
     escalationPolicy: input.escalation_policy_id,
     autoResolve: input.auto_resolve ?? true,
-    settings: storedSettings(input.kind, input.settings) as Record<string, unknown>,
+    settings: storedSettings(input.kind, input.settings),
     disabledAt: input.enabled === false ? ctx.now : null,
     deletedAt: null,
     createdAt: ctx.now,
@@ -131,7 +131,7 @@ export async function listRules(ctx: OrgContext, query: { limit: number; cursor?
 export async function updateRule(ctx: OrgContext, id: string, patch: RulePatch): Promise<RuleView> {
   const r: AlertRule = await findLive(ctx, AlertRuleSchema, id, 'Alert rule');
   const kind = r.kind as RuleKind;
-  const settings = patch.settings ?? (r.settings as RuleSettings);
+  const settings = patch.settings ?? (r.settings);
   await checkRule(ctx, {
     kind,
     subject_id: patch.subject_id !== undefined ? patch.subject_id : (r.subjectId ?? null),

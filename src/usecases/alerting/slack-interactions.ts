@@ -112,7 +112,7 @@ function readPayload(rawBody: string): BlockActionsPayload {
   const text = new URLSearchParams(rawBody).get('payload');
   try {
     const parsed: unknown = text === null ? null : JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as BlockActionsPayload;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
   } catch {
     // answered below
   }

@@ -45,7 +45,7 @@ export function channelView(c: NotificationChannel): ChannelView {
     id: c.id,
     name: c.name,
     type: c.type as ChannelType,
-    settings: c.settings as ChannelView['settings'],
+    settings: c.settings,
     secret_hint: c.secretHint ?? null,
     enabled: c.disabledAt == null,
     created_at: toIso(c.createdAt),

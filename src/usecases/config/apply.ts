@@ -1,5 +1,4 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockOrganizationForConfig } from '../../db/repositories/config-lock-repository';
 import { CONFIG_KINDS } from '../../domain/config/kinds';
 import { type PlanSummary, type PlannedChange, changesAnything, summarize } from '../../domain/config/plan';
@@ -48,7 +47,7 @@ export async function applyConfig(ctx: OrgContext, ports: ConfigPorts, doc: Pars
   if (options.dryRun) return resultOf(await buildPlan(ctx, doc, options), options, null);
   // Items created meanwhile without the organization's lock (SLOs take none) can still take a key first.
   const { plan, outcome } = await guardConfigKey('item', null, () => guardSubdomain(() => ctx.em.transactional(async (tx) => {
-    const t: OrgContext = { ...ctx, em: tx as EntityManager };
+    const t: OrgContext = { ...ctx, em: tx };
     if (!(await lockOrganizationForConfig(t.em, ctx.org.id, ports.lockTimeoutMs ?? CONFIG_LOCK_TIMEOUT_MS))) {
       throw new ProblemError('config_busy', 'Another configuration apply for this organization is still running; retry when it has finished.');
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { agentStatus } from '../../domain/agent-status';
 import { CONFIG_KINDS, type ConfigKind, type RefTarget, SECTION_OF, formatPath } from '../../domain/config/kinds';
-import { type Fields, type PlanAction, type PlannedChange, diffFields, sameValue } from '../../domain/config/plan';
+import { type PlannedChange, diffFields, sameValue } from '../../domain/config/plan';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { OrgContext } from '../context';
@@ -131,10 +131,10 @@ export async function buildPlan(ctx: OrgContext, doc: ParsedDocument, options: A
   for (const kind of CONFIG_KINDS) {
     (doc.sections[kind] ?? []).forEach((slot, index) => {
       if (!slot.ok) return;
-      const entry = slot.entry as EntryOf[typeof kind];
+      const entry = slot.entry;
       const slotIds = docKeys.get(kind)!.get(entry.config_key);
       if (!slotIds || slotIds.index !== index) return; // a duplicate key, reported
-      const existing = (snap.byId[kind].get(slotIds.id) ?? null) as RowOf[typeof kind] | null;
+      const existing = (snap.byId[kind].get(slotIds.id) ?? null);
       const record = mapRefs(kind, requestedRecord(kind, entry, existing), resolverAt([SECTION_OF[kind], index]));
       if (kind === 'metric' && keepsLegacyConfirmation(entry as EntryOf['metric'], existing as RowOf['metric'] | null)) legacy.push(index);
       items.push({ kind, key: entry.config_key, id: slotIds.id, action: 'unchanged', existing, record, adopts: adopted.has(slotIds.id), index, diff: [] });

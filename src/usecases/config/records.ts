@@ -37,7 +37,7 @@ export function componentOf(c: ComponentEntry): { kind: (typeof COMPONENT_KINDS)
 
 /** The same record with every reference passed through `fn` (null references stay null). */
 export function mapRefs(kind: ConfigKind, f: Fields, fn: RefMapper): Fields {
-  const one = (target: RefTarget, field: string) => (typeof f[field] === 'string' ? fn(target, f[field] as string, [field]) : (f[field] ?? null));
+  const one = (target: RefTarget, field: string) => (typeof f[field] === 'string' ? fn(target, f[field], [field]) : (f[field] ?? null));
   const many = (target: RefTarget, field: string) => ((f[field] as string[] | undefined) ?? []).map((v, i) => fn(target, v, [field, i]));
   switch (kind) {
     case 'metric': {

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Contract, Metric, PageLayout } from '../../db/entities';
 import { CONFIG_KINDS, type ConfigKind } from '../../domain/config/kinds';
 import type { Fields } from '../../domain/config/plan';
-import type { CreditTerms } from '../../domain/sla/credit-terms';
 import { runsInCloud } from '../../domain/source-types';
 import type { SecretBox } from '../../infra/secret-box';
 import { newWebhookSecret } from '../../infra/webhook-signing';
@@ -53,7 +52,7 @@ function propertiesOf(kind: ConfigKind, r: Fields, now: Date, row: Record<string
         viewerPublicKey: r.viewer_public_key,
       };
     case 'webhook':
-      return { url: r.url, description: r.description, eventTypes: r.event_types, disabledAt: r.enabled ? null : ((row?.disabledAt as Date | null | undefined) ?? now) };
+      return { url: r.url, description: r.description, eventTypes: r.event_types, disabledAt: r.enabled ? null : ((row?.disabledAt) ?? now) };
     case 'contract':
       return {
         customer: r.customer,
@@ -66,7 +65,7 @@ function propertiesOf(kind: ConfigKind, r: Fields, now: Date, row: Record<string
         monthlyFeeMinor: r.monthly_fee_minor,
         effectiveFrom: r.effective_from,
         effectiveTo: r.effective_to,
-        creditTerms: r.credit_terms as CreditTerms,
+        creditTerms: r.credit_terms,
         billingEmail: r.billing_email,
         financeContacts: r.finance_contacts,
         escalationContacts: r.escalation_contacts,

@@ -4,7 +4,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Incident, type IncidentMessage, IncidentMessageSchema, IncidentSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
-import { type ServiceImpact, impactMap, sameImpactMaps, serviceImpacts, unionServices } from '../../domain/incident-impact';
+import { type ServiceImpact, impactMap, sameImpactMaps, unionServices } from '../../domain/incident-impact';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { IncidentState, MessageType, Severity } from '../../domain/incident-state';
@@ -97,7 +97,7 @@ export async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDele
 }
 
 function tx<T>(ctx: OrgContext, fn: (t: Tx) => Promise<T>): Promise<T> {
-  return ctx.em.transactional((em) => fn({ ...ctx, em: em as EntityManager }));
+  return ctx.em.transactional((em) => fn({ ...ctx, em: em }));
 }
 
 /**
@@ -107,7 +107,7 @@ function tx<T>(ctx: OrgContext, fn: (t: Tx) => Promise<T>): Promise<T> {
  * dropped a service, so all of the organization's manual metrics are re-derived.
  */
 async function followedByManualMetrics(ctx: OrgContext, view: IncidentView, services?: readonly string[]): Promise<IncidentView> {
-  await syncManualMetrics(ctx.em.fork(), ctx.org.id, new Date(), { services }).catch((err) => ctx.log?.error({ err }, 'could not update manual metrics'));
+  await syncManualMetrics(ctx.em.fork(), ctx.org.id, new Date(), { services }).catch((err: unknown) => ctx.log?.error({ err }, 'could not update manual metrics'));
   return view;
 }
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { MaintenanceMessageSchema, MaintenanceSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError } from '../../domain/error-catalog';
@@ -139,7 +138,7 @@ export async function updateMaintenance(ctx: OrgContext, ports: MaintenancePorts
 
 async function patchMaintenance(ctx: OrgContext, id: string, patch: MaintenancePatch): Promise<MaintenanceView> {
   return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const m = await loadMaintenance(em, { organizationId: ctx.org.id, maintenanceId: id }, true);
     assertOpen(m);
     const before = { start: m.scheduledStartAt, end: m.scheduledEndAt };

@@ -28,7 +28,7 @@ export function assertOpen(m: Maintenance): void {
  */
 export async function postMaintenanceMessage(ctx: OrgContext, id: string, input: MaintenanceMessageInput): Promise<MaintenanceView> {
   return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const m = await loadMaintenance(em, { organizationId: ctx.org.id, maintenanceId: id }, true);
     assertOpen(m);
     const messageId = randomUUID();

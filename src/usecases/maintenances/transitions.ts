@@ -72,13 +72,13 @@ export async function applyMaintenanceTransition(
   opts: { strict: boolean; onlyWhenDue?: boolean },
 ): Promise<{ view: MaintenanceView; applied: boolean }> {
   return em.transactional(async (tx) => {
-    const m = await loadMaintenance(tx as EntityManager, target, true);
+    const m = await loadMaintenance(tx, target, true);
     const refused = refusal(m, transition);
     // A timer that fires for times a PATCH has since moved later applies nothing; the workflow re-plans.
-    if (opts.onlyWhenDue && !refused && !isDue(m, transition, now)) return { view: await viewOf(tx as EntityManager, m), applied: false };
+    if (opts.onlyWhenDue && !refused && !isDue(m, transition, now)) return { view: await viewOf(tx, m), applied: false };
     if (refused) {
       if (opts.strict) throw refused;
-      return { view: await viewOf(tx as EntityManager, m), applied: false };
+      return { view: await viewOf(tx, m), applied: false };
     }
     if (transition === 'start') m.actualStartAt = now;
     if (transition === 'complete') m.actualEndAt = now;
@@ -90,8 +90,8 @@ export async function applyMaintenanceTransition(
       tx.create(MaintenanceMessageSchema, { id: randomUUID(), organization: target.organizationId, maintenance: m.id, type: msg.type, kind: 'system', body: msg.body, notifySubscribers: null, postedAt: now });
     }
     await tx.flush();
-    const view = await viewOf(tx as EntityManager, m);
-    recordEvent(tx as EntityManager, { organizationId: target.organizationId, type: EVENTS[transition], resourceKind: 'maintenance', resourceId: m.id, payload: view, now });
+    const view = await viewOf(tx, m);
+    recordEvent(tx, { organizationId: target.organizationId, type: EVENTS[transition], resourceKind: 'maintenance', resourceId: m.id, payload: view, now });
     await tx.flush();
     return { view, applied: true };
   });

@@ -161,7 +161,7 @@ export async function receiveAlertWebhook(em: EntityManager, token: string, body
     // one stored, or the latest outcome would keep the earlier state (and an equal instant be dropped).
     const at = new Date(Math.max(now.getTime(), (locked.lastSampleAt?.getTime() ?? 0) + 1));
     const state = applyAlertBatch(alertStateOf(locked), batch, at);
-    await tx.nativeUpdate(MetricSchema, { id: locked.id }, { pushState: state as unknown as Record<string, unknown> });
+    await tx.nativeUpdate(MetricSchema, { id: locked.id }, { pushState: state });
     const measurement = alertMeasurement(state, options, at);
     const sample = sampleOf(locked.id, measurement, at);
     await ingestSamples(tx, locked.organization, [sample], at);

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockMetric, rebuildFlipsFrom, storeImportedSamples } from '../../db/repositories/sample-import-repository';
 import type { OrgContext } from '../context';
 import { sampleTimeProblem } from './agent-metrics';
@@ -53,7 +52,7 @@ export async function importSamples(ctx: OrgContext, metricId: string, samples: 
   for (const r of unknown) rejected.push({ index: kept[r.index]!.index, metric_id: metric.id, reason: 'unknown_metric' });
   rejected.sort((a, b) => a.index - b.index);
   const { stored, flips } = await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const added = await storeImportedSamples(em, ctx.org.id, metric.id, rows, ctx.now);
     if (!added.stored || !(await lockMetric(em, metric.id))) return { stored: added.stored, flips: 0 };
     return { stored: added.stored, flips: await rebuildFlipsFrom(em, ctx.org.id, metric.id, added.earliest!, ctx.now) };

@@ -64,7 +64,7 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
     if (!m) return rejected.push({ index, metric_id: s.metricId });
     const value = s.value !== null && Number.isFinite(s.value) ? s.value : null;
     const reason = value === null ? normalizeReason(s.reason ?? (s.value === null ? 'no_data' : 'non_finite_value')) : null;
-    const status = sampleStatus({ sourceType: m.source_type, thresholds: (m.thresholds as Thresholds | null) ?? null }, { ...s, value, reason });
+    const status = sampleStatus({ sourceType: m.source_type, thresholds: (m.thresholds) ?? null }, { ...s, value, reason });
     if (m.voter && agentId) return readings.push({ metricId: m.id, location: agentLocationId(agentId), value, status, reason, at: s.sampledAt.toISOString() });
     // An agent is the location of its metric: its sample is its vote.
     rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status, reason, votes: s.votes ?? null, voter: !s.votes && agentId ? agentLocationId(agentId) : null });
@@ -96,7 +96,7 @@ export async function commitSamples(em: EntityManager, organizationId: string, r
   // Every late metric of the batch in one transaction: their locks in id order, then one statement.
   if (late.length) {
     await em.transactional(async (tx) => {
-      const t = tx as EntityManager;
+      const t = tx;
       const locked = new Set(await lockMetrics(t, late.map((l) => l.metric_id)));
       await rebuildFlips(t, organizationId, late.filter((l) => locked.has(l.metric_id)).map((l) => ({ metricId: l.metric_id, from: l.from })), now);
     });

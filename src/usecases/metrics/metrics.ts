@@ -77,7 +77,7 @@ export function definitionErrors(sourceType: string, sourceConfig: Record<string
     if (!alertOptions.ok) errors.push(...alertOptions.errors);
   }
   errors.push(...thresholdErrors(sourceType, thresholds));
-  return { errors, config: config.ok ? (config.config as Record<string, unknown>) : null };
+  return { errors, config: config.ok ? (config.config) : null };
 }
 
 /** Why a metric of this type cannot run where it is placed (with or without an agent), or null when it can. */

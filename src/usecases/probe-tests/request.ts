@@ -46,7 +46,7 @@ export function parseProbeTestRequest(body: unknown): ProbeTestRequest {
   return {
     agentId: typeof agent_id === 'string' ? agent_id.toLowerCase() : null,
     sourceType: source_type,
-    sourceConfig: config.config as Record<string, unknown>,
+    sourceConfig: config.config,
     thresholds: parseThresholds(thresholds),
     waitSeconds: parseWaitSeconds(wait_seconds),
   };
@@ -66,7 +66,7 @@ function parseThresholds(t: unknown): Thresholds | null {
     }
   }
   if (errors.length) throw new ProblemError('invalid_thresholds', 'thresholds are out of shape.', { errors });
-  return t as Thresholds;
+  return t;
 }
 
 function parseWaitSeconds(w: unknown): number {

@@ -22,7 +22,7 @@ const RESULT_WATCH_AFTER_MS = 250;
 function later<T>(ms: number, f: () => Promise<T>): { promise: Promise<T>; cancel: () => void } {
   let timer: NodeJS.Timeout | undefined;
   const promise = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => f().then(resolve, reject), ms);
+    timer = setTimeout(() => void f().then(resolve, reject), ms);
   });
   return { promise, cancel: () => clearTimeout(timer) };
 }

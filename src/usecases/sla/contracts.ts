@@ -200,7 +200,7 @@ export async function syncContractSchedules(em: EntityManager, workflows: SlaWor
   const settled = new Date(now.getTime() - 60_000);
   const stale = await em.find(
     ContractSchema,
-    { updatedAt: { $lt: settled }, $or: [{ scheduleSyncedAt: null }, { scheduleSyncedAt: { $lt: raw('updated_at') } }] } as never,
+    { updatedAt: { $lt: settled }, $or: [{ scheduleSyncedAt: null }, { scheduleSyncedAt: { $lt: raw<object, Date>('updated_at') } }] },
     { limit, orderBy: { updatedAt: 'asc', id: 'asc' } },
   );
   for (const contract of stale) {

@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type SlaAuditEntry, SlaAuditEntrySchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
@@ -27,7 +26,7 @@ export async function listStatements(ctx: OrgContext, q: StatementQuery) {
   if (q.state) where.state = q.state;
   if (q.customer_id) where.customer = q.customer_id;
   if (q.contract_id) where.contract = q.contract_id;
-  const rows = await ctx.em.find(SlaStatementSchema, where as FilterQuery<SlaStatement>, { orderBy: NEWEST_FIRST, limit: q.limit + 1, exclude: ['document'] as never });
+  const rows = await ctx.em.find(SlaStatementSchema, where, { orderBy: NEWEST_FIRST, limit: q.limit + 1, exclude: ['document'] as never });
   return pageOf(rows, q.limit);
 }
 

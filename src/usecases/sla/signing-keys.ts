@@ -21,7 +21,7 @@ export async function activeSigningKey(em: EntityManager, box: SecretBox, now: D
   // An advisory lock makes concurrent first signers create one key, not one each (inside a
   // caller's transaction this is a savepoint, and the lock lasts until the caller commits).
   return em.transactional(async (tx) => {
-    await lockSigningKeys(tx as EntityManager);
+    await lockSigningKeys(tx);
     const again = await tx.findOne(StatementSigningKeySchema, { retiredAt: null }, { orderBy: { createdAt: 'desc', kid: 'desc' } });
     if (again) return toKey(again);
     tx.create(StatementSigningKeySchema, { kid: key.kid, publicJwk: key.publicJwk, sealedPrivateKey: key.sealedPrivateKey, createdAt: now, retiredAt: null });
@@ -34,7 +34,7 @@ export async function activeSigningKey(em: EntityManager, box: SecretBox, now: D
 export async function rotateSigningKey(em: EntityManager, box: SecretBox, now: Date): Promise<{ kid: string; retired: string[] }> {
   const key = await generateSigningKey(box, now);
   return em.transactional(async (tx) => {
-    await lockSigningKeys(tx as EntityManager);
+    await lockSigningKeys(tx);
     const active = await tx.find(StatementSigningKeySchema, { retiredAt: null });
     for (const k of active) k.retiredAt = now;
     tx.create(StatementSigningKeySchema, { kid: key.kid, publicJwk: key.publicJwk, sealedPrivateKey: key.sealedPrivateKey, createdAt: now, retiredAt: null });

@@ -207,8 +207,8 @@ export async function draftStatement(em: EntityManager, signer: StatementSigner,
   if (!computed) return null;
   try {
     return await em.transactional(async (tx) => {
-      const row = newRow(tx as EntityManager, contract, ref, id, computed, null, now);
-      recordTransition(tx as EntityManager, row, { action: 'generate', from: null, actor: SYSTEM_ACTOR, actorName: 'Vigil' }, now);
+      const row = newRow(tx, contract, ref, id, computed, null, now);
+      recordTransition(tx, row, { action: 'generate', from: null, actor: SYSTEM_ACTOR, actorName: 'Vigil' }, now);
       await tx.flush();
       return factsOf(row);
     });
@@ -241,7 +241,7 @@ export async function applyStatementAction(
   outcome: ActionOutcome = {},
 ): Promise<StatementFactsView> {
   return em.transactional(async (t) => {
-    const tx = t as EntityManager;
+    const tx = t;
     const row = await currentRevision(tx, ref, true);
     if (!row) throw new ProblemError('not_found', 'No statement exists for this contract and period.');
     const done = await tx.findOne(SlaAuditEntrySchema, { organization: ref.organizationId, operationId });

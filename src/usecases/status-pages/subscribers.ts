@@ -155,7 +155,7 @@ export async function unsubscribe(em: EntityManager, key: Buffer, token: string,
 
 export async function listSubscribers(ctx: OrgContext, pageId: string, q: { limit: number; cursor?: string; state?: string }) {
   const page = await getStatusPage(ctx, pageId);
-  const rows = await ctx.em.find(SubscriberSchema, { page: page.id, ...(q.state ? { state: q.state } : {}), ...afterCursor(q.cursor) } as never, { orderBy: NEWEST_FIRST as never, limit: q.limit + 1 });
+  const rows = await ctx.em.find(SubscriberSchema, { page: page.id, ...(q.state ? { state: q.state } : {}), ...afterCursor(q.cursor) }, { orderBy: NEWEST_FIRST as never, limit: q.limit + 1 });
   return pageOf(rows as Subscriber[], q.limit);
 }
 

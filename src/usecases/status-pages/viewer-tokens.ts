@@ -1,6 +1,5 @@
 import { SignJWT, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { CustomerSchema, type StatusPage } from '../../db/entities';
-import { ProblemError } from '../../domain/error-catalog';
 import type { SecretBox } from '../../infra/secret-box';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ChangeFeed } from '../../db/change-feed';
 import type { Orm } from '../../db/orm';
 import type { OutboxWorkflowStarter } from './ports';
@@ -57,7 +56,7 @@ export class OutboxRelay {
   private async drain(): Promise<void> {
     do {
       this.again = false;
-      const fork = () => this.opts.orm.em.fork() as EntityManager;
+      const fork = () => this.opts.orm.em.fork();
       try {
         const { unstarted } = await relayOutbox(fork, this.opts.starter);
         // Deliveries fanned out by a drain whose starts failed are seen by no later drain: start them now.

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutboxEventSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import { WEBHOOK_TEST_EVENT } from '../../domain/event-types';
@@ -21,7 +20,7 @@ export const TEST_MESSAGE = 'A test delivery from Vigil';
  */
 export async function sendTestDelivery(ctx: OrgContext, ports: { starter?: OutboxWorkflowStarter }, webhookId: string, requestedBy: string): Promise<DeliveryView> {
   const { view, url } = await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const sub = await findLive({ ...ctx, em }, WebhookSubscriptionSchema, webhookId, 'Webhook');
     if (sub.disabledAt) throw new ProblemError('webhook_disabled', 'The webhook is disabled; enable it before sending a test.');
     const event = em.create(OutboxEventSchema, {

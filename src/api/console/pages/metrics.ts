@@ -35,7 +35,7 @@ const NAV = '/console/metrics';
 /** A filter of the list read from the query string: '' when absent, 400 when malformed (as the API's listMetrics). */
 function filtersOf(query: unknown): MetricFilters {
   const q = (query ?? {}) as Record<string, unknown>;
-  const str = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).trim() : '');
+  const str = (k: string) => (typeof q[k] === 'string' ? (q[k]).trim() : '');
   const filters = { service_id: str('service_id'), status: str('status'), agent_id: str('agent_id') };
   const errors: { path: string; message: string }[] = [];
   if (filters.service_id && !isUuid(filters.service_id)) errors.push({ path: 'query.service_id', message: 'Expected a UUID' });

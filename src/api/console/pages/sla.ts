@@ -186,7 +186,7 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
     const pages =
       state !== null
         ? [{ state, page: await listStatements(v.ctx, { ...listQuery(request.query, 25), state }) }]
-        : await Promise.all(QUEUE_STATES.map(async (s) => ({ state: s as string, page: await listStatements(v.ctx, { limit: PER_SECTION, state: s }) })));
+        : await Promise.all(QUEUE_STATES.map(async (s) => ({ state: s, page: await listStatements(v.ctx, { limit: PER_SECTION, state: s }) })));
     const names = await contractNames(v.ctx, pages.flatMap((p) => p.page.items.map((s) => s.contract)));
     const sections: SlaQueueSection[] = pages.map(({ state: s, page }) => ({
       state: s,

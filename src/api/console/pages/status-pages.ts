@@ -67,9 +67,9 @@ function applyOp(values: StatusPageFormValues, op: string): StatusPageFormValues
   };
   if (what === 'add_link') v.links.push({ label: '', url: '' });
   else if (what === 'add_group') v.groups.push({ name: '', components: [''] });
-  else if (what === 'add_component' && v.groups[gi]) v.groups[gi]!.components.push('');
+  else if (what === 'add_component' && v.groups[gi]) v.groups[gi].components.push('');
   else if (what === 'up_group') swap(v.groups, gi);
-  else if (what === 'up_component' && v.groups[gi]) swap(v.groups[gi]!.components, Number(b));
+  else if (what === 'up_component' && v.groups[gi]) swap(v.groups[gi].components, Number(b));
   else return null;
   return v;
 }

@@ -125,7 +125,7 @@ ${inputField({ name: 'thresholds.healthy_value', label: `Healthy value${inUnit}`
 <p id="thresholds-words" class="threshold-words">${words ? esc(words) : optional ? 'No thresholds: an up/down check.' : 'Fill in both rules to read them here in words (they are re-read whenever the form is sent or tested).'}</p>
 </fieldset>`;
   if (!optional) return fieldset;
-  const given = Object.values(t).some((x) => x.trim() !== '') || hasErrors(problem, THRESHOLD_FIELDS);
+  const given = (Object.values(t) as string[]).some((x) => x.trim() !== '') || hasErrors(problem, THRESHOLD_FIELDS);
   return `<p class="up-down-note" id="up-down-note">${
     given ? 'With thresholds, the response time is judged by them; a status outside the accepted ones, or no answer, is still down.' : '<strong>Is it up?</strong> Without thresholds this check is up when the URL answers an accepted status (any 2xx after redirects, or the statuses under Advanced settings), and down when it answers another status or does not answer.'
   }</p>

@@ -211,7 +211,7 @@ export function metricListBody(view: MetricListView): string {
     whenOrNever(m.last_sample_at, view.zone),
   ]);
   const query: Record<string, string> = {};
-  for (const [k, v] of Object.entries(view.filters)) if (v) query[k] = v;
+  for (const [k, v] of Object.entries(view.filters) as [string, string | undefined][]) if (v) query[k] = v;
   const filtered = Object.keys(query).length > 0;
   const create = view.canCreate ? '<p><a class="button" href="/console/metrics/new">New metric</a></p>' : '';
   return `${create}

@@ -8,7 +8,7 @@ import type { StatementDocument } from '../../../domain/sla/statement';
 import { type StatementAction, type StatementState, allowedFrom } from '../../../domain/sla/transitions';
 import { esc, timeTag } from '../../html';
 import { formatCount, formatMoney } from '../../sla/money';
-import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, textareaField } from '../forms';
+import { type FormProblem, actionButton, csrfField, problemBox, selectField, textareaField } from '../forms';
 import { zonedDateInput } from '../zoned-input';
 import { instantToLocalInput } from '../../../domain/local-time-input';
 import { facts, link, pager, stateBadge, table } from '../parts';

@@ -1,4 +1,4 @@
-import { type FieldError, ProblemError } from '../../../../domain/error-catalog';
+import { ProblemError } from '../../../../domain/error-catalog';
 import type { FormProblem } from '../../../../render/console/forms';
 import type { OrgContext } from '../../../../usecases/context';
 import { listConsoleUsers } from '../../../../usecases/console/users';
@@ -26,7 +26,7 @@ export async function withFormPaths<T>(work: () => Promise<T>, rename: (path: st
     return await work();
   } catch (err) {
     if (!(err instanceof ProblemError) || !Array.isArray(err.extras.errors)) throw err;
-    const errors = (err.extras.errors as FieldError[]).map((e) => ({ ...e, path: rename(e.path) }));
+    const errors = (err.extras.errors).map((e) => ({ ...e, path: rename(e.path) }));
     throw new ProblemError(err.token, err.message, { ...err.extras, errors });
   }
 }

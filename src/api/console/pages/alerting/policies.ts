@@ -55,9 +55,9 @@ function valuesOfPolicy(p: PolicyView): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = { name: p.name, repeat: String(p.repeat) };
   p.levels.forEach((l, i) => {
     out[`levels.${i}.delay_minutes`] = String(l.delay_minutes);
-    out[`levels.${i}.channels`] = l.targets.filter((t) => t.type === 'channel').map((t) => t.id!);
-    out[`levels.${i}.schedules`] = l.targets.filter((t) => t.type === 'schedule').map((t) => t.id!);
-    out[`levels.${i}.users`] = l.targets.filter((t) => t.type === 'user').map((t) => t.email!);
+    out[`levels.${i}.channels`] = l.targets.filter((t) => t.type === 'channel').map((t) => t.id);
+    out[`levels.${i}.schedules`] = l.targets.filter((t) => t.type === 'schedule').map((t) => t.id);
+    out[`levels.${i}.users`] = l.targets.filter((t) => t.type === 'user').map((t) => t.email);
   });
   return out;
 }
