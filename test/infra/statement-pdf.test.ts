@@ -1,8 +1,8 @@
 /**
  * Statement PDFs printed by a real Chromium (Debian's, via playwright-core): the document
  * information, the two attachments read back byte for byte, the outline made from the page's
- * headings, and concurrent renders on one browser. A missing Chromium fails this file under
- * CI=true and skips it elsewhere.
+ * headings, and concurrent renders on one browser. A missing Chromium fails every test here,
+ * naming the install command; it never skips.
  */
 import { PDFDict, type PDFDocument as PdfDoc, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { canonicalStatement, sha256Hex } from '../../src/infra/statement-signing';
@@ -12,13 +12,12 @@ import { chromiumPath } from '../support/browser';
 import { readPdfAttachments } from '../support/pdf-attachments';
 import { renderInputFixture, statementFixture } from '../support/sla-statement-fixture';
 
-const executablePath = chromiumPath();
 const CREATED_AT = new Date('2025-04-02T09:30:00.000Z');
 
-if (!executablePath && process.env.CI === 'true') {
-  it('needs Chromium under CI', () => {
-    throw new Error(`Chromium is missing at ${process.env.CHROMIUM_PATH || '/usr/bin/chromium'}: run scripts/install-test-peers.sh chromium (or set CHROMIUM_PATH)`);
-  });
+function requireChromium(): string {
+  const found = chromiumPath();
+  if (!found) throw new Error(`Chromium is missing at ${process.env.CHROMIUM_PATH || '/usr/bin/chromium'}: run scripts/install-test-peers.sh chromium (or set CHROMIUM_PATH)`);
+  return found;
 }
 
 /** The titles of the PDF's outline (bookmarks), depth first. */
@@ -47,11 +46,11 @@ function statementCase(customerName: string, state: string) {
   };
 }
 
-(executablePath ? describe : describe.skip)('statement PDF (real Chromium)', () => {
+describe('statement PDF (real Chromium)', () => {
   let renderer: StatementPdfRenderer;
 
   beforeAll(() => {
-    renderer = createStatementPdfRenderer({ executablePath: executablePath ?? undefined });
+    renderer = createStatementPdfRenderer({ executablePath: requireChromium() });
   });
   afterAll(async () => {
     await renderer?.close();
@@ -113,7 +112,7 @@ function statementCase(customerName: string, state: string) {
   });
 
   it('refuses to render once closed', async () => {
-    const own = createStatementPdfRenderer({ executablePath: executablePath ?? undefined });
+    const own = createStatementPdfRenderer({ executablePath: requireChromium() });
     const c = statementCase('Closed Inc', 'approved');
     await own.close();
     await expect(own.render(c.html, c.attachments, c.meta)).rejects.toThrow('closed');
