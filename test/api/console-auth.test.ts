@@ -165,6 +165,7 @@ describe('console sign-in is limited per address and per client, and answers kno
     expect(answers[3]!.text).toMatch(/Wait \d+ minutes?/);
     expect(Number(answers[3]!.retryAfter)).toBeGreaterThan(0);
     await eventually(async () => expect(mailsTo(email)).toBe(3), 5_000);
+    // A fixed wait that proves a negative: no 4th email follows the limited request.
     await new Promise((r) => setTimeout(r, 500));
     expect(mailsTo(email)).toBe(3);
   });
@@ -179,6 +180,7 @@ describe('console sign-in is limited per address and per client, and answers kno
     }
     expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
     await eventually(async () => expect(mailsTo(`client-${run}-4@example.com`)).toBe(1), 5_000);
+    // A fixed wait that proves a negative: the limited 6th request sends no email.
     await new Promise((r) => setTimeout(r, 500));
     expect(mailsTo(`client-${run}-5@example.com`)).toBe(0);
     // Another client is not limited by it.
