@@ -95,6 +95,7 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
 
     // The relay had its chance: the subscription to everything got nothing, and no email run exists.
     await h.relay!.idle();
+    // A fixed wait that proves a negative: nothing reaches the subscription to everything.
     await new Promise((r) => setTimeout(r, 500));
     await h.relay!.idle();
     expect(everything.received).toHaveLength(0);
@@ -147,6 +148,7 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
       expect([refused.status, refused.body.title]).toEqual([400, 'validation_failed']);
       expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual([body.field]);
     }
+    // A fixed wait that proves a negative: none of the refused requests delivered anything.
     await new Promise((r) => setTimeout(r, 300));
     expect(rx.received).toHaveLength(0);
   }, 30_000);
