@@ -100,6 +100,7 @@ describe('maintenance windows driven by a Temporal workflow', () => {
 
   it('re-plans its timers when PATCH moves the window', async () => {
     const { body } = await call('POST', '/v1/maintenances', { title: 'Moved', scheduled_start_at: at(3_600_000 * 3), scheduled_end_at: at(3_600_000 * 4) });
+    // A fixed wait that proves a negative: three hours ahead, nothing starts it.
     await new Promise((r) => setTimeout(r, 500));
     expect((await call('GET', `/v1/maintenances/${body.id}`)).body.state).toBe('scheduled');
     const moved = await call('PATCH', `/v1/maintenances/${body.id}`, { scheduled_start_at: at(2000), scheduled_end_at: at(4000) });
@@ -113,6 +114,7 @@ describe('maintenance windows driven by a Temporal workflow', () => {
     await eventually(async () => expect(await events(body.id)).toContain('maintenance.starting_soon'), 10_000);
     await call('PATCH', `/v1/maintenances/${body.id}`, { scheduled_start_at: at(2_400_000) });
     await call('PATCH', `/v1/maintenances/${body.id}`, { scheduled_start_at: at(1_200_000) });
+    // A fixed wait that proves a negative: neither PATCH announces starting soon again.
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await events(body.id)).toEqual(['maintenance.scheduled', 'maintenance.starting_soon']);
     expect((await call('POST', `/v1/maintenances/${body.id}/cancel`)).body.state).toBe('canceled');

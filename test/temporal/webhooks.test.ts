@@ -137,6 +137,7 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     // Now it listens, failing each event's first request with 503 and its second with 429.
     const rx = await receiver((_, seen) => (seen === 0 ? { status: 503 } : seen === 1 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200 }), port);
     await eventually(async () => expect(rx.accepted().size).toBe(3), 20_000);
+    // A fixed wait that proves a negative: no event is delivered a second time after its 200.
     await new Promise((r) => setTimeout(r, 1_500));
     expect([...rx.accepted().values()]).toEqual([1, 1, 1]);
     for (const id of rx.accepted().keys()) expect(rx.byId(id).map((r) => r.status)).toEqual([503, 429, 200]);
@@ -222,6 +223,7 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     await eventually(async () => expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'canceled', last_error: 'webhook disabled' }), 10_000);
     const count = rx.received.length;
     await call('POST', '/v1/incidents', { title: 'While disabled' });
+    // A fixed wait that proves a negative: a disabled webhook gets nothing.
     await new Promise((r) => setTimeout(r, 1_000));
     expect(rx.received.length).toBe(count);
     expect(await deliveries(hook.id)).toHaveLength(1);
@@ -270,6 +272,7 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     const rx = await receiver();
     const hook = await subscribe(rx.url, ['incident.created', 'incident.deleted']);
     const first = await call('POST', '/v1/incidents', { title: 'Committed, never relayed' });
+    // A fixed wait that proves a negative: with the relay down, nothing dispatches the event.
     await new Promise((r) => setTimeout(r, 500));
     const em = api.orm.em.fork();
     expect(await em.findOne(OutboxEventSchema, { resourceId: first.body.id, type: 'incident.created' })).toMatchObject({ dispatchedAt: null });
@@ -289,6 +292,7 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     expect(rx.received.map((r) => verify(hook.secret, r).type).sort()).toEqual(['incident.created', 'incident.deleted']);
     // Sweeping again starts nothing twice.
     await h.temporal.client.workflow.execute(outboxSweepWorkflow, { taskQueue: h.taskQueue, workflowId: `outbox-sweep-test-again-${first.body.id}` });
+    // A fixed wait that proves a negative: the second sweep delivers nothing again.
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received).toHaveLength(2);
   }, 40_000);
