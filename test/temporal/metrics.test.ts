@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { MetricSchema } from '../../src/db/entities';
 import { metricBucketScheduleId, metricScheduleId, temporalMetricScheduler } from '../../src/temporal/metric-schedules';
 import { temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
@@ -162,8 +165,13 @@ describe('metrics run on schedule and turn samples into status', () => {
     expect((await call('POST', `/v1/metrics/${created.body.id}/status`, { status: 'degraded' })).body).toMatchObject({ status: 'degraded' });
     expect((await call('POST', `/v1/metrics/${created.body.id}/status`, { status: 'healthy' })).body.status).toBe('healthy');
     await eventually(async () => expect(events(created.body.id)).toEqual(['no_data→degraded', 'degraded→healthy']), 30_000);
-    const other = (await call('GET', `/v1/metrics?service_id=${serviceId}&status=unhealthy`)).body.items;
-    expect(other.every((m: { status: string }) => m.status === 'unhealthy')).toBe(true);
+    // The status filter: a second metric set unhealthy is listed, the healthy one is not.
+    const down = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'Down by hand', source_type: 'manual', source_config: {} });
+    expect((await call('POST', `/v1/metrics/${down.body.id}/status`, { status: 'unhealthy' })).body).toMatchObject({ status: 'unhealthy' });
+    const unhealthy: { id: string; status: string }[] = (await call('GET', `/v1/metrics?service_id=${serviceId}&status=unhealthy`)).body.items;
+    expect(unhealthy.map((m) => m.id)).toContain(down.body.id);
+    expect(unhealthy.map((m) => m.id)).not.toContain(created.body.id);
+    expect(unhealthy.filter((m) => m.status !== 'unhealthy')).toEqual([]);
   });
 
   it('turns heartbeat pings into seconds since the last one; the sweep makes a missing heartbeat unhealthy', async () => {
@@ -174,10 +182,13 @@ describe('metrics run on schedule and turn samples into status', () => {
     expect(await metric(created.body.id)).toMatchObject({ status: 'healthy', current_value: 0 });
     expect((await api.request('GET', url.pathname.replace(/hb_.*/, 'hb_unknown'))).status).toBe(404);
     await api.orm.em.fork().nativeUpdate(MetricSchema, { id: created.body.id }, { pushState: { last_ping_at: new Date(Date.now() - 300_000).toISOString() } });
-    await h.temporal.client.workflow.execute(metricSweepWorkflow, { taskQueue: h.taskQueue, workflowId: `metric-sweep-test-${created.body.id}` });
+    const sweep = await h.temporal.client.workflow.start(metricSweepWorkflow, { taskQueue: h.taskQueue, workflowId: `metric-sweep-test-${created.body.id}` });
+    expect((await sweep.result()).heartbeats).toBeGreaterThanOrEqual(1);
     const swept = await metric(created.body.id);
     expect(swept.status).toBe('unhealthy');
     expect(swept.current_value).toBeGreaterThanOrEqual(300);
+    // VIGIL_RECORD_HISTORIES=1 rewrites the replay test's history of this workflow.
+    if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'metric-sweep-v1.json'), historyToJSON(await sweep.fetchHistory()));
   });
 
   it('marks an agent metric stale_agent_silent after 3 silent intervals, and clears it when samples resume', async () => {
