@@ -9,12 +9,24 @@ import { type ApiHarness, startApi } from '../support/api-harness';
 
 let api: ApiHarness;
 let release: () => void = () => undefined;
+/** Resolves once the slow handler holds its request. */
+let entered: Promise<void>;
+let enter: () => void = () => undefined;
+/** Resolves once the instance has begun to close (after the app's own preClose hook). */
+let closingBegan: Promise<void>;
+let beginClosing: () => void = () => undefined;
 
 beforeAll(async () => {
   api = await startApi({
     beforeListen: (app) => {
+      app.addHook('preClose', (done) => {
+        beginClosing();
+        done();
+      });
       app.get('/test/slow', { schema: { hide: true } }, async () => {
-        await new Promise<void>((r) => (release = r));
+        const held = new Promise<void>((r) => (release = r));
+        enter();
+        await held;
         return { done: true };
       });
     },
@@ -29,11 +41,16 @@ describe('shutting down', () => {
   it('finishes the request in flight and answers the next one on its connection 503 shutting_down', async () => {
     const client = new Client(api.baseUrl, { pipelining: 2 });
     try {
+      entered = new Promise<void>((r) => (enter = r));
+      closingBegan = new Promise<void>((r) => (beginClosing = r));
       const inFlight = client.request({ method: 'GET', path: '/test/slow' });
-      await new Promise((r) => setTimeout(r, 200));
+      await entered;
       const closing = api.app.close();
-      await new Promise((r) => setTimeout(r, 100));
+      await closingBegan;
       const next = client.request({ method: 'GET', path: '/healthz' });
+      // The one wait left on the clock: nothing tells when the client has written the pipelined
+      // request (Node reads it only once the first is answered), and it must be on the connection
+      // before that answer ends, or the drained connection closes first.
       await new Promise((r) => setTimeout(r, 100));
       release();
 
