@@ -84,7 +84,8 @@ describe('live console pages', () => {
     const firstSection = await overview.locator('main section').first().getAttribute('aria-labelledby');
     expect(firstSection).toBe('open-alerts');
     expect(await overview.locator('main').getAttribute('data-live-updated')).toBeTruthy();
-    // The metric page held still: its form is being used.
+    // The metric page held still: its form is being used. A fixed wait that proves a negative:
+    // longer than the live pages' refresh, and it did not refresh.
     await metricPage.waitForTimeout(12_000);
     expect(await metricPage.locator('form[action$="/status"] select[name=status]').inputValue()).toBe('degraded');
     expect(await metricPage.locator('main').getAttribute('data-live-updated')).toBeNull();

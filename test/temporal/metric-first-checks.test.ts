@@ -136,6 +136,7 @@ describe('first checks of new cloud metrics', () => {
     const started = await workflowsSince(since);
     expect(started.filter((w) => w.type !== 'metricFirstChecksWorkflow')).toEqual([]);
     expect(started.length).toBeLessThanOrEqual(2);
+    // A fixed wait that proves a negative: the rename runs no second first check.
     await new Promise((r) => setTimeout(r, 3_000));
     expect([...(await samplesOf(ids)).values()].every((n) => n === 1)).toBe(true);
   }, 120_000);

@@ -400,6 +400,7 @@ describe('SLA statements through the API and the period workflow', () => {
     expect(body.items[0].period_label).toBe(previousMonthIn('Pacific/Auckland'));
     expect(body.items[0].currency).toBe('JPY');
     await schedule.trigger();
+    // A fixed wait that proves a negative: the second run drafts nothing more.
     await new Promise((r) => setTimeout(r, 2_000));
     expect((await org.call('GET', `/v1/sla/statements?contract_id=${id}`)).body.items).toHaveLength(1);
     // Deleting the contract (no statement may exist: use a fresh one) removes its schedule.
