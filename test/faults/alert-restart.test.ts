@@ -107,6 +107,7 @@ describe('an escalation across a worker crash and a Temporal server crash', () =
     // Level 2 is 4 "minutes" (4 s) away. The worker dies, then the server.
     await workers.closeAll();
     await killServer();
+    // The outage itself (2 s with neither worker nor server), not a wait for an effect.
     await new Promise((r) => setTimeout(r, 2_000));
     await startServer();
     await workers.spawn();
