@@ -42,7 +42,8 @@ describe('LocalProbeJobs (cloud probe tests handed between a request and the wor
     expect(jobs.take('a')).toBeUndefined();
     jobs.finish({ ...job('a'), state: 'completed' });
     expect(jobs.size).toBe(0);
-    const settled = await Promise.race([offered.finished.then(() => 'finished'), new Promise((r) => setTimeout(() => r('pending'), 20))]);
+    // finish() settles synchronously when it counts, so one turn of the event loop (not a 20 ms timer) shows it did not.
+    const settled = await Promise.race([offered.finished.then(() => 'finished'), new Promise((r) => setImmediate(() => r('pending')))]);
     expect(settled).toBe('pending');
   });
 });
