@@ -101,6 +101,7 @@ describe('PostgreSQL restarted under API load', () => {
     const downAt = Date.now();
     await pg.stop();
     const stoppedAt = Date.now();
+    // The outage itself: 5 s with PostgreSQL down.
     await sleep(5_000);
     const startingAt = Date.now();
     await pg.start();

@@ -201,12 +201,13 @@ describe('the Temporal server killed and restarted', () => {
     const maintenanceDuringOutage = await call('POST', '/v1/maintenances', { title: 'Planned during the outage', scheduled_start_at: plannedInOutage.toISOString(), scheduled_end_at: new Date(plannedInOutage.getTime() + 120_000).toISOString() });
     expect(maintenanceDuringOutage.status).toBe(201);
     expect(scheduler.pending).toBe(1);
+    // The outage itself: the server stays down 6 s (past the first maintenance's start).
     await sleep(Math.max(0, killedAt + 6_000 - Date.now()));
     const restartingAt = Date.now();
     await startServer();
     const upAt = Date.now();
     const outageMs = upAt - killedAt;
-    // The receiver comes back a moment after the server.
+    // The receiver comes back a moment after the server (part of the scenario, not a wait for an effect).
     await sleep(1_000);
     receiverStatus = 200;
 
@@ -249,6 +250,7 @@ describe('the Temporal server killed and restarted', () => {
     // Email: every subscriber got the incident's email exactly once, the deferred ones included.
     const subject = '[Restart Status] Investigating: Checkout errors';
     await eventually(async () => expect(sink.messages.filter((m) => m.subject === subject).map(to).sort()).toEqual([...subscribers].sort()), 60_000, 500);
+    // A fixed wait that proves a negative: no subscriber gets the email a second time.
     await sleep(2_000);
     expect(sink.messages.filter((m) => m.subject === subject)).toHaveLength(subscribers.length);
 
