@@ -21,8 +21,8 @@ export async function serveUntilSignalled(app: FastifyInstance, closers: Array<(
         process.exit(1);
       },
     ));
-  process.on('SIGTERM', close);
-  process.on('SIGINT', close);
+  process.on('SIGTERM', () => void close());
+  process.on('SIGINT', () => void close());
   process.stdout.write(`listening ${addr.port}\n`);
 }
 

@@ -62,7 +62,10 @@ export async function measureTemporalFloors(address: string, namespace: string, 
         await handle.result();
         const t2 = performance.now();
         touched.delete(id);
-        if (keep) xs.eagerActivity.push(t1 - t0), xs.eagerResult.push(t2 - t0);
+        if (keep) {
+          xs.eagerActivity.push(t1 - t0);
+          xs.eagerResult.push(t2 - t0);
+        }
       }
       {
         const id = `bench-floor-signal-${randomUUID()}`;
@@ -72,7 +75,10 @@ export async function measureTemporalFloors(address: string, namespace: string, 
         await plain.workflow.signalWithStart('benchFloorSignalWorkflow', { workflowId: id, taskQueue, signal: 'benchFloorDone', signalArgs: [] });
         const t2 = performance.now();
         await handle.result();
-        if (keep) xs.start.push(t1 - t0), xs.signalWithStart.push(t2 - t1);
+        if (keep) {
+          xs.start.push(t1 - t0);
+          xs.signalWithStart.push(t2 - t1);
+        }
       }
     }
   } finally {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { missingOptional } = require('../../scripts/complete-lockfile.js') as { missingOptional: (lock: unknown) => { dep: string }[] };
 
 describe('package-lock.json', () => {

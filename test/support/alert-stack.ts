@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getFreePort } from '../../src/launchers/free-port';
-import { stopChild, tail, waitFor } from './peer-process';
+import { stopChild, waitFor } from './peer-process';
 
 const INSTALL_HINT = 'prometheus / prometheus-alertmanager is missing: run scripts/install-test-peers.sh';
 const START_TIMEOUT_MS = 30_000;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { type SourceConfigOf, validateSourceConfig } from '../../src/domain/source-config';
 import type { ProbeContext } from '../../src/probes/types';
 

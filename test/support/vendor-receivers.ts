@@ -332,9 +332,15 @@ function checkDiscord(req: Incoming): string[] {
     count(e.description);
     if (e.footer !== undefined) {
       if (!isObj(e.footer)) out.push(`${at}.footer must be an object`);
-      else (str(out, `${at}.footer.text`, e.footer.text, { required: true, min: 1, max: 2048 }), count(e.footer.text));
+      else {
+        str(out, `${at}.footer.text`, e.footer.text, { required: true, min: 1, max: 2048 });
+        count(e.footer.text);
+      }
     }
-    if (isObj(e.author)) (str(out, `${at}.author.name`, e.author.name, { required: true, max: 256 }), count(e.author.name));
+    if (isObj(e.author)) {
+      str(out, `${at}.author.name`, e.author.name, { required: true, max: 256 });
+      count(e.author.name);
+    }
     arr(out, `${at}.fields`, e.fields, { max: 25 }).forEach((f, j) => {
       if (!isObj(f)) return void out.push(`${at}.fields[${j}] must be an object`);
       str(out, `${at}.fields[${j}].name`, f.name, { required: true, min: 1, max: 256 });

@@ -13,7 +13,7 @@ import { createConsoleUser } from '../../src/usecases/console/users';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
 import { signInInBrowser } from '../support/console-browser';
-import { TEST_PUBLIC_BASE, testAlertDeps } from '../support/alert-deps';
+import { testAlertDeps } from '../support/alert-deps';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Mailer } from '../../src/infra/mailer';
-import type { StatementPdfRenderer } from '../../src/infra/statement-pdf';
 import type { ApiHarness } from '../support/api-harness';
 import { type ConsoleClient, type PageResult, signedInClient } from '../support/console-browser';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { seedOctoberOutage } from '../support/sla-outage-metric';
 import { type SlaStack, startSlaStack } from '../support/sla-stack';
 import type { SmtpSink } from '../support/smtp-sink';
-import type { TemporalHarness } from '../support/temporal-harness';
 
 /**
  * The console's finance pages end to end: a statement drafted by the real period workflow (real
@@ -17,11 +14,8 @@ import type { TemporalHarness } from '../support/temporal-harness';
  */
 
 let stack: SlaStack;
-let h: TemporalHarness;
 let api: ApiHarness;
 let smtp: SmtpSink;
-let mailer: Mailer;
-let printer: StatementPdfRenderer;
 let org: OrgFixture<never, 'api'>;
 
 const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'https://docs.vigil.test/sla-verification' };
@@ -35,7 +29,7 @@ let statementId: string;
 
 beforeAll(async () => {
   stack = await startSlaStack(links, { temporalUiUrl: 'http://temporal-ui.test' });
-  ({ smtp, mailer, printer, h, api } = stack);
+  ({ smtp, api } = stack);
   org = await orgWithKeys(api, { services: ['api'] });
 
   // October 2026 of a contract over one service that was down 30 minutes: a draft statement.

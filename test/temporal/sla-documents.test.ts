@@ -3,8 +3,7 @@ import type { Browser } from 'playwright-core';
 import { chromiumNotice } from '../../src/composition/pdf-renderer';
 import { slaLinks } from '../../src/composition/adapters';
 import { OutboxEventSchema, SlaAuditEntrySchema } from '../../src/db/entities';
-import type { Mailer } from '../../src/infra/mailer';
-import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
+import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
@@ -26,8 +25,6 @@ let stack: SlaStack;
 let h: TemporalHarness;
 let api: ApiHarness;
 let smtp: SmtpSink;
-let mailer: Mailer;
-let printer: StatementPdfRenderer;
 let org: OrgFixture<never, 'api'>;
 let browser: Browser;
 
@@ -42,7 +39,7 @@ let statementId: string;
 
 beforeAll(async () => {
   stack = await startSlaStack(links);
-  ({ smtp, mailer, printer, h, api } = stack);
+  ({ smtp, h, api } = stack);
   Object.assign(links, slaLinks({ publicBaseUrl: api.baseUrl }));
   org = await orgWithKeys(api, { services: ['api'] });
 

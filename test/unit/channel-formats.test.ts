@@ -199,7 +199,7 @@ describe('Slack message', () => {
     expect(section?.fields.every((f: { text: string }) => f.text.length <= SLACK_LIMITS.fieldText)).toBe(true);
     expect(section?.text.text).toContain('&lt;b&gt;bold&lt;/b&gt; &amp; &lt;!channel&gt;');
     // mrkdwn parses <!channel>; the header is plain_text, which Slack shows literally.
-    const mrkdwnTexts = [body.text, section?.text.text, ...section?.fields.map((f: { text: string }) => f.text), context?.elements[0].text];
+    const mrkdwnTexts = [body.text, section?.text.text, ...(section?.fields ?? []).map((f: { text: string }) => f.text), context?.elements[0].text];
     for (const t of mrkdwnTexts) expect(t).not.toContain('<!channel>');
     expect(header?.text.type).toBe('plain_text');
     expect(context?.elements[0].text).toMatch(/^Occurred <!date\^1772456925\^\{date_short_pretty\} at \{time_secs\}\|2026-03-02 13:08:45 UTC> · Vigil · /);
