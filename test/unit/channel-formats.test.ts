@@ -13,10 +13,11 @@ import {
   type VendorChannelType,
 } from '../../src/domain/alerting/channel-formats';
 import { fit } from '../../src/domain/alerting/channel-formats/message-text';
+import { VENDOR_CHANNEL_TYPES } from '../../src/domain/alerting/channel-types';
 import { startVendorReceiver, type VendorKind, type VendorReceiver } from '../support/vendor-receivers';
 
 const ACTIONS: AlertAction[] = ['trigger', 'escalate', 'acknowledge', 'resolve', 'test'];
-const VENDORS: VendorKind[] = ['slack', 'teams', 'discord', 'pagerduty', 'opsgenie'];
+const VENDORS: VendorKind[] = [...VENDOR_CHANNEL_TYPES];
 const ROUTING_KEY = 'R015ABCDEF0123456789ABCDEF01234X';
 const API_KEY = '3f1c2a8e-8a4b-4e62-9d7e-0c5b2a1f9e77';
 const ALERT_ID = '0b7e6c1e-5a8f-4f43-9a57-2f7cbb1d9e10';

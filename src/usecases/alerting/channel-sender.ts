@@ -1,5 +1,6 @@
 import type { AlertMessage, ChannelRequest } from '../../domain/alerting/alert-message';
-import { type VendorChannelType, type VendorEndpoints, channelRequest } from '../../domain/alerting/channel-formats';
+import { type VendorEndpoints, channelRequest } from '../../domain/alerting/channel-formats';
+import { isVendorChannelType } from '../../domain/alerting/channel-types';
 import { emailMessage } from '../../domain/alerting/channel-formats/email';
 import type { Mailer } from '../../infra/mailer';
 import { isPermanentMailError } from '../../infra/mailer';
@@ -27,7 +28,6 @@ export interface SendOutcome extends Omit<PostResult, 'retryAfter'> {
   verdict: 'delivered' | 'retry' | 'failed';
 }
 
-const VENDORS: readonly string[] = ['slack', 'teams', 'discord', 'pagerduty', 'opsgenie'];
 /** How much of a receiver's answer a send keeps (and "send test" shows). */
 const RESPONSE_EXCERPT_CHARS = 1_000;
 
@@ -46,8 +46,8 @@ export async function sendToTarget(deps: SenderDeps, target: SendTarget, msg: Al
     request =
       target.type === 'webhook'
         ? webhookRequest(secret, msg, messageId)
-        : VENDORS.includes(target.type)
-          ? channelRequest(target.type as VendorChannelType, { ...secret, region: target.settings.region === 'eu' ? 'eu' : 'us' }, msg, channelEndpoints(deps.endpoints, target.settings))
+        : isVendorChannelType(target.type)
+          ? channelRequest(target.type, { ...secret, region: target.settings.region === 'eu' ? 'eu' : 'us' }, msg, channelEndpoints(deps.endpoints, target.settings))
           : (() => {
               throw new Error(`unknown channel type ${target.type}`);
             })();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NotificationChannelSchema } from '../../db/entities';
+import { URL_CHANNEL_TYPES } from '../../domain/alerting/channel-types';
 import type { FieldError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { SecretBox } from '../../infra/secret-box';
@@ -36,7 +37,7 @@ export interface ChannelPatch {
 /** Which types each type-specific field belongs to (PATCH refuses a field of another type). */
 const FIELD_TYPES: Record<'addresses' | 'url' | 'signing_secret' | 'routing_key' | 'api_key' | 'region' | 'api_url', readonly ChannelType[]> = {
   addresses: ['email'],
-  url: ['slack', 'teams', 'discord', 'webhook'],
+  url: URL_CHANNEL_TYPES,
   signing_secret: ['slack'],
   routing_key: ['pagerduty'],
   api_key: ['opsgenie'],

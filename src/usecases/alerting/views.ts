@@ -7,8 +7,9 @@ import { toIso, toIsoOrNull } from '../../domain/time';
 
 /** What the alerting configuration API shows (issue 26), and the names its inputs share. */
 
-export const CHANNEL_TYPES = ['email', 'slack', 'teams', 'discord', 'webhook', 'pagerduty', 'opsgenie'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+// One list of channel types: the domain's.
+export { CHANNEL_TYPES, type ChannelType } from '../../domain/alerting/channel-types';
+import type { ChannelType } from '../../domain/alerting/channel-types';
 
 // One list of rule kinds and severities: the domain's (the workflow and the sweep read the same).
 export { ALERT_RULE_KINDS as RULE_KINDS, ALERT_SEVERITIES } from '../../domain/alerting/rule-kinds';

@@ -10,7 +10,8 @@ import { PAGERDUTY_EVENTS_URL, pagerdutyRequest } from './pagerduty';
 import { slackRequest } from './slack';
 import { teamsRequest } from './teams';
 
-export type VendorChannelType = 'slack' | 'teams' | 'discord' | 'pagerduty' | 'opsgenie';
+import type { VendorChannelType } from '../channel-types';
+export type { VendorChannelType };
 
 /**
  * A channel's (unsealed) destination. slack/teams/discord: `url` (the webhook URL).
