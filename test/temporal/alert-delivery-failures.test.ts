@@ -9,7 +9,7 @@ import { eventually } from '../support/eventually';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
-import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
+import { startVendorReceiver } from '../support/vendor-receivers';
 
 /**
  * Notifications that fail while an alert escalates, on a real worker and Temporal server: a chat
