@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IncidentSchema, OutboxEventSchema } from '../../src/db/entities';
+import { AlertRuleSchema, AlertSignalSchema, IncidentSchema, OutboxEventSchema } from '../../src/db/entities';
+import { type MatchableRule, type StatusEventFacts, statusEventSignal } from '../../src/domain/alerting/rule-matching';
+import type { AlertRuleKind } from '../../src/domain/alerting/rule-kinds';
 import { dispatchOutbox } from '../../src/db/repositories/outbox-repository';
 import { incidentState } from '../../src/domain/incident-state';
 import { EMAIL_EVENT_TYPES } from '../../src/domain/status-page/notify-events';
@@ -165,5 +167,113 @@ describe('outbox fan-out (dispatchOutbox): subscriber-email runs', () => {
     expect(byLabel((c) => returned.has(c.id))).toEqual(byLabel((c) => c.expected));
     // The list the statement is given is the pure one, and the table agrees with it.
     expect(byLabel((c) => c.pureOwes)).toEqual(byLabel((c) => c.owes));
+  });
+});
+
+describe('outbox fan-out (dispatchOutbox): alert signals', () => {
+  // Rules of every status kind, each watching something different, and one status change of each
+  // metric in each state: the statement's alert_signals rows and statusEventSignal must agree.
+  let releaseRelayTurn: () => Promise<void>;
+  let o: OrgFixture<never, 'A' | 'B'>;
+  const metrics = { plain: '', heartbeat: '', other: '' };
+  const pages = { showsA: '', showsOther: '' };
+  const rules: { id: string; label: string; rule: MatchableRule }[] = [];
+  beforeAll(async () => {
+    releaseRelayTurn = await takeRelayTurn();
+    o = await orgWithKeys(api, { plan: 'enterprise', name: 'alert rule matching', services: ['A', 'B'] });
+    const metric = async (service: 'A' | 'B', body: Record<string, unknown>) => {
+      const res = await o.call('POST', '/v1/metrics', { service_id: o.services[service], name: `m-${randomUUID().slice(0, 8)}`, ...body });
+      expect([res.status, res.text]).toEqual([201, expect.any(String)]);
+      return res.body.id as string;
+    };
+    metrics.plain = await metric('A', { source_type: 'manual', source_config: {} });
+    metrics.heartbeat = await metric('A', { source_type: 'heartbeat', source_config: {}, thresholds: { healthy_operation: 'under', healthy_value: 360, unhealthy_operation: 'over', unhealthy_value: 900 }, unit: 's' });
+    metrics.other = await metric('B', { source_type: 'manual', source_config: {} });
+    const page = async (components: { kind: string; id: string }[]) => {
+      const res = await o.call('POST', '/v1/status-pages', { subdomain: `match-${randomUUID().slice(0, 8)}`, title: 'Matching', groups: [{ name: 'G', components }] });
+      expect([res.status, res.text]).toEqual([201, expect.any(String)]);
+      return res.body.id as string;
+    };
+    pages.showsA = await page([{ kind: 'service', id: o.services.A }]);
+    pages.showsOther = await page([{ kind: 'metric', id: metrics.other }]);
+    const channel = await o.call('POST', '/v1/notification-channels', { name: 'mail', type: 'email', addresses: ['ops@example.com'] });
+    const policy = await o.call('POST', '/v1/escalation-policies', { name: 'p', repeat: 0, levels: [{ delay_minutes: 5, targets: [{ type: 'channel', id: channel.body.id }] }] });
+    const rule = async (label: string, kind: AlertRuleKind, subjectId: string | null, includeDegraded = false, enabled = true) => {
+      const res = await o.call('POST', '/v1/alert-rules', { name: label, kind, subject_id: subjectId, severity: 'critical', escalation_policy_id: policy.body.id, include_degraded: includeDegraded, enabled });
+      expect([label, res.status]).toEqual([label, 201]);
+      rules.push({ id: res.body.id, label, rule: { kind, subjectId, includeDegraded, live: enabled } });
+    };
+    await rule('metric: plain', 'metric_status', metrics.plain);
+    await rule('metric: other, degraded too', 'metric_status', metrics.other, true);
+    await rule('heartbeat: any', 'heartbeat_missed', null);
+    await rule('heartbeat: the one', 'heartbeat_missed', metrics.heartbeat);
+    await rule('service: any', 'service_status', null);
+    await rule('service: B, degraded too', 'service_status', o.services.B, true);
+    await rule('page showing service A', 'status_page_status', pages.showsA);
+    await rule('page showing the other metric, degraded too', 'status_page_status', pages.showsOther, true);
+    await rule('metric: plain, disabled', 'metric_status', metrics.plain, false, false);
+    await rule('agent: any (polled, never from events)', 'agent_offline', null);
+  });
+  afterAll(async () => {
+    // Unsent signals would otherwise be started as alerts by the next suite's relay.
+    await em().nativeDelete(AlertSignalSchema, { organization: o.id });
+    await em().nativeDelete(AlertRuleSchema, { organization: o.id });
+    await em().nativeDelete(OutboxEventSchema, { organization: o.id });
+    await releaseRelayTurn?.();
+  });
+
+  it('signals each rule that watches the changed metric, with its subject and whether it fires, as statusEventSignal says', async () => {
+    const states: { status: string; availability: string | null }[] = [
+      { status: 'unhealthy', availability: 'down' },
+      { status: 'degraded', availability: 'up' },
+      { status: 'healthy', availability: 'up' },
+      { status: 'no_data', availability: 'down' },
+      { status: 'no_data', availability: 'unmeasured' },
+      // An event from before availability existed: it must not stop the batch.
+      { status: 'healthy', availability: null },
+    ];
+    const serviceOf = { plain: o.services.A, heartbeat: o.services.A, other: o.services.B };
+    const sourceOf = { plain: 'manual', heartbeat: 'heartbeat', other: 'manual' };
+    const fork = em();
+    const events = (Object.keys(metrics) as (keyof typeof metrics)[]).flatMap((m) =>
+      states.map((st) => {
+        const facts: StatusEventFacts = { metricId: metrics[m], serviceId: serviceOf[m], sourceType: sourceOf[m], status: st.status, availability: st.availability };
+        const event = fork.create(OutboxEventSchema, {
+          id: randomUUID(),
+          organization: o.id,
+          type: 'metric.status_changed',
+          resourceKind: 'metric',
+          resourceId: metrics[m],
+          payload: { id: metrics[m], service_id: serviceOf[m], source_type: sourceOf[m], status: st.status, availability: st.availability },
+          createdAt: new Date(),
+          dispatchedAt: null,
+        });
+        return { id: event.id, label: `${m} ${st.status}/${st.availability}`, facts };
+      }),
+    );
+    await fork.flush();
+    for (let i = 0; i < 50 && (await em().count(OutboxEventSchema, { organization: o.id, dispatchedAt: null })); i++) await dispatchOutbox(em(), new Date(), 500);
+    const stored = await em().find(AlertSignalSchema, { organization: o.id });
+    const shows = (pageId: string, e: StatusEventFacts) => (pageId === pages.showsA ? e.serviceId === o.services.A : pageId === pages.showsOther ? e.metricId === metrics.other : false);
+    const key = (eventLabel: string, ruleLabel: string) => `${eventLabel} → ${ruleLabel}`;
+    const fromSql = Object.fromEntries(
+      stored.map((sig) => [key(events.find((e) => e.id === sig.eventId)!.label, rules.find((r) => r.id === sig.rule)!.label), { subjectKind: sig.subjectKind, subjectId: sig.subjectId, firing: sig.firing }]),
+    );
+    const pure = Object.fromEntries(
+      events.flatMap((e) =>
+        rules.flatMap((r) => {
+          const signal = statusEventSignal(r.rule, e.facts, shows);
+          return signal ? [[key(e.label, r.label), signal]] : [];
+        }),
+      ),
+    );
+    expect(Object.keys(pure).length).toBeGreaterThan(20);
+    expect(fromSql).toEqual(pure);
+    // The table is not vacuous: some signals fire, some do not, and some rules are never signalled.
+    const firing = Object.values(pure).map((x) => x.firing);
+    expect(firing).toContain(true);
+    expect(firing).toContain(false);
+    const signalled = new Set(stored.map((sig) => sig.rule));
+    expect(rules.filter((r) => !signalled.has(r.id)).map((r) => r.label)).toEqual(['metric: plain, disabled', 'agent: any (polled, never from events)']);
   });
 });

@@ -68,8 +68,11 @@ export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500):
               case when rule.kind in ('metric_status', 'heartbeat_missed') then 'metric' else 'service' end,
               case when rule.kind in ('metric_status', 'heartbeat_missed') then event.resource_id::text else event.payload->>'service_id' end,
               event.id,
-              (event.payload->>'status' = 'unhealthy' or event.payload->>'availability' = 'down'
-               or (rule.include_degraded and event.payload->>'status' = 'degraded')),
+              -- eventFires in src/domain/alerting/rule-matching.ts; a payload without a status or an
+              -- availability (an event written before they existed) does not fire, rather than
+              -- failing the whole batch on firing's not-null constraint.
+              coalesce(event.payload->>'status' = 'unhealthy' or event.payload->>'availability' = 'down'
+                       or (rule.include_degraded and event.payload->>'status' = 'degraded'), false),
               ?
          from taken_events event join alert_rules rule
            on rule.organization_id = event.organization_id and rule.deleted_at is null and rule.disabled_at is null
