@@ -151,7 +151,6 @@ describe('prober registration (GET /v1/locations)', () => {
 describe('probeChecks from a location bound to its source address', () => {
   let worker: WorkerHandle;
   let workflowQueue: string;
-  let bound: ProberProcess;
   const boundId = `ap-${hex()}`;
   let httpTarget: http.Server;
   let tcpTarget: net.Server;
@@ -159,7 +158,7 @@ describe('probeChecks from a location bound to its source address', () => {
   const tcpPeers: string[] = [];
 
   beforeAll(async () => {
-    bound = await probers.start({ taskQueue: h.taskQueue, location: boundId, sourceAddress: '127.0.0.12', heartbeatSeconds: 1 });
+    await probers.start({ taskQueue: h.taskQueue, location: boundId, sourceAddress: '127.0.0.12', heartbeatSeconds: 1 });
     httpTarget = http.createServer((req, res) => {
       httpPeers.push(req.socket.remoteAddress ?? '');
       res.writeHead(200).end('ok');

@@ -116,7 +116,7 @@ describe('POST /v1/metrics/test: validation (spec §7.2)', () => {
       ['agent_not_found', {}],
     ];
     const seen: string[] = [];
-    for (const [title, fix] of fixes) {
+    for (const [, fix] of fixes) {
       seen.push((await o.call('POST', '/v1/metrics/test', body)).body.title);
       body = { ...body, ...fix };
     }
