@@ -89,7 +89,10 @@ describe('README.md', () => {
     // CI runs the same test command.
     expect(readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^npm test\b/m);
     const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
-    expect(scripts.test).toMatch(/typecheck/);
+    // Before jest: the type check, the linter and the formatter's check.
+    expect(scripts.test).toMatch(/^bash scripts\/static-checks\.sh && jest/);
+    const checks = readFileSync(path.join(ROOT, 'scripts', 'static-checks.sh'), 'utf8');
+    for (const tool of ['npx tsc -p tsconfig.json --noEmit', 'npx eslint --max-warnings 0 src test bench', 'npx prettier --check']) expect(checks).toContain(tool);
     expect(scripts.start).toMatch(/cli\/start/);
   });
 });
