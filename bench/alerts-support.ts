@@ -85,7 +85,12 @@ async function main(): Promise<void> {
     eager: true,
     onStartError: (err, workflowId) => console.error(`[vigil] could not start or signal ${workflowId}:`, err),
   });
-  const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
+  const relay = new OutboxRelay({
+    orm,
+    databaseUrl,
+    starter: eager,
+    onError: (err) => console.error('[vigil] outbox relay failed:', err),
+  });
   await relay.start();
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
@@ -98,7 +103,13 @@ async function main(): Promise<void> {
     webhookStarter: starter,
     alerts: { control: temporalAlertControl(temporal), tester: temporalChannelTester(temporal), linkKey },
   });
-  await serveUntilSignalled(app, [() => relay.close(), () => worker.shutdown(), () => changeFeed.close(), () => temporal.close(), () => orm.close()]);
+  await serveUntilSignalled(app, [
+    () => relay.close(),
+    () => worker.shutdown(),
+    () => changeFeed.close(),
+    () => temporal.close(),
+    () => orm.close(),
+  ]);
 }
 
 runMain(main);

@@ -164,7 +164,11 @@ interface Fleet {
 }
 
 /** Flips every metric to `status`, the services' metrics interleaved; answers each flip's request instant. */
-async function flipAll(api: ApiClient, fleet: Fleet, status: string): Promise<{ sentAt: Map<string, number>; spanMs: number; request: Pct }> {
+async function flipAll(
+  api: ApiClient,
+  fleet: Fleet,
+  status: string,
+): Promise<{ sentAt: Map<string, number>; spanMs: number; request: Pct }> {
   const order: string[] = [];
   for (let j = 0; j < METRICS_PER_SERVICE; j++) for (const ofService of fleet.metrics) order.push(ofService[j]!);
   const sentAt = new Map<string, number>();
@@ -182,7 +186,13 @@ async function flipAll(api: ApiClient, fleet: Fleet, status: string): Promise<{ 
 }
 
 /** Polls `count` until it reaches `want`, or nothing new came for `stallMs`; answers the last count. */
-async function waitFor(what: string, want: number, count: () => number, stallMs = 30_000, limitMs = 300_000): Promise<number> {
+async function waitFor(
+  what: string,
+  want: number,
+  count: () => number,
+  stallMs = 30_000,
+  limitMs = 300_000,
+): Promise<number> {
   const started = Date.now();
   let seen = -1;
   let progressAt = Date.now();
@@ -215,7 +225,12 @@ interface CpuUse {
 
 async function cpuMark(vigilPid: number, temporalPid: number | undefined, monitor: PgClient): Promise<CpuMark> {
   const u = process.cpuUsage();
-  return { vigil: procCpu(vigilPid) ?? 0, temporal: temporalPid === undefined ? null : procCpu(temporalPid), pg: await postgresCpu(monitor), driver: (u.user + u.system) / 1e6 };
+  return {
+    vigil: procCpu(vigilPid) ?? 0,
+    temporal: temporalPid === undefined ? null : procCpu(temporalPid),
+    pg: await postgresCpu(monitor),
+    driver: (u.user + u.system) / 1e6,
+  };
 }
 
 /** CPU seconds between two marks (PostgreSQL backends started in between count whole; those gone are missed). */
@@ -255,8 +270,11 @@ interface AlertRow {
 }
 
 async function alertRows(orm: Orm, organizationId: string, outageFrom: Date): Promise<AlertRow[]> {
-  return orm.em.fork().getConnection().execute<AlertRow[]>(
-    `select a.id, a.rule_id, a.workflow_id, a.state, a.trigger_count,
+  return orm.em
+    .fork()
+    .getConnection()
+    .execute<AlertRow[]>(
+      `select a.id, a.rule_id, a.workflow_id, a.state, a.trigger_count,
             (extract(epoch from a.created_at) * 1000)::float8 as opened_ms,
             (select (extract(epoch from min(e.created_at)) * 1000)::float8 from outbox_events e join metrics m on m.id = e.resource_id
               where e.type = 'metric.status_changed' and e.payload->>'status' = 'unhealthy' and m.service_id::text = a.subject_id and e.created_at >= ?) as first_event_ms,
@@ -266,8 +284,8 @@ async function alertRows(orm: Orm, organizationId: string, outageFrom: Date): Pr
               where n.alert_id = a.id and n.action = 'trigger' and t.number = 1) as attempted_ms,
             (select count(*) from notification_sends n where n.alert_id = a.id and n.action = 'trigger')::int as sends
        from alerts a where a.organization_id = ?`,
-    [outageFrom, organizationId],
-  );
+      [outageFrom, organizationId],
+    );
 }
 
 /** When Temporal accepted each alert workflow's signal-with-start (its start time), CONCURRENCY describes at once. */
@@ -284,7 +302,10 @@ async function workflowStarts(temporal: TemporalHandle, ids: string[]): Promise<
 
 async function terminateLeftovers(temporal: TemporalHandle): Promise<number> {
   const running: string[] = [];
-  for await (const wf of temporal.client.workflow.list({ query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'` })) running.push(wf.workflowId);
+  for await (const wf of temporal.client.workflow.list({
+    query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
+  }))
+    running.push(wf.workflowId);
   let n = 0;
   await forEach(running.length, 16, async (i) => {
     await temporal.client.workflow
@@ -318,7 +339,10 @@ async function main(): Promise<void> {
     let address = config.TEMPORAL_ADDRESS;
     if (!address) {
       say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
-      devServer = await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`) });
+      devServer = await startTemporalDevServer({
+        cacheDir: config.VIGIL_CACHE_DIR,
+        logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`),
+      });
       address = devServer.address;
     }
     await registerSearchAttributes(address, 'default');
@@ -326,8 +350,17 @@ async function main(): Promise<void> {
     temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
 
     const now = new Date();
-    const { organization, key } = await createOrganization(orm.em.fork(), { name: 'Bench alerts', plan: 'enterprise' }, now);
-    await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+    const { organization, key } = await createOrganization(
+      orm.em.fork(),
+      { name: 'Bench alerts', plan: 'enterprise' },
+      now,
+    );
+    await updateOrganization(
+      orm.em.fork(),
+      organization.id,
+      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+      now,
+    );
 
     rx = await startReceiver();
     const started = await startVigilProcess('alerts-support.js', {
@@ -345,11 +378,17 @@ async function main(): Promise<void> {
     const temporalPid = devServer?.pid;
     const busy = [vigilPid, temporalPid].filter((p): p is number => p !== undefined);
     api = apiClient(`http://127.0.0.1:${started.port}`, key.plaintext, CONCURRENCY);
-    say(`Vigil (API + worker + outbox relay) on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`);
+    say(
+      `Vigil (API + worker + outbox relay) on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`,
+    );
 
     // Setup: services, manual metrics, the channel, one policy, the baseline subscription.
     const t0 = Date.now();
-    const fleet: Fleet = { services: new Array(SERVICES), metrics: Array.from({ length: SERVICES }, () => new Array(METRICS_PER_SERVICE)), serviceOf: new Map() };
+    const fleet: Fleet = {
+      services: new Array(SERVICES),
+      metrics: Array.from({ length: SERVICES }, () => new Array(METRICS_PER_SERVICE)),
+      serviceOf: new Map(),
+    };
     await forEach(SERVICES, CONCURRENCY, async (i) => {
       const res = await api!.call<{ id: string }>('POST', '/v1/services', { name: `region-a service ${i}` });
       expectStatus(res, 201, 'POST /v1/services');
@@ -358,12 +397,21 @@ async function main(): Promise<void> {
     await forEach(FLIPS, CONCURRENCY, async (k) => {
       const i = Math.floor(k / METRICS_PER_SERVICE);
       const j = k % METRICS_PER_SERVICE;
-      const res = await api!.call<{ id: string }>('POST', '/v1/metrics', { service_id: fleet.services[i], name: `check ${j}`, source_type: 'manual', source_config: {} });
+      const res = await api!.call<{ id: string }>('POST', '/v1/metrics', {
+        service_id: fleet.services[i],
+        name: `check ${j}`,
+        source_type: 'manual',
+        source_config: {},
+      });
       expectStatus(res, 201, 'POST /v1/metrics');
       fleet.metrics[i]![j] = res.body.id;
       fleet.serviceOf.set(res.body.id, i);
     });
-    const channel = await api.call<{ id: string }>('POST', '/v1/notification-channels', { name: 'bench receiver', type: 'webhook', url: `${rx.base}/alerts` });
+    const channel = await api.call<{ id: string }>('POST', '/v1/notification-channels', {
+      name: 'bench receiver',
+      type: 'webhook',
+      url: `${rx.base}/alerts`,
+    });
     expectStatus(channel, 201, 'POST /v1/notification-channels');
     const policy = await api.call<{ id: string }>('POST', '/v1/escalation-policies', {
       name: 'bench on-call',
@@ -374,9 +422,14 @@ async function main(): Promise<void> {
       repeat: 0,
     });
     expectStatus(policy, 201, 'POST /v1/escalation-policies');
-    const hook = await api.call<{ id: string }>('POST', '/v1/webhooks', { url: `${rx.base}/hooks`, event_types: ['metric.status_changed'] });
+    const hook = await api.call<{ id: string }>('POST', '/v1/webhooks', {
+      url: `${rx.base}/hooks`,
+      event_types: ['metric.status_changed'],
+    });
     expectStatus(hook, 201, 'POST /v1/webhooks');
-    say(`setup: ${SERVICES} services, ${FLIPS} manual metrics, a webhook channel, a policy (level 2 after ${LEVEL_1_DELAY_MINUTES} min), a metric.status_changed subscription: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    say(
+      `setup: ${SERVICES} services, ${FLIPS} manual metrics, a webhook channel, a policy (level 2 after ${LEVEL_1_DELAY_MINUTES} min), a metric.status_changed subscription: ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
     await settle(busy, 'the setup');
 
     // (A) Webhooks only: the same number of flips, no rule yet.
@@ -388,7 +441,9 @@ async function main(): Promise<void> {
     const cpuA = cpuBetween(a0, await cpuMark(vigilPid, temporalPid, monitor));
     const hooksA = hooks(rx, 'degraded');
     const hookLatA = pct([...hooksA.first].map(([m, at]) => at - flipsA.sentAt.get(m)!));
-    say(`    flips took ${flipsA.spanMs} ms; webhooks ${hooksA.first.size}/${FLIPS}, latency ${fmt(hookLatA)}; CPU ${cpuLine(cpuA)}`);
+    say(
+      `    flips took ${flipsA.spanMs} ms; webhooks ${hooksA.first.size}/${FLIPS}, latency ${fmt(hookLatA)}; CPU ${cpuLine(cpuA)}`,
+    );
 
     const rules = new Map<string, number>();
     await forEach(SERVICES, CONCURRENCY, async (i) => {
@@ -439,16 +494,34 @@ async function main(): Promise<void> {
     const sendsPerAlert = rows.filter((r) => r.sends !== 1).length;
 
     // Stages, per alert (consecutive points; the first flip of the service is the origin).
-    const starts = await workflowStarts(temporal, rows.map((r) => r.workflow_id)).catch((err: Error) => {
+    const starts = await workflowStarts(
+      temporal,
+      rows.map((r) => r.workflow_id),
+    ).catch((err: Error) => {
       say(`    (could not describe the alert workflows: ${err.message})`);
       return new Map<string, number>();
     });
-    const stage = { commit: [] as number[], fanout: [] as number[], start: [] as number[], open: [] as number[], attempt: [] as number[], http: [] as number[], signalledMark: [] as number[] };
+    const stage = {
+      commit: [] as number[],
+      fanout: [] as number[],
+      start: [] as number[],
+      open: [] as number[],
+      attempt: [] as number[],
+      http: [] as number[],
+      signalledMark: [] as number[],
+    };
     for (const r of rows) {
       const s = rules.get(r.rule_id)!;
       const arrived = triggers.first.get(r.id);
       const wfStart = starts.get(r.workflow_id);
-      if (r.first_event_ms === null || r.fanned_ms === null || r.attempted_ms === null || arrived === undefined || wfStart === undefined) continue;
+      if (
+        r.first_event_ms === null ||
+        r.fanned_ms === null ||
+        r.attempted_ms === null ||
+        arrived === undefined ||
+        wfStart === undefined
+      )
+        continue;
       stage.commit.push(r.first_event_ms - firstFlip.get(s)!);
       stage.fanout.push(r.fanned_ms - r.first_event_ms);
       stage.start.push(wfStart - r.fanned_ms);
@@ -458,7 +531,9 @@ async function main(): Promise<void> {
       if (r.signalled_ms !== null) stage.signalledMark.push(r.signalled_ms - r.fanned_ms);
     }
     const openedSpread = rows.length ? Math.max(...rows.map((r) => r.opened_ms)) - outageStart : NaN;
-    say(`    alerts ${rows.length}, first notifications ${triggers.first.size} (${triggers.total} requests); alert ${fmt(alertLat)}; webhooks ${hooksB.first.size}/${FLIPS}, ${fmt(hookLatB)}`);
+    say(
+      `    alerts ${rows.length}, first notifications ${triggers.first.size} (${triggers.total} requests); alert ${fmt(alertLat)}; webhooks ${hooksB.first.size}/${FLIPS}, ${fmt(hookLatB)}`,
+    );
 
     // (C) Recovery.
     say(`(C) recovery: ${FLIPS} flips to healthy…`);
@@ -467,7 +542,13 @@ async function main(): Promise<void> {
     await waitFor('(C) webhooks', FLIPS, () => hooks(rx!, 'healthy').first.size);
     await settle(busy, '(C)');
     const resolves = notifications(rx, 'resolve');
-    const finalRows = await orm.em.fork().getConnection().execute<Array<{ state: string; n: number }>>(`select state, count(*)::int as n from alerts where organization_id = ? group by state`, [organization.id]);
+    const finalRows = await orm.em
+      .fork()
+      .getConnection()
+      .execute<Array<{ state: string; n: number }>>(
+        `select state, count(*)::int as n from alerts where organization_id = ? group by state`,
+        [organization.id],
+      );
     const resolvedAlerts = finalRows.find((r) => r.state === 'resolved')?.n ?? 0;
     const triggersAfter = notifications(rx, 'trigger');
     const hooksC = hooks(rx, 'healthy');
@@ -478,13 +559,27 @@ async function main(): Promise<void> {
     };
     check(rows.length === SERVICES, `alerts opened ${rows.length}, want ${SERVICES}`);
     check(triggers.first.size === SERVICES, `first notifications ${triggers.first.size}, want ${SERVICES}`);
-    check(triggersAfter.total === SERVICES, `trigger notifications received ${triggersAfter.total} (incl. duplicates), want ${SERVICES}`);
+    check(
+      triggersAfter.total === SERVICES,
+      `trigger notifications received ${triggersAfter.total} (incl. duplicates), want ${SERVICES}`,
+    );
     check(unknown === 0, `${unknown} notifications for alerts not in the table`);
     check(sendsPerAlert === 0, `${sendsPerAlert} alerts without exactly one trigger send recorded`);
     check(escalations === 0, `${escalations} escalations (level 2 is an hour away)`);
-    check(resolves.first.size === SERVICES && resolves.total === SERVICES, `resolve notifications ${resolves.first.size} alerts, ${resolves.total} requests, want ${SERVICES} each`);
-    check(resolvedAlerts === SERVICES, `alerts resolved ${resolvedAlerts}, want ${SERVICES} (${JSON.stringify(finalRows)})`);
-    for (const [what, h] of [['(A)', hooksA], ['(B)', hooksB], ['(C)', hooksC]] as const) check(h.first.size === FLIPS, `${what} webhooks delivered ${h.first.size}/${FLIPS}`);
+    check(
+      resolves.first.size === SERVICES && resolves.total === SERVICES,
+      `resolve notifications ${resolves.first.size} alerts, ${resolves.total} requests, want ${SERVICES} each`,
+    );
+    check(
+      resolvedAlerts === SERVICES,
+      `alerts resolved ${resolvedAlerts}, want ${SERVICES} (${JSON.stringify(finalRows)})`,
+    );
+    for (const [what, h] of [
+      ['(A)', hooksA],
+      ['(B)', hooksB],
+      ['(C)', hooksC],
+    ] as const)
+      check(h.first.size === FLIPS, `${what} webhooks delivered ${h.first.size}/${FLIPS}`);
 
     const perAlert = (s: number) => `${((s * 1000) / SERVICES).toFixed(1)} ms`;
     const added: CpuUse = {
@@ -509,7 +604,7 @@ async function main(): Promise<void> {
         `  baseline, same run, same flips: metric.status_changed webhooks ${hooksB.first.size}/${FLIPS} (${hooksB.total - hooksB.first.size} repeats), arrival − flip request: ${fmt(hookLatB)}`,
         `    ratio alert p99 / webhook p99: ${(alertLat.p99 / hookLatB.p99).toFixed(2)}×   (p50: ${(alertLat.p50 / hookLatB.p50).toFixed(2)}×)`,
         `    where an alert's time goes (per alert, consecutive points):`,
-        line("first flip request → first event committed (API)", stage.commit),
+        line('first flip request → first event committed (API)', stage.commit),
         line('event → fanned out to alert_signals (relay)', stage.fanout),
         line('fanned out → workflow started (signal-with-start)', stage.start),
         line('workflow started → alert opened (task + evaluate/open)', stage.open),
@@ -526,7 +621,12 @@ async function main(): Promise<void> {
         `(A) webhooks-only latency: ${fmt(hookLatA)} (flips took ${(flipsA.spanMs / 1000).toFixed(2)} s)`,
         '',
         `reproduce: npm run bench:alerts   (SERVICES=${SERVICES} METRICS_PER_SERVICE=${METRICS_PER_SERVICE} CONCURRENCY=${CONCURRENCY}${config.TEMPORAL_ADDRESS ? ` TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}` : ''})`,
-        `(${os.cpus().length} CPUs, load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at the start, ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end, Node ${process.version}, Temporal ${devServer ? `dev server started by the bench at ${address}` : address}, database ${db.source})`,
+        `(${os.cpus().length} CPUs, load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at the start, ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(
+            ' ',
+          )} at the end, Node ${process.version}, Temporal ${devServer ? `dev server started by the bench at ${address}` : address}, database ${db.source})`,
         ...(problems.length ? ['COUNTS WRONG:', ...problems.map((p) => `    ${p}`)] : ['counts: all as expected']),
         '======================================================',
       ].join('\n'),

@@ -13,7 +13,12 @@ export function apiClient(baseUrl: string, key: string, connections: number): Ap
   const send = async (method: string, p: string, body?: unknown) => {
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await pool.request({ method: method as 'GET', path: p, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await pool.request({
+      method: method as 'GET',
+      path: p,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.body.text();
     return { status: res.statusCode, text };
   };
@@ -33,5 +38,6 @@ export function apiClient(baseUrl: string, key: string, connections: number): Ap
 }
 
 export function expectStatus(res: { status: number; body: unknown }, status: number, what: string): void {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (res.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
 }

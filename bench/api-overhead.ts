@@ -44,7 +44,9 @@ async function stallDatabase(url: string, table: string, ms: number): Promise<vo
 }
 
 async function startServer(args: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'api-overhead-server.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(__dirname, 'api-overhead-server.js'), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -55,12 +57,18 @@ async function startServer(args: string[]): Promise<ChildProcess> {
 async function load(url: string, headers: Record<string, string>, duration: number) {
   const errorCodes = new Map<string, number>();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections: CONNECTIONS, duration, headers, pipelining: 1 }, (err, r) => (err ? reject(err) : resolve(r)));
-    instance.on('reqError', (err: Error & { code?: string }) => errorCodes.set(err.code ?? err.message, (errorCodes.get(err.code ?? err.message) ?? 0) + 1));
+    const instance = autocannon({ url, connections: CONNECTIONS, duration, headers, pipelining: 1 }, (err, r) =>
+      err ? reject(err) : resolve(r),
+    );
+    instance.on('reqError', (err: Error & { code?: string }) =>
+      errorCodes.set(err.code ?? err.message, (errorCodes.get(err.code ?? err.message) ?? 0) + 1),
+    );
   });
   if (result.non2xx > 0 || result.errors > 0) {
     const codes = [...errorCodes].map(([c, n]) => `${c} ×${n}`).join(', ');
-    throw new Error(`${url}: ${result.non2xx} non-2xx (${result['4xx']} 4xx, ${result['5xx']} 5xx), ${result.errors} errors (${result.timeouts} timeouts, ${result.resets} resets; ${codes || 'no error codes'})`);
+    throw new Error(
+      `${url}: ${result.non2xx} non-2xx (${result['4xx']} 4xx, ${result['5xx']} 5xx), ${result.errors} errors (${result.timeouts} timeouts, ${result.resets} resets; ${codes || 'no error codes'})`,
+    );
   }
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
@@ -102,12 +110,26 @@ async function main(): Promise<void> {
     const now = new Date();
     const { organization, key } = await createOrganization(orm.em.fork(), { name: 'Bench', plan: 'enterprise' }, now);
     // The limiter still counts every request; the limits are raised so the load is never refused.
-    await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
-    const ctx = { em: orm.em.fork(), org: { id: organization.id, plan: PLANS.enterprise }, now, pricingUrl: 'https://example.invalid' };
-    for (let i = 0; i < 20; i++) await createService({ ...ctx, em: orm.em.fork() }, { name: `service-${i}`, description: `Bench service ${i}` });
+    await updateOrganization(
+      orm.em.fork(),
+      organization.id,
+      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+      now,
+    );
+    const ctx = {
+      em: orm.em.fork(),
+      org: { id: organization.id, plan: PLANS.enterprise },
+      now,
+      pricingUrl: 'https://example.invalid',
+    };
+    for (let i = 0; i < 20; i++)
+      await createService({ ...ctx, em: orm.em.fork() }, { name: `service-${i}`, description: `Bench service ${i}` });
 
     const [barePort, vigilPort] = [await getFreePort(), await getFreePort()];
-    children.push(await startServer(['bare', String(barePort)]), await startServer(['vigil', String(vigilPort), db.url]));
+    children.push(
+      await startServer(['bare', String(barePort)]),
+      await startServer(['vigil', String(vigilPort), db.url]),
+    );
     const bareUrl = `http://127.0.0.1:${barePort}/`;
     const vigilUrl = `http://127.0.0.1:${vigilPort}/v1/services?limit=50`;
     const auth = { authorization: `Bearer ${key.plaintext}` };
@@ -115,7 +137,9 @@ async function main(): Promise<void> {
     if (check.items?.length !== 20) throw new Error(`expected 20 services, got ${JSON.stringify(check).slice(0, 200)}`);
 
     const checkServers = () => {
-      for (const c of children) if (c.exitCode !== null || c.signalCode !== null) throw new Error(`a server process ended (${c.exitCode ?? c.signalCode}); see its output above`);
+      for (const c of children)
+        if (c.exitCode !== null || c.signalCode !== null)
+          throw new Error(`a server process ended (${c.exitCode ?? c.signalCode}); see its output above`);
     };
     await load(bareUrl, {}, 2); // warm-up
     await load(vigilUrl, auth, 2);
@@ -123,18 +147,29 @@ async function main(): Promise<void> {
     const b: { rps: number; p99: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       a.push(await loadOnceMore(bareUrl, {}, DURATION, checkServers));
-      const stall = r === 0 && STALL_MS > 0 ? new Promise((res) => setTimeout(res, 1_000)).then(() => stallDatabase(db.url, 'rate_limit_counters', STALL_MS)) : null;
+      const stall =
+        r === 0 && STALL_MS > 0
+          ? new Promise((res) => setTimeout(res, 1_000)).then(() =>
+              stallDatabase(db.url, 'rate_limit_counters', STALL_MS),
+            )
+          : null;
       b.push(await loadOnceMore(vigilUrl, auth, DURATION, checkServers));
       await stall;
-      console.log(`round ${r + 1}: bare ${a[r]!.rps.toFixed(0)} req/s p99 ${a[r]!.p99} ms | vigil ${b[r]!.rps.toFixed(0)} req/s p99 ${b[r]!.p99} ms`);
+      console.log(
+        `round ${r + 1}: bare ${a[r]!.rps.toFixed(0)} req/s p99 ${a[r]!.p99} ms | vigil ${b[r]!.rps.toFixed(0)} req/s p99 ${b[r]!.p99} ms`,
+      );
     }
     const aRps = median(a.map((x) => x.rps));
     const bRps = median(b.map((x) => x.rps));
     const bP99 = median(b.map((x) => x.p99));
     const ratio = bRps / aRps;
-    console.log(`\n(a) bare Fastify {}:                 ${aRps.toFixed(0)} req/s, p99 ${median(a.map((x) => x.p99))} ms`);
+    console.log(
+      `\n(a) bare Fastify {}:                 ${aRps.toFixed(0)} req/s, p99 ${median(a.map((x) => x.p99))} ms`,
+    );
     console.log(`(b) GET /v1/services (auth+limit):  ${bRps.toFixed(0)} req/s, p99 ${bP99} ms`);
-    console.log(`ratio b/a: ${(ratio * 100).toFixed(1)}% (target >= 25%), p99 ${bP99} ms (target < 25 ms) at ${CONNECTIONS} connections`);
+    console.log(
+      `ratio b/a: ${(ratio * 100).toFixed(1)}% (target >= 25%), p99 ${bP99} ms (target < 25 ms) at ${CONNECTIONS} connections`,
+    );
     console.log(ratio >= 0.25 && bP99 < 25 ? 'TARGET MET' : 'TARGET MISSED');
   } finally {
     for (const c of children) c.kill('SIGTERM');

@@ -8,13 +8,23 @@ import { serveUntilSignalled } from './child-server';
  * The real API without Temporal, on a benchmark's database, with its change feed so the caches
  * are live (as the API process of `vigil start` runs it, without request logging).
  */
-export async function serveBenchApi(opts: { databaseUrl: string; poolMax: number; masterKeyHex: string; statusHost?: string }): Promise<void> {
+export async function serveBenchApi(opts: {
+  databaseUrl: string;
+  poolMax: number;
+  masterKeyHex: string;
+  statusHost?: string;
+}): Promise<void> {
   const orm = await createOrm({ url: opts.databaseUrl, poolMax: opts.poolMax });
   const changeFeed = new ChangeFeed(opts.databaseUrl);
   await changeFeed.start();
   const app = await buildApp({
     orm,
-    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576, STATUS_HOST: opts.statusHost },
+    config: {
+      docsUrl: 'https://docs.vigil.invalid',
+      publicBaseUrl: 'http://127.0.0.1',
+      BODY_LIMIT_BYTES: 1_048_576,
+      STATUS_HOST: opts.statusHost,
+    },
     changeFeed,
     secretBox: new SecretBox(Buffer.from(opts.masterKeyHex, 'hex')),
   });

@@ -21,7 +21,11 @@ export interface ConfigProcessEnv {
 const env = (name: keyof ConfigProcessEnv) => requiredEnv(name, 'bench/config.ts');
 
 async function main(): Promise<void> {
-  await serveBenchApi({ databaseUrl: env('BENCH_DATABASE_URL'), poolMax: Number(env('BENCH_POOL_MAX')), masterKeyHex: env('BENCH_MASTER_KEY') });
+  await serveBenchApi({
+    databaseUrl: env('BENCH_DATABASE_URL'),
+    poolMax: Number(env('BENCH_POOL_MAX')),
+    masterKeyHex: env('BENCH_MASTER_KEY'),
+  });
 }
 
 runMain(main);

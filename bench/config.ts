@@ -58,13 +58,23 @@ const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toF
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const pad = (n: number) => String(n).padStart(3, '0');
 
-
 // ---------------------------------------------------------------------------------------------
 // The document
 
 type Kind = 'http' | 'tcp' | 'manual' | 'heartbeat';
 /** By the metric's index modulo 10: 60% on the agent (http, tcp alternating), 20% manual, 20% heartbeat. */
-const KIND_BY_SLOT: Kind[] = ['http', 'tcp', 'http', 'tcp', 'http', 'tcp', 'manual', 'manual', 'heartbeat', 'heartbeat'];
+const KIND_BY_SLOT: Kind[] = [
+  'http',
+  'tcp',
+  'http',
+  'tcp',
+  'http',
+  'tcp',
+  'manual',
+  'manual',
+  'heartbeat',
+  'heartbeat',
+];
 /** The slots with thresholds (all but manual); (4) changes one metric in ten, its slot rotating. */
 const THRESHOLD_SLOTS = [0, 1, 2, 3, 4, 5, 8, 9];
 
@@ -73,9 +83,27 @@ const changedMetric = (g: number) => g % 10 === THRESHOLD_SLOTS[Math.floor(g / 1
 
 function thresholdsOf(kind: Kind, changed: boolean) {
   const bump = changed ? 50 : 0;
-  if (kind === 'http') return { healthy_operation: 'under', healthy_value: 300 + bump, unhealthy_operation: 'over', unhealthy_value: 1000 + bump };
-  if (kind === 'tcp') return { healthy_operation: 'under', healthy_value: 50 + bump, unhealthy_operation: 'over', unhealthy_value: 250 + bump };
-  if (kind === 'heartbeat') return { healthy_operation: 'under', healthy_value: 120 + bump, unhealthy_operation: 'over', unhealthy_value: 600 + bump };
+  if (kind === 'http')
+    return {
+      healthy_operation: 'under',
+      healthy_value: 300 + bump,
+      unhealthy_operation: 'over',
+      unhealthy_value: 1000 + bump,
+    };
+  if (kind === 'tcp')
+    return {
+      healthy_operation: 'under',
+      healthy_value: 50 + bump,
+      unhealthy_operation: 'over',
+      unhealthy_value: 250 + bump,
+    };
+  if (kind === 'heartbeat')
+    return {
+      healthy_operation: 'under',
+      healthy_value: 120 + bump,
+      unhealthy_operation: 'over',
+      unhealthy_value: 600 + bump,
+    };
   return undefined;
 }
 
@@ -94,8 +122,20 @@ interface BenchDocument {
   version: 1;
   services: { config_key: string; name: string; description: string }[];
   metrics: MetricEntry[];
-  slos: { config_key: string; name: string; service: string; objective: string; window: { kind: 'rolling'; days: number } }[];
-  status_pages: { config_key: string; subdomain: string; title: string; description: string; groups: { name: string; components: { service: string }[] }[] }[];
+  slos: {
+    config_key: string;
+    name: string;
+    service: string;
+    objective: string;
+    window: { kind: 'rolling'; days: number };
+  }[];
+  status_pages: {
+    config_key: string;
+    subdomain: string;
+    title: string;
+    description: string;
+    groups: { name: string; components: { service: string }[] }[];
+  }[];
 }
 
 function benchDocument(subdomain: string, changeThresholds = false): BenchDocument {
@@ -104,12 +144,33 @@ function benchDocument(subdomain: string, changeThresholds = false): BenchDocume
     const s = serviceOf(g);
     const kind = KIND_BY_SLOT[g % 10]!;
     const thresholds = thresholdsOf(kind, changeThresholds && changedMetric(g));
-    const base = { config_key: `${svc(s)}-m${pad(g)}`, service: svc(s), source_type: kind, ...(thresholds ? { thresholds } : {}) };
+    const base = {
+      config_key: `${svc(s)}-m${pad(g)}`,
+      service: svc(s),
+      source_type: kind,
+      ...(thresholds ? { thresholds } : {}),
+    };
     switch (kind) {
       case 'http':
-        return { ...base, name: `Service ${s} HTTP ${g}`, source_config: { url: `https://svc-${pad(s)}.bench.example/health/${g}`, expected_status: 200, timeout_ms: 5000 }, interval_seconds: 30, agent: AGENT };
+        return {
+          ...base,
+          name: `Service ${s} HTTP ${g}`,
+          source_config: {
+            url: `https://svc-${pad(s)}.bench.example/health/${g}`,
+            expected_status: 200,
+            timeout_ms: 5000,
+          },
+          interval_seconds: 30,
+          agent: AGENT,
+        };
       case 'tcp':
-        return { ...base, name: `Service ${s} TCP ${g}`, source_config: { host: `db-${pad(s)}.bench.example`, port: 5000 + (g % 1000) }, interval_seconds: 30, agent: AGENT };
+        return {
+          ...base,
+          name: `Service ${s} TCP ${g}`,
+          source_config: { host: `db-${pad(s)}.bench.example`, port: 5000 + (g % 1000) },
+          interval_seconds: 30,
+          agent: AGENT,
+        };
       case 'manual':
         return { ...base, name: `Service ${s} manual ${g}`, source_config: {} };
       case 'heartbeat':
@@ -118,9 +179,19 @@ function benchDocument(subdomain: string, changeThresholds = false): BenchDocume
   });
   return {
     version: 1,
-    services: Array.from({ length: SERVICES }, (_, s) => ({ config_key: svc(s), name: `Service ${s}`, description: `Bench service ${s}` })),
+    services: Array.from({ length: SERVICES }, (_, s) => ({
+      config_key: svc(s),
+      name: `Service ${s}`,
+      description: `Bench service ${s}`,
+    })),
     metrics,
-    slos: Array.from({ length: SERVICES }, (_, s) => ({ config_key: `${svc(s)}-availability`, name: `Service ${s} availability`, service: svc(s), objective: '99.9', window: { kind: 'rolling', days: 30 } })),
+    slos: Array.from({ length: SERVICES }, (_, s) => ({
+      config_key: `${svc(s)}-availability`,
+      name: `Service ${s} availability`,
+      service: svc(s),
+      objective: '99.9',
+      window: { kind: 'rolling', days: 30 },
+    })),
     status_pages: [
       {
         config_key: 'public',
@@ -129,7 +200,9 @@ function benchDocument(subdomain: string, changeThresholds = false): BenchDocume
         description: 'Every service of the bench',
         groups: Array.from({ length: Math.ceil(SERVICES / GROUP_SIZE) }, (_, k) => ({
           name: `Group ${k}`,
-          components: Array.from({ length: Math.min(GROUP_SIZE, SERVICES - k * GROUP_SIZE) }, (_, i) => ({ service: svc(k * GROUP_SIZE + i) })),
+          components: Array.from({ length: Math.min(GROUP_SIZE, SERVICES - k * GROUP_SIZE) }, (_, i) => ({
+            service: svc(k * GROUP_SIZE + i),
+          })),
         })),
       },
     ],
@@ -150,7 +223,6 @@ interface BenchOrg {
   close: () => Promise<void>;
 }
 
-
 interface Sample {
   ms: number;
   /** Vigil process CPU s until the answer, and after it until the process was quiet. */
@@ -169,8 +241,10 @@ interface Figure {
 const med = (f: Figure, k: keyof Sample) => median(f.samples.map((s) => s[k]));
 
 async function main(): Promise<void> {
-  if (METRICS % 10 !== 0 || METRICS < SERVICES) throw new Error('METRICS must be a multiple of 10 and at least SERVICES');
-  if (Math.ceil(SERVICES / GROUP_SIZE) > 50) throw new Error(`SERVICES must be at most ${50 * GROUP_SIZE} (a page shows at most 50 groups)`);
+  if (METRICS % 10 !== 0 || METRICS < SERVICES)
+    throw new Error('METRICS must be a multiple of 10 and at least SERVICES');
+  if (Math.ceil(SERVICES / GROUP_SIZE) > 50)
+    throw new Error(`SERVICES must be at most ${50 * GROUP_SIZE} (a page shows at most 50 groups)`);
   const config = loadConfig();
   const db = await benchDatabase(config);
   const orm = await createOrm({ url: db.url, poolMax: 2 });
@@ -196,14 +270,30 @@ async function main(): Promise<void> {
     const newOrg = async (name: string): Promise<BenchOrg> => {
       const now = new Date();
       const { organization, key } = await createOrganization(orm.em.fork(), { name, plan: 'enterprise' }, now);
-      await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+      await updateOrganization(
+        orm.em.fork(),
+        organization.id,
+        { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+        now,
+      );
       const api = apiClient(baseUrl, key.plaintext, CONCURRENCY);
       const agent = await api.call<{ id: string; token: string }>('POST', '/v1/agents', { name: AGENT });
       expectStatus(agent, 201, 'POST /v1/agents');
       const agentApi = apiClient(baseUrl, agent.body.token, 1);
-      const beat = async () => expectStatus(await agentApi.call('POST', '/v1/agent/heartbeat', { version: '1.8.0', hostname: os.hostname() }), 200, 'POST /v1/agent/heartbeat');
+      const beat = async () =>
+        expectStatus(
+          await agentApi.call('POST', '/v1/agent/heartbeat', { version: '1.8.0', hostname: os.hostname() }),
+          200,
+          'POST /v1/agent/heartbeat',
+        );
       await beat();
-      const org = { id: organization.id, api, agentId: agent.body.id, beat, close: async () => Promise.all([api.close(), agentApi.close()]).then(() => undefined) };
+      const org = {
+        id: organization.id,
+        api,
+        agentId: agent.body.id,
+        beat,
+        close: async () => Promise.all([api.close(), agentApi.close()]).then(() => undefined),
+      };
       orgs.push(org);
       return org;
     };
@@ -223,7 +313,13 @@ async function main(): Promise<void> {
       for (const [pid, c] of pg1) pgCpu += c - (pg0.get(pid) ?? 0);
       await waitUntilQuiet([vigilPid], { maxCores: 0.2, windowMs: 300, timeoutMs: 15_000 });
       const cpu2 = procCpu(vigilPid) ?? 0;
-      return { ms: wall, cpu: cpu1 - cpu0, cpuAfter: cpu2 - cpu1, pgCpu, bytes: body === undefined ? 0 : Buffer.byteLength(JSON.stringify(body)) };
+      return {
+        ms: wall,
+        cpu: cpu1 - cpu0,
+        cpuAfter: cpu2 - cpu1,
+        pgCpu,
+        bytes: body === undefined ? 0 : Buffer.byteLength(JSON.stringify(body)),
+      };
     };
 
     interface Plan {
@@ -232,18 +328,28 @@ async function main(): Promise<void> {
       warnings: unknown[];
       changes: unknown[];
     }
-    const apply = async (org: BenchOrg, doc: BenchDocument, dryRun: boolean, expect: Partial<Plan['summary']>, what: string) => {
+    const apply = async (
+      org: BenchOrg,
+      doc: BenchDocument,
+      dryRun: boolean,
+      expect: Partial<Plan['summary']>,
+      what: string,
+    ) => {
       const res = await org.api.call<Plan>('POST', `/v1/config/apply?dry_run=${dryRun}&prune=false`, doc);
       expectStatus(res, 200, what);
       const s = res.body.summary;
-      for (const [k, v] of Object.entries(expect)) if (s[k as keyof Plan['summary']] !== v) throw new Error(`${what}: summary ${JSON.stringify(s)}, expected ${JSON.stringify(expect)}`);
-      if (res.body.warnings.length) throw new Error(`${what}: ${res.body.warnings.length} warnings, e.g. ${JSON.stringify(res.body.warnings[0])}`);
+      for (const [k, v] of Object.entries(expect))
+        if (s[k as keyof Plan['summary']] !== v)
+          throw new Error(`${what}: summary ${JSON.stringify(s)}, expected ${JSON.stringify(expect)}`);
+      if (res.body.warnings.length)
+        throw new Error(`${what}: ${res.body.warnings.length} warnings, e.g. ${JSON.stringify(res.body.warnings[0])}`);
       return res.body;
     };
     const exportDoc = async (org: BenchOrg) => {
       const res = await org.api.call<{ metrics?: unknown[]; services?: unknown[] }>('GET', '/v1/config/export');
       expectStatus(res, 200, 'GET /v1/config/export');
-      if (res.body.metrics?.length !== METRICS || res.body.services?.length !== SERVICES) throw new Error(`export: ${res.body.services?.length} services, ${res.body.metrics?.length} metrics`);
+      if (res.body.metrics?.length !== METRICS || res.body.services?.length !== SERVICES)
+        throw new Error(`export: ${res.body.services?.length} services, ${res.body.metrics?.length} metrics`);
       return res.body;
     };
     /** The baseline: the document's services, then its metrics, one request each, CONCURRENCY in flight; answers the services' ids. */
@@ -251,7 +357,10 @@ async function main(): Promise<void> {
       const serviceIds = new Map<string, string>();
       await forEach(doc.services.length, CONCURRENCY, async (i) => {
         const s = doc.services[i]!;
-        const res = await org.api.call<{ id: string }>('POST', '/v1/services', { name: s.name, description: s.description });
+        const res = await org.api.call<{ id: string }>('POST', '/v1/services', {
+          name: s.name,
+          description: s.description,
+        });
         expectStatus(res, 201, 'POST /v1/services');
         serviceIds.set(s.config_key, res.body.id);
       });
@@ -274,18 +383,44 @@ async function main(): Promise<void> {
     const slosAndPage = async (org: BenchOrg, doc: BenchDocument, serviceIds: Map<string, string>) => {
       await forEach(doc.slos.length, CONCURRENCY, async (i) => {
         const s = doc.slos[i]!;
-        expectStatus(await org.api.call('POST', '/v1/slos', { name: s.name, service_id: serviceIds.get(s.service), objective: s.objective, window: s.window }), 201, 'POST /v1/slos');
+        expectStatus(
+          await org.api.call('POST', '/v1/slos', {
+            name: s.name,
+            service_id: serviceIds.get(s.service),
+            objective: s.objective,
+            window: s.window,
+          }),
+          201,
+          'POST /v1/slos',
+        );
       });
       for (const p of doc.status_pages) {
-        const groups = p.groups.map((g) => ({ name: g.name, components: g.components.map((c) => ({ kind: 'service', id: serviceIds.get(c.service) })) }));
-        expectStatus(await org.api.call('POST', '/v1/status-pages', { subdomain: p.subdomain, title: p.title, description: p.description, groups }), 201, 'POST /v1/status-pages');
+        const groups = p.groups.map((g) => ({
+          name: g.name,
+          components: g.components.map((c) => ({ kind: 'service', id: serviceIds.get(c.service) })),
+        }));
+        expectStatus(
+          await org.api.call('POST', '/v1/status-pages', {
+            subdomain: p.subdomain,
+            title: p.title,
+            description: p.description,
+            groups,
+          }),
+          201,
+          'POST /v1/status-pages',
+        );
       }
     };
 
     const doc = benchDocument('bench-a0');
     const ITEMS = itemsOf(doc);
     const docBytes = Buffer.byteLength(JSON.stringify(doc));
-    const counts = Object.fromEntries((['http', 'tcp', 'manual', 'heartbeat'] as const).map((k) => [k, doc.metrics.filter((m) => m.source_type === k).length]));
+    const counts = Object.fromEntries(
+      (['http', 'tcp', 'manual', 'heartbeat'] as const).map((k) => [
+        k,
+        doc.metrics.filter((m) => m.source_type === k).length,
+      ]),
+    );
     const changedCount = doc.metrics.filter((_, g) => changedMetric(g)).length;
     say(
       `document: ${SERVICES} services, ${METRICS} metrics (${counts.http} http + ${counts.tcp} tcp on agent "${AGENT}", ${counts.manual} manual, ${counts.heartbeat} heartbeat), ` +
@@ -313,7 +448,9 @@ async function main(): Promise<void> {
       small.slos = [];
       small.status_pages = [];
       await slosAndPage(w, small, await servicesAndMetrics(w, small));
-      say(`warm-up (unmeasured): a plan, an apply, a re-apply, a plan of changes, an export, ${small.services.length} services and 100 metrics one by one; ${ms(performance.now() - t0)}`);
+      say(
+        `warm-up (unmeasured): a plan, an apply, a re-apply, a plan of changes, an export, ${small.services.length} services and 100 metrics one by one; ${ms(performance.now() - t0)}`,
+      );
     }
 
     // ------------------------------------------------------------------ (2) apply vs one by one
@@ -321,9 +458,13 @@ async function main(): Promise<void> {
     const baseFig: Figure = { label: 'baseline: services + metrics one by one', samples: [] };
     const restMs: number[] = [];
     const applyOne = async (r: number) => {
-      const s = await measure(appliedOrgs[r]!, () => apply(appliedOrgs[r]!, benchDocument(`bench-a${r}`), false, { create: ITEMS }, `apply ${r}`));
+      const s = await measure(appliedOrgs[r]!, () =>
+        apply(appliedOrgs[r]!, benchDocument(`bench-a${r}`), false, { create: ITEMS }, `apply ${r}`),
+      );
       applyFig.samples.push(s);
-      say(`    apply ${r}: ${ms(s.ms)}; Vigil CPU ${s.cpu.toFixed(2)} s (+${s.cpuAfter.toFixed(2)} s after the answer), PostgreSQL CPU ${s.pgCpu.toFixed(2)} s`);
+      say(
+        `    apply ${r}: ${ms(s.ms)}; Vigil CPU ${s.cpu.toFixed(2)} s (+${s.cpuAfter.toFixed(2)} s after the answer), PostgreSQL CPU ${s.pgCpu.toFixed(2)} s`,
+      );
     };
     const baselineOne = async (r: number) => {
       const org = baselineOrgs[r]!;
@@ -336,9 +477,13 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await slosAndPage(org, d, serviceIds);
       restMs.push(performance.now() - t0);
-      say(`    one by one ${r}: services + metrics ${ms(s.ms)}; Vigil CPU ${s.cpu.toFixed(2)} s, PostgreSQL CPU ${s.pgCpu.toFixed(2)} s; then SLOs + page ${ms(restMs.at(-1)!)}`);
+      say(
+        `    one by one ${r}: services + metrics ${ms(s.ms)}; Vigil CPU ${s.cpu.toFixed(2)} s, PostgreSQL CPU ${s.pgCpu.toFixed(2)} s; then SLOs + page ${ms(restMs.at(-1)!)}`,
+      );
     };
-    say(`(2) apply on a fresh organization × ${APPLY_RUNS}, alternating with the baseline (${SERVICES} + ${METRICS} POSTs, ${CONCURRENCY} in flight, fresh organization each)…`);
+    say(
+      `(2) apply on a fresh organization × ${APPLY_RUNS}, alternating with the baseline (${SERVICES} + ${METRICS} POSTs, ${CONCURRENCY} in flight, fresh organization each)…`,
+    );
     for (let r = 0; r < APPLY_RUNS; r++) {
       if (r % 2 === 0) {
         await applyOne(r);
@@ -359,13 +504,31 @@ async function main(): Promise<void> {
     const reapplyFig: Figure = { label: '(3) no-change re-apply', samples: [] };
     const plan10Fig: Figure = { label: `(4) plan, ${CHANGED_PERCENT}% of thresholds changed`, samples: [] };
     const exportFig: Figure = { label: 'baseline: GET /v1/config/export', samples: [] };
-    say(`(1) plan on the empty organization, (3) re-apply, (4) plan of ${changedCount} threshold changes and the export, round-robin × ${RUNS}…`);
+    say(
+      `(1) plan on the empty organization, (3) re-apply, (4) plan of ${changedCount} threshold changes and the export, round-robin × ${RUNS}…`,
+    );
     for (let r = 0; r < RUNS; r++) {
       planFig.samples.push(await measure(empty, () => apply(empty, planDoc, true, { create: ITEMS }, 'plan on empty')));
       exportFig.samples.push(await measure(target, () => exportDoc(target)));
-      reapplyFig.samples.push(await measure(target, () => apply(target, targetDoc, false, { create: 0, update: 0, delete: 0, unchanged: ITEMS }, 're-apply')));
-      plan10Fig.samples.push(await measure(target, () => apply(target, changedDoc, true, { create: 0, update: changedCount, delete: 0, unchanged: ITEMS - changedCount }, 'plan of changes')));
-      say(`    round ${r + 1}: plan ${ms(planFig.samples[r]!.ms)}, export ${ms(exportFig.samples[r]!.ms)}, re-apply ${ms(reapplyFig.samples[r]!.ms)}, plan of changes ${ms(plan10Fig.samples[r]!.ms)}`);
+      reapplyFig.samples.push(
+        await measure(target, () =>
+          apply(target, targetDoc, false, { create: 0, update: 0, delete: 0, unchanged: ITEMS }, 're-apply'),
+        ),
+      );
+      plan10Fig.samples.push(
+        await measure(target, () =>
+          apply(
+            target,
+            changedDoc,
+            true,
+            { create: 0, update: changedCount, delete: 0, unchanged: ITEMS - changedCount },
+            'plan of changes',
+          ),
+        ),
+      );
+      say(
+        `    round ${r + 1}: plan ${ms(planFig.samples[r]!.ms)}, export ${ms(exportFig.samples[r]!.ms)}, re-apply ${ms(reapplyFig.samples[r]!.ms)}, plan of changes ${ms(plan10Fig.samples[r]!.ms)}`,
+      );
     }
 
     // The re-applies and dry runs wrote nothing: no row of the applied organization changed since the apply, the plan's organization holds only its agent.
@@ -377,12 +540,19 @@ async function main(): Promise<void> {
         [target.id, empty.id],
       )
     ).rows;
-    if (Number(untouched!.touched) || Number(untouched!.planned)) throw new Error(`a re-apply or dry run wrote: ${untouched!.touched} rows of the applied organization updated, ${untouched!.planned} items in the plan's organization`);
+    if (Number(untouched!.touched) || Number(untouched!.planned))
+      throw new Error(
+        `a re-apply or dry run wrote: ${untouched!.touched} rows of the applied organization updated, ${untouched!.planned} items in the plan's organization`,
+      );
 
     // ------------------------------------------------------------------ report
     const reapplyMs = med(reapplyFig, 'ms');
     const met = reapplyMs < REAPPLY_TARGET_MS;
-    const row = (cells: string[]) => `${cells[0]!.padEnd(44)}${cells.slice(1).map((x) => x.padStart(11)).join('')}`;
+    const row = (cells: string[]) =>
+      `${cells[0]!.padEnd(44)}${cells
+        .slice(1)
+        .map((x) => x.padStart(11))
+        .join('')}`;
     const figLine = (f: Figure, base: Figure | null) =>
       row([
         f.label,

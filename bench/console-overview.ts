@@ -28,17 +28,38 @@ const WARMUP = Number(process.env.WARMUP ?? 10);
 const DAY = 86_400_000;
 
 async function seed(app: FastifyInstance, em: () => EntityManager): Promise<{ orgId: string; cookie: string }> {
-  const { organization, key } = await createOrganization(em(), { name: 'Bench console', plan: 'enterprise' }, new Date());
+  const { organization, key } = await createOrganization(
+    em(),
+    { name: 'Bench console', plan: 'enterprise' },
+    new Date(),
+  );
   const call = async (method: 'POST', url: string, payload: object) => {
     const res = await app.inject({ method, url, payload, headers: { authorization: `Bearer ${key.plaintext}` } });
     if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
     return res.json() as { id: string };
   };
   const services: string[] = [];
-  for (let i = 0; i < 200; i++) services.push((await call('POST', '/v1/services', { name: `Service ${String(i).padStart(3, '0')}` })).id);
-  const thresholds = { healthy_operation: 'under', healthy_value: 120, unhealthy_operation: 'over', unhealthy_value: 600 };
+  for (let i = 0; i < 200; i++)
+    services.push((await call('POST', '/v1/services', { name: `Service ${String(i).padStart(3, '0')}` })).id);
+  const thresholds = {
+    healthy_operation: 'under',
+    healthy_value: 120,
+    unhealthy_operation: 'over',
+    unhealthy_value: 600,
+  };
   const metrics: string[] = [];
-  for (const s of services.slice(0, 190)) metrics.push((await call('POST', '/v1/metrics', { service_id: s, name: 'heartbeat', source_type: 'heartbeat', source_config: {}, thresholds })).id);
+  for (const s of services.slice(0, 190))
+    metrics.push(
+      (
+        await call('POST', '/v1/metrics', {
+          service_id: s,
+          name: 'heartbeat',
+          source_type: 'heartbeat',
+          source_config: {},
+          thresholds,
+        })
+      ).id,
+    );
   const now = Date.now();
   const rounds: [number, (i: number) => string | null][] = [
     [60 * DAY, () => 'healthy'],
@@ -53,8 +74,18 @@ async function seed(app: FastifyInstance, em: () => EntityManager): Promise<{ or
     });
     await commitSamples(em(), organization.id, rows, new Date());
   }
-  for (let i = 0; i < 50; i++) await call('POST', '/v1/incidents', { title: `Incident ${i}: errors on the checkout path`, severity: i % 3 === 0 ? 'critical' : 'major', affected_services: services.slice(i, i + 4), publish: i % 5 !== 0 });
-  const user = await createConsoleUser(em(), { organizationId: organization.id, email: 'bench@console.test', role: 'operator' }, new Date());
+  for (let i = 0; i < 50; i++)
+    await call('POST', '/v1/incidents', {
+      title: `Incident ${i}: errors on the checkout path`,
+      severity: i % 3 === 0 ? 'critical' : 'major',
+      affected_services: services.slice(i, i + 4),
+      publish: i % 5 !== 0,
+    });
+  const user = await createConsoleUser(
+    em(),
+    { organizationId: organization.id, email: 'bench@console.test', role: 'operator' },
+    new Date(),
+  );
   const link = await issueSignInLink(em(), user, 'http://bench.test/console', new Date());
   const session = await consumeSignIn(em(), link.url.split('/').pop()!, new Date());
   if (!session) throw new Error('sign-in failed');
@@ -99,7 +130,9 @@ async function main(): Promise<void> {
     const b = stats(baseline);
     const met = (ok: boolean) => (ok ? 'MET' : 'MISSED');
     console.log(`GET /console/agents (baseline): median ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms`);
-    console.log(`GET /console (200 services, 50 open incidents): median ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, ${(bytes / 1024).toFixed(1)} kB; ${(o.p50 / b.p50).toFixed(1)}x the baseline`);
+    console.log(
+      `GET /console (200 services, 50 open incidents): median ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, ${(bytes / 1024).toFixed(1)} kB; ${(o.p50 / b.p50).toFixed(1)}x the baseline`,
+    );
     console.log(`target server time < 100 ms (median): ${met(o.p50 < 100)}`);
     console.log(`target size < 150 kB: ${met(bytes < 150 * 1024)}`);
     await app.close();

@@ -20,7 +20,11 @@ export interface IngestProcessEnv {
 const env = (name: keyof IngestProcessEnv) => requiredEnv(name, 'bench/ingest.ts');
 
 async function main(): Promise<void> {
-  await serveBenchApi({ databaseUrl: env('BENCH_DATABASE_URL'), poolMax: Number(env('BENCH_POOL_MAX')), masterKeyHex: env('BENCH_MASTER_KEY') });
+  await serveBenchApi({
+    databaseUrl: env('BENCH_DATABASE_URL'),
+    poolMax: Number(env('BENCH_POOL_MAX')),
+    masterKeyHex: env('BENCH_MASTER_KEY'),
+  });
 }
 
 runMain(main);

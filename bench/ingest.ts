@@ -58,7 +58,12 @@ const POOL_MAX = Number(process.env.POOL_MAX ?? 10);
 const RATE_TARGET = 20_000;
 const RATIO_TARGET = 0.5;
 
-const THRESHOLDS = { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 } as const;
+const THRESHOLDS = {
+  healthy_operation: 'under',
+  healthy_value: 100,
+  unhealthy_operation: 'over',
+  unhealthy_value: 200,
+} as const;
 /** An isolated off sample flips twice (into it and back): half the flip rate, half of it degraded, half unhealthy. */
 const OFF_FRACTION = FLIP_PERCENT / 100 / 2;
 /** Each path's timestamps: today (UTC) from 00:00 for the API, from 12:00 for the raw insert; 1 ms apart per metric. */
@@ -151,14 +156,19 @@ function cpuBetween(a: CpuMark, b: CpuMark): CpuUse {
 /** What a PostgreSQL session of the bench database is doing, as a short label. */
 function sessionLabel(state: string, waitType: string | null, wait: string | null, query: string): string | null {
   const q = query.replace(/\s+/g, ' ').trim().toLowerCase();
-  const stmt =
-    /^with ins as \( insert into metric_samples/.test(q) ? 'store batch (the one ingest statement)'
-    : /^insert into metric_samples/.test(q) ? 'insert samples (values)'
-    : /^select id, thresholds from metrics/.test(q) ? 'read metrics for evaluation'
-    : /^select .* from "agents"/.test(q) ? 'select agent'
-    : /^update "agents"/.test(q) ? 'touch agent'
-    : /^(begin|commit|rollback|savepoint|release)/.test(q) ? q.split(' ')[0]!
-    : q.slice(0, 40);
+  const stmt = /^with ins as \( insert into metric_samples/.test(q)
+    ? 'store batch (the one ingest statement)'
+    : /^insert into metric_samples/.test(q)
+      ? 'insert samples (values)'
+      : /^select id, thresholds from metrics/.test(q)
+        ? 'read metrics for evaluation'
+        : /^select .* from "agents"/.test(q)
+          ? 'select agent'
+          : /^update "agents"/.test(q)
+            ? 'touch agent'
+            : /^(begin|commit|rollback|savepoint|release)/.test(q)
+              ? q.split(' ')[0]!
+              : q.slice(0, 40);
   if (state === 'idle in transaction') return `idle in transaction (Node), after: ${stmt}`;
   if (state !== 'active') return null;
   if (!waitType) return `running: ${stmt}`;
@@ -180,7 +190,12 @@ class SessionSampler {
     this.stopped = false;
     this.loop = (async () => {
       while (!this.stopped) {
-        const { rows } = await this.client.query<{ state: string; wait_event_type: string | null; wait_event: string | null; query: string }>(
+        const { rows } = await this.client.query<{
+          state: string;
+          wait_event_type: string | null;
+          wait_event: string | null;
+          query: string;
+        }>(
           `select state, wait_event_type, wait_event, query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
         );
         this.ticks++;
@@ -217,7 +232,14 @@ interface RoundResult {
 /** Each lane's next batch number: a lane's batches are sent one after another in order, the lanes at once. */
 type Lanes = number[];
 
-async function round(seconds: number, apiPid: number, monitor: PgClient, sampler: SessionSampler | null, send: (lane: number, k: number) => Promise<{ samples: number; flips: number }>, next: Lanes): Promise<RoundResult> {
+async function round(
+  seconds: number,
+  apiPid: number,
+  monitor: PgClient,
+  sampler: SessionSampler | null,
+  send: (lane: number, k: number) => Promise<{ samples: number; flips: number }>,
+  next: Lanes,
+): Promise<RoundResult> {
   const latencies: number[] = [];
   let samples = 0;
   let flips = 0;
@@ -241,7 +263,15 @@ async function round(seconds: number, apiPid: number, monitor: PgClient, sampler
   const elapsed = (performance.now() - t0) / 1000;
   const cpu1 = await cpuMark(apiPid, monitor);
   const sessions = sampler ? await sampler.stop() : { ticks: 0, counts: new Map<string, number>() };
-  return { samples, seconds: elapsed, rate: samples / elapsed, latencies, flips, cpu: cpuBetween(cpu0, cpu1), sessions };
+  return {
+    samples,
+    seconds: elapsed,
+    rate: samples / elapsed,
+    latencies,
+    flips,
+    cpu: cpuBetween(cpu0, cpu1),
+    sessions,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,7 +280,11 @@ async function round(seconds: number, apiPid: number, monitor: PgClient, sampler
 const startVigil = (env: IngestProcessEnv) => startVigilProcess('ingest-support.js', env);
 
 interface ApiClient {
-  call<T = any>(method: string, p: string, opts?: { body?: unknown; raw?: string; token?: string }): Promise<{ status: number; body: T }>;
+  call<T = any>(
+    method: string,
+    p: string,
+    opts?: { body?: unknown; raw?: string; token?: string },
+  ): Promise<{ status: number; body: T }>;
   close(): Promise<void>;
 }
 
@@ -269,21 +303,22 @@ function apiClient(baseUrl: string, key: string): ApiClient {
   };
 }
 
-
-
 async function parallel<T>(n: number, width: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(n);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, n) }, async () => {
-    for (let i = next++; i < n; i = next++) out[i] = await fn(i);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, n) }, async () => {
+      for (let i = next++; i < n; i = next++) out[i] = await fn(i);
+    }),
+  );
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  if (BATCH < 1 || BATCH > 5_000) throw new Error('BATCH must be 1..5000 (the API takes up to 5,000 samples a request)');
+  if (BATCH < 1 || BATCH > 5_000)
+    throw new Error('BATCH must be 1..5000 (the API takes up to 5,000 samples a request)');
   if (METRICS < 1) throw new Error('METRICS must be at least 1');
   const config = loadConfig();
   const db = await benchDatabase(config);
@@ -302,47 +337,82 @@ async function main(): Promise<void> {
     const made = await ensureSamplePartitions(orm.em.fork(), new Date(day), 1);
     const partition = `metric_samples_${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
 
-    const { organization, key } = await createOrganization(orm.em.fork(), { name: 'Bench ingest', plan: 'enterprise' }, now);
+    const { organization, key } = await createOrganization(
+      orm.em.fork(),
+      { name: 'Bench ingest', plan: 'enterprise' },
+      now,
+    );
     // The limiter still counts every request; the limits are raised so the load is never refused.
-    await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+    await updateOrganization(
+      orm.em.fork(),
+      organization.id,
+      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+      now,
+    );
 
-    const started = await startVigil({ BENCH_DATABASE_URL: db.url, BENCH_POOL_MAX: String(POOL_MAX), BENCH_MASTER_KEY: randomBytes(32).toString('hex') });
+    const started = await startVigil({
+      BENCH_DATABASE_URL: db.url,
+      BENCH_POOL_MAX: String(POOL_MAX),
+      BENCH_MASTER_KEY: randomBytes(32).toString('hex'),
+    });
     vigil = started.child;
     const apiPid = vigil.pid!;
     api = apiClient(`http://127.0.0.1:${started.port}`, key.plaintext);
-    say(`Vigil API listening on 127.0.0.1:${started.port} (pool ${POOL_MAX}); database ${db.url}; partition ${partition} ${made.length ? 'made' : 'already there'}`);
+    say(
+      `Vigil API listening on 127.0.0.1:${started.port} (pool ${POOL_MAX}); database ${db.url}; partition ${partition} ${made.length ? 'made' : 'already there'}`,
+    );
 
     // One service, one agent (heartbeat as version 1.8.0), METRICS tcp metrics run by it.
     const service = await api.call<{ id: string }>('POST', '/v1/services', { body: { name: 'Ingest' } });
     expectStatus(service, 201, 'POST /v1/services');
     const agents = await parallel(AGENTS, 4, async (a) => {
-      const agent = await api!.call<{ id: string; token: string }>('POST', '/v1/agents', { body: { name: `bench-agent-${a}` } });
+      const agent = await api!.call<{ id: string; token: string }>('POST', '/v1/agents', {
+        body: { name: `bench-agent-${a}` },
+      });
       expectStatus(agent, 201, 'POST /v1/agents');
       const token = agent.body.token;
-      expectStatus(await api!.call('POST', '/v1/agent/heartbeat', { token, body: { version: '1.8.0', hostname: os.hostname() } }), 200, 'POST /v1/agent/heartbeat');
+      expectStatus(
+        await api!.call('POST', '/v1/agent/heartbeat', { token, body: { version: '1.8.0', hostname: os.hostname() } }),
+        200,
+        'POST /v1/agent/heartbeat',
+      );
       return { id: agent.body.id, token, metricIds: [] as string[] };
     });
-    for (const agent of agents) agent.metricIds = await parallel(METRICS, 8, async (i) => {
-      const res = await api!.call<{ id: string; mode: string }>('POST', '/v1/metrics', {
-        body: { service_id: service.body.id, name: `tcp-${agent.id.slice(0, 8)}-${i}`, source_type: 'tcp', source_config: { host: '127.0.0.1', port: 10_000 + i }, thresholds: THRESHOLDS, interval_seconds: 10, agent_id: agent.id },
+    for (const agent of agents)
+      agent.metricIds = await parallel(METRICS, 8, async (i) => {
+        const res = await api!.call<{ id: string; mode: string }>('POST', '/v1/metrics', {
+          body: {
+            service_id: service.body.id,
+            name: `tcp-${agent.id.slice(0, 8)}-${i}`,
+            source_type: 'tcp',
+            source_config: { host: '127.0.0.1', port: 10_000 + i },
+            thresholds: THRESHOLDS,
+            interval_seconds: 10,
+            agent_id: agent.id,
+          },
+        });
+        expectStatus(res, 201, 'POST /v1/metrics');
+        if (res.body.mode !== 'agent') throw new Error(`metric ${i}: mode ${res.body.mode}, expected agent`);
+        return res.body.id;
       });
-      expectStatus(res, 201, 'POST /v1/metrics');
-      if (res.body.mode !== 'agent') throw new Error(`metric ${i}: mode ${res.body.mode}, expected agent`);
-      return res.body.id;
-    });
     // The baseline's rows go to metrics of their own (pushed manual metrics: no agent, nothing
     // reads them): its 12-h-later rows under the API's metrics would sit after every late point,
     // and a late batch rebuilds its metrics' flips over every sample after it.
     const rawMetricIds = await parallel(METRICS, 8, async (i) => {
-      const res = await api!.call<{ id: string }>('POST', '/v1/metrics', { body: { service_id: service.body.id, name: `raw-${i}`, source_type: 'manual', source_config: {} } });
+      const res = await api!.call<{ id: string }>('POST', '/v1/metrics', {
+        body: { service_id: service.body.id, name: `raw-${i}`, source_type: 'manual', source_config: {} },
+      });
       expectStatus(res, 201, 'POST /v1/metrics (baseline)');
       return res.body.id;
     });
     for (const agent of agents) {
       const agentConfig = await api.call<{ metrics: unknown[] }>('GET', '/v1/agent/config', { token: agent.token });
-      if (agentConfig.body.metrics?.length !== METRICS) throw new Error(`the agent runs ${agentConfig.body.metrics?.length} metrics, expected ${METRICS}`);
+      if (agentConfig.body.metrics?.length !== METRICS)
+        throw new Error(`the agent runs ${agentConfig.body.metrics?.length} metrics, expected ${METRICS}`);
     }
-    say(`organization, service, ${AGENTS} agent(s) and ${METRICS} tcp metrics each (healthy under 100, unhealthy over 200) created over the API`);
+    say(
+      `organization, service, ${AGENTS} agent(s) and ${METRICS} tcp metrics each (healthy under 100, unhealthy over 200) created over the API`,
+    );
 
     const thresholds = THRESHOLDS as Thresholds;
     const apiBase = day;
@@ -352,10 +422,19 @@ async function main(): Promise<void> {
     const sendApi = async (lane: number, k: number) => {
       const rows = batch(k, apiBase);
       const agent = agents[lane]!;
-      const body = JSON.stringify({ samples: rows.map((r) => ({ metric_id: agent.metricIds[r.metric], sampled_at: r.at, value: r.value })) });
-      const res = await api!.call<{ accepted: number; rejected: unknown[]; flips: number }>('POST', '/v1/agent/samples', { raw: body, token: agent.token });
+      const body = JSON.stringify({
+        samples: rows.map((r) => ({ metric_id: agent.metricIds[r.metric], sampled_at: r.at, value: r.value })),
+      });
+      const res = await api!.call<{ accepted: number; rejected: unknown[]; flips: number }>(
+        'POST',
+        '/v1/agent/samples',
+        { raw: body, token: agent.token },
+      );
       expectStatus(res, 200, 'POST /v1/agent/samples');
-      if (res.body.rejected.length || res.body.accepted !== rows.length) throw new Error(`batch ${k}: accepted ${res.body.accepted}/${rows.length}, rejected ${res.body.rejected.length}`);
+      if (res.body.rejected.length || res.body.accepted !== rows.length)
+        throw new Error(
+          `batch ${k}: accepted ${res.body.accepted}/${rows.length}, rejected ${res.body.rejected.length}`,
+        );
       return { samples: res.body.accepted, flips: res.body.flips };
     };
     // (b) the raw multi-row INSERT of the same rows (status evaluated here, as the API does).
@@ -399,12 +478,20 @@ async function main(): Promise<void> {
 
     // What was written, and where.
     const q = async <T>(sql: string, params: unknown[] = []) => (await monitor.query(sql, params)).rows as T[];
-    const parts = await q<{ part: string; n: string }>(`select tableoid::regclass::text as part, count(*) as n from metric_samples group by 1 order by 1`);
-    const [apiRows] = await q<{ n: string }>(`select count(*) as n from metric_samples where sampled_at < $1`, [new Date(rawBase).toISOString()]);
-    const [rawRows] = await q<{ n: string }>(`select count(*) as n from metric_samples where sampled_at >= $1`, [new Date(rawBase).toISOString()]);
+    const parts = await q<{ part: string; n: string }>(
+      `select tableoid::regclass::text as part, count(*) as n from metric_samples group by 1 order by 1`,
+    );
+    const [apiRows] = await q<{ n: string }>(`select count(*) as n from metric_samples where sampled_at < $1`, [
+      new Date(rawBase).toISOString(),
+    ]);
+    const [rawRows] = await q<{ n: string }>(`select count(*) as n from metric_samples where sampled_at >= $1`, [
+      new Date(rawBase).toISOString(),
+    ]);
     const [rollups] = await q<{ n: string | null }>(`select sum(samples) as n from metric_daily_rollups`);
     const [flipRows] = await q<{ n: string }>(`select count(*) as n from metric_status_flips`);
-    const [events] = await q<{ n: string }>(`select count(*) as n from outbox_events where type = 'metric.status_changed'`);
+    const [events] = await q<{ n: string }>(
+      `select count(*) as n from outbox_events where type = 'metric.status_changed'`,
+    );
     const apiSent = nextApi.reduce((n, k) => n + k, 0) * BATCH;
     const rawSent = nextRaw[0]! * BATCH;
     const apiFlips = a.reduce((s, x) => s + x.flips, 0);
@@ -415,8 +502,10 @@ async function main(): Promise<void> {
     const ratio = aRate / bRate;
     const aLat = a.flatMap((x) => x.latencies);
     const bLat = b.flatMap((x) => x.latencies);
-    const per100k = (rs: RoundResult[], f: (c: CpuUse) => number) => (f(sumCpu(rs)) / rs.reduce((s, x) => s + x.samples, 0)) * 100_000;
-    const util = (rs: RoundResult[], f: (c: CpuUse) => number) => (f(sumCpu(rs)) / rs.reduce((s, x) => s + x.seconds, 0)) * 100;
+    const per100k = (rs: RoundResult[], f: (c: CpuUse) => number) =>
+      (f(sumCpu(rs)) / rs.reduce((s, x) => s + x.samples, 0)) * 100_000;
+    const util = (rs: RoundResult[], f: (c: CpuUse) => number) =>
+      (f(sumCpu(rs)) / rs.reduce((s, x) => s + x.seconds, 0)) * 100;
     const cpuLine = (rs: RoundResult[]) =>
       `CPU s per 100k samples: API process ${per100k(rs, (c) => c.api).toFixed(2)} (${util(rs, (c) => c.api).toFixed(0)}% of a core), PostgreSQL (this database + background) ${per100k(rs, (c) => c.pg).toFixed(2)} (${util(rs, (c) => c.pg).toFixed(0)}%), bench driver ${per100k(rs, (c) => c.driver).toFixed(2)} (${util(rs, (c) => c.driver).toFixed(0)}%)`;
     const rateMet = aRate >= RATE_TARGET;
@@ -439,12 +528,16 @@ async function main(): Promise<void> {
       '',
       `reproduce: npm run build --silent && METRICS=${METRICS} BATCH=${BATCH} CONCURRENCY=${CONCURRENCY} AGENTS=${AGENTS} DURATION=${DURATION} ROUNDS=${ROUNDS} FLIP_PERCENT=${FLIP_PERCENT} WARMUP=${WARMUP} POOL_MAX=${POOL_MAX} node dist/bench/ingest.js`,
       `(${os.cpus().length} CPUs, Node ${process.version}, ${(await q<{ v: string }>('select version() as v'))[0]!.v.split(' on ')[0]}, database ${db.source})`,
-      rateMet && ratioMet ? 'TARGETS MET' : `TARGETS MISSED (${[rateMet ? null : 'rate', ratioMet ? null : 'ratio'].filter(Boolean).join(', ')})`,
+      rateMet && ratioMet
+        ? 'TARGETS MET'
+        : `TARGETS MISSED (${[rateMet ? null : 'rate', ratioMet ? null : 'ratio'].filter(Boolean).join(', ')})`,
       '=======================================================',
     ];
     say(lines.join('\n'));
-    if (Number(apiRows!.n) !== apiSent) say(`WARNING: the API accepted ${apiSent} samples but ${apiRows!.n} are stored`);
-    if (parts.some((p) => p.part === 'metric_samples_default' && Number(p.n) > 0)) say('WARNING: samples landed in the default partition');
+    if (Number(apiRows!.n) !== apiSent)
+      say(`WARNING: the API accepted ${apiSent} samples but ${apiRows!.n} are stored`);
+    if (parts.some((p) => p.part === 'metric_samples_default' && Number(p.n) > 0))
+      say('WARNING: samples landed in the default partition');
   } finally {
     if (vigil) await stopChild(vigil);
     await api?.close();
@@ -457,7 +550,11 @@ async function main(): Promise<void> {
 }
 
 function sumCpu(rs: RoundResult[]): CpuUse {
-  return rs.reduce((s, x) => ({ api: s.api + x.cpu.api, pg: s.pg + x.cpu.pg, driver: s.driver + x.cpu.driver }), { api: 0, pg: 0, driver: 0 });
+  return rs.reduce((s, x) => ({ api: s.api + x.cpu.api, pg: s.pg + x.cpu.pg, driver: s.driver + x.cpu.driver }), {
+    api: 0,
+    pg: 0,
+    driver: 0,
+  });
 }
 
 /** The labels holding >= 0.05 sessions on average, busiest first. */
@@ -465,7 +562,10 @@ function sessionLines(rs: RoundResult[]): string[] {
   const ticks = rs.reduce((s, x) => s + x.sessions.ticks, 0);
   const counts = new Map<string, number>();
   for (const x of rs) for (const [k, v] of x.sessions.counts) counts.set(k, (counts.get(k) ?? 0) + v);
-  const rows = [...counts].map(([k, v]) => [k, v / Math.max(ticks, 1)] as const).filter(([, v]) => v >= 0.05).sort((p, q) => q[1] - p[1]);
+  const rows = [...counts]
+    .map(([k, v]) => [k, v / Math.max(ticks, 1)] as const)
+    .filter(([, v]) => v >= 0.05)
+    .sort((p, q) => q[1] - p[1]);
   return rows.length ? rows.map(([k, v]) => `      ${v.toFixed(2)}  ${k}`) : ['      (none sampled)'];
 }
 

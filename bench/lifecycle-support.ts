@@ -46,14 +46,24 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const maintenanceScheduler = temporalMaintenanceScheduler(temporal);
   const starter = temporalOutboxWorkflowStarter(temporal, policy);
-  const worker = await startWorker({ address, namespace: 'default', taskQueue, deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs, allowCidrs: '127.0.0.0/8' } } });
+  const worker = await startWorker({
+    address,
+    namespace: 'default',
+    taskQueue,
+    deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs, allowCidrs: '127.0.0.0/8' } },
+  });
   worker.running.catch((err) => {
     console.error('[vigil] worker failed:', err);
     process.exit(1);
   });
   // Wired as src/composition/worker-process.ts does: the relay starts deliveries eagerly on this worker.
   const eager = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue }, policy, { eager: true });
-  const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
+  const relay = new OutboxRelay({
+    orm,
+    databaseUrl,
+    starter: eager,
+    onError: (err) => console.error('[vigil] outbox relay failed:', err),
+  });
   await relay.start();
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
@@ -65,7 +75,13 @@ async function main(): Promise<void> {
     secretBox: box,
     webhookStarter: starter,
   });
-  await serveUntilSignalled(app, [() => relay.close(), () => worker.shutdown(), () => changeFeed.close(), () => temporal.close(), () => orm.close()]);
+  await serveUntilSignalled(app, [
+    () => relay.close(),
+    () => worker.shutdown(),
+    () => changeFeed.close(),
+    () => temporal.close(),
+    () => orm.close(),
+  ]);
 }
 
 runMain(main);

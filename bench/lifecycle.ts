@@ -80,7 +80,12 @@ const fmt = (s: Stats) => `p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} m
  * than `concurrency` at once. Answers when the first call started and how far behind schedule
  * a call ever started (the generator, or the server, could not keep up).
  */
-async function paced(n: number, rate: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<{ startedAt: number; maxBehindMs: number }> {
+async function paced(
+  n: number,
+  rate: number,
+  concurrency: number,
+  fn: (i: number) => Promise<void>,
+): Promise<{ startedAt: number; maxBehindMs: number }> {
   const inflight = new Set<Promise<void>>();
   const startedAt = Date.now();
   let maxBehindMs = 0;
@@ -182,7 +187,9 @@ interface LagResult {
 async function maintenanceLag(api: ApiClient, orm: Orm, orgId: string, ids: string[]): Promise<LagResult> {
   const startAt = Math.ceil((Date.now() + 16_000) / 1000) * 1000;
   const endAt = startAt + 2 * 3_600_000;
-  say(`(a) creating ${MAINTENANCES} maintenances, all starting at ${new Date(startAt).toISOString()} (${((startAt - Date.now()) / 1000).toFixed(1)} s from now)…`);
+  say(
+    `(a) creating ${MAINTENANCES} maintenances, all starting at ${new Date(startAt).toISOString()} (${((startAt - Date.now()) / 1000).toFixed(1)} s from now)…`,
+  );
   const t0 = Date.now();
   await paced(MAINTENANCES, 0, CONCURRENCY, async (i) => {
     const res = await api.call<{ id: string }>('POST', '/v1/maintenances', {
@@ -196,18 +203,27 @@ async function maintenanceLag(api: ApiClient, orm: Orm, orgId: string, ids: stri
   const createdAt = Date.now();
   const createsMs = createdAt - t0;
   say(`    created in ${createsMs} ms; ${startAt - createdAt} ms to spare before the start`);
-  if (createdAt > startAt - 1000) say('    WARNING: the creates ended less than 1 s before the start; the lag below includes creation backlog');
+  if (createdAt > startAt - 1000)
+    say('    WARNING: the creates ended less than 1 s before the start; the lag below includes creation backlog');
 
   let started = 0;
   await until('every maintenance to be in progress', startAt + 120_000, async () => {
     started = await orm.em.fork().count(MaintenanceSchema, { organization: orgId, actualStartAt: { $ne: null } });
     return started >= MAINTENANCES;
   });
-  const rows = await orm.em.fork().find(MaintenanceSchema, { organization: orgId }, { fields: ['scheduledStartAt', 'actualStartAt'] });
+  const rows = await orm.em
+    .fork()
+    .find(MaintenanceSchema, { organization: orgId }, { fields: ['scheduledStartAt', 'actualStartAt'] });
   const lags = rows.map((m) => m.actualStartAt!.getTime() - m.scheduledStartAt.getTime());
   const lag = stats(lags);
   say(`    all ${rows.length} in progress; lag ${fmt(lag)} (target p99 < ${LAG_TARGET_MS} ms)`);
-  return { lag, startAt, createsMs, createsFinishedBeforeStartMs: startAt - createdAt, early: lags.filter((l) => l < 0).length };
+  return {
+    lag,
+    startAt,
+    createsMs,
+    createsFinishedBeforeStartMs: startAt - createdAt,
+    early: lags.filter((l) => l < 0).length,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,23 +256,38 @@ interface StageRow {
  * at `rate` per second (0: as fast as CONCURRENCY allows). Deletes the subscription at the end,
  * so a later run's events do not reach it.
  */
-async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver, hookPath: string, rate: number): Promise<DeliveryResult> {
-  const hook = await api.call<{ id: string }>('POST', '/v1/webhooks', { url: `${rx.base}${hookPath}`, event_types: ['incident.created'] });
+async function webhookDelivery(
+  api: ApiClient,
+  orm: Orm,
+  rx: Receiver,
+  hookPath: string,
+  rate: number,
+): Promise<DeliveryResult> {
+  const hook = await api.call<{ id: string }>('POST', '/v1/webhooks', {
+    url: `${rx.base}${hookPath}`,
+    event_types: ['incident.created'],
+  });
   expectStatus(hook, 201, 'POST /v1/webhooks');
-  say(`    subscribed ${rx.base}${hookPath} to incident.created; creating ${EVENTS} incidents at ${rate > 0 ? `${rate}/s` : 'full speed'} (${CONCURRENCY} in flight at most)…`);
+  say(
+    `    subscribed ${rx.base}${hookPath} to incident.created; creating ${EVENTS} incidents at ${rate > 0 ? `${rate}/s` : 'full speed'} (${CONCURRENCY} in flight at most)…`,
+  );
 
   const createdAt = new Map<string, number>();
   const createMs: number[] = [];
   const run = await paced(EVENTS, rate, CONCURRENCY, async (i) => {
     const sent = performance.now();
-    const res = await api.call<{ id: string; created_at: string }>('POST', '/v1/incidents', { title: `Bench incident ${i}` });
+    const res = await api.call<{ id: string; created_at: string }>('POST', '/v1/incidents', {
+      title: `Bench incident ${i}`,
+    });
     createMs.push(performance.now() - sent);
     expectStatus(res, 201, 'POST /v1/incidents');
     createdAt.set(res.body.id, Date.parse(res.body.created_at));
   });
   const lastCreate = Date.now();
   const offeredRate = EVENTS / ((lastCreate - run.startedAt) / 1000);
-  say(`    created in ${((lastCreate - run.startedAt) / 1000).toFixed(1)} s (${offeredRate.toFixed(0)}/s; create latency ${fmt(stats(createMs))}); waiting for deliveries…`);
+  say(
+    `    created in ${((lastCreate - run.startedAt) / 1000).toFixed(1)} s (${offeredRate.toFixed(0)}/s; create latency ${fmt(stats(createMs))}); waiting for deliveries…`,
+  );
 
   // Until all arrived, or nothing new arrived for 30 s.
   let seen = 0;
@@ -288,9 +319,12 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver, hookPath:
   const delivered = latencies.length;
   const vigilRate = delivered / ((lastArrival - firstCreate) / 1000);
   const firstAttempt = stats(latencies);
-  say(`    delivered ${delivered}/${EVENTS}; first-attempt latency ${fmt(firstAttempt)}; ${vigilRate.toFixed(1)} deliveries/s`);
+  say(
+    `    delivered ${delivered}/${EVENTS}; first-attempt latency ${fmt(firstAttempt)}; ${vigilRate.toFixed(1)} deliveries/s`,
+  );
   let worstSecond: DeliveryResult['worstSecond'] = null;
-  for (const [second, maxMs] of slowestBySecond) if (!worstSecond || maxMs > worstSecond.maxMs) worstSecond = { second, maxMs };
+  for (const [second, maxMs] of slowestBySecond)
+    if (!worstSecond || maxMs > worstSecond.maxMs) worstSecond = { second, maxMs };
 
   // Let every delivery record its attempt, then see where the time went.
   await until('the deliveries to be recorded', Date.now() + 60_000, async () => {
@@ -298,8 +332,11 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver, hookPath:
     return open === 0;
   }).catch((err: Error) => say(`    WARNING: ${err.message}`));
   expectStatus(await api.call('DELETE', `/v1/webhooks/${hook.body.id}`), 200, 'DELETE /v1/webhooks/{id}');
-  const rows = await orm.em.fork().getConnection().execute<StageRow[]>(
-    `select e.resource_id,
+  const rows = await orm.em
+    .fork()
+    .getConnection()
+    .execute<StageRow[]>(
+      `select e.resource_id,
             (extract(epoch from e.created_at) * 1000)::float8 as event_ms,
             (extract(epoch from d.created_at) * 1000)::float8 as fanned_ms,
             (extract(epoch from a.attempted_at) * 1000)::float8 as attempted_ms
@@ -307,8 +344,8 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver, hookPath:
        join outbox_events e on e.id = d.event_id
        left join webhook_attempts a on a.delivery_id = d.id and a.number = 1
       where d.subscription_id = ?`,
-    [hook.body.id],
-  );
+      [hook.body.id],
+    );
   const relay: number[] = [];
   const toAttempt: number[] = [];
   const httpMs: number[] = [];
@@ -319,7 +356,11 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver, hookPath:
     toAttempt.push(r.attempted_ms - r.fanned_ms);
     httpMs.push(arrived - r.attempted_ms);
   }
-  if (DUMP) writeFileSync(`${DUMP}${hookPath.replaceAll('/', '-')}.json`, JSON.stringify(rows.map((r) => ({ ...r, arrived_ms: arrivalByIncident.get(r.resource_id) ?? null }))));
+  if (DUMP)
+    writeFileSync(
+      `${DUMP}${hookPath.replaceAll('/', '-')}.json`,
+      JSON.stringify(rows.map((r) => ({ ...r, arrived_ms: arrivalByIncident.get(r.resource_id) ?? null }))),
+    );
   return {
     firstAttempt,
     delivered,
@@ -335,9 +376,15 @@ async function webhookDelivery(api: ApiClient, orm: Orm, rx: Receiver, hookPath:
 }
 
 /** Baseline: equally sized POSTs straight to the receiver with undici, same pacing and concurrency. */
-async function rawBaseline(rx: Receiver, rate: number, template: string): Promise<{ latency: Stats; rate: number; delivered: number }> {
+async function rawBaseline(
+  rx: Receiver,
+  rate: number,
+  template: string,
+): Promise<{ latency: Stats; rate: number; delivered: number }> {
   say(`    baseline: ${EVENTS} direct POSTs to ${rx.base}/raw with undici at the same pacing…`);
-  const body = template || JSON.stringify({ id: randomUUID(), type: 'incident.created', created_at: new Date().toISOString(), data: {} });
+  const body =
+    template ||
+    JSON.stringify({ id: randomUUID(), type: 'incident.created', created_at: new Date().toISOString(), data: {} });
   const pool = new Pool(rx.base, { connections: CONCURRENCY });
   const sentAt = new Map<string, number>();
   try {
@@ -347,7 +394,12 @@ async function rawBaseline(rx: Receiver, rate: number, template: string): Promis
       const res = await pool.request({
         method: 'POST',
         path: '/raw',
-        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,bench' },
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,bench',
+        },
         body,
       });
       await res.body.dump();
@@ -363,7 +415,9 @@ async function rawBaseline(rx: Receiver, rate: number, template: string): Promis
     rawLast = Math.max(rawLast, a.at);
   }
   const rawRate = rawLat.length / ((rawLast - Math.min(...sentAt.values())) / 1000);
-  say(`    baseline delivered ${rawLat.length}/${EVENTS}; latency ${fmt(stats(rawLat))}; ${rawRate.toFixed(1)} POSTs/s`);
+  say(
+    `    baseline delivered ${rawLat.length}/${EVENTS}; latency ${fmt(stats(rawLat))}; ${rawRate.toFixed(1)} POSTs/s`,
+  );
   return { latency: stats(rawLat), rate: rawRate, delivered: rawLat.length };
 }
 
@@ -389,11 +443,16 @@ async function terminateLeftovers(temporal: TemporalHandle, ids: string[]): Prom
     }
   };
   let n = 0;
-  for (let i = 0; i < ids.length; i += 20) n += (await Promise.all(ids.slice(i, i + 20).map(terminate))).reduce((a, b) => a + b, 0);
+  for (let i = 0; i < ids.length; i += 20)
+    n += (await Promise.all(ids.slice(i, i + 20).map(terminate))).reduce((a, b) => a + b, 0);
   try {
     const running: string[] = [];
-    for await (const wf of temporal.client.workflow.list({ query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'` })) running.push(wf.workflowId);
-    for (let i = 0; i < running.length; i += 20) n += (await Promise.all(running.slice(i, i + 20).map(terminate))).reduce((a, b) => a + b, 0);
+    for await (const wf of temporal.client.workflow.list({
+      query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
+    }))
+      running.push(wf.workflowId);
+    for (let i = 0; i < running.length; i += 20)
+      n += (await Promise.all(running.slice(i, i + 20).map(terminate))).reduce((a, b) => a + b, 0);
   } catch (err) {
     say(`    (could not list leftover workflows: ${(err as Error).message})`);
   }
@@ -415,7 +474,10 @@ async function main(): Promise<void> {
     let address = config.TEMPORAL_ADDRESS;
     if (!address) {
       say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
-      devServer = await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`) });
+      devServer = await startTemporalDevServer({
+        cacheDir: config.VIGIL_CACHE_DIR,
+        logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`),
+      });
       address = devServer.address;
     }
     await registerSearchAttributes(address, 'default');
@@ -423,9 +485,18 @@ async function main(): Promise<void> {
     temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
 
     const now = new Date();
-    const { organization, key } = await createOrganization(orm.em.fork(), { name: 'Bench lifecycle', plan: 'enterprise' }, now);
+    const { organization, key } = await createOrganization(
+      orm.em.fork(),
+      { name: 'Bench lifecycle', plan: 'enterprise' },
+      now,
+    );
     // The limiter still counts every request; the limits are raised so the load is never refused.
-    await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+    await updateOrganization(
+      orm.em.fork(),
+      organization.id,
+      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+      now,
+    );
 
     rx = await startReceiver();
     const started = await startVigil({
@@ -438,7 +509,9 @@ async function main(): Promise<void> {
     });
     vigil = started.child;
     api = apiClient(`http://127.0.0.1:${started.port}`, key.plaintext, CONCURRENCY);
-    say(`Vigil (API + worker + outbox relay) listening on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`);
+    say(
+      `Vigil (API + worker + outbox relay) listening on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`,
+    );
 
     const busy = [started.child.pid, devServer?.pid].filter((pid): pid is number => pid !== undefined);
 
@@ -481,7 +554,11 @@ async function main(): Promise<void> {
       `    delivered: ${b.delivered}/${EVENTS}${b.repeats ? ` (+${b.repeats} repeated attempts)` : ''}, ${b.vigilRate.toFixed(1)}/s`,
       `    first-attempt latency (arrival − created_at): ${fmt(b.firstAttempt)}`,
       `    target p99 < ${DELIVERY_TARGET_MS} ms with all delivered: ${deliveryMet ? 'MET' : 'MISSED'}`,
-      ...(b.worstSecond ? [`    slowest second of the run: second ${b.worstSecond.second}, slowest first attempt ${b.worstSecond.maxMs.toFixed(0)} ms`] : []),
+      ...(b.worstSecond
+        ? [
+            `    slowest second of the run: second ${b.worstSecond.second}, slowest first attempt ${b.worstSecond.maxMs.toFixed(0)} ms`,
+          ]
+        : []),
       `    POST /v1/incidents latency: ${fmt(b.createLatency)}`,
       ...stageLines(b),
       `    raw undici POSTs at the same pacing: latency ${fmt(raw.latency)}, ${raw.rate.toFixed(1)}/s, ${raw.delivered}/${EVENTS}`,

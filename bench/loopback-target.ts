@@ -22,7 +22,11 @@ export interface LoopbackTarget {
  */
 export async function startTarget(opts: { closeConnections?: boolean } = {}): Promise<LoopbackTarget> {
   const byAddress = new Map<string, number>();
-  const headers = { 'content-type': 'application/json', 'content-length': '2', ...(opts.closeConnections ? { connection: 'close' } : {}) };
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': '2',
+    ...(opts.closeConnections ? { connection: 'close' } : {}),
+  };
   const server = http.createServer((req, res) => {
     const from = req.socket.remoteAddress ?? '';
     byAddress.set(from, (byAddress.get(from) ?? 0) + 1);

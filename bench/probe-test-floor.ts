@@ -28,7 +28,12 @@ export interface TemporalFloors {
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
-export async function measureTemporalFloors(address: string, namespace: string, n: number, warmup: number): Promise<TemporalFloors> {
+export async function measureTemporalFloors(
+  address: string,
+  namespace: string,
+  n: number,
+  warmup: number,
+): Promise<TemporalFloors> {
   installTemporalRuntime('WARN');
   const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m), log() {} };
   bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('./probe-test-floor-workflows'), logger: quiet });
@@ -40,12 +45,23 @@ export async function measureTemporalFloors(address: string, namespace: string, 
     },
   };
   const native = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ connection: native, namespace, taskQueue, workflowBundle: await bundle, activities });
+  const worker = await Worker.create({
+    connection: native,
+    namespace,
+    taskQueue,
+    workflowBundle: await bundle,
+    activities,
+  });
   const running = worker.run();
   const eager = new Client({ connection: native, namespace });
   const plainConnection = await Connection.connect({ address });
   const plain = new Client({ connection: plainConnection, namespace });
-  const xs = { eagerActivity: [] as number[], eagerResult: [] as number[], start: [] as number[], signalWithStart: [] as number[] };
+  const xs = {
+    eagerActivity: [] as number[],
+    eagerResult: [] as number[],
+    start: [] as number[],
+    signalWithStart: [] as number[],
+  };
   try {
     for (let i = 0; i < warmup + n; i++) {
       const keep = i >= warmup;
@@ -56,7 +72,12 @@ export async function measureTemporalFloors(address: string, namespace: string, 
           setTimeout(() => reject(new Error(`the local activity of ${id} did not run within 30 s`)), 30_000).unref();
         });
         const t0 = performance.now();
-        const handle = await eager.workflow.start('benchFloorWorkflow', { workflowId: id, taskQueue, args: [id], requestEagerStart: true });
+        const handle = await eager.workflow.start('benchFloorWorkflow', {
+          workflowId: id,
+          taskQueue,
+          args: [id],
+          requestEagerStart: true,
+        });
         await ran;
         const t1 = performance.now();
         await handle.result();
@@ -72,7 +93,12 @@ export async function measureTemporalFloors(address: string, namespace: string, 
         const t0 = performance.now();
         const handle = await plain.workflow.start('benchFloorSignalWorkflow', { workflowId: id, taskQueue });
         const t1 = performance.now();
-        await plain.workflow.signalWithStart('benchFloorSignalWorkflow', { workflowId: id, taskQueue, signal: 'benchFloorDone', signalArgs: [] });
+        await plain.workflow.signalWithStart('benchFloorSignalWorkflow', {
+          workflowId: id,
+          taskQueue,
+          signal: 'benchFloorDone',
+          signalArgs: [],
+        });
         const t2 = performance.now();
         await handle.result();
         if (keep) {
@@ -87,5 +113,11 @@ export async function measureTemporalFloors(address: string, namespace: string, 
     await plainConnection.close();
     await native.close();
   }
-  return { n, eagerActivity: stats(xs.eagerActivity), eagerResult: stats(xs.eagerResult), start: stats(xs.start), signalWithStart: stats(xs.signalWithStart) };
+  return {
+    n,
+    eagerActivity: stats(xs.eagerActivity),
+    eagerResult: stats(xs.eagerResult),
+    start: stats(xs.start),
+    signalWithStart: stats(xs.signalWithStart),
+  };
 }

@@ -57,8 +57,16 @@ async function main(): Promise<void> {
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(workerTemporal),
-      webhooks: { box, starter: temporalOutboxWorkflowStarter(workerTemporal, DEFAULT_RETRY_POLICY), timeoutMs: 10_000 },
-      prober: { registry: PROBES, allowCidrs: env('BENCH_CLOUD_PROBE_ALLOW_CIDRS'), defaultTimeoutMs: Number(env('BENCH_CLOUD_PROBE_TIMEOUT_MS')) },
+      webhooks: {
+        box,
+        starter: temporalOutboxWorkflowStarter(workerTemporal, DEFAULT_RETRY_POLICY),
+        timeoutMs: 10_000,
+      },
+      prober: {
+        registry: PROBES,
+        allowCidrs: env('BENCH_CLOUD_PROBE_ALLOW_CIDRS'),
+        defaultTimeoutMs: Number(env('BENCH_CLOUD_PROBE_TIMEOUT_MS')),
+      },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
   });
@@ -67,8 +75,15 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const { eagerClient } = worker;
-  const eager = temporalOutboxWorkflowStarter({ client: eagerClient, taskQueue }, DEFAULT_RETRY_POLICY, { eager: true });
-  const relay = new OutboxRelay({ orm, databaseUrl, starter: eager, onError: (err) => console.error('[vigil] outbox relay failed:', err) });
+  const eager = temporalOutboxWorkflowStarter({ client: eagerClient, taskQueue }, DEFAULT_RETRY_POLICY, {
+    eager: true,
+  });
+  const relay = new OutboxRelay({
+    orm,
+    databaseUrl,
+    starter: eager,
+    onError: (err) => console.error('[vigil] outbox relay failed:', err),
+  });
   await relay.start();
 
   // The API, as runApi does: its own Temporal client, the change feed and the probe-job feed.
@@ -90,7 +105,15 @@ async function main(): Promise<void> {
     probeTestExpiryMs: Number(env('BENCH_PROBE_TEST_EXPIRY_MS')),
     readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }],
   });
-  await serveUntilSignalled(app, [() => temporal.close(), () => changeFeed.close(), () => probeJobFeed.close(), () => relay.close(), () => worker.shutdown(), () => workerTemporal.close(), () => orm.close()]);
+  await serveUntilSignalled(app, [
+    () => temporal.close(),
+    () => changeFeed.close(),
+    () => probeJobFeed.close(),
+    () => relay.close(),
+    () => worker.shutdown(),
+    () => workerTemporal.close(),
+    () => orm.close(),
+  ]);
 }
 
 runMain(main);

@@ -100,7 +100,12 @@ function apiClient(baseUrl: string): ApiClient {
     async call(key, method, p, body) {
       const headers: Record<string, string> = { authorization: `Bearer ${key}` };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await pool.request({ method: method as 'GET', path: p, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await pool.request({
+        method: method as 'GET',
+        path: p,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.body.text();
       return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
     },
@@ -108,9 +113,18 @@ function apiClient(baseUrl: string): ApiClient {
   };
 }
 
-function waitForLine(child: ChildProcess, what: string, pattern: RegExp, timeoutMs: number, output: () => string): Promise<RegExpExecArray> {
+function waitForLine(
+  child: ChildProcess,
+  what: string,
+  pattern: RegExp,
+  timeoutMs: number,
+  output: () => string,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${output()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${what} not ready within ${timeoutMs / 1000} s:\n${output()}`)),
+      timeoutMs,
+    );
     const check = () => {
       const m = pattern.exec(output());
       if (m) {
@@ -132,7 +146,12 @@ const startVigil = (env: ProbeVigilEnv) => startVigilProcess('probe-test-support
 /** The real `vigil-agent` bin in a process of its own, as a customer runs it; resolves once it has connected. */
 async function startAgent(apiUrl: string, token: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'vigil-agent.js')], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', VIGIL_API_URL: apiUrl, VIGIL_AGENT_TOKEN: token },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      VIGIL_API_URL: apiUrl,
+      VIGIL_AGENT_TOKEN: token,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -228,9 +247,17 @@ class Runner {
     this.cloudUsed++;
     const sentAt = epochNow();
     const t0 = performance.now();
-    const res = await this.api.call(org.key, 'POST', '/v1/metrics/test', { source_type: 'http', source_config: { url: this.targetUrl } });
+    const res = await this.api.call(org.key, 'POST', '/v1/metrics/test', {
+      source_type: 'http',
+      source_config: { url: this.targetUrl },
+    });
     this.record({ kind: 'cloud', sentAt, warmup, orgId: org.id }, t0);
-    if (res.status !== 200 || res.body.mode !== 'cloud' || res.body.reason !== null || typeof res.body.value !== 'number') {
+    if (
+      res.status !== 200 ||
+      res.body.mode !== 'cloud' ||
+      res.body.reason !== null ||
+      typeof res.body.value !== 'number'
+    ) {
       throw new Error(`cloud probe test: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`);
     }
   }
@@ -253,23 +280,39 @@ class Runner {
       }
       // Every agent organization used its share of this minute: wait (outside any measurement).
       const wait = minute + 60_000 + 250 - Date.now();
-      say(`    all ${this.agentOrgs.length} agent organizations used ${AGENT_PER_ORG_MINUTE} tests this minute; waiting ${(wait / 1000).toFixed(1)} s for the next`);
+      say(
+        `    all ${this.agentOrgs.length} agent organizations used ${AGENT_PER_ORG_MINUTE} tests this minute; waiting ${(wait / 1000).toFixed(1)} s for the next`,
+      );
       this.minuteWaits++;
       this.minuteWaitMs += wait;
       await sleep(wait);
     }
     const sentAt = epochNow();
     const t0 = performance.now();
-    const res = await this.api.call(org.key, 'POST', '/v1/metrics/test', { agent_id: org.agentId, source_type: 'http', source_config: { url: this.targetUrl }, wait_seconds: 20 });
+    const res = await this.api.call(org.key, 'POST', '/v1/metrics/test', {
+      agent_id: org.agentId,
+      source_type: 'http',
+      source_config: { url: this.targetUrl },
+      wait_seconds: 20,
+    });
     this.record({ kind: 'agent', sentAt, warmup, orgId: org.id, jobId: res.body?.job_id }, t0);
-    if (res.status !== 200 || res.body.mode !== 'agent' || res.body.reason !== null || typeof res.body.value !== 'number') {
+    if (
+      res.status !== 200 ||
+      res.body.mode !== 'agent' ||
+      res.body.reason !== null ||
+      typeof res.body.value !== 'number'
+    ) {
       throw new Error(`agent probe test: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`);
     }
   }
 
   /** One of each, in a rotating order. */
   async iteration(i: number, warmup: boolean): Promise<void> {
-    const order: Array<() => Promise<void>> = [() => this.direct(warmup), () => this.cloud(warmup), () => this.agent(warmup)];
+    const order: Array<() => Promise<void>> = [
+      () => this.direct(warmup),
+      () => this.cloud(warmup),
+      () => this.agent(warmup),
+    ];
     for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]!();
     await this.keepalive(warmup);
   }
@@ -343,7 +386,11 @@ async function mapLimit<T, R>(xs: T[], limit: number, fn: (x: T) => Promise<R>):
 
 type Stage = [label: string, values: number[]];
 
-async function breakdown(rows: JobRow[], samples: Sample[], temporal: TemporalHandle): Promise<{ cloud: Stage[]; agent: Stage[]; note: string | null }> {
+async function breakdown(
+  rows: JobRow[],
+  samples: Sample[],
+  temporal: TemporalHandle,
+): Promise<{ cloud: Stage[]; agent: Stage[]; note: string | null }> {
   // Cloud answers carry no job_id: match each organization's tests to its jobs in order (the tests were sequential).
   const byOrg = new Map<string, JobRow[]>();
   for (const r of rows.filter((r) => r.mode === 'cloud').sort((a, b) => a.created_ms - b.created_ms)) {
@@ -354,7 +401,8 @@ async function breakdown(rows: JobRow[], samples: Sample[], temporal: TemporalHa
   const cloudPairs: Array<{ s: Sample; job: JobRow }> = [];
   let note: string | null = null;
   const cloudByOrg = new Map<string, Sample[]>();
-  for (const s of samples.filter((s) => s.kind === 'cloud')) cloudByOrg.set(s.orgId!, [...(cloudByOrg.get(s.orgId!) ?? []), s]);
+  for (const s of samples.filter((s) => s.kind === 'cloud'))
+    cloudByOrg.set(s.orgId!, [...(cloudByOrg.get(s.orgId!) ?? []), s]);
   for (const [orgId, list] of cloudByOrg) {
     const jobs = byOrg.get(orgId) ?? [];
     if (jobs.length !== list.length) {
@@ -364,7 +412,9 @@ async function breakdown(rows: JobRow[], samples: Sample[], temporal: TemporalHa
     list.forEach((s, i) => !s.warmup && cloudPairs.push({ s, job: jobs[i]! }));
   }
   const rowById = new Map(rows.map((r) => [r.id, r]));
-  const agentPairs = samples.filter((s) => s.kind === 'agent' && !s.warmup && s.jobId && rowById.has(s.jobId)).map((s) => ({ s, job: rowById.get(s.jobId!)! }));
+  const agentPairs = samples
+    .filter((s) => s.kind === 'agent' && !s.warmup && s.jobId && rowById.has(s.jobId))
+    .map((s) => ({ s, job: rowById.get(s.jobId!)! }));
 
   const cloudTimes = await mapLimit(cloudPairs, 8, (p) => workflowTimes(temporal, p.job.id));
   const agentTimes = await mapLimit(agentPairs, 8, (p) => workflowTimes(temporal, p.job.id));
@@ -376,19 +426,40 @@ async function breakdown(rows: JobRow[], samples: Sample[], temporal: TemporalHa
     cloudPairs.map((p, i) => ({ ...p, w: cloudTimes[i]! })),
     [
       ['client send → API onRequest (created_at)', (x) => x.job.created_ms - x.s.sentAt],
-      ['onRequest → workflow started (auth, job insert, eager StartWorkflowExecution)', (x) => x.w.started! - x.job.created_ms],
-      ['workflow started → outcome stamped (1st task on this worker: local activity takes the job, probes)', (x) => (x.job.completed_ms ?? NaN) - x.w.started!],
-      ['outcome stamped → answer at client (the update, hand-back in process, reply)', (x) => x.s.receivedAt - (x.job.completed_ms ?? NaN)],
-      ['  after it: outcome stored → workflow completed (task completion)', (x) => x.w.completed! - (x.job.completed_ms ?? NaN)],
+      [
+        'onRequest → workflow started (auth, job insert, eager StartWorkflowExecution)',
+        (x) => x.w.started! - x.job.created_ms,
+      ],
+      [
+        'workflow started → outcome stamped (1st task on this worker: local activity takes the job, probes)',
+        (x) => (x.job.completed_ms ?? NaN) - x.w.started!,
+      ],
+      [
+        'outcome stamped → answer at client (the update, hand-back in process, reply)',
+        (x) => x.s.receivedAt - (x.job.completed_ms ?? NaN),
+      ],
+      [
+        '  after it: outcome stored → workflow completed (task completion)',
+        (x) => x.w.completed! - (x.job.completed_ms ?? NaN),
+      ],
     ],
   );
   const agent = collect(
     agentPairs.map((p, i) => ({ ...p, w: agentTimes[i]! })),
     [
       ['client send → API onRequest (created_at)', (x) => x.job.created_ms - x.s.sentAt],
-      ['onRequest → claimed (auth, job insert, NOTIFY, long-poll wake, claim)', (x) => (x.job.claimed_ms ?? NaN) - x.job.created_ms],
-      ['claimed → result posted (reply to agent, probe on agent, POST result)', (x) => (x.job.completed_ms ?? NaN) - (x.job.claimed_ms ?? NaN)],
-      ['result posted → answer at client (complete, NOTIFY, waiter wake, reload, reply)', (x) => x.s.receivedAt - (x.job.completed_ms ?? NaN)],
+      [
+        'onRequest → claimed (auth, job insert, NOTIFY, long-poll wake, claim)',
+        (x) => (x.job.claimed_ms ?? NaN) - x.job.created_ms,
+      ],
+      [
+        'claimed → result posted (reply to agent, probe on agent, POST result)',
+        (x) => (x.job.completed_ms ?? NaN) - (x.job.claimed_ms ?? NaN),
+      ],
+      [
+        'result posted → answer at client (complete, NOTIFY, waiter wake, reload, reply)',
+        (x) => x.s.receivedAt - (x.job.completed_ms ?? NaN),
+      ],
       ['  in parallel: onRequest → workflow started (StartWorkflowExecution)', (x) => x.w.started! - x.job.created_ms],
     ],
   );
@@ -400,7 +471,9 @@ async function breakdown(rows: JobRow[], samples: Sample[], temporal: TemporalHa
 async function terminateLeftovers(temporal: TemporalHandle): Promise<number> {
   let n = 0;
   try {
-    for await (const wf of temporal.client.workflow.list({ query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'` })) {
+    for await (const wf of temporal.client.workflow.list({
+      query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
+    })) {
       try {
         await temporal.client.workflow.getHandle(wf.workflowId).terminate('bench/probe-test cleanup');
         n++;
@@ -431,7 +504,9 @@ function layouts(config: { TEMPORAL_ADDRESS?: string }): Layout[] {
   const choice = (process.env.VIGIL_BENCH_TEMPORAL ?? 'both').toLowerCase();
   if (choice === 'both') return ['dev', 'postgres'];
   if (choice === 'dev' || choice === 'postgres') return [choice];
-  throw new Error(`VIGIL_BENCH_TEMPORAL must be dev, postgres or both (got ${JSON.stringify(process.env.VIGIL_BENCH_TEMPORAL)})`);
+  throw new Error(
+    `VIGIL_BENCH_TEMPORAL must be dev, postgres or both (got ${JSON.stringify(process.env.VIGIL_BENCH_TEMPORAL)})`,
+  );
 }
 
 interface RunningLayout {
@@ -440,16 +515,31 @@ interface RunningLayout {
   stop(): Promise<void>;
 }
 
-async function startLayout(layout: Layout, config: ReturnType<typeof loadConfig>, postgresUrl: string): Promise<RunningLayout> {
+async function startLayout(
+  layout: Layout,
+  config: ReturnType<typeof loadConfig>,
+  postgresUrl: string,
+): Promise<RunningLayout> {
   const logFile = path.join(os.tmpdir(), `vigil-bench-temporal-${layout}-${process.pid}.log`);
-  if (layout === 'external') return { address: config.TEMPORAL_ADDRESS!, describe: config.TEMPORAL_ADDRESS!, stop: async () => undefined };
+  if (layout === 'external')
+    return { address: config.TEMPORAL_ADDRESS!, describe: config.TEMPORAL_ADDRESS!, stop: async () => undefined };
   if (layout === 'dev') {
     say('starting the Temporal dev server (CLI, SQLite in memory)…');
     const s = await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile });
-    return { address: s.address, describe: `dev server (Temporal CLI v${TEMPORAL_CLI_VERSION}, SQLite in memory) started by the bench at ${s.address}`, stop: () => s.stop() };
+    return {
+      address: s.address,
+      describe: `dev server (Temporal CLI v${TEMPORAL_CLI_VERSION}, SQLite in memory) started by the bench at ${s.address}`,
+      stop: () => s.stop(),
+    };
   }
   say(`starting the Temporal server v${TEMPORAL_SERVER_VERSION} on PostgreSQL (the first run builds it with Go)…`);
-  const s = await startTemporalPostgresServer({ cacheDir: config.VIGIL_CACHE_DIR, postgresUrl, dropOnStop: true, logFile, log: (l) => (/^(building|Temporal server ready|waiting)/.test(l) ? say(`    ${l}`) : undefined) });
+  const s = await startTemporalPostgresServer({
+    cacheDir: config.VIGIL_CACHE_DIR,
+    postgresUrl,
+    dropOnStop: true,
+    logFile,
+    log: (l) => (/^(building|Temporal server ready|waiting)/.test(l) ? say(`    ${l}`) : undefined),
+  });
   const pg = new URL(postgresUrl);
   return {
     address: s.address,
@@ -486,7 +576,11 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
   try {
     await migrate(orm);
     // The Temporal server on PostgreSQL uses the server the bench database is on, unless told otherwise.
-    server = await startLayout(layout, config, process.env.VIGIL_BENCH_TEMPORAL_POSTGRES_URL ?? withDatabase(db.url, 'postgres'));
+    server = await startLayout(
+      layout,
+      config,
+      process.env.VIGIL_BENCH_TEMPORAL_POSTGRES_URL ?? withDatabase(db.url, 'postgres'),
+    );
     const address = server.address;
     await registerSearchAttributes(address, 'default');
     const taskQueue = `bench-probe-test-${randomUUID()}`;
@@ -497,11 +591,17 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
     const newOrg = async (name: string): Promise<Org> => {
       const now = new Date();
       const { organization, key } = await createOrganization(orm.em.fork(), { name, plan: 'enterprise' }, now);
-      await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+      await updateOrganization(
+        orm.em.fork(),
+        organization.id,
+        { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+        now,
+      );
       return { id: organization.id, key: key.plaintext };
     };
     const cloudOrgs: Org[] = [];
-    for (let i = 0; i < Math.ceil((N + WARMUP) / CLOUD_PER_ORG); i++) cloudOrgs.push(await newOrg(`Bench cloud tests ${i}`));
+    for (let i = 0; i < Math.ceil((N + WARMUP) / CLOUD_PER_ORG); i++)
+      cloudOrgs.push(await newOrg(`Bench cloud tests ${i}`));
     const agentOrgBase: Org[] = [];
     for (let i = 0; i < AGENTS; i++) agentOrgBase.push(await newOrg(`Bench agent tests ${i}`));
 
@@ -517,12 +617,18 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
     vigil = started.child;
     const apiUrl = `http://127.0.0.1:${started.port}`;
     api = apiClient(apiUrl);
-    say(`Vigil (API + worker, cloud prober allowing ${ALLOW_CIDRS}) listening on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`);
-    say(`target ${target.url}; ${cloudOrgs.length} organizations for cloud tests (${CLOUD_PER_ORG} each); starting ${AGENTS} vigil-agent processes, one per organization…`);
+    say(
+      `Vigil (API + worker, cloud prober allowing ${ALLOW_CIDRS}) listening on 127.0.0.1:${started.port}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`,
+    );
+    say(
+      `target ${target.url}; ${cloudOrgs.length} organizations for cloud tests (${CLOUD_PER_ORG} each); starting ${AGENTS} vigil-agent processes, one per organization…`,
+    );
 
     const agentOrgs: AgentOrg[] = [];
     for (const [i, o] of agentOrgBase.entries()) {
-      const res = await api.call<{ id: string; token: string }>(o.key, 'POST', '/v1/agents', { name: `bench-edge-${i}` });
+      const res = await api.call<{ id: string; token: string }>(o.key, 'POST', '/v1/agents', {
+        name: `bench-edge-${i}`,
+      });
       if (res.status !== 201) throw new Error(`POST /v1/agents: ${res.status} ${JSON.stringify(res.body)}`);
       agentOrgs.push({ ...o, agentId: res.body.id, used: new Map() });
       agents.push(await startAgent(apiUrl, res.body.token));
@@ -538,7 +644,13 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
       const n = Math.floor(N / ROUNDS) + (r < N % ROUNDS ? 1 : 0);
       const roundStart = Date.now();
       for (let i = 0; i < n; i++) await runner.iteration(i + r, false);
-      const last = (k: Kind) => stats(runner!.samples.filter((s) => s.kind === k && !s.warmup).slice(-n).map((s) => s.ms));
+      const last = (k: Kind) =>
+        stats(
+          runner!.samples
+            .filter((s) => s.kind === k && !s.warmup)
+            .slice(-n)
+            .map((s) => s.ms),
+        );
       say(
         `round ${r + 1}/${ROUNDS}: ${n} of each in ${((Date.now() - roundStart) / 1000).toFixed(1)} s; p50 direct ${ms(last('direct').p50)}, cloud ${ms(last('cloud').p50)}, agent ${ms(last('agent').p50)}`,
       );
@@ -557,18 +669,22 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
     const agentMet = agentOverhead < AGENT_TARGET_MS;
 
     say('splitting the tests into stages (job rows and workflow histories)…');
-    const rows = await orm.em.fork().getConnection().execute<JobRow[]>(
-      `select id, organization_id, mode,
+    const rows = await orm.em
+      .fork()
+      .getConnection()
+      .execute<JobRow[]>(
+        `select id, organization_id, mode,
               (extract(epoch from created_at) * 1000)::float8 as created_ms,
               (extract(epoch from claimed_at) * 1000)::float8 as claimed_ms,
               (extract(epoch from completed_at) * 1000)::float8 as completed_ms
          from probe_test_jobs`,
-    );
+      );
     const split = await breakdown(rows, runner.samples, temporal).catch((err: Error) => {
       say(`    WARNING: no breakdown: ${err.message}`);
       return null;
     });
-    const stageLines = (stages: Stage[]) => stages.map(([label, xs]) => `      ${label.padEnd(84)} ${xs.length ? fmt(stats(xs)) : 'n/a'}`);
+    const stageLines = (stages: Stage[]) =>
+      stages.map(([label, xs]) => `      ${label.padEnd(84)} ${xs.length ? fmt(stats(xs)) : 'n/a'}`);
 
     // The floor, in isolation: Vigil and the agents stopped, only Temporal and this process.
     for (const child of agents.splice(0)) await stopChild(child, 5_000);
@@ -615,7 +731,9 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
         : []),
       `probe-test limits (${PROBE_TEST_LIMITS.cloudPerMinute} cloud, ${PROBE_TEST_LIMITS.agentPerMinute} agent per organization and minute, constants): cloud tests rotate ${cloudOrgs.length} fresh organizations, ${CLOUD_PER_ORG} tests each;`,
       `    agent tests rotate ${AGENTS} organizations, each with one registered agent and its own vigil-agent process (one token per process), at most ${AGENT_PER_ORG_MINUTE} per organization and UTC minute` +
-        (runner.minuteWaits ? `; waited ${runner.minuteWaits}× for a new minute (${(runner.minuteWaitMs / 1000).toFixed(1)} s, outside the measurements)` : '; no wait for a new minute was needed'),
+        (runner.minuteWaits
+          ? `; waited ${runner.minuteWaits}× for a new minute (${(runner.minuteWaitMs / 1000).toFixed(1)} s, outside the measurements)`
+          : '; no wait for a new minute was needed'),
       cloudMet && agentMet ? 'TARGETS MET' : 'TARGETS MISSED',
       '==========================================================',
     ];
@@ -642,25 +760,59 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
 /** The layouts side by side: medians, overheads against their targets, and the floor beside each. */
 function sideBySide(results: LayoutResult[]): string {
   const col = 30;
-  const row = (label: string, cells: string[]) => `${label.padEnd(62)}${cells.map((c) => c.padEnd(col)).join('')}`.trimEnd();
+  const row = (label: string, cells: string[]) =>
+    `${label.padEnd(62)}${cells.map((c) => c.padEnd(col)).join('')}`.trimEnd();
   const verdict = (x: number, target: number) => `${ms(x)} ${x < target ? 'MET' : 'MISSED'}`;
   const floor = (f: (fl: TemporalFloors) => Stats) => results.map((r) => (r.floors ? `${ms(f(r.floors).p50)}` : 'n/a'));
   const missed = results.filter((r) => r.cloudOverhead >= CLOUD_TARGET_MS || r.agentOverhead >= AGENT_TARGET_MS);
   return [
     '',
     '================ bench/probe-test: Temporal layouts side by side (medians) ================',
-    row('', results.map((r) => LAYOUT_LABELS[r.layout])),
-    row('(a) direct GET', results.map((r) => ms(r.a.p50))),
-    row('(b) cloud probe test', results.map((r) => ms(r.b.p50))),
-    row(`    overhead b − a (target < ${CLOUD_TARGET_MS} ms)`, results.map((r) => verdict(r.cloudOverhead, CLOUD_TARGET_MS))),
-    row('    floor: eager start → local activity ran', floor((f) => f.eagerActivity)),
-    row('    floor: eager start → workflow result', floor((f) => f.eagerResult)),
-    row('(c) agent probe test', results.map((r) => ms(r.c.p50))),
-    row(`    overhead c − a (target < ${AGENT_TARGET_MS} ms)`, results.map((r) => verdict(r.agentOverhead, AGENT_TARGET_MS))),
-    row('    floor: StartWorkflowExecution', floor((f) => f.start)),
-    row('    floor: SignalWithStartWorkflowExecution', floor((f) => f.signalWithStart)),
-    row('load average (1 min) at start / end of measurement', results.map((r) => `${r.load[0].toFixed(2)} / ${r.load[1].toFixed(2)}`)),
-    '(floors: the Temporal round trips alone on the same server, Vigil stopped; see each layout\'s summary for p99s)',
+    row(
+      '',
+      results.map((r) => LAYOUT_LABELS[r.layout]),
+    ),
+    row(
+      '(a) direct GET',
+      results.map((r) => ms(r.a.p50)),
+    ),
+    row(
+      '(b) cloud probe test',
+      results.map((r) => ms(r.b.p50)),
+    ),
+    row(
+      `    overhead b − a (target < ${CLOUD_TARGET_MS} ms)`,
+      results.map((r) => verdict(r.cloudOverhead, CLOUD_TARGET_MS)),
+    ),
+    row(
+      '    floor: eager start → local activity ran',
+      floor((f) => f.eagerActivity),
+    ),
+    row(
+      '    floor: eager start → workflow result',
+      floor((f) => f.eagerResult),
+    ),
+    row(
+      '(c) agent probe test',
+      results.map((r) => ms(r.c.p50)),
+    ),
+    row(
+      `    overhead c − a (target < ${AGENT_TARGET_MS} ms)`,
+      results.map((r) => verdict(r.agentOverhead, AGENT_TARGET_MS)),
+    ),
+    row(
+      '    floor: StartWorkflowExecution',
+      floor((f) => f.start),
+    ),
+    row(
+      '    floor: SignalWithStartWorkflowExecution',
+      floor((f) => f.signalWithStart),
+    ),
+    row(
+      'load average (1 min) at start / end of measurement',
+      results.map((r) => `${r.load[0].toFixed(2)} / ${r.load[1].toFixed(2)}`),
+    ),
+    "(floors: the Temporal round trips alone on the same server, Vigil stopped; see each layout's summary for p99s)",
     ...missed.map(
       (r) =>
         `${LAYOUT_LABELS[r.layout]}: ${[r.cloudOverhead >= CLOUD_TARGET_MS ? `cloud ${ms(r.cloudOverhead)} over a floor of ${r.floors ? ms(r.floors.eagerActivity.p50) : 'n/a'}` : '', r.agentOverhead >= AGENT_TARGET_MS ? `agent ${ms(r.agentOverhead)} over a floor of ${r.floors ? ms(r.floors.start.p50) : 'n/a'}` : ''].filter(Boolean).join('; ')} (target missed)`,
@@ -668,7 +820,9 @@ function sideBySide(results: LayoutResult[]): string {
     '',
     `reproduce: npm run build --silent && N=${N} WARMUP=${WARMUP} ROUNDS=${ROUNDS} AGENTS=${AGENTS}${process.env.TEMPORAL_ADDRESS ? ` TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}` : ` VIGIL_BENCH_TEMPORAL=${process.env.VIGIL_BENCH_TEMPORAL ?? 'both'}`} node dist/bench/probe-test.js`,
     `(${os.cpus().length} CPUs, Node ${process.version})`,
-    results.every((r) => r.cloudOverhead < CLOUD_TARGET_MS && r.agentOverhead < AGENT_TARGET_MS) ? 'TARGETS MET in every layout' : 'TARGETS MISSED in some layout',
+    results.every((r) => r.cloudOverhead < CLOUD_TARGET_MS && r.agentOverhead < AGENT_TARGET_MS)
+      ? 'TARGETS MET in every layout'
+      : 'TARGETS MISSED in some layout',
     '==========================================================================================',
   ].join('\n');
 }

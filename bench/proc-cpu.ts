@@ -22,7 +22,10 @@ export function procCpu(pid: number): number | null {
  * fired, workflows finishing, visibility written). Answers how long it waited; `timeoutMs`
  * bounds the wait. Without /proc it waits one window.
  */
-export async function waitUntilQuiet(pids: number[], opts: { maxCores?: number; windowMs?: number; timeoutMs?: number } = {}): Promise<{ waitedMs: number; quiet: boolean }> {
+export async function waitUntilQuiet(
+  pids: number[],
+  opts: { maxCores?: number; windowMs?: number; timeoutMs?: number } = {},
+): Promise<{ waitedMs: number; quiet: boolean }> {
   const { maxCores = 0.1, windowMs = 1_000, timeoutMs = 60_000 } = opts;
   const started = Date.now();
   const total = () => {
@@ -48,7 +51,9 @@ export async function waitUntilQuiet(pids: number[], opts: { maxCores?: number; 
 
 /** CPU seconds of this database's PostgreSQL backends and the server's background processes (empty when PostgreSQL is not local). */
 export async function postgresCpu(monitor: PgClient): Promise<Map<number, number>> {
-  const { rows } = await monitor.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() or backend_type <> 'client backend'`);
+  const { rows } = await monitor.query<{ pid: number }>(
+    `select pid from pg_stat_activity where datname = current_database() or backend_type <> 'client backend'`,
+  );
   const out = new Map<number, number>();
   for (const { pid } of rows) {
     const cpu = procCpu(pid);

@@ -8,12 +8,22 @@ import { resolveDatabase, withDatabase } from '../src/launchers/postgres';
  * and resolves with its port once it prints "listening <port>" (see child-server.ts).
  * VIGIL_NODE_ARGS adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
-export async function startVigilProcess(script: string, env: object, timeoutMs = 120_000): Promise<{ child: ChildProcess; port: number }> {
+export async function startVigilProcess(
+  script: string,
+  env: object,
+  timeoutMs = 120_000,
+): Promise<{ child: ChildProcess; port: number }> {
   const nodeArgs = (process.env.VIGIL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, script)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, script)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`the Vigil process did not listen within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the Vigil process did not listen within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     child.stdout!.on('data', (d: Buffer) => {
       buffered += d.toString();
       const m = /listening (\d+)/.exec(buffered);
@@ -43,5 +53,9 @@ export async function stopChild(child: ChildProcess, graceMs = 30_000): Promise<
 /** A fresh database for one benchmark run (dropped at its end by the caller): on DATABASE_URL's server, else the local or embedded one. */
 export function benchDatabase(config: Config): ReturnType<typeof resolveDatabase> {
   const databaseName = `vigil_bench_${Date.now()}`;
-  return resolveDatabase({ databaseUrl: config.DATABASE_URL ? withDatabase(config.DATABASE_URL, databaseName) : undefined, databaseName, dataDir: config.dataDir });
+  return resolveDatabase({
+    databaseUrl: config.DATABASE_URL ? withDatabase(config.DATABASE_URL, databaseName) : undefined,
+    databaseName,
+    dataDir: config.dataDir,
+  });
 }

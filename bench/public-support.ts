@@ -28,7 +28,12 @@ async function main(): Promise<void> {
     app.get('/', async () => ({}));
     return serveUntilSignalled(app, []);
   }
-  await serveBenchApi({ databaseUrl: env('BENCH_DATABASE_URL'), poolMax: Number(env('BENCH_POOL_MAX')), masterKeyHex: env('BENCH_MASTER_KEY'), statusHost: env('BENCH_STATUS_HOST') });
+  await serveBenchApi({
+    databaseUrl: env('BENCH_DATABASE_URL'),
+    poolMax: Number(env('BENCH_POOL_MAX')),
+    masterKeyHex: env('BENCH_MASTER_KEY'),
+    statusHost: env('BENCH_STATUS_HOST'),
+  });
 }
 
 runMain(main);

@@ -71,7 +71,8 @@ async function load(t: Target, duration: number): Promise<Run> {
   const cpu = (((procCpu(t.pid) ?? 0) - cpu0) / r.duration) * 100;
   const byStatus = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0] as const);
   const wrong = byStatus.filter(([code, n]) => code !== String(t.status) && n > 0);
-  if (r.errors > 0 || wrong.length) throw new Error(`${t.label}: ${r.errors} errors, unexpected statuses ${JSON.stringify(Object.fromEntries(wrong))}`);
+  if (r.errors > 0 || wrong.length)
+    throw new Error(`${t.label}: ${r.errors} errors, unexpected statuses ${JSON.stringify(Object.fromEntries(wrong))}`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, cpu };
 }
 
@@ -134,8 +135,17 @@ async function main(): Promise<void> {
     await pg.connect();
     pgConnected = true;
     const now = new Date();
-    const { organization, key } = await createOrganization(orm.em.fork(), { name: 'Bench public', plan: 'enterprise' }, now);
-    await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+    const { organization, key } = await createOrganization(
+      orm.em.fork(),
+      { name: 'Bench public', plan: 'enterprise' },
+      now,
+    );
+    await updateOrganization(
+      orm.em.fork(),
+      organization.id,
+      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+      now,
+    );
 
     const bare = await startVigilProcess('public-support.js', { BENCH_MODE: 'bare' } satisfies PublicProcessEnv);
     children.push(bare.child);
@@ -148,27 +158,46 @@ async function main(): Promise<void> {
     } satisfies PublicProcessEnv);
     children.push(vigil.child);
     const base = `http://127.0.0.1:${vigil.port}`;
-    say(`Vigil API on ${base} (pool ${POOL_MAX}, STATUS_HOST ${STATUS_HOST}), bare Fastify on 127.0.0.1:${bare.port}; database ${db.url}`);
+    say(
+      `Vigil API on ${base} (pool ${POOL_MAX}, STATUS_HOST ${STATUS_HOST}), bare Fastify on 127.0.0.1:${bare.port}; database ${db.url}`,
+    );
 
     const call = async <T>(p: string, body: unknown): Promise<T> => {
-      const res = await request(`${base}${p}`, { method: 'POST', headers: { authorization: `Bearer ${key.plaintext}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await request(`${base}${p}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.plaintext}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const text = await res.body.text();
       if (res.statusCode !== 201) throw new Error(`POST ${p}: ${res.statusCode} ${text.slice(0, 300)}`);
       return JSON.parse(text) as T;
     };
     const serviceIds: string[] = [];
     for (let i = 0; i < SERVICES; i++) {
-      const s = await call<{ id: string }>('/v1/services', { name: `service-${String(i).padStart(2, '0')}`, description: `Bench service ${i}` });
+      const s = await call<{ id: string }>('/v1/services', {
+        name: `service-${String(i).padStart(2, '0')}`,
+        description: `Bench service ${i}`,
+      });
       await call('/v1/metrics', { service_id: s.id, name: `manual-${i}`, source_type: 'manual', source_config: {} });
       serviceIds.push(s.id);
     }
-    await call('/v1/status-pages', { subdomain: 'bench', title: 'Bench Status', groups: [{ name: 'All', components: serviceIds.map((id) => ({ kind: 'service', id })) }] });
+    await call('/v1/status-pages', {
+      subdomain: 'bench',
+      title: 'Bench Status',
+      groups: [{ name: 'All', components: serviceIds.map((id) => ({ kind: 'service', id })) }],
+    });
     const t0 = performance.now();
     await pg.query(SEED_INCIDENTS, [organization.id, INCIDENTS, MESSAGES_PER_INCIDENT]);
     await pg.query(SEED_ROLLUPS, [organization.id]);
     await pg.query(SEED_FLIPS, [organization.id]);
-    const [counts] = (await pg.query<{ i: string; m: string }>(`select (select count(*) from incidents) as i, (select count(*) from incident_messages) as m`)).rows;
-    say(`${SERVICES} services with a manual metric and a status page created over the API; ${counts!.i} incidents with ${counts!.m} messages and 90 days of rollups and status flips inserted in ${(performance.now() - t0).toFixed(0)} ms`);
+    const [counts] = (
+      await pg.query<{ i: string; m: string }>(
+        `select (select count(*) from incidents) as i, (select count(*) from incident_messages) as m`,
+      )
+    ).rows;
+    say(
+      `${SERVICES} services with a manual metric and a status page created over the API; ${counts!.i} incidents with ${counts!.m} messages and 90 days of rollups and status flips inserted in ${(performance.now() - t0).toFixed(0)} ms`,
+    );
 
     // Check every path answers what it should before loading it.
     const host = { host: `bench.${STATUS_HOST}:${vigil.port}` };
@@ -176,20 +205,42 @@ async function main(): Promise<void> {
     const client = { ...host, 'accept-encoding': 'gzip, deflate, br' };
     const feedUrl = `${base}/feed.atom?limit=${FEED_LIMIT}`;
     const page = await get(`${base}/`, host);
-    if (page.status !== 200 || !page.body.includes('Bench Status') || !page.body.includes(`service-${SERVICES - 1}`)) throw new Error(`GET /: ${page.status} ${page.body.slice(0, 300)}`);
+    if (page.status !== 200 || !page.body.includes('Bench Status') || !page.body.includes(`service-${SERVICES - 1}`))
+      throw new Error(`GET /: ${page.status} ${page.body.slice(0, 300)}`);
     const feed = await get(feedUrl, host);
     const entries = feed.body.match(/<entry>/g)?.length ?? 0;
     const etag = feed.headers.etag;
-    if (feed.status !== 200 || entries !== FEED_LIMIT || typeof etag !== 'string') throw new Error(`GET /feed.atom: ${feed.status}, ${entries} entries, etag ${etag}`);
+    if (feed.status !== 200 || entries !== FEED_LIMIT || typeof etag !== 'string')
+      throw new Error(`GET /feed.atom: ${feed.status}, ${entries} entries, etag ${etag}`);
     const notModified = await get(feedUrl, { ...host, 'if-none-match': etag });
     if (notModified.status !== 304) throw new Error(`GET /feed.atom with If-None-Match: ${notModified.status}`);
-    say(`GET / ${(page.body.length / 1024).toFixed(0)} kB; GET /feed.atom?limit=${FEED_LIMIT} ${(feed.body.length / 1024).toFixed(0)} kB, ${entries} entries, ETag ${etag}`);
+    say(
+      `GET / ${(page.body.length / 1024).toFixed(0)} kB; GET /feed.atom?limit=${FEED_LIMIT} ${(feed.body.length / 1024).toFixed(0)} kB, ${entries} entries, ETag ${etag}`,
+    );
 
     const targets: Target[] = [
-      { label: '(a) bare Fastify {}', url: `http://127.0.0.1:${bare.port}/`, headers: { 'accept-encoding': client['accept-encoding'] }, status: 200, pid: bare.child.pid! },
+      {
+        label: '(a) bare Fastify {}',
+        url: `http://127.0.0.1:${bare.port}/`,
+        headers: { 'accept-encoding': client['accept-encoding'] },
+        status: 200,
+        pid: bare.child.pid!,
+      },
       { label: '(b) GET / (page)', url: `${base}/`, headers: client, status: 200, pid: vigil.child.pid! },
-      { label: `(c) GET /feed.atom?limit=${FEED_LIMIT} 200`, url: feedUrl, headers: client, status: 200, pid: vigil.child.pid! },
-      { label: `(d) GET /feed.atom?limit=${FEED_LIMIT} 304`, url: feedUrl, headers: { ...client, 'if-none-match': etag }, status: 304, pid: vigil.child.pid! },
+      {
+        label: `(c) GET /feed.atom?limit=${FEED_LIMIT} 200`,
+        url: feedUrl,
+        headers: client,
+        status: 200,
+        pid: vigil.child.pid!,
+      },
+      {
+        label: `(d) GET /feed.atom?limit=${FEED_LIMIT} 304`,
+        url: feedUrl,
+        headers: { ...client, 'if-none-match': etag },
+        status: 304,
+        pid: vigil.child.pid!,
+      },
     ];
     if (WARMUP > 0) {
       for (const t of targets) await load(t, WARMUP);
@@ -198,7 +249,9 @@ async function main(): Promise<void> {
     const runs: Run[][] = targets.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, t] of targets.entries()) runs[i]!.push(await load(t, DURATION));
-      say(`round ${r + 1}: ${targets.map((t, i) => `${t.label.slice(0, 3)} ${runs[i]![r]!.rps.toFixed(0)} req/s p99 ${runs[i]![r]!.p99} ms`).join(' | ')}`);
+      say(
+        `round ${r + 1}: ${targets.map((t, i) => `${t.label.slice(0, 3)} ${runs[i]![r]!.rps.toFixed(0)} req/s p99 ${runs[i]![r]!.p99} ms`).join(' | ')}`,
+      );
     }
 
     // What a cache miss costs: the page's row changing drops its cached views (change feed); then one request at a time.
@@ -216,14 +269,31 @@ async function main(): Promise<void> {
       }
       return median(ms);
     };
-    const single = async (url: string, headers: Record<string, string>) => ({ miss: await serial(url, headers, 15, true), hit: await serial(url, headers, 50, false) });
+    const single = async (url: string, headers: Record<string, string>) => ({
+      miss: await serial(url, headers, 15, true),
+      hit: await serial(url, headers, 50, false),
+    });
     const lone = { page: await single(`${base}/`, host), feed: await single(feedUrl, host) };
 
-    const m = runs.map((rs) => ({ rps: median(rs.map((x) => x.rps)), p50: median(rs.map((x) => x.p50)), p99: median(rs.map((x) => x.p99)), max: Math.max(...rs.map((x) => x.max)), cpu: median(rs.map((x) => x.cpu)) }));
+    const m = runs.map((rs) => ({
+      rps: median(rs.map((x) => x.rps)),
+      p50: median(rs.map((x) => x.p50)),
+      p99: median(rs.map((x) => x.p99)),
+      max: Math.max(...rs.map((x) => x.max)),
+      cpu: median(rs.map((x) => x.cpu)),
+    }));
     const [a, b, c, d] = m as [Run, Run, Run, Run];
-    const row = (cells: string[]) => `${cells[0]!.padEnd(36)}${cells.slice(1).map((x) => x.padStart(10)).join('')}`;
+    const row = (cells: string[]) =>
+      `${cells[0]!.padEnd(36)}${cells
+        .slice(1)
+        .map((x) => x.padStart(10))
+        .join('')}`;
     const checks = [
-      { name: '304 path >= 50% of bare req/s', met: d.rps / a.rps >= RATIO_304_TARGET, got: `${((d.rps / a.rps) * 100).toFixed(1)}%` },
+      {
+        name: '304 path >= 50% of bare req/s',
+        met: d.rps / a.rps >= RATIO_304_TARGET,
+        got: `${((d.rps / a.rps) * 100).toFixed(1)}%`,
+      },
       { name: `feed 200 p99 < ${P99_TARGET_MS} ms`, met: c.p99 < P99_TARGET_MS, got: `${c.p99} ms` },
       { name: `page p99 < ${P99_TARGET_MS} ms`, met: b.p99 < P99_TARGET_MS, got: `${b.p99} ms` },
     ];
@@ -232,7 +302,17 @@ async function main(): Promise<void> {
       '================ bench/public summary ================',
       `one page: ${SERVICES} services, ${INCIDENTS} incidents x ${MESSAGES_PER_INCIDENT} messages; ${CONNECTIONS} connections; ${ROUNDS} rounds of ${DURATION} s per path, alternating; medians (max: over all rounds)`,
       row(['', 'req/s', 'vs bare', 'p50 ms', 'p99 ms', 'max ms', 'CPU %']),
-      ...targets.map((t, i) => row([t.label, m[i]!.rps.toFixed(0), `${((m[i]!.rps / a.rps) * 100).toFixed(1)}%`, String(m[i]!.p50), String(m[i]!.p99), String(m[i]!.max), m[i]!.cpu.toFixed(0)])),
+      ...targets.map((t, i) =>
+        row([
+          t.label,
+          m[i]!.rps.toFixed(0),
+          `${((m[i]!.rps / a.rps) * 100).toFixed(1)}%`,
+          String(m[i]!.p50),
+          String(m[i]!.p99),
+          String(m[i]!.max),
+          m[i]!.cpu.toFixed(0),
+        ]),
+      ),
       '(CPU %: the serving process, % of one core; the load generator shares the machine)',
       `one request at a time, median: GET / ${lone.page.miss.toFixed(1)} ms uncached, ${lone.page.hit.toFixed(1)} ms cached (${(page.body.length / 1024).toFixed(0)} kB); ` +
         `feed 200 ${lone.feed.miss.toFixed(1)} ms uncached, ${lone.feed.hit.toFixed(1)} ms cached (${(feed.body.length / 1024).toFixed(0)} kB)`,
@@ -240,7 +320,12 @@ async function main(): Promise<void> {
       '',
       `reproduce: npm run build --silent && DURATION=${DURATION} ROUNDS=${ROUNDS} CONNECTIONS=${CONNECTIONS} WARMUP=${WARMUP} POOL_MAX=${POOL_MAX} node dist/bench/public.js`,
       `(${os.cpus().length} CPUs, Node ${process.version}, ${(await pg.query<{ v: string }>('select version() as v')).rows[0]!.v.split(' on ')[0]}, database ${db.source})`,
-      checks.every((x) => x.met) ? 'TARGETS MET' : `TARGETS MISSED (${checks.filter((x) => !x.met).map((x) => x.name).join('; ')})`,
+      checks.every((x) => x.met)
+        ? 'TARGETS MET'
+        : `TARGETS MISSED (${checks
+            .filter((x) => !x.met)
+            .map((x) => x.name)
+            .join('; ')})`,
       '======================================================',
     ];
     say(lines.join('\n'));

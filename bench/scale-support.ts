@@ -30,12 +30,17 @@ export function spawnProc(name: string, file: string, env: NodeJS.ProcessEnv, no
 
 export function waitForOutput(p: Proc, pattern: RegExp, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (p.child.exitCode !== null) return reject(new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output().slice(-4000)}`));
+    if (p.child.exitCode !== null)
+      return reject(new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output().slice(-4000)}`));
     const timer = setInterval(() => {
       if (pattern.test(p.output())) done(null);
     }, 100);
-    const deadline = setTimeout(() => done(new Error(`${p.name}: ${pattern} not seen within ${timeoutMs / 1000} s:\n${p.output().slice(-4000)}`)), timeoutMs);
-    const onExit = (code: number | null) => done(new Error(`${p.name} exited with ${code}:\n${p.output().slice(-4000)}`));
+    const deadline = setTimeout(
+      () => done(new Error(`${p.name}: ${pattern} not seen within ${timeoutMs / 1000} s:\n${p.output().slice(-4000)}`)),
+      timeoutMs,
+    );
+    const onExit = (code: number | null) =>
+      done(new Error(`${p.name} exited with ${code}:\n${p.output().slice(-4000)}`));
     p.child.once('exit', onExit);
     function done(err: Error | null) {
       clearInterval(timer);
@@ -76,7 +81,6 @@ export const loadavg = (): string => {
   }
 };
 
-
 // ---------------------------------------------------------------------------------------------
 // Drift
 
@@ -98,8 +102,16 @@ export interface DriftFigures {
  * grid at offset 0). Samples whose planned tick lies in [fromMs, toMs) count; each metric is
  * expected once per such tick, so `missed` counts ticks without a sample.
  */
-export function cloudDrift(rows: SampleRow[], intervalSeconds: number, grid: 'bucket' | 'per-metric', metricIds: string[], fromMs: number, toMs: number): DriftFigures {
-  const bucket = (id: string): MetricBucket => (grid === 'bucket' ? bucketOf(id, intervalSeconds) : { intervalSeconds, slot: 0 });
+export function cloudDrift(
+  rows: SampleRow[],
+  intervalSeconds: number,
+  grid: 'bucket' | 'per-metric',
+  metricIds: string[],
+  fromMs: number,
+  toMs: number,
+): DriftFigures {
+  const bucket = (id: string): MetricBucket =>
+    grid === 'bucket' ? bucketOf(id, intervalSeconds) : { intervalSeconds, slot: 0 };
   const drifts: number[] = [];
   const seen = new Map<string, Set<number>>();
   for (const r of rows) {
@@ -129,7 +141,13 @@ export function cloudDrift(rows: SampleRow[], intervalSeconds: number, grid: 'bu
  * phase + k × interval, the phase taken from the metric's least late run in the window (so that
  * run counts as on time and the figure is, if anything, low). Samples in [fromMs, toMs).
  */
-export function agentDrift(rows: SampleRow[], intervalSeconds: number, metricIds: string[], fromMs: number, toMs: number): DriftFigures {
+export function agentDrift(
+  rows: SampleRow[],
+  intervalSeconds: number,
+  metricIds: string[],
+  fromMs: number,
+  toMs: number,
+): DriftFigures {
   const every = intervalSeconds * 1000;
   const byMetric = new Map<string, number[]>();
   for (const r of rows) {
@@ -163,10 +181,16 @@ interface HistoryEventLike {
   [attributes: string]: unknown;
 }
 
-const num = (x: { toNumber(): number } | number | null | undefined): number => (typeof x === 'number' ? x : x ? x.toNumber() : 0);
-const timeOf = (e: HistoryEventLike): number => num(e.eventTime?.seconds) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
-const payloadBytes = (p: { payloads?: Array<{ data?: Uint8Array | null; metadata?: Record<string, Uint8Array> | null }> | null } | null | undefined): number =>
-  (p?.payloads ?? []).reduce((a, x) => a + (x.data?.length ?? 0), 0);
+const num = (x: { toNumber(): number } | number | null | undefined): number =>
+  typeof x === 'number' ? x : x ? x.toNumber() : 0;
+const timeOf = (e: HistoryEventLike): number =>
+  num(e.eventTime?.seconds) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
+const payloadBytes = (
+  p:
+    | { payloads?: Array<{ data?: Uint8Array | null; metadata?: Record<string, Uint8Array> | null }> | null }
+    | null
+    | undefined,
+): number => (p?.payloads ?? []).reduce((a, x) => a + (x.data?.length ?? 0), 0);
 
 /** A round's timeline: each step's offset from the workflow's start (ms), what it waited for, and the payload bytes it carried. */
 export interface RoundTimeline {
@@ -213,7 +237,8 @@ export function roundTimeline(events: HistoryEventLike[]): RoundTimeline {
         steps.push(`${at(e)} task completed (ran ${timeOf(e) - taskStarted} ms)`);
         break;
       case 25: {
-        const a = e.markerRecordedEventAttributes as { markerName?: string; details?: Record<string, never> } | undefined;
+        const a = e.markerRecordedEventAttributes as
+          { markerName?: string; details?: Record<string, never> } | undefined;
         const bytes = Object.values(a?.details ?? {}).reduce((s: number, p) => s + payloadBytes(p), 0);
         historyBytes += bytes;
         steps.push(`${at(e)} marker ${a?.markerName ?? '?'} ${bytes} B`);
@@ -235,13 +260,17 @@ export function roundTimeline(events: HistoryEventLike[]): RoundTimeline {
       case 12:
       case 13:
       case 14: {
-        const a = (e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes) as { scheduledEventId?: never; result?: never } | undefined;
+        const a = (e.activityTaskCompletedEventAttributes ??
+          e.activityTaskFailedEventAttributes ??
+          e.activityTaskTimedOutEventAttributes) as { scheduledEventId?: never; result?: never } | undefined;
         const act = activities.get(num(a?.scheduledEventId));
         const outBytes = payloadBytes(a?.result);
         historyBytes += outBytes;
         if (act) {
           const how = e.eventType === 12 ? 'completed' : e.eventType === 13 ? 'failed' : 'timed out';
-          steps.push(`${at(e)} ${act.id} ${how}: scheduled +${act.scheduled - t0}, picked up after ${act.started ? act.started - act.scheduled : 'never'} ms, ran ${act.started ? timeOf(e) - act.started : '-'} ms; in ${act.inBytes} B, out ${outBytes} B`);
+          steps.push(
+            `${at(e)} ${act.id} ${how}: scheduled +${act.scheduled - t0}, picked up after ${act.started ? act.started - act.scheduled : 'never'} ms, ran ${act.started ? timeOf(e) - act.started : '-'} ms; in ${act.inBytes} B, out ${outBytes} B`,
+          );
         }
         break;
       }
@@ -253,5 +282,12 @@ export function roundTimeline(events: HistoryEventLike[]): RoundTimeline {
     }
   }
   const last = events.at(-1);
-  return { startedMs: t0, totalMs: last ? timeOf(last) - t0 : 0, historyBytes, events: events.length, steps, taskWaitsMs };
+  return {
+    startedMs: t0,
+    totalMs: last ? timeOf(last) - t0 : 0,
+    historyBytes,
+    events: events.length,
+    steps,
+    taskWaitsMs,
+  };
 }

@@ -18,7 +18,18 @@ import { forEach, postgresCpu, procCpu } from './proc-cpu';
 import { benchDatabase } from './processes';
 import { onlineLocations } from '../src/db/repositories/location-repository';
 import { demoSourceAddress } from '../src/domain/locations';
-import { type DriftFigures, type Proc, agentDrift, cloudDrift, loadavg, procRss, roundTimeline, spawnProc, stopProc, waitForOutput } from './scale-support';
+import {
+  type DriftFigures,
+  type Proc,
+  agentDrift,
+  cloudDrift,
+  loadavg,
+  procRss,
+  roundTimeline,
+  spawnProc,
+  stopProc,
+  waitForOutput,
+} from './scale-support';
 import { plannedRunAt } from '../src/domain/metric-buckets';
 import type { Client as TemporalClient } from '@temporalio/client';
 
@@ -69,7 +80,12 @@ const CREATE_CONCURRENCY = Number(process.env.VIGIL_SCALE_CREATE_CONCURRENCY ?? 
 const PROBER_NODE_ARGS = (process.env.VIGIL_SCALE_PROBER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET_P99_MS = 1_000;
 const ALLOW_CIDRS = '127.0.0.0/8';
-const THRESHOLDS = { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 };
+const THRESHOLDS = {
+  healthy_operation: 'under',
+  healthy_value: 1000,
+  unhealthy_operation: 'over',
+  unhealthy_value: 5000,
+};
 
 const say = (line: string) => console.log(line);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -85,7 +101,8 @@ interface CpuSnapshot {
 }
 
 /** PostgreSQL CPU between two snapshots: each pid's growth, a new pid's whole use (a backend's use after it was last seen is not counted). */
-const postgresDelta = (a: CpuSnapshot, b: CpuSnapshot) => [...b.postgres].reduce((sum, [pid, cpu]) => sum + cpu - Math.min(cpu, a.postgres.get(pid) ?? 0), 0);
+const postgresDelta = (a: CpuSnapshot, b: CpuSnapshot) =>
+  [...b.postgres].reduce((sum, [pid, cpu]) => sum + cpu - Math.min(cpu, a.postgres.get(pid) ?? 0), 0);
 
 async function cpuSnapshot(procs: Proc[], temporalPid: number | undefined, pg: PgClient): Promise<CpuSnapshot> {
   const m = new Map<string, number | null>();
@@ -101,7 +118,11 @@ async function cpuSnapshot(procs: Proc[], temporalPid: number | undefined, pg: P
  * each location batch's pickup wait and run, the payload bytes a round writes into history, and
  * the slowest round step by step.
  */
-async function roundPhases(client: TemporalClient, runs: Array<{ workflowId: string; runId: string; ms: number; startMs: number }>, interval: number): Promise<string[]> {
+async function roundPhases(
+  client: TemporalClient,
+  runs: Array<{ workflowId: string; runId: string; ms: number; startMs: number }>,
+  interval: number,
+): Promise<string[]> {
   if (!runs.length) return [];
   const chosen = [...runs].sort((a, b) => b.ms - a.ms).slice(0, 120);
   const startLate: number[] = [];
@@ -128,7 +149,11 @@ async function roundPhases(client: TemporalClient, runs: Array<{ workflowId: str
     }
     bytes.push(t.historyBytes);
     totals.push(t.totalMs);
-    if (r === chosen[0]) slowest = [`    the slowest round (${r.workflowId}, ${t.events} events, ${t.historyBytes} payload bytes):`, ...t.steps.map((s) => `      ${s}`)];
+    if (r === chosen[0])
+      slowest = [
+        `    the slowest round (${r.workflowId}, ${t.events} events, ${t.historyBytes} payload bytes):`,
+        ...t.steps.map((s) => `      ${s}`),
+      ];
   }
   const f = (xs: number[]) => {
     const s = stats(xs);
@@ -146,8 +171,19 @@ async function roundPhases(client: TemporalClient, runs: Array<{ workflowId: str
 }
 
 async function main(): Promise<void> {
-  if (!(METRICS > 0 && SECONDS > 0 && INTERVAL >= 5 && CLOUD_SHARE >= 0 && CLOUD_SHARE <= 1 && Number.isInteger(LOCATIONS) && LOCATIONS >= 0 && LOCATIONS <= 20)) {
-    throw new Error('check VIGIL_SCALE_METRICS, VIGIL_SCALE_SECONDS, VIGIL_SCALE_INTERVAL (>= 5), VIGIL_SCALE_CLOUD_SHARE (0..1), VIGIL_SCALE_LOCATIONS (0..20)');
+  if (!(
+    METRICS > 0 &&
+    SECONDS > 0 &&
+    INTERVAL >= 5 &&
+    CLOUD_SHARE >= 0 &&
+    CLOUD_SHARE <= 1 &&
+    Number.isInteger(LOCATIONS) &&
+    LOCATIONS >= 0 &&
+    LOCATIONS <= 20
+  )) {
+    throw new Error(
+      'check VIGIL_SCALE_METRICS, VIGIL_SCALE_SECONDS, VIGIL_SCALE_INTERVAL (>= 5), VIGIL_SCALE_CLOUD_SHARE (0..1), VIGIL_SCALE_LOCATIONS (0..20)',
+    );
   }
   const cloudCount = Math.round(METRICS * CLOUD_SHARE);
   const agentCount = METRICS - cloudCount;
@@ -166,7 +202,9 @@ async function main(): Promise<void> {
   const target = await startTarget({ closeConnections: true });
   const loadStart = loadavg();
   try {
-    say(`bench/scale: ${METRICS} http metrics every ${INTERVAL} s (${cloudCount} cloud from ${LOCATIONS ? `${LOCATIONS} prober processes` : "the worker's built-in location"}, ${agentCount} on one agent), warm-up ${WARMUP} s, measured ${SECONDS} s; ${os.cpus().length} cores, load ${loadStart}`);
+    say(
+      `bench/scale: ${METRICS} http metrics every ${INTERVAL} s (${cloudCount} cloud from ${LOCATIONS ? `${LOCATIONS} prober processes` : "the worker's built-in location"}, ${agentCount} on one agent), warm-up ${WARMUP} s, measured ${SECONDS} s; ${os.cpus().length} cores, load ${loadStart}`,
+    );
     await migrate(orm);
     await pg.connect();
 
@@ -174,10 +212,16 @@ async function main(): Promise<void> {
     const dist = path.join(__dirname, '..');
     const bundle = path.join(tmp, 'workflow-bundle.js');
     await new Promise<void>((resolve, reject) => {
-      const b = spawn(process.execPath, [path.join(dist, 'src', 'cli', 'bundle-workflows.js'), bundle], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const b = spawn(process.execPath, [path.join(dist, 'src', 'cli', 'bundle-workflows.js'), bundle], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       b.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bundle-workflows exited with ${code}`))));
     });
-    devServer = await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, dbFile: path.join(tmp, 'temporal.db'), logFile: path.join(tmp, 'temporal.log') });
+    devServer = await startTemporalDevServer({
+      cacheDir: config.VIGIL_CACHE_DIR,
+      dbFile: path.join(tmp, 'temporal.db'),
+      logFile: path.join(tmp, 'temporal.log'),
+    });
     const taskQueue = `bench-scale-${randomUUID()}`;
     const common: NodeJS.ProcessEnv = {
       PATH: process.env.PATH ?? '',
@@ -192,15 +236,29 @@ async function main(): Promise<void> {
       MAIL_OUTBOX_DIR: path.join(tmp, 'mail'),
     };
     const apiPort = await getFreePort('127.0.0.1');
-    api = spawnProc('API', path.join(dist, 'src', 'cli', 'api.js'), { ...common, PORT: String(apiPort), LOG_LEVEL: 'warn' });
+    api = spawnProc('API', path.join(dist, 'src', 'cli', 'api.js'), {
+      ...common,
+      PORT: String(apiPort),
+      LOG_LEVEL: 'warn',
+    });
     // With prober processes the worker runs no location of its own: it plans and records the rounds.
-    worker = spawnProc('worker', path.join(dist, 'src', 'cli', 'worker.js'), { ...common, LOG_LEVEL: 'info', CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS, VIGIL_WORKFLOW_BUNDLE: bundle, VIGIL_WORKER_LOCATION: LOCATIONS > 0 ? 'false' : 'true' });
+    worker = spawnProc('worker', path.join(dist, 'src', 'cli', 'worker.js'), {
+      ...common,
+      LOG_LEVEL: 'info',
+      CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS,
+      VIGIL_WORKFLOW_BUNDLE: bundle,
+      VIGIL_WORKER_LOCATION: LOCATIONS > 0 ? 'false' : 'true',
+    });
     const baseUrl = `http://127.0.0.1:${apiPort}`;
     const readyBy = Date.now() + 120_000;
     for (;;) {
-      const ok = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${baseUrl}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
-      if (api.child.exitCode !== null || Date.now() > readyBy) throw new Error(`the API did not get ready:\n${api.output().slice(-4000)}`);
+      if (api.child.exitCode !== null || Date.now() > readyBy)
+        throw new Error(`the API did not get ready:\n${api.output().slice(-4000)}`);
       await sleep(250);
     }
     await waitForOutput(worker, /worker running/, 120_000);
@@ -210,35 +268,61 @@ async function main(): Promise<void> {
     for (const id of locationIds) {
       const { DATABASE_URL: _db, VIGIL_MASTER_KEY: _key, ...temporalOnly } = common;
       probers.push(
-        spawnProc(`prober ${id}`, path.join(dist, 'src', 'cli', 'prober.js'), {
-          ...temporalOnly,
-          LOG_LEVEL: 'info',
-          VIGIL_LOCATION: id,
-          VIGIL_LOCATION_LABEL: `Bench location ${id}`,
-          VIGIL_PROBE_SOURCE_ADDRESS: sourceOf.get(id)!,
-          CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS,
-        }, PROBER_NODE_ARGS),
+        spawnProc(
+          `prober ${id}`,
+          path.join(dist, 'src', 'cli', 'prober.js'),
+          {
+            ...temporalOnly,
+            LOG_LEVEL: 'info',
+            VIGIL_LOCATION: id,
+            VIGIL_LOCATION_LABEL: `Bench location ${id}`,
+            VIGIL_PROBE_SOURCE_ADDRESS: sourceOf.get(id)!,
+            CLOUD_PROBE_ALLOW_CIDRS: ALLOW_CIDRS,
+          },
+          PROBER_NODE_ARGS,
+        ),
       );
     }
     await Promise.all(probers.map((p) => waitForOutput(p, /prober running/, 120_000)));
     const expectedOnline = LOCATIONS > 0 ? locationIds : ['local'];
-    for (const by = Date.now() + 60_000; ; ) {
+    for (const by = Date.now() + 60_000; ;) {
       const online = (await onlineLocations(orm.em.fork() as never, taskQueue, new Date())).map((l) => l.id);
       if (expectedOnline.every((id) => online.includes(id))) break;
-      if (Date.now() > by) throw new Error(`the locations did not come online: ${online.join(', ') || 'none'} of ${expectedOnline.join(', ')}`);
+      if (Date.now() > by)
+        throw new Error(
+          `the locations did not come online: ${online.join(', ') || 'none'} of ${expectedOnline.join(', ')}`,
+        );
       await sleep(250);
-    }    say(`processes: Temporal ${devServer.address} (pid ${devServer.pid}), API ${baseUrl} (pid ${api.pid}), worker (pid ${worker.pid}), ${probers.map((p) => `${p.name} (pid ${p.pid}, from ${sourceOf.get(p.name.slice('prober '.length))})`).join(', ') || "the worker's built-in location"}, task queue ${taskQueue}`);
+    }
+    say(
+      `processes: Temporal ${devServer.address} (pid ${devServer.pid}), API ${baseUrl} (pid ${api.pid}), worker (pid ${worker.pid}), ${probers.map((p) => `${p.name} (pid ${p.pid}, from ${sourceOf.get(p.name.slice('prober '.length))})`).join(', ') || "the worker's built-in location"}, task queue ${taskQueue}`,
+    );
 
     // ------------------------------------------------------------------ organization, agent, metrics
     const now = new Date();
-    const { organization, key } = await createOrganization(orm.em.fork(), { name: 'Bench scale', plan: 'enterprise' }, now);
-    await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+    const { organization, key } = await createOrganization(
+      orm.em.fork(),
+      { name: 'Bench scale', plan: 'enterprise' },
+      now,
+    );
+    await updateOrganization(
+      orm.em.fork(),
+      organization.id,
+      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+      now,
+    );
     client = apiClient(baseUrl, key.plaintext, CREATE_CONCURRENCY);
     const service = await client.call('POST', '/v1/services', { name: 'Scale' });
     expectStatus(service, 201, 'POST /v1/services');
     const reg = await client.call('POST', '/v1/agents', { name: 'scale-agent' });
     expectStatus(reg, 201, 'POST /v1/agents');
-    agent = spawnProc('agent', path.join(dist, '..', 'bin', 'vigil-agent.js'), { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', VIGIL_API_URL: baseUrl, VIGIL_AGENT_TOKEN: reg.body.token, VIGIL_OTLP_DISABLE: 'true' });
+    agent = spawnProc('agent', path.join(dist, '..', 'bin', 'vigil-agent.js'), {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      VIGIL_API_URL: baseUrl,
+      VIGIL_AGENT_TOKEN: reg.body.token,
+      VIGIL_OTLP_DISABLE: 'true',
+    });
     await waitForOutput(agent, /running/, 60_000);
 
     const createT0 = Date.now();
@@ -259,7 +343,9 @@ async function main(): Promise<void> {
       (onAgent ? agentIds : cloudIds).push(res.body.id);
     });
     const createMs = Date.now() - createT0;
-    say(`setup: ${METRICS} metrics created over the API in ${secs(createMs)} (${((METRICS * 1000) / createMs).toFixed(0)}/s, ${CREATE_CONCURRENCY} at once)`);
+    say(
+      `setup: ${METRICS} metrics created over the API in ${secs(createMs)} (${((METRICS * 1000) / createMs).toFixed(0)}/s, ${CREATE_CONCURRENCY} at once)`,
+    );
 
     // Every cloud create is checked once at once, coalesced (metricFirstChecksWorkflow, one per
     // installation): the window measures the steady state, so it waits until each cloud metric has
@@ -268,7 +354,10 @@ async function main(): Promise<void> {
     let firstCheckRuns = 0;
     {
       for (const by = Date.now() + 30 * 60_000; Date.now() < by; await sleep(2_000)) {
-        const { rows } = await pg.query<{ n: string }>(`select count(distinct metric_id) as n from metric_samples where metric_id = any($1::uuid[])`, [cloudIds]);
+        const { rows } = await pg.query<{ n: string }>(
+          `select count(distinct metric_id) as n from metric_samples where metric_id = any($1::uuid[])`,
+          [cloudIds],
+        );
         if (Number(rows[0]!.n) >= cloudIds.length) break;
       }
       const t = await connectTemporal({ address: devServer.address, namespace: 'default', taskQueue });
@@ -280,7 +369,9 @@ async function main(): Promise<void> {
         await t.close();
       }
     }
-    say(`setup: every cloud metric had its first sample ${secs(Date.now() - drainT0)} after the last create (${firstCheckRuns} metricFirstChecksWorkflow runs)`);
+    say(
+      `setup: every cloud metric had its first sample ${secs(Date.now() - drainT0)} after the last create (${firstCheckRuns} metricFirstChecksWorkflow runs)`,
+    );
 
     // ------------------------------------------------------------------ warm-up, then the window
     say(`warm-up ${WARMUP} s…`);
@@ -297,7 +388,10 @@ async function main(): Promise<void> {
     while (Date.now() < t0 + SECONDS * 1000) {
       await sleep(Math.min(30_000, t0 + SECONDS * 1000 - Date.now()));
       for (const [pid, cpu] of await postgresCpu(pg)) pgSeen.set(pid, cpu);
-      const { rows } = await pg.query<{ n: string }>(`select count(*) as n from metric_samples where sampled_at >= $1`, [new Date(t0)]);
+      const { rows } = await pg.query<{ n: string }>(
+        `select count(*) as n from metric_samples where sampled_at >= $1`,
+        [new Date(t0)],
+      );
       say(`    +${secs(Date.now() - t0)}: ${rows[0]!.n} samples stored so far, load ${loadavg()}`);
     }
     const t1 = t0 + SECONDS * 1000;
@@ -315,7 +409,10 @@ async function main(): Promise<void> {
     // Late runs of ticks planned inside the window, and the agent's last batch, arrive afterwards.
     const grace = Math.min(INTERVAL, 30) * 1000;
     await sleep(grace);
-    const { rows } = await pg.query<{ metric_id: string; sampled_at: Date }>(`select metric_id, sampled_at from metric_samples where sampled_at >= $1 and sampled_at < $2`, [new Date(t0 - INTERVAL * 1000), new Date(t1 + grace)]);
+    const { rows } = await pg.query<{ metric_id: string; sampled_at: Date }>(
+      `select metric_id, sampled_at from metric_samples where sampled_at >= $1 and sampled_at < $2`,
+      [new Date(t0 - INTERVAL * 1000), new Date(t1 + grace)],
+    );
     const cloudSet = new Set(cloudIds);
     const samples = rows.map((r) => ({ metricId: r.metric_id, sampledAtMs: r.sampled_at.getTime() }));
     const cloudRows = samples.filter((r) => cloudSet.has(r.metricId));
@@ -331,7 +428,10 @@ async function main(): Promise<void> {
       if (s.scheduleId.startsWith('metric-bucket:')) {
         bucketSchedules++;
         // A Temporal server starved of CPU may time a describe out: the figures still get reported.
-        const d = await temporal.client.schedule.getHandle(s.scheduleId).describe().catch(() => null);
+        const d = await temporal.client.schedule
+          .getHandle(s.scheduleId)
+          .describe()
+          .catch(() => null);
         if (!d) skipped.unknown++;
         else {
           skipped.overlap += d.info.numActionsSkippedOverlap;
@@ -340,27 +440,56 @@ async function main(): Promise<void> {
       } else if (s.scheduleId.startsWith('metric:')) metricSchedules++;
     }
     // The rounds of the window (bucket runs started in it): how they ended, and the locations that did not answer.
-    const roundsSeen = { completed: 0, other: new Map<string, number>(), metrics: 0, stored: 0, unanswered: 0, unlocated: 0, locationMisses: 0, maxMs: 0 };
+    const roundsSeen = {
+      completed: 0,
+      other: new Map<string, number>(),
+      metrics: 0,
+      stored: 0,
+      unanswered: 0,
+      unlocated: 0,
+      locationMisses: 0,
+      maxMs: 0,
+    };
     const roundRuns: Array<{ workflowId: string; runId: string; ms: number; startMs: number }> = [];
-    for await (const w of temporal.client.workflow.list({ query: `WorkflowType = 'cloudMetricBucketWorkflow' AND StartTime >= '${new Date(t0).toISOString()}' AND StartTime < '${new Date(t1).toISOString()}'` })) {
+    for await (const w of temporal.client.workflow.list({
+      query: `WorkflowType = 'cloudMetricBucketWorkflow' AND StartTime >= '${new Date(t0).toISOString()}' AND StartTime < '${new Date(t1).toISOString()}'`,
+    })) {
       if (w.status.name !== 'COMPLETED') {
         roundsSeen.other.set(w.status.name, (roundsSeen.other.get(w.status.name) ?? 0) + 1);
-        roundRuns.push({ workflowId: w.workflowId, runId: w.runId, ms: (w.closeTime?.getTime() ?? Date.now()) - w.startTime.getTime(), startMs: w.startTime.getTime() });
+        roundRuns.push({
+          workflowId: w.workflowId,
+          runId: w.runId,
+          ms: (w.closeTime?.getTime() ?? Date.now()) - w.startTime.getTime(),
+          startMs: w.startTime.getTime(),
+        });
         continue;
       }
       roundsSeen.completed++;
       if (w.closeTime) {
         roundsSeen.maxMs = Math.max(roundsSeen.maxMs, w.closeTime.getTime() - w.startTime.getTime());
-        roundRuns.push({ workflowId: w.workflowId, runId: w.runId, ms: w.closeTime.getTime() - w.startTime.getTime(), startMs: w.startTime.getTime() });
+        roundRuns.push({
+          workflowId: w.workflowId,
+          runId: w.runId,
+          ms: w.closeTime.getTime() - w.startTime.getTime(),
+          startMs: w.startTime.getTime(),
+        });
       }
-      const r = (await temporal.client.workflow.getHandle(w.workflowId, w.runId).result()) as { metrics: number; stored: number; unanswered?: number; unlocated?: number; locations?: { asked: string[]; answered: string[] } };
+      const r = (await temporal.client.workflow.getHandle(w.workflowId, w.runId).result()) as {
+        metrics: number;
+        stored: number;
+        unanswered?: number;
+        unlocated?: number;
+        locations?: { asked: string[]; answered: string[] };
+      };
       roundsSeen.metrics += r.metrics;
       roundsSeen.stored += r.stored;
       roundsSeen.unanswered += r.unanswered ?? 0;
       roundsSeen.unlocated += r.unlocated ?? 0;
       roundsSeen.locationMisses += (r.locations?.asked.length ?? 0) - (r.locations?.answered.length ?? 0);
     }
-    const phases = await roundPhases(temporal.client, roundRuns, INTERVAL).catch((err: Error) => [`  round phases: not read (${err.message})`]);
+    const phases = await roundPhases(temporal.client, roundRuns, INTERVAL).catch((err: Error) => [
+      `  round phases: not read (${err.message})`,
+    ]);
     await temporal.close();
     const grid = bucketSchedules > 0 ? 'bucket' : 'per-metric';
     const cloud = cloudDrift(cloudRows, INTERVAL, grid, cloudIds, t0, t1);
@@ -381,8 +510,12 @@ async function main(): Promise<void> {
     // Cloud checks in the window: each location's requests (its own source address); the built-in
     // location shares 127.0.0.1 with the agent, so there the cloud checks are the cloud samples.
     const perLocation = locationIds.map((id) => [id, checksFrom(sourceOf.get(id)!)] as const);
-    const cloudChecks = LOCATIONS > 0 ? perLocation.reduce((a, [, n]) => a + n, 0) : cloudRows.filter((r) => r.sampledAtMs >= t0 && r.sampledAtMs < t1).length;
-    const perCheck = (cpu: number | null, checks: number) => (cpu === null || checks === 0 ? 'n/a' : `${((1000 * cpu) / checks).toFixed(3)} ms`);
+    const cloudChecks =
+      LOCATIONS > 0
+        ? perLocation.reduce((a, [, n]) => a + n, 0)
+        : cloudRows.filter((r) => r.sampledAtMs >= t0 && r.sampledAtMs < t1).length;
+    const perCheck = (cpu: number | null, checks: number) =>
+      cpu === null || checks === 0 ? 'n/a' : `${((1000 * cpu) / checks).toFixed(3)} ms`;
     const cpuOf = (name: string) => cpuRows.find(([n]) => n === name)?.[1] ?? null;
     const side = (name: string, f: DriftFigures, n: number) =>
       `    ${name} (${n} metrics): ${fmt(f.drift)}; ${f.samples} runs measured, ${f.missed} of ${f.expected} planned runs without a sample`;
@@ -397,9 +530,12 @@ async function main(): Promise<void> {
       `  rounds started in the window: ${roundsSeen.completed} completed${[...roundsSeen.other].map(([k, n]) => `, ${n} ${k.toLowerCase()}`).join('')}, the longest ${secs(roundsSeen.maxMs)}; ${roundsSeen.stored} samples stored of ${roundsSeen.metrics} metric rounds; ${roundsSeen.locationMisses} location batches unanswered, ${roundsSeen.unanswered} metric rounds no location answered, ${roundsSeen.unlocated} without an online location; bucket ticks skipped since setup: ${skipped.overlap} (a round still running), ${skipped.catchup} (past the catch-up window)${skipped.unknown ? `, ${skipped.unknown} Schedules not described (Temporal timed out)` : ''}`,
       `  samples stored: ${storedInWindow} sampled in the window = ${perSecond.toFixed(1)}/s; nominal ${nominal.toFixed(1)}/s; ratio stored / nominal ${(perSecond / nominal).toFixed(3)} (target hits ${hits}, ${(hits / SECONDS).toFixed(1)}/s)`,
       `  cloud checks in the window: ${cloudChecks} = ${(cloudChecks / SECONDS).toFixed(1)}/s (nominal ${((cloudCount * Math.max(1, LOCATIONS)) / INTERVAL).toFixed(1)}/s)${perLocation.length ? `; per location ${perLocation.map(([id, n]) => `${id} ${n}`).join(', ')}` : ''}`,
-      `  CPU per cloud check: ${[...probers.map((p) => `${p.name} ${perCheck(cpuOf(p.name), checksFrom(sourceOf.get(p.name.slice('prober '.length))!))}`), `worker ${perCheck(cpuOf('worker'), cloudChecks)}`, `Temporal ${perCheck(temporalCpu, cloudChecks)}`, `PostgreSQL ${perCheck(cpuOf('PostgreSQL (this database + background)'), cloudChecks)}`].join('; ')}${agentCount ? ' (worker, Temporal and PostgreSQL per cloud check; PostgreSQL also stores the agent\'s samples)' : ''}`,
+      `  CPU per cloud check: ${[...probers.map((p) => `${p.name} ${perCheck(cpuOf(p.name), checksFrom(sourceOf.get(p.name.slice('prober '.length))!))}`), `worker ${perCheck(cpuOf('worker'), cloudChecks)}`, `Temporal ${perCheck(temporalCpu, cloudChecks)}`, `PostgreSQL ${perCheck(cpuOf('PostgreSQL (this database + background)'), cloudChecks)}`].join('; ')}${agentCount ? " (worker, Temporal and PostgreSQL per cloud check; PostgreSQL also stores the agent's samples)" : ''}`,
       `  CPU over the window (seconds; cores busy; share of the total):`,
-      ...cpuRows.map(([n, c]) => `    ${n.padEnd(42)} ${c === null ? 'n/a' : `${c.toFixed(1)} s  ${(c / SECONDS).toFixed(2)} cores  ${((100 * c) / total).toFixed(1)} %`}`),
+      ...cpuRows.map(
+        ([n, c]) =>
+          `    ${n.padEnd(42)} ${c === null ? 'n/a' : `${c.toFixed(1)} s  ${(c / SECONDS).toFixed(2)} cores  ${((100 * c) / total).toFixed(1)} %`}`,
+      ),
       `    ${'total'.padEnd(42)} ${total.toFixed(1)} s  ${(total / SECONDS).toFixed(2)} cores`,
       `  Temporal's share of the CPU: ${temporalCpu === null ? 'n/a' : `${((100 * temporalCpu) / total).toFixed(1)} %`}; CPU per stored sample: ${((1000 * total) / Math.max(1, storedInWindow)).toFixed(2)} ms`,
       `  memory at the window's end (RSS / peak, MiB): ${[...rss].map(([n, r]) => `${n} ${r ? `${r.rss.toFixed(0)} / ${r.peak.toFixed(0)}` : 'n/a'}`).join('; ')} (PostgreSQL not counted: shared buffers)`,

@@ -47,7 +47,11 @@ async function main(): Promise<void> {
     address,
     namespace: 'default',
     taskQueue,
-    deps: { orm, maintenanceScheduler, sla: { signer: { box, tzDataVersion: tzDataVersion(process.versions.tz) }, workflows } },
+    deps: {
+      orm,
+      maintenanceScheduler,
+      sla: { signer: { box, tzDataVersion: tzDataVersion(process.versions.tz) }, workflows },
+    },
   });
   worker.running.catch((err) => {
     console.error('[vigil] worker failed:', err);
@@ -61,9 +65,21 @@ async function main(): Promise<void> {
     changeFeed,
     maintenanceScheduler,
     secretBox: box,
-    sla: { workflows, printer: null, links: { jwksUrl: 'http://127.0.0.1/.well-known/jwks.json', verifyDocsUrl: 'https://docs.vigil.invalid/sla-verification' } },
+    sla: {
+      workflows,
+      printer: null,
+      links: {
+        jwksUrl: 'http://127.0.0.1/.well-known/jwks.json',
+        verifyDocsUrl: 'https://docs.vigil.invalid/sla-verification',
+      },
+    },
   });
-  await serveUntilSignalled(app, [() => worker.shutdown(), () => changeFeed.close(), () => temporal.close(), () => orm.close()]);
+  await serveUntilSignalled(app, [
+    () => worker.shutdown(),
+    () => changeFeed.close(),
+    () => temporal.close(),
+    () => orm.close(),
+  ]);
 }
 
 runMain(main);

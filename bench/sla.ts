@@ -89,10 +89,10 @@ const MINUTE_MS = 60_000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const say = (line: string) => console.log(line);
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const fmt = (s: Stats) => `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (n=${s.n})`;
+const fmt = (s: Stats) =>
+  `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (n=${s.n})`;
 const fmtS = (s: Stats) => `p50 ${secs(s.p50)}, p99 ${secs(s.p99)}, max ${secs(s.max)} (n=${s.n})`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-
 
 async function until(what: string, deadline: number, check: () => Promise<boolean>, intervalMs = 100): Promise<void> {
   for (;;) {
@@ -156,7 +156,9 @@ function monthStart(now: Date, k: number): number {
  * Maintenances per month on a few services (two announced 3 days ahead: excluded under the
  * contracts' 48 h notice; one an hour ahead: counted), each with its service down while it runs.
  */
-function maintenancePlan(now: Date): { service: number; start: number; end: number; announced: number; title: string }[] {
+function maintenancePlan(
+  now: Date,
+): { service: number; start: number; end: number; announced: number; title: string }[] {
   const out = [];
   for (let k = HISTORY_MONTHS - 1; k >= 0; k--) {
     for (let i = 0; i < MAINTENANCES_PER_MONTH; i++) {
@@ -164,7 +166,13 @@ function maintenancePlan(now: Date): { service: number; start: number; end: numb
       const end = start + (30 + (hash(k, i, 2) % 60)) * MINUTE_MS;
       if (end >= now.getTime()) continue;
       const announced = i < MAINTENANCES_PER_MONTH - 1 ? start - 3 * DAY_MS : start - HOUR_MS;
-      out.push({ service: (k * 7 + i * 17) % SERVICES, start, end, announced, title: `${i < MAINTENANCES_PER_MONTH - 1 ? 'Planned' : 'Emergency'} maintenance ${k}.${i}` });
+      out.push({
+        service: (k * 7 + i * 17) % SERVICES,
+        start,
+        end,
+        announced,
+        title: `${i < MAINTENANCES_PER_MONTH - 1 ? 'Planned' : 'Emergency'} maintenance ${k}.${i}`,
+      });
     }
   }
   return out;
@@ -176,12 +184,16 @@ function spansOf(service: number, now: Date, maintenances: ReturnType<typeof mai
   const spans: Span[] = [];
   for (let k = HISTORY_MONTHS - 1; k >= 0; k--) {
     for (let j = 0; j < SPANS_PER_MONTH; j++) {
-      const start = monthStart(now, k) + j * slot + (hash(service, k, j) % Math.floor((slot - 2 * HOUR_MS) / MINUTE_MS)) * MINUTE_MS;
+      const start =
+        monthStart(now, k) +
+        j * slot +
+        (hash(service, k, j) % Math.floor((slot - 2 * HOUR_MS) / MINUTE_MS)) * MINUTE_MS;
       const end = start + (3 + (hash(service, k, j, 9) % 45)) * MINUTE_MS;
       spans.push({ start, end, status: j === 0 ? 'degraded' : 'unhealthy' });
     }
   }
-  for (const m of maintenances) if (m.service === service) spans.push({ start: m.start, end: m.end, status: 'unhealthy' });
+  for (const m of maintenances)
+    if (m.service === service) spans.push({ start: m.start, end: m.end, status: 'unhealthy' });
   spans.sort((a, b) => a.start - b.start);
   // No overlaps: a span starting inside the previous one is dropped.
   const kept: Span[] = [];
@@ -195,17 +207,36 @@ function spansOf(service: number, now: Date, maintenances: ReturnType<typeof mai
  * and maintenances inserted with SQL; CONTRACT_CUSTOMERS customers and CONTRACTS contracts over the
  * API (each contract's Schedule created by the API as in production). Identical for every call.
  */
-async function seedOrganization(name: string, orm: Awaited<ReturnType<typeof createOrm>>, pg: PgClient, baseUrl: string, now: Date): Promise<SeededOrg> {
+async function seedOrganization(
+  name: string,
+  orm: Awaited<ReturnType<typeof createOrm>>,
+  pg: PgClient,
+  baseUrl: string,
+  now: Date,
+): Promise<SeededOrg> {
   const { organization, key } = await createOrganization(orm.em.fork(), { name, plan: 'enterprise' }, now);
-  await updateOrganization(orm.em.fork(), organization.id, { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 }, now);
+  await updateOrganization(
+    orm.em.fork(),
+    organization.id,
+    { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
+    now,
+  );
   const api = apiClient(baseUrl, key.plaintext, SETUP_CONCURRENCY);
 
   const services: string[] = new Array(SERVICES);
   const metrics: string[] = new Array(SERVICES);
   await forEach(SERVICES, SETUP_CONCURRENCY, async (i) => {
-    const s = await api.call<{ id: string }>('POST', '/v1/services', { name: `service-${String(i).padStart(2, '0')}`, description: `Bench service ${i}` });
+    const s = await api.call<{ id: string }>('POST', '/v1/services', {
+      name: `service-${String(i).padStart(2, '0')}`,
+      description: `Bench service ${i}`,
+    });
     expectStatus(s, 201, 'POST /v1/services');
-    const m = await api.call<{ id: string }>('POST', '/v1/metrics', { service_id: s.body.id, name: `availability-${i}`, source_type: 'manual', source_config: {} });
+    const m = await api.call<{ id: string }>('POST', '/v1/metrics', {
+      service_id: s.body.id,
+      name: `availability-${i}`,
+      source_type: 'manual',
+      source_config: {},
+    });
     expectStatus(m, 201, 'POST /v1/metrics');
     services[i] = s.body.id;
     metrics[i] = m.body.id;
@@ -236,12 +267,22 @@ async function seedOrganization(name: string, orm: Awaited<ReturnType<typeof cre
   await pg.query(
     `insert into maintenances (id, organization_id, title, description, affected_services, scheduled_start_at, scheduled_end_at, actual_start_at, actual_end_at, canceled_at, deleted_at, starting_soon_at, created_at, updated_at)
      select gen_random_uuid(), $1, t, null, array[s], b, e, b, e, null, null, null, a, a from unnest($2::text[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[]) as x(t, s, b, e, a)`,
-    [organization.id, plan.map((m) => m.title), plan.map((m) => services[m.service]), plan.map((m) => new Date(m.start)), plan.map((m) => new Date(m.end)), plan.map((m) => new Date(m.announced))],
+    [
+      organization.id,
+      plan.map((m) => m.title),
+      plan.map((m) => services[m.service]),
+      plan.map((m) => new Date(m.start)),
+      plan.map((m) => new Date(m.end)),
+      plan.map((m) => new Date(m.announced)),
+    ],
   );
 
   const customers: string[] = new Array(CONTRACT_CUSTOMERS);
   await forEach(CONTRACT_CUSTOMERS, SETUP_CONCURRENCY, async (i) => {
-    const c = await api.call<{ id: string }>('POST', '/v1/customers', { name: `Customer ${i} <GmbH>`, contact_email: `ops+${i}@customer.test` });
+    const c = await api.call<{ id: string }>('POST', '/v1/customers', {
+      name: `Customer ${i} <GmbH>`,
+      contact_email: `ops+${i}@customer.test`,
+    });
     expectStatus(c, 201, 'POST /v1/customers');
     customers[i] = c.body.id;
   });
@@ -259,7 +300,14 @@ async function seedOrganization(name: string, orm: Awaited<ReturnType<typeof cre
       currency: ['EUR', 'USD', 'JPY'][i % 3],
       monthly_fee_minor: 10_000 + (i % 50) * 1_000,
       effective_from: '2025-01-01',
-      credit_terms: { type: 'tiered', steps: [{ below_pct: '99.8', credit_pct: '10' }, { below_pct: '99.5', credit_pct: '30' }], maintenance_notice_hours: 48 },
+      credit_terms: {
+        type: 'tiered',
+        steps: [
+          { below_pct: '99.8', credit_pct: '10' },
+          { below_pct: '99.5', credit_pct: '30' },
+        ],
+        maintenance_notice_hours: 48,
+      },
       billing_email: `billing+${i}@customer.test`,
       finance_contacts: ['finance@vigil.test'],
       escalation_contacts: ['cfo@vigil.test'],
@@ -277,7 +325,14 @@ async function seedOrganization(name: string, orm: Awaited<ReturnType<typeof cre
 const dueAt = (c: SeededContract, at: number) => previousPeriod(new Date(at - c.graceHours * HOUR_MS), c.timezone);
 
 const countSince = async (pg: PgClient, orgId: string, since: Date) =>
-  Number((await pg.query<{ n: string }>(`select count(*) as n from sla_statements where organization_id = $1 and created_at >= $2`, [orgId, since])).rows[0]!.n);
+  Number(
+    (
+      await pg.query<{ n: string }>(
+        `select count(*) as n from sla_statements where organization_id = $1 and created_at >= $2`,
+        [orgId, since],
+      )
+    ).rows[0]!.n,
+  );
 
 interface TemporalRun {
   wallMs: number;
@@ -298,7 +353,13 @@ interface TemporalRun {
   toDraft: Stats;
 }
 
-async function temporalRun(temporal: TemporalHandle, pg: PgClient, org: SeededOrg, vigilPid: number, serverPid: number | undefined): Promise<TemporalRun> {
+async function temporalRun(
+  temporal: TemporalHandle,
+  pg: PgClient,
+  org: SeededOrg,
+  vigilPid: number,
+  serverPid: number | undefined,
+): Promise<TemporalRun> {
   const pids = [vigilPid, serverPid].filter((p): p is number => p !== undefined);
   // Idle use first (pollers, timers): a run that waits on Temporal's scheduler would count it as the run's.
   const idleT0 = performance.now();
@@ -332,10 +393,12 @@ async function temporalRun(temporal: TemporalHandle, pg: PgClient, org: SeededOr
     });
   });
   const triggerMs = Date.now() - startedAt;
-  say(`    ${VIA === 'schedules' ? 'triggered' : 'started'} ${org.contracts.length} ${VIA === 'schedules' ? 'Schedules' : 'period workflows'} in ${secs(triggerMs)}; waiting for the statements…`);
+  say(
+    `    ${VIA === 'schedules' ? 'triggered' : 'started'} ${org.contracts.length} ${VIA === 'schedules' ? 'Schedules' : 'period workflows'} in ${secs(triggerMs)}; waiting for the statements…`,
+  );
   let n = 0;
   let reported = Date.now();
-  await until('the period run\'s statements', startedAt + RUN_TIMEOUT_MS, async () => {
+  await until("the period run's statements", startedAt + RUN_TIMEOUT_MS, async () => {
     n = await countSince(pg, org.id, since);
     if (Date.now() - reported > 10_000) {
       say(`    … ${n}/${org.contracts.length} after ${secs(Date.now() - startedAt)}`);
@@ -352,15 +415,23 @@ async function temporalRun(temporal: TemporalHandle, pg: PgClient, org: SeededOr
 
   // Every contract got the period its Schedule was due for, once.
   const rows = (
-    await pg.query<{ contract_id: string; period_label: string; at: Date }>(`select contract_id, period_label, created_at as at from sla_statements where organization_id = $1 and created_at >= $2`, [org.id, since])
+    await pg.query<{ contract_id: string; period_label: string; at: Date }>(
+      `select contract_id, period_label, created_at as at from sla_statements where organization_id = $1 and created_at >= $2`,
+      [org.id, since],
+    )
   ).rows;
   const got = new Map(rows.map((r) => [r.contract_id, r.period_label]));
   const wrong = org.contracts.filter((c) => got.get(c.id) !== dueAt(c, startedAt));
-  if (rows.length !== org.contracts.length || wrong.length) throw new Error(`the period run drafted ${rows.length} statements; ${wrong.length} contracts without their due period (e.g. ${wrong[0]?.id})`);
+  if (rows.length !== org.contracts.length || wrong.length)
+    throw new Error(
+      `the period run drafted ${rows.length} statements; ${wrong.length} contracts without their due period (e.g. ${wrong[0]?.id})`,
+    );
 
   // Where the time went, per contract: Temporal starting the period workflow, then Vigil's worker reaching the draft.
   const periodStarted = new Map<string, number>();
-  for await (const wf of temporal.client.workflow.list({ query: `TaskQueue = '${temporal.taskQueue}' AND WorkflowType = 'slaPeriodWorkflow'` })) {
+  for await (const wf of temporal.client.workflow.list({
+    query: `TaskQueue = '${temporal.taskQueue}' AND WorkflowType = 'slaPeriodWorkflow'`,
+  })) {
     periodStarted.set(wf.workflowId.slice('sla-period:'.length, 'sla-period:'.length + 36), wf.startTime.getTime());
   }
   const toPeriodStart: number[] = [];
@@ -371,7 +442,19 @@ async function temporalRun(temporal: TemporalHandle, pg: PgClient, org: SeededOr
     toPeriodStart.push(p - calledAt.get(r.contract_id)!);
     toDraft.push(r.at.getTime() - p);
   }
-  return { wallMs, triggerMs, cpuAtLast, cpuQuiet, serverCpu, vigilIdle: vigilIdleRate * runS, serverIdle: serverPid ? serverIdleRate * runS : null, quietAfterMs: quiet.waitedMs, startedAt, toPeriodStart: stats(toPeriodStart), toDraft: stats(toDraft) };
+  return {
+    wallMs,
+    triggerMs,
+    cpuAtLast,
+    cpuQuiet,
+    serverCpu,
+    vigilIdle: vigilIdleRate * runS,
+    serverIdle: serverPid ? serverIdleRate * runS : null,
+    quietAfterMs: quiet.waitedMs,
+    startedAt,
+    toPeriodStart: stats(toPeriodStart),
+    toDraft: stats(toDraft),
+  };
 }
 
 interface DirectRun {
@@ -379,13 +462,25 @@ interface DirectRun {
   cpu: number;
 }
 
-async function directRun(orm: Awaited<ReturnType<typeof createOrm>>, signer: StatementSigner, org: SeededOrg, periodOf: (c: SeededContract) => string, indexes: number[]): Promise<DirectRun> {
+async function directRun(
+  orm: Awaited<ReturnType<typeof createOrm>>,
+  signer: StatementSigner,
+  org: SeededOrg,
+  periodOf: (c: SeededContract) => string,
+  indexes: number[],
+): Promise<DirectRun> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await forEach(indexes.length, DIRECT_CONCURRENCY, async (k) => {
     const c = org.contracts[indexes[k]!]!;
-    const facts = await draftStatement(orm.em.fork(), signer, { organizationId: org.id, contractId: c.id, period: periodOf(c) }, new Date());
-    if (!facts || facts.revision !== 1) throw new Error(`draftStatement answered ${JSON.stringify(facts)} for contract ${c.id}`);
+    const facts = await draftStatement(
+      orm.em.fork(),
+      signer,
+      { organizationId: org.id, contractId: c.id, period: periodOf(c) },
+      new Date(),
+    );
+    if (!facts || facts.revision !== 1)
+      throw new Error(`draftStatement answered ${JSON.stringify(facts)} for contract ${c.id}`);
   });
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
@@ -396,11 +491,19 @@ async function directRun(orm: Awaited<ReturnType<typeof createOrm>>, signer: Sta
 // (b) List latency
 
 /** Copies of (a)'s rows into earlier periods (in mixed states) until the organization holds `total`. */
-async function fillStatements(pg: PgClient, orgId: string, since: Date, total: number): Promise<{ copied: number; periods: number }> {
+async function fillStatements(
+  pg: PgClient,
+  orgId: string,
+  since: Date,
+  total: number,
+): Promise<{ copied: number; periods: number }> {
   let copied = 0;
   let periods = 0;
   for (let k = 2; ; k++) {
-    const have = Number((await pg.query<{ n: string }>(`select count(*) as n from sla_statements where organization_id = $1`, [orgId])).rows[0]!.n);
+    const have = Number(
+      (await pg.query<{ n: string }>(`select count(*) as n from sla_statements where organization_id = $1`, [orgId]))
+        .rows[0]!.n,
+    );
     const need = total - have;
     if (need <= 0) break;
     const res = await pg.query(
@@ -445,9 +548,14 @@ interface ListResult {
 
 async function listLatency(api: ApiClient, periods: string[]): Promise<ListResult> {
   const states = ['delivered', 'in_review', 'draft', 'approved', 'void'];
-  const first = await api.timedGet<{ items: unknown[]; next_cursor: string | null }>(`/v1/sla/statements?limit=${PAGE}`);
+  const first = await api.timedGet<{ items: unknown[]; next_cursor: string | null }>(
+    `/v1/sla/statements?limit=${PAGE}`,
+  );
   expectStatus(first, 200, 'GET /v1/sla/statements');
-  if (first.body.items.length !== PAGE || !first.body.next_cursor) throw new Error(`GET /v1/sla/statements?limit=${PAGE}: ${first.body.items.length} items, next_cursor ${first.body.next_cursor}`);
+  if (first.body.items.length !== PAGE || !first.body.next_cursor)
+    throw new Error(
+      `GET /v1/sla/statements?limit=${PAGE}: ${first.body.items.length} items, next_cursor ${first.body.next_cursor}`,
+    );
 
   // One walker per list: each cursor request takes the next page, from the top again at the end.
   const walker = (p: string) => {
@@ -476,16 +584,27 @@ async function listLatency(api: ApiClient, periods: string[]): Promise<ListResul
     if (slot < 6) return { kind: 'cursor page', path: sWalk.path(), walk: true };
     if (slot < 8) return { kind: 'period=', path: `/v1/sla/statements?limit=${PAGE}&period=${period}`, walk: false };
     if (slot < 9) return { kind: 'state=', path: `/v1/sla/statements?limit=${PAGE}&state=${state}`, walk: false };
-    return { kind: 'period= & state=', path: `/v1/sla/statements?limit=${PAGE}&period=${period}&state=${state}`, walk: false };
+    return {
+      kind: 'period= & state=',
+      path: `/v1/sla/statements?limit=${PAGE}&period=${period}&state=${state}`,
+      walk: false,
+    };
   };
   const customerRequest = (i: number): { kind: Kind; path: string; walk: boolean } =>
-    i % 10 < 5 ? { kind: 'first page', path: `/v1/customers?limit=${PAGE}`, walk: false } : { kind: 'cursor page', path: cWalk.path(), walk: true };
+    i % 10 < 5
+      ? { kind: 'first page', path: `/v1/customers?limit=${PAGE}`, walk: false }
+      : { kind: 'cursor page', path: cWalk.path(), walk: true };
 
   const sMs: number[] = [];
   const cMs: number[] = [];
   const sKinds = new Map<Kind, number[]>();
   const cKinds = new Map<Kind, number[]>();
-  const one = async (req: { kind: Kind; path: string; walk: boolean }, walk: ReturnType<typeof walker>, into: number[] | null, kinds: Map<Kind, number[]>) => {
+  const one = async (
+    req: { kind: Kind; path: string; walk: boolean },
+    walk: ReturnType<typeof walker>,
+    into: number[] | null,
+    kinds: Map<Kind, number[]>,
+  ) => {
     const res = await api.timedGet<{ items: unknown[]; next_cursor: string | null }>(req.path);
     expectStatus(res, 200, `GET ${req.path}`);
     if (req.walk) walk.advance(res.body.next_cursor);
@@ -510,7 +629,14 @@ async function listLatency(api: ApiClient, periods: string[]): Promise<ListResul
     }
   }
   const toStats = (m: Map<Kind, number[]>) => new Map([...m].map(([k, v]) => [k, stats(v)] as const));
-  return { statements: stats(sMs), byKind: toStats(sKinds), customers: stats(cMs), customerKinds: toStats(cKinds), deepestStatementPage: sWalk.deepest(), deepestCustomerPage: cWalk.deepest() };
+  return {
+    statements: stats(sMs),
+    byKind: toStats(sKinds),
+    customers: stats(cMs),
+    customerKinds: toStats(cKinds),
+    deepestStatementPage: sWalk.deepest(),
+    deepestCustomerPage: cWalk.deepest(),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -528,7 +654,10 @@ async function cleanTemporal(temporal: TemporalHandle, contractIds: string[]): P
     }
   });
   const running: string[] = [];
-  for await (const wf of temporal.client.workflow.list({ query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'` })) running.push(wf.workflowId);
+  for await (const wf of temporal.client.workflow.list({
+    query: `TaskQueue = '${temporal.taskQueue}' AND ExecutionStatus = 'Running'`,
+  }))
+    running.push(wf.workflowId);
   await forEach(running.length, TRIGGER_CONCURRENCY, async (i) => {
     try {
       await temporal.client.workflow.getHandle(running[i]!).terminate('bench/sla cleanup');
@@ -558,14 +687,20 @@ async function main(): Promise<void> {
     let address = config.TEMPORAL_ADDRESS;
     if (!address) {
       say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
-      devServer = await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`) });
+      devServer = await startTemporalDevServer({
+        cacheDir: config.VIGIL_CACHE_DIR,
+        logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`),
+      });
       address = devServer.address;
     }
     await registerSearchAttributes(address, 'default');
     const taskQueue = `bench-sla-${randomUUID()}`;
     temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
     const masterKey = randomBytes(32).toString('hex');
-    const signer: StatementSigner = { box: new SecretBox(Buffer.from(masterKey, 'hex')), tzDataVersion: tzDataVersion(process.versions.tz) };
+    const signer: StatementSigner = {
+      box: new SecretBox(Buffer.from(masterKey, 'hex')),
+      tzDataVersion: tzDataVersion(process.versions.tz),
+    };
 
     const started = await startVigilProcess('sla-support.js', {
       BENCH_DATABASE_URL: db.url,
@@ -577,42 +712,79 @@ async function main(): Promise<void> {
     vigil = started.child;
     const vigilPid = started.child.pid!;
     const baseUrl = `http://127.0.0.1:${started.port}`;
-    say(`Vigil (API + worker) listening on ${baseUrl}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`);
+    say(
+      `Vigil (API + worker) listening on ${baseUrl}; Temporal ${address}, task queue ${taskQueue}; database ${db.url}`,
+    );
 
     // ------------------------------------------------------------------ setup
     const setupT0 = Date.now();
     const now = new Date();
-    say(`setup: two identical organizations, each ${SERVICES} services with a manual metric, ${HISTORY_MONTHS} months of flips and maintenances, ${CONTRACT_CUSTOMERS} customers, ${CONTRACTS} contracts (over the API)…`);
+    say(
+      `setup: two identical organizations, each ${SERVICES} services with a manual metric, ${HISTORY_MONTHS} months of flips and maintenances, ${CONTRACT_CUSTOMERS} customers, ${CONTRACTS} contracts (over the API)…`,
+    );
     const a = await seedOrganization('Bench SLA (workflows)', orm, pg, baseUrl, now);
     orgs.push(a);
     const b = await seedOrganization('Bench SLA (direct baseline)', orm, pg, baseUrl, now);
     orgs.push(b);
-    const covered = (await pg.query<{ n: string }>(`select sum(cardinality(service_ids)) as n from contracts where organization_id = $1`, [a.id])).rows[0]!.n;
-    say(`    done in ${secs(Date.now() - setupT0)}: per organization ${a.flips} status flips, ${a.maintenances} maintenances, ${CONTRACTS} contracts covering ${covered} services in all`);
+    const covered = (
+      await pg.query<{ n: string }>(
+        `select sum(cardinality(service_ids)) as n from contracts where organization_id = $1`,
+        [a.id],
+      )
+    ).rows[0]!.n;
+    say(
+      `    done in ${secs(Date.now() - setupT0)}: per organization ${a.flips} status flips, ${a.maintenances} maintenances, ${CONTRACTS} contracts covering ${covered} services in all`,
+    );
 
     // ------------------------------------------------------------------ warm-up
     const busy = [vigilPid, devServer?.pid].filter((p): p is number => p !== undefined);
     const warmAt = Date.now();
     const warmPeriod = (c: SeededContract) => shiftPeriod(dueAt(c, warmAt), -1);
     if (WARMUP > 0) {
-      say(`warm-up: ${WARMUP} statements of the period before through the workflow (started directly), ${WARMUP} drafted directly…`);
+      say(
+        `warm-up: ${WARMUP} statements of the period before through the workflow (started directly), ${WARMUP} drafted directly…`,
+      );
       const workflows = temporalSlaWorkflows(temporal);
       const since = new Date();
-      for (const c of a.contracts.slice(0, WARMUP)) await workflows.startStatement({ organizationId: a.id, contractId: c.id, period: warmPeriod(c) }, `warm-up ${c.id}`);
-      await until('the warm-up statements', Date.now() + 120_000, async () => (await countSince(pg, a.id, since)) >= WARMUP);
-      await directRun(orm, signer, b, warmPeriod, Array.from({ length: WARMUP }, (_, i) => i));
+      for (const c of a.contracts.slice(0, WARMUP))
+        await workflows.startStatement(
+          { organizationId: a.id, contractId: c.id, period: warmPeriod(c) },
+          `warm-up ${c.id}`,
+        );
+      await until(
+        'the warm-up statements',
+        Date.now() + 120_000,
+        async () => (await countSince(pg, a.id, since)) >= WARMUP,
+      );
+      await directRun(
+        orm,
+        signer,
+        b,
+        warmPeriod,
+        Array.from({ length: WARMUP }, (_, i) => i),
+      );
     }
     const settled = await waitUntilQuiet(busy);
     say(`    ${settled.quiet ? 'quiet' : 'still busy (measuring anyway)'} after ${secs(settled.waitedMs)}`);
 
     // ------------------------------------------------------------------ (a)
-    say(`(a) one period run: ${VIA === 'schedules' ? 'triggering the Schedules' : 'starting the period workflows'} of ${CONTRACTS} contracts…`);
+    say(
+      `(a) one period run: ${VIA === 'schedules' ? 'triggering the Schedules' : 'starting the period workflows'} of ${CONTRACTS} contracts…`,
+    );
     const run = await temporalRun(temporal, pg, a, vigilPid, devServer?.pid);
-    say(`    all ${CONTRACTS} statements drafted in ${secs(run.wallMs)}; Vigil process CPU ${run.cpuQuiet.toFixed(1)} s (quiet ${secs(run.quietAfterMs)} later)`);
+    say(
+      `    all ${CONTRACTS} statements drafted in ${secs(run.wallMs)}; Vigil process CPU ${run.cpuQuiet.toFixed(1)} s (quiet ${secs(run.quietAfterMs)} later)`,
+    );
     const settled2 = await waitUntilQuiet(busy);
     say(`    ${settled2.quiet ? 'quiet' : 'still busy (measuring anyway)'} after ${secs(settled2.waitedMs)}`);
     say(`    baseline: draftStatement directly for the second organization, ${DIRECT_CONCURRENCY} at once…`);
-    const direct = await directRun(orm, signer, b, (c) => dueAt(c, run.startedAt), Array.from({ length: CONTRACTS }, (_, i) => i));
+    const direct = await directRun(
+      orm,
+      signer,
+      b,
+      (c) => dueAt(c, run.startedAt),
+      Array.from({ length: CONTRACTS }, (_, i) => i),
+    );
     say(`    ${CONTRACTS} statements drafted in ${secs(direct.wallMs)}; CPU ${direct.cpu.toFixed(1)} s`);
 
     const drafted = (
@@ -635,11 +807,25 @@ async function main(): Promise<void> {
     );
     await pg.query('analyze sla_statements');
     await pg.query('analyze customers');
-    const counts = (await pg.query<{ s: string; c: string }>(`select (select count(*) from sla_statements where organization_id = $1) as s, (select count(*) from customers where organization_id = $1) as c`, [a.id])).rows[0]!;
-    const periods = (await pg.query<{ p: string }>(`select distinct period_label as p from sla_statements where organization_id = $1 order by 1 desc`, [a.id])).rows.map((r) => r.p);
-    say(`(b) ${counts.s} statements in the organization (${fill.copied} SQL copies into ${fill.periods} earlier periods), ${counts.c} customers (${extraCustomers} inserted with SQL); ${secs(Date.now() - fillT0)}`);
+    const counts = (
+      await pg.query<{ s: string; c: string }>(
+        `select (select count(*) from sla_statements where organization_id = $1) as s, (select count(*) from customers where organization_id = $1) as c`,
+        [a.id],
+      )
+    ).rows[0]!;
+    const periods = (
+      await pg.query<{ p: string }>(
+        `select distinct period_label as p from sla_statements where organization_id = $1 order by 1 desc`,
+        [a.id],
+      )
+    ).rows.map((r) => r.p);
+    say(
+      `(b) ${counts.s} statements in the organization (${fill.copied} SQL copies into ${fill.periods} earlier periods), ${counts.c} customers (${extraCustomers} inserted with SQL); ${secs(Date.now() - fillT0)}`,
+    );
     const settled3 = await waitUntilQuiet(busy);
-    say(`    ${settled3.quiet ? 'quiet' : 'still busy (measuring anyway)'} after ${secs(settled3.waitedMs)}; ${REQUESTS} + ${REQUESTS} requests one at a time (after ${LIST_WARMUP} + ${LIST_WARMUP} unmeasured)…`);
+    say(
+      `    ${settled3.quiet ? 'quiet' : 'still busy (measuring anyway)'} after ${secs(settled3.waitedMs)}; ${REQUESTS} + ${REQUESTS} requests one at a time (after ${LIST_WARMUP} + ${LIST_WARMUP} unmeasured)…`,
+    );
     listApi = apiClient(baseUrl, a.key, 1);
     const list = await listLatency(listApi, periods);
 
@@ -661,23 +847,29 @@ async function main(): Promise<void> {
       `    slaPeriodWorkflow → slaPeriodDue → slaStatementWorkflow (child) → draft-and-sign activity, worker in the Vigil process (pool ${POOL_MAX})`,
       `    the statements: attainment ${drafted.lo}%..${drafted.hi}%, ${drafted.credited} of ${CONTRACTS} with a credit, signed documents of ${drafted.bytes} bytes on average`,
       `    wall time until all ${CONTRACTS} statements existed: ${secs(run.wallMs)} (${((CONTRACTS * 1000) / run.wallMs).toFixed(1)} statements/s); per contract:`,
-      `      ${VIA === 'schedules' ? 'trigger' : 'start call'} → slaPeriodWorkflow started (Temporal${VIA === 'schedules' ? '\'s scheduler' : ''}): ${fmtS(run.toPeriodStart)}`,
+      `      ${VIA === 'schedules' ? 'trigger' : 'start call'} → slaPeriodWorkflow started (Temporal${VIA === 'schedules' ? "'s scheduler" : ''}): ${fmtS(run.toPeriodStart)}`,
       `      slaPeriodWorkflow started → drafting began (Vigil's worker, queued behind the other contracts): ${fmtS(run.toDraft)}`,
       `    Vigil process CPU per statement: ${wfCpu.toFixed(2)} ms (${perStatement(run.cpuQuiet).toFixed(2)} ms counted until the process was quiet again, ${secs(run.quietAfterMs)} after the last row,`,
       `      less its idle use over as long, measured just before: ${perStatement(run.vigilIdle).toFixed(2)} ms)`,
-      ...(serverCpu !== null ? [`    Temporal dev server CPU per statement: ${serverCpu.toFixed(2)} ms net of its idle use (${perStatement(run.serverCpu!).toFixed(2)} ms gross; in the ratio below only where said)`] : []),
+      ...(serverCpu !== null
+        ? [
+            `    Temporal dev server CPU per statement: ${serverCpu.toFixed(2)} ms net of its idle use (${perStatement(run.serverCpu!).toFixed(2)} ms gross; in the ratio below only where said)`,
+          ]
+        : []),
       `    baseline, draftStatement called directly in the bench process, same data in the second organization, ${DIRECT_CONCURRENCY} at once (pool ${POOL_MAX}):`,
       `      wall ${secs(direct.wallMs)} (${((CONTRACTS * 1000) / direct.wallMs).toFixed(1)} statements/s), CPU per statement ${directCpu.toFixed(2)} ms`,
       `    Temporal orchestration overhead, workflow run / direct: wall ${ratio(run.wallMs, direct.wallMs)}, CPU per statement ${ratio(wfCpu, directCpu)}` +
         (serverCpu !== null ? ` (${ratio(wfCpu + serverCpu, directCpu)} with the Temporal server's CPU)` : ''),
-      `    (the wall time includes ${VIA === 'schedules' ? 'Temporal\'s scheduler starting the period workflows' : 'this process starting the period workflows'}: see per contract above; PostgreSQL's CPU is in neither figure;`,
+      `    (the wall time includes ${VIA === 'schedules' ? "Temporal's scheduler starting the period workflows" : 'this process starting the period workflows'}: see per contract above; PostgreSQL's CPU is in neither figure;`,
       `     ${os.cpus().length} cores shared by the bench, Vigil, Temporal and PostgreSQL)`,
       `(b) list latency with ${counts.s} statements in the organization, page of ${PAGE}, ${REQUESTS} requests each, one at a time over HTTP`,
       `    GET /v1/sla/statements: ${fmt(list.statements)}`,
       ...kinds.filter((k) => list.byKind.has(k)).map((k) => `      ${k.padEnd(17)} ${fmt(list.byKind.get(k)!)}`),
       `      (cursor pages down to page ${list.deepestStatementPage}; periods ${periods.at(-1)}..${periods[0]}; states cycled: delivered, in_review, draft, approved, void)`,
       `    baseline GET /v1/customers, ${counts.c} customers: ${fmt(list.customers)}`,
-      ...(['first page', 'cursor page'] as Kind[]).filter((k) => list.customerKinds.has(k)).map((k) => `      ${k.padEnd(17)} ${fmt(list.customerKinds.get(k)!)}`),
+      ...(['first page', 'cursor page'] as Kind[])
+        .filter((k) => list.customerKinds.has(k))
+        .map((k) => `      ${k.padEnd(17)} ${fmt(list.customerKinds.get(k)!)}`),
       `      (cursor pages down to page ${list.deepestCustomerPage})`,
       `    ratio statements / customers: p50 ${ratio(list.statements.p50, list.customers.p50)}, p99 ${ratio(list.statements.p99, list.customers.p99)}`,
       `    target p99 < ${LIST_TARGET_MS} ms: ${listMet ? 'PASS' : 'FAIL'} (${list.statements.p99.toFixed(1)} ms)`,
@@ -689,7 +881,11 @@ async function main(): Promise<void> {
     ];
     say(lines.join('\n'));
   } finally {
-    if (temporal && config.TEMPORAL_ADDRESS) await cleanTemporal(temporal, orgs.flatMap((o) => o.contracts.filter(Boolean).map((c) => c.id))).catch((err) => say(`cleanup failed: ${(err as Error).message}`));
+    if (temporal && config.TEMPORAL_ADDRESS)
+      await cleanTemporal(
+        temporal,
+        orgs.flatMap((o) => o.contracts.filter(Boolean).map((c) => c.id)),
+      ).catch((err) => say(`cleanup failed: ${(err as Error).message}`));
     if (vigil) await stopChild(vigil);
     await listApi?.close();
     for (const o of orgs) await o.api.close();

@@ -2,7 +2,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { isIP } from 'node:net';
-import { DEFAULT_HEARTBEAT_SECONDS, DEFAULT_LOCATION_ID, LOCATION_ID_PATTERN, LOCATION_LABEL_MAX, parseLocationList } from './domain/locations';
+import {
+  DEFAULT_HEARTBEAT_SECONDS,
+  DEFAULT_LOCATION_ID,
+  LOCATION_ID_PATTERN,
+  LOCATION_LABEL_MAX,
+  parseLocationList,
+} from './domain/locations';
 import { DEFAULT_RETRY_POLICY } from './domain/webhook-retry';
 import { parseCidrList } from './probes/public-address';
 
@@ -44,7 +50,10 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   DATABASE_URL: z.string().optional(),
-  DATABASE_NAME: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('vigil'),
+  DATABASE_NAME: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('vigil'),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
   VIGIL_DATA_DIR: z.string().default('.data'),
   VIGIL_CACHE_DIR: z.string().default(path.join(os.homedir(), '.cache', 'vigil')),
@@ -66,13 +75,25 @@ export const ConfigSchema = z.object({
   CLOUD_PROBE_ALLOW_CIDRS: cidrList,
   CLOUD_PROBE_RESOLVER: z
     .string()
-    .regex(/^(|\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'Expected a resolver address: ip, ip:port or [ipv6]:port')
+    .regex(
+      /^(|\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/,
+      'Expected a resolver address: ip, ip:port or [ipv6]:port',
+    )
     .default(''),
   CLOUD_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
   /** Issue 25: this process's probe location (the worker's built-in one, or a `vigil-prober`). */
-  VIGIL_LOCATION: z.string().regex(LOCATION_ID_PATTERN, 'Expected a location id: lower-case letters, digits and dashes, starting with a letter, at most 40').default(DEFAULT_LOCATION_ID),
+  VIGIL_LOCATION: z
+    .string()
+    .regex(
+      LOCATION_ID_PATTERN,
+      'Expected a location id: lower-case letters, digits and dashes, starting with a letter, at most 40',
+    )
+    .default(DEFAULT_LOCATION_ID),
   VIGIL_LOCATION_LABEL: z.string().trim().min(1).max(LOCATION_LABEL_MAX).optional(),
-  VIGIL_PROBE_SOURCE_ADDRESS: z.string().refine((v) => v === '' || isIP(v) !== 0, 'Expected an IP address, e.g. 127.0.0.11').default(''),
+  VIGIL_PROBE_SOURCE_ADDRESS: z
+    .string()
+    .refine((v) => v === '' || isIP(v) !== 0, 'Expected an IP address, e.g. 127.0.0.11')
+    .default(''),
   LOCATION_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(DEFAULT_HEARTBEAT_SECONDS),
   /** The worker runs the built-in location unless this is false (`npm start` with VIGIL_LOCATIONS, docker-compose). */
   VIGIL_WORKER_LOCATION: boolish.default(true),
@@ -90,9 +111,15 @@ export const ConfigSchema = z.object({
   PROBE_TEST_EXPIRY_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   TRUST_PROXY: z
     .string()
-    .regex(/^(|true|false|[0-9a-fA-F.:/, ]+)$/, 'Expected true, false, or a comma-separated list of proxy addresses/CIDRs')
+    .regex(
+      /^(|true|false|[0-9a-fA-F.:/, ]+)$/,
+      'Expected true, false, or a comma-separated list of proxy addresses/CIDRs',
+    )
     .default(''),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'Expected smtp://host:port or smtps://user:pass@host:port').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'Expected smtp://host:port or smtps://user:pass@host:port')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Vigil Status <status@vigil.localhost>'),
   MAIL_OUTBOX_DIR: z.string().optional(),
   SUBSCRIBE_LIMIT_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
@@ -101,9 +128,21 @@ export const ConfigSchema = z.object({
   CONSOLE_SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(3),
   CONSOLE_SIGN_IN_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).default(10),
   WEBHOOK_RETRY_GIVE_UP_MS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_POLICY.giveUpAfterMs),
-  SLA_REVIEW_REMINDER_MS: z.coerce.number().int().min(1_000).default(3 * 86_400_000),
-  SLA_REVIEW_ESCALATION_MS: z.coerce.number().int().min(1_000).default(7 * 86_400_000),
-  SLA_CORRECTION_WINDOW_MS: z.coerce.number().int().min(1_000).default(90 * 86_400_000),
+  SLA_REVIEW_REMINDER_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(3 * 86_400_000),
+  SLA_REVIEW_ESCALATION_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(7 * 86_400_000),
+  SLA_CORRECTION_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(90 * 86_400_000),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   /** Issue 26: vendor endpoints of alert channels (tests point them at loopback receivers). */
   PAGERDUTY_EVENTS_URL: z.url().default('https://events.pagerduty.com'),

@@ -8,8 +8,21 @@ import type { SecretBox } from '../infra/secret-box';
 import { webhookTransport } from '../infra/webhook-http';
 import { inCidrs, nonPublicReason, parseCidrList } from '../probes/public-address';
 import { alertMessage, testMessage } from '../usecases/alerting/alert-message';
-import { type SendSpec, planStepSends, prepareSend, recordSendAttempt, toldTargets } from '../usecases/alerting/alert-sends';
-import { type AlertChange, type AlertEvaluation, type AlertSubjectRef, evaluateAlert, openAlert, recordAlertChange } from '../usecases/alerting/alert-store';
+import {
+  type SendSpec,
+  planStepSends,
+  prepareSend,
+  recordSendAttempt,
+  toldTargets,
+} from '../usecases/alerting/alert-sends';
+import {
+  type AlertChange,
+  type AlertEvaluation,
+  type AlertSubjectRef,
+  evaluateAlert,
+  openAlert,
+  recordAlertChange,
+} from '../usecases/alerting/alert-store';
 import { sendToTarget } from '../usecases/alerting/channel-sender';
 import { sweepPolledRules } from '../usecases/alerting/alert-sweep';
 import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
@@ -54,7 +67,11 @@ export interface DeliverResult {
 export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
   const em = () => deps.orm.em.fork();
   const alerts = (): AlertDeps => {
-    if (!deps.alerts) throw ApplicationFailure.nonRetryable('This worker was started without alert notifications configured', 'not_configured');
+    if (!deps.alerts)
+      throw ApplicationFailure.nonRetryable(
+        'This worker was started without alert notifications configured',
+        'not_configured',
+      );
     return deps.alerts;
   };
   const allowed = parseCidrList(deps.alerts?.allowCidrs);
@@ -63,7 +80,10 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
     async evaluateAlert(ref: AlertSubjectRef): Promise<AlertEvaluation> {
       return evaluateAlert(em(), ref, new Date(), alerts().minuteMs);
     },
-    async openAlert(input: { ref: AlertSubjectRef; evaluation: AlertEvaluation }): Promise<{ alertId: string; created: boolean }> {
+    async openAlert(input: {
+      ref: AlertSubjectRef;
+      evaluation: AlertEvaluation;
+    }): Promise<{ alertId: string; created: boolean }> {
       return openAlert(em(), input.ref, input.evaluation, new Date());
     },
     async recordAlertChange(input: { alertId: string; change: AlertChange }): Promise<{ state: string }> {
@@ -71,8 +91,22 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
       return { state: view.state };
     },
     /** The sends of one escalation step, resolved now (who is on call now). */
-    async planAlertStep(input: { organizationId: string; alertId: string; step: EscalationStep; action: AlertAction; round?: number }) {
-      return planStepSends(em(), input.organizationId, input.alertId, input.step, input.action, input.round ?? 0, new Date());
+    async planAlertStep(input: {
+      organizationId: string;
+      alertId: string;
+      step: EscalationStep;
+      action: AlertAction;
+      round?: number;
+    }) {
+      return planStepSends(
+        em(),
+        input.organizationId,
+        input.alertId,
+        input.step,
+        input.action,
+        input.round ?? 0,
+        new Date(),
+      );
     },
     /** Everyone the alert told, to tell of its acknowledgement or resolution. */
     async planToldTargets(input: { alertId: string; action: AlertAction; round: number }): Promise<SendSpec[]> {
@@ -97,14 +131,35 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
       const a = alerts();
       const now = new Date();
       const prep = await prepareSend(em(), input.organizationId, input.alertId, input.spec, now);
-      if (prep.state !== 'pending') return { sendId: prep.sendId, state: prep.state, statusCode: null, error: null, response: null, latencyMs: 0 };
+      if (prep.state !== 'pending')
+        return { sendId: prep.sendId, state: prep.state, statusCode: null, error: null, response: null, latencyMs: 0 };
       const attemptNumber = Math.max(prep.attempt, Context.current().info.attempt);
       const message = input.test
         ? await testMessage(em(), a, input.test.channelId, now)
-        : await alertMessage(em(), a, input.alertId!, input.spec, input.spec.action as AlertAction, input.spec.level, input.actor ?? null, now);
+        : await alertMessage(
+            em(),
+            a,
+            input.alertId!,
+            input.spec,
+            input.spec.action as AlertAction,
+            input.spec.level,
+            input.actor ?? null,
+            now,
+          );
       const outcome = prep.target
-        ? await sendToTarget({ box: a.box, transport, mailer: a.mailer, endpoints: a.endpoints, timeoutMs: a.timeoutMs }, prep.target, message, `vigil-${prep.sendId}`)
-        : { statusCode: null, latencyMs: 0, error: 'channel_deleted: the channel was deleted', response: null, verdict: 'failed' as const };
+        ? await sendToTarget(
+            { box: a.box, transport, mailer: a.mailer, endpoints: a.endpoints, timeoutMs: a.timeoutMs },
+            prep.target,
+            message,
+            `vigil-${prep.sendId}`,
+          )
+        : {
+            statusCode: null,
+            latencyMs: 0,
+            error: 'channel_deleted: the channel was deleted',
+            response: null,
+            verdict: 'failed' as const,
+          };
       const final = outcome.verdict !== 'retry' || input.test !== undefined || attemptNumber >= SEND_ATTEMPTS;
       const state = await recordSendAttempt(em(), prep.sendId, {
         number: attemptNumber,
@@ -116,8 +171,16 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
         succeeded: outcome.verdict === 'delivered',
         final,
       });
-      if (!final) throw ApplicationFailure.retryable(outcome.error ?? `HTTP ${outcome.statusCode}`, 'notification_retry');
-      return { sendId: prep.sendId, state, statusCode: outcome.statusCode, error: outcome.error, response: outcome.response, latencyMs: outcome.latencyMs };
+      if (!final)
+        throw ApplicationFailure.retryable(outcome.error ?? `HTTP ${outcome.statusCode}`, 'notification_retry');
+      return {
+        sendId: prep.sendId,
+        state,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        response: outcome.response,
+        latencyMs: outcome.latencyMs,
+      };
     },
   };
 }

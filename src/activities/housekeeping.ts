@@ -1,5 +1,10 @@
 import type { Orm } from '../db/orm';
-import { pruneDispatchedEvents, pruneIdempotencyRecords, prunePendingSubscribers, pruneProbeTestJobs } from '../db/repositories/housekeeping-repository';
+import {
+  pruneDispatchedEvents,
+  pruneIdempotencyRecords,
+  prunePendingSubscribers,
+  pruneProbeTestJobs,
+} from '../db/repositories/housekeeping-repository';
 import { pruneRateLimitCounters } from '../db/repositories/rate-limit-repository';
 
 /** Deletes are idempotent, so Temporal may retry these freely. */
@@ -12,7 +17,9 @@ export function createHousekeepingActivities(deps: { orm: Orm }) {
       return pruneIdempotencyRecords(deps.orm.em.fork(), new Date(input.now));
     },
     /** Old dispatched events (30 days, with their deliveries and subscriber emails), probe-test jobs (7 days) and never-confirmed subscribers (30 days). */
-    async pruneDeliveredRecords(input: { now: string }): Promise<{ outboxEvents: number; probeTestJobs: number; pendingSubscribers: number }> {
+    async pruneDeliveredRecords(input: {
+      now: string;
+    }): Promise<{ outboxEvents: number; probeTestJobs: number; pendingSubscribers: number }> {
       const now = new Date(input.now);
       return {
         outboxEvents: await pruneDispatchedEvents(deps.orm.em.fork(), now),

@@ -4,7 +4,12 @@ import { ProblemError } from '../domain/error-catalog';
 import { type MaintenanceState, maintenanceState } from '../domain/maintenance-state';
 import { MaintenanceSchema } from '../db/entities';
 import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
-import { type MaintenanceTransition, applyMaintenanceTransition, loadMaintenance, viewOf } from '../usecases/maintenances/transitions';
+import {
+  type MaintenanceTransition,
+  applyMaintenanceTransition,
+  loadMaintenance,
+  viewOf,
+} from '../usecases/maintenances/transitions';
 
 export interface MaintenanceRef {
   organizationId: string;
@@ -28,7 +33,12 @@ export function createMaintenanceActivities(deps: { orm: Orm; maintenanceSchedul
     async loadMaintenanceSchedule(ref: MaintenanceRef): Promise<MaintenanceSchedule | null> {
       try {
         const m = await loadMaintenance(em(), ref);
-        return { start: m.scheduledStartAt.getTime(), end: m.scheduledEndAt.getTime(), state: maintenanceState(m), startingSoonSent: m.startingSoonAt != null };
+        return {
+          start: m.scheduledStartAt.getTime(),
+          end: m.scheduledEndAt.getTime(),
+          state: maintenanceState(m),
+          startingSoonSent: m.startingSoonAt != null,
+        };
       } catch (err) {
         if (err instanceof ProblemError && err.token === 'not_found') return null;
         throw err;
@@ -57,16 +67,22 @@ export function createMaintenanceActivities(deps: { orm: Orm; maintenanceSchedul
      * the row still says it is due: the workflow arrives a few seconds early so that many windows
      * due at the same second start on the dot instead of queueing behind the server's timers.
      */
-    async runMaintenanceTransition(input: MaintenanceRef & { transition: MaintenanceTransition; notBefore?: number }): Promise<boolean> {
+    async runMaintenanceTransition(
+      input: MaintenanceRef & { transition: MaintenanceTransition; notBefore?: number },
+    ): Promise<boolean> {
       if (input.notBefore !== undefined) {
         const wait = input.notBefore - Date.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_EARLY_WAIT_MS)));
       }
       try {
-        const { applied } = await applyMaintenanceTransition(em(), input, input.transition, new Date(), { strict: false, onlyWhenDue: input.notBefore !== undefined });
+        const { applied } = await applyMaintenanceTransition(em(), input, input.transition, new Date(), {
+          strict: false,
+          onlyWhenDue: input.notBefore !== undefined,
+        });
         return applied;
       } catch (err) {
-        if (err instanceof ProblemError && err.token === 'not_found') throw ApplicationFailure.nonRetryable('maintenance is gone', 'not_found');
+        if (err instanceof ProblemError && err.token === 'not_found')
+          throw ApplicationFailure.nonRetryable('maintenance is gone', 'not_found');
         throw err;
       }
     },

@@ -2,10 +2,28 @@ import { ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/clien
 import type { Orm } from '../db/orm';
 import { activityClient } from './metrics';
 import { onlineLocations } from '../db/repositories/location-repository';
-import { type RoundMetricRow, agentReadings, bucketRoundMetrics, roundMetric, roundMetricsByIds } from '../db/repositories/metric-round-repository';
+import {
+  type RoundMetricRow,
+  agentReadings,
+  bucketRoundMetrics,
+  roundMetric,
+  roundMetricsByIds,
+} from '../db/repositories/metric-round-repository';
 import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
 import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
-import { type AgentReading, type LocationAnswer, type PlannedCheck, type RecheckAnswer, type RoundMetric, agentLocations, agentVotes, compactPlanOf, indexAnswers, resolveLocations, roundVotes } from '../domain/metric-rounds';
+import {
+  type AgentReading,
+  type LocationAnswer,
+  type PlannedCheck,
+  type RecheckAnswer,
+  type RoundMetric,
+  agentLocations,
+  agentVotes,
+  compactPlanOf,
+  indexAnswers,
+  resolveLocations,
+  roundVotes,
+} from '../domain/metric-rounds';
 import { type IncomingSample, ingestPerOrganization } from '../usecases/metrics/ingest';
 
 /** What a round checks: its start (the time its samples carry) and the metrics with the locations that check each. */
@@ -59,8 +77,13 @@ export interface CompactRoundRecord {
 export type RoundOf = { bucket: MetricBucket } | { metricId: string } | { metricIds: string[] };
 
 /** Makes sure the Schedule of each bucket these metrics run in exists (one call per bucket). */
-async function ensureBuckets(ctx: NonNullable<ReturnType<typeof activityClient>>, metrics: readonly { id: string; intervalSeconds: number }[]): Promise<void> {
-  const buckets = new Map(metrics.map((m) => bucketOf(m.id, m.intervalSeconds)).map((b) => [`${b.intervalSeconds}:${b.slot}`, b]));
+async function ensureBuckets(
+  ctx: NonNullable<ReturnType<typeof activityClient>>,
+  metrics: readonly { id: string; intervalSeconds: number }[],
+): Promise<void> {
+  const buckets = new Map(
+    metrics.map((m) => bucketOf(m.id, m.intervalSeconds)).map((b) => [`${b.intervalSeconds}:${b.slot}`, b]),
+  );
   await Promise.all(
     [...buckets.values()].map((b) =>
       ctx.client.schedule.create(bucketScheduleOptions(b, ctx.taskQueue)).catch((err: unknown) => {
@@ -87,7 +110,7 @@ const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetri
     sourceType: m.sourceType,
     sourceConfig: m.sourceConfig,
     intervalSeconds: m.intervalSeconds,
-    thresholds: (m.thresholds) ?? null,
+    thresholds: m.thresholds ?? null,
     quorum: c.quorum,
     recheck: c.recheck,
     locations: resolveLocations(m.locations, online, isAgentLocation),
@@ -118,27 +141,42 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
     } else {
       const m = await roundMetric(e, input.metricId);
       if (ctx) {
-        await ctx.client.schedule.getHandle(`metric:${input.metricId}`).delete().catch((err: unknown) => {
-          if (!(err instanceof ScheduleNotFoundError)) throw err;
-        });
+        await ctx.client.schedule
+          .getHandle(`metric:${input.metricId}`)
+          .delete()
+          .catch((err: unknown) => {
+            if (!(err instanceof ScheduleNotFoundError)) throw err;
+          });
         if (m) await ensureBuckets(ctx, [m]);
       }
       rows = m ? [m] : [];
     }
     const online = rows.length ? (await onlineLocations(e, installation(ctx), new Date(started))).map((l) => l.id) : [];
-    const metrics = rows.map((m) => toRoundMetric(m, online)).filter((m) => m.locations.length > 0 || m.agents.length > 0);
+    const metrics = rows
+      .map((m) => toRoundMetric(m, online))
+      .filter((m) => m.locations.length > 0 || m.agents.length > 0);
     return { roundStart: new Date(started).toISOString(), startedLateMs, found: rows.length, online, metrics };
   };
-  const record = async (roundStart: string, metrics: readonly RoundMetric[], answerList: readonly LocationAnswer[], rechecks: readonly RecheckAnswer[]): Promise<RoundRecorded> => {
+  const record = async (
+    roundStart: string,
+    metrics: readonly RoundMetric[],
+    answerList: readonly LocationAnswer[],
+    rechecks: readonly RecheckAnswer[],
+  ): Promise<RoundRecorded> => {
     const sampledAt = new Date(roundStart);
     const answers = indexAnswers(answerList);
     const voters = metrics.filter((m) => m.agents.length > 0).map((m) => m.metricId);
-    const readings = voters.length ? await agentReadings(em(), voters) : new Map<string, Record<string, AgentReading>>();
+    const readings = voters.length
+      ? await agentReadings(em(), voters)
+      : new Map<string, Record<string, AgentReading>>();
     const byOrg = new Map<string, IncomingSample[]>();
     let unanswered = 0;
     let failing = 0;
     for (const m of metrics) {
-      const votes = [...roundVotes(m, answers, rechecks), ...agentVotes(m, readings.get(m.metricId) ?? null, sampledAt.getTime())].sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
+      const votes = [
+        ...roundVotes(m, answers, rechecks),
+        ...agentVotes(m, readings.get(m.metricId) ?? null, sampledAt.getTime()),
+      ].sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
       const outcome = roundOutcome(votes, m.quorum);
       const rep = outcome.representative;
       if (!rep) {
@@ -147,7 +185,14 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
       }
       if (outcome.outcome === 'failing') failing++;
       const list = byOrg.get(m.organization) ?? [];
-      list.push({ metricId: m.metricId, sampledAt, value: rep.value, reason: rep.value === null ? rep.reason : null, status: rep.status, votes });
+      list.push({
+        metricId: m.metricId,
+        sampledAt,
+        value: rep.value,
+        reason: rep.value === null ? rep.reason : null,
+        status: rep.status,
+        votes,
+      });
       byOrg.set(m.organization, list);
     }
     const stored = await ingestPerOrganization(em, byOrg, "the round's samples");
@@ -167,7 +212,13 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
     /** planMetricRound's plan, compact (CompactRoundPlan): what the round workflow writes into its history. */
     async planRound(input: RoundOf): Promise<CompactRoundPlan> {
       const p = await plan(input);
-      return { roundStart: p.roundStart, startedLateMs: p.startedLateMs, found: p.found, online: p.online, checks: compactPlanOf(p.metrics, p.online) };
+      return {
+        roundStart: p.roundStart,
+        startedLateMs: p.startedLateMs,
+        found: p.found,
+        online: p.online,
+        checks: compactPlanOf(p.metrics, p.online),
+      };
     },
 
     /**
@@ -191,7 +242,12 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
     async recordRound(input: CompactRoundRecord): Promise<RoundRecorded> {
       const e = em();
       const of = input.of;
-      const rows = 'bucket' in of ? await bucketRoundMetrics(e, of.bucket) : 'metricIds' in of ? await roundMetricsByIds(e, of.metricIds) : [await roundMetric(e, of.metricId)].filter((m): m is RoundMetricRow => m !== null);
+      const rows =
+        'bucket' in of
+          ? await bucketRoundMetrics(e, of.bucket)
+          : 'metricIds' in of
+            ? await roundMetricsByIds(e, of.metricIds)
+            : [await roundMetric(e, of.metricId)].filter((m): m is RoundMetricRow => m !== null);
       const planned = new Set(input.ids);
       const metrics = rows.filter((m) => planned.has(m.id)).map((m) => toRoundMetric(m, input.online));
       return record(input.roundStart, metrics, input.answers, input.rechecks);

@@ -2,7 +2,15 @@ import { Context } from '@temporalio/activity';
 import { type Client, ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
 import type { Orm } from '../db/orm';
 import { MetricSchema } from '../db/entities';
-import { type MetricBucket, bucketIdRange, bucketOf, bucketScheduleId, bucketScheduleOptions, mapBounded, plannedRunAt } from '../domain/metric-buckets';
+import {
+  type MetricBucket,
+  bucketIdRange,
+  bucketOf,
+  bucketScheduleId,
+  bucketScheduleOptions,
+  mapBounded,
+  plannedRunAt,
+} from '../domain/metric-buckets';
 import { ALL_SOURCE_TYPES, runsInCloud } from '../domain/source-types';
 import { type ProberDeps, runCloudProbe } from '../probes/cloud-run';
 import { type IncomingSample, ingestPerOrganization, ingestSamples } from '../usecases/metrics/ingest';
@@ -44,7 +52,14 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
   const em = () => deps.orm.em.fork();
   const bucketWhere = (b: MetricBucket) => {
     const { from, below } = bucketIdRange(b);
-    return { intervalSeconds: b.intervalSeconds, agent: null, deletedAt: null, pausedAt: null, sourceType: { $in: CLOUD_SOURCE_TYPES }, id: below ? { $gte: from, $lt: below } : { $gte: from } };
+    return {
+      intervalSeconds: b.intervalSeconds,
+      agent: null,
+      deletedAt: null,
+      pausedAt: null,
+      sourceType: { $in: CLOUD_SOURCE_TYPES },
+      id: below ? { $gte: from, $lt: below } : { $gte: from },
+    };
   };
   return {
     /**
@@ -57,11 +72,19 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
       const temporal = activityClient();
       if (temporal) {
         await temporal.client.schedule.getHandle(`metric:${input.metricId}`).delete().catch(ignoreNotFound);
-        if (m && runsInCloud(m.sourceType, m.agent)) await temporal.client.schedule.create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), temporal.taskQueue)).catch(ignoreExisting);
+        if (m && runsInCloud(m.sourceType, m.agent))
+          await temporal.client.schedule
+            .create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), temporal.taskQueue))
+            .catch(ignoreExisting);
       }
       if (!m || m.agent || !deps.prober) return 'skipped';
       const outcome = await runCloudProbe(deps.prober, m.sourceType, m.sourceConfig);
-      await ingestSamples(em(), m.organization, [{ metricId: m.id, sampledAt: new Date(), value: outcome.value, reason: outcome.reason }], new Date());
+      await ingestSamples(
+        em(),
+        m.organization,
+        [{ metricId: m.id, sampledAt: new Date(), value: outcome.value, reason: outcome.reason }],
+        new Date(),
+      );
       return outcome.reason ?? 'measured';
     },
 
@@ -74,13 +97,22 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
     async runCloudMetricBucket(b: MetricBucket): Promise<BucketRun> {
       const startedAt = Date.now();
       const startedLateMs = startedAt - plannedRunAt(b, startedAt);
-      const metrics = await em().find(MetricSchema, bucketWhere(b), { fields: ['id', 'organization', 'sourceType', 'sourceConfig'], orderBy: { id: 'asc' } });
+      const metrics = await em().find(MetricSchema, bucketWhere(b), {
+        fields: ['id', 'organization', 'sourceType', 'sourceConfig'],
+        orderBy: { id: 'asc' },
+      });
       if (!metrics.length || !deps.prober) return { metrics: metrics.length, stored: 0, startedLateMs };
       const prober = deps.prober;
       const samples = await mapBounded(metrics, BUCKET_CHECK_CONCURRENCY, async (m) => {
         const sampledAt = new Date();
-        const outcome = await runCloudProbe(prober, m.sourceType, m.sourceConfig).catch(() => ({ value: null, reason: 'source_threw' }));
-        return { organization: m.organization, sample: { metricId: m.id, sampledAt, value: outcome.value, reason: outcome.reason } satisfies IncomingSample };
+        const outcome = await runCloudProbe(prober, m.sourceType, m.sourceConfig).catch(() => ({
+          value: null,
+          reason: 'source_threw',
+        }));
+        return {
+          organization: m.organization,
+          sample: { metricId: m.id, sampledAt, value: outcome.value, reason: outcome.reason } satisfies IncomingSample,
+        };
       });
       const byOrg = new Map<string, IncomingSample[]>();
       for (const s of samples) {

@@ -37,7 +37,9 @@ export interface ProbeChecksOutput {
  * version.
  */
 export interface ProbeLocationActivities {
-  probeChecks<I extends ProbeChecksInput | CompactBatch>(input: I): Promise<I extends CompactBatch ? CompactBatchAnswer : ProbeChecksOutput>;
+  probeChecks<I extends ProbeChecksInput | CompactBatch>(
+    input: I,
+  ): Promise<I extends CompactBatch ? CompactBatchAnswer : ProbeChecksOutput>;
 }
 
 /** How often a running batch heartbeats (the round workflow gives it LOCATION_BATCH_HEARTBEAT_TIMEOUT). */
@@ -60,7 +62,11 @@ function activityContext(): Context | null {
  * whatever goes wrong is its reason. Never opens the database.
  */
 export function createProbeLocationActivities(deps: { location: string; prober: ProberDeps }): ProbeLocationActivities {
-  const run = async <T>(count: number, source: (i: number) => [string, Record<string, unknown>], answer: (i: number, at: number, outcome: { value: number | null; reason: string | null }) => T): Promise<T[]> => {
+  const run = async <T>(
+    count: number,
+    source: (i: number) => [string, Record<string, unknown>],
+    answer: (i: number, at: number, outcome: { value: number | null; reason: string | null }) => T,
+  ): Promise<T[]> => {
     const ctx = activityContext();
     // Alive while its checks wait on slow targets: the round's heartbeat timeout tells a dead
     // prober (SIGKILL, partition) from a busy one in seconds, not at the batch's 35 s bound.
@@ -70,20 +76,38 @@ export function createProbeLocationActivities(deps: { location: string; prober: 
       return await mapBounded(order, LOCATION_CHECK_CONCURRENCY, async (i) => {
         const at = Date.now();
         const [type, config] = source(i);
-        const outcome = await runCloudProbe(deps.prober, type, config).catch(() => ({ value: null, reason: 'source_threw' }));
+        const outcome = await runCloudProbe(deps.prober, type, config).catch(() => ({
+          value: null,
+          reason: 'source_threw',
+        }));
         return answer(i, at, outcome);
       });
     } finally {
       if (beat) clearInterval(beat);
     }
   };
-  const probeChecks = async (input: ProbeChecksInput | CompactBatch): Promise<ProbeChecksOutput | CompactBatchAnswer> => {
+  const probeChecks = async (
+    input: ProbeChecksInput | CompactBatch,
+  ): Promise<ProbeChecksOutput | CompactBatchAnswer> => {
     if ('sources' in input) {
       const startedAt = Date.now();
-      const results = await run(input.sources.length, (i) => input.sources[i]!, (_, at, o): CompactBatchAnswer['results'][number] => [o.value, o.reason, at - startedAt]);
+      const results = await run(
+        input.sources.length,
+        (i) => input.sources[i]!,
+        (_, at, o): CompactBatchAnswer['results'][number] => [o.value, o.reason, at - startedAt],
+      );
       return { location: deps.location, startedAt: new Date(startedAt).toISOString(), results };
     }
-    const results = await run(input.checks.length, (i) => [input.checks[i]!.sourceType, input.checks[i]!.sourceConfig], (i, at, o): ProbeCheckResult => ({ metricId: input.checks[i]!.metricId, value: o.value, reason: o.reason, at: new Date(at).toISOString() }));
+    const results = await run(
+      input.checks.length,
+      (i) => [input.checks[i]!.sourceType, input.checks[i]!.sourceConfig],
+      (i, at, o): ProbeCheckResult => ({
+        metricId: input.checks[i]!.metricId,
+        value: o.value,
+        reason: o.reason,
+        at: new Date(at).toISOString(),
+      }),
+    );
     return { location: deps.location, results };
   };
   return { probeChecks } as ProbeLocationActivities;

@@ -11,7 +11,8 @@ export function createProbeTestActivities(deps: { orm: Orm; prober?: ProberDeps;
   return {
     /** Runs a cloud probe test once and stores its outcome; a job already final is left alone. */
     async runCloudProbeTest(input: { jobId: string }): Promise<void> {
-      if (!deps.prober) throw ApplicationFailure.nonRetryable('This worker was started without the cloud prober', 'not_configured');
+      if (!deps.prober)
+        throw ApplicationFailure.nonRetryable('This worker was started without the cloud prober', 'not_configured');
       // A request waiting in this process hands the job over and takes the result back directly.
       // A retry reads the row: the first attempt may have stored the outcome after all.
       const local = Context.current().info.attempt === 1 ? deps.localProbeJobs?.take(input.jobId) : undefined;

@@ -1,6 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
-import { type BatchOutcome, type EmailDeps, completeEmailRun, planEmails, sendEmailBatch } from '../usecases/status-pages/notifications';
+import {
+  type BatchOutcome,
+  type EmailDeps,
+  completeEmailRun,
+  planEmails,
+  sendEmailBatch,
+} from '../usecases/status-pages/notifications';
 
 export type { EmailDeps } from '../usecases/status-pages/notifications';
 
@@ -10,7 +16,8 @@ export const EMAIL_BATCH = 50;
 export function createSubscriberEmailActivities(deps: { orm: Orm; email?: EmailDeps }) {
   const em = () => deps.orm.em.fork();
   const email = () => {
-    if (!deps.email) throw ApplicationFailure.nonRetryable('This worker was started without a mailer', 'not_configured');
+    if (!deps.email)
+      throw ApplicationFailure.nonRetryable('This worker was started without a mailer', 'not_configured');
     return deps.email;
   };
   return {

@@ -41,7 +41,11 @@ export function createWebhookActivities(deps: { orm: Orm; webhooks?: WebhookDeps
   const allowed = parseCidrList(deps.webhooks?.allowCidrs);
   const transport = webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address)));
   const webhooks = (): WebhookDeps => {
-    if (!deps.webhooks) throw ApplicationFailure.nonRetryable('This worker was started without webhook delivery configured', 'not_configured');
+    if (!deps.webhooks)
+      throw ApplicationFailure.nonRetryable(
+        'This worker was started without webhook delivery configured',
+        'not_configured',
+      );
     return deps.webhooks;
   };
   return {
@@ -62,9 +66,21 @@ export function createWebhookActivities(deps: { orm: Orm; webhooks?: WebhookDeps
       };
       const r = await postWebhook(transport, url, headers, body, w.timeoutMs);
       // A refused receiver address stays refused: no point retrying it for a day.
-      const verdict = r.error?.startsWith('target_not_public:') ? 'give_up' : r.statusCode === null ? 'retry' : verdictForStatus(r.statusCode);
+      const verdict = r.error?.startsWith('target_not_public:')
+        ? 'give_up'
+        : r.statusCode === null
+          ? 'retry'
+          : verdictForStatus(r.statusCode);
       const retryInMs =
-        verdict === 'retry' ? retryDelayMs(input.policy, input.attempt, input.elapsedMs + r.latencyMs, input.jitter, parseRetryAfter(r.retryAfter, Date.now())) : null;
+        verdict === 'retry'
+          ? retryDelayMs(
+              input.policy,
+              input.attempt,
+              input.elapsedMs + r.latencyMs,
+              input.jitter,
+              parseRetryAfter(r.retryAfter, Date.now()),
+            )
+          : null;
       const state = await recordAttempt(em(), input.deliveryId, {
         number: input.attempt,
         attemptedAt,

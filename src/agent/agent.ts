@@ -58,7 +58,10 @@ export class VigilAgent {
     this.api = new AgentApiClient(opts.apiUrl, opts.token);
     this.clock = opts.clock ?? new AgentClock();
     this.refs = secretRefResolver(opts.env ?? process.env, (variable, rule) =>
-      this.log('warn', 'a probe test names a variable the agent does not send; it resolves to nothing', { variable, rule }),
+      this.log('warn', 'a probe test names a variable the agent does not send; it resolves to nothing', {
+        variable,
+        rule,
+      }),
     );
   }
 
@@ -69,7 +72,12 @@ export class VigilAgent {
   /** Resolves after the first heartbeat was accepted (a bad token fails here). */
   async start(): Promise<{ agentId: string }> {
     const first = await this.heartbeat();
-    this.log('info', 'agent connected', { agent_id: first.agent_id, version: AGENT_VERSION, session: this.session, clock_offset_ms: this.clock.offsetMs() });
+    this.log('info', 'agent connected', {
+      agent_id: first.agent_id,
+      version: AGENT_VERSION,
+      session: this.session,
+      clock_offset_ms: this.clock.offsetMs(),
+    });
     this.heartbeatTimer = setInterval(() => {
       this.heartbeat().catch((err) => this.log('warn', 'heartbeat failed', { error: String(err) }));
     }, this.opts.heartbeatMs ?? 15_000);
@@ -96,8 +104,15 @@ export class VigilAgent {
     this.clock.observe(sent, this.clock.mark(), answer.server_time);
     const offset = this.clock.offsetMs();
     // Said once, and again when it moves by more than a second: a host clock that is off is worth knowing about.
-    if (offset !== null && Math.abs(offset) >= 1_000 && (this.reportedOffsetMs === null || Math.abs(offset - this.reportedOffsetMs) >= 1_000)) {
-      this.log('warn', "this host's clock is off from the server's; samples and job deadlines use server time", { clock_offset_ms: offset, uncertainty_ms: this.clock.uncertaintyMs() });
+    if (
+      offset !== null &&
+      Math.abs(offset) >= 1_000 &&
+      (this.reportedOffsetMs === null || Math.abs(offset - this.reportedOffsetMs) >= 1_000)
+    ) {
+      this.log('warn', "this host's clock is off from the server's; samples and job deadlines use server time", {
+        clock_offset_ms: offset,
+        uncertainty_ms: this.clock.uncertaintyMs(),
+      });
       this.reportedOffsetMs = offset;
     }
     return answer;
@@ -122,7 +137,11 @@ export class VigilAgent {
           await new Promise((r) => setTimeout(r, 50));
           continue;
         }
-        const { jobs, config_changed } = await this.api.poll(this.opts.pollSeconds ?? 25, this.configVersion ?? undefined, this.session);
+        const { jobs, config_changed } = await this.api.poll(
+          this.opts.pollSeconds ?? 25,
+          this.configVersion ?? undefined,
+          this.session,
+        );
         backoffMs = 500;
         for (const job of jobs) void this.run(job);
         if (config_changed) await this.refreshConfig();
@@ -154,7 +173,15 @@ export class VigilAgent {
         defaultTimeoutMs: 10_000,
         deadlineMs,
       });
-      await this.api.postResult(job.job_id, { outcome: { value: o.value, unit: o.unit, value_description: o.value_description, reason: o.reason, duration_ms: o.duration_ms } });
+      await this.api.postResult(job.job_id, {
+        outcome: {
+          value: o.value,
+          unit: o.unit,
+          value_description: o.value_description,
+          reason: o.reason,
+          duration_ms: o.duration_ms,
+        },
+      });
     } catch (err) {
       this.log('error', 'running a job failed', { job_id: job.job_id, error: String(err) });
       await this.api.postResult(job.job_id, { error: { reason: 'agent_error' } }).catch(() => undefined);

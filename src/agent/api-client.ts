@@ -29,7 +29,10 @@ export class AgentApiClient {
     const res = await request(`${this.baseUrl.replace(/\/$/, '')}${path}`, {
       method,
       dispatcher: this.dispatcher,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -47,21 +50,44 @@ export class AgentApiClient {
   }
 
   /** `session` names this process: a new one tells the API that jobs the previous process held will never be answered. */
-  heartbeat(version: string, hostname: string, session?: string): Promise<{ agent_id: string; organization_id: string; server_time: string }> {
+  heartbeat(
+    version: string,
+    hostname: string,
+    session?: string,
+  ): Promise<{ agent_id: string; organization_id: string; server_time: string }> {
     return this.call('POST', '/v1/agent/heartbeat', { version, hostname, ...(session ? { session } : {}) });
   }
 
-  poll(waitSeconds: number, configVersion?: string, session?: string): Promise<{ jobs: AgentJob[]; config_changed: boolean }> {
+  poll(
+    waitSeconds: number,
+    configVersion?: string,
+    session?: string,
+  ): Promise<{ jobs: AgentJob[]; config_changed: boolean }> {
     const version = configVersion ? `&config_version=${encodeURIComponent(configVersion)}` : '';
     const own = session ? `&session=${encodeURIComponent(session)}` : '';
-    return this.call('GET', `/v1/agent/jobs?wait_seconds=${waitSeconds}${version}${own}`, undefined, (waitSeconds + 15) * 1000);
+    return this.call(
+      'GET',
+      `/v1/agent/jobs?wait_seconds=${waitSeconds}${version}${own}`,
+      undefined,
+      (waitSeconds + 15) * 1000,
+    );
   }
 
-  config(): Promise<{ version: string; metrics: { metric_id: string; source_type: string; source_config: Record<string, unknown>; interval_seconds: number }[] }> {
+  config(): Promise<{
+    version: string;
+    metrics: {
+      metric_id: string;
+      source_type: string;
+      source_config: Record<string, unknown>;
+      interval_seconds: number;
+    }[];
+  }> {
     return this.call('GET', '/v1/agent/config');
   }
 
-  postSamples(samples: unknown[]): Promise<{ accepted: number; rejected?: { index: number; metric_id: string; reason?: string }[] }> {
+  postSamples(
+    samples: unknown[],
+  ): Promise<{ accepted: number; rejected?: { index: number; metric_id: string; reason?: string }[] }> {
     return this.call('POST', '/v1/agent/samples', { samples });
   }
 

@@ -35,7 +35,10 @@ export interface CustomProbeContext {
   signal: AbortSignal;
 }
 export type CustomProbeResult = number | { value: number; metadata?: Record<string, unknown> };
-export type CustomProbeFn = (config: Record<string, unknown>, ctx: CustomProbeContext) => CustomProbeResult | Promise<CustomProbeResult>;
+export type CustomProbeFn = (
+  config: Record<string, unknown>,
+  ctx: CustomProbeContext,
+) => CustomProbeResult | Promise<CustomProbeResult>;
 export type CustomProbeRegistry = ReadonlyMap<string, CustomProbeFn>;
 
 export interface RunCustomProbeOptions {
@@ -47,21 +50,30 @@ export interface RunCustomProbeOptions {
 type Metadata = NonNullable<ProbeOutcome['metadata']>;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
 
 const realRequire = createRequire(__filename);
 // Kept out of tsc's reach, which would turn import() into require() under CommonJS.
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed body, not code from input
-const dynamicImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
+const dynamicImport = new Function('specifier', 'return import(specifier)') as (
+  specifier: string,
+) => Promise<Record<string, unknown>>;
 
 /** Named functions of a loaded module: its own function exports, and those of an object default export. */
 function functionsOf(mod: unknown): Map<string, CustomProbeFn> {
   const out = new Map<string, CustomProbeFn>();
   if (typeof mod !== 'object' || mod === null) return out;
   const m = mod as Record<string, unknown>;
-  const sources = [typeof m.default === 'object' && m.default !== null ? (m.default as Record<string, unknown>) : {}, m];
+  const sources = [
+    typeof m.default === 'object' && m.default !== null ? (m.default as Record<string, unknown>) : {},
+    m,
+  ];
   for (const source of sources) {
-    for (const [name, fn] of Object.entries(source)) if (name !== 'default' && typeof fn === 'function') out.set(name, fn as CustomProbeFn);
+    for (const [name, fn] of Object.entries(source))
+      if (name !== 'default' && typeof fn === 'function') out.set(name, fn as CustomProbeFn);
   }
   return out;
 }
@@ -112,13 +124,24 @@ function fromReturn(name: string, ret: unknown): ProbeOutcome {
   if (isPlainObject(ret)) {
     value = ret.value;
     if (ret.metadata !== undefined) {
-      if (!isPlainObject(ret.metadata)) return noValue('custom_probe_bad_return', { probe: name, detail: 'metadata must be an object' });
+      if (!isPlainObject(ret.metadata))
+        return noValue('custom_probe_bad_return', { probe: name, detail: 'metadata must be an object' });
       metadata = cleanMetadata(ret.metadata);
     }
   }
-  if (typeof value !== 'number') return noValue('custom_probe_bad_return', { probe: name, returned: Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value });
+  if (typeof value !== 'number')
+    return noValue('custom_probe_bad_return', {
+      probe: name,
+      returned: Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value,
+    });
   if (!Number.isFinite(value)) return noValue('non_finite_value', { probe: name });
-  return { value, unit: null, value_description: `custom probe ${name}`, reason: null, ...(metadata ? { metadata } : {}) };
+  return {
+    value,
+    unit: null,
+    value_description: `custom probe ${name}`,
+    reason: null,
+    ...(metadata ? { metadata } : {}),
+  };
 }
 
 /** The timeout a run gets: `requested` clamped to 1..30 000 ms, the default when absent or not finite. */
@@ -128,10 +151,20 @@ export function customProbeTimeoutMs(requested: number | undefined): number {
 }
 
 /** Runs one registered function with a timeout; never throws. */
-export async function runCustomProbe(registry: CustomProbeRegistry, name: string, config: unknown, opts: RunCustomProbeOptions = {}): Promise<ProbeOutcome> {
+export async function runCustomProbe(
+  registry: CustomProbeRegistry,
+  name: string,
+  config: unknown,
+  opts: RunCustomProbeOptions = {},
+): Promise<ProbeOutcome> {
   const fn = typeof name === 'string' ? registry.get(name) : undefined;
-  if (!fn) return noValue('custom_probe_not_found', { probe: String(name), available: [...registry.keys()].slice(0, 20).join(',') });
-  if (!isPlainObject(config)) return noValue('custom_probe_config_invalid', { probe: name, error: 'config must be an object' });
+  if (!fn)
+    return noValue('custom_probe_not_found', {
+      probe: String(name),
+      available: [...registry.keys()].slice(0, 20).join(','),
+    });
+  if (!isPlainObject(config))
+    return noValue('custom_probe_config_invalid', { probe: name, error: 'config must be an object' });
   const timeoutMs = customProbeTimeoutMs(opts.timeoutMs);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -140,7 +173,9 @@ export async function runCustomProbe(registry: CustomProbeRegistry, name: string
     timer = setTimeout(() => resolve(TIMEOUT), timeoutMs);
   });
   try {
-    const call = Promise.resolve().then(() => fn(structuredClone(config), { env: { ...(opts.env ?? process.env) }, signal: controller.signal }));
+    const call = Promise.resolve().then(() =>
+      fn(structuredClone(config), { env: { ...(opts.env ?? process.env) }, signal: controller.signal }),
+    );
     call.catch(() => undefined); // a late rejection after the timeout is nobody's business
     const ret = await Promise.race([call, timeout]);
     if (ret === TIMEOUT) {
@@ -150,7 +185,10 @@ export async function runCustomProbe(registry: CustomProbeRegistry, name: string
     return fromReturn(name, ret);
   } catch (err) {
     if (typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'ConfigError') {
-      return noValue('custom_probe_config_invalid', { probe: name, error: String((err as { message?: unknown }).message) });
+      return noValue('custom_probe_config_invalid', {
+        probe: name,
+        error: String((err as { message?: unknown }).message),
+      });
     }
     return noValue('custom_probe_error', { probe: name, ...errorMetadata(err) });
   } finally {

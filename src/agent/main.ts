@@ -21,7 +21,9 @@ export async function main(): Promise<void> {
   const otlpPort = await otlp.start().then(
     (r) => r.port,
     (err) => {
-      log('error', 'the OTLP receiver could not start; otlp metrics answer push_source_init_failed', { error: String(err) });
+      log('error', 'the OTLP receiver could not start; otlp metrics answer push_source_init_failed', {
+        error: String(err),
+      });
       return null;
     },
   );
@@ -31,9 +33,22 @@ export async function main(): Promise<void> {
   // for a wrong host clock on its own (see AgentClock).
   const skewMs = Number(process.env.VIGIL_AGENT_CLOCK_OFFSET_MS ?? 0);
   const clock = new AgentClock(Number.isFinite(skewMs) ? skewMs : 0);
-  const agent = new VigilAgent({ apiUrl, token, registry: PROBES, log, otlp: otlpPort === null && otlp.disabled ? null : otlp, customProbes, clock, onFatal: () => process.exit(1) });
+  const agent = new VigilAgent({
+    apiUrl,
+    token,
+    registry: PROBES,
+    log,
+    otlp: otlpPort === null && otlp.disabled ? null : otlp,
+    customProbes,
+    clock,
+    onFatal: () => process.exit(1),
+  });
   const { agentId } = await agent.start();
-  log('info', `vigil-agent ${AGENT_VERSION} running`, { agent_id: agentId, otlp_port: otlpPort, custom_probes: [...customProbes.keys()] });
+  log('info', `vigil-agent ${AGENT_VERSION} running`, {
+    agent_id: agentId,
+    otlp_port: otlpPort,
+    custom_probes: [...customProbes.keys()],
+  });
   const stop = () => {
     Promise.all([agent.stop(), otlp.stop()]).then(
       () => process.exit(0),

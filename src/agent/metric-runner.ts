@@ -50,7 +50,12 @@ export class MetricRunner {
   private readonly refs: (name: string) => string | undefined;
 
   constructor(private readonly opts: MetricRunnerOptions) {
-    this.refs = secretRefResolver(opts.env, (variable, rule) => opts.log?.('warn', 'a metric names a variable the agent does not send; it resolves to nothing', { variable, rule }));
+    this.refs = secretRefResolver(opts.env, (variable, rule) =>
+      opts.log?.('warn', 'a metric names a variable the agent does not send; it resolves to nothing', {
+        variable,
+        rule,
+      }),
+    );
     this.flushTimer = setInterval(() => void this.flush(), opts.flushMs ?? 2_000);
   }
 
@@ -83,7 +88,12 @@ export class MetricRunner {
       this.opts.log?.('error', 'a metric run failed', { metric_id: m.metric_id, error: String(err) });
       outcome = { value: null, reason: 'source_threw' };
     }
-    this.buffer.push({ metric_id: m.metric_id, sampled_at: sampledAt.toISOString(), value: outcome.value, reason: outcome.value === null ? (outcome.reason ?? 'no_data') : null });
+    this.buffer.push({
+      metric_id: m.metric_id,
+      sampled_at: sampledAt.toISOString(),
+      value: outcome.value,
+      reason: outcome.value === null ? (outcome.reason ?? 'no_data') : null,
+    });
     if (this.buffer.length > MAX_BUFFERED) this.buffer.splice(0, this.buffer.length - MAX_BUFFERED);
   }
 
@@ -94,11 +104,24 @@ export class MetricRunner {
       return query.success ? this.opts.otlp.value(query.data) : { value: null, reason: 'invalid_config' };
     }
     if (m.source_type === 'custom') {
-      const { probe, config, timeout_ms } = m.source_config as { probe?: unknown; config?: unknown; timeout_ms?: number };
-      return runCustomProbe(this.opts.customProbes ?? new Map(), String(probe ?? ''), config ?? {}, { timeoutMs: timeout_ms, env: this.opts.env });
+      const { probe, config, timeout_ms } = m.source_config as {
+        probe?: unknown;
+        config?: unknown;
+        timeout_ms?: number;
+      };
+      return runCustomProbe(this.opts.customProbes ?? new Map(), String(probe ?? ''), config ?? {}, {
+        timeoutMs: timeout_ms,
+        env: this.opts.env,
+      });
     }
     const env = this.opts.env;
-    return runProbe(this.opts.registry, m.source_type, m.source_config, { mode: 'agent', env: this.refs, setting: (n) => env[n], defaultTimeoutMs: 10_000, deadlineMs: Math.min(30_000, m.interval_seconds * 1000) });
+    return runProbe(this.opts.registry, m.source_type, m.source_config, {
+      mode: 'agent',
+      env: this.refs,
+      setting: (n) => env[n],
+      defaultTimeoutMs: 10_000,
+      deadlineMs: Math.min(30_000, m.interval_seconds * 1000),
+    });
   }
 
   /** Posts what is buffered; on failure the samples wait for the next flush. */
@@ -110,9 +133,15 @@ export class MetricRunner {
           const answer = await this.opts.api.postSamples(batch);
           this.buffer.splice(0, batch.length);
           const future = answer.rejected?.filter((r) => r.reason === 'sampled_in_future') ?? [];
-          if (future.length) this.opts.log?.('warn', 'the API refused samples stamped in its future; check this host\'s clock', { rejected: future.length });
+          if (future.length)
+            this.opts.log?.('warn', "the API refused samples stamped in its future; check this host's clock", {
+              rejected: future.length,
+            });
         } catch (err) {
-          this.opts.log?.('warn', 'posting samples failed; they are kept for the next try', { error: String(err), buffered: this.buffer.length });
+          this.opts.log?.('warn', 'posting samples failed; they are kept for the next try', {
+            error: String(err),
+            buffered: this.buffer.length,
+          });
           return;
         }
       }

@@ -56,7 +56,8 @@ export function sortedQuantile(values: readonly number[], q: number): number {
 /** Quantile of explicit-bucket histograms with the same bounds, merged. */
 export function histogramQuantile(samples: readonly HistogramSample[], q: number): Result {
   const bounds = samples[samples.length - 1]!.bounds;
-  if (bounds.length === 0) return { reason: 'otlp_aggregation_unavailable', metadata: { detail: 'histogram has no bucket bounds' } };
+  if (bounds.length === 0)
+    return { reason: 'otlp_aggregation_unavailable', metadata: { detail: 'histogram has no bucket bounds' } };
   const counts = new Array<number>(bounds.length + 1).fill(0);
   for (const s of samples) {
     if (s.bounds.length !== bounds.length || s.bounds.some((b, i) => b !== bounds[i])) continue;
@@ -84,12 +85,22 @@ function aggregate(samples: readonly OtlpSample[], aggregation: OtlpAggregation)
   const q = QUANTILES[aggregation];
   if (newest.kind === 'number') {
     const nums = samples as Extract<OtlpSample, { kind: 'number' }>[];
-    if (q !== undefined) return { value: sortedQuantile(nums.map((s) => s.value), q) };
+    if (q !== undefined)
+      return {
+        value: sortedQuantile(
+          nums.map((s) => s.value),
+          q,
+        ),
+      };
     switch (aggregation) {
-      case 'count': return { value: nums.length };
-      case 'last': return { value: newest.value };
-      case 'sum': return { value: nums.reduce((a, s) => a + s.increment, 0) };
-      default: return { value: nums.reduce((a, s) => a + s.value, 0) / nums.length };
+      case 'count':
+        return { value: nums.length };
+      case 'last':
+        return { value: newest.value };
+      case 'sum':
+        return { value: nums.reduce((a, s) => a + s.increment, 0) };
+      default:
+        return { value: nums.reduce((a, s) => a + s.value, 0) / nums.length };
     }
   }
   const dists = samples as Exclude<OtlpSample, { kind: 'number' }>[];
@@ -100,16 +111,20 @@ function aggregate(samples: readonly OtlpSample[], aggregation: OtlpAggregation)
       if (hit) return { value: hit.value };
       return { reason: 'otlp_aggregation_unavailable', metadata: { detail: `summary does not report quantile ${q}` } };
     }
-    return { reason: 'otlp_aggregation_unavailable', metadata: { detail: 'quantiles are not supported on exponential histograms; use mean, count or sum' } };
+    return {
+      reason: 'otlp_aggregation_unavailable',
+      metadata: { detail: 'quantiles are not supported on exponential histograms; use mean, count or sum' },
+    };
   }
   const count = dists.reduce((a, s) => a + s.count, 0);
   if (aggregation === 'count') return { value: count };
   const last = aggregation === 'last';
   const used = last ? [newest] : dists;
-  if (used.some((s) => s.sum === null)) return { reason: 'otlp_aggregation_unavailable', metadata: { detail: 'data points carry no sum' } };
+  if (used.some((s) => s.sum === null))
+    return { reason: 'otlp_aggregation_unavailable', metadata: { detail: 'data points carry no sum' } };
   const sum = used.reduce((a, s) => a + s.sum!, 0);
   if (aggregation === 'sum') return { value: sum };
-  const n = last ? (newest).count : count;
+  const n = last ? newest.count : count;
   if (n === 0) return { reason: 'otlp_no_samples', metadata: { detail: 'no observations in the window' } };
   return { value: sum / n };
 }
@@ -120,7 +135,8 @@ const matches = (filter: OtlpQuery['attributes']) => (s: OtlpSample) =>
 /** No samples: the receiver's refusal inside the window when there is one, else otlp_no_samples. */
 function noSamples(store: OtlpStore, query: OtlpQuery, fromMs: number): ProbeOutcome {
   const refused = store.lastRejection();
-  if (refused && refused.atMs > fromMs) return noValue(refused.reason, { metric: query.metric, detail: refused.message });
+  if (refused && refused.atMs > fromMs)
+    return noValue(refused.reason, { metric: query.metric, detail: refused.message });
   return noValue('otlp_no_samples', { metric: query.metric, window_seconds: query.window_seconds });
 }
 
@@ -137,13 +153,20 @@ export function otlpValue(store: OtlpStore | null, rawQuery: OtlpQuery, now: Dat
   const newestMs = all[all.length - 1]!.timeMs;
   const staleSeconds = query.stale_seconds ?? query.window_seconds;
   if (newestMs < nowMs - staleSeconds * 1000) {
-    return noValue('otlp_stale', { metric: query.metric, newest_sample_age_s: Math.round((nowMs - newestMs) / 1000), stale_seconds: staleSeconds });
+    return noValue('otlp_stale', {
+      metric: query.metric,
+      newest_sample_age_s: Math.round((nowMs - newestMs) / 1000),
+      stale_seconds: staleSeconds,
+    });
   }
   // Samples stamped after `now` (an exporter clock slightly ahead) count as current.
   const inWindow = all.filter((s) => s.timeMs > fromMs);
   if (inWindow.length === 0) return noSamples(store, query, fromMs);
   const kind = inWindow[inWindow.length - 1]!.kind;
-  const result = aggregate(inWindow.filter((s) => s.kind === kind), query.aggregation);
+  const result = aggregate(
+    inWindow.filter((s) => s.kind === kind),
+    query.aggregation,
+  );
   if ('reason' in result) return noValue(result.reason, { metric: query.metric, ...result.metadata });
   if (!Number.isFinite(result.value)) return noValue('non_finite_value', { metric: query.metric });
   const unit = query.aggregation === 'count' ? null : (entry?.unit ?? null);

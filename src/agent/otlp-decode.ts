@@ -109,7 +109,8 @@ function anyValueToString(v: unknown): string | null {
   if (!isObj(v)) return null;
   if (typeof v.stringValue === 'string') return v.stringValue;
   if (typeof v.boolValue === 'boolean') return String(v.boolValue);
-  if (v.intValue !== undefined) return readInt(v.intValue)?.toString() ?? (typeof v.intValue === 'string' ? v.intValue : null);
+  if (v.intValue !== undefined)
+    return readInt(v.intValue)?.toString() ?? (typeof v.intValue === 'string' ? v.intValue : null);
   if (v.doubleValue !== undefined) return readDouble(v.doubleValue)?.toString() ?? null;
   if (typeof v.bytesValue === 'string') return v.bytesValue;
   if (isObj(v.arrayValue)) return JSON.stringify(list(v.arrayValue.values).map(anyValueToString));
@@ -130,7 +131,12 @@ export function readAttributes(v: unknown): Record<string, string> {
 function base(dp: Obj, resourceAttrs: OtlpAttributes): PointBase {
   const timeNs = readNanos(dp.timeUnixNano);
   if (timeNs === null) throw new PointError('data point without timeUnixNano');
-  return { timeNs, timeMs: nanosToMs(timeNs), startNs: readNanos(dp.startTimeUnixNano), attributes: { ...resourceAttrs, ...readAttributes(dp.attributes) } };
+  return {
+    timeNs,
+    timeMs: nanosToMs(timeNs),
+    startNs: readNanos(dp.startTimeUnixNano),
+    attributes: { ...resourceAttrs, ...readAttributes(dp.attributes) },
+  };
 }
 
 function count(v: unknown, field: string): number {
@@ -157,8 +163,17 @@ function histogramPoint(dp: Obj, attrs: OtlpAttributes, cumulative: boolean): Hi
   const bucketCounts = list(dp.bucketCounts).map((c) => readInt(c));
   if (bounds.some((b) => b === null || !Number.isFinite(b))) throw new PointError('explicitBounds holds a non-number');
   if (bucketCounts.some((c) => c === null || c < 0)) throw new PointError('bucketCounts holds a non-integer');
-  if (bucketCounts.length !== 0 && bucketCounts.length !== bounds.length + 1) throw new PointError('bucketCounts must have one more entry than explicitBounds');
-  return { kind: 'histogram', ...base(dp, attrs), cumulative, count: count(dp.count, 'count'), sum: optionalDouble(dp.sum, 'sum'), bounds: bounds as number[], bucketCounts: bucketCounts as number[] };
+  if (bucketCounts.length !== 0 && bucketCounts.length !== bounds.length + 1)
+    throw new PointError('bucketCounts must have one more entry than explicitBounds');
+  return {
+    kind: 'histogram',
+    ...base(dp, attrs),
+    cumulative,
+    count: count(dp.count, 'count'),
+    sum: optionalDouble(dp.sum, 'sum'),
+    bounds: bounds as number[],
+    bucketCounts: bucketCounts as number[],
+  };
 }
 
 function summaryPoint(dp: Obj, attrs: OtlpAttributes): SummaryPoint {
@@ -168,11 +183,21 @@ function summaryPoint(dp: Obj, attrs: OtlpAttributes): SummaryPoint {
     if (quantile === null || value === null) throw new PointError('quantileValues holds a non-number');
     return { quantile, value };
   });
-  return { kind: 'summary', ...base(dp, attrs), cumulative: true, count: count(dp.count, 'count'), sum: optionalDouble(dp.sum, 'sum'), quantiles };
+  return {
+    kind: 'summary',
+    ...base(dp, attrs),
+    cumulative: true,
+    count: count(dp.count, 'count'),
+    sum: optionalDouble(dp.sum, 'sum'),
+    quantiles,
+  };
 }
 
 /** The data points of one metric, each read by `read`; unreadable points are counted, not thrown. */
-function pointsOf(metric: Obj, resourceAttrs: OtlpAttributes): { points: OtlpPoint[]; rejected: number; firstError: string | null } {
+function pointsOf(
+  metric: Obj,
+  resourceAttrs: OtlpAttributes,
+): { points: OtlpPoint[]; rejected: number; firstError: string | null } {
   const out = { points: [] as OtlpPoint[], rejected: 0, firstError: null as string | null };
   const each = (data: unknown, read: (dp: Obj) => OtlpPoint) => {
     for (const dp of list(isObj(data) ? data.dataPoints : undefined)) {
@@ -192,17 +217,28 @@ function pointsOf(metric: Obj, resourceAttrs: OtlpAttributes): { points: OtlpPoi
   else if (metric.sum !== undefined) {
     const monotonic = isObj(metric.sum) && metric.sum.isMonotonic === true;
     each(metric.sum, (dp) => numberPoint(dp, resourceAttrs, temporality(metric.sum), monotonic));
-  } else if (metric.histogram !== undefined) each(metric.histogram, (dp) => histogramPoint(dp, resourceAttrs, temporality(metric.histogram)));
+  } else if (metric.histogram !== undefined)
+    each(metric.histogram, (dp) => histogramPoint(dp, resourceAttrs, temporality(metric.histogram)));
   else if (metric.exponentialHistogram !== undefined) {
     const cumulative = temporality(metric.exponentialHistogram);
-    each(metric.exponentialHistogram, (dp) => ({ kind: 'exponential_histogram', ...base(dp, resourceAttrs), cumulative, count: count(dp.count, 'count'), sum: optionalDouble(dp.sum, 'sum') }));
+    each(metric.exponentialHistogram, (dp) => ({
+      kind: 'exponential_histogram',
+      ...base(dp, resourceAttrs),
+      cumulative,
+      count: count(dp.count, 'count'),
+      sum: optionalDouble(dp.sum, 'sum'),
+    }));
   } else if (metric.summary !== undefined) each(metric.summary, (dp) => summaryPoint(dp, resourceAttrs));
   return out;
 }
 
 export function decodeMetricsRequest(body: unknown): DecodeResult {
   if (!isObj(body) || !Array.isArray(body.resourceMetrics)) {
-    return { ok: false, reason: 'otlp_malformed_payload', message: 'the body has no resourceMetrics array (is this a metrics export request?)' };
+    return {
+      ok: false,
+      reason: 'otlp_malformed_payload',
+      message: 'the body has no resourceMetrics array (is this a metrics export request?)',
+    };
   }
   const result = { ok: true as const, points: [] as DecodedPoint[], rejected: 0, firstError: null as string | null };
   for (const rm of body.resourceMetrics) {

@@ -44,13 +44,19 @@ export interface OtlpReceiverOptions {
   log?: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
 }
 
-export const isOtlpDisabled = (env: NodeJS.ProcessEnv): boolean => ['true', '1'].includes((env[OTLP_DISABLE_ENV] ?? '').trim().toLowerCase());
+export const isOtlpDisabled = (env: NodeJS.ProcessEnv): boolean =>
+  ['true', '1'].includes((env[OTLP_DISABLE_ENV] ?? '').trim().toLowerCase());
 
 const gunzipAsync = promisify(gunzip);
 const GRPC_INVALID_ARGUMENT = 3;
 
 class HttpFailure extends Error {
-  constructor(readonly status: number, readonly reason: string | null, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly reason: string | null,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }
@@ -135,7 +141,13 @@ export class OtlpReceiver {
   /** The value of an otlp metric (see otlpValue) at `now`. */
   value(query: OtlpQuery, now: Date | number = this.clock()): ProbeOutcome {
     if (!this.disabled && this.startError !== null) {
-      return { value: null, unit: null, value_description: null, reason: 'push_source_init_failed', metadata: { error: this.startError } };
+      return {
+        value: null,
+        unit: null,
+        value_description: null,
+        reason: 'push_source_init_failed',
+        metadata: { error: this.startError },
+      };
     }
     return otlpValue(this.store, query, now);
   }
@@ -144,19 +156,27 @@ export class OtlpReceiver {
     try {
       const path = (req.url ?? '/').split('?')[0];
       if (path !== OTLP_METRICS_PATH) throw new HttpFailure(404, null, `only POST ${OTLP_METRICS_PATH} is served`);
-      if (req.method !== 'POST') throw new HttpFailure(405, null, `use POST on ${OTLP_METRICS_PATH}`, { Allow: 'POST' });
+      if (req.method !== 'POST')
+        throw new HttpFailure(405, null, `use POST on ${OTLP_METRICS_PATH}`, { Allow: 'POST' });
       const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json') {
         req.resume();
         this.refuse('otlp_invalid_json', `content type ${type} is not supported`);
-        throw new HttpFailure(415, 'otlp_invalid_json', 'this receiver accepts OTLP/HTTP JSON only (Content-Type application/json); configure the exporter with protocol http/json');
+        throw new HttpFailure(
+          415,
+          'otlp_invalid_json',
+          'this receiver accepts OTLP/HTTP JSON only (Content-Type application/json); configure the exporter with protocol http/json',
+        );
       }
       const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-      if (encoding !== 'identity' && encoding !== 'gzip') throw new HttpFailure(415, null, `content encoding ${encoding} is not supported (gzip or none)`);
+      if (encoding !== 'identity' && encoding !== 'gzip')
+        throw new HttpFailure(415, null, `content encoding ${encoding} is not supported (gzip or none)`);
       let raw = await readBody(req, this.maxBodyBytes);
       if (encoding === 'gzip') {
         raw = await gunzipAsync(raw, { maxOutputLength: this.maxBodyBytes }).catch((err: { code?: string }) => {
-          throw err.code === 'ERR_BUFFER_TOO_LARGE' ? new HttpFailure(413, null, `body over ${this.maxBodyBytes} bytes`) : new HttpFailure(400, null, 'body is not valid gzip');
+          throw err.code === 'ERR_BUFFER_TOO_LARGE'
+            ? new HttpFailure(413, null, `body over ${this.maxBodyBytes} bytes`)
+            : new HttpFailure(400, null, 'body is not valid gzip');
         });
       }
       let body: unknown;
@@ -172,11 +192,19 @@ export class OtlpReceiver {
         throw new HttpFailure(400, decoded.reason, decoded.message);
       }
       this.store!.add(decoded.points, this.clock());
-      const answer = decoded.rejected > 0 ? { partialSuccess: { rejectedDataPoints: String(decoded.rejected), errorMessage: decoded.firstError ?? '' } } : {};
+      const answer =
+        decoded.rejected > 0
+          ? { partialSuccess: { rejectedDataPoints: String(decoded.rejected), errorMessage: decoded.firstError ?? '' } }
+          : {};
       this.send(res, 200, answer);
     } catch (err) {
       if (err instanceof HttpFailure) {
-        this.send(res, err.status, { code: GRPC_INVALID_ARGUMENT, message: err.message, ...(err.reason ? { reason: err.reason } : {}) }, err.headers);
+        this.send(
+          res,
+          err.status,
+          { code: GRPC_INVALID_ARGUMENT, message: err.message, ...(err.reason ? { reason: err.reason } : {}) },
+          err.headers,
+        );
       } else {
         this.opts.log?.('error', 'OTLP receiver failed on a request', { error: String(err) });
         this.send(res, 500, { code: 13, message: 'internal error' });

@@ -11,10 +11,37 @@ import type { DecodedPoint, OtlpAttributes, OtlpPoint } from './otlp-decode';
  * timestamp for a series (an exporter retry) is ignored.
  */
 
-export interface NumberSample { kind: 'number'; timeMs: number; attributes: OtlpAttributes; value: number; increment: number }
-export interface HistogramSample { kind: 'histogram'; timeMs: number; attributes: OtlpAttributes; count: number; sum: number | null; bounds: number[]; bucketCounts: number[] }
-export interface ExponentialHistogramSample { kind: 'exponential_histogram'; timeMs: number; attributes: OtlpAttributes; count: number; sum: number | null }
-export interface SummarySample { kind: 'summary'; timeMs: number; attributes: OtlpAttributes; count: number; sum: number | null; quantiles: Array<{ quantile: number; value: number }> }
+export interface NumberSample {
+  kind: 'number';
+  timeMs: number;
+  attributes: OtlpAttributes;
+  value: number;
+  increment: number;
+}
+export interface HistogramSample {
+  kind: 'histogram';
+  timeMs: number;
+  attributes: OtlpAttributes;
+  count: number;
+  sum: number | null;
+  bounds: number[];
+  bucketCounts: number[];
+}
+export interface ExponentialHistogramSample {
+  kind: 'exponential_histogram';
+  timeMs: number;
+  attributes: OtlpAttributes;
+  count: number;
+  sum: number | null;
+}
+export interface SummarySample {
+  kind: 'summary';
+  timeMs: number;
+  attributes: OtlpAttributes;
+  count: number;
+  sum: number | null;
+  quantiles: Array<{ quantile: number; value: number }>;
+}
 export type OtlpSample = NumberSample | HistogramSample | ExponentialHistogramSample | SummarySample;
 
 export interface OtlpStoreLimits {
@@ -25,14 +52,31 @@ export interface OtlpStoreLimits {
   maxSeries: number;
 }
 
-export const DEFAULT_OTLP_STORE_LIMITS: OtlpStoreLimits = { retentionMs: 3_600_000, maxPointsPerMetric: 10_000, maxMetrics: 1_000, maxSeries: 10_000 };
+export const DEFAULT_OTLP_STORE_LIMITS: OtlpStoreLimits = {
+  retentionMs: 3_600_000,
+  maxPointsPerMetric: 10_000,
+  maxMetrics: 1_000,
+  maxSeries: 10_000,
+};
 
-interface MetricEntry { unit: string | null; samples: OtlpSample[] }
+interface MetricEntry {
+  unit: string | null;
+  samples: OtlpSample[];
+}
 
-export interface OtlpRejection { reason: 'otlp_invalid_json' | 'otlp_malformed_payload'; atMs: number; message: string }
+export interface OtlpRejection {
+  reason: 'otlp_invalid_json' | 'otlp_malformed_payload';
+  atMs: number;
+  message: string;
+}
 
 const seriesKey = (metric: string, attrs: OtlpAttributes) =>
-  JSON.stringify([metric, Object.keys(attrs).sort().map((k) => [k, attrs[k]])]);
+  JSON.stringify([
+    metric,
+    Object.keys(attrs)
+      .sort()
+      .map((k) => [k, attrs[k]]),
+  ]);
 
 const sameBounds = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -77,7 +121,8 @@ export class OtlpStore {
     this.series.delete(key);
     this.series.set(key, point);
     if (this.series.size > this.limits.maxSeries) this.series.delete(this.series.keys().next().value!);
-    const previous = prev && prev.kind === point.kind && point.cumulative && prev.startNs === point.startNs ? prev : null;
+    const previous =
+      prev && prev.kind === point.kind && point.cumulative && prev.startNs === point.startNs ? prev : null;
     const { timeMs, attributes } = point;
     switch (point.kind) {
       case 'number': {
@@ -88,10 +133,26 @@ export class OtlpStore {
       }
       case 'histogram': {
         const p = previous as typeof point | null;
-        const delta = p && point.count >= p.count && sameBounds(p.bounds, point.bounds) && point.bucketCounts.every((c, i) => c >= (p.bucketCounts[i] ?? 0));
-        if (!delta || !p) return { kind: 'histogram', timeMs, attributes, count: point.count, sum: point.sum, bounds: point.bounds, bucketCounts: point.bucketCounts };
+        const delta =
+          p &&
+          point.count >= p.count &&
+          sameBounds(p.bounds, point.bounds) &&
+          point.bucketCounts.every((c, i) => c >= (p.bucketCounts[i] ?? 0));
+        if (!delta || !p)
+          return {
+            kind: 'histogram',
+            timeMs,
+            attributes,
+            count: point.count,
+            sum: point.sum,
+            bounds: point.bounds,
+            bucketCounts: point.bucketCounts,
+          };
         return {
-          kind: 'histogram', timeMs, attributes, bounds: point.bounds,
+          kind: 'histogram',
+          timeMs,
+          attributes,
+          bounds: point.bounds,
           count: point.count - p.count,
           sum: point.sum !== null && p.sum !== null ? point.sum - p.sum : null,
           bucketCounts: point.bucketCounts.map((c, i) => c - (p.bucketCounts[i] ?? 0)),
@@ -103,7 +164,8 @@ export class OtlpStore {
         const delta = p !== null && point.count >= p.count;
         const count = delta ? point.count - p.count : point.count;
         const sum = !delta ? point.sum : point.sum !== null && p.sum !== null ? point.sum - p.sum : null;
-        if (point.kind === 'summary') return { kind: 'summary', timeMs, attributes, count, sum, quantiles: point.quantiles };
+        if (point.kind === 'summary')
+          return { kind: 'summary', timeMs, attributes, count, sum, quantiles: point.quantiles };
         return { kind: 'exponential_histogram', timeMs, attributes, count, sum };
       }
     }

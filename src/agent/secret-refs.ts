@@ -30,9 +30,12 @@ export function secretRefRule(env: Readonly<Record<string, string | undefined>>)
       .map((s) => s.trim())
       .filter((s) => s !== ''),
   );
-  const parts = [prefix ? `named ${prefix}*` : null, listed.size ? `listed in ${SECRET_LIST_ENV}` : null].filter((p) => p !== null);
+  const parts = [prefix ? `named ${prefix}*` : null, listed.size ? `listed in ${SECRET_LIST_ENV}` : null].filter(
+    (p) => p !== null,
+  );
   return {
-    allows: (name) => !NEVER(name) && ((prefix !== '' && name.startsWith(prefix) && name.length > prefix.length) || listed.has(name)),
+    allows: (name) =>
+      !NEVER(name) && ((prefix !== '' && name.startsWith(prefix) && name.length > prefix.length) || listed.has(name)),
     description: `the agent resolves only variables ${parts.length ? parts.join(' or ') : `named by ${SECRET_PREFIX_ENV} or ${SECRET_LIST_ENV} (none set)`}, never VIGIL_AGENT_*`,
   };
 }

@@ -57,7 +57,13 @@ declare module 'fastify' {
 
 export interface AppDeps {
   orm: Orm;
-  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> & Partial<Pick<Config, 'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE' | 'METRIC_SAMPLE_RETENTION_DAYS' | 'TEMPORAL_TASK_QUEUE'>>;
+  config: Pick<Config, 'docsUrl' | 'publicBaseUrl' | 'BODY_LIMIT_BYTES'> &
+    Partial<
+      Pick<
+        Config,
+        'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE' | 'METRIC_SAMPLE_RETENTION_DAYS' | 'TEMPORAL_TASK_QUEUE'
+      >
+    >;
   /** Signs and checks subscribers' confirm/unsubscribe links (config: subscriberLinkKey); without it, a per-process key that the worker's emails cannot match. */
   linkKey?: Buffer;
   /** Public subscribe abuse limits (SUBSCRIBE_LIMIT_*); generous defaults when absent. */
@@ -112,9 +118,18 @@ const NO_SLA_WORKFLOWS: SlaWorkflows = {
   },
 };
 const noAlertWorkflows = (): never => {
-  throw new ProblemError('alert_busy', 'This API was started without alert workflows (Temporal).', {}, { 'retry-after': '5' });
+  throw new ProblemError(
+    'alert_busy',
+    'This API was started without alert workflows (Temporal).',
+    {},
+    { 'retry-after': '5' },
+  );
 };
-const NO_ALERTS: AlertRouteDeps = { control: { act: async () => noAlertWorkflows() }, tester: { test: async () => noAlertWorkflows() }, linkKey: randomBytes(32) };
+const NO_ALERTS: AlertRouteDeps = {
+  control: { act: async () => noAlertWorkflows() },
+  tester: { test: async () => noAlertWorkflows() },
+  linkKey: randomBytes(32),
+};
 const NO_RUNNER: ProbeTestRunner = {
   run: async () => {
     throw new Error('This API was started without a probe-test runner (Temporal)');
@@ -134,7 +149,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     // Status pages: a request to <subdomain>.<STATUS_HOST> is served by the page routes, whatever its path.
-    rewriteUrl: (req) => (subdomainOfHost(req.headers.host, statusHost) ? `${PAGE_ROUTE_PREFIX}${req.url ?? '/'}` : (req.url ?? '/')),
+    rewriteUrl: (req) =>
+      subdomainOfHost(req.headers.host, statusHost) ? `${PAGE_ROUTE_PREFIX}${req.url ?? '/'}` : (req.url ?? '/'),
     // Behind a reverse proxy, client addresses (subscribe limits) and https (Secure cookies) come from X-Forwarded-*.
     trustProxy: trustProxy({ TRUST_PROXY: deps.config.TRUST_PROXY ?? '' }),
     routerOptions: { ignoreTrailingSlash: true },
@@ -170,20 +186,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin, { pricingUrl: `${deps.config.docsUrl}/pricing`, platform });
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
 
-  const dbProbe: ReadinessProbe = { name: 'database', check: async () => void (await deps.orm.em.getConnection().execute('select 1')) };
+  const dbProbe: ReadinessProbe = {
+    name: 'database',
+    check: async () => void (await deps.orm.em.getConnection().execute('select 1')),
+  };
   await app.register(healthRoutes, { probes: [dbProbe, ...(deps.readiness ?? [])] });
   await app.register(docsRoutes, { openapi: () => app.swagger() });
   const site = { statusHost, publicBaseUrl: deps.config.publicBaseUrl };
   const subscribeLimits = deps.subscribeLimits ?? { perIpPerHour: 20, perPagePerHour: 500 };
   await app.register(jwksRoutes, { path: '/.well-known/jwks.json', operationId: 'getJwks' });
-  await app.register(publicPageRoutes, { prefix: PAGE_ROUTE_PREFIX, box: deps.secretBox, site, linkKey: deps.linkKey ?? randomBytes(32), limits: subscribeLimits });
+  await app.register(publicPageRoutes, {
+    prefix: PAGE_ROUTE_PREFIX,
+    box: deps.secretBox,
+    site,
+    linkKey: deps.linkKey ?? randomBytes(32),
+    limits: subscribeLimits,
+  });
   const waiter = new JobWaiter(deps.probeJobFeed ?? null);
   const runner = deps.probeTestRunner ?? NO_RUNNER;
-  const probeTests = { runner, watches: waiter, expiryMs: deps.probeTestExpiryMs ?? 120_000, localJobs: deps.localProbeJobs };
-  const slaDeps = deps.sla ?? { workflows: NO_SLA_WORKFLOWS, printer: null, links: { jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${deps.config.publicBaseUrl}/docs/sla-verification` } };
+  const probeTests = {
+    runner,
+    watches: waiter,
+    expiryMs: deps.probeTestExpiryMs ?? 120_000,
+    localJobs: deps.localProbeJobs,
+  };
+  const slaDeps = deps.sla ?? {
+    workflows: NO_SLA_WORKFLOWS,
+    printer: null,
+    links: {
+      jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`,
+      verifyDocsUrl: `${deps.config.publicBaseUrl}/docs/sla-verification`,
+    },
+  };
   await app.register(consolePlugin, {
     prefix: '/console',
-    csrfKey: createHmac('sha256', deps.linkKey ?? consoleFallbackKey).update('vigil/console-csrf/v1').digest(),
+    csrfKey: createHmac('sha256', deps.linkKey ?? consoleFallbackKey)
+      .update('vigil/console-csrf/v1')
+      .digest(),
     consoleUrl: `${deps.config.publicBaseUrl}/console`,
     temporalUiUrl: deps.console?.temporalUiUrl ?? null,
     publicBaseUrl: deps.config.publicBaseUrl,
@@ -214,7 +253,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
       await v1.register(agentRoutes);
       await v1.register(locationRoutes, { taskQueue: deps.config.TEMPORAL_TASK_QUEUE ?? 'vigil' });
-      await v1.register(metricRoutes, { ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } }, publicBaseUrl: deps.config.publicBaseUrl, sampleRetentionDays: deps.config.METRIC_SAMPLE_RETENTION_DAYS });
+      await v1.register(metricRoutes, {
+        ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } },
+        publicBaseUrl: deps.config.publicBaseUrl,
+        sampleRetentionDays: deps.config.METRIC_SAMPLE_RETENTION_DAYS,
+      });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
       await v1.register(alertingConfigRoutes, { box: deps.secretBox });
@@ -224,7 +267,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });
       await v1.register(configRoutes, {
-        ports: { box: deps.secretBox, metricScheduler: deps.metricScheduler ?? { sync: async () => {} }, slaWorkflows: deps.sla?.workflows ?? NO_SLA_WORKFLOWS, lockTimeoutMs: deps.configLockTimeoutMs },
+        ports: {
+          box: deps.secretBox,
+          metricScheduler: deps.metricScheduler ?? { sync: async () => {} },
+          slaWorkflows: deps.sla?.workflows ?? NO_SLA_WORKFLOWS,
+          lockTimeoutMs: deps.configLockTimeoutMs,
+        },
         publicBaseUrl: deps.config.publicBaseUrl,
       });
       await v1.register(publicSubscribeRoutes, { box: deps.secretBox, limits: subscribeLimits });

@@ -14,6 +14,8 @@ export async function sendCachedJson<S extends z.ZodType>(
   load: () => Promise<z.input<S>>,
 ): Promise<FastifyReply> {
   const orgId = request.principal!.organizationId;
-  const text = (await request.server.platform.reads.getOrLoad(orgId, key, async () => JSON.stringify(schema.parse(await load())))) as string;
+  const text = (await request.server.platform.reads.getOrLoad(orgId, key, async () =>
+    JSON.stringify(schema.parse(await load())),
+  )) as string;
   return reply.type('application/json; charset=utf-8').send(text);
 }

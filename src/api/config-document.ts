@@ -11,7 +11,10 @@ const TOP_LEVEL = new Set(['$schema', 'version', ...CONFIG_KINDS.map((k) => SECT
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function issuesAt(base: (string | number)[], error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ path: formatPath([...base, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))]), message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: formatPath([...base, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))]),
+    message: issue.message,
+  }));
 }
 
 /**
@@ -21,10 +24,21 @@ function issuesAt(base: (string | number)[], error: z.ZodError): FieldError[] {
 export function parseConfigDocument(body: unknown): ParsedDocument {
   const errors: FieldError[] = [];
   const sections: ConfigSections = {};
-  if (!isObject(body)) return { sections, errors: [{ path: '', message: 'Expected a configuration document (an object with version: 1)' }] };
-  for (const key of Object.keys(body)) if (!TOP_LEVEL.has(key)) errors.push({ path: key, message: `Unknown section; expected ${[...TOP_LEVEL].join(', ')}` });
-  if (body.version !== 1) errors.push({ path: 'version', message: body.version === undefined ? 'Required: version: 1' : 'Unsupported version; this API reads version 1' });
-  if (body.$schema !== undefined && typeof body.$schema !== 'string') errors.push({ path: '$schema', message: 'Expected a string' });
+  if (!isObject(body))
+    return {
+      sections,
+      errors: [{ path: '', message: 'Expected a configuration document (an object with version: 1)' }],
+    };
+  for (const key of Object.keys(body))
+    if (!TOP_LEVEL.has(key))
+      errors.push({ path: key, message: `Unknown section; expected ${[...TOP_LEVEL].join(', ')}` });
+  if (body.version !== 1)
+    errors.push({
+      path: 'version',
+      message: body.version === undefined ? 'Required: version: 1' : 'Unsupported version; this API reads version 1',
+    });
+  if (body.$schema !== undefined && typeof body.$schema !== 'string')
+    errors.push({ path: '$schema', message: 'Expected a string' });
   for (const kind of CONFIG_KINDS) {
     const section = SECTION_OF[kind];
     const list = body[section];
@@ -42,11 +56,21 @@ export function parseConfigDocument(body: unknown): ParsedDocument {
   return { sections, errors };
 }
 
-function parseEntry<K extends ConfigKind>(kind: K, entry: unknown, base: (string | number)[], errors: FieldError[]): Slot<K> {
-  const parsed = ENTRY_SCHEMAS[kind].safeParse(entry, { error: (iss) => (iss.input === undefined ? 'Required' : undefined) });
+function parseEntry<K extends ConfigKind>(
+  kind: K,
+  entry: unknown,
+  base: (string | number)[],
+  errors: FieldError[],
+): Slot<K> {
+  const parsed = ENTRY_SCHEMAS[kind].safeParse(entry, {
+    error: (iss) => (iss.input === undefined ? 'Required' : undefined),
+  });
   if (parsed.success) return { ok: true, entry: parsed.data as never };
   errors.push(...issuesAt(base, parsed.error));
-  const key = isObject(entry) && typeof entry.config_key === 'string' && CONFIG_KEY_PATTERN.test(entry.config_key) ? entry.config_key : null;
+  const key =
+    isObject(entry) && typeof entry.config_key === 'string' && CONFIG_KEY_PATTERN.test(entry.config_key)
+      ? entry.config_key
+      : null;
   return { ok: false, config_key: key };
 }
 
@@ -60,7 +84,9 @@ export class YamlBody {
 
   /** The 1-based line of a document path (`metrics[3].thresholds`), or null. */
   lineOf(path: string): number | null {
-    const segments = [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]!));
+    const segments = [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) =>
+      m[2] !== undefined ? Number(m[2]) : m[1]!,
+    );
     for (let n = segments.length; n > 0; n--) {
       const node = this.doc.getIn(segments.slice(0, n), true);
       if (isNode(node) && node.range) return this.lines.linePos(node.range[0]).line;
@@ -78,17 +104,28 @@ export function parseYamlBody(text: string): YamlBody {
   if (doc.errors.length) {
     // With prettyErrors each message already says "at line L, column C"; its first line is enough.
     const errors = doc.errors.map((e) => ({ path: '', message: e.message.split('\n')[0]!.replace(/:$/, '') }));
-    throw new ProblemError('config_invalid', 'The YAML document does not parse; nothing was written.', { errors, warnings: [] });
+    throw new ProblemError('config_invalid', 'The YAML document does not parse; nothing was written.', {
+      errors,
+      warnings: [],
+    });
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    throw new ProblemError('config_invalid', 'The YAML document cannot be read; nothing was written.', { errors: [{ path: '', message: err instanceof Error ? err.message : String(err) }], warnings: [] });
+    throw new ProblemError('config_invalid', 'The YAML document cannot be read; nothing was written.', {
+      errors: [{ path: '', message: err instanceof Error ? err.message : String(err) }],
+      warnings: [],
+    });
   }
   // YAML escapes ("\0", "\ud800") write what JSON's do: strings PostgreSQL cannot store.
   const unstorable = unstorableStringAt(value);
-  if (unstorable) throw new ProblemError('config_invalid', 'The YAML document holds a string that cannot be stored; nothing was written.', { errors: [{ path: formatPath(unstorable), message: UNSTORABLE_MESSAGE }], warnings: [] });
+  if (unstorable)
+    throw new ProblemError(
+      'config_invalid',
+      'The YAML document holds a string that cannot be stored; nothing was written.',
+      { errors: [{ path: formatPath(unstorable), message: UNSTORABLE_MESSAGE }], warnings: [] },
+    );
   return new YamlBody(value, doc, lines);
 }
 
@@ -100,5 +137,9 @@ export function withYamlLines(err: unknown, body: unknown): unknown {
       const line = e.path ? body.lineOf(e.path) : null;
       return line ? { ...e, message: `${e.message} (line ${line})` } : e;
     });
-  return new ProblemError('config_invalid', err.message, { ...err.extras, errors: mark(err.extras.errors), warnings: mark(err.extras.warnings as FieldError[] | undefined) });
+  return new ProblemError('config_invalid', err.message, {
+    ...err.extras,
+    errors: mark(err.extras.errors),
+    warnings: mark(err.extras.warnings as FieldError[] | undefined),
+  });
 }

@@ -12,7 +12,13 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 /** An optional `Idempotency-Key` header of the documented shape, saying what a repeat does. */
 export function idempotencyKeyHeader(description: string) {
-  return z.object({ 'idempotency-key': z.string().regex(KEY_SHAPE, 'Invalid Idempotency-Key').optional().describe(`1 to 255 visible ASCII characters. ${description}`) });
+  return z.object({
+    'idempotency-key': z
+      .string()
+      .regex(KEY_SHAPE, 'Invalid Idempotency-Key')
+      .optional()
+      .describe(`1 to 255 visible ASCII characters. ${description}`),
+  });
 }
 
 /** The header every create accepts, for the route schemas (and so the OpenAPI document). */
@@ -64,7 +70,9 @@ export async function idempotentCreate<T>(
     reply.code(201);
     return create(request.em);
   }
-  const requestHash = createHash('sha256').update(`${operation}\n${canonical(request.body ?? null)}`).digest('hex');
+  const requestHash = createHash('sha256')
+    .update(`${operation}\n${canonical(request.body ?? null)}`)
+    .digest('hex');
   const replay = async (): Promise<T | null> => {
     const found = await request.em.fork().findOne(IdempotencyRecordSchema, {
       organization: orgId,
@@ -73,7 +81,10 @@ export async function idempotentCreate<T>(
     });
     if (!found) return null;
     if (found.requestHash !== requestHash) {
-      throw new ProblemError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours.');
+      throw new ProblemError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request in the last 24 hours.',
+      );
     }
     reply.code(found.statusCode).header('idempotent-replayed', 'true');
     return found.responseBody as T;
@@ -82,7 +93,11 @@ export async function idempotentCreate<T>(
   if (earlier !== null) return earlier;
   try {
     const body = await request.em.transactional(async (em) => {
-      await em.nativeDelete(IdempotencyRecordSchema, { organization: orgId, key, createdAt: { $lte: new Date(request.now.getTime() - TTL_MS) } });
+      await em.nativeDelete(IdempotencyRecordSchema, {
+        organization: orgId,
+        key,
+        createdAt: { $lte: new Date(request.now.getTime() - TTL_MS) },
+      });
       const result = await create(em);
       em.create(IdempotencyRecordSchema, {
         id: randomUUID(),

@@ -7,7 +7,11 @@
 
 type HeaderObject = { description: string; required?: boolean; schema: object };
 type Response = { description?: string; headers?: Record<string, HeaderObject | { $ref: string }>; content?: unknown };
-type Operation = { security?: Record<string, string[]>[]; parameters?: { in: string; name: string }[]; responses?: Record<string, Response> };
+type Operation = {
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string }[];
+  responses?: Record<string, Response>;
+};
 type Document = { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown> };
 
 const integer = { type: 'integer', minimum: 0 };
@@ -23,8 +27,15 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
 };
 
 const OTHER_HEADERS: Record<string, HeaderObject> = {
-  'Retry-After': { description: 'Seconds to wait before retrying; mirrors `retry_after` in the body.', schema: { type: 'integer', minimum: 1 } },
-  'WWW-Authenticate': { description: 'The authentication scheme: `Bearer realm="vigil"` (`Slack-Signature realm="vigil"` on the Slack interactions URL).', schema: { type: 'string' } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying; mirrors `retry_after` in the body.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'WWW-Authenticate': {
+    description:
+      'The authentication scheme: `Bearer realm="vigil"` (`Slack-Signature realm="vigil"` on the Slack interactions URL).',
+    schema: { type: 'string' },
+  },
   'Idempotent-Replayed': {
     description: '`true` when this is the recorded answer to an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', enum: ['true'] },
@@ -32,7 +43,9 @@ const OTHER_HEADERS: Record<string, HeaderObject> = {
 };
 
 /** Each header is a component twice, required and not (a reference cannot override `required`). */
-const ref = (name: string, required: boolean) => ({ $ref: `#/components/headers/${name}${required ? '' : '-optional'}` });
+const ref = (name: string, required: boolean) => ({
+  $ref: `#/components/headers/${name}${required ? '' : '-optional'}`,
+});
 
 function components(): Record<string, HeaderObject> {
   const out: Record<string, HeaderObject> = {};
@@ -55,7 +68,8 @@ export function declareResponseHeaders<T extends object>(input: T): T {
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
       const keyed = op.security?.some((s) => 'bearerAuth' in s) ?? false;
-      const idempotent = op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ?? false;
+      const idempotent =
+        op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ?? false;
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const headers: NonNullable<Response['headers']> = { ...response.headers };
         const success = status.startsWith('2');
@@ -64,7 +78,11 @@ export function declareResponseHeaders<T extends object>(input: T): T {
         }
         if (status === '429') headers['Retry-After'] = ref('Retry-After', true);
         // 503 database_unavailable always says when to retry; a readiness answer is not a problem.
-        if (status === '503' && (response as { content?: Record<string, unknown> }).content?.['application/problem+json']) headers['Retry-After'] = ref('Retry-After', true);
+        if (
+          status === '503' &&
+          (response as { content?: Record<string, unknown> }).content?.['application/problem+json']
+        )
+          headers['Retry-After'] = ref('Retry-After', true);
         if (status === '401') headers['WWW-Authenticate'] = ref('WWW-Authenticate', true);
         if (idempotent && success) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed', false);
         if (Object.keys(headers).length) response.headers = headers;

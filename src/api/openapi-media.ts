@@ -6,11 +6,17 @@ const RESPONSE_MEDIA: Readonly<Record<string, { mediaType: string; schema: Recor
   getErrorCatalog: { mediaType: 'text/html', schema: { type: 'string' } },
   getPricing: { mediaType: 'text/html', schema: { type: 'string' } },
   getSlaVerificationGuide: { mediaType: 'text/html', schema: { type: 'string' } },
-  getSlaStatementSignature: { mediaType: 'application/jose', schema: { type: 'string', description: 'Compact detached JWS: <header>..<signature>' } },
+  getSlaStatementSignature: {
+    mediaType: 'application/jose',
+    schema: { type: 'string', description: 'Compact detached JWS: <header>..<signature>' },
+  },
   getSlaStatementHtml: { mediaType: 'text/html', schema: { type: 'string' } },
   getSlaStatementPdf: { mediaType: 'application/pdf', schema: { type: 'string', format: 'binary' } },
   getSlaStatementEvidence: { mediaType: 'text/csv', schema: { type: 'string' } },
-  getConfigSchema: { mediaType: 'application/schema+json', schema: { type: 'object', description: 'JSON Schema (draft 2020-12) of configuration documents' } },
+  getConfigSchema: {
+    mediaType: 'application/schema+json',
+    schema: { type: 'object', description: 'JSON Schema (draft 2020-12) of configuration documents' },
+  },
 };
 
 /**
@@ -27,7 +33,11 @@ const YAML_TOO: Readonly<Record<string, 'request' | 'response'>> = {
 };
 
 type Content = Record<string, unknown>;
-type Operation = { operationId?: string; requestBody?: { content?: Content }; responses?: Record<string, { content?: Content }> };
+type Operation = {
+  operationId?: string;
+  requestBody?: { content?: Content };
+  responses?: Record<string, { content?: Content }>;
+};
 
 function addYaml(content: Content | undefined, description: string): void {
   const json = content?.['application/json'] as { schema?: unknown } | undefined;
@@ -44,7 +54,9 @@ export function declareResponseMediaTypes<T extends object>(input: T): T {
       if (op.operationId && HUMAN_PAGES.has(op.operationId)) {
         for (const [status, r] of Object.entries(op.responses ?? {})) {
           const html = { 'text/html': { schema: { type: 'string' } } };
-          r.content = status.startsWith('2') ? html : { 'application/problem+json': r.content?.['application/problem+json'] ?? { schema: PROBLEM }, ...html };
+          r.content = status.startsWith('2')
+            ? html
+            : { 'application/problem+json': r.content?.['application/problem+json'] ?? { schema: PROBLEM }, ...html };
         }
         continue;
       }

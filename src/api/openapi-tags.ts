@@ -4,11 +4,17 @@
  */
 export const OPENAPI_TAGS: readonly { name: string; description: string }[] = [
   { name: 'Services', description: 'What you run, as your customers know it: its status rolls up from its metrics.' },
-  { name: 'Metrics', description: 'Measured values (probes, pushes, manual status) and the health status they turn into.' },
+  {
+    name: 'Metrics',
+    description: 'Measured values (probes, pushes, manual status) and the health status they turn into.',
+  },
   { name: 'Probe tests', description: 'Run one probe once, from an agent or the cloud, without storing anything.' },
   { name: 'Agents', description: 'Vigil agents inside your network that run probes and push samples.' },
   { name: 'Locations', description: 'Cloud probe locations and their quorum.' },
-  { name: 'Inbound', description: 'Public URLs a heartbeat sender or an alert source calls; the secret in the URL is the credential.' },
+  {
+    name: 'Inbound',
+    description: 'Public URLs a heartbeat sender or an alert source calls; the secret in the URL is the credential.',
+  },
   { name: 'SLOs', description: 'Service level objectives over metrics, with their error budgets.' },
   { name: 'Incidents', description: 'Incidents and their messages, as the status page and subscribers see them.' },
   { name: 'Incident templates', description: 'Reusable incident text.' },
@@ -16,7 +22,10 @@ export const OPENAPI_TAGS: readonly { name: string; description: string }[] = [
   { name: 'Change events', description: 'Deployments and other changes, shown beside status.' },
   { name: 'Status pages', description: 'Public status pages, their feeds and subscribers.' },
   { name: 'Webhooks', description: 'Signed outbound webhooks and their deliveries.' },
-  { name: 'Alerting', description: 'Notification channels, escalation policies, on-call schedules, alert rules and silences.' },
+  {
+    name: 'Alerting',
+    description: 'Notification channels, escalation policies, on-call schedules, alert rules and silences.',
+  },
   { name: 'Alerts', description: 'Paging alerts raised by alert rules: acknowledge, snooze, resolve.' },
   { name: 'Customers', description: 'Customers of your SLA contracts.' },
   { name: 'Contracts', description: 'SLA contracts: what is promised, over which services, with which credits.' },

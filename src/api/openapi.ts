@@ -53,12 +53,17 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An organization API key, vgl_pub_…' },
-          agentToken: { type: 'http', scheme: 'bearer', description: 'A Vigil agent token, vgl_agt_… (agent endpoints only)' },
+          agentToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A Vigil agent token, vgl_agt_… (agent endpoints only)',
+          },
         },
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => declareResponseMediaTypes(declareResponseHeaders(optionalBodies(jsonSchemaTransformObject(input)))),
+    transformObject: (input) =>
+      declareResponseMediaTypes(declareResponseHeaders(optionalBodies(jsonSchemaTransformObject(input)))),
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/v1/reference',

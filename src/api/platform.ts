@@ -33,7 +33,12 @@ export function createPlatform(orm: Orm, feed: ChangeFeed | null): Platform {
   const live = () => feed?.live === true;
   const keys = new ScopedCache<KeyRecord | null>({ live, ttlMs: 60_000, maxScopes: 50_000 });
   const reads = new ScopedCache<unknown>({ live, ttlMs: 60_000, maxScopes: 10_000 });
-  const pages = new ScopedCache<StatusPage | null>({ live, ttlMs: 60_000, maxScopes: 10_000, staleWhileRevalidate: true });
+  const pages = new ScopedCache<StatusPage | null>({
+    live,
+    ttlMs: 60_000,
+    maxScopes: 10_000,
+    staleWhileRevalidate: true,
+  });
   const publicViews = new ScopedCache<unknown>({ live, ttlMs: 10_000, maxScopes: 10_000, staleWhileRevalidate: true });
   feed?.on('change', (c) => {
     if (c.t === 'organizations') keys.clear();

@@ -44,7 +44,10 @@ const LEASE_DEADLINE_MS = 5_000;
 
 function withinDeadline(p: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<void>((_, reject) => (timer = setTimeout(() => reject(databaseUnavailable()), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<void>((_, reject) => (timer = setTimeout(() => reject(databaseUnavailable()), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 const fresh = (start: number): Bucket => ({ start, tokens: 0, global: 0, exhausted: false, limit: 0 });
@@ -97,7 +100,12 @@ export class RateLimiter {
     return state;
   }
 
-  private async lease(organizationId: string, state: OrgState, windows: RateLimitWindows, limits: Limits): Promise<void> {
+  private async lease(
+    organizationId: string,
+    state: OrgState,
+    windows: RateLimitWindows,
+    limits: Limits,
+  ): Promise<void> {
     const { minute, day } = state;
     const grant = {
       minute: minute.tokens > 0 || minute.exhausted ? 0 : leaseSize(limits.perMinute, minute.global),
@@ -120,7 +128,13 @@ export class RateLimiter {
    * Counts from this instance's view: our own unused tokens are still ours to spend, so they do
    * not count as used. An allowed request never reads as over the limit; a refused one always does.
    */
-  private result(state: OrgState, windows: RateLimitWindows, limits: Limits, allowed: boolean, refused?: 'minute' | 'day'): Take {
+  private result(
+    state: OrgState,
+    windows: RateLimitWindows,
+    limits: Limits,
+    allowed: boolean,
+    refused?: 'minute' | 'day',
+  ): Take {
     const count = (b: Bucket, limit: number, window: 'minute' | 'day') => {
       const used = b.global - b.tokens;
       return refused === window ? Math.max(used, limit) + 1 : Math.min(used, limit);

@@ -15,18 +15,28 @@ function checksLine(checks: string[] | undefined): string | undefined {
  * beyond the schema, its scope (from the one scope table) as an OpenAPI 3.1 security requirement,
  * and every problem it can answer.
  */
-export function routeDoc(operationId: string, opts: { summary: string; tag: string; description?: string; errors?: ErrorToken[]; checks?: string[] }) {
+export function routeDoc(
+  operationId: string,
+  opts: { summary: string; tag: string; description?: string; errors?: ErrorToken[]; checks?: string[] },
+) {
   const need = ROUTE_SCOPES[operationId];
   if (need === undefined) throw new Error(`${operationId} is missing from ROUTE_SCOPES`);
   const isPublic = need === 'public';
   const isAgent = need === 'agent';
-  const scopeLine = isPublic ? 'Public: no API key.' : isAgent ? 'For the Vigil agent: authenticated with its agent token (`vgl_agt_…`), not an API key.' : `Scope: ${need.map((s) => `\`${s}\``).join(' or ')}.`;
+  const scopeLine = isPublic
+    ? 'Public: no API key.'
+    : isAgent
+      ? 'For the Vigil agent: authenticated with its agent token (`vgl_agt_…`), not an API key.'
+      : `Scope: ${need.map((s) => `\`${s}\``).join(' or ')}.`;
   return {
     operationId,
     summary: opts.summary,
     tags: [opts.tag],
     description: [opts.description, checksLine(opts.checks), scopeLine].filter(Boolean).join('\n\n'),
     security: isPublic ? [] : isAgent ? [{ agentToken: [] }] : [{ bearerAuth: [...need] }],
-    errorResponses: problemResponses(...(isPublic ? [] : isAgent ? AGENT_ERRORS : AUTHENTICATED_ERRORS), ...(opts.errors ?? [])),
+    errorResponses: problemResponses(
+      ...(isPublic ? [] : isAgent ? AGENT_ERRORS : AUTHENTICATED_ERRORS),
+      ...(opts.errors ?? []),
+    ),
   };
 }

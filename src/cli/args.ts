@@ -9,7 +9,12 @@ export interface Parsed {
 
 export function parse(argv: string[], options: Record<string, { type: 'string' | 'boolean' }>): Parsed {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { ...options, json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values, positionals };
   } catch (err) {
     throw new CliUsageError(err instanceof Error ? err.message : String(err));

@@ -55,7 +55,12 @@ interface DocumentBody {
 
 const CONNECTION_OPTIONS = { url: { type: 'string' }, 'api-key': { type: 'string' } } as const;
 const APPLY_OPTIONS = { ...CONNECTION_OPTIONS, file: { type: 'string' }, prune: { type: 'boolean' } } as const;
-const EXPORT_OPTIONS = { ...CONNECTION_OPTIONS, file: { type: 'string' }, format: { type: 'string' }, 'include-unmanaged': { type: 'boolean' } } as const;
+const EXPORT_OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  file: { type: 'string' },
+  format: { type: 'string' },
+  'include-unmanaged': { type: 'boolean' },
+} as const;
 
 function stringOption(values: Parsed['values'], name: string): string | undefined {
   const value = values[name];
@@ -77,7 +82,8 @@ function connectionFrom(values: Parsed['values'], env: Env): Connection {
   } catch {
     throw new CliUsageError(`--url (or VIGIL_URL) is not a URL: ${url}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliUsageError(`--url (or VIGIL_URL) must be http or https: ${url}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new CliUsageError(`--url (or VIGIL_URL) must be http or https: ${url}`);
   return { baseUrl: url.replace(/\/+$/, ''), apiKey };
 }
 
@@ -108,33 +114,57 @@ async function readDocument(file: string): Promise<DocumentBody> {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CommandFailed(code === 'ENOENT' ? `${file} does not exist.` : `cannot read ${file}: ${(err as Error).message}`);
+    throw new CommandFailed(
+      code === 'ENOENT' ? `${file} does not exist.` : `cannot read ${file}: ${(err as Error).message}`,
+    );
   }
   return { text, contentType: contentTypeOf(file, text) };
 }
 
 function connectionFailure(baseUrl: string, err: unknown): CommandFailed {
   const name = (err as Error)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new CommandFailed(`no answer from the Vigil API at ${baseUrl} within ${REQUEST_TIMEOUT_MS / 1000} s.`);
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return new CommandFailed(`no answer from the Vigil API at ${baseUrl} within ${REQUEST_TIMEOUT_MS / 1000} s.`);
   // undici reports "fetch failed" with the socket error as its cause (an AggregateError with a code for localhost).
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
   const reason = cause?.message || cause?.code || (err as Error)?.message || String(err);
-  return new CommandFailed(`cannot reach the Vigil API at ${baseUrl}: ${reason}. Check --url (or VIGIL_URL) and that the service is running.`);
+  return new CommandFailed(
+    `cannot reach the Vigil API at ${baseUrl}: ${reason}. Check --url (or VIGIL_URL) and that the service is running.`,
+  );
 }
 
-async function request(conn: Connection, method: 'GET' | 'POST', pathAndQuery: string, init: { accept: string; body?: DocumentBody }): Promise<ApiAnswer> {
+async function request(
+  conn: Connection,
+  method: 'GET' | 'POST',
+  pathAndQuery: string,
+  init: { accept: string; body?: DocumentBody },
+): Promise<ApiAnswer> {
   const url = `${conn.baseUrl}${pathAndQuery}`;
-  const headers: Record<string, string> = { authorization: `Bearer ${conn.apiKey}`, accept: `${init.accept}, application/problem+json` };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${conn.apiKey}`,
+    accept: `${init.accept}, application/problem+json`,
+  };
   if (init.body) headers['content-type'] = init.body.contentType;
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, { method, headers, body: init.body?.text, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    response = await fetch(url, {
+      method,
+      headers,
+      body: init.body?.text,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     text = await response.text();
   } catch (err) {
     throw connectionFailure(conn.baseUrl, err);
   }
-  return { url, status: response.status, ok: response.ok, contentType: response.headers.get('content-type') ?? '', text };
+  return {
+    url,
+    status: response.status,
+    ok: response.ok,
+    contentType: response.headers.get('content-type') ?? '',
+    text,
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -157,14 +187,19 @@ function reportFailure(answer: ApiAnswer, io: CliIo, json: boolean): number {
   const problem = asProblem(answer);
   if (problem && json) io.out(JSON.stringify(problem));
   else if (problem) io.err(formatProblem(problem).join('\n'));
-  else io.err(`error: HTTP ${answer.status} from ${answer.url}${answer.text.trim() ? `: ${answer.text.trim().slice(0, 200)}` : ''}`);
+  else
+    io.err(
+      `error: HTTP ${answer.status} from ${answer.url}${answer.text.trim() ? `: ${answer.text.trim().slice(0, 200)}` : ''}`,
+    );
   return 1;
 }
 
 function asPlan(answer: ApiAnswer): ConfigPlan {
   const body = parseJson(answer.text) as Partial<ConfigPlan> | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.changes) || typeof body.summary !== 'object') {
-    throw new CommandFailed(`unexpected answer from ${answer.url} (HTTP ${answer.status}, ${answer.contentType || 'no content type'}): not a config plan.`);
+    throw new CommandFailed(
+      `unexpected answer from ${answer.url} (HTTP ${answer.status}, ${answer.contentType || 'no content type'}): not a config plan.`,
+    );
   }
   return body as ConfigPlan;
 }
@@ -183,7 +218,10 @@ async function planOrApply(argv: string[], io: CliIo, env: Env, dryRun: boolean)
   const conn = connectionFrom(values, env);
   const document = await readDocument(file);
   const query = `dry_run=${dryRun}&prune=${values.prune === true}`;
-  const answer = await request(conn, 'POST', `/v1/config/apply?${query}`, { accept: 'application/json', body: document });
+  const answer = await request(conn, 'POST', `/v1/config/apply?${query}`, {
+    accept: 'application/json',
+    body: document,
+  });
   if (!answer.ok) return reportFailure(answer, io, values.json === true);
   const plan = asPlan(answer);
   if (values.json) io.out(JSON.stringify(plan));
@@ -193,8 +231,10 @@ async function planOrApply(argv: string[], io: CliIo, env: Env, dryRun: boolean)
 
 function exportFormat(values: Parsed['values'], file: string | undefined): ExportFormat {
   const format = stringOption(values, 'format');
-  if (format !== undefined && format !== 'yaml' && format !== 'json') throw new CliUsageError(`--format takes yaml or json, not "${format}".`);
-  if (!file && values.json && format === 'yaml') throw new CliUsageError('--json prints JSON: it cannot be combined with --format yaml without --file.');
+  if (format !== undefined && format !== 'yaml' && format !== 'json')
+    throw new CliUsageError(`--format takes yaml or json, not "${format}".`);
+  if (!file && values.json && format === 'yaml')
+    throw new CliUsageError('--json prints JSON: it cannot be combined with --format yaml without --file.');
   if (format) return format;
   if (file && /\.json$/i.test(file)) return 'json';
   if (!file && values.json) return 'json';
@@ -226,7 +266,10 @@ async function exportConfig(argv: string[], io: CliIo, env: Env): Promise<number
     else io.out(`Wrote the configuration to ${file} (${format}).`);
   } else if (values.json) {
     const document = parseJson(answer.text);
-    if (document === undefined) throw new CommandFailed(`unexpected answer from ${answer.url}: not JSON (${answer.contentType || 'no content type'}).`);
+    if (document === undefined)
+      throw new CommandFailed(
+        `unexpected answer from ${answer.url}: not JSON (${answer.contentType || 'no content type'}).`,
+      );
     io.out(JSON.stringify(document));
   } else {
     io.out(answer.text.replace(/\n$/, ''));
@@ -245,7 +288,8 @@ export async function runConfigCommand(argv: string[], io: CliIo, env: Env = pro
   const [name, ...rest] = argv;
   try {
     const subcommand = name && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
-    if (!subcommand) throw new CliUsageError(name ? `Unknown command "config ${name}".` : 'vigil config needs plan, apply or export.');
+    if (!subcommand)
+      throw new CliUsageError(name ? `Unknown command "config ${name}".` : 'vigil config needs plan, apply or export.');
     return await subcommand(rest, io, env);
   } catch (err) {
     if (err instanceof CliUsageError) {

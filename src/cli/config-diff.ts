@@ -117,7 +117,8 @@ export function formatValue(value: unknown, max = MAX_VALUE_LENGTH): string {
 
 function fieldLines(change: ConfigChange): string[] {
   if (change.action === 'create') return change.diff.map((d) => `    ${d.field}: ${formatValue(d.after)}`);
-  if (change.action === 'update') return change.diff.map((d) => `    ${d.field}: ${formatValue(d.before)} → ${formatValue(d.after)}`);
+  if (change.action === 'update')
+    return change.diff.map((d) => `    ${d.field}: ${formatValue(d.before)} → ${formatValue(d.after)}`);
   return [];
 }
 
@@ -134,7 +135,8 @@ function changeLines(change: ConfigChange, paint: Paint): string[] {
 }
 
 function summaryLine(counts: ChangeCounts, applied: boolean): string {
-  if (applied) return `Applied: ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${counts.unchanged} unchanged.`;
+  if (applied)
+    return `Applied: ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted, ${counts.unchanged} unchanged.`;
   return `Plan: ${counts.create} to create, ${counts.update} to update, ${counts.delete} to delete, ${counts.unchanged} unchanged.`;
 }
 

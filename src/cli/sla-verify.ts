@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type StatementVerifyFailure, canonicalStatement, sha256Hex, verifyStatement } from '../infra/statement-signing';
+import {
+  type StatementVerifyFailure,
+  canonicalStatement,
+  sha256Hex,
+  verifyStatement,
+} from '../infra/statement-signing';
 import { CliUsageError, parse } from './args';
 
 /**
@@ -76,33 +81,49 @@ function asJwks(value: unknown, source: string): { keys: unknown[] } {
 async function fetchJwks(url: string, fetchImpl: typeof fetch): Promise<{ keys: unknown[] }> {
   let response: Response;
   try {
-    response = await fetchImpl(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS) });
+    response = await fetchImpl(url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS),
+    });
   } catch (err) {
     const name = (err as Error)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw new CannotVerify(`Fetching the JWKS from ${url} failed: no answer within ${JWKS_FETCH_TIMEOUT_MS / 1000} s.`);
+    if (name === 'TimeoutError' || name === 'AbortError')
+      throw new CannotVerify(
+        `Fetching the JWKS from ${url} failed: no answer within ${JWKS_FETCH_TIMEOUT_MS / 1000} s.`,
+      );
     const cause = (err as { cause?: { message?: string } })?.cause?.message;
     throw new CannotVerify(`Fetching the JWKS from ${url} failed: ${cause ?? (err as Error)?.message ?? String(err)}.`);
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    throw new CannotVerify(`Fetching the JWKS from ${url} failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
+    throw new CannotVerify(
+      `Fetching the JWKS from ${url} failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
+    );
   }
   let text: string;
   try {
     text = await response.text();
   } catch (err) {
-    throw new CannotVerify(`Fetching the JWKS from ${url} failed while reading the body: ${(err as Error)?.message ?? String(err)}.`);
+    throw new CannotVerify(
+      `Fetching the JWKS from ${url} failed while reading the body: ${(err as Error)?.message ?? String(err)}.`,
+    );
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new CannotVerify(`The answer from ${url} is not JSON (content-type ${response.headers.get('content-type') ?? 'none'}); is this the Vigil service's /.well-known/jwks.json?`);
+    throw new CannotVerify(
+      `The answer from ${url} is not JSON (content-type ${response.headers.get('content-type') ?? 'none'}); is this the Vigil service's /.well-known/jwks.json?`,
+    );
   }
   return asJwks(body, `The answer from ${url}`);
 }
 
-async function loadJwks(option: string | undefined, statementFile: string, fetchImpl: typeof fetch): Promise<{ jwks: { keys: unknown[] }; source: string }> {
+async function loadJwks(
+  option: string | undefined,
+  statementFile: string,
+  fetchImpl: typeof fetch,
+): Promise<{ jwks: { keys: unknown[] }; source: string }> {
   if (option !== undefined && URL_LIKE.test(option)) {
     if (!/^https?:\/\//i.test(option)) throw new CliUsageError(`--jwks takes a file or an http(s) URL, not ${option}`);
     return { jwks: await fetchJwks(option, fetchImpl), source: option };
@@ -139,7 +160,17 @@ function canonicalForm(bytes: Buffer): boolean | null {
   }
 }
 
-function explain(reason: SlaVerifyFailure, r: { statementFile: string; jwsFile: string; jwksSource: string; kid: string | null; sha256: string; expected?: string }): string {
+function explain(
+  reason: SlaVerifyFailure,
+  r: {
+    statementFile: string;
+    jwsFile: string;
+    jwksSource: string;
+    kid: string | null;
+    sha256: string;
+    expected?: string;
+  },
+): string {
   const kid = r.kid ?? '?';
   switch (reason) {
     case 'not_json':
@@ -166,12 +197,21 @@ function explain(reason: SlaVerifyFailure, r: { statementFile: string; jwsFile: 
 }
 
 /** Checks the files; returns the report, or throws CliUsageError / CannotVerify when it cannot check. */
-async function check(argv: string[], fetchImpl: typeof fetch): Promise<{ report: SlaVerifyReport; explanation: string | null; json: boolean }> {
+async function check(
+  argv: string[],
+  fetchImpl: typeof fetch,
+): Promise<{ report: SlaVerifyReport; explanation: string | null; json: boolean }> {
   const { values, positionals } = parse(argv, { jwks: { type: 'string' }, sha256: { type: 'string' } });
-  if (positionals.length !== 2) throw new CliUsageError(positionals.length < 2 ? 'sla verify needs STATEMENT_JSON and STATEMENT_JWS' : `Unexpected argument "${positionals[2]}"`);
+  if (positionals.length !== 2)
+    throw new CliUsageError(
+      positionals.length < 2
+        ? 'sla verify needs STATEMENT_JSON and STATEMENT_JWS'
+        : `Unexpected argument "${positionals[2]}"`,
+    );
   const [statementFile, jwsFile] = positionals as [string, string];
   const expected = values.sha256;
-  if (expected !== undefined && (typeof expected !== 'string' || !SHA256_HEX.test(expected))) throw new CliUsageError('--sha256 takes 64 hexadecimal digits');
+  if (expected !== undefined && (typeof expected !== 'string' || !SHA256_HEX.test(expected)))
+    throw new CliUsageError('--sha256 takes 64 hexadecimal digits');
   const jwksOption = typeof values.jwks === 'string' ? values.jwks : undefined;
   if (jwksOption === '') throw new CliUsageError('--jwks needs a file or a URL');
 
@@ -183,13 +223,26 @@ async function check(argv: string[], fetchImpl: typeof fetch): Promise<{ report:
   const canonical = canonicalForm(bytes);
   const signature = await verifyStatement(bytes, jws, jwks);
   const reason: SlaVerifyFailure | null =
-    canonical === null ? 'not_json'
-    : !canonical ? 'not_canonical'
-    : expected !== undefined && expected.toLowerCase() !== sha256 ? 'hash_mismatch'
-    : signature.valid ? null
-    : (signature.reason ?? 'bad_signature');
+    canonical === null
+      ? 'not_json'
+      : !canonical
+        ? 'not_canonical'
+        : expected !== undefined && expected.toLowerCase() !== sha256
+          ? 'hash_mismatch'
+          : signature.valid
+            ? null
+            : (signature.reason ?? 'bad_signature');
   const report: SlaVerifyReport = { valid: reason === null, kid: signature.kid, sha256, canonical, reason };
-  const explanation = reason && explain(reason, { statementFile, jwsFile, jwksSource, kid: signature.kid, sha256, expected: expected?.toLowerCase() });
+  const explanation =
+    reason &&
+    explain(reason, {
+      statementFile,
+      jwsFile,
+      jwksSource,
+      kid: signature.kid,
+      sha256,
+      expected: expected?.toLowerCase(),
+    });
   return { report, explanation, json: values.json === true };
 }
 
@@ -198,7 +251,12 @@ export async function runSlaVerify(argv: string[], io: Io, deps: { fetch?: typeo
   try {
     const { report, explanation, json } = await check(argv, deps.fetch ?? globalThis.fetch);
     if (json) io.out(JSON.stringify(report));
-    else io.out(report.valid ? `OK: signature valid (kid ${report.kid}), sha256 ${report.sha256}` : `FAILED: ${report.reason}: ${explanation}`);
+    else
+      io.out(
+        report.valid
+          ? `OK: signature valid (kid ${report.kid}), sha256 ${report.sha256}`
+          : `FAILED: ${report.reason}: ${explanation}`,
+      );
     return report.valid ? 0 : 1;
   } catch (err) {
     if (err instanceof CliUsageError) {

@@ -32,16 +32,27 @@ async function main(): Promise<void> {
   closers.push(() => worker.shutdown());
   // VIGIL_LOCATIONS: one prober process per location (the worker's built-in location is off then).
   const locationIds = parseLocationList(config.VIGIL_LOCATIONS);
-  const probers = locationIds.ok && locationIds.ids.length
-    ? await startProberChildren({
-        ids: locationIds.ids,
-        temporalAddress: temporal.address,
-        env: { ...process.env, TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE },
-        onExit: (id, code, signal) => log.error({ location: id, code, signal }, 'a prober process exited; its location is offline until Vigil restarts'),
-      })
-    : null;
+  const probers =
+    locationIds.ok && locationIds.ids.length
+      ? await startProberChildren({
+          ids: locationIds.ids,
+          temporalAddress: temporal.address,
+          env: {
+            ...process.env,
+            TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,
+            TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
+          },
+          onExit: (id, code, signal) =>
+            log.error(
+              { location: id, code, signal },
+              'a prober process exited; its location is offline until Vigil restarts',
+            ),
+        })
+      : null;
   if (probers) closers.push(() => probers.stop());
-  const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log, worker, { temporalUiUrl: temporal.uiUrl });
+  const api = await runApi(config, db.orm, db.resolved.url, temporal.address, log, worker, {
+    temporalUiUrl: temporal.uiUrl,
+  });
   closers.push(() => api.close());
 
   const port = new URL(config.publicBaseUrl).port;

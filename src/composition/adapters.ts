@@ -15,7 +15,12 @@ import type { SlaTimings } from '../workflows/sla-statement-workflow';
 
 /** The backoff webhook deliveries follow (README: WEBHOOK_RETRY_*). */
 export function webhookRetryPolicy(c: Config): RetryPolicy {
-  return { initialMs: c.WEBHOOK_RETRY_INITIAL_MS, factor: DEFAULT_RETRY_POLICY.factor, maxMs: c.WEBHOOK_RETRY_MAX_MS, giveUpAfterMs: c.WEBHOOK_RETRY_GIVE_UP_MS };
+  return {
+    initialMs: c.WEBHOOK_RETRY_INITIAL_MS,
+    factor: DEFAULT_RETRY_POLICY.factor,
+    maxMs: c.WEBHOOK_RETRY_MAX_MS,
+    giveUpAfterMs: c.WEBHOOK_RETRY_GIVE_UP_MS,
+  };
 }
 
 /** VIGIL_MASTER_KEY, or `<data dir>/master.key` outside production. */
@@ -44,7 +49,9 @@ export function mailOutboxDir(c: Pick<Config, 'MAIL_OUTBOX_DIR' | 'dataDir'>): s
  */
 export function emailDeps(c: Config, log?: (line: string) => void): EmailDeps {
   if (c.NODE_ENV === 'production' && !c.SMTP_URL && !c.MAIL_OUTBOX_DIR) {
-    throw new ConfigError('SMTP_URL is required in production (or set MAIL_OUTBOX_DIR to write subscriber email to a folder on purpose)');
+    throw new ConfigError(
+      'SMTP_URL is required in production (or set MAIL_OUTBOX_DIR to write subscriber email to a folder on purpose)',
+    );
   }
   return {
     mailer: createMailer({ smtpUrl: c.SMTP_URL ?? null, from: c.MAIL_FROM, outboxDir: mailOutboxDir(c), log }),
@@ -61,7 +68,11 @@ export function secretBox(c: Config): SecretBox {
 
 /** Review reminders, escalation and the correction window of SLA statement workflows (SLA_* settings). */
 export function slaTimings(c: Config): SlaTimings {
-  return { reminderAfterMs: c.SLA_REVIEW_REMINDER_MS, escalateAfterMs: c.SLA_REVIEW_ESCALATION_MS, correctionWindowMs: c.SLA_CORRECTION_WINDOW_MS };
+  return {
+    reminderAfterMs: c.SLA_REVIEW_REMINDER_MS,
+    escalateAfterMs: c.SLA_REVIEW_ESCALATION_MS,
+    correctionWindowMs: c.SLA_CORRECTION_WINDOW_MS,
+  };
 }
 
 /**
@@ -69,7 +80,10 @@ export function slaTimings(c: Config): SlaTimings {
  * (public, no key), so the links in a delivered statement answer as long as the service does.
  */
 export function slaLinks(c: Pick<Config, 'publicBaseUrl'>): DocumentLinks {
-  return { jwksUrl: `${c.publicBaseUrl}/.well-known/jwks.json`, verifyDocsUrl: `${c.publicBaseUrl}/docs/sla-verification` };
+  return {
+    jwksUrl: `${c.publicBaseUrl}/.well-known/jwks.json`,
+    verifyDocsUrl: `${c.publicBaseUrl}/docs/sla-verification`,
+  };
 }
 
 /** Signs statements with the sealed keys; records the runtime's tz data version in each. */

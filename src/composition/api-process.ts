@@ -3,7 +3,15 @@ import { slackReplySender } from '../usecases/alerting/slack-replies';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/app';
 import { type Config } from '../config';
-import { alertLinkKey, mailOutboxDir, secretBox, slaLinks, slaTimings, subscriberLinkKey, webhookRetryPolicy } from './adapters';
+import {
+  alertLinkKey,
+  mailOutboxDir,
+  secretBox,
+  slaLinks,
+  slaTimings,
+  subscriberLinkKey,
+  webhookRetryPolicy,
+} from './adapters';
 import { createMailer } from '../infra/mailer';
 import { createStatementPdfRenderer } from '../infra/statement-pdf';
 import { temporalSlaWorkflows } from '../temporal/sla-workflows';
@@ -32,19 +40,37 @@ export interface ApiProcess {
 export type InProcessWorker = Pick<WorkerHandle, 'eagerClient' | 'localProbeJobs'>;
 
 /** The API with its workflow client, listening on HOST:PORT. */
-export async function runApi(config: Config, orm: Orm, databaseUrl: string, temporalAddress: string, log: Logger, worker?: InProcessWorker, opts: { temporalUiUrl?: string | null } = {}): Promise<ApiProcess> {
+export async function runApi(
+  config: Config,
+  orm: Orm,
+  databaseUrl: string,
+  temporalAddress: string,
+  log: Logger,
+  worker?: InProcessWorker,
+  opts: { temporalUiUrl?: string | null } = {},
+): Promise<ApiProcess> {
   await ensureStatementSigningKey(orm, config, log);
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(databaseUrl, 'vigil_probe_jobs');
   await probeJobFeed.start();
-  const temporal = await connectTemporal({ address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const temporal = await connectTemporal({
+    address: temporalAddress,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
   const printer = createStatementPdfRenderer({ executablePath: config.CHROMIUM_PATH });
   // The console mails sign-in links itself (SMTP_URL, or the development outbox folder).
-  const consoleMailer = createMailer({ smtpUrl: config.SMTP_URL ?? null, from: config.MAIL_FROM, outboxDir: mailOutboxDir(config), log: (line) => log.info(line) });
+  const consoleMailer = createMailer({
+    smtpUrl: config.SMTP_URL ?? null,
+    from: config.MAIL_FROM,
+    outboxDir: mailOutboxDir(config),
+    log: (line) => log.info(line),
+  });
   // A maintenance changed while Temporal is unreachable has its workflow told once Temporal is back.
   const maintenanceScheduler = retryingMaintenanceScheduler(temporalMaintenanceScheduler(temporal), {
-    onRetryFailed: (err, id) => log.warn({ err, maintenance_id: id }, 'the maintenance workflow is still unreachable; retrying'),
+    onRetryFailed: (err, id) =>
+      log.warn({ err, maintenance_id: id }, 'the maintenance workflow is still unreachable; retrying'),
   });
   const app = await buildApp({
     orm,
@@ -53,9 +79,17 @@ export async function runApi(config: Config, orm: Orm, databaseUrl: string, temp
     maintenanceScheduler,
     secretBox: secretBox(config),
     linkKey: subscriberLinkKey(config),
-    subscribeLimits: { perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR, perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR },
-    signInLimits: { perAddress: config.CONSOLE_SIGN_IN_LIMIT_PER_ADDRESS, perClient: config.CONSOLE_SIGN_IN_LIMIT_PER_CLIENT },
-    webhookStarter: temporalOutboxWorkflowStarter(temporal, webhookRetryPolicy(config), { onStartError: logStartErrors(log) }),
+    subscribeLimits: {
+      perIpPerHour: config.SUBSCRIBE_LIMIT_PER_IP_HOUR,
+      perPagePerHour: config.SUBSCRIBE_LIMIT_PER_PAGE_HOUR,
+    },
+    signInLimits: {
+      perAddress: config.CONSOLE_SIGN_IN_LIMIT_PER_ADDRESS,
+      perClient: config.CONSOLE_SIGN_IN_LIMIT_PER_CLIENT,
+    },
+    webhookStarter: temporalOutboxWorkflowStarter(temporal, webhookRetryPolicy(config), {
+      onStartError: logStartErrors(log),
+    }),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient: worker?.eagerClient }),
     localProbeJobs: worker?.localProbeJobs,
     metricScheduler: temporalMetricScheduler(temporal),

@@ -17,7 +17,11 @@ export interface DevOrganization {
  * `<data dir>/dev-api-key.json` (mode 600) so restarts print the same working key; when the file
  * is missing or its key no longer works (database reset, key revoked), a new one is made.
  */
-export async function ensureDevOrganization(em: EntityManager, dataDir: string, now = new Date()): Promise<DevOrganization> {
+export async function ensureDevOrganization(
+  em: EntityManager,
+  dataDir: string,
+  now = new Date(),
+): Promise<DevOrganization> {
   const file = path.join(dataDir, 'dev-api-key.json');
   try {
     const saved = JSON.parse(await readFile(file, 'utf8')) as DevOrganization;
@@ -35,7 +39,12 @@ export async function ensureDevOrganization(em: EntityManager, dataDir: string, 
 }
 
 /** The development organization's console owner, and a fresh one-time sign-in link for the banner. */
-export async function devConsoleSignIn(em: EntityManager, organizationId: string, consoleUrl: string, now = new Date()): Promise<{ email: string; url: string }> {
+export async function devConsoleSignIn(
+  em: EntityManager,
+  organizationId: string,
+  consoleUrl: string,
+  now = new Date(),
+): Promise<{ email: string; url: string }> {
   const user = await ensureConsoleOwner(em, organizationId, DEV_CONSOLE_OWNER, now);
   const link = await issueSignInLink(em, user, consoleUrl, now, 24 * 3_600_000);
   return { email: user.email, url: link.url };

@@ -2,7 +2,13 @@ import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { createProbeLocationActivities } from '../activities/probe-location';
 import { locationTaskQueue } from '../domain/confirmation';
-import { LOCATION_HEARTBEAT_SIGNAL, type LocationHeartbeat, PROBER_VERSION, isLocationId, locationWorkflowId } from '../domain/locations';
+import {
+  LOCATION_HEARTBEAT_SIGNAL,
+  type LocationHeartbeat,
+  PROBER_VERSION,
+  isLocationId,
+  locationWorkflowId,
+} from '../domain/locations';
 import type { ProberDeps } from '../probes/cloud-run';
 
 export interface LocationSettings {
@@ -37,7 +43,9 @@ const STOPPING_HEARTBEAT_TIMEOUT_MS = 20_000;
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`heartbeat took longer than ${ms} ms`)), ms)));
+  const expired = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`heartbeat took longer than ${ms} ms`)), ms)),
+  );
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
@@ -57,7 +65,10 @@ export async function startLocation(opts: {
   onHeartbeatError?: (err: unknown) => void;
 }): Promise<LocationHandle> {
   const { id, label, heartbeatSeconds } = opts.location;
-  if (!isLocationId(id)) throw new Error(`Not a location id: ${JSON.stringify(id)} (lower-case letters, digits and dashes, starting with a letter, at most 40)`);
+  if (!isLocationId(id))
+    throw new Error(
+      `Not a location id: ${JSON.stringify(id)} (lower-case letters, digits and dashes, starting with a letter, at most 40)`,
+    );
   const taskQueue = locationTaskQueue(id);
   const localAddress = opts.location.sourceAddress || undefined;
   const worker = await Worker.create({
@@ -71,7 +82,15 @@ export async function startLocation(opts: {
   const client = new Client({ connection: opts.connection, namespace: opts.namespace });
   const startedAt = new Date().toISOString();
   const beat = async (stopping = false) => {
-    const heartbeat: LocationHeartbeat = { id, label, version: PROBER_VERSION, heartbeatSeconds, at: new Date().toISOString(), startedAt, ...(stopping ? { stopping } : {}) };
+    const heartbeat: LocationHeartbeat = {
+      id,
+      label,
+      version: PROBER_VERSION,
+      heartbeatSeconds,
+      at: new Date().toISOString(),
+      startedAt,
+      ...(stopping ? { stopping } : {}),
+    };
     await withTimeout(
       client.workflow.signalWithStart('locationWorkflow', {
         workflowId: locationWorkflowId(opts.mainTaskQueue, id),

@@ -44,6 +44,12 @@ const hooks: pino.LoggerOptions['hooks'] = {
 };
 
 export function createLogger(level: string, name: string, destination?: pino.DestinationStream): Logger {
-  const options = { level, name, redact: ['req.headers.authorization', 'headers.authorization'], serializers: logSerializers, hooks };
+  const options = {
+    level,
+    name,
+    redact: ['req.headers.authorization', 'headers.authorization'],
+    serializers: logSerializers,
+    hooks,
+  };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -50,14 +50,24 @@ export async function startProberChildren(opts: {
   let stopping = false;
   opts.ids.forEach((id, i) => {
     const sourceAddress = demoSourceAddress(i);
-    const env: NodeJS.ProcessEnv = { ...opts.env, TEMPORAL_ADDRESS: opts.temporalAddress, VIGIL_LOCATION: id, VIGIL_LOCATION_LABEL: id, VIGIL_PROBE_SOURCE_ADDRESS: sourceAddress };
+    const env: NodeJS.ProcessEnv = {
+      ...opts.env,
+      TEMPORAL_ADDRESS: opts.temporalAddress,
+      VIGIL_LOCATION: id,
+      VIGIL_LOCATION_LABEL: id,
+      VIGIL_PROBE_SOURCE_ADDRESS: sourceAddress,
+    };
     delete env.VIGIL_LOCATIONS;
     // stdout and stderr as this process's; the IPC channel says when it is registered (whatever LOG_LEVEL), and its closing stops the prober should this process die.
-    const child = spawn(process.execPath, [...process.execArgv, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, [...process.execArgv, script], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     probers.push({ id, sourceAddress, child });
     started.push(
       new Promise<void>((resolve, reject) => {
-        const early = (code: number | null) => reject(new Error(`prober ${id} exited with ${code} before it was running`));
+        const early = (code: number | null) =>
+          reject(new Error(`prober ${id} exited with ${code} before it was running`));
         child.on('message', (m: { type?: string }) => {
           if (m?.type !== 'prober-ready') return;
           child.off('exit', early);

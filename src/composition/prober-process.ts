@@ -19,7 +19,8 @@ export interface ProberHandle {
  * in any region or cloud. Resolves once its first heartbeat was accepted.
  */
 export async function runProber(config: Config, log: Logger): Promise<ProberHandle> {
-  if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the prober (host:port of the Temporal frontend)');
+  if (!config.TEMPORAL_ADDRESS)
+    throw new Error('TEMPORAL_ADDRESS is required for the prober (host:port of the Temporal frontend)');
   installTemporalRuntime(temporalLogLevel(config.LOG_LEVEL));
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   let location: LocationHandle;
@@ -34,7 +35,12 @@ export async function runProber(config: Config, log: Logger): Promise<ProberHand
         heartbeatSeconds: config.LOCATION_HEARTBEAT_SECONDS,
         sourceAddress: config.VIGIL_PROBE_SOURCE_ADDRESS,
       },
-      prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
+      prober: {
+        registry: PROBES,
+        allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS,
+        resolver: config.CLOUD_PROBE_RESOLVER,
+        defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS,
+      },
       onHeartbeatError: (err) => log.warn({ err }, 'heartbeat failed; the next one follows'),
     });
   } catch (err) {

@@ -10,7 +10,12 @@ import { secretBox } from './adapters';
  * Idempotent, and race-safe across processes: activeSigningKey creates under an advisory lock,
  * so two processes starting at once agree on one key.
  */
-export async function ensureStatementSigningKey(orm: Orm, config: Config, log: Logger, now = new Date()): Promise<string> {
+export async function ensureStatementSigningKey(
+  orm: Orm,
+  config: Config,
+  log: Logger,
+  now = new Date(),
+): Promise<string> {
   const key = await activeSigningKey(orm.em.fork(), secretBox(config), now);
   log.info({ kid: key.kid }, 'statement signing key published');
   return key.kid;

@@ -1,6 +1,14 @@
 import type { Logger } from 'pino';
 import { type Config } from '../config';
-import { alertLinkKey, emailDeps, secretBox, slaLinks, slaTimings, statementSigner, webhookRetryPolicy } from './adapters';
+import {
+  alertLinkKey,
+  emailDeps,
+  secretBox,
+  slaLinks,
+  slaTimings,
+  statementSigner,
+  webhookRetryPolicy,
+} from './adapters';
 import { temporalSlaWorkflows } from '../temporal/sla-workflows';
 import { createStatementPdfRenderer } from '../infra/statement-pdf';
 import { pdfSource } from '../usecases/sla/documents';
@@ -9,7 +17,12 @@ import { registerSearchAttributes } from '../temporal/search-attributes';
 import { connectTemporal } from '../temporal/connection';
 import { temporalMaintenanceScheduler } from '../temporal/maintenance-scheduler';
 import { installTemporalRuntime, temporalLogLevel } from '../temporal/runtime';
-import { ensureHousekeepingSchedule, ensureMetricSweepSchedule, ensureAlertSweepSchedule, ensureOutboxSweepSchedule } from '../temporal/schedules';
+import {
+  ensureHousekeepingSchedule,
+  ensureMetricSweepSchedule,
+  ensureAlertSweepSchedule,
+  ensureOutboxSweepSchedule,
+} from '../temporal/schedules';
 import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
 import { OutboxRelay } from '../usecases/webhooks/outbox-relay';
 import { PROBES } from '../probes/registry';
@@ -34,12 +47,22 @@ export function workerLocation(config: Config): LocationSettings | undefined {
 }
 
 /** Starts the Temporal worker on the configured task queue, the outbox relay, and makes sure the schedules exist. */
-export async function runWorker(config: Config, orm: Orm, databaseUrl: string, address: string, log: Logger): Promise<WorkerHandle> {
+export async function runWorker(
+  config: Config,
+  orm: Orm,
+  databaseUrl: string,
+  address: string,
+  log: Logger,
+): Promise<WorkerHandle> {
   installTemporalRuntime(temporalLogLevel(config.LOG_LEVEL));
   await ensureStatementSigningKey(orm, config, log);
   // Idempotent: lets runs be filtered per organization in the Temporal UI on any server.
   await registerSearchAttributes(address, config.TEMPORAL_NAMESPACE);
-  const temporal = await connectTemporal({ address, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const temporal = await connectTemporal({
+    address,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
   const onStartError = logStartErrors(log);
   const starter = temporalOutboxWorkflowStarter(temporal, webhookRetryPolicy(config), { onStartError });
   // Without SMTP_URL, development mail lands in the outbox folder; the log names each file.
@@ -53,14 +76,27 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
-      webhooks: { box: secretBox(config), starter, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
+      webhooks: {
+        box: secretBox(config),
+        starter,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        allowCidrs: config.WEBHOOK_ALLOW_CIDRS,
+      },
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
       email,
-      sla: { signer: statementSigner(config), workflows: temporalSlaWorkflows(temporal, slaTimings(config)), mail: { mailer: email.mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: config.publicBaseUrl } },
+      sla: {
+        signer: statementSigner(config),
+        workflows: temporalSlaWorkflows(temporal, slaTimings(config)),
+        mail: { mailer: email.mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: config.publicBaseUrl },
+      },
       alerts: {
         box: secretBox(config),
         mailer: email.mailer,
-        endpoints: { pagerdutyEventsUrl: config.PAGERDUTY_EVENTS_URL, opsgenieApiUrl: config.OPSGENIE_API_URL, opsgenieEuApiUrl: config.OPSGENIE_EU_API_URL },
+        endpoints: {
+          pagerdutyEventsUrl: config.PAGERDUTY_EVENTS_URL,
+          opsgenieApiUrl: config.OPSGENIE_API_URL,
+          opsgenieEuApiUrl: config.OPSGENIE_EU_API_URL,
+        },
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         allowCidrs: config.WEBHOOK_ALLOW_CIDRS,
         publicBaseUrl: config.publicBaseUrl,
@@ -68,19 +104,34 @@ export async function runWorker(config: Config, orm: Orm, databaseUrl: string, a
         minuteMs: config.ALERT_MINUTE_MS,
         starter,
       },
-      prober: { registry: PROBES, allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS, resolver: config.CLOUD_PROBE_RESOLVER, defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS },
+      prober: {
+        registry: PROBES,
+        allowCidrs: config.CLOUD_PROBE_ALLOW_CIDRS,
+        resolver: config.CLOUD_PROBE_RESOLVER,
+        defaultTimeoutMs: config.CLOUD_PROBE_TIMEOUT_MS,
+      },
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
     deadlockTimeoutMs: config.WORKFLOW_DEADLOCK_TIMEOUT_MS,
     location: workerLocation(config),
-    onLocationHeartbeatError: (err) => log.warn({ err, location: config.VIGIL_LOCATION }, 'location heartbeat failed; the next one follows'),
+    onLocationHeartbeatError: (err) =>
+      log.warn({ err, location: config.VIGIL_LOCATION }, 'location heartbeat failed; the next one follows'),
   });
   await ensureHousekeepingSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureOutboxSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureMetricSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   await ensureAlertSweepSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
-  const relayStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE }, webhookRetryPolicy(config), { eager: true, onStartError });
-  const relay = new OutboxRelay({ orm, databaseUrl, starter: relayStarter, onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute') });
+  const relayStarter = temporalOutboxWorkflowStarter(
+    { client: worker.eagerClient, taskQueue: config.TEMPORAL_TASK_QUEUE },
+    webhookRetryPolicy(config),
+    { eager: true, onStartError },
+  );
+  const relay = new OutboxRelay({
+    orm,
+    databaseUrl,
+    starter: relayStarter,
+    onError: (err) => log.error({ err }, 'outbox relay failed; the outbox sweep retries within a minute'),
+  });
   await relay.start();
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, location: worker.location?.id ?? null }, 'worker running');
   return {

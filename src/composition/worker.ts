@@ -29,9 +29,13 @@ export interface WorkerHandle {
  * WORKFLOW_DEADLOCK_TIMEOUT_MS asks for it (docs/decisions.md).
  */
 class UnwatchedWorker extends Worker {
-  protected static override async createWorkflowCreator(...args: Parameters<typeof Worker['createWorkflowCreator']>) {
+  protected static override async createWorkflowCreator(...args: Parameters<(typeof Worker)['createWorkflowCreator']>) {
     const [bundle, compiled, logger] = args;
-    return super.createWorkflowCreator(bundle, { ...compiled, isolateExecutionTimeoutMs: undefined as unknown as number }, logger);
+    return super.createWorkflowCreator(
+      bundle,
+      { ...compiled, isolateExecutionTimeoutMs: undefined as unknown as number },
+      logger,
+    );
   }
 }
 

@@ -8,7 +8,10 @@ import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
  * starts without running webpack. Answers the bundle's size in bytes.
  */
 export async function writeWorkflowBundle(file: string, opts: { quiet?: boolean } = {}): Promise<number> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), ...(opts.quiet ? { logger: new DefaultLogger('WARN') } : {}) });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    ...(opts.quiet ? { logger: new DefaultLogger('WARN') } : {}),
+  });
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, code);
   return code.length;

@@ -25,7 +25,8 @@ const MESSAGES = [
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = String((e as { code?: unknown }).code ?? '');
-    if (SQLSTATES.has(code) || (code.startsWith('08') && !NOT_CONNECTION.has(code)) || SOCKET_CODES.has(code)) return true;
+    if (SQLSTATES.has(code) || (code.startsWith('08') && !NOT_CONNECTION.has(code)) || SOCKET_CODES.has(code))
+      return true;
     const message = String((e as { message?: unknown }).message ?? '');
     if (MESSAGES.some((m) => m.test(message))) return true;
   }

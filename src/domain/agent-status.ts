@@ -22,7 +22,10 @@ export function canRunProbeTests(version: string | null | undefined): boolean {
 }
 
 /** Why an agent cannot take a probe test now (409 agent_unavailable `reason`), or null when it can. */
-export function unavailableReason(a: { revokedAt?: Date | null; lastSeenAt?: Date | null; version?: string | null }, now: Date): 'revoked' | 'never_connected' | 'offline' | 'outdated' | null {
+export function unavailableReason(
+  a: { revokedAt?: Date | null; lastSeenAt?: Date | null; version?: string | null },
+  now: Date,
+): 'revoked' | 'never_connected' | 'offline' | 'outdated' | null {
   const status = agentStatus(a, now);
   if (status !== 'online') return status;
   return canRunProbeTests(a.version) ? null : 'outdated';

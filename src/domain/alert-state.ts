@@ -56,7 +56,11 @@ export function emptyAlertState(now: Instant): AlertState {
 }
 
 /** The state after one webhook (or its alerts); returns a new state, the old one is left alone. */
-export function applyAlertBatch(state: AlertState, batch: NormalizedAlertBatch | readonly NormalizedAlert[], now: Instant): AlertState {
+export function applyAlertBatch(
+  state: AlertState,
+  batch: NormalizedAlertBatch | readonly NormalizedAlert[],
+  now: Instant,
+): AlertState {
   const at = ms(now);
   const firing: Record<string, FiringAlert> = { ...state.firing };
   for (const a of 'alerts' in batch ? batch.alerts : batch) {
@@ -66,14 +70,24 @@ export function applyAlertBatch(state: AlertState, batch: NormalizedAlertBatch |
       if (stored && !older) delete firing[a.fingerprint];
       continue;
     }
-    firing[a.fingerprint] = { name: a.name, severity: a.severity, startsAt: a.startsAt, endsAt: a.endsAt, receivedAt: iso(at) };
+    firing[a.fingerprint] = {
+      name: a.name,
+      severity: a.severity,
+      startsAt: a.startsAt,
+      endsAt: a.endsAt,
+      receivedAt: iso(at),
+    };
   }
   for (const [fp, a] of Object.entries(firing)) if (ended(a.endsAt, at)) delete firing[fp];
   return { firing, since: state.since, lastReceivedAt: iso(at) };
 }
 
 /** Firing alerts that have not lapsed by `now`, heartbeat excluded when one is configured. */
-export function activeAlerts(state: AlertState, now: Instant, config: AlertHeartbeatConfig = {}): Array<FiringAlert & { fingerprint: string }> {
+export function activeAlerts(
+  state: AlertState,
+  now: Instant,
+  config: AlertHeartbeatConfig = {},
+): Array<FiringAlert & { fingerprint: string }> {
   const at = ms(now);
   return Object.entries(state.firing)
     .filter(([, a]) => !ended(a.endsAt, at) && !(config.heartbeat_alert && a.name === config.heartbeat_alert))
@@ -82,11 +96,18 @@ export function activeAlerts(state: AlertState, now: Instant, config: AlertHeart
 
 /** Worst firing alert as a score (spec §4.1): 0 none, 1 degraded, 2 unhealthy. */
 export function alertScore(state: AlertState, now: Instant, config: AlertHeartbeatConfig = {}): 0 | 1 | 2 {
-  return activeAlerts(state, now, config).reduce<0 | 1 | 2>((worst, a) => Math.max(worst, ALERT_SCORE[a.severity]) as 0 | 1 | 2, 0);
+  return activeAlerts(state, now, config).reduce<0 | 1 | 2>(
+    (worst, a) => Math.max(worst, ALERT_SCORE[a.severity]) as 0 | 1 | 2,
+    0,
+  );
 }
 
 /** 'alert_heartbeat_missing' when the named heartbeat alert did not arrive within the timeout; null otherwise or without a rule. */
-export function heartbeatVerdict(state: AlertState, config: AlertHeartbeatConfig, now: Instant): 'alert_heartbeat_missing' | null {
+export function heartbeatVerdict(
+  state: AlertState,
+  config: AlertHeartbeatConfig,
+  now: Instant,
+): 'alert_heartbeat_missing' | null {
   if (!config.heartbeat_alert) return null;
   const at = ms(now);
   const timeoutMs = (config.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_TIMEOUT_SECONDS) * 1000;

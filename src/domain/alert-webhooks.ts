@@ -59,9 +59,22 @@ export type AlertWebhookResult = { ok: true; batch: NormalizedAlertBatch } | { o
 
 /** Label value (lowercased) → severity. */
 export const DEFAULT_SEVERITY_VALUES: Readonly<Record<string, AlertSeverity>> = {
-  critical: 'unhealthy', error: 'unhealthy', page: 'unhealthy', high: 'unhealthy', p1: 'unhealthy', p2: 'unhealthy',
-  warning: 'degraded', warn: 'degraded', medium: 'degraded', p3: 'degraded', minor: 'degraded',
-  info: 'none', none: 'none', low: 'none', p4: 'none', p5: 'none',
+  critical: 'unhealthy',
+  error: 'unhealthy',
+  page: 'unhealthy',
+  high: 'unhealthy',
+  p1: 'unhealthy',
+  p2: 'unhealthy',
+  warning: 'degraded',
+  warn: 'degraded',
+  medium: 'degraded',
+  p3: 'degraded',
+  minor: 'degraded',
+  info: 'none',
+  none: 'none',
+  low: 'none',
+  p4: 'none',
+  p5: 'none',
 };
 export const DEFAULT_SEVERITY_LABELS = ['severity', 'priority'] as const;
 
@@ -76,7 +89,9 @@ export interface SeverityMapping {
 
 export function severityOf(labels: Readonly<Record<string, string>>, mapping: SeverityMapping = {}): AlertSeverity {
   const fallback = mapping.fallback ?? 'unhealthy';
-  const raw = (mapping.labels ?? DEFAULT_SEVERITY_LABELS).map((l) => labels[l]).find((v) => v !== undefined && v.trim() !== '');
+  const raw = (mapping.labels ?? DEFAULT_SEVERITY_LABELS)
+    .map((l) => labels[l])
+    .find((v) => v !== undefined && v.trim() !== '');
   if (raw === undefined) return fallback;
   const key = raw.trim().toLowerCase();
   const own = Object.entries(mapping.values ?? {}).find(([k]) => k.trim().toLowerCase() === key)?.[1];
@@ -126,7 +141,9 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}
 const Timestamp = z
   .string({ error: msg('Expected an RFC 3339 timestamp') })
   .refine((s) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)), 'Expected an RFC 3339 timestamp');
-const Labels = z.record(z.string(), z.string({ error: msg('Expected a string value') }), { error: msg('Expected an object of name → string') });
+const Labels = z.record(z.string(), z.string({ error: msg('Expected a string value') }), {
+  error: msg('Expected an object of name → string'),
+});
 const Text = z.string({ error: msg('Expected a string') });
 const Status = z.enum(ALERT_STATUSES, { error: msg('Expected firing or resolved') });
 const Count = z.int({ error: msg('Expected an integer') }).min(0, 'Expected an integer ≥ 0');
@@ -191,10 +208,15 @@ export const GrafanaLegacyWebhookSchema = z
     imageUrl: Text.nullish(),
     tags: Labels.nullish(),
     evalMatches: z
-      .array(z.looseObject({ value: z.number().nullable(), metric: Text, tags: Labels.nullish() }), { error: msg('Expected an array') })
+      .array(z.looseObject({ value: z.number().nullable(), metric: Text, tags: Labels.nullish() }), {
+        error: msg('Expected an array'),
+      })
       .nullish(),
   })
-  .refine((p) => p.ruleId != null || !!p.ruleName, { path: ['ruleName'], message: 'Required (or ruleId): the rule cannot be identified' });
+  .refine((p) => p.ruleId != null || !!p.ruleName, {
+    path: ['ruleName'],
+    message: 'Required (or ruleId): the rule cannot be identified',
+  });
 
 // ---- detection and normalization ----
 
@@ -207,7 +229,8 @@ export function detectAlertWebhookSource(body: unknown): AlertSource | null {
   if (!isObject(body)) return null;
   if ('alerts' in body) {
     const alerts = Array.isArray(body.alerts) ? body.alerts : [];
-    const grafana = GRAFANA_TOP.some((k) => k in body) || alerts.some((a) => isObject(a) && GRAFANA_ALERT.some((k) => k in a));
+    const grafana =
+      GRAFANA_TOP.some((k) => k in body) || alerts.some((a) => isObject(a) && GRAFANA_ALERT.some((k) => k in a));
     return grafana ? 'grafana' : 'alertmanager';
   }
   if (['evalMatches', 'ruleId', 'ruleName', 'state'].some((k) => k in body)) return 'grafana_legacy';
@@ -265,7 +288,9 @@ export function parseAlertWebhook(body: unknown, mapping: SeverityMapping = {}):
   }
   if (source === 'grafana_legacy') {
     const parsed = GrafanaLegacyWebhookSchema.safeParse(body, requiredWhenAbsent);
-    return parsed.success ? { ok: true, batch: { source, alerts: [normalizeLegacy(parsed.data, mapping)] } } : { ok: false, errors: toErrors(parsed.error) };
+    return parsed.success
+      ? { ok: true, batch: { source, alerts: [normalizeLegacy(parsed.data, mapping)] } }
+      : { ok: false, errors: toErrors(parsed.error) };
   }
   const schema = source === 'grafana' ? GrafanaWebhookSchema : AlertmanagerWebhookSchema;
   const parsed = schema.safeParse(body, requiredWhenAbsent);

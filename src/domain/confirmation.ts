@@ -103,7 +103,9 @@ export function effectiveVote(v: Vote): Vote {
 
 /** Which of a round's votes decide it, and the sample it stores. */
 export function roundOutcome(votes: readonly Vote[], quorum: Quorum): RoundOutcome {
-  const sorted = [...votes].map(effectiveVote).sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
+  const sorted = [...votes]
+    .map(effectiveVote)
+    .sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
   const kinds = sorted.map((v) => ({ v, kind: voteKind(v) }));
   const voters = kinds.filter((k) => k.kind !== 'absent');
   const failing = voters.filter((k) => k.kind === 'fail').map((k) => k.v);
@@ -111,10 +113,22 @@ export function roundOutcome(votes: readonly Vote[], quorum: Quorum): RoundOutco
   const needed = quorumNeeded(quorum, voters.length);
   if (failing.length >= needed) {
     const worst = Math.max(...failing.map((v) => FAIL_RANK[voteKey(v)] ?? 0));
-    return { outcome: 'failing', voting: voters.length, failing: failing.length, needed, representative: median(failing.filter((v) => (FAIL_RANK[voteKey(v)] ?? 0) === worst)) };
+    return {
+      outcome: 'failing',
+      voting: voters.length,
+      failing: failing.length,
+      needed,
+      representative: median(failing.filter((v) => (FAIL_RANK[voteKey(v)] ?? 0) === worst)),
+    };
   }
   const passing = voters.filter((k) => k.kind === 'pass').map((k) => k.v);
-  return { outcome: 'passing', voting: voters.length, failing: failing.length, needed, representative: median(passing.length ? passing : voters.map((k) => k.v)) };
+  return {
+    outcome: 'passing',
+    voting: voters.length,
+    failing: failing.length,
+    needed,
+    representative: median(passing.length ? passing : voters.map((k) => k.v)),
+  };
 }
 
 function median(votes: readonly Vote[]): Vote {
@@ -124,15 +138,26 @@ function median(votes: readonly Vote[]): Vote {
 }
 
 /** What a pending confirmation reads as: "failing 1 of 2", "recovering 1 of 2". */
-export function pendingSummary(toStatusKey: string, rounds: number, c: Pick<Confirmation, 'failures' | 'recoveries'>): string {
+export function pendingSummary(
+  toStatusKey: string,
+  rounds: number,
+  c: Pick<Confirmation, 'failures' | 'recoveries'>,
+): string {
   const recovering = toStatusKey === 'healthy';
   return `${recovering ? 'recovering' : 'failing'} ${rounds} of ${recovering ? c.recoveries : c.failures}`;
 }
 
 /** Problems with a `confirmation` as given (paths relative to it); empty when valid. */
-export function confirmationProblems(c: Confirmation, locationCount: number | null): { path: string; message: string }[] {
+export function confirmationProblems(
+  c: Confirmation,
+  locationCount: number | null,
+): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];
-  if (typeof c.quorum === 'number' && locationCount !== null && c.quorum > locationCount) out.push({ path: 'quorum', message: `quorum ${c.quorum} is more than the ${locationCount} locations that measure the metric` });
+  if (typeof c.quorum === 'number' && locationCount !== null && c.quorum > locationCount)
+    out.push({
+      path: 'quorum',
+      message: `quorum ${c.quorum} is more than the ${locationCount} locations that measure the metric`,
+    });
   return out;
 }
 
@@ -141,23 +166,34 @@ export function confirmationProblems(c: Confirmation, locationCount: number | nu
  * the confirming round, over how many rounds, and what each location saw.
  * e.g. "Confirmed by 2 of 3 locations over 2 rounds (ap-south: healthy 40; eu-central: ECONNREFUSED; us-east: unhealthy 900)."
  */
-export function describeEvidence(rounds: readonly { at: string; votes: readonly Vote[] }[] | null | undefined, unit: string | null): string | null {
+export function describeEvidence(
+  rounds: readonly { at: string; votes: readonly Vote[] }[] | null | undefined,
+  unit: string | null,
+): string | null {
   const last = rounds?.at(-1);
   if (!rounds?.length || !last?.votes.length) return null;
   const votes = [...last.votes].sort((a, b) => (a.location < b.location ? -1 : 1));
   const voting = votes.filter((v) => voteKind(effectiveVote(v)) !== 'absent');
   const failing = voting.filter((v) => voteKind(effectiveVote(v)) === 'fail');
-  const seen = (v: { value: number | null; reason: string | null; status: string }) => (v.value === null ? (v.reason ?? 'no_data') : `${v.status} ${v.value}${unit ? ` ${unit}` : ''}`);
-  const words = votes.map((v) => `${v.location}: ${seen(v)}${v.recheck ? `, rechecked from ${v.recheck.location}: ${seen(v.recheck)}` : ''}`);
+  const seen = (v: { value: number | null; reason: string | null; status: string }) =>
+    v.value === null ? (v.reason ?? 'no_data') : `${v.status} ${v.value}${unit ? ` ${unit}` : ''}`;
+  const words = votes.map(
+    (v) => `${v.location}: ${seen(v)}${v.recheck ? `, rechecked from ${v.recheck.location}: ${seen(v.recheck)}` : ''}`,
+  );
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   return `Confirmed by ${failing.length} of ${plural(voting.length, 'location')} over ${plural(rounds.length, 'round')} (${words.join('; ')}).`;
 }
 
 /** The locations whose votes failed in the last confirming round, and how many voted (absent ones not counted). */
-export function confirmingLocations(rounds: readonly { at: string; votes: readonly Vote[] }[] | null | undefined): { failing: string[]; voting: number } | null {
+export function confirmingLocations(
+  rounds: readonly { at: string; votes: readonly Vote[] }[] | null | undefined,
+): { failing: string[]; voting: number } | null {
   const last = rounds?.at(-1);
   if (!last?.votes.length) return null;
   const voting = last.votes.filter((v) => voteKind(effectiveVote(v)) !== 'absent');
-  const failing = voting.filter((v) => voteKind(effectiveVote(v)) === 'fail').map((v) => v.location).sort();
+  const failing = voting
+    .filter((v) => voteKind(effectiveVote(v)) === 'fail')
+    .map((v) => v.location)
+    .sort();
   return { failing, voting: voting.length };
 }

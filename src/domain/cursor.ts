@@ -58,5 +58,8 @@ export function pageOf<T extends { id: string }>(
 ): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: sortKey(last), id: last.id }) : null };
+  return {
+    items,
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: sortKey(last), id: last.id }) : null,
+  };
 }

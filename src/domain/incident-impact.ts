@@ -30,7 +30,11 @@ export function isImpact(x: unknown): x is Impact {
 }
 
 /** One entry per affected service, in their order: the explicit impact, or the severity's. */
-export function serviceImpacts(affected: readonly string[], explicit: ImpactMap | null | undefined, severity: string): ServiceImpact[] {
+export function serviceImpacts(
+  affected: readonly string[],
+  explicit: ImpactMap | null | undefined,
+  severity: string,
+): ServiceImpact[] {
   const fallback = IMPACT_OF_SEVERITY[severity as Severity] ?? 'degraded_performance';
   return affected.map((id) => ({ service_id: id, impact: explicit?.[id.toLowerCase()] ?? fallback }));
 }

@@ -21,5 +21,12 @@ export const SEVERITIES = ['minor', 'major', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 /** Timeline message types: Information and Resolved from the spec, the rest a status vendor's usual steps. */
-export const MESSAGE_TYPES = ['Investigating', 'Identified', 'Monitoring', 'Update', 'Information', 'Resolved'] as const;
+export const MESSAGE_TYPES = [
+  'Investigating',
+  'Identified',
+  'Monitoring',
+  'Update',
+  'Information',
+  'Resolved',
+] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];

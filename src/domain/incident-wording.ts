@@ -23,9 +23,12 @@ interface Template {
 
 const TEMPLATES: Readonly<Record<WordingLanguage, Template>> = {
   en: {
-    title: (service, impact) => (impact === 'degraded' ? `Degraded performance of ${service}` : `Problems with ${service}`),
+    title: (service, impact) =>
+      impact === 'degraded' ? `Degraded performance of ${service}` : `Problems with ${service}`,
     firstMessage: (service, impact, since) =>
-      impact === 'degraded' ? `We are investigating degraded performance of ${service} since ${since}.` : `We are investigating problems with ${service} since ${since}.`,
+      impact === 'degraded'
+        ? `We are investigating degraded performance of ${service} since ${since}.`
+        : `We are investigating problems with ${service} since ${since}.`,
     since: (time, day) => (day ? `${day}, ${time}` : time),
     locale: 'en-GB',
   },
@@ -53,8 +56,15 @@ function formatter(locale: string, options: Intl.DateTimeFormatOptions, timeZone
 /** The title and first message of a draft, in words a customer reads on the status page and in email. */
 export function customerWording(i: CustomerWordingInput): { title: string; body: string } {
   const t = TEMPLATES[i.language ?? 'en'];
-  const time = formatter(t.locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }, i.timeZone).format(i.since);
+  const time = formatter(
+    t.locale,
+    { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' },
+    i.timeZone,
+  ).format(i.since);
   const dayOf = formatter(t.locale, { day: 'numeric', month: 'long' }, i.timeZone);
   const day = dayOf.format(i.since) === dayOf.format(i.now) ? null : dayOf.format(i.since);
-  return { title: t.title(i.service, i.impact).slice(0, 300), body: t.firstMessage(i.service, i.impact, t.since(time, day)) };
+  return {
+    title: t.title(i.service, i.impact).slice(0, 300),
+    body: t.firstMessage(i.service, i.impact, t.since(time, day)),
+  };
 }

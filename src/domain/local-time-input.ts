@@ -18,33 +18,78 @@ export function localInputToInstant(value: string, timeZone: string): LocalInput
   if (!isValidTimeZone(timeZone)) return { ok: false, message: `${timeZone} is not a time zone this server knows` };
   const m = LOCAL.exec(value.trim());
   if (!m) return { ok: false, message: 'Expected a date and time (YYYY-MM-DDTHH:MM)' };
-  const [year, month, day, hour, minute, second] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const probe = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  if (year < 1 || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
+  if (
+    year < 1 ||
+    probe.getUTCMonth() !== month - 1 ||
+    probe.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  ) {
     return { ok: false, message: `${value} is not a date and time that exists` };
   }
   const wall = { year, month, day, hour, minute, second };
   const ms = zonedTimeToUtc(wall, timeZone);
   const back = localDateTime(ms, timeZone);
-  const sameWall = back.year === year && back.month === month && back.day === day && back.hour === hour && back.minute === minute && back.second === second;
+  const sameWall =
+    back.year === year &&
+    back.month === month &&
+    back.day === day &&
+    back.hour === hour &&
+    back.minute === minute &&
+    back.second === second;
   const shown = `${pad(back.hour)}:${pad(back.minute)}`;
   if (!sameWall) {
-    return { ok: true, instant: new Date(ms), note: { kind: 'skipped', text: `${pad(hour)}:${pad(minute)} does not exist on ${m[1]}-${m[2]}-${m[3]} in ${timeZone} (the clocks move forward); read as ${shown}.` } };
+    return {
+      ok: true,
+      instant: new Date(ms),
+      note: {
+        kind: 'skipped',
+        text: `${pad(hour)}:${pad(minute)} does not exist on ${m[1]}-${m[2]}-${m[3]} in ${timeZone} (the clocks move forward); read as ${shown}.`,
+      },
+    };
   }
   // Repeated: the same wall time an hour (or the zone's step) later maps back to the same reading.
   const later = zonedTimeToUtcLater(wall, timeZone, ms);
   if (later !== null) {
-    return { ok: true, instant: new Date(ms), note: { kind: 'repeated', text: `${pad(hour)}:${pad(minute)} happens twice on ${m[1]}-${m[2]}-${m[3]} in ${timeZone} (the clocks go back); read as the first.` } };
+    return {
+      ok: true,
+      instant: new Date(ms),
+      note: {
+        kind: 'repeated',
+        text: `${pad(hour)}:${pad(minute)} happens twice on ${m[1]}-${m[2]}-${m[3]} in ${timeZone} (the clocks go back); read as the first.`,
+      },
+    };
   }
   return { ok: true, instant: new Date(ms), note: null };
 }
 
 /** The second occurrence of a repeated wall time (a later instant with the same reading within 3 hours), or null. */
-function zonedTimeToUtcLater(wall: { year: number; month: number; day: number; hour: number; minute: number; second: number }, timeZone: string, first: number): number | null {
+function zonedTimeToUtcLater(
+  wall: { year: number; month: number; day: number; hour: number; minute: number; second: number },
+  timeZone: string,
+  first: number,
+): number | null {
   for (const stepMin of [30, 60, 120, 180]) {
     const t = first + stepMin * 60_000;
     const r = localDateTime(t, timeZone);
-    if (r.year === wall.year && r.month === wall.month && r.day === wall.day && r.hour === wall.hour && r.minute === wall.minute) return t;
+    if (
+      r.year === wall.year &&
+      r.month === wall.month &&
+      r.day === wall.day &&
+      r.hour === wall.hour &&
+      r.minute === wall.minute
+    )
+      return t;
   }
   return null;
 }

@@ -43,7 +43,8 @@ export interface LocationHeartbeat {
 
 /** The signal name and workflow id a location heartbeats to, on the installation's (main) task queue. */
 export const LOCATION_HEARTBEAT_SIGNAL = 'heartbeat';
-export const locationWorkflowId = (mainTaskQueue: string, locationId: string) => `location:${mainTaskQueue}:${locationId}`;
+export const locationWorkflowId = (mainTaskQueue: string, locationId: string) =>
+  `location:${mainTaskQueue}:${locationId}`;
 
 export const isLocationId = (id: string): boolean => LOCATION_ID_PATTERN.test(id);
 
@@ -51,10 +52,15 @@ export const isLocationId = (id: string): boolean => LOCATION_ID_PATTERN.test(id
  * Online while the last heartbeat is younger than MISSED_HEARTBEATS_OFFLINE heartbeats; a
  * location that said it was stopping is offline from that heartbeat on.
  */
-export function locationStatus(l: { lastSeenAt: Date | null; heartbeatSeconds: number; stoppedAt?: Date | null }, now: Date): LocationStatus {
+export function locationStatus(
+  l: { lastSeenAt: Date | null; heartbeatSeconds: number; stoppedAt?: Date | null },
+  now: Date,
+): LocationStatus {
   if (!l.lastSeenAt) return 'offline';
   if (l.stoppedAt && l.stoppedAt.getTime() >= l.lastSeenAt.getTime()) return 'offline';
-  return l.lastSeenAt.getTime() > now.getTime() - MISSED_HEARTBEATS_OFFLINE * l.heartbeatSeconds * 1000 ? 'online' : 'offline';
+  return l.lastSeenAt.getTime() > now.getTime() - MISSED_HEARTBEATS_OFFLINE * l.heartbeatSeconds * 1000
+    ? 'online'
+    : 'offline';
 }
 
 /** The `last_seen_at` a heartbeat records: the time it says it was sent, never later than `now` (a fast clock cannot keep a dead location online). */
@@ -70,7 +76,11 @@ export function parseLocationList(text: string): { ok: true; ids: string[] } | {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   const bad = ids.filter((id) => !isLocationId(id));
-  if (bad.length) return { ok: false, message: `Not a location id: ${bad.join(', ')} (lower-case letters, digits and dashes, starting with a letter, at most 40)` };
+  if (bad.length)
+    return {
+      ok: false,
+      message: `Not a location id: ${bad.join(', ')} (lower-case letters, digits and dashes, starting with a letter, at most 40)`,
+    };
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) return { ok: false, message: `Location ${dup} is named twice` };
   if (ids.length > 200) return { ok: false, message: 'At most 200 locations' };

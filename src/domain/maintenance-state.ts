@@ -31,13 +31,19 @@ export type MaintenanceStep =
  * What the maintenance workflow does next, from the row's timestamps (ms since epoch) and the
  * workflow's clock: the one place its timers are decided, so the workflow stays a thin loop.
  */
-export function nextMaintenanceStep(t: { start: number; end: number; state: MaintenanceState; startingSoonSent: boolean }, now: number): MaintenanceStep {
+export function nextMaintenanceStep(
+  t: { start: number; end: number; state: MaintenanceState; startingSoonSent: boolean },
+  now: number,
+): MaintenanceStep {
   if (t.state === 'completed' || t.state === 'canceled' || t.state === 'deleted') return { kind: 'done' };
-  if (t.state === 'in_progress') return now >= t.end ? { kind: 'now', action: 'complete' } : { kind: 'wait', until: t.end, then: 'complete' };
+  if (t.state === 'in_progress')
+    return now >= t.end ? { kind: 'now', action: 'complete' } : { kind: 'wait', until: t.end, then: 'complete' };
   if (now >= t.start) return { kind: 'now', action: 'start' };
   if (!t.startingSoonSent) {
     const soon = t.start - STARTING_SOON_MS;
-    return now >= soon ? { kind: 'now', action: 'starting_soon' } : { kind: 'wait', until: soon, then: 'starting_soon' };
+    return now >= soon
+      ? { kind: 'now', action: 'starting_soon' }
+      : { kind: 'wait', until: soon, then: 'starting_soon' };
   }
   return { kind: 'wait', until: t.start, then: 'start' };
 }

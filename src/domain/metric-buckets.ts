@@ -21,7 +21,8 @@ export interface MetricBucket {
 
 /** How many slots an interval is split into: one per second up to MAX_BUCKET_SLOTS. */
 export function slotsFor(intervalSeconds: number): number {
-  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1) throw new RangeError(`interval_seconds must be a positive integer, got ${intervalSeconds}`);
+  if (!Number.isInteger(intervalSeconds) || intervalSeconds < 1)
+    throw new RangeError(`interval_seconds must be a positive integer, got ${intervalSeconds}`);
   return Math.min(intervalSeconds, MAX_BUCKET_SLOTS);
 }
 
@@ -44,7 +45,8 @@ export function bucketOf(metricId: string, intervalSeconds: number): MetricBucke
  * A bucket's Schedule id. The task queue is part of it: Vigil installs sharing one Temporal
  * namespace on different task queues (the test suite's files do) keep their buckets apart.
  */
-export const bucketScheduleId = (b: MetricBucket, taskQueue: string): string => `metric-bucket:${taskQueue}:${b.intervalSeconds}:${b.slot}`;
+export const bucketScheduleId = (b: MetricBucket, taskQueue: string): string =>
+  `metric-bucket:${taskQueue}:${b.intervalSeconds}:${b.slot}`;
 
 /** Parses a bucket Schedule id back; null for any other id. */
 export function parseBucketScheduleId(id: string): (MetricBucket & { taskQueue: string }) | null {
@@ -62,8 +64,12 @@ export function bucketOffsetSeconds(b: MetricBucket): number {
 /** The ids of the bucket's metrics are `from <= id < below` (uuid order; `below` null for the last slot). */
 export function bucketIdRange(b: MetricBucket): { from: string; below: string | null } {
   const slots = slotsFor(b.intervalSeconds);
-  if (!Number.isInteger(b.slot) || b.slot < 0 || b.slot >= slots) throw new RangeError(`slot ${b.slot} out of range for ${b.intervalSeconds} s`);
-  const bound = (s: number) => `${Math.ceil((s * TWO_32) / slots).toString(16).padStart(8, '0')}-0000-0000-0000-000000000000`;
+  if (!Number.isInteger(b.slot) || b.slot < 0 || b.slot >= slots)
+    throw new RangeError(`slot ${b.slot} out of range for ${b.intervalSeconds} s`);
+  const bound = (s: number) =>
+    `${Math.ceil((s * TWO_32) / slots)
+      .toString(16)
+      .padStart(8, '0')}-0000-0000-0000-000000000000`;
   return { from: bound(b.slot), below: b.slot + 1 < slots ? bound(b.slot + 1) : null };
 }
 
@@ -87,7 +93,11 @@ export const BUCKET_WORKFLOW_TYPE = 'cloudMetricBucketWorkflow';
 export function bucketScheduleOptions(b: MetricBucket, taskQueue: string) {
   return {
     scheduleId: bucketScheduleId(b, taskQueue),
-    spec: { intervals: [{ every: `${b.intervalSeconds} seconds` as const, offset: `${bucketOffsetSeconds(b)} seconds` as const }] },
+    spec: {
+      intervals: [
+        { every: `${b.intervalSeconds} seconds` as const, offset: `${bucketOffsetSeconds(b)} seconds` as const },
+      ],
+    },
     action: {
       type: 'startWorkflow' as const,
       workflowType: BUCKET_WORKFLOW_TYPE,
@@ -101,7 +111,11 @@ export function bucketScheduleOptions(b: MetricBucket, taskQueue: string) {
 }
 
 /** Runs `fn` over `items` with at most `concurrency` at once; answers the results in input order. */
-export async function mapBounded<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const lane = async () => {

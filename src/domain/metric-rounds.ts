@@ -74,9 +74,14 @@ const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * their own samples) or, without one, every online cloud location of the installation; in either
  * case only those online now (an offline location would only hold the round up).
  */
-export function resolveLocations(metricLocations: readonly string[] | null, online: readonly string[], isAgent: (id: string) => boolean): string[] {
+export function resolveLocations(
+  metricLocations: readonly string[] | null,
+  online: readonly string[],
+  isAgent: (id: string) => boolean,
+): string[] {
   const onlineSet = new Set(online);
-  const wanted = metricLocations === null ? [...online] : metricLocations.filter((l) => !isAgent(l) && onlineSet.has(l));
+  const wanted =
+    metricLocations === null ? [...online] : metricLocations.filter((l) => !isAgent(l) && onlineSet.has(l));
   return [...new Set(wanted)].sort(byId);
 }
 
@@ -94,20 +99,32 @@ export const AGENT_READING_GRACE_MS = 10_000;
  * as that agent's vote; an agent without a fresh reading is absent. Agents run on their own
  * timers, so the round counts the newest answer each sent.
  */
-export function agentVotes(m: Pick<RoundMetric, 'agents' | 'intervalSeconds' | 'sourceType' | 'thresholds'>, readings: Readonly<Record<string, AgentReading>> | null, roundStartMs: number): Vote[] {
+export function agentVotes(
+  m: Pick<RoundMetric, 'agents' | 'intervalSeconds' | 'sourceType' | 'thresholds'>,
+  readings: Readonly<Record<string, AgentReading>> | null,
+  roundStartMs: number,
+): Vote[] {
   const freshFrom = roundStartMs - m.intervalSeconds * 1000 - AGENT_READING_GRACE_MS;
   const votes: Vote[] = [];
   for (const location of m.agents) {
     const r = readings?.[location];
     if (!r || !(Date.parse(r.at) >= freshFrom)) continue;
     const value = r.value !== null && Number.isFinite(r.value) ? r.value : null;
-    votes.push({ location, value, reason: value === null ? r.reason : null, status: (value === null ? readingStatus(m, null, r.reason) : r.status) as HealthStatus, at: r.at });
+    votes.push({
+      location,
+      value,
+      reason: value === null ? r.reason : null,
+      status: (value === null ? readingStatus(m, null, r.reason) : r.status) as HealthStatus,
+      at: r.at,
+    });
   }
   return votes;
 }
 
 /** Each location's checks, locations in id order (a location with no metric gets none). */
-export function checksByLocation(metrics: readonly (RoundCheck & Pick<RoundMetric, 'locations'>)[]): { location: string; checks: RoundCheck[] }[] {
+export function checksByLocation(
+  metrics: readonly (RoundCheck & Pick<RoundMetric, 'locations'>)[],
+): { location: string; checks: RoundCheck[] }[] {
   const out = new Map<string, RoundCheck[]>();
   for (const m of metrics) {
     for (const l of m.locations) {
@@ -120,7 +137,10 @@ export function checksByLocation(metrics: readonly (RoundCheck & Pick<RoundMetri
 }
 
 /** The status a location's answer gets, as ingest evaluates a sample (readingStatus: thresholds, or an up/down check's answer). */
-export function resultStatus(m: Pick<RoundMetric, 'sourceType' | 'thresholds'>, r: { value: number | null; reason: string | null }): HealthStatus {
+export function resultStatus(
+  m: Pick<RoundMetric, 'sourceType' | 'thresholds'>,
+  r: { value: number | null; reason: string | null },
+): HealthStatus {
   return readingStatus(m, r.value, r.reason);
 }
 
@@ -130,15 +150,33 @@ export function indexAnswers(answers: readonly LocationAnswer[]): Map<string, Ma
 }
 
 /** The metric's votes of this round: one per location that answered for it, in location order. */
-export function roundVotes(m: Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>, rechecks: readonly RecheckAnswer[] = []): Vote[] {
+export function roundVotes(
+  m: Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations'>,
+  answers: Map<string, Map<string, CheckResult>>,
+  rechecks: readonly RecheckAnswer[] = [],
+): Vote[] {
   const votes: Vote[] = [];
   for (const location of m.locations) {
     const r = answers.get(location)?.get(m.metricId);
     if (!r) continue;
-    const vote: Vote = { location, value: r.value, reason: r.value === null ? r.reason : null, status: resultStatus(m, r), at: r.at };
+    const vote: Vote = {
+      location,
+      value: r.value,
+      reason: r.value === null ? r.reason : null,
+      status: resultStatus(m, r),
+      at: r.at,
+    };
     const again = rechecks.find((x) => x.metricId === m.metricId && x.failed === location);
     if (again) {
-      vote.recheck = again.result ? { location: again.by, value: again.result.value, reason: again.result.value === null ? again.result.reason : null, status: resultStatus(m, again.result), at: again.result.at } : null;
+      vote.recheck = again.result
+        ? {
+            location: again.by,
+            value: again.result.value,
+            reason: again.result.value === null ? again.result.reason : null,
+            status: resultStatus(m, again.result),
+            at: again.result.at,
+          }
+        : null;
     }
     votes.push(vote);
   }
@@ -146,8 +184,13 @@ export function roundVotes(m: Pick<RoundMetric, 'metricId' | 'sourceType' | 'thr
 }
 
 /** The locations whose vote on the metric fails this round (before any recheck). */
-export function failingLocations(m: Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations'>, answers: Map<string, Map<string, CheckResult>>): string[] {
-  return roundVotes(m, answers).filter((v) => voteKind(v) === 'fail').map((v) => v.location);
+export function failingLocations(
+  m: Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations'>,
+  answers: Map<string, Map<string, CheckResult>>,
+): string[] {
+  return roundVotes(m, answers)
+    .filter((v) => voteKind(v) === 'fail')
+    .map((v) => v.location);
 }
 
 /**
@@ -155,7 +198,10 @@ export function failingLocations(m: Pick<RoundMetric, 'metricId' | 'sourceType' 
  * order (wrapping) among the metric's locations that answered this round; a metric only one
  * location answered for is checked again from that location (a second look beats none).
  */
-export function recheckPairs(metrics: readonly Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations' | 'recheck'>[], answers: Map<string, Map<string, CheckResult>>): RecheckPair[] {
+export function recheckPairs(
+  metrics: readonly Pick<RoundMetric, 'metricId' | 'sourceType' | 'thresholds' | 'locations' | 'recheck'>[],
+  answers: Map<string, Map<string, CheckResult>>,
+): RecheckPair[] {
   const pairs: RecheckPair[] = [];
   for (const m of metrics) {
     if (!m.recheck) continue;
@@ -169,21 +215,28 @@ export function recheckPairs(metrics: readonly Pick<RoundMetric, 'metricId' | 's
 }
 
 /** The rechecks grouped into one batch of checks per location that runs them, locations in id order. */
-export function recheckBatches(metrics: readonly RoundCheck[], pairs: readonly RecheckPair[]): { location: string; checks: RoundCheck[] }[] {
+export function recheckBatches(
+  metrics: readonly RoundCheck[],
+  pairs: readonly RecheckPair[],
+): { location: string; checks: RoundCheck[] }[] {
   const byMetric = new Map(metrics.map((m) => [m.metricId, m]));
   const out = new Map<string, RoundCheck[]>();
   for (const p of pairs) {
     const m = byMetric.get(p.metricId)!;
     const list = out.get(p.by) ?? [];
     // A metric failing at two locations that both hand it to the same one is checked there once.
-    if (!list.some((c) => c.metricId === p.metricId)) list.push({ metricId: m.metricId, sourceType: m.sourceType, sourceConfig: m.sourceConfig });
+    if (!list.some((c) => c.metricId === p.metricId))
+      list.push({ metricId: m.metricId, sourceType: m.sourceType, sourceConfig: m.sourceConfig });
     out.set(p.by, list);
   }
   return [...out].sort((a, b) => byId(a[0], b[0])).map(([location, checks]) => ({ location, checks }));
 }
 
 /** The rechecks' answers, from what the rechecking locations returned (null for a location that did not answer). */
-export function recheckAnswers(pairs: readonly RecheckPair[], answers: Map<string, Map<string, CheckResult>>): RecheckAnswer[] {
+export function recheckAnswers(
+  pairs: readonly RecheckPair[],
+  answers: Map<string, Map<string, CheckResult>>,
+): RecheckAnswer[] {
   return pairs.map((p) => ({ ...p, result: answers.get(p.by)?.get(p.metricId) ?? null }));
 }
 
@@ -247,7 +300,14 @@ export function compactPlanOf(metrics: readonly RoundMetric[], online: readonly 
 export type PlannedRoundCheck = RoundCheck & Pick<RoundMetric, 'thresholds' | 'locations' | 'recheck'>;
 
 export function plannedRoundChecks(checks: readonly PlannedCheck[], online: readonly string[]): PlannedRoundCheck[] {
-  return checks.map((c) => ({ metricId: c.id, sourceType: c.type, sourceConfig: c.config, locations: c.at.map((i) => online[i]!), recheck: c.recheck !== undefined, thresholds: c.recheck?.thresholds ?? null }));
+  return checks.map((c) => ({
+    metricId: c.id,
+    sourceType: c.type,
+    sourceConfig: c.config,
+    locations: c.at.map((i) => online[i]!),
+    recheck: c.recheck !== undefined,
+    thresholds: c.recheck?.thresholds ?? null,
+  }));
 }
 
 /** One location's compact batch: its checks' metric ids and their sources, in the same order. */

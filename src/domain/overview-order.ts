@@ -8,10 +8,17 @@ const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
  * The overview's order: services with a status, worst first (unhealthy, degraded, healthy), then
  * by name; services without data apart, by name, for the end of the page.
  */
-export function overviewOrder<T extends { name: string; status: HealthStatus }>(services: readonly T[]): { measured: T[]; noData: T[] } {
+export function overviewOrder<T extends { name: string; status: HealthStatus }>(
+  services: readonly T[],
+): { measured: T[]; noData: T[] } {
   const measured = services.filter((s) => s.status !== 'no_data');
   const noData = services.filter((s) => s.status === 'no_data');
-  measured.sort((a, b) => RANK[a.status as keyof typeof RANK] - RANK[b.status as keyof typeof RANK] || byName.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  measured.sort(
+    (a, b) =>
+      RANK[a.status as keyof typeof RANK] - RANK[b.status as keyof typeof RANK] ||
+      byName.compare(a.name, b.name) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   noData.sort((a, b) => byName.compare(a.name, b.name));
   return { measured, noData };
 }

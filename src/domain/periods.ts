@@ -106,7 +106,14 @@ function wallMs(t: Pick<LocalDateTime, 'year' | 'month' | 'day'> & Partial<Local
 export function localDateTime(ms: number, timezone: string): LocalDateTime {
   const parts = formatterFor(timezone).formatToParts(new Date(ms));
   const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value);
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
 }
 
 /** Offset of the zone at an instant, in ms (local = UTC + offset): +3_600_000 for Berlin in winter. */
@@ -115,7 +122,10 @@ export function timeZoneOffsetMs(ms: number, timezone: string): number {
 }
 
 /** The UTC instant of a local wall time; see the module comment for skipped and repeated times. */
-export function zonedTimeToUtc(t: Pick<LocalDateTime, 'year' | 'month' | 'day'> & Partial<LocalDateTime>, timezone: string): number {
+export function zonedTimeToUtc(
+  t: Pick<LocalDateTime, 'year' | 'month' | 'day'> & Partial<LocalDateTime>,
+  timezone: string,
+): number {
   const wall = wallMs(t);
   const before = timeZoneOffsetMs(wall - DAY_MS, timezone);
   const after = timeZoneOffsetMs(wall + DAY_MS, timezone);
@@ -177,7 +187,10 @@ export function calendarDay(date: string, timezone: string): CalendarDay {
   return {
     date,
     start: zonedTimeToUtc({ year, month, day }, timezone),
-    end: zonedTimeToUtc({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timezone),
+    end: zonedTimeToUtc(
+      { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() },
+      timezone,
+    ),
   };
 }
 
@@ -191,20 +204,24 @@ export function calendarDayAt(ms: number, timezone: string): CalendarDay {
  * first. Days are whole: today's `end` lies after `now`, so callers count only up to `now`.
  */
 export function lastCalendarDays(count: number, now: number, timezone: string): CalendarDay[] {
-  if (!Number.isInteger(count) || count < 1) throw new InvalidPeriodError(`day count must be a positive integer, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new InvalidPeriodError(`day count must be a positive integer, got ${count}`);
   const today = localDateTime(now, timezone);
   const todayWall = wallMs({ year: today.year, month: today.month, day: today.day });
   const days: CalendarDay[] = [];
   for (let i = count - 1; i >= 0; i--) {
     const d = new Date(todayWall - i * DAY_MS);
-    days.push(calendarDay(`${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`, timezone));
+    days.push(
+      calendarDay(`${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`, timezone),
+    );
   }
   return days;
 }
 
 /** The last `days` × 24 h ending at `now`: [now − days·24h, now). Zone-free by design. */
 export function rollingWindow(days: number, now: number): Interval {
-  if (!Number.isInteger(days) || days < 1) throw new InvalidPeriodError(`rolling window days must be a positive integer, got ${days}`);
+  if (!Number.isInteger(days) || days < 1)
+    throw new InvalidPeriodError(`rolling window days must be a positive integer, got ${days}`);
   if (!Number.isFinite(now)) throw new InvalidPeriodError('now must be a finite instant');
   return { start: now - days * DAY_MS, end: now };
 }

@@ -59,7 +59,10 @@ export function planHas(plan: Plan, feature: Feature): boolean {
 }
 
 /** The cheapest plan above `from` that has the feature, or whose cap for the capability exceeds `used`. */
-export function upgradeFor(from: PlanId, need: { feature?: Feature; capability?: Capability; used?: number }): Plan | null {
+export function upgradeFor(
+  from: PlanId,
+  need: { feature?: Feature; capability?: Capability; used?: number },
+): Plan | null {
   const start = PLAN_IDS.indexOf(from) + 1;
   for (const id of PLAN_IDS.slice(start)) {
     const plan = PLANS[id];

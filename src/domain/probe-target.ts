@@ -5,7 +5,7 @@
  */
 export function probeTarget(sourceType: string, config: Record<string, unknown> | null | undefined): string | null {
   const c = config ?? {};
-  const str = (k: string) => (typeof c[k] === 'string' && c[k] !== '' ? (c[k]) : null);
+  const str = (k: string) => (typeof c[k] === 'string' && c[k] !== '' ? c[k] : null);
   const hostPort = (defaultPort?: number) => {
     const host = str('host');
     if (!host) return null;

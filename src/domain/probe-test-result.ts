@@ -29,11 +29,18 @@ export interface ProbeTestResult {
 
 export function probeTestResult(
   o: ReportedOutcome,
-  ctx: { mode: 'agent' | 'cloud'; jobId: string; agentId: string | null; thresholds: Thresholds | null; skippedSecretHeaders: string[] },
+  ctx: {
+    mode: 'agent' | 'cloud';
+    jobId: string;
+    agentId: string | null;
+    thresholds: Thresholds | null;
+    skippedSecretHeaders: string[];
+  },
 ): ProbeTestResult {
   const value = o.value !== null && Number.isFinite(o.value) ? o.value : null;
   // A value without a reason is a measurement; no value always carries one (legacy codes shown as current).
-  const reason = value === null ? normalizeReason(o.reason ?? (o.value === null ? 'no_data' : 'non_finite_value')) : null;
+  const reason =
+    value === null ? normalizeReason(o.reason ?? (o.value === null ? 'no_data' : 'non_finite_value')) : null;
   const described = describeReason(reason);
   return {
     value,

@@ -2,7 +2,9 @@ import { ProblemError } from './error-catalog';
 import { CAPABILITY_FEATURE, type Capability, type Feature, type Plan, upgradeFor } from './plans';
 
 function upgradeLink(target: Plan | null, pricingUrl: string) {
-  return target ? { upgrade: { plan: target.id, label: `Upgrade to ${target.label}`, url: `${pricingUrl}#${target.id}` } } : {};
+  return target
+    ? { upgrade: { plan: target.id, label: `Upgrade to ${target.label}`, url: `${pricingUrl}#${target.id}` } }
+    : {};
 }
 
 /** Throws feature_locked / quota_exceeded when creating one more `capability` is not allowed. */
@@ -38,13 +40,22 @@ export function assertFeature(plan: Plan, capability: Capability, pricingUrl: st
  * After a downgrade the oldest `cap` items stay writable; the rest are suspended. `rank` is the
  * item's 0-based position among the organization's live items, oldest first.
  */
-export function assertNotSuspended(plan: Plan, capability: Capability, rank: number, used: number, pricingUrl: string): void {
+export function assertNotSuspended(
+  plan: Plan,
+  capability: Capability,
+  rank: number,
+  used: number,
+  pricingUrl: string,
+): void {
   const cap = plan.quotas[capability];
   if (cap === null || rank < cap) return;
   throw new ProblemError(
     'item_suspended_plan',
     `This item is beyond the ${plan.label} plan's quota of ${cap} ${capability} and is read-only; delete others or upgrade.`,
-    { quota: { capability, used, cap, plan: plan.id }, ...upgradeLink(upgradeFor(plan.id, { capability, used }), pricingUrl) },
+    {
+      quota: { capability, used, cap, plan: plan.id },
+      ...upgradeLink(upgradeFor(plan.id, { capability, used }), pricingUrl),
+    },
   );
 }
 
@@ -61,14 +72,24 @@ export function assertPlanFeature(plan: Plan, feature: Feature, label: string, p
  * For a change of many items at once (config as code): throws feature_locked / quota_exceeded when
  * the organization would end with `result` live items of `capability`; `used` is how many exist now.
  */
-export function assertResultWithinQuota(plan: Plan, capability: Capability, used: number, result: number, pricingUrl: string): void {
+export function assertResultWithinQuota(
+  plan: Plan,
+  capability: Capability,
+  used: number,
+  result: number,
+  pricingUrl: string,
+): void {
   if (result <= used) return;
   const feature = CAPABILITY_FEATURE[capability];
   if (feature && !plan.features.has(feature)) assertCanCreate(plan, capability, used, pricingUrl);
   const cap = plan.quotas[capability];
   if (cap === null || result <= cap) return;
-  throw new ProblemError('quota_exceeded', `The document needs ${result} ${capability}; the ${plan.label} plan allows ${cap} (${used} exist now).`, {
-    quota: { capability, used, cap, plan: plan.id },
-    ...upgradeLink(upgradeFor(plan.id, { capability, used: result - 1 }), pricingUrl),
-  });
+  throw new ProblemError(
+    'quota_exceeded',
+    `The document needs ${result} ${capability}; the ${plan.label} plan allows ${cap} (${used} exist now).`,
+    {
+      quota: { capability, used, cap, plan: plan.id },
+      ...upgradeLink(upgradeFor(plan.id, { capability, used: result - 1 }), pricingUrl),
+    },
+  );
 }

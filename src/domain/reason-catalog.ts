@@ -3,7 +3,13 @@
  * code with its label, hint and class, and the codes with a variable part.
  */
 import { REASON_CODE_CLASSES, type ReasonClass, VARIABLE_REASON_CLASSES } from './reason-class';
-import { describeReason, LEGACY_REASON_CODES, REASON_CODES, type ReasonCode, VARIABLE_REASON_PREFIXES } from './reason-codes';
+import {
+  describeReason,
+  LEGACY_REASON_CODES,
+  REASON_CODES,
+  type ReasonCode,
+  VARIABLE_REASON_PREFIXES,
+} from './reason-codes';
 
 export interface ReasonCatalogEntry {
   reason_label: string;
@@ -20,7 +26,11 @@ export interface ReasonCatalog {
   legacy: Record<string, string>;
 }
 
-const EXAMPLE_PART: Record<string, string> = { unexpected_status: '503', target_not_public: 'loopback', refused: 'invalid_host' };
+const EXAMPLE_PART: Record<string, string> = {
+  unexpected_status: '503',
+  target_not_public: 'loopback',
+  refused: 'invalid_host',
+};
 
 export function reasonCatalog(): ReasonCatalog {
   const codes: Record<string, ReasonCatalogEntry> = {};
@@ -32,7 +42,12 @@ export function reasonCatalog(): ReasonCatalog {
   for (const prefix of VARIABLE_REASON_PREFIXES) {
     const example = `${prefix}:${EXAMPLE_PART[prefix] ?? 'x'}`;
     const d = describeReason(example);
-    variable[prefix] = { reason_class: VARIABLE_REASON_CLASSES[prefix], example, reason_label: d.reason_label!, reason_hint: d.reason_hint! };
+    variable[prefix] = {
+      reason_class: VARIABLE_REASON_CLASSES[prefix],
+      example,
+      reason_label: d.reason_label!,
+      reason_hint: d.reason_hint!,
+    };
   }
   return { codes, variable, legacy: { ...LEGACY_REASON_CODES } };
 }

@@ -11,9 +11,14 @@ const LATENCY_INTERPRETATIONS: Record<string, { default: string; latency: readon
 };
 
 /** A metric whose value is a response time: http without json_path, tcp, dns, and the latency readings of icmp, grpc and websocket; or any metric in ms. */
-export function isResponseTimeMetric(m: { source_type: string; source_config: Record<string, unknown>; unit: string | null }): boolean {
+export function isResponseTimeMetric(m: {
+  source_type: string;
+  source_config: Record<string, unknown>;
+  unit: string | null;
+}): boolean {
   if (m.unit === 'ms') return true;
-  if (m.source_type === 'http' || m.source_type === 'mtls_http') return m.source_config.json_path === undefined || m.source_config.json_path === null;
+  if (m.source_type === 'http' || m.source_type === 'mtls_http')
+    return m.source_config.json_path === undefined || m.source_config.json_path === null;
   if (LATENCY_BY_DEFAULT.has(m.source_type)) return true;
   const i = LATENCY_INTERPRETATIONS[m.source_type];
   if (!i) return false;

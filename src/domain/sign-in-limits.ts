@@ -16,5 +16,8 @@ export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /** The window `now` falls in, and the seconds until the next one. */
 export function signInWindow(now: Date): { start: Date; retryAfterSeconds: number } {
   const start = Math.floor(now.getTime() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS;
-  return { start: new Date(start), retryAfterSeconds: Math.max(1, Math.ceil((start + SIGN_IN_WINDOW_MS - now.getTime()) / 1000)) };
+  return {
+    start: new Date(start),
+    retryAfterSeconds: Math.max(1, Math.ceil((start + SIGN_IN_WINDOW_MS - now.getTime()) / 1000)),
+  };
 }

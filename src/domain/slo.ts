@@ -83,16 +83,21 @@ export interface DayUptime {
 }
 
 const OBJECTIVE = /^(\d{1,3})(?:\.(\d{1,6}))?$/;
-const oneOf = <T extends string>(v: unknown, allowed: readonly T[]): v is T => (allowed as readonly unknown[]).includes(v);
+const oneOf = <T extends string>(v: unknown, allowed: readonly T[]): v is T =>
+  (allowed as readonly unknown[]).includes(v);
 
 /** The objective as an exact fraction of 1: '99.9' → 999/1000. */
 export function parseObjective(objective: string): { num: bigint; den: bigint } {
   const m = typeof objective === 'string' ? OBJECTIVE.exec(objective) : null;
-  if (!m) throw new InvalidSloPolicyError(`objective must be a decimal percent like '99.9', got ${JSON.stringify(objective)}`);
+  if (!m)
+    throw new InvalidSloPolicyError(
+      `objective must be a decimal percent like '99.9', got ${JSON.stringify(objective)}`,
+    );
   const frac = m[2] ?? '';
   const num = BigInt((m[1] as string) + frac);
   const den = 100n * 10n ** BigInt(frac.length);
-  if (num <= 0n || num > den) throw new InvalidSloPolicyError(`objective must be above 0 and at most 100, got ${objective}`);
+  if (num <= 0n || num > den)
+    throw new InvalidSloPolicyError(`objective must be above 0 and at most 100, got ${objective}`);
   return { num, den };
 }
 
@@ -100,13 +105,17 @@ export function validateSloPolicy(policy: SloPolicy): void {
   parseObjective(policy.objective);
   const w = policy.window as { kind?: unknown; days?: unknown; timezone?: unknown } | undefined;
   if (w?.kind === 'rolling') {
-    if (!Number.isInteger(w.days) || (w.days as number) < 1) throw new InvalidSloPolicyError('window.days must be a positive integer');
+    if (!Number.isInteger(w.days) || (w.days as number) < 1)
+      throw new InvalidSloPolicyError('window.days must be a positive integer');
   } else if (w?.kind === 'calendar_month') {
     assertTimeZone(w.timezone as string); // throws UnknownTimeZoneError
   } else throw new InvalidSloPolicyError("window.kind must be 'rolling' or 'calendar_month'");
-  if (!oneOf(policy.no_data, ['bad', 'good', 'excluded'])) throw new InvalidSloPolicyError("no_data must be 'bad', 'good' or 'excluded'");
-  if (!oneOf(policy.maintenance, ['excluded', 'good', 'counted'])) throw new InvalidSloPolicyError("maintenance must be 'excluded', 'good' or 'counted'");
-  if (policy.degraded !== undefined && !oneOf(policy.degraded, ['good', 'bad'])) throw new InvalidSloPolicyError("degraded must be 'good' or 'bad'");
+  if (!oneOf(policy.no_data, ['bad', 'good', 'excluded']))
+    throw new InvalidSloPolicyError("no_data must be 'bad', 'good' or 'excluded'");
+  if (!oneOf(policy.maintenance, ['excluded', 'good', 'counted']))
+    throw new InvalidSloPolicyError("maintenance must be 'excluded', 'good' or 'counted'");
+  if (policy.degraded !== undefined && !oneOf(policy.degraded, ['good', 'bad']))
+    throw new InvalidSloPolicyError("degraded must be 'good' or 'bad'");
 }
 
 /** How one segment counts under a policy (steps 1–5 of the module comment). */
@@ -126,7 +135,13 @@ export function classify(seg: Pick<StatusSegment, 'status' | 'maintenance'>, pol
 }
 
 /** ms per verdict within [from, to). */
-export function countVerdicts(timeline: readonly StatusChange[], maintenances: readonly Interval[], policy: CountingPolicy, from: number, to: number): Record<Verdict, number> {
+export function countVerdicts(
+  timeline: readonly StatusChange[],
+  maintenances: readonly Interval[],
+  policy: CountingPolicy,
+  from: number,
+  to: number,
+): Record<Verdict, number> {
   const out: Record<Verdict, number> = { good: 0, bad: 0, excluded: 0 };
   const windows = policy.maintenance === 'counted' ? [] : maintenances;
   for (const seg of maintenanceSegments(timeline, windows, from, to)) out[classify(seg, policy)] += seg.end - seg.start;
@@ -161,10 +176,14 @@ export function computeSlo(
   let period: Interval;
   let label: string | null = null;
   if (policy.window.kind === 'rolling') {
-    if (options.period !== undefined) throw new InvalidSloPolicyError('a period label applies to calendar_month windows only');
+    if (options.period !== undefined)
+      throw new InvalidSloPolicyError('a period label applies to calendar_month windows only');
     period = rollingWindow(policy.window.days, now);
   } else {
-    const month = options.period !== undefined ? calendarMonth(options.period, policy.window.timezone) : calendarMonthAt(now, policy.window.timezone);
+    const month =
+      options.period !== undefined
+        ? calendarMonth(options.period, policy.window.timezone)
+        : calendarMonthAt(now, policy.window.timezone);
     period = month;
     label = month.label;
   }
@@ -200,7 +219,11 @@ export function computeSlo(
 }
 
 /** Defaults of `dailyUptime`: no_data and maintenance time are left out, degraded is up. */
-export const DAILY_UPTIME_POLICY: Required<CountingPolicy> = { no_data: 'excluded', maintenance: 'excluded', degraded: 'good' };
+export const DAILY_UPTIME_POLICY: Required<CountingPolicy> = {
+  no_data: 'excluded',
+  maintenance: 'excluded',
+  degraded: 'good',
+};
 
 /**
  * Per-day uptime (e.g. the 90 days of a service view, from `lastCalendarDays`). Only time before
@@ -217,7 +240,15 @@ export function dailyUptime(
   const policy: CountingPolicy = { ...DAILY_UPTIME_POLICY, ...overrides };
   return days.map((day) => {
     const to = Math.min(day.end, now);
-    const row: DayUptime = { date: day.date, uptime_pct: null, healthy_ms: 0, degraded_ms: 0, unhealthy_ms: 0, no_data_ms: 0, maintenance_ms: 0 };
+    const row: DayUptime = {
+      date: day.date,
+      uptime_pct: null,
+      healthy_ms: 0,
+      degraded_ms: 0,
+      unhealthy_ms: 0,
+      no_data_ms: 0,
+      maintenance_ms: 0,
+    };
     let good = 0n;
     let bad = 0n;
     for (const seg of maintenanceSegments(timeline, maintenances, day.start, to)) {

@@ -78,13 +78,18 @@ const EnvRef = z
   .regex(ENV_VAR_NAME, ENV_REF_MESSAGE)
   .describe('Environment-variable NAME on the agent host, e.g. API_TOKEN; never the secret itself');
 const Text = (max: number, what = 'text') =>
-  z.string({ error: msg(`Expected ${what}`) }).max(max, `At most ${max} characters`).refine((s) => s.trim() !== '', 'Must not be empty');
+  z
+    .string({ error: msg(`Expected ${what}`) })
+    .max(max, `At most ${max} characters`)
+    .refine((s) => s.trim() !== '', 'Must not be empty');
 const Int = (min: number, max: number, what: string) =>
-  z.int({ error: msg(`Expected ${what}, an integer ${min}..${max}`) })
+  z
+    .int({ error: msg(`Expected ${what}, an integer ${min}..${max}`) })
     .min(min, `Expected ${what}, an integer ${min}..${max}`)
     .max(max, `Expected ${what}, an integer ${min}..${max}`);
 const Bool = z.boolean({ error: msg('Expected true or false') });
-const Enum = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: msg(`Expected one of ${values.join(', ')}`) });
+const Enum = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: msg(`Expected one of ${values.join(', ')}`) });
 
 const TimeoutMs = Int(1, 30_000, 'milliseconds').describe('Probe timeout in ms, at most 30000; default 10000');
 const Port = Int(1, 65_535, 'a port');
@@ -97,7 +102,10 @@ const Url = (protocols: readonly string[]) => {
   return z
     .url({ protocol: new RegExp(`^(${protocols.join('|')})$`), error: msg(`Must be ${what}`) })
     .max(2048, 'At most 2048 characters')
-    .refine((s) => !safeUrl(s)?.username && !safeUrl(s)?.password, 'Credentials do not belong in the URL: name an environment variable in a *_ref field');
+    .refine(
+      (s) => !safeUrl(s)?.username && !safeUrl(s)?.password,
+      'Credentials do not belong in the URL: name an environment variable in a *_ref field',
+    );
 };
 const HttpUrl = Url(['http', 'https']);
 
@@ -108,7 +116,9 @@ const HeaderValue = z
   .max(8192, 'At most 8192 characters')
   .regex(/^[^\x00-\x08\x0a-\x1f\x7f]*$/, 'No line breaks or control characters');
 const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
-const Headers = z.record(HeaderName, HeaderValue, { error: msg('Expected an object of header name → value') }).describe('Plain, non-secret request headers');
+const Headers = z
+  .record(HeaderName, HeaderValue, { error: msg('Expected an object of header name → value') })
+  .describe('Plain, non-secret request headers');
 const HeaderRefs = z
   .record(HeaderName, EnvRef, { error: msg('Expected an object of header name → environment-variable name') })
   .describe('Secret headers: header name → environment-variable NAME on the agent (not sent by cloud checks)');
@@ -145,8 +155,10 @@ const headerRules: Rule = (v, add) => {
   const plain = isObject(v.headers) ? Object.keys(v.headers) : [];
   const refs = new Set(isObject(v.header_refs) ? Object.keys(v.header_refs).map((k) => k.toLowerCase()) : []);
   for (const name of plain) {
-    if (SECRET_HEADERS.includes(name.toLowerCase())) add(['headers', name], `${name} is a secret header: put it in header_refs as an environment-variable name`);
-    else if (refs.has(name.toLowerCase())) add(['headers', name], `${name} is also in header_refs: set each header once`);
+    if (SECRET_HEADERS.includes(name.toLowerCase()))
+      add(['headers', name], `${name} is a secret header: put it in header_refs as an environment-variable name`);
+    else if (refs.has(name.toLowerCase()))
+      add(['headers', name], `${name} is also in header_refs: set each header once`);
   }
 };
 
@@ -159,10 +171,12 @@ const httpRules: Rule = (v, add) => {
     add(['url'], 'A client certificate needs an https URL');
   }
   if (v.method === 'HEAD') {
-    for (const f of ['body_match', 'json_path']) if (v[f] !== undefined) add([f], 'HEAD responses have no body: use GET or POST');
+    for (const f of ['body_match', 'json_path'])
+      if (v[f] !== undefined) add([f], 'HEAD responses have no body: use GET or POST');
   }
   if (v.body !== undefined && v.method !== 'POST') add(['body'], 'A body is sent with method POST only');
-  if (v.unit !== undefined && v.json_path === undefined) add(['unit'], 'unit names the unit of the number at json_path; the response time is always ms');
+  if (v.unit !== undefined && v.json_path === undefined)
+    add(['unit'], 'unit names the unit of the number at json_path; the response time is always ms');
 };
 
 const HttpSourceConfig = config(
@@ -173,8 +187,14 @@ const HttpSourceConfig = config(
     method: Enum(['GET', 'HEAD', 'POST']).optional().describe('Default GET'),
     headers: Headers.optional(),
     header_refs: HeaderRefs.optional(),
-    body: z.string({ error: msg('Expected text') }).max(65_536, 'At most 65536 characters').optional().describe('Request body, POST only'),
-    body_match: Text(4096, 'text to find').optional().describe('Must occur in the first 4 KB of the body, else reason body_mismatch'),
+    body: z
+      .string({ error: msg('Expected text') })
+      .max(65_536, 'At most 65536 characters')
+      .optional()
+      .describe('Request body, POST only'),
+    body_match: Text(4096, 'text to find')
+      .optional()
+      .describe('Must occur in the first 4 KB of the body, else reason body_mismatch'),
     json_path: z
       .string({ error: msg('Expected a JSONPath') })
       .max(512, 'At most 512 characters')
@@ -187,35 +207,53 @@ const HttpSourceConfig = config(
       .regex(/^[^\p{Cc}]*$/u, 'No line breaks or control characters')
       .refine((s) => s.trim() !== '', 'Must not be empty')
       .optional()
-      .describe('With json_path: the unit the response gives that number in (ms, %, s, B/s, …), reported as `unit` as is; absent, the value is a bare number (unit null). JSON carries no units, so the config says it'),
+      .describe(
+        'With json_path: the unit the response gives that number in (ms, %, s, B/s, …), reported as `unit` as is; absent, the value is a bare number (unit null). JSON carries no units, so the config says it',
+      ),
     expected_status: ExpectedStatus.optional(),
     timeout_ms: TimeoutMs.optional(),
     follow_redirects: Bool.optional().describe('Default true (http and https only)'),
     tls_verify: Bool.optional().describe('Default true'),
     ca_cert_ref: EnvRef.optional().describe('Variable holding the CA certificate (PEM or a path) to trust'),
-    client_cert_ref: EnvRef.optional().describe('mTLS: variable holding the client certificate; set with client_key_ref'),
-    client_key_ref: EnvRef.optional().describe('mTLS: variable holding the client key (RSA ≥ 2048 bits, EC); set with client_cert_ref'),
+    client_cert_ref: EnvRef.optional().describe(
+      'mTLS: variable holding the client certificate; set with client_key_ref',
+    ),
+    client_key_ref: EnvRef.optional().describe(
+      'mTLS: variable holding the client key (RSA ≥ 2048 bits, EC); set with client_cert_ref',
+    ),
   },
   httpRules,
 );
 
-const TcpSourceConfig = config('TcpSourceConfig', 'TCP connect time in ms.', { host: Host, port: Port, timeout_ms: TimeoutMs.optional() });
+const TcpSourceConfig = config('TcpSourceConfig', 'TCP connect time in ms.', {
+  host: Host,
+  port: Port,
+  timeout_ms: TimeoutMs.optional(),
+});
 
-const DNS_NAME = /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+const DNS_NAME =
+  /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 const isResolver = (s: string) => {
   if (ipv4.test(s) || ipv6.test(s)) return true;
   const hp = withPort(s);
   return !!hp && hp.port <= 65_535 && (ipv4.test(hp.host) || (ipv6.test(hp.host) && s.startsWith('[')));
 };
 const DnsSourceConfig = config('DnsSourceConfig', 'DNS resolve time in ms.', {
-  name: z.string({ error: msg('Expected a DNS name') }).regex(DNS_NAME, 'Expected a DNS name, e.g. example.com or _sip._tcp.example.com'),
+  name: z
+    .string({ error: msg('Expected a DNS name') })
+    .regex(DNS_NAME, 'Expected a DNS name, e.g. example.com or _sip._tcp.example.com'),
   record_type: Enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA']).optional().describe('Default A'),
   resolver: z
     .string({ error: msg('Expected an IP address') })
-    .refine(isResolver, 'Expected an IP address, optionally with a port: 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:53')
+    .refine(
+      isResolver,
+      'Expected an IP address, optionally with a port: 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:53',
+    )
     .optional()
     .describe("Default: the agent host's resolver"),
-  expected_value: Text(1024, 'an expected value').optional().describe('Must be among the answers, else expected_value_mismatch'),
+  expected_value: Text(1024, 'an expected value')
+    .optional()
+    .describe('Must be among the answers, else expected_value_mismatch'),
   timeout_ms: TimeoutMs.optional(),
 });
 
@@ -229,7 +267,11 @@ const IcmpSourceConfig = config('IcmpSourceConfig', 'Ping: latency (ms), packet_
 const TlsCertSourceConfig = config('TlsCertSourceConfig', 'Days until the server certificate expires.', {
   host: Host,
   port: Port.default(443),
-  servername: z.string({ error: msg('Expected a hostname') }).regex(hostname, 'Expected a hostname').optional().describe('SNI name; default host'),
+  servername: z
+    .string({ error: msg('Expected a hostname') })
+    .regex(hostname, 'Expected a hostname')
+    .optional()
+    .describe('SNI name; default host'),
   timeout_ms: TimeoutMs.optional(),
 });
 
@@ -237,16 +279,20 @@ const GrpcSourceConfig = config(
   'GrpcSourceConfig',
   'gRPC health check: health_state (1 SERVING, 0 NOT_SERVING) or latency (ms).',
   {
-    target: z
-      .string({ error: msg('Expected host:port') })
-      .refine((s) => {
-        const hp = withPort(s);
-        return !!hp && hp.port <= 65_535 && isHost(hp.host);
-      }, 'Expected host:port, e.g. api.internal:50051 or [2001:db8::1]:50051'),
-    service: z.string({ error: msg('Expected a service name') }).max(256, 'At most 256 characters').optional().describe('Health service name; default "" (the whole server)'),
+    target: z.string({ error: msg('Expected host:port') }).refine((s) => {
+      const hp = withPort(s);
+      return !!hp && hp.port <= 65_535 && isHost(hp.host);
+    }, 'Expected host:port, e.g. api.internal:50051 or [2001:db8::1]:50051'),
+    service: z
+      .string({ error: msg('Expected a service name') })
+      .max(256, 'At most 256 characters')
+      .optional()
+      .describe('Health service name; default "" (the whole server)'),
     tls: Bool.optional().describe('Default false'),
     ca_cert_ref: EnvRef.optional(),
-    metadata_refs: z.record(MetadataKey, EnvRef, { error: msg('Expected an object of metadata key → environment-variable name') }).optional(),
+    metadata_refs: z
+      .record(MetadataKey, EnvRef, { error: msg('Expected an object of metadata key → environment-variable name') })
+      .optional(),
     interpretation: Enum(['health_state', 'latency']).default('health_state'),
     timeout_ms: TimeoutMs.optional(),
   },
@@ -262,14 +308,21 @@ const WebsocketSourceConfig = config(
     url: Url(['ws', 'wss']),
     headers: Headers.optional(),
     header_refs: HeaderRefs.optional(),
-    send: z.string({ error: msg('Expected text') }).max(65_536, 'At most 65536 characters').optional().describe('Message sent once the socket is open'),
+    send: z
+      .string({ error: msg('Expected text') })
+      .max(65_536, 'At most 65536 characters')
+      .optional()
+      .describe('Message sent once the socket is open'),
     expect: Text(4096, 'text to find').optional().describe('Must occur in the reply, else ws_reply_mismatch'),
-    interpretation: Enum(['handshake_latency', 'round_trip_latency', 'connection_success']).default('handshake_latency'),
+    interpretation: Enum(['handshake_latency', 'round_trip_latency', 'connection_success']).default(
+      'handshake_latency',
+    ),
     timeout_ms: TimeoutMs.optional(),
   },
   headerRules,
   (v, add) => {
-    if (v.interpretation === 'round_trip_latency' && v.send === undefined) add(['send'], 'round_trip_latency needs a message to send');
+    if (v.interpretation === 'round_trip_latency' && v.send === undefined)
+      add(['send'], 'round_trip_latency needs a message to send');
   },
 );
 
@@ -301,28 +354,40 @@ const LokiSourceConfig = config(
   },
 );
 
-const ElasticsearchSourceConfig = config('ElasticsearchSourceConfig', 'Value of a named aggregation (Elasticsearch or OpenSearch).', {
-  url: HttpUrl,
-  index: z
-    .string({ error: msg('Expected an index name or pattern') })
-    .regex(/^[^\s"\\/?<>|#]{1,255}$/, 'Expected an index name or pattern, e.g. logs-*'),
-  query: z.record(z.string(), z.unknown(), { error: msg('Expected a search body object (query, aggs)') }).describe('Search body sent as is'),
-  aggregation: Text(256, 'an aggregation name'),
-  auth_ref: EnvRef.optional().describe('Variable holding the Authorization header value'),
-  timeout_ms: TimeoutMs.optional(),
-});
+const ElasticsearchSourceConfig = config(
+  'ElasticsearchSourceConfig',
+  'Value of a named aggregation (Elasticsearch or OpenSearch).',
+  {
+    url: HttpUrl,
+    index: z
+      .string({ error: msg('Expected an index name or pattern') })
+      .regex(/^[^\s"\\/?<>|#]{1,255}$/, 'Expected an index name or pattern, e.g. logs-*'),
+    query: z
+      .record(z.string(), z.unknown(), { error: msg('Expected a search body object (query, aggs)') })
+      .describe('Search body sent as is'),
+    aggregation: Text(256, 'an aggregation name'),
+    auth_ref: EnvRef.optional().describe('Variable holding the Authorization header value'),
+    timeout_ms: TimeoutMs.optional(),
+  },
+);
 
 const STATISTIC = /^(Average|Sum|Minimum|Maximum|SampleCount|p(100|[0-9]{1,2})(\.[0-9]{1,2})?)$/;
 const CloudwatchSourceConfig = config('CloudwatchSourceConfig', 'Latest CloudWatch datapoint for the statistic.', {
   namespace: Text(255, 'a namespace'),
   metric_name: Text(255, 'a metric name'),
   dimensions: z
-    .record(z.string().min(1, 'Empty dimension name').max(255, 'At most 255 characters'), Text(1024, 'a dimension value'), {
-      error: msg('Expected an object of dimension name → value'),
-    })
+    .record(
+      z.string().min(1, 'Empty dimension name').max(255, 'At most 255 characters'),
+      Text(1024, 'a dimension value'),
+      {
+        error: msg('Expected an object of dimension name → value'),
+      },
+    )
     .refine((d) => Object.keys(d).length <= 30, 'At most 30 dimensions')
     .optional(),
-  statistic: z.string({ error: msg('Expected a statistic') }).regex(STATISTIC, 'Expected Average, Sum, Minimum, Maximum, SampleCount or a percentile like p99'),
+  statistic: z
+    .string({ error: msg('Expected a statistic') })
+    .regex(STATISTIC, 'Expected Average, Sum, Minimum, Maximum, SampleCount or a percentile like p99'),
   period_seconds: Int(1, 86_400, 'seconds')
     .refine((p) => [1, 5, 10, 30].includes(p) || p % 60 === 0, 'Expected 1, 5, 10, 30 or a multiple of 60')
     .optional()
@@ -348,7 +413,8 @@ const HostSourceConfig = config(
     interface: Text(128, 'an interface name').optional().describe('network: one interface; default all'),
   },
   (v, add) => {
-    if (v.metric === 'filesystem' && v.mountpoint === undefined) add(['mountpoint'], 'Required when metric is filesystem');
+    if (v.metric === 'filesystem' && v.mountpoint === undefined)
+      add(['mountpoint'], 'Required when metric is filesystem');
   },
 );
 
@@ -395,10 +461,14 @@ function toError(issue: z.core.$ZodIssue): SourceConfigError {
 }
 
 /** Validate before anything runs (spec §4.1 step 1); on failure the caller answers 400 invalid_probe_config with `errors`. */
-export function validateSourceConfig<T extends SourceType>(sourceType: T, config: unknown): SourceConfigResult<SourceConfigOf<T>>;
+export function validateSourceConfig<T extends SourceType>(
+  sourceType: T,
+  config: unknown,
+): SourceConfigResult<SourceConfigOf<T>>;
 export function validateSourceConfig(sourceType: string, config: unknown): SourceConfigResult<Record<string, unknown>>;
 export function validateSourceConfig(sourceType: string, config: unknown): SourceConfigResult<Record<string, unknown>> {
-  if (!isSourceType(sourceType)) return { ok: false, errors: [{ path: 'source_type', message: `Unknown source_type: ${String(sourceType)}` }] };
+  if (!isSourceType(sourceType))
+    return { ok: false, errors: [{ path: 'source_type', message: `Unknown source_type: ${String(sourceType)}` }] };
   const parsed = (SOURCE_CONFIG_SCHEMAS[sourceType] as z.ZodType<Record<string, unknown>>).safeParse(config, {
     error: (iss) => (iss.input === undefined ? 'Required' : undefined),
   });

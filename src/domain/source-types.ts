@@ -45,26 +45,64 @@ export interface SourceTypeRow {
   readonly value: string;
 }
 
-const probedOnAgent = { probeTestable: true, cloudCapable: false, cloudTestable: false, feed: 'probe', agentOnly: true, thresholds: 'required', runsAs: null } as const;
-const probedAnywhere = { probeTestable: true, cloudCapable: true, cloudTestable: false, feed: 'probe', agentOnly: false, thresholds: 'required', runsAs: null } as const;
-const publicHttpCheck = { probeTestable: true, cloudCapable: true, cloudTestable: true, feed: 'probe', agentOnly: false, thresholds: 'optional', runsAs: null } as const;
+const probedOnAgent = {
+  probeTestable: true,
+  cloudCapable: false,
+  cloudTestable: false,
+  feed: 'probe',
+  agentOnly: true,
+  thresholds: 'required',
+  runsAs: null,
+} as const;
+const probedAnywhere = {
+  probeTestable: true,
+  cloudCapable: true,
+  cloudTestable: false,
+  feed: 'probe',
+  agentOnly: false,
+  thresholds: 'required',
+  runsAs: null,
+} as const;
+const publicHttpCheck = {
+  probeTestable: true,
+  cloudCapable: true,
+  cloudTestable: true,
+  feed: 'probe',
+  agentOnly: false,
+  thresholds: 'optional',
+  runsAs: null,
+} as const;
 
 export const SOURCE_TYPES = {
   prometheus: { ...probedOnAgent, value: 'scalar result of the PromQL query, not rescaled' },
-  http: { ...publicHttpCheck, value: 'ms response time; with `json_path` set: the number at that path (booleans read 1/0), unit as in the response' },
+  http: {
+    ...publicHttpCheck,
+    value:
+      'ms response time; with `json_path` set: the number at that path (booleans read 1/0), unit as in the response',
+  },
   tcp: { ...probedAnywhere, value: 'ms TCP connect time' },
   dns: { ...probedAnywhere, value: 'ms resolve time' },
   icmp: {
     ...probedAnywhere,
-    value: 'interpretation=latency (default): ms average round trip; packet_loss: % lost, 0..100; reachability: 1 if any ping returned, else 0',
+    value:
+      'interpretation=latency (default): ms average round trip; packet_loss: % lost, 0..100; reachability: 1 if any ping returned, else 0',
   },
   tls_cert: { ...probedAnywhere, value: 'days until the certificate expires' },
-  grpc: { ...probedOnAgent, value: 'interpretation=health_state (default): 1 for SERVING, 0 for NOT_SERVING; latency: ms health-check round trip' },
+  grpc: {
+    ...probedOnAgent,
+    value:
+      'interpretation=health_state (default): 1 for SERVING, 0 for NOT_SERVING; latency: ms health-check round trip',
+  },
   websocket: {
     ...probedOnAgent,
-    value: 'interpretation=handshake_latency (default): ms; round_trip_latency: ms message round trip; connection_success: 1 if the socket opened, else 0',
+    value:
+      'interpretation=handshake_latency (default): ms; round_trip_latency: ms message round trip; connection_success: 1 if the socket opened, else 0',
   },
-  mtls_http: { ...publicHttpCheck, runsAs: 'http', value: 'ms response time; deprecated alias of http; same json_path rule' },
+  mtls_http: {
+    ...publicHttpCheck,
+    runsAs: 'http',
+    value: 'ms response time; deprecated alias of http; same json_path rule',
+  },
   database: { ...probedOnAgent, value: 'scalar of a read-only query (one row, one column), not rescaled' },
   cloudwatch: { ...probedOnAgent, value: "latest datapoint for the chosen statistic, in the metric's native unit" },
   loki: { ...probedOnAgent, value: 'scalar result of the LogQL aggregation, not rescaled' },
@@ -74,8 +112,17 @@ export const SOURCE_TYPES = {
     value:
       'metric=cpu (default): % 0..100; memory: % used 0..100; filesystem: % used of the mountpoint 0..100; network: B/s received plus sent; load: 1-minute load average divided by CPU count',
   },
-  custom: { ...probedOnAgent, probeTestable: false, value: 'number returned by the registered probe function, any unit' },
-  otlp: { ...probedOnAgent, probeTestable: false, feed: 'agent_push', value: "aggregated value of pushed OTLP data points, in the instrument's unit" },
+  custom: {
+    ...probedOnAgent,
+    probeTestable: false,
+    value: 'number returned by the registered probe function, any unit',
+  },
+  otlp: {
+    ...probedOnAgent,
+    probeTestable: false,
+    feed: 'agent_push',
+    value: "aggregated value of pushed OTLP data points, in the instrument's unit",
+  },
   manual: {
     probeTestable: false,
     cloudCapable: false,
@@ -86,7 +133,16 @@ export const SOURCE_TYPES = {
     runsAs: null,
     value: 'no measured value; status set by hand or by an open incident',
   },
-  heartbeat: { probeTestable: false, cloudCapable: false, cloudTestable: false, feed: 'inbound', agentOnly: false, thresholds: 'required', runsAs: null, value: 's since the last successful ping' },
+  heartbeat: {
+    probeTestable: false,
+    cloudCapable: false,
+    cloudTestable: false,
+    feed: 'inbound',
+    agentOnly: false,
+    thresholds: 'required',
+    runsAs: null,
+    value: 's since the last successful ping',
+  },
   alert: {
     probeTestable: false,
     cloudCapable: false,
@@ -102,7 +158,9 @@ export const SOURCE_TYPES = {
 export type SourceType = keyof typeof SOURCE_TYPES;
 type Table = typeof SOURCE_TYPES;
 /** The source types whose row has `field` of type `V`, at the type level. */
-type TypesWhere<F extends keyof SourceTypeRow, V> = { [T in SourceType]: Table[T][F] extends V ? T : never }[SourceType];
+type TypesWhere<F extends keyof SourceTypeRow, V> = {
+  [T in SourceType]: Table[T][F] extends V ? T : never;
+}[SourceType];
 
 // An alias names a type of the table.
 SOURCE_TYPES satisfies Record<SourceType, { runsAs: SourceType | null }>;
@@ -147,9 +205,11 @@ export const isPushSourceType = (t: string): boolean => {
 };
 
 /** A metric of this type without an agent runs from the cloud prober on its own schedule. */
-export const runsInCloud = (t: string, agentId: string | null | undefined): boolean => !agentId && sourceTypeRow(t)?.cloudCapable === true;
+export const runsInCloud = (t: string, agentId: string | null | undefined): boolean =>
+  !agentId && sourceTypeRow(t)?.cloudCapable === true;
 
-export const isTestableSourceType = (t: unknown): t is TestableSourceType => isSourceType(t) && SOURCE_TYPES[t].probeTestable;
+export const isTestableSourceType = (t: unknown): t is TestableSourceType =>
+  isSourceType(t) && SOURCE_TYPES[t].probeTestable;
 
 /** The type a source type runs as: its alias target (`mtls_http` → `http`), else itself (any other string too). */
 export function runsAs(t: string): string {

@@ -21,7 +21,13 @@ import { effectiveStatus } from './reason-class';
 import { worstOf, type HealthStatus } from './thresholds';
 
 export type TimelineStatus = HealthStatus | 'unknown';
-export const TIMELINE_STATUSES = ['healthy', 'degraded', 'unhealthy', 'no_data', 'unknown'] as const satisfies readonly TimelineStatus[];
+export const TIMELINE_STATUSES = [
+  'healthy',
+  'degraded',
+  'unhealthy',
+  'no_data',
+  'unknown',
+] as const satisfies readonly TimelineStatus[];
 
 export interface StatusChange {
   at: number;
@@ -44,11 +50,19 @@ export type MaintenanceMode = 'counted' | 'healthy' | 'excluded';
 /** ms per status within a range; `maintenance` holds excluded maintenance time (mode `excluded`). */
 export type StatusDurations = Record<TimelineStatus | 'maintenance', number>;
 
-export const emptyDurations = (): StatusDurations => ({ healthy: 0, degraded: 0, unhealthy: 0, no_data: 0, unknown: 0, maintenance: 0 });
+export const emptyDurations = (): StatusDurations => ({
+  healthy: 0,
+  degraded: 0,
+  unhealthy: 0,
+  no_data: 0,
+  unknown: 0,
+  maintenance: 0,
+});
 
 /** Sorted by `at`, one change per instant (the last given wins), no repeated status. */
 export function normalizeTimeline(changes: readonly StatusChange[]): StatusChange[] {
-  for (const c of changes) if (!Number.isFinite(c.at)) throw new RangeError(`status change at a non-finite instant: ${c.at}`);
+  for (const c of changes)
+    if (!Number.isFinite(c.at)) throw new RangeError(`status change at a non-finite instant: ${c.at}`);
   const sorted = [...changes].sort((a, b) => a.at - b.at); // stable: same-instant changes keep input order
   const out: StatusChange[] = [];
   for (const c of sorted) {
@@ -123,7 +137,12 @@ export function overlapMs(intervals: readonly Interval[], from: number, to: numb
 }
 
 /** `clipTimeline`, with each segment split at maintenance boundaries and marked `maintenance`. */
-export function maintenanceSegments(timeline: readonly StatusChange[], maintenances: readonly Interval[], from: number, to: number): StatusSegment[] {
+export function maintenanceSegments(
+  timeline: readonly StatusChange[],
+  maintenances: readonly Interval[],
+  from: number,
+  to: number,
+): StatusSegment[] {
   const windows = mergeIntervals(maintenances);
   const out: StatusSegment[] = [];
   for (const seg of clipTimeline(timeline, from, to)) {
@@ -174,7 +193,8 @@ export function worstOfTimelines(timelines: readonly (readonly StatusChange[])[]
   const out: StatusChange[] = [];
   for (const at of instants) {
     normalized.forEach((t, k) => {
-      while ((cursors[k] as number) + 1 < t.length && (t[(cursors[k] as number) + 1] as StatusChange).at <= at) cursors[k] = (cursors[k] as number) + 1;
+      while ((cursors[k] as number) + 1 < t.length && (t[(cursors[k] as number) + 1] as StatusChange).at <= at)
+        cursors[k] = (cursors[k] as number) + 1;
     });
     const status = worstOf(normalized.map((t, k) => t[cursors[k] as number]?.status));
     if (status && out[out.length - 1]?.status !== status) out.push({ at, status });

@@ -29,7 +29,8 @@ export interface Thresholds {
 
 export type CompleteThresholds = Required<{ [K in keyof Thresholds]: NonNullable<Thresholds[K]> }>;
 
-const isOperation = (op: unknown): op is ThresholdOperation => (THRESHOLD_OPERATIONS as readonly unknown[]).includes(op);
+const isOperation = (op: unknown): op is ThresholdOperation =>
+  (THRESHOLD_OPERATIONS as readonly unknown[]).includes(op);
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** All four fields set, with a known operation and a finite value each. */
@@ -55,7 +56,10 @@ export function holds(value: number, op: ThresholdOperation, threshold: number):
   }
 }
 
-export function evaluateStatus(value: number | null | undefined, t: Thresholds | null | undefined): HealthStatus | null {
+export function evaluateStatus(
+  value: number | null | undefined,
+  t: Thresholds | null | undefined,
+): HealthStatus | null {
   if (!isFiniteNumber(value)) return 'no_data';
   if (!thresholdsComplete(t)) return null;
   if (holds(value, t.unhealthy_operation, t.unhealthy_value)) return 'unhealthy';
@@ -111,7 +115,8 @@ export function isUpDownCheck(sourceType: string, thresholds: Thresholds | null 
   return sourceTypeRow(sourceType)?.thresholds === 'optional' && !hasAnyThreshold(thresholds);
 }
 
-const hasAnyThreshold = (t: Thresholds | null | undefined): boolean => !!t && Object.values(t).some((v) => v !== null && v !== undefined);
+const hasAnyThreshold = (t: Thresholds | null | undefined): boolean =>
+  !!t && Object.values(t).some((v) => v !== null && v !== undefined);
 
 /**
  * The status a metric's reading gets (a sample, a location's vote), in one place for every path
@@ -126,7 +131,13 @@ export function readingStatus(
   value: number | null | undefined,
   reason: string | null | undefined,
 ): HealthStatus {
-  if (!isFiniteNumber(value) && isUpDownCheck(metric.sourceType, metric.thresholds) && typeof reason === 'string' && reason.startsWith('unexpected_status:')) return 'unhealthy';
+  if (
+    !isFiniteNumber(value) &&
+    isUpDownCheck(metric.sourceType, metric.thresholds) &&
+    typeof reason === 'string' &&
+    reason.startsWith('unexpected_status:')
+  )
+    return 'unhealthy';
   return evaluateStatus(value, metric.thresholds) ?? 'healthy';
 }
 
@@ -137,5 +148,7 @@ export function readingStatus(
  */
 export function shownReason(status: string, reason: string | null | undefined): string | null {
   if (status === 'no_data') return reason ?? 'no_data';
-  return status === 'unhealthy' && typeof reason === 'string' && reason.startsWith('unexpected_status:') ? reason : null;
+  return status === 'unhealthy' && typeof reason === 'string' && reason.startsWith('unexpected_status:')
+    ? reason
+    : null;
 }

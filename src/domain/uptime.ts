@@ -27,7 +27,11 @@ export function uptimeDays(now: Date, count = UPTIME_DAYS): CalendarDay[] {
  * service did (docs/decisions.md): an SLO with `no_data: excluded`, `maintenance: counted` and
  * `degraded: good` over the same timeline gives the same figure.
  */
-export const UPTIME_POLICY: Required<CountingPolicy> = { no_data: 'excluded', maintenance: 'counted', degraded: 'good' };
+export const UPTIME_POLICY: Required<CountingPolicy> = {
+  no_data: 'excluded',
+  maintenance: 'counted',
+  degraded: 'good',
+};
 
 export interface DayTimeRow {
   date: string;

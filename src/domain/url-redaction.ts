@@ -20,7 +20,13 @@ export const REDACTED = '[REDACTED]';
  * the former alert webhook URL, whose `:id` is the token (the route shares the alerts' template);
  * its rule also hides alert ids in `/v1/alerts/{id}/…` lines.
  */
-export const SECRET_PATH_ROUTES = ['/v1/heartbeats/:token', '/v1/inbound-alerts/:token', '/v1/alerts/:id', '/v1/alert-actions/:token', '/console/sign-in/:token'] as const;
+export const SECRET_PATH_ROUTES = [
+  '/v1/heartbeats/:token',
+  '/v1/inbound-alerts/:token',
+  '/v1/alerts/:id',
+  '/v1/alert-actions/:token',
+  '/console/sign-in/:token',
+] as const;
 
 /** Query parameters whose value is a credential, on any route. */
 export const SECRET_QUERY_PARAMS = ['token', 'viewer_token', 'access_token', 'sig', 'signature'] as const;
@@ -29,7 +35,10 @@ export const SECRET_QUERY_PARAMS = ['token', 'viewer_token', 'access_token', 'si
 const PATH_RULES: string[][] = SECRET_PATH_ROUTES.map((route) => {
   const [prefix, rest] = route.split(/:\w+/) as [string, string | undefined];
   if (rest) throw new Error(`secret segment must end the route template: ${route}`);
-  return prefix.split('/').filter(Boolean).map((s) => s.toLowerCase());
+  return prefix
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.toLowerCase());
 });
 const QUERY = new Set<string>(SECRET_QUERY_PARAMS);
 /** The last static segment of each rule: a path holding none of them, and no escape, matches no rule. */

@@ -14,7 +14,12 @@ export interface RetryPolicy {
 }
 
 /** Production schedule: 5 s doubling to 1 h, for 26 hours (≥ 24 h as promised, with slack for a receiver's daily window). */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialMs: 5_000, factor: 2, maxMs: 3_600_000, giveUpAfterMs: 26 * 3_600_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  initialMs: 5_000,
+  factor: 2,
+  maxMs: 3_600_000,
+  giveUpAfterMs: 26 * 3_600_000,
+};
 
 export type AttemptVerdict = 'succeeded' | 'retry' | 'give_up';
 
@@ -30,7 +35,13 @@ export function verdictForStatus(status: number): AttemptVerdict {
  * `jitter` in [0, 1) spreads retries of many deliveries by up to ±10 %; a receiver's
  * `Retry-After` (ms) lengthens the delay, capped at `maxMs`.
  */
-export function retryDelayMs(policy: RetryPolicy, attempt: number, elapsedMs: number, jitter: number, retryAfterMs?: number | null): number | null {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  elapsedMs: number,
+  jitter: number,
+  retryAfterMs?: number | null,
+): number | null {
   const base = Math.min(policy.maxMs, policy.initialMs * policy.factor ** (attempt - 1));
   let delay = Math.round(base * (0.9 + 0.2 * jitter));
   if (retryAfterMs != null && retryAfterMs > delay) delay = Math.min(policy.maxMs, retryAfterMs);

@@ -26,7 +26,8 @@ export interface AlertLinkClaims {
   recipient: AlertLinkRecipient;
 }
 
-export type AlertLinkCheck = { ok: true; claims: AlertLinkClaims } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
+export type AlertLinkCheck =
+  { ok: true; claims: AlertLinkClaims } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
 export const ALERT_LINK_TTL_MS = 24 * 3600 * 1000;
 const BODY_BYTES = 16 + 1 + 16 + 4 + 1 + 16;
@@ -34,7 +35,13 @@ const MAC_BYTES = 16;
 const ACTIONS: readonly AlertLinkAction[] = ['acknowledge', 'resolve'];
 const RECIPIENT_KINDS: readonly AlertLinkRecipient['kind'][] = ['user', 'channel'];
 
-export function signAlertLink(key: Buffer, alertId: string, action: AlertLinkAction, recipient: AlertLinkRecipient, nowMs: number): string {
+export function signAlertLink(
+  key: Buffer,
+  alertId: string,
+  action: AlertLinkAction,
+  recipient: AlertLinkRecipient,
+  nowMs: number,
+): string {
   const body = Buffer.alloc(BODY_BYTES);
   Buffer.from(alertId.replace(/-/g, ''), 'hex').copy(body, 0);
   body.writeUInt8(ACTIONS.indexOf(action), 16);
@@ -50,7 +57,8 @@ export function verifyAlertLink(key: Buffer, token: string, nowMs: number): Aler
   const raw = Buffer.from(token, 'base64url');
   // Only the canonical spelling is accepted, so each link has exactly one token. Links of the
   // earlier layout (no recipient) are refused as malformed: nobody could be held to them.
-  if (raw.length !== BODY_BYTES + MAC_BYTES || raw.toString('base64url') !== token) return { ok: false, reason: 'malformed' };
+  if (raw.length !== BODY_BYTES + MAC_BYTES || raw.toString('base64url') !== token)
+    return { ok: false, reason: 'malformed' };
   const body = raw.subarray(0, BODY_BYTES);
   if (!timingSafeEqual(raw.subarray(BODY_BYTES), mac(key, body))) return { ok: false, reason: 'bad_signature' };
   const action = ACTIONS[body.readUInt8(16)];
@@ -60,7 +68,13 @@ export function verifyAlertLink(key: Buffer, token: string, nowMs: number): Aler
   if (nowMs >= expiresAtMs) return { ok: false, reason: 'expired' };
   return {
     ok: true,
-    claims: { alertId: uuidOf(body.subarray(0, 16)), action, tokenId: body.subarray(17, 33).toString('hex'), expiresAtMs, recipient: { kind, id: uuidOf(body.subarray(38, 54)) } },
+    claims: {
+      alertId: uuidOf(body.subarray(0, 16)),
+      action,
+      tokenId: body.subarray(17, 33).toString('hex'),
+      expiresAtMs,
+      recipient: { kind, id: uuidOf(body.subarray(38, 54)) },
+    },
   };
 }
 

@@ -27,7 +27,12 @@ export interface Mailer {
  * SMTP (pooled) when `smtpUrl` is set, otherwise a development outbox: each message becomes an
  * RFC 822 `.eml` file in `outboxDir`. A rejected send throws; see `isPermanentMailError`.
  */
-export function createMailer(opts: { smtpUrl?: string | null; from: string; outboxDir: string; log?: (line: string) => void }): Mailer {
+export function createMailer(opts: {
+  smtpUrl?: string | null;
+  from: string;
+  outboxDir: string;
+  log?: (line: string) => void;
+}): Mailer {
   const domain = fromDomain(opts.from);
   const compose = (msg: MailMessage): SendMailOptions => ({
     from: opts.from,
@@ -36,20 +41,37 @@ export function createMailer(opts: { smtpUrl?: string | null; from: string; outb
     text: msg.text,
     html: msg.html,
     messageId: `<${msg.messageId ? msg.messageId.replace(/[^A-Za-z0-9._+-]/g, '_') : randomUUID()}@${domain}>`,
-    ...(msg.attachments?.length ? { attachments: msg.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) } : {}),
+    ...(msg.attachments?.length
+      ? {
+          attachments: msg.attachments.map((a) => ({
+            filename: a.filename,
+            content: a.content,
+            contentType: a.contentType,
+          })),
+        }
+      : {}),
     headers: {
       ...msg.headers,
       ...(msg.listUnsubscribe ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
     },
     // The nested array keeps both URIs in one List-Unsubscribe header.
-    ...(msg.listUnsubscribe ? { list: { unsubscribe: [[msg.listUnsubscribe.url, ...(msg.listUnsubscribe.mailto ? [msg.listUnsubscribe.mailto] : [])]] } } : {}),
+    ...(msg.listUnsubscribe
+      ? {
+          list: {
+            unsubscribe: [
+              [msg.listUnsubscribe.url, ...(msg.listUnsubscribe.mailto ? [msg.listUnsubscribe.mailto] : [])],
+            ],
+          },
+        }
+      : {}),
   });
   return opts.smtpUrl ? smtpMailer(opts.smtpUrl, compose) : folderMailer(opts.outboxDir, compose, opts.log);
 }
 
 function smtpMailer(smtpUrl: string, compose: (msg: MailMessage) => SendMailOptions): Mailer {
   const url = new URL(smtpUrl);
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`mail URL must be smtp:// or smtps://, got ${url.protocol}`);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`mail URL must be smtp:// or smtps://, got ${url.protocol}`);
   const transport = createTransport({
     pool: true,
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -73,7 +95,11 @@ function smtpMailer(smtpUrl: string, compose: (msg: MailMessage) => SendMailOpti
   };
 }
 
-function folderMailer(outboxDir: string, compose: (msg: MailMessage) => SendMailOptions, log?: (line: string) => void): Mailer {
+function folderMailer(
+  outboxDir: string,
+  compose: (msg: MailMessage) => SendMailOptions,
+  log?: (line: string) => void,
+): Mailer {
   const transport = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     kind: 'folder',
@@ -84,7 +110,10 @@ function folderMailer(outboxDir: string, compose: (msg: MailMessage) => SendMail
       if (!Buffer.isBuffer(info.message)) throw new Error('stream transport did not return a buffer');
       await mkdir(outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(outboxDir, `${stamp}-${messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._@-]/g, '_')}.eml`);
+      const file = path.join(
+        outboxDir,
+        `${stamp}-${messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._@-]/g, '_')}.eml`,
+      );
       await writeFile(file, info.message);
       log?.(`mail to ${msg.to} written to ${file} (no SMTP server configured)`);
       return { messageId };

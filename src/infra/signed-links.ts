@@ -33,7 +33,8 @@ export function signLinkToken(
 ): string {
   if (!PURPOSES.includes(claims.purpose)) throw new Error(`unknown link purpose ${String(claims.purpose)}`);
   if (!claims.subscriberId) throw new Error('subscriberId must not be empty');
-  if (claims.expiresAtMs !== null && !Number.isSafeInteger(claims.expiresAtMs)) throw new Error('expiresAtMs must be an integer or null');
+  if (claims.expiresAtMs !== null && !Number.isSafeInteger(claims.expiresAtMs))
+    throw new Error('expiresAtMs must be an integer or null');
   const payload: Payload = { p: claims.purpose, s: claims.subscriberId, e: claims.expiresAtMs };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${mac(key, body).toString('base64url')}`;

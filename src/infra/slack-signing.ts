@@ -14,11 +14,20 @@ export function slackSignature(signingSecret: string, timestamp: string, rawBody
   return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${rawBody}`).digest('hex')}`;
 }
 
-export function verifySlackRequest(signingSecret: string, timestamp: string | undefined, signature: string | undefined, rawBody: string, nowMs: number): SlackSignatureCheck {
+export function verifySlackRequest(
+  signingSecret: string,
+  timestamp: string | undefined,
+  signature: string | undefined,
+  rawBody: string,
+  nowMs: number,
+): SlackSignatureCheck {
   if (!timestamp || !signature) return { ok: false, reason: 'missing' };
-  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > SLACK_MAX_CLOCK_SKEW_S) return { ok: false, reason: 'stale' };
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > SLACK_MAX_CLOCK_SKEW_S)
+    return { ok: false, reason: 'stale' };
   const expected = Buffer.from(slackSignature(signingSecret, timestamp, rawBody));
   const given = Buffer.from(signature);
   // timingSafeEqual needs equal lengths; the length of a v0 signature is no secret.
-  return given.length === expected.length && timingSafeEqual(given, expected) ? { ok: true } : { ok: false, reason: 'bad_signature' };
+  return given.length === expected.length && timingSafeEqual(given, expected)
+    ? { ok: true }
+    : { ok: false, reason: 'bad_signature' };
 }

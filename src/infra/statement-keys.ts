@@ -35,7 +35,9 @@ export class StatementKeyError extends Error {
     readonly code: 'key_unreadable' | 'key_kid_mismatch',
     readonly kid: string,
   ) {
-    super(code === 'key_kid_mismatch' ? `Signing key ${kid} does not match its kid` : `Signing key ${kid} cannot be opened`);
+    super(
+      code === 'key_kid_mismatch' ? `Signing key ${kid} does not match its kid` : `Signing key ${kid} cannot be opened`,
+    );
     this.name = 'StatementKeyError';
   }
 }
@@ -50,7 +52,8 @@ export async function generateSigningKey(box: SecretBox, now: Date): Promise<Sta
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const pub = await exportJWK(publicKey);
   const priv = await exportJWK(privateKey);
-  if (pub.kty !== 'OKP' || pub.crv !== 'Ed25519' || !pub.x || !priv.d || priv.x !== pub.x) throw new Error('Ed25519 key generation returned an unexpected JWK');
+  if (pub.kty !== 'OKP' || pub.crv !== 'Ed25519' || !pub.x || !priv.d || priv.x !== pub.x)
+    throw new Error('Ed25519 key generation returned an unexpected JWK');
   const kid = await ed25519Thumbprint({ x: pub.x });
   return {
     kid,
@@ -66,7 +69,14 @@ export async function generateSigningKey(box: SecretBox, now: Date): Promise<Sta
  */
 export function jwks(keys: ReadonlyArray<{ publicJwk: StatementPublicJwk }>): StatementJwks {
   return {
-    keys: keys.map(({ publicJwk: k }) => ({ kty: 'OKP', crv: 'Ed25519', x: k.x, kid: k.kid, alg: 'EdDSA', use: 'sig' })),
+    keys: keys.map(({ publicJwk: k }) => ({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: k.x,
+      kid: k.kid,
+      alg: 'EdDSA',
+      use: 'sig',
+    })),
   };
 }
 
@@ -75,7 +85,10 @@ export function jwks(keys: ReadonlyArray<{ publicJwk: StatementPublicJwk }>): St
  * Any failure (wrong master key, corrupt ciphertext, unexpected JWK) becomes a StatementKeyError
  * without a cause, so neither the sealed nor the opened material reaches an error or a log.
  */
-export async function openSigningKey(key: { kid: string; sealedPrivateKey: string }, box: SecretBox): Promise<CryptoKey> {
+export async function openSigningKey(
+  key: { kid: string; sealedPrivateKey: string },
+  box: SecretBox,
+): Promise<CryptoKey> {
   let x: string;
   let d: string;
   try {

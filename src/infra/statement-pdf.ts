@@ -62,7 +62,12 @@ export function chromiumAvailable(path: string): boolean {
 
 /** 503 renderer_unavailable: Chromium is missing or does not start; the reason (not the path's contents) goes in the detail. */
 export function rendererUnavailable(path: string, why: string): ProblemError {
-  return new ProblemError('renderer_unavailable', `PDFs need Chromium, and ${why} (CHROMIUM_PATH=${path}). Install Chromium or set CHROMIUM_PATH; statement.html, statement.json and statement.jws are available meanwhile.`, { retry_after: 60 }, { 'retry-after': '60' });
+  return new ProblemError(
+    'renderer_unavailable',
+    `PDFs need Chromium, and ${why} (CHROMIUM_PATH=${path}). Install Chromium or set CHROMIUM_PATH; statement.html, statement.json and statement.jws are available meanwhile.`,
+    { retry_after: 60 },
+    { 'retry-after': '60' },
+  );
 }
 const PRODUCER = 'Vigil';
 // The same margins as the statement's CSS @page rule; the footer lives in the bottom one.
@@ -73,7 +78,11 @@ function footerTemplate(title: string): string {
 <span>${esc(title)}</span><span>Page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`;
 }
 
-async function withMetadataAndAttachments(pdf: Uint8Array, files: StatementPdfAttachments, meta: StatementPdfMeta): Promise<Buffer> {
+async function withMetadataAndAttachments(
+  pdf: Uint8Array,
+  files: StatementPdfAttachments,
+  meta: StatementPdfMeta,
+): Promise<Buffer> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   doc.setTitle(meta.title, { showInWindowTitleBar: true });
   doc.setSubject(meta.subject);
@@ -109,11 +118,14 @@ export function createStatementPdfRenderer(opts: StatementPdfOptions = {}): Stat
   function browser(): Promise<Browser> {
     if (closed) return Promise.reject(new Error('The statement PDF renderer is closed'));
     if (!launched) {
-      if (!chromiumAvailable(executablePath)) return Promise.reject(rendererUnavailable(executablePath, 'no executable is there'));
+      if (!chromiumAvailable(executablePath))
+        return Promise.reject(rendererUnavailable(executablePath, 'no executable is there'));
       // A browser that will not start is unavailable too; the launch error goes to the log, not to the client.
-      const launch = chromium.launch({ executablePath, args: noSandbox ? ['--no-sandbox'] : [], timeout }).catch((err: unknown) => {
-        throw Object.assign(rendererUnavailable(executablePath, 'it did not start'), { cause: err });
-      });
+      const launch = chromium
+        .launch({ executablePath, args: noSandbox ? ['--no-sandbox'] : [], timeout })
+        .catch((err: unknown) => {
+          throw Object.assign(rendererUnavailable(executablePath, 'it did not start'), { cause: err });
+        });
       launched = launch;
       // A failed launch or a crashed browser is retried by the next render.
       const forget = () => {

@@ -78,7 +78,11 @@ export type StatementJwsHeader = { alg: 'EdDSA'; b64: false; crit: ['b64']; kid:
  * (RFC 7797). jose's CompactSign refuses `b64: false`, so FlattenedSign makes it and the compact
  * form is assembled with the payload part left empty.
  */
-export async function signStatement(bytes: Uint8Array, key: { kid: string; sealedPrivateKey: string }, box: SecretBox): Promise<string> {
+export async function signStatement(
+  bytes: Uint8Array,
+  key: { kid: string; sealedPrivateKey: string },
+  box: SecretBox,
+): Promise<string> {
   const privateKey = await openSigningKey(key, box);
   const header: StatementJwsHeader = { alg: 'EdDSA', b64: false, crit: ['b64'], kid: key.kid };
   const jws = await new FlattenedSign(new Uint8Array(bytes)).setProtectedHeader(header).sign(privateKey);
@@ -142,14 +146,25 @@ export async function verifyStatement(
   if (kid === null) return fail(null, 'malformed');
   if (payloadPart !== '') return fail(kid, 'not_detached');
   if (header.alg !== 'EdDSA') return fail(kid, 'unsupported_alg');
-  if (header.b64 !== false || !Array.isArray(header.crit) || !header.crit.includes('b64')) return fail(kid, 'not_unencoded');
+  if (header.b64 !== false || !Array.isArray(header.crit) || !header.crit.includes('b64'))
+    return fail(kid, 'not_unencoded');
 
-  if (options.expectedSha256 !== undefined && sha256Hex(bytes) !== options.expectedSha256.toLowerCase()) return fail(kid, 'hash_mismatch');
+  if (options.expectedSha256 !== undefined && sha256Hex(bytes) !== options.expectedSha256.toLowerCase())
+    return fail(kid, 'hash_mismatch');
 
   const keys = Array.isArray(jwkSet?.keys) ? jwkSet.keys : [];
-  const jwk = keys.find((k): k is Record<string, unknown> => typeof k === 'object' && k !== null && (k as Record<string, unknown>).kid === kid);
+  const jwk = keys.find(
+    (k): k is Record<string, unknown> =>
+      typeof k === 'object' && k !== null && (k as Record<string, unknown>).kid === kid,
+  );
   if (!jwk) return fail(kid, 'unknown_kid');
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string' || (jwk.alg !== undefined && jwk.alg !== 'EdDSA') || (jwk.use !== undefined && jwk.use !== 'sig')) {
+  if (
+    jwk.kty !== 'OKP' ||
+    jwk.crv !== 'Ed25519' ||
+    typeof jwk.x !== 'string' ||
+    (jwk.alg !== undefined && jwk.alg !== 'EdDSA') ||
+    (jwk.use !== undefined && jwk.use !== 'sig')
+  ) {
     return fail(kid, 'bad_key');
   }
   const x = jwk.x;
@@ -163,7 +178,9 @@ export async function verifyStatement(
   }
 
   try {
-    await flattenedVerify({ protected: encodedHeader, payload: new Uint8Array(bytes), signature }, publicKey, { algorithms: ['EdDSA'] });
+    await flattenedVerify({ protected: encodedHeader, payload: new Uint8Array(bytes), signature }, publicKey, {
+      algorithms: ['EdDSA'],
+    });
     return { valid: true, kid };
   } catch (err) {
     return fail(kid, err instanceof errors.JWSSignatureVerificationFailed ? 'bad_signature' : 'malformed');

@@ -43,7 +43,8 @@ export function webhookTransport(check: AddressCheck): WebhookTransport {
             const refused = check(a.address);
             if (refused) return callback(new RefusedTarget(`target_not_public:${refused}`), '', 0);
           }
-          if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+          if ((options as { all?: boolean }).all)
+            return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
           callback(null, addresses[0]!.address, addresses[0]!.family);
         };
         if (isIP(hostname)) return done([{ address: hostname, family: isIP(hostname) }]);
@@ -59,26 +60,60 @@ export function webhookTransport(check: AddressCheck): WebhookTransport {
  * nothing of the answer; alert channels keep its beginning (`keepResponseChars`), because vendors
  * explain refusals there (Slack's `invalid_blocks`, PagerDuty's `errors[]`).
  */
-export async function postWebhook(transport: WebhookTransport, url: string, headers: Record<string, string>, body: string, timeoutMs: number, keepResponseChars = 0): Promise<PostResult> {
+export async function postWebhook(
+  transport: WebhookTransport,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  keepResponseChars = 0,
+): Promise<PostResult> {
   const { agent } = transport;
   const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   // Literal addresses never go through lookup: check them here.
   if (isIP(host)) {
     const refused = transport.check(host);
-    if (refused) return { statusCode: null, retryAfter: null, latencyMs: 0, error: `target_not_public:${refused}`, response: null };
+    if (refused)
+      return {
+        statusCode: null,
+        retryAfter: null,
+        latencyMs: 0,
+        error: `target_not_public:${refused}`,
+        response: null,
+      };
   }
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
-    const res = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const res = await request(url, {
+      method: 'POST',
+      headers,
+      body,
+      dispatcher: agent,
+      signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
     const latencyMs = latency();
     const response = keepResponseChars > 0 ? await readExcerpt(res.body, keepResponseChars) : null;
     // Otherwise read (a little of) it only to free the connection.
     if (keepResponseChars <= 0) await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     const ra = res.headers['retry-after'];
-    return { statusCode: res.statusCode, retryAfter: typeof ra === 'string' ? ra : null, latencyMs, error: null, response };
+    return {
+      statusCode: res.statusCode,
+      retryAfter: typeof ra === 'string' ? ra : null,
+      latencyMs,
+      error: null,
+      response,
+    };
   } catch (err) {
-    return { statusCode: null, retryAfter: null, latencyMs: latency(), error: describeNetworkError(err, timeoutMs), response: null };
+    return {
+      statusCode: null,
+      retryAfter: null,
+      latencyMs: latency(),
+      error: describeNetworkError(err, timeoutMs),
+      response: null,
+    };
   }
 }
 
@@ -101,10 +136,13 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }, ch
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {
-  const refused = [err, (err as { cause?: unknown })?.cause].find((e): e is RefusedTarget => e instanceof RefusedTarget);
+  const refused = [err, (err as { cause?: unknown })?.cause].find(
+    (e): e is RefusedTarget => e instanceof RefusedTarget,
+  );
   if (refused) return refused.reason;
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') return `ETIMEDOUT: no answer within ${timeoutMs} ms`;
+  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT')
+    return `ETIMEDOUT: no answer within ${timeoutMs} ms`;
   const code = e.code ?? e.cause?.code ?? 'http_error';
   const message = e.cause?.message ?? e.message ?? 'request failed';
   return `${code}: ${message}`.slice(0, 500);

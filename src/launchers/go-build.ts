@@ -37,7 +37,12 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * Takes `lockFile` (O_EXCL), breaking it when its holder is dead. Answers false when `done()`
  * became true while waiting (another process finished the build).
  */
-export async function acquireBuildLock(lockFile: string, done: () => boolean, what: string, log: (l: string) => void): Promise<boolean> {
+export async function acquireBuildLock(
+  lockFile: string,
+  done: () => boolean,
+  what: string,
+  log: (l: string) => void,
+): Promise<boolean> {
   let announced = false;
   for (;;) {
     if (done()) return false;

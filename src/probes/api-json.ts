@@ -41,7 +41,12 @@ export async function callJsonApi(url: URL, call: ApiCall): Promise<ApiAnswer> {
   try {
     return { status: response.statusCode, json: JSON.parse(text) as unknown, malformed: false, plainText: null };
   } catch {
-    return { status: response.statusCode, json: undefined, malformed: true, plainText: text.slice(0, PLAIN_TEXT_CHARS) };
+    return {
+      status: response.statusCode,
+      json: undefined,
+      malformed: true,
+      plainText: text.slice(0, PLAIN_TEXT_CHARS),
+    };
   }
 }
 
@@ -59,7 +64,8 @@ export function apiUrl(base: URL, path: string): URL {
 }
 
 /** A string as short metadata (error texts from the API, never bodies). */
-export const short = (s: unknown, max = 200): string | null => (typeof s === 'string' && s !== '' ? s.slice(0, max) : null);
+export const short = (s: unknown, max = 200): string | null =>
+  typeof s === 'string' && s !== '' ? s.slice(0, max) : null;
 
 /** undici's own codes for failures Node reports with system codes elsewhere. */
 const UNDICI_CODES: Record<string, string> = {

@@ -9,7 +9,13 @@ export function parseCertDate(text: string): number | null {
   const m = /^([A-Z][a-z]{2}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)? (\d{4}) GMT$/.exec(text.trim());
   if (!m) return null;
   const month = MONTHS.indexOf(m[1]!);
-  const [day, hour, minute, second, year] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number];
+  const [day, hour, minute, second, year] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
   return Date.UTC(year, month, day, hour, minute, second);
 }

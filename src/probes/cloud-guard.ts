@@ -10,10 +10,15 @@ const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.intranet', '.l
  * (`host_internal`). IP literals pass here and are judged by `checkAddress`.
  */
 export function checkCloudHost(host: string): void {
-  const h = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const h = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (isIP(h)) return;
-  if (!/^[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/.test(h) || h.length > 253) throw new ProbeFailure('invalid_host', { host });
-  if (h === 'localhost' || INTERNAL_SUFFIXES.some((s) => h.endsWith(s)) || h === 'metadata') throw new ProbeFailure('host_internal', { host });
+  if (!/^[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/.test(h) || h.length > 253)
+    throw new ProbeFailure('invalid_host', { host });
+  if (h === 'localhost' || INTERNAL_SUFFIXES.some((s) => h.endsWith(s)) || h === 'metadata')
+    throw new ProbeFailure('host_internal', { host });
   if (!h.includes('.')) throw new ProbeFailure('host_not_fqdn', { host });
 }
 

@@ -12,7 +12,9 @@ export function cloudResolver(server: string): (host: string) => Promise<string[
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
     const answers = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
     if (answers.length) return answers;
-    const failure = [v4, v6].find((r): r is PromiseRejectedResult => r.status === 'rejected' && (r.reason as { code?: string }).code !== 'ENODATA');
+    const failure = [v4, v6].find(
+      (r): r is PromiseRejectedResult => r.status === 'rejected' && (r.reason as { code?: string }).code !== 'ENODATA',
+    );
     if (failure) throw failure.reason;
     return [];
   };

@@ -47,7 +47,10 @@ interface SdkError {
   message?: unknown;
 }
 
-export function classifyCloudwatchError(err: unknown): { reason: string; metadata: NonNullable<ProbeOutcome['metadata']> } {
+export function classifyCloudwatchError(err: unknown): {
+  reason: string;
+  metadata: NonNullable<ProbeOutcome['metadata']>;
+} {
   const e = (typeof err === 'object' && err !== null ? err : {}) as SdkError;
   const name = typeof e.name === 'string' ? e.name : 'Error';
   const code = typeof e.Code === 'string' ? e.Code : null;
@@ -55,12 +58,17 @@ export function classifyCloudwatchError(err: unknown): { reason: string; metadat
   const metadata = { error: code ?? name, ...(status !== null ? { status } : {}) };
   const reason = (code && REASONS[code]) || REASONS[name];
   if (reason) return { reason, metadata };
-  if (e.$fault === 'server' || (status !== null && status >= 500)) return { reason: 'cloudwatch_server_error', metadata };
+  if (e.$fault === 'server' || (status !== null && status >= 500))
+    return { reason: 'cloudwatch_server_error', metadata };
   // No HTTP answer at all (refused, unresolvable endpoint): the Node code says why. The SDK may
   // wrap an error from another realm ("AWS SDK error wrapper for Error: connect ECONNREFUSED …"),
   // keeping the code only in its message.
-  const network = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : codeInMessage(e.message);
-  return { reason: 'cloudwatch_error', metadata: network && status === null ? { error: name, cause: network } : metadata };
+  const network =
+    typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : codeInMessage(e.message);
+  return {
+    reason: 'cloudwatch_error',
+    metadata: network && status === null ? { error: name, cause: network } : metadata,
+  };
 }
 
 function codeInMessage(message: unknown): string | null {

@@ -21,7 +21,13 @@
  *   there being no CloudWatch timeout code). A failure without an HTTP answer (refused,
  *   unresolvable endpoint) is cloudwatch_error with the Node code as `cause`.
  */
-import { CloudWatchClient, type CloudWatchClientConfig, type Datapoint, GetMetricStatisticsCommand, type Statistic } from '@aws-sdk/client-cloudwatch';
+import {
+  CloudWatchClient,
+  type CloudWatchClientConfig,
+  type Datapoint,
+  GetMetricStatisticsCommand,
+  type Statistic,
+} from '@aws-sdk/client-cloudwatch';
 import type { SourceConfigOf } from '../domain/source-config';
 import { classifyCloudwatchError } from './cloudwatch-errors';
 import { measured, noValue, readSetting, type Probe, type ProbeContext, type ProbeOutcome } from './types';
@@ -49,7 +55,8 @@ function cloudwatchUnit(unit: string | undefined, statistic: string): string | n
 }
 
 export const cloudwatchProbe: Probe<CloudwatchConfig> = async (config, ctx) => {
-  const region = config.region ?? readSetting(ctx, 'AWS_REGION')?.trim() ?? readSetting(ctx, 'AWS_DEFAULT_REGION')?.trim();
+  const region =
+    config.region ?? readSetting(ctx, 'AWS_REGION')?.trim() ?? readSetting(ctx, 'AWS_DEFAULT_REGION')?.trim();
   if (!region) return noValue('cloudwatch_error', { problem: 'region_missing' });
   const client = new CloudWatchClient(clientConfig(region, ctx));
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.defaultTimeoutMs)]);
@@ -84,7 +91,10 @@ function clientConfig(region: string, ctx: ProbeContext): CloudWatchClientConfig
   const accessKeyId = readSetting(ctx, 'AWS_ACCESS_KEY_ID')?.trim();
   const secretAccessKey = readSetting(ctx, 'AWS_SECRET_ACCESS_KEY')?.trim();
   const sessionToken = readSetting(ctx, 'AWS_SESSION_TOKEN')?.trim() || undefined;
-  const endpoint = readSetting(ctx, 'AWS_ENDPOINT_URL_CLOUDWATCH')?.trim() || readSetting(ctx, 'AWS_ENDPOINT_URL')?.trim() || undefined;
+  const endpoint =
+    readSetting(ctx, 'AWS_ENDPOINT_URL_CLOUDWATCH')?.trim() ||
+    readSetting(ctx, 'AWS_ENDPOINT_URL')?.trim() ||
+    undefined;
   return {
     region,
     maxAttempts: 1,
@@ -95,7 +105,7 @@ function clientConfig(region: string, ctx: ProbeContext): CloudWatchClientConfig
 
 /** The statistic's value in a datapoint (percentiles under ExtendedStatistics). */
 function statisticOf(d: Datapoint, statistic: string): number | undefined {
-  return STATISTICS.includes(statistic) ? (d[statistic as Statistic]) : d.ExtendedStatistics?.[statistic];
+  return STATISTICS.includes(statistic) ? d[statistic as Statistic] : d.ExtendedStatistics?.[statistic];
 }
 
 /** The newest datapoint that holds the statistic (CloudWatch answers them in no particular order). */
@@ -109,5 +119,9 @@ function latest(datapoints: Datapoint[], config: CloudwatchConfig): ProbeOutcome
   }
   if (newest === null) return noValue('cloudwatch_no_data');
   if (!Number.isFinite(newest.value)) return noValue('non_finite_value');
-  return measured(newest.value, cloudwatchUnit(newest.unit, config.statistic), `CloudWatch ${config.namespace} ${config.metric_name} (${config.statistic})`);
+  return measured(
+    newest.value,
+    cloudwatchUnit(newest.unit, config.statistic),
+    `CloudWatch ${config.namespace} ${config.metric_name} (${config.statistic})`,
+  );
 }

@@ -15,8 +15,18 @@ export interface DbFailure {
 const MAX_MESSAGE = 200;
 
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN',
-  'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EADDRNOTAVAIL', 'PROTOCOL_CONNECTION_LOST',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EADDRNOTAVAIL',
+  'PROTOCOL_CONNECTION_LOST',
 ]);
 
 const PG_REASONS: Record<string, string> = {
@@ -62,7 +72,12 @@ interface DriverError {
 
 export function classifyDbError(err: unknown, engine: SqlEngine): DbFailure {
   const e = (typeof err === 'object' && err !== null ? err : {}) as DriverError;
-  if (engine === 'postgresql' && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && e.severity !== undefined) {
+  if (
+    engine === 'postgresql' &&
+    typeof e.code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(e.code) &&
+    e.severity !== undefined
+  ) {
     return postgresFailure(e.code, String(e.message ?? ''));
   }
   if (engine === 'mysql' && typeof e.errno === 'number' && e.errno > 0 && typeof e.sqlState === 'string') {
@@ -73,7 +88,8 @@ export function classifyDbError(err: unknown, engine: SqlEngine): DbFailure {
 
 function postgresFailure(sqlstate: string, message: string): DbFailure {
   // The extended protocol refuses a second statement the parser did not see (e.g. after a backslash-quoted string).
-  if (sqlstate === '42601' && message.includes('multiple commands')) return { reason: 'db_query_not_allowed', metadata: { problem: 'multiple_statements', sqlstate } };
+  if (sqlstate === '42601' && message.includes('multiple commands'))
+    return { reason: 'db_query_not_allowed', metadata: { problem: 'multiple_statements', sqlstate } };
   const reason = PG_REASONS[sqlstate] ?? (sqlstate.startsWith('08') ? 'db_connection_failed' : 'db_error');
   return { reason, metadata: withMessage({ sqlstate }, reason, sqlstate, message) };
 }
@@ -83,18 +99,26 @@ function mysqlFailure(errno: number, sqlstate: string, code: string | null, mess
   return { reason, metadata: withMessage({ errno, sqlstate, ...(code ? { code } : {}) }, reason, sqlstate, message) };
 }
 
-function withMessage(metadata: Record<string, string | number>, reason: string, sqlstate: string, message: string): Record<string, string | number> {
+function withMessage(
+  metadata: Record<string, string | number>,
+  reason: string,
+  sqlstate: string,
+  message: string,
+): Record<string, string | number> {
   const describesQuery = (reason === 'db_error' || reason === 'db_syntax_error') && !/^2[23]/.test(sqlstate);
   return describesQuery && message ? { ...metadata, message: message.slice(0, MAX_MESSAGE) } : metadata;
 }
 
 function clientFailure(e: DriverError): DbFailure {
   const code = typeof e.code === 'string' ? e.code : null;
-  if (code === 'PROTOCOL_SEQUENCE_TIMEOUT' || code === 'client_timeout') return { reason: 'db_timeout', metadata: { cause: 'client_timeout' } };
+  if (code === 'PROTOCOL_SEQUENCE_TIMEOUT' || code === 'client_timeout')
+    return { reason: 'db_timeout', metadata: { cause: 'client_timeout' } };
   if (code && NETWORK_CODES.has(code)) return { reason: 'db_connection_failed', metadata: { cause: code } };
   const message = typeof e.message === 'string' ? e.message : '';
   // pg's own connect timeout and lost-connection errors carry no code.
-  if (/connection timeout|timeout expired/i.test(message)) return { reason: 'db_connection_failed', metadata: { cause: 'ETIMEDOUT' } };
-  if (/terminated unexpectedly|does not support SSL|Connection terminated/i.test(message)) return { reason: 'db_connection_failed', metadata: { cause: 'connection_closed' } };
+  if (/connection timeout|timeout expired/i.test(message))
+    return { reason: 'db_connection_failed', metadata: { cause: 'ETIMEDOUT' } };
+  if (/terminated unexpectedly|does not support SSL|Connection terminated/i.test(message))
+    return { reason: 'db_connection_failed', metadata: { cause: 'connection_closed' } };
   return { reason: 'db_error', metadata: { error: code ?? (typeof e.name === 'string' ? e.name : 'Error') } };
 }

@@ -49,7 +49,9 @@ function streamShape(client: Client, text: string, backstopMs: number): Promise<
       reject(Object.assign(new Error('no answer within the statement timeout'), { code: 'client_timeout' }));
       void client.end().catch(() => undefined);
     }, backstopMs);
-    const query = new Query({ text, rowMode: 'array', queryMode: 'extended' } as ConstructorParameters<typeof Query>[0]);
+    const query = new Query({ text, rowMode: 'array', queryMode: 'extended' } as ConstructorParameters<
+      typeof Query
+    >[0]);
     query.on('row', (row: unknown[]) => {
       if (rows === 0) first = row[0];
       rows += 1;

@@ -36,13 +36,16 @@ export function checkedResolver(text: string, ctx: ProbeContext): ResolverAddres
     if (!resolver) throw new ProbeFailure('dns_resolver_invalid');
     return resolver;
   }
-  if (!resolver || resolver.port !== 53) throw new ProbeFailure('invalid_resolver', resolver ? { port: resolver.port } : undefined);
+  if (!resolver || resolver.port !== 53)
+    throw new ProbeFailure('invalid_resolver', resolver ? { port: resolver.port } : undefined);
   if (!ctx.checkAddress) throw new Error('Cloud probes need ctx.checkAddress');
   try {
     ctx.checkAddress(resolver.ip, resolver.ip);
   } catch (err) {
     if (!(err instanceof ProbeFailure)) throw err;
-    const block = err.reason.startsWith('target_not_public:') ? err.reason.slice('target_not_public:'.length) : err.reason;
+    const block = err.reason.startsWith('target_not_public:')
+      ? err.reason.slice('target_not_public:'.length)
+      : err.reason;
     throw new ProbeFailure('resolver_not_public', { block });
   }
   return resolver;

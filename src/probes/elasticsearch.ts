@@ -26,18 +26,26 @@ export const elasticsearchProbe: Probe<EsConfig> = async (config, ctx) => {
   if (config.auth_ref !== undefined) {
     const auth = ctx.env(config.auth_ref)?.trim();
     if (!auth) return noValue('es_auth_ref_missing', { auth_ref: config.auth_ref });
-    if (!isHeaderSafe(auth)) return noValue('header_ref_invalid', { header: 'Authorization', header_ref: config.auth_ref });
+    if (!isHeaderSafe(auth))
+      return noValue('header_ref_invalid', { header: 'Authorization', header_ref: config.auth_ref });
     headers.authorization = auth;
   }
   const url = searchUrl(config.url, config.index);
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(config.timeout_ms ?? ctx.defaultTimeoutMs)]);
   try {
-    const answer = await callJsonApi(url, { method: 'POST', headers, body: JSON.stringify({ ...config.query, size: 0 }), signal });
+    const answer = await callJsonApi(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...config.query, size: 0 }),
+      signal,
+    });
     return outcomeOf(answer, config.aggregation);
   } catch (err) {
     if (signal.aborted) return noValue('es_timeout');
     const failure = networkFailure(err);
-    return failure.code ? noValue('es_unreachable', { cause: failure.code }) : noValue('es_error', { error: failure.name });
+    return failure.code
+      ? noValue('es_unreachable', { cause: failure.code })
+      : noValue('es_error', { error: failure.name });
   }
 };
 
@@ -52,21 +60,28 @@ function searchUrl(base: string, index: string): URL {
 }
 
 function outcomeOf({ status, json, malformed }: ApiAnswer, name: string): ProbeOutcome {
-  const body = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {}) as Record<string, unknown>;
+  const body = (typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {}) as Record<
+    string,
+    unknown
+  >;
   const error = esError(body);
   if (status === 401 || status === 403) return noValue('es_unauthorized', { status, ...error });
   if (status === 400 || status === 422) return noValue('es_query_error', { status, ...error });
-  if (status === 404 && !malformed && body.error !== undefined) return noValue('es_index_not_found', { status, ...error });
+  if (status === 404 && !malformed && body.error !== undefined)
+    return noValue('es_index_not_found', { status, ...error });
   if (status === 504 || status === 408) return noValue('es_timeout', { status });
   if (status === 429) return noValue('es_error', { status, ...error });
   if (status >= 500) return noValue('es_server_error', { status, ...error });
   if (status < 200 || status > 299 || malformed) return noValue('es_bad_response', { status });
   if (body.timed_out === true) return noValue('es_timeout', { partial_results: true });
-  if (!('hits' in body) && !('aggregations' in body)) return noValue('es_bad_response', { status, problem: 'not_a_search_response' });
+  if (!('hits' in body) && !('aggregations' in body))
+    return noValue('es_bad_response', { status, problem: 'not_a_search_response' });
   const agg = aggregationValue(body.aggregations, name);
   switch (agg.kind) {
     case 'value':
-      return Number.isFinite(agg.value) ? measured(agg.value, null, `Value of aggregation ${name}`) : noValue('non_finite_value');
+      return Number.isFinite(agg.value)
+        ? measured(agg.value, null, `Value of aggregation ${name}`)
+        : noValue('non_finite_value');
     case 'null':
       return noValue('es_no_data');
     case 'not_found':

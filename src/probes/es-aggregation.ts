@@ -33,7 +33,10 @@ function single(value: unknown): AggregationValue {
 
 /** `{"99.0": 12.5}` (keyed) or `[{ key: 99, value: 12.5 }]` (keyed: false), with one entry only. */
 function onePercentile(values: unknown): AggregationValue {
-  if (Array.isArray(values)) return values.length === 1 && isObject(values[0]) ? single(values[0].value) : { kind: 'unsupported', shape: 'multi_value' };
+  if (Array.isArray(values))
+    return values.length === 1 && isObject(values[0])
+      ? single(values[0].value)
+      : { kind: 'unsupported', shape: 'multi_value' };
   if (isObject(values)) {
     const entries = Object.values(values);
     return entries.length === 1 ? single(entries[0]) : { kind: 'unsupported', shape: 'multi_value' };

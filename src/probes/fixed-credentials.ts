@@ -12,8 +12,14 @@
 import { type ProbeContext, readSetting } from './types';
 
 /** Reads fixed settings for a request to `target`: their values at the server's origin, else nothing. */
-export function fixedCredentialsFor(ctx: ProbeContext, serverUrlVariable: string, target: URL): (name: string) => string | undefined {
-  return mayReceiveFixedCredentials(target, readSetting(ctx, serverUrlVariable)) ? (name) => readSetting(ctx, name) : () => undefined;
+export function fixedCredentialsFor(
+  ctx: ProbeContext,
+  serverUrlVariable: string,
+  target: URL,
+): (name: string) => string | undefined {
+  return mayReceiveFixedCredentials(target, readSetting(ctx, serverUrlVariable))
+    ? (name) => readSetting(ctx, name)
+    : () => undefined;
 }
 
 /** True when `target` has the origin of `serverUrl` (an http(s) URL; unset or invalid: never). */

@@ -26,12 +26,16 @@ async function readCa(ref: string, env: (name: string) => string | undefined): P
   else {
     try {
       const info = await stat(raw);
-      if (!info.isFile() || info.size > MAX_CA_BYTES) throw new ProbeFailure('grpc_ca_unreadable', { ca_cert_ref: ref, cause: 'not_a_small_file' });
+      if (!info.isFile() || info.size > MAX_CA_BYTES)
+        throw new ProbeFailure('grpc_ca_unreadable', { ca_cert_ref: ref, cause: 'not_a_small_file' });
       pem = await readFile(raw);
     } catch (err) {
       if (err instanceof ProbeFailure) throw err;
       const code = (err as { code?: unknown }).code;
-      throw new ProbeFailure('grpc_ca_unreadable', { ca_cert_ref: ref, cause: typeof code === 'string' ? code : 'read_failed' });
+      throw new ProbeFailure('grpc_ca_unreadable', {
+        ca_cert_ref: ref,
+        cause: typeof code === 'string' ? code : 'read_failed',
+      });
     }
   }
   try {
@@ -43,7 +47,10 @@ async function readCa(ref: string, env: (name: string) => string | undefined): P
 }
 
 /** Channel credentials: insecure, or TLS verified against the configured CA or the system store. */
-export async function grpcCredentials(config: TlsConfig, env: (name: string) => string | undefined): Promise<ChannelCredentials> {
+export async function grpcCredentials(
+  config: TlsConfig,
+  env: (name: string) => string | undefined,
+): Promise<ChannelCredentials> {
   if (!usesTls(config)) return credentials.createInsecure();
   const ca = config.ca_cert_ref === undefined ? null : await readCa(config.ca_cert_ref, env);
   return credentials.createSsl(ca);

@@ -11,7 +11,10 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * metadata_ref_missing (unset or blank) or metadata_ref_invalid; the metadata names key and
  * variable, never the value.
  */
-export function resolveGrpcMetadata(refs: Record<string, string> | undefined, env: (name: string) => string | undefined): Metadata {
+export function resolveGrpcMetadata(
+  refs: Record<string, string> | undefined,
+  env: (name: string) => string | undefined,
+): Metadata {
   const metadata = new Metadata();
   for (const [key, ref] of Object.entries(refs ?? {})) {
     const facts = { metadata_key: key.toLowerCase(), metadata_ref: ref };

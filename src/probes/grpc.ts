@@ -13,7 +13,12 @@ import { Client, status as GrpcStatus, type Metadata, type ServiceError } from '
 import type { SourceConfigOf } from '../domain/source-config';
 import { elapsedMs, reasonForError } from './errors';
 import { grpcCredentials, usesTls } from './grpc-credentials';
-import { decodeHealthCheckResponse, encodeHealthCheckRequest, HEALTH_CHECK_PATH, SERVING_STATUS } from './grpc-health-codec';
+import {
+  decodeHealthCheckResponse,
+  encodeHealthCheckRequest,
+  HEALTH_CHECK_PATH,
+  SERVING_STATUS,
+} from './grpc-health-codec';
 import { resolveGrpcMetadata } from './grpc-metadata';
 import { grpcStatusName, reasonForGrpcStatus } from './grpc-status';
 import { measured, noValue, ProbeFailure, type Probe, type ProbeContext } from './types';
@@ -35,7 +40,14 @@ export const grpcProbe: Probe<GrpcConfig> = async (config, ctx) => {
     const client = new Client(config.target, creds, CHANNEL_OPTIONS);
     try {
       const startedAt = performance.now();
-      const { status } = await check(client, config.service ?? '', metadata, config.timeout_ms ?? ctx.defaultTimeoutMs, ctx, usesTls(config));
+      const { status } = await check(
+        client,
+        config.service ?? '',
+        metadata,
+        config.timeout_ms ?? ctx.defaultTimeoutMs,
+        ctx,
+        usesTls(config),
+      );
       const latency = elapsedMs(startedAt);
       if (config.interpretation === 'latency') return measured(latency, 'ms', 'gRPC health check round trip');
       return healthState(status);
@@ -52,12 +64,20 @@ function healthState(status: number) {
   if (status === SERVING_STATUS.SERVING) return measured(1, null, 'gRPC health state (1 SERVING, 0 NOT_SERVING)');
   if (status === SERVING_STATUS.NOT_SERVING) return measured(0, null, 'gRPC health state (1 SERVING, 0 NOT_SERVING)');
   if (status === SERVING_STATUS.UNKNOWN) return noValue('grpc_health_unknown', { health_status: 'UNKNOWN' });
-  if (status === SERVING_STATUS.SERVICE_UNKNOWN) return noValue('grpc_service_unknown', { health_status: 'SERVICE_UNKNOWN' });
+  if (status === SERVING_STATUS.SERVICE_UNKNOWN)
+    return noValue('grpc_service_unknown', { health_status: 'SERVICE_UNKNOWN' });
   return noValue('grpc_error', { health_status: status });
 }
 
 /** The Check call with a deadline; an abort of ctx.signal cancels it (→ grpc_timeout). */
-function check(client: Client, service: string, metadata: Metadata, timeoutMs: number, ctx: ProbeContext, tls: boolean): Promise<{ status: number }> {
+function check(
+  client: Client,
+  service: string,
+  metadata: Metadata,
+  timeoutMs: number,
+  ctx: ProbeContext,
+  tls: boolean,
+): Promise<{ status: number }> {
   if (ctx.signal.aborted) return Promise.reject(new ProbeFailure('grpc_timeout', { aborted: true }));
   return new Promise((resolve, reject) => {
     let aborted = false;
@@ -85,7 +105,9 @@ function check(client: Client, service: string, metadata: Metadata, timeoutMs: n
 }
 
 function failureFor(err: ServiceError, tls: boolean): ProbeFailure {
-  const details = String(err.details ?? '').replace(/\s*Resolution note:\s*$/, '').trim();
+  const details = String(err.details ?? '')
+    .replace(/\s*Resolution note:\s*$/, '')
+    .trim();
   const reason = reasonForGrpcStatus(err.code, details, tls);
   const facts: Record<string, string | number> = { grpc_status: grpcStatusName(err.code) };
   if (err.code !== GrpcStatus.DEADLINE_EXCEEDED && details) facts.message = details.slice(0, MAX_DETAILS);

@@ -18,7 +18,8 @@ async function procStat(): Promise<CpuTimes | null> {
   }
   const line = text.split('\n').find((l) => l.startsWith('cpu '));
   const f = line?.trim().split(/\s+/).slice(1, 9).map(Number) ?? [];
-  if (f.length < 4 || f.some((n) => !Number.isFinite(n))) throw new ProbeFailure('host_cpu_unavailable', { source: '/proc/stat' });
+  if (f.length < 4 || f.some((n) => !Number.isFinite(n)))
+    throw new ProbeFailure('host_cpu_unavailable', { source: '/proc/stat' });
   const idle = f[3]! + (f[4] ?? 0);
   return { idle, total: f.reduce((a, b) => a + b, 0) };
 }

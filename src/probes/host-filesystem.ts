@@ -12,7 +12,10 @@ export async function filesystemUsedPercent(mountpoint: string): Promise<number>
     fs = await statfs(mountpoint);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    throw new ProbeFailure('host_filesystem_unavailable', { mountpoint, cause: typeof code === 'string' ? code : 'statfs_failed' });
+    throw new ProbeFailure('host_filesystem_unavailable', {
+      mountpoint,
+      cause: typeof code === 'string' ? code : 'statfs_failed',
+    });
   }
   const used = fs.blocks - fs.bfree;
   const size = used + fs.bavail;

@@ -15,7 +15,11 @@ async function counters(): Promise<Map<string, number>> {
   for (const line of text.split('\n').slice(2)) {
     const colon = line.indexOf(':');
     if (colon < 0) continue;
-    const f = line.slice(colon + 1).trim().split(/\s+/).map(Number);
+    const f = line
+      .slice(colon + 1)
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     const rx = f[0];
     const tx = f[8];
     if (rx === undefined || tx === undefined || !Number.isFinite(rx) || !Number.isFinite(tx)) continue;
@@ -28,10 +32,15 @@ async function counters(): Promise<Map<string, number>> {
  * B/s received plus sent over `sampleMs` (Linux only): on `iface` when named (lo included), else
  * on every interface but lo. A counter that went backwards (interface reset) counts 0.
  */
-export async function networkBytesPerSecond(iface: string | undefined, sampleMs: number, signal: AbortSignal): Promise<number> {
+export async function networkBytesPerSecond(
+  iface: string | undefined,
+  sampleMs: number,
+  signal: AbortSignal,
+): Promise<number> {
   const counted = (name: string) => (iface === undefined ? name !== 'lo' : name === iface);
   const first = await counters();
-  if (iface !== undefined && !first.has(iface)) throw new ProbeFailure('host_network_unavailable', { interface: iface, cause: 'no_such_interface' });
+  if (iface !== undefined && !first.has(iface))
+    throw new ProbeFailure('host_network_unavailable', { interface: iface, cause: 'no_such_interface' });
   const startedAt = performance.now();
   await sleep(sampleMs, undefined, { signal });
   const second = await counters();

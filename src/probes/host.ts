@@ -40,8 +40,13 @@ async function measure(config: HostConfig, ctx: ProbeContext): Promise<ProbeOutc
       if (config.mountpoint === undefined) return noValue('invalid_config', { field: 'mountpoint' });
       return measured(await filesystemUsedPercent(config.mountpoint), '%', `Filesystem used at ${config.mountpoint}`);
     case 'network':
-      if (process.platform !== 'linux') return noValue('host_metric_unsupported_platform', { metric, platform: process.platform });
-      return measured(await networkBytesPerSecond(config.interface, NETWORK_SAMPLE_MS, ctx.signal), 'B/s', 'Network bytes received plus sent per second');
+      if (process.platform !== 'linux')
+        return noValue('host_metric_unsupported_platform', { metric, platform: process.platform });
+      return measured(
+        await networkBytesPerSecond(config.interface, NETWORK_SAMPLE_MS, ctx.signal),
+        'B/s',
+        'Network bytes received plus sent per second',
+      );
     case 'load':
       return loadPerCpu();
     default:
@@ -50,7 +55,8 @@ async function measure(config: HostConfig, ctx: ProbeContext): Promise<ProbeOutc
 }
 
 function loadPerCpu(): ProbeOutcome {
-  if (process.platform === 'win32') return noValue('host_metric_unsupported_platform', { metric: 'load', platform: process.platform });
+  if (process.platform === 'win32')
+    return noValue('host_metric_unsupported_platform', { metric: 'load', platform: process.platform });
   const cpus = os.cpus().length;
   if (cpus === 0) return noValue('host_cpu_unavailable', { metric: 'load', cause: 'no_cpus' });
   const perCpu = (os.loadavg()[0] ?? NaN) / cpus;

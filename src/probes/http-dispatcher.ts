@@ -60,11 +60,19 @@ export function createDispatcher(tls: TlsMaterial, timeoutMs: number, ctx: Probe
  * can reach the resolved address (sourceAddressFor). Host and SNI stay the name: undici takes
  * them from `host`, only `hostname` becomes the address.
  */
-function boundConnect(ctx: ProbeContext, guard: ConnectGuard, next: (options: Parameters<buildConnector.connector>[0], callback: Parameters<buildConnector.connector>[1]) => void): buildConnector.connector {
+function boundConnect(
+  ctx: ProbeContext,
+  guard: ConnectGuard,
+  next: (options: Parameters<buildConnector.connector>[0], callback: Parameters<buildConnector.connector>[1]) => void,
+): buildConnector.connector {
   const resolve: LookupFunction = ctx.mode === 'cloud' ? checkedLookup(ctx, guard) : lookup;
   return (options, callback) => {
     const bare = options.hostname.replace(/^\[(.*)\]$/, '$1');
-    const bind = (address: string) => next({ ...options, hostname: address, localAddress: sourceAddressFor(address, ctx.localAddress) ?? null }, callback);
+    const bind = (address: string) =>
+      next(
+        { ...options, hostname: address, localAddress: sourceAddressFor(address, ctx.localAddress) ?? null },
+        callback,
+      );
     if (isIP(bare)) return bind(bare);
     resolve(bare, { family: 0 }, (err, address) => {
       if (err) return (callback as (e: Error, s: null) => void)(err, null);
@@ -86,22 +94,41 @@ export function checkHop(url: URL, redirected: boolean, ctx: ProbeContext): void
 }
 
 /** The system resolver, or the prober's own (ctx.resolveHost), in lookup's callback shape. */
-function resolveAll(ctx: ProbeContext, hostname: string, family: number, done: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void): void {
+function resolveAll(
+  ctx: ProbeContext,
+  hostname: string,
+  family: number,
+  done: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+): void {
   if (!ctx.resolveHost) return lookup(hostname, { all: true, verbatim: true, family }, done);
   ctx.resolveHost(hostname).then(
-    (list) => done(null, list.map((address) => ({ address, family: isIP(address) }))),
+    (list) =>
+      done(
+        null,
+        list.map((address) => ({ address, family: isIP(address) })),
+      ),
     (err: NodeJS.ErrnoException) => done(err, []),
   );
 }
 
 function checkedLookup(ctx: ProbeContext, guard: ConnectGuard): LookupFunction {
   return (hostname, options, callback) => {
-    const family = typeof options.family === 'number' ? options.family : options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : 0;
+    const family =
+      typeof options.family === 'number'
+        ? options.family
+        : options.family === 'IPv6'
+          ? 6
+          : options.family === 'IPv4'
+            ? 4
+            : 0;
     resolveAll(ctx, hostname, family, (err, addresses: LookupAddress[]) => {
       if (err || addresses.length === 0) {
         // The hosted-check codes of spec §7.3, as the other cloud probes answer them.
         const code = err?.code;
-        guard.failure = new ProbeFailure(code === 'ENODATA' || !err ? 'dns_no_answer' : 'dns_failed', { host: hostname, ...(code ? { code } : {}) });
+        guard.failure = new ProbeFailure(code === 'ENODATA' || !err ? 'dns_no_answer' : 'dns_failed', {
+          host: hostname,
+          ...(code ? { code } : {}),
+        });
         return callback(guard.failure, '', 0);
       }
       try {

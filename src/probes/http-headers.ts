@@ -26,7 +26,8 @@ export function requestHeaders(config: SourceConfigOf<'http'>, ctx: ProbeContext
   if (ctx.mode === 'cloud') return { plain, secret };
   for (const [header, ref] of Object.entries(config.header_refs ?? {})) {
     const value = ctx.env(ref);
-    if (value === undefined || value.trim() === '') throw new ProbeFailure('header_ref_missing', { header, header_ref: ref });
+    if (value === undefined || value.trim() === '')
+      throw new ProbeFailure('header_ref_missing', { header, header_ref: ref });
     if (INVALID_HEADER_VALUE.test(value)) throw new ProbeFailure('header_ref_invalid', { header, header_ref: ref });
     secret[header] = value;
   }

@@ -18,7 +18,8 @@ export const isRedirect = (status: number): boolean => REDIRECT_STATUSES.has(sta
  * POST, continue with GET and no body (as browsers do); 307/308 repeat the request as it was.
  */
 export function nextHop(current: Hop, status: number, location: string | string[] | undefined, hopsSoFar: number): Hop {
-  if (hopsSoFar >= MAX_REDIRECTS) throw new ProbeFailure('http_error', { cause: 'too_many_redirects', redirects: hopsSoFar });
+  if (hopsSoFar >= MAX_REDIRECTS)
+    throw new ProbeFailure('http_error', { cause: 'too_many_redirects', redirects: hopsSoFar });
   if (typeof location !== 'string' || location.trim() === '') throw new ProbeFailure('redirect_invalid', { status });
   let url: URL;
   try {

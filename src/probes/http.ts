@@ -89,15 +89,23 @@ async function judge(res: Dispatcher.ResponseData, config: HttpConfig, started: 
     discard(res.body);
     return noValue('json_body_too_large', { max_bytes: JSON_BODY_MAX_BYTES });
   }
-  const { data, over } = await readUpTo(res.body, config.json_path === undefined ? BODY_MATCH_BYTES : JSON_BODY_MAX_BYTES);
+  const { data, over } = await readUpTo(
+    res.body,
+    config.json_path === undefined ? BODY_MATCH_BYTES : JSON_BODY_MAX_BYTES,
+  );
   const bodyMs = elapsedMs(started);
-  if (config.body_match !== undefined && !new TextDecoder().decode(data.subarray(0, BODY_MATCH_BYTES)).includes(config.body_match)) {
+  if (
+    config.body_match !== undefined &&
+    !new TextDecoder().decode(data.subarray(0, BODY_MATCH_BYTES)).includes(config.body_match)
+  ) {
     return noValue('body_mismatch', { bytes_read: Math.min(data.length, BODY_MATCH_BYTES) });
   }
   if (config.json_path === undefined) return measured(bodyMs, 'ms', 'HTTP response time');
   if (over) return noValue('json_body_too_large', { max_bytes: JSON_BODY_MAX_BYTES });
   const found = extractJsonNumber(data.toString('utf8').replace(/^\uFEFF/, ''), config.json_path);
-  return 'value' in found ? measured(found.value, config.unit ?? null, `Number at ${config.json_path}`) : noValue(found.reason, found.metadata);
+  return 'value' in found
+    ? measured(found.value, config.unit ?? null, `Number at ${config.json_path}`)
+    : noValue(found.reason, found.metadata);
 }
 
 function accepted(status: number, expected: HttpConfig['expected_status']): boolean {

@@ -38,13 +38,18 @@ export function pingWith(binary: string): Probe<SourceConfigOf<'icmp'>> {
           target = await deadline.race(checkedAddress(config.host, ctx));
         } catch (err) {
           // A name that does not resolve is ping's own icmp_dns_failed, in the cloud as on an agent.
-          if (err instanceof ProbeFailure && !['dns_failed', 'dns_no_answer'].includes(err.reason)) return noValue(err.reason, err.metadata);
+          if (err instanceof ProbeFailure && !['dns_failed', 'dns_no_answer'].includes(err.reason))
+            return noValue(err.reason, err.metadata);
           return noValue('icmp_dns_failed');
         }
       }
       if (target.startsWith('-')) return noValue('invalid_config', { field: 'host' });
       const waitSeconds = Math.max(1, Math.ceil(timeoutMs / 1000));
-      const run = await runPing(binary, ['-n', '-c', String(config.count ?? 3), '-W', String(waitSeconds), target], deadline.signal);
+      const run = await runPing(
+        binary,
+        ['-n', '-c', String(config.count ?? 3), '-W', String(waitSeconds), target],
+        deadline.signal,
+      );
       return interpret(run, config.interpretation, cloud);
     } finally {
       deadline.done();
@@ -55,11 +60,13 @@ export function pingWith(binary: string): Probe<SourceConfigOf<'icmp'>> {
 export const icmpProbe: Probe<SourceConfigOf<'icmp'>> = pingWith('ping');
 
 function interpret(run: PingRun, interpretation: Interpretation, cloud: boolean): ProbeOutcome {
-  if (run.spawnError) return noValue(cloud ? 'icmp_unavailable_on_prober' : 'icmp_unavailable', { code: run.spawnError });
+  if (run.spawnError)
+    return noValue(cloud ? 'icmp_unavailable_on_prober' : 'icmp_unavailable', { code: run.spawnError });
   const summary = parsePingSummary(run.stdout);
   if (summary && summary.transmitted > 0) {
     if (interpretation === 'packet_loss') return measured(summary.lossPercent, '%', 'Ping packet loss');
-    if (interpretation === 'reachability') return measured(summary.received > 0 ? 1 : 0, null, 'Ping reachability (1 if any reply)');
+    if (interpretation === 'reachability')
+      return measured(summary.received > 0 ? 1 : 0, null, 'Ping reachability (1 if any reply)');
     if (summary.received === 0) return noValue('icmp_all_timeout', { transmitted: summary.transmitted });
     if (summary.avgMs !== null) return measured(summary.avgMs, 'ms', 'Ping average round trip');
   }
@@ -75,18 +82,23 @@ function runPing(binary: string, args: string[], signal: AbortSignal): Promise<P
   return new Promise((resolve) => {
     let hardKill: NodeJS.Timeout | undefined;
     // Not execFile's own `signal`: on abort it drops the output, and with it the statistics.
-    const child = execFile(binary, args, { encoding: 'utf8', maxBuffer: 256 * 1024, env: { ...process.env, LC_ALL: 'C' } }, (error, stdout, stderr) => {
-      clearTimeout(hardKill);
-      signal.removeEventListener('abort', onAbort);
-      const code = (error as { code?: unknown } | null)?.code;
-      resolve({
-        stdout,
-        stderr,
-        spawnError: code === 'ENOENT' || code === 'EACCES' ? code : null,
-        exitCode: child.exitCode,
-        timedOut: signal.aborted,
-      });
-    });
+    const child = execFile(
+      binary,
+      args,
+      { encoding: 'utf8', maxBuffer: 256 * 1024, env: { ...process.env, LC_ALL: 'C' } },
+      (error, stdout, stderr) => {
+        clearTimeout(hardKill);
+        signal.removeEventListener('abort', onAbort);
+        const code = (error as { code?: unknown } | null)?.code;
+        resolve({
+          stdout,
+          stderr,
+          spawnError: code === 'ENOENT' || code === 'EACCES' ? code : null,
+          exitCode: child.exitCode,
+          timedOut: signal.aborted,
+        });
+      },
+    );
     // SIGINT makes ping print its statistics and exit; SIGKILL if it has not within a second.
     const onAbort = () => {
       child.kill('SIGINT');

@@ -28,7 +28,11 @@ export function extractJsonNumber(body: string, path: string): JsonPathResult {
   const [v] = matches;
   if (typeof v === 'boolean') return { value: v ? 1 : 0 };
   if (typeof v === 'number') return Number.isFinite(v) ? { value: v } : { reason: 'non_finite_value' };
-  if (v === null || typeof v === 'object') return { reason: 'json_path_unsupported_type', metadata: { type: v === null ? 'null' : Array.isArray(v) ? 'array' : 'object' } };
+  if (v === null || typeof v === 'object')
+    return {
+      reason: 'json_path_unsupported_type',
+      metadata: { type: v === null ? 'null' : Array.isArray(v) ? 'array' : 'object' },
+    };
   return { reason: 'json_path_non_numeric', metadata: { type: typeof v } };
 }
 

@@ -34,12 +34,14 @@ export const lokiProbe: Probe<LokiConfig> = async (config, ctx) => {
   if (config.auth_ref !== undefined) {
     const auth = ctx.env(config.auth_ref)?.trim();
     if (!auth) return noValue('loki_auth_ref_missing', { auth_ref: config.auth_ref });
-    if (!isHeaderSafe(auth)) return noValue('header_ref_invalid', { header: 'Authorization', header_ref: config.auth_ref });
+    if (!isHeaderSafe(auth))
+      return noValue('header_ref_invalid', { header: 'Authorization', header_ref: config.auth_ref });
     headers.authorization = auth;
   }
   const tenant = fixedCredentialsFor(ctx, LOKI_SERVER_ENV, base)(LOKI_TENANT_ENV)?.trim();
   if (tenant) {
-    if (!isHeaderSafe(tenant)) return noValue('header_ref_invalid', { header: 'X-Scope-OrgID', header_ref: LOKI_TENANT_ENV });
+    if (!isHeaderSafe(tenant))
+      return noValue('header_ref_invalid', { header: 'X-Scope-OrgID', header_ref: LOKI_TENANT_ENV });
     headers['x-scope-orgid'] = tenant;
   }
   const url = apiUrl(base, 'loki/api/v1/query');
@@ -51,7 +53,9 @@ export const lokiProbe: Probe<LokiConfig> = async (config, ctx) => {
   } catch (err) {
     if (signal.aborted) return noValue('loki_timeout');
     const failure = networkFailure(err);
-    return failure.code ? noValue('loki_unreachable', { cause: failure.code }) : noValue('loki_error', { error: failure.name });
+    return failure.code
+      ? noValue('loki_unreachable', { cause: failure.code })
+      : noValue('loki_error', { error: failure.name });
   }
 };
 
@@ -69,23 +73,29 @@ function lokiBase(config: LokiConfig, env: (name: string) => string | undefined)
 
 function outcomeOf({ status, json, malformed, plainText }: ApiAnswer): ProbeOutcome {
   if (status === 401 || status === 403) return noValue('loki_unauthorized', { status });
-  if (status === 400 || status === 422) return noValue('loki_query_error', { status, error: errorText(json, plainText) });
+  if (status === 400 || status === 422)
+    return noValue('loki_query_error', { status, error: errorText(json, plainText) });
   if (status === 504) return noValue('loki_timeout', { status });
   if (status >= 500) return noValue('loki_server_error', { status });
   if (status === 404) return noValue('loki_bad_response', { status });
   if (status < 200 || status > 299) return noValue('loki_error', { status });
   const body = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
-  if (malformed || body.status !== 'success') return noValue('loki_bad_response', { status, problem: malformed ? 'not_json' : 'not_success' });
+  if (malformed || body.status !== 'success')
+    return noValue('loki_bad_response', { status, problem: malformed ? 'not_json' : 'not_success' });
   const result = readInstantResult(body.data);
   switch (result.kind) {
     case 'value':
-      return Number.isFinite(result.value) ? measured(result.value, null, 'Result of the LogQL query') : noValue('non_finite_value');
+      return Number.isFinite(result.value)
+        ? measured(result.value, null, 'Result of the LogQL query')
+        : noValue('non_finite_value');
     case 'empty':
       return noValue('loki_no_data');
     case 'multiple':
       return noValue('loki_multiple_series', { series: result.series });
     case 'other':
-      return result.resultType === 'streams' ? noValue('loki_not_aggregation') : noValue('loki_bad_response', { result_type: short(result.resultType, 32) });
+      return result.resultType === 'streams'
+        ? noValue('loki_not_aggregation')
+        : noValue('loki_bad_response', { result_type: short(result.resultType, 32) });
     case 'malformed':
       return noValue('loki_bad_response', { status, problem: 'unexpected_result' });
   }

@@ -55,7 +55,8 @@ function resolveTarget(serverUrl: string | undefined, ctx: ProbeContext): Target
   } catch {
     return { failure: noValue('invalid_prometheus_url') };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { failure: noValue('invalid_prometheus_url', { protocol: url.protocol }) };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { failure: noValue('invalid_prometheus_url', { protocol: url.protocol }) };
   const headers: Record<string, string> = {};
   // The agent's Prometheus credentials go only to the agent's own Prometheus: a `server_url` in the
   // config (chosen by whoever may write metrics) elsewhere gets none of them.
@@ -63,11 +64,20 @@ function resolveTarget(serverUrl: string | undefined, ctx: ProbeContext): Target
   const token = fixed(PROMETHEUS_ENV.bearerToken)?.trim();
   const tenant = fixed(PROMETHEUS_ENV.tenantId)?.trim();
   const basic = url.username !== '' || url.password !== '';
-  if (basic && token) return { failure: noValue('prometheus_auth_conflict', { variables: `${PROMETHEUS_ENV.serverUrl} credentials, ${PROMETHEUS_ENV.bearerToken}` }) };
+  if (basic && token)
+    return {
+      failure: noValue('prometheus_auth_conflict', {
+        variables: `${PROMETHEUS_ENV.serverUrl} credentials, ${PROMETHEUS_ENV.bearerToken}`,
+      }),
+    };
   if (token) headers.authorization = `Bearer ${token}`;
-  if (basic) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  if (basic)
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
   if (tenant) headers['x-scope-orgid'] = tenant;
-  for (const [variable, value] of [[PROMETHEUS_ENV.bearerToken, token], [PROMETHEUS_ENV.tenantId, tenant]] as const) {
+  for (const [variable, value] of [
+    [PROMETHEUS_ENV.bearerToken, token],
+    [PROMETHEUS_ENV.tenantId, tenant],
+  ] as const) {
     if (value && !isHeaderSafe(value)) return { failure: noValue('prometheus_headers_invalid', { variable }) };
   }
   return { url, headers };
@@ -81,11 +91,14 @@ function outcomeOf(status: number, json: unknown, malformed: boolean): ProbeOutc
   }
   if (status >= 500) return noValue('PromUpstream', { status, error_type: short(body.errorType, 64) });
   if (status < 200 || status > 299) return noValue('prom_bad_response', { status });
-  if (malformed || body.status !== 'success') return noValue('prom_bad_response', { status, problem: malformed ? 'not_json' : 'not_success' });
+  if (malformed || body.status !== 'success')
+    return noValue('prom_bad_response', { status, problem: malformed ? 'not_json' : 'not_success' });
   const result = readInstantResult(body.data);
   switch (result.kind) {
     case 'value':
-      return Number.isFinite(result.value) ? measured(result.value, null, 'Result of the PromQL query') : noValue('non_finite_value');
+      return Number.isFinite(result.value)
+        ? measured(result.value, null, 'Result of the PromQL query')
+        : noValue('non_finite_value');
     case 'empty':
       return noValue('no_data_for_query');
     case 'multiple':

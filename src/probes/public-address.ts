@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
-const v4 = (hi: number, lo: number): ipaddr.IPv4 => ipaddr.fromByteArray([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]) as ipaddr.IPv4;
+const v4 = (hi: number, lo: number): ipaddr.IPv4 =>
+  ipaddr.fromByteArray([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]) as ipaddr.IPv4;
 
 /**
  * Why an address is not a public target for the cloud prober, or null when it is public. The
@@ -61,7 +62,8 @@ function ipv4Reason(ip: ipaddr.IPv4): string | null {
 }
 
 function ipv6Reason(ip: ipaddr.IPv6): string | null {
-  if (METADATA_V6.some((m) => ipaddr.parse(m).toNormalizedString() === ip.toNormalizedString())) return 'cloud_metadata';
+  if (METADATA_V6.some((m) => ipaddr.parse(m).toNormalizedString() === ip.toNormalizedString()))
+    return 'cloud_metadata';
   switch (ip.range()) {
     case 'unicast':
       return null;

@@ -27,16 +27,27 @@ function cloudHost(sourceType: string, config: Record<string, unknown>): string 
  * cloud prober's rules, enforces the deadline, and turns whatever happens into an outcome with a
  * §7.3 reason (never a thrown error, never a response body).
  */
-export async function runProbe(registry: ProbeRegistry, sourceType: string, rawConfig: unknown, opts: RunOptions): Promise<ReportedOutcome & ProbeOutcome> {
+export async function runProbe(
+  registry: ProbeRegistry,
+  sourceType: string,
+  rawConfig: unknown,
+  opts: RunOptions,
+): Promise<ReportedOutcome & ProbeOutcome> {
   const started = performance.now();
   const finish = (o: ProbeOutcome): ReportedOutcome & ProbeOutcome => {
     const value = o.value !== null && !Number.isFinite(o.value) ? null : o.value;
     const reason = o.value !== null && value === null ? 'non_finite_value' : o.reason;
-    return { ...o, value, reason: reason === null ? null : normalizeReason(reason), duration_ms: Math.round(performance.now() - started) };
+    return {
+      ...o,
+      value,
+      reason: reason === null ? null : normalizeReason(reason),
+      duration_ms: Math.round(performance.now() - started),
+    };
   };
   const probe = registry[sourceType as TestableSourceType];
   if (!probe) return finish(noValue(isTestableSourceType(sourceType) ? 'not_implemented' : 'unknown_source_type'));
-  if (opts.mode === 'cloud' && !(CLOUD_SOURCE_TYPES as readonly string[]).includes(sourceType)) return finish(noValue('source_not_allowed_in_prober'));
+  if (opts.mode === 'cloud' && !(CLOUD_SOURCE_TYPES as readonly string[]).includes(sourceType))
+    return finish(noValue('source_not_allowed_in_prober'));
   const valid = validateSourceConfig(sourceType, rawConfig);
   if (!valid.ok) return finish(noValue('invalid_config', { path: valid.errors[0]?.path ?? null }));
 
@@ -48,7 +59,9 @@ export async function runProbe(registry: ProbeRegistry, sourceType: string, rawC
       if (host !== null) checkCloudHost(host);
     }
     const ctx: ProbeContext = { ...opts, signal: controller.signal };
-    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new ProbeFailure('ETIMEDOUT')), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(new ProbeFailure('ETIMEDOUT')), { once: true }),
+    );
     return finish(await Promise.race([(probe as Probe<unknown>)(valid.config, ctx), aborted]));
   } catch (err) {
     if (err instanceof ProbeFailure) return finish(noValue(err.reason, err.metadata));

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 
-const isLoopback = (ip: string): boolean => (isIP(ip) === 4 ? ip.startsWith('127.') : ip === '::1' || ip.toLowerCase() === '0:0:0:0:0:0:0:1');
+const isLoopback = (ip: string): boolean =>
+  isIP(ip) === 4 ? ip.startsWith('127.') : ip === '::1' || ip.toLowerCase() === '0:0:0:0:0:0:0:1';
 
 /**
  * The local address a connection to `destination` (an IP address) binds to, from the location's

@@ -16,7 +16,11 @@ export const tcpProbe: Probe<SourceConfigOf<'tcp'>> = async (config, ctx) => {
   const deadline = probeDeadline(ctx, config.timeout_ms ?? ctx.defaultTimeoutMs);
   try {
     const host = ctx.mode === 'cloud' ? await deadline.race(checkedAddress(config.host, ctx)) : config.host;
-    return measured(await connectTime(host, config.port, deadline.signal, sourceAddressFor(host, ctx.localAddress)), 'ms', 'TCP connect time');
+    return measured(
+      await connectTime(host, config.port, deadline.signal, sourceAddressFor(host, ctx.localAddress)),
+      'ms',
+      'TCP connect time',
+    );
   } catch (err) {
     return failureOutcome(err, 'tcp_error');
   } finally {
@@ -24,7 +28,12 @@ export const tcpProbe: Probe<SourceConfigOf<'tcp'>> = async (config, ctx) => {
   }
 };
 
-function connectTime(host: string, port: number, signal: AbortSignal, localAddress: string | undefined): Promise<number> {
+function connectTime(
+  host: string,
+  port: number,
+  signal: AbortSignal,
+  localAddress: string | undefined,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     let startedAt = performance.now();

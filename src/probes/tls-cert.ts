@@ -21,7 +21,13 @@ export const tlsCertProbe: Probe<SourceConfigOf<'tls_cert'>> = async (config, ct
   try {
     const host = ctx.mode === 'cloud' ? await deadline.race(checkedAddress(config.host, ctx)) : config.host;
     const servername = config.servername ?? (isIP(config.host.replace(/^\[(.*)\]$/, '$1')) ? undefined : config.host);
-    const cert = await peerCertificate(host, config.port, servername, deadline.signal, sourceAddressFor(host, ctx.localAddress));
+    const cert = await peerCertificate(
+      host,
+      config.port,
+      servername,
+      deadline.signal,
+      sourceAddressFor(host, ctx.localAddress),
+    );
     if (!cert.valid_to) throw new ProbeFailure('bad_cert_date');
     const notAfter = parseCertDate(cert.valid_to);
     if (notAfter === null) throw new ProbeFailure('bad_cert_date', { valid_to: cert.valid_to.slice(0, 64) });
@@ -34,10 +40,22 @@ export const tlsCertProbe: Probe<SourceConfigOf<'tls_cert'>> = async (config, ct
 };
 
 /** The leaf certificate the server presents; rejects ProbeFailure('no_cert') when it sends none. */
-function peerCertificate(host: string, port: number, servername: string | undefined, signal: AbortSignal, localAddress: string | undefined): Promise<PeerCertificate> {
+function peerCertificate(
+  host: string,
+  port: number,
+  servername: string | undefined,
+  signal: AbortSignal,
+  localAddress: string | undefined,
+): Promise<PeerCertificate> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const socket = connect({ host, port, ...(servername ? { servername } : {}), ...(localAddress ? { localAddress } : {}), rejectUnauthorized: false });
+    const socket = connect({
+      host,
+      port,
+      ...(servername ? { servername } : {}),
+      ...(localAddress ? { localAddress } : {}),
+      rejectUnauthorized: false,
+    });
     const finish = (settle: () => void) => {
       signal.removeEventListener('abort', onAbort);
       socket.destroy();

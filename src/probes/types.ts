@@ -54,7 +54,8 @@ export interface ProbeContext {
 }
 
 /** A fixed-name setting of the probe (see ProbeContext.setting). */
-export const readSetting = (ctx: ProbeContext, name: string): string | undefined => (ctx.setting ? ctx.setting(name) : ctx.env(name));
+export const readSetting = (ctx: ProbeContext, name: string): string | undefined =>
+  ctx.setting ? ctx.setting(name) : ctx.env(name);
 
 /** Thrown inside a probe to end it with a reason code (the runner turns it into an outcome). */
 export class ProbeFailure extends Error {
@@ -73,6 +74,11 @@ export function measured(value: number, unit: string | null, description: string
   return { value, unit, value_description: description, reason: null };
 }
 
-export function noValue(reason: string, metadata?: ProbeOutcome['metadata'], unit: string | null = null, description: string | null = null): ProbeOutcome {
+export function noValue(
+  reason: string,
+  metadata?: ProbeOutcome['metadata'],
+  unit: string | null = null,
+  description: string | null = null,
+): ProbeOutcome {
   return { value: null, unit, value_description: description, reason, ...(metadata ? { metadata } : {}) };
 }

@@ -16,7 +16,8 @@ export function resolveWebsocketHeaders(
   const out: Record<string, string> = { ...headers };
   for (const [header, ref] of Object.entries(refs ?? {})) {
     const value = env(ref);
-    if (value === undefined || value.trim() === '') throw new ProbeFailure('header_ref_missing', { header, header_ref: ref });
+    if (value === undefined || value.trim() === '')
+      throw new ProbeFailure('header_ref_missing', { header, header_ref: ref });
     if (INVALID.test(value)) throw new ProbeFailure('header_ref_invalid', { header, header_ref: ref });
     out[header] = value;
   }

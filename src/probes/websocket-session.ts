@@ -32,7 +32,12 @@ const toText = (data: WebSocket.RawData): string =>
  * ws_reply_timeout, ws_closed_early (`close_code`) or ws_reply_mismatch when `signal` aborts or the
  * exchange fails. The socket is closed either way.
  */
-export function runSession(url: string, headers: Record<string, string>, signal: AbortSignal, exchange?: Exchange): Promise<SessionTimes> {
+export function runSession(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  exchange?: Exchange,
+): Promise<SessionTimes> {
   return new Promise((resolve, reject) => {
     let phase: 'handshake' | 'reply' | 'done' = 'handshake';
     let handshakeMs = 0;
@@ -79,7 +84,8 @@ export function runSession(url: string, headers: Record<string, string>, signal:
     ws.once('message', (data) => {
       if (phase !== 'reply') return;
       const roundTripMs = elapsedMs(started);
-      if (exchange?.expect !== undefined && !toText(data).includes(exchange.expect)) return finish(new ProbeFailure('ws_reply_mismatch'));
+      if (exchange?.expect !== undefined && !toText(data).includes(exchange.expect))
+        return finish(new ProbeFailure('ws_reply_mismatch'));
       finish({ handshakeMs, roundTripMs });
     });
     ws.once('close', (code) => {

@@ -24,7 +24,10 @@ export const websocketProbe: Probe<WebsocketConfig> = async (config, ctx) => {
   }
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(config.timeout_ms ?? ctx.defaultTimeoutMs)]);
   const roundTrip = config.interpretation === 'round_trip_latency';
-  const exchange = roundTrip && config.send !== undefined ? { send: config.send, ...(config.expect !== undefined ? { expect: config.expect } : {}) } : undefined;
+  const exchange =
+    roundTrip && config.send !== undefined
+      ? { send: config.send, ...(config.expect !== undefined ? { expect: config.expect } : {}) }
+      : undefined;
   try {
     const times = await runSession(config.url, headers, signal, exchange);
     if (config.interpretation === 'connection_success') return measured(1, null, 'WebSocket opened (1) or not (0)');
@@ -34,7 +37,11 @@ export const websocketProbe: Probe<WebsocketConfig> = async (config, ctx) => {
     }
     return measured(times.handshakeMs, 'ms', 'WebSocket handshake time');
   } catch (err) {
-    if (config.interpretation === 'connection_success' && err instanceof ProbeFailure && OPEN_FAILURES.has(err.reason)) {
+    if (
+      config.interpretation === 'connection_success' &&
+      err instanceof ProbeFailure &&
+      OPEN_FAILURES.has(err.reason)
+    ) {
       return measured(0, null, 'WebSocket opened (1) or not (0)');
     }
     return failure(err);

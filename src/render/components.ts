@@ -39,21 +39,36 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * other time on the page ("since 27 Nov 2026, 00:16 CET"), so five minutes of data never read as
  * 90 days. `html` puts that instant in a `<time>`, which /live.js shows in the visitor's zone.
  */
-export function uptimeTotal(raw: string | null, since: string | null, days: readonly UptimeDay[], timeZone: string): { text: string; html: string } {
+export function uptimeTotal(
+  raw: string | null,
+  since: string | null,
+  days: readonly UptimeDay[],
+  timeZone: string,
+): { text: string; html: string } {
   const plain = (text: string) => ({ text, html: esc(text) });
   if (raw === null) return plain('No uptime data yet');
   const pct = shownPct(raw);
   const first = days[0]?.date;
   const today = days[days.length - 1]?.date;
   const sinceDay = since?.slice(0, 10);
-  if (!since || !sinceDay || !first || !today || sinceDay <= first) return plain(`${pct}% uptime over ${days.length} days`);
-  if (sinceDay >= today) return { text: `${pct}% uptime since ${formatInZone(since, timeZone)}`, html: `${esc(pct)}% uptime since ${timeTag(since, timeZone)}` };
+  if (!since || !sinceDay || !first || !today || sinceDay <= first)
+    return plain(`${pct}% uptime over ${days.length} days`);
+  if (sinceDay >= today)
+    return {
+      text: `${pct}% uptime since ${formatInZone(since, timeZone)}`,
+      html: `${esc(pct)}% uptime since ${timeTag(since, timeZone)}`,
+    };
   const [y, m, d] = sinceDay.split('-');
   const year = y === today.slice(0, 4) ? '' : ` ${y}`;
   return plain(`${pct}% uptime since ${Number(d)} ${MONTHS[Number(m) - 1]}${year}`);
 }
 
-export function uptimeTotalText(pct: string | null, since: string | null, days: readonly UptimeDay[], timeZone = 'UTC'): string {
+export function uptimeTotalText(
+  pct: string | null,
+  since: string | null,
+  days: readonly UptimeDay[],
+  timeZone = 'UTC',
+): string {
   return uptimeTotal(pct, since, days, timeZone).text;
 }
 
@@ -68,7 +83,10 @@ function uptimeBar(c: PageComponentView, timeZone: string): string {
     // One label per day, as a tooltip: 50 services × 90 days is 4,500 cells, and the ol's label and the total below carry the summary for screen readers.
     return `<li class="day-${uptimeLevel(d.uptime_pct)}" data-date="${esc(d.date)}" title="${label}"></li>`;
   };
-  const oldest = n > SHORT_DAYS ? `<span class="days-long">${n} days ago</span><span class="days-short">${SHORT_DAYS} days ago</span>` : `<span>${n} days ago</span>`;
+  const oldest =
+    n > SHORT_DAYS
+      ? `<span class="days-long">${n} days ago</span><span class="days-short">${SHORT_DAYS} days ago</span>`
+      : `<span>${n} days ago</span>`;
   const total = uptimeTotal(c.uptime_pct, c.uptime_since, c.uptime, timeZone);
   return `<ol class="uptime-bar" aria-label="Daily uptime of ${esc(c.name)} over ${n} days, oldest first; ${esc(total.text)}">${c.uptime.map(day).join('')}</ol>
 <p class="uptime-legend" aria-hidden="true">${oldest}<span>Today</span></p>
@@ -95,5 +113,12 @@ function componentRow(c: PageComponentView, timeZone: string): string {
 /** A group of components; `timeZone`: the page's, which its times are shown in. */
 export function groupSection(g: PageGroupView, timeZone: string): string {
   const head = g.name === null ? '' : `<div class="group-head"><h3>${esc(g.name)}</h3>${stateText(g.state)}</div>`;
-  return lines(`<div class="group" data-status="${g.status}" data-state="${g.state}">`, head, '<ul class="components">', join(g.components, (c) => componentRow(c, timeZone)), '</ul>', '</div>');
+  return lines(
+    `<div class="group" data-status="${g.status}" data-state="${g.state}">`,
+    head,
+    '<ul class="components">',
+    join(g.components, (c) => componentRow(c, timeZone)),
+    '</ul>',
+    '</div>',
+  );
 }

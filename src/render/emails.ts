@@ -23,7 +23,12 @@ export type NotificationEvent =
     }
   | {
       kind: 'maintenance';
-      type: 'maintenance.scheduled' | 'maintenance.started' | 'maintenance.completed' | 'maintenance.canceled' | 'maintenance.message_added';
+      type:
+        | 'maintenance.scheduled'
+        | 'maintenance.started'
+        | 'maintenance.completed'
+        | 'maintenance.canceled'
+        | 'maintenance.message_added';
       title: string;
       description: string | null;
       /** maintenance.message_added: the update posted (shown instead of the description). */
@@ -87,7 +92,10 @@ export function notificationEmail(i: {
     body = e.message?.body ?? null;
   } else {
     if (e.message) details.push(['Posted', formatTime(e.message.posted_at, i.timeZone)]);
-    details.push(['Starts', formatTime(e.scheduled_start_at, i.timeZone)], ['Ends', formatTime(e.scheduled_end_at, i.timeZone)]);
+    details.push(
+      ['Starts', formatTime(e.scheduled_start_at, i.timeZone)],
+      ['Ends', formatTime(e.scheduled_end_at, i.timeZone)],
+    );
     body = e.message ? e.message.body : e.description;
   }
 
@@ -150,7 +158,8 @@ function layout(i: { pageTitle: string; pageUrl: string; unsubscribeUrl: string 
 const P = 'margin:0 0 16px;';
 const MUTED = 'margin:16px 0 0;font-size:13px;color:#57606a;';
 const LINK = 'color:#0969da;';
-const BUTTON = 'display:inline-block;padding:10px 18px;background:#0969da;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;';
+const BUTTON =
+  'display:inline-block;padding:10px 18px;background:#0969da;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;';
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();

@@ -8,7 +8,15 @@ function format(kind: 'datetime' | 'month', timeZone: string): Intl.DateTimeForm
   if (!f) {
     const options: Intl.DateTimeFormatOptions =
       kind === 'datetime'
-        ? { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }
+        ? {
+            day: 'numeric',
+            month: 'short',
+            year: 'numeric',
+            hour: '2-digit',
+            minute: '2-digit',
+            hourCycle: 'h23',
+            timeZoneName: 'short',
+          }
         : { month: 'long', year: 'numeric' };
     try {
       f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone });

@@ -23,7 +23,9 @@ export function htmlDocument(d: DocumentParts): string {
     : '';
   const zone = d.header?.time_zone ?? 'UTC';
   // /live.js rewrites the times into the visitor's zone and this note with them.
-  const updated = d.generatedAt ? `\n<p>Last updated ${timeTag(d.generatedAt, zone)}</p>\n<p class="zone-note" data-zone-note>Times are shown in ${esc(zone)}.</p>` : '';
+  const updated = d.generatedAt
+    ? `\n<p>Last updated ${timeTag(d.generatedAt, zone)}</p>\n<p class="zone-note" data-zone-note>Times are shown in ${esc(zone)}.</p>`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>

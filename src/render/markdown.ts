@@ -65,7 +65,9 @@ export function markdownToHtml(markdown: string): string {
       i++;
       while (i < lines.length && !/^```\s*$/.test(lines[i]!)) body.push(lines[i++]!);
       i++;
-      out.push(`<pre><code${fence[1] ? ` class="language-${esc(fence[1])}"` : ''}>${esc(body.join('\n'))}</code></pre>`);
+      out.push(
+        `<pre><code${fence[1] ? ` class="language-${esc(fence[1])}"` : ''}>${esc(body.join('\n'))}</code></pre>`,
+      );
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
@@ -105,7 +107,8 @@ export function markdownToHtml(markdown: string): string {
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i]!.trim() && !/^(```|#{1,6}\s|\||\s*([-*]|\d+\.)\s)/.test(lines[i]!)) para.push(lines[i++]!.trim());
+    while (i < lines.length && lines[i]!.trim() && !/^(```|#{1,6}\s|\||\s*([-*]|\d+\.)\s)/.test(lines[i]!))
+      para.push(lines[i++]!.trim());
     if (!para.length) para.push(lines[i++]!.trim());
     out.push(`<p>${inline(para.join(' '))}</p>`);
   }

@@ -3,13 +3,19 @@ import type { HealthStatus } from '../domain/thresholds';
 import { STATE_TEXT, type PageState } from '../domain/status-page/page-state';
 import { esc, join, lines, plainText, timeTag } from './html';
 import type { BadgeKind } from './styles';
-import type { PageIncidentView, PageMaintenanceView, ServiceRef, TimelineMessageView } from '../domain/status-page/model';
+import type {
+  PageIncidentView,
+  PageMaintenanceView,
+  ServiceRef,
+  TimelineMessageView,
+} from '../domain/status-page/model';
 
 // One shape per health status; stateIcon picks among them.
 const ICON_PATHS: Record<HealthStatus, string> = {
   healthy: '<circle cx="8" cy="8" r="6.75"/><path d="M5 8.25l2 2 4-4.5"/>',
   degraded: '<path d="M8 1.5 15 14H1z"/><path d="M8 6v3.5M8 11.75v.01"/>',
-  unhealthy: '<path d="M5.2 1.25h5.6l3.95 3.95v5.6l-3.95 3.95H5.2L1.25 10.8V5.2z"/><path d="M5.75 5.75l4.5 4.5M10.25 5.75l-4.5 4.5"/>',
+  unhealthy:
+    '<path d="M5.2 1.25h5.6l3.95 3.95v5.6l-3.95 3.95H5.2L1.25 10.8V5.2z"/><path d="M5.75 5.75l4.5 4.5M10.25 5.75l-4.5 4.5"/>',
   no_data: '<circle cx="8" cy="8" r="6.75"/><path d="M5 8h6"/>',
 };
 
@@ -50,14 +56,17 @@ export function badge(kind: BadgeKind, text: string): string {
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function severityBadge(severity: string): string {
-  const kind: BadgeKind = severity === 'minor' || severity === 'major' || severity === 'critical' ? severity : 'neutral';
+  const kind: BadgeKind =
+    severity === 'minor' || severity === 'major' || severity === 'critical' ? severity : 'neutral';
   return badge(kind, `${capitalize(severity)} severity`);
 }
 
 /** An incident's services carry their impact (issue 27): "Affects: API (Partial outage), Web (Degraded performance)". */
 function affected(services: (ServiceRef & { impact?: Impact })[]): string {
   const one = (s: ServiceRef & { impact?: Impact }) =>
-    s.impact ? `<span class="impact" data-service-id="${esc(s.id)}" data-impact="${esc(s.impact)}">${esc(s.name)} (${IMPACT_LABELS[s.impact]})</span>` : esc(s.name);
+    s.impact
+      ? `<span class="impact" data-service-id="${esc(s.id)}" data-impact="${esc(s.impact)}">${esc(s.name)} (${IMPACT_LABELS[s.impact]})</span>`
+      : esc(s.name);
   return services.length ? `<p class="muted">Affects: ${services.map(one).join(', ')}</p>` : '';
 }
 
@@ -90,7 +99,11 @@ export function incidentFacts(i: PageIncidentView, ctx: RenderContext): string {
   const span = i.resolved_at
     ? `Started ${timeTag(i.published_at, ctx.tz)}, resolved ${timeTag(i.resolved_at, ctx.tz)}`
     : `Started ${timeTag(i.published_at, ctx.tz)}`;
-  return lines(`<p class="badges">${severityBadge(i.severity)}${state}${privateBadge}</p>`, `<p class="muted">${span}</p>`, affected(i.affected_services));
+  return lines(
+    `<p class="badges">${severityBadge(i.severity)}${state}${privateBadge}</p>`,
+    `<p class="muted">${span}</p>`,
+    affected(i.affected_services),
+  );
 }
 
 export function incidentArticle(i: PageIncidentView, ctx: RenderContext): string {

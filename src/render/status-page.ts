@@ -6,7 +6,16 @@ import { monthInZone } from './format-time';
 import { groupSection } from './components';
 import { esc, join, lines, plainText } from './html';
 import { htmlDocument, plainHeader, siteHeader } from './layout';
-import { type RenderContext, STATE_CLASS, incidentArticle, incidentFacts, maintenanceArticle, maintenanceFacts, stateIcon, timeline } from './parts';
+import {
+  type RenderContext,
+  STATE_CLASS,
+  incidentArticle,
+  incidentFacts,
+  maintenanceArticle,
+  maintenanceFacts,
+  stateIcon,
+  timeline,
+} from './parts';
 import type { HistoryView, ItemView, PageHeader, PageView } from '../domain/status-page/model';
 
 function section(id: string, heading: string, body: string): string {
@@ -24,16 +33,40 @@ export function renderStatusPage(view: PageView): string {
     `<div id="overall-status" class="banner s-${STATE_CLASS[state]}" data-state="${state}">${stateIcon(state)}<p>${overall}</p></div>`,
   ];
   if (view.active_incidents.length) {
-    parts.push(section('active-incidents', 'Active incidents', join(view.active_incidents, (i) => incidentArticle(i, ctx))));
+    parts.push(
+      section(
+        'active-incidents',
+        'Active incidents',
+        join(view.active_incidents, (i) => incidentArticle(i, ctx)),
+      ),
+    );
   }
   if (view.maintenance_in_progress.length) {
-    parts.push(section('maintenance-now', 'Maintenance in progress', join(view.maintenance_in_progress, (m) => maintenanceArticle(m, ctx))));
+    parts.push(
+      section(
+        'maintenance-now',
+        'Maintenance in progress',
+        join(view.maintenance_in_progress, (m) => maintenanceArticle(m, ctx)),
+      ),
+    );
   }
   if (view.maintenance_upcoming.length) {
-    parts.push(section('maintenance-upcoming', 'Scheduled maintenance', join(view.maintenance_upcoming, (m) => maintenanceArticle(m, ctx))));
+    parts.push(
+      section(
+        'maintenance-upcoming',
+        'Scheduled maintenance',
+        join(view.maintenance_upcoming, (m) => maintenanceArticle(m, ctx)),
+      ),
+    );
   }
   parts.push(
-    section('components', 'Components', view.groups.length ? join(view.groups, (g) => groupSection(g, ctx.tz)) : '<p class="muted">No components are shown on this page yet.</p>'),
+    section(
+      'components',
+      'Components',
+      view.groups.length
+        ? join(view.groups, (g) => groupSection(g, ctx.tz))
+        : '<p class="muted">No components are shown on this page yet.</p>',
+    ),
   );
   // "No incidents" is never said while one is active (it is listed above instead).
   const recent = view.recent_incidents.length
@@ -41,13 +74,19 @@ export function renderStatusPage(view: PageView): string {
     : view.quiet
       ? '<p class="muted">No incidents in the last 7 days.</p>'
       : '';
-  parts.push(section('recent-incidents', 'Recent incidents', lines(recent, '<p><a href="/history">Incident history</a></p>')));
+  parts.push(
+    section('recent-incidents', 'Recent incidents', lines(recent, '<p><a href="/history">Incident history</a></p>')),
+  );
 
   return htmlDocument({
     title: `${view.page.title}: ${overall}`,
     header: view.page,
     feeds: true,
-    headerHtml: siteHeader(view.page, { titleIsHeading: true, subscribe: true, viewerName: view.viewer?.customer_name ?? null }),
+    headerHtml: siteHeader(view.page, {
+      titleIsHeading: true,
+      subscribe: true,
+      viewerName: view.viewer?.customer_name ?? null,
+    }),
     mainHtml: parts.join('\n'),
     generatedAt: view.generated_at,
     live: LIVE_SECONDS,
@@ -63,7 +102,10 @@ export function renderHistoryPage(view: HistoryView): string {
   const ctx: RenderContext = { tz: view.page.time_zone, signedIn: view.viewer !== null };
   const items: HistoryItem[] = [
     ...view.incidents.map((i) => ({ at: i.published_at, html: incidentArticle(i, ctx) })),
-    ...view.maintenances.map((m) => ({ at: m.actual_start_at ?? m.scheduled_start_at, html: maintenanceArticle(m, ctx) })),
+    ...view.maintenances.map((m) => ({
+      at: m.actual_start_at ?? m.scheduled_start_at,
+      html: maintenanceArticle(m, ctx),
+    })),
   ].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
 
   const months = new Map<string, string[]>();
@@ -85,7 +127,11 @@ export function renderHistoryPage(view: HistoryView): string {
     title: `Incident history: ${view.page.title}`,
     header: view.page,
     feeds: true,
-    headerHtml: siteHeader(view.page, { titleIsHeading: false, subscribe: false, viewerName: view.viewer?.customer_name ?? null }),
+    headerHtml: siteHeader(view.page, {
+      titleIsHeading: false,
+      subscribe: false,
+      viewerName: view.viewer?.customer_name ?? null,
+    }),
     mainHtml: lines('<h1>Incident history</h1>', '<p><a href="/">Back to current status</a></p>', body, older),
     generatedAt: view.generated_at,
   });
@@ -103,12 +149,18 @@ export function renderItemPage(view: ItemView): string {
     view.kind === 'incident'
       ? `<article class="incident-page" data-incident-id="${esc(view.incident.id)}" data-severity="${esc(view.incident.severity)}" data-state="${view.incident.state}">`
       : `<article class="incident-page" data-maintenance-id="${esc(view.maintenance.id)}" data-state="${view.maintenance.state}">`;
-  const updates = item.messages.length ? timeline(item.messages, ctx.tz) : '<p class="muted">No updates posted yet.</p>';
+  const updates = item.messages.length
+    ? timeline(item.messages, ctx.tz)
+    : '<p class="muted">No updates posted yet.</p>';
   return htmlDocument({
     title: `${item.title}: ${view.page.title}`,
     header: view.page,
     feeds: true,
-    headerHtml: siteHeader(view.page, { titleIsHeading: false, subscribe: false, viewerName: view.viewer?.customer_name ?? null }),
+    headerHtml: siteHeader(view.page, {
+      titleIsHeading: false,
+      subscribe: false,
+      viewerName: view.viewer?.customer_name ?? null,
+    }),
     mainHtml: lines(
       opening,
       `<h1>${esc(item.title)}</h1>`,
@@ -147,12 +199,19 @@ function actionForm(a: MessageAction): string {
 }
 
 /** Confirm / unsubscribe / subscribe results; `header` null when the page could not be resolved. */
-export function renderMessagePage(header: PageHeader | null, heading: string, body: string, action?: MessageAction): string {
+export function renderMessagePage(
+  header: PageHeader | null,
+  heading: string,
+  body: string,
+  action?: MessageAction,
+): string {
   return htmlDocument({
     title: header ? `${heading}: ${header.title}` : heading,
     header,
     feeds: false,
-    headerHtml: header ? siteHeader(header, { titleIsHeading: false, subscribe: false, viewerName: null }) : plainHeader(),
+    headerHtml: header
+      ? siteHeader(header, { titleIsHeading: false, subscribe: false, viewerName: null })
+      : plainHeader(),
     mainHtml: lines(
       `<h1>${esc(heading)}</h1>`,
       plainText(body),

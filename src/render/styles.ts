@@ -39,7 +39,12 @@ export const DEFAULT_ACCENT = '#0969da';
 export const DEFAULT_HEADER = '#1f2328';
 const PAGE = '#ffffff';
 
-const STATUS: Record<HealthStatus, string> = { healthy: '#1a7f37', degraded: '#9a6700', unhealthy: '#d1242f', no_data: '#59636e' };
+const STATUS: Record<HealthStatus, string> = {
+  healthy: '#1a7f37',
+  degraded: '#9a6700',
+  unhealthy: '#d1242f',
+  no_data: '#59636e',
+};
 const BADGES: Record<BadgeKind, string> = {
   minor: '#9a6700',
   major: '#bc4c00',
@@ -50,15 +55,23 @@ const BADGES: Record<BadgeKind, string> = {
   maintenance: '#0550ae',
   private: '#8250df',
 };
-const UPTIME: Record<UptimeLevel, string> = { good: '#1a7f37', minor: '#6c9a1f', degraded: '#bf8700', bad: '#d1242f', none: '#d1d9e0' };
+const UPTIME: Record<UptimeLevel, string> = {
+  good: '#1a7f37',
+  minor: '#6c9a1f',
+  degraded: '#bf8700',
+  bad: '#d1242f',
+  none: '#d1d9e0',
+};
 
 function mapValues<K extends string>(rec: Record<K, string>, f: (v: string) => string): Record<K, string> {
   return Object.fromEntries(Object.entries<string>(rec).map(([k, v]) => [k, f(v)])) as Record<K, string>;
 }
 
 export function resolveTheme(branding: PageBranding | null): Theme {
-  const accent = branding?.accent_color && isHexColor(branding.accent_color) ? normalizeHex(branding.accent_color) : DEFAULT_ACCENT;
-  const headerBg = branding?.header_color && isHexColor(branding.header_color) ? normalizeHex(branding.header_color) : DEFAULT_HEADER;
+  const accent =
+    branding?.accent_color && isHexColor(branding.accent_color) ? normalizeHex(branding.accent_color) : DEFAULT_ACCENT;
+  const headerBg =
+    branding?.header_color && isHexColor(branding.header_color) ? normalizeHex(branding.header_color) : DEFAULT_HEADER;
   const link = accessibleAccent(accent, PAGE);
   return {
     page: PAGE,

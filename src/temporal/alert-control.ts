@@ -11,7 +11,12 @@ const ANSWER_WITHIN_MS = 10_000;
 const TEST_ANSWER_WITHIN_MS = 20_000;
 
 function busy(): ProblemError {
-  return new ProblemError('alert_busy', 'The alert\'s workflow did not answer in time; retry.', {}, { 'retry-after': '5' });
+  return new ProblemError(
+    'alert_busy',
+    "The alert's workflow did not answer in time; retry.",
+    {},
+    { 'retry-after': '5' },
+  );
 }
 
 async function within<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -29,11 +34,16 @@ export function temporalAlertControl(temporal: Pick<TemporalHandle, 'client'>): 
     async act(workflowId, action, args) {
       const handle = temporal.client.workflow.getHandle(workflowId);
       try {
-        return await within(handle.executeUpdate<{ state: string }, [typeof args]>(action, { args: [args] }), ANSWER_WITHIN_MS);
+        return await within(
+          handle.executeUpdate<{ state: string }, [typeof args]>(action, { args: [args] }),
+          ANSWER_WITHIN_MS,
+        );
       } catch (err) {
         if (err instanceof ProblemError) throw err;
-        if (err instanceof WorkflowNotFoundError) throw new ProblemError('alert_closed', 'The alert\'s workflow has ended: the alert is resolved.');
-        if (err instanceof WorkflowUpdateFailedError) throw new ProblemError('alert_closed', (err.cause)?.message ?? err.message);
+        if (err instanceof WorkflowNotFoundError)
+          throw new ProblemError('alert_closed', "The alert's workflow has ended: the alert is resolved.");
+        if (err instanceof WorkflowUpdateFailedError)
+          throw new ProblemError('alert_closed', err.cause?.message ?? err.message);
         throw err;
       }
     },
@@ -45,7 +55,12 @@ export function temporalChannelTester(temporal: Pick<TemporalHandle, 'client' | 
   return {
     async test(organizationId: string, channelId: string): Promise<DeliverResult> {
       const key = `test:${randomUUID()}`;
-      const input: DeliverInput = { organizationId, alertId: null, spec: { key, channelId, recipient: null, action: 'test', level: 0, label: 'test' }, test: { channelId } };
+      const input: DeliverInput = {
+        organizationId,
+        alertId: null,
+        spec: { key, channelId, recipient: null, action: 'test', level: 0, label: 'test' },
+        test: { channelId },
+      };
       try {
         // The send itself is bounded by the worker's receiver timeout; a worker that does not take it in time is "busy".
         return await within(
@@ -60,7 +75,12 @@ export function temporalChannelTester(temporal: Pick<TemporalHandle, 'client' | 
         );
       } catch (err) {
         if (err instanceof ProblemError) throw err;
-        throw new ProblemError('alert_busy', `The worker could not run the test: ${(err as Error).message}`.slice(0, 300), {}, { 'retry-after': '5' });
+        throw new ProblemError(
+          'alert_busy',
+          `The worker could not run the test: ${(err as Error).message}`.slice(0, 300),
+          {},
+          { 'retry-after': '5' },
+        );
       }
     },
   };

@@ -8,7 +8,11 @@ export interface TemporalHandle {
   close(): Promise<void>;
 }
 
-export async function connectTemporal(opts: { address: string; namespace: string; taskQueue: string }): Promise<TemporalHandle> {
+export async function connectTemporal(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+}): Promise<TemporalHandle> {
   const connection = await Connection.connect({ address: opts.address });
   const client = new Client({ connection, namespace: opts.namespace });
   return {

@@ -12,16 +12,18 @@ const TELL_DEADLINE_MS = 5_000;
 export function temporalMaintenanceScheduler(temporal: TemporalHandle): MaintenanceScheduler {
   return {
     async changed(organizationId, m) {
-      await temporal.client.withDeadline(Date.now() + TELL_DEADLINE_MS, () => temporal.client.workflow.signalWithStart('maintenanceWorkflow', {
-        workflowId: maintenanceWorkflowId(m.id),
-        taskQueue: temporal.taskQueue,
-        args: [{ organizationId, maintenanceId: m.id }],
-        signal: 'maintenanceChanged',
-        signalArgs: [],
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        memo: { title: m.title },
-        typedSearchAttributes: searchAttributes(organizationId, 'maintenance', m.id),
-      }));
+      await temporal.client.withDeadline(Date.now() + TELL_DEADLINE_MS, () =>
+        temporal.client.workflow.signalWithStart('maintenanceWorkflow', {
+          workflowId: maintenanceWorkflowId(m.id),
+          taskQueue: temporal.taskQueue,
+          args: [{ organizationId, maintenanceId: m.id }],
+          signal: 'maintenanceChanged',
+          signalArgs: [],
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          memo: { title: m.title },
+          typedSearchAttributes: searchAttributes(organizationId, 'maintenance', m.id),
+        }),
+      );
     },
   };
 }

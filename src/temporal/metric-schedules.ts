@@ -11,7 +11,8 @@ import type { TemporalHandle } from './connection';
 export const metricScheduleId = (metricId: string) => `metric:${metricId}`;
 
 /** The Schedule of the bucket a cloud metric runs in (src/domain/metric-buckets.ts). */
-export const metricBucketScheduleId = (m: { id: string; intervalSeconds: number }, taskQueue: string) => bucketScheduleId(bucketOf(m.id, m.intervalSeconds), taskQueue);
+export const metricBucketScheduleId = (m: { id: string; intervalSeconds: number }, taskQueue: string) =>
+  bucketScheduleId(bucketOf(m.id, m.intervalSeconds), taskQueue);
 
 /** The workflow that runs new cloud metrics' first checks, one per installation (src/workflows/metric-first-checks-workflow.ts). */
 export const firstChecksWorkflowId = (taskQueue: string) => `metric-first-checks:${taskQueue}`;
@@ -34,7 +35,9 @@ function firstCheckSender(temporal: TemporalHandle, idleMs: number | undefined) 
   let queue: { m: NewMetric; done: (err?: unknown) => void }[] = [];
   let sending = false;
   const send = async (metrics: NewMetric[]) => {
-    const buckets = new Map(metrics.map((m) => bucketOf(m.id, m.intervalSeconds)).map((b) => [`${b.intervalSeconds}:${b.slot}`, b]));
+    const buckets = new Map(
+      metrics.map((m) => bucketOf(m.id, m.intervalSeconds)).map((b) => [`${b.intervalSeconds}:${b.slot}`, b]),
+    );
     await Promise.all(
       [...buckets.values()].map((b) =>
         temporal.client.schedule.create(bucketScheduleOptions(b, temporal.taskQueue)).catch((err) => {
@@ -79,7 +82,10 @@ function firstCheckSender(temporal: TemporalHandle, idleMs: number | undefined) 
  * finds none retires the Schedule (runCloudMetricBucket). `firstChecksIdleMs`: how long the
  * first-checks workflow it starts waits for more new metrics before it ends (30 s unless given).
  */
-export function temporalMetricScheduler(temporal: TemporalHandle, opts: { firstChecksIdleMs?: number } = {}): MetricScheduler {
+export function temporalMetricScheduler(
+  temporal: TemporalHandle,
+  opts: { firstChecksIdleMs?: number } = {},
+): MetricScheduler {
   const deleteLegacy = (id: string) =>
     temporal.client.schedule
       .getHandle(metricScheduleId(id))
@@ -94,9 +100,11 @@ export function temporalMetricScheduler(temporal: TemporalHandle, opts: { firstC
       const legacy = m.created ? Promise.resolve() : deleteLegacy(m.id);
       if (m.cloud && !m.deleted && m.created) await firstCheck(m);
       else if (m.cloud && !m.deleted) {
-        await temporal.client.schedule.create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), temporal.taskQueue)).catch((err) => {
-          if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-        });
+        await temporal.client.schedule
+          .create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), temporal.taskQueue))
+          .catch((err) => {
+            if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+          });
       }
       await legacy;
     },

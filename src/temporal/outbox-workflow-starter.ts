@@ -37,7 +37,11 @@ export function temporalOutboxWorkflowStarter(
   /** Starts one workflow at most once (relay and sweep may race): answers `id` once it runs, null if the start failed. */
   const startOnce = async (id: string, workflowType: string, options: StartOptions): Promise<string | null> => {
     try {
-      await temporal.client.workflow.start(workflowType, { ...options, taskQueue: temporal.taskQueue, workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE });
+      await temporal.client.workflow.start(workflowType, {
+        ...options,
+        taskQueue: temporal.taskQueue,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      });
       return id;
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return id;
@@ -66,7 +70,14 @@ export function temporalOutboxWorkflowStarter(
       startAll(deliveries, (d) =>
         startOnce(d.deliveryId, 'webhookDeliveryWorkflow', {
           workflowId: webhookWorkflowId(d.deliveryId),
-          args: [{ organizationId: d.organizationId, deliveryId: d.deliveryId, policy, localAttempts: true } satisfies WebhookDeliveryInput],
+          args: [
+            {
+              organizationId: d.organizationId,
+              deliveryId: d.deliveryId,
+              policy,
+              localAttempts: true,
+            } satisfies WebhookDeliveryInput,
+          ],
           requestEagerStart: opts.eager === true,
           memo: { title: `${d.eventType} → ${d.url}` },
           typedSearchAttributes: searchAttributes(d.organizationId, 'webhook_delivery', d.deliveryId),
@@ -85,7 +96,7 @@ export function temporalOutboxWorkflowStarter(
     // a recovery only tells a running one: with none running there is nothing to resolve. Signals
     // for one workflow in one batch (five metrics of a service flipping together) go as one.
     signalAlerts: async (signals) => {
-      const groups = new Map<string, typeof signals[number][]>();
+      const groups = new Map<string, (typeof signals)[number][]>();
       for (const s of signals) {
         const id = alertWorkflowId(s.ruleId, s.subjectId);
         groups.set(id, [...(groups.get(id) ?? []), s]);

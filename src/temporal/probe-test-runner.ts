@@ -5,7 +5,9 @@ import { searchAttributes } from './search-attributes';
 
 export const probeTestWorkflowId = (jobId: string) => `probe-test:${jobId}`;
 
-const args = (job: ProbeTestJobRef) => [{ organizationId: job.organization, jobId: job.id, mode: job.mode, expiresAt: job.expiresAt.getTime() }];
+const args = (job: ProbeTestJobRef) => [
+  { organizationId: job.organization, jobId: job.id, mode: job.mode, expiresAt: job.expiresAt.getTime() },
+];
 
 /**
  * `eagerClient`: a client on the connection of a worker in this process (polling the same task
@@ -13,7 +15,10 @@ const args = (job: ProbeTestJobRef) => [{ organizationId: job.organization, jobI
  * workflow task back in the start response, so the probe runs on that worker at once instead of
  * waiting to be matched to a poll. Without one (an API running alone), they start as usual.
  */
-export function temporalProbeTestRunner(temporal: TemporalHandle, opts: { eagerClient?: Client } = {}): ProbeTestRunner {
+export function temporalProbeTestRunner(
+  temporal: TemporalHandle,
+  opts: { eagerClient?: Client } = {},
+): ProbeTestRunner {
   const options = (job: ProbeTestJobRef) => ({
     workflowId: probeTestWorkflowId(job.id),
     taskQueue: temporal.taskQueue,
@@ -26,7 +31,11 @@ export function temporalProbeTestRunner(temporal: TemporalHandle, opts: { eagerC
     async run(job) {
       try {
         const eager = job.mode === 'cloud' ? opts.eagerClient : undefined;
-        const handle = await (eager ?? temporal.client).workflow.start('probeTestWorkflow', { ...options(job), args: args(job), requestEagerStart: eager !== undefined });
+        const handle = await (eager ?? temporal.client).workflow.start('probeTestWorkflow', {
+          ...options(job),
+          args: args(job),
+          requestEagerStart: eager !== undefined,
+        });
         return { completion: job.mode === 'cloud' ? () => handle.result().then(() => undefined) : null };
       } catch (err) {
         // An agent can claim, run and answer a job before this start: its result then started the workflow.
@@ -35,7 +44,12 @@ export function temporalProbeTestRunner(temporal: TemporalHandle, opts: { eagerC
       }
     },
     async finished(job) {
-      await temporal.client.workflow.signalWithStart('probeTestWorkflow', { ...options(job), args: args(job), signal: 'probeTestFinished', signalArgs: [] });
+      await temporal.client.workflow.signalWithStart('probeTestWorkflow', {
+        ...options(job),
+        args: args(job),
+        signal: 'probeTestFinished',
+        signalArgs: [],
+      });
     },
   };
 }

@@ -7,9 +7,22 @@ export const OUTBOX_SWEEP_SCHEDULE_ID = 'vigil-outbox-sweep';
 async function ensureSchedule(
   client: Client,
   taskQueue: string,
-  s: { scheduleId: string; workflowType: string; workflowId: string; title: string; every: '30 seconds' | '1 minute' | '10 minutes' },
+  s: {
+    scheduleId: string;
+    workflowType: string;
+    workflowId: string;
+    title: string;
+    every: '30 seconds' | '1 minute' | '10 minutes';
+  },
 ): Promise<void> {
-  const action = { type: 'startWorkflow' as const, workflowType: s.workflowType, workflowId: s.workflowId, taskQueue, args: [], memo: { title: s.title } };
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType: s.workflowType,
+    workflowId: s.workflowId,
+    taskQueue,
+    args: [],
+    memo: { title: s.title },
+  };
   const spec = { intervals: [{ every: s.every }] };
   const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: s.every };
   try {

@@ -1,11 +1,18 @@
 import { Connection } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { ALL_SEARCH_ATTRIBUTE_KEYS, ORGANIZATION_ID, RESOURCE_ID, RESOURCE_KIND } from '../workflows/search-attribute-keys';
+import {
+  ALL_SEARCH_ATTRIBUTE_KEYS,
+  ORGANIZATION_ID,
+  RESOURCE_ID,
+  RESOURCE_KIND,
+} from '../workflows/search-attribute-keys';
 
 const CLI_TYPE_NAMES: Readonly<Record<string, string>> = { KEYWORD: 'Keyword', INT: 'Int' };
 
 /** The custom search attributes every Vigil run may carry, by name and type as the Temporal CLI spells it. */
-export const VIGIL_SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(ALL_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, CLI_TYPE_NAMES[k.type] ?? k.type]));
+export const VIGIL_SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
+  ALL_SEARCH_ATTRIBUTE_KEYS.map((k) => [k.name, CLI_TYPE_NAMES[k.type] ?? k.type]),
+);
 
 /** What lets runs be filtered per organization and resource in the Temporal UI (registered at server start). */
 export function searchAttributes(organizationId: string, kind: string, resourceId: string) {

@@ -1,4 +1,12 @@
-import { ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { ERROR_CATALOG, type ErrorToken, ProblemError } from '../domain/error-catalog';
 import type { SlaWorkflows } from '../usecases/sla/ports';
@@ -25,7 +33,11 @@ function isToken(type: string | null | undefined): type is ErrorToken {
 /** How long an API request waits for the workflow to take and apply an action before answering 409 statement_busy. */
 const UPDATE_WAIT_MS = 30_000;
 
-export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<SlaTimings> = {}, opts: { updateWaitMs?: number } = {}): SlaWorkflows {
+export function temporalSlaWorkflows(
+  temporal: TemporalHandle,
+  timings: Partial<SlaTimings> = {},
+  opts: { updateWaitMs?: number } = {},
+): SlaWorkflows {
   return {
     async contractChanged(contract) {
       const handle = temporal.client.schedule.getHandle(contractScheduleId(contract.id));
@@ -39,7 +51,9 @@ export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<
       // sharing a zone and grace would all fire at once; the jitter spreads them over half an hour
       // (bench/sla: a burst of a thousand stalls Temporal's scheduler for a minute).
       const spec = {
-        calendars: [{ dayOfMonth: 1 + Math.floor(contract.graceHours / 24), hour: contract.graceHours % 24, minute: 0 }],
+        calendars: [
+          { dayOfMonth: 1 + Math.floor(contract.graceHours / 24), hour: contract.graceHours % 24, minute: 0 },
+        ],
         timezone: contract.timezone,
         jitter: '30 minutes' as const,
       };
@@ -57,7 +71,13 @@ export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<
         await handle.update((prev) => ({ ...prev, spec, action, policies }));
       } catch (err) {
         if (!(err instanceof ScheduleNotFoundError)) throw err;
-        await temporal.client.schedule.create({ scheduleId: contractScheduleId(contract.id), spec, action, policies, memo: { organization: contract.organization } });
+        await temporal.client.schedule.create({
+          scheduleId: contractScheduleId(contract.id),
+          spec,
+          action,
+          policies,
+          memo: { organization: contract.organization },
+        });
       }
     },
 
@@ -88,16 +108,31 @@ export function temporalSlaWorkflows(temporal: TemporalHandle, timings: Partial<
       // with the same Idempotency-Key picks up its outcome.
       const busy = new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new ProblemError('statement_busy', 'The statement\'s workflow did not take the action in time; retry with the same Idempotency-Key to get its outcome.')),
+          () =>
+            reject(
+              new ProblemError(
+                'statement_busy',
+                "The statement's workflow did not take the action in time; retry with the same Idempotency-Key to get its outcome.",
+              ),
+            ),
           opts.updateWaitMs ?? UPDATE_WAIT_MS,
         );
       });
       try {
-        return await Promise.race([handle.executeUpdate(slaUpdates[input.action], { args: [input], ...(updateId ? { updateId } : {}) }), busy]);
+        return await Promise.race([
+          handle.executeUpdate(slaUpdates[input.action], { args: [input], ...(updateId ? { updateId } : {}) }),
+          busy,
+        ]);
       } catch (err) {
         if (err instanceof ProblemError) throw err;
-        if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test(String((err as Error)?.message))) {
-          throw new ProblemError('statement_closed', 'The statement\'s workflow has ended: it is void or its correction window has passed.');
+        if (
+          err instanceof WorkflowNotFoundError ||
+          /workflow execution already completed/i.test(String((err as Error)?.message))
+        ) {
+          throw new ProblemError(
+            'statement_closed',
+            "The statement's workflow has ended: it is void or its correction window has passed.",
+          );
         }
         const failure = applicationFailureIn(err);
         if (failure && isToken(failure.type)) throw new ProblemError(failure.type, failure.message);

@@ -46,7 +46,10 @@ export function agentView(a: Agent, now: Date): AgentView {
 }
 
 /** Registers an agent; its token (`vgl_agt_…`) is answered once and stored only as a hash. */
-export async function registerAgent(ctx: OrgContext, input: { name: string }): Promise<{ view: AgentView; token: string }> {
+export async function registerAgent(
+  ctx: OrgContext,
+  input: { name: string },
+): Promise<{ view: AgentView; token: string }> {
   const token = generateToken(AGENT_TOKEN_PREFIX);
   const a = ctx.em.create(AgentSchema, {
     id: randomUUID(),
@@ -67,7 +70,11 @@ export async function registerAgent(ctx: OrgContext, input: { name: string }): P
 
 /** Newest first. Agents are never deleted: a revoked one stays listed with status revoked. */
 export async function listAgents(ctx: OrgContext, query: { limit: number; cursor?: string }) {
-  const rows = await ctx.em.find(AgentSchema, { organization: ctx.org.id, ...afterCursor(query.cursor) }, { orderBy: NEWEST_FIRST, limit: query.limit + 1 });
+  const rows = await ctx.em.find(
+    AgentSchema,
+    { organization: ctx.org.id, ...afterCursor(query.cursor) },
+    { orderBy: NEWEST_FIRST, limit: query.limit + 1 },
+  );
   const page = pageOf(rows, query.limit);
   return { items: page.items.map((a) => agentView(a, ctx.now)), nextCursor: page.nextCursor };
 }
@@ -95,7 +102,8 @@ function unauthenticated(detail: string): ProblemError {
 export async function authenticateAgent(em: EntityManager, authorization: string | undefined): Promise<Agent> {
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!match?.[1]) throw unauthenticated('No agent token was sent: add "Authorization: Bearer <agent token>".');
-  if (!TOKEN_SHAPE.test(match[1])) throw unauthenticated('The agent token is invalid: it is not a Vigil agent token (vgl_agt_…).');
+  if (!TOKEN_SHAPE.test(match[1]))
+    throw unauthenticated('The agent token is invalid: it is not a Vigil agent token (vgl_agt_…).');
   const a = await em.findOne(AgentSchema, { tokenHash: hashApiKey(match[1]) });
   if (!a) throw unauthenticated('The agent token is invalid: no such agent exists.');
   if (a.revokedAt) throw unauthenticated('The agent has been revoked.');
@@ -103,7 +111,12 @@ export async function authenticateAgent(em: EntityManager, authorization: string
 }
 
 /** Every call of an agent counts as a sign of life; a heartbeat also reports its version and host. */
-export async function touchAgent(em: EntityManager, a: Agent, now: Date, report?: { version: string; hostname?: string | null }): Promise<void> {
+export async function touchAgent(
+  em: EntityManager,
+  a: Agent,
+  now: Date,
+  report?: { version: string; hostname?: string | null },
+): Promise<void> {
   if (report) {
     a.version = report.version;
     a.hostname = report.hostname ?? a.hostname ?? null;

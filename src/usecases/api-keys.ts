@@ -110,7 +110,11 @@ export function apiKeyView(k: ApiKey, now: Date): ApiKeyView {
 
 /** One newest-first page of the organization's keys (the console's API keys page). */
 export async function listOrgApiKeys(ctx: OrgContext, q: { limit: number; cursor?: string }) {
-  const rows = await ctx.em.find(ApiKeySchema, { organization: ctx.org.id, ...afterCursor(q.cursor) }, { orderBy: NEWEST_FIRST, limit: q.limit + 1 });
+  const rows = await ctx.em.find(
+    ApiKeySchema,
+    { organization: ctx.org.id, ...afterCursor(q.cursor) },
+    { orderBy: NEWEST_FIRST, limit: q.limit + 1 },
+  );
   const page = pageOf(rows, q.limit);
   return { items: page.items.map((k) => apiKeyView(k, ctx.now)), nextCursor: page.nextCursor };
 }
@@ -120,19 +124,34 @@ export async function listOrgApiKeys(ctx: OrgContext, q: { limit: number; cursor
  * problems come back together as validation_failed (paths `name`, `scopes`, `expires_at`); the
  * plan's cap on active keys as quota_exceeded. The plaintext is answered once and never stored.
  */
-export async function createOrgApiKey(ctx: OrgContext, input: { name: string; scopes: readonly string[]; expiresAt: Date | null; expiryError?: string }): Promise<{ key: ApiKeyView; plaintext: string }> {
+export async function createOrgApiKey(
+  ctx: OrgContext,
+  input: { name: string; scopes: readonly string[]; expiresAt: Date | null; expiryError?: string },
+): Promise<{ key: ApiKeyView; plaintext: string }> {
   const errors: FieldError[] = [];
   const name = input.name.trim();
-  if (!name || name.length > 200) errors.push({ path: 'name', message: name ? 'At most 200 characters' : 'Give the key a name that says who or what uses it' });
+  if (!name || name.length > 200)
+    errors.push({
+      path: 'name',
+      message: name ? 'At most 200 characters' : 'Give the key a name that says who or what uses it',
+    });
   const unknown = unknownScopesMessage(input.scopes);
   if (!input.scopes.length) errors.push({ path: 'scopes', message: 'Pick at least one scope' });
   else if (unknown) errors.push({ path: 'scopes', message: unknown });
   if (input.expiryError) errors.push({ path: 'expires_at', message: input.expiryError });
-  else if (input.expiresAt && input.expiresAt.getTime() <= ctx.now.getTime()) errors.push({ path: 'expires_at', message: 'The expiry must be in the future (leave it empty for a key that does not expire)' });
+  else if (input.expiresAt && input.expiresAt.getTime() <= ctx.now.getTime())
+    errors.push({
+      path: 'expires_at',
+      message: 'The expiry must be in the future (leave it empty for a key that does not expire)',
+    });
   if (errors.length) throw new ProblemError('validation_failed', errors[0]!.message, { errors });
   const live = await ctx.em.count(ApiKeySchema, { organization: ctx.org.id, revokedAt: null });
   assertCanCreate(ctx.org.plan, 'api_keys', live, ctx.pricingUrl);
-  const minted = await mintApiKey(ctx.em, { organizationId: ctx.org.id, name, scopes: input.scopes as Scope[], expiresAt: input.expiresAt }, ctx.now);
+  const minted = await mintApiKey(
+    ctx.em,
+    { organizationId: ctx.org.id, name, scopes: input.scopes as Scope[], expiresAt: input.expiresAt },
+    ctx.now,
+  );
   return { key: apiKeyView(minted.record, ctx.now), plaintext: minted.plaintext };
 }
 

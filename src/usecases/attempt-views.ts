@@ -14,5 +14,12 @@ export interface AttemptRow {
 export function attemptViews(rows: readonly AttemptRow[]) {
   return [...rows]
     .sort((a, b) => a.number - b.number)
-    .map((a) => ({ number: a.number, attempted_at: toIso(a.attemptedAt), status_code: a.statusCode ?? null, latency_ms: a.latencyMs, error: a.error ?? null, succeeded: a.succeeded }));
+    .map((a) => ({
+      number: a.number,
+      attempted_at: toIso(a.attemptedAt),
+      status_code: a.statusCode ?? null,
+      latency_ms: a.latencyMs,
+      error: a.error ?? null,
+      succeeded: a.succeeded,
+    }));
 }

@@ -11,13 +11,20 @@ import { activeSubscriberCount, pagesShowing } from './status-pages/pages';
 
 /** Live SLOs that name these metrics or services: what a delete must not orphan (409 in_use). */
 export async function slosReferencing(ctx: OrgContext, ref: { metricIds?: string[]; serviceIds?: string[] }) {
-  const or = [...(ref.metricIds?.length ? [{ metric: { $in: ref.metricIds } }] : []), ...(ref.serviceIds?.length ? [{ service: { $in: ref.serviceIds } }] : [])];
+  const or = [
+    ...(ref.metricIds?.length ? [{ metric: { $in: ref.metricIds } }] : []),
+    ...(ref.serviceIds?.length ? [{ service: { $in: ref.serviceIds } }] : []),
+  ];
   if (!or.length) return [];
   return ctx.em.find(SloSchema, { organization: ctx.org.id, deletedAt: null, $or: or });
 }
 
 /** Refuses to delete what a live SLO measures or a live status page shows: 409 in_use with referenced_by (spec §2.5). */
-export async function assertNotReferenced(ctx: OrgContext, ref: { metricIds?: string[]; serviceIds?: string[]; sloIds?: string[] }, what: string): Promise<void> {
+export async function assertNotReferenced(
+  ctx: OrgContext,
+  ref: { metricIds?: string[]; serviceIds?: string[]; sloIds?: string[] },
+  what: string,
+): Promise<void> {
   const slos = await slosReferencing(ctx, ref);
   const pages = await pagesShowing(ctx, [
     ...(ref.serviceIds ?? []).map((id) => ({ kind: 'service' as const, id })),
@@ -25,12 +32,20 @@ export async function assertNotReferenced(ctx: OrgContext, ref: { metricIds?: st
     ...(ref.sloIds ?? []).map((id) => ({ kind: 'slo' as const, id })),
   ]);
   if (!slos.length && !pages.length) return;
-  const users = [slos.length ? `${slos.length} SLO${slos.length > 1 ? 's' : ''}` : '', pages.length ? `${pages.length} status page${pages.length > 1 ? 's' : ''}` : ''].filter(Boolean).join(' and ');
+  const users = [
+    slos.length ? `${slos.length} SLO${slos.length > 1 ? 's' : ''}` : '',
+    pages.length ? `${pages.length} status page${pages.length > 1 ? 's' : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   throw new ProblemError('in_use', `The ${what} is used by ${users}; remove it from them first.`, {
     referenced_by: {
       slos: slos.map((x) => ({ id: x.id, config_key: x.configKey ?? null, name: x.name })),
       pages: pages.map((p) => ({ id: p.id, config_key: p.configKey ?? null, name: p.title })),
-      subscribers: await activeSubscriberCount(ctx, pages.map((p) => p.id)),
+      subscribers: await activeSubscriberCount(
+        ctx,
+        pages.map((p) => p.id),
+      ),
     },
   });
 }

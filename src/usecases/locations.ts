@@ -29,7 +29,9 @@ function decodeCursor(cursor: string | undefined): string | null {
   } catch {
     // not ours
   }
-  throw new ProblemError('validation_failed', 'The cursor is not one this API issued.', { errors: [{ path: 'query.cursor', message: 'Invalid cursor' }] });
+  throw new ProblemError('validation_failed', 'The cursor is not one this API issued.', {
+    errors: [{ path: 'query.cursor', message: 'Invalid cursor' }],
+  });
 }
 
 /**
@@ -37,7 +39,11 @@ function decodeCursor(cursor: string | undefined): string | null {
  * heartbeat to) and the organization's agents that are not revoked, by id. Another
  * organization's agents never appear; cloud locations are shared by every organization.
  */
-export async function listLocations(ctx: OrgContext, taskQueue: string, query: { limit: number; cursor?: string }): Promise<{ items: LocationView[]; nextCursor: string | null }> {
+export async function listLocations(
+  ctx: OrgContext,
+  taskQueue: string,
+  query: { limit: number; cursor?: string },
+): Promise<{ items: LocationView[]; nextCursor: string | null }> {
   const afterId = decodeCursor(query.cursor);
   const rows = await locationPage(ctx.em, { taskQueue, organizationId: ctx.org.id, afterId, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
@@ -45,7 +51,10 @@ export async function listLocations(ctx: OrgContext, taskQueue: string, query: {
   const items = page.map((r): LocationView => {
     const status: LocationStatus =
       r.kind === 'cloud'
-        ? locationStatus({ lastSeenAt: r.lastSeenAt, heartbeatSeconds: r.heartbeatSeconds ?? 0, stoppedAt: r.stoppedAt }, ctx.now)
+        ? locationStatus(
+            { lastSeenAt: r.lastSeenAt, heartbeatSeconds: r.heartbeatSeconds ?? 0, stoppedAt: r.stoppedAt },
+            ctx.now,
+          )
         : agentStatus({ lastSeenAt: r.lastSeenAt }, ctx.now) === 'online'
           ? 'online'
           : 'offline';

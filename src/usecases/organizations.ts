@@ -46,7 +46,12 @@ export interface OrganizationPatch {
   rateLimitPerDay?: number | null;
 }
 
-export async function updateOrganization(em: EntityManager, id: string, patch: OrganizationPatch, now: Date): Promise<Organization> {
+export async function updateOrganization(
+  em: EntityManager,
+  id: string,
+  patch: OrganizationPatch,
+  now: Date,
+): Promise<Organization> {
   const org = isUuid(id) ? await em.findOne(OrganizationSchema, id) : null;
   if (!org) throw new UsageError(`No organization ${id}.`);
   if (patch.plan !== undefined) org.plan = checkPlan(patch.plan);

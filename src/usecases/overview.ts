@@ -1,4 +1,9 @@
-import { nearMaintenanceRows, openIncidentRows, overviewMetrics, overviewServices } from '../db/repositories/overview-repository';
+import {
+  nearMaintenanceRows,
+  openIncidentRows,
+  overviewMetrics,
+  overviewServices,
+} from '../db/repositories/overview-repository';
 import type { Severity } from '../domain/incident-state';
 import { overviewOrder } from '../domain/overview-order';
 import { effectiveStatus } from '../domain/reason-class';
@@ -73,7 +78,11 @@ export async function consoleOverview(ctx: OrgContext): Promise<ConsoleOverview>
     nearMaintenanceRows(ctx.em, org, horizon, INCIDENT_CAP),
   ]);
   // As metricTimelines does, for the few columns read here.
-  const flips = await availabilityFlips(ctx.em, metrics.map((m) => m.id), new Date(days[0]!.start));
+  const flips = await availabilityFlips(
+    ctx.em,
+    metrics.map((m) => m.id),
+    new Date(days[0]!.start),
+  );
   const truncated = serviceRows.length > OVERVIEW_SERVICE_CAP;
   const shown = serviceRows.slice(0, OVERVIEW_SERVICE_CAP);
   const names = new Map(serviceRows.map((s) => [s.id, s.name]));
@@ -81,7 +90,8 @@ export async function consoleOverview(ctx: OrgContext): Promise<ConsoleOverview>
   for (const m of metrics) metricsOf.set(m.service_id, [...(metricsOf.get(m.service_id) ?? []), m]);
   const inProgress = maintenances.filter((m) => m.actual_start_at !== null);
   const underMaintenance = (serviceId: string) => inProgress.some((m) => m.affected_services.includes(serviceId));
-  const timelineOf = (m: (typeof metrics)[number]) => availabilityTimeline(flips.get(m.id) ?? [], new Date(m.created_at).getTime());
+  const timelineOf = (m: (typeof metrics)[number]) =>
+    availabilityTimeline(flips.get(m.id) ?? [], new Date(m.created_at).getTime());
 
   const rows: OverviewService[] = shown.map((s) => {
     const own = metricsOf.get(s.id) ?? [];
@@ -92,16 +102,32 @@ export async function consoleOverview(ctx: OrgContext): Promise<ConsoleOverview>
       status: worstOf(own.map((m) => effectiveStatus(m.status as HealthStatus, m.reason))) ?? 'no_data',
       in_maintenance: underMaintenance(s.id),
       metrics: own.length,
-      uptime: uptimeByTime(timeline, days, ctx.now.getTime()).days.map((d) => ({ date: d.date, uptime_pct: d.uptime_pct })),
+      uptime: uptimeByTime(timeline, days, ctx.now.getTime()).days.map((d) => ({
+        date: d.date,
+        uptime_pct: d.uptime_pct,
+      })),
     };
   });
   const { measured, noData } = overviewOrder(rows);
-  const serviceNames = (ids: readonly string[]) => ids.map((id) => names.get(id)).filter((n): n is string => n !== undefined);
+  const serviceNames = (ids: readonly string[]) =>
+    ids.map((id) => names.get(id)).filter((n): n is string => n !== undefined);
   const iso = (d: Date | string) => new Date(d).toISOString();
 
   const openIncidents: OverviewIncident[] = incidents
-    .map((i) => ({ id: i.id, title: i.title, severity: i.severity as Severity, state: i.published_at ? ('published' as const) : ('draft' as const), since: iso(i.published_at ?? i.created_at), services: serviceNames(i.affected_services) }))
-    .sort((a, b) => (a.state === b.state ? 0 : a.state === 'published' ? -1 : 1) || (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9) || b.since.localeCompare(a.since));
+    .map((i) => ({
+      id: i.id,
+      title: i.title,
+      severity: i.severity as Severity,
+      state: i.published_at ? ('published' as const) : ('draft' as const),
+      since: iso(i.published_at ?? i.created_at),
+      services: serviceNames(i.affected_services),
+    }))
+    .sort(
+      (a, b) =>
+        (a.state === b.state ? 0 : a.state === 'published' ? -1 : 1) ||
+        (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9) ||
+        b.since.localeCompare(a.since),
+    );
 
   return {
     incidents: openIncidents,

@@ -7,7 +7,6 @@ import { metricView } from './metrics/view';
 import { getService } from './services';
 import { loadUptime } from './uptime';
 
-
 /**
  * A service with its status (the worst of its metrics: unhealthy > degraded > healthy, a metric
  * no_data with a `target` reason counting as unhealthy; no_data only when no metric is measured),
@@ -16,7 +15,11 @@ import { loadUptime } from './uptime';
  */
 export async function serviceDetail(ctx: OrgContext, id: string) {
   const service = await getService(ctx, id);
-  const metrics = await ctx.em.find(MetricSchema, { service: service.id, deletedAt: null }, { orderBy: { createdAt: 'asc' } });
+  const metrics = await ctx.em.find(
+    MetricSchema,
+    { service: service.id, deletedAt: null },
+    { orderBy: { createdAt: 'asc' } },
+  );
   const rolled = rollUp(metrics.map((m) => effectiveStatus(m.status as HealthStatus, m.reason)));
   const maintenance = await ctx.em.findOne(MaintenanceSchema, {
     organization: ctx.org.id,
@@ -29,7 +32,14 @@ export async function serviceDetail(ctx: OrgContext, id: string) {
   const uptime = (await loadUptime(ctx.em, metrics, ctx.now))(metrics).days;
   return {
     status: rolled.status ?? 'no_data',
-    maintenance: maintenance ? { id: maintenance.id, title: maintenance.title, actual_start_at: toIso(maintenance.actualStartAt!), scheduled_end_at: toIso(maintenance.scheduledEndAt) } : null,
+    maintenance: maintenance
+      ? {
+          id: maintenance.id,
+          title: maintenance.title,
+          actual_start_at: toIso(maintenance.actualStartAt!),
+          scheduled_end_at: toIso(maintenance.scheduledEndAt),
+        }
+      : null,
     metrics: metrics.map(metricView),
     uptime,
     service,

@@ -66,7 +66,11 @@ export async function updateService(ctx: OrgContext, id: string, patch: ServiceP
  * Soft-deletes a service with its metrics (409 in_use while an SLO or page uses them); the cloud
  * metrics' schedules go with them after commit.
  */
-export async function deleteService(ctx: OrgContext, ports: { metricScheduler: MetricScheduler }, id: string): Promise<Service> {
+export async function deleteService(
+  ctx: OrgContext,
+  ports: { metricScheduler: MetricScheduler },
+  id: string,
+): Promise<Service> {
   const { service, metrics } = await softDeleteService(ctx, id);
   for (const m of metrics) await syncSchedule(ctx, { scheduler: ports.metricScheduler }, m);
   return service;
@@ -93,12 +97,25 @@ export interface ServiceSummary {
   paused: number;
 }
 
-export async function serviceSummaries(ctx: OrgContext, serviceIds: readonly string[]): Promise<Map<string, ServiceSummary>> {
-  const metrics = serviceIds.length ? await ctx.em.find(MetricSchema, { organization: ctx.org.id, service: { $in: [...serviceIds] }, deletedAt: null }, { fields: ['id', 'service', 'status', 'reason', 'pausedAt'] }) : [];
+export async function serviceSummaries(
+  ctx: OrgContext,
+  serviceIds: readonly string[],
+): Promise<Map<string, ServiceSummary>> {
+  const metrics = serviceIds.length
+    ? await ctx.em.find(
+        MetricSchema,
+        { organization: ctx.org.id, service: { $in: [...serviceIds] }, deletedAt: null },
+        { fields: ['id', 'service', 'status', 'reason', 'pausedAt'] },
+      )
+    : [];
   const summaries = new Map<string, ServiceSummary>();
   for (const id of serviceIds) {
     const own = metrics.filter((m) => m.service === id);
-    summaries.set(id, { status: rollUp(own.map((m) => effectiveStatus(m.status as HealthStatus, m.reason))).status ?? 'no_data', metrics: own.length, paused: own.filter((m) => m.pausedAt).length });
+    summaries.set(id, {
+      status: rollUp(own.map((m) => effectiveStatus(m.status as HealthStatus, m.reason))).status ?? 'no_data',
+      metrics: own.length,
+      paused: own.filter((m) => m.pausedAt).length,
+    });
   }
   return summaries;
 }
@@ -107,9 +124,19 @@ export async function serviceSummaries(ctx: OrgContext, serviceIds: readonly str
  * Pauses (or resumes) every live metric of a service, as PATCH /v1/metrics/{id} `paused` does one
  * by one; answers how many changed. Their cloud schedules follow after commit.
  */
-export async function pauseServiceMetrics(ctx: OrgContext, ports: { metricScheduler: MetricScheduler }, id: string, paused: boolean): Promise<{ service: Service; changed: number }> {
+export async function pauseServiceMetrics(
+  ctx: OrgContext,
+  ports: { metricScheduler: MetricScheduler },
+  id: string,
+  paused: boolean,
+): Promise<{ service: Service; changed: number }> {
   const service = await getService(ctx, id);
-  const metrics = await ctx.em.find(MetricSchema, { organization: ctx.org.id, service: service.id, deletedAt: null, pausedAt: paused ? null : { $ne: null } });
+  const metrics = await ctx.em.find(MetricSchema, {
+    organization: ctx.org.id,
+    service: service.id,
+    deletedAt: null,
+    pausedAt: paused ? null : { $ne: null },
+  });
   for (const m of metrics) {
     await assertWritable(ctx, 'metrics', m);
     m.pausedAt = paused ? ctx.now : null;

@@ -39,15 +39,28 @@ export function checkPolicy(policy: SloPolicy): void {
     validateSloPolicy(policy);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const path = /timezone|zone/i.test(message) ? 'window.timezone' : /objective/i.test(message) ? 'objective' : /days/i.test(message) ? 'window.days' : 'window';
+    const path = /timezone|zone/i.test(message)
+      ? 'window.timezone'
+      : /objective/i.test(message)
+        ? 'objective'
+        : /days/i.test(message)
+          ? 'window.days'
+          : 'window';
     throw new ProblemError('validation_failed', message, { errors: [{ path, message }] });
   }
 }
 
 async function checkTarget(ctx: OrgContext, input: Pick<SloInput, 'metric_id' | 'service_id'>): Promise<void> {
   const errors: FieldError[] = [];
-  if (!!input.metric_id === !!input.service_id) errors.push({ path: 'metric_id', message: 'Give exactly one of metric_id and service_id' });
-  else if (input.metric_id && !(isUuid(input.metric_id) && (await ctx.em.findOne(MetricSchema, { id: input.metric_id, organization: ctx.org.id, deletedAt: null })))) {
+  if (!!input.metric_id === !!input.service_id)
+    errors.push({ path: 'metric_id', message: 'Give exactly one of metric_id and service_id' });
+  else if (
+    input.metric_id &&
+    !(
+      isUuid(input.metric_id) &&
+      (await ctx.em.findOne(MetricSchema, { id: input.metric_id, organization: ctx.org.id, deletedAt: null }))
+    )
+  ) {
     errors.push({ path: 'metric_id', message: 'No such metric in this organization' });
   } else if (input.service_id) {
     try {
@@ -61,7 +74,13 @@ async function checkTarget(ctx: OrgContext, input: Pick<SloInput, 'metric_id' | 
 
 export async function createSlo(ctx: OrgContext, input: SloInput) {
   await checkTarget(ctx, input);
-  const policy: SloPolicy = { objective: input.objective, window: input.window, no_data: input.no_data ?? 'excluded', maintenance: input.maintenance ?? 'excluded', degraded: input.degraded ?? 'good' };
+  const policy: SloPolicy = {
+    objective: input.objective,
+    window: input.window,
+    no_data: input.no_data ?? 'excluded',
+    maintenance: input.maintenance ?? 'excluded',
+    degraded: input.degraded ?? 'good',
+  };
   checkPolicy(policy);
   const s = ctx.em.create(SloSchema, {
     id: randomUUID(),
@@ -87,7 +106,14 @@ export async function updateSlo(ctx: OrgContext, id: string, patch: SloPatch) {
   const s = await findLive(ctx, SloSchema, id, 'SLO');
   if (patch.name !== undefined) s.name = patch.name;
   if (patch.config_key !== undefined) s.configKey = patch.config_key;
-  const policy = { ...policyOf(s), ...(patch.objective !== undefined ? { objective: patch.objective } : {}), ...(patch.window ? { window: patch.window } : {}), ...(patch.no_data ? { no_data: patch.no_data } : {}), ...(patch.maintenance ? { maintenance: patch.maintenance } : {}), ...(patch.degraded ? { degraded: patch.degraded } : {}) };
+  const policy = {
+    ...policyOf(s),
+    ...(patch.objective !== undefined ? { objective: patch.objective } : {}),
+    ...(patch.window ? { window: patch.window } : {}),
+    ...(patch.no_data ? { no_data: patch.no_data } : {}),
+    ...(patch.maintenance ? { maintenance: patch.maintenance } : {}),
+    ...(patch.degraded ? { degraded: patch.degraded } : {}),
+  };
   checkPolicy(policy);
   s.objective = policy.objective;
   s.window = policy.window;
@@ -109,7 +135,11 @@ export async function listSlos(ctx: OrgContext, q: { limit: number; cursor?: str
 }
 
 export async function deleteSlo(ctx: OrgContext, id: string) {
-  const live = await ctx.em.findOne(SloSchema, { id: isUuid(id) ? id : '00000000-0000-0000-0000-000000000000', organization: ctx.org.id, deletedAt: null }, { fields: ['id'] });
+  const live = await ctx.em.findOne(
+    SloSchema,
+    { id: isUuid(id) ? id : '00000000-0000-0000-0000-000000000000', organization: ctx.org.id, deletedAt: null },
+    { fields: ['id'] },
+  );
   if (live) await assertNotReferenced(ctx, { sloIds: [live.id] }, 'SLO');
   const s = await softDelete(ctx, SloSchema, id, 'SLO');
   return { ...base(s), attainment: null };
@@ -120,7 +150,10 @@ export type SloReadContext = Pick<OrgContext, 'em' | 'now'> & { org: { id: strin
 
 /** The status timeline the SLO counts: its metric's, or the worst of its service's metrics at each instant. */
 async function timelineOf(ctx: SloReadContext, s: Slo, from: Date): Promise<StatusChange[]> {
-  const metrics = await ctx.em.find(MetricSchema, s.metric ? { id: s.metric } : { service: s.service!, organization: ctx.org.id, deletedAt: null });
+  const metrics = await ctx.em.find(
+    MetricSchema,
+    s.metric ? { id: s.metric } : { service: s.service!, organization: ctx.org.id, deletedAt: null },
+  );
   const timelines = await metricTimelines(ctx.em, metrics, from);
   if (s.metric) return timelines.get(s.metric) ?? [];
   return worstOfTimelines([...timelines.values()]);
@@ -176,7 +209,11 @@ export async function sloView(ctx: SloReadContext, s: Slo) {
  * Issue 26: the SLO's bad and counted minutes over each of the given windows ending now (the
  * same counting rules as its attainment), for multi-window burn-rate alerting.
  */
-export async function sloWindowMeasurements(ctx: SloReadContext, s: Slo, windowsMinutes: readonly number[]): Promise<{ minutes: number; bad: number; total: number }[]> {
+export async function sloWindowMeasurements(
+  ctx: SloReadContext,
+  s: Slo,
+  windowsMinutes: readonly number[],
+): Promise<{ minutes: number; bad: number; total: number }[]> {
   const longest = Math.max(...windowsMinutes);
   const from = new Date(ctx.now.getTime() - longest * 60_000);
   const timeline = await timelineOf(ctx, s, from);

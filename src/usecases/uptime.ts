@@ -20,15 +20,30 @@ export interface UptimeFigures {
  * its metrics at each instant) or one metric; with maintenance windows, as a status page counts it
  * (down time inside them left out).
  */
-export async function loadUptime(em: EntityManager, metrics: readonly Metric[], now: Date): Promise<(subset: readonly Metric[], maintenances?: readonly Interval[]) => UptimeFigures> {
+export async function loadUptime(
+  em: EntityManager,
+  metrics: readonly Metric[],
+  now: Date,
+): Promise<(subset: readonly Metric[], maintenances?: readonly Interval[]) => UptimeFigures> {
   const days = uptimeDays(now);
   const from = new Date(days[0]!.start);
-  const [timelines, rollups] = await Promise.all([metricTimelines(em, metrics, from), dailyRollups(em, metrics.map((m) => m.id), days[0]!.date)]);
+  const [timelines, rollups] = await Promise.all([
+    metricTimelines(em, metrics, from),
+    dailyRollups(
+      em,
+      metrics.map((m) => m.id),
+      days[0]!.date,
+    ),
+  ]);
   return (subset, maintenances = []) => {
     const ids = new Set(subset.map((m) => m.id));
     const samples = samplesByDay(rollups.filter((r) => ids.has(r.metric_id)));
     const timeline = worstOfTimelines(subset.map((m) => timelines.get(m.id) ?? []));
     const u = uptimeByTime(timeline, days, now.getTime(), maintenances);
-    return { days: u.days.map((d) => ({ date: d.date, uptime_pct: d.uptime_pct, samples: samples.get(d.date) ?? 0 })), total: u.total, since: u.since };
+    return {
+      days: u.days.map((d) => ({ date: d.date, uptime_pct: d.uptime_pct, samples: samples.get(d.date) ?? 0 })),
+      total: u.total,
+      since: u.since,
+    };
   };
 }

@@ -18,7 +18,10 @@ import type { AlertEvaluation, AlertSubjectRef } from '../usecases/alerting/aler
 import type { SendSpec } from '../usecases/alerting/alert-sends';
 import { ALERT_STATE } from './search-attribute-keys';
 
-const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds' } });
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
 // Each notification is an activity of its own in the history: an engineer sees who was told and how it went.
 const remote = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -61,7 +64,11 @@ class InvalidTransition extends Error {
  * Further triggers while open add to the alert, never a second page.
  */
 export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> {
-  const ref: AlertSubjectRef = { organizationId: input.organizationId, ruleId: input.ruleId, subjectId: input.subjectId };
+  const ref: AlertSubjectRef = {
+    organizationId: input.organizationId,
+    ruleId: input.ruleId,
+    subjectId: input.subjectId,
+  };
   const pending: SubjectChange[] = [];
   const seenSignals = new Set<string>();
   let ack: { by: string; note?: string } | null = null;
@@ -113,8 +120,10 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
     {
       validator: (req: { by: string; minutes: number }) => {
         openValidator();
-        if (state !== 'triggered' && state !== 'acknowledged') throw new InvalidTransition(`A ${state} alert cannot be snoozed`);
-        if (!Number.isInteger(req.minutes) || req.minutes < 1 || req.minutes > 1440) throw new InvalidTransition('minutes must be a whole number from 1 to 1440');
+        if (state !== 'triggered' && state !== 'acknowledged')
+          throw new InvalidTransition(`A ${state} alert cannot be snoozed`);
+        if (!Number.isInteger(req.minutes) || req.minutes < 1 || req.minutes > 1440)
+          throw new InvalidTransition('minutes must be a whole number from 1 to 1440');
       },
     },
   );
@@ -143,7 +152,8 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   let round = input.resume?.round ?? 0;
   let acknowledgedBy: string | null = input.resume?.acknowledgedBy ?? null;
 
-  const change = (c: Parameters<Activities['recordAlertChange']>[0]['change']) => local.recordAlertChange({ alertId: id, change: c });
+  const change = (c: Parameters<Activities['recordAlertChange']>[0]['change']) =>
+    local.recordAlertChange({ alertId: id, change: c });
   const deliver = async (sends: SendSpec[], actor: string | null) => {
     await Promise.all(
       sends.map(async (spec) => {
@@ -168,7 +178,13 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   };
 
   const resolve = async (by: string, auto: boolean): Promise<string> => {
-    await change({ kind: 'resolved', key: key('resolved'), actor: by, auto, ...(resolveNote && !auto ? { note: resolveNote } : {}) });
+    await change({
+      kind: 'resolved',
+      key: key('resolved'),
+      actor: by,
+      auto,
+      ...(resolveNote && !auto ? { note: resolveNote } : {}),
+    });
     setState('resolved');
     await tellTold('resolve', by);
     // A new trigger that arrived as this one resolved starts the next alert.
@@ -184,14 +200,18 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
     ev = await local.evaluateAlert(ref);
     if (!ev.live) return resolve('vigil (rule or subject removed)', true);
     if (!ev.firing && ev.autoResolve) return resolve('vigil (recovered)', true);
-    if (ev.firing && (!wasFiring || firingSignals > 0)) await change({ kind: 'retriggered', key: key('retriggered'), status: ev.status });
+    if (ev.firing && (!wasFiring || firingSignals > 0))
+      await change({ kind: 'retriggered', key: key('retriggered'), status: ev.status });
     return null;
   };
 
   for (;;) {
     if (workflowInfo().continueAsNewSuggested) {
       await settle();
-      await continueAsNew<typeof alertWorkflow>({ ...ref, resume: { alertId: id, stepIndex, round, acknowledgedBy, seq } });
+      await continueAsNew<typeof alertWorkflow>({
+        ...ref,
+        resume: { alertId: id, stepIndex, round, acknowledgedBy, seq },
+      });
     }
     const by = resolveReq();
     if (by) return resolve(by, false);
@@ -202,13 +222,21 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
         setState('suppressed');
       }
       const untilMs = Date.parse(ev.suppression.until) - Date.now();
-      await condition(() => pending.length > 0 || resolveBy !== null || ack !== null, Math.max(1_000, Math.min(untilMs, 60_000)));
+      await condition(
+        () => pending.length > 0 || resolveBy !== null || ack !== null,
+        Math.max(1_000, Math.min(untilMs, 60_000)),
+      );
       if (resolveReq()) continue;
       const a = ackReq();
       if (a) {
         acknowledgedBy = a.by;
         ack = null;
-        await change({ kind: 'acknowledged', key: key('acknowledged'), actor: a.by, ...(a.note ? { note: a.note } : {}) });
+        await change({
+          kind: 'acknowledged',
+          key: key('acknowledged'),
+          actor: a.by,
+          ...(a.note ? { note: a.note } : {}),
+        });
         setState('acknowledged');
         continue;
       }
@@ -225,9 +253,21 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       const step = ev.steps[stepIndex];
       if (step) {
         const action: AlertAction = stepIndex === 0 && round === 0 ? 'trigger' : 'escalate';
-        const plan = await local.planAlertStep({ organizationId: ref.organizationId, alertId: id, step, action, ...(round > 0 ? { round } : {}) });
+        const plan = await local.planAlertStep({
+          organizationId: ref.organizationId,
+          alertId: id,
+          step,
+          action,
+          ...(round > 0 ? { round } : {}),
+        });
         const skipped = plan.skipped.length ? { skipped: plan.skipped } : {};
-        await change({ kind: stepIndex === 0 ? 'notified_level' : 'escalated', key: key(`step-${round}-${stepIndex}`), level: step.level, pass: step.pass, ...skipped });
+        await change({
+          kind: stepIndex === 0 ? 'notified_level' : 'escalated',
+          key: key(`step-${round}-${stepIndex}`),
+          level: step.level,
+          pass: step.pass,
+          ...skipped,
+        });
         // A channel that is down must not hold the escalation (its retries last about a minute):
         // the level's delay runs from when it was paged, while its sends retry.
         if (patched('page-next-level-on-time')) inFlight.push(deliver(plan.sends, null));
@@ -250,7 +290,9 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       }
     } else {
       // Acknowledged: no more escalation; wait for a resolution, a recovery or a snooze.
-      await condition(() => pending.length > 0 || resolveBy !== null || snooze !== null || (ack !== null && state !== 'acknowledged'));
+      await condition(
+        () => pending.length > 0 || resolveBy !== null || snooze !== null || (ack !== null && state !== 'acknowledged'),
+      );
     }
 
     if (resolveReq()) continue;
@@ -260,7 +302,12 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       ack = null;
       if (state !== 'acknowledged') {
         acknowledgedBy = by;
-        await change({ kind: 'acknowledged', key: key('acknowledged'), actor: by, ...(a.note ? { note: a.note } : {}) });
+        await change({
+          kind: 'acknowledged',
+          key: key('acknowledged'),
+          actor: by,
+          ...(a.note ? { note: a.note } : {}),
+        });
         setState('acknowledged');
         await tellTold('acknowledge', by);
       }
@@ -278,7 +325,10 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       const until_ = Date.now() + req.minutes * minuteMs;
       let cut = false;
       while (Date.now() < until_) {
-        const woke = await condition(() => resolveBy !== null || pending.length > 0 || snooze !== null, until_ - Date.now());
+        const woke = await condition(
+          () => resolveBy !== null || pending.length > 0 || snooze !== null,
+          until_ - Date.now(),
+        );
         if (!woke) break;
         if (resolveBy !== null || snoozeReq() !== null) {
           cut = true;

@@ -1,7 +1,13 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-const { pruneRateLimitCounters, pruneIdempotencyRecords, ensureMaintenanceWorkflows, pruneDeliveredRecords, ensureContractSchedules } = proxyActivities<Activities>({
+const {
+  pruneRateLimitCounters,
+  pruneIdempotencyRecords,
+  ensureMaintenanceWorkflows,
+  pruneDeliveredRecords,
+  ensureContractSchedules,
+} = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
 });

@@ -10,6 +10,13 @@ export { subscriberEmailWorkflow } from './subscriber-email-workflow';
 export { slaStatementWorkflow } from './sla-statement-workflow';
 export { slaPeriodWorkflow } from './sla-period-workflow';
 export { locationWorkflow, locationHeartbeat } from './location-workflow';
-export { alertWorkflow, subjectChangedSignal, acknowledgeAlertUpdate, resolveAlertUpdate, snoozeAlertUpdate, alertStateQuery } from './alert-workflow';
+export {
+  alertWorkflow,
+  subjectChangedSignal,
+  acknowledgeAlertUpdate,
+  resolveAlertUpdate,
+  snoozeAlertUpdate,
+  alertStateQuery,
+} from './alert-workflow';
 export { channelTestWorkflow } from './channel-test-workflow';
 export { alertSweepWorkflow } from './alert-sweep-workflow';

@@ -1,4 +1,12 @@
-import { ActivityFailure, condition, continueAsNew, defineSignal, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { HEARTBEATS_PER_RUN, LOCATION_HEARTBEAT_SIGNAL, type LocationHeartbeat } from '../domain/locations';
 

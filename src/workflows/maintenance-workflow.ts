@@ -1,4 +1,11 @@
-import { condition, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  condition,
+  defineSignal,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { nextMaintenanceStep } from '../domain/maintenance-state';
 

@@ -1,4 +1,12 @@
-import { condition, continueAsNew, defineSignal, proxyLocalActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runCompactRound } from './metric-workflows';
 
@@ -26,7 +34,9 @@ const { planRound } = proxyLocalActivities<Activities>({
  * bucket's next tick (up to a day away). It ends after IDLE_MS without new metrics; the next
  * creation starts it again.
  */
-export async function metricFirstChecksWorkflow(input: { pending?: string[]; idleMs?: number } = {}): Promise<{ checked: number; stored: number }> {
+export async function metricFirstChecksWorkflow(
+  input: { pending?: string[]; idleMs?: number } = {},
+): Promise<{ checked: number; stored: number }> {
   const idleMs = input.idleMs ?? IDLE_MS;
   // A Set keeps the order ids arrived in (deterministic) and checks an id sent twice once.
   const pending = new Set(input.pending ?? []);
@@ -46,7 +56,8 @@ export async function metricFirstChecksWorkflow(input: { pending?: string[]; idl
       const plan = await planRound({ metricIds: ids });
       if (plan.checks.length) stored += (await runCompactRound(plan, 60, { metricIds: ids })).stored;
       checked += ids.length;
-      if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000) await continueAsNew<typeof metricFirstChecksWorkflow>({ pending: [...pending], idleMs: input.idleMs });
+      if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000)
+        await continueAsNew<typeof metricFirstChecksWorkflow>({ pending: [...pending], idleMs: input.idleMs });
     }
   }
 }

@@ -77,11 +77,17 @@ const locationActivities = (location: string, checks: number, scheduleToStartMs:
     retry: { maximumAttempts: 1 },
   });
 
-async function askLocations(batches: { location: string; checks: RoundCheck[] }[], scheduleToStartMs: number, kind: 'probe' | 'recheck', compact = false): Promise<LocationAnswer[]> {
+async function askLocations(
+  batches: { location: string; checks: RoundCheck[] }[],
+  scheduleToStartMs: number,
+  kind: 'probe' | 'recheck',
+  compact = false,
+): Promise<LocationAnswer[]> {
   const settled = await Promise.allSettled(
     batches.map(async (b): Promise<LocationAnswer> => {
       const activities = locationActivities(b.location, b.checks.length, scheduleToStartMs, kind);
-      if (!compact) return { location: b.location, results: (await activities.probeChecks({ checks: b.checks })).results };
+      if (!compact)
+        return { location: b.location, results: (await activities.probeChecks({ checks: b.checks })).results };
       const batch = compactBatch(b.checks);
       return { ...expandAnswer(batch.ids, await activities.probeChecks(batch)), location: b.location };
     }),
@@ -94,27 +100,65 @@ async function askLocations(batches: { location: string; checks: RoundCheck[] }[
  * failing votes are checked once more from another location that answered, and the round's
  * samples (one per metric, with the votes) are stored.
  */
-async function runRound(plan: RoundPlan, intervalSeconds: number): Promise<{ stored: number; answered: string[]; unanswered: number; failing: number; rechecked: number }> {
+async function runRound(
+  plan: RoundPlan,
+  intervalSeconds: number,
+): Promise<{ stored: number; answered: string[]; unanswered: number; failing: number; rechecked: number }> {
   const wait = probeScheduleToStartMs(intervalSeconds);
   const answers = plan.metrics.length ? await askLocations(checksByLocation(plan.metrics), wait, 'probe') : [];
   const pairs = recheckPairs(plan.metrics, indexAnswers(answers));
   let rechecks: RecheckAnswer[] = [];
-  if (pairs.length) rechecks = recheckAnswers(pairs, indexAnswers(await askLocations(recheckBatches(plan.metrics, pairs), wait, 'recheck')));
-  const recorded = plan.metrics.length ? await recordMetricRound({ roundStart: plan.roundStart, metrics: plan.metrics, answers, rechecks }) : { stored: 0, unanswered: 0, failing: 0 };
+  if (pairs.length)
+    rechecks = recheckAnswers(
+      pairs,
+      indexAnswers(await askLocations(recheckBatches(plan.metrics, pairs), wait, 'recheck')),
+    );
+  const recorded = plan.metrics.length
+    ? await recordMetricRound({ roundStart: plan.roundStart, metrics: plan.metrics, answers, rechecks })
+    : { stored: 0, unanswered: 0, failing: 0 };
   return { ...recorded, answered: answers.map((a) => a.location), rechecked: pairs.length };
 }
 
 /** runRound for a compact plan: the same round, with compact batches and a record that reads the metrics again. */
-export async function runCompactRound(plan: CompactRoundPlan, intervalSeconds: number, of: RoundOf): Promise<{ stored: number; asked: string[]; answered: string[]; unanswered: number; failing: number; rechecked: number }> {
+export async function runCompactRound(
+  plan: CompactRoundPlan,
+  intervalSeconds: number,
+  of: RoundOf,
+): Promise<{
+  stored: number;
+  asked: string[];
+  answered: string[];
+  unanswered: number;
+  failing: number;
+  rechecked: number;
+}> {
   const wait = probeScheduleToStartMs(intervalSeconds);
   const checks = plannedRoundChecks(plan.checks, plan.online);
   const batches = checksByLocation(checks);
   const answers = await askLocations(batches, wait, 'probe', true);
   const pairs = recheckPairs(checks, indexAnswers(answers));
   let rechecks: RecheckAnswer[] = [];
-  if (pairs.length) rechecks = recheckAnswers(pairs, indexAnswers(await askLocations(recheckBatches(checks, pairs), wait, 'recheck', true)));
-  const recorded = checks.length ? await recordRound({ of, roundStart: plan.roundStart, online: plan.online, ids: checks.map((c) => c.metricId), answers, rechecks }) : { stored: 0, unanswered: 0, failing: 0 };
-  return { ...recorded, asked: batches.map((b) => b.location), answered: answers.map((a) => a.location), rechecked: pairs.length };
+  if (pairs.length)
+    rechecks = recheckAnswers(
+      pairs,
+      indexAnswers(await askLocations(recheckBatches(checks, pairs), wait, 'recheck', true)),
+    );
+  const recorded = checks.length
+    ? await recordRound({
+        of,
+        roundStart: plan.roundStart,
+        online: plan.online,
+        ids: checks.map((c) => c.metricId),
+        answers,
+        rechecks,
+      })
+    : { stored: 0, unanswered: 0, failing: 0 };
+  return {
+    ...recorded,
+    asked: batches.map((b) => b.location),
+    answered: answers.map((a) => a.location),
+    rechecked: pairs.length,
+  };
 }
 
 const { sweepMetrics, maintainSamplePartitions } = proxyActivities<Activities>({
@@ -161,16 +205,42 @@ export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
   if (patched(PROBE_LOCATIONS_PATCH) && patched(COMPACT_ROUNDS_PATCH)) {
     const bucket = { intervalSeconds: input.intervalSeconds, slot: input.slot };
     const plan = await planRound({ bucket });
-    if (plan.found === 0) return { metrics: 0, stored: 0, startedLateMs: plan.startedLateMs, retired: await retireEmptyMetricBucket(input) };
+    if (plan.found === 0)
+      return {
+        metrics: 0,
+        stored: 0,
+        startedLateMs: plan.startedLateMs,
+        retired: await retireEmptyMetricBucket(input),
+      };
     const { asked, answered, ...round } = await runCompactRound(plan, input.intervalSeconds, { bucket });
-    return { metrics: plan.found, startedLateMs: plan.startedLateMs, roundStart: plan.roundStart, locations: { asked, answered }, unlocated: plan.found - plan.checks.length, ...round };
+    return {
+      metrics: plan.found,
+      startedLateMs: plan.startedLateMs,
+      roundStart: plan.roundStart,
+      locations: { asked, answered },
+      unlocated: plan.found - plan.checks.length,
+      ...round,
+    };
   }
   if (patched(PROBE_LOCATIONS_PATCH)) {
     const plan = await planMetricRound({ bucket: { intervalSeconds: input.intervalSeconds, slot: input.slot } });
-    if (plan.found === 0) return { metrics: 0, stored: 0, startedLateMs: plan.startedLateMs, retired: await retireEmptyMetricBucket(input) };
+    if (plan.found === 0)
+      return {
+        metrics: 0,
+        stored: 0,
+        startedLateMs: plan.startedLateMs,
+        retired: await retireEmptyMetricBucket(input),
+      };
     const { answered, ...round } = await runRound(plan, input.intervalSeconds);
     const asked = checksByLocation(plan.metrics).map((b) => b.location);
-    return { metrics: plan.found, startedLateMs: plan.startedLateMs, roundStart: plan.roundStart, locations: { asked, answered }, unlocated: plan.found - plan.metrics.length, ...round };
+    return {
+      metrics: plan.found,
+      startedLateMs: plan.startedLateMs,
+      roundStart: plan.roundStart,
+      locations: { asked, answered },
+      unlocated: plan.found - plan.metrics.length,
+      ...round,
+    };
   }
   const run = await runCloudMetricBucket(input);
   if (run.metrics > 0) return run;
@@ -178,7 +248,12 @@ export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
 }
 
 /** Started by the `vigil-metric-sweep` schedule: heartbeat ages, silent agents, sample partitions. */
-export async function metricSweepWorkflow(): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing?: number; partitionsCreated: number }> {
+export async function metricSweepWorkflow(): Promise<{
+  heartbeats: number;
+  silent: number;
+  alertHeartbeatsMissing?: number;
+  partitionsCreated: number;
+}> {
   const swept = await sweepMetrics();
   const partitions = await maintainSamplePartitions();
   return { ...swept, partitionsCreated: partitions.created.length };

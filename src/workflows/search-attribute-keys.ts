@@ -15,7 +15,18 @@ export const ALERT_RULE = defineSearchAttributeKey('VigilAlertRule', SearchAttri
 export const ALERT_SUBJECT = defineSearchAttributeKey('VigilAlertSubject', SearchAttributeType.KEYWORD);
 export const ALERT_STATE = defineSearchAttributeKey('VigilAlertState', SearchAttributeType.KEYWORD);
 
-export const ALL_SEARCH_ATTRIBUTE_KEYS = [ORGANIZATION_ID, RESOURCE_KIND, RESOURCE_ID, SLA_CONTRACT, SLA_PERIOD, SLA_STATE, SLA_REVISION, ALERT_RULE, ALERT_SUBJECT, ALERT_STATE];
+export const ALL_SEARCH_ATTRIBUTE_KEYS = [
+  ORGANIZATION_ID,
+  RESOURCE_KIND,
+  RESOURCE_ID,
+  SLA_CONTRACT,
+  SLA_PERIOD,
+  SLA_STATE,
+  SLA_REVISION,
+  ALERT_RULE,
+  ALERT_SUBJECT,
+  ALERT_STATE,
+];
 
 /** What an alert run carries from its start (the state is upserted as it changes). */
 export function alertSearchAttributes(organizationId: string, ruleId: string, subjectId: string) {

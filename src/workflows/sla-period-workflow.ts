@@ -3,7 +3,10 @@ import type { Activities } from '../activities';
 import { slaStatementSearchAttributes, slaStatementWorkflowId } from './search-attribute-keys';
 import { type SlaTimings, slaStatementWorkflow } from './sla-statement-workflow';
 
-const { slaPeriodDue } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
+const { slaPeriodDue } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
 
 export interface SlaPeriodInput {
   organizationId: string;
@@ -17,12 +20,23 @@ export interface SlaPeriodInput {
  * id, and leaves it running. A period whose workflow already ran is left alone.
  */
 export async function slaPeriodWorkflow(input: SlaPeriodInput): Promise<string> {
-  const due = await slaPeriodDue({ organizationId: input.organizationId, contractId: input.contractId, at: Date.now() });
+  const due = await slaPeriodDue({
+    organizationId: input.organizationId,
+    contractId: input.contractId,
+    at: Date.now(),
+  });
   if (!due) return 'nothing_due';
   try {
     await startChild(slaStatementWorkflow, {
       workflowId: slaStatementWorkflowId(input.contractId, due.period),
-      args: [{ organizationId: input.organizationId, contractId: input.contractId, period: due.period, timings: input.timings }],
+      args: [
+        {
+          organizationId: input.organizationId,
+          contractId: input.contractId,
+          period: due.period,
+          timings: input.timings,
+        },
+      ],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: slaStatementSearchAttributes(input.organizationId, input.contractId, due.period),

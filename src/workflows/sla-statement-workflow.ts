@@ -18,11 +18,26 @@ import { SLA_REVISION, SLA_STATE } from './search-attribute-keys';
 
 const acts = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['not_found', 'statement_closed', 'no_billing_contact', 'invalid_transition', 'stale_revision', 'approver_is_submitter'] },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: [
+      'not_found',
+      'statement_closed',
+      'no_billing_contact',
+      'invalid_transition',
+      'stale_revision',
+      'approver_is_submitter',
+    ],
+  },
 });
 
 /** Reminders are a courtesy: a few attempts, then the run goes on without them. */
-const reminders = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 } });
+const reminders = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
+});
 
 const DAY_MS = 86_400_000;
 
@@ -35,7 +50,11 @@ export interface SlaTimings {
   correctionWindowMs: number;
 }
 
-export const DEFAULT_SLA_TIMINGS: SlaTimings = { reminderAfterMs: 3 * DAY_MS, escalateAfterMs: 7 * DAY_MS, correctionWindowMs: 90 * DAY_MS };
+export const DEFAULT_SLA_TIMINGS: SlaTimings = {
+  reminderAfterMs: 3 * DAY_MS,
+  escalateAfterMs: 7 * DAY_MS,
+  correctionWindowMs: 90 * DAY_MS,
+};
 
 export interface SlaStatementInput {
   organizationId: string;
@@ -46,7 +65,9 @@ export interface SlaStatementInput {
 }
 
 /** Each finance action is a workflow update: validated against the current revision before it is accepted. */
-export const slaUpdates: Readonly<Record<StatementAction, ReturnType<typeof defineUpdate<StatementFactsView, [ActionInput]>>>> = {
+export const slaUpdates: Readonly<
+  Record<StatementAction, ReturnType<typeof defineUpdate<StatementFactsView, [ActionInput]>>>
+> = {
   submit: defineUpdate<StatementFactsView, [ActionInput]>('submit'),
   approve: defineUpdate<StatementFactsView, [ActionInput]>('approve'),
   request_changes: defineUpdate<StatementFactsView, [ActionInput]>('requestChanges'),
@@ -90,11 +111,26 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
   };
 
   /** Why `request` may not run on the current revision `facts`, checked when accepted and again when its turn comes. */
-  const refuse = (facts: StatementFactsView, action: StatementAction, request: ActionInput): ApplicationFailure | null => {
+  const refuse = (
+    facts: StatementFactsView,
+    action: StatementAction,
+    request: ActionInput,
+  ): ApplicationFailure | null => {
     if (request.statementId !== undefined && request.statementId !== facts.statementId) {
-      return refusal('stale_revision', `The statement is now revision ${facts.revision} (${facts.statementId}); act on that one.`);
+      return refusal(
+        'stale_revision',
+        `The statement is now revision ${facts.revision} (${facts.statementId}); act on that one.`,
+      );
     }
-    const why = refuseTransition({ state: facts.state as StatementState, revision: facts.revision, sha256: facts.sha256, submittedBy: facts.submittedBy }, { ...request, action });
+    const why = refuseTransition(
+      {
+        state: facts.state as StatementState,
+        revision: facts.revision,
+        sha256: facts.sha256,
+        submittedBy: facts.submittedBy,
+      },
+      { ...request, action },
+    );
     return why ? refusal(why.token, why.detail) : null;
   };
 
@@ -106,7 +142,11 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
         // written before the draft activity's result reaches the workflow), so it is never refused for it.
         if (!current) {
           await condition(() => current !== null || closed);
-          if (!current) throw refusal('statement_closed', 'The contract is not in effect during this period: no statement was drafted.');
+          if (!current)
+            throw refusal(
+              'statement_closed',
+              'The contract is not in effect during this period: no statement was drafted.',
+            );
         }
         // One action at a time: every waiter wakes in the same activation, so each checks again.
         while (busy) await condition(() => !busy);
@@ -117,7 +157,8 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
           const stale = refuse(taken, action, request);
           if (stale) throw stale;
           const operationId = `${workflowInfo().workflowId}/${currentUpdateInfo()?.id ?? `${action}:${changes}`}`;
-          const outcome = action === 'deliver' ? await acts.deliverSlaStatement({ ref, statementId: taken.statementId }) : {};
+          const outcome =
+            action === 'deliver' ? await acts.deliverSlaStatement({ ref, statementId: taken.statementId }) : {};
           const facts = await acts.applySlaAction({ ref, input: { ...request, action }, operationId, outcome });
           if (action === 'deliver') deliveredAt = Date.now();
           publish(facts);
@@ -128,7 +169,11 @@ export async function slaStatementWorkflow(input: SlaStatementInput): Promise<st
       },
       {
         validator: (request: ActionInput) => {
-          if (closed) throw refusal('statement_closed', 'The statement\'s period is closed: it is void or its correction window has passed.');
+          if (closed)
+            throw refusal(
+              'statement_closed',
+              "The statement's period is closed: it is void or its correction window has passed.",
+            );
           if (!current) return; // still drafting: the handler waits for it, then checks
           const why = refuse(current, action, request);
           if (why) throw why;

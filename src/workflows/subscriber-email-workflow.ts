@@ -2,11 +2,18 @@ import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio
 import type { Activities } from '../activities';
 
 const retry = { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' } as const;
-const { planSubscriberEmails, finishSubscriberEmails } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', retry });
+const { planSubscriberEmails, finishSubscriberEmails } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry,
+});
 // A batch heartbeats while it sends: one whose completion was lost (the server unreachable for
 // longer than the worker retries reporting it) is re-run after 30 s, not after 5 minutes. Re-running
 // sends nothing twice: each outcome is recorded as it happens.
-const { sendSubscriberEmails } = proxyActivities<Activities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: '30 seconds', retry });
+const { sendSubscriberEmails } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry,
+});
 
 export interface SubscriberEmailInput {
   organizationId: string;
@@ -39,7 +46,8 @@ export async function subscriberEmailWorkflow(input: SubscriberEmailInput): Prom
     if (r.pending === 0) break;
     if (r.nextDueInMs !== null && r.nextDueInMs > 0) await sleep(r.nextDueInMs);
     // Very large lists: start a fresh history rather than grow one without bound.
-    if (workflowInfo().historyLength > 5_000) await continueAsNew<typeof subscriberEmailWorkflow>({ ...input, planned: true, totals });
+    if (workflowInfo().historyLength > 5_000)
+      await continueAsNew<typeof subscriberEmailWorkflow>({ ...input, planned: true, totals });
   }
   await finishSubscriberEmails(input.eventId);
   return totals;

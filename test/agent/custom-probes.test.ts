@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type CustomProbeRegistry, customProbeTimeoutMs, loadCustomProbes, loadCustomProbesFromEnv, runCustomProbe } from '../../src/agent/custom-probes';
+import {
+  type CustomProbeRegistry,
+  customProbeTimeoutMs,
+  loadCustomProbes,
+  loadCustomProbesFromEnv,
+  runCustomProbe,
+} from '../../src/agent/custom-probes';
 
 /**
  * Real modules written to a temp directory and loaded the way the agent loads
@@ -42,25 +48,43 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('loadCustomProbes', () => {
   it('registers the named functions of a CommonJS module, nothing else', () => {
-    expect([...registry.keys()].sort()).toEqual(['badMetadata', 'configError', 'hangs', 'queueDepth', 'returnsInfinity', 'returnsNaN', 'returnsString', 'syncValue', 'throws', 'withMetadata']);
+    expect([...registry.keys()].sort()).toEqual([
+      'badMetadata',
+      'configError',
+      'hangs',
+      'queueDepth',
+      'returnsInfinity',
+      'returnsNaN',
+      'returnsString',
+      'syncValue',
+      'throws',
+      'withMetadata',
+    ]);
   });
 
   // Jest's module system cannot load ESM, so this runs where the agent runs: a plain Node process.
   it('registers the named and default-object functions of an ESM module', async () => {
     const script = path.join(dir, 'load-esm.js');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       const { loadCustomProbes, runCustomProbe } = require(${JSON.stringify(path.resolve(__dirname, '../../src/agent/custom-probes.ts'))});
       loadCustomProbes(${JSON.stringify(path.join(dir, 'probes.mjs'))}).then(async (r) => {
         process.stdout.write(JSON.stringify({ names: [...r.keys()].sort(), outcome: await runCustomProbe(r, 'fromEsm', {}) }));
-      });`);
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: path.resolve(__dirname, '../..') });
+      });`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+      cwd: path.resolve(__dirname, '../..'),
+    });
     const { names, outcome } = JSON.parse(stdout) as { names: string[]; outcome: unknown };
     expect(names).toEqual(['fromDefault', 'fromEsm']);
     expect(outcome).toMatchObject({ value: 5, reason: null, metadata: { kind: 'esm' } });
   });
 
   it('reads the module path from VIGIL_CUSTOM_PROBES_MODULE, an empty registry when unset', async () => {
-    expect((await loadCustomProbesFromEnv({ VIGIL_CUSTOM_PROBES_MODULE: path.join(dir, 'probes.js') })).has('queueDepth')).toBe(true);
+    expect(
+      (await loadCustomProbesFromEnv({ VIGIL_CUSTOM_PROBES_MODULE: path.join(dir, 'probes.js') })).has('queueDepth'),
+    ).toBe(true);
     expect((await loadCustomProbesFromEnv({})).size).toBe(0);
   });
 
@@ -71,7 +95,12 @@ describe('loadCustomProbes', () => {
 
 describe('runCustomProbe', () => {
   it('answers the number a probe returns, any unit', async () => {
-    expect(await runCustomProbe(registry, 'queueDepth', {})).toEqual({ value: 42, unit: null, value_description: 'custom probe queueDepth', reason: null });
+    expect(await runCustomProbe(registry, 'queueDepth', {})).toEqual({
+      value: 42,
+      unit: null,
+      value_description: 'custom probe queueDepth',
+      reason: null,
+    });
   });
 
   it('answers { value, metadata } with the agent environment and the config, keeping scalar metadata', async () => {
@@ -85,7 +114,11 @@ describe('runCustomProbe', () => {
   });
 
   it('answers custom_probe_not_found for a name not registered', async () => {
-    expect(await runCustomProbe(registry, 'nope', {})).toMatchObject({ value: null, reason: 'custom_probe_not_found', metadata: { probe: 'nope' } });
+    expect(await runCustomProbe(registry, 'nope', {})).toMatchObject({
+      value: null,
+      reason: 'custom_probe_not_found',
+      metadata: { probe: 'nope' },
+    });
     expect((await runCustomProbe(new Map(), 'queueDepth', {})).reason).toBe('custom_probe_not_found');
   });
 
@@ -96,7 +129,11 @@ describe('runCustomProbe', () => {
   });
 
   it('answers custom_probe_config_invalid when the probe throws a ConfigError', async () => {
-    expect(await runCustomProbe(registry, 'configError', {})).toMatchObject({ value: null, reason: 'custom_probe_config_invalid', metadata: { error: 'threshold missing' } });
+    expect(await runCustomProbe(registry, 'configError', {})).toMatchObject({
+      value: null,
+      reason: 'custom_probe_config_invalid',
+      metadata: { error: 'threshold missing' },
+    });
   });
 
   it('answers custom_probe_error with metadata.error and the first lines of metadata.stack', async () => {
@@ -116,12 +153,18 @@ describe('runCustomProbe', () => {
   });
 
   it('caps the timeout at 30 s (10 s when none or a non-finite one is given)', async () => {
-    expect([120_000, 30_001, 30_000, 250, 0, undefined, NaN].map(customProbeTimeoutMs)).toEqual([30_000, 30_000, 30_000, 250, 1, 10_000, 10_000]);
+    expect([120_000, 30_001, 30_000, 250, 0, undefined, NaN].map(customProbeTimeoutMs)).toEqual([
+      30_000, 30_000, 30_000, 250, 1, 10_000, 10_000,
+    ]);
     expect((await runCustomProbe(registry, 'queueDepth', {}, { timeoutMs: 120_000 })).value).toBe(42);
   });
 
   it('answers custom_probe_bad_return for a string or malformed metadata', async () => {
-    expect(await runCustomProbe(registry, 'returnsString', {})).toMatchObject({ value: null, reason: 'custom_probe_bad_return', metadata: { returned: 'string' } });
+    expect(await runCustomProbe(registry, 'returnsString', {})).toMatchObject({
+      value: null,
+      reason: 'custom_probe_bad_return',
+      metadata: { returned: 'string' },
+    });
     expect((await runCustomProbe(registry, 'badMetadata', {})).reason).toBe('custom_probe_bad_return');
   });
 

@@ -54,9 +54,18 @@ describe('authentication (spec §5)', () => {
     const org = await api.createOrg('team');
     expect((await api.request('GET', '/v1/services', { key: org.key })).status).toBe(200);
     await api.updateOrg(org.id, { plan: 'free' });
-    await eventually(async () => expect((await api.request('GET', '/v1/services', { key: org.key })).body.title).toBe('plan_does_not_permit_api'), 1000);
+    await eventually(
+      async () =>
+        expect((await api.request('GET', '/v1/services', { key: org.key })).body.title).toBe(
+          'plan_does_not_permit_api',
+        ),
+      1000,
+    );
     await api.updateOrg(org.id, { plan: 'team' });
-    await eventually(async () => expect((await api.request('GET', '/v1/services', { key: org.key })).status).toBe(200), 1000);
+    await eventually(
+      async () => expect((await api.request('GET', '/v1/services', { key: org.key })).status).toBe(200),
+      1000,
+    );
   });
 
   it('answers 403 forbidden naming the missing scope', async () => {

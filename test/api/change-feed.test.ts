@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([a.close(), b.close()]));
 
-const names = async (api: ApiHarness, key: string) => (await api.request('GET', '/v1/services', { key })).body.items.map((s: { name: string }) => s.name);
+const names = async (api: ApiHarness, key: string) =>
+  (await api.request('GET', '/v1/services', { key })).body.items.map((s: { name: string }) => s.name);
 
 describe('cached reads follow every write, wherever it is made', () => {
   it('an instance that cached a list sees a write made through another instance', async () => {
@@ -35,9 +36,12 @@ describe('cached reads follow every write, wherever it is made', () => {
     await names(a, org.key);
     let resets = 0;
     a.changeFeed.on('reset', () => resets++);
-    await a.orm.em.fork().getConnection().execute(
-      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'vigil-change-feed' and datname = current_database()`,
-    );
+    await a.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'vigil-change-feed' and datname = current_database()`,
+      );
     await eventually(async () => expect(resets).toBeGreaterThan(0), 2000);
     await eventually(async () => expect(a.changeFeed.live).toBe(true), 5000);
     await a.request('POST', '/v1/services', { key: org.key, body: { name: 'y' } });

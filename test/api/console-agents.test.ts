@@ -40,7 +40,11 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const decode = (s: string) => s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&').replace(/&quot;/g, '"');
+const decode = (s: string) =>
+  s
+    .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"');
 /** The text of a read-only field (`<textarea id=…>`), as the browser copies it. */
 const inputValue = (html: string, id: string) => {
   const m = new RegExp(`<textarea[^>]*id="${id}"[^>]*>([^<]*)</textarea>`).exec(html);
@@ -121,7 +125,10 @@ describe('registering an agent in the console', () => {
     // The stranger replays the operator's cookie on their own agent's page: bound to the session and agent, it shows nothing.
     const theirs = await register(stranger, 'their edge');
     const cookie = /vigil_new_agent=([^;]+)/.exec(res.setCookie!)![1]!;
-    const replay = await fetch(`${api.baseUrl}${theirs.headers.get('location')}`, { headers: { cookie: `${stranger.cookie}; vigil_new_agent=${cookie}` }, redirect: 'manual' });
+    const replay = await fetch(`${api.baseUrl}${theirs.headers.get('location')}`, {
+      headers: { cookie: `${stranger.cookie}; vigil_new_agent=${cookie}` },
+      redirect: 'manual',
+    });
     const html = await replay.text();
     expect(replay.status).toBe(200);
     expect(html).not.toContain('id="agent-token"');

@@ -22,7 +22,11 @@ let viewer: ConsoleClient;
 let finance: ConsoleClient;
 
 const run = randomUUID().slice(0, 8);
-const emails = { operator: `ops-${run}@alerting.test`, viewer: `viewer-${run}@alerting.test`, finance: `money-${run}@alerting.test` };
+const emails = {
+  operator: `ops-${run}@alerting.test`,
+  viewer: `viewer-${run}@alerting.test`,
+  finance: `money-${run}@alerting.test`,
+};
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
@@ -64,7 +68,15 @@ function fieldError(html: string, name: string): string | null {
   return m ? textOf(m[1]!) : null;
 }
 
-const ids: { channel?: string; webhookChannel?: string; policy?: string; schedule?: string; rule?: string; alert?: string; resolvedAlert?: string } = {};
+const ids: {
+  channel?: string;
+  webhookChannel?: string;
+  policy?: string;
+  schedule?: string;
+  rule?: string;
+  alert?: string;
+  resolvedAlert?: string;
+} = {};
 
 describe('console alerting: configuration through the forms', () => {
   it('shows Alerts and On call in the navigation of every role', async () => {
@@ -75,7 +87,9 @@ describe('console alerting: configuration through the forms', () => {
     }
     // Nothing set up yet: the Alerts page says where to start, in order, with links.
     const alerts = textOf((await operator.get('/console/alerts')).text);
-    expect(alerts).toMatch(/Set up alerting in three steps to do 1\. A notification channel .* 0 so far · Add one to do 2\. An escalation policy .* 0 so far · Add one to do 3\. An alert rule .* 0 so far · Add one/);
+    expect(alerts).toMatch(
+      /Set up alerting in three steps to do 1\. A notification channel .* 0 so far · Add one to do 2\. An escalation policy .* 0 so far · Add one to do 3\. An alert rule .* 0 so far · Add one/,
+    );
     expect(textOf((await viewer.get('/console/alerts')).text)).not.toContain('Add one');
   });
 
@@ -84,7 +98,13 @@ describe('console alerting: configuration through the forms', () => {
     expect(form.status).toBe(200);
     const created = await followed(
       operator,
-      await operator.post('/console/alerts/channels/new', { _csrf: csrfOf(form.text), name: '#ops <alerts>', type: 'slack', url: 'https://hooks.slack.test/services/T000/B000/secret-token', enabled: 'true' }),
+      await operator.post('/console/alerts/channels/new', {
+        _csrf: csrfOf(form.text),
+        name: '#ops <alerts>',
+        type: 'slack',
+        url: 'https://hooks.slack.test/services/T000/B000/secret-token',
+        enabled: 'true',
+      }),
     );
     ids.channel = /\/console\/alerts\/channels\/([0-9a-f-]{36})$/.exec(created.location)![1];
     expect(created.text).toContain('Channel created.');
@@ -99,10 +119,23 @@ describe('console alerting: configuration through the forms', () => {
     // Edit: a new name; the URL left empty keeps the sealed one.
     const edit = await operator.get(`/console/alerts/channels/${ids.channel}/edit`);
     expect(edit.text).not.toContain('secret-token');
-    const saved = await followed(operator, await operator.post(`/console/alerts/channels/${ids.channel}/edit`, { _csrf: csrfOf(edit.text), name: '#ops-alerts', url: '', enabled: 'true' }));
+    const saved = await followed(
+      operator,
+      await operator.post(`/console/alerts/channels/${ids.channel}/edit`, {
+        _csrf: csrfOf(edit.text),
+        name: '#ops-alerts',
+        url: '',
+        enabled: 'true',
+      }),
+    );
     expect(saved.text).toContain('Channel saved.');
     const fromApi = await org.call('GET', `/v1/notification-channels/${ids.channel}`);
-    expect(fromApi.body).toMatchObject({ name: '#ops-alerts', type: 'slack', secret_hint: 'hooks.slack.test', enabled: true });
+    expect(fromApi.body).toMatchObject({
+      name: '#ops-alerts',
+      type: 'slack',
+      secret_hint: 'hooks.slack.test',
+      enabled: true,
+    });
 
     const test = await operator.post(`/console/alerts/channels/${ids.channel}/test`, { _csrf: csrfOf(saved.text) });
     expect(test.status).toBe(503);
@@ -114,15 +147,30 @@ describe('console alerting: configuration through the forms', () => {
     expect(test.text).toContain('<h1>Channel: #ops-alerts</h1>');
   });
 
-  it('shows the signing secret of a webhook channel once, and the API\'s errors next to their fields', async () => {
+  it("shows the signing secret of a webhook channel once, and the API's errors next to their fields", async () => {
     const form = await operator.get('/console/alerts/channels/new');
-    const created = await followed(operator, await operator.post('/console/alerts/channels/new', { _csrf: csrfOf(form.text), name: 'Bridge', type: 'webhook', url: 'https://bridge.example.com/vigil', enabled: 'true' }));
+    const created = await followed(
+      operator,
+      await operator.post('/console/alerts/channels/new', {
+        _csrf: csrfOf(form.text),
+        name: 'Bridge',
+        type: 'webhook',
+        url: 'https://bridge.example.com/vigil',
+        enabled: 'true',
+      }),
+    );
     ids.webhookChannel = /\/channels\/([0-9a-f-]{36})$/.exec(created.location)![1];
     const secret = /signing secret, shown only now: (whsec_[A-Za-z0-9+/=]+)/.exec(textOf(created.text))?.[1];
     expect(secret).toMatch(/^whsec_/);
     expect((await operator.get(created.location)).text).not.toContain(secret!);
 
-    const bad = await operator.post('/console/alerts/channels/new', { _csrf: csrfOf(form.text), name: '  ', type: 'pagerduty', routing_key: 'too-short', url: 'ignored' });
+    const bad = await operator.post('/console/alerts/channels/new', {
+      _csrf: csrfOf(form.text),
+      name: '  ',
+      type: 'pagerduty',
+      routing_key: 'too-short',
+      url: 'ignored',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('validation_failed');
     expect(fieldError(bad.text, 'routing_key')).toBeTruthy();
@@ -132,7 +180,12 @@ describe('console alerting: configuration through the forms', () => {
     expect(bad.text).toContain('<option value="pagerduty" selected>');
     expect(bad.text).not.toContain('too-short');
 
-    const email = await operator.post('/console/alerts/channels/new', { _csrf: csrfOf(form.text), name: 'Mail', type: 'email', addresses: 'ops@example.com\nnot-an-address' });
+    const email = await operator.post('/console/alerts/channels/new', {
+      _csrf: csrfOf(form.text),
+      name: 'Mail',
+      type: 'email',
+      addresses: 'ops@example.com\nnot-an-address',
+    });
     expect(email.status).toBe(400);
     expect(fieldError(email.text, 'addresses')).toBeTruthy();
     expect(email.text).toContain('not-an-address</textarea>');
@@ -143,7 +196,12 @@ describe('console alerting: configuration through the forms', () => {
     expect(form.text).toContain(`value="${ids.channel}"`);
     expect(form.text).toContain(`value="${emails.operator}"`);
     // No target at all: the API's "at least one level", as a readable summary.
-    const empty = await operator.post('/console/on-call/policies/new', { _csrf: csrfOf(form.text), name: 'Nobody', 'levels.0.delay_minutes': '15', repeat: '0' });
+    const empty = await operator.post('/console/on-call/policies/new', {
+      _csrf: csrfOf(form.text),
+      name: 'Nobody',
+      'levels.0.delay_minutes': '15',
+      repeat: '0',
+    });
     expect(empty.status).toBe(400);
     expect(textOf(empty.text)).toMatch(/Levels: must hold at least one level/);
 
@@ -162,21 +220,50 @@ describe('console alerting: configuration through the forms', () => {
     );
     expect(created.location).toBe('/console/on-call/policies');
     expect(created.text).toContain('Escalation policy &#34;Checkout escalation&#34; created.');
-    expect(textOf(created.text)).toMatch(/Checkout escalation channel #ops-alerts; then 10 min [^ ]+@alerting\.test; then 30 min 1 more time/);
+    expect(textOf(created.text)).toMatch(
+      /Checkout escalation channel #ops-alerts; then 10 min [^ ]+@alerting\.test; then 30 min 1 more time/,
+    );
     const policies = await org.call('GET', '/v1/escalation-policies');
     const policy = policies.body.items.find((p: { name: string }) => p.name === 'Checkout escalation');
     ids.policy = policy.id;
-    expect(policy).toMatchObject({ repeat: 1, levels: [{ delay_minutes: 10, targets: [{ type: 'channel', id: ids.channel }] }, { delay_minutes: 30, targets: [{ type: 'user', email: emails.operator }] }] });
+    expect(policy).toMatchObject({
+      repeat: 1,
+      levels: [
+        { delay_minutes: 10, targets: [{ type: 'channel', id: ids.channel }] },
+        { delay_minutes: 30, targets: [{ type: 'user', email: emails.operator }] },
+      ],
+    });
 
     // A delay out of range in the second slot shows next to that slot's field.
     const edit = await operator.get(`/console/on-call/policies/${ids.policy}/edit`);
     expect(edit.text).toMatch(new RegExp(`name="levels\\.0\\.channels" value="${ids.channel}" checked`));
-    const refused = await operator.post(`/console/on-call/policies/${ids.policy}/edit`, { _csrf: csrfOf(edit.text), name: 'Checkout escalation', 'levels.0.channels': ids.channel!, 'levels.0.delay_minutes': '10', 'levels.1.users': emails.operator, 'levels.1.delay_minutes': '9999', repeat: '1' });
+    const refused = await operator.post(`/console/on-call/policies/${ids.policy}/edit`, {
+      _csrf: csrfOf(edit.text),
+      name: 'Checkout escalation',
+      'levels.0.channels': ids.channel!,
+      'levels.0.delay_minutes': '10',
+      'levels.1.users': emails.operator,
+      'levels.1.delay_minutes': '9999',
+      repeat: '1',
+    });
     expect(refused.status).toBe(400);
     expect(fieldError(refused.text, 'levels.1.delay_minutes')).toMatch(/1 to 1440|1440/);
-    const saved = await followed(operator, await operator.post(`/console/on-call/policies/${ids.policy}/edit`, { _csrf: csrfOf(edit.text), name: 'Checkout: page then lead', 'levels.0.channels': ids.channel!, 'levels.0.delay_minutes': '5', repeat: '0' }));
+    const saved = await followed(
+      operator,
+      await operator.post(`/console/on-call/policies/${ids.policy}/edit`, {
+        _csrf: csrfOf(edit.text),
+        name: 'Checkout: page then lead',
+        'levels.0.channels': ids.channel!,
+        'levels.0.delay_minutes': '5',
+        repeat: '0',
+      }),
+    );
     expect(saved.text).toContain('saved.');
-    expect((await org.call('GET', `/v1/escalation-policies/${ids.policy}`)).body).toMatchObject({ name: 'Checkout: page then lead', repeat: 0, levels: [{ delay_minutes: 5 }] });
+    expect((await org.call('GET', `/v1/escalation-policies/${ids.policy}`)).body).toMatchObject({
+      name: 'Checkout: page then lead',
+      repeat: 0,
+      levels: [{ delay_minutes: 5 }],
+    });
   });
 
   it('creates an on-call schedule with a console user, shows 14 days of shifts, and names an unknown participant next to the field', async () => {
@@ -202,16 +289,29 @@ describe('console alerting: configuration through the forms', () => {
       'overrides.0.start_at': '',
       'overrides.0.end_at': '',
     };
-    const unknown = await operator.post('/console/on-call/schedules/new', { ...base, 'layers.0.rotation.participants': `${emails.operator}\nstranger@nowhere.test` });
+    const unknown = await operator.post('/console/on-call/schedules/new', {
+      ...base,
+      'layers.0.rotation.participants': `${emails.operator}\nstranger@nowhere.test`,
+    });
     expect(unknown.status).toBe(400);
     expect(fieldError(unknown.text, 'layers.0.rotation.participants')).toBe('Not a console user of this organization');
     expect(unknown.text).toContain('stranger@nowhere.test</textarea>');
 
-    const badZone = await operator.post('/console/on-call/schedules/new', { ...base, timezone: 'Mars/Olympus', 'layers.0.rotation.participants': emails.operator });
+    const badZone = await operator.post('/console/on-call/schedules/new', {
+      ...base,
+      timezone: 'Mars/Olympus',
+      'layers.0.rotation.participants': emails.operator,
+    });
     expect(badZone.status).toBe(400);
     expect(fieldError(badZone.text, 'timezone')).toMatch(/IANA time zone/);
 
-    const created = await followed(operator, await operator.post('/console/on-call/schedules/new', { ...base, 'layers.0.rotation.participants': emails.operator }));
+    const created = await followed(
+      operator,
+      await operator.post('/console/on-call/schedules/new', {
+        ...base,
+        'layers.0.rotation.participants': emails.operator,
+      }),
+    );
     ids.schedule = /\/schedules\/([0-9a-f-]{36})$/.exec(created.location)![1];
     expect(created.text).toContain('Schedule created.');
     expect(created.text).toContain('<h2 id="shifts">Next 14 days</h2>');
@@ -225,7 +325,16 @@ describe('console alerting: configuration through the forms', () => {
     expect(to! - from!).toBe(14 * 24 * HOUR);
     expect(textOf(created.text)).toContain(`On call now ${emails.operator}`);
     expect((await org.call('GET', `/v1/on-call/schedules/${ids.schedule}`)).body.layers).toEqual([
-      { name: 'Primary', rotation: { kind: 'weekly', handoff_time: '09:00', handoff_weekday: 1, starts_on: '2026-01-05', participants: [emails.operator] } },
+      {
+        name: 'Primary',
+        rotation: {
+          kind: 'weekly',
+          handoff_time: '09:00',
+          handoff_weekday: 1,
+          starts_on: '2026-01-05',
+          participants: [emails.operator],
+        },
+      },
     ]);
   });
 
@@ -239,11 +348,23 @@ describe('console alerting: configuration through the forms', () => {
     const now = Date.now();
     const local = (ms: number) => new Date(ms).toISOString().slice(0, 16);
     const form: Record<string, string> = { _csrf: csrfOf(edit.text) };
-    for (const m of edit.text.matchAll(/<input type="(?:text|number|email|datetime-local)" id="[^"]+" name="([^"]+)"[^>]*value="([^"]*)">/g)) form[m[1]!] = m[2]!.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
-    for (const m of edit.text.matchAll(/<select id="[^"]+" name="([^"]+)"[^>]*>(.*?)<\/select>/g)) form[m[1]!] = /<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? '';
-    for (const m of edit.text.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) form[m[1]!] = m[2]!;
-    Object.assign(form, { 'overrides.0.user': emails.viewer, 'overrides.0.start_at': local(now - HOUR), 'overrides.0.end_at': local(now + 2 * HOUR) });
-    const saved = await followed(operator, await operator.post(`/console/on-call/schedules/${ids.schedule}/edit`, form));
+    for (const m of edit.text.matchAll(
+      /<input type="(?:text|number|email|datetime-local)" id="[^"]+" name="([^"]+)"[^>]*value="([^"]*)">/g,
+    ))
+      form[m[1]!] = m[2]!.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+    for (const m of edit.text.matchAll(/<select id="[^"]+" name="([^"]+)"[^>]*>(.*?)<\/select>/g))
+      form[m[1]!] = /<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? '';
+    for (const m of edit.text.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g))
+      form[m[1]!] = m[2]!;
+    Object.assign(form, {
+      'overrides.0.user': emails.viewer,
+      'overrides.0.start_at': local(now - HOUR),
+      'overrides.0.end_at': local(now + 2 * HOUR),
+    });
+    const saved = await followed(
+      operator,
+      await operator.post(`/console/on-call/schedules/${ids.schedule}/edit`, form),
+    );
     expect(saved.text).toContain('Schedule saved.');
     expect(textOf(saved.text)).toContain(`On call now ${emails.viewer}`);
 
@@ -256,39 +377,79 @@ describe('console alerting: configuration through the forms', () => {
   it('creates an alert rule and a silence, lists them, ends the silence, and refuses a metric rule without its metric next to the field', async () => {
     const form = await operator.get('/console/alerts/rules/new');
     expect(form.text).toContain(`<option value="${org.services.Checkout}">Service: Checkout</option>`);
-    const noMetric = await operator.post('/console/alerts/rules/new', { _csrf: csrfOf(form.text), name: 'Latency', kind: 'metric_status', subject_id: '', severity: 'warning', escalation_policy_id: ids.policy!, enabled: 'true', auto_resolve: 'true' });
+    const noMetric = await operator.post('/console/alerts/rules/new', {
+      _csrf: csrfOf(form.text),
+      name: 'Latency',
+      kind: 'metric_status',
+      subject_id: '',
+      severity: 'warning',
+      escalation_policy_id: ids.policy!,
+      enabled: 'true',
+      auto_resolve: 'true',
+    });
     expect(noMetric.status).toBe(400);
     expect(fieldError(noMetric.text, 'subject_id')).toMatch(/required for kind metric_status/);
 
     const created = await followed(
       operator,
-      await operator.post('/console/alerts/rules/new', { _csrf: csrfOf(form.text), name: 'Checkout down', kind: 'service_status', subject_id: org.services.Checkout, include_degraded: 'true', severity: 'critical', escalation_policy_id: ids.policy!, enabled: 'true', auto_resolve: 'true' }),
+      await operator.post('/console/alerts/rules/new', {
+        _csrf: csrfOf(form.text),
+        name: 'Checkout down',
+        kind: 'service_status',
+        subject_id: org.services.Checkout,
+        include_degraded: 'true',
+        severity: 'critical',
+        escalation_policy_id: ids.policy!,
+        enabled: 'true',
+        auto_resolve: 'true',
+      }),
     );
     expect(created.location).toBe('/console/alerts/rules');
-    expect(textOf(created.text)).toMatch(/Checkout down A service \(or any service\) becomes unhealthy \(degraded too\) Service: Checkout critical Checkout: page then lead enabled/);
+    expect(textOf(created.text)).toMatch(
+      /Checkout down A service \(or any service\) becomes unhealthy \(degraded too\) Service: Checkout critical Checkout: page then lead enabled/,
+    );
     const rules = await org.call('GET', '/v1/alert-rules');
     ids.rule = rules.body.items.find((r: { name: string }) => r.name === 'Checkout down').id;
 
     const silenceForm = await operator.get('/console/alerts/silences/new');
-    const noEnd = await operator.post('/console/alerts/silences/new', { _csrf: csrfOf(silenceForm.text), rule_ids: [ids.rule!], ends_at: '', reason: 'Deploy' });
+    const noEnd = await operator.post('/console/alerts/silences/new', {
+      _csrf: csrfOf(silenceForm.text),
+      rule_ids: [ids.rule!],
+      ends_at: '',
+      reason: 'Deploy',
+    });
     expect(noEnd.status).toBe(400);
     expect(fieldError(noEnd.text, 'ends_at')).toBe('Until must be a date and time');
-    const nothing = await operator.post('/console/alerts/silences/new', { _csrf: csrfOf(silenceForm.text), ends_at: new Date(Date.now() + HOUR).toISOString().slice(0, 16), reason: 'Deploy' });
+    const nothing = await operator.post('/console/alerts/silences/new', {
+      _csrf: csrfOf(silenceForm.text),
+      ends_at: new Date(Date.now() + HOUR).toISOString().slice(0, 16),
+      reason: 'Deploy',
+    });
     expect(nothing.status).toBe(400);
     expect(nothing.text).toMatch(/<fieldset id="f-rule_ids" aria-describedby="f-rule_ids-error">/);
 
     const silenced = await followed(
       operator,
-      await operator.post('/console/alerts/silences/new', { _csrf: csrfOf(silenceForm.text), rule_ids: [ids.rule!], ends_at: new Date(Date.now() + 2 * HOUR).toISOString().slice(0, 16), reason: 'Database <migration>' }),
+      await operator.post('/console/alerts/silences/new', {
+        _csrf: csrfOf(silenceForm.text),
+        rule_ids: [ids.rule!],
+        ends_at: new Date(Date.now() + 2 * HOUR).toISOString().slice(0, 16),
+        reason: 'Database <migration>',
+      }),
     );
     expect(silenced.text).toContain('Silence active');
     expect(textOf(silenced.text)).toMatch(/Database <migration> active Checkout down none/);
     const silences = await org.call('GET', '/v1/silences');
     const silence = silences.body.items.find((s: { reason: string }) => s.reason === 'Database <migration>');
-    const user = await api.orm.em.fork().findOneOrFail(ConsoleUserSchema, { organization: org.id, email: emails.operator });
+    const user = await api.orm.em
+      .fork()
+      .findOneOrFail(ConsoleUserSchema, { organization: org.id, email: emails.operator });
     expect(silence.created_by).toBe(`console:${user.id}`);
 
-    const ended = await followed(operator, await operator.post(`/console/alerts/silences/${silence.id}/delete`, { _csrf: csrfOf(silenced.text) }));
+    const ended = await followed(
+      operator,
+      await operator.post(`/console/alerts/silences/${silence.id}/delete`, { _csrf: csrfOf(silenced.text) }),
+    );
     expect(ended.text).toContain('Silence ended.');
     expect(ended.text).not.toContain('Database &#60;migration&#62;');
   });
@@ -309,33 +470,76 @@ describe('console alerting: configuration through the forms', () => {
     expect(edit.text).toContain("a rule's kind cannot change");
     const saved = await followed(
       operator,
-      await operator.post(`/console/alerts/rules/${ids.rule}/edit`, { _csrf: csrfOf(edit.text), name: 'Checkout is down', subject_id: org.services.Checkout, severity: 'warning', escalation_policy_id: ids.policy!, enabled: 'true', auto_resolve: 'true' }),
+      await operator.post(`/console/alerts/rules/${ids.rule}/edit`, {
+        _csrf: csrfOf(edit.text),
+        name: 'Checkout is down',
+        subject_id: org.services.Checkout,
+        severity: 'warning',
+        escalation_policy_id: ids.policy!,
+        enabled: 'true',
+        auto_resolve: 'true',
+      }),
     );
     expect(saved.text).toContain('Alert rule &#34;Checkout is down&#34; saved.');
-    expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).body).toMatchObject({ name: 'Checkout is down', severity: 'warning', kind: 'service_status', include_degraded: false });
-    const blank = await operator.post(`/console/alerts/rules/${ids.rule}/edit`, { _csrf: csrfOf(edit.text), name: '', subject_id: org.services.Checkout, severity: 'warning', escalation_policy_id: ids.policy!, enabled: 'true' });
+    expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).body).toMatchObject({
+      name: 'Checkout is down',
+      severity: 'warning',
+      kind: 'service_status',
+      include_degraded: false,
+    });
+    const blank = await operator.post(`/console/alerts/rules/${ids.rule}/edit`, {
+      _csrf: csrfOf(edit.text),
+      name: '',
+      subject_id: org.services.Checkout,
+      severity: 'warning',
+      escalation_policy_id: ids.policy!,
+      enabled: 'true',
+    });
     expect(blank.status).toBe(400);
     expect(fieldError(blank.text, 'name')).toBeTruthy();
 
     // Disable and enable from the list.
     const list = await operator.get('/console/alerts/rules');
-    const off = await followed(operator, await operator.post(`/console/alerts/rules/${ids.rule}/enabled`, { _csrf: csrfOf(list.text), enabled: 'false' }));
+    const off = await followed(
+      operator,
+      await operator.post(`/console/alerts/rules/${ids.rule}/enabled`, { _csrf: csrfOf(list.text), enabled: 'false' }),
+    );
     expect(off.text).toContain('disabled: it raises no alert until enabled again');
     expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).body.enabled).toBe(false);
-    await followed(operator, await operator.post(`/console/alerts/rules/${ids.rule}/enabled`, { _csrf: csrfOf(list.text), enabled: 'true' }));
+    await followed(
+      operator,
+      await operator.post(`/console/alerts/rules/${ids.rule}/enabled`, { _csrf: csrfOf(list.text), enabled: 'true' }),
+    );
     expect((await org.call('GET', `/v1/alert-rules/${ids.rule}`)).body.enabled).toBe(true);
     // As it was, for the tests after this one.
     await followed(
       operator,
-      await operator.post(`/console/alerts/rules/${ids.rule}/edit`, { _csrf: csrfOf(edit.text), name: 'Checkout down', subject_id: org.services.Checkout, include_degraded: 'true', severity: 'critical', escalation_policy_id: ids.policy!, enabled: 'true', auto_resolve: 'true' }),
+      await operator.post(`/console/alerts/rules/${ids.rule}/edit`, {
+        _csrf: csrfOf(edit.text),
+        name: 'Checkout down',
+        subject_id: org.services.Checkout,
+        include_degraded: 'true',
+        severity: 'critical',
+        escalation_policy_id: ids.policy!,
+        enabled: 'true',
+        auto_resolve: 'true',
+      }),
     );
 
     // No delete is one click: the lists link to a page that names what goes, and only its button deletes.
     for (const [listPath, confirmPath, noun] of [
       ['/console/alerts/rules', `/console/alerts/rules/${ids.rule}/delete`, 'alert rule'],
       ['/console/on-call/policies', `/console/on-call/policies/${ids.policy}/delete`, 'escalation policy'],
-      [`/console/on-call/schedules/${ids.schedule}`, `/console/on-call/schedules/${ids.schedule}/delete`, 'on-call schedule'],
-      [`/console/alerts/channels/${ids.channel}`, `/console/alerts/channels/${ids.channel}/delete`, 'notification channel'],
+      [
+        `/console/on-call/schedules/${ids.schedule}`,
+        `/console/on-call/schedules/${ids.schedule}/delete`,
+        'on-call schedule',
+      ],
+      [
+        `/console/alerts/channels/${ids.channel}`,
+        `/console/alerts/channels/${ids.channel}/delete`,
+        'notification channel',
+      ],
     ] as const) {
       const page = await operator.get(listPath);
       expect([listPath, page.text.includes(`href="${confirmPath}"`)]).toEqual([listPath, true]);
@@ -357,7 +561,10 @@ describe('console alerting: configuration through the forms', () => {
     const res = await operator.post(`/console/alerts/channels/${ids.channel}/delete`, { _csrf: csrfOf(page.text) });
     expect(res.status).toBe(409);
     expect(textOf(res.text)).toMatch(/The notification channel is a target of 1 escalation policy.*Error code: in_use/);
-    const gone = await followed(operator, await operator.post(`/console/alerts/channels/${ids.webhookChannel}/delete`, { _csrf: csrfOf(page.text) }));
+    const gone = await followed(
+      operator,
+      await operator.post(`/console/alerts/channels/${ids.webhookChannel}/delete`, { _csrf: csrfOf(page.text) }),
+    );
     expect(gone.text).toContain('Channel &#34;Bridge&#34; deleted.');
   });
 });
@@ -396,8 +603,23 @@ describe('console alerting: alerts', () => {
       });
     const open = alert('triggered', 12);
     const done = alert('resolved', 300, { resolvedAt: at(240), resolvedBy: 'vigil (recovered)' });
-    const entry = (a: { id: string }, kind: string, minutesAgo: number, actor: string | null, detail: Record<string, unknown>) =>
-      em.create(AlertTimelineEntrySchema, { id: randomUUID(), organization: org.id, alert: a.id, key: `${kind}:${minutesAgo}`, at: at(minutesAgo), kind, actor, detail });
+    const entry = (
+      a: { id: string },
+      kind: string,
+      minutesAgo: number,
+      actor: string | null,
+      detail: Record<string, unknown>,
+    ) =>
+      em.create(AlertTimelineEntrySchema, {
+        id: randomUUID(),
+        organization: org.id,
+        alert: a.id,
+        key: `${kind}:${minutesAgo}`,
+        at: at(minutesAgo),
+        kind,
+        actor,
+        detail,
+      });
     entry(open, 'triggered', 12, null, { status: 'unhealthy', severity: 'critical' });
     entry(open, 'notified_level', 11.9, null, { level: 1, pass: 0 });
     entry(open, 'escalated', 2, null, { level: 2, pass: 0 });
@@ -413,7 +635,9 @@ describe('console alerting: alerts', () => {
     const page = await operator.get('/console/alerts');
     expect(page.status).toBe(200);
     const text = textOf(page.text);
-    expect(text).toMatch(/Open .*Checkout is unhealthy .*triggered critical Checkout down .*Recently resolved .*Checkout was down .*resolved/);
+    expect(text).toMatch(
+      /Open .*Checkout is unhealthy .*triggered critical Checkout down .*Recently resolved .*Checkout was down .*resolved/,
+    );
     expect(page.text).toContain(`action="/console/alerts/${ids.alert}/acknowledge"`);
     expect(page.text).toContain(`action="/console/alerts/${ids.alert}/resolve"`);
     expect(page.text).not.toContain(`action="/console/alerts/${ids.resolvedAlert}/resolve"`);
@@ -426,16 +650,28 @@ describe('console alerting: alerts', () => {
 
   it("shows each alert's timeline in words, with a link to its workflow", async () => {
     const open = await operator.get(`/console/alerts/${ids.alert}`);
-    expect(textOf(open.text)).toMatch(/Triggered .*Status: unhealthy, severity critical .*Notified level 1 .*Escalated to level 2/);
-    expect(open.text).toContain(`http://temporal-ui.test/namespaces/default/workflows/${encodeURIComponent(`alert:${ids.rule}:${org.services.Checkout}`)}`);
+    expect(textOf(open.text)).toMatch(
+      /Triggered .*Status: unhealthy, severity critical .*Notified level 1 .*Escalated to level 2/,
+    );
+    expect(open.text).toContain(
+      `http://temporal-ui.test/namespaces/default/workflows/${encodeURIComponent(`alert:${ids.rule}:${org.services.Checkout}`)}`,
+    );
     expect(open.text).toContain('name="minutes"');
     const done = await operator.get(`/console/alerts/${ids.resolvedAlert}`);
-    expect(textOf(done.text)).toMatch(new RegExp(`Acknowledged by console user ${emails.operator.replace(/\./g, '\\.')} .*Resolved automatically: the subject recovered`));
+    expect(textOf(done.text)).toMatch(
+      new RegExp(
+        `Acknowledged by console user ${emails.operator.replace(/\./g, '\\.')} .*Resolved automatically: the subject recovered`,
+      ),
+    );
     expect(done.text).not.toContain('/acknowledge"');
   });
 
   it('answers acknowledge, resolve and snooze without alert workflows with a readable 503 on the alert page, changing nothing', async () => {
-    for (const [action, form] of [['acknowledge', {}], ['resolve', {}], ['snooze', { minutes: '60' }]] as const) {
+    for (const [action, form] of [
+      ['acknowledge', {}],
+      ['resolve', {}],
+      ['snooze', { minutes: '60' }],
+    ] as const) {
       const page = await operator.get(`/console/alerts/${ids.alert}`);
       const res = await operator.post(`/console/alerts/${ids.alert}/${action}`, { ...form, _csrf: csrfOf(page.text) });
       expect([action, res.status]).toEqual([action, 503]);
@@ -444,10 +680,15 @@ describe('console alerting: alerts', () => {
       expect(textOf(res.text)).toMatch(/without alert workflows \(Temporal\).*Error code: alert_busy/);
       expect(res.text).toContain('<h1>Alert: Checkout is unhealthy</h1>');
     }
-    const snoozeTooLong = await operator.post(`/console/alerts/${ids.alert}/snooze`, { minutes: '5000', _csrf: csrfOf((await operator.get('/console')).text) });
+    const snoozeTooLong = await operator.post(`/console/alerts/${ids.alert}/snooze`, {
+      minutes: '5000',
+      _csrf: csrfOf((await operator.get('/console')).text),
+    });
     expect(snoozeTooLong.status).toBe(400);
     // A resolved alert is the API's 409 alert_closed, on its page.
-    const closed = await operator.post(`/console/alerts/${ids.resolvedAlert}/acknowledge`, { _csrf: csrfOf((await operator.get('/console')).text) });
+    const closed = await operator.post(`/console/alerts/${ids.resolvedAlert}/acknowledge`, {
+      _csrf: csrfOf((await operator.get('/console')).text),
+    });
     expect(closed.status).toBe(409);
     expect(textOf(closed.text)).toContain('alert_closed');
     expect((await org.call('GET', `/v1/alerts/${ids.alert}`)).body.state).toBe('triggered');
@@ -471,7 +712,17 @@ describe('console alerting: alerts', () => {
 describe('console alerting: readers', () => {
   it('shows viewers and finance every alerting page without a write button or link', async () => {
     for (const client of [viewer, finance]) {
-      const pages = ['/console/alerts', `/console/alerts/${ids.alert}`, '/console/alerts/channels', `/console/alerts/channels/${ids.channel}`, '/console/alerts/rules', '/console/alerts/silences', '/console/on-call', `/console/on-call/schedules/${ids.schedule}`, '/console/on-call/policies'];
+      const pages = [
+        '/console/alerts',
+        `/console/alerts/${ids.alert}`,
+        '/console/alerts/channels',
+        `/console/alerts/channels/${ids.channel}`,
+        '/console/alerts/rules',
+        '/console/alerts/silences',
+        '/console/on-call',
+        `/console/on-call/schedules/${ids.schedule}`,
+        '/console/on-call/policies',
+      ];
       for (const path of pages) {
         const page = await client.get(path);
         expect([path, page.status]).toEqual([path, 200]);
@@ -512,7 +763,13 @@ describe('console alerting: readers', () => {
         expect([path, res.status]).toEqual([path, 403]);
         expect(res.text).toContain('it needs write:alerts');
       }
-      for (const path of ['/console/alerts/channels/new', '/console/on-call/schedules/new', '/console/on-call/policies/new', '/console/alerts/rules/new', '/console/alerts/silences/new']) {
+      for (const path of [
+        '/console/alerts/channels/new',
+        '/console/on-call/schedules/new',
+        '/console/on-call/policies/new',
+        '/console/alerts/rules/new',
+        '/console/alerts/silences/new',
+      ]) {
         expect([path, (await client.get(path)).status]).toEqual([path, 403]);
       }
     }

@@ -24,11 +24,16 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const signIn = (email: string, role: 'owner' | 'operator' | 'finance' | 'viewer') => signedInClient(api, smtp, org.id, email, role);
+const signIn = (email: string, role: 'owner' | 'operator' | 'finance' | 'viewer') =>
+  signedInClient(api, smtp, org.id, email, role);
 
 describe('console sign-in, sessions, CSRF and roles', () => {
   it('sends a one-time link by email; the link signs in once and then is spent', async () => {
-    await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: 'Ops@Example.com', role: 'operator' }, new Date());
+    await createConsoleUser(
+      api.orm.em.fork(),
+      { organizationId: org.id, email: 'Ops@Example.com', role: 'operator' },
+      new Date(),
+    );
     const b = new ConsoleClient(api.baseUrl);
     expect((await b.get('/console')).headers.get('location')).toBe('/console/sign-in?next=%2Fconsole');
     await b.post('/console/sign-in', { email: 'ops@example.com' });
@@ -41,8 +46,13 @@ describe('console sign-in, sessions, CSRF and roles', () => {
     expect((await b.post(path, {})).status).toBe(303);
     const overview = await b.get('/console');
     expect([overview.status, overview.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-    expect(overview.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-    expect([overview.headers.get('x-frame-options'), overview.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
+    expect(overview.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect([overview.headers.get('x-frame-options'), overview.headers.get('cache-control')]).toEqual([
+      'DENY',
+      'no-store',
+    ]);
     expect(overview.text).toContain('ops@example.com (operator)');
     const again = new ConsoleClient(api.baseUrl);
     expect((await again.post(path, {})).status).toBe(410);
@@ -56,20 +66,32 @@ describe('console sign-in, sessions, CSRF and roles', () => {
     expect([res.status, res.headers.get('location'), res.text]).toEqual([303, '/console/sign-in/sent', '']);
     const sent = await b.get('/console/sign-in/sent');
     expect([sent.status, sent.headers.get('cache-control')]).toEqual([200, 'no-store']);
-    expect(sent.text).toContain('If <strong>nobody@example.com</strong> may use the console, a sign-in link is on its way');
+    expect(sent.text).toContain(
+      'If <strong>nobody@example.com</strong> may use the console, a sign-in link is on its way',
+    );
     expect((await b.get('/console/sign-in/sent')).text).toContain('<strong>nobody@example.com</strong>');
     // Without the form's cookie (another browser, or one altered) the page says it without an address.
     const other = await new ConsoleClient(api.baseUrl).get('/console/sign-in/sent');
     expect([other.status, other.text]).toEqual([200, expect.stringContaining('If that address may use the console')]);
-    await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: 'late@example.com', role: 'viewer' }, new Date());
+    await createConsoleUser(
+      api.orm.em.fork(),
+      { organizationId: org.id, email: 'late@example.com', role: 'viewer' },
+      new Date(),
+    );
     await b.post('/console/sign-in', { email: 'late@example.com' });
     const mail = await smtp.waitFor((m) => JSON.stringify(m.to).includes('late@example.com'));
     const path = new URL(/(http\S+\/console\/sign-in\/\S+)/.exec(mail.text!)![1]!).pathname;
-    await api.orm.em.fork().nativeUpdate(ConsoleSignInTokenSchema, { usedAt: null, expiresAt: { $gt: new Date() } }, { expiresAt: new Date(Date.now() - 1000) });
+    await api.orm.em
+      .fork()
+      .nativeUpdate(
+        ConsoleSignInTokenSchema,
+        { usedAt: null, expiresAt: { $gt: new Date() } },
+        { expiresAt: new Date(Date.now() - 1000) },
+      );
     expect((await b.post(path, {})).status).toBe(410);
   });
 
-  it('refuses a form without the session\'s CSRF token, or from another origin', async () => {
+  it("refuses a form without the session's CSRF token, or from another origin", async () => {
     const b = await signIn('csrf@example.com', 'owner');
     const page = await b.get('/console');
     const csrf = csrfOf(page.text);
@@ -104,13 +126,17 @@ describe('console sign-in, sessions, CSRF and roles', () => {
 });
 
 describe('console notices travel in the session, not the URL (issue 24 §5.6)', () => {
-  it('shows nothing for ?flash= in a link, and a real action\'s notice once', async () => {
+  it("shows nothing for ?flash= in a link, and a real action's notice once", async () => {
     const b = await signIn('flash@example.com', 'operator');
     const forged = await b.get(`/console?flash=${encodeURIComponent('Your account is locked: call +1 555 0100')}`);
     expect(forged.status).toBe(200);
     expect(forged.text).not.toContain('class="flash"');
     expect(forged.text).not.toContain('call +1 555 0100');
-    const res = await b.submit('/console/change-events', '/console/change-events', { kind: 'deploy', title: 'Shipped the flash fix', occurred_at: '2026-01-05T10:00' });
+    const res = await b.submit('/console/change-events', '/console/change-events', {
+      kind: 'deploy',
+      title: 'Shipped the flash fix',
+      occurred_at: '2026-01-05T10:00',
+    });
     expect([res.status, res.headers.get('location')]).toEqual([303, '/console/change-events']);
     const shown = await b.get('/console/change-events');
     expect(shown.text).toMatch(/<div class="flash" role="status">[^<]+<\/div>/);
@@ -118,7 +144,11 @@ describe('console notices travel in the session, not the URL (issue 24 §5.6)', 
     expect((await b.get('/console/change-events')).text).not.toContain('class="flash"');
     // A notice cookie from another session (or made up) shows nothing.
     const other = await signIn('flash-other@example.com', 'operator');
-    await other.submit('/console/change-events', '/console/change-events', { kind: 'deploy', title: 'Another session', occurred_at: '2026-01-05T11:00' });
+    await other.submit('/console/change-events', '/console/change-events', {
+      kind: 'deploy',
+      title: 'Another session',
+      occurred_at: '2026-01-05T11:00',
+    });
     const stolen = (other as unknown as { jar: Map<string, string> }).jar.get('vigil_flash');
     expect(stolen).toEqual(expect.any(String));
     (b as unknown as { jar: Map<string, string> }).jar.set('vigil_flash', stolen!);
@@ -130,18 +160,36 @@ describe('console sign-in is limited per address and per client, and answers kno
   let limitedApi: ApiHarness;
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   // Each test speaks from its own loopback address, so counters other suites leave on 127.0.0.1 do not count.
-  const clientIp = () => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const clientIp = () =>
+    `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
   /** A form post over a connection from `ip` (node:http binds the local address; the API sees it as the client). */
   const postFrom = (harness: ApiHarness, ip: string, email: string) =>
     new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
       const url = new URL(`${harness.baseUrl}/console/sign-in`);
       const body = new URLSearchParams({ email }).toString();
-      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: ip, agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, text }));
-      });
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          localAddress: ip,
+          agent: false,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              retryAfter: res.headers['retry-after'] as string | undefined,
+              text,
+            }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -190,11 +238,17 @@ describe('console sign-in is limited per address and per client, and answers kno
   it('answers a known address in the same time as an unknown one, however slow the mail server', async () => {
     // A mail server that takes 300 ms per message: a sign-in that waited for it (or did more work
     // for a known address at all) would tell known from unknown addresses by its answer time.
-    const slowMail = { send: async (m: Parameters<Mailer['send']>[0]) => (await new Promise((r) => setTimeout(r, 300)), mailer.send(m)) };
+    const slowMail = {
+      send: async (m: Parameters<Mailer['send']>[0]) => (await new Promise((r) => setTimeout(r, 300)), mailer.send(m)),
+    };
     const slowApi = await startApi({ console: { mail: slowMail } });
     try {
       const known = `timing-${run}@example.com`;
-      await createConsoleUser(slowApi.orm.em.fork(), { organizationId: org.id, email: known, role: 'viewer' }, new Date());
+      await createConsoleUser(
+        slowApi.orm.em.fork(),
+        { organizationId: org.id, email: known, role: 'viewer' },
+        new Date(),
+      );
       const ip = clientIp();
       const timed = async (email: string) => {
         const started = performance.now();
@@ -210,7 +264,11 @@ describe('console sign-in is limited per address and per client, and answers kno
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       // Medians of interleaved runs, with a bound far above this machine's noise and far below the mail's 300 ms.
-      expect([Math.abs(median(knownMs) - median(unknownMs)) < 100, knownMs, unknownMs]).toEqual([true, knownMs, unknownMs]);
+      expect([Math.abs(median(knownMs) - median(unknownMs)) < 100, knownMs, unknownMs]).toEqual([
+        true,
+        knownMs,
+        unknownMs,
+      ]);
       await eventually(async () => expect(mailsTo(known)).toBe(10), 15_000);
     } finally {
       await slowApi.close();

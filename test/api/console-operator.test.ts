@@ -20,11 +20,22 @@ let services: { checkout: string; search: string };
 beforeAll(async () => {
   [h, smtp] = await Promise.all([startTemporalHarness(), startSmtpSink()]);
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
-  api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(h.temporal), console: { mail: mailer, temporalUiUrl: TEMPORAL_UI } });
-  [org, other] = await Promise.all([api.createOrg('enterprise', 'Operator org'), api.createOrg('enterprise', 'Someone else')]);
-  const [checkout, search] = await Promise.all(['Checkout', 'Search'].map((name) => api.request('POST', '/v1/services', { key: org.key, body: { name } })));
+  api = await startApi({
+    maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
+    console: { mail: mailer, temporalUiUrl: TEMPORAL_UI },
+  });
+  [org, other] = await Promise.all([
+    api.createOrg('enterprise', 'Operator org'),
+    api.createOrg('enterprise', 'Someone else'),
+  ]);
+  const [checkout, search] = await Promise.all(
+    ['Checkout', 'Search'].map((name) => api.request('POST', '/v1/services', { key: org.key, body: { name } })),
+  );
   services = { checkout: checkout!.body.id, search: search!.body.id };
-  [operator, finance] = await Promise.all([signedInClient(api, smtp, org.id, 'ops@operator.test', 'operator'), signedInClient(api, smtp, org.id, 'money@operator.test', 'finance')]);
+  [operator, finance] = await Promise.all([
+    signedInClient(api, smtp, org.id, 'ops@operator.test', 'operator'),
+    signedInClient(api, smtp, org.id, 'money@operator.test', 'finance'),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await api?.close();
@@ -42,7 +53,11 @@ function redirectedId(res: PageResult, area: string): string {
 }
 
 /** The text of a page without tags (for checking what a reader sees, in order). */
-const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/\s+/g, ' ');
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+    .replace(/\s+/g, ' ');
 
 /** The "Next page" link of a list page, unescaped. */
 function nextPage(html: string): string | null {
@@ -82,7 +97,9 @@ describe('console incidents', () => {
     expect(page.text).toContain(`action="/console/incidents/${id}/delete"`);
     expect(textOf(page.text)).toMatch(/State draft/);
 
-    expect((await operator.submit(`/console/incidents/${id}`, `/console/incidents/${id}/publish`, {})).status).toBe(303);
+    expect((await operator.submit(`/console/incidents/${id}`, `/console/incidents/${id}/publish`, {})).status).toBe(
+      303,
+    );
     page = await operator.get(`/console/incidents/${id}`);
     expect(textOf(page.text)).toMatch(/State published/);
     expect(page.text).not.toContain(`action="/console/incidents/${id}/publish"`);
@@ -92,8 +109,21 @@ describe('console incidents', () => {
     const again = await operator.post(`/console/incidents/${id}/publish`, { _csrf: csrfOf(page.text) });
     expect([again.status, again.text]).toEqual([409, expect.stringContaining('already_published')]);
 
-    expect((await operator.submit(`/console/incidents/${id}`, `/console/incidents/${id}/message`, { type: 'Identified', body: 'A certificate expired at the payment provider.' })).status).toBe(303);
-    expect((await operator.submit(`/console/incidents/${id}`, `/console/incidents/${id}/resolve`, { message: 'Payments work again.' })).status).toBe(303);
+    expect(
+      (
+        await operator.submit(`/console/incidents/${id}`, `/console/incidents/${id}/message`, {
+          type: 'Identified',
+          body: 'A certificate expired at the payment provider.',
+        })
+      ).status,
+    ).toBe(303);
+    expect(
+      (
+        await operator.submit(`/console/incidents/${id}`, `/console/incidents/${id}/resolve`, {
+          message: 'Payments work again.',
+        })
+      ).status,
+    ).toBe(303);
     page = await operator.get(`/console/incidents/${id}`);
     const text = textOf(page.text);
     expect(text).toMatch(/State resolved/);
@@ -105,7 +135,12 @@ describe('console incidents', () => {
 
     const fromApi = await api.request('GET', `/v1/incidents/${id}`, { key: org.key });
     expect(fromApi.status).toBe(200);
-    expect(fromApi.body).toMatchObject({ title: 'Card payments <failing>', severity: 'major', state: 'resolved', affected_services: [services.checkout] });
+    expect(fromApi.body).toMatchObject({
+      title: 'Card payments <failing>',
+      severity: 'major',
+      state: 'resolved',
+      affected_services: [services.checkout],
+    });
     expect(fromApi.body.messages.map((m: { type: string; body: string }) => `${m.type}: ${m.body}`)).toEqual([
       'Investigating: Looking into failed card payments.',
       'Identified: A certificate expired at the payment provider.',
@@ -115,26 +150,44 @@ describe('console incidents', () => {
   });
 
   it('shows the problem next to its field: an empty title, an empty message, an unknown service', async () => {
-    const res = await operator.submit('/console/incidents/new', '/console/incidents/new', { title: '   ', severity: 'critical', 'initial_message.body': 'kept' });
+    const res = await operator.submit('/console/incidents/new', '/console/incidents/new', {
+      title: '   ',
+      severity: 'critical',
+      'initial_message.body': 'kept',
+    });
     expect(res.status).toBe(400);
     expect(res.text).toContain('validation_failed');
-    expect(res.text).toMatch(/<input type="text" id="f-title" name="title" required aria-invalid="true" aria-describedby="f-title-hint f-title-error" value=" {3}">/);
+    expect(res.text).toMatch(
+      /<input type="text" id="f-title" name="title" required aria-invalid="true" aria-describedby="f-title-hint f-title-error" value=" {3}">/,
+    );
     expect(res.text).toMatch(/<p class="field-error" id="f-title-error">[^<]+<\/p>/);
     // What was typed is kept.
     expect(res.text).toContain('<option value="critical" selected>');
     expect(res.text).toContain('>kept</textarea>');
 
-    const unknown = await operator.submit('/console/incidents/new', '/console/incidents/new', { title: 'Ghost', affected_services: ['00000000-0000-4000-8000-000000000000'] });
+    const unknown = await operator.submit('/console/incidents/new', '/console/incidents/new', {
+      title: 'Ghost',
+      affected_services: ['00000000-0000-4000-8000-000000000000'],
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.text).toContain('unknown_services');
     expect(unknown.text).toMatch(/<fieldset id="f-affected_services" aria-describedby="f-affected_services-error">/);
 
-    const draft = redirectedId(await operator.submit('/console/incidents/new', '/console/incidents/new', { title: 'Draft to drop' }), 'incidents');
-    const empty = await operator.submit(`/console/incidents/${draft}`, `/console/incidents/${draft}/message`, { type: 'Update', body: '' });
+    const draft = redirectedId(
+      await operator.submit('/console/incidents/new', '/console/incidents/new', { title: 'Draft to drop' }),
+      'incidents',
+    );
+    const empty = await operator.submit(`/console/incidents/${draft}`, `/console/incidents/${draft}/message`, {
+      type: 'Update',
+      body: '',
+    });
     expect(empty.status).toBe(400);
     expect(empty.text).toMatch(/<textarea id="f-body" name="body" required aria-invalid="true"/);
     // A draft cannot be resolved by a Resolved message: the API's 409, next to the message form.
-    const early = await operator.submit(`/console/incidents/${draft}`, `/console/incidents/${draft}/message`, { type: 'Resolved', body: 'Never mind' });
+    const early = await operator.submit(`/console/incidents/${draft}`, `/console/incidents/${draft}/message`, {
+      type: 'Resolved',
+      body: 'Never mind',
+    });
     expect([early.status, early.text]).toEqual([409, expect.stringContaining('not_published')]);
     expect(early.text).toContain('>Never mind</textarea>');
 
@@ -145,10 +198,18 @@ describe('console incidents', () => {
   });
 
   it('filters the list by state', async () => {
-    const published = redirectedId(await operator.submit('/console/incidents/new', '/console/incidents/new', { title: 'Published at once', publish: 'true' }), 'incidents');
+    const published = redirectedId(
+      await operator.submit('/console/incidents/new', '/console/incidents/new', {
+        title: 'Published at once',
+        publish: 'true',
+      }),
+      'incidents',
+    );
     const drafts = await operator.get('/console/incidents?state=draft');
     expect(drafts.text).not.toContain(`/console/incidents/${published}"`);
-    expect((await operator.get('/console/incidents?state=published')).text).toContain(`/console/incidents/${published}"`);
+    expect((await operator.get('/console/incidents?state=published')).text).toContain(
+      `/console/incidents/${published}"`,
+    );
     expect((await operator.get('/console/incidents?state=bogus')).status).toBe(400);
   });
 });
@@ -177,37 +238,63 @@ describe('console maintenance windows', () => {
     expect((await handle.describe()).status.name).toBe('RUNNING');
 
     // An end before the start is the use case's validation_failed, next to the end field.
-    const backwards = await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/reschedule`, { scheduled_start_at: local(5 * HOUR), scheduled_end_at: local(4 * HOUR) });
+    const backwards = await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/reschedule`, {
+      scheduled_start_at: local(5 * HOUR),
+      scheduled_end_at: local(4 * HOUR),
+    });
     expect(backwards.status).toBe(400);
-    expect(backwards.text).toMatch(/<input type="datetime-local" id="f-scheduled_end_at" name="scheduled_end_at" required aria-invalid="true"/);
-    const unreadable = await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/reschedule`, { scheduled_start_at: 'soon', scheduled_end_at: local(4 * HOUR) });
+    expect(backwards.text).toMatch(
+      /<input type="datetime-local" id="f-scheduled_end_at" name="scheduled_end_at" required aria-invalid="true"/,
+    );
+    const unreadable = await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/reschedule`, {
+      scheduled_start_at: 'soon',
+      scheduled_end_at: local(4 * HOUR),
+    });
     expect(unreadable.status).toBe(400);
     expect(unreadable.text).toMatch(/id="f-scheduled_start_at" name="scheduled_start_at" required aria-invalid="true"/);
 
     const newStart = local(5 * HOUR);
     const newEnd = local(7 * HOUR);
-    expect((await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/reschedule`, { scheduled_start_at: newStart, scheduled_end_at: newEnd })).status).toBe(303);
+    expect(
+      (
+        await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/reschedule`, {
+          scheduled_start_at: newStart,
+          scheduled_end_at: newEnd,
+        })
+      ).status,
+    ).toBe(303);
     page = await operator.get(`/console/maintenances/${id}`);
     expect(page.text).toContain(`<time datetime="${newStart}:00.000Z">`);
     expect(page.text).toContain(`<time datetime="${newEnd}:00.000Z">`);
     expect(page.text).toContain(`value="${newStart}"`);
     const rescheduled = await api.request('GET', `/v1/maintenances/${id}`, { key: org.key });
-    expect(rescheduled.body).toMatchObject({ state: 'scheduled', scheduled_start_at: `${newStart}:00.000Z`, scheduled_end_at: `${newEnd}:00.000Z`, description: 'PostgreSQL 17' });
+    expect(rescheduled.body).toMatchObject({
+      state: 'scheduled',
+      scheduled_start_at: `${newStart}:00.000Z`,
+      scheduled_end_at: `${newEnd}:00.000Z`,
+      description: 'PostgreSQL 17',
+    });
 
     // Completing before it started is the API's 409 not_started.
     const early = await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/complete`, {});
     expect([early.status, early.text]).toEqual([409, expect.stringContaining('not_started')]);
 
-    expect((await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/start`, {})).status).toBe(303);
+    expect((await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/start`, {})).status).toBe(
+      303,
+    );
     page = await operator.get(`/console/maintenances/${id}`);
     expect(textOf(page.text)).toMatch(/State in progress/);
     // Once started, only the end can move.
     expect(page.text).not.toContain('name="scheduled_start_at"');
     expect(page.text).toContain(`action="/console/maintenances/${id}/complete"`);
-    expect((await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/complete`, {})).status).toBe(303);
+    expect(
+      (await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/complete`, {})).status,
+    ).toBe(303);
     page = await operator.get(`/console/maintenances/${id}`);
     expect(textOf(page.text)).toMatch(/State completed/);
-    expect(textOf(page.text)).toMatch(/Scheduled .*Information .*Maintenance started\. .*Resolved .*Maintenance completed\./);
+    expect(textOf(page.text)).toMatch(
+      /Scheduled .*Information .*Maintenance started\. .*Resolved .*Maintenance completed\./,
+    );
     expect(await handle.result()).toBe('completed');
     const done = await api.request('GET', `/v1/maintenances/${id}`, { key: org.key });
     expect(done.body.state).toBe('completed');
@@ -216,19 +303,31 @@ describe('console maintenance windows', () => {
 
   it('cancels a scheduled maintenance, and lists maintenance windows by state', async () => {
     const id = redirectedId(
-      await operator.submit('/console/maintenances/new', '/console/maintenances/new', { title: 'Network swap', scheduled_start_at: local(10 * HOUR), scheduled_end_at: local(11 * HOUR) }),
+      await operator.submit('/console/maintenances/new', '/console/maintenances/new', {
+        title: 'Network swap',
+        scheduled_start_at: local(10 * HOUR),
+        scheduled_end_at: local(11 * HOUR),
+      }),
       'maintenances',
     );
-    expect((await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/cancel`, {})).status).toBe(303);
+    expect(
+      (await operator.submit(`/console/maintenances/${id}`, `/console/maintenances/${id}/cancel`, {})).status,
+    ).toBe(303);
     const page = await operator.get(`/console/maintenances/${id}`);
     expect(textOf(page.text)).toMatch(/State canceled .*Maintenance canceled\./);
     expect(page.text).not.toContain(`action="/console/maintenances/${id}/`);
     expect(await h.temporal.client.workflow.getHandle(`maintenance:${id}`).result()).toBe('canceled');
     expect((await api.request('GET', `/v1/maintenances/${id}`, { key: org.key })).body.state).toBe('canceled');
     expect((await operator.get('/console/maintenances?state=canceled')).text).toContain(`/console/maintenances/${id}"`);
-    expect((await operator.get('/console/maintenances?state=scheduled')).text).not.toContain(`/console/maintenances/${id}"`);
+    expect((await operator.get('/console/maintenances?state=scheduled')).text).not.toContain(
+      `/console/maintenances/${id}"`,
+    );
 
-    const bad = await operator.submit('/console/maintenances/new', '/console/maintenances/new', { title: '', scheduled_start_at: '', scheduled_end_at: local(HOUR) });
+    const bad = await operator.submit('/console/maintenances/new', '/console/maintenances/new', {
+      title: '',
+      scheduled_start_at: '',
+      scheduled_end_at: local(HOUR),
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/id="f-title" name="title" required aria-invalid="true"/);
     expect(bad.text).toMatch(/id="f-scheduled_start_at" name="scheduled_start_at" required aria-invalid="true"/);
@@ -252,9 +351,18 @@ describe('console change events', () => {
     expect(page.text).toContain('<time datetime="2026-01-05T10:00:00.000Z">');
     expect(page.text).toContain('href="https://runbooks.example/checkout"');
     const fromApi = await api.request('GET', '/v1/change-events?kind=config_change', { key: org.key });
-    expect(fromApi.body.items[0]).toMatchObject({ title: 'Raised the checkout timeout', service_ids: [services.checkout], occurred_at: '2026-01-05T10:00:00.000Z' });
+    expect(fromApi.body.items[0]).toMatchObject({
+      title: 'Raised the checkout timeout',
+      service_ids: [services.checkout],
+      occurred_at: '2026-01-05T10:00:00.000Z',
+    });
 
-    const bad = await operator.submit('/console/change-events', '/console/change-events', { kind: 'deploy', title: '', 'links.0.label': 'x', 'links.0.url': 'javascript:alert(1)' });
+    const bad = await operator.submit('/console/change-events', '/console/change-events', {
+      kind: 'deploy',
+      title: '',
+      'links.0.label': 'x',
+      'links.0.url': 'javascript:alert(1)',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/id="f-title" name="title" required aria-invalid="true"/);
     expect(bad.text).toMatch(/id="f-links-0-url" name="links.0.url" aria-invalid="true"/);
@@ -263,8 +371,22 @@ describe('console change events', () => {
 
 describe('console operator pages: roles, CSRF, isolation, paging', () => {
   it('lets finance and viewers read but not write: no write buttons, 403 on every form', async () => {
-    const id = (await api.request('POST', '/v1/incidents', { key: org.key, body: { title: 'Read only', affected_services: [services.search] } })).body.id;
-    const m = (await api.request('POST', '/v1/maintenances', { key: org.key, body: { title: 'Read only window', scheduled_start_at: new Date(Date.now() + 20 * HOUR).toISOString(), scheduled_end_at: new Date(Date.now() + 21 * HOUR).toISOString() } })).body.id;
+    const id = (
+      await api.request('POST', '/v1/incidents', {
+        key: org.key,
+        body: { title: 'Read only', affected_services: [services.search] },
+      })
+    ).body.id;
+    const m = (
+      await api.request('POST', '/v1/maintenances', {
+        key: org.key,
+        body: {
+          title: 'Read only window',
+          scheduled_start_at: new Date(Date.now() + 20 * HOUR).toISOString(),
+          scheduled_end_at: new Date(Date.now() + 21 * HOUR).toISOString(),
+        },
+      })
+    ).body.id;
     const viewer = await signedInClient(api, smtp, org.id, 'look@operator.test', 'viewer');
     for (const client of [finance, viewer]) {
       const list = await client.get('/console/incidents');
@@ -290,7 +412,10 @@ describe('console operator pages: roles, CSRF, isolation, paging', () => {
         [`/console/incidents/${id}/publish`, {}],
         [`/console/incidents/${id}/message`, { type: 'Update', body: 'no' }],
         [`/console/incidents/${id}/delete`, {}],
-        ['/console/maintenances/new', { title: 'No', scheduled_start_at: local(HOUR), scheduled_end_at: local(2 * HOUR) }],
+        [
+          '/console/maintenances/new',
+          { title: 'No', scheduled_start_at: local(HOUR), scheduled_end_at: local(2 * HOUR) },
+        ],
         [`/console/maintenances/${m}/start`, {}],
         [`/console/maintenances/${m}/cancel`, {}],
         [`/console/maintenances/${m}/reschedule`, { scheduled_end_at: local(30 * HOUR) }],
@@ -306,9 +431,14 @@ describe('console operator pages: roles, CSRF, isolation, paging', () => {
     expect((await api.request('GET', `/v1/maintenances/${m}`, { key: org.key })).body.state).toBe('scheduled');
   });
 
-  it('refuses every form posted without the session\'s CSRF token', async () => {
+  it("refuses every form posted without the session's CSRF token", async () => {
     const id = (await api.request('POST', '/v1/incidents', { key: org.key, body: { title: 'CSRF target' } })).body.id;
-    for (const path of ['/console/incidents/new', `/console/incidents/${id}/publish`, '/console/maintenances/new', '/console/change-events']) {
+    for (const path of [
+      '/console/incidents/new',
+      `/console/incidents/${id}/publish`,
+      '/console/maintenances/new',
+      '/console/change-events',
+    ]) {
       const res = await operator.post(path, { title: 'Forged', kind: 'deploy' });
       expect([path, res.status, res.text]).toEqual([path, 403, expect.stringContaining('CSRF')]);
     }
@@ -316,17 +446,35 @@ describe('console operator pages: roles, CSRF, isolation, paging', () => {
   });
 
   it("answers 404 for another organization's incidents and maintenance windows, and changes nothing", async () => {
-    const theirs = (await api.request('POST', '/v1/incidents', { key: other.key, body: { title: 'Not yours' } })).body.id;
-    const theirWindow = (await api.request('POST', '/v1/maintenances', { key: other.key, body: { title: 'Not yours either', scheduled_start_at: new Date(Date.now() + 30 * HOUR).toISOString(), scheduled_end_at: new Date(Date.now() + 31 * HOUR).toISOString() } })).body.id;
+    const theirs = (await api.request('POST', '/v1/incidents', { key: other.key, body: { title: 'Not yours' } })).body
+      .id;
+    const theirWindow = (
+      await api.request('POST', '/v1/maintenances', {
+        key: other.key,
+        body: {
+          title: 'Not yours either',
+          scheduled_start_at: new Date(Date.now() + 30 * HOUR).toISOString(),
+          scheduled_end_at: new Date(Date.now() + 31 * HOUR).toISOString(),
+        },
+      })
+    ).body.id;
     const csrf = csrfOf((await operator.get('/console/incidents')).text);
     expect((await operator.get(`/console/incidents/${theirs}`)).status).toBe(404);
     expect((await operator.post(`/console/incidents/${theirs}/publish`, { _csrf: csrf })).status).toBe(404);
-    expect((await operator.post(`/console/incidents/${theirs}/message`, { _csrf: csrf, type: 'Update', body: 'hello' })).status).toBe(404);
+    expect(
+      (await operator.post(`/console/incidents/${theirs}/message`, { _csrf: csrf, type: 'Update', body: 'hello' }))
+        .status,
+    ).toBe(404);
     expect((await operator.get(`/console/maintenances/${theirWindow}`)).status).toBe(404);
     expect((await operator.post(`/console/maintenances/${theirWindow}/cancel`, { _csrf: csrf })).status).toBe(404);
     expect((await operator.get('/console/incidents/not-a-uuid')).status).toBe(404);
-    expect((await api.request('GET', `/v1/incidents/${theirs}`, { key: other.key })).body).toMatchObject({ state: 'draft', messages: [] });
-    expect((await api.request('GET', `/v1/maintenances/${theirWindow}`, { key: other.key })).body.state).toBe('scheduled');
+    expect((await api.request('GET', `/v1/incidents/${theirs}`, { key: other.key })).body).toMatchObject({
+      state: 'draft',
+      messages: [],
+    });
+    expect((await api.request('GET', `/v1/maintenances/${theirWindow}`, { key: other.key })).body.state).toBe(
+      'scheduled',
+    );
   });
 
   it('pages the incident and change-event lists 50 at a time through "Next page"', async () => {
@@ -337,13 +485,24 @@ describe('console operator pages: roles, CSRF, isolation, paging', () => {
         Array.from({ length: 10 }, (_, i) => {
           const n = batch * 10 + i;
           return Promise.all([
-            api.request('POST', '/v1/incidents', { key: paged.key, body: { title: `Incident ${n}`, publish: n % 2 === 0 } }),
-            api.request('POST', '/v1/change-events', { key: paged.key, body: { kind: 'deploy', title: `Deploy ${n}`, occurred_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString() } }),
+            api.request('POST', '/v1/incidents', {
+              key: paged.key,
+              body: { title: `Incident ${n}`, publish: n % 2 === 0 },
+            }),
+            api.request('POST', '/v1/change-events', {
+              key: paged.key,
+              body: {
+                kind: 'deploy',
+                title: `Deploy ${n}`,
+                occurred_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
+              },
+            }),
           ]);
         }),
       );
     }
-    const rowsOf = (html: string, area: string) => new Set(html.match(new RegExp(`href="/console/${area}/[0-9a-f-]{36}"`, 'g')) ?? []).size;
+    const rowsOf = (html: string, area: string) =>
+      new Set(html.match(new RegExp(`href="/console/${area}/[0-9a-f-]{36}"`, 'g')) ?? []).size;
 
     const first = await reader.get('/console/incidents');
     expect(rowsOf(first.text, 'incidents')).toBe(50);

@@ -18,14 +18,25 @@ let operator: ConsoleClient;
 const tag = `${process.pid}-${Date.now().toString(36)}`;
 const mail = (name: string) => `${name}-${tag}@people.test`;
 /** The text of a page without tags (what a reader sees). */
-const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
   api = await startApi({ console: { mail: mailer } });
-  [org, other] = await Promise.all([api.createOrg('business', 'People org'), api.createOrg('business', 'Other people org')]);
-  [owner, operator] = await Promise.all([signedInClient(api, smtp, org.id, mail('owner'), 'owner'), signedInClient(api, smtp, org.id, mail('ops'), 'operator')]);
+  [org, other] = await Promise.all([
+    api.createOrg('business', 'People org'),
+    api.createOrg('business', 'Other people org'),
+  ]);
+  [owner, operator] = await Promise.all([
+    signedInClient(api, smtp, org.id, mail('owner'), 'owner'),
+    signedInClient(api, smtp, org.id, mail('ops'), 'operator'),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await api?.close();
@@ -35,7 +46,10 @@ afterAll(async () => {
 
 /** The id of the users-table row of `email` (from its role form's action). */
 function userIdOf(html: string, email: string): string {
-  const row = html.split('<tr>').slice(1).find((r) => r.includes(email));
+  const row = html
+    .split('<tr>')
+    .slice(1)
+    .find((r) => r.includes(email));
   const m = row && /action="\/console\/users\/([0-9a-f-]{36})\/role"/.exec(row);
   if (!m) throw new Error(`no row for ${email}`);
   return m[1]!;
@@ -70,7 +84,10 @@ describe('console users', () => {
     // An operator is not an owner: no Users entry, and the page itself answers 403.
     expect(home.text).not.toContain('href="/console/users"');
     expect((await guest.get('/console/users')).status).toBe(403);
-    const row = (await owner.get('/console/users')).text.split('<tr>').slice(1).find((r) => r.includes(mail('invited')))!;
+    const row = (await owner.get('/console/users')).text
+      .split('<tr>')
+      .slice(1)
+      .find((r) => r.includes(mail('invited')))!;
     expect(row).not.toContain('never');
     expect(row).toMatch(/<time datetime=/);
   });
@@ -128,7 +145,9 @@ describe('console users', () => {
     ] as const) {
       const refused = await ownerPost(path, form);
       expect(refused.status).toBe(400);
-      expect(textOf(refused.text)).toContain("You are the organization's last enabled owner. Make another user an owner first");
+      expect(textOf(refused.text)).toContain(
+        "You are the organization's last enabled owner. Make another user an owner first",
+      );
     }
     expect((await owner.get('/console/api-keys')).status).toBe(200);
     // With a second owner, the first may step down; the second then is the last one.
@@ -154,7 +173,9 @@ describe('console users', () => {
     ] as const) {
       const refused = await post(path, form);
       expect([path, refused.status]).toEqual([path, 400]);
-      expect(textOf(refused.text)).toContain(`You are the organization's last owner who has signed in; ${mail('invited-owner')} is an owner too but has not signed in yet, and might never.`);
+      expect(textOf(refused.text)).toContain(
+        `You are the organization's last owner who has signed in; ${mail('invited-owner')} is an owner too but has not signed in yet, and might never.`,
+      );
     }
     // Still an owner, still signed in.
     expect((await first.get('/console/api-keys')).status).toBe(200);
@@ -171,10 +192,15 @@ describe('console users', () => {
       const home = await client.get('/console');
       expect(home.text).not.toContain('href="/console/users"');
       expect(home.text).not.toContain('href="/console/api-keys"');
-      for (const path of ['/console/users', '/console/api-keys', '/console/api-keys/new']) expect((await client.get(path)).status).toBe(403);
+      for (const path of ['/console/users', '/console/api-keys', '/console/api-keys/new'])
+        expect((await client.get(path)).status).toBe(403);
       const csrf = csrfOf(home.text);
-      expect((await client.post('/console/users', { _csrf: csrf, email: mail(`sneaky-${role}`), role: 'owner' })).status).toBe(403);
-      expect((await client.post('/console/api-keys/new', { _csrf: csrf, name: 'sneaky', scopes: ['read:config'] })).status).toBe(403);
+      expect(
+        (await client.post('/console/users', { _csrf: csrf, email: mail(`sneaky-${role}`), role: 'owner' })).status,
+      ).toBe(403);
+      expect(
+        (await client.post('/console/api-keys/new', { _csrf: csrf, name: 'sneaky', scopes: ['read:config'] })).status,
+      ).toBe(403);
     }
   });
 
@@ -195,7 +221,8 @@ async function createKey(form: Record<string, string | string[]>): Promise<{ res
   return { res, id: m[1]! };
 }
 
-const secretOf = (html: string) => /id="new-key" class="secret" readonly value="(vgl_pub_[A-Za-z0-9]+)"/.exec(html)?.[1] ?? null;
+const secretOf = (html: string) =>
+  /id="new-key" class="secret" readonly value="(vgl_pub_[A-Za-z0-9]+)"/.exec(html)?.[1] ?? null;
 
 describe('console API keys', () => {
   it('shows the secret once; the key works against the API with exactly its scopes; its last use shows; revoked it answers 401', async () => {
@@ -217,7 +244,11 @@ describe('console API keys', () => {
 
     let list = await owner.get('/console/api-keys');
     expect(list.text).not.toContain(secret!);
-    const row = () => list.text.split('<tr>').slice(1).find((r) => r.includes('Grafana &#60;reader&#62;'))!;
+    const row = () =>
+      list.text
+        .split('<tr>')
+        .slice(1)
+        .find((r) => r.includes('Grafana &#60;reader&#62;'))!;
     expect(row()).toContain(`<code>${secret!.slice(0, 12)}…</code>`);
     expect(row()).toContain('<code>read:metrics</code>');
     expect(row()).toContain('never used');
@@ -257,7 +288,11 @@ describe('console API keys', () => {
   });
 
   it('honours the expiry: refused in the past, shown in the list, and the key answers 401 once it has passed', async () => {
-    const past = await owner.submit('/console/api-keys/new', '/console/api-keys/new', { name: 'Too late', scopes: ['read:metrics'], expires_at: '2020-01-01T00:00' });
+    const past = await owner.submit('/console/api-keys/new', '/console/api-keys/new', {
+      name: 'Too late',
+      scopes: ['read:metrics'],
+      expires_at: '2020-01-01T00:00',
+    });
     expect(past.status).toBe(400);
     expect(past.text).toMatch(/id="f-expires_at"[^>]*aria-invalid="true"/);
     expect(textOf(past.text)).toContain('The expiry must be in the future');
@@ -272,11 +307,17 @@ describe('console API keys', () => {
     const inAnHour = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
     const { id } = await createKey({ name: 'Short-lived', scopes: ['read:metrics'], expires_at: inAnHour });
     const secret = secretOf((await owner.get(`/console/api-keys/${id}/created`)).text)!;
-    const row = (await owner.get('/console/api-keys')).text.split('<tr>').slice(1).find((r) => r.includes('Short-lived'))!;
+    const row = (await owner.get('/console/api-keys')).text
+      .split('<tr>')
+      .slice(1)
+      .find((r) => r.includes('Short-lived'))!;
     expect(row).toContain(`datetime="${inAnHour}:00.000Z"`);
     expect((await api.request('GET', '/v1/services', { key: secret })).status).toBe(200);
     // The clock moves past the expiry (the key is not cached yet: a fresh API instance reads it).
-    await api.orm.em.fork().getConnection().execute(`update api_keys set expires_at = now() - interval '1 second' where id = ?`, [id]);
+    await api.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update api_keys set expires_at = now() - interval '1 second' where id = ?`, [id]);
     const later = await startApi();
     try {
       const refused = await later.request('GET', '/v1/services', { key: secret });
@@ -285,12 +326,20 @@ describe('console API keys', () => {
     } finally {
       await later.close();
     }
-    expect((await owner.get('/console/api-keys')).text.split('<tr>').slice(1).find((r) => r.includes('Short-lived'))).toContain('>expired<');
+    expect(
+      (await owner.get('/console/api-keys')).text
+        .split('<tr>')
+        .slice(1)
+        .find((r) => r.includes('Short-lived')),
+    ).toContain('>expired<');
   });
 
   it("answers 404 for another organization's key", async () => {
     const stranger = await signedInClient(api, smtp, other.id, mail('key-stranger'), 'owner');
-    const made = await stranger.submit('/console/api-keys/new', '/console/api-keys/new', { name: 'Theirs', scopes: ['read:config'] });
+    const made = await stranger.submit('/console/api-keys/new', '/console/api-keys/new', {
+      name: 'Theirs',
+      scopes: ['read:config'],
+    });
     const id = /api-keys\/([0-9a-f-]{36})\/created/.exec(made.headers.get('location') ?? '')![1]!;
     expect((await owner.get(`/console/api-keys/${id}/revoke`)).status).toBe(404);
     expect((await owner.submit('/console/api-keys', `/console/api-keys/${id}/revoke`, {})).status).toBe(404);

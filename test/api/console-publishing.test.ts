@@ -54,7 +54,10 @@ afterAll(async () => {
 const sql = (q: string, params: unknown[] = []) => api.orm.em.getConnection().execute(q, params);
 
 function rowWith(html: string, text: string): string {
-  const row = html.split('<tr>').slice(1).find((r) => r.includes(text));
+  const row = html
+    .split('<tr>')
+    .slice(1)
+    .find((r) => r.includes(text));
   if (!row) throw new Error(`no row with ${text}`);
   return row.split('</tr>')[0]!;
 }
@@ -73,7 +76,8 @@ function valueOf(html: string, name: string): string {
   return m[1]!;
 }
 
-const idFrom = (location: string | null, prefix: string) => new RegExp(`^${prefix}/([0-9a-f-]{36})$`).exec(location ?? '')![1]!;
+const idFrom = (location: string | null, prefix: string) =>
+  new RegExp(`^${prefix}/([0-9a-f-]{36})$`).exec(location ?? '')![1]!;
 
 describe('console status pages', () => {
   const sub = `pub-${run}`.slice(0, 40);
@@ -86,7 +90,14 @@ describe('console status pages', () => {
     expect(form.text).toContain(`<option value="service:${org.services.Checkout}">Checkout</option>`);
     const csrf = csrfOf(form.text);
     // "Add a group" re-renders with one more group, keeping what was typed; nothing is saved.
-    const more = await operator.post('/console/status-pages/new', { _csrf: csrf, _op: 'add_group', title: 'Typed <title>', subdomain: sub, 'groups.0.name': 'Core', 'groups.0.components.0.id': `service:${org.services.Checkout}` });
+    const more = await operator.post('/console/status-pages/new', {
+      _csrf: csrf,
+      _op: 'add_group',
+      title: 'Typed <title>',
+      subdomain: sub,
+      'groups.0.name': 'Core',
+      'groups.0.components.0.id': `service:${org.services.Checkout}`,
+    });
     expect(more.status).toBe(200);
     expect(more.text).toContain('name="groups.1.components.0.id"');
     expect(valueOf(more.text, 'title')).toBe('Typed &#60;title&#62;');
@@ -141,13 +152,30 @@ describe('console status pages', () => {
   it('edits: moves a group up, saves, and the live page follows; errors in words keep the input', async () => {
     const page = await operator.get(`/console/status-pages/${pageId}`);
     const csrf = csrfOf(page.text);
-    const base = { _csrf: csrf, title: 'Acme status', subdomain: sub, time_zone: 'Europe/Berlin', 'groups.0.name': 'Core', 'groups.0.components.0.id': `service:${org.services.Checkout}`, 'groups.1.name': 'Search', 'groups.1.components.0.id': `service:${org.services.Search}` };
+    const base = {
+      _csrf: csrf,
+      title: 'Acme status',
+      subdomain: sub,
+      time_zone: 'Europe/Berlin',
+      'groups.0.name': 'Core',
+      'groups.0.components.0.id': `service:${org.services.Checkout}`,
+      'groups.1.name': 'Search',
+      'groups.1.components.0.id': `service:${org.services.Search}`,
+    };
     const moved = await operator.post(`/console/status-pages/${pageId}`, { ...base, _op: 'up_group:1' });
     expect(moved.status).toBe(200);
     expect(valueOf(moved.text, 'groups.0.name')).toBe('Search');
     expect(valueOf(moved.text, 'groups.1.name')).toBe('Core');
 
-    const bad = await operator.post(`/console/status-pages/${pageId}`, { ...base, _op: 'save', subdomain: 'No Good', 'branding.accent_color': 'red', 'links.0.label': 'Docs', 'links.0.url': 'javascript:alert(1)', 'groups.1.components.0.id': `service:${other.services.Elsewhere}` });
+    const bad = await operator.post(`/console/status-pages/${pageId}`, {
+      ...base,
+      _op: 'save',
+      subdomain: 'No Good',
+      'branding.accent_color': 'red',
+      'links.0.label': 'Docs',
+      'links.0.url': 'javascript:alert(1)',
+      'groups.1.components.0.id': `service:${other.services.Elsewhere}`,
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Error code: <code>validation_failed</code>');
     expect(errorOf(bad.text, 'branding.accent_color')).toBe('Accent colour must be #rrggbb');
@@ -155,11 +183,19 @@ describe('console status pages', () => {
     expect(valueOf(bad.text, 'subdomain')).toBe('No Good');
     expect(valueOf(bad.text, 'branding.accent_color')).toBe('red');
     // A component of another organization is "no such service", as the API says.
-    const layout = await operator.post(`/console/status-pages/${pageId}`, { ...base, _op: 'save', 'groups.1.components.0.id': `service:${other.services.Elsewhere}` });
+    const layout = await operator.post(`/console/status-pages/${pageId}`, {
+      ...base,
+      _op: 'save',
+      'groups.1.components.0.id': `service:${other.services.Elsewhere}`,
+    });
     expect(layout.status).toBe(400);
     expect(errorOf(layout.text, 'groups.1.components.0.id')).toBe('Component 1: No such service');
 
-    const ok = await operator.post(`/console/status-pages/${pageId}`, { ...base, _op: 'save', title: 'Acme & friends' });
+    const ok = await operator.post(`/console/status-pages/${pageId}`, {
+      ...base,
+      _op: 'save',
+      title: 'Acme & friends',
+    });
     expect(ok.status).toBe(303);
     expect((await org.call('GET', `/v1/status-pages/${pageId}`)).body.title).toBe('Acme & friends');
     const live = await pageRequest(api.baseUrl, sub, '/');
@@ -176,14 +212,23 @@ describe('console status pages', () => {
     expect(read.text).not.toContain('Delete this status page');
     expect((await viewer.get('/console/status-pages/new')).status).toBe(403);
     const csrf = csrfOf(read.text);
-    expect((await viewer.post(`/console/status-pages/${pageId}`, { _csrf: csrf, _op: 'save', title: 'x', subdomain: sub })).status).toBe(403);
+    expect(
+      (await viewer.post(`/console/status-pages/${pageId}`, { _csrf: csrf, _op: 'save', title: 'x', subdomain: sub }))
+        .status,
+    ).toBe(403);
     expect((await viewer.post(`/console/status-pages/${pageId}/delete`, { _csrf: csrf })).status).toBe(403);
-    const theirs = (await other.call('POST', '/v1/status-pages', { subdomain: `oth-${run}`.slice(0, 40), title: 'Theirs' })).body;
+    const theirs = (
+      await other.call('POST', '/v1/status-pages', { subdomain: `oth-${run}`.slice(0, 40), title: 'Theirs' })
+    ).body;
     expect((await operator.get(`/console/status-pages/${theirs.id}`)).status).toBe(404);
-    expect((await operator.submit('/console/status-pages', `/console/status-pages/${theirs.id}/delete`, {})).status).toBe(404);
+    expect(
+      (await operator.submit('/console/status-pages', `/console/status-pages/${theirs.id}/delete`, {})).status,
+    ).toBe(404);
 
     await sql('update status_pages set config_key = ? where id = ?', ['acme-page', pageId]);
-    expect(rowWith((await viewer.get('/console/status-pages')).text, sub)).toContain('(config: <code>acme-page</code>)');
+    expect(rowWith((await viewer.get('/console/status-pages')).text, sub)).toContain(
+      '(config: <code>acme-page</code>)',
+    );
     const edit = await operator.get(`/console/status-pages/${pageId}`);
     expect(edit.text).toContain('<strong>Managed by config as code</strong> (key <code>acme-page</code>)');
     expect(edit.text).toContain('overwritten by the next <code>vigil config apply</code>');
@@ -192,7 +237,10 @@ describe('console status pages', () => {
   it('deletes after a confirmation page (refused in words while it has subscribers); the subdomain answers 404', async () => {
     const confirm = await operator.get(`/console/status-pages/${pageId}/delete`);
     expect(confirm.text).toContain('Delete the status page <strong>Acme &#38; friends</strong>?');
-    const imported = await org.call('POST', `/v1/status-pages/${pageId}/subscribers/import`, { subscribers: [{ email: 'reader@publishing.test' }], skip_confirmation: true });
+    const imported = await org.call('POST', `/v1/status-pages/${pageId}/subscribers/import`, {
+      subscribers: [{ email: 'reader@publishing.test' }],
+      skip_confirmation: true,
+    });
     expect(imported.body.created).toBe(1);
     const refused = await operator.post(`/console/status-pages/${pageId}/delete`, { _csrf: csrfOf(confirm.text) });
     expect(refused.status).toBe(409);
@@ -216,45 +264,88 @@ describe('console webhooks', () => {
     const em = () => api.orm.em.fork() as EntityManager;
     const release = await takeRelayTurn();
     try {
-      for (let i = 0; i < 50 && (await em().count(OutboxEventSchema, { organization: org.id, resourceId: incident.id, dispatchedAt: null })); i++) await dispatchOutbox(em(), new Date(), 500);
+      for (
+        let i = 0;
+        i < 50 &&
+        (await em().count(OutboxEventSchema, { organization: org.id, resourceId: incident.id, dispatchedAt: null }));
+        i++
+      )
+        await dispatchOutbox(em(), new Date(), 500);
     } finally {
       await release();
     }
-    const delivery = await em().findOneOrFail(WebhookDeliverySchema, { subscription: hookId, state: 'pending' }, { orderBy: { createdAt: 'desc' } });
-    const activities = createWebhookActivities({ orm: api.orm, webhooks: { box: testSecretBox(), starter: { start: async () => [] }, timeoutMs: 2_000, allowCidrs: '127.0.0.0/8' } });
-    const outcome = await activities.attemptWebhookDelivery({ deliveryId: delivery.id, attempt: 1, policy: { initialMs: 100, factor: 2, maxMs: 100, giveUpAfterMs: 1_000 }, elapsedMs: 0, jitter: 0 });
+    const delivery = await em().findOneOrFail(
+      WebhookDeliverySchema,
+      { subscription: hookId, state: 'pending' },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    const activities = createWebhookActivities({
+      orm: api.orm,
+      webhooks: {
+        box: testSecretBox(),
+        starter: { start: async () => [] },
+        timeoutMs: 2_000,
+        allowCidrs: '127.0.0.0/8',
+      },
+    });
+    const outcome = await activities.attemptWebhookDelivery({
+      deliveryId: delivery.id,
+      attempt: 1,
+      policy: { initialMs: 100, factor: 2, maxMs: 100, giveUpAfterMs: 1_000 },
+      elapsedMs: 0,
+      jitter: 0,
+    });
     expect(outcome.state).toBe('succeeded');
     return delivery.id;
   }
 
-  it('creates a webhook with event checkboxes and shows its secret once; the secret signs its deliveries', async () => {
-    const form = await operator.get('/console/webhooks/new');
-    expect(form.text).toContain('<input type="checkbox" name="event_types" value="incident.created">');
-    const csrf = csrfOf(form.text);
-    const bad = await operator.post('/console/webhooks/new', { _csrf: csrf, url: 'ftp://nope', description: 'Pager <bridge>' });
-    expect(bad.status).toBe(400);
-    expect(errorOf(bad.text, 'url')).toBe('URL must be an http or https URL');
-    expect(bad.text).toContain('id="f-event_types-error"');
-    expect(bad.text).toContain('Pager &#60;bridge&#62;');
+  it(
+    'creates a webhook with event checkboxes and shows its secret once; the secret signs its deliveries',
+    async () => {
+      const form = await operator.get('/console/webhooks/new');
+      expect(form.text).toContain('<input type="checkbox" name="event_types" value="incident.created">');
+      const csrf = csrfOf(form.text);
+      const bad = await operator.post('/console/webhooks/new', {
+        _csrf: csrf,
+        url: 'ftp://nope',
+        description: 'Pager <bridge>',
+      });
+      expect(bad.status).toBe(400);
+      expect(errorOf(bad.text, 'url')).toBe('URL must be an http or https URL');
+      expect(bad.text).toContain('id="f-event_types-error"');
+      expect(bad.text).toContain('Pager &#60;bridge&#62;');
 
-    const res = await operator.post('/console/webhooks/new', { _csrf: csrf, url: rx.url, description: 'Pager bridge', event_types: ['incident.created', 'incident.resolved'], enabled: 'true' });
-    expect(res.status).toBe(201);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    secret = /id="secret-value" readonly value="(whsec_[^"]+)"/.exec(res.text)![1]!;
-    expect(res.text).toContain('it is shown only on this page and never again');
-    hookId = /href="\/console\/webhooks\/([0-9a-f-]{36})"/.exec(res.text)![1]!;
-    expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body).toMatchObject({ url: rx.url, event_types: ['incident.created', 'incident.resolved'], enabled: true, description: 'Pager bridge' });
-    // Never again: not on its page, not in the list.
-    expect((await operator.get(`/console/webhooks/${hookId}`)).text).not.toContain(secret);
-    expect((await operator.get('/console/webhooks')).text).not.toContain(secret);
-    // Nothing delivered yet, and Send test is there all the same (a webhook.test event needs no earlier delivery).
-    const fresh = await operator.get(`/console/webhooks/${hookId}`);
-    expect(fresh.text).toContain(`action="/console/webhooks/${hookId}/test"`);
-    // It is the real secret: a delivery is signed with it.
-    await deliverOnce();
-    const got = rx.received.at(-1)!;
-    expect(got.signature).toBe(signWebhook([secret], got.id, Number(got.timestamp), got.body));
-  }, RELAY_WAIT);
+      const res = await operator.post('/console/webhooks/new', {
+        _csrf: csrf,
+        url: rx.url,
+        description: 'Pager bridge',
+        event_types: ['incident.created', 'incident.resolved'],
+        enabled: 'true',
+      });
+      expect(res.status).toBe(201);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      secret = /id="secret-value" readonly value="(whsec_[^"]+)"/.exec(res.text)![1]!;
+      expect(res.text).toContain('it is shown only on this page and never again');
+      hookId = /href="\/console\/webhooks\/([0-9a-f-]{36})"/.exec(res.text)![1]!;
+      expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body).toMatchObject({
+        url: rx.url,
+        event_types: ['incident.created', 'incident.resolved'],
+        enabled: true,
+        description: 'Pager bridge',
+      });
+      // Never again: not on its page, not in the list.
+      expect((await operator.get(`/console/webhooks/${hookId}`)).text).not.toContain(secret);
+      expect((await operator.get('/console/webhooks')).text).not.toContain(secret);
+      // Nothing delivered yet, and Send test is there all the same (a webhook.test event needs no earlier delivery).
+      const fresh = await operator.get(`/console/webhooks/${hookId}`);
+      expect(fresh.text).toContain(`action="/console/webhooks/${hookId}/test"`);
+      // It is the real secret: a delivery is signed with it.
+      await deliverOnce();
+      const got = rx.received.at(-1)!;
+      expect(got.signature).toBe(signWebhook([secret], got.id, Number(got.timestamp), got.body));
+    },
+    RELAY_WAIT,
+  );
 
   it('edits, sends a test (a webhook.test delivery), disables and enables', async () => {
     const page = await operator.get(`/console/webhooks/${hookId}`);
@@ -265,15 +356,27 @@ describe('console webhooks', () => {
     const bad = await operator.post(`/console/webhooks/${hookId}/edit`, { _csrf: csrf, url: rx.url, description: '' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('id="f-event_types-error"');
-    const saved = await operator.post(`/console/webhooks/${hookId}/edit`, { _csrf: csrf, url: rx.url, description: '', event_types: ['incident.created'] });
+    const saved = await operator.post(`/console/webhooks/${hookId}/edit`, {
+      _csrf: csrf,
+      url: rx.url,
+      description: '',
+      event_types: ['incident.created'],
+    });
     expect([saved.status, saved.headers.get('location')]).toEqual([303, `/console/webhooks/${hookId}`]);
-    expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body).toMatchObject({ event_types: ['incident.created'], description: null });
+    expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body).toMatchObject({
+      event_types: ['incident.created'],
+      description: null,
+    });
 
     const before = await api.orm.em.fork().count(WebhookDeliverySchema, { subscription: hookId });
     const test = await operator.post(`/console/webhooks/${hookId}/test`, { _csrf: csrf });
     expect(test.status).toBe(303);
     const newId = /\/deliveries\/([0-9a-f-]{36})$/.exec(test.headers.get('location')!)![1]!;
-    expect((await org.call('GET', `/v1/webhooks/${hookId}/deliveries/${newId}`)).body).toMatchObject({ event_type: 'webhook.test', state: 'pending', redelivery_of: null });
+    expect((await org.call('GET', `/v1/webhooks/${hookId}/deliveries/${newId}`)).body).toMatchObject({
+      event_type: 'webhook.test',
+      state: 'pending',
+      redelivery_of: null,
+    });
     expect(await api.orm.em.fork().count(WebhookDeliverySchema, { subscription: hookId })).toBe(before + 1);
     expect((await operator.get(test.headers.get('location')!)).text).toContain('Test delivery queued');
 
@@ -286,34 +389,49 @@ describe('console webhooks', () => {
     expect((await org.call('GET', `/v1/webhooks/${hookId}`)).body.enabled).toBe(true);
   });
 
-  it('rotates the secret: the new one shown once, the old one still signs for 24 hours', async () => {
-    const csrf = csrfOf((await operator.get(`/console/webhooks/${hookId}`)).text);
-    const res = await operator.post(`/console/webhooks/${hookId}/rotate-secret`, { _csrf: csrf });
-    expect(res.status).toBe(200);
-    const fresh = /id="secret-value" readonly value="(whsec_[^"]+)"/.exec(res.text)![1]!;
-    expect(fresh).not.toBe(secret);
-    expect(res.text).toContain('The previous secret keeps signing beside it');
-    const view = (await org.call('GET', `/v1/webhooks/${hookId}`)).body;
-    expect(Date.parse(view.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23 * 3600_000);
-    expect((await operator.get(`/console/webhooks/${hookId}`)).text).not.toContain(fresh);
-    await deliverOnce();
-    const got = rx.received.at(-1)!;
-    expect(got.signature).toBe(signWebhook([fresh, secret], got.id, Number(got.timestamp), got.body));
-  }, RELAY_WAIT);
+  it(
+    'rotates the secret: the new one shown once, the old one still signs for 24 hours',
+    async () => {
+      const csrf = csrfOf((await operator.get(`/console/webhooks/${hookId}`)).text);
+      const res = await operator.post(`/console/webhooks/${hookId}/rotate-secret`, { _csrf: csrf });
+      expect(res.status).toBe(200);
+      const fresh = /id="secret-value" readonly value="(whsec_[^"]+)"/.exec(res.text)![1]!;
+      expect(fresh).not.toBe(secret);
+      expect(res.text).toContain('The previous secret keeps signing beside it');
+      const view = (await org.call('GET', `/v1/webhooks/${hookId}`)).body;
+      expect(Date.parse(view.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23 * 3600_000);
+      expect((await operator.get(`/console/webhooks/${hookId}`)).text).not.toContain(fresh);
+      await deliverOnce();
+      const got = rx.received.at(-1)!;
+      expect(got.signature).toBe(signWebhook([fresh, secret], got.id, Number(got.timestamp), got.body));
+    },
+    RELAY_WAIT,
+  );
 
   it('is refused to viewers and another organization; deletes after a confirmation', async () => {
     const page = await viewer.get(`/console/webhooks/${hookId}`);
     expect(page.text).not.toContain('Rotate secret');
     expect((await viewer.get('/console/webhooks')).text).not.toContain('New webhook');
     const csrf = csrfOf(page.text);
-    for (const path of ['edit', 'test', 'rotate-secret', 'disable', 'enable', 'delete']) expect((await viewer.post(`/console/webhooks/${hookId}/${path}`, { _csrf: csrf })).status).toBe(403);
+    for (const path of ['edit', 'test', 'rotate-secret', 'disable', 'enable', 'delete'])
+      expect((await viewer.post(`/console/webhooks/${hookId}/${path}`, { _csrf: csrf })).status).toBe(403);
     expect((await viewer.get('/console/webhooks/new')).status).toBe(403);
-    const theirs = (await other.call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/theirs', event_types: ['incident.created'] })).body;
-    for (const path of ['rotate-secret', 'disable', 'delete', 'test']) expect((await operator.submit('/console/webhooks', `/console/webhooks/${theirs.id}/${path}`, {})).status).toBe(404);
+    const theirs = (
+      await other.call('POST', '/v1/webhooks', {
+        url: 'https://hooks.example.com/theirs',
+        event_types: ['incident.created'],
+      })
+    ).body;
+    for (const path of ['rotate-secret', 'disable', 'delete', 'test'])
+      expect((await operator.submit('/console/webhooks', `/console/webhooks/${theirs.id}/${path}`, {})).status).toBe(
+        404,
+      );
     expect((await operator.get(`/console/webhooks/${theirs.id}/edit`)).status).toBe(404);
 
     await sql('update webhook_subscriptions set config_key = ? where id = ?', ['pager', hookId]);
-    expect((await operator.get(`/console/webhooks/${hookId}/edit`)).text).toContain('<strong>Managed by config as code</strong> (key <code>pager</code>)');
+    expect((await operator.get(`/console/webhooks/${hookId}/edit`)).text).toContain(
+      '<strong>Managed by config as code</strong> (key <code>pager</code>)',
+    );
     expect(rowWith((await viewer.get('/console/webhooks')).text, rx.url)).toContain('(config: <code>pager</code>)');
 
     const confirm = await operator.get(`/console/webhooks/${hookId}/delete`);
@@ -329,27 +447,52 @@ describe('console customers', () => {
   it('creates, edits and deletes a customer (PRG), errors in words keeping the input', async () => {
     const form = await operator.get('/console/customers/new');
     const csrf = csrfOf(form.text);
-    const bad = await operator.post('/console/customers/new', { _csrf: csrf, name: '  ', external_id: 'ext-1', contact_email: 'not-an-email' });
+    const bad = await operator.post('/console/customers/new', {
+      _csrf: csrf,
+      name: '  ',
+      external_id: 'ext-1',
+      contact_email: 'not-an-email',
+    });
     expect(bad.status).toBe(400);
     expect(errorOf(bad.text, 'contact_email')).not.toBe('');
     expect(errorOf(bad.text, 'name')).not.toBe('');
     expect(valueOf(bad.text, 'external_id')).toBe('ext-1');
-    const res = await operator.post('/console/customers/new', { _csrf: csrf, name: 'Globex <Corp>', external_id: 'ext-1', contact_email: 'ap@globex.test' });
+    const res = await operator.post('/console/customers/new', {
+      _csrf: csrf,
+      name: 'Globex <Corp>',
+      external_id: 'ext-1',
+      contact_email: 'ap@globex.test',
+    });
     expect(res.status).toBe(303);
     customerId = idFrom(res.headers.get('location'), '/console/customers');
-    expect((await org.call('GET', `/v1/customers/${customerId}`)).body).toMatchObject({ name: 'Globex <Corp>', external_id: 'ext-1', contact_email: 'ap@globex.test' });
+    expect((await org.call('GET', `/v1/customers/${customerId}`)).body).toMatchObject({
+      name: 'Globex <Corp>',
+      external_id: 'ext-1',
+      contact_email: 'ap@globex.test',
+    });
     const list = await viewer.get('/console/customers');
     expect(rowWith(list.text, 'Globex &#60;Corp&#62;')).toContain('ap@globex.test');
     expect(list.text).toContain('<a href="/console/export/customer.yaml" download>Export as YAML</a>');
     expect(list.text).not.toContain('New customer');
 
-    const edit = await operator.post(`/console/customers/${customerId}`, { _csrf: csrf, name: 'Globex', external_id: '', contact_email: '' });
+    const edit = await operator.post(`/console/customers/${customerId}`, {
+      _csrf: csrf,
+      name: 'Globex',
+      external_id: '',
+      contact_email: '',
+    });
     expect(edit.status).toBe(303);
-    expect((await org.call('GET', `/v1/customers/${customerId}`)).body).toMatchObject({ name: 'Globex', external_id: null, contact_email: null });
+    expect((await org.call('GET', `/v1/customers/${customerId}`)).body).toMatchObject({
+      name: 'Globex',
+      external_id: null,
+      contact_email: null,
+    });
 
     await sql('update customers set config_key = ? where id = ?', ['globex', customerId]);
     expect((await operator.get(`/console/customers/${customerId}`)).text).toContain('(key <code>globex</code>)');
-    expect(rowWith((await operator.get('/console/customers')).text, 'Globex')).toContain('(config: <code>globex</code>)');
+    expect(rowWith((await operator.get('/console/customers')).text, 'Globex')).toContain(
+      '(config: <code>globex</code>)',
+    );
   });
 
   it('is refused to viewers (403) and 404 for another organization', async () => {
@@ -362,8 +505,12 @@ describe('console customers', () => {
     expect((await viewer.post(`/console/customers/${customerId}/delete`, { _csrf: csrf })).status).toBe(403);
     const theirs = (await other.call('POST', '/v1/customers', { name: 'Theirs' })).body;
     expect((await operator.get(`/console/customers/${theirs.id}`)).status).toBe(404);
-    expect((await operator.submit('/console/customers', `/console/customers/${theirs.id}`, { name: 'Mine now' })).status).toBe(404);
-    expect((await operator.submit('/console/customers', `/console/customers/${theirs.id}/delete`, {})).status).toBe(404);
+    expect(
+      (await operator.submit('/console/customers', `/console/customers/${theirs.id}`, { name: 'Mine now' })).status,
+    ).toBe(404);
+    expect((await operator.submit('/console/customers', `/console/customers/${theirs.id}/delete`, {})).status).toBe(
+      404,
+    );
     expect((await other.call('GET', `/v1/customers/${theirs.id}`)).body.name).toBe('Theirs');
   });
 
@@ -419,22 +566,55 @@ describe('console contracts', () => {
     const form = await finance.get('/console/contracts/new');
     expect(form.status).toBe(200);
     const csrf = csrfOf(form.text);
-    const shown = await finance.post('/console/contracts/new', { _csrf: csrf, _op: 'example', ...contract(), ...terms(), example_attainment_pct: '99.2' });
+    const shown = await finance.post('/console/contracts/new', {
+      _csrf: csrf,
+      _op: 'example',
+      ...contract(),
+      ...terms(),
+      example_attainment_pct: '99.2',
+    });
     expect(shown.status).toBe(200);
     // The domain's own answer for the same terms, fee and attainment (99.2% = 992/1000).
-    const parsed = creditTermsSchema.parse({ type: 'tiered', steps: [{ below_pct: '99.9', credit_pct: '10' }, { below_pct: '99', credit_pct: '25' }], maintenance_notice_hours: 48 });
+    const parsed = creditTermsSchema.parse({
+      type: 'tiered',
+      steps: [
+        { below_pct: '99.9', credit_pct: '10' },
+        { below_pct: '99', credit_pct: '25' },
+      ],
+      maintenance_notice_hours: 48,
+    });
     const want = computeCredit(parsed, 1_000_000, 'USD', { numerator: 992n, denominator: 1000n }, 1000, 8);
     expect(want.creditAmountMinor).toBe(100_000);
-    expect(shown.text).toContain('At 99.2% attainment on a $10,000.00 monthly fee this contract pays <strong class="example-amount">$1,000.00</strong> (10% of the fee).');
+    expect(shown.text).toContain(
+      'At 99.2% attainment on a $10,000.00 monthly fee this contract pays <strong class="example-amount">$1,000.00</strong> (10% of the fee).',
+    );
     expect(shown.text).toContain('about 345.6 minutes down');
     // Recomputed with another attainment and a cap, nothing saved.
-    const capped = await finance.post('/console/contracts/new', { _csrf: csrf, _op: 'example', ...contract(), ...terms({ 'credit_terms.cap_pct': '20' }), example_attainment_pct: '98.5' });
-    const want2 = computeCredit({ ...parsed, cap_pct: '20' }, 1_000_000, 'USD', { numerator: 985n, denominator: 1000n }, 1000, 15);
+    const capped = await finance.post('/console/contracts/new', {
+      _csrf: csrf,
+      _op: 'example',
+      ...contract(),
+      ...terms({ 'credit_terms.cap_pct': '20' }),
+      example_attainment_pct: '98.5',
+    });
+    const want2 = computeCredit(
+      { ...parsed, cap_pct: '20' },
+      1_000_000,
+      'USD',
+      { numerator: 985n, denominator: 1000n },
+      1000,
+      15,
+    );
     expect([want2.creditAmountMinor, want2.capped]).toEqual([200_000, true]);
     expect(capped.text).toContain('pays <strong class="example-amount">$2,000.00</strong> (20% of the fee).');
     expect(capped.text).toContain('The cap limited the credit.');
     // "Add a step" adds a tier row, keeping the others.
-    const added = await finance.post('/console/contracts/new', { _csrf: csrf, _op: 'add_step', ...contract(), ...terms() });
+    const added = await finance.post('/console/contracts/new', {
+      _csrf: csrf,
+      _op: 'add_step',
+      ...contract(),
+      ...terms(),
+    });
     expect(added.text).toContain('name="credit_terms.steps.3.below_pct"');
     expect(valueOf(added.text, 'credit_terms.steps.1.credit_pct')).toBe('25');
     expect((await org.call('GET', '/v1/contracts')).body.items).toHaveLength(0);
@@ -450,8 +630,12 @@ describe('console contracts', () => {
       ...terms({ 'credit_terms.steps.1.below_pct': '99.95' }),
     });
     expect(bad.status).toBe(400);
-    expect(errorOf(bad.text, 'monthly_fee')).toBe('Monthly fee must be an amount such as 10000.00 (at most 2 decimals)');
-    expect(errorOf(bad.text, 'credit_terms.steps.1.below_pct')).toContain('Steps must be ordered with below_pct strictly decreasing (mildest breach first)');
+    expect(errorOf(bad.text, 'monthly_fee')).toBe(
+      'Monthly fee must be an amount such as 10000.00 (at most 2 decimals)',
+    );
+    expect(errorOf(bad.text, 'credit_terms.steps.1.below_pct')).toContain(
+      'Steps must be ordered with below_pct strictly decreasing (mildest breach first)',
+    );
     expect(valueOf(bad.text, 'monthly_fee')).toBe('10000.123');
     expect(valueOf(bad.text, 'credit_terms.steps.1.below_pct')).toBe('99.95');
 
@@ -465,7 +649,15 @@ describe('console contracts', () => {
       monthly_fee_minor: 1_000_000,
       effective_to: null,
       finance_contacts: ['ap@globex.test', 'cfo@globex.test'],
-      credit_terms: { type: 'tiered', steps: [{ below_pct: '99.9', credit_pct: '10' }, { below_pct: '99', credit_pct: '25' }], cap_pct: '100', minimum_credit_minor: 0 },
+      credit_terms: {
+        type: 'tiered',
+        steps: [
+          { below_pct: '99.9', credit_pct: '10' },
+          { below_pct: '99', credit_pct: '25' },
+        ],
+        cap_pct: '100',
+        minimum_credit_minor: 0,
+      },
     });
     const list = await viewer.get('/console/contracts');
     const row = rowWith(list.text, 'Globex SLA');
@@ -478,9 +670,17 @@ describe('console contracts', () => {
     const page = await finance.get(`/console/contracts/${contractId}`);
     expect(valueOf(page.text, 'monthly_fee')).toBe('10000.00');
     const csrf = csrfOf(page.text);
-    const res = await finance.post(`/console/contracts/${contractId}`, { _csrf: csrf, _op: 'save', ...contract(), ...terms({ 'credit_terms.type': 'proportional', 'credit_terms.multiplier': '10' }) });
+    const res = await finance.post(`/console/contracts/${contractId}`, {
+      _csrf: csrf,
+      _op: 'save',
+      ...contract(),
+      ...terms({ 'credit_terms.type': 'proportional', 'credit_terms.multiplier': '10' }),
+    });
     expect(res.status).toBe(303);
-    expect((await org.call('GET', `/v1/contracts/${contractId}`)).body.credit_terms).toMatchObject({ type: 'proportional', multiplier: '10' });
+    expect((await org.call('GET', `/v1/contracts/${contractId}`)).body.credit_terms).toMatchObject({
+      type: 'proportional',
+      multiplier: '10',
+    });
 
     for (const reader of [operator, viewer]) {
       const read = await reader.get(`/console/contracts/${contractId}`);
@@ -490,8 +690,13 @@ describe('console contracts', () => {
       expect(read.text).toContain('pays <strong class="example-amount">$800.00</strong> (8% of the fee)');
       expect((await reader.get('/console/contracts')).text).not.toContain('New contract');
       const rc = csrfOf(read.text);
-      expect((await reader.post(`/console/contracts/${contractId}`, { _csrf: rc, _op: 'save', ...contract(), ...terms() })).status).toBe(403);
-      expect((await reader.post('/console/contracts/new', { _csrf: rc, _op: 'save', ...contract(), ...terms() })).status).toBe(403);
+      expect(
+        (await reader.post(`/console/contracts/${contractId}`, { _csrf: rc, _op: 'save', ...contract(), ...terms() }))
+          .status,
+      ).toBe(403);
+      expect(
+        (await reader.post('/console/contracts/new', { _csrf: rc, _op: 'save', ...contract(), ...terms() })).status,
+      ).toBe(403);
       expect((await reader.post(`/console/contracts/${contractId}/delete`, { _csrf: rc })).status).toBe(403);
     }
   });
@@ -499,7 +704,17 @@ describe('console contracts', () => {
   it('is 404 for another organization; a managed contract warns; deletes after a confirmation', async () => {
     const theirCustomer = (await other.call('POST', '/v1/customers', { name: 'Theirs' })).body.id;
     const theirs = (
-      await other.call('POST', '/v1/contracts', { customer_id: theirCustomer, name: 'Theirs', service_ids: [other.services.Elsewhere], sla_target_pct: '99.9', timezone: 'UTC', currency: 'EUR', monthly_fee_minor: 1000, effective_from: '2026-01-01', credit_terms: { type: 'tiered', steps: [{ below_pct: '99', credit_pct: '10' }], maintenance_notice_hours: 48 } })
+      await other.call('POST', '/v1/contracts', {
+        customer_id: theirCustomer,
+        name: 'Theirs',
+        service_ids: [other.services.Elsewhere],
+        sla_target_pct: '99.9',
+        timezone: 'UTC',
+        currency: 'EUR',
+        monthly_fee_minor: 1000,
+        effective_from: '2026-01-01',
+        credit_terms: { type: 'tiered', steps: [{ below_pct: '99', credit_pct: '10' }], maintenance_notice_hours: 48 },
+      })
     ).body;
     expect((await finance.get(`/console/contracts/${theirs.id}`)).status).toBe(404);
     expect((await finance.submit('/console/contracts', `/console/contracts/${theirs.id}/delete`, {})).status).toBe(404);

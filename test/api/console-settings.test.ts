@@ -22,7 +22,11 @@ beforeAll(async () => {
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
   api = await startApi({ console: { mail: mailer } });
   org = await orgWithKeys(api, { name: 'Zones org' });
-  const incident = await org.call('POST', '/v1/incidents', { title: 'Zoned incident', severity: 'major', publish: true });
+  const incident = await org.call('POST', '/v1/incidents', {
+    title: 'Zoned incident',
+    severity: 'major',
+    publish: true,
+  });
   incidentAt = incident.body.published_at;
   ana = await signedInClient(api, smtp, org.id, 'ana@zones.test', 'viewer');
 }, 60_000);
@@ -38,7 +42,9 @@ describe('console settings: time zone (issue 27)', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('<body data-time-zone="browser">');
     expect(page.text).toContain('<script src="/console/assets/console.js" defer></script>');
-    expect(page.text).toContain("No zone chosen: times are shown in your browser's time zone (in UTC where scripts do not run).");
+    expect(page.text).toContain(
+      "No zone chosen: times are shown in your browser's time zone (in UTC where scripts do not run).",
+    );
     expect(page.text).toMatch(/<option value="">Your browser(&#39;|')s time zone<\/option>/);
     expect(page.text).toContain('<option value="Europe/Berlin">Europe/Berlin</option>');
     const overview = await ana.get('/console');
@@ -51,7 +57,11 @@ describe('console settings: time zone (issue 27)', () => {
     const res = await ana.post('/console/settings', { _csrf: csrfOf(form.text), time_zone: 'Mars/Olympus_Mons' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('validation_failed');
-    expect(/<p class="field-error" id="f-time_zone-error">(Time zone: )?&#34;Mars\/Olympus_Mons&#34; is not a time zone: choose one from the list, such as Europe\/Berlin or America\/New_York\.<\/p>/.test(res.text)).toBe(true);
+    expect(
+      /<p class="field-error" id="f-time_zone-error">(Time zone: )?&#34;Mars\/Olympus_Mons&#34; is not a time zone: choose one from the list, such as Europe\/Berlin or America\/New_York\.<\/p>/.test(
+        res.text,
+      ),
+    ).toBe(true);
     expect(res.text).toContain('aria-invalid="true"');
     expect((await ana.get('/console/settings')).text).toContain('data-time-zone="browser"');
   });
@@ -71,7 +81,9 @@ describe('console settings: time zone (issue 27)', () => {
 
     // Another user of the same organization keeps their own (none).
     const bo = await signedInClient(api, smtp, org.id, 'bo@zones.test', 'viewer');
-    expect((await bo.get('/console')).text).toContain(`<time datetime="${incidentAt}">${formatInZone(incidentAt, 'UTC')}</time>`);
+    expect((await bo.get('/console')).text).toContain(
+      `<time datetime="${incidentAt}">${formatInZone(incidentAt, 'UTC')}</time>`,
+    );
 
     // Back to the browser's zone.
     const again = await ana.get('/console/settings');
@@ -83,7 +95,7 @@ describe('console settings: time zone (issue 27)', () => {
     const res = await fetch(`${api.baseUrl}/console/assets/console.js`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
-    expect(await res.text()).toContain("resolvedOptions().timeZone");
+    expect(await res.text()).toContain('resolvedOptions().timeZone');
     expect((await ana.get('/console/settings')).headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 });

@@ -23,10 +23,13 @@ beforeAll(async () => {
   api = await startApi({ console: { mail: mailer } });
   org = await orgWithKeys(api, { name: 'Berlin org' });
   serviceId = (await org.call('POST', '/v1/services', { name: 'Checkout' })).body.id;
-  incidentId = (await org.call('POST', '/v1/incidents', { title: 'Slow checkout', severity: 'major', publish: true })).body.id;
+  incidentId = (await org.call('POST', '/v1/incidents', { title: 'Slow checkout', severity: 'major', publish: true }))
+    .body.id;
   berlin = await signedInClient(api, smtp, org.id, 'bea@berlin.test', 'owner');
   const settings = await berlin.get('/console/settings');
-  expect((await berlin.post('/console/settings', { _csrf: csrfOf(settings.text), time_zone: 'Europe/Berlin' })).status).toBe(303);
+  expect(
+    (await berlin.post('/console/settings', { _csrf: csrfOf(settings.text), time_zone: 'Europe/Berlin' })).status,
+  ).toBe(303);
 }, 60_000);
 afterAll(async () => {
   await api?.close();
@@ -34,23 +37,38 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-describe('console times in the viewer\'s zone', () => {
-  it('labels a Berlin user\'s maintenance form with Europe/Berlin and stores 14:00 there as 12:00 UTC in summer', async () => {
+describe("console times in the viewer's zone", () => {
+  it("labels a Berlin user's maintenance form with Europe/Berlin and stores 14:00 there as 12:00 UTC in summer", async () => {
     const form = await berlin.get('/console/maintenances/new');
     expect(form.text).toContain('<label for="f-scheduled_start_at">Starts at (Europe/Berlin)</label>');
     expect(form.text).not.toContain('(UTC)');
-    const res = await berlin.post('/console/maintenances/new', { _csrf: csrfOf(form.text), title: 'Database upgrade', service_ids: [serviceId], scheduled_start_at: '2099-07-01T14:00', scheduled_end_at: '2099-07-01T15:30' });
+    const res = await berlin.post('/console/maintenances/new', {
+      _csrf: csrfOf(form.text),
+      title: 'Database upgrade',
+      service_ids: [serviceId],
+      scheduled_start_at: '2099-07-01T14:00',
+      scheduled_end_at: '2099-07-01T15:30',
+    });
     expect(res.status).toBe(303);
     const list = await org.call('GET', '/v1/maintenances');
     const stored = list.body.items.find((m: { title: string }) => m.title === 'Database upgrade');
-    expect(stored).toMatchObject({ scheduled_start_at: '2099-07-01T12:00:00.000Z', scheduled_end_at: '2099-07-01T13:30:00.000Z' });
+    expect(stored).toMatchObject({
+      scheduled_start_at: '2099-07-01T12:00:00.000Z',
+      scheduled_end_at: '2099-07-01T13:30:00.000Z',
+    });
   });
 
   it('labels the silence form with Europe/Berlin and reads a time typed there in Berlin (CET in winter)', async () => {
     const form = await berlin.get('/console/alerts/silences/new');
     expect(form.text).toContain('<label for="f-ends_at">Until (Europe/Berlin)</label>');
     expect(form.text).not.toContain('(UTC');
-    const res = await berlin.post('/console/alerts/silences/new', { _csrf: csrfOf(form.text), service_ids: [serviceId], starts_at: '2099-01-10T09:00', ends_at: '2099-01-10T18:30', reason: 'Winter migration' });
+    const res = await berlin.post('/console/alerts/silences/new', {
+      _csrf: csrfOf(form.text),
+      service_ids: [serviceId],
+      starts_at: '2099-01-10T09:00',
+      ends_at: '2099-01-10T18:30',
+      reason: 'Winter migration',
+    });
     expect(res.status).toBe(303);
     const list = await berlin.get('/console/alerts/silences');
     // 18:30 in Berlin in January is 17:30 UTC; the list shows it back in Berlin time, named.
@@ -78,12 +96,15 @@ describe('console times in the viewer\'s zone', () => {
     expect(res.status).toBe(303);
     const schedules = await org.call('GET', '/v1/on-call/schedules');
     const payments = schedules.body.items.find((s: { name: string }) => s.name === 'Payments');
-    expect(payments.overrides[0]).toMatchObject({ start_at: '2099-07-01T06:00:00.000Z', end_at: '2099-07-01T18:00:00.000Z' });
+    expect(payments.overrides[0]).toMatchObject({
+      start_at: '2099-07-01T06:00:00.000Z',
+      end_at: '2099-07-01T18:00:00.000Z',
+    });
     const edit = await berlin.get(`/console/on-call/schedules/${payments.id}/edit`);
     expect(edit.text).toContain('value="2099-07-01T08:00"');
   });
 
-  it('shows an incident\'s timeline in Berlin time and says so', async () => {
+  it("shows an incident's timeline in Berlin time and says so", async () => {
     const page = await berlin.get(`/console/incidents/${incidentId}`);
     expect(page.text).toContain('Oldest first, times in <span data-zone-name>Europe/Berlin</span>.');
     expect(page.text).not.toContain('times in UTC');
@@ -102,7 +123,9 @@ describe('console times in the viewer\'s zone', () => {
     ] as const) {
       const page = await berlin.get(path);
       expect({ path, status: page.status }).toEqual({ path, status: 200 });
-      const select = new RegExp(`<select id="f-${name.replace('.', '-')}" name="${name.replace('.', '\\.')}"[^>]*>([\\s\\S]*?)</select>`).exec(page.text);
+      const select = new RegExp(
+        `<select id="f-${name.replace('.', '-')}" name="${name.replace('.', '\\.')}"[^>]*>([\\s\\S]*?)</select>`,
+      ).exec(page.text);
       expect({ path, select: select !== null }).toEqual({ path, select: true });
       expect(select![1]).toContain('<option value="UTC"');
       expect(select![1]).toContain('<optgroup label="Europe">');

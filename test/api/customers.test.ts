@@ -10,18 +10,28 @@ afterAll(async () => api.close());
 describe('/v1/customers', () => {
   it('answers 403 quota_exceeded past the plan cap (business: 500), with the upgrade', async () => {
     const org = await orgWithKeys(api);
-    await api.orm.em.getConnection().execute(
-      `insert into customers (id, organization_id, name, created_at, updated_at) select gen_random_uuid(), ?, 'c' || g, now(), now() from generate_series(1, 500) g`,
-      [org.id],
-    );
+    await api.orm.em
+      .getConnection()
+      .execute(
+        `insert into customers (id, organization_id, name, created_at, updated_at) select gen_random_uuid(), ?, 'c' || g, now(), now() from generate_series(1, 500) g`,
+        [org.id],
+      );
     const over = await org.call('POST', '/v1/customers', { name: 'One too many' });
-    expect([over.status, over.body.title, over.body.quota]).toEqual([403, 'quota_exceeded', { capability: 'customers', used: 500, cap: 500, plan: 'business' }]);
+    expect([over.status, over.body.title, over.body.quota]).toEqual([
+      403,
+      'quota_exceeded',
+      { capability: 'customers', used: 500, cap: 500, plan: 'business' },
+    ]);
     expect(over.body.upgrade).toMatchObject({ plan: 'enterprise' });
   });
 
   it('creates, reads, lists, patches and soft-deletes a customer', async () => {
     const org = await orgWithKeys(api);
-    const created = await org.call('POST', '/v1/customers', { name: 'Globex', external_id: 'crm-42', contact_email: 'ops@globex.example' });
+    const created = await org.call('POST', '/v1/customers', {
+      name: 'Globex',
+      external_id: 'crm-42',
+      contact_email: 'ops@globex.example',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Globex', external_id: 'crm-42', contact_email: 'ops@globex.example' });
     const id = created.body.id;
@@ -45,7 +55,11 @@ describe('/v1/customers', () => {
     const org = await orgWithKeys(api, { plan: 'team' });
     const res = await org.call('POST', '/v1/customers', { name: 'Globex' });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ title: 'feature_locked', quota: { capability: 'customers', plan: 'team' }, upgrade: { plan: 'business' } });
+    expect(res.body).toMatchObject({
+      title: 'feature_locked',
+      quota: { capability: 'customers', plan: 'team' },
+      upgrade: { plan: 'business' },
+    });
     expect((await org.call('GET', '/v1/customers')).body.title).toBe('feature_locked');
   });
 

@@ -12,7 +12,9 @@ beforeAll(async () => {
       app.get('/__lookup/:name', async (request) => {
         const { name } = request.params as { name: string };
         const { q } = request.query as { q?: string };
-        const rows = await request.em.getConnection().execute('select ?::text as name, ?::text as q', [name, q ?? null]);
+        const rows = await request.em
+          .getConnection()
+          .execute('select ?::text as name, ?::text as q', [name, q ?? null]);
         return rows[0];
       });
     },
@@ -28,7 +30,11 @@ describe('problem+json errors (spec §2.5, §7.1)', () => {
     ['JSON null', 'null'],
   ])('answers 400 invalid_json for %s', async (_what, raw) => {
     const org = await api.createOrg();
-    const res = await api.request('POST', '/v1/services', { key: org.key, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const res = await api.request('POST', '/v1/services', {
+      key: org.key,
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(res.body).toEqual({
@@ -47,17 +53,27 @@ describe('problem+json errors (spec §2.5, §7.1)', () => {
 
   it('answers 413 payload_too_large for an oversized body', async () => {
     const org = await api.createOrg();
-    const res = await api.request('POST', '/v1/services', { key: org.key, body: { name: 'x', description: 'y'.repeat(4096) } });
+    const res = await api.request('POST', '/v1/services', {
+      key: org.key,
+      body: { name: 'x', description: 'y'.repeat(4096) },
+    });
     expect(res.status).toBe(413);
     expect(res.body.title).toBe('payload_too_large');
   });
 
-  it.each(['application/x-www-form-urlencoded', 'text/plain', 'application/xml'])('answers 415 unsupported_media_type for a %s body', async (type) => {
-    const org = await api.createOrg();
-    const res = await api.request('POST', '/v1/services', { key: org.key, rawBody: 'name=x', headers: { 'content-type': type } });
-    expect(res.status).toBe(415);
-    expect(res.body.title).toBe('unsupported_media_type');
-  });
+  it.each(['application/x-www-form-urlencoded', 'text/plain', 'application/xml'])(
+    'answers 415 unsupported_media_type for a %s body',
+    async (type) => {
+      const org = await api.createOrg();
+      const res = await api.request('POST', '/v1/services', {
+        key: org.key,
+        rawBody: 'name=x',
+        headers: { 'content-type': type },
+      });
+      expect(res.status).toBe(415);
+      expect(res.body.title).toBe('unsupported_media_type');
+    },
+  );
 
   it('answers 500 internal_error without a stack trace or the original message', async () => {
     const res = await api.request('GET', '/__boom');
@@ -75,7 +91,11 @@ describe('problem+json errors (spec §2.5, §7.1)', () => {
 
   it('refuses U+0000 in a query value naming the parameter, and answers 404 for a path segment holding it, before PostgreSQL sees it', async () => {
     const org = await api.createOrg();
-    for (const path of ['/v1/services?cursor=%00', '/v1/metrics?service_id=a%00b', '/v1/sla/statements?period=2026-0%00']) {
+    for (const path of [
+      '/v1/services?cursor=%00',
+      '/v1/metrics?service_id=a%00b',
+      '/v1/sla/statements?period=2026-0%00',
+    ]) {
       const res = await api.request('GET', path, { key: org.key });
       expect([path, res.status, res.body.title]).toEqual([path, 400, 'validation_failed']);
       expect(res.body.errors[0].path).toMatch(/^query\./);
@@ -83,10 +103,21 @@ describe('problem+json errors (spec §2.5, §7.1)', () => {
     // A route that reads them from PostgreSQL never sees them (the protocol refuses U+0000: a 500 before).
     expect((await api.request('GET', '/__lookup/ok?q=fine')).body).toEqual({ name: 'ok', q: 'fine' });
     const query = await api.request('GET', '/__lookup/ok?q=a%00b');
-    expect([query.status, query.body.title, query.body.errors]).toEqual([400, 'validation_failed', [{ path: 'query.q', message: expect.stringContaining('U+0000') }]]);
+    expect([query.status, query.body.title, query.body.errors]).toEqual([
+      400,
+      'validation_failed',
+      [{ path: 'query.q', message: expect.stringContaining('U+0000') }],
+    ]);
     expect((await api.request('GET', '/__lookup/a%00b')).status).toBe(404);
-    for (const [method, path] of [['GET', '/v1/services/%00'], ['POST', '/v1/status-page/a%00b/subscribe'], ['GET', '/v1/heartbeats/hb_%00']] as const) {
-      const res = await api.request(method, path, { key: org.key, ...(method === 'POST' ? { body: { email: 'a@example.com' } } : {}) });
+    for (const [method, path] of [
+      ['GET', '/v1/services/%00'],
+      ['POST', '/v1/status-page/a%00b/subscribe'],
+      ['GET', '/v1/heartbeats/hb_%00'],
+    ] as const) {
+      const res = await api.request(method, path, {
+        key: org.key,
+        ...(method === 'POST' ? { body: { email: 'a@example.com' } } : {}),
+      });
       expect([path, res.status, res.body.title]).toEqual([path, 404, 'not_found']);
     }
   });

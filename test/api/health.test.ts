@@ -4,7 +4,12 @@ import { type ApiHarness, startApi } from '../support/api-harness';
 import { testTemporalAddress } from '../support/env';
 
 /** A TCP relay to the suite's Temporal server, so a test can make Temporal vanish under a connected client. */
-async function startTemporalRelay(): Promise<{ address: string; listening(): boolean; cut(): Promise<void>; resume(): Promise<void> }> {
+async function startTemporalRelay(): Promise<{
+  address: string;
+  listening(): boolean;
+  cut(): Promise<void>;
+  resume(): Promise<void>;
+}> {
   const [host, port] = testTemporalAddress().split(':') as [string, string];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -33,13 +38,20 @@ async function startTemporalRelay(): Promise<{ address: string; listening(): boo
 
 describe('/healthz and /readyz', () => {
   it('answers ready when PostgreSQL and Temporal answer', async () => {
-    const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue: 'unused' });
+    const temporal = await connectTemporal({
+      address: testTemporalAddress(),
+      namespace: 'default',
+      taskQueue: 'unused',
+    });
     const api = await startApi({ readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }] });
     try {
       expect((await api.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
       const ready = await api.request('GET', '/readyz');
       expect(ready.status).toBe(200);
-      expect(ready.body).toEqual({ status: 'ready', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
+      expect(ready.body).toEqual({
+        status: 'ready',
+        checks: { database: { status: 'ok' }, temporal: { status: 'ok' } },
+      });
     } finally {
       await api.close();
       await temporal.close();
@@ -60,11 +72,17 @@ describe('/healthz and /readyz', () => {
     try {
       api = await startApi({ readiness: [{ name: 'temporal', check }] });
       // Reachable first, so the 503 below is the server going away and nothing else.
-      expect((await api.request('GET', '/readyz')).body).toEqual({ status: 'ready', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
+      expect((await api.request('GET', '/readyz')).body).toEqual({
+        status: 'ready',
+        checks: { database: { status: 'ok' }, temporal: { status: 'ok' } },
+      });
       await relay.cut();
       const ready = await api.request('GET', '/readyz');
       expect(ready.status).toBe(503);
-      expect(ready.body).toEqual({ status: 'not_ready', checks: { database: { status: 'ok' }, temporal: { status: 'failing', error: expect.any(String) } } });
+      expect(ready.body).toEqual({
+        status: 'not_ready',
+        checks: { database: { status: 'ok' }, temporal: { status: 'failing', error: expect.any(String) } },
+      });
       expect(ready.body.checks.temporal.error).toMatch(/UNAVAILABLE|ECONNREFUSED|no answer within/);
       expect((await api.request('GET', '/healthz')).status).toBe(200);
     } finally {
@@ -78,13 +96,23 @@ describe('/healthz and /readyz', () => {
   });
 
   it('answers 503 naming Temporal when the server answers but the namespace does not exist', async () => {
-    const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'no-such-namespace', taskQueue: 'unused' });
+    const temporal = await connectTemporal({
+      address: testTemporalAddress(),
+      namespace: 'no-such-namespace',
+      taskQueue: 'unused',
+    });
     let api: ApiHarness | undefined;
     try {
       api = await startApi({ readiness: [{ name: 'temporal', check: () => checkTemporal(temporal) }] });
       const ready = await api.request('GET', '/readyz');
       expect(ready.status).toBe(503);
-      expect(ready.body).toEqual({ status: 'not_ready', checks: { database: { status: 'ok' }, temporal: { status: 'failing', error: expect.stringMatching(/no-such-namespace/) } } });
+      expect(ready.body).toEqual({
+        status: 'not_ready',
+        checks: {
+          database: { status: 'ok' },
+          temporal: { status: 'failing', error: expect.stringMatching(/no-such-namespace/) },
+        },
+      });
       expect((await api.request('GET', '/healthz')).status).toBe(200);
     } finally {
       await api?.close();

@@ -23,11 +23,25 @@ const MALFORMED = '/v1/alert-actions/not-a-link';
 describe('one-click alert links under /v1', () => {
   it('answers a malformed link to curl, fetch and JSON clients as problem+json link_invalid', async () => {
     for (const method of ['GET', 'POST']) {
-      for (const accept of [undefined, '*/*', 'application/json', 'application/problem+json', 'text/html;q=0.5, application/json']) {
+      for (const accept of [
+        undefined,
+        '*/*',
+        'application/json',
+        'application/problem+json',
+        'text/html;q=0.5, application/json',
+      ]) {
         const res = await api.request(method, MALFORMED, { headers: accept ? { accept } : {} });
         const where = `${method} Accept: ${accept ?? '(none)'}`;
-        expect([where, res.status, res.headers.get('content-type')]).toEqual([where, 400, 'application/problem+json; charset=utf-8']);
-        expect(res.body).toMatchObject({ type: 'https://docs.vigil.test/api/getting-started/errors#link_invalid', title: 'link_invalid', status: 400 });
+        expect([where, res.status, res.headers.get('content-type')]).toEqual([
+          where,
+          400,
+          'application/problem+json; charset=utf-8',
+        ]);
+        expect(res.body).toMatchObject({
+          type: 'https://docs.vigil.test/api/getting-started/errors#link_invalid',
+          title: 'link_invalid',
+          status: 400,
+        });
         expect(res.body.detail).toMatch(/This link is not valid/);
         expect(res.headers.get('vary')).toMatch(/accept/i);
       }
@@ -38,7 +52,12 @@ describe('one-click alert links under /v1', () => {
     for (const method of ['GET', 'POST']) {
       for (const accept of [BROWSER_ACCEPT, 'text/html']) {
         const res = await api.request(method, MALFORMED, { headers: { accept } });
-        expect([method, accept, res.status, res.headers.get('content-type')]).toEqual([method, accept, 400, 'text/html; charset=utf-8']);
+        expect([method, accept, res.status, res.headers.get('content-type')]).toEqual([
+          method,
+          accept,
+          400,
+          'text/html; charset=utf-8',
+        ]);
         expect(res.text).toContain('<h1>This link is not valid</h1>');
         expect(res.headers.get('content-security-policy')).toContain("form-action 'self'");
         expect(res.headers.get('cache-control')).toBe('no-store');
@@ -57,7 +76,12 @@ describe('one-click alert links under /v1', () => {
     ];
     for (const [outcome, token] of outcomes) {
       const page = alertLinkAnswer(outcome);
-      expect([outcome.kind, page.status, page.problem?.token, page.problem?.status]).toEqual([outcome.kind, outcome.status, token, outcome.status]);
+      expect([outcome.kind, page.status, page.problem?.token, page.problem?.status]).toEqual([
+        outcome.kind,
+        outcome.status,
+        token,
+        outcome.status,
+      ]);
     }
     expect(alertLinkAnswer({ status: 200, kind: 'confirm', ...base }).problem).toBeNull();
   });
@@ -65,7 +89,25 @@ describe('one-click alert links under /v1', () => {
 
 describe('prefersHtml', () => {
   it('is true only when the client names HTML at least as high as anything a problem matches', () => {
-    for (const accept of [BROWSER_ACCEPT, 'text/html', 'application/xhtml+xml', 'text/html, application/json', 'TEXT/HTML;Q=1']) expect([accept, prefersHtml(accept)]).toEqual([accept, true]);
-    for (const accept of [undefined, '', '*/*', 'application/json', 'application/problem+json', 'text/*', 'text/html;q=0.5, */*', 'text/html;q=0', 'text/plain']) expect([accept, prefersHtml(accept)]).toEqual([accept, false]);
+    for (const accept of [
+      BROWSER_ACCEPT,
+      'text/html',
+      'application/xhtml+xml',
+      'text/html, application/json',
+      'TEXT/HTML;Q=1',
+    ])
+      expect([accept, prefersHtml(accept)]).toEqual([accept, true]);
+    for (const accept of [
+      undefined,
+      '',
+      '*/*',
+      'application/json',
+      'application/problem+json',
+      'text/*',
+      'text/html;q=0.5, */*',
+      'text/html;q=0',
+      'text/plain',
+    ])
+      expect([accept, prefersHtml(accept)]).toEqual([accept, false]);
   });
 });

@@ -16,13 +16,28 @@ const call: Call = (...args) => org.call(...args);
 /** An incident as it reads back: the create answer without its `warnings` (issue 24 §4). */
 const withoutWarnings = ({ warnings: _warnings, ...incident }: Record<string, unknown>) => incident;
 const events = async (incidentId: string) =>
-  (await api.orm.em.fork().find(OutboxEventSchema, { resourceId: incidentId }, { orderBy: { createdAt: 'asc', type: 'asc' } })).map((e) => e.type);
+  (
+    await api.orm.em
+      .fork()
+      .find(OutboxEventSchema, { resourceId: incidentId }, { orderBy: { createdAt: 'asc', type: 'asc' } })
+  ).map((e) => e.type);
 
 describe('/v1/incidents lifecycle (spec §3.1)', () => {
   it('creates a draft, publishes, adds messages and resolves, deriving state from the timestamps', async () => {
-    const created = await call('POST', '/v1/incidents', { title: 'Checkout errors', severity: 'major', affected_services: [svc], initial_message: { body: 'Looking into it' } });
+    const created = await call('POST', '/v1/incidents', {
+      title: 'Checkout errors',
+      severity: 'major',
+      affected_services: [svc],
+      initial_message: { body: 'Looking into it' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ state: 'draft', severity: 'major', affected_services: [svc], published_at: null, messages: [{ type: 'Investigating', body: 'Looking into it' }] });
+    expect(created.body).toMatchObject({
+      state: 'draft',
+      severity: 'major',
+      affected_services: [svc],
+      published_at: null,
+      messages: [{ type: 'Investigating', body: 'Looking into it' }],
+    });
     const id = created.body.id;
 
     const published = await call('POST', `/v1/incidents/${id}/publish`);
@@ -40,7 +55,14 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     const twice = await call('POST', `/v1/incidents/${id}/resolve`);
     expect([twice.status, twice.body.title]).toEqual([409, 'already_resolved']);
 
-    expect(await events(id)).toEqual(['incident.created', 'incident.message_added', 'incident.published', 'incident.message_added', 'incident.message_added', 'incident.resolved']);
+    expect(await events(id)).toEqual([
+      'incident.created',
+      'incident.message_added',
+      'incident.published',
+      'incident.message_added',
+      'incident.message_added',
+      'incident.resolved',
+    ]);
   });
 
   it('resolves the incident when a Resolved message is posted', async () => {
@@ -48,7 +70,9 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     expect(body.state).toBe('published');
     const res = await call('POST', `/v1/incidents/${body.id}/messages`, { type: 'Resolved', body: 'All good' });
     expect(res.body.state).toBe('resolved');
-    expect(await events(body.id)).toEqual(expect.arrayContaining(['incident.created', 'incident.published', 'incident.message_added', 'incident.resolved']));
+    expect(await events(body.id)).toEqual(
+      expect.arrayContaining(['incident.created', 'incident.published', 'incident.message_added', 'incident.resolved']),
+    );
   });
 
   it('answers 409 not_published when resolving a draft', async () => {
@@ -59,13 +83,21 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
 
   it('patches title, severity and affected services and emits incident.updated', async () => {
     const { body } = await call('POST', '/v1/incidents', { title: 'Old' });
-    const res = await call('PATCH', `/v1/incidents/${body.id}`, { title: 'New', severity: 'critical', affected_services: [svc] });
+    const res = await call('PATCH', `/v1/incidents/${body.id}`, {
+      title: 'New',
+      severity: 'critical',
+      affected_services: [svc],
+    });
     expect(res.body).toMatchObject({ title: 'New', severity: 'critical', affected_services: [svc] });
     expect(await events(body.id)).toEqual(['incident.created', 'incident.updated']);
   });
 
   it('records no incident.updated and keeps updated_at for an empty PATCH', async () => {
-    const { body } = await call('POST', '/v1/incidents', { title: 'Unchanged', severity: 'major', affected_services: [svc] });
+    const { body } = await call('POST', '/v1/incidents', {
+      title: 'Unchanged',
+      severity: 'major',
+      affected_services: [svc],
+    });
     const res = await call('PATCH', `/v1/incidents/${body.id}`, {});
     expect(res.status).toBe(200);
     expect(await events(body.id)).toEqual(['incident.created']);
@@ -75,8 +107,16 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
   });
 
   it('records no incident.updated and keeps updated_at for a PATCH with the current values', async () => {
-    const { body } = await call('POST', '/v1/incidents', { title: 'Same', severity: 'major', affected_services: [svc] });
-    const res = await call('PATCH', `/v1/incidents/${body.id}`, { title: 'Same', severity: 'major', affected_services: [svc, svc] });
+    const { body } = await call('POST', '/v1/incidents', {
+      title: 'Same',
+      severity: 'major',
+      affected_services: [svc],
+    });
+    const res = await call('PATCH', `/v1/incidents/${body.id}`, {
+      title: 'Same',
+      severity: 'major',
+      affected_services: [svc, svc],
+    });
     expect(res.status).toBe(200);
     expect(await events(body.id)).toEqual(['incident.created']);
     expect(res.body).toEqual(withoutWarnings(body));
@@ -84,8 +124,16 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
   });
 
   it('records exactly one incident.updated for a PATCH that changes one field among unchanged ones', async () => {
-    const { body } = await call('POST', '/v1/incidents', { title: 'Partly', severity: 'minor', affected_services: [svc] });
-    const res = await call('PATCH', `/v1/incidents/${body.id}`, { title: 'Partly', severity: 'critical', affected_services: [svc] });
+    const { body } = await call('POST', '/v1/incidents', {
+      title: 'Partly',
+      severity: 'minor',
+      affected_services: [svc],
+    });
+    const res = await call('PATCH', `/v1/incidents/${body.id}`, {
+      title: 'Partly',
+      severity: 'critical',
+      affected_services: [svc],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: 'Partly', severity: 'critical', affected_services: [svc] });
     expect(await events(body.id)).toEqual(['incident.created', 'incident.updated']);
@@ -95,7 +143,12 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     const { body } = await call('POST', '/v1/incidents', { title: 'Oops', publish: true });
     const first = await call('DELETE', `/v1/incidents/${body.id}`);
     const second = await call('DELETE', `/v1/incidents/${body.id}`);
-    expect([first.status, first.body.state, second.status, second.body.state]).toEqual([200, 'deleted', 200, 'deleted']);
+    expect([first.status, first.body.state, second.status, second.body.state]).toEqual([
+      200,
+      'deleted',
+      200,
+      'deleted',
+    ]);
     expect((await call('GET', `/v1/incidents/${body.id}`)).status).toBe(404);
     expect((await events(body.id)).filter((e) => e === 'incident.deleted')).toHaveLength(1);
   });
@@ -122,7 +175,8 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     await mk('b-published', true);
     const c = await mk('c-resolved', true);
     await o.call('POST', `/v1/incidents/${c.body.id}/resolve`);
-    const titles = async (q: string) => (await o.call('GET', `/v1/incidents${q}`)).body.items.map((i: { title: string }) => i.title);
+    const titles = async (q: string) =>
+      (await o.call('GET', `/v1/incidents${q}`)).body.items.map((i: { title: string }) => i.title);
     expect(await titles('')).toEqual(['c-resolved', 'b-published', 'a-draft']);
     expect(await titles('?state=draft')).toEqual(['a-draft']);
     expect(await titles('?state=published')).toEqual(['b-published']);
@@ -138,10 +192,19 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
 
   it('drives manual metrics of the affected service while an incident is open', async () => {
     const service = (await call('POST', '/v1/services', { name: 'Search' })).body.id;
-    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Search status', source_type: 'manual', source_config: {} })).body.id;
+    const metric = (
+      await call('POST', '/v1/metrics', {
+        service_id: service,
+        name: 'Search status',
+        source_type: 'manual',
+        source_config: {},
+      })
+    ).body.id;
     await call('POST', `/v1/metrics/${metric}/status`, { status: 'healthy' });
     const status = async () => (await call('GET', `/v1/metrics/${metric}`)).body.status;
-    const incident = (await call('POST', '/v1/incidents', { title: 'Search down', severity: 'major', affected_services: [service] })).body.id;
+    const incident = (
+      await call('POST', '/v1/incidents', { title: 'Search down', severity: 'major', affected_services: [service] })
+    ).body.id;
     expect(await status()).toBe('healthy');
     await call('POST', `/v1/incidents/${incident}/publish`);
     expect(await status()).toBe('unhealthy');
@@ -151,20 +214,36 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     expect(await status()).toBe('healthy');
     // A customer-scoped incident stays private: the metric's status is public on status pages.
     const customer = (await call('POST', '/v1/customers', { name: 'Private' })).body.id;
-    await call('POST', '/v1/incidents', { title: 'Only for one', severity: 'critical', affected_services: [service], visible_to_customer_ids: [customer], publish: true });
+    await call('POST', '/v1/incidents', {
+      title: 'Only for one',
+      severity: 'critical',
+      affected_services: [service],
+      visible_to_customer_ids: [customer],
+      publish: true,
+    });
     expect(await status()).toBe('healthy');
   });
 
   it('answers a new incident, and records its events, exactly as it reads back (with and without a first message)', async () => {
     for (const body of [
-      { title: 'Read back', severity: 'critical', affected_services: [svc], publish: true, initial_message: { type: 'Identified', body: 'Cause "known" ☃' } },
+      {
+        title: 'Read back',
+        severity: 'critical',
+        affected_services: [svc],
+        publish: true,
+        initial_message: { type: 'Identified', body: 'Cause "known" ☃' },
+      },
       { title: 'Bare draft' },
       { title: 'Opened and closed', publish: true, initial_message: { type: 'Resolved', body: 'Fixed already' } },
     ]) {
       const created = await call('POST', '/v1/incidents', body);
       expect(created.status).toBe(201);
       // Only the create answer carries `warnings` (issue 24 §4): none when it names its services.
-      expect(created.body.warnings).toEqual('affected_services' in body ? [] : [{ code: 'shown_on_every_status_page', message: expect.stringContaining('shown on every status page') }]);
+      expect(created.body.warnings).toEqual(
+        'affected_services' in body
+          ? []
+          : [{ code: 'shown_on_every_status_page', message: expect.stringContaining('shown on every status page') }],
+      );
       const incident = withoutWarnings(created.body);
       expect((await call('GET', `/v1/incidents/${created.body.id}`)).body).toEqual(incident);
       const recorded = await api.orm.em.fork().find(OutboxEventSchema, { resourceId: created.body.id });
@@ -194,27 +273,53 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
 
   it('moves a manual metric at once when an incident is created published on its service, and not for one that names no service', async () => {
     const service = (await call('POST', '/v1/services', { name: 'Inbox' })).body.id;
-    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Inbox status', source_type: 'manual', source_config: {} })).body.id;
+    const metric = (
+      await call('POST', '/v1/metrics', {
+        service_id: service,
+        name: 'Inbox status',
+        source_type: 'manual',
+        source_config: {},
+      })
+    ).body.id;
     await call('POST', `/v1/metrics/${metric}/status`, { status: 'healthy' });
     const status = async () => (await call('GET', `/v1/metrics/${metric}`)).body.status;
     await call('POST', '/v1/incidents', { title: 'Elsewhere', severity: 'critical', publish: true });
     expect(await status()).toBe('healthy');
-    await call('POST', '/v1/incidents', { title: 'Inbox slow', severity: 'minor', affected_services: [service], publish: true });
+    await call('POST', '/v1/incidents', {
+      title: 'Inbox slow',
+      severity: 'minor',
+      affected_services: [service],
+      publish: true,
+    });
     expect(await status()).toBe('degraded');
   });
 
-  it('creates a draft pre-filled from the metric\'s latest status flip', async () => {
+  it("creates a draft pre-filled from the metric's latest status flip", async () => {
     const service = (await call('POST', '/v1/services', { name: 'Payments' })).body.id;
-    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Card auth', source_type: 'manual', source_config: {} })).body.id;
+    const metric = (
+      await call('POST', '/v1/metrics', {
+        service_id: service,
+        name: 'Card auth',
+        source_type: 'manual',
+        source_config: {},
+      })
+    ).body.id;
     await call('POST', `/v1/metrics/${metric}/status`, { status: 'healthy' });
     await call('POST', `/v1/metrics/${metric}/status`, { status: 'unhealthy' });
     const res = await call('POST', `/v1/incidents/from-metric/${metric}`);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ state: 'draft', title: 'Problems with Payments', severity: 'major', affected_services: [service] });
+    expect(res.body).toMatchObject({
+      state: 'draft',
+      title: 'Problems with Payments',
+      severity: 'major',
+      affected_services: [service],
+    });
     expect(res.body.messages).toHaveLength(1);
     expect(res.body.messages[0]).toMatchObject({ type: 'Investigating' });
     // No status page shows it: the time is in UTC. What was measured is internal.
-    expect(res.body.messages[0].body).toMatch(/^We are investigating problems with Payments since (\d{1,2} [A-Z][a-z]+, )?\d{2}:\d{2} UTC\.$/);
+    expect(res.body.messages[0].body).toMatch(
+      /^We are investigating problems with Payments since (\d{1,2} [A-Z][a-z]+, )?\d{2}:\d{2} UTC\.$/,
+    );
     expect(res.body.internal_note).toContain(`Metric Card auth (${metric}) is unhealthy`);
     expect(res.body.internal_note).toContain('(was healthy)');
   });
@@ -222,9 +327,34 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
   it('drafts "is down", severity major, from a no_data with a target reason, and names the state a class change within no_data left', async () => {
     const service = (await call('POST', '/v1/services', { name: 'Shop' })).body.id;
     const agent = (await call('POST', '/v1/agents', { name: 'shop-edge' })).body;
-    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Checkout', source_type: 'tcp', source_config: { host: 'shop.internal', port: 443 }, thresholds: { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 }, interval_seconds: 60, agent_id: agent.id, confirmation: { failures: 1, recoveries: 1 } })).body.id;
+    const metric = (
+      await call('POST', '/v1/metrics', {
+        service_id: service,
+        name: 'Checkout',
+        source_type: 'tcp',
+        source_config: { host: 'shop.internal', port: 443 },
+        thresholds: {
+          healthy_operation: 'under',
+          healthy_value: 100,
+          unhealthy_operation: 'over',
+          unhealthy_value: 200,
+        },
+        interval_seconds: 60,
+        agent_id: agent.id,
+        confirmation: { failures: 1, recoveries: 1 },
+      })
+    ).body.id;
     const post = async (value: number | null, reason: string | null, agoMs: number) =>
-      expect((await api.request('POST', '/v1/agent/samples', { headers: { authorization: `Bearer ${agent.token}` }, body: { samples: [{ metric_id: metric, sampled_at: new Date(Date.now() - agoMs).toISOString(), value, reason }] } })).status).toBe(200);
+      expect(
+        (
+          await api.request('POST', '/v1/agent/samples', {
+            headers: { authorization: `Bearer ${agent.token}` },
+            body: {
+              samples: [{ metric_id: metric, sampled_at: new Date(Date.now() - agoMs).toISOString(), value, reason }],
+            },
+          })
+        ).status,
+      ).toBe(200);
     await post(null, 'header_ref_missing', 300_000);
     await post(null, 'ECONNREFUSED', 200_000);
     const down = await call('POST', `/v1/incidents/from-metric/${metric}`);

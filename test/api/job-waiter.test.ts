@@ -20,11 +20,13 @@ afterAll(async () => {
   await feed.close();
 });
 
-const notifyJob = (jobId: string) => pg.query(`select pg_notify('vigil_probe_jobs', json_build_object('j', $1::text, 's', 'completed')::text)`, [jobId]);
+const notifyJob = (jobId: string) =>
+  pg.query(`select pg_notify('vigil_probe_jobs', json_build_object('j', $1::text, 's', 'completed')::text)`, [jobId]);
 /** Resolves once the waiter has seen the feed's next notification. */
 const feedDelivered = () => new Promise<void>((resolve) => feed.once('change', () => setImmediate(resolve)));
 /** Whether `p` has settled by the end of this turn of the event loop. */
-const settledNow = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
+const settledNow = (p: Promise<unknown>) =>
+  Promise.race([p.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
 
 describe('JobWaiter watches', () => {
   it('keeps a change that arrives before next(): the next wait returns at once', async () => {
@@ -73,7 +75,11 @@ describe('JobWaiter watches', () => {
   });
 
   it('wakes an agent’s poll for a job queued for it or a change of its metrics, kept when it comes before next()', async () => {
-    const notifyAgent = (agentId: string, s: string) => pg.query(`select pg_notify('vigil_probe_jobs', json_build_object('a', $1::text, 's', $2::text)::text)`, [agentId, s]);
+    const notifyAgent = (agentId: string, s: string) =>
+      pg.query(`select pg_notify('vigil_probe_jobs', json_build_object('a', $1::text, 's', $2::text)::text)`, [
+        agentId,
+        s,
+      ]);
     const watch = waiter.watchAgent('agent-1');
     try {
       const arrived = feedDelivered();

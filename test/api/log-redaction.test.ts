@@ -1,7 +1,13 @@
 import { connect } from 'node:net';
 import type { RouteOptions } from 'fastify';
 import { createLogger } from '../../src/composition/logger';
-import { REDACTED, SECRET_PATH_ROUTES, SECRET_QUERY_PARAMS, redactText, redactUrl } from '../../src/domain/url-redaction';
+import {
+  REDACTED,
+  SECRET_PATH_ROUTES,
+  SECRET_QUERY_PARAMS,
+  redactText,
+  redactUrl,
+} from '../../src/domain/url-redaction';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { pageRequest } from '../support/status-host';
 
@@ -20,12 +26,25 @@ beforeAll(async () => {
   api = await startApi({
     logger,
     onRoute: (r: RouteOptions) => {
-      const schema = r.schema as { querystring?: { properties?: Record<string, unknown> }; params?: { shape?: Record<string, { description?: string }> } } | undefined;
+      const schema = r.schema as
+        | {
+            querystring?: { properties?: Record<string, unknown> };
+            params?: { shape?: Record<string, { description?: string }> };
+          }
+        | undefined;
       const params = [...r.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-      const secretParams = params.filter((p) => SECRET_NAME.test(p) || SECRET_DESCRIPTION.test(schema?.params?.shape?.[p]?.description ?? ''));
+      const secretParams = params.filter(
+        (p) => SECRET_NAME.test(p) || SECRET_DESCRIPTION.test(schema?.params?.shape?.[p]?.description ?? ''),
+      );
       for (const method of [r.method].flat()) {
         if (method === 'HEAD') continue;
-        routes.push({ method, url: r.url, params, secretParams, query: Object.keys(schema?.querystring?.properties ?? {}) });
+        routes.push({
+          method,
+          url: r.url,
+          params,
+          secretParams,
+          query: Object.keys(schema?.querystring?.properties ?? {}),
+        });
       }
     },
   });
@@ -38,7 +57,11 @@ const logged = () => lines.join('');
 /** The canary without its first character: what a log holds of it when that character came percent-encoded. */
 const CANARY_TAIL = CANARY.slice(1);
 
-async function expectRedacted(method: string, path: string, send: () => Promise<unknown> = () => fetch(`${api.baseUrl}${path}`, { method }).then((r) => r.text())): Promise<void> {
+async function expectRedacted(
+  method: string,
+  path: string,
+  send: () => Promise<unknown> = () => fetch(`${api.baseUrl}${path}`, { method }).then((r) => r.text()),
+): Promise<void> {
   const before = lines.length;
   await send();
   // The completion line follows the answer by a tick.
@@ -56,7 +79,9 @@ async function expectRedacted(method: string, path: string, send: () => Promise<
 function rawRequest(method: string, target: string, host = new URL(api.baseUrl).host): Promise<string> {
   const { hostname, port } = new URL(api.baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`),
+    );
     let answer = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (answer += chunk));
@@ -99,24 +124,39 @@ describe('request logs redact secret-bearing URL parts (issue 24 §5.2)', () => 
   it('has a redaction rule for every route that takes a secret-named or secret-described path parameter or a secret-named query parameter', () => {
     expect(routes.length).toBeGreaterThan(50);
     const uncovered = routes.flatMap((r) => [
-      ...r.secretParams.filter(() => !(SECRET_PATH_ROUTES as readonly string[]).includes(r.url)).map((p) => `${r.method} ${r.url} (path :${p})`),
-      ...r.query.filter((q) => SECRET_NAME.test(q) && !(SECRET_QUERY_PARAMS as readonly string[]).includes(q.toLowerCase())).map((q) => `${r.method} ${r.url} (query ${q})`),
+      ...r.secretParams
+        .filter(() => !(SECRET_PATH_ROUTES as readonly string[]).includes(r.url))
+        .map((p) => `${r.method} ${r.url} (path :${p})`),
+      ...r.query
+        .filter((q) => SECRET_NAME.test(q) && !(SECRET_QUERY_PARAMS as readonly string[]).includes(q.toLowerCase()))
+        .map((q) => `${r.method} ${r.url} (query ${q})`),
     ]);
     expect(uncovered).toEqual([]);
     // Every path rule names a route that exists, so a renamed route cannot leave its rule behind.
-    for (const template of SECRET_PATH_ROUTES) expect([template, routes.some((r) => r.url === template)]).toEqual([template, true]);
+    for (const template of SECRET_PATH_ROUTES)
+      expect([template, routes.some((r) => r.url === template)]).toEqual([template, true]);
   });
 
   it('redacts the secret segment of every secret-bearing route in the table, whatever the answer', async () => {
     const secretRoutes = routes.filter((r) => r.secretParams.length);
     expect(secretRoutes.length).toBeGreaterThanOrEqual(SECRET_PATH_ROUTES.length);
     for (const r of secretRoutes) {
-      await expectRedacted(r.method, r.url.replace(/:(\w+)/g, (_, name: string) => (r.secretParams.includes(name) ? CANARY : '00000000-0000-4000-8000-000000000000')));
+      await expectRedacted(
+        r.method,
+        r.url.replace(/:(\w+)/g, (_, name: string) =>
+          r.secretParams.includes(name) ? CANARY : '00000000-0000-4000-8000-000000000000',
+        ),
+      );
     }
   });
 
   it('redacts viewer tokens and subscriber confirm/unsubscribe tokens on status pages, and secret query parameters anywhere', async () => {
-    for (const path of [`/?viewer_token=${CANARY}`, `/summary.json?viewer_token=${CANARY}`, `/confirm?token=${CANARY}`, `/unsubscribe?token=${CANARY}&x=1`]) {
+    for (const path of [
+      `/?viewer_token=${CANARY}`,
+      `/summary.json?viewer_token=${CANARY}`,
+      `/confirm?token=${CANARY}`,
+      `/unsubscribe?token=${CANARY}&x=1`,
+    ]) {
       await expectRedacted('GET', path, () => pageRequest(api.baseUrl, 'some-page', path));
     }
     for (const name of SECRET_QUERY_PARAMS) await expectRedacted('GET', `/v1/services?${name}=${CANARY}`);
@@ -130,11 +170,14 @@ describe('request logs redact secret-bearing URL parts (issue 24 §5.2)', () => 
       const methods = new Set(routes.filter((r) => r.url === template && r.secretParams.length).map((r) => r.method));
       expect([template, methods.size > 0]).toEqual([template, true]);
       for (const method of methods) {
-        for (const target of urlForms(template, CANARY)) await expectRedacted(method, `${method} ${template} as ${target}`, () => rawRequest(method, target));
+        for (const target of urlForms(template, CANARY))
+          await expectRedacted(method, `${method} ${template} as ${target}`, () => rawRequest(method, target));
       }
     }
     // A status page host routes every path under its prefix: a token sent there is redacted too.
-    await expectRedacted('GET', 'heartbeat on a status host', () => rawRequest('GET', `/v1/heartbeats/${CANARY}`, `some-page.status.localhost:${new URL(api.baseUrl).port}`));
+    await expectRedacted('GET', 'heartbeat on a status host', () =>
+      rawRequest('GET', `/v1/heartbeats/${CANARY}`, `some-page.status.localhost:${new URL(api.baseUrl).port}`),
+    );
     expect(logged()).not.toContain(CANARY_TAIL);
   });
 
@@ -157,19 +200,32 @@ describe('request logs redact secret-bearing URL parts (issue 24 §5.2)', () => 
   it('redacts URLs quoted in log messages and in logged errors', () => {
     const out: string[] = [];
     const log = createLogger('info', 'redaction', { write: (line: string) => void out.push(line) });
-    log.error({ err: new Error(`GET http://x/v1/%68eartbeats/${CANARY} failed`, { cause: new Error(`at //console/sign-in/${CANARY}`) }) }, `Route POST:/v1/alerts/${CANARY} not found`);
+    log.error(
+      {
+        err: new Error(`GET http://x/v1/%68eartbeats/${CANARY} failed`, {
+          cause: new Error(`at //console/sign-in/${CANARY}`),
+        }),
+      },
+      `Route POST:/v1/alerts/${CANARY} not found`,
+    );
     log.info(`Rewrote /V1/ALERT-ACTIONS/${CANARY}`);
     expect(out.join('')).not.toContain(CANARY_TAIL);
     expect(out.join('')).toContain(`Route POST:/v1/alerts/${REDACTED} not found`);
-    expect(redactText(`'/v1/inbound-alerts/${CANARY}' is not a valid url component`)).toBe(`'/v1/inbound-alerts/${REDACTED}' is not a valid url component`);
+    expect(redactText(`'/v1/inbound-alerts/${CANARY}' is not a valid url component`)).toBe(
+      `'/v1/inbound-alerts/${REDACTED}' is not a valid url component`,
+    );
   });
 
   it('redactUrl keeps everything else', () => {
-    expect(redactUrl('/v1/heartbeats/abc?x=1&TOKEN=s&viewer_token=t&y')).toBe(`/v1/heartbeats/${REDACTED}?x=1&TOKEN=${REDACTED}&viewer_token=${REDACTED}&y`);
+    expect(redactUrl('/v1/heartbeats/abc?x=1&TOKEN=s&viewer_token=t&y')).toBe(
+      `/v1/heartbeats/${REDACTED}?x=1&TOKEN=${REDACTED}&viewer_token=${REDACTED}&y`,
+    );
     expect(redactUrl('/console/sign-in/abc')).toBe(`/console/sign-in/${REDACTED}`);
     expect(redactUrl('/console/sign-in?next=%2Fconsole')).toBe('/console/sign-in?next=%2Fconsole');
     expect(redactUrl('/v1/services/9?limit=5')).toBe('/v1/services/9?limit=5');
-    expect(redactUrl(`http://vigil.test/v1/%68eartbeats//abc;x/?y=1`)).toBe(`http://vigil.test/v1/%68eartbeats//${REDACTED}/?y=1`);
+    expect(redactUrl(`http://vigil.test/v1/%68eartbeats//abc;x/?y=1`)).toBe(
+      `http://vigil.test/v1/%68eartbeats//${REDACTED}/?y=1`,
+    );
     expect(redactUrl('/v1/heartbeats')).toBe('/v1/heartbeats');
     expect(redactUrl('/v1/services/heartbeats/abc')).toBe('/v1/services/heartbeats/abc');
   });

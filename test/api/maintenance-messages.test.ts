@@ -20,7 +20,10 @@ const HOUR = 3_600_000;
 const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 const at = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 60_000) * 60_000).toISOString();
 
-async function schedule(title: string, window = { scheduled_start_at: at(24 * HOUR), scheduled_end_at: at(26 * HOUR) }) {
+async function schedule(
+  title: string,
+  window = { scheduled_start_at: at(24 * HOUR), scheduled_end_at: at(26 * HOUR) },
+) {
   const res = await org.call('POST', '/v1/maintenances', { title, affected_services: [service], ...window });
   expect(res.status).toBe(201);
   return res.body as { id: string; scheduled_start_at: string; scheduled_end_at: string };
@@ -58,9 +61,16 @@ beforeAll(async () => {
   org = await orgWithKeys(api, { name: 'maint-msgs', keys: { reader: ['read:incidents'] } });
   stranger = await orgWithKeys(api, { name: 'maint-msgs-stranger' });
   service = (await org.call('POST', '/v1/services', { name: 'Database' })).body.id;
-  const page = await org.call('POST', '/v1/status-pages', { subdomain: 'maint-msgs', title: 'Maint Status', groups: [{ name: null, components: [{ kind: 'service', id: service }] }] });
+  const page = await org.call('POST', '/v1/status-pages', {
+    subdomain: 'maint-msgs',
+    title: 'Maint Status',
+    groups: [{ name: null, components: [{ kind: 'service', id: service }] }],
+  });
   expect(page.status).toBe(201);
-  const imported = await org.call('POST', `/v1/status-pages/${page.body.id}/subscribers/import`, { subscribers: [{ email: 'erin@example.com' }, { email: 'frank@example.com' }], skip_confirmation: true });
+  const imported = await org.call('POST', `/v1/status-pages/${page.body.id}/subscribers/import`, {
+    subscribers: [{ email: 'erin@example.com' }, { email: 'frank@example.com' }],
+    skip_confirmation: true,
+  });
   expect(imported.body.created).toBe(2);
 }, 180_000);
 afterAll(async () => {
@@ -72,17 +82,28 @@ afterAll(async () => {
 describe('POST /v1/maintenances/{id}/messages', () => {
   it('appends an update to the timeline, emits maintenance.message_added and emails the subscribers', async () => {
     const m = await schedule('Database upgrade');
-    const res = await org.call('POST', `/v1/maintenances/${m.id}/messages`, { body: 'Replica promoted, primary next.' });
+    const res = await org.call('POST', `/v1/maintenances/${m.id}/messages`, {
+      body: 'Replica promoted, primary next.',
+    });
     expect(res.status).toBe(200);
     const update = res.body.messages.at(-1);
-    expect(update).toMatchObject({ type: 'Update', kind: 'update', body: 'Replica promoted, primary next.', notify_subscribers: true });
+    expect(update).toMatchObject({
+      type: 'Update',
+      kind: 'update',
+      body: 'Replica promoted, primary next.',
+      notify_subscribers: true,
+    });
 
     const read = await org.keys.reader.call('GET', `/v1/maintenances/${m.id}`);
     expect(read.status).toBe(200);
     expect(read.body.messages).toEqual(res.body.messages);
 
     const subject = '[Maint Status] Maintenance update: Database upgrade';
-    const got = await Promise.all(['erin@example.com', 'frank@example.com'].map((a) => sink.waitFor((x) => to(x) === a && x.subject === subject, 20_000)));
+    const got = await Promise.all(
+      ['erin@example.com', 'frank@example.com'].map((a) =>
+        sink.waitFor((x) => to(x) === a && x.subject === subject, 20_000),
+      ),
+    );
     expect(got[0]!.text).toContain('Replica promoted, primary next.');
     const [event] = await emailsSettled('maintenance.message_added', m.id);
     expect((event!.payload as { message: { id: string } }).message.id).toBe(update.id);
@@ -92,20 +113,33 @@ describe('POST /v1/maintenances/{id}/messages', () => {
 
   it('sends no email with notify_subscribers false, and the event still goes out', async () => {
     const m = await schedule('Quiet change');
-    const res = await org.call('POST', `/v1/maintenances/${m.id}/messages`, { body: 'Internal note, no email.', notify_subscribers: false });
+    const res = await org.call('POST', `/v1/maintenances/${m.id}/messages`, {
+      body: 'Internal note, no email.',
+      notify_subscribers: false,
+    });
     expect(res.status).toBe(200);
     expect(res.body.messages.at(-1)).toMatchObject({ kind: 'update', notify_subscribers: false });
     const [event] = await emailsSettled('maintenance.message_added', m.id);
     expect(await api.orm.em.fork().count(SubscriberEmailSchema, { event: event!.id })).toBe(0);
     // The schedule email of the same maintenance did go out, so the sink was listening.
     await emailsSettled('maintenance.scheduled', m.id);
-    expect(sink.messages.filter((x) => x.subject === '[Maint Status] Scheduled maintenance: Quiet change')).toHaveLength(2);
-    expect(sink.messages.filter((x) => x.subject === '[Maint Status] Maintenance update: Quiet change')).toHaveLength(0);
+    expect(
+      sink.messages.filter((x) => x.subject === '[Maint Status] Scheduled maintenance: Quiet change'),
+    ).toHaveLength(2);
+    expect(sink.messages.filter((x) => x.subject === '[Maint Status] Maintenance update: Quiet change')).toHaveLength(
+      0,
+    );
   });
 
   it('records a reschedule on the timeline, and nothing for a PATCH that keeps the times', async () => {
-    const m = await schedule('Move me', { scheduled_start_at: '2099-01-10T10:00:00.000Z', scheduled_end_at: '2099-01-10T12:00:00.000Z' });
-    const res = await org.call('PATCH', `/v1/maintenances/${m.id}`, { scheduled_start_at: '2099-01-11T22:00:00.000Z', scheduled_end_at: '2099-01-12T01:30:00.000Z' });
+    const m = await schedule('Move me', {
+      scheduled_start_at: '2099-01-10T10:00:00.000Z',
+      scheduled_end_at: '2099-01-10T12:00:00.000Z',
+    });
+    const res = await org.call('PATCH', `/v1/maintenances/${m.id}`, {
+      scheduled_start_at: '2099-01-11T22:00:00.000Z',
+      scheduled_end_at: '2099-01-12T01:30:00.000Z',
+    });
     expect(res.status).toBe(200);
     expect(res.body.messages).toHaveLength(1);
     expect(res.body.messages[0]).toMatchObject({
@@ -120,7 +154,10 @@ describe('POST /v1/maintenances/{id}/messages', () => {
       'Rescheduled from 2099-01-11 22:00 – 2099-01-12 01:30 UTC to 2099-01-11 22:00 – 2099-01-12 02:00 UTC.',
     ]);
 
-    const renamed = await org.call('PATCH', `/v1/maintenances/${m.id}`, { title: 'Moved', scheduled_start_at: '2099-01-11T22:00:00.000Z' });
+    const renamed = await org.call('PATCH', `/v1/maintenances/${m.id}`, {
+      title: 'Moved',
+      scheduled_start_at: '2099-01-11T22:00:00.000Z',
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.messages).toHaveLength(2);
   });

@@ -11,7 +11,12 @@ let org: OrgFixture<'reader', 'Imported'>;
 let stranger: OrgFixture;
 let agent: { id: string; token: string };
 
-const THRESHOLDS = { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 };
+const THRESHOLDS = {
+  healthy_operation: 'under',
+  healthy_value: 100,
+  unhealthy_operation: 'over',
+  unhealthy_value: 200,
+};
 const V = { healthy: 50, degraded: 150, unhealthy: 250 } as const;
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -26,10 +31,20 @@ beforeAll(async () => {
 afterAll(async () => api.close());
 
 const call: Call = (...args) => org.call(...args);
-const sql = async <T = any>(text: string, params: unknown[] = []) => (await api.orm.em.getConnection().execute(text, params)) as T[];
+const sql = async <T = any>(text: string, params: unknown[] = []) =>
+  (await api.orm.em.getConnection().execute(text, params)) as T[];
 
 async function newMetric(name: string): Promise<string> {
-  const res = await call('POST', '/v1/metrics', { service_id: org.services.Imported, name, source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, thresholds: THRESHOLDS, interval_seconds: 60, agent_id: agent.id, confirmation: { failures: 1, recoveries: 1 } });
+  const res = await call('POST', '/v1/metrics', {
+    service_id: org.services.Imported,
+    name,
+    source_type: 'tcp',
+    source_config: { host: 'db.internal', port: 5432 },
+    thresholds: THRESHOLDS,
+    interval_seconds: 60,
+    agent_id: agent.id,
+    confirmation: { failures: 1, recoveries: 1 },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -39,18 +54,38 @@ interface ImportSample {
   value: number | null;
   reason?: string | null;
 }
-const importInto = (metricId: string, samples: ImportSample[], as: Call = call) => as('POST', `/v1/metrics/${metricId}/samples/import`, { samples });
+const importInto = (metricId: string, samples: ImportSample[], as: Call = call) =>
+  as('POST', `/v1/metrics/${metricId}/samples/import`, { samples });
 const iso = (ms: number) => new Date(ms).toISOString();
 /** A whole hour, so sample times are exact to the millisecond. */
 const now0 = Math.floor(Date.now() / HOUR) * HOUR;
 
 const flipsOf = async (metricId: string) =>
-  (await sql<{ from_status: string; to_status: string; at: string | Date; reason_class: string | null }>(`select from_status, to_status, at, reason_class from metric_status_flips where metric_id = ? order by at, id`, [metricId])).map(
-    (f) => `${f.from_status}→${f.to_status}${f.reason_class ? `/${f.reason_class}` : ''}@${new Date(f.at).toISOString()}`,
+  (
+    await sql<{ from_status: string; to_status: string; at: string | Date; reason_class: string | null }>(
+      `select from_status, to_status, at, reason_class from metric_status_flips where metric_id = ? order by at, id`,
+      [metricId],
+    )
+  ).map(
+    (f) =>
+      `${f.from_status}→${f.to_status}${f.reason_class ? `/${f.reason_class}` : ''}@${new Date(f.at).toISOString()}`,
   );
 const rollupTotals = async (metricId: string) =>
-  (await sql<{ samples: string; healthy: string; unhealthy: string; no_data: string }>(`select sum(samples) as samples, sum(healthy) as healthy, sum(unhealthy) as unhealthy, sum(no_data) as no_data from metric_daily_rollups where metric_id = ?`, [metricId]))[0];
-const eventCount = async (metricId: string) => Number((await sql<{ n: string }>(`select count(*) as n from outbox_events where type = 'metric.status_changed' and resource_id = ?`, [metricId]))[0]!.n);
+  (
+    await sql<{ samples: string; healthy: string; unhealthy: string; no_data: string }>(
+      `select sum(samples) as samples, sum(healthy) as healthy, sum(unhealthy) as unhealthy, sum(no_data) as no_data from metric_daily_rollups where metric_id = ?`,
+      [metricId],
+    )
+  )[0];
+const eventCount = async (metricId: string) =>
+  Number(
+    (
+      await sql<{ n: string }>(
+        `select count(*) as n from outbox_events where type = 'metric.status_changed' and resource_id = ?`,
+        [metricId],
+      )
+    )[0]!.n,
+  );
 
 describe('POST /v1/metrics/{id}/samples/import', () => {
   it('refuses a malformed body with 400 validation_failed and the field path', async () => {
@@ -59,7 +94,15 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
       [{ samples: [] }, 'samples'],
       [{}, 'samples'],
       [{ samples: [{ sampled_at: 'yesterday', value: 1 }] }, 'samples.0.sampled_at'],
-      [{ samples: [{ sampled_at: iso(now0 - DAY), value: 1 }, { sampled_at: iso(now0 - DAY), value: '1' }] }, 'samples.1.value'],
+      [
+        {
+          samples: [
+            { sampled_at: iso(now0 - DAY), value: 1 },
+            { sampled_at: iso(now0 - DAY), value: '1' },
+          ],
+        },
+        'samples.1.value',
+      ],
       [{ samples: [{ sampled_at: iso(now0 - DAY), value: null, reason: 'x'.repeat(201) }] }, 'samples.0.reason'],
       [{ samples: [{ sampled_at: iso(now0 - DAY), value: 1, metric_id: m }] }, 'samples.0.metric_id'],
     ];
@@ -68,13 +111,18 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
       expect([res.status, res.body.title]).toEqual([400, 'validation_failed']);
       expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
     }
-    expect(Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [m]))[0]!.n)).toBe(0);
+    expect(
+      Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [m]))[0]!.n),
+    ).toBe(0);
   });
 
   it('takes 50,000 samples in one call and refuses 50,001 with 400 at `samples` (not 413)', async () => {
     const m = await newMetric('big');
     const start = now0 - 60 * DAY;
-    const samples = Array.from({ length: 50_001 }, (_, i) => ({ sampled_at: iso(start + i * MINUTE), value: V.healthy }));
+    const samples = Array.from({ length: 50_001 }, (_, i) => ({
+      sampled_at: iso(start + i * MINUTE),
+      value: V.healthy,
+    }));
     const over = await importInto(m, samples);
     expect([over.status, over.body.title]).toEqual([400, 'validation_failed']);
     expect(over.body.errors.map((e: { path: string }) => e.path)).toEqual(['samples']);
@@ -96,7 +144,11 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
     ];
     const first = await importInto(m, samples);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ accepted: 4, stored: 4, rejected: [{ index: 2, metric_id: m, reason: 'sampled_in_future' }] });
+    expect(first.body).toMatchObject({
+      accepted: 4,
+      stored: 4,
+      rejected: [{ index: 2, metric_id: m, reason: 'sampled_in_future' }],
+    });
     const stored = await sql<{ status: string; reason_class: string | null; imported: boolean; received: boolean }>(
       `select status, reason_class, imported, received_at is not null as received from metric_samples where metric_id = ? order by sampled_at`,
       [m],
@@ -112,10 +164,17 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
     expect(rollups).toEqual({ samples: '4', healthy: '2', unhealthy: '1', no_data: '1' });
 
     const again = await importInto(m, samples);
-    expect(again.body).toEqual({ accepted: 4, stored: 0, rejected: [{ index: 2, metric_id: m, reason: 'sampled_in_future' }], flips: 0 });
+    expect(again.body).toEqual({
+      accepted: 4,
+      stored: 0,
+      rejected: [{ index: 2, metric_id: m, reason: 'sampled_in_future' }],
+      flips: 0,
+    });
     expect(await rollupTotals(m)).toEqual(rollups);
     expect(await flipsOf(m)).toEqual(flips);
-    expect(stored.length).toBe(Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [m]))[0]!.n));
+    expect(stored.length).toBe(
+      Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [m]))[0]!.n),
+    );
   });
 
   it('rejects, one by one, samples older than the sample retention (METRIC_SAMPLE_RETENTION_DAYS, 400 days) as sampled_before_retention', async () => {
@@ -129,7 +188,10 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
     expect(res.body).toEqual({
       accepted: 1,
       stored: 1,
-      rejected: [{ index: 0, metric_id: m, reason: 'sampled_before_retention' }, { index: 2, metric_id: m, reason: 'sampled_before_retention' }],
+      rejected: [
+        { index: 0, metric_id: m, reason: 'sampled_before_retention' },
+        { index: 2, metric_id: m, reason: 'sampled_before_retention' },
+      ],
       flips: 1,
     });
     expect(await flipsOf(m)).toEqual([`no_data→healthy@${iso(now0 - 399 * DAY)}`]);
@@ -141,7 +203,12 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
     // Live: healthy an hour ago (the metric's first flip) and now.
     const live = await api.request('POST', '/v1/agent/samples', {
       headers: { authorization: `Bearer ${agent.token}` },
-      body: { samples: [{ metric_id: m, sampled_at: iso(now0 - HOUR), value: V.healthy }, { metric_id: m, sampled_at: iso(now0), value: V.healthy }] },
+      body: {
+        samples: [
+          { metric_id: m, sampled_at: iso(now0 - HOUR), value: V.healthy },
+          { metric_id: m, sampled_at: iso(now0), value: V.healthy },
+        ],
+      },
     });
     expect(live.body).toMatchObject({ accepted: 2, flips: 1 });
     const before = (await call('GET', `/v1/metrics/${m}`)).body;
@@ -171,10 +238,21 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
     ]);
     expect(await eventCount(m)).toBe(events);
     const after = (await call('GET', `/v1/metrics/${m}`)).body;
-    expect(after).toMatchObject({ status: 'healthy', current_value: V.healthy, last_sample_at: before.last_sample_at, updated_at: before.updated_at, status_since: iso(t + 6 * HOUR) });
+    expect(after).toMatchObject({
+      status: 'healthy',
+      current_value: V.healthy,
+      last_sample_at: before.last_sample_at,
+      updated_at: before.updated_at,
+      status_since: iso(t + 6 * HOUR),
+    });
 
     // A timeline through the API: an SLO over the metric counts the imported 2 h unhealthy as bad.
-    const slo = await call('POST', '/v1/slos', { name: 'imported', metric_id: m, objective: '99', window: { kind: 'rolling', days: 30 } });
+    const slo = await call('POST', '/v1/slos', {
+      name: 'imported',
+      metric_id: m,
+      objective: '99',
+      window: { kind: 'rolling', days: 30 },
+    });
     expect(slo.status).toBe(201);
     expect(slo.body.attainment.bad_ms).toBeGreaterThanOrEqual(2 * HOUR);
   });
@@ -209,6 +287,8 @@ describe('POST /v1/metrics/{id}/samples/import', () => {
     expect([readOnly.status, readOnly.body.title]).toEqual([403, 'forbidden']);
     const foreign = await importInto(m, body, stranger.call);
     expect([foreign.status, foreign.body.title]).toEqual([404, 'not_found']);
-    expect(Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [m]))[0]!.n)).toBe(0);
+    expect(
+      Number((await sql<{ n: string }>(`select count(*) as n from metric_samples where metric_id = ?`, [m]))[0]!.n),
+    ).toBe(0);
   });
 });

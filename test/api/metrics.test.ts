@@ -11,7 +11,12 @@ async function manualMetrics(org: OrgFixture, n: number): Promise<string[]> {
   const service = (await org.call('POST', '/v1/services', { name: 'Quota' })).body.id;
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await org.call('POST', '/v1/metrics', { service_id: service, name: `m${i}`, source_type: 'manual', source_config: {} });
+    const res = await org.call('POST', '/v1/metrics', {
+      service_id: service,
+      name: `m${i}`,
+      source_type: 'manual',
+      source_config: {},
+    });
     expect(res.status).toBe(201);
     ids.push(res.body.id);
   }
@@ -23,9 +28,18 @@ describe('metric quotas', () => {
     const team = await orgWithKeys(api, { plan: 'team' });
     await manualMetrics(team, 100);
     const service = (await team.call('GET', '/v1/services')).body.items[0].id;
-    const over = await team.call('POST', '/v1/metrics', { service_id: service, name: 'one too many', source_type: 'manual', source_config: {} });
+    const over = await team.call('POST', '/v1/metrics', {
+      service_id: service,
+      name: 'one too many',
+      source_type: 'manual',
+      source_config: {},
+    });
     expect(over.status).toBe(403);
-    expect(over.body).toMatchObject({ title: 'quota_exceeded', quota: { capability: 'metrics', used: 100, cap: 100, plan: 'team' }, upgrade: { plan: 'business' } });
+    expect(over.body).toMatchObject({
+      title: 'quota_exceeded',
+      quota: { capability: 'metrics', used: 100, cap: 100, plan: 'team' },
+      upgrade: { plan: 'business' },
+    });
   }, 60_000);
 
   it('suspends metrics beyond the quota after a downgrade: changes answer item_suspended_plan, deleting works', async () => {
@@ -43,12 +57,29 @@ describe('mtls_http, the deprecated alias of http (spec §9)', () => {
   it('is accepted without agent_id as a cloud check, as http is; agent-only types still need an agent', async () => {
     const org = await orgWithKeys(api, { services: ['Alias'] });
     const service = org.services.Alias;
-    const thresholds = { healthy_operation: 'under', healthy_value: 500, unhealthy_operation: 'over', unhealthy_value: 2000 };
+    const thresholds = {
+      healthy_operation: 'under',
+      healthy_value: 500,
+      unhealthy_operation: 'over',
+      unhealthy_value: 2000,
+    };
     for (const source_type of ['http', 'mtls_http']) {
-      const res = await org.call('POST', '/v1/metrics', { service_id: service, name: source_type, source_type, source_config: { url: 'https://status.example.com/' }, thresholds });
+      const res = await org.call('POST', '/v1/metrics', {
+        service_id: service,
+        name: source_type,
+        source_type,
+        source_config: { url: 'https://status.example.com/' },
+        thresholds,
+      });
       expect([source_type, res.status, res.body.agent_id]).toEqual([source_type, 201, null]);
     }
-    const tcp = await org.call('POST', '/v1/metrics', { service_id: service, name: 'db', source_type: 'database', source_config: { engine: 'postgresql', connection_string_ref: 'DB_DSN', query: 'select 1' }, thresholds });
+    const tcp = await org.call('POST', '/v1/metrics', {
+      service_id: service,
+      name: 'db',
+      source_type: 'database',
+      source_config: { engine: 'postgresql', connection_string_ref: 'DB_DSN', query: 'select 1' },
+      thresholds,
+    });
     expect(tcp.body).toMatchObject({ title: 'validation_failed', errors: [{ path: 'agent_id' }] });
   });
 });

@@ -44,8 +44,18 @@ describe('the OpenAPI conformance check of every exchange', () => {
     const created = await api.request('POST', '/v1/services', { key, body, headers });
     const replayed = await api.request('POST', '/v1/services', { key, body, headers });
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    expect(conformance.check(exchange('POST', '/v1/services', replayed, { requestBody: body, requestHeaders: { authorization: `Bearer ${key}`, ...headers } }))).toEqual([]);
-    const incident = await api.request('POST', '/v1/incidents', { key, body: { title: 'Down', severity: 'major', publish: true, affected_services: [created.body.id] } });
+    expect(
+      conformance.check(
+        exchange('POST', '/v1/services', replayed, {
+          requestBody: body,
+          requestHeaders: { authorization: `Bearer ${key}`, ...headers },
+        }),
+      ),
+    ).toEqual([]);
+    const incident = await api.request('POST', '/v1/incidents', {
+      key,
+      body: { title: 'Down', severity: 'major', publish: true, affected_services: [created.body.id] },
+    });
     const resolved = await api.request('POST', `/v1/incidents/${incident.body.id}/resolve`, { key });
     expect(resolved.status).toBe(200);
     expect(conformance.check(exchange('POST', `/v1/incidents/${incident.body.id}/resolve`, resolved))).toEqual([]);
@@ -62,47 +72,85 @@ describe('the OpenAPI conformance check of every exchange', () => {
 
   it('reports a status the operation does not document, and a media type it does not', async () => {
     const list = await api.request('GET', '/v1/services', { key });
-    expect(conformance.check(exchange('GET', '/v1/services', list, { status: 418 })).join('\n')).toMatch(/status 418 is not documented/);
+    expect(conformance.check(exchange('GET', '/v1/services', list, { status: 418 })).join('\n')).toMatch(
+      /status 418 is not documented/,
+    );
     const html = new Headers(list.headers);
     html.set('content-type', 'text/html; charset=utf-8');
-    expect(conformance.check(exchange('GET', '/v1/services', list, { responseHeaders: html })).join('\n')).toMatch(/media type text\/html is not documented/);
+    expect(conformance.check(exchange('GET', '/v1/services', list, { responseHeaders: html })).join('\n')).toMatch(
+      /media type text\/html is not documented/,
+    );
   });
 
   it('reports a missing required header, and a header sent that the document does not declare', async () => {
     const list = await api.request('GET', '/v1/services', { key });
-    expect(conformance.check(exchange('GET', '/v1/services', list, { responseHeaders: withoutHeader(list.headers, 'x-ratelimit-remaining') })).join('\n')).toMatch(
-      /required header x-ratelimit-remaining is missing/,
-    );
+    expect(
+      conformance
+        .check(
+          exchange('GET', '/v1/services', list, {
+            responseHeaders: withoutHeader(list.headers, 'x-ratelimit-remaining'),
+          }),
+        )
+        .join('\n'),
+    ).toMatch(/required header x-ratelimit-remaining is missing/);
     const etag = new Headers(list.headers);
     etag.set('etag', '"v1"');
-    expect(conformance.check(exchange('GET', '/v1/services', list, { responseHeaders: etag })).join('\n')).toMatch(/header etag is sent but not declared/);
+    expect(conformance.check(exchange('GET', '/v1/services', list, { responseHeaders: etag })).join('\n')).toMatch(
+      /header etag is sent but not declared/,
+    );
     const badValue = new Headers(list.headers);
     badValue.set('x-ratelimit-limit', 'lots');
-    expect(conformance.check(exchange('GET', '/v1/services', list, { responseHeaders: badValue })).join('\n')).toMatch(/header x-ratelimit-limit: lots/);
+    expect(conformance.check(exchange('GET', '/v1/services', list, { responseHeaders: badValue })).join('\n')).toMatch(
+      /header x-ratelimit-limit: lots/,
+    );
   });
 
   it('reports a 429 whose body lacks `limit` (spec §8) or whose answer lacks Retry-After', async () => {
-    const body = { type: 'https://docs.vigil.test/api/getting-started/errors#rate_limited', title: 'rate_limited', status: 429, detail: 'Slow down.', retry_after: 5 };
+    const body = {
+      type: 'https://docs.vigil.test/api/getting-started/errors#rate_limited',
+      title: 'rate_limited',
+      status: 429,
+      detail: 'Slow down.',
+      retry_after: 5,
+    };
     const headers = new Headers({ 'content-type': 'application/problem+json', 'retry-after': '5' });
-    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-daily-limit', 'x-ratelimit-daily-remaining', 'x-ratelimit-daily-reset']) headers.set(h, '1');
+    for (const h of [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-ratelimit-daily-limit',
+      'x-ratelimit-daily-remaining',
+      'x-ratelimit-daily-reset',
+    ])
+      headers.set(h, '1');
     const tooMany = { status: 429, headers, body, text: JSON.stringify(body) } as HttpResult;
     expect(conformance.check(exchange('GET', '/v1/services', tooMany)).join('\n')).toMatch(/response body.*limit/);
     const withLimit = { ...body, limit: { scope: 'organization', window: 'minute', max: 60, plan: 'team' } };
     const complete = { ...tooMany, body: withLimit, text: JSON.stringify(withLimit) };
     expect(conformance.check(exchange('GET', '/v1/services', complete))).toEqual([]);
-    expect(conformance.check(exchange('GET', '/v1/services', { ...complete, headers: withoutHeader(headers, 'retry-after') })).join('\n')).toMatch(/required header retry-after/);
+    expect(
+      conformance
+        .check(exchange('GET', '/v1/services', { ...complete, headers: withoutHeader(headers, 'retry-after') }))
+        .join('\n'),
+    ).toMatch(/required header retry-after/);
   });
 
   it('reports a request the API accepted that the document would refuse (the document stricter than the runtime)', async () => {
     const created = await api.request('POST', '/v1/services', { key, body: { name: 'Search' } });
     expect(created.status).toBe(201);
-    expect(conformance.check(exchange('POST', '/v1/services', created, { requestBody: { name: 'Search' } }))).toEqual([]);
-    expect(conformance.check(exchange('POST', '/v1/services', created, { requestBody: { title: 'Search' } })).join('\n')).toMatch(/createService.*accepted request/);
+    expect(conformance.check(exchange('POST', '/v1/services', created, { requestBody: { name: 'Search' } }))).toEqual(
+      [],
+    );
+    expect(
+      conformance.check(exchange('POST', '/v1/services', created, { requestBody: { title: 'Search' } })).join('\n'),
+    ).toMatch(/createService.*accepted request/);
   });
 
   it('reports a path no operation serves unless the answer is the catch-all 404', async () => {
     const none = await api.request('GET', '/v1/nothing-here', { key });
     expect(none.status).toBe(404);
-    expect(conformance.check(exchange('GET', '/v1/nothing-here', { ...none, status: 200 })).join('\n')).toMatch(/no operation in the document serves this path/);
+    expect(conformance.check(exchange('GET', '/v1/nothing-here', { ...none, status: 200 })).join('\n')).toMatch(
+      /no operation in the document serves this path/,
+    );
   });
 });

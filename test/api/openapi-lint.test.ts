@@ -35,13 +35,17 @@ async function lint(document: string) {
 describe('Spectral oas ruleset on /v1/openapi.json', () => {
   it('finds no error and no warning beyond the accepted ones', async () => {
     const results = await lint(text);
-    const problems = results.filter((r) => r.severity === 0 || (r.severity === 1 && !(String(r.code) in ACCEPTED_WARNINGS)));
+    const problems = results.filter(
+      (r) => r.severity === 0 || (r.severity === 1 && !(String(r.code) in ACCEPTED_WARNINGS)),
+    );
     expect(problems.map((r) => `${String(r.code)} at ${r.path.join('.')}: ${r.message}`)).toEqual([]);
   }, 120_000);
 
   it('would catch two operations on equivalent path templates and an undeclared tag', async () => {
     const doc = JSON.parse(text);
-    doc.paths['/v1/alerts/{token}'] = { post: { ...doc.paths['/v1/inbound-alerts/{token}'].post, operationId: 'twin', tags: ['Nowhere'] } };
+    doc.paths['/v1/alerts/{token}'] = {
+      post: { ...doc.paths['/v1/inbound-alerts/{token}'].post, operationId: 'twin', tags: ['Nowhere'] },
+    };
     const codes = new Set((await lint(JSON.stringify(doc))).map((r) => String(r.code)));
     expect([...codes]).toEqual(expect.arrayContaining(['path-params', 'operation-tag-defined']));
   }, 120_000);
@@ -49,7 +53,10 @@ describe('Spectral oas ruleset on /v1/openapi.json', () => {
   it('keeps the former inbound alert URL as a deprecated operation on the alerts template', () => {
     const doc = JSON.parse(text);
     expect(doc.paths['/v1/alerts/{token}']).toBeUndefined();
-    expect(doc.paths['/v1/alerts/{id}'].post).toMatchObject({ operationId: 'receiveAlertsDeprecated', deprecated: true });
+    expect(doc.paths['/v1/alerts/{id}'].post).toMatchObject({
+      operationId: 'receiveAlertsDeprecated',
+      deprecated: true,
+    });
     expect(doc.paths['/v1/inbound-alerts/{token}'].post.operationId).toBe('receiveAlerts');
     expect(doc.paths['/v1/inbound-alerts/{token}'].post.deprecated).toBeUndefined();
   });

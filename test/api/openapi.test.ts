@@ -23,7 +23,10 @@ describe('OpenAPI document at /v1/openapi.json', () => {
   it('is a valid OpenAPI 3.1.0 document with info.version 1.0.0', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
-    const run = spawnSync(process.execPath, [path.join(__dirname, '..', 'support', 'validate-openapi.mjs')], { input: JSON.stringify(doc), encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [path.join(__dirname, '..', 'support', 'validate-openapi.mjs')], {
+      input: JSON.stringify(doc),
+      encoding: 'utf8',
+    });
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout);
     expect(result.errors).toBeNull();
@@ -39,7 +42,11 @@ describe('OpenAPI document at /v1/openapi.json', () => {
     const documented = new Set(operations().map((o) => `${o.method} ${o.path}`));
     const served = collected.routes.filter((r) => !r.hidden);
     expect(served.length).toBeGreaterThan(10);
-    for (const r of served) expect([`${r.method} ${r.path}`, documented.has(`${r.method} ${r.path}`)]).toEqual([`${r.method} ${r.path}`, true]);
+    for (const r of served)
+      expect([`${r.method} ${r.path}`, documented.has(`${r.method} ${r.path}`)]).toEqual([
+        `${r.method} ${r.path}`,
+        true,
+      ]);
     const ids = operations().map((o) => o.op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(Object.keys(ROUTE_SCOPES).sort());
@@ -56,26 +63,40 @@ describe('OpenAPI document at /v1/openapi.json', () => {
       } else if (need === 'agent') {
         expect([where, op.security]).toEqual([where, [{ agentToken: [] }]]);
         for (const status of ['401', '500']) {
-          expect([where, status, Object.keys(op.responses[status]?.content ?? {})]).toEqual([where, status, ['application/problem+json']]);
+          expect([where, status, Object.keys(op.responses[status]?.content ?? {})]).toEqual([
+            where,
+            status,
+            ['application/problem+json'],
+          ]);
         }
       } else {
         expect([where, op.security]).toEqual([where, [{ bearerAuth: need }]]);
         for (const status of ['401', '403', '429', '500']) {
-          expect([where, status, Object.keys(op.responses[status]?.content ?? {})]).toEqual([where, status, ['application/problem+json']]);
+          expect([where, status, Object.keys(op.responses[status]?.content ?? {})]).toEqual([
+            where,
+            status,
+            ['application/problem+json'],
+          ]);
         }
       }
     }
   });
 
   it('names the shared schemas as components', () => {
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Problem', 'Service', 'ServiceCreate', 'Customer']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Problem', 'Service', 'ServiceCreate', 'Customer']),
+    );
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it('says a maintenance window that has already ended is refused, and when a create answer warns (issue 24 §4)', () => {
     const op = (id: string) => operations().find((o) => o.op.operationId === id)!.op;
-    expect(op('createMaintenance').description).toMatch(/`scheduled_end_at` is in the future: a window that has already ended is refused/);
-    expect(op('updateMaintenance').description).toMatch(/`scheduled_end_at` is in the future \(a window cannot be moved into the past\)/);
+    expect(op('createMaintenance').description).toMatch(
+      /`scheduled_end_at` is in the future: a window that has already ended is refused/,
+    );
+    expect(op('updateMaintenance').description).toMatch(
+      /`scheduled_end_at` is in the future \(a window cannot be moved into the past\)/,
+    );
     for (const id of ['createMaintenance', 'createIncident']) {
       expect([id, op(id).description]).toEqual([id, expect.stringContaining('`shown_on_every_status_page`')]);
       const created = op(id).responses['201'].content['application/json'].schema;
@@ -92,7 +113,11 @@ describe('OpenAPI document at /v1/openapi.json', () => {
       expect([id, p, o.security]).toEqual([id, '/v1/alert-actions/{token}', []]);
       expect([id, Object.keys(o.responses)]).toEqual([id, expect.arrayContaining(statuses)]);
       for (const [status, r] of Object.entries(o.responses as Record<string, { content?: object }>)) {
-        expect([id, status, Object.keys(r.content ?? {}).sort()]).toEqual([id, status, status === '200' ? ['text/html'] : ['application/problem+json', 'text/html']]);
+        expect([id, status, Object.keys(r.content ?? {}).sort()]).toEqual([
+          id,
+          status,
+          status === '200' ? ['text/html'] : ['application/problem+json', 'text/html'],
+        ]);
       }
     }
     expect(op('useAlertActionLink').op.responses['410'].description).toMatch(/`link_used`.*`link_expired`/s);

@@ -10,9 +10,14 @@ afterAll(async () => Promise.all([api.close(), second.close()]));
 
 function rateHeaders(h: Headers) {
   return Object.fromEntries(
-    ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-daily-limit', 'x-ratelimit-daily-remaining', 'x-ratelimit-daily-reset'].map(
-      (n) => [n, h.get(n) === null ? null : Number(h.get(n))],
-    ),
+    [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-ratelimit-daily-limit',
+      'x-ratelimit-daily-remaining',
+      'x-ratelimit-daily-reset',
+    ].map((n) => [n, h.get(n) === null ? null : Number(h.get(n))]),
   );
 }
 
@@ -28,7 +33,12 @@ describe('rate limits per organization (spec §8)', () => {
   it('sends the per-minute and daily headers on every authenticated response, errors included', async () => {
     const org = await api.createOrg('business');
     const ok = rateHeaders((await api.request('GET', '/v1/services', { key: org.key })).headers);
-    expect(ok).toMatchObject({ 'x-ratelimit-limit': 1200, 'x-ratelimit-remaining': 1199, 'x-ratelimit-daily-limit': 500000, 'x-ratelimit-daily-remaining': 499999 });
+    expect(ok).toMatchObject({
+      'x-ratelimit-limit': 1200,
+      'x-ratelimit-remaining': 1199,
+      'x-ratelimit-daily-limit': 500000,
+      'x-ratelimit-daily-remaining': 499999,
+    });
     expect(ok['x-ratelimit-reset']).toBeGreaterThanOrEqual(1);
     expect(ok['x-ratelimit-reset']).toBeLessThanOrEqual(60);
     expect(ok['x-ratelimit-daily-reset']).toBeGreaterThanOrEqual(1);
@@ -42,11 +52,15 @@ describe('rate limits per organization (spec §8)', () => {
     await api.updateOrg(org.id, { rateLimitPerMinute: 4 });
     const statuses: number[] = [];
     // Alternate between two API processes: the window is shared through PostgreSQL.
-    for (let i = 0; i < 4; i++) statuses.push((await (i % 2 ? second : api).request('GET', '/v1/services', { key: org.key })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await (i % 2 ? second : api).request('GET', '/v1/services', { key: org.key })).status);
     expect(statuses).toEqual([200, 200, 200, 200]);
     const limited = await second.request('GET', '/v1/services', { key: org.key });
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ title: 'rate_limited', limit: { scope: 'organization', window: 'minute', max: 4, plan: 'team' } });
+    expect(limited.body).toMatchObject({
+      title: 'rate_limited',
+      limit: { scope: 'organization', window: 'minute', max: 4, plan: 'team' },
+    });
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -74,7 +88,9 @@ describe('rate limits per organization (spec §8)', () => {
   it('never lets more than the limit through when two instances race, and refuses the rest with 429', async () => {
     const org = await api.createOrg('business');
     await api.updateOrg(org.id, { rateLimitPerMinute: 30 });
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? second : api).request('GET', '/v1/services', { key: org.key })));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? second : api).request('GET', '/v1/services', { key: org.key })),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     expect(ok).toBeLessThanOrEqual(30);
     // Leases near the limit are small (a tenth of what is left): little budget is stranded.
@@ -89,7 +105,10 @@ describe('rate limits per organization (spec §8)', () => {
     await api.request('GET', '/v1/services', { key: org.key });
     expect((await api.request('GET', '/v1/services', { key: org.key })).status).toBe(429);
     await api.updateOrg(org.id, { rateLimitPerMinute: 10 });
-    await eventually(async () => expect((await api.request('GET', '/v1/services', { key: org.key })).status).toBe(200), 1000);
+    await eventually(
+      async () => expect((await api.request('GET', '/v1/services', { key: org.key })).status).toBe(200),
+      1000,
+    );
   });
 
   it('reports exact remaining counts to sequential callers of one instance', async () => {

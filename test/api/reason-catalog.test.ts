@@ -8,10 +8,17 @@ describe('GET /docs/reasons.json and /docs/reasons: the reasons catalog with cla
       const res = await api.request('GET', '/docs/reasons.json');
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.codes).sort()).toEqual(Object.keys(REASON_CODES).sort());
-      expect(res.body.codes.ECONNREFUSED).toEqual({ reason_label: 'TCP connection refused', reason_hint: expect.any(String), reason_class: 'target' });
+      expect(res.body.codes.ECONNREFUSED).toEqual({
+        reason_label: 'TCP connection refused',
+        reason_hint: expect.any(String),
+        reason_class: 'target',
+      });
       expect(res.body.codes.stale_agent_silent.reason_class).toBe('measurement');
       expect(res.body.codes.invalid_config.reason_class).toBe('measurement');
-      expect(res.body.variable.unexpected_status).toMatchObject({ reason_class: 'target', example: 'unexpected_status:503' });
+      expect(res.body.variable.unexpected_status).toMatchObject({
+        reason_class: 'target',
+        example: 'unexpected_status:503',
+      });
       expect(res.body.variable.target_not_public.reason_class).toBe('measurement');
       expect(res.body.legacy.ConnectionRefused).toBe('ECONNREFUSED');
 
@@ -19,7 +26,9 @@ describe('GET /docs/reasons.json and /docs/reasons: the reasons catalog with cla
       expect(page.status).toBe(200);
       expect(String(page.headers.get('content-type'))).toMatch(/^text\/html/);
       expect(page.text).toMatch(/<tr id="ECONNREFUSED"><td><code>ECONNREFUSED<\/code><\/td><td>target<\/td>/);
-      expect(page.text).toMatch(/<tr id="header_ref_missing"><td><code>header_ref_missing<\/code><\/td><td>measurement<\/td>/);
+      expect(page.text).toMatch(
+        /<tr id="header_ref_missing"><td><code>header_ref_missing<\/code><\/td><td>measurement<\/td>/,
+      );
     } finally {
       await api.close();
     }

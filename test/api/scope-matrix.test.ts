@@ -19,51 +19,108 @@ import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
  */
 const FIXTURES: Record<string, (org: OrgFixture) => Promise<string>> = {
   '/v1/services/{id}': async (org) => (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id,
-  '/v1/change-events/{id}': async (org) => (await org.call('POST', '/v1/change-events', { kind: 'deploy', title: 'matrix' })).body.id,
-  '/v1/incidents/{id}': async (org) => (await org.call('POST', '/v1/incidents', { title: 'matrix', publish: true })).body.id,
-  '/v1/incident-templates/{id}': async (org) => (await org.call('POST', '/v1/incident-templates', { name: 'matrix', title: 'matrix' })).body.id,
+  '/v1/change-events/{id}': async (org) =>
+    (await org.call('POST', '/v1/change-events', { kind: 'deploy', title: 'matrix' })).body.id,
+  '/v1/incidents/{id}': async (org) =>
+    (await org.call('POST', '/v1/incidents', { title: 'matrix', publish: true })).body.id,
+  '/v1/incident-templates/{id}': async (org) =>
+    (await org.call('POST', '/v1/incident-templates', { name: 'matrix', title: 'matrix' })).body.id,
   '/v1/maintenances/{id}': async (org) =>
-    (await org.call('POST', '/v1/maintenances', { title: 'matrix', scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' })).body.id,
+    (
+      await org.call('POST', '/v1/maintenances', {
+        title: 'matrix',
+        scheduled_start_at: '2099-01-01T00:00:00.000Z',
+        scheduled_end_at: '2099-01-01T01:00:00.000Z',
+      })
+    ).body.id,
   '/v1/customers/{id}': async (org) => (await org.call('POST', '/v1/customers', { name: 'matrix' })).body.id,
   '/v1/metrics/{id}': async (org) => {
     const service = (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id;
-    return (await org.call('POST', '/v1/metrics', { service_id: service, name: 'matrix', source_type: 'manual', source_config: {} })).body.id;
+    return (
+      await org.call('POST', '/v1/metrics', {
+        service_id: service,
+        name: 'matrix',
+        source_type: 'manual',
+        source_config: {},
+      })
+    ).body.id;
   },
   '/v1/slos/{id}': async (org) => {
     const service = (await org.call('POST', '/v1/services', { name: 'matrix' })).body.id;
-    return (await org.call('POST', '/v1/slos', { name: 'matrix', service_id: service, objective: '99.9', window: { kind: 'rolling', days: 30 } })).body.id;
+    return (
+      await org.call('POST', '/v1/slos', {
+        name: 'matrix',
+        service_id: service,
+        objective: '99.9',
+        window: { kind: 'rolling', days: 30 },
+      })
+    ).body.id;
   },
   '/v1/agents/{id}': async (org) => (await org.call('POST', '/v1/agents', { name: 'matrix' })).body.id,
   '/v1/status-pages/{id}': async (org) =>
-    (await org.call('POST', '/v1/status-pages', { subdomain: `matrix-${Math.random().toString(36).slice(2, 10)}`, title: 'matrix' })).body.id,
+    (
+      await org.call('POST', '/v1/status-pages', {
+        subdomain: `matrix-${Math.random().toString(36).slice(2, 10)}`,
+        title: 'matrix',
+      })
+    ).body.id,
   '/v1/contracts/{id}': async (org) => (await contractFor(org)).id,
   '/v1/sla/statements/{id}': async (org) => {
     const contract = await contractFor(org);
-    const facts = await draftStatement(api.orm.em.fork(), { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' }, { organizationId: org.id, contractId: contract.id, period: '2026-10' }, new Date());
+    const facts = await draftStatement(
+      api.orm.em.fork(),
+      { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' },
+      { organizationId: org.id, contractId: contract.id, period: '2026-10' },
+      new Date(),
+    );
     if (!facts) throw new Error('no statement drafted');
     return facts.statementId;
   },
   '/v1/webhooks/{id}': async (org) =>
-    (await org.call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'] })).body.id,
+    (
+      await org.call('POST', '/v1/webhooks', {
+        url: 'https://hooks.example.com/vigil',
+        event_types: ['incident.created'],
+      })
+    ).body.id,
   // Issue 26. Each fixture is fresh, so no policy targets its channel or schedule and no rule uses its policy (deletes pass).
   '/v1/notification-channels/{id}': async (org) => channelFor(org),
   '/v1/escalation-policies/{id}': async (org) => policyFor(org),
   '/v1/on-call/schedules/{id}': async (org) => {
     const email = `oncall-${randomUUID()}@example.com`;
     const em = api.orm.em.fork();
-    em.create(ConsoleUserSchema, { id: randomUUID(), organization: org.id, email, role: 'operator', createdAt: new Date(), lastSignInAt: null, disabledAt: null });
+    em.create(ConsoleUserSchema, {
+      id: randomUUID(),
+      organization: org.id,
+      email,
+      role: 'operator',
+      createdAt: new Date(),
+      lastSignInAt: null,
+      disabledAt: null,
+    });
     await em.flush();
     return created(
       await org.call('POST', '/v1/on-call/schedules', {
         name: 'matrix',
         timezone: 'Europe/Berlin',
-        layers: [{ name: 'l1', rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [email] } }],
+        layers: [
+          {
+            name: 'l1',
+            rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [email] },
+          },
+        ],
       }),
     );
   },
   '/v1/alert-rules/{id}': async (org) => (await ruleFor(org)).rule,
   '/v1/silences/{id}': async (org) =>
-    created(await org.call('POST', '/v1/silences', { rule_ids: [(await ruleFor(org)).rule], ends_at: new Date(Date.now() + 3_600_000).toISOString(), reason: 'matrix' })),
+    created(
+      await org.call('POST', '/v1/silences', {
+        rule_ids: [(await ruleFor(org)).rule],
+        ends_at: new Date(Date.now() + 3_600_000).toISOString(),
+        reason: 'matrix',
+      }),
+    ),
   // Alerts come only from alert workflows: an open one as a workflow's openAlert writes it (no workflow runs here,
   // so acting on it reaches the API's alert control, which without Temporal answers 503 alert_busy).
   '/v1/alerts/{id}': async (org) => {
@@ -106,12 +163,32 @@ function created(res: { status: number; text: string; body: { id: string } }): s
   return res.body.id;
 }
 
-const channelFor = async (org: OrgFixture) => created(await org.call('POST', '/v1/notification-channels', { name: 'matrix', type: 'pagerduty', routing_key: 'm'.repeat(32) }));
+const channelFor = async (org: OrgFixture) =>
+  created(
+    await org.call('POST', '/v1/notification-channels', {
+      name: 'matrix',
+      type: 'pagerduty',
+      routing_key: 'm'.repeat(32),
+    }),
+  );
 const policyFor = async (org: OrgFixture) =>
-  created(await org.call('POST', '/v1/escalation-policies', { name: 'matrix', levels: [{ delay_minutes: 5, targets: [{ type: 'channel', id: await channelFor(org) }] }] }));
+  created(
+    await org.call('POST', '/v1/escalation-policies', {
+      name: 'matrix',
+      levels: [{ delay_minutes: 5, targets: [{ type: 'channel', id: await channelFor(org) }] }],
+    }),
+  );
 async function ruleFor(org: OrgFixture): Promise<{ rule: string; service: string }> {
   const service = created(await org.call('POST', '/v1/services', { name: 'matrix' }));
-  const rule = created(await org.call('POST', '/v1/alert-rules', { name: 'matrix', kind: 'service_status', subject_id: service, severity: 'critical', escalation_policy_id: await policyFor(org) }));
+  const rule = created(
+    await org.call('POST', '/v1/alert-rules', {
+      name: 'matrix',
+      kind: 'service_status',
+      subject_id: service,
+      severity: 'critical',
+      escalation_policy_id: await policyFor(org),
+    }),
+  );
   return { rule, service };
 }
 
@@ -156,7 +233,11 @@ const STRANGER_BODIES: Record<string, unknown> = {
   requestSlaStatement: { period: '2026-10' },
   approveSlaStatement: { revision: 1, sha256: '0'.repeat(64) },
   requestSlaStatementChanges: { note: 'stolen' },
-  addSlaStatementExclusion: { starts_at: '2026-10-02T00:00:00.000Z', ends_at: '2026-10-02T01:00:00.000Z', justification: 'stolen' },
+  addSlaStatementExclusion: {
+    starts_at: '2026-10-02T00:00:00.000Z',
+    ends_at: '2026-10-02T01:00:00.000Z',
+    justification: 'stolen',
+  },
   correctSlaStatement: { note: 'stolen' },
   voidSlaStatement: { reason: 'stolen' },
   updateNotificationChannel: { name: 'stolen' },
@@ -180,9 +261,23 @@ let owner: OrgFixture;
 let stranger: OrgFixture;
 beforeAll(async () => {
   // SLA actions reach a real Temporal server; no worker serves this queue, so they end as 409 statement_closed, never 500.
-  temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue: `matrix-${Date.now()}` });
-  api = await startApi({ onRoute: collected.onRoute, sla: { workflows: temporalSlaWorkflows(temporal), printer, links: { jwksUrl: 'http://x/jwks', verifyDocsUrl: 'http://x/docs' } } });
-  [owner, stranger] = await Promise.all([orgWithKeys(api, { plan: 'enterprise', name: 'owner' }), orgWithKeys(api, { name: 'stranger' })]);
+  temporal = await connectTemporal({
+    address: testTemporalAddress(),
+    namespace: 'default',
+    taskQueue: `matrix-${Date.now()}`,
+  });
+  api = await startApi({
+    onRoute: collected.onRoute,
+    sla: {
+      workflows: temporalSlaWorkflows(temporal),
+      printer,
+      links: { jwksUrl: 'http://x/jwks', verifyDocsUrl: 'http://x/docs' },
+    },
+  });
+  [owner, stranger] = await Promise.all([
+    orgWithKeys(api, { plan: 'enterprise', name: 'owner' }),
+    orgWithKeys(api, { name: 'stranger' }),
+  ]);
 });
 afterAll(async () => {
   await api.close();
@@ -202,7 +297,8 @@ async function concretePath(path: string, org: OrgFixture, shared?: Map<string, 
   if (path.includes('{id}')) {
     const resource = path.slice(0, path.indexOf('{id}') + 4);
     const fixture = FIXTURES[resource];
-    if (!fixture) throw new Error(`No FIXTURES entry for ${resource}: add one so the route joins the scope/isolation matrix`);
+    if (!fixture)
+      throw new Error(`No FIXTURES entry for ${resource}: add one so the route joins the scope/isolation matrix`);
     let id = shared?.get(resource);
     if (!id && shared) {
       shared.set(resource, (id = await fixture(org)));
@@ -224,8 +320,9 @@ const refusedOn = new Map<string, string>();
 const asCreated = new Map<string, unknown>();
 /** A view without what it computes at read time (an SLO's rolling window ends now). */
 const stored = (view: unknown): unknown =>
-  JSON.parse(JSON.stringify(view), (key, value) => (key === 'period_start' || key === 'period_end' ? undefined : value));
-
+  JSON.parse(JSON.stringify(view), (key, value) =>
+    key === 'period_start' || key === 'period_end' ? undefined : value,
+  );
 
 // Each test walks every authenticated route over real HTTP (about 180 now); on the loaded 2-core CI
 // machine one walk took over 60 s.
@@ -243,13 +340,21 @@ describe('scope and isolation matrix', () => {
     expect(SCOPES).toContain('read:change_events');
     expect(needed.has('read:change_events')).toBe(false);
     expect(SCOPES as readonly string[]).not.toContain('write:change_events');
-    expect([ROUTE_SCOPES.listChangeEvents, ROUTE_SCOPES.getChangeEvent, ROUTE_SCOPES.createChangeEvent]).toEqual([['read:incidents'], ['read:incidents'], ['write:incidents']]);
+    expect([ROUTE_SCOPES.listChangeEvents, ROUTE_SCOPES.getChangeEvent, ROUTE_SCOPES.createChangeEvent]).toEqual([
+      ['read:incidents'],
+      ['read:incidents'],
+      ['write:incidents'],
+    ]);
   });
 
   it('lets a key carrying only the reserved read:change_events through no authenticated route', async () => {
     const { call } = await owner.keyWith(['read:change_events']);
     for (const r of authenticatedRoutes()) {
-      const res = await call(r.method, await concretePath(r.path, owner, refusedOn), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      const res = await call(
+        r.method,
+        await concretePath(r.path, owner, refusedOn),
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
     }
   });
@@ -264,7 +369,11 @@ describe('scope and isolation matrix', () => {
   it('answers 403 forbidden naming the scope to a key with every other scope', async () => {
     for (const r of authenticatedRoutes()) {
       const { call } = await owner.keyWith(SCOPES.filter((s) => !r.scopes.includes(s)));
-      const res = await call(r.method, await concretePath(r.path, owner, refusedOn), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      const res = await call(
+        r.method,
+        await concretePath(r.path, owner, refusedOn),
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 403, 'forbidden']);
       for (const s of r.scopes) expect(res.body.detail).toContain(s);
     }
@@ -273,7 +382,11 @@ describe('scope and isolation matrix', () => {
   it('lets a key with only the needed scope through authorization (and never into a 500)', async () => {
     for (const r of authenticatedRoutes()) {
       const { call } = await owner.keyWith([r.scopes[0]!]);
-      const res = await call(r.method, await concretePath(r.path, owner), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      const res = await call(
+        r.method,
+        await concretePath(r.path, owner),
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : {},
+      );
       if (NEED_ALERT_WORKFLOWS.has(r.operationId!) && res.status === 503) {
         expect([r.operationId, res.body.title]).toEqual([r.operationId, 'alert_busy']);
         continue;
@@ -286,7 +399,11 @@ describe('scope and isolation matrix', () => {
     const single = authenticatedRoutes().filter((r) => r.path.includes('{id}'));
     expect(single.length).toBeGreaterThanOrEqual(6);
     for (const r of single) {
-      const res = await stranger.call(r.method, await concretePath(r.path, owner, refusedOn), STRANGER_BODIES[r.operationId!]);
+      const res = await stranger.call(
+        r.method,
+        await concretePath(r.path, owner, refusedOn),
+        STRANGER_BODIES[r.operationId!],
+      );
       expect([r.operationId, res.status, res.body.title]).toEqual([r.operationId, 404, 'not_found']);
     }
   });
@@ -318,7 +435,11 @@ describe('scope and isolation matrix', () => {
       if (r.operationId === 'exportConfig') {
         // Not a list: the configuration document, whose every section must be empty for the stranger.
         const sections = Object.entries(res.body).filter(([k]) => k !== 'version' && k !== '$schema');
-        expect([r.operationId, res.status, sections.every(([, v]) => Array.isArray(v) && v.length === 0)]).toEqual([r.operationId, 200, true]);
+        expect([r.operationId, res.status, sections.every(([, v]) => Array.isArray(v) && v.length === 0)]).toEqual([
+          r.operationId,
+          200,
+          true,
+        ]);
         continue;
       }
       expect([r.operationId, res.status, res.body.items]).toEqual([r.operationId, 200, []]);

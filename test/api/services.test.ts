@@ -10,9 +10,18 @@ afterAll(async () => api.close());
 describe('/v1/services', () => {
   it('creates, reads, lists, patches and soft-deletes a service', async () => {
     const org = await orgWithKeys(api);
-    const created = await org.call('POST', '/v1/services', { name: 'Checkout API', description: 'Payments', config_key: 'checkout' });
+    const created = await org.call('POST', '/v1/services', {
+      name: 'Checkout API',
+      description: 'Payments',
+      config_key: 'checkout',
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Checkout API', description: 'Payments', config_key: 'checkout', deleted_at: null });
+    expect(created.body).toMatchObject({
+      name: 'Checkout API',
+      description: 'Payments',
+      config_key: 'checkout',
+      deleted_at: null,
+    });
     expect(created.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const id = created.body.id as string;
 
@@ -21,7 +30,12 @@ describe('/v1/services', () => {
     const { status, maintenance, metrics, uptime, ...plain } = read.body;
     expect(plain).toEqual(created.body);
     // A service without metrics has no data yet: never shown as healthy.
-    expect({ status, maintenance, metrics, days: uptime.length }).toEqual({ status: 'no_data', maintenance: null, metrics: [], days: 90 });
+    expect({ status, maintenance, metrics, days: uptime.length }).toEqual({
+      status: 'no_data',
+      maintenance: null,
+      metrics: [],
+      days: 90,
+    });
 
     const patched = await org.call('PATCH', `/v1/services/${id}`, { description: null });
     expect(patched.status).toBe(200);
@@ -45,9 +59,19 @@ describe('/v1/services', () => {
     const { call, services } = await orgWithKeys(api, { services: ['Going away', 'Staying'] });
     const { 'Going away': svc, Staying: keep } = services;
     const metrics = [];
-    for (const [service, name] of [[svc, 'a'], [svc, 'b'], [keep, 'c']]) metrics.push((await call('POST', '/v1/metrics', { service_id: service, name, source_type: 'manual', source_config: {} })).body.id);
+    for (const [service, name] of [
+      [svc, 'a'],
+      [svc, 'b'],
+      [keep, 'c'],
+    ])
+      metrics.push(
+        (await call('POST', '/v1/metrics', { service_id: service, name, source_type: 'manual', source_config: {} }))
+          .body.id,
+      );
     expect((await call('DELETE', `/v1/services/${svc}`)).status).toBe(200);
-    expect(await Promise.all(metrics.map(async (id) => (await call('GET', `/v1/metrics/${id}`)).status))).toEqual([404, 404, 200]);
+    expect(await Promise.all(metrics.map(async (id) => (await call('GET', `/v1/metrics/${id}`)).status))).toEqual([
+      404, 404, 200,
+    ]);
   });
 
   it('answers 400 validation_failed with a path for each problem', async () => {
@@ -87,7 +111,9 @@ describe('/v1/services', () => {
     expect(reused.body.title).toBe('idempotency_key_reused');
 
     const concurrent = await Promise.all(
-      Array.from({ length: 5 }, () => org.call('POST', '/v1/services', { name: 'Race' }, { 'idempotency-key': 'race' })),
+      Array.from({ length: 5 }, () =>
+        org.call('POST', '/v1/services', { name: 'Race' }, { 'idempotency-key': 'race' }),
+      ),
     );
     expect(new Set(concurrent.map((r) => r.body.id)).size).toBe(1);
     expect(concurrent.every((r) => r.status === 201)).toBe(true);
@@ -164,7 +190,11 @@ describe('plan quotas on services', () => {
     const newest = ids[25]!;
     const blocked = await org.call('PATCH', `/v1/services/${newest}`, { name: 'renamed' });
     expect(blocked.status).toBe(403);
-    expect(blocked.body).toMatchObject({ title: 'item_suspended_plan', quota: { capability: 'services', used: 26, cap: 25, plan: 'team' }, upgrade: { plan: 'business' } });
+    expect(blocked.body).toMatchObject({
+      title: 'item_suspended_plan',
+      quota: { capability: 'services', used: 26, cap: 25, plan: 'team' },
+      upgrade: { plan: 'business' },
+    });
     expect((await org.call('GET', `/v1/services/${newest}`)).body.name).toBe('s25');
     expect((await org.call('PATCH', `/v1/services/${ids[0]}`, { name: 'oldest' })).status).toBe(200);
     expect((await org.call('POST', '/v1/services', { name: 'new' })).body.title).toBe('quota_exceeded');

@@ -33,7 +33,13 @@ beforeAll(async () => {
   const at = (ms: number) => new Date(ms).toISOString();
   const posted = await api.request('POST', '/v1/agent/samples', {
     headers: { authorization: `Bearer ${agentToken}` },
-    body: { samples: [{ metric_id: metricId, sampled_at: at(t0), value: 20 }, { metric_id: metricId, sampled_at: at(t0 + 6 * HOUR), value: 900 }, { metric_id: metricId, sampled_at: at(t0 + 7 * HOUR), value: 30 }] },
+    body: {
+      samples: [
+        { metric_id: metricId, sampled_at: at(t0), value: 20 },
+        { metric_id: metricId, sampled_at: at(t0 + 6 * HOUR), value: 900 },
+        { metric_id: metricId, sampled_at: at(t0 + 7 * HOUR), value: 30 },
+      ],
+    },
   });
   expect(posted.body).toMatchObject({ accepted: 3, flips: 3 });
 });
@@ -43,7 +49,13 @@ const call: Call = (...args) => org.call(...args);
 
 describe('SLOs over the stored status history', () => {
   it('computes attainment, error budget and burn rate for a metric', async () => {
-    const res = await call('POST', '/v1/slos', { name: 'Latency SLO', config_key: 'latency', metric_id: metricId, objective: '99', window: { kind: 'rolling', days: 1 } });
+    const res = await call('POST', '/v1/slos', {
+      name: 'Latency SLO',
+      config_key: 'latency',
+      metric_id: metricId,
+      objective: '99',
+      window: { kind: 'rolling', days: 1 },
+    });
     expect(res.status).toBe(201);
     const a = res.body.attainment;
     // 10 h counted (before t0 nothing was recorded), 1 h of it bad.
@@ -57,18 +69,52 @@ describe('SLOs over the stored status history', () => {
   });
 
   it('computes a service SLO from the worst of its metrics, over a calendar month in a time zone', async () => {
-    const res = await call('POST', '/v1/slos', { name: 'Checkout month', service_id: serviceId, objective: '80', window: { kind: 'calendar_month', timezone: 'Europe/Berlin' } });
+    const res = await call('POST', '/v1/slos', {
+      name: 'Checkout month',
+      service_id: serviceId,
+      objective: '80',
+      window: { kind: 'calendar_month', timezone: 'Europe/Berlin' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.attainment.period_label).toMatch(/^\d{4}-\d{2}$/);
     expect(res.body.attainment.met).toBe(Number(res.body.attainment.attainment) >= 80);
-    expect((await call('GET', `/v1/slos/${res.body.id}`)).body.attainment.attainment).toBe(res.body.attainment.attainment);
+    expect((await call('GET', `/v1/slos/${res.body.id}`)).body.attainment.attainment).toBe(
+      res.body.attainment.attainment,
+    );
   });
 
   it('refuses an SLO on neither or both targets, a bad objective and an unknown time zone', async () => {
-    expect((await call('POST', '/v1/slos', { name: 'x', objective: '99', window: { kind: 'rolling', days: 30 } })).body.errors[0].path).toBe('metric_id');
-    expect((await call('POST', '/v1/slos', { name: 'x', metric_id: metricId, service_id: serviceId, objective: '99', window: { kind: 'rolling', days: 30 } })).body.title).toBe('validation_failed');
-    expect((await call('POST', '/v1/slos', { name: 'x', metric_id: metricId, objective: 'lots', window: { kind: 'rolling', days: 30 } })).body.errors[0].path).toBe('objective');
-    const tz = await call('POST', '/v1/slos', { name: 'x', metric_id: metricId, objective: '99', window: { kind: 'calendar_month', timezone: 'Mars/Olympus' } });
+    expect(
+      (await call('POST', '/v1/slos', { name: 'x', objective: '99', window: { kind: 'rolling', days: 30 } })).body
+        .errors[0].path,
+    ).toBe('metric_id');
+    expect(
+      (
+        await call('POST', '/v1/slos', {
+          name: 'x',
+          metric_id: metricId,
+          service_id: serviceId,
+          objective: '99',
+          window: { kind: 'rolling', days: 30 },
+        })
+      ).body.title,
+    ).toBe('validation_failed');
+    expect(
+      (
+        await call('POST', '/v1/slos', {
+          name: 'x',
+          metric_id: metricId,
+          objective: 'lots',
+          window: { kind: 'rolling', days: 30 },
+        })
+      ).body.errors[0].path,
+    ).toBe('objective');
+    const tz = await call('POST', '/v1/slos', {
+      name: 'x',
+      metric_id: metricId,
+      objective: '99',
+      window: { kind: 'calendar_month', timezone: 'Mars/Olympus' },
+    });
     expect([tz.status, tz.body.errors[0].path]).toEqual([400, 'window.timezone']);
   });
 });
@@ -84,7 +130,12 @@ describe('GET /v1/services/{id}', () => {
     const withData = res.body.uptime.filter((d: { uptime_pct: string | null }) => d.uptime_pct !== null);
     expect(withData.length).toBeGreaterThanOrEqual(1);
     expect(res.body.uptime[0].uptime_pct).toBeNull();
-    const second = await call('POST', '/v1/metrics', { service_id: serviceId, name: 'By hand', source_type: 'manual', source_config: {} });
+    const second = await call('POST', '/v1/metrics', {
+      service_id: serviceId,
+      name: 'By hand',
+      source_type: 'manual',
+      source_config: {},
+    });
     await call('POST', `/v1/metrics/${second.body.id}/status`, { status: 'degraded' });
     expect((await call('GET', `/v1/services/${serviceId}`)).body.status).toBe('degraded');
     await call('POST', `/v1/metrics/${second.body.id}/status`, { status: 'healthy' });
@@ -96,11 +147,14 @@ describe('deleting what an SLO references', () => {
     const metricRes = await call('DELETE', `/v1/metrics/${metricId}`);
     expect(metricRes.status).toBe(409);
     expect(metricRes.body).toMatchObject({ title: 'in_use', referenced_by: { pages: [], subscribers: 0 } });
-    expect(metricRes.body.referenced_by.slos).toEqual(expect.arrayContaining([{ id: expect.any(String), config_key: 'latency', name: 'Latency SLO' }]));
+    expect(metricRes.body.referenced_by.slos).toEqual(
+      expect.arrayContaining([{ id: expect.any(String), config_key: 'latency', name: 'Latency SLO' }]),
+    );
     const serviceRes = await call('DELETE', `/v1/services/${serviceId}`);
     expect([serviceRes.status, serviceRes.body.title]).toEqual([409, 'in_use']);
     expect(serviceRes.body.referenced_by.slos.length).toBe(2);
-    for (const s of (await call('GET', '/v1/slos')).body.items) expect((await call('DELETE', `/v1/slos/${s.id}`)).status).toBe(200);
+    for (const s of (await call('GET', '/v1/slos')).body.items)
+      expect((await call('DELETE', `/v1/slos/${s.id}`)).status).toBe(200);
     expect((await call('DELETE', `/v1/metrics/${metricId}`)).status).toBe(200);
     expect((await call('GET', `/v1/metrics/${metricId}`)).status).toBe(404);
   });

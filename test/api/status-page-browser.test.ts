@@ -40,7 +40,9 @@ const call = async (method: string, url: string, body?: unknown) => {
 /** YYYY-MM-DD of the UTC day `n` days before today (the page's bars are UTC days). */
 const daysAgo = (n: number) => {
   const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - n * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - n * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
 };
 
 /** How the page names the UTC day `n` days ago in "uptime since …" (the year only when not this year's). */
@@ -51,7 +53,13 @@ function sinceLabel(n: number): string {
 }
 
 /** The page's uptime colours (render-styles), as computed styles report them. */
-const LEVEL_RGB = { good: 'rgb(26, 127, 55)', minor: 'rgb(108, 154, 31)', degraded: 'rgb(191, 135, 0)', bad: 'rgb(209, 36, 47)', none: 'rgb(209, 217, 224)' };
+const LEVEL_RGB = {
+  good: 'rgb(26, 127, 55)',
+  minor: 'rgb(108, 154, 31)',
+  degraded: 'rgb(191, 135, 0)',
+  bad: 'rgb(209, 36, 47)',
+  none: 'rgb(209, 217, 224)',
+};
 
 /** A status flip seeded below: from this instant the metric had this status (and reason). */
 interface SeedFlip {
@@ -158,7 +166,12 @@ beforeAll(async () => {
 
   ({ 'Public API': ids.api, Dashboard: ids.dashboard, Database: ids.database } = org.services);
   const metric = async (service: string, name: string, status: string) => {
-    const m = await call('POST', '/v1/metrics', { service_id: service, name, source_type: 'manual', source_config: {} });
+    const m = await call('POST', '/v1/metrics', {
+      service_id: service,
+      name,
+      source_type: 'manual',
+      source_config: {},
+    });
     await call('POST', `/v1/metrics/${m.id}/status`, { status });
     return m.id as string;
   };
@@ -172,10 +185,12 @@ beforeAll(async () => {
     let from = 'no_data';
     for (const f of SEEDED[key].flips) {
       const at = new Date(Date.parse(`${daysAgo(f.day)}T00:00:00.000Z`) + f.minute * 60_000);
-      await api.orm.em.getConnection().execute(
-        `insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, at) values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?)`,
-        [org.id, metrics[key], from, f.status, f.status === 'no_data' ? null : 1, f.reason ?? null, at],
-      );
+      await api.orm.em
+        .getConnection()
+        .execute(
+          `insert into metric_status_flips (id, organization_id, metric_id, from_status, to_status, value, reason, at) values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?)`,
+          [org.id, metrics[key], from, f.status, f.status === 'no_data' ? null : 1, f.reason ?? null, at],
+        );
       from = f.status;
     }
   }
@@ -189,7 +204,10 @@ beforeAll(async () => {
     initial_message: { type: 'Investigating', body: 'Connections to the primary time out.' },
   });
   ids.incident = incident.id;
-  await call('POST', `/v1/incidents/${incident.id}/messages`, { type: 'Identified', body: 'A failed disk on the primary; failing over.' });
+  await call('POST', `/v1/incidents/${incident.id}/messages`, {
+    type: 'Identified',
+    body: 'A failed disk on the primary; failing over.',
+  });
   ids.secret = (
     await call('POST', '/v1/incidents', {
       title: 'Private trouble for one customer',
@@ -216,7 +234,13 @@ beforeAll(async () => {
     title: 'Browser Check Status',
     description: 'Checked in a real browser',
     groups: [
-      { name: 'Core', components: [{ kind: 'service', id: ids.api }, { kind: 'service', id: ids.database }] },
+      {
+        name: 'Core',
+        components: [
+          { kind: 'service', id: ids.api },
+          { kind: 'service', id: ids.database },
+        ],
+      },
       { name: 'Apps', components: [{ kind: 'service', id: ids.dashboard }] },
     ],
   });
@@ -241,7 +265,11 @@ describe('the status page in headless Chromium', () => {
       expect(await overall.isVisible()).toBe(true);
 
       // data-status is what the metrics say; the words are what the page says (the API is under maintenance).
-      const expected = { [ids.api]: ['healthy', 'Under maintenance'], [ids.dashboard]: ['degraded', 'Degraded performance'], [ids.database]: ['unhealthy', 'Major outage'] };
+      const expected = {
+        [ids.api]: ['healthy', 'Under maintenance'],
+        [ids.dashboard]: ['degraded', 'Degraded performance'],
+        [ids.database]: ['unhealthy', 'Major outage'],
+      };
       for (const [id, [status, text]] of Object.entries(expected)) {
         const row = page.locator(`li.component[data-component-id="${id}"]`);
         expect(await row.count()).toBe(1);
@@ -249,12 +277,18 @@ describe('the status page in headless Chromium', () => {
         expect(await row.locator('.status-text').innerText()).toBe(text);
       }
       expect(await page.locator('li.component').count()).toBe(3);
-      expect(await page.locator('.group').evaluateAll((gs) => gs.map((g) => [g.querySelector('h3')?.textContent, g.getAttribute('data-status')]))).toEqual([
+      expect(
+        await page
+          .locator('.group')
+          .evaluateAll((gs) => gs.map((g) => [g.querySelector('h3')?.textContent, g.getAttribute('data-status')])),
+      ).toEqual([
         ['Core', 'unhealthy'],
         ['Apps', 'degraded'],
       ]);
       // The maintenance in progress marks the service it covers.
-      expect(await page.locator(`li.component[data-component-id="${ids.api}"] .badge-maintenance`).innerText()).toBe('Under maintenance');
+      expect(await page.locator(`li.component[data-component-id="${ids.api}"] .badge-maintenance`).innerText()).toBe(
+        'Under maintenance',
+      );
 
       // Uptime bars: 90 visible, labelled, coloured days per service, oldest first, ending today.
       for (const key of ['api', 'dashboard', 'database'] as const) {
@@ -263,7 +297,13 @@ describe('the status page in headless Chromium', () => {
         const days = await bar.locator(':scope > li[data-date]').evaluateAll((lis) =>
           lis.map((li) => {
             const box = li.getBoundingClientRect();
-            return { date: li.getAttribute('data-date')!, title: li.getAttribute('title')!, bg: getComputedStyle(li).backgroundColor, width: box.width, height: box.height };
+            return {
+              date: li.getAttribute('data-date')!,
+              title: li.getAttribute('title')!,
+              bg: getComputedStyle(li).backgroundColor,
+              width: box.width,
+              height: box.height,
+            };
           }),
         );
         expect(days).toHaveLength(90);
@@ -279,14 +319,19 @@ describe('the status page in headless Chromium', () => {
         // A day nothing was measured on is grey and says so.
         const empty = days.find((d) => d.date === daysAgo(10))!;
         expect([empty.title, empty.bg]).toEqual([`${daysAgo(10)}: no data`, LEVEL_RGB.none]);
-        expect([key, await bar.locator('xpath=following-sibling::p[@class="uptime-total"][1]').innerText()]).toEqual([key, expect.stringMatching(SEEDED[key].total)]);
+        expect([key, await bar.locator('xpath=following-sibling::p[@class="uptime-total"][1]').innerText()]).toEqual([
+          key,
+          expect.stringMatching(SEEDED[key].total),
+        ]);
       }
 
       // Feed discovery in the head.
       const alternates = await page.evaluate(() => ({
         atom: document.querySelector('link[rel=alternate][type="application/atom+xml"]')?.getAttribute('href') ?? null,
         rss: document.querySelector('link[rel=alternate][type="application/rss+xml"]')?.getAttribute('href') ?? null,
-        scripts: Array.from(document.scripts as unknown as ArrayLike<{ getAttribute(name: string): string | null }>).map((x) => x.getAttribute('src')),
+        scripts: Array.from(
+          document.scripts as unknown as ArrayLike<{ getAttribute(name: string): string | null }>,
+        ).map((x) => x.getAttribute('src')),
       }));
       // The one script is the optional live update, from the page's own host; the page reads without it.
       expect(alternates).toEqual({ atom: '/feed.atom', rss: '/feed.rss', scripts: ['/live.js'] });
@@ -294,17 +339,30 @@ describe('the status page in headless Chromium', () => {
       // The active incident with both updates (newest first), and the maintenance in progress.
       const incident = page.locator(`article[data-incident-id="${ids.incident}"]`);
       expect(await incident.isVisible()).toBe(true);
-      expect(await page.locator('section[aria-labelledby="active-incidents"] article[data-incident-id]').count()).toBe(1);
+      expect(await page.locator('section[aria-labelledby="active-incidents"] article[data-incident-id]').count()).toBe(
+        1,
+      );
       expect(await incident.locator('h3').innerText()).toBe('Database unreachable');
-      expect(await incident.locator('.timeline .entry .text').allInnerTexts()).toEqual(['A failed disk on the primary; failing over.', 'Connections to the primary time out.']);
-      const maintenance = page.locator(`section[aria-labelledby="maintenance-now"] article[data-maintenance-id="${ids.maintenance}"]`);
+      expect(await incident.locator('.timeline .entry .text').allInnerTexts()).toEqual([
+        'A failed disk on the primary; failing over.',
+        'Connections to the primary time out.',
+      ]);
+      const maintenance = page.locator(
+        `section[aria-labelledby="maintenance-now"] article[data-maintenance-id="${ids.maintenance}"]`,
+      );
       expect(await maintenance.isVisible()).toBe(true);
       expect(await maintenance.getAttribute('data-state')).toBe('in_progress');
       expect(await maintenance.innerText()).toContain('Maintenance: In progress');
 
       // The customer-scoped incident is nowhere on the public page.
       const body = await page.content();
-      for (const secret of [ids.secret, 'Private trouble for one customer', 'Only this customer may read this.', 'Customer Secret Co']) expect(body).not.toContain(secret);
+      for (const secret of [
+        ids.secret,
+        'Private trouble for one customer',
+        'Only this customer may read this.',
+        'Customer Secret Co',
+      ])
+        expect(body).not.toContain(secret);
 
       await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-wide.png'), fullPage: true });
       expect(errors).toEqual([]);
@@ -317,14 +375,22 @@ describe('the status page in headless Chromium', () => {
   it('fits a 360px-wide screen without horizontal scrolling, showing the last 30 days', async () => {
     const { page, errors, failed, close } = await open(NARROW);
     try {
-      const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, client: document.documentElement.clientWidth }));
+      const widths = await page.evaluate(() => ({
+        doc: document.documentElement.scrollWidth,
+        body: document.body.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       expect(widths.client).toBe(360);
       expect(widths.doc).toBeLessThanOrEqual(360);
       expect(widths.body).toBeLessThanOrEqual(360);
       for (const id of [ids.api, ids.dashboard, ids.database]) {
         const shown = await page
           .locator(`li.component[data-component-id="${id}"] ol.uptime-bar > li[data-date]`)
-          .evaluateAll((lis) => lis.filter((li) => getComputedStyle(li).display !== 'none' && li.getBoundingClientRect().width > 0).map((li) => li.getAttribute('data-date')));
+          .evaluateAll((lis) =>
+            lis
+              .filter((li) => getComputedStyle(li).display !== 'none' && li.getBoundingClientRect().width > 0)
+              .map((li) => li.getAttribute('data-date')),
+          );
         expect(shown).toEqual(Array.from({ length: 30 }, (_, i) => daysAgo(29 - i)));
       }
       expect(await page.locator('#overall-status').isVisible()).toBe(true);
@@ -345,7 +411,10 @@ describe('the status page in headless Chromium', () => {
         ['application/rss+xml', 'application/rss+xml', 'rss'],
       ] as const) {
         await page.goto(`${base}/`);
-        const href = await page.evaluate((t) => document.querySelector(`link[rel=alternate][type="${t}"]`)?.getAttribute('href') ?? null, type);
+        const href = await page.evaluate(
+          (t) => document.querySelector(`link[rel=alternate][type="${t}"]`)?.getAttribute('href') ?? null,
+          type,
+        );
         expect([type, href]).toEqual([type, expect.stringMatching(/^\/feed\.(atom|rss)$/)]);
         const res = await page.goto(new URL(href!, page.url()).href);
         expect([type, res?.status(), res?.headers()['content-type']]).toEqual([type, 200, contentType]);
@@ -394,9 +463,13 @@ describe('one story at a time, through an outage, a maintenance and an incident'
   };
   const headline = async (page: Page) => {
     const banner = page.locator('#overall-status');
-    return { text: (await banner.innerText()).trim(), bg: await banner.evaluate((b) => getComputedStyle(b).backgroundColor) };
+    return {
+      text: (await banner.innerText()).trim(),
+      bg: await banner.evaluate((b) => getComputedStyle(b).backgroundColor),
+    };
   };
-  const componentText = (page: Page, id: string) => page.locator(`li.component[data-component-id="${id}"] .status-text`).innerText();
+  const componentText = (page: Page, id: string) =>
+    page.locator(`li.component[data-component-id="${id}"] .status-text`).innerText();
 
   beforeAll(async () => {
     walk = await orgWithKeys(api, { name: 'browser walk', services: ['Checkout', 'Search'] });
@@ -409,7 +482,19 @@ describe('one story at a time, through an outage, a maintenance and an incident'
       await ok('POST', `/v1/metrics/${m.id}/status`, { status: 'healthy' });
       if (svc === walk.services.Checkout) checkoutMetric = m.id;
     }
-    await ok('POST', '/v1/status-pages', { subdomain: WALK, title: 'Walk Status', groups: [{ name: 'Shop', components: [{ kind: 'service', id: walk.services.Checkout }, { kind: 'service', id: walk.services.Search }] }] });
+    await ok('POST', '/v1/status-pages', {
+      subdomain: WALK,
+      title: 'Walk Status',
+      groups: [
+        {
+          name: 'Shop',
+          components: [
+            { kind: 'service', id: walk.services.Checkout },
+            { kind: 'service', id: walk.services.Search },
+          ],
+        },
+      ],
+    });
   });
 
   it('updates itself while open: an incident posted appears without a reload, and the page still reads without script', async () => {
@@ -434,12 +519,16 @@ describe('one story at a time, through an outage, a maintenance and an incident'
       });
       expect(await page.locator(`article[data-incident-id="${incident.id}"]`).count()).toBe(0);
       await page.clock.fastForward(31_000);
-      await page.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`).waitFor();
+      await page
+        .locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`)
+        .waitFor();
       expect(await page.locator('main').getAttribute('data-live-updated')).toBeTruthy();
       expect(loads).toEqual([]);
       await ok('POST', `/v1/incidents/${incident.id}/resolve`, { message: 'Fast again.' });
       await page.clock.fastForward(31_000);
-      await page.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`).waitFor({ state: 'detached' });
+      await page
+        .locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`)
+        .waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -487,7 +576,9 @@ describe('one story at a time, through an outage, a maintenance and an incident'
       expect(await page.title()).toBe('Walk Status: Under maintenance');
       expect(await componentText(page, checkout)).toBe('Under maintenance');
       expect(await page.getByText('Major outage').count()).toBe(0);
-      expect(await page.locator('section[aria-labelledby="maintenance-now"] article[data-maintenance-id]').count()).toBe(1);
+      expect(
+        await page.locator('section[aria-labelledby="maintenance-now"] article[data-maintenance-id]').count(),
+      ).toBe(1);
       await page.screenshot({ path: path.join(ARTIFACTS, 'status-walk-2-maintenance.png'), fullPage: true });
 
       // 3. The window ends, metrics recover, and a major incident is published: its impact is the headline.
@@ -504,7 +595,11 @@ describe('one story at a time, through an outage, a maintenance and an incident'
       await page.goto(`${walkBase}/`);
       expect(await headline(page)).toEqual({ text: 'Major outage', bg: RED });
       expect(await componentText(page, checkout)).toBe('Major outage');
-      expect(await page.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`).isVisible()).toBe(true);
+      expect(
+        await page
+          .locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incident.id}"]`)
+          .isVisible(),
+      ).toBe(true);
       expect(await page.getByText('All systems operational').count()).toBe(0);
       expect(await page.getByText('No incidents in the last 7 days').count()).toBe(0);
       await page.screenshot({ path: path.join(ARTIFACTS, 'status-walk-3-incident.png'), fullPage: true });
@@ -513,13 +608,19 @@ describe('one story at a time, through an outage, a maintenance and an incident'
       await ok('POST', `/v1/incidents/${incident.id}/resolve`, { message: 'Payments work again.' });
       await page.locator('section[aria-labelledby="recent-incidents"] a[href="/history"]').click();
       await page.waitForURL(`${walkBase}/history`);
-      expect(await page.locator(`article[data-incident-id="${incident.id}"]`).getAttribute('data-state')).toBe('resolved');
+      expect(await page.locator(`article[data-incident-id="${incident.id}"]`).getAttribute('data-state')).toBe(
+        'resolved',
+      );
       await page.getByRole('link', { name: 'Back to current status' }).click();
       await page.waitForURL(`${walkBase}/`);
       expect(await page.locator('section[aria-labelledby="active-incidents"]').count()).toBe(0);
       expect(await headline(page)).toEqual({ text: 'All systems operational', bg: 'rgb(26, 127, 55)' });
       expect(await componentText(page, checkout)).toBe('Operational');
-      expect(await page.locator(`section[aria-labelledby="recent-incidents"] article[data-incident-id="${incident.id}"]`).getAttribute('data-state')).toBe('resolved');
+      expect(
+        await page
+          .locator(`section[aria-labelledby="recent-incidents"] article[data-incident-id="${incident.id}"]`)
+          .getAttribute('data-state'),
+      ).toBe('resolved');
       expect(await page.getByText('Ongoing', { exact: true }).count()).toBe(0);
       expect(await page.getByText('No incidents in the last 7 days').count()).toBe(0);
       await page.screenshot({ path: path.join(ARTIFACTS, 'status-walk-4-resolved.png'), fullPage: true });

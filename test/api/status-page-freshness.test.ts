@@ -18,7 +18,8 @@ let svcApi: string;
 let svcDb: string;
 let metricDb: string;
 
-const page = (path: string, headers: Record<string, string> = {}) => pageRequest(api.baseUrl, SUBDOMAIN, path, { headers });
+const page = (path: string, headers: Record<string, string> = {}) =>
+  pageRequest(api.baseUrl, SUBDOMAIN, path, { headers });
 const ok = async (method: string, url: string, body?: unknown) => {
   const r = await org.call(method, url, body);
   if (r.status >= 300) throw new Error(`${method} ${url} answered ${r.status}: ${r.text}`);
@@ -36,11 +37,19 @@ interface Seen {
 async function seen(): Promise<Seen> {
   const [summary, html] = await Promise.all([page('/summary.json'), page('/')]);
   const s = JSON.parse(summary.text);
-  const banner = html.text.match(/<div id="overall-status"[^>]*data-state="([a-z_]+)"[^>]*>[^]*?<p>([^<]*)<\/p><\/div>/);
+  const banner = html.text.match(
+    /<div id="overall-status"[^>]*data-state="([a-z_]+)"[^>]*>[^]*?<p>([^<]*)<\/p><\/div>/,
+  );
   expect([banner?.[1], banner?.[2]]).toEqual([s.headline.state, s.headline.text]);
-  for (const i of s.active_incidents) expect(html.text).toMatch(new RegExp(`section aria-labelledby="active-incidents"[^]*data-incident-id="${i.id}"`));
+  for (const i of s.active_incidents)
+    expect(html.text).toMatch(new RegExp(`section aria-labelledby="active-incidents"[^]*data-incident-id="${i.id}"`));
   if (s.active_incidents.length) expect(html.text).not.toContain('No incidents in the last 7 days');
-  return { headline: s.headline, active: s.active_incidents.map((i: { id: string }) => i.id), inProgress: s.maintenance_in_progress.map((m: { id: string }) => m.id), html: html.text };
+  return {
+    headline: s.headline,
+    active: s.active_incidents.map((i: { id: string }) => i.id),
+    inProgress: s.maintenance_in_progress.map((m: { id: string }) => m.id),
+    html: html.text,
+  };
 }
 
 /** Fills the page cache, so the next read after a write would be a hit if nothing dropped it. */
@@ -61,14 +70,31 @@ beforeAll(async () => {
     await ok('POST', `/v1/metrics/${m.id}/status`, { status: 'healthy' });
     if (svc === svcDb) metricDb = m.id;
   }
-  await ok('POST', '/v1/status-pages', { subdomain: SUBDOMAIN, title: 'Fresh Status', groups: [{ name: 'Core', components: [{ kind: 'service', id: svcApi }, { kind: 'service', id: svcDb }] }] });
+  await ok('POST', '/v1/status-pages', {
+    subdomain: SUBDOMAIN,
+    title: 'Fresh Status',
+    groups: [
+      {
+        name: 'Core',
+        components: [
+          { kind: 'service', id: svcApi },
+          { kind: 'service', id: svcDb },
+        ],
+      },
+    ],
+  });
   await eventually(async () => expect((await seen()).headline.state).toBe('operational'), 15_000);
 });
 afterAll(async () => api?.close());
 
 describe('the cached public page follows each write at once', () => {
   it('an incident: published, updated, resolved', async () => {
-    const draft = await ok('POST', '/v1/incidents', { title: 'Slow queries', severity: 'minor', affected_services: [svcDb], initial_message: { body: 'Looking.' } });
+    const draft = await ok('POST', '/v1/incidents', {
+      title: 'Slow queries',
+      severity: 'minor',
+      affected_services: [svcDb],
+      initial_message: { body: 'Looking.' },
+    });
     await warm();
     expect((await seen()).active).toEqual([]);
 
@@ -77,7 +103,9 @@ describe('the cached public page follows each write at once', () => {
     expect([now.active, now.headline.state]).toEqual([[draft.id], 'degraded_performance']);
 
     await warm();
-    await ok('PATCH', `/v1/incidents/${draft.id}`, { service_impacts: [{ service_id: svcDb, impact: 'major_outage' }] });
+    await ok('PATCH', `/v1/incidents/${draft.id}`, {
+      service_impacts: [{ service_id: svcDb, impact: 'major_outage' }],
+    });
     now = await seen();
     // Metrics are healthy: the incident's impact is what the headline says.
     expect([now.active, now.headline]).toEqual([[draft.id], { state: 'major_outage', text: 'Major outage' }]);
@@ -90,16 +118,26 @@ describe('the cached public page follows each write at once', () => {
   });
 
   it('a maintenance: started, completed; another started, canceled', async () => {
-    const window = () => ({ scheduled_start_at: new Date(Date.now() + 3_600_000).toISOString(), scheduled_end_at: new Date(Date.now() + 7_200_000).toISOString() });
+    const window = () => ({
+      scheduled_start_at: new Date(Date.now() + 3_600_000).toISOString(),
+      scheduled_end_at: new Date(Date.now() + 7_200_000).toISOString(),
+    });
     await ok('POST', `/v1/metrics/${metricDb}/status`, { status: 'unhealthy' });
     await eventually(async () => expect((await seen()).headline.state).toBe('major_outage'), 15_000);
-    const m1 = await ok('POST', '/v1/maintenances', { title: 'Failover drill', affected_services: [svcDb], ...window() });
+    const m1 = await ok('POST', '/v1/maintenances', {
+      title: 'Failover drill',
+      affected_services: [svcDb],
+      ...window(),
+    });
     await warm();
 
     await ok('POST', `/v1/maintenances/${m1.id}/start`);
     let now = await seen();
     // Down inside its announced window: maintenance, not an outage.
-    expect([now.inProgress, now.headline]).toEqual([[m1.id], { state: 'under_maintenance', text: 'Under maintenance' }]);
+    expect([now.inProgress, now.headline]).toEqual([
+      [m1.id],
+      { state: 'under_maintenance', text: 'Under maintenance' },
+    ]);
 
     await warm();
     await ok('POST', `/v1/maintenances/${m1.id}/complete`);
@@ -117,7 +155,13 @@ describe('the cached public page follows each write at once', () => {
   });
 
   it('a write from another process (a worker activity, psql) reaches the page through the change feed, well before the cache would expire', async () => {
-    const inc = await ok('POST', '/v1/incidents', { title: 'Written elsewhere', severity: 'critical', affected_services: [svcApi], publish: true, initial_message: { body: 'Down.' } });
+    const inc = await ok('POST', '/v1/incidents', {
+      title: 'Written elsewhere',
+      severity: 'critical',
+      affected_services: [svcApi],
+      publish: true,
+      initial_message: { body: 'Down.' },
+    });
     await eventually(async () => expect((await seen()).active).toEqual([inc.id]), 2_000);
     await warm();
     const at = new Date();
@@ -136,7 +180,13 @@ describe('the cached public page follows each write at once', () => {
     expect(summary.headers['cache-control']).toBe('public, no-cache');
     expect((await page('/summary.json', { 'if-none-match': summary.headers.etag! })).status).toBe(304);
 
-    const inc = await ok('POST', '/v1/incidents', { title: 'After the visit', severity: 'major', affected_services: [svcApi], publish: true, initial_message: { body: 'x' } });
+    const inc = await ok('POST', '/v1/incidents', {
+      title: 'After the visit',
+      severity: 'major',
+      affected_services: [svcApi],
+      publish: true,
+      initial_message: { body: 'x' },
+    });
     const changed = await page('/', { 'if-none-match': first.headers.etag! });
     expect(changed.status).toBe(200);
     expect(changed.text).toContain(`data-incident-id="${inc.id}"`);

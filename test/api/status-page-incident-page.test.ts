@@ -55,8 +55,13 @@ beforeAll(async () => {
     initial_message: { type: 'Investigating', body: 'Card payments time out at the provider.' },
   });
   ids.active = active.id;
-  await call('POST', `/v1/incidents/${active.id}/messages`, { type: 'Identified', body: 'The payment provider is degraded; we are switching to the backup.' });
-  ids.activeFirstMessage = (await call('GET', `/v1/incidents/${active.id}`)).messages.find((m: { body: string }) => m.body.startsWith('Card payments')).id;
+  await call('POST', `/v1/incidents/${active.id}/messages`, {
+    type: 'Identified',
+    body: 'The payment provider is degraded; we are switching to the backup.',
+  });
+  ids.activeFirstMessage = (await call('GET', `/v1/incidents/${active.id}`)).messages.find((m: { body: string }) =>
+    m.body.startsWith('Card payments'),
+  ).id;
 
   const resolved = await call('POST', '/v1/incidents', {
     title: 'Search results stale',
@@ -96,7 +101,15 @@ beforeAll(async () => {
     subdomain: SUBDOMAIN,
     title: PAGE_TITLE,
     time_zone: 'Europe/Berlin',
-    groups: [{ name: 'Shop', components: [{ kind: 'service', id: org.services.Checkout }, { kind: 'service', id: org.services.Search }] }],
+    groups: [
+      {
+        name: 'Shop',
+        components: [
+          { kind: 'service', id: org.services.Checkout },
+          { kind: 'service', id: org.services.Search },
+        ],
+      },
+    ],
   });
   browser = await launchBrowser();
 }, 60_000);
@@ -119,7 +132,13 @@ async function expectActiveIncidentPage(page: Page) {
   expect(main).toContain('Card payments time out at the provider.');
   expect(main).toContain('The payment provider is degraded; we are switching to the backup.');
   // Nothing of any other incident.
-  for (const other of ['Search results stale', 'The search index stopped updating.', 'Private checkout trouble', 'Search cluster upgrade']) expect([other, main.includes(other)]).toEqual([other, false]);
+  for (const other of [
+    'Search results stale',
+    'The search index stopped updating.',
+    'Private checkout trouble',
+    'Search cluster upgrade',
+  ])
+    expect([other, main.includes(other)]).toEqual([other, false]);
   expect(await page.locator('main a[href="/"]').innerText()).toBe('Back to current status');
   expect(await page.locator('main a[href="/history"]').count()).toBe(1);
 }
@@ -129,7 +148,10 @@ describe('an incident’s own page', () => {
     const { page, errors, close } = await open('/');
     try {
       expect(await page.locator(`a[href="/incidents/${ids.secret}"]`).count()).toBe(0);
-      await page.locator('section[aria-labelledby="active-incidents"]').getByRole('link', { name: 'Checkout payments failing' }).click();
+      await page
+        .locator('section[aria-labelledby="active-incidents"]')
+        .getByRole('link', { name: 'Checkout payments failing' })
+        .click();
       await page.waitForURL(`**/incidents/${ids.active}`);
       await expectActiveIncidentPage(page);
       // It reads on a phone too.
@@ -140,7 +162,10 @@ describe('an incident’s own page', () => {
       // Back to the page, then to the resolved one from "Recent incidents".
       await page.locator('main').getByRole('link', { name: 'Back to current status' }).click();
       await page.waitForURL(`${base}/`);
-      await page.locator('section[aria-labelledby="recent-incidents"]').getByRole('link', { name: 'Search results stale' }).click();
+      await page
+        .locator('section[aria-labelledby="recent-incidents"]')
+        .getByRole('link', { name: 'Search results stale' })
+        .click();
       await page.waitForURL(`**/incidents/${ids.resolved}`);
       expect(await page.locator('h1').innerText()).toBe('Search results stale');
       const main = await page.locator('main').innerText();
@@ -179,10 +204,18 @@ describe('an incident’s own page', () => {
 
   it('stays hidden from readers who may not see a customer’s private incident', async () => {
     expect((await pageRequest(api.baseUrl, SUBDOMAIN, `/incidents/${ids.secret}`)).status).toBe(404);
-    const token = (await call('POST', `/v1/status-pages/${(await call('GET', '/v1/status-pages')).items.find((p: { subdomain: string }) => p.subdomain === SUBDOMAIN).id}/viewer-tokens`, {
-      customer_id: (await call('GET', `/v1/incidents/${ids.secret}`)).visible_to_customer_ids[0],
-    })).token;
-    const theirs = await pageRequest(api.baseUrl, SUBDOMAIN, `/incidents/${ids.secret}`, { headers: { cookie: `vigil_viewer=${token}` } });
+    const token = (
+      await call(
+        'POST',
+        `/v1/status-pages/${(await call('GET', '/v1/status-pages')).items.find((p: { subdomain: string }) => p.subdomain === SUBDOMAIN).id}/viewer-tokens`,
+        {
+          customer_id: (await call('GET', `/v1/incidents/${ids.secret}`)).visible_to_customer_ids[0],
+        },
+      )
+    ).token;
+    const theirs = await pageRequest(api.baseUrl, SUBDOMAIN, `/incidents/${ids.secret}`, {
+      headers: { cookie: `vigil_viewer=${token}` },
+    });
     expect(theirs.status).toBe(200);
     expect(theirs.text).toContain('<h1>Private checkout trouble</h1>');
     expect(theirs.headers['cache-control']).toBe('private, no-store');
@@ -191,7 +224,10 @@ describe('an incident’s own page', () => {
 
 describe('an edited message on the public page', () => {
   it('shows the new body with an "edited" mark in the page’s zone, never the replaced body, and changes the ETag', async () => {
-    const before = { home: await pageRequest(api.baseUrl, SUBDOMAIN, '/'), incident: await pageRequest(api.baseUrl, SUBDOMAIN, `/incidents/${ids.active}`) };
+    const before = {
+      home: await pageRequest(api.baseUrl, SUBDOMAIN, '/'),
+      incident: await pageRequest(api.baseUrl, SUBDOMAIN, `/incidents/${ids.active}`),
+    };
     for (const r of Object.values(before)) {
       expect(r.status).toBe(200);
       expect(r.headers['cache-control']).toBe('public, no-cache');
@@ -200,16 +236,31 @@ describe('an edited message on the public page', () => {
       expect(r.text).not.toContain('data-edited');
     }
     // A reader's browser revalidates: unchanged, the page is a 304.
-    expect((await pageRequest(api.baseUrl, SUBDOMAIN, `/incidents/${ids.active}`, { headers: { 'if-none-match': before.incident.headers.etag! } })).status).toBe(304);
+    expect(
+      (
+        await pageRequest(api.baseUrl, SUBDOMAIN, `/incidents/${ids.active}`, {
+          headers: { 'if-none-match': before.incident.headers.etag! },
+        })
+      ).status,
+    ).toBe(304);
 
-    const edited = await org.call('PATCH', `/v1/incidents/${ids.active}/messages/${ids.activeFirstMessage}`, { body: 'Card payments time out at our payment provider (corrected).' });
+    const edited = await org.call('PATCH', `/v1/incidents/${ids.active}/messages/${ids.activeFirstMessage}`, {
+      body: 'Card payments time out at our payment provider (corrected).',
+    });
     expect(edited.status).toBe(200);
-    const editedAt: string = edited.body.messages.find((m: { id: string }) => m.id === ids.activeFirstMessage).edited_at;
+    const editedAt: string = edited.body.messages.find(
+      (m: { id: string }) => m.id === ids.activeFirstMessage,
+    ).edited_at;
     expect(editedAt).toMatch(/^\d{4}-/);
 
-    for (const [name, path] of [['home', '/'], ['incident', `/incidents/${ids.active}`]] as const) {
+    for (const [name, path] of [
+      ['home', '/'],
+      ['incident', `/incidents/${ids.active}`],
+    ] as const) {
       const after = await eventually(async () => {
-        const r = await pageRequest(api.baseUrl, SUBDOMAIN, path, { headers: { 'if-none-match': before[name].headers.etag! } });
+        const r = await pageRequest(api.baseUrl, SUBDOMAIN, path, {
+          headers: { 'if-none-match': before[name].headers.etag! },
+        });
         expect([name, r.status]).toEqual([name, 200]);
         return r;
       }, 5_000);
@@ -217,7 +268,9 @@ describe('an edited message on the public page', () => {
       expect(after.text).toContain('Card payments time out at our payment provider (corrected).');
       expect(after.text).not.toContain('Card payments time out at the provider.');
       // Rendered in the page's zone (Europe/Berlin), as every time on the page.
-      expect(after.text).toMatch(new RegExp(`data-edited>edited <time datetime="${editedAt.replace(/[.]/g, '\\.')}">[^<]+ CE(S)?T</time>`));
+      expect(after.text).toMatch(
+        new RegExp(`data-edited>edited <time datetime="${editedAt.replace(/[.]/g, '\\.')}">[^<]+ CE(S)?T</time>`),
+      );
     }
     const summary = JSON.parse((await pageRequest(api.baseUrl, SUBDOMAIN, '/summary.json')).text);
     const messages = summary.active_incidents.find((i: { id: string }) => i.id === ids.active).messages;
@@ -232,16 +285,25 @@ describe('an edited message on the public page', () => {
     try {
       for (const step of ['home', 'incident'] as const) {
         if (step === 'incident') {
-          await page.locator('section[aria-labelledby="active-incidents"]').getByRole('link', { name: 'Checkout payments failing' }).click();
+          await page
+            .locator('section[aria-labelledby="active-incidents"]')
+            .getByRole('link', { name: 'Checkout payments failing' })
+            .click();
           await page.waitForURL(`**/incidents/${ids.active}`);
         }
-        const entry = page.locator('li.entry', { hasText: 'Card payments time out at our payment provider (corrected).' });
+        const entry = page.locator('li.entry', {
+          hasText: 'Card payments time out at our payment provider (corrected).',
+        });
         expect([step, await entry.count()]).toEqual([step, 1]);
-        expect(await entry.locator('[data-edited]').innerText()).toMatch(/^edited \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+$/);
+        expect(await entry.locator('[data-edited]').innerText()).toMatch(
+          /^edited \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+$/,
+        );
         expect(await entry.locator('[data-edited] time').getAttribute('datetime')).toBe(editedAt);
         expect(await page.locator('main').innerText()).not.toContain('Card payments time out at the provider.');
         // The untouched message has no mark.
-        expect(await page.locator('li.entry', { hasText: 'switching to the backup' }).locator('[data-edited]').count()).toBe(0);
+        expect(
+          await page.locator('li.entry', { hasText: 'switching to the backup' }).locator('[data-edited]').count(),
+        ).toBe(0);
       }
       expect(errors).toEqual([]);
     } finally {

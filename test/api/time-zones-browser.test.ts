@@ -36,9 +36,26 @@ beforeAll(async () => {
   api = await startApi({ console: { mail: mailer } });
   org = await orgWithKeys(api, { name: 'zones in a browser', services: ['Checkout'] });
   base = `http://${SUBDOMAIN}.status.localhost:${new URL(api.baseUrl).port}`;
-  await call('POST', '/v1/status-pages', { subdomain: SUBDOMAIN, title: 'Zones Status', time_zone: 'Europe/Berlin', groups: [{ name: 'Shop', components: [{ kind: 'service', id: org.services.Checkout }] }] });
-  incidentId = (await call('POST', '/v1/incidents', { title: 'Checkout is slow', severity: 'major', affected_services: [org.services.Checkout], publish: true, initial_message: { type: 'Investigating', body: 'We are looking into it.' } })).id;
-  await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: 'nozone@zones.test', role: 'viewer' }, new Date());
+  await call('POST', '/v1/status-pages', {
+    subdomain: SUBDOMAIN,
+    title: 'Zones Status',
+    time_zone: 'Europe/Berlin',
+    groups: [{ name: 'Shop', components: [{ kind: 'service', id: org.services.Checkout }] }],
+  });
+  incidentId = (
+    await call('POST', '/v1/incidents', {
+      title: 'Checkout is slow',
+      severity: 'major',
+      affected_services: [org.services.Checkout],
+      publish: true,
+      initial_message: { type: 'Investigating', body: 'We are looking into it.' },
+    })
+  ).id;
+  await createConsoleUser(
+    api.orm.em.fork(),
+    { organizationId: org.id, email: 'nozone@zones.test', role: 'viewer' },
+    new Date(),
+  );
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -49,10 +66,13 @@ afterAll(async () => {
 });
 
 /** The text and tooltip of every `<time>` in the page. */
-const timesOf = (page: Page) => page.locator('time[datetime]').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', title: e.getAttribute('title') })));
+const timesOf = (page: Page) =>
+  page
+    .locator('time[datetime]')
+    .evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', title: e.getAttribute('title') })));
 
-describe('times in the reader\'s zone (Chromium in America/New_York)', () => {
-  it('shows the public page\'s times in the visitor\'s zone, named, and says which zone', async () => {
+describe("times in the reader's zone (Chromium in America/New_York)", () => {
+  it("shows the public page's times in the visitor's zone, named, and says which zone", async () => {
     const context = await browser.newContext({ timezoneId: VISITOR });
     try {
       const page = await context.newPage();
@@ -65,14 +85,16 @@ describe('times in the reader\'s zone (Chromium in America/New_York)', () => {
         // en-GB names New York's offset GMT-4/GMT-5 (or EST/EDT): never the page's CET beside it.
         expect(t.text).toMatch(/(GMT-[45]|E[SD]T)$/);
       }
-      expect(await page.locator('[data-zone-note]').textContent()).toBe(`Times are shown in your time zone, ${VISITOR}.`);
+      expect(await page.locator('[data-zone-note]').textContent()).toBe(
+        `Times are shown in your time zone, ${VISITOR}.`,
+      );
       expect(await page.locator('#main').textContent()).not.toMatch(/\b(CET|CEST|UTC)\b/);
     } finally {
       await context.close();
     }
   });
 
-  it('keeps the public page in the page\'s zone, named, without script', async () => {
+  it("keeps the public page in the page's zone, named, without script", async () => {
     const context = await browser.newContext({ timezoneId: VISITOR, javaScriptEnabled: false });
     try {
       const page = await context.newPage();
@@ -84,7 +106,7 @@ describe('times in the reader\'s zone (Chromium in America/New_York)', () => {
     }
   });
 
-  it('shows a console user who chose no zone the browser\'s zone, and the timeline note names it', async () => {
+  it("shows a console user who chose no zone the browser's zone, and the timeline note names it", async () => {
     const context = await browser.newContext({ timezoneId: VISITOR });
     try {
       const page = await context.newPage();

@@ -18,7 +18,14 @@ describe('/v1/webhooks', () => {
   it('creates a webhook and shows its secret once; reads never show it, and it is stored sealed', async () => {
     const res = await call('POST', '/v1/webhooks', { ...valid, description: 'Pager bridge' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ ...valid, description: 'Pager bridge', enabled: true, disabled_at: null, previous_secret_expires_at: null, deleted_at: null });
+    expect(res.body).toMatchObject({
+      ...valid,
+      description: 'Pager bridge',
+      enabled: true,
+      disabled_at: null,
+      previous_secret_expires_at: null,
+      deleted_at: null,
+    });
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const read = await call('GET', `/v1/webhooks/${res.body.id}`);
     expect(read.status).toBe(200);
@@ -40,25 +47,42 @@ describe('/v1/webhooks', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.id).toBe(first.body.id);
     expect([first.body.secret, again.body.secret]).toEqual([secret, secret]);
-    const record = await api.orm.em.fork().findOneOrFail(IdempotencyRecordSchema, { organization: org.id, key: 'hook-1' });
+    const record = await api.orm.em
+      .fork()
+      .findOneOrFail(IdempotencyRecordSchema, { organization: org.id, key: 'hook-1' });
     expect(JSON.stringify(record.responseBody)).not.toContain(secret.slice(6));
   });
 
   it('answers 400 validation_failed with paths for a non-http URL, unknown event types, a malformed secret and unknown fields', async () => {
-    const res = await call('POST', '/v1/webhooks', { url: 'ftp://files.example.com/in', event_types: ['incident.exploded'], secret: 'hunter2', colour: 'red' });
+    const res = await call('POST', '/v1/webhooks', {
+      url: 'ftp://files.example.com/in',
+      event_types: ['incident.exploded'],
+      secret: 'hunter2',
+      colour: 'red',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.body.title).toBe('validation_failed');
     const paths = res.body.errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['url', 'event_types.0', 'secret', 'colour']));
-    expect((await call('POST', '/v1/webhooks', { url: 'https://x.example.com', event_types: [] })).body.errors[0].path).toBe('event_types');
-    expect((await call('POST', '/v1/webhooks', { url: 'javascript:alert(1)', event_types: ['incident.created'] })).body.errors[0].path).toBe('url');
-    expect((await call('GET', '/v1/webhooks')).body.items.every((w: { url: string }) => w.url.startsWith('https://'))).toBe(true);
+    expect(
+      (await call('POST', '/v1/webhooks', { url: 'https://x.example.com', event_types: [] })).body.errors[0].path,
+    ).toBe('event_types');
+    expect(
+      (await call('POST', '/v1/webhooks', { url: 'javascript:alert(1)', event_types: ['incident.created'] })).body
+        .errors[0].path,
+    ).toBe('url');
+    expect(
+      (await call('GET', '/v1/webhooks')).body.items.every((w: { url: string }) => w.url.startsWith('https://')),
+    ).toBe(true);
   });
 
   it('patches only the fields sent, disables and enables, and soft-deletes idempotently', async () => {
     const { body } = await call('POST', '/v1/webhooks', valid);
-    const patched = await call('PATCH', `/v1/webhooks/${body.id}`, { event_types: ['incident.resolved'], enabled: false });
+    const patched = await call('PATCH', `/v1/webhooks/${body.id}`, {
+      event_types: ['incident.resolved'],
+      enabled: false,
+    });
     expect(patched.body).toMatchObject({ url: valid.url, event_types: ['incident.resolved'], enabled: false });
     expect(patched.body.disabled_at).toEqual(expect.any(String));
     const enabled = await call('PATCH', `/v1/webhooks/${body.id}`, { enabled: true, description: null });
@@ -84,8 +108,12 @@ describe('/v1/webhooks', () => {
     const { body } = await call('POST', '/v1/webhooks', valid);
     const page = await call('GET', `/v1/webhooks/${body.id}/deliveries?limit=500`);
     expect(page.body).toEqual({ items: [], next_cursor: null });
-    expect((await call('GET', `/v1/webhooks/${body.id}/deliveries?state=exploded`)).body.errors[0].path).toBe('query.state');
-    expect((await call('GET', `/v1/webhooks/${body.id}/deliveries/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect((await call('GET', `/v1/webhooks/${body.id}/deliveries?state=exploded`)).body.errors[0].path).toBe(
+      'query.state',
+    );
+    expect((await call('GET', `/v1/webhooks/${body.id}/deliveries/00000000-0000-4000-8000-000000000000`)).status).toBe(
+      404,
+    );
     expect((await call('GET', `/v1/webhooks/${body.id}/deliveries/not-a-uuid`)).status).toBe(404);
     const first = await call('GET', '/v1/webhooks?limit=2');
     expect(first.body.items).toHaveLength(2);
@@ -100,7 +128,11 @@ describe('webhook quotas', () => {
     for (let i = 0; i < 5; i++) expect((await team.call('POST', '/v1/webhooks', valid)).status).toBe(201);
     const over = await team.call('POST', '/v1/webhooks', valid);
     expect(over.status).toBe(403);
-    expect(over.body).toMatchObject({ title: 'quota_exceeded', quota: { capability: 'webhooks', used: 5, cap: 5, plan: 'team' }, upgrade: { plan: 'business' } });
+    expect(over.body).toMatchObject({
+      title: 'quota_exceeded',
+      quota: { capability: 'webhooks', used: 5, cap: 5, plan: 'team' },
+      upgrade: { plan: 'business' },
+    });
   });
 
   it('suspends webhooks beyond the quota after a downgrade: changes answer item_suspended_plan, disabling still works', async () => {

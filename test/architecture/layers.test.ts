@@ -8,7 +8,11 @@ const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
 const DEPCRUISE = path.join(ROOT, 'node_modules', '.bin', 'depcruise');
 
 function cruise(cwd: string): { status: number | null; out: string } {
-  const run = spawnSync(DEPCRUISE, ['src', '--config', CONFIG, '--output-type', 'err'], { cwd, encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(DEPCRUISE, ['src', '--config', CONFIG, '--output-type', 'err'], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
@@ -25,9 +29,11 @@ describe('the import graph (dependency-cruiser, .dependency-cruiser.cjs)', () =>
       const files: Record<string, string> = {
         'src/temporal/starter.ts': 'export const start = 1;',
         'src/api/routes/route.ts': "import { start } from '../../temporal/starter';\nexport const r = start;",
-        'src/domain/rule.ts': "import { readFileSync } from 'node:fs';\nimport { useCase } from '../usecases/feature/use-case';\nexport const rule = [readFileSync, useCase];",
+        'src/domain/rule.ts':
+          "import { readFileSync } from 'node:fs';\nimport { useCase } from '../usecases/feature/use-case';\nexport const rule = [readFileSync, useCase];",
         'src/usecases/feature/use-case.ts': "import { rule } from '../../domain/rule';\nexport const useCase = rule;",
-        'src/workflows/flow.ts': "import { useCase } from '../usecases/feature/use-case';\nexport const flow = useCase;",
+        'src/workflows/flow.ts':
+          "import { useCase } from '../usecases/feature/use-case';\nexport const flow = useCase;",
         'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'es2022' } }),
       };
       for (const [file, text] of Object.entries(files)) {
@@ -36,7 +42,14 @@ describe('the import graph (dependency-cruiser, .dependency-cruiser.cjs)', () =>
       }
       const { status, out } = cruise(dir);
       expect(status).not.toBe(0);
-      for (const rule of ['routes-are-thin', 'api-reaches-temporal-through-ports', 'domain-is-pure', 'no-circular', 'workflows-are-deterministic']) expect(out).toContain(`error ${rule}:`);
+      for (const rule of [
+        'routes-are-thin',
+        'api-reaches-temporal-through-ports',
+        'domain-is-pure',
+        'no-circular',
+        'workflows-are-deterministic',
+      ])
+        expect(out).toContain(`error ${rule}:`);
       expect(out).toContain('src/domain/rule.ts → fs');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -24,7 +24,10 @@ interface Run {
 
 function vigil(args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<Run> {
   const { VIGIL_URL: _url, VIGIL_API_KEY: _key, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, ...compiledBuildEnv(), ...opts.env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...inherited, ...compiledBuildEnv(), ...opts.env },
+    stdio: 'pipe',
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -127,7 +130,11 @@ describe('vigil config', () => {
     expect((await api.request('GET', '/v1/services', { key: org.key })).body.items).toHaveLength(2);
 
     const again = await config(org, ['plan', '--file', file]);
-    expect([again.code, again.out.trim(), again.err]).toEqual([0, 'No changes. The configuration matches the document.', '']);
+    expect([again.code, again.out.trim(), again.err]).toEqual([
+      0,
+      'No changes. The configuration matches the document.',
+      '',
+    ]);
     const reapply = await config(org, ['apply', '--file', file]);
     expect([reapply.code, reapply.out.trim()]).toEqual([0, 'No changes. The configuration matches the document.']);
     expect(reapply.out).not.toMatch(/shown once/);
@@ -151,13 +158,19 @@ describe('vigil config', () => {
     const run = await config(org, ['export', '--file', exported]);
     expect([run.code, run.err]).toEqual([0, '']);
     const document = parseYaml(readFileSync(exported, 'utf8'));
-    expect(document).toMatchObject({ version: 1, services: expect.arrayContaining([expect.objectContaining({ config_key: 'checkout', name: 'Checkout' })]) });
+    expect(document).toMatchObject({
+      version: 1,
+      services: expect.arrayContaining([expect.objectContaining({ config_key: 'checkout', name: 'Checkout' })]),
+    });
     const plan = await config(org, ['plan', '--file', exported]);
     expect([plan.code, plan.out.trim()]).toEqual([0, 'No changes. The configuration matches the document.']);
 
     const json = await config(org, ['export', '--json']);
     expect(json.code).toBe(0);
-    expect(json.json()).toMatchObject({ version: 1, metrics: expect.arrayContaining([expect.objectContaining({ config_key: 'orders' })]) });
+    expect(json.json()).toMatchObject({
+      version: 1,
+      metrics: expect.arrayContaining([expect.objectContaining({ config_key: 'orders' })]),
+    });
   });
 
   it('refuses an invalid document (exit 1), listing every problem path', async () => {
@@ -188,9 +201,15 @@ metrics:
     expect(json.code).toBe(1);
     const problem = json.json();
     expect(problem.title).toBe('config_invalid');
-    expect(problem.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['services[0].config_key', 'metrics[0].service']));
+    expect(problem.errors.map((e: { path: string }) => e.path)).toEqual(
+      expect.arrayContaining(['services[0].config_key', 'metrics[0].service']),
+    );
 
-    const yamlSyntax = await config(org, ['plan', '--file', writeDoc('syntax.yaml', 'version: 1\nservices: [unclosed\n')]);
+    const yamlSyntax = await config(org, [
+      'plan',
+      '--file',
+      writeDoc('syntax.yaml', 'version: 1\nservices: [unclosed\n'),
+    ]);
     expect(yamlSyntax.code).toBe(1);
     expect(yamlSyntax.err).toMatch(/^error: config_invalid: /);
   });
@@ -206,7 +225,16 @@ metrics:
     const noFile = await vigil(['config', 'apply', '--url', api.baseUrl, '--api-key', 'k']);
     expect([noFile.code, noFile.err]).toEqual([2, expect.stringMatching(/--file is required/)]);
 
-    const wrongKey = await vigil(['config', 'plan', '--file', file, '--url', api.baseUrl, '--api-key', `vgl_pub_${'0'.repeat(40)}`]);
+    const wrongKey = await vigil([
+      'config',
+      'plan',
+      '--file',
+      file,
+      '--url',
+      api.baseUrl,
+      '--api-key',
+      `vgl_pub_${'0'.repeat(40)}`,
+    ]);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.err).toMatch(/^error: unauthenticated/);
 
@@ -223,10 +251,21 @@ metrics:
     const json = JSON.stringify({ version: 1, services: [{ config_key: 'stdin-svc', name: 'From stdin' }] });
     const plan = await config(org, ['plan', '--file', '-', '--json'], json);
     expect(plan.code).toBe(2);
-    expect(plan.json()).toMatchObject({ dry_run: true, applied: false, changed: true, summary: { create: 1 }, changes: [{ kind: 'service', config_key: 'stdin-svc', action: 'create', id: null }] });
+    expect(plan.json()).toMatchObject({
+      dry_run: true,
+      applied: false,
+      changed: true,
+      summary: { create: 1 },
+      changes: [{ kind: 'service', config_key: 'stdin-svc', action: 'create', id: null }],
+    });
     const apply = await config(org, ['apply', '--file', '-', '--json'], json);
     expect(apply.code).toBe(0);
-    expect(apply.json()).toMatchObject({ dry_run: false, applied: true, changed: true, changes: [{ action: 'create', id: expect.any(String) }] });
+    expect(apply.json()).toMatchObject({
+      dry_run: false,
+      applied: true,
+      changed: true,
+      changes: [{ action: 'create', id: expect.any(String) }],
+    });
     const same = await config(org, ['plan', '--file', '-', '--json'], json);
     expect(same.code).toBe(0);
     expect(same.json()).toMatchObject({ changed: false, summary: { unchanged: 1 } });
@@ -247,7 +286,9 @@ metrics:
     const apply = await config(org, ['apply', '--file', without, '--prune']);
     expect(apply.code).toBe(0);
     expect(apply.out).toContain('Applied: 0 created, 0 updated, 1 deleted, 4 unchanged.');
-    const names = (await api.request('GET', '/v1/services', { key: org.key })).body.items.map((s: { name: string }) => s.name);
+    const names = (await api.request('GET', '/v1/services', { key: org.key })).body.items.map(
+      (s: { name: string }) => s.name,
+    );
     expect(names).toEqual(['Checkout']);
   });
 

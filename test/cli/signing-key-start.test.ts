@@ -23,9 +23,17 @@ it('publishes a non-empty JWKS on a fresh install before any statement, one key 
   try {
     await migrate(orm);
     expect(await orm.em.fork().count(StatementSigningKeySchema, {})).toBe(0);
-    const config = loadConfig({ ...process.env, DATABASE_URL: url, PORT: '0', TEMPORAL_ADDRESS: testTemporalAddress() });
+    const config = loadConfig({
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: '0',
+      TEMPORAL_ADDRESS: testTemporalAddress(),
+    });
     // Two API processes starting at the same moment.
-    const [a, b] = await Promise.all([ensureStatementSigningKey(orm, config, log), ensureStatementSigningKey(other, config, log)]);
+    const [a, b] = await Promise.all([
+      ensureStatementSigningKey(orm, config, log),
+      ensureStatementSigningKey(other, config, log),
+    ]);
     expect(a).toBe(b);
     expect(await orm.em.fork().count(StatementSigningKeySchema, {})).toBe(1);
 
@@ -33,7 +41,9 @@ it('publishes a non-empty JWKS on a fresh install before any statement, one key 
     const api = await runApi(config, orm, url, testTemporalAddress(), log);
     try {
       const address = api.app.server.address() as { port: number };
-      const jwks = (await (await fetch(`http://127.0.0.1:${address.port}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+      const jwks = (await (await fetch(`http://127.0.0.1:${address.port}/.well-known/jwks.json`)).json()) as {
+        keys: { kid: string }[];
+      };
       expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([a]);
     } finally {
       await api.close();

@@ -10,7 +10,11 @@ import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 /** Key rotation with the CLI: new statements take the new kid, old ones keep verifying from the published JWKS. */
 const BIN = path.join(__dirname, '..', '..', 'bin', 'vigil.js');
 const vigil = (...args: string[]) => {
-  const run = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...compiledBuildEnv(), DATABASE_URL: testDatabaseUrl() }, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...compiledBuildEnv(), DATABASE_URL: testDatabaseUrl() },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: run.status, out: run.stdout, err: run.stderr, json: () => JSON.parse(run.stdout) };
 };
 
@@ -36,7 +40,12 @@ async function statementFor(period: string) {
     credit_terms: { type: 'proportional', multiplier: '10', maintenance_notice_hours: 24, rounding: 'up' },
   });
   expect(contract.status).toBe(201);
-  const facts = await draftStatement(api.orm.em.fork(), { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' }, { organizationId: org.id, contractId: contract.body.id, period }, new Date());
+  const facts = await draftStatement(
+    api.orm.em.fork(),
+    { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' },
+    { organizationId: org.id, contractId: contract.body.id, period },
+    new Date(),
+  );
   return api.orm.em.fork().findOneOrFail(SlaStatementSchema, { id: facts!.statementId });
 }
 
@@ -57,7 +66,11 @@ describe('vigil sla keys / rotate-key', () => {
 
     const jwks = (await api.request('GET', '/.well-known/jwks.json')).body;
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual(expect.arrayContaining([kid, before.signingKeyId]));
-    for (const s of [before, after]) expect(await verifyStatement(Buffer.from(s.document), s.signature, jwks, { expectedSha256: s.sha256 })).toEqual({ valid: true, kid: s.signingKeyId });
+    for (const s of [before, after])
+      expect(await verifyStatement(Buffer.from(s.document), s.signature, jwks, { expectedSha256: s.sha256 })).toEqual({
+        valid: true,
+        kid: s.signingKeyId,
+      });
     // Nothing private is published.
     expect(JSON.stringify(jwks)).not.toMatch(/"d"/);
   }, 60_000);

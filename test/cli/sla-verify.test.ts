@@ -70,10 +70,22 @@ describe('vigil sla verify', () => {
     expect([human.code, human.err]).toEqual([0, '']);
     expect(human.out).toBe(`OK: signature valid (kid ${active.kid}), sha256 ${statement.sha256}`);
 
-    const json = await verify([file('statement.json'), file('statement.jws'), '--json', '--sha256', statement.sha256.toUpperCase()]);
+    const json = await verify([
+      file('statement.json'),
+      file('statement.jws'),
+      '--json',
+      '--sha256',
+      statement.sha256.toUpperCase(),
+    ]);
     expect(json.code).toBe(0);
     expect(json.out.split('\n')).toHaveLength(1);
-    expect(json.json()).toEqual({ valid: true, kid: active.kid, sha256: statement.sha256, canonical: true, reason: null });
+    expect(json.json()).toEqual({
+      valid: true,
+      kid: active.kid,
+      sha256: statement.sha256,
+      canonical: true,
+      reason: null,
+    });
   });
 
   it('refuses a statement with one byte changed', async () => {
@@ -98,48 +110,92 @@ describe('vigil sla verify', () => {
     ] as const) {
       expect([name, JSON.parse(text.replace(/^\ufeff/, ''))]).toEqual([name, doc]);
       const res = await verify([write(name, text), file('statement.jws'), '--jwks', file('jwks.json'), '--json']);
-      expect([name, res.code, res.json()]).toEqual([name, 1, expect.objectContaining({ valid: false, kid: active.kid, canonical: false, reason: 'not_canonical' })]);
+      expect([name, res.code, res.json()]).toEqual([
+        name,
+        1,
+        expect.objectContaining({ valid: false, kid: active.kid, canonical: false, reason: 'not_canonical' }),
+      ]);
     }
     const human = await verify([file('pretty.json'), file('statement.jws'), '--jwks', file('jwks.json')]);
     expect(human.out).toMatch(/^FAILED: not_canonical: .*pretty\.json is not in RFC 8785 canonical form/);
 
-    const notJson = await verify([write('not-json.json', 'Statement, see PDF'), file('statement.jws'), '--jwks', file('jwks.json'), '--json']);
-    expect([notJson.code, notJson.json()]).toEqual([1, expect.objectContaining({ valid: false, canonical: null, reason: 'not_json' })]);
+    const notJson = await verify([
+      write('not-json.json', 'Statement, see PDF'),
+      file('statement.jws'),
+      '--jwks',
+      file('jwks.json'),
+      '--json',
+    ]);
+    expect([notJson.code, notJson.json()]).toEqual([
+      1,
+      expect.objectContaining({ valid: false, canonical: null, reason: 'not_json' }),
+    ]);
   });
 
   it('refuses a signature whose key is missing from the JWKS, or whose kid names another key', async () => {
     const withoutSigner = write('jwks-without-signer.json', JSON.stringify(jwks([retired, other])));
     const missing = await verify([file('statement.json'), file('statement.jws'), '--jwks', withoutSigner, '--json']);
-    expect([missing.code, missing.json()]).toEqual([1, expect.objectContaining({ valid: false, kid: active.kid, reason: 'unknown_kid' })]);
+    expect([missing.code, missing.json()]).toEqual([
+      1,
+      expect.objectContaining({ valid: false, kid: active.kid, reason: 'unknown_kid' }),
+    ]);
     const human = await verify([file('statement.json'), file('statement.jws'), '--jwks', withoutSigner]);
-    expect(human.out).toMatch(new RegExp(`^FAILED: unknown_kid: the JWKS \\(.*\\) has no key with kid ${active.kid}\\.`));
+    expect(human.out).toMatch(
+      new RegExp(`^FAILED: unknown_kid: the JWKS \\(.*\\) has no key with kid ${active.kid}\\.`),
+    );
 
     // The header names `other` (present in the JWKS), the signature is `active`'s.
     const [, , signature] = jws.split('.');
-    const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', b64: false, crit: ['b64'], kid: other.kid })).toString('base64url');
+    const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', b64: false, crit: ['b64'], kid: other.kid })).toString(
+      'base64url',
+    );
     const wrongKid = write('wrong-kid.jws', `${header}..${signature}`);
     const all = write('jwks-all.json', JSON.stringify(jwks([active, retired, other])));
     const res = await verify([file('statement.json'), wrongKid, '--jwks', all, '--json']);
-    expect([res.code, res.json()]).toEqual([1, expect.objectContaining({ valid: false, kid: other.kid, reason: 'bad_signature' })]);
+    expect([res.code, res.json()]).toEqual([
+      1,
+      expect.objectContaining({ valid: false, kid: other.kid, reason: 'bad_signature' }),
+    ]);
 
-    const garbage = await verify([file('statement.json'), write('garbage.jws', 'not a signature'), '--jwks', all, '--json']);
-    expect([garbage.code, garbage.json()]).toEqual([1, expect.objectContaining({ valid: false, kid: null, reason: 'malformed' })]);
+    const garbage = await verify([
+      file('statement.json'),
+      write('garbage.jws', 'not a signature'),
+      '--jwks',
+      all,
+      '--json',
+    ]);
+    expect([garbage.code, garbage.json()]).toEqual([
+      1,
+      expect.objectContaining({ valid: false, kid: null, reason: 'malformed' }),
+    ]);
   });
 
   it('accepts a statement signed with a retired key that the JWKS still lists', async () => {
-    const old = canonicalStatement({ ...DOCUMENT, statement_id: 'c0ffee00-0000-4000-8000-000000000001', signing_key_id: retired.kid });
+    const old = canonicalStatement({
+      ...DOCUMENT,
+      statement_id: 'c0ffee00-0000-4000-8000-000000000001',
+      signing_key_id: retired.kid,
+    });
     const oldJson = write('old-statement.json', old.bytes);
     const oldJws = write('old-statement.jws', await signStatement(old.bytes, retired, box));
     const res = await verify([oldJson, oldJws, '--jwks', file('jwks.json'), '--json']);
-    expect([res.code, res.json()]).toEqual([0, { valid: true, kid: retired.kid, sha256: old.sha256, canonical: true, reason: null }]);
+    expect([res.code, res.json()]).toEqual([
+      0,
+      { valid: true, kid: retired.kid, sha256: old.sha256, canonical: true, reason: null },
+    ]);
   });
 
   it('refuses a statement whose SHA-256 is not the one expected', async () => {
     const expected = 'ab'.repeat(32);
     const res = await verify([file('statement.json'), file('statement.jws'), '--sha256', expected, '--json']);
-    expect([res.code, res.json()]).toEqual([1, { valid: false, kid: active.kid, sha256: statement.sha256, canonical: true, reason: 'hash_mismatch' }]);
+    expect([res.code, res.json()]).toEqual([
+      1,
+      { valid: false, kid: active.kid, sha256: statement.sha256, canonical: true, reason: 'hash_mismatch' },
+    ]);
     const human = await verify([file('statement.json'), file('statement.jws'), '--sha256', expected]);
-    expect(human.out).toBe(`FAILED: hash_mismatch: the SHA-256 of ${file('statement.json')} is ${statement.sha256}, not the expected ${expected}: this is not the statement you expected (or the file was changed).`);
+    expect(human.out).toBe(
+      `FAILED: hash_mismatch: the SHA-256 of ${file('statement.json')} is ${statement.sha256}, not the expected ${expected}: this is not the statement you expected (or the file was changed).`,
+    );
   });
 
   describe('with --jwks URL', () => {
@@ -170,8 +226,18 @@ describe('vigil sla verify', () => {
     });
 
     it('fetches the JWKS over HTTP', async () => {
-      const res = await verify([file('statement.json'), file('statement.jws'), '--jwks', `${base}/.well-known/jwks.json`, '--json']);
-      expect([res.code, res.err, res.json()]).toEqual([0, '', { valid: true, kid: active.kid, sha256: statement.sha256, canonical: true, reason: null }]);
+      const res = await verify([
+        file('statement.json'),
+        file('statement.jws'),
+        '--jwks',
+        `${base}/.well-known/jwks.json`,
+        '--json',
+      ]);
+      expect([res.code, res.err, res.json()]).toEqual([
+        0,
+        '',
+        { valid: true, kid: active.kid, sha256: statement.sha256, canonical: true, reason: null },
+      ]);
       expect(requests).toContain('GET /.well-known/jwks.json application/json');
     });
 
@@ -181,7 +247,13 @@ describe('vigil sla verify', () => {
         ['/html', /is not JSON \(content-type text\/html\)/],
         ['/not-a-jwks', /is not a JWKS/],
       ] as const) {
-        const res = await verify([file('statement.json'), file('statement.jws'), '--jwks', `${base}${route}`, '--json']);
+        const res = await verify([
+          file('statement.json'),
+          file('statement.jws'),
+          '--jwks',
+          `${base}${route}`,
+          '--json',
+        ]);
         expect([route, res.code, res.out]).toEqual([route, 2, '']);
         expect(res.err).toMatch(message);
       }
@@ -192,7 +264,10 @@ describe('vigil sla verify', () => {
       await new Promise((resolve) => closed.close(resolve));
       const url = `http://127.0.0.1:${port}/.well-known/jwks.json`;
       const refused = await verify([file('statement.json'), file('statement.jws'), '--jwks', url]);
-      expect([refused.code, refused.err]).toEqual([2, `Fetching the JWKS from ${url} failed: connect ECONNREFUSED 127.0.0.1:${port}.`]);
+      expect([refused.code, refused.err]).toEqual([
+        2,
+        `Fetching the JWKS from ${url} failed: connect ECONNREFUSED 127.0.0.1:${port}.`,
+      ]);
     });
 
     it('gives up after 10 s with a clear message', async () => {
@@ -201,18 +276,30 @@ describe('vigil sla verify', () => {
         signal = init?.signal;
         throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
       }) as typeof fetch;
-      const res = await verify([file('statement.json'), file('statement.jws'), '--jwks', 'https://vigil.example/.well-known/jwks.json'], { fetch: slowFetch });
+      const res = await verify(
+        [file('statement.json'), file('statement.jws'), '--jwks', 'https://vigil.example/.well-known/jwks.json'],
+        { fetch: slowFetch },
+      );
       expect(signal).toBeInstanceOf(AbortSignal);
       expect(signal?.aborted).toBe(false);
-      expect([res.code, res.err]).toEqual([2, 'Fetching the JWKS from https://vigil.example/.well-known/jwks.json failed: no answer within 10 s.']);
+      expect([res.code, res.err]).toEqual([
+        2,
+        'Fetching the JWKS from https://vigil.example/.well-known/jwks.json failed: no answer within 10 s.',
+      ]);
     });
   });
 
   it('exits 2 for missing files, a missing JWKS and bad arguments', async () => {
     const missing = await verify([file('nope.json'), file('statement.jws')]);
-    expect([missing.code, missing.out, missing.err]).toEqual([2, '', `Statement file ${file('nope.json')} does not exist.`]);
+    expect([missing.code, missing.out, missing.err]).toEqual([
+      2,
+      '',
+      `Statement file ${file('nope.json')} does not exist.`,
+    ]);
     expect((await verify([file('statement.json'), file('nope.jws')])).code).toBe(2);
-    expect((await verify([file('statement.json'), file('statement.jws'), '--jwks', file('nope-jwks.json')])).code).toBe(2);
+    expect((await verify([file('statement.json'), file('statement.jws'), '--jwks', file('nope-jwks.json')])).code).toBe(
+      2,
+    );
 
     const lonely = mkdtempSync(path.join(os.tmpdir(), 'vigil-sla-verify-lonely-'));
     try {
@@ -240,18 +327,26 @@ describe('vigil sla verify', () => {
 
   it('runs from the vigil bin without a database', () => {
     // A database URL nothing listens on: opening it would fail the command.
-    const run = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'vigil.js'), 'sla', 'verify', file('statement.json'), file('statement.jws'), '--json'], {
-      env: { ...process.env, DATABASE_URL: 'postgres://vigil:none@127.0.0.1:1/none' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'bin', 'vigil.js'), 'sla', 'verify', file('statement.json'), file('statement.jws'), '--json'],
+      {
+        env: { ...process.env, DATABASE_URL: 'postgres://vigil:none@127.0.0.1:1/none' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(JSON.parse(run.stdout)).toMatchObject({ valid: true, kid: active.kid });
-    const bad = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'vigil.js'), 'sla', 'verify', file('tampered.json'), file('statement.jws')], {
-      env: { ...process.env, DATABASE_URL: 'postgres://vigil:none@127.0.0.1:1/none' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const bad = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'bin', 'vigil.js'), 'sla', 'verify', file('tampered.json'), file('statement.jws')],
+      {
+        env: { ...process.env, DATABASE_URL: 'postgres://vigil:none@127.0.0.1:1/none' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect([bad.status, bad.stdout]).toEqual([1, expect.stringMatching(/^FAILED: bad_signature: /)]);
   });
 });
@@ -281,19 +376,30 @@ const HAVE_OPENSSL = opensslAvailable();
 describe('the by-hand check of docs/sla-verification.md (OpenSSL and shell tools only)', () => {
   /** Runs the documented steps with `sh -eu` in a directory holding statement.json, statement.jws and jwks.json. */
   function runSteps(files: { statement: Buffer; jws: string; jwks: object }) {
-    if (!HAVE_OPENSSL) throw new Error('OpenSSL 3 (`openssl`) is missing (or older than 3): run scripts/install-test-peers.sh openssl');
+    if (!HAVE_OPENSSL)
+      throw new Error('OpenSSL 3 (`openssl`) is missing (or older than 3): run scripts/install-test-peers.sh openssl');
     const work = mkdtempSync(path.join(os.tmpdir(), 'vigil-sla-openssl-'));
     writeFileSync(path.join(work, 'statement.json'), files.statement);
     writeFileSync(path.join(work, 'statement.jws'), `${files.jws}\n`);
     writeFileSync(path.join(work, 'jwks.json'), JSON.stringify(files.jwks, null, 2));
     const read = (name: string) => readFileSync(path.join(work, name));
     try {
-      const out = execFileSync('sh', ['-eu', '-c', documentedShellSteps()], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+      const out = execFileSync('sh', ['-eu', '-c', documentedShellSteps()], {
+        cwd: work,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 30_000,
+      });
       return { status: 0, out, read, cleanup: () => rmSync(work, { recursive: true, force: true }) };
     } catch (err) {
       const e = err as { status?: number | null; stdout?: string; stderr?: string };
       if (typeof e.status !== 'number') throw err;
-      return { status: e.status, out: `${e.stdout ?? ''}${e.stderr ?? ''}`, read, cleanup: () => rmSync(work, { recursive: true, force: true }) };
+      return {
+        status: e.status,
+        out: `${e.stdout ?? ''}${e.stderr ?? ''}`,
+        read,
+        cleanup: () => rmSync(work, { recursive: true, force: true }),
+      };
     }
   }
 
@@ -307,16 +413,27 @@ describe('the by-hand check of docs/sla-verification.md (OpenSSL and shell tools
       expect([run.status, run.out]).toEqual([0, expect.stringContaining('Signature Verified Successfully')]);
       const lines = run.out.split('\n');
       expect(lines[0]).toBe(statement.sha256);
-      expect(lines).toEqual(expect.arrayContaining([`{"alg":"EdDSA","b64":false,"crit":["b64"],"kid":"${active.kid}"}`, `kid: ${active.kid}`, `x: ${active.publicJwk.x}`, `thumbprint: ${active.kid}`]));
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          `{"alg":"EdDSA","b64":false,"crit":["b64"],"kid":"${active.kid}"}`,
+          `kid: ${active.kid}`,
+          `x: ${active.publicJwk.x}`,
+          `thumbprint: ${active.kid}`,
+        ]),
+      );
 
       const [header, payload, signature] = jws.split('.') as [string, string, string];
       expect(payload).toBe('');
-      expect(run.read('signing-input.bin').equals(Buffer.concat([Buffer.from(`${header}.`, 'ascii'), statement.bytes]))).toBe(true);
+      expect(
+        run.read('signing-input.bin').equals(Buffer.concat([Buffer.from(`${header}.`, 'ascii'), statement.bytes])),
+      ).toBe(true);
       expect(run.read('signature.bin').equals(Buffer.from(signature, 'base64url'))).toBe(true);
       expect(run.read('signature.bin')).toHaveLength(64);
       const pem = run.read('pub.pem').toString('ascii');
       const der = Buffer.from(pem.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');
-      expect(der.toString('hex')).toBe(`302a300506032b6570032100${Buffer.from(active.publicJwk.x, 'base64url').toString('hex')}`);
+      expect(der.toString('hex')).toBe(
+        `302a300506032b6570032100${Buffer.from(active.publicJwk.x, 'base64url').toString('hex')}`,
+      );
     } finally {
       run.cleanup();
     }
@@ -324,13 +441,20 @@ describe('the by-hand check of docs/sla-verification.md (OpenSSL and shell tools
 
   it('verifies a statement signed with a retired key', async () => {
     const old = canonicalStatement({ ...DOCUMENT, signing_key_id: retired.kid });
-    const run = runSteps({ statement: old.bytes, jws: await signStatement(old.bytes, retired, box), jwks: jwks([active, retired]) });
+    const run = runSteps({
+      statement: old.bytes,
+      jws: await signStatement(old.bytes, retired, box),
+      jwks: jwks([active, retired]),
+    });
     run.cleanup();
     expect([run.status, run.out]).toEqual([0, expect.stringContaining('Signature Verified Successfully')]);
   });
 
   it('makes openssl report a failure for a tampered statement, and stops on a key missing from the JWKS', () => {
-    const tampered = Buffer.from(statement.bytes.toString('utf8').replace('"amount":"120.00"', '"amount":"720.00"'), 'utf8');
+    const tampered = Buffer.from(
+      statement.bytes.toString('utf8').replace('"amount":"120.00"', '"amount":"720.00"'),
+      'utf8',
+    );
     expect(tampered.equals(statement.bytes)).toBe(false);
     const run = runSteps({ statement: tampered, jws, jwks: jwks([active]) });
     run.cleanup();
@@ -338,9 +462,16 @@ describe('the by-hand check of docs/sla-verification.md (OpenSSL and shell tools
     expect(run.out).toContain('Signature Verification Failure');
     expect(run.out).not.toContain('Signature Verified Successfully');
 
-    const reformatted = runSteps({ statement: Buffer.from(JSON.stringify(JSON.parse(statement.bytes.toString('utf8')), null, 2)), jws, jwks: jwks([active]) });
+    const reformatted = runSteps({
+      statement: Buffer.from(JSON.stringify(JSON.parse(statement.bytes.toString('utf8')), null, 2)),
+      jws,
+      jwks: jwks([active]),
+    });
     reformatted.cleanup();
-    expect([reformatted.status, reformatted.out]).toEqual([1, expect.stringContaining('Signature Verification Failure')]);
+    expect([reformatted.status, reformatted.out]).toEqual([
+      1,
+      expect.stringContaining('Signature Verification Failure'),
+    ]);
 
     const unknownKey = runSteps({ statement: statement.bytes, jws, jwks: jwks([retired, other]) });
     unknownKey.cleanup();

@@ -28,13 +28,17 @@ describe('vigil command-line tool', () => {
     const { organization_id, api_key } = created.json();
     expect(organization_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(api_key).toMatch(/^vgl_pub_[0-9A-Za-z]{40}$/);
-    expect((await api.request('POST', '/v1/services', { key: api_key, body: { name: 'made with the CLI key' } })).status).toBe(201);
+    expect(
+      (await api.request('POST', '/v1/services', { key: api_key, body: { name: 'made with the CLI key' } })).status,
+    ).toBe(201);
 
     const scoped = vigil('key', 'create', '--org', organization_id, '--scopes', 'read:metrics', '--json');
     expect(scoped.code).toBe(0);
     const { api_key: readKey, api_key_id } = scoped.json();
     expect((await api.request('GET', '/v1/services', { key: readKey })).status).toBe(200);
-    expect((await api.request('POST', '/v1/services', { key: readKey, body: { name: 'x' } })).body.title).toBe('forbidden');
+    expect((await api.request('POST', '/v1/services', { key: readKey, body: { name: 'x' } })).body.title).toBe(
+      'forbidden',
+    );
 
     const listed = vigil('key', 'list', '--org', organization_id, '--json').json();
     expect(listed).toHaveLength(2);
@@ -58,21 +62,40 @@ describe('vigil command-line tool', () => {
 
     // Long enough for three CLI processes to start on a loaded machine before it expires.
     const soon = new Date(Date.now() + 20_000).toISOString();
-    const short = vigil('key', 'create', '--org', organization_id, '--scopes', 'read:metrics', '--expires', soon, '--json');
+    const short = vigil(
+      'key',
+      'create',
+      '--org',
+      organization_id,
+      '--scopes',
+      'read:metrics',
+      '--expires',
+      soon,
+      '--json',
+    );
     expect(short.json()).toMatchObject({ expires_at: soon });
     const { api_key, api_key_id } = short.json();
     expect((await api.request('GET', '/v1/services', { key: api_key })).status).toBe(200);
     const human = vigil('key', 'list', '--org', organization_id);
     expect(human.out).toContain(`${api_key_id}  ${api_key.slice(0, 12)}…  active until ${soon}`);
-    const listed = vigil('key', 'list', '--org', organization_id, '--json').json() as { api_key_id: string; expires_at: string | null }[];
+    const listed = vigil('key', 'list', '--org', organization_id, '--json').json() as {
+      api_key_id: string;
+      expires_at: string | null;
+    }[];
     expect(listed.find((k) => k.api_key_id === api_key_id)?.expires_at).toBe(soon);
     expect(listed.filter((k) => k.expires_at === null)).toHaveLength(1); // the organization's first key never expires
 
-    await eventually(async () => {
-      const refused = await api.request('GET', '/v1/services', { key: api_key });
-      expect([refused.status, refused.body.detail]).toEqual([401, `The API key expired at ${soon}.`]);
-    }, 30_000, 500);
-    expect(vigil('key', 'list', '--org', organization_id).out).toContain(`${api_key_id}  ${api_key.slice(0, 12)}…  expired`);
+    await eventually(
+      async () => {
+        const refused = await api.request('GET', '/v1/services', { key: api_key });
+        expect([refused.status, refused.body.detail]).toEqual([401, `The API key expired at ${soon}.`]);
+      },
+      30_000,
+      500,
+    );
+    expect(vigil('key', 'list', '--org', organization_id).out).toContain(
+      `${api_key_id}  ${api_key.slice(0, 12)}…  expired`,
+    );
 
     for (const [value, message] of [
       ['2020-01-01T00:00:00Z', /--expires must be in the future \(2020-01-01T00:00:00.000Z is not\)/],
@@ -87,10 +110,24 @@ describe('vigil command-line tool', () => {
   }, 60_000);
 
   it('changes an organization plan: a downgrade to free closes the API', async () => {
-    const { organization_id, api_key } = vigil('org', 'create', '--name', 'Shrinking', '--plan', 'business', '--json').json();
+    const { organization_id, api_key } = vigil(
+      'org',
+      'create',
+      '--name',
+      'Shrinking',
+      '--plan',
+      'business',
+      '--json',
+    ).json();
     const updated = vigil('org', 'update', '--org', organization_id, '--plan', 'free', '--json');
     expect(updated.json()).toMatchObject({ plan: 'free' });
-    await eventually(async () => expect((await api.request('GET', '/v1/services', { key: api_key })).body.title).toBe('plan_does_not_permit_api'), 1000);
+    await eventually(
+      async () =>
+        expect((await api.request('GET', '/v1/services', { key: api_key })).body.title).toBe(
+          'plan_does_not_permit_api',
+        ),
+      1000,
+    );
   });
 
   it('refuses bad input with a message and a non-zero exit code', () => {

@@ -16,7 +16,9 @@ describe('database schema', () => {
   it('keeps rate-limit counters in an unlogged table', async () => {
     const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 1 });
     try {
-      const rows = await orm.em.getConnection().execute(`select relpersistence from pg_class where relname = 'rate_limit_counters'`);
+      const rows = await orm.em
+        .getConnection()
+        .execute(`select relpersistence from pg_class where relname = 'rate_limit_counters'`);
       expect(rows).toEqual([{ relpersistence: 'u' }]);
     } finally {
       await orm.close();

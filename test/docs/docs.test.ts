@@ -23,7 +23,12 @@ function table(doc: string, firstHeader: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim()));
+    rows.push(
+      line
+        .replace(/^\||\|$/g, '')
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -35,13 +40,16 @@ describe('docs/api/conventions.md', () => {
   const scopeRows = table(apiGuide, 'operationId');
   const byOperation = new Map(scopeRows.map((r) => [codes(r[0])[0] ?? '', r]));
 
-  it.each(Object.entries(ROUTE_SCOPES))('lists %s in the scope table with the scope(s) it needs', (operationId, need) => {
-    const row = byOperation.get(operationId);
-    if (!row) throw new Error(`${operationId} is missing from the scope table in docs/api/conventions.md`);
-    const documented = row[3] ?? '';
-    if (need === 'public' || need === 'agent') expect([operationId, documented]).toEqual([operationId, need]);
-    else expect([operationId, codes(documented).sort()]).toEqual([operationId, [...need].sort()]);
-  });
+  it.each(Object.entries(ROUTE_SCOPES))(
+    'lists %s in the scope table with the scope(s) it needs',
+    (operationId, need) => {
+      const row = byOperation.get(operationId);
+      if (!row) throw new Error(`${operationId} is missing from the scope table in docs/api/conventions.md`);
+      const documented = row[3] ?? '';
+      if (need === 'public' || need === 'agent') expect([operationId, documented]).toEqual([operationId, need]);
+      else expect([operationId, codes(documented).sort()]).toEqual([operationId, [...need].sort()]);
+    },
+  );
 
   it('lists no operation the scope table in src/api/route-scopes.ts does not have', () => {
     const stale = [...byOperation.keys()].filter((id) => !(id in ROUTE_SCOPES));
@@ -83,7 +91,10 @@ describe('README.md', () => {
   });
 
   it('gives the two commands: one that starts the service, one that runs the tests', () => {
-    const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    const quickStart = readme.slice(
+      readme.indexOf('## Quick start'),
+      readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1),
+    );
     expect(quickStart).toMatch(/^npm ci && npm start\b/m);
     expect(quickStart).toMatch(/^npm ci && npm test\b/m);
     // CI runs the same test command.
@@ -92,7 +103,12 @@ describe('README.md', () => {
     // Before jest: the type check, the linter and the formatter's check.
     expect(scripts.test).toMatch(/^bash scripts\/static-checks\.sh && jest/);
     const checks = readFileSync(path.join(ROOT, 'scripts', 'static-checks.sh'), 'utf8');
-    for (const tool of ['npx tsc -p tsconfig.json --noEmit', 'npx eslint --max-warnings 0 src test bench', 'npx prettier --check']) expect(checks).toContain(tool);
+    for (const tool of [
+      'npx tsc -p tsconfig.json --noEmit',
+      'npx eslint --max-warnings 0 src test bench',
+      'npx prettier --check',
+    ])
+      expect(checks).toContain(tool);
     expect(scripts.start).toMatch(/cli\/start/);
   });
 });

@@ -7,7 +7,10 @@ import path from 'node:path';
  * repeated headings numbered) or an explicit `<a id>`/`name`.
  */
 const ROOT = path.join(__dirname, '..', '..');
-const markdownIn = (dir: string) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.md')).map((f) => path.join(ROOT, dir, f));
+const markdownIn = (dir: string) =>
+  readdirSync(path.join(ROOT, dir))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.join(ROOT, dir, f));
 const DOCS = [path.join(ROOT, 'README.md'), ...markdownIn('docs'), ...markdownIn('docs/api')];
 
 /** GitHub's heading anchor for `text`. */
@@ -21,7 +24,9 @@ export function slugOf(text: string): string {
 }
 
 function withoutCode(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
+  return markdown
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
+    .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
 }
 
 function anchorsOf(file: string): Set<string> {
@@ -67,7 +72,12 @@ describe('relative links in the README and docs/', () => {
           broken.push(`${where} (no such file)`);
           continue;
         }
-        if (fragment && resolved.endsWith('.md') && statSync(resolved).isFile() && !anchorsOf(resolved).has(decodeURIComponent(fragment))) {
+        if (
+          fragment &&
+          resolved.endsWith('.md') &&
+          statSync(resolved).isFile() &&
+          !anchorsOf(resolved).has(decodeURIComponent(fragment))
+        ) {
           broken.push(`${where} (no such heading)`);
         }
       }

@@ -32,7 +32,10 @@ import { testSecretBox } from '../support/env';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
-declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; activeElement: { tagName: string; textContent: string | null } | null };
+declare const document: {
+  documentElement: { scrollWidth: number; clientWidth: number };
+  activeElement: { tagName: string; textContent: string | null } | null;
+};
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/console');
 const WIDE = { width: 1280, height: 900 };
@@ -41,7 +44,10 @@ const NARROW = { width: 360, height: 740 };
 const TEMPORAL_WAIT = 30_000;
 
 const run = randomUUID().slice(0, 8);
-const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'https://docs.vigil.test/sla-verification' };
+const links = {
+  jwksUrl: 'http://vigil.test/.well-known/jwks.json',
+  verifyDocsUrl: 'https://docs.vigil.test/sla-verification',
+};
 
 let h: TemporalHarness;
 let api: ApiHarness;
@@ -85,7 +91,8 @@ beforeAll(async () => {
   org = await api.createOrg('enterprise', 'Acme Operations');
   browser = await launchBrowser();
   const ids: Record<string, string> = {};
-  for (const name of ['Checkout API', 'Search', 'Payments']) ids[name] = (await ok(api.request('POST', '/v1/services', { key: org.key, body: { name } }))).body.id;
+  for (const name of ['Checkout API', 'Search', 'Payments'])
+    ids[name] = (await ok(api.request('POST', '/v1/services', { key: org.key, body: { name } }))).body.id;
   services = ids as typeof services;
 
   target = http.createServer((_req, res) => {
@@ -98,7 +105,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   // Deleted, the cloud metric leaves its bucket; the bucket's next run finds it empty and retires its Schedule.
-  if (created.metric) await api.request('DELETE', `/v1/metrics/${created.metric}`, { key: org.key }).catch(() => undefined);
+  if (created.metric)
+    await api.request('DELETE', `/v1/metrics/${created.metric}`, { key: org.key }).catch(() => undefined);
   target?.closeAllConnections();
   await new Promise((r) => (target ? target.close(r) : r(undefined)));
   await api?.close();
@@ -142,7 +150,10 @@ async function watchedPage(context: BrowserContext): Promise<Watched> {
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
     const status = /^Failed to load resource: the server responded with a status of (4\d\d) /.exec(m.text())?.[1];
-    const at = expected.findIndex((x) => status && x.status === Number(status) && m.location().url && new URL(m.location().url).pathname === x.pathname);
+    const at = expected.findIndex(
+      (x) =>
+        status && x.status === Number(status) && m.location().url && new URL(m.location().url).pathname === x.pathname,
+    );
     if (at >= 0) {
       expected.splice(at, 1);
       refusals.push(`${new URL(m.location().url).pathname}: ${m.text()}`);
@@ -170,7 +181,10 @@ async function signIn(page: Page, email: string): Promise<void> {
 }
 
 /** A new console user of `role`, signed in through the browser in a context of their own. */
-async function userSession(who: string, role: 'owner' | 'operator' | 'finance'): Promise<Watched & { context: BrowserContext }> {
+async function userSession(
+  who: string,
+  role: 'owner' | 'operator' | 'finance',
+): Promise<Watched & { context: BrowserContext }> {
   const email = `${who}-${run}@acme.example`;
   await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role }, new Date());
   const context = await browser.newContext({ viewport: WIDE });
@@ -223,7 +237,7 @@ async function screenshots(page: Page, name: string, opts: { narrow?: boolean } 
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
   if (opts.narrow === false) return;
   await page.setViewportSize(NARROW);
-  expect([name, await noHorizontalScroll(page) ? 'fits' : await overflowing(page)]).toEqual([name, 'fits']);
+  expect([name, (await noHorizontalScroll(page)) ? 'fits' : await overflowing(page)]).toEqual([name, 'fits']);
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}-360.png`), fullPage: true });
   await page.setViewportSize(WIDE);
 }
@@ -236,26 +250,88 @@ const fact = (page: Page, term: string) => page.locator(`dl.facts dt:text-is("${
  * policy, a rule, a silence, and an open alert with its timeline. Raising an alert needs a rule's
  * subject to flip; the alert's rows are written here as the alert workflow writes them.
  */
-async function alertingRecords(email: string): Promise<{ channel: string; schedule: string; policy: string; alert: string }> {
-  const channel = (await call('POST', '/v1/notification-channels', { name: '#ops-alerts', type: 'slack', url: 'https://hooks.slack.example/services/T0/B0/x' })).body.id;
+async function alertingRecords(
+  email: string,
+): Promise<{ channel: string; schedule: string; policy: string; alert: string }> {
+  const channel = (
+    await call('POST', '/v1/notification-channels', {
+      name: '#ops-alerts',
+      type: 'slack',
+      url: 'https://hooks.slack.example/services/T0/B0/x',
+    })
+  ).body.id;
   const schedule = (
     await call('POST', '/v1/on-call/schedules', {
       name: 'Checkout primary',
       timezone: 'Europe/Berlin',
-      layers: [{ name: 'Primary', rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [email] } }],
+      layers: [
+        {
+          name: 'Primary',
+          rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [email] },
+        },
+      ],
     })
   ).body.id;
-  const policy = (await call('POST', '/v1/escalation-policies', { name: 'Checkout escalation', levels: [{ delay_minutes: 10, targets: [{ type: 'channel', id: channel }] }, { delay_minutes: 30, targets: [{ type: 'schedule', id: schedule }] }] })).body.id;
-  const rule = (await call('POST', '/v1/alert-rules', { name: 'Checkout down', kind: 'service_status', subject_id: services['Checkout API'], severity: 'critical', escalation_policy_id: policy })).body.id;
-  await call('POST', '/v1/silences', { rule_ids: [rule], ends_at: new Date(Date.now() + HOUR).toISOString(), reason: 'Database migration' });
+  const policy = (
+    await call('POST', '/v1/escalation-policies', {
+      name: 'Checkout escalation',
+      levels: [
+        { delay_minutes: 10, targets: [{ type: 'channel', id: channel }] },
+        { delay_minutes: 30, targets: [{ type: 'schedule', id: schedule }] },
+      ],
+    })
+  ).body.id;
+  const rule = (
+    await call('POST', '/v1/alert-rules', {
+      name: 'Checkout down',
+      kind: 'service_status',
+      subject_id: services['Checkout API'],
+      severity: 'critical',
+      escalation_policy_id: policy,
+    })
+  ).body.id;
+  await call('POST', '/v1/silences', {
+    rule_ids: [rule],
+    ends_at: new Date(Date.now() + HOUR).toISOString(),
+    reason: 'Database migration',
+  });
   const em = api.orm.em.fork();
   const now = new Date();
   const alert = em.create(AlertSchema, {
-    id: randomUUID(), organization: org.id, rule, subjectKind: 'service', subjectId: services['Checkout API'], subjectName: 'Checkout API',
-    workflowId: `alert:${rule}:${services['Checkout API']}`, state: 'triggered', severity: 'critical', title: 'Checkout API is unhealthy', summary: 'Checkout API (service) is unhealthy.',
-    level: 1, triggerCount: 1, suppressedBy: null, snoozedUntil: null, triggeredAt: now, lastTriggeredAt: now, acknowledgedAt: null, acknowledgedBy: null, resolvedAt: null, resolvedBy: null, createdAt: now, updatedAt: now,
+    id: randomUUID(),
+    organization: org.id,
+    rule,
+    subjectKind: 'service',
+    subjectId: services['Checkout API'],
+    subjectName: 'Checkout API',
+    workflowId: `alert:${rule}:${services['Checkout API']}`,
+    state: 'triggered',
+    severity: 'critical',
+    title: 'Checkout API is unhealthy',
+    summary: 'Checkout API (service) is unhealthy.',
+    level: 1,
+    triggerCount: 1,
+    suppressedBy: null,
+    snoozedUntil: null,
+    triggeredAt: now,
+    lastTriggeredAt: now,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    resolvedAt: null,
+    resolvedBy: null,
+    createdAt: now,
+    updatedAt: now,
   });
-  em.create(AlertTimelineEntrySchema, { id: randomUUID(), organization: org.id, alert: alert.id, key: 'triggered', at: now, kind: 'triggered', actor: null, detail: { status: 'unhealthy', severity: 'critical' } });
+  em.create(AlertTimelineEntrySchema, {
+    id: randomUUID(),
+    organization: org.id,
+    alert: alert.id,
+    key: 'triggered',
+    at: now,
+    kind: 'triggered',
+    actor: null,
+    detail: { status: 'unhealthy', severity: 'critical' },
+  });
   await em.flush();
   return { channel, schedule, policy, alert: alert.id };
 }
@@ -266,7 +342,11 @@ const HOUR = 3_600_000;
 
 describe('the console in a real browser', () => {
   it('signs in by the emailed link, shows the overview wide and at 360 px, and signs out', async () => {
-    await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: 'owner@acme.example', role: 'owner' }, new Date());
+    await createConsoleUser(
+      api.orm.em.fork(),
+      { organizationId: org.id, email: 'owner@acme.example', role: 'owner' },
+      new Date(),
+    );
     const context = await browser.newContext({ viewport: WIDE });
     const { page, errors } = await watchedPage(context);
     await signIn(page, 'owner@acme.example');
@@ -296,7 +376,10 @@ describe('the console in a real browser', () => {
     const title = `Card payments failing ${run}`;
     await page.getByLabel('Title', { exact: true }).fill(title);
     await page.getByLabel('Severity (impact)').selectOption('major');
-    await page.getByRole('group', { name: 'Affected services' }).getByRole('checkbox', { name: 'Checkout API' }).check();
+    await page
+      .getByRole('group', { name: 'Affected services' })
+      .getByRole('checkbox', { name: 'Checkout API' })
+      .check();
     const publish = page.getByRole('checkbox', { name: /Publish now/ });
     expect(await publish.isChecked()).toBe(false);
     await screenshots(page, 'incident-new-form');
@@ -331,13 +414,24 @@ describe('the console in a real browser', () => {
     expect(await page.getByRole('button', { name: 'Resolve incident' }).count()).toBe(0);
 
     const steps = await page.getByRole('region', { name: 'Timeline' }).getByRole('listitem').allInnerTexts();
-    expect(steps.map((s) => s.split(' · ')[0])).toEqual(['Created as a draft', 'Published', 'Message: Identified', 'Resolved', 'Message: Resolved']);
+    expect(steps.map((s) => s.split(' · ')[0])).toEqual([
+      'Created as a draft',
+      'Published',
+      'Message: Identified',
+      'Resolved',
+      'Message: Resolved',
+    ]);
     expect(steps[2]).toContain('A certificate expired at the payment provider.');
     expect(steps[4]).toContain('Payments work again.');
     await screenshots(page, 'incident-resolved');
 
     const fromApi = (await call('GET', `/v1/incidents/${created.incident}`)).body;
-    expect(fromApi).toMatchObject({ title, severity: 'major', state: 'resolved', affected_services: [services['Checkout API']] });
+    expect(fromApi).toMatchObject({
+      title,
+      severity: 'major',
+      state: 'resolved',
+      affected_services: [services['Checkout API']],
+    });
     expect(errors).toEqual([]);
   }, 60_000);
 
@@ -371,7 +465,9 @@ describe('the console in a real browser', () => {
     await page.getByRole('link', { name: 'Open in Temporal UI' }).waitFor();
     await screenshots(page, 'maintenance-scheduled', { narrow: false });
     // The maintenance's workflow runs on the real Temporal server.
-    expect((await h.temporal.client.workflow.getHandle(`maintenance:${created.maintenance}`).describe()).status.name).toBe('RUNNING');
+    expect(
+      (await h.temporal.client.workflow.getHandle(`maintenance:${created.maintenance}`).describe()).status.name,
+    ).toBe('RUNNING');
 
     const newStart = local(48 * HOUR);
     const newEnd = local(51 * HOUR);
@@ -389,18 +485,27 @@ describe('the console in a real browser', () => {
     await screenshots(page, 'maintenance-rescheduled');
 
     const fromApi = (await call('GET', `/v1/maintenances/${created.maintenance}`)).body;
-    expect(fromApi).toMatchObject({ state: 'scheduled', scheduled_start_at: `${newStart}:00.000Z`, scheduled_end_at: `${newEnd}:00.000Z` });
+    expect(fromApi).toMatchObject({
+      state: 'scheduled',
+      scheduled_start_at: `${newStart}:00.000Z`,
+      scheduled_end_at: `${newEnd}:00.000Z`,
+    });
     expect(errors).toEqual([]);
   }, 60_000);
 
-  it('tests a cloud HTTP metric\'s probe from its page against a loopback target and shows the value and its status', async () => {
+  it("tests a cloud HTTP metric's probe from its page against a loopback target and shows the value and its status", async () => {
     const metric = (
       await call('POST', '/v1/metrics', {
         service_id: services.Search,
         name: `Queue depth ${run}`,
         source_type: 'http',
         source_config: { url: targetUrl, json_path: '$.queue_depth', unit: 'jobs' },
-        thresholds: { healthy_operation: 'under', healthy_value: 50, unhealthy_operation: 'over', unhealthy_value: 100 },
+        thresholds: {
+          healthy_operation: 'under',
+          healthy_value: 50,
+          unhealthy_operation: 'over',
+          unhealthy_value: 100,
+        },
       })
     ).body;
     created.metric = metric.id;
@@ -415,8 +520,12 @@ describe('the console in a real browser', () => {
     const result = page.locator('#probe-test-result');
     await result.getByText('Test result.').waitFor({ timeout: TEMPORAL_WAIT });
     expect(await result.getAttribute('role')).toBe('status');
-    await expect(result.locator('dt:text-is("Value") + dd').innerText()).resolves.toBe('17 jobs (Number at $.queue_depth)');
-    await expect(result.locator('dt:text-is("Status against the thresholds") + dd').innerText()).resolves.toBe('healthy');
+    await expect(result.locator('dt:text-is("Value") + dd').innerText()).resolves.toBe(
+      '17 jobs (Number at $.queue_depth)',
+    );
+    await expect(result.locator('dt:text-is("Status against the thresholds") + dd').innerText()).resolves.toBe(
+      'healthy',
+    );
     await expect(result.locator('dt:text-is("Ran on") + dd').innerText()).resolves.toBe('the cloud prober');
     expect(await result.locator('dt:text-is("Duration") + dd').innerText()).toMatch(/^\d+ ms$/);
     await screenshots(page, 'metric-probe-test');
@@ -425,13 +534,36 @@ describe('the console in a real browser', () => {
 
   it('takes an SLA statement drafted through the API to delivered: finance A submits, finance B approves and delivers, the customer gets the email', async () => {
     // October 2026 of a contract over Payments, which was down 30 minutes: a draft statement (as test/temporal/console-sla.test.ts drafts it).
-    const customer = (await call('POST', '/v1/customers', { name: `Globex ${run}`, contact_email: 'ops@globex.test' })).body;
-    const metric = (await call('POST', '/v1/metrics', { service_id: services.Payments, name: 'availability', source_type: 'manual', source_config: {} })).body;
+    const customer = (await call('POST', '/v1/customers', { name: `Globex ${run}`, contact_email: 'ops@globex.test' }))
+      .body;
+    const metric = (
+      await call('POST', '/v1/metrics', {
+        service_id: services.Payments,
+        name: 'availability',
+        source_type: 'manual',
+        source_config: {},
+      })
+    ).body;
     const em = api.orm.em.fork();
-    await em.getConnection().execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric.id]);
+    await em
+      .getConnection()
+      .execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric.id]);
     let from = 'no_data';
-    for (const [at, to] of [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-10T10:00:00Z', 'unhealthy'], ['2026-10-10T10:30:00Z', 'healthy']] as const) {
-      em.create(MetricStatusFlipSchema, { id: randomUUID(), organization: org.id, metric: metric.id, fromStatus: from, toStatus: to, value: null, reason: null, at: new Date(at) });
+    for (const [at, to] of [
+      ['2026-09-30T00:00:00Z', 'healthy'],
+      ['2026-10-10T10:00:00Z', 'unhealthy'],
+      ['2026-10-10T10:30:00Z', 'healthy'],
+    ] as const) {
+      em.create(MetricStatusFlipSchema, {
+        id: randomUUID(),
+        organization: org.id,
+        metric: metric.id,
+        fromStatus: from,
+        toStatus: to,
+        value: null,
+        reason: null,
+        at: new Date(at),
+      });
       from = to;
     }
     await em.flush();
@@ -446,7 +578,11 @@ describe('the console in a real browser', () => {
         currency: 'EUR',
         monthly_fee_minor: 100_000,
         effective_from: '2026-01-01',
-        credit_terms: { type: 'tiered', steps: [{ below_pct: '99.99', credit_pct: '10' }], maintenance_notice_hours: 48 },
+        credit_terms: {
+          type: 'tiered',
+          steps: [{ below_pct: '99.99', credit_pct: '10' }],
+          maintenance_notice_hours: 48,
+        },
         billing_email: billing,
       })
     ).body;
@@ -457,7 +593,13 @@ describe('the console in a real browser', () => {
     const a = await userSession('finance-a', 'finance');
     await a.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'SLA statements' }).click();
     const drafts = a.page.getByRole('region', { name: 'Draft' });
-    await drafts.getByRole('row').filter({ hasText: 'Globex Gold' }).getByRole('cell').nth(4).getByText('draft').waitFor();
+    await drafts
+      .getByRole('row')
+      .filter({ hasText: 'Globex Gold' })
+      .getByRole('cell')
+      .nth(4)
+      .getByText('draft')
+      .waitFor();
     await drafts.getByRole('link', { name: `Globex ${run}` }).click();
     await a.page.getByRole('heading', { name: heading, level: 1 }).waitFor();
     await expect(fact(a.page, 'Attainment').innerText()).resolves.toMatch(/^99\.9328 %/);
@@ -471,7 +613,10 @@ describe('the console in a real browser', () => {
     // Finance B, in a browser context of their own, approves it, then delivers it.
     const b = await userSession('finance-b', 'finance');
     await b.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'SLA statements' }).click();
-    await b.page.getByRole('region', { name: 'In review' }).getByRole('link', { name: `Globex ${run}` }).click();
+    await b.page
+      .getByRole('region', { name: 'In review' })
+      .getByRole('link', { name: `Globex ${run}` })
+      .click();
     await b.page.getByRole('heading', { name: heading, level: 1 }).waitFor();
     expect(await b.page.getByText('You submitted this statement').count()).toBe(0);
     // By keyboard: focus the button, press Enter.
@@ -481,10 +626,20 @@ describe('the console in a real browser', () => {
     await fact(b.page, 'State').locator('.badge', { hasText: 'approved' }).waitFor();
     await screenshots(b.page, 'sla-approved', { narrow: false });
     await b.page.getByRole('button', { name: 'Deliver to the customer' }).click();
-    await b.page.getByRole('status').getByText('Delivered: the statement was emailed to the customer.').waitFor({ timeout: TEMPORAL_WAIT });
+    await b.page
+      .getByRole('status')
+      .getByText('Delivered: the statement was emailed to the customer.')
+      .waitFor({ timeout: TEMPORAL_WAIT });
 
-    const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? '').includes(billing) && m.subject?.startsWith('SLA statement 2026-10') === true, TEMPORAL_WAIT);
-    expect(mail.attachments.map((x) => x.filename).sort()).toEqual(['sla-statement-2026-10-r1.pdf', 'statement.json', 'statement.jws']);
+    const mail = await smtp.waitFor(
+      (m) => JSON.stringify(m.to ?? '').includes(billing) && m.subject?.startsWith('SLA statement 2026-10') === true,
+      TEMPORAL_WAIT,
+    );
+    expect(mail.attachments.map((x) => x.filename).sort()).toEqual([
+      'sla-statement-2026-10-r1.pdf',
+      'statement.json',
+      'statement.jws',
+    ]);
     await b.page.reload();
     await fact(b.page, 'State').locator('.badge', { hasText: 'delivered' }).waitFor();
     await expect(fact(b.page, 'Delivered').innerText()).resolves.toContain(`to ${billing}`);
@@ -493,7 +648,10 @@ describe('the console in a real browser', () => {
 
     await b.page.getByRole('link', { name: 'Back to the queue' }).click();
     await b.page.getByRole('heading', { name: 'SLA statements', level: 1 }).waitFor();
-    await b.page.getByRole('region', { name: 'Delivered' }).getByRole('link', { name: `Globex ${run}` }).waitFor();
+    await b.page
+      .getByRole('region', { name: 'Delivered' })
+      .getByRole('link', { name: `Globex ${run}` })
+      .waitFor();
     await screenshots(b.page, 'sla-queue');
 
     expect([...a.errors, ...b.errors]).toEqual([]);
@@ -501,19 +659,24 @@ describe('the console in a real browser', () => {
     await b.context.close();
   }, 90_000);
 
-  it('shows a refused form\'s error next to its field: an incident without a title', async () => {
+  it("shows a refused form's error next to its field: an incident without a title", async () => {
     const { page, errors, expectRefusal, refusals } = await operator();
     await page.goto(`${api.baseUrl}/console/incidents/new`);
     const title = page.getByLabel('Title', { exact: true });
     // An empty title never leaves the browser (the field is required)...
     await page.getByRole('button', { name: 'Create incident' }).click();
-    expect(await title.evaluate((el) => (el as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).toBe(true);
+    expect(
+      await title.evaluate((el) => (el as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing),
+    ).toBe(true);
     expect(page.url()).toBe(`${api.baseUrl}/console/incidents/new`);
     // ...a blank one does, and the server's problem comes back next to the field. Enter submits, as a person would.
     await title.fill('   ');
     await page.getByLabel('Severity (impact)').selectOption('critical');
     expectRefusal('/console/incidents/new', 400);
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), title.press('Enter')]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      title.press('Enter'),
+    ]);
     expect(answer.status()).toBe(400);
     await page.getByRole('alert').getByRole('heading', { name: 'Fix 1 problem to continue' }).waitFor();
     const error = page.locator('#f-title-error');
@@ -523,12 +686,18 @@ describe('the console in a real browser', () => {
     expect(await title.getAttribute('aria-invalid')).toBe('true');
     expect((await title.getAttribute('aria-describedby'))?.split(' ')).toContain('f-title-error');
     // The error follows its field, and what was typed is kept.
-    expect(await error.evaluate((el) => (el as unknown as { previousElementSibling: { id: string } | null }).previousElementSibling?.id)).toBe('f-title-hint');
+    expect(
+      await error.evaluate(
+        (el) => (el as unknown as { previousElementSibling: { id: string } | null }).previousElementSibling?.id,
+      ),
+    ).toBe('f-title-hint');
     await expect(page.getByLabel('Severity (impact)').inputValue()).resolves.toBe('critical');
     await screenshots(page, 'incident-form-error');
     expect(errors).toEqual([]);
     // Chromium's own log line for the 400 document, and nothing else.
-    expect(refusals).toEqual(['/console/incidents/new: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    expect(refusals).toEqual([
+      '/console/incidents/new: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
   }, 30_000);
 
   it('registers an agent from the agents page, copies the command that starts it, and creates an "Is it up?" HTTP metric on it without thresholds in a short form', async () => {
@@ -580,16 +749,34 @@ describe('the console in a real browser', () => {
     await screenshots(page, 'metric-form-up-down');
     await page.getByRole('button', { name: 'Create metric' }).click();
     await page.getByRole('heading', { name: `Metric: Intranet home ${run}`, level: 1 }).waitFor();
-    const made = (await call('GET', '/v1/metrics?limit=200')).body.items.find((m: any) => m.name === `Intranet home ${run}`);
-    expect(made).toMatchObject({ source_type: 'http', thresholds: null, mode: 'agent', source_config: { url: targetUrl } });
+    const made = (await call('GET', '/v1/metrics?limit=200')).body.items.find(
+      (m: any) => m.name === `Intranet home ${run}`,
+    );
+    expect(made).toMatchObject({
+      source_type: 'http',
+      thresholds: null,
+      mode: 'agent',
+      source_config: { url: targetUrl },
+    });
     expect(errors).toEqual([]);
   }, 60_000);
 
   it('fits every area and every detail page opened here at 360 px, without horizontal scrolling, every control labelled', async () => {
     // Something in every list: a change, a status page, a webhook and an agent.
-    await call('POST', '/v1/change-events', { kind: 'deploy', title: `Checkout API 4.2.0 ${run}`, service_ids: [services['Checkout API']], occurred_at: new Date().toISOString() });
+    await call('POST', '/v1/change-events', {
+      kind: 'deploy',
+      title: `Checkout API 4.2.0 ${run}`,
+      service_ids: [services['Checkout API']],
+      occurred_at: new Date().toISOString(),
+    });
     await call('POST', '/v1/status-pages', { subdomain: `acme-${run}`, title: 'Acme status' });
-    created.webhook = (await call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/vigil/maintenance', event_types: ['maintenance.completed'], description: 'Pager bridge' })).body.id;
+    created.webhook = (
+      await call('POST', '/v1/webhooks', {
+        url: 'https://hooks.example.com/vigil/maintenance',
+        event_types: ['maintenance.completed'],
+        description: 'Pager bridge',
+      })
+    ).body.id;
     await call('POST', '/v1/agents', { name: `edge-${run}` });
 
     const { page, errors } = await operator();
@@ -613,10 +800,18 @@ describe('the console in a real browser', () => {
     for (const [nav, heading] of areas) {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: nav, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-      expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: nav, exact: true }).getAttribute('aria-current')).toBe('page');
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Console' })
+          .getByRole('link', { name: nav, exact: true })
+          .getAttribute('aria-current'),
+      ).toBe('page');
       results.push([nav, (await noHorizontalScroll(page)) ? 'fits' : await overflowing(page)]);
       labels.push([nav, await unlabelled(page)]);
-      await page.screenshot({ path: path.join(ARTIFACTS, `area-${nav.toLowerCase().replace(/ /g, '-')}-360.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(ARTIFACTS, `area-${nav.toLowerCase().replace(/ /g, '-')}-360.png`),
+        fullPage: true,
+      });
     }
     const details: [string, string][] = [
       ['incident', `/console/incidents/${created.incident}`],
@@ -640,7 +835,8 @@ describe('the console in a real browser', () => {
       ['silence-form', '/console/alerts/silences/new'],
     ];
     for (const [kind, href] of details) {
-      if (href.includes('undefined')) throw new Error(`no ${kind} to open: this walk opens what the flows above made, so run the whole file`);
+      if (href.includes('undefined'))
+        throw new Error(`no ${kind} to open: this walk opens what the flows above made, so run the whole file`);
       const res = await page.goto(`${api.baseUrl}${href}`);
       expect([kind, res?.status()]).toEqual([kind, 200]);
       await page.getByRole('heading', { level: 1 }).waitFor();

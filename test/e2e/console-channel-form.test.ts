@@ -49,7 +49,14 @@ beforeAll(async () => {
   pagerduty = await startVendorReceiver('pagerduty');
   h = await startTemporalHarness({ location: false, alerts: testAlertDeps({ mailer, linkKey: LINK_KEY }) });
   [api, browser] = await Promise.all([
-    startApi({ console: { mail: mailer }, alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY } }),
+    startApi({
+      console: { mail: mailer },
+      alerts: {
+        control: temporalAlertControl(h.temporal),
+        tester: temporalChannelTester(h.temporal),
+        linkKey: LINK_KEY,
+      },
+    }),
     launchBrowser(),
   ]);
   org = await orgWithKeys(api);
@@ -95,14 +102,27 @@ async function slackPress(channelId: string, secret: string): Promise<number> {
     team: { id: 'T0VIGIL01', domain: 'vigil-test' },
     channel: { id: 'C0OPSROOM', name: 'ops-room' },
     response_url: 'https://hooks.slack.com/actions/T0VIGIL01/1/x',
-    actions: [{ action_id: 'vigil_acknowledge', block_id: 'vigil_links', text: { type: 'plain_text', text: 'Acknowledge' }, value: 'not-a-token', type: 'button', action_ts: '1733000001.000200' }],
+    actions: [
+      {
+        action_id: 'vigil_acknowledge',
+        block_id: 'vigil_links',
+        text: { type: 'plain_text', text: 'Acknowledge' },
+        value: 'not-a-token',
+        type: 'button',
+        action_ts: '1733000001.000200',
+      },
+    ],
   });
   const body = new URLSearchParams({ payload }).toString();
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
   const res = await api.request('POST', `/v1/integrations/slack/interactions/${channelId}`, {
     rawBody: body,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signature,
+    },
   });
   return res.status;
 }
@@ -112,12 +132,19 @@ const channelIdOf = (url: string) => /\/console\/alerts\/channels\/([0-9a-f-]{36
 const fact = (term: string) => page.locator(`dl.facts dt:text-is("${term}") + dd`);
 
 describe('the notification channel form', () => {
-  it('creates a Slack channel with the Slack app\'s signing secret, never shows it again, and replaces it on edit', async () => {
+  it("creates a Slack channel with the Slack app's signing secret, never shows it again, and replaces it on edit", async () => {
     await newChannelOf('Slack (incoming webhook)');
     // Only Slack's fields: no routing key, API key, addresses or endpoint of another type.
     expect([await fieldCount('URL'), await fieldCount('Signing secret (optional)')]).toEqual([1, 1]);
-    expect([await fieldCount('Integration (routing) key'), await fieldCount('API key'), await fieldCount('Addresses'), await fieldCount('Events API base URL')]).toEqual([0, 0, 0, 0]);
-    expect(await page.locator('#f-signing_secret-hint').textContent()).toMatch(/Acknowledge and Resolve .* buttons .* without it \(the default\) they are links/);
+    expect([
+      await fieldCount('Integration (routing) key'),
+      await fieldCount('API key'),
+      await fieldCount('Addresses'),
+      await fieldCount('Events API base URL'),
+    ]).toEqual([0, 0, 0, 0]);
+    expect(await page.locator('#f-signing_secret-hint').textContent()).toMatch(
+      /Acknowledge and Resolve .* buttons .* without it \(the default\) they are links/,
+    );
     await page.setViewportSize({ width: NARROW_WIDTH, height: 844 });
     expect(await hasHorizontalScroll(page)).toBe(false);
     await page.screenshot({ path: path.join(ARTIFACTS, 'slack-form-390.png'), fullPage: true });
@@ -129,13 +156,20 @@ describe('the notification channel form', () => {
     await page.getByRole('button', { name: 'Create channel' }).click();
     await page.getByRole('heading', { name: 'Channel: #ops-room', level: 1 }).waitFor();
     const id = channelIdOf(page.url());
-    expect(await fact('Signing secret').textContent()).toBe(`set (…${SIGNING_SECRET.slice(-4)}): Acknowledge and Resolve are interactive buttons`);
-    expect(await fact('Interactivity Request URL').textContent()).toContain(`/v1/integrations/slack/interactions/${id}`);
+    expect(await fact('Signing secret').textContent()).toBe(
+      `set (…${SIGNING_SECRET.slice(-4)}): Acknowledge and Resolve are interactive buttons`,
+    );
+    expect(await fact('Interactivity Request URL').textContent()).toContain(
+      `/v1/integrations/slack/interactions/${id}`,
+    );
     expect(await page.content()).not.toContain(SIGNING_SECRET);
 
     // Through the API: the hint, and Slack's presses signed with that secret are taken, others refused.
     const read = await org.call('GET', `/v1/notification-channels/${id}`);
-    expect(read.body).toMatchObject({ type: 'slack', settings: { signing_secret_hint: `…${SIGNING_SECRET.slice(-4)}` } });
+    expect(read.body).toMatchObject({
+      type: 'slack',
+      settings: { signing_secret_hint: `…${SIGNING_SECRET.slice(-4)}` },
+    });
     expect(read.text).not.toContain(SIGNING_SECRET);
     expect(await slackPress(id, SIGNING_SECRET)).toBe(200);
     expect(await slackPress(id, NEW_SIGNING_SECRET)).toBe(401);
@@ -143,7 +177,9 @@ describe('the notification channel form', () => {
     // Edit: "set", never the secret; left empty it is kept, typed it is replaced.
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
     await page.getByRole('heading', { name: 'Edit channel: #ops-room', level: 1 }).waitFor();
-    expect(await page.locator('#signing-secret-state').textContent()).toBe(`Signing secret: set (…${SIGNING_SECRET.slice(-4)}): the buttons are interactive.`);
+    expect(await page.locator('#signing-secret-state').textContent()).toBe(
+      `Signing secret: set (…${SIGNING_SECRET.slice(-4)}): the buttons are interactive.`,
+    );
     expect(await page.content()).not.toContain(SIGNING_SECRET);
     expect(await page.getByLabel('Replace the signing secret', { exact: true }).inputValue()).toBe('');
     await page.getByRole('button', { name: 'Save channel' }).click();
@@ -154,7 +190,9 @@ describe('the notification channel form', () => {
     await page.getByLabel('Replace the signing secret', { exact: true }).fill(NEW_SIGNING_SECRET);
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByText('Channel saved.').waitFor();
-    expect((await org.call('GET', `/v1/notification-channels/${id}`)).body.settings).toEqual({ signing_secret_hint: `…${NEW_SIGNING_SECRET.slice(-4)}` });
+    expect((await org.call('GET', `/v1/notification-channels/${id}`)).body.settings).toEqual({
+      signing_secret_hint: `…${NEW_SIGNING_SECRET.slice(-4)}`,
+    });
     expect(await slackPress(id, NEW_SIGNING_SECRET)).toBe(200);
     expect(await slackPress(id, SIGNING_SECRET)).toBe(401);
 
@@ -172,8 +210,14 @@ describe('the notification channel form', () => {
   it('creates a PagerDuty channel with an endpoint of its own, refusing a bad one next to its field, and sends its test there', async () => {
     await newChannelOf('PagerDuty (Events API v2)');
     expect([await fieldCount('Integration (routing) key'), await fieldCount('Events API base URL')]).toEqual([1, 1]);
-    expect([await fieldCount('URL'), await fieldCount('Signing secret (optional)'), await fieldCount('API key')]).toEqual([0, 0, 0]);
-    expect(await page.locator('#f-api_url-hint').textContent()).toMatch(/Empty \(the default\): PagerDuty’s own, https:\/\/events\.pagerduty\.com\./);
+    expect([
+      await fieldCount('URL'),
+      await fieldCount('Signing secret (optional)'),
+      await fieldCount('API key'),
+    ]).toEqual([0, 0, 0]);
+    expect(await page.locator('#f-api_url-hint').textContent()).toMatch(
+      /Empty \(the default\): PagerDuty’s own, https:\/\/events\.pagerduty\.com\./,
+    );
 
     await page.getByLabel('Name', { exact: true }).fill('Payments on-call');
     await page.getByLabel('Integration (routing) key', { exact: true }).fill(ROUTING_KEY);
@@ -184,7 +228,9 @@ describe('the notification channel form', () => {
     await page.locator('#f-api_url-error').waitFor();
     expect(await endpoint.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#f-api_url-error').textContent()).toMatch(/http or https URL/);
-    expect(await page.locator('.problem').getByRole('link').allTextContents()).toEqual(['Events API base URL must be an http or https URL']);
+    expect(await page.locator('.problem').getByRole('link').allTextContents()).toEqual([
+      'Events API base URL must be an http or https URL',
+    ]);
     expect(await endpoint.inputValue()).toBe('ftp://events.example.com');
     expect(await page.getByLabel('Integration (routing) key', { exact: true }).inputValue()).toBe('');
     expect(await page.getByLabel('Type', { exact: true }).inputValue()).toBe('pagerduty');
@@ -196,7 +242,10 @@ describe('the notification channel form', () => {
     await page.getByRole('heading', { name: 'Channel: Payments on-call', level: 1 }).waitFor();
     const id = channelIdOf(page.url());
     expect(await fact('Sends to').textContent()).toBe(`${pagerduty.url} (its own endpoint)`);
-    expect((await org.call('GET', `/v1/notification-channels/${id}`)).body).toMatchObject({ type: 'pagerduty', settings: { api_url: pagerduty.url } });
+    expect((await org.call('GET', `/v1/notification-channels/${id}`)).body).toMatchObject({
+      type: 'pagerduty',
+      settings: { api_url: pagerduty.url },
+    });
 
     // It took effect: the test goes to that endpoint, with the routing key typed in the form.
     await page.getByRole('button', { name: 'Send test' }).click();

@@ -31,7 +31,14 @@ import type { ConsoleRole } from '../../src/domain/console-roles';
 import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
 import { signInPathFromMail } from '../support/console-browser';
-import { NARROW_WIDTH, collectConsoleErrors, findClippedControls, hasHorizontalScroll, logPageTiming, runAxe } from '../support/console-page-checks';
+import {
+  NARROW_WIDTH,
+  collectConsoleErrors,
+  findClippedControls,
+  hasHorizontalScroll,
+  logPageTiming,
+  runAxe,
+} from '../support/console-page-checks';
 import { testLinkKey } from '../support/env';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
@@ -78,7 +85,11 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
   // The cloud prober may reach loopback (where the target listens): the documented allow-list. The relay and email deps send subscriber mail.
-  h = await startTemporalHarness({ cloudAllowCidrs: '127.0.0.0/8,::1/128', relay: true, email: { mailer, linkKey: testLinkKey(), site, retryBaseMs: 300 } });
+  h = await startTemporalHarness({
+    cloudAllowCidrs: '127.0.0.0/8,::1/128',
+    relay: true,
+    email: { mailer, linkKey: testLinkKey(), site, retryBaseMs: 300 },
+  });
   // Wired as `vigil start` wires it: cloud probe tests start eagerly on this worker; the metric form lists this installation's locations.
   api = await startApi({
     console: { mail: mailer, temporalUiUrl: 'http://127.0.0.1:8233' },
@@ -144,7 +155,11 @@ let checkerErrors: string[] = [];
  */
 async function checkPage(label: string, url: string): Promise<void> {
   if (!checker) {
-    const ctx = await browser.newContext({ viewport: WIDE, bypassCSP: true, storageState: await operator.context.storageState() });
+    const ctx = await browser.newContext({
+      viewport: WIDE,
+      bypassCSP: true,
+      storageState: await operator.context.storageState(),
+    });
     checker = await ctx.newPage();
     checkerErrors = collectConsoleErrors(checker);
   }
@@ -179,7 +194,10 @@ describe('from an empty organization to a live status page, in the browser', () 
 
   it('creates a service with the form', async () => {
     const { page, errors } = operator;
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Services', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Services', exact: true })
+      .click();
     await page.getByRole('heading', { name: 'Services', level: 1 }).waitFor();
     await page.getByText('No services yet.').waitFor();
     await page.getByRole('link', { name: 'New service' }).click();
@@ -194,7 +212,9 @@ describe('from an empty organization to a live status page, in the browser', () 
     await checkPage('services', `${api.baseUrl}/console/services`);
 
     const services = (await api.request('GET', '/v1/services', { key: org.key })).body.items;
-    expect(services.map((s: { name: string; description: string }) => [s.name, s.description])).toEqual([[SERVICE, 'Takes card payments for the shop.']]);
+    expect(services.map((s: { name: string; description: string }) => [s.name, s.description])).toEqual([
+      [SERVICE, 'Takes card payments for the shop.'],
+    ]);
     made.service = services[0].id;
     expect(errors).toEqual([]);
   }, 60_000);
@@ -237,14 +257,23 @@ describe('from an empty organization to a live status page, in the browser', () 
     await page.getByRole('button', { name: 'Test this probe' }).click();
     const result = page.locator('#probe-test-result');
     await result.getByText('Test result.').waitFor({ timeout: TEMPORAL_WAIT });
-    await expect(result.locator('dt:text-is("Value") + dd').innerText()).resolves.toBe('17 jobs (Number at $.queue_depth)');
-    await expect(result.locator('dt:text-is("Status against the thresholds") + dd').innerText()).resolves.toBe('healthy');
+    await expect(result.locator('dt:text-is("Value") + dd').innerText()).resolves.toBe(
+      '17 jobs (Number at $.queue_depth)',
+    );
+    await expect(result.locator('dt:text-is("Status against the thresholds") + dd').innerText()).resolves.toBe(
+      'healthy',
+    );
     // The test stored nothing, and the form kept what was typed.
     expect((await api.request('GET', '/v1/metrics', { key: org.key })).body.items).toEqual([]);
     await expect(source.getByLabel('URL', { exact: true }).inputValue()).resolves.toBe(targetUrl);
-    await expect(page.locator('#thresholds-words').innerText()).resolves.toBe('Unhealthy when the value is above 100 jobs; healthy when it is below 50 jobs; degraded in between.');
+    await expect(page.locator('#thresholds-words').innerText()).resolves.toBe(
+      'Unhealthy when the value is above 100 jobs; healthy when it is below 50 jobs; degraded in between.',
+    );
     await shot(page, 'metric-form-tested');
-    await checkPage('new metric form', `${api.baseUrl}/console/metrics/new?source_type=http&service_id=${made.service}`);
+    await checkPage(
+      'new metric form',
+      `${api.baseUrl}/console/metrics/new?source_type=http&service_id=${made.service}`,
+    );
 
     await page.getByRole('button', { name: 'Create metric' }).click();
     await page.getByRole('heading', { name: new RegExp(`${METRIC}$`), level: 1 }).waitFor();
@@ -266,7 +295,8 @@ describe('from an empty organization to a live status page, in the browser', () 
       const value = await fact(page, 'Latest value').innerText();
       const status = await fact(page, 'Status').innerText();
       if (value === '17 jobs' && status.startsWith('healthy')) break;
-      if (Date.now() > deadline) throw new Error(`no live value within ${LIVE_WAIT / 1000} s: Latest value "${value}", Status "${status}"`);
+      if (Date.now() > deadline)
+        throw new Error(`no live value within ${LIVE_WAIT / 1000} s: Latest value "${value}", Status "${status}"`);
       await page.waitForTimeout(2_000);
       await page.reload();
     }
@@ -277,7 +307,10 @@ describe('from an empty organization to a live status page, in the browser', () 
 
   it('shows the service operational on the overview', async () => {
     const { page, errors } = operator;
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Overview', exact: true })
+      .click();
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     const row = page.getByRole('row').filter({ hasText: SERVICE });
     await row.getByText('healthy').first().waitFor();
@@ -288,7 +321,10 @@ describe('from an empty organization to a live status page, in the browser', () 
 
   it('creates a status page showing the service and its metric, and opens the live page', async () => {
     const { page, errors } = operator;
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Status pages', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Status pages', exact: true })
+      .click();
     await page.getByRole('heading', { name: 'Status pages', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'New status page' }).click();
     await page.getByRole('heading', { name: 'New status page', level: 1 }).waitFor();
@@ -302,16 +338,34 @@ describe('from an empty organization to a live status page, in the browser', () 
     await group.getByRole('button', { name: 'Add a component to group 1' }).click();
     await page.getByRole('group', { name: 'Group 1' }).getByLabel('Component 2').waitFor();
     await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe(PAGE_TITLE);
-    await page.getByRole('group', { name: 'Group 1' }).getByLabel('Component 2').selectOption({ label: `${METRIC} (${SERVICE})` });
+    await page
+      .getByRole('group', { name: 'Group 1' })
+      .getByLabel('Component 2')
+      .selectOption({ label: `${METRIC} (${SERVICE})` });
     await page.getByRole('group', { name: 'What the page shows, in order' }).scrollIntoViewIfNeeded();
     await shot(page, 'status-page-form');
     await checkPage('new status page form', `${api.baseUrl}/console/status-pages/new`);
     await page.getByRole('button', { name: 'Create status page' }).click();
-    await page.getByRole('status').getByText(/^Status page created; it is live at/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/^Status page created; it is live at/)
+      .waitFor();
     made.statusPage = /\/console\/status-pages\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     await checkPage('status page', page.url());
     const stored = (await api.request('GET', `/v1/status-pages/${made.statusPage}`, { key: org.key })).body;
-    expect(stored).toMatchObject({ title: PAGE_TITLE, subdomain: SUBDOMAIN, groups: [{ name: 'Payments', components: [{ kind: 'service', id: made.service }, { kind: 'metric', id: made.metric }] }] });
+    expect(stored).toMatchObject({
+      title: PAGE_TITLE,
+      subdomain: SUBDOMAIN,
+      groups: [
+        {
+          name: 'Payments',
+          components: [
+            { kind: 'service', id: made.service },
+            { kind: 'metric', id: made.metric },
+          ],
+        },
+      ],
+    });
 
     // The live page, as anyone on the internet opens it.
     const reader = await browser.newContext({ viewport: WIDE });
@@ -333,14 +387,23 @@ describe('from an empty organization to a live status page, in the browser', () 
 
   it('publishes an incident with an impact on the service, and the live page shows it', async () => {
     const { page, errors } = operator;
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Incidents', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Incidents', exact: true })
+      .click();
     await page.getByRole('heading', { name: 'Incidents', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'New incident' }).click();
     await page.getByRole('heading', { name: 'New incident', level: 1 }).waitFor();
     await page.getByLabel('Title', { exact: true }).fill(INCIDENT);
     await page.getByLabel('Severity (impact)').selectOption('major');
-    await page.getByRole('group', { name: /^Affected services/ }).getByRole('checkbox', { name: SERVICE }).check();
-    await page.getByRole('group', { name: /^Impact per service/ }).getByLabel(SERVICE).selectOption('major_outage');
+    await page
+      .getByRole('group', { name: /^Affected services/ })
+      .getByRole('checkbox', { name: SERVICE })
+      .check();
+    await page
+      .getByRole('group', { name: /^Impact per service/ })
+      .getByLabel(SERVICE)
+      .selectOption('major_outage');
     const first = page.getByRole('group', { name: 'First message (optional)' });
     await first.getByLabel('Status (type)').selectOption('Investigating');
     await first.getByLabel('Message', { exact: true }).fill('Some card payments fail; we are looking into it.');
@@ -357,7 +420,11 @@ describe('from an empty organization to a live status page, in the browser', () 
     await expect(fact(page, 'Impact per service').innerText()).resolves.toBe(`${SERVICE}: Major outage`);
     await shot(page, 'incident');
     await checkPage('incident', page.url());
-    expect((await api.request('GET', `/v1/incidents/${made.incident}`, { key: org.key })).body).toMatchObject({ state: 'published', severity: 'major', affected_services: [made.service] });
+    expect((await api.request('GET', `/v1/incidents/${made.incident}`, { key: org.key })).body).toMatchObject({
+      state: 'published',
+      severity: 'major',
+      affected_services: [made.service],
+    });
 
     const reader = await browser.newContext({ viewport: WIDE });
     const live = await reader.newPage();
@@ -373,7 +440,7 @@ describe('from an empty organization to a live status page, in the browser', () 
     expect(errors).toEqual([]);
   }, 90_000);
 
-  it('a reader subscribes on the live page, confirms by the emailed link, and gets the incident\'s next update by email', async () => {
+  it("a reader subscribes on the live page, confirms by the emailed link, and gets the incident's next update by email", async () => {
     const reader = await browser.newContext({ viewport: WIDE });
     const live = await reader.newPage();
     const liveErrors = collectConsoleErrors(live);
@@ -382,7 +449,10 @@ describe('from an empty organization to a live status page, in the browser', () 
     await live.getByRole('button', { name: 'Subscribe' }).click();
     await live.getByRole('heading', { name: 'Check your inbox' }).waitFor();
 
-    const confirmation = await smtp.waitFor((m) => recipient(m) === READER && m.subject === `Confirm your subscription to ${PAGE_TITLE}`, TEMPORAL_WAIT);
+    const confirmation = await smtp.waitFor(
+      (m) => recipient(m) === READER && m.subject === `Confirm your subscription to ${PAGE_TITLE}`,
+      TEMPORAL_WAIT,
+    );
     const link = new URL(/https?:\/\/\S+\/confirm\?token=[\w.-]+/.exec(confirmation.text ?? '')![0]);
     expect(link.host).toBe(new URL(pageBase).host);
     await live.goto(link.href);
@@ -396,12 +466,17 @@ describe('from an empty organization to a live status page, in the browser', () 
     await page.goto(`${api.baseUrl}/console/incidents/${made.incident}`);
     const post = page.getByRole('region', { name: 'Post a message' });
     await post.getByLabel('Status (type)').selectOption('Identified');
-    await post.getByLabel('Message', { exact: true }).fill('A certificate expired at the payment provider; it is being renewed.');
+    await post
+      .getByLabel('Message', { exact: true })
+      .fill('A certificate expired at the payment provider; it is being renewed.');
     expect(await post.getByRole('checkbox', { name: /^Notify subscribers/ }).isChecked()).toBe(true);
     await post.getByRole('button', { name: 'Post message' }).click();
     await page.getByRole('status').getByText('Message posted.').waitFor();
 
-    const update = await smtp.waitFor((m) => recipient(m) === READER && (m.subject ?? '').includes(INCIDENT), TEMPORAL_WAIT);
+    const update = await smtp.waitFor(
+      (m) => recipient(m) === READER && (m.subject ?? '').includes(INCIDENT),
+      TEMPORAL_WAIT,
+    );
     expect(update.subject).toBe(`[${PAGE_TITLE}] Identified: ${INCIDENT}`);
     expect(update.text).toContain('A certificate expired at the payment provider; it is being renewed.');
     expect(errors).toEqual([]);
@@ -410,14 +485,34 @@ describe('from an empty organization to a live status page, in the browser', () 
   for (const role of ['viewer', 'finance'] as const) {
     it(`refuses each of those tasks to a ${role}: no button, 403 on the form, 403 on a post`, async () => {
       // Chromium logs each refused document ("status of 403"); only those are set aside.
-      const { context, page, errors } = await signedIn(`${role}-${run}@acme.example`, role, (t) => /status of 403 \(Forbidden\)/.test(t));
+      const { context, page, errors } = await signedIn(`${role}-${run}@acme.example`, role, (t) =>
+        /status of 403 \(Forbidden\)/.test(t),
+      );
       const csrf = await page.locator('input[name="_csrf"]').first().getAttribute('value');
       const origin = { origin: api.baseUrl };
       const lists: [string, string, string, string, Record<string, string>][] = [
         ['/console/services', 'Services', 'New service', '/console/services/new', { name: 'Refused service' }],
-        ['/console/metrics', 'Metrics', 'New metric', '/console/metrics/new', { service_id: made.service!, name: 'Refused', source_type: 'manual' }],
-        ['/console/status-pages', 'Status pages', 'New status page', '/console/status-pages/new', { title: 'Refused', subdomain: `refused-${run}`, _op: 'save' }],
-        ['/console/incidents', 'Incidents', 'New incident', '/console/incidents/new', { title: 'Refused', severity: 'minor' }],
+        [
+          '/console/metrics',
+          'Metrics',
+          'New metric',
+          '/console/metrics/new',
+          { service_id: made.service!, name: 'Refused', source_type: 'manual' },
+        ],
+        [
+          '/console/status-pages',
+          'Status pages',
+          'New status page',
+          '/console/status-pages/new',
+          { title: 'Refused', subdomain: `refused-${run}`, _op: 'save' },
+        ],
+        [
+          '/console/incidents',
+          'Incidents',
+          'New incident',
+          '/console/incidents/new',
+          { title: 'Refused', severity: 'minor' },
+        ],
       ];
       const seen: [string, unknown][] = [];
       for (const [list, heading, button, form, body] of lists) {
@@ -425,14 +520,42 @@ describe('from an empty organization to a live status page, in the browser', () 
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         seen.push([button, await page.getByRole('link', { name: button }).count()]);
         seen.push([`GET ${form}`, (await page.goto(`${api.baseUrl}${form}`))?.status()]);
-        seen.push([`POST ${form}`, (await page.request.post(`${api.baseUrl}${form}`, { form: { ...body, _csrf: csrf! }, headers: origin, maxRedirects: 0 })).status()]);
+        seen.push([
+          `POST ${form}`,
+          (
+            await page.request.post(`${api.baseUrl}${form}`, {
+              form: { ...body, _csrf: csrf! },
+              headers: origin,
+              maxRedirects: 0,
+            })
+          ).status(),
+        ]);
       }
       // The journey's items: their edit forms and actions are refused too.
-      for (const form of [`/console/services/${made.service}/edit`, `/console/metrics/${made.metric}/edit`]) seen.push([`GET ${form}`, (await page.goto(`${api.baseUrl}${form}`))?.status()]);
-      const post = (p: string, body: Record<string, string>) => page.request.post(`${api.baseUrl}${p}`, { form: { ...body, _csrf: csrf! }, headers: origin, maxRedirects: 0 });
-      seen.push(['POST metric test', (await post('/console/metrics/new', { _action: 'test', source_type: 'http', 'source_config.url': targetUrl })).status()]);
-      seen.push(['POST status page edit', (await post(`/console/status-pages/${made.statusPage}`, { title: 'Hijacked', subdomain: SUBDOMAIN, _op: 'save' })).status()]);
-      seen.push(['POST incident message', (await post(`/console/incidents/${made.incident}/message`, { type: 'Update', body: 'Hijacked' })).status()]);
+      for (const form of [`/console/services/${made.service}/edit`, `/console/metrics/${made.metric}/edit`])
+        seen.push([`GET ${form}`, (await page.goto(`${api.baseUrl}${form}`))?.status()]);
+      const post = (p: string, body: Record<string, string>) =>
+        page.request.post(`${api.baseUrl}${p}`, { form: { ...body, _csrf: csrf! }, headers: origin, maxRedirects: 0 });
+      seen.push([
+        'POST metric test',
+        (
+          await post('/console/metrics/new', { _action: 'test', source_type: 'http', 'source_config.url': targetUrl })
+        ).status(),
+      ]);
+      seen.push([
+        'POST status page edit',
+        (
+          await post(`/console/status-pages/${made.statusPage}`, {
+            title: 'Hijacked',
+            subdomain: SUBDOMAIN,
+            _op: 'save',
+          })
+        ).status(),
+      ]);
+      seen.push([
+        'POST incident message',
+        (await post(`/console/incidents/${made.incident}/message`, { type: 'Update', body: 'Hijacked' })).status(),
+      ]);
       seen.push(['POST incident resolve', (await post(`/console/incidents/${made.incident}/resolve`, {})).status()]);
 
       // Reading is allowed: the status page without its form, the incident without its actions.
@@ -445,7 +568,11 @@ describe('from an empty organization to a live status page, in the browser', () 
       await page.goto(`${api.baseUrl}/console/services/new`);
       await page.screenshot({ path: path.join(ARTIFACTS, `refused-${role}.png`) });
 
-      const refusedForms = lists.flatMap(([, , button, form]) => [[button, 0], [`GET ${form}`, 403], [`POST ${form}`, 403]]);
+      const refusedForms = lists.flatMap(([, , button, form]) => [
+        [button, 0],
+        [`GET ${form}`, 403],
+        [`POST ${form}`, 403],
+      ]);
       expect(seen).toEqual([
         ...refusedForms,
         [`GET /console/services/${made.service}/edit`, 403],
@@ -458,9 +585,15 @@ describe('from an empty organization to a live status page, in the browser', () 
         ['incident Post message', 0],
       ]);
       // Nothing changed behind the refusals.
-      expect((await api.request('GET', '/v1/services', { key: org.key })).body.items.map((s: { name: string }) => s.name)).toEqual([SERVICE]);
-      expect((await api.request('GET', `/v1/status-pages/${made.statusPage}`, { key: org.key })).body.title).toBe(PAGE_TITLE);
-      expect((await api.request('GET', `/v1/incidents/${made.incident}`, { key: org.key })).body.state).toBe('published');
+      expect(
+        (await api.request('GET', '/v1/services', { key: org.key })).body.items.map((s: { name: string }) => s.name),
+      ).toEqual([SERVICE]);
+      expect((await api.request('GET', `/v1/status-pages/${made.statusPage}`, { key: org.key })).body.title).toBe(
+        PAGE_TITLE,
+      );
+      expect((await api.request('GET', `/v1/incidents/${made.incident}`, { key: org.key })).body.state).toBe(
+        'published',
+      );
       await context.close();
       expect(errors).toEqual([]);
     }, 90_000);
@@ -468,7 +601,18 @@ describe('from an empty organization to a live status page, in the browser', () 
 
   it('every console page of the journey passes the page checks (axe, 390 px, no console errors)', async () => {
     expect(pageProblems).toEqual([]);
-    expect(checkedPages).toEqual(['overview (empty)', 'new service form', 'services', 'new metric form', 'metric', 'overview', 'new status page form', 'status page', 'new incident form', 'incident']);
+    expect(checkedPages).toEqual([
+      'overview (empty)',
+      'new service form',
+      'services',
+      'new metric form',
+      'metric',
+      'overview',
+      'new status page form',
+      'status page',
+      'new incident form',
+      'incident',
+    ]);
     expect(checkerErrors).toEqual([]);
     await operator.context.close();
     expect(operator.errors).toEqual([]);

@@ -16,13 +16,25 @@ import { signedInClient } from '../support/console-browser';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
-declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null; textContent: string | null; getBoundingClientRect(): { left: number; right: number; width: number } }> };
+declare const document: {
+  documentElement: { scrollWidth: number; clientWidth: number };
+  querySelectorAll(s: string): ArrayLike<{
+    getAttribute(n: string): string | null;
+    textContent: string | null;
+    getBoundingClientRect(): { left: number; right: number; width: number };
+  }>;
+};
 declare const window: { innerWidth: number };
 declare function getComputedStyle(el: never, pseudo: string): { content: string };
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/console');
 const PHONE = { width: 390, height: 844 };
-const HEARTBEAT = { healthy_operation: 'under', healthy_value: 500, unhealthy_operation: 'over', unhealthy_value: 2000 };
+const HEARTBEAT = {
+  healthy_operation: 'under',
+  healthy_value: 500,
+  unhealthy_operation: 'over',
+  unhealthy_value: 2000,
+};
 
 let api: ApiHarness;
 let smtp: SmtpSink;
@@ -37,12 +49,32 @@ beforeAll(async () => {
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
   [api, browser] = await Promise.all([startApi({ console: { mail: mailer } }), launchBrowser()]);
   org = await orgWithKeys(api, { services: ['Checkout API with a long name that wraps on phones', 'Search'] as const });
-  const metric = (await org.call('POST', '/v1/metrics', { service_id: org.services['Checkout API with a long name that wraps on phones'], name: 'Checkout latency', source_type: 'heartbeat', source_config: {}, thresholds: HEARTBEAT, unit: 'ms' })).body.id;
+  const metric = (
+    await org.call('POST', '/v1/metrics', {
+      service_id: org.services['Checkout API with a long name that wraps on phones'],
+      name: 'Checkout latency',
+      source_type: 'heartbeat',
+      source_config: {},
+      thresholds: HEARTBEAT,
+      unit: 'ms',
+    })
+  ).body.id;
   const now = Date.now();
-  const rows = [40, 20, 3, 2, 1].map((daysAgo, i) => ({ metricId: metric, sampledAt: new Date(now - daysAgo * 86_400_000 - (i === 2 ? 0 : 3_600_000)), value: 100 + i * 40, status: i === 3 ? 'unhealthy' : 'healthy', reason: null }));
+  const rows = [40, 20, 3, 2, 1].map((daysAgo, i) => ({
+    metricId: metric,
+    sampledAt: new Date(now - daysAgo * 86_400_000 - (i === 2 ? 0 : 3_600_000)),
+    value: 100 + i * 40,
+    status: i === 3 ? 'unhealthy' : 'healthy',
+    reason: null,
+  }));
   rows.push({ metricId: metric, sampledAt: new Date(now - 600_000), value: 180, status: 'healthy', reason: null });
   await commitSamples(api.orm.em.fork() as EntityManager, org.id, rows, new Date());
-  await org.call('POST', '/v1/incidents', { title: 'Checkout is slow for some card payments in Europe', severity: 'major', affected_services: [org.services['Checkout API with a long name that wraps on phones']], publish: true });
+  await org.call('POST', '/v1/incidents', {
+    title: 'Checkout is slow for some card payments in Europe',
+    severity: 'major',
+    affected_services: [org.services['Checkout API with a long name that wraps on phones']],
+    publish: true,
+  });
   const client = await signedInClient(api, smtp, org.id, 'phone@narrow.test', 'operator');
   cookie = client.cookie;
 }, 120_000);
@@ -71,16 +103,40 @@ describe('the console at 390 px (issue 27)', () => {
     const { context, page, errors } = await phonePage('Asia/Tokyo');
     const res = await page.goto(`${api.baseUrl}/console`);
     expect(res?.status()).toBe(200);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     // Cards: the header row is hidden, each cell shows its column's name.
-    expect(await page.locator('.table-wrap thead').first().evaluate((el) => (el as unknown as { offsetHeight: number }).offsetHeight)).toBeLessThanOrEqual(1);
-    expect(await page.locator('td[data-label="Status"]').first().evaluate((el) => getComputedStyle(el as never, '::before').content)).toBe('"Status"');
+    expect(
+      await page
+        .locator('.table-wrap thead')
+        .first()
+        .evaluate((el) => (el as unknown as { offsetHeight: number }).offsetHeight),
+    ).toBeLessThanOrEqual(1);
+    expect(
+      await page
+        .locator('td[data-label="Status"]')
+        .first()
+        .evaluate((el) => getComputedStyle(el as never, '::before').content),
+    ).toBe('"Status"');
     // The last bar is today's and is drawn inside the row, at its right edge.
     const today = new Date().toISOString().slice(0, 10);
     const bars = await page.evaluate(() =>
       Array.from(document.querySelectorAll('.bars')).map((b) => {
-        const last = (b as unknown as { querySelector(s: string): { getAttribute(n: string): string | null; getBoundingClientRect(): { right: number } } }).querySelector('rect:last-of-type')!;
-        return { last: last.getAttribute('data-last'), right: last.getBoundingClientRect().right, boxRight: b.getBoundingClientRect().right, innerWidth: window.innerWidth };
+        const last = (
+          b as unknown as {
+            querySelector(s: string): {
+              getAttribute(n: string): string | null;
+              getBoundingClientRect(): { right: number };
+            };
+          }
+        ).querySelector('rect:last-of-type')!;
+        return {
+          last: last.getAttribute('data-last'),
+          right: last.getBoundingClientRect().right,
+          boxRight: b.getBoundingClientRect().right,
+          innerWidth: window.innerWidth,
+        };
       }),
     );
     expect(bars.length).toBeGreaterThan(0);
@@ -90,7 +146,9 @@ describe('the console at 390 px (issue 27)', () => {
       expect(b.right).toBeLessThanOrEqual(b.innerWidth);
     }
     // console.js: no zone chosen, so times read in the browser's zone (Tokyo), naming it.
-    const zoned = await page.evaluate(() => Array.from(document.querySelectorAll('time[datetime]')).map((t) => [t.getAttribute('data-zone'), t.textContent]));
+    const zoned = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('time[datetime]')).map((t) => [t.getAttribute('data-zone'), t.textContent]),
+    );
     expect(zoned.length).toBeGreaterThan(0);
     for (const [zone, text] of zoned) {
       expect(zone).toBe('Asia/Tokyo');
@@ -103,9 +161,13 @@ describe('the console at 390 px (issue 27)', () => {
 
   it('shows a service page with its chart without horizontal scrolling', async () => {
     const { context, page, errors } = await phonePage('UTC');
-    const res = await page.goto(`${api.baseUrl}/console/services/${org.services['Checkout API with a long name that wraps on phones']}?range=30d`);
+    const res = await page.goto(
+      `${api.baseUrl}/console/services/${org.services['Checkout API with a long name that wraps on phones']}?range=30d`,
+    );
     expect(res?.status()).toBe(200);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     const chart = await page.locator('figure.chart > svg').boundingBox();
     expect(chart!.x).toBeGreaterThanOrEqual(0);
     expect(chart!.x + chart!.width).toBeLessThanOrEqual(PHONE.width);
@@ -115,13 +177,22 @@ describe('the console at 390 px (issue 27)', () => {
     await context.close();
   }, 60_000);
 
-  it('shows times in the zone the user chose, not the browser\'s', async () => {
-    const setZone = (zone: string | null) => api.orm.em.fork().getConnection().execute('update console_users set time_zone = ? where email = ?', [zone, 'phone@narrow.test']);
+  it("shows times in the zone the user chose, not the browser's", async () => {
+    const setZone = (zone: string | null) =>
+      api.orm.em
+        .fork()
+        .getConnection()
+        .execute('update console_users set time_zone = ? where email = ?', [zone, 'phone@narrow.test']);
     await setZone('Europe/Berlin');
     try {
       const { context, page, errors } = await phonePage('Asia/Tokyo');
       expect((await page.goto(`${api.baseUrl}/console/incidents`))?.status()).toBe(200);
-      const zoned = await page.evaluate(() => Array.from(document.querySelectorAll('time[datetime]')).map((t) => [t.getAttribute('data-zone'), t.textContent]));
+      const zoned = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('time[datetime]')).map((t) => [
+          t.getAttribute('data-zone'),
+          t.textContent,
+        ]),
+      );
       expect(zoned.length).toBeGreaterThan(0);
       // Rendered in the chosen zone by the server, or rewritten into it by console.js: never the browser's.
       for (const [zone, text] of zoned) {

@@ -22,7 +22,17 @@ import { temporalMetricScheduler } from '../../src/temporal/metric-schedules';
 import { type ApiHarness, type HttpResult, type TestOrg, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
 import { signInPathFromMail } from '../support/console-browser';
-import { LAYOUT_RULES, NARROW_WIDTH, type Violation, collectConsoleErrors, findClippedControls, hasHorizontalScroll, hiddenElements, logPageTiming, runAxe } from '../support/console-page-checks';
+import {
+  LAYOUT_RULES,
+  NARROW_WIDTH,
+  type Violation,
+  collectConsoleErrors,
+  findClippedControls,
+  hasHorizontalScroll,
+  hiddenElements,
+  logPageTiming,
+  runAxe,
+} from '../support/console-page-checks';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
@@ -57,14 +67,48 @@ const call = (method: string, path: string, body?: unknown) => ok(api.request(me
 async function seed(): Promise<void> {
   const checkout = (await call('POST', '/v1/services', { name: 'Checkout API' })).body.id;
   const search = (await call('POST', '/v1/services', { name: 'Search' })).body.id;
-  const metric = (await call('POST', '/v1/metrics', { service_id: checkout, name: 'availability', source_type: 'manual', source_config: {} })).body.id;
-  await call('POST', '/v1/slos', { name: 'Checkout availability', metric_id: metric, objective: '99.9', window: { kind: 'rolling', days: 30 }, no_data: 'excluded', maintenance: 'counted' });
-  const incident = (await call('POST', '/v1/incidents', { title: 'Checkout errors', affected_services: [checkout] })).body.id;
+  const metric = (
+    await call('POST', '/v1/metrics', {
+      service_id: checkout,
+      name: 'availability',
+      source_type: 'manual',
+      source_config: {},
+    })
+  ).body.id;
+  await call('POST', '/v1/slos', {
+    name: 'Checkout availability',
+    metric_id: metric,
+    objective: '99.9',
+    window: { kind: 'rolling', days: 30 },
+    no_data: 'excluded',
+    maintenance: 'counted',
+  });
+  const incident = (await call('POST', '/v1/incidents', { title: 'Checkout errors', affected_services: [checkout] }))
+    .body.id;
   await call('POST', `/v1/incidents/${incident}/publish`);
-  await call('POST', '/v1/maintenances', { title: 'Database upgrade', affected_services: [search], scheduled_start_at: new Date(Date.now() + 24 * HOUR).toISOString(), scheduled_end_at: new Date(Date.now() + 26 * HOUR).toISOString() });
-  await call('POST', '/v1/change-events', { kind: 'deploy', title: 'Checkout API 4.2.0', service_ids: [checkout], actor: 'github-actions[bot]', links: [{ label: 'Pipeline', url: 'https://ci.example.com/run/1' }] });
-  await call('POST', '/v1/status-pages', { subdomain: `a11y-${run}`, title: 'Acme status', groups: [{ name: null, components: [{ kind: 'service', id: checkout }] }] });
-  await call('POST', '/v1/webhooks', { url: 'https://hooks.example.com/vigil', event_types: ['incident.created'], description: 'Pager bridge' });
+  await call('POST', '/v1/maintenances', {
+    title: 'Database upgrade',
+    affected_services: [search],
+    scheduled_start_at: new Date(Date.now() + 24 * HOUR).toISOString(),
+    scheduled_end_at: new Date(Date.now() + 26 * HOUR).toISOString(),
+  });
+  await call('POST', '/v1/change-events', {
+    kind: 'deploy',
+    title: 'Checkout API 4.2.0',
+    service_ids: [checkout],
+    actor: 'github-actions[bot]',
+    links: [{ label: 'Pipeline', url: 'https://ci.example.com/run/1' }],
+  });
+  await call('POST', '/v1/status-pages', {
+    subdomain: `a11y-${run}`,
+    title: 'Acme status',
+    groups: [{ name: null, components: [{ kind: 'service', id: checkout }] }],
+  });
+  await call('POST', '/v1/webhooks', {
+    url: 'https://hooks.example.com/vigil',
+    event_types: ['incident.created'],
+    description: 'Pager bridge',
+  });
   await call('POST', '/v1/agents', { name: `edge-${run}` });
   const customer = (await call('POST', '/v1/customers', { name: 'Globex', contact_email: 'ops@globex.test' })).body.id;
   await call('POST', '/v1/contracts', {
@@ -79,21 +123,85 @@ async function seed(): Promise<void> {
     credit_terms: { type: 'tiered', steps: [{ below_pct: '99.99', credit_pct: '10' }], maintenance_notice_hours: 48 },
     billing_email: 'billing@globex.test',
   });
-  const channel = (await call('POST', '/v1/notification-channels', { name: '#ops-alerts', type: 'slack', url: 'https://hooks.slack.example/services/T0/B0/x' })).body.id;
-  const schedule = (
-    await call('POST', '/v1/on-call/schedules', { name: 'Checkout primary', timezone: 'Europe/Berlin', layers: [{ name: 'Primary', rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [OWNER] } }] })
+  const channel = (
+    await call('POST', '/v1/notification-channels', {
+      name: '#ops-alerts',
+      type: 'slack',
+      url: 'https://hooks.slack.example/services/T0/B0/x',
+    })
   ).body.id;
-  const policy = (await call('POST', '/v1/escalation-policies', { name: 'Checkout escalation', levels: [{ delay_minutes: 10, targets: [{ type: 'channel', id: channel }] }, { delay_minutes: 30, targets: [{ type: 'schedule', id: schedule }] }] })).body.id;
-  const rule = (await call('POST', '/v1/alert-rules', { name: 'Checkout down', kind: 'service_status', subject_id: checkout, severity: 'critical', escalation_policy_id: policy })).body.id;
-  await call('POST', '/v1/silences', { rule_ids: [rule], ends_at: new Date(Date.now() + HOUR).toISOString(), reason: 'Database migration' });
+  const schedule = (
+    await call('POST', '/v1/on-call/schedules', {
+      name: 'Checkout primary',
+      timezone: 'Europe/Berlin',
+      layers: [
+        {
+          name: 'Primary',
+          rotation: { kind: 'weekly', handoff_time: '09:00', starts_on: '2026-01-05', participants: [OWNER] },
+        },
+      ],
+    })
+  ).body.id;
+  const policy = (
+    await call('POST', '/v1/escalation-policies', {
+      name: 'Checkout escalation',
+      levels: [
+        { delay_minutes: 10, targets: [{ type: 'channel', id: channel }] },
+        { delay_minutes: 30, targets: [{ type: 'schedule', id: schedule }] },
+      ],
+    })
+  ).body.id;
+  const rule = (
+    await call('POST', '/v1/alert-rules', {
+      name: 'Checkout down',
+      kind: 'service_status',
+      subject_id: checkout,
+      severity: 'critical',
+      escalation_policy_id: policy,
+    })
+  ).body.id;
+  await call('POST', '/v1/silences', {
+    rule_ids: [rule],
+    ends_at: new Date(Date.now() + HOUR).toISOString(),
+    reason: 'Database migration',
+  });
   const em = api.orm.em.fork();
   const now = new Date();
   const alert = em.create(AlertSchema, {
-    id: randomUUID(), organization: org.id, rule, subjectKind: 'service', subjectId: checkout, subjectName: 'Checkout API',
-    workflowId: `alert:${rule}:${checkout}`, state: 'triggered', severity: 'critical', title: 'Checkout API is unhealthy', summary: 'Checkout API (service) is unhealthy.',
-    level: 1, triggerCount: 1, suppressedBy: null, snoozedUntil: null, triggeredAt: now, lastTriggeredAt: now, acknowledgedAt: null, acknowledgedBy: null, resolvedAt: null, resolvedBy: null, createdAt: now, updatedAt: now,
+    id: randomUUID(),
+    organization: org.id,
+    rule,
+    subjectKind: 'service',
+    subjectId: checkout,
+    subjectName: 'Checkout API',
+    workflowId: `alert:${rule}:${checkout}`,
+    state: 'triggered',
+    severity: 'critical',
+    title: 'Checkout API is unhealthy',
+    summary: 'Checkout API (service) is unhealthy.',
+    level: 1,
+    triggerCount: 1,
+    suppressedBy: null,
+    snoozedUntil: null,
+    triggeredAt: now,
+    lastTriggeredAt: now,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    resolvedAt: null,
+    resolvedBy: null,
+    createdAt: now,
+    updatedAt: now,
   });
-  em.create(AlertTimelineEntrySchema, { id: randomUUID(), organization: org.id, alert: alert.id, key: 'triggered', at: now, kind: 'triggered', actor: null, detail: { status: 'unhealthy', severity: 'critical' } });
+  em.create(AlertTimelineEntrySchema, {
+    id: randomUUID(),
+    organization: org.id,
+    alert: alert.id,
+    key: 'triggered',
+    at: now,
+    kind: 'triggered',
+    actor: null,
+    detail: { status: 'unhealthy', severity: 'critical' },
+  });
   await em.flush();
 }
 
@@ -139,7 +247,11 @@ let refusalExpected = false;
 function routePattern(pathname: string): string {
   return pathname
     .split('/')
-    .map((s) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || /^[A-Za-z0-9_-]{24,}$/.test(s) ? ':id' : s))
+    .map((s) =>
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || /^[A-Za-z0-9_-]{24,}$/.test(s)
+        ? ':id'
+        : s,
+    )
     .join('/');
 }
 
@@ -158,7 +270,8 @@ async function problemsAt(label: string, rules?: readonly string[]): Promise<str
   if (await hasHorizontalScroll(page)) out.push(`${label}: scrolls sideways`);
   for (const c of await findClippedControls(page)) out.push(`${label}: clipped control ${c}`);
   const violations: Violation[] = await runAxe(page, rules);
-  for (const v of violations) out.push(`${label}: axe ${v.impact} ${v.rule} (${v.help}) on ${v.elements.slice(0, 4).join(' | ')}`);
+  for (const v of violations)
+    out.push(`${label}: axe ${v.impact} ${v.rule} (${v.help}) on ${v.elements.slice(0, 4).join(' | ')}`);
   return out;
 }
 
@@ -197,9 +310,22 @@ describe('every console page', () => {
       problems.push(...(await problemsAt(`${pattern} @${NARROW_WIDTH}`, sameElements ? LAYOUT_RULES : undefined)));
       problems.push(...consoleErrors.slice(errorsBefore).map((e) => `${pattern}: ${e}`));
     }
-    process.stderr.write(`[console-page] crawled ${visited.length} pages: ${visited.join(' ')}; every axe rule again at ${NARROW_WIDTH} px on ${narrowFull.length} (other elements rendered there): ${narrowFull.join(' ') || '-'}\n`);
+    process.stderr.write(
+      `[console-page] crawled ${visited.length} pages: ${visited.join(' ')}; every axe rule again at ${NARROW_WIDTH} px on ${narrowFull.length} (other elements rendered there): ${narrowFull.join(' ') || '-'}\n`,
+    );
     // The crawl reached the areas of the navigation and the detail pages of what was seeded.
-    for (const area of ['/console/incidents/:id', '/console/maintenances/:id', '/console/metrics/:id', '/console/status-pages', '/console/webhooks', '/console/alerts/:id', '/console/change-events', '/console/agents', '/console/customers', '/console/contracts']) {
+    for (const area of [
+      '/console/incidents/:id',
+      '/console/maintenances/:id',
+      '/console/metrics/:id',
+      '/console/status-pages',
+      '/console/webhooks',
+      '/console/alerts/:id',
+      '/console/change-events',
+      '/console/agents',
+      '/console/customers',
+      '/console/contracts',
+    ]) {
       expect(visited).toContain(area);
     }
     expect(problems).toEqual([]);
@@ -254,7 +380,10 @@ describe('a refused form', () => {
     await title.fill('   ');
     refusalExpected = true;
     const errorsBefore = consoleErrors.length;
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), title.press('Enter')]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      title.press('Enter'),
+    ]);
     expect(answer.status()).toBe(400);
     const summary = page.getByRole('alert').filter({ hasText: 'Fix 1 problem to continue' });
     await summary.waitFor();

@@ -39,7 +39,9 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <console@vigil.test>', outboxDir: '/nonexistent' });
   [api, browser] = await Promise.all([startApi({ console: { mail: mailer } }), launchBrowser()]);
-  org = await orgWithKeys(api, { services: ['Checkout API for card payments in the European Union', 'Search'] as const });
+  org = await orgWithKeys(api, {
+    services: ['Checkout API for card payments in the European Union', 'Search'] as const,
+  });
   const service = org.services['Checkout API for card payments in the European Union'];
   const metric = await org.call('POST', '/v1/metrics', {
     service_id: service,

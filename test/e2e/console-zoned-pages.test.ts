@@ -46,23 +46,43 @@ beforeAll(async () => {
       name: 'Checkout latency',
       source_type: 'heartbeat',
       source_config: {},
-      thresholds: { healthy_operation: 'under', healthy_value: 500, unhealthy_operation: 'over', unhealthy_value: 2000 },
+      thresholds: {
+        healthy_operation: 'under',
+        healthy_value: 500,
+        unhealthy_operation: 'over',
+        unhealthy_value: 2000,
+      },
       unit: 'ms',
     })
   ).id;
   const now = Date.now();
   // Two flips (healthy → unhealthy → healthy), so the metric's page lists status flips with their times.
-  const rows = [3, 2, 1].map((hoursAgo, i) => ({ metricId: ids.metric, sampledAt: new Date(now - hoursAgo * 3_600_000), value: i === 1 ? 3000 : 100, status: i === 1 ? 'unhealthy' : 'healthy', reason: null }));
+  const rows = [3, 2, 1].map((hoursAgo, i) => ({
+    metricId: ids.metric,
+    sampledAt: new Date(now - hoursAgo * 3_600_000),
+    value: i === 1 ? 3000 : 100,
+    status: i === 1 ? 'unhealthy' : 'healthy',
+    reason: null,
+  }));
   await commitSamples(api.orm.em.fork() as EntityManager, org.id, rows, new Date());
   await ok('POST', '/v1/status-pages', { subdomain: 'zoned-times', title: 'Acme status' });
-  await ok('POST', '/v1/webhooks', { url: 'https://hooks.example.com/vigil/listed', event_types: ['incident.created'] });
+  await ok('POST', '/v1/webhooks', {
+    url: 'https://hooks.example.com/vigil/listed',
+    event_types: ['incident.created'],
+  });
   ids.customer = (await ok('POST', '/v1/customers', { name: 'Globex' })).id;
   const agent = await ok('POST', '/v1/agents', { name: 'eu-west edge' });
   await ok('POST', `/v1/agents/${agent.id}/revoke`);
   await ok('POST', '/v1/agents', { name: 'us-east edge' });
-  for (const [role, email] of [['viewer', 'viewer@berlin.test'], ['operator', 'operator@berlin.test']] as const) {
+  for (const [role, email] of [
+    ['viewer', 'viewer@berlin.test'],
+    ['operator', 'operator@berlin.test'],
+  ] as const) {
     cookies[role] = (await signedInClient(api, smtp, org.id, email, role)).cookie;
-    await api.orm.em.fork().getConnection().execute('update console_users set time_zone = ? where email = ?', [ZONE, email]);
+    await api.orm.em
+      .fork()
+      .getConnection()
+      .execute('update console_users set time_zone = ? where email = ?', [ZONE, email]);
   }
 }, 120_000);
 
@@ -75,7 +95,11 @@ afterAll(async () => {
 
 /** A browser in New York without script, signed in as `role` (a Berlin user). */
 async function reader(role: 'viewer' | 'operator'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: BROWSER_ZONE, javaScriptEnabled: false });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    timezoneId: BROWSER_ZONE,
+    javaScriptEnabled: false,
+  });
   const cookie = cookies[role];
   const eq = cookie.indexOf('=');
   await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: api.baseUrl }]);
@@ -84,18 +108,32 @@ async function reader(role: 'viewer' | 'operator'): Promise<{ context: BrowserCo
 
 /** Each `<time>` of the page: its instant and its text. */
 async function timesOf(page: Page): Promise<{ iso: string; text: string }[]> {
-  return page.locator('main time[datetime]').evaluateAll((els) => els.map((el) => ({ iso: el.getAttribute('datetime') ?? '', text: (el.textContent ?? '').trim() })));
+  return page
+    .locator('main time[datetime]')
+    .evaluateAll((els) =>
+      els.map((el) => ({ iso: el.getAttribute('datetime') ?? '', text: (el.textContent ?? '').trim() })),
+    );
 }
 
 /** The page's times that are not its instant as read in Berlin, named so. */
 async function unzoned(page: Page): Promise<string[]> {
-  return (await timesOf(page)).filter((t) => !(t.text === formatInZone(t.iso, ZONE) && BERLIN_NAME.test(t.text))).map((t) => `${t.iso} shown as "${t.text}"`);
+  return (await timesOf(page))
+    .filter((t) => !(t.text === formatInZone(t.iso, ZONE) && BERLIN_NAME.test(t.text)))
+    .map((t) => `${t.iso} shown as "${t.text}"`);
 }
 
 describe('times on the console pages that used to render UTC', () => {
-  it('are in the user\'s zone on status pages, metrics, customers, agents and webhooks, rendered by the server', async () => {
+  it("are in the user's zone on status pages, metrics, customers, agents and webhooks, rendered by the server", async () => {
     const { context, page } = await reader('viewer');
-    const pages = ['/console/status-pages', '/console/metrics', `/console/metrics/${ids.metric}`, '/console/customers', `/console/customers/${ids.customer}`, '/console/agents', '/console/webhooks'];
+    const pages = [
+      '/console/status-pages',
+      '/console/metrics',
+      `/console/metrics/${ids.metric}`,
+      '/console/customers',
+      `/console/customers/${ids.customer}`,
+      '/console/agents',
+      '/console/webhooks',
+    ];
     const seen: [string, number, string[]][] = [];
     for (const href of pages) {
       const res = await page.goto(`${api.baseUrl}${href}`);
@@ -111,7 +149,7 @@ describe('times on the console pages that used to render UTC', () => {
     await context.close();
   }, 60_000);
 
-  it('are in the user\'s zone on a webhook\'s page and where its secret is shown after creating and rotating it', async () => {
+  it("are in the user's zone on a webhook's page and where its secret is shown after creating and rotating it", async () => {
     const { context, page } = await reader('operator');
     await page.goto(`${api.baseUrl}/console/webhooks/new`);
     await page.getByLabel('URL', { exact: true }).fill('https://hooks.example.com/vigil/zoned');

@@ -49,10 +49,22 @@ async function signIn(page: Page, email: string): Promise<void> {
 describe('Create incident from a metric, in the console', () => {
   it('drafts plain words, keeps the evidence internal, edits the message, previews the email, publishes', async () => {
     const service = (await call('POST', '/v1/services', { name: 'Checkout' })).id;
-    const metric = (await call('POST', '/v1/metrics', { service_id: service, name: 'Checkout p99 probe', source_type: 'manual', source_config: {} })).id;
+    const metric = (
+      await call('POST', '/v1/metrics', {
+        service_id: service,
+        name: 'Checkout p99 probe',
+        source_type: 'manual',
+        source_config: {},
+      })
+    ).id;
     await call('POST', `/v1/metrics/${metric}/status`, { status: 'healthy' });
     await call('POST', `/v1/metrics/${metric}/status`, { status: 'unhealthy' });
-    await call('POST', '/v1/status-pages', { subdomain, title: 'Checkout Status', time_zone: 'Europe/Berlin', groups: [{ name: 'Shop', components: [{ kind: 'service', id: service }] }] });
+    await call('POST', '/v1/status-pages', {
+      subdomain,
+      title: 'Checkout Status',
+      time_zone: 'Europe/Berlin',
+      groups: [{ name: 'Shop', components: [{ kind: 'service', id: service }] }],
+    });
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -71,15 +83,21 @@ describe('Create incident from a metric, in the console', () => {
 
     // The message customers will read, and the evidence apart from it.
     const messages = page.locator('.incident-messages .message-body');
-    await expect(messages.first().innerText()).resolves.toMatch(/^We are investigating problems with Checkout since (\d{1,2} [A-Z][a-z]+, )?\d{2}:\d{2} (CET|CEST)\.$/);
+    await expect(messages.first().innerText()).resolves.toMatch(
+      /^We are investigating problems with Checkout since (\d{1,2} [A-Z][a-z]+, )?\d{2}:\d{2} (CET|CEST)\.$/,
+    );
     const note = await page.locator('[data-internal-note]').innerText();
     expect(note).toContain(`Metric Checkout p99 probe (${metric}) is unhealthy since`);
     expect(note).toContain('(was healthy)');
     expect(await messages.first().innerText()).not.toContain('Checkout p99 probe');
 
     // The subscriber email the publish would send, from the email renderer.
-    expect(await page.locator('[data-preview-subject]').innerText()).toBe('[Checkout Status] Investigating: Problems with Checkout');
-    expect(await page.locator('[data-preview-text]').innerText()).toContain('We are investigating problems with Checkout since');
+    expect(await page.locator('[data-preview-subject]').innerText()).toBe(
+      '[Checkout Status] Investigating: Problems with Checkout',
+    );
+    expect(await page.locator('[data-preview-text]').innerText()).toContain(
+      'We are investigating problems with Checkout since',
+    );
     expect(await page.locator('[data-preview-text]').innerText()).not.toContain('Checkout p99 probe');
 
     // Edit the message before publishing.
@@ -92,7 +110,9 @@ describe('Create incident from a metric, in the console', () => {
     expect(await page.locator('.incident-messages .message-body').first().innerText()).toBe(plain);
     await expect(page.locator('.incident-messages [data-edited]').first().innerText()).resolves.toMatch(/^edited /);
     await page.locator('.incident-messages summary', { hasText: 'Earlier versions (1)' }).click();
-    expect(await page.locator('.incident-messages li').first().innerText()).toContain('We are investigating problems with Checkout since');
+    expect(await page.locator('.incident-messages li').first().innerText()).toContain(
+      'We are investigating problems with Checkout since',
+    );
     expect(await page.locator('[data-preview-text]').innerText()).toContain(plain);
 
     await page.getByRole('button', { name: 'Publish' }).click();
@@ -104,7 +124,8 @@ describe('Create incident from a metric, in the console', () => {
     const html = (await pageRequest(api.baseUrl, subdomain, '/')).text;
     expect(html).toContain('Problems with Checkout');
     expect(html).toContain('We are investigating failed payments at checkout.');
-    for (const secret of ['Checkout p99 probe', metric, 'was healthy', note.slice(0, 40)]) expect(html).not.toContain(secret);
+    for (const secret of ['Checkout p99 probe', metric, 'was healthy', note.slice(0, 40)])
+      expect(html).not.toContain(secret);
     const detail = (await pageRequest(api.baseUrl, subdomain, `/incidents/${incidentId}`)).text;
     expect(detail).toContain('We are investigating failed payments at checkout.');
     expect(detail).not.toContain('Checkout p99 probe');

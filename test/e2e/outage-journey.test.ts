@@ -60,10 +60,12 @@ const errors: string[] = [];
 
 function startTarget(port = 0): Promise<void> {
   target = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
-  return new Promise<void>((r) => target.listen(port, '127.0.0.1', () => {
-    targetPort = (target.address() as AddressInfo).port;
-    r();
-  }));
+  return new Promise<void>((r) =>
+    target.listen(port, '127.0.0.1', () => {
+      targetPort = (target.address() as AddressInfo).port;
+      r();
+    }),
+  );
 }
 async function stopTarget(): Promise<void> {
   target.closeAllConnections();
@@ -120,7 +122,19 @@ async function both(name: string, p: Page = page): Promise<void> {
 
 /** A `datetime-local` value for `at` as a person in `zone` types it. */
 function localInput(at: Date, zone: string): string {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
 }
 
@@ -135,7 +149,8 @@ async function fillSlackChannel(name: string, url: string): Promise<void> {
 /** The Slack message's button URLs by label. */
 function slackButtons(body: any): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const block of body.blocks ?? []) for (const el of block.elements ?? []) if (el.type === 'button' && el.url) out[el.text.text] = el.url;
+  for (const block of body.blocks ?? [])
+    for (const el of block.elements ?? []) if (el.type === 'button' && el.url) out[el.text.text] = el.url;
   return out;
 }
 const slackText = (body: unknown) => JSON.stringify(body);
@@ -149,7 +164,8 @@ describe('an outage, as the people in it see it', () => {
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     await signInInBrowser({ page, baseUrl: api.baseUrl, smtp }, email);
-    const nav = (name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+    const nav = (name: string) =>
+      page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
     const flash = (text: string | RegExp) => page.getByRole('status').getByText(text).waitFor();
 
     await nav('Services');
@@ -184,17 +200,33 @@ describe('an outage, as the people in it see it', () => {
     // Alerting, in the order the checklist gives: a channel, a policy, a rule.
     await nav('Alerts');
     const checklist = page.getByRole('region', { name: 'Set up alerting in three steps' });
-    await checklist.getByRole('listitem').filter({ hasText: '1. A notification channel' }).getByRole('link', { name: 'Add one' }).click();
+    await checklist
+      .getByRole('listitem')
+      .filter({ hasText: '1. A notification channel' })
+      .getByRole('link', { name: 'Add one' })
+      .click();
     await fillSlackChannel('#ops', slack.url);
     await flash(/^Channel created/);
     await nav('Alerts');
-    await checklist.getByRole('listitem').filter({ hasText: '2. An escalation policy' }).getByRole('link', { name: 'Add one' }).click();
+    await checklist
+      .getByRole('listitem')
+      .filter({ hasText: '2. An escalation policy' })
+      .getByRole('link', { name: 'Add one' })
+      .click();
     await page.getByLabel('Name', { exact: true }).fill('Ops');
-    await page.getByRole('group', { name: 'Notification channels' }).first().getByRole('checkbox', { name: '#ops' }).check();
+    await page
+      .getByRole('group', { name: 'Notification channels' })
+      .first()
+      .getByRole('checkbox', { name: '#ops' })
+      .check();
     await page.getByRole('button', { name: 'Create policy' }).click();
     await flash(/Ops/);
     await nav('Alerts');
-    await checklist.getByRole('listitem').filter({ hasText: '3. An alert rule' }).getByRole('link', { name: 'Add one' }).click();
+    await checklist
+      .getByRole('listitem')
+      .filter({ hasText: '3. An alert rule' })
+      .getByRole('link', { name: 'Add one' })
+      .click();
     const kind = page.getByRole('form', { name: 'What raises the alert' });
     await kind.getByLabel('Raise an alert when').selectOption('metric_status');
     await kind.getByRole('button', { name: 'Show what it can watch' }).click();
@@ -218,9 +250,16 @@ describe('an outage, as the people in it see it', () => {
 
     // What the clicks made, as the API reads it.
     const rules = await ok('GET', '/v1/alert-rules');
-    expect(rules.items).toMatchObject([{ name: 'Storefront down', kind: 'metric_status', subject_id: metricId, enabled: true }]);
+    expect(rules.items).toMatchObject([
+      { name: 'Storefront down', kind: 'metric_status', subject_id: metricId, enabled: true },
+    ]);
     const metric = await ok('GET', `/v1/metrics/${metricId}`);
-    expect(metric).toMatchObject({ source_type: 'http', thresholds: null, interval_seconds: 5, source_config: { url: `http://127.0.0.1:${targetPort}/` } });
+    expect(metric).toMatchObject({
+      source_type: 'http',
+      thresholds: null,
+      interval_seconds: 5,
+      source_config: { url: `http://127.0.0.1:${targetPort}/` },
+    });
   }, 180_000);
 
   it('a monitor that is up: the console shows it healthy, with its agent by name', async () => {
@@ -242,7 +281,9 @@ describe('an outage, as the people in it see it', () => {
     expect(text).toContain(`http://127.0.0.1:${targetPort}/`);
     expect(text).toContain('TCP connection refused (ECONNREFUSED)');
     expect(text).toMatch(/so far/);
-    expect(Object.keys(slackButtons(message!.body))).toEqual(expect.arrayContaining(['Acknowledge', 'Resolve', 'Open alert']));
+    expect(Object.keys(slackButtons(message!.body))).toEqual(
+      expect.arrayContaining(['Acknowledge', 'Resolve', 'Open alert']),
+    );
 
     await page.goto(`${api.baseUrl}/console`);
     await page.locator('#open-alerts').waitFor();
@@ -287,11 +328,16 @@ describe('an outage, as the people in it see it', () => {
 
   it('a maintenance window is announced and started: the public page says maintenance, not a second outage', async () => {
     const start = new Date(Date.now() + 3_600_000);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Maintenance', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Maintenance', exact: true })
+      .click();
     await page.getByRole('link', { name: 'Schedule maintenance' }).click();
     await page.getByLabel('Title', { exact: true }).fill('Storefront restart');
     const startsAt = page.getByLabel(/^Starts at/);
-    const zone = /\(([^)]+)\)$/.exec((await page.locator(`label[for="${await startsAt.getAttribute('id')}"]`).innerText()).trim())![1]!;
+    const zone = /\(([^)]+)\)$/.exec(
+      (await page.locator(`label[for="${await startsAt.getAttribute('id')}"]`).innerText()).trim(),
+    )![1]!;
     await startsAt.fill(localInput(start, zone));
     await page.getByLabel(/^Ends at/).fill(localInput(new Date(start.getTime() + 3_600_000), zone));
     await page.getByRole('group', { name: 'Affected services' }).getByRole('checkbox', { name: 'Checkout' }).check();
@@ -317,7 +363,10 @@ describe('an outage, as the people in it see it', () => {
     await startTarget(targetPort);
     await page.goto(`${api.baseUrl}/console/metrics/${metricId}`);
     await page.locator('main dd .badge.healthy').first().waitFor({ timeout: OUTAGE_WAIT });
-    await eventually(async () => expect((await ok('GET', `/v1/alerts/${alertId}`)).state).toBe('resolved'), OUTAGE_WAIT);
+    await eventually(
+      async () => expect((await ok('GET', `/v1/alerts/${alertId}`)).state).toBe('resolved'),
+      OUTAGE_WAIT,
+    );
     const resolved = await eventually(async () => {
       const m = slack.requests.find((r) => slackText(r.body).includes('Resolved:'));
       expect(m).toBeDefined();
@@ -330,7 +379,11 @@ describe('an outage, as the people in it see it', () => {
     await page.getByRole('status').getByText('Incident resolved.').waitFor();
     const pub = await context.newPage();
     await pub.goto(`${pageBase()}/`);
-    expect(await pub.locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incidentId}"]`).count()).toBe(0);
+    expect(
+      await pub
+        .locator(`section[aria-labelledby="active-incidents"] article[data-incident-id="${incidentId}"]`)
+        .count(),
+    ).toBe(0);
     expect((await pub.locator('#overall-status').innerText()).trim()).toBe('All systems operational');
     await both('9-public-recovered', pub);
     await pub.close();

@@ -45,7 +45,11 @@ describe('VIGIL_LOCATIONS=… npm start', () => {
     };
     delete env.DATABASE_URL;
     delete env.TEMPORAL_ADDRESS;
-    const child: ChildProcess = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'src', 'cli', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'src', 'cli', 'start.ts')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
@@ -62,9 +66,13 @@ describe('VIGIL_LOCATIONS=… npm start', () => {
 
       const key = /^ {2}Dev API key:\s+(\S+)$/m.exec(out)?.[1];
       const list = async () => {
-        const res = await fetch(`http://127.0.0.1:${ports.api}/v1/locations`, { headers: { authorization: `Bearer ${key}` } });
+        const res = await fetch(`http://127.0.0.1:${ports.api}/v1/locations`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
         expect(res.status).toBe(200);
-        return ((await res.json()) as { items: { id: string; kind: string; status: string; label: string }[] }).items.filter((l) => l.kind === 'cloud');
+        return (
+          (await res.json()) as { items: { id: string; kind: string; status: string; label: string }[] }
+        ).items.filter((l) => l.kind === 'cloud');
       };
       const cloud = await eventually(async () => {
         const items = await list();

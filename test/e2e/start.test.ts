@@ -33,7 +33,11 @@ async function startStack(ports: { api: number; temporal: number; ui: number }):
   };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'src', 'cli', 'start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'src', 'cli', 'start.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -51,7 +55,9 @@ async function startStack(ports: { api: number; temporal: number; ui: number }):
       reject(new Error(`start exited with ${code}:\n${out}`));
     });
   });
-  const banner = Object.fromEntries([...out.matchAll(/^ {2}([A-Za-z ]+):\s+(.+)$/gm)].map((m) => [m[1]!.trim(), m[2]!.trim()]));
+  const banner = Object.fromEntries(
+    [...out.matchAll(/^ {2}([A-Za-z ]+):\s+(.+)$/gm)].map((m) => [m[1]!.trim(), m[2]!.trim()]),
+  );
   return { child, output: () => out, banner };
 }
 
@@ -79,8 +85,12 @@ describe('npm start (the whole stack in one command)', () => {
     expect(key).toMatch(/^vgl_pub_/);
     // Issue 25: one probe location inside the worker, online.
     expect(first.banner['Probe location']).toMatch(/^local \("This machine", inside the worker/);
-    const locations = (await (await fetch(`${base}/v1/locations`, { headers: { authorization: `Bearer ${key}` } })).json()) as { items: unknown[] };
-    expect(locations.items).toEqual([expect.objectContaining({ id: 'local', label: 'This machine', kind: 'cloud', status: 'online' })]);
+    const locations = (await (
+      await fetch(`${base}/v1/locations`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { items: unknown[] };
+    expect(locations.items).toEqual([
+      expect.objectContaining({ id: 'local', label: 'This machine', kind: 'cloud', status: 'online' }),
+    ]);
 
     const services = await fetch(`${base}/v1/services`, { headers: { authorization: `Bearer ${key}` } });
     expect(services.status).toBe(200);
@@ -96,13 +106,20 @@ describe('npm start (the whole stack in one command)', () => {
     expect([used.status, used.headers.get('location')]).toEqual([303, '/console']);
     const cookie = used.headers.get('set-cookie')!.split(';')[0]!;
     const overview = await fetch(`${base}/console`, { headers: { cookie } });
-    expect([overview.status, await overview.text()]).toEqual([200, expect.stringContaining('owner@vigil.localhost (owner)')]);
+    expect([overview.status, await overview.text()]).toEqual([
+      200,
+      expect.stringContaining('owner@vigil.localhost (owner)'),
+    ]);
     expect((await fetch(signIn, { method: 'POST', redirect: 'manual' })).status).toBe(410);
 
     // A workflow run on the stack's own worker must still be there after a restart (SQLite under .data).
     const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
     const client = new Client({ connection });
-    const run = await client.workflow.start('housekeepingWorkflow', { taskQueue: 'vigil', workflowId: 'e2e-persisted', args: [] });
+    const run = await client.workflow.start('housekeepingWorkflow', {
+      taskQueue: 'vigil',
+      workflowId: 'e2e-persisted',
+      args: [],
+    });
     await run.result();
     await connection.close();
 

@@ -41,8 +41,15 @@ const agents: AgentProcess[] = [];
 
 beforeAll(async () => {
   h = await startTemporalHarness();
-  api = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal, { eagerClient: h.worker.eagerClient }), localProbeJobs: h.worker.localProbeJobs, probeTestExpiryMs: EXPIRY_MS });
-  shortApi = await startApi({ probeTestRunner: temporalProbeTestRunner(h.temporal), probeTestExpiryMs: SHORT_EXPIRY_MS });
+  api = await startApi({
+    probeTestRunner: temporalProbeTestRunner(h.temporal, { eagerClient: h.worker.eagerClient }),
+    localProbeJobs: h.worker.localProbeJobs,
+    probeTestExpiryMs: EXPIRY_MS,
+  });
+  shortApi = await startApi({
+    probeTestRunner: temporalProbeTestRunner(h.temporal),
+    probeTestExpiryMs: SHORT_EXPIRY_MS,
+  });
   org = await orgWithKeys(api, { plan: 'enterprise', services: ['Edge'] });
   target = http.createServer((req, res) => {
     const p = req.url ?? '/';
@@ -96,14 +103,22 @@ async function agentMetric(agentId: string, name: string): Promise<string> {
   return created.body.id;
 }
 
-const holdTest = (agentId: string, k: string) => ({ agent_id: agentId, source_type: 'http', source_config: { url: `${base}/hold/${k}`, timeout_ms: 25_000 }, wait_seconds: 0 });
+const holdTest = (agentId: string, k: string) => ({
+  agent_id: agentId,
+  source_type: 'http',
+  source_config: { url: `${base}/hold/${k}`, timeout_ms: 25_000 },
+  wait_seconds: 0,
+});
 
 describe('an agent that dies holding jobs', () => {
   it('hands the jobs to its next process, which runs each once before the deadline; its metrics resume', async () => {
     const a = await registerAgent(org, 'crashes');
     const first = await agentProcess(api, a.token);
     const metricId = await agentMetric(a.id, 'Depth (crashing agent)');
-    await eventually(async () => expect(await metric(metricId)).toMatchObject({ status: 'healthy', current_value: 5 }), 30_000);
+    await eventually(
+      async () => expect(await metric(metricId)).toMatchObject({ status: 'healthy', current_value: 5 }),
+      30_000,
+    );
 
     // The agent takes three jobs and hangs on them.
     holding = true;
@@ -147,15 +162,25 @@ describe('an agent that dies holding jobs', () => {
       expect(j).toMatchObject({ state: 'completed', claimedSession: second.session() });
       expect(j.requeuedAt).not.toBeNull();
     }
-    for (const p of posted) expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(p.job_id)).result()).toBe('finished');
+    for (const p of posted)
+      expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(p.job_id)).result()).toBe('finished');
     // A repeat of the result (the successor retrying, or the dead one's late answer) is accepted once only.
-    const again = await api.request('POST', `/v1/agent/jobs/${posted[0]!.job_id}/result`, { headers: { authorization: `Bearer ${a.token}` }, body: { outcome: { value: 1, unit: 'ms', reason: null, duration_ms: 1 } } });
+    const again = await api.request('POST', `/v1/agent/jobs/${posted[0]!.job_id}/result`, {
+      headers: { authorization: `Bearer ${a.token}` },
+      body: { outcome: { value: 1, unit: 'ms', reason: null, duration_ms: 1 } },
+    });
     expect(again.body).toEqual({ accepted: false });
     expect((await org.call('GET', posted[0]!.poll)).body.value).toBe(results[0]!.body.value);
 
     // The agent's scheduled metrics resume with the new process.
-    await eventually(async () => expect(Date.parse((await metric(metricId)).last_sample_at)).toBeGreaterThan(restartedAt), 20_000);
-    report('SIGKILL → first sample of the next process', Date.parse((await metric(metricId)).last_sample_at) - killedAt);
+    await eventually(
+      async () => expect(Date.parse((await metric(metricId)).last_sample_at)).toBeGreaterThan(restartedAt),
+      20_000,
+    );
+    report(
+      'SIGKILL → first sample of the next process',
+      Date.parse((await metric(metricId)).last_sample_at) - killedAt,
+    );
     expect(await metric(metricId)).toMatchObject({ status: 'healthy', current_value: 5, reason: null });
     await second.stop();
   }, 110_000);
@@ -166,7 +191,10 @@ describe('an agent that dies holding jobs', () => {
     const p = await agentProcess(shortApi, a.token);
     holding = true;
     const started = Date.now();
-    const posted = await o.call('POST', '/v1/metrics/test', { ...holdTest(a.id, 'b0'), source_config: { url: `${base}/hold/b0`, timeout_ms: 20_000 } });
+    const posted = await o.call('POST', '/v1/metrics/test', {
+      ...holdTest(a.id, 'b0'),
+      source_config: { url: `${base}/hold/b0`, timeout_ms: 20_000 },
+    });
     expect(posted.status).toBe(202);
     await eventually(async () => expect(hits.get('/hold/b0')).toBe(1), 5_000);
     await p.kill();
@@ -180,15 +208,24 @@ describe('an agent that dies holding jobs', () => {
     const took = Date.now() - started;
     report(`job held by a dead agent, nobody back → 504 (expiry ${SHORT_EXPIRY_MS} ms)`, took);
     expect(took).toBeGreaterThanOrEqual(SHORT_EXPIRY_MS - 1_000);
-    expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(posted.body.job_id)).result()).toBe('expired');
+    expect(await h.temporal.client.workflow.getHandle(probeTestWorkflowId(posted.body.job_id)).result()).toBe(
+      'expired',
+    );
     expect(answered.get('/hold/b0')).toBeUndefined();
   }, 60_000);
 
   it('puts a job back once at most, only for a new session, and never one already answered (protocol spoken by hand)', async () => {
     const a = await registerAgent(org, 'by hand');
     const as = { authorization: `Bearer ${a.token}` };
-    const beat = (session?: string) => api.request('POST', '/v1/agent/heartbeat', { headers: as, body: { version: '1.8.0', ...(session ? { session } : {}) } });
-    const poll = async (session: string) => (await api.request('GET', `/v1/agent/jobs?wait_seconds=2&session=${session}`, { headers: as })).body.jobs as { job_id: string }[];
+    const beat = (session?: string) =>
+      api.request('POST', '/v1/agent/heartbeat', {
+        headers: as,
+        body: { version: '1.8.0', ...(session ? { session } : {}) },
+      });
+    const poll = async (session: string) =>
+      (await api.request('GET', `/v1/agent/jobs?wait_seconds=2&session=${session}`, { headers: as })).body.jobs as {
+        job_id: string;
+      }[];
     const state = async (id: string) => api.orm.em.fork().findOneOrFail(ProbeTestJobSchema, id);
     expect((await beat('session-one')).status).toBe(200);
     const one = (await org.call('POST', '/v1/metrics/test', holdTest(a.id, 'c0'))).body.job_id;
@@ -199,7 +236,14 @@ describe('an agent that dies holding jobs', () => {
     await beat();
     expect((await state(one)).state).toBe('running');
     // The first process answered one of them before it died.
-    expect((await api.request('POST', `/v1/agent/jobs/${one}/result`, { headers: as, body: { error: { reason: 'agent_error' } } })).body).toEqual({ accepted: true });
+    expect(
+      (
+        await api.request('POST', `/v1/agent/jobs/${one}/result`, {
+          headers: as,
+          body: { error: { reason: 'agent_error' } },
+        })
+      ).body,
+    ).toEqual({ accepted: true });
     await beat('session-two');
     expect(await state(one)).toMatchObject({ state: 'failed', requeuedAt: null });
     expect(await state(two)).toMatchObject({ state: 'pending', claimedSession: null, requeuedAt: expect.any(Date) });
@@ -209,8 +253,12 @@ describe('an agent that dies holding jobs', () => {
     expect(await state(two)).toMatchObject({ state: 'running', claimedSession: 'session-two' });
     expect((await poll('session-three')).map((j) => j.job_id)).toEqual([]);
     const result = { outcome: { value: 3, unit: 'ms', reason: null, duration_ms: 3 } };
-    expect((await api.request('POST', `/v1/agent/jobs/${two}/result`, { headers: as, body: result })).body).toEqual({ accepted: true });
-    expect((await api.request('POST', `/v1/agent/jobs/${two}/result`, { headers: as, body: result })).body).toEqual({ accepted: false });
+    expect((await api.request('POST', `/v1/agent/jobs/${two}/result`, { headers: as, body: result })).body).toEqual({
+      accepted: true,
+    });
+    expect((await api.request('POST', `/v1/agent/jobs/${two}/result`, { headers: as, body: result })).body).toEqual({
+      accepted: false,
+    });
     expect((await org.call('GET', `/v1/metrics/test/${two}`)).body).toMatchObject({ value: 3 });
   }, 30_000);
 });
@@ -243,25 +291,46 @@ describe('an agent that reconnects with a clock 5 minutes off', () => {
       expect(lag).toBeLessThan(5_000 + 5_000);
       // Probe tests: expires_at is server time and the agent's job deadline uses its corrected
       // clock (uncorrected, an agent 5 min ahead would give the job 1 s and time out on /slow).
-      const res = await org.call('POST', '/v1/metrics/test', { agent_id: s.agent.id, source_type: 'http', source_config: { url: `${base}/slow?skew=${s.skew}` }, wait_seconds: 20 });
+      const res = await org.call('POST', '/v1/metrics/test', {
+        agent_id: s.agent.id,
+        source_type: 'http',
+        source_config: { url: `${base}/slow?skew=${s.skew}` },
+        wait_seconds: 20,
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ mode: 'agent', reason: null, unit: 'ms' });
       expect(res.body.value).toBeGreaterThanOrEqual(1_900);
     }
     // Nothing stored came from the future.
-    const ahead = await api.orm.em.getConnection().execute(`select count(*)::int as n from metric_samples where metric_id = any(?::uuid[]) and sampled_at > now() + interval '2 seconds'`, [`{${setups.map((s) => s.metricId).join(',')}}`]);
+    const ahead = await api.orm.em
+      .getConnection()
+      .execute(
+        `select count(*)::int as n from metric_samples where metric_id = any(?::uuid[]) and sampled_at > now() + interval '2 seconds'`,
+        [`{${setups.map((s) => s.metricId).join(',')}}`],
+      );
     expect(ahead).toEqual([{ n: 0 }]);
 
     // The silent-agent sweep: not silent while they run...
-    const sweep = (n: string) => h.temporal.client.workflow.execute(metricSweepWorkflow, { taskQueue: h.taskQueue, workflowId: `agent-faults-sweep-${n}-${Date.now()}` });
+    const sweep = (n: string) =>
+      h.temporal.client.workflow.execute(metricSweepWorkflow, {
+        taskQueue: h.taskQueue,
+        workflowId: `agent-faults-sweep-${n}-${Date.now()}`,
+      });
     await sweep('running');
     for (const s of setups) expect(await metric(s.metricId)).toMatchObject({ status: 'healthy', reason: null });
     // ...silent once they have been gone for over 3 intervals of their (server-time) last sample.
     await Promise.all(setups.map((s) => s.process.kill()));
-    const last = Math.max(...(await Promise.all(setups.map(async (s) => Date.parse((await metric(s.metricId)).last_sample_at)))));
+    const last = Math.max(
+      ...(await Promise.all(setups.map(async (s) => Date.parse((await metric(s.metricId)).last_sample_at)))),
+    );
     await sleep(Math.max(0, last + 3 * 5_000 + 1_500 - Date.now()));
     await sweep('silent');
-    for (const s of setups) expect(await metric(s.metricId)).toMatchObject({ status: 'no_data', reason: 'stale_agent_silent', current_value: null });
+    for (const s of setups)
+      expect(await metric(s.metricId)).toMatchObject({
+        status: 'no_data',
+        reason: 'stale_agent_silent',
+        current_value: null,
+      });
 
     // The server defends itself: a sample stamped 5 minutes ahead (an agent that does not correct)
     // is rejected with its reason and cannot revive a silent metric; one a few seconds ahead is fine.
@@ -270,7 +339,12 @@ describe('an agent that reconnects with a clock 5 minutes off', () => {
     const future = new Date(Date.now() + SKEW_MS).toISOString();
     const refused = await api.request('POST', '/v1/agent/samples', {
       headers: as,
-      body: { samples: [{ metric_id: s.metricId, sampled_at: future, value: 5 }, { metric_id: '00000000-0000-4000-8000-000000000000', sampled_at: new Date().toISOString(), value: 1 }] },
+      body: {
+        samples: [
+          { metric_id: s.metricId, sampled_at: future, value: 5 },
+          { metric_id: '00000000-0000-4000-8000-000000000000', sampled_at: new Date().toISOString(), value: 1 },
+        ],
+      },
     });
     expect(refused.body).toEqual({
       accepted: 0,
@@ -281,7 +355,10 @@ describe('an agent that reconnects with a clock 5 minutes off', () => {
       flips: 0,
     });
     expect(await metric(s.metricId)).toMatchObject({ status: 'no_data', reason: 'stale_agent_silent' });
-    const nearly = await api.request('POST', '/v1/agent/samples', { headers: as, body: { samples: [{ metric_id: s.metricId, sampled_at: new Date(Date.now() + 5_000).toISOString(), value: 5 }] } });
+    const nearly = await api.request('POST', '/v1/agent/samples', {
+      headers: as,
+      body: { samples: [{ metric_id: s.metricId, sampled_at: new Date(Date.now() + 5_000).toISOString(), value: 5 }] },
+    });
     expect(nearly.body).toMatchObject({ accepted: 1, rejected: [] });
     expect(await metric(s.metricId)).toMatchObject({ status: 'healthy', current_value: 5 });
   }, 110_000);

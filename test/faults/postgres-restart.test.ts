@@ -25,8 +25,14 @@ beforeAll(async () => {
   pg = await startOwnPostgres();
   // The harnesses read the database from here: point them at the server this test restarts.
   process.env.VIGIL_TEST_DATABASE_URL = pg.url;
-  h = await startTemporalHarness({ relay: true, webhookPolicy: { initialMs: 200, factor: 2, maxMs: 2_000, giveUpAfterMs: 120_000 } });
-  api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(h.temporal), webhookStarter: h.webhookStarter });
+  h = await startTemporalHarness({
+    relay: true,
+    webhookPolicy: { initialMs: 200, factor: 2, maxMs: 2_000, giveUpAfterMs: 120_000 },
+  });
+  api = await startApi({
+    maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
+    webhookStarter: h.webhookStarter,
+  });
   org = await orgWithKeys(api, { plan: 'enterprise' });
   rx = await startReceiver();
 }, 180_000);
@@ -96,7 +102,8 @@ describe('PostgreSQL restarted under API load', () => {
     const traffic = load(4);
     // Enough writes accepted before and after the restart for "nothing lost" to mean something,
     // counted rather than timed: a loaded machine answers fewer in a fixed sleep.
-    const acceptedSince = (t: number) => traffic.log.filter((e) => e.kind === 'write' && e.status === 201 && e.at >= t).length;
+    const acceptedSince = (t: number) =>
+      traffic.log.filter((e) => e.kind === 'write' && e.status === 201 && e.at >= t).length;
     await eventually(async () => expect(acceptedSince(0)).toBeGreaterThanOrEqual(12), 30_000, 100);
     const downAt = Date.now();
     await pg.stop();
@@ -109,7 +116,10 @@ describe('PostgreSQL restarted under API load', () => {
     // Recovered: the first write answered 201 after the server was back.
     const recoveredAt = await eventually(async () => {
       const ok = traffic.log.find((e) => e.kind === 'write' && e.status === 201 && e.at >= upAt);
-      if (!ok) throw new Error(`no write succeeded yet; since the restart: ${JSON.stringify(traffic.log.filter((e) => e.at >= upAt).slice(-6))}`);
+      if (!ok)
+        throw new Error(
+          `no write succeeded yet; since the restart: ${JSON.stringify(traffic.log.filter((e) => e.at >= upAt).slice(-6))}`,
+        );
       return ok.at + ok.ms;
     }, 30_000);
     await eventually(async () => expect(acceptedSince(upAt)).toBeGreaterThanOrEqual(12), 30_000, 100);
@@ -123,7 +133,9 @@ describe('PostgreSQL restarted under API load', () => {
 
     const whileDown = log.filter((e) => e.at >= stoppedAt && e.at + e.ms <= startingAt);
     const slowest = Math.max(...whileDown.map((e) => e.ms));
-    process.stderr.write(`[faults/postgres] while down: ${whileDown.length} requests, all answered within ${slowest} ms\n`);
+    process.stderr.write(
+      `[faults/postgres] while down: ${whileDown.length} requests, all answered within ${slowest} ms\n`,
+    );
     // Nothing but successes and 503 database_unavailable, always as problem+json with Retry-After.
     for (const e of log) {
       if (e.status < 300) continue;
@@ -142,10 +154,14 @@ describe('PostgreSQL restarted under API load', () => {
     const accepted = log.filter((e) => e.status === 201).map((e) => e.id!);
     expect(accepted.length).toBeGreaterThanOrEqual(24);
     for (const id of accepted) expect((await call('GET', `/v1/incidents/${id}`)).status).toBe(200);
-    await eventually(async () => {
-      const delivered = new Set(rx.received.filter((r) => r.status === 200).map((r) => JSON.parse(r.body).data.id));
-      expect(accepted.filter((id) => !delivered.has(id))).toEqual([]);
-    }, 60_000, 500);
+    await eventually(
+      async () => {
+        const delivered = new Set(rx.received.filter((r) => r.status === 200).map((r) => JSON.parse(r.body).data.id));
+        expect(accepted.filter((id) => !delivered.has(id))).toEqual([]);
+      },
+      60_000,
+      500,
+    );
 
     // The LISTEN connections are back: caches hear about changes again…
     await eventually(async () => expect(api.changeFeed.live).toBe(true), 15_000);
@@ -153,9 +169,16 @@ describe('PostgreSQL restarted under API load', () => {
     expect((await call('GET', '/v1/incidents?limit=1')).headers.get('x-ratelimit-limit')).toBe('5000');
     // …and the worker reaches the database again: a maintenance starts on time.
     const start = new Date(Date.now() + 2_000).toISOString();
-    const m = await call('POST', '/v1/maintenances', { title: 'After the restart', scheduled_start_at: start, scheduled_end_at: new Date(Date.now() + 60_000).toISOString() });
+    const m = await call('POST', '/v1/maintenances', {
+      title: 'After the restart',
+      scheduled_start_at: start,
+      scheduled_end_at: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect(m.status).toBe(201);
-    await eventually(async () => expect((await call('GET', `/v1/maintenances/${m.body.id}`)).body.state).toBe('in_progress'), 20_000);
+    await eventually(
+      async () => expect((await call('GET', `/v1/maintenances/${m.body.id}`)).body.state).toBe('in_progress'),
+      20_000,
+    );
   }, 180_000);
 
   it('answers 503 database_unavailable within 5 s when the database stalls (a lock on the rate-limit counters), and recovers when it clears', async () => {

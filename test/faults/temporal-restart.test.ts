@@ -10,7 +10,10 @@ import { getFreePort } from '../../src/launchers/free-port';
 import { type RunningTemporal, startTemporalDevServer } from '../../src/launchers/temporal-dev-server';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { temporalProbeTestRunner } from '../../src/temporal/probe-test-runner';
-import { type RetryingMaintenanceScheduler, retryingMaintenanceScheduler } from '../../src/usecases/maintenances/retrying-scheduler';
+import {
+  type RetryingMaintenanceScheduler,
+  retryingMaintenanceScheduler,
+} from '../../src/usecases/maintenances/retrying-scheduler';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { testLinkKey } from '../support/env';
@@ -81,7 +84,11 @@ beforeAll(async () => {
     relay: true,
     webhookPolicy: { initialMs: 500, factor: 2, maxMs: 2_000, giveUpAfterMs: 300_000 },
     email: {
-      mailer: createMailer({ smtpUrl: sink.url, from: 'Status <status@acme.test>', outboxDir: path.join(tmp, 'outbox') }),
+      mailer: createMailer({
+        smtpUrl: sink.url,
+        from: 'Status <status@acme.test>',
+        outboxDir: path.join(tmp, 'outbox'),
+      }),
       linkKey: testLinkKey(),
       site: { statusHost: 'status.localhost', publicBaseUrl: 'http://localhost:3000' },
       retryBaseMs: 2_000,
@@ -145,7 +152,9 @@ async function withDiagnosis<T>(work: () => Promise<T>): Promise<T> {
         .catch((e: Error) => `no workflow (${e.message})`);
       lines.push(`  ${r.event_type} delivery ${r.id}: ${r.state}, ${r.attempts} attempts stored; workflow ${wf}`);
     }
-    process.stderr.write(`[faults/temporal] unfinished deliveries (${rows.length}), receiver saw ${rx.received.length} requests:\n${lines.join('\n')}\n`);
+    process.stderr.write(
+      `[faults/temporal] unfinished deliveries (${rows.length}), receiver saw ${rx.received.length} requests:\n${lines.join('\n')}\n`,
+    );
     throw err;
   }
 }
@@ -155,12 +164,28 @@ const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.
 describe('the Temporal server killed and restarted', () => {
   it('resumes every workflow: maintenances start on time, webhooks and emails arrive once each, the probe test completes', async () => {
     // Webhooks: every incident event, to a receiver that answers 503 until after the restart.
-    expect((await call('POST', '/v1/webhooks', { url: rx.url, event_types: ['incident.created', 'maintenance.started'] })).status).toBe(201);
+    expect(
+      (await call('POST', '/v1/webhooks', { url: rx.url, event_types: ['incident.created', 'maintenance.started'] }))
+        .status,
+    ).toBe(201);
     // Email: a page with 12 subscribers, 4 of whom the mail server defers once (451), so the run waits out a retry timer.
     const svc = (await call('POST', '/v1/services', { name: 'Checkout' })).body.id;
-    const page = (await call('POST', '/v1/status-pages', { subdomain: `restart-${Date.now()}`, title: 'Restart Status', groups: [{ name: null, components: [{ kind: 'service', id: svc }] }] })).body;
+    const page = (
+      await call('POST', '/v1/status-pages', {
+        subdomain: `restart-${Date.now()}`,
+        title: 'Restart Status',
+        groups: [{ name: null, components: [{ kind: 'service', id: svc }] }],
+      })
+    ).body;
     const subscribers = Array.from({ length: 12 }, (_, i) => `reader${i}@example.com`);
-    expect((await call('POST', `/v1/status-pages/${page.id}/subscribers/import`, { subscribers: subscribers.map((email) => ({ email })), skip_confirmation: true })).body.created).toBe(12);
+    expect(
+      (
+        await call('POST', `/v1/status-pages/${page.id}/subscribers/import`, {
+          subscribers: subscribers.map((email) => ({ email })),
+          skip_confirmation: true,
+        })
+      ).body.created,
+    ).toBe(12);
     for (const a of subscribers.slice(0, 4)) sink.deferRecipients.set(a, 1);
     // Probe test: a real agent, running a probe that answers in 6 s.
     const registered = (await call('POST', '/v1/agents', { name: 'edge' })).body;
@@ -169,12 +194,26 @@ describe('the Temporal server killed and restarted', () => {
     // Events to deliver: ten incidents, one of them published to the page's subscribers.
     const incidents: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const body = i === 0 ? { title: 'Checkout errors', severity: 'major', affected_services: [svc], publish: true, initial_message: { type: 'Investigating', body: 'Looking' } } : { title: `Incident ${i}`, severity: 'minor' };
+      const body =
+        i === 0
+          ? {
+              title: 'Checkout errors',
+              severity: 'major',
+              affected_services: [svc],
+              publish: true,
+              initial_message: { type: 'Investigating', body: 'Looking' },
+            }
+          : { title: `Incident ${i}`, severity: 'minor' };
       const res = await call('POST', '/v1/incidents', body);
       expect(res.status).toBe(201);
       incidents.push(res.body.id);
     }
-    const probe = await call('POST', '/v1/metrics/test', { agent_id: registered.id, source_type: 'http', source_config: { url: targetUrl, timeout_ms: 20_000 }, wait_seconds: 0 });
+    const probe = await call('POST', '/v1/metrics/test', {
+      agent_id: registered.id,
+      source_type: 'http',
+      source_config: { url: targetUrl, timeout_ms: 20_000 },
+      wait_seconds: 0,
+    });
     expect(probe.status).toBe(202);
     // The webhooks are retrying and the email run is under way before the kill.
     await eventually(async () => expect(new Set(rx.received.map((r) => r.id)).size).toBeGreaterThanOrEqual(10), 20_000);
@@ -186,19 +225,30 @@ describe('the Temporal server killed and restarted', () => {
     const dueAfter = new Date(t0 + 20_000);
     const maintenances = [];
     for (const start of [dueDuringOutage, dueAfter]) {
-      const m = await call('POST', '/v1/maintenances', { title: `Window at ${start.toISOString()}`, scheduled_start_at: start.toISOString(), scheduled_end_at: new Date(start.getTime() + 120_000).toISOString() });
+      const m = await call('POST', '/v1/maintenances', {
+        title: `Window at ${start.toISOString()}`,
+        scheduled_start_at: start.toISOString(),
+        scheduled_end_at: new Date(start.getTime() + 120_000).toISOString(),
+      });
       expect(m.status).toBe(201);
       maintenances.push(m.body);
     }
     const killedAt = Date.now();
     await killServer();
     // While the server is down the API still takes what needs no workflow now (the outbox holds its events).
-    const duringOutage = await call('POST', '/v1/incidents', { title: 'Reported during the outage', severity: 'minor' });
+    const duringOutage = await call('POST', '/v1/incidents', {
+      title: 'Reported during the outage',
+      severity: 'minor',
+    });
     expect(duringOutage.status).toBe(201);
     incidents.push(duringOutage.body.id);
     // A maintenance planned while the server is down: accepted (the row is the truth), its workflow told once the server is back.
     const plannedInOutage = new Date(Date.now() + 12_000);
-    const maintenanceDuringOutage = await call('POST', '/v1/maintenances', { title: 'Planned during the outage', scheduled_start_at: plannedInOutage.toISOString(), scheduled_end_at: new Date(plannedInOutage.getTime() + 120_000).toISOString() });
+    const maintenanceDuringOutage = await call('POST', '/v1/maintenances', {
+      title: 'Planned during the outage',
+      scheduled_start_at: plannedInOutage.toISOString(),
+      scheduled_end_at: new Date(plannedInOutage.getTime() + 120_000).toISOString(),
+    });
     expect(maintenanceDuringOutage.status).toBe(201);
     expect(scheduler.pending).toBe(1);
     // The outage itself: the server stays down 6 s (past the first maintenance's start).
@@ -212,44 +262,78 @@ describe('the Temporal server killed and restarted', () => {
     receiverStatus = 200;
 
     // The probe test the agent answered while the server was down is completed, and stays so.
-    const probeDone = await eventually(async () => {
-      const p = await call('GET', probe.body.poll);
-      expect(['pending', 'running']).not.toContain(p.body.status);
-      return p.body;
-    }, 30_000, 500);
+    const probeDone = await eventually(
+      async () => {
+        const p = await call('GET', probe.body.poll);
+        expect(['pending', 'running']).not.toContain(p.body.status);
+        return p.body;
+      },
+      30_000,
+      500,
+    );
     expect(probeDone).toMatchObject({ value: expect.any(Number), reason: null, unit: 'ms' });
 
     // Maintenances: the one due during the outage started at most the outage late; the other on time.
     const started = async (id: string) =>
-      eventually(async () => {
-        const m = (await call('GET', `/v1/maintenances/${id}`)).body;
-        expect(m.state).toBe('in_progress');
-        return Date.parse(m.actual_start_at);
-      }, 45_000, 500);
+      eventually(
+        async () => {
+          const m = (await call('GET', `/v1/maintenances/${id}`)).body;
+          expect(m.state).toBe('in_progress');
+          return Date.parse(m.actual_start_at);
+        },
+        45_000,
+        500,
+      );
     const lateDuring = (await started(maintenances[0].id)) - dueDuringOutage.getTime();
     const lateAfter = (await started(maintenances[1].id)) - dueAfter.getTime();
     const latePlannedInOutage = (await started(maintenanceDuringOutage.body.id)) - plannedInOutage.getTime();
     expect(scheduler.pending).toBe(0);
 
     // Webhooks: every event delivered, each under one webhook-id only.
-    const expected = [...incidents.map((id) => `incident.created ${id}`), ...[...maintenances, maintenanceDuringOutage.body].map((m) => `maintenance.started ${m.id}`)].sort();
-    const delivered = await withDiagnosis(() => eventually(async () => {
-      const events = new Map<string, Set<string>>();
-      for (const r of rx.received) {
-        const e = JSON.parse(r.body) as { type: string; data: { id: string } };
-        const key = `${e.type} ${e.data.id}`;
-        events.set(key, (events.get(key) ?? new Set()).add(r.id));
-      }
-      const accepted = new Set(rx.received.filter((r) => r.status === 200).map((r) => { const e = JSON.parse(r.body); return `${e.type} ${e.data.id}`; }));
-      expect([...accepted].sort()).toEqual(expected);
-      return events;
-      // Alone this takes seconds; a clean-clone run with the other fault suites beside it took over 60 s once.
-    }, 120_000, 500));
+    const expected = [
+      ...incidents.map((id) => `incident.created ${id}`),
+      ...[...maintenances, maintenanceDuringOutage.body].map((m) => `maintenance.started ${m.id}`),
+    ].sort();
+    const delivered = await withDiagnosis(() =>
+      eventually(
+        async () => {
+          const events = new Map<string, Set<string>>();
+          for (const r of rx.received) {
+            const e = JSON.parse(r.body) as { type: string; data: { id: string } };
+            const key = `${e.type} ${e.data.id}`;
+            events.set(key, (events.get(key) ?? new Set()).add(r.id));
+          }
+          const accepted = new Set(
+            rx.received
+              .filter((r) => r.status === 200)
+              .map((r) => {
+                const e = JSON.parse(r.body);
+                return `${e.type} ${e.data.id}`;
+              }),
+          );
+          expect([...accepted].sort()).toEqual(expected);
+          return events;
+          // Alone this takes seconds; a clean-clone run with the other fault suites beside it took over 60 s once.
+        },
+        120_000,
+        500,
+      ),
+    );
     for (const [event, ids] of delivered) expect({ event, ids: ids.size }).toEqual({ event, ids: 1 });
 
     // Email: every subscriber got the incident's email exactly once, the deferred ones included.
     const subject = '[Restart Status] Investigating: Checkout errors';
-    await eventually(async () => expect(sink.messages.filter((m) => m.subject === subject).map(to).sort()).toEqual([...subscribers].sort()), 60_000, 500);
+    await eventually(
+      async () =>
+        expect(
+          sink.messages
+            .filter((m) => m.subject === subject)
+            .map(to)
+            .sort(),
+        ).toEqual([...subscribers].sort()),
+      60_000,
+      500,
+    );
     // A fixed wait that proves a negative: no subscriber gets the email a second time.
     await sleep(2_000);
     expect(sink.messages.filter((m) => m.subject === subject)).toHaveLength(subscribers.length);

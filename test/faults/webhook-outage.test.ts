@@ -7,7 +7,13 @@ import { type ApiHarness, type HttpResult, startApi } from '../support/api-harne
 import { eventually } from '../support/eventually';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
-import { type Answer, type ReceivedRequest, type Receiver, startReceiver, unusedPort } from '../support/webhook-receiver';
+import {
+  type Answer,
+  type ReceivedRequest,
+  type Receiver,
+  startReceiver,
+  unusedPort,
+} from '../support/webhook-receiver';
 
 /**
  * Fault (issue 18): a webhook receiver down for 10 minutes, with the production retry schedule
@@ -98,7 +104,11 @@ interface Body {
 
 /** Verified with the `standardwebhooks` package, an implementation of the scheme independent of ours. */
 function verify(secret: string, r: ReceivedRequest): Body {
-  return new Webhook(secret).verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature }) as Body;
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': r.id,
+    'webhook-timestamp': r.timestamp,
+    'webhook-signature': r.signature,
+  }) as Body;
 }
 
 function summary(values: number[]): string {
@@ -112,7 +122,10 @@ function suite(opts: { policy: RetryPolicy; timeoutMs: number }) {
   beforeAll(async () => {
     s.receivers = [];
     s.h = await startTemporalHarness({ relay: true, webhookPolicy: opts.policy, webhookTimeoutMs: opts.timeoutMs });
-    s.api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(s.h.temporal), webhookStarter: s.h.webhookStarter });
+    s.api = await startApi({
+      maintenanceScheduler: temporalMaintenanceScheduler(s.h.temporal),
+      webhookStarter: s.h.webhookStarter,
+    });
     s.org = await orgWithKeys(s.api, { plan: 'enterprise' });
   }, 180_000);
   afterAll(async () => {
@@ -136,7 +149,10 @@ function suite(opts: { policy: RetryPolicy; timeoutMs: number }) {
     const out: any[] = [];
     let cursor: string | null = null;
     do {
-      const res: HttpResult = await call('GET', `/v1/webhooks/${webhookId}/deliveries?limit=200${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: HttpResult = await call(
+        'GET',
+        `/v1/webhooks/${webhookId}/deliveries?limit=200${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status).toBe(200);
       out.push(...res.body.items);
       cursor = res.body.next_cursor;
@@ -168,14 +184,21 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
       made.set(id, INCIDENT_TYPES);
     };
     const maintenance = async (i: number) => {
-      const created = await call('POST', '/v1/maintenances', { title: `Window ${i}`, scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' });
+      const created = await call('POST', '/v1/maintenances', {
+        title: `Window ${i}`,
+        scheduled_start_at: '2099-01-01T00:00:00.000Z',
+        scheduled_end_at: '2099-01-01T01:00:00.000Z',
+      });
       ok(created);
       const id = created.body.id as string;
       ok(await call('POST', `/v1/maintenances/${id}/start`));
       ok(await call('POST', `/v1/maintenances/${id}/complete`));
       made.set(id, MAINTENANCE_TYPES);
     };
-    const jobs = [...Array.from({ length: INCIDENTS }, (_, i) => () => incident(i)), ...Array.from({ length: MAINTENANCES }, (_, i) => () => maintenance(i))];
+    const jobs = [
+      ...Array.from({ length: INCIDENTS }, (_, i) => () => incident(i)),
+      ...Array.from({ length: MAINTENANCES }, (_, i) => () => maintenance(i)),
+    ];
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         for (let job = jobs.shift(); job; job = jobs.shift()) await job();
@@ -211,16 +234,20 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
     const made = await makeEvents();
     const madeMs = Date.now() - downAt;
     // While down: every event has its delivery, pending and retrying, nothing succeeded.
-    await eventually(async () => {
-      const items = (await deliveries(hook.id)).filter((d) => d.event_id !== baselineId);
-      expect(items).toHaveLength(EVENTS);
-      for (const d of items) {
-        expect(d.state).toBe('pending');
-        expect(d.attempts.length).toBeGreaterThanOrEqual(1);
-        expect(d.next_attempt_at).not.toBeNull();
-        expect(d.attempts.every((a: any) => !a.succeeded && o.failedAttempt.test(a.error))).toBe(true);
-      }
-    }, Math.max(5_000, downAt + OUTAGE_MS - 500 - Date.now()), 500);
+    await eventually(
+      async () => {
+        const items = (await deliveries(hook.id)).filter((d) => d.event_id !== baselineId);
+        expect(items).toHaveLength(EVENTS);
+        for (const d of items) {
+          expect(d.state).toBe('pending');
+          expect(d.attempts.length).toBeGreaterThanOrEqual(1);
+          expect(d.next_attempt_at).not.toBeNull();
+          expect(d.attempts.every((a: any) => !a.succeeded && o.failedAttempt.test(a.error))).toBe(true);
+        }
+      },
+      Math.max(5_000, downAt + OUTAGE_MS - 500 - Date.now()),
+      500,
+    );
     await sleep(downAt + OUTAGE_MS - Date.now());
     expect(rx().accepted().size).toBe(1);
 
@@ -230,7 +257,12 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
     const r = rx();
     // The outage's requests: all but the baseline event's (case A's receiver is a new one, case B's saw the baseline).
     const outageRequests = () => r.received.filter((x) => x.id !== baselineId);
-    const acceptedIds = () => new Set(outageRequests().filter((x) => x.status >= 200 && x.status < 300).map((x) => x.id));
+    const acceptedIds = () =>
+      new Set(
+        outageRequests()
+          .filter((x) => x.status >= 200 && x.status < 300)
+          .map((x) => x.id),
+      );
     // The backlog drains: every event accepted (a bounded wait: well past the last backoff before the return).
     const drainDeadline = upAt + 60_000 + TIMER_GRID_MS;
     while (acceptedIds().size < EVENTS && Date.now() < drainDeadline) await sleep(20);
@@ -286,7 +318,14 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
     for (const d of items) {
       const a = d.attempts as any[];
       attemptCounts.push(a.length);
-      expect(d).toMatchObject({ attempt_count: a.length, last_status_code: 200, last_error: null, next_attempt_at: null, redelivery_of: null, completed_at: expect.any(String) });
+      expect(d).toMatchObject({
+        attempt_count: a.length,
+        last_status_code: 200,
+        last_error: null,
+        next_attempt_at: null,
+        redelivery_of: null,
+        completed_at: expect.any(String),
+      });
       expect(a.length).toBeGreaterThanOrEqual(2);
       expect(a.map((x) => x.number)).toEqual(a.map((_, i) => i + 1));
       for (const x of a.slice(0, -1)) {
@@ -299,14 +338,18 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
       // The backoff: each wait at least the schedule's (initial doubling, -10 % jitter).
       for (let k = 1; k < a.length; k++) {
         const base = Math.min(OUTAGE.policy.maxMs, OUTAGE.policy.initialMs * OUTAGE.policy.factor ** (k - 1));
-        expect(Date.parse(a[k].attempted_at) - Date.parse(a[k - 1].attempted_at)).toBeGreaterThanOrEqual(Math.floor(0.9 * base) - 2);
+        expect(Date.parse(a[k].attempted_at) - Date.parse(a[k - 1].attempted_at)).toBeGreaterThanOrEqual(
+          Math.floor(0.9 * base) - 2,
+        );
       }
       if (o.seesEveryAttempt) {
         const seen = r.byId(d.event_id);
         // An answer (503, or the 200 of a receiver just back) that reached the sender after its attempt
         // timeout is recorded as that timeout (status null): on a loaded machine the receiver's answer
         // can come later than the 500 ms floor. The receiver still saw that attempt, in order.
-        const recorded = a.map((x, i) => (x.status_code === null && seen[i] && /^ETIMEDOUT/.test(x.error ?? '') ? seen[i].status : (x.status_code ?? 0)));
+        const recorded = a.map((x, i) =>
+          x.status_code === null && seen[i] && /^ETIMEDOUT/.test(x.error ?? '') ? seen[i].status : (x.status_code ?? 0),
+        );
         expect(seen.map((x) => x.status)).toEqual(recorded);
       }
     }
@@ -348,7 +391,9 @@ describe('a webhook receiver down for 10 minutes (compressed ×60 to 10 s)', () 
 
   it('up but answering 503 or hanging past the timeout for the outage: 100 % delivered afterwards, every attempt seen under the same id', async () => {
     let down = false;
-    const rx = await receiver((_, seen) => (!down ? { status: 200 } : seen % 2 === 0 ? { status: 503 } : { status: 0, hang: true }));
+    const rx = await receiver((_, seen) =>
+      !down ? { status: 200 } : seen % 2 === 0 ? { status: 503 } : { status: 0, hang: true },
+    );
     await outage({
       label: '503 / no answer',
       start: async () => ({ url: rx.url, rx: () => rx }),
@@ -388,7 +433,12 @@ describe('a receiver down past the give-up window (26 h compressed ×3600 to 26 
     for (const d of failed) {
       const a = d.attempts as any[];
       counts.push(a.length);
-      expect(d).toMatchObject({ attempt_count: a.length, last_status_code: null, next_attempt_at: null, completed_at: expect.any(String) });
+      expect(d).toMatchObject({
+        attempt_count: a.length,
+        last_status_code: null,
+        next_attempt_at: null,
+        completed_at: expect.any(String),
+      });
       expect(d.last_error).toMatch(/^ECONNREFUSED/);
       expect(a.every((x) => !x.succeeded && x.status_code === null && /^ECONNREFUSED/.test(x.error))).toBe(true);
       // "About 35 attempts": compressed, the schedule would allow 32 (the 10 ms floor of the
@@ -399,7 +449,9 @@ describe('a receiver down past the give-up window (26 h compressed ×3600 to 26 
       expect(a.length).toBeLessThanOrEqual(40);
       for (let k = 1; k < a.length; k++) {
         const wait = Date.parse(a[k].attempted_at) - Date.parse(a[k - 1].attempted_at);
-        expect(wait).toBeGreaterThanOrEqual(Math.floor(0.9 * Math.min(maxMs, GIVE_UP.policy.initialMs * 2 ** (k - 1))) - 2);
+        expect(wait).toBeGreaterThanOrEqual(
+          Math.floor(0.9 * Math.min(maxMs, GIVE_UP.policy.initialMs * 2 ** (k - 1))) - 2,
+        );
         if (k >= 8) capWaits.push(wait);
       }
       // No attempt is planned later than the window after the first; it kept trying to near its end.
@@ -412,7 +464,9 @@ describe('a receiver down past the give-up window (26 h compressed ×3600 to 26 
       expect(span).toBeLessThanOrEqual(giveUpAfterMs + 0.9 * maxMs);
       expect(span).toBeGreaterThanOrEqual(giveUpAfterMs - 1.1 * maxMs - 1_000);
     }
-    expect((await deliveries(hook.id, '&state=failed')).map((d) => d.id).sort()).toEqual(failed.map((d) => d.id).sort());
+    expect((await deliveries(hook.id, '&state=failed')).map((d) => d.id).sort()).toEqual(
+      failed.map((d) => d.id).sort(),
+    );
     expect(await deliveries(hook.id, '&state=pending')).toEqual([]);
     expect((await call('GET', `/v1/webhooks/${hook.id}`)).body).toMatchObject({ enabled: true, disabled_at: null });
 
@@ -427,10 +481,17 @@ describe('a receiver down past the give-up window (26 h compressed ×3600 to 26 
     expect(verify(hook.secret, rx.received[0]!).data.id).toBe(after.body.id);
     // …and redeliver sends each failed one again: a new delivery, the same webhook-id and body.
     const redeliverAt = Date.now();
-    const again = await Promise.all(failed.map((d) => call('POST', `/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`)));
+    const again = await Promise.all(
+      failed.map((d) => call('POST', `/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`)),
+    );
     for (const [i, res] of again.entries()) {
       expect(res.status).toBe(202);
-      expect(res.body).toMatchObject({ state: 'pending', redelivery_of: failed[i].id, event_id: failed[i].event_id, attempts: [] });
+      expect(res.body).toMatchObject({
+        state: 'pending',
+        redelivery_of: failed[i].id,
+        event_id: failed[i].event_id,
+        attempts: [],
+      });
     }
     await eventually(async () => expect(rx.accepted().size).toBe(failed.length + 1), 15_000);
     const redeliveredMs = Date.now() - redeliverAt;
@@ -444,7 +505,12 @@ describe('a receiver down past the give-up window (26 h compressed ×3600 to 26 
     expect(new Set(failed.map((d) => JSON.parse(rx.byId(d.event_id)[0]!.body).data.id))).toEqual(new Set(made));
     await eventually(async () => {
       const byId = new Map((await deliveries(hook.id)).map((d) => [d.id, d]));
-      for (const res of again) expect(byId.get(res.body.id)).toMatchObject({ state: 'succeeded', attempt_count: 1, redelivery_of: expect.any(String) });
+      for (const res of again)
+        expect(byId.get(res.body.id)).toMatchObject({
+          state: 'succeeded',
+          attempt_count: 1,
+          redelivery_of: expect.any(String),
+        });
       for (const d of failed) expect(byId.get(d.id)!.state).toBe('failed');
     }, 15_000);
     console.log(

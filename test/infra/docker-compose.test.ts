@@ -12,7 +12,11 @@ import { VIGIL_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 const ROOT = path.resolve(__dirname, '../..');
 const INSTALL_HINT = 'Docker Compose v2 (`docker compose`) is missing: run scripts/install-test-peers.sh';
 
-interface Port { target: number; published?: string; protocol?: string }
+interface Port {
+  target: number;
+  published?: string;
+  protocol?: string;
+}
 interface Service {
   image?: string;
   extra_hosts?: string[];
@@ -24,7 +28,9 @@ interface Service {
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
 }
-interface ComposeConfig { services: Record<string, Service> }
+interface ComposeConfig {
+  services: Record<string, Service>;
+}
 
 function compose(args: string[], cwd = ROOT) {
   const r = spawnSync('docker', ['compose', ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
@@ -42,7 +48,18 @@ function requireCompose(): void {
 const published = (s: Service | undefined): string[] => (s?.ports ?? []).map((p) => `${p.published}:${p.target}`);
 
 const APP_SERVICES = ['migrate', 'api-1', 'api-2', 'worker'];
-const SEARCH_ATTRIBUTES = ['VigilOrganizationId', 'VigilResourceKind', 'VigilResourceId', 'VigilSlaContract', 'VigilSlaPeriod', 'VigilSlaState', 'VigilSlaRevision', 'VigilAlertRule', 'VigilAlertSubject', 'VigilAlertState'];
+const SEARCH_ATTRIBUTES = [
+  'VigilOrganizationId',
+  'VigilResourceKind',
+  'VigilResourceId',
+  'VigilSlaContract',
+  'VigilSlaPeriod',
+  'VigilSlaState',
+  'VigilSlaRevision',
+  'VigilAlertRule',
+  'VigilAlertSubject',
+  'VigilAlertState',
+];
 
 describe('docker-compose.yml', () => {
   let config: ComposeConfig;
@@ -66,7 +83,22 @@ describe('docker-compose.yml', () => {
 
   it('defines the production layout: two APIs behind a balancer, a worker, three probe locations, Temporal on its own PostgreSQL with its UI', () => {
     expect(Object.keys(config.services).sort()).toEqual(
-      ['api', 'api-1', 'api-2', 'migrate', 'postgres', 'prober-ap-south', 'prober-eu-central', 'prober-us-east', 'temporal', 'temporal-db', 'temporal-schema', 'temporal-setup', 'temporal-ui', 'worker'].sort(),
+      [
+        'api',
+        'api-1',
+        'api-2',
+        'migrate',
+        'postgres',
+        'prober-ap-south',
+        'prober-eu-central',
+        'prober-us-east',
+        'temporal',
+        'temporal-db',
+        'temporal-schema',
+        'temporal-setup',
+        'temporal-ui',
+        'worker',
+      ].sort(),
     );
   });
 
@@ -83,7 +115,9 @@ describe('docker-compose.yml', () => {
   it('runs the Temporal server and its tools at the version the dev server embeds', () => {
     const server = /^temporalio\/server:(.+)$/.exec(svc('temporal').image ?? '')?.[1];
     expect(server).toBe(TEMPORAL_SERVER_VERSION);
-    expect(svc('temporal-schema').image).toMatch(new RegExp(`^temporalio/admin-tools:${TEMPORAL_SERVER_VERSION.replace(/\./g, '\\.')}-`));
+    expect(svc('temporal-schema').image).toMatch(
+      new RegExp(`^temporalio/admin-tools:${TEMPORAL_SERVER_VERSION.replace(/\./g, '\\.')}-`),
+    );
   });
 
   it('publishes the balanced API on 3000, each instance on 3001 and 3002, Temporal gRPC on 7233 and its Web UI on 8233', () => {
@@ -98,14 +132,21 @@ describe('docker-compose.yml', () => {
 
   it('backs Temporal with PostgreSQL through the postgres12 plugin', () => {
     const t = svc('temporal');
-    expect(t.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'temporal-db', DB_PORT: '5432', BIND_ON_IP: '0.0.0.0' });
+    expect(t.environment).toMatchObject({
+      DB: 'postgres12',
+      POSTGRES_SEEDS: 'temporal-db',
+      DB_PORT: '5432',
+      BIND_ON_IP: '0.0.0.0',
+    });
     expect(svc('temporal-schema').environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'temporal-db' });
     expect(t.healthcheck?.test.join(' ')).toContain('7233');
     expect(t.depends_on).toEqual({
       'temporal-db': expect.objectContaining({ condition: 'service_healthy' }),
       'temporal-schema': expect.objectContaining({ condition: 'service_completed_successfully' }),
     });
-    expect(svc('temporal-setup').depends_on).toEqual({ temporal: expect.objectContaining({ condition: 'service_healthy' }) });
+    expect(svc('temporal-setup').depends_on).toEqual({
+      temporal: expect.objectContaining({ condition: 'service_healthy' }),
+    });
   });
 
   it('sets up the schema, the namespace and every Vigil search attribute with committed scripts', () => {
@@ -118,7 +159,8 @@ describe('docker-compose.yml', () => {
     expect(setup).toContain('operator namespace create');
     for (const key of SEARCH_ATTRIBUTES) expect(setup).toMatch(new RegExp(`--name ${key} --type (Keyword|Int)`));
     expect(SEARCH_ATTRIBUTES.sort()).toEqual(Object.keys(VIGIL_SEARCH_ATTRIBUTES).sort());
-    for (const [name, type] of Object.entries(VIGIL_SEARCH_ATTRIBUTES)) expect(setup).toContain(`--name ${name} --type ${type}`);
+    for (const [name, type] of Object.entries(VIGIL_SEARCH_ATTRIBUTES))
+      expect(setup).toContain(`--name ${name} --type ${type}`);
   });
 
   it('balances api-1 and api-2 with nginx, letting long polls run past 45 s', () => {
@@ -165,7 +207,13 @@ describe('docker-compose.yml', () => {
       const s = svc(`prober-${id}`);
       expect(s.image).toBe(svc('migrate').image);
       expect(s.command).toEqual(['node', 'dist/src/cli/prober.js']);
-      expect(s.environment).toMatchObject({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE: 'vigil', VIGIL_LOCATION: id, NODE_ENV: 'production' });
+      expect(s.environment).toMatchObject({
+        TEMPORAL_ADDRESS: 'temporal:7233',
+        TEMPORAL_NAMESPACE: 'default',
+        TEMPORAL_TASK_QUEUE: 'vigil',
+        VIGIL_LOCATION: id,
+        NODE_ENV: 'production',
+      });
       expect(s.environment?.VIGIL_LOCATION_LABEL).toEqual(expect.any(String));
       // Never the database: a location can run in any region or cloud.
       expect(Object.keys(s.environment ?? {}).filter((k) => /DATABASE|MASTER_KEY/.test(k))).toEqual([]);

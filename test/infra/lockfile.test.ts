@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const { missingOptional } = require('../../scripts/complete-lockfile.js') as { missingOptional: (lock: unknown) => { dep: string }[] };
+const { missingOptional } = require('../../scripts/complete-lockfile.js') as {
+  missingOptional: (lock: unknown) => { dep: string }[];
+};
 
 describe('package-lock.json', () => {
   it('lists every optional platform package, so npm ci accepts it (run scripts/complete-lockfile.js after npm install)', () => {

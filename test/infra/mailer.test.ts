@@ -50,7 +50,9 @@ describe('mailer over SMTP', () => {
     const mailer = createMailer({ smtpUrl: sink.url, from: FROM, outboxDir: '/nonexistent' });
     try {
       expect(mailer.kind).toBe('smtp');
-      const { messageId } = await mailer.send(message('alice@example.test', { headers: { 'X-Vigil-Subscriber': 'sub_1' } }));
+      const { messageId } = await mailer.send(
+        message('alice@example.test', { headers: { 'X-Vigil-Subscriber': 'sub_1' } }),
+      );
       expect(messageId).toMatch(/^<[0-9a-f-]{36}@acme\.test>$/);
 
       const m = await sink.waitFor((x) => x.messageId === messageId);
@@ -59,7 +61,9 @@ describe('mailer over SMTP', () => {
       expect(m.subject).toBe('[Acme Status] Investigating: Database latency');
       expect(m.text?.trim()).toBe('We are looking into it.');
       expect(m.html).toBe('<p>We are looking into it.</p>');
-      expect(rawHeader(m, 'list-unsubscribe')).toEqual([`List-Unsubscribe: <${UNSUBSCRIBE_URL}>, <mailto:unsubscribe@acme.test>`]);
+      expect(rawHeader(m, 'list-unsubscribe')).toEqual([
+        `List-Unsubscribe: <${UNSUBSCRIBE_URL}>, <mailto:unsubscribe@acme.test>`,
+      ]);
       expect(rawHeader(m, 'list-unsubscribe-post')).toEqual(['List-Unsubscribe-Post: List-Unsubscribe=One-Click']);
       expect(rawHeader(m, 'x-vigil-subscriber')).toEqual(['X-Vigil-Subscriber: sub_1']);
     } finally {
@@ -70,7 +74,9 @@ describe('mailer over SMTP', () => {
   it('sends only the https unsubscribe URI when no mailto is given, and no List-* headers without listUnsubscribe', async () => {
     const mailer = createMailer({ smtpUrl: sink.url, from: FROM, outboxDir: '/nonexistent' });
     try {
-      const withUrl = await mailer.send(message('bob@example.test', { listUnsubscribe: { url: 'https://status.acme.test/u?t=1' } }));
+      const withUrl = await mailer.send(
+        message('bob@example.test', { listUnsubscribe: { url: 'https://status.acme.test/u?t=1' } }),
+      );
       const without = await mailer.send(message('carol@example.test', { listUnsubscribe: undefined }));
       const a = await sink.waitFor((x) => x.messageId === withUrl.messageId);
       const b = await sink.waitFor((x) => x.messageId === without.messageId);
@@ -86,7 +92,11 @@ describe('mailer over SMTP', () => {
     // A server of its own that refuses mail without a login and refuses any login but this one.
     const guarded = await startSmtpSink({ requireAuth: { user: 'vigil', pass: 's@cret' } });
     try {
-      const mailer = createMailer({ smtpUrl: `smtp://vigil:s%40cret@127.0.0.1:${guarded.port}`, from: FROM, outboxDir: '/nonexistent' });
+      const mailer = createMailer({
+        smtpUrl: `smtp://vigil:s%40cret@127.0.0.1:${guarded.port}`,
+        from: FROM,
+        outboxDir: '/nonexistent',
+      });
       try {
         const { messageId } = await mailer.send(message('dave@example.test'));
         await guarded.waitFor((x) => x.messageId === messageId);
@@ -97,9 +107,16 @@ describe('mailer over SMTP', () => {
       expect(guarded.auths.map((a) => [a.username, a.password, a.accepted])).toEqual([['vigil', 's@cret', true]]);
 
       // The same server refuses a wrong password and a missing login, so the send above proves the login.
-      const wrong = createMailer({ smtpUrl: `smtp://vigil:nope@127.0.0.1:${guarded.port}`, from: FROM, outboxDir: '/nonexistent' });
+      const wrong = createMailer({
+        smtpUrl: `smtp://vigil:nope@127.0.0.1:${guarded.port}`,
+        from: FROM,
+        outboxDir: '/nonexistent',
+      });
       try {
-        expect(await sendError(wrong.send(message('dave@example.test')))).toMatchObject({ code: 'EAUTH', responseCode: 535 });
+        expect(await sendError(wrong.send(message('dave@example.test')))).toMatchObject({
+          code: 'EAUTH',
+          responseCode: 535,
+        });
       } finally {
         await wrong.close();
       }
@@ -192,7 +209,12 @@ describe('mailer without SMTP', () => {
 });
 
 describe('emailDeps (where the worker sends subscriber email)', () => {
-  const base = { NODE_ENV: 'production', VIGIL_MASTER_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgres://x@127.0.0.1:5432/x', PUBLIC_BASE_URL: 'https://vigil.example.com' };
+  const base = {
+    NODE_ENV: 'production',
+    VIGIL_MASTER_KEY: 'ab'.repeat(32),
+    DATABASE_URL: 'postgres://x@127.0.0.1:5432/x',
+    PUBLIC_BASE_URL: 'https://vigil.example.com',
+  };
 
   it('refuses production with neither SMTP_URL nor MAIL_OUTBOX_DIR, so mail is never marked sent into a folder by accident', () => {
     expect(() => emailDeps(loadConfig(base))).toThrow(/SMTP_URL is required in production/);

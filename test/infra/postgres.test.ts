@@ -81,7 +81,9 @@ describe('postgres infra', () => {
   });
 
   it('rejects database names that are not plain identifiers', async () => {
-    await expect(ensureDatabaseExists('postgres://postgres@127.0.0.1:5432/x%22%3Bdrop')).rejects.toThrow(/invalid database name/);
+    await expect(ensureDatabaseExists('postgres://postgres@127.0.0.1:5432/x%22%3Bdrop')).rejects.toThrow(
+      /invalid database name/,
+    );
     await expect(resolveDatabase({ databaseName: 'a b', dataDir: tmp })).rejects.toThrow(/invalid database name/);
   });
 
@@ -91,34 +93,30 @@ describe('postgres infra', () => {
     expect(await canConnect(`postgres://postgres@127.0.0.1:${port}/postgres`, 1500)).toBe(false);
   });
 
-  it(
-    'boots embedded PostgreSQL in a fresh data directory, then reuses it',
-    async () => {
-      const dataDir = path.join(tmp, 'embedded', 'postgres');
-      const port = await getFreePort();
-      const first = await startEmbeddedPostgres({ dataDir, port });
-      try {
-        const client = new Client({ connectionString: first.url });
-        await client.connect();
-        const { rows } = await client.query<{ one: number }>('select 1 as one');
-        expect(rows[0]?.one).toBe(1);
-        await client.end();
-        const appDb = withDatabase(first.url, 'vigil_embedded');
-        await ensureDatabaseExists(appDb);
-        expect(await canConnect(appDb, 2000)).toBe(true);
-      } finally {
-        await first.stop();
-        await first.stop(); // idempotent
-      }
-      expect(await canConnect(first.url, 1000)).toBe(false);
+  it('boots embedded PostgreSQL in a fresh data directory, then reuses it', async () => {
+    const dataDir = path.join(tmp, 'embedded', 'postgres');
+    const port = await getFreePort();
+    const first = await startEmbeddedPostgres({ dataDir, port });
+    try {
+      const client = new Client({ connectionString: first.url });
+      await client.connect();
+      const { rows } = await client.query<{ one: number }>('select 1 as one');
+      expect(rows[0]?.one).toBe(1);
+      await client.end();
+      const appDb = withDatabase(first.url, 'vigil_embedded');
+      await ensureDatabaseExists(appDb);
+      expect(await canConnect(appDb, 2000)).toBe(true);
+    } finally {
+      await first.stop();
+      await first.stop(); // idempotent
+    }
+    expect(await canConnect(first.url, 1000)).toBe(false);
 
-      const second = await startEmbeddedPostgres({ dataDir, port });
-      try {
-        expect(await canConnect(withDatabase(second.url, 'vigil_embedded'), 2000)).toBe(true);
-      } finally {
-        await second.stop();
-      }
-    },
-    120_000,
-  );
+    const second = await startEmbeddedPostgres({ dataDir, port });
+    try {
+      expect(await canConnect(withDatabase(second.url, 'vigil_embedded'), 2000)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
 });

@@ -16,7 +16,10 @@ const CREATED_AT = new Date('2025-04-02T09:30:00.000Z');
 
 function requireChromium(): string {
   const found = chromiumPath();
-  if (!found) throw new Error(`Chromium is missing at ${process.env.CHROMIUM_PATH || '/usr/bin/chromium'}: run scripts/install-test-peers.sh chromium (or set CHROMIUM_PATH)`);
+  if (!found)
+    throw new Error(
+      `Chromium is missing at ${process.env.CHROMIUM_PATH || '/usr/bin/chromium'}: run scripts/install-test-peers.sh chromium (or set CHROMIUM_PATH)`,
+    );
   return found;
 }
 
@@ -42,7 +45,12 @@ function statementCase(customerName: string, state: string) {
     input,
     html: renderStatementHtml(input),
     attachments: { statementJson: new Uint8Array(json), statementJws: input.signature },
-    meta: { title: `SLA statement 2025-03: ${customerName}`, subject: 'Enterprise SLA 2025, 2025-03', author: 'Vigil Hosting GmbH', createdAt: CREATED_AT },
+    meta: {
+      title: `SLA statement 2025-03: ${customerName}`,
+      subject: 'Enterprise SLA 2025, 2025-03',
+      author: 'Vigil Hosting GmbH',
+      createdAt: CREATED_AT,
+    },
   };
 }
 

@@ -1,8 +1,19 @@
 import { createHash, createPublicKey, verify as cryptoVerify } from 'node:crypto';
 import { CompactSign, importJWK } from 'jose';
 import { SecretBox } from '../../src/infra/secret-box';
-import { StatementKeyError, generateSigningKey, jwks, type StatementPublicJwk, type StatementSigningKey } from '../../src/infra/statement-keys';
-import { CanonicalJsonError, canonicalStatement, signStatement, verifyStatement } from '../../src/infra/statement-signing';
+import {
+  StatementKeyError,
+  generateSigningKey,
+  jwks,
+  type StatementPublicJwk,
+  type StatementSigningKey,
+} from '../../src/infra/statement-keys';
+import {
+  CanonicalJsonError,
+  canonicalStatement,
+  signStatement,
+  verifyStatement,
+} from '../../src/infra/statement-signing';
 
 const box = new SecretBox(Buffer.alloc(32, 7));
 const NOW = new Date('2026-03-01T00:00:00Z');
@@ -29,7 +40,9 @@ describe('canonicalStatement (RFC 8785)', () => {
     }`;
     const { bytes } = canonicalStatement(JSON.parse(input));
     // Expected output, RFC 8785 §3.2.2 (the € is the raw character; \u000f stays escaped, lowercase).
-    expect(bytes.toString('utf8')).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
+    expect(bytes.toString('utf8')).toBe(
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+    );
     // The same output as the RFC's hex dump (§3.2.4).
     const hex = `
       7b 22 6c 69 74 65 72 61 6c 73 22 3a 5b 6e 75 6c 6c 2c 74 72
@@ -60,7 +73,9 @@ describe('canonicalStatement (RFC 8785)', () => {
   });
 
   it('does not depend on key order, number spelling or unicode escapes', () => {
-    const a = canonicalStatement(JSON.parse('{"b": 1.0, "a": {"y": [1E2, -0, 0.50], "x": "caf\\u00e9 \\ud83d\\ude00"}, "c": "\\/"}'));
+    const a = canonicalStatement(
+      JSON.parse('{"b": 1.0, "a": {"y": [1E2, -0, 0.50], "x": "caf\\u00e9 \\ud83d\\ude00"}, "c": "\\/"}'),
+    );
     const b = canonicalStatement({ c: '/', a: { x: 'café 😀', y: [100, 0, 0.5] }, b: 1 });
     expect(a.bytes.equals(b.bytes)).toBe(true);
     expect(a.sha256).toBe(b.sha256);
@@ -76,11 +91,25 @@ describe('canonicalStatement (RFC 8785)', () => {
     expect(sha256).toBe('2de1adae71d3fa9356568b2aac72b1da67414e539811f2b8396c9062bc508659');
     // printf '%s' '{"a":1,"b":[true,null,"x"]}' | sha256sum
     //   → eca8cfb31ab74533e1eb2f4c74d2d55dfe3c79ac704787e54be8647ea7777eb1
-    expect(canonicalStatement({ b: [true, null, 'x'], a: 1 }).sha256).toBe('eca8cfb31ab74533e1eb2f4c74d2d55dfe3c79ac704787e54be8647ea7777eb1');
+    expect(canonicalStatement({ b: [true, null, 'x'], a: 1 }).sha256).toBe(
+      'eca8cfb31ab74533e1eb2f4c74d2d55dfe3c79ac704787e54be8647ea7777eb1',
+    );
   });
 
   it('refuses what is not I-JSON data', () => {
-    for (const bad of [undefined, { a: undefined }, [1, undefined], { n: NaN }, { n: Infinity }, { d: new Date(0) }, { n: 1n }, { f: () => 1 }, { s: '\ud800' }, { ['\udc00']: 1 }, new Map()]) {
+    for (const bad of [
+      undefined,
+      { a: undefined },
+      [1, undefined],
+      { n: NaN },
+      { n: Infinity },
+      { d: new Date(0) },
+      { n: 1n },
+      { f: () => 1 },
+      { s: '\ud800' },
+      { ['\udc00']: 1 },
+      new Map(),
+    ]) {
       expect(() => canonicalStatement(bad)).toThrow(CanonicalJsonError);
     }
     const loop: Record<string, unknown> = {};
@@ -94,7 +123,14 @@ describe('canonicalStatement (RFC 8785)', () => {
 
 describe('signing keys', () => {
   it('is an Ed25519 key whose kid is the RFC 7638 thumbprint of the public JWK', () => {
-    expect(key1.publicJwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: key1.kid, alg: 'EdDSA', use: 'sig' });
+    expect(key1.publicJwk).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      kid: key1.kid,
+      alg: 'EdDSA',
+      use: 'sig',
+    });
     // RFC 7638 by hand: SHA-256 of the required members in lexicographic order, no whitespace.
     const members = `{"crv":"Ed25519","kty":"OKP","x":"${key1.publicJwk.x}"}`;
     expect(key1.kid).toBe(createHash('sha256').update(members).digest('base64url'));
@@ -117,7 +153,12 @@ describe('signing keys', () => {
 });
 
 describe('signStatement / verifyStatement', () => {
-  const doc = { statement_id: 'st_1', period: '2026-02', credit: { amount: '12.50', currency: 'EUR' }, services: [{ id: 'api', uptime: 99.95 }] };
+  const doc = {
+    statement_id: 'st_1',
+    period: '2026-02',
+    credit: { amount: '12.50', currency: 'EUR' },
+    services: [{ id: 'api', uptime: 99.95 }],
+  };
 
   it('round-trips a detached JWS with unencoded payload (RFC 7797)', async () => {
     const { bytes, sha256 } = canonicalStatement(doc);
@@ -128,7 +169,10 @@ describe('signStatement / verifyStatement', () => {
     expect(Buffer.from(s, 'base64url')).toHaveLength(64);
     expect(headerOf(jws)).toEqual({ alg: 'EdDSA', b64: false, crit: ['b64'], kid: key1.kid });
     expect(await verifyStatement(bytes, jws, jwks([key1]))).toEqual({ valid: true, kid: key1.kid });
-    expect(await verifyStatement(bytes, jws, jwks([key1]), { expectedSha256: sha256 })).toEqual({ valid: true, kid: key1.kid });
+    expect(await verifyStatement(bytes, jws, jwks([key1]), { expectedSha256: sha256 })).toEqual({
+      valid: true,
+      kid: key1.kid,
+    });
   });
 
   it('is checked by an implementation other than jose (node:crypto over the rebuilt signing input)', async () => {
@@ -156,13 +200,24 @@ describe('signStatement / verifyStatement', () => {
     for (const i of [0, Math.floor(bytes.length / 2), bytes.length - 1]) {
       const tampered = Buffer.from(bytes);
       tampered[i] = tampered[i]! ^ 0x01;
-      expect(await verifyStatement(tampered, jws, set)).toEqual({ valid: false, kid: key1.kid, reason: 'bad_signature' });
-      expect(await verifyStatement(tampered, jws, set, { expectedSha256: sha256 })).toEqual({ valid: false, kid: key1.kid, reason: 'hash_mismatch' });
+      expect(await verifyStatement(tampered, jws, set)).toEqual({
+        valid: false,
+        kid: key1.kid,
+        reason: 'bad_signature',
+      });
+      expect(await verifyStatement(tampered, jws, set, { expectedSha256: sha256 })).toEqual({
+        valid: false,
+        kid: key1.kid,
+        reason: 'hash_mismatch',
+      });
     }
     const [h, , s] = parts(jws);
     const sig = Buffer.from(s, 'base64url');
     sig[10] = sig[10]! ^ 0x80;
-    expect(await verifyStatement(bytes, `${h}..${sig.toString('base64url')}`, set)).toMatchObject({ valid: false, reason: 'bad_signature' });
+    expect(await verifyStatement(bytes, `${h}..${sig.toString('base64url')}`, set)).toMatchObject({
+      valid: false,
+      reason: 'bad_signature',
+    });
     // A statement signed for another document does not verify this one.
     const other = canonicalStatement({ ...doc, period: '2026-03' });
     expect(await verifyStatement(other.bytes, jws, set)).toMatchObject({ valid: false, reason: 'bad_signature' });
@@ -177,22 +232,51 @@ describe('signStatement / verifyStatement', () => {
     expect(await verifyStatement(first.bytes, oldJws, published)).toEqual({ valid: true, kid: key1.kid });
     expect(await verifyStatement(second.bytes, newJws, published)).toEqual({ valid: true, kid: key2.kid });
     // Dropping the retired key would break the old statement: it must stay published.
-    expect(await verifyStatement(first.bytes, oldJws, jwks([key2]))).toEqual({ valid: false, kid: key1.kid, reason: 'unknown_kid' });
+    expect(await verifyStatement(first.bytes, oldJws, jwks([key2]))).toEqual({
+      valid: false,
+      kid: key1.kid,
+      reason: 'unknown_kid',
+    });
     // A signature is bound to its kid: swapping the kid in the header fails.
     const swapped = `${b64url(JSON.stringify({ alg: 'EdDSA', b64: false, crit: ['b64'], kid: key2.kid }))}..${parts(oldJws)[2]}`;
-    expect(await verifyStatement(first.bytes, swapped, published)).toMatchObject({ valid: false, reason: 'bad_signature' });
+    expect(await verifyStatement(first.bytes, swapped, published)).toMatchObject({
+      valid: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('refuses an unknown kid, a JWKS entry that is not the kid’s key, and a non-detached JWS', async () => {
     const { bytes } = canonicalStatement(doc);
     const jws = await signStatement(bytes, key1, box);
-    expect(await verifyStatement(bytes, jws, { keys: [] })).toEqual({ valid: false, kid: key1.kid, reason: 'unknown_kid' });
+    expect(await verifyStatement(bytes, jws, { keys: [] })).toEqual({
+      valid: false,
+      kid: key1.kid,
+      reason: 'unknown_kid',
+    });
     const wrongX = { ...key1.publicJwk, x: key2.publicJwk.x };
-    expect(await verifyStatement(bytes, jws, { keys: [wrongX] })).toEqual({ valid: false, kid: key1.kid, reason: 'bad_key' });
-    expect(await verifyStatement(bytes, jws, { keys: [{ ...key1.publicJwk, alg: 'ES256' }] })).toMatchObject({ reason: 'bad_key' });
+    expect(await verifyStatement(bytes, jws, { keys: [wrongX] })).toEqual({
+      valid: false,
+      kid: key1.kid,
+      reason: 'bad_key',
+    });
+    expect(await verifyStatement(bytes, jws, { keys: [{ ...key1.publicJwk, alg: 'ES256' }] })).toMatchObject({
+      reason: 'bad_key',
+    });
     const [h, , s] = parts(jws);
-    expect(await verifyStatement(bytes, `${h}.${b64url(bytes)}.${s}`, jwks([key1]))).toMatchObject({ valid: false, reason: 'not_detached' });
-    for (const garbage of ['', 'a.b', 'not-a-jws', `${h}..`, `..${s}`, `${b64url('[1]')}..${s}`, `${b64url('{"alg":"EdDSA"')}..${s}`, `${h}..${s}.x`]) {
+    expect(await verifyStatement(bytes, `${h}.${b64url(bytes)}.${s}`, jwks([key1]))).toMatchObject({
+      valid: false,
+      reason: 'not_detached',
+    });
+    for (const garbage of [
+      '',
+      'a.b',
+      'not-a-jws',
+      `${h}..`,
+      `..${s}`,
+      `${b64url('[1]')}..${s}`,
+      `${b64url('{"alg":"EdDSA"')}..${s}`,
+      `${h}..${s}.x`,
+    ]) {
       expect(await verifyStatement(bytes, garbage, jwks([key1]))).toMatchObject({ valid: false, reason: 'malformed' });
     }
   });
@@ -202,24 +286,41 @@ describe('signStatement / verifyStatement', () => {
     const set = jwks([key1]);
     const privateKey = await importJWK({ ...(JSON.parse(box.open(key1.sealedPrivateKey)) as object) }, 'EdDSA');
     // A genuine, correctly signed, ordinary (b64) JWS over the same bytes, then detached.
-    const attached = await new CompactSign(new Uint8Array(bytes)).setProtectedHeader({ alg: 'EdDSA', kid: key1.kid }).sign(privateKey);
+    const attached = await new CompactSign(new Uint8Array(bytes))
+      .setProtectedHeader({ alg: 'EdDSA', kid: key1.kid })
+      .sign(privateKey);
     const [ah, , as] = parts(attached);
-    expect(await verifyStatement(bytes, `${ah}..${as}`, set)).toEqual({ valid: false, kid: key1.kid, reason: 'not_unencoded' });
+    expect(await verifyStatement(bytes, `${ah}..${as}`, set)).toEqual({
+      valid: false,
+      kid: key1.kid,
+      reason: 'not_unencoded',
+    });
     // b64 true under crit, and b64:false without crit (RFC 7797 requires crit), are refused too.
     for (const header of [
       { alg: 'EdDSA', b64: true, crit: ['b64'], kid: key1.kid },
       { alg: 'EdDSA', b64: false, kid: key1.kid },
     ]) {
-      expect(await verifyStatement(bytes, `${b64url(JSON.stringify(header))}..${as}`, set)).toMatchObject({ valid: false, reason: 'not_unencoded' });
+      expect(await verifyStatement(bytes, `${b64url(JSON.stringify(header))}..${as}`, set)).toMatchObject({
+        valid: false,
+        reason: 'not_unencoded',
+      });
     }
     const sig = parts(await signStatement(bytes, key1, box))[2];
     for (const alg of ['Ed25519', 'ES256', 'HS256', 'none']) {
       const h = b64url(JSON.stringify({ alg, b64: false, crit: ['b64'], kid: key1.kid }));
-      expect(await verifyStatement(bytes, `${h}..${sig}`, set)).toEqual({ valid: false, kid: key1.kid, reason: 'unsupported_alg' });
+      expect(await verifyStatement(bytes, `${h}..${sig}`, set)).toEqual({
+        valid: false,
+        kid: key1.kid,
+        reason: 'unsupported_alg',
+      });
     }
     // An extra critical parameter jose does not know is refused, not ignored.
     const extraCrit = b64url(JSON.stringify({ alg: 'EdDSA', b64: false, crit: ['b64', 'exp'], exp: 1, kid: key1.kid }));
-    expect(await verifyStatement(bytes, `${extraCrit}..${sig}`, set)).toEqual({ valid: false, kid: key1.kid, reason: 'malformed' });
+    expect(await verifyStatement(bytes, `${extraCrit}..${sig}`, set)).toEqual({
+      valid: false,
+      kid: key1.kid,
+      reason: 'malformed',
+    });
   });
 
   it('never puts the sealed or opened private key into an error', async () => {

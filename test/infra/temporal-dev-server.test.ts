@@ -5,7 +5,14 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { isPortOpen } from '../../src/launchers/free-port';
-import { TEMPORAL_CLI_SQLITE_VERSION, TEMPORAL_CLI_VERSION, ensureTemporalCli, startTemporalDevServer, temporalCliPath, type RunningTemporal } from '../../src/launchers/temporal-dev-server';
+import {
+  TEMPORAL_CLI_SQLITE_VERSION,
+  TEMPORAL_CLI_VERSION,
+  ensureTemporalCli,
+  startTemporalDevServer,
+  temporalCliPath,
+  type RunningTemporal,
+} from '../../src/launchers/temporal-dev-server';
 import { VIGIL_SEARCH_ATTRIBUTES, registerSearchAttributes } from '../../src/temporal/search-attributes';
 
 const cacheDir = process.env.VIGIL_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'vigil');
@@ -41,7 +48,7 @@ async function httpStatus(url: string, attempts = 40): Promise<number> {
 async function eventuallyListed(address: string, namespace: string, id: string): Promise<string[]> {
   return withConnection(address, async (connection) => {
     const client = new Client({ connection, namespace });
-    for (let deadline = Date.now() + 10_000; ; ) {
+    for (let deadline = Date.now() + 10_000; ;) {
       const ids: string[] = [];
       for await (const schedule of client.schedule.list()) ids.push(schedule.scheduleId);
       if (ids.includes(id) || Date.now() > deadline) return ids;
@@ -52,7 +59,9 @@ async function eventuallyListed(address: string, namespace: string, id: string):
 
 describe('temporalCliPath', () => {
   it('puts the binary under temporal-cli/v<version>-sqlite<driver version>', () => {
-    expect(temporalCliPath('/c')).toBe(`/c/temporal-cli/v${TEMPORAL_CLI_VERSION}-sqlite${TEMPORAL_CLI_SQLITE_VERSION}/temporal`);
+    expect(temporalCliPath('/c')).toBe(
+      `/c/temporal-cli/v${TEMPORAL_CLI_VERSION}-sqlite${TEMPORAL_CLI_SQLITE_VERSION}/temporal`,
+    );
     expect(TEMPORAL_CLI_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     expect(TEMPORAL_CLI_SQLITE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
   });
@@ -66,8 +75,13 @@ describe('ensureTemporalCli', () => {
     await expect(ensureTemporalCli(cacheDir, (l) => lines.push(l))).resolves.toBe(binary);
     // Cached: returned without a word. Missing: built here (announced, with its result) or by another process waited for.
     if (cached) expect(lines).toEqual([]);
-    else if (lines[0]?.startsWith('waiting for another process')) expect(lines).toEqual(['waiting for another process that is building the Temporal CLI']);
-    else expect([lines[0], lines.at(-1)]).toEqual([expect.stringMatching(/^building Temporal CLI v/), `Temporal CLI ready at ${binary}`]);
+    else if (lines[0]?.startsWith('waiting for another process'))
+      expect(lines).toEqual(['waiting for another process that is building the Temporal CLI']);
+    else
+      expect([lines[0], lines.at(-1)]).toEqual([
+        expect.stringMatching(/^building Temporal CLI v/),
+        `Temporal CLI ready at ${binary}`,
+      ]);
     // Either way a working CLI is in place, with no build leftovers beside it.
     expect(fs.statSync(binary).mode & 0o111).not.toBe(0);
     expect(fs.readdirSync(path.dirname(binary))).toEqual(['temporal']);
@@ -89,7 +103,9 @@ describe('ensureTemporalCli', () => {
     process.env.PATH = `${tmp}${path.delimiter}${savedPath ?? ''}`;
     try {
       const lines: string[] = [];
-      const results = await Promise.all([1, 2, 3].map(() => ensureTemporalCli(path.join(tmp, 'cache'), (l) => lines.push(l))));
+      const results = await Promise.all(
+        [1, 2, 3].map(() => ensureTemporalCli(path.join(tmp, 'cache'), (l) => lines.push(l))),
+      );
       const binary = temporalCliPath(path.join(tmp, 'cache'));
       expect(results).toEqual([binary, binary, binary]);
       expect(fs.readFileSync(binary, 'utf8')).toBe('#!/bin/sh\necho fake\n');
@@ -140,7 +156,10 @@ describe('startTemporalDevServer', () => {
     await registerSearchAttributes(server.address, 'default');
     // A namespace created later lacks them until registerSearchAttributes adds them.
     const extra = await withConnection(server.address, async (c) => {
-      await c.workflowService.registerNamespace({ namespace: 'vigil-extra', workflowExecutionRetentionPeriod: msToTs('1 day') });
+      await c.workflowService.registerNamespace({
+        namespace: 'vigil-extra',
+        workflowExecutionRetentionPeriod: msToTs('1 day'),
+      });
       await registerSearchAttributes(server.address, 'vigil-extra');
       return (await c.operatorService.listSearchAttributes({ namespace: 'vigil-extra' })).customAttributes ?? {};
     });

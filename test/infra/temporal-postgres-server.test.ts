@@ -5,7 +5,12 @@ import { Client, Connection } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { withDatabase } from '../../src/launchers/postgres';
-import { TEMPORAL_SERVER_VERSION, startTemporalPostgresServer, temporalServerPaths, type RunningPostgresTemporal } from '../../src/launchers/temporal-postgres-server';
+import {
+  TEMPORAL_SERVER_VERSION,
+  startTemporalPostgresServer,
+  temporalServerPaths,
+  type RunningPostgresTemporal,
+} from '../../src/launchers/temporal-postgres-server';
 import { VIGIL_SEARCH_ATTRIBUTES, searchAttributes } from '../../src/temporal/search-attributes';
 
 /**
@@ -22,7 +27,9 @@ async function databasesLike(prefix: string): Promise<string[]> {
   const c = new PgClient({ connectionString: serverUrl() });
   await c.connect();
   try {
-    const r = await c.query<{ datname: string }>('select datname from pg_database where datname like $1 order by 1', [`${prefix}%`]);
+    const r = await c.query<{ datname: string }>('select datname from pg_database where datname like $1 order by 1', [
+      `${prefix}%`,
+    ]);
     return r.rows.map((row) => row.datname);
   } finally {
     await c.end();
@@ -48,7 +55,8 @@ describe('startTemporalPostgresServer', () => {
     const c = new PgClient({ connectionString: serverUrl() });
     await c.connect();
     try {
-      for (const name of await databasesLike(database)) await c.query(`drop database if exists ${c.escapeIdentifier(name)} with (force)`);
+      for (const name of await databasesLike(database))
+        await c.query(`drop database if exists ${c.escapeIdentifier(name)} with (force)`);
     } finally {
       await c.end();
     }
@@ -64,14 +72,25 @@ describe('startTemporalPostgresServer', () => {
     let connection = await Connection.connect({ address: server.address });
     try {
       const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
-      expect(Object.keys(customAttributes ?? {}).sort()).toEqual(expect.arrayContaining(Object.keys(VIGIL_SEARCH_ATTRIBUTES).sort()));
+      expect(Object.keys(customAttributes ?? {}).sort()).toEqual(
+        expect.arrayContaining(Object.keys(VIGIL_SEARCH_ATTRIBUTES).sort()),
+      );
       const client = new Client({ connection, namespace: 'default' });
       // No worker: the run just waits for its first task, which is enough to be stored and listed.
-      await client.workflow.start('nothing', { workflowId, taskQueue: `pg-layout-${workflowId}`, typedSearchAttributes: searchAttributes(organizationId, 'test', workflowId) });
+      await client.workflow.start('nothing', {
+        workflowId,
+        taskQueue: `pg-layout-${workflowId}`,
+        typedSearchAttributes: searchAttributes(organizationId, 'test', workflowId),
+      });
       let listed: string[] = [];
-      for (const deadline = Date.now() + 15_000; Date.now() < deadline && listed.length === 0; await new Promise((r) => setTimeout(r, 200))) {
+      for (
+        const deadline = Date.now() + 15_000;
+        Date.now() < deadline && listed.length === 0;
+        await new Promise((r) => setTimeout(r, 200))
+      ) {
         listed = [];
-        for await (const wf of client.workflow.list({ query: `VigilOrganizationId = '${organizationId}'` })) listed.push(wf.workflowId);
+        for await (const wf of client.workflow.list({ query: `VigilOrganizationId = '${organizationId}'` }))
+          listed.push(wf.workflowId);
       }
       expect(listed).toEqual([workflowId]);
     } finally {
@@ -83,7 +102,9 @@ describe('startTemporalPostgresServer', () => {
     server = await startTemporalPostgresServer({ cacheDir, postgresUrl: serverUrl(), database, dropOnStop: true });
     connection = await Connection.connect({ address: server.address });
     try {
-      const description = await new Client({ connection, namespace: 'default' }).workflow.getHandle(workflowId).describe();
+      const description = await new Client({ connection, namespace: 'default' }).workflow
+        .getHandle(workflowId)
+        .describe();
       expect(description.status.name).toBe('RUNNING');
       await new Client({ connection, namespace: 'default' }).workflow.getHandle(workflowId).terminate('test done');
     } finally {

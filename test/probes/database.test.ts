@@ -29,7 +29,8 @@ describe('database probe on PostgreSQL', () => {
   const dsn = withDatabase(LOCAL_SERVER_URL, dbName);
   const roleDsn = dsn.replace('postgres://postgres@', `postgres://${role}@`);
 
-  const pg = (query: string, extra: Partial<DbConfig> = {}, url = dsn) => databaseProbe(config('postgresql', query, extra), ctxWith(url));
+  const pg = (query: string, extra: Partial<DbConfig> = {}, url = dsn) =>
+    databaseProbe(config('postgresql', query, extra), ctxWith(url));
 
   async function admin(url: string, ...statements: string[]): Promise<void> {
     const client = new Client({ connectionString: url });
@@ -53,7 +54,8 @@ describe('database probe on PostgreSQL', () => {
   }
 
   beforeAll(async () => {
-    if (!(await canConnect(LOCAL_SERVER_URL, 3000))) throw new Error(`PostgreSQL must be running at ${LOCAL_SERVER_URL} (user postgres, trust) for these tests`);
+    if (!(await canConnect(LOCAL_SERVER_URL, 3000)))
+      throw new Error(`PostgreSQL must be running at ${LOCAL_SERVER_URL} (user postgres, trust) for these tests`);
     await admin(LOCAL_SERVER_URL, `CREATE DATABASE ${dbName}`, `CREATE ROLE ${role} LOGIN`);
     await admin(
       dsn,
@@ -72,7 +74,12 @@ describe('database probe on PostgreSQL', () => {
 
   describe('measures', () => {
     it('a bigint count (driver text) as a number, unit null', async () => {
-      expect(await pg('SELECT count(*) FROM readings')).toEqual({ value: 3, unit: null, value_description: 'Result of the database query', reason: null });
+      expect(await pg('SELECT count(*) FROM readings')).toEqual({
+        value: 3,
+        unit: null,
+        value_description: 'Result of the database query',
+        reason: null,
+      });
     });
 
     it('a numeric sum, a WITH … SELECT, booleans 1/0 and numeric text', async () => {
@@ -95,11 +102,19 @@ describe('database probe on PostgreSQL', () => {
     });
 
     it('db_multi_row for more than one row', async () => {
-      expect(await pg('SELECT v FROM readings')).toMatchObject({ value: null, reason: 'db_multi_row', metadata: { rows: 3 } });
+      expect(await pg('SELECT v FROM readings')).toMatchObject({
+        value: null,
+        reason: 'db_multi_row',
+        metadata: { rows: 3 },
+      });
     });
 
     it('db_multi_column for more than one column', async () => {
-      expect(await pg('SELECT 1, 2')).toMatchObject({ value: null, reason: 'db_multi_column', metadata: { columns: 2 } });
+      expect(await pg('SELECT 1, 2')).toMatchObject({
+        value: null,
+        reason: 'db_multi_column',
+        metadata: { columns: 2 },
+      });
     });
 
     it('db_null_value for NULL', async () => {
@@ -123,7 +138,11 @@ describe('database probe on PostgreSQL', () => {
       ['DELETE', 'DELETE FROM readings', 'not_select'],
       ['DROP', 'DROP TABLE readings', 'not_select'],
       ['a second statement', 'SELECT 1; DROP TABLE readings', 'multiple_statements'],
-      ['a DELETE in a CTE (unparseable in the PostgreSQL dialect)', 'WITH d AS (DELETE FROM readings RETURNING 1) SELECT count(*) FROM d', 'unparseable'],
+      [
+        'a DELETE in a CTE (unparseable in the PostgreSQL dialect)',
+        'WITH d AS (DELETE FROM readings RETURNING 1) SELECT count(*) FROM d',
+        'unparseable',
+      ],
       ['an UPDATE in a CTE', 'WITH d AS (UPDATE readings SET v = 0 RETURNING v) SELECT count(*) FROM d', 'writes_data'],
       ['SELECT … FOR UPDATE', 'SELECT v FROM readings LIMIT 1 FOR UPDATE', 'unparseable'],
       ['SELECT … INTO', 'SELECT v INTO copied FROM readings', 'select_into'],
@@ -139,11 +158,17 @@ describe('database probe on PostgreSQL', () => {
 
   describe('defense in depth on the server', () => {
     it('the READ ONLY transaction stops a write the parser lets through (nextval)', async () => {
-      expect(await pg("SELECT nextval('ticket_seq')")).toMatchObject({ reason: 'db_query_not_allowed', metadata: { sqlstate: '25006' } });
+      expect(await pg("SELECT nextval('ticket_seq')")).toMatchObject({
+        reason: 'db_query_not_allowed',
+        metadata: { sqlstate: '25006' },
+      });
     });
 
-    it("the extended protocol refuses a statement hidden behind a backslash the parser reads as an escape", async () => {
-      expect(await pg("SELECT 'a\\'; DROP TABLE readings; --'")).toMatchObject({ reason: 'db_query_not_allowed', metadata: { problem: 'multiple_statements' } });
+    it('the extended protocol refuses a statement hidden behind a backslash the parser reads as an escape', async () => {
+      expect(await pg("SELECT 'a\\'; DROP TABLE readings; --'")).toMatchObject({
+        reason: 'db_query_not_allowed',
+        metadata: { problem: 'multiple_statements' },
+      });
       expect(await readingsCount()).toBe(3);
     });
   });
@@ -151,22 +176,34 @@ describe('database probe on PostgreSQL', () => {
   describe('failures', () => {
     it('db_timeout when the query outlives statement_timeout_ms', async () => {
       // 57014 (canceled by statement_timeout) is the server saying it stopped the query, which would otherwise succeed after 5 s.
-      expect(await pg('SELECT pg_sleep(5)', { statement_timeout_ms: 200 })).toMatchObject({ reason: 'db_timeout', metadata: { sqlstate: '57014' } });
+      expect(await pg('SELECT pg_sleep(5)', { statement_timeout_ms: 200 })).toMatchObject({
+        reason: 'db_timeout',
+        metadata: { sqlstate: '57014' },
+      });
     });
 
     it('db_timeout when the probe deadline (ctx.signal) passes first', async () => {
       // aborted: the deadline ended it, before the query's own 5 s and its 30 s statement timeout.
-      const outcome = await databaseProbe(config('postgresql', 'SELECT pg_sleep(5)', { statement_timeout_ms: 30_000 }), ctxWith(dsn, AbortSignal.timeout(300)));
+      const outcome = await databaseProbe(
+        config('postgresql', 'SELECT pg_sleep(5)', { statement_timeout_ms: 30_000 }),
+        ctxWith(dsn, AbortSignal.timeout(300)),
+      );
       expect(outcome).toMatchObject({ reason: 'db_timeout', metadata: { aborted: true } });
     });
 
     it('db_access_denied when the role lacks SELECT', async () => {
-      expect(await pg('SELECT count(*) FROM secrets', {}, roleDsn)).toMatchObject({ reason: 'db_access_denied', metadata: { sqlstate: '42501' } });
+      expect(await pg('SELECT count(*) FROM secrets', {}, roleDsn)).toMatchObject({
+        reason: 'db_access_denied',
+        metadata: { sqlstate: '42501' },
+      });
     });
 
     it('db_auth_failed for a role that does not exist (trust auth accepts any password, so 28000 not 28P01)', async () => {
       const url = dsn.replace('postgres://postgres@', 'postgres://vigil_no_such_role:wrong@');
-      expect(await pg('SELECT 1', {}, url)).toMatchObject({ reason: 'db_auth_failed', metadata: { sqlstate: '28000' } });
+      expect(await pg('SELECT 1', {}, url)).toMatchObject({
+        reason: 'db_auth_failed',
+        metadata: { sqlstate: '28000' },
+      });
     });
 
     it('db_syntax_error for SQL the parser reads but the server rejects', async () => {
@@ -177,16 +214,28 @@ describe('database probe on PostgreSQL', () => {
 
     it('db_connection_failed when nothing listens', async () => {
       const port = await getFreePort();
-      expect(await pg('SELECT 1', {}, `postgres://postgres@127.0.0.1:${port}/postgres`)).toMatchObject({ reason: 'db_connection_failed', metadata: { cause: 'ECONNREFUSED' } });
+      expect(await pg('SELECT 1', {}, `postgres://postgres@127.0.0.1:${port}/postgres`)).toMatchObject({
+        reason: 'db_connection_failed',
+        metadata: { cause: 'ECONNREFUSED' },
+      });
     });
 
     it('db_error (with the SQLSTATE) for an unknown table or database', async () => {
-      expect(await pg('SELECT count(*) FROM no_such_table')).toMatchObject({ reason: 'db_error', metadata: { sqlstate: '42P01' } });
-      expect(await pg('SELECT 1', {}, withDatabase(LOCAL_SERVER_URL, `no_such_db_${suffix}`))).toMatchObject({ reason: 'db_error', metadata: { sqlstate: '3D000' } });
+      expect(await pg('SELECT count(*) FROM no_such_table')).toMatchObject({
+        reason: 'db_error',
+        metadata: { sqlstate: '42P01' },
+      });
+      expect(await pg('SELECT 1', {}, withDatabase(LOCAL_SERVER_URL, `no_such_db_${suffix}`))).toMatchObject({
+        reason: 'db_error',
+        metadata: { sqlstate: '3D000' },
+      });
     });
 
     it('db_dsn_missing when the variable is not set, naming it', async () => {
-      expect(await databaseProbe(config('postgresql', 'SELECT 1'), ctxWith(undefined))).toMatchObject({ reason: 'db_dsn_missing', metadata: { connection_string_ref: DSN_VAR } });
+      expect(await databaseProbe(config('postgresql', 'SELECT 1'), ctxWith(undefined))).toMatchObject({
+        reason: 'db_dsn_missing',
+        metadata: { connection_string_ref: DSN_VAR },
+      });
       expect((await databaseProbe(config('postgresql', 'SELECT 1'), ctxWith('  '))).reason).toBe('db_dsn_missing');
     });
 
@@ -204,7 +253,8 @@ describe('database probe on PostgreSQL', () => {
 describe('database probe on MariaDB (engine mysql)', () => {
   let maria: ProbeMariadb;
   let readerDsn: (password: string) => string;
-  const my = (query: string, extra: Partial<DbConfig> = {}, url = maria.rootUrl('probe')) => databaseProbe(config('mysql', query, extra), ctxWith(url));
+  const my = (query: string, extra: Partial<DbConfig> = {}, url = maria.rootUrl('probe')) =>
+    databaseProbe(config('mysql', query, extra), ctxWith(url));
 
   beforeAll(async () => {
     maria = await startProbeMariadb();
@@ -227,7 +277,12 @@ describe('database probe on MariaDB (engine mysql)', () => {
   });
 
   it('measures a DECIMAL sum, a BIGINT count and a BIT column', async () => {
-    expect(await my('SELECT SUM(v) FROM readings')).toEqual({ value: 4.5, unit: null, value_description: 'Result of the database query', reason: null });
+    expect(await my('SELECT SUM(v) FROM readings')).toEqual({
+      value: 4.5,
+      unit: null,
+      value_description: 'Result of the database query',
+      reason: null,
+    });
     expect((await my('WITH r AS (SELECT v FROM readings) SELECT COUNT(*) FROM r')).value).toBe(3);
     expect((await my('SELECT f FROM flags')).value).toBe(1);
   });
@@ -237,20 +292,32 @@ describe('database probe on MariaDB (engine mysql)', () => {
   });
 
   it('db_auth_failed for a wrong password (ER_ACCESS_DENIED_ERROR)', async () => {
-    expect(await my('SELECT 1', {}, readerDsn('wrong-pass'))).toMatchObject({ reason: 'db_auth_failed', metadata: { errno: 1045 } });
+    expect(await my('SELECT 1', {}, readerDsn('wrong-pass'))).toMatchObject({
+      reason: 'db_auth_failed',
+      metadata: { errno: 1045 },
+    });
   });
 
   it('db_access_denied when the user lacks SELECT (ER_TABLEACCESS_DENIED_ERROR)', async () => {
-    expect(await my('SELECT COUNT(*) FROM secrets', {}, readerDsn('right-pass'))).toMatchObject({ reason: 'db_access_denied', metadata: { errno: 1142 } });
+    expect(await my('SELECT COUNT(*) FROM secrets', {}, readerDsn('right-pass'))).toMatchObject({
+      reason: 'db_access_denied',
+      metadata: { errno: 1142 },
+    });
   });
 
   it('db_timeout when the query outlives statement_timeout_ms (max_statement_time)', async () => {
     // errno 1969 (max_statement_time exceeded) is the server saying it stopped the query, which would otherwise succeed after 5 s.
-    expect(await my('SELECT SLEEP(5)', { statement_timeout_ms: 300 })).toMatchObject({ reason: 'db_timeout', metadata: { errno: 1969 } });
+    expect(await my('SELECT SLEEP(5)', { statement_timeout_ms: 300 })).toMatchObject({
+      reason: 'db_timeout',
+      metadata: { errno: 1969 },
+    });
   });
 
   it('db_syntax_error (ER_PARSE_ERROR) and the result-shape codes', async () => {
-    expect(await my('SELECT 1 LIMIT 1 LIMIT 2')).toMatchObject({ reason: 'db_syntax_error', metadata: { errno: 1064 } });
+    expect(await my('SELECT 1 LIMIT 1 LIMIT 2')).toMatchObject({
+      reason: 'db_syntax_error',
+      metadata: { errno: 1064 },
+    });
     expect((await my('SELECT v FROM readings')).reason).toBe('db_multi_row');
     expect((await my('SELECT 1, 2')).reason).toBe('db_multi_column');
     expect((await my('SELECT v FROM readings WHERE 1 = 0')).reason).toBe('db_empty_result');
@@ -271,11 +338,17 @@ describe('database probe on MariaDB (engine mysql)', () => {
   });
 
   it('the READ ONLY transaction stops a write the parser lets through (NEXTVAL)', async () => {
-    expect(await my('SELECT NEXTVAL(ticket_seq)')).toMatchObject({ reason: 'db_query_not_allowed', metadata: { errno: 1792 } });
+    expect(await my('SELECT NEXTVAL(ticket_seq)')).toMatchObject({
+      reason: 'db_query_not_allowed',
+      metadata: { errno: 1792 },
+    });
   });
 
   it('db_connection_failed when nothing listens', async () => {
     const port = await getFreePort();
-    expect(await my('SELECT 1', {}, `mysql://root@127.0.0.1:${port}/probe`)).toMatchObject({ reason: 'db_connection_failed', metadata: { cause: 'ECONNREFUSED' } });
+    expect(await my('SELECT 1', {}, `mysql://root@127.0.0.1:${port}/probe`)).toMatchObject({
+      reason: 'db_connection_failed',
+      metadata: { cause: 'ECONNREFUSED' },
+    });
   });
 });

@@ -48,17 +48,32 @@ describe('dns probe', () => {
     ['CAA', 'probe.test', 'letsencrypt.org'],
     ['CAA', 'probe.test', '0 issue "letsencrypt.org"'],
   ])('finds expected_value among the %s answers for %s (%s)', async (record_type, name, expected_value) => {
-    const outcome = await dnsProbe(config({ name, record_type, expected_value, resolver: dnsmasq.resolver }), agentContext());
+    const outcome = await dnsProbe(
+      config({ name, record_type, expected_value, resolver: dnsmasq.resolver }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ unit: 'ms', reason: null, value_description: `DNS ${record_type} resolve time` });
   });
 
   it('answers expected_value_mismatch when the value is not among the answers', async () => {
-    const outcome = await dnsProbe(config({ name: 'probe.test', expected_value: '127.0.0.1', resolver: dnsmasq.resolver }), agentContext());
-    expect(outcome).toEqual({ value: null, unit: null, value_description: null, reason: 'expected_value_mismatch', metadata: { record_type: 'A', answers: 1 } });
+    const outcome = await dnsProbe(
+      config({ name: 'probe.test', expected_value: '127.0.0.1', resolver: dnsmasq.resolver }),
+      agentContext(),
+    );
+    expect(outcome).toEqual({
+      value: null,
+      unit: null,
+      value_description: null,
+      reason: 'expected_value_mismatch',
+      metadata: { record_type: 'A', answers: 1 },
+    });
   });
 
   it('compares TXT values exactly', async () => {
-    const outcome = await dnsProbe(config({ name: 'probe.test', record_type: 'TXT', expected_value: 'V=VIGIL1', resolver: dnsmasq.resolver }), agentContext());
+    const outcome = await dnsProbe(
+      config({ name: 'probe.test', record_type: 'TXT', expected_value: 'V=VIGIL1', resolver: dnsmasq.resolver }),
+      agentContext(),
+    );
     expect(outcome.reason).toBe('expected_value_mismatch');
   });
 
@@ -68,7 +83,10 @@ describe('dns probe', () => {
   });
 
   it('answers ENODATA for a name without records of the type', async () => {
-    const outcome = await dnsProbe(config({ name: 'v4.local.test', record_type: 'AAAA', resolver: dnsmasq.resolver }), agentContext());
+    const outcome = await dnsProbe(
+      config({ name: 'v4.local.test', record_type: 'AAAA', resolver: dnsmasq.resolver }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ENODATA' });
   });
 
@@ -80,18 +98,27 @@ describe('dns probe', () => {
 
   it('answers ETIMEDOUT when the resolver never answers', async () => {
     // The resolver never answers: only the timeout can end the query, so the reason is the proof.
-    const outcome = await dnsProbe(config({ name: 'probe.test', resolver: silentResolver, timeout_ms: 300 }), agentContext());
+    const outcome = await dnsProbe(
+      config({ name: 'probe.test', resolver: silentResolver, timeout_ms: 300 }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
   });
 
   it('answers ETIMEDOUT when the runner aborts ctx.signal', async () => {
-    const outcome = await dnsProbe(config({ name: 'probe.test', resolver: silentResolver }), agentContext({ signal: AbortSignal.timeout(200) }));
+    const outcome = await dnsProbe(
+      config({ name: 'probe.test', resolver: silentResolver }),
+      agentContext({ signal: AbortSignal.timeout(200) }),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
   });
 
   it('answers ECONNREFUSED when nothing listens on the resolver port', async () => {
     // On 127.0.0.1 the kernel answers ICMP port unreachable at once, so this is not a timeout.
-    const outcome = await dnsProbe(config({ name: 'probe.test', resolver: `127.0.0.1:${await freeUdpPort()}`, timeout_ms: 1000 }), agentContext());
+    const outcome = await dnsProbe(
+      config({ name: 'probe.test', resolver: `127.0.0.1:${await freeUdpPort()}`, timeout_ms: 1000 }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ECONNREFUSED' });
   });
 
@@ -104,7 +131,10 @@ describe('dns probe', () => {
     });
 
     it('answers invalid_resolver for a resolver on a port other than 53', async () => {
-      const outcome = await dnsProbe(config({ name: 'probe.test', resolver: dnsmasq.resolver }), cloudContext({ allowLoopback: true }));
+      const outcome = await dnsProbe(
+        config({ name: 'probe.test', resolver: dnsmasq.resolver }),
+        cloudContext({ allowLoopback: true }),
+      );
       expect(outcome).toMatchObject({ value: null, reason: 'invalid_resolver', metadata: { port: dnsmasq.port } });
     });
   });

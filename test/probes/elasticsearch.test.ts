@@ -55,16 +55,33 @@ function aggregate(docs: Doc[], spec: Json): Json {
     case 'percentiles': {
       const sorted = [...values].sort((a, b) => a - b);
       const percents = (params.percents as number[] | undefined) ?? [50];
-      return { values: Object.fromEntries(percents.map((p) => [p.toFixed(1), sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null])) };
+      return {
+        values: Object.fromEntries(
+          percents.map((p) => [
+            p.toFixed(1),
+            sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null,
+          ]),
+        ),
+      };
     }
     case 'stats':
-      return { count: values.length, min: Math.min(...values), max: Math.max(...values), avg: values.reduce((a, b) => a + b, 0) / values.length, sum: values.reduce((a, b) => a + b, 0) };
+      return {
+        count: values.length,
+        min: Math.min(...values),
+        max: Math.max(...values),
+        avg: values.reduce((a, b) => a + b, 0) / values.length,
+        sum: values.reduce((a, b) => a + b, 0),
+      };
     case 'filter':
       return { doc_count: docs.filter((d) => matches(d, params)).length };
     case 'terms': {
       const counts = new Map<unknown, number>();
       for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-      return { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [...counts].map(([key, doc_count]) => ({ key, doc_count })) };
+      return {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [...counts].map(([key, doc_count]) => ({ key, doc_count })),
+      };
     }
     default:
       throw new BadRequest(`Unknown aggregation type [${type}]`);
@@ -76,26 +93,77 @@ async function elasticsearch(req: RecordedRequest, res: ServerResponse): Promise
   const path = new URL(req.path, 'http://es').pathname;
   if (path.startsWith('/kibana/')) return sendText(res, 200, '<!doctype html><title>Kibana</title>', 'text/html');
   const m = /^\/([^/]+)\/_search$/.exec(path);
-  if (!m || req.method !== 'POST') return sendJson(res, 405, esError(405, 'illegal_argument_exception', 'unsupported in this test server'), headers);
+  if (!m || req.method !== 'POST')
+    return sendJson(res, 405, esError(405, 'illegal_argument_exception', 'unsupported in this test server'), headers);
   if (req.headers.authorization === OTHER_KEY) {
-    return sendJson(res, 403, esError(403, 'security_exception', 'action [indices:data/read/search] is unauthorized for API key id [other] of user [other] on indices [logs-app]'), headers);
+    return sendJson(
+      res,
+      403,
+      esError(
+        403,
+        'security_exception',
+        'action [indices:data/read/search] is unauthorized for API key id [other] of user [other] on indices [logs-app]',
+      ),
+      headers,
+    );
   }
   if (req.headers.authorization !== API_KEY) {
-    return sendJson(res, 401, esError(401, 'security_exception', `missing authentication credentials for REST request [${path}]`), { ...headers, 'www-authenticate': 'ApiKey' });
+    return sendJson(
+      res,
+      401,
+      esError(401, 'security_exception', `missing authentication credentials for REST request [${path}]`),
+      { ...headers, 'www-authenticate': 'ApiKey' },
+    );
   }
   const indices = decodeURIComponent(m[1]!).split(',');
   if (indices.includes('broken')) {
-    return sendJson(res, 503, { error: { root_cause: [], type: 'search_phase_execution_exception', reason: 'all shards failed', phase: 'query', grouped: true, failed_shards: [] }, status: 503 }, headers);
+    return sendJson(
+      res,
+      503,
+      {
+        error: {
+          root_cause: [],
+          type: 'search_phase_execution_exception',
+          reason: 'all shards failed',
+          phase: 'query',
+          grouped: true,
+          failed_shards: [],
+        },
+        status: 503,
+      },
+      headers,
+    );
   }
   if (indices.includes('busy')) {
-    return sendJson(res, 429, esError(429, 'es_rejected_execution_exception', 'rejected execution of search on EsThreadPoolExecutor[name = node/search, queue capacity = 1000]'), headers);
+    return sendJson(
+      res,
+      429,
+      esError(
+        429,
+        'es_rejected_execution_exception',
+        'rejected execution of search on EsThreadPoolExecutor[name = node/search, queue capacity = 1000]',
+      ),
+      headers,
+    );
   }
   if (indices.includes('slow')) await new Promise((r) => setTimeout(r, 2_000).unref());
   const missing = indices.find((i) => !i.includes('*') && !['logs-app', 'slow', 'partial'].includes(i));
   if (missing) {
-    return sendJson(res, 404, esError(404, 'index_not_found_exception', `no such index [${missing}]`, { 'resource.type': 'index_or_alias', 'resource.id': missing, index_uuid: '_na_', index: missing }), headers);
+    return sendJson(
+      res,
+      404,
+      esError(404, 'index_not_found_exception', `no such index [${missing}]`, {
+        'resource.type': 'index_or_alias',
+        'resource.id': missing,
+        index_uuid: '_na_',
+        index: missing,
+      }),
+      headers,
+    );
   }
-  const hasDocs = indices.some((i) => i === 'logs-app' || (i.includes('*') && new RegExp(`^${i.replace(/\*/g, '.*')}$`).test('logs-app')));
+  const hasDocs = indices.some(
+    (i) => i === 'logs-app' || (i.includes('*') && new RegExp(`^${i.replace(/\*/g, '.*')}$`).test('logs-app')),
+  );
   const body = JSON.parse(req.body || '{}') as Json;
   try {
     const docs = (hasDocs ? DOCS : []).filter((d) => matches(d, body.query as Json | undefined));
@@ -109,7 +177,11 @@ async function elasticsearch(req: RecordedRequest, res: ServerResponse): Promise
         took: 2,
         timed_out: indices.includes('partial'),
         _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
-        hits: { total: { value: docs.length, relation: 'eq' }, max_score: null, hits: docs.slice(0, size).map((d, i) => ({ _index: 'logs-app', _id: String(i), _score: 1, _source: d })) },
+        hits: {
+          total: { value: docs.length, relation: 'eq' },
+          max_score: null,
+          hits: docs.slice(0, size).map((d, i) => ({ _index: 'logs-app', _id: String(i), _score: 1, _source: d })),
+        },
         ...(Object.keys(aggregations).length ? { aggregations } : {}),
       },
       headers,
@@ -133,7 +205,17 @@ describe('elasticsearch probe against an Elasticsearch-format API', () => {
     defaultTimeoutMs: 5_000,
   });
   const search = (extra: Partial<EsConfig> = {}, vars = env) =>
-    elasticsearchProbe({ url: server.url, index: 'logs-app', query: avgLatency, aggregation: 'avg_latency', auth_ref: 'ES_AUTH', ...extra }, ctxWith(vars));
+    elasticsearchProbe(
+      {
+        url: server.url,
+        index: 'logs-app',
+        query: avgLatency,
+        aggregation: 'avg_latency',
+        auth_ref: 'ES_AUTH',
+        ...extra,
+      },
+      ctxWith(vars),
+    );
 
   beforeAll(async () => {
     server = await startApiServer(elasticsearch);
@@ -145,7 +227,12 @@ describe('elasticsearch probe against an Elasticsearch-format API', () => {
 
   describe('measures', () => {
     it('the value of a single-value metric aggregation, unit null, with size 0', async () => {
-      expect(await search()).toEqual({ value: 20, unit: null, value_description: 'Value of aggregation avg_latency', reason: null });
+      expect(await search()).toEqual({
+        value: 20,
+        unit: null,
+        value_description: 'Value of aggregation avg_latency',
+        reason: null,
+      });
       const sent = server.requests.at(-1)!;
       expect(sent).toMatchObject({ method: 'POST', path: '/logs-app/_search' });
       expect(sent.headers).toMatchObject({ authorization: API_KEY, 'content-type': 'application/json' });
@@ -153,21 +240,40 @@ describe('elasticsearch probe against an Elasticsearch-format API', () => {
     });
 
     it('sum, max, value_count and cardinality, with a query filtering the documents', async () => {
-      const aggs = { aggs: { total: { sum: { field: 'latency' } }, worst: { max: { field: 'latency' } }, n: { value_count: { field: 'latency' } }, services: { cardinality: { field: 'service' } } } };
+      const aggs = {
+        aggs: {
+          total: { sum: { field: 'latency' } },
+          worst: { max: { field: 'latency' } },
+          n: { value_count: { field: 'latency' } },
+          services: { cardinality: { field: 'service' } },
+        },
+      };
       expect((await search({ query: aggs, aggregation: 'total' })).value).toBe(60);
       expect((await search({ query: aggs, aggregation: 'worst' })).value).toBe(30);
       expect((await search({ query: aggs, aggregation: 'n' })).value).toBe(3);
       expect((await search({ query: aggs, aggregation: 'services' })).value).toBe(2);
       expect((await search({ query: { query: { term: { service: 'api' } }, ...avgLatency } })).value).toBe(20);
-      expect((await search({ query: { query: { term: { service: { value: 'web' } } }, ...avgLatency } })).value).toBe(20);
+      expect((await search({ query: { query: { term: { service: { value: 'web' } } }, ...avgLatency } })).value).toBe(
+        20,
+      );
     });
 
     it('a percentiles aggregation asked for one percent', async () => {
-      expect((await search({ query: { aggs: { p99: { percentiles: { field: 'latency', percents: [99] } } } }, aggregation: 'p99' })).value).toBe(30);
+      expect(
+        (
+          await search({
+            query: { aggs: { p99: { percentiles: { field: 'latency', percents: [99] } } } },
+            aggregation: 'p99',
+          })
+        ).value,
+      ).toBe(30);
     });
 
     it('doc_count of a single-bucket aggregation (filter)', async () => {
-      expect((await search({ query: { aggs: { errors: { filter: { term: { status: 500 } } } } }, aggregation: 'errors' })).value).toBe(1);
+      expect(
+        (await search({ query: { aggs: { errors: { filter: { term: { status: 500 } } } } }, aggregation: 'errors' }))
+          .value,
+      ).toBe(1);
     });
 
     it('an index pattern and a list of indices', async () => {
@@ -179,24 +285,46 @@ describe('elasticsearch probe against an Elasticsearch-format API', () => {
 
   describe('no value', () => {
     it('es_no_data when no document matches (null value)', async () => {
-      expect((await search({ query: { query: { term: { service: 'none' } }, ...avgLatency } })).reason).toBe('es_no_data');
+      expect((await search({ query: { query: { term: { service: 'none' } }, ...avgLatency } })).reason).toBe(
+        'es_no_data',
+      );
       expect((await search({ index: 'nothing-*' })).reason).toBe('es_no_data');
     });
 
     it('es_agg_not_found, listing the aggregations present', async () => {
       const aggs = { aggs: { total: { sum: { field: 'latency' } }, worst: { max: { field: 'latency' } } } };
-      expect(await search({ query: aggs, aggregation: 'avg_latency' })).toMatchObject({ reason: 'es_agg_not_found', metadata: { available: 'total, worst' } });
-      expect(await search({ query: { query: { match_all: {} } } })).toMatchObject({ reason: 'es_agg_not_found', metadata: { available: '' } });
+      expect(await search({ query: aggs, aggregation: 'avg_latency' })).toMatchObject({
+        reason: 'es_agg_not_found',
+        metadata: { available: 'total, worst' },
+      });
+      expect(await search({ query: { query: { match_all: {} } } })).toMatchObject({
+        reason: 'es_agg_not_found',
+        metadata: { available: '' },
+      });
     });
 
     it('es_agg_unsupported for buckets, stats and several percentiles', async () => {
-      expect(await search({ query: { aggs: { by: { terms: { field: 'service' } } } }, aggregation: 'by' })).toMatchObject({ reason: 'es_agg_unsupported', metadata: { shape: 'buckets' } });
-      expect(await search({ query: { aggs: { s: { stats: { field: 'latency' } } } }, aggregation: 's' })).toMatchObject({ reason: 'es_agg_unsupported', metadata: { shape: 'multi_value' } });
-      expect((await search({ query: { aggs: { p: { percentiles: { field: 'latency', percents: [50, 99] } } } }, aggregation: 'p' })).reason).toBe('es_agg_unsupported');
+      expect(
+        await search({ query: { aggs: { by: { terms: { field: 'service' } } } }, aggregation: 'by' }),
+      ).toMatchObject({ reason: 'es_agg_unsupported', metadata: { shape: 'buckets' } });
+      expect(await search({ query: { aggs: { s: { stats: { field: 'latency' } } } }, aggregation: 's' })).toMatchObject(
+        { reason: 'es_agg_unsupported', metadata: { shape: 'multi_value' } },
+      );
+      expect(
+        (
+          await search({
+            query: { aggs: { p: { percentiles: { field: 'latency', percents: [50, 99] } } } },
+            aggregation: 'p',
+          })
+        ).reason,
+      ).toBe('es_agg_unsupported');
     });
 
     it('es_index_not_found (404)', async () => {
-      expect(await search({ index: 'nope' })).toMatchObject({ reason: 'es_index_not_found', metadata: { status: 404, error_type: 'index_not_found_exception' } });
+      expect(await search({ index: 'nope' })).toMatchObject({
+        reason: 'es_index_not_found',
+        metadata: { status: 404, error_type: 'index_not_found_exception' },
+      });
     });
 
     it('es_query_error (400) with the error type and reason', async () => {
@@ -207,34 +335,61 @@ describe('elasticsearch probe against an Elasticsearch-format API', () => {
     });
 
     it('es_unauthorized for a missing or wrong key (401) and a key without the privilege (403)', async () => {
-      expect(await search({ auth_ref: undefined })).toMatchObject({ reason: 'es_unauthorized', metadata: { status: 401, error_type: 'security_exception' } });
-      expect(await search({}, { ES_AUTH: 'ApiKey d3Jvbmc=' })).toMatchObject({ reason: 'es_unauthorized', metadata: { status: 401 } });
-      expect(await search({}, { ES_AUTH: OTHER_KEY })).toMatchObject({ reason: 'es_unauthorized', metadata: { status: 403 } });
+      expect(await search({ auth_ref: undefined })).toMatchObject({
+        reason: 'es_unauthorized',
+        metadata: { status: 401, error_type: 'security_exception' },
+      });
+      expect(await search({}, { ES_AUTH: 'ApiKey d3Jvbmc=' })).toMatchObject({
+        reason: 'es_unauthorized',
+        metadata: { status: 401 },
+      });
+      expect(await search({}, { ES_AUTH: OTHER_KEY })).toMatchObject({
+        reason: 'es_unauthorized',
+        metadata: { status: 403 },
+      });
     });
 
     it('es_server_error (503 all shards failed)', async () => {
-      expect(await search({ index: 'broken' })).toMatchObject({ reason: 'es_server_error', metadata: { status: 503, error_type: 'search_phase_execution_exception' } });
+      expect(await search({ index: 'broken' })).toMatchObject({
+        reason: 'es_server_error',
+        metadata: { status: 503, error_type: 'search_phase_execution_exception' },
+      });
     });
 
     it('es_timeout for timeout_ms, the probe deadline and partial results (timed_out)', async () => {
       // The slow index answers (a success) only after 2 s: a timeout reason shows the probe gave up first, without a wall-clock bound.
       expect((await search({ index: 'slow', timeout_ms: 200 })).reason).toBe('es_timeout');
-      const deadline = await elasticsearchProbe({ url: server.url, index: 'slow', query: avgLatency, aggregation: 'avg_latency', auth_ref: 'ES_AUTH' }, ctxWith(env, AbortSignal.timeout(200)));
+      const deadline = await elasticsearchProbe(
+        { url: server.url, index: 'slow', query: avgLatency, aggregation: 'avg_latency', auth_ref: 'ES_AUTH' },
+        ctxWith(env, AbortSignal.timeout(200)),
+      );
       expect(deadline.reason).toBe('es_timeout');
-      expect(await search({ index: 'partial' })).toMatchObject({ reason: 'es_timeout', metadata: { partial_results: true } });
+      expect(await search({ index: 'partial' })).toMatchObject({
+        reason: 'es_timeout',
+        metadata: { partial_results: true },
+      });
     });
 
     it('es_error for a status without its own code (429 rejected execution)', async () => {
-      expect(await search({ index: 'busy' })).toMatchObject({ reason: 'es_error', metadata: { status: 429, error_type: 'es_rejected_execution_exception' } });
+      expect(await search({ index: 'busy' })).toMatchObject({
+        reason: 'es_error',
+        metadata: { status: 429, error_type: 'es_rejected_execution_exception' },
+      });
     });
 
     it('es_bad_response for a URL that is not the cluster API', async () => {
-      expect(await search({ url: `${server.url}/kibana/` })).toMatchObject({ reason: 'es_bad_response', metadata: { status: 200 } });
+      expect(await search({ url: `${server.url}/kibana/` })).toMatchObject({
+        reason: 'es_bad_response',
+        metadata: { status: 200 },
+      });
     });
 
     it('es_unreachable when nothing listens', async () => {
       const port = await getFreePort();
-      expect(await search({ url: `http://127.0.0.1:${port}` })).toMatchObject({ reason: 'es_unreachable', metadata: { cause: 'ECONNREFUSED' } });
+      expect(await search({ url: `http://127.0.0.1:${port}` })).toMatchObject({
+        reason: 'es_unreachable',
+        metadata: { cause: 'ECONNREFUSED' },
+      });
     });
   });
 

@@ -21,7 +21,12 @@ async function startHost(address: string): Promise<Host> {
   const server = http.createServer((req, res) => {
     received.push(req.headers);
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1_700_000_000, '7'] }] } }));
+    res.end(
+      JSON.stringify({
+        status: 'success',
+        data: { resultType: 'vector', result: [{ metric: {}, value: [1_700_000_000, '7'] }] },
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, address, resolve));
   return {
@@ -43,7 +48,10 @@ const ctxWith = (vars: Record<string, string>): ProbeContext => ({
   defaultTimeoutMs: 5_000,
 });
 
-const credentialHeaders = (headers: http.IncomingHttpHeaders | undefined) => ({ tenant: headers?.['x-scope-orgid'], authorization: headers?.authorization });
+const credentialHeaders = (headers: http.IncomingHttpHeaders | undefined) => ({
+  tenant: headers?.['x-scope-orgid'],
+  authorization: headers?.authorization,
+});
 
 describe('fixed agent credentials stay with the configured server', () => {
   let own: Host;
@@ -63,7 +71,9 @@ describe('fixed agent credentials stay with the configured server', () => {
     const env = () => ({ LOKI_SERVER_URL: own.url, LOKI_TENANT_ID: 'team-a', VIGIL_SECRET_LOKI_URL: other.url });
 
     it('sends the tenant to the configured server, with a path prefix too', async () => {
-      expect((await lokiProbe({ query: 'sum(rate({app="api"}[5m]))', url: `${own.url}/loki-prefix` }, ctxWith(env()))).value).toBe(7);
+      expect(
+        (await lokiProbe({ query: 'sum(rate({app="api"}[5m]))', url: `${own.url}/loki-prefix` }, ctxWith(env()))).value,
+      ).toBe(7);
       expect(credentialHeaders(own.received.at(-1))).toEqual({ tenant: 'team-a', authorization: undefined });
     });
 
@@ -84,13 +94,23 @@ describe('fixed agent credentials stay with the configured server', () => {
       const elsewhere = { ...env(), LOKI_SERVER_URL: `http://127.0.0.2:${port === 65_535 ? port - 1 : port + 1}` };
       expect((await lokiProbe({ query: '1', url: own.url }, ctxWith(elsewhere))).value).toBe(7);
       expect(own.received.at(-1)?.['x-scope-orgid']).toBeUndefined();
-      expect((await lokiProbe({ query: '1', url: own.url }, ctxWith({ ...env(), LOKI_SERVER_URL: own.url.replace('http:', 'https:') }))).value).toBe(7);
+      expect(
+        (
+          await lokiProbe(
+            { query: '1', url: own.url },
+            ctxWith({ ...env(), LOKI_SERVER_URL: own.url.replace('http:', 'https:') }),
+          )
+        ).value,
+      ).toBe(7);
       expect(own.received.at(-1)?.['x-scope-orgid']).toBeUndefined();
     });
 
     it('sends the tenant nowhere while LOKI_SERVER_URL is unset or not a URL', async () => {
       for (const server of [undefined, '127.0.0.2', 'ftp://127.0.0.2/']) {
-        const vars: Record<string, string> = { LOKI_TENANT_ID: 'team-a', ...(server ? { LOKI_SERVER_URL: server } : {}) };
+        const vars: Record<string, string> = {
+          LOKI_TENANT_ID: 'team-a',
+          ...(server ? { LOKI_SERVER_URL: server } : {}),
+        };
         expect((await lokiProbe({ query: '1', url: own.url }, ctxWith(vars))).value).toBe(7);
         expect(own.received.at(-1)?.['x-scope-orgid']).toBeUndefined();
       }
@@ -98,7 +118,11 @@ describe('fixed agent credentials stay with the configured server', () => {
   });
 
   describe('prometheus: its token and tenant go only to the origin of PROMETHEUS_SERVER_URL', () => {
-    const env = () => ({ PROMETHEUS_SERVER_URL: own.url, PROMETHEUS_BEARER_TOKEN: 'own-token', PROMETHEUS_TENANT_ID: 'tenant-a' });
+    const env = () => ({
+      PROMETHEUS_SERVER_URL: own.url,
+      PROMETHEUS_BEARER_TOKEN: 'own-token',
+      PROMETHEUS_TENANT_ID: 'tenant-a',
+    });
 
     it('sends them to the configured server, by default and when server_url names it', async () => {
       expect((await prometheusProbe({ query: 'up' }, ctxWith(env()))).value).toBe(7);

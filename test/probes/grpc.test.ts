@@ -6,7 +6,8 @@ import { agentContext, probeConfig, closedPort } from '../support/probe-net-kit'
 
 const config = (raw: Record<string, unknown>) => probeConfig('grpc', raw);
 
-const context = (env: Record<string, string> = {}, over: Partial<ProbeContext> = {}) => agentContext({ env: (name) => env[name], ...over });
+const context = (env: Record<string, string> = {}, over: Partial<ProbeContext> = {}) =>
+  agentContext({ env: (name) => env[name], ...over });
 
 let health: TestGrpcServer;
 let bare: TestGrpcServer;
@@ -59,12 +60,20 @@ describe('grpc probe, health_state', () => {
 
   it('answers grpc_unimplemented for a server without the health service', async () => {
     const out = await grpcProbe(config({ target: bare.target }), context());
-    expect(out).toMatchObject({ value: null, reason: 'grpc_unimplemented', metadata: { grpc_status: 'UNIMPLEMENTED' } });
+    expect(out).toMatchObject({
+      value: null,
+      reason: 'grpc_unimplemented',
+      metadata: { grpc_status: 'UNIMPLEMENTED' },
+    });
   });
 
   it('answers grpc_error with the status and message for another error status', async () => {
     const out = await grpcProbe(config({ target: health.target, service: 'vigil.Broken' }), context());
-    expect(out).toMatchObject({ value: null, reason: 'grpc_error', metadata: { grpc_status: 'INTERNAL', message: 'health backend crashed' } });
+    expect(out).toMatchObject({
+      value: null,
+      reason: 'grpc_error',
+      metadata: { grpc_status: 'INTERNAL', message: 'health backend crashed' },
+    });
   });
 
   it('answers grpc_unavailable for a closed port', async () => {
@@ -80,12 +89,18 @@ describe('grpc probe, health_state', () => {
 
   it('answers grpc_timeout when the probe deadline (ctx.signal) passes first', async () => {
     // No timeout_ms and a handler that never answers: only the deadline can end it.
-    const out = await grpcProbe(config({ target: health.target, service: 'vigil.Hang' }), context({}, { signal: AbortSignal.timeout(300) }));
+    const out = await grpcProbe(
+      config({ target: health.target, service: 'vigil.Hang' }),
+      context({}, { signal: AbortSignal.timeout(300) }),
+    );
     expect(out).toMatchObject({ value: null, reason: 'grpc_timeout' });
   });
 
   it('uses ctx.defaultTimeoutMs when the config names no timeout', async () => {
-    const out = await grpcProbe(config({ target: health.target, service: 'vigil.Hang' }), context({}, { defaultTimeoutMs: 250 }));
+    const out = await grpcProbe(
+      config({ target: health.target, service: 'vigil.Hang' }),
+      context({}, { defaultTimeoutMs: 250 }),
+    );
     expect(out).toMatchObject({ value: null, reason: 'grpc_timeout' });
   });
 
@@ -104,7 +119,10 @@ describe('grpc probe, latency', () => {
   });
 
   it('measures the round trip of a NOT_SERVING answer too', async () => {
-    const out = await grpcProbe(config({ target: health.target, service: 'vigil.Down', interpretation: 'latency' }), context());
+    const out = await grpcProbe(
+      config({ target: health.target, service: 'vigil.Down', interpretation: 'latency' }),
+      context(),
+    );
     expect(out).toMatchObject({ unit: 'ms', reason: null });
     expect(out.value).toBeGreaterThan(0);
   });
@@ -116,7 +134,8 @@ describe('grpc probe, latency', () => {
 });
 
 describe('grpc probe, metadata_refs', () => {
-  const secured = (refs?: Record<string, string>) => config({ target: health.target, service: 'vigil.Secured', ...(refs ? { metadata_refs: refs } : {}) });
+  const secured = (refs?: Record<string, string>) =>
+    config({ target: health.target, service: 'vigil.Secured', ...(refs ? { metadata_refs: refs } : {}) });
 
   it('sends the variable value under the lowercased key', async () => {
     const out = await grpcProbe(secured({ 'X-Token': 'HEALTH_TOKEN' }), context({ HEALTH_TOKEN }));
@@ -125,7 +144,11 @@ describe('grpc probe, metadata_refs', () => {
   });
 
   it('answers grpc_unauthenticated when the server wants a token and none is sent', async () => {
-    expect(await grpcProbe(secured(), context())).toMatchObject({ value: null, reason: 'grpc_unauthenticated', metadata: { grpc_status: 'UNAUTHENTICATED' } });
+    expect(await grpcProbe(secured(), context())).toMatchObject({
+      value: null,
+      reason: 'grpc_unauthenticated',
+      metadata: { grpc_status: 'UNAUTHENTICATED' },
+    });
   });
 
   it('answers grpc_permission_denied for a token the server refuses', async () => {
@@ -136,14 +159,24 @@ describe('grpc probe, metadata_refs', () => {
   it('answers metadata_ref_missing, naming key and variable, when the variable is unset or blank', async () => {
     for (const env of [{}, { HEALTH_TOKEN: '  ' }] as Record<string, string>[]) {
       const out = await grpcProbe(secured({ 'X-Token': 'HEALTH_TOKEN' }), context(env));
-      expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'metadata_ref_missing', metadata: { metadata_key: 'x-token', metadata_ref: 'HEALTH_TOKEN' } });
+      expect(out).toEqual({
+        value: null,
+        unit: null,
+        value_description: null,
+        reason: 'metadata_ref_missing',
+        metadata: { metadata_key: 'x-token', metadata_ref: 'HEALTH_TOKEN' },
+      });
     }
   });
 
   it('answers metadata_ref_invalid for a line break, control or non-ASCII character, without the value', async () => {
     for (const value of [`${HEALTH_TOKEN}\n`, `a\tb`, 'tökén']) {
       const out = await grpcProbe(secured({ 'x-token': 'HEALTH_TOKEN' }), context({ HEALTH_TOKEN: value }));
-      expect(out).toMatchObject({ value: null, reason: 'metadata_ref_invalid', metadata: { metadata_key: 'x-token', metadata_ref: 'HEALTH_TOKEN' } });
+      expect(out).toMatchObject({
+        value: null,
+        reason: 'metadata_ref_invalid',
+        metadata: { metadata_key: 'x-token', metadata_ref: 'HEALTH_TOKEN' },
+      });
       expect(JSON.stringify(out)).not.toContain(value.trim());
     }
   });
@@ -151,12 +184,18 @@ describe('grpc probe, metadata_refs', () => {
 
 describe('grpc probe, TLS', () => {
   it('verifies the server against a CA given as PEM text in the variable', async () => {
-    const out = await grpcProbe(config({ target: secure.target, tls: true, ca_cert_ref: 'GRPC_CA' }), context({ GRPC_CA: certs.caPem.toString() }));
+    const out = await grpcProbe(
+      config({ target: secure.target, tls: true, ca_cert_ref: 'GRPC_CA' }),
+      context({ GRPC_CA: certs.caPem.toString() }),
+    );
     expect(out).toMatchObject({ value: 1, reason: null });
   });
 
   it('verifies the server against a CA given as a file path, by hostname too', async () => {
-    const out = await grpcProbe(config({ target: `localhost:${secure.port}`, ca_cert_ref: 'GRPC_CA' }), context({ GRPC_CA: certs.caPath }));
+    const out = await grpcProbe(
+      config({ target: `localhost:${secure.port}`, ca_cert_ref: 'GRPC_CA' }),
+      context({ GRPC_CA: certs.caPath }),
+    );
     expect(out).toMatchObject({ value: 1, reason: null });
   });
 
@@ -166,12 +205,18 @@ describe('grpc probe, TLS', () => {
   });
 
   it('answers grpc_tls_failed when the certificate does not validate against the configured CA', async () => {
-    const out = await grpcProbe(config({ target: secure.target, tls: true, ca_cert_ref: 'GRPC_CA' }), context({ GRPC_CA: certs.otherCaPem.toString() }));
+    const out = await grpcProbe(
+      config({ target: secure.target, tls: true, ca_cert_ref: 'GRPC_CA' }),
+      context({ GRPC_CA: certs.otherCaPem.toString() }),
+    );
     expect(out).toMatchObject({ value: null, reason: 'grpc_tls_failed' });
   });
 
   it('answers grpc_tls_failed when a plaintext server is probed with TLS', async () => {
-    const out = await grpcProbe(config({ target: health.target, tls: true, ca_cert_ref: 'GRPC_CA' }), context({ GRPC_CA: certs.caPem.toString() }));
+    const out = await grpcProbe(
+      config({ target: health.target, tls: true, ca_cert_ref: 'GRPC_CA' }),
+      context({ GRPC_CA: certs.caPem.toString() }),
+    );
     expect(out).toMatchObject({ value: null, reason: 'grpc_tls_failed' });
   });
 
@@ -189,7 +234,13 @@ describe('grpc probe, TLS', () => {
     ];
     for (const [env, cause] of cases) {
       const out = await grpcProbe(config({ target: secure.target, tls: true, ca_cert_ref: 'GRPC_CA' }), context(env));
-      expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'grpc_ca_unreadable', metadata: { ca_cert_ref: 'GRPC_CA', cause } });
+      expect(out).toEqual({
+        value: null,
+        unit: null,
+        value_description: null,
+        reason: 'grpc_ca_unreadable',
+        metadata: { ca_cert_ref: 'GRPC_CA', cause },
+      });
     }
   });
 });

@@ -57,7 +57,13 @@ describe('host probe', () => {
 
   it('answers host_filesystem_unavailable for a missing mountpoint', async () => {
     const out = await hostProbe(config({ metric: 'filesystem', mountpoint: '/no/such/mount/vigil' }), context());
-    expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'host_filesystem_unavailable', metadata: { mountpoint: '/no/such/mount/vigil', cause: 'ENOENT' } });
+    expect(out).toEqual({
+      value: null,
+      unit: null,
+      value_description: null,
+      reason: 'host_filesystem_unavailable',
+      metadata: { mountpoint: '/no/such/mount/vigil', cause: 'ENOENT' },
+    });
   });
 
   it('answers host_filesystem_unavailable for a filesystem without blocks (/proc)', async () => {
@@ -92,7 +98,13 @@ describe('host probe', () => {
 
   it('answers host_network_unavailable for an interface the host does not have', async () => {
     const out = await hostProbe(config({ metric: 'network', interface: 'vigil-none0' }), context());
-    expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'host_network_unavailable', metadata: { interface: 'vigil-none0', cause: 'no_such_interface' } });
+    expect(out).toEqual({
+      value: null,
+      unit: null,
+      value_description: null,
+      reason: 'host_network_unavailable',
+      metadata: { interface: 'vigil-none0', cause: 'no_such_interface' },
+    });
   });
 
   it('answers host_unknown_metric for a metric it does not know', async () => {
@@ -103,11 +115,20 @@ describe('host probe', () => {
   it('answers ETIMEDOUT when the probe deadline passes during a sample', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await hostProbe(config({ metric: 'cpu' }), context({ signal: controller.signal }))).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
-    expect(await hostProbe(config({ metric: 'network' }), context({ signal: AbortSignal.timeout(50) }))).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
+    expect(await hostProbe(config({ metric: 'cpu' }), context({ signal: controller.signal }))).toMatchObject({
+      value: null,
+      reason: 'ETIMEDOUT',
+    });
+    expect(await hostProbe(config({ metric: 'network' }), context({ signal: AbortSignal.timeout(50) }))).toMatchObject({
+      value: null,
+      reason: 'ETIMEDOUT',
+    });
   });
 
   it('does not run in cloud mode', async () => {
-    expect(await hostProbe(config({}), context({ mode: 'cloud' }))).toMatchObject({ value: null, reason: 'source_not_allowed_in_prober' });
+    expect(await hostProbe(config({}), context({ mode: 'cloud' }))).toMatchObject({
+      value: null,
+      reason: 'source_not_allowed_in_prober',
+    });
   });
 });

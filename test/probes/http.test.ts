@@ -6,17 +6,29 @@ import { httpProbe, mtlsHttpProbe } from '../../src/probes/http';
 import { type ProbeContext, type ProbeOutcome, ProbeFailure } from '../../src/probes/types';
 import { eventually } from '../support/eventually';
 import { type ProbeCerts, makeProbeCerts } from '../support/probe-certs';
-import { type Server, close, closedPort, garbageServer, httpConfig, listen, probeContext, resettingServer } from '../support/probe-http-targets';
+import {
+  type Server,
+  close,
+  closedPort,
+  garbageServer,
+  httpConfig,
+  listen,
+  probeContext,
+  resettingServer,
+} from '../support/probe-http-targets';
 
 const SECRET_BODY = 'TOP-SECRET-BODY-CONTENT';
 const TOKEN = 'tok-3f9a1c-secret';
-const JSON_BODY = '{"queue":{"depth":42,"ratio":0.5,"ok":true,"down":false,"name":"q1","count":"7","nil":null,"list":[1,2],"obj":{}},"items":[{"v":1},{"v":2}],"huge":1e400}';
+const JSON_BODY =
+  '{"queue":{"depth":42,"ratio":0.5,"ok":true,"down":false,"name":"q1","count":"7","nil":null,"list":[1,2],"obj":{}},"items":[{"v":1},{"v":2}],"huge":1e400}';
 const MB = 1024 * 1024;
 
 let base: string;
 let plainPort: number;
 const servers: Server[] = [];
-const seen: { headers?: http.IncomingHttpHeaders; method?: string; body?: string; connections: number } = { connections: 0 };
+const seen: { headers?: http.IncomingHttpHeaders; method?: string; body?: string; connections: number } = {
+  connections: 0,
+};
 let openSockets = 0;
 
 function route(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -28,13 +40,19 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
     Object.assign(seen, { headers: req.headers, method: req.method, body });
     if (p === '/ok') return void res.end(`hello ${SECRET_BODY}`);
     if (p.startsWith('/status/')) return void res.writeHead(Number(p.slice(8))).end(SECRET_BODY);
-    if (p === '/headers') return void res.writeHead(req.headers['x-api-key'] === TOKEN && req.headers['x-plain'] === 'plain' ? 200 : 401).end();
+    if (p === '/headers')
+      return void res
+        .writeHead(req.headers['x-api-key'] === TOKEN && req.headers['x-plain'] === 'plain' ? 200 : 401)
+        .end();
     if (p === '/post') return void res.writeHead(req.method === 'POST' && body === '{"ping":1}' ? 201 : 400).end();
     if (p.startsWith('/chain/')) {
       const n = Number(p.slice(7));
       return void res.writeHead(302, { location: n > 0 ? `/chain/${n - 1}` : '/ok' }).end(SECRET_BODY);
     }
-    if (p === '/to') return void res.writeHead(Number(url.searchParams.get('status') ?? 302), { location: url.searchParams.get('location') ?? '' }).end();
+    if (p === '/to')
+      return void res
+        .writeHead(Number(url.searchParams.get('status') ?? 302), { location: url.searchParams.get('location') ?? '' })
+        .end();
     if (p === '/no-location') return void res.writeHead(301).end();
     if (p === '/loop') return void res.writeHead(302, { location: '/loop' }).end();
     if (p === '/see-other') return void res.writeHead(303, { location: '/method' }).end();
@@ -106,7 +124,8 @@ beforeAll(async () => {
     selfSigned: { cert: s.selfSigned.cert, key: s.selfSigned.key },
     clientOnly: { cert: certs.client.valid.cert, key: certs.client.valid.key },
   };
-  for (const [name, options] of Object.entries(variants)) tlsPorts[name] = await start(https.createServer(options, route));
+  for (const [name, options] of Object.entries(variants))
+    tlsPorts[name] = await start(https.createServer(options, route));
 });
 
 afterAll(async () => {
@@ -114,10 +133,13 @@ afterAll(async () => {
   certs?.cleanup();
 });
 
-const probe = (raw: Record<string, unknown>, ctx: Partial<ProbeContext> & { vars?: Record<string, string> } = {}): Promise<ProbeOutcome> =>
-  httpProbe(httpConfig(raw), probeContext(ctx));
+const probe = (
+  raw: Record<string, unknown>,
+  ctx: Partial<ProbeContext> & { vars?: Record<string, string> } = {},
+): Promise<ProbeOutcome> => httpProbe(httpConfig(raw), probeContext(ctx));
 const tlsUrl = (variant: string, path = '/ok', host = '127.0.0.1') => `https://${host}:${tlsPorts[variant]}${path}`;
-const reasonOf = async (raw: Record<string, unknown>, ctx?: Parameters<typeof probe>[1]) => (await probe(raw, ctx)).reason;
+const reasonOf = async (raw: Record<string, unknown>, ctx?: Parameters<typeof probe>[1]) =>
+  (await probe(raw, ctx)).reason;
 
 describe('http probe: response time', () => {
   it('measures the time to the response headers in ms and keeps the body out of the outcome', async () => {
@@ -174,7 +196,10 @@ describe('http probe: expected_status', () => {
 
 describe('http probe: headers and header_refs', () => {
   it('sends plain headers and the secret header resolved from the named variable, without reporting either', async () => {
-    const out = await probe({ url: `${base}/headers`, headers: { 'X-Plain': 'plain' }, header_refs: { 'X-Api-Key': 'API_TOKEN' } }, { vars: { API_TOKEN: TOKEN } });
+    const out = await probe(
+      { url: `${base}/headers`, headers: { 'X-Plain': 'plain' }, header_refs: { 'X-Api-Key': 'API_TOKEN' } },
+      { vars: { API_TOKEN: TOKEN } },
+    );
     expect(out.reason).toBeNull();
     expect(JSON.stringify(out)).not.toContain(TOKEN);
     expect(seen.headers?.['user-agent']).toBe('Vigil-Probe/1');
@@ -185,18 +210,34 @@ describe('http probe: headers and header_refs', () => {
     ['blank', { API_TOKEN: '  ' }],
   ])('answers header_ref_missing when the variable is %s, naming header and variable', async (_, vars) => {
     const out = await probe({ url: `${base}/headers`, header_refs: { 'X-Api-Key': 'API_TOKEN' } }, { vars });
-    expect(out).toMatchObject({ value: null, reason: 'header_ref_missing', metadata: { header: 'X-Api-Key', header_ref: 'API_TOKEN' } });
+    expect(out).toMatchObject({
+      value: null,
+      reason: 'header_ref_missing',
+      metadata: { header: 'X-Api-Key', header_ref: 'API_TOKEN' },
+    });
   });
 
-  it.each([['a line break', `${TOKEN}\n`], ['a control character', `${TOKEN}\x07`]])('answers header_ref_invalid for %s', async (_, value) => {
-    const out = await probe({ url: `${base}/headers`, header_refs: { 'X-Api-Key': 'API_TOKEN' } }, { vars: { API_TOKEN: value } });
-    expect(out).toMatchObject({ reason: 'header_ref_invalid', metadata: { header: 'X-Api-Key', header_ref: 'API_TOKEN' } });
+  it.each([
+    ['a line break', `${TOKEN}\n`],
+    ['a control character', `${TOKEN}\x07`],
+  ])('answers header_ref_invalid for %s', async (_, value) => {
+    const out = await probe(
+      { url: `${base}/headers`, header_refs: { 'X-Api-Key': 'API_TOKEN' } },
+      { vars: { API_TOKEN: value } },
+    );
+    expect(out).toMatchObject({
+      reason: 'header_ref_invalid',
+      metadata: { header: 'X-Api-Key', header_ref: 'API_TOKEN' },
+    });
     expect(JSON.stringify(out)).not.toContain(TOKEN);
   });
 
   it('does not send secret headers to another origin after a redirect', async () => {
     const other = `http://localhost:${plainPort}/ok`;
-    const out = await probe({ url: `${base}/to?location=${encodeURIComponent(other)}`, header_refs: { 'X-Api-Key': 'API_TOKEN' } }, { vars: { API_TOKEN: TOKEN } });
+    const out = await probe(
+      { url: `${base}/to?location=${encodeURIComponent(other)}`, header_refs: { 'X-Api-Key': 'API_TOKEN' } },
+      { vars: { API_TOKEN: TOKEN } },
+    );
     expect(out.reason).toBeNull();
     expect(seen.headers?.['x-api-key']).toBeUndefined();
   });
@@ -214,7 +255,9 @@ describe('http probe: redirects', () => {
 
   it('continues a 303 with GET and repeats a 307 as it was', async () => {
     expect(await reasonOf({ url: `${base}/see-other`, method: 'POST', body: 'x' })).toBeNull();
-    expect(await reasonOf({ url: `${base}/temporary`, method: 'POST', body: '{"ping":1}', expected_status: 201 })).toBeNull();
+    expect(
+      await reasonOf({ url: `${base}/temporary`, method: 'POST', body: '{"ping":1}', expected_status: 201 }),
+    ).toBeNull();
   });
 
   it.each([
@@ -233,14 +276,20 @@ describe('http probe: redirects', () => {
   });
 
   it('gives up with http_error after 10 redirects', async () => {
-    expect(await probe({ url: `${base}/loop` })).toMatchObject({ reason: 'http_error', metadata: { cause: 'too_many_redirects', redirects: 10 } });
+    expect(await probe({ url: `${base}/loop` })).toMatchObject({
+      reason: 'http_error',
+      metadata: { cause: 'too_many_redirects', redirects: 10 },
+    });
     expect(await reasonOf({ url: `${base}/chain/9` })).toBeNull();
   });
 });
 
 describe('http probe: body_match', () => {
   it('finds the text in the first 4 KB and times the read', async () => {
-    expect(await probe({ url: `${base}/needle-early`, body_match: 'NEEDLE' })).toMatchObject({ unit: 'ms', reason: null });
+    expect(await probe({ url: `${base}/needle-early`, body_match: 'NEEDLE' })).toMatchObject({
+      unit: 'ms',
+      reason: null,
+    });
   });
 
   it('answers body_mismatch when the text is absent or after the first 4 KB', async () => {
@@ -260,14 +309,33 @@ describe('http probe: json_path', () => {
     ['$.items[1].v', 2],
     ['$.items[?(@.v > 1)].v', 2],
   ])('reads %s as %p with unit null', async (json_path, value) => {
-    expect(await probe({ url: `${base}/json`, json_path })).toEqual({ value, unit: null, value_description: `Number at ${json_path}`, reason: null });
+    expect(await probe({ url: `${base}/json`, json_path })).toEqual({
+      value,
+      unit: null,
+      value_description: `Number at ${json_path}`,
+      reason: null,
+    });
   });
 
   it('reports the unit the config names for the number (the response carries none), and no unit without a value', async () => {
-    expect(await probe({ url: `${base}/json`, json_path: '$.queue.depth', unit: 'jobs' })).toEqual({ value: 42, unit: 'jobs', value_description: 'Number at $.queue.depth', reason: null });
-    expect(await probe({ url: `${base}/json`, json_path: '$.queue.ratio', unit: '%' })).toMatchObject({ value: 0.5, unit: '%' });
-    expect(await mtlsHttpProbe(httpConfig({ url: `${base}/json`, json_path: '$.queue.ok', unit: 'B/s' }), probeContext())).toMatchObject({ value: 1, unit: 'B/s' });
-    expect(await probe({ url: `${base}/json`, json_path: '$.queue.name', unit: 'jobs' })).toMatchObject({ value: null, unit: null, reason: 'json_path_non_numeric' });
+    expect(await probe({ url: `${base}/json`, json_path: '$.queue.depth', unit: 'jobs' })).toEqual({
+      value: 42,
+      unit: 'jobs',
+      value_description: 'Number at $.queue.depth',
+      reason: null,
+    });
+    expect(await probe({ url: `${base}/json`, json_path: '$.queue.ratio', unit: '%' })).toMatchObject({
+      value: 0.5,
+      unit: '%',
+    });
+    expect(
+      await mtlsHttpProbe(httpConfig({ url: `${base}/json`, json_path: '$.queue.ok', unit: 'B/s' }), probeContext()),
+    ).toMatchObject({ value: 1, unit: 'B/s' });
+    expect(await probe({ url: `${base}/json`, json_path: '$.queue.name', unit: 'jobs' })).toMatchObject({
+      value: null,
+      unit: null,
+      reason: 'json_path_non_numeric',
+    });
   });
 
   it.each([
@@ -297,7 +365,10 @@ describe('http probe: json_path', () => {
   });
 
   it('answers json_body_too_large for a streamed body over 10 MB, and at once when Content-Length says so', async () => {
-    expect(await probe({ url: `${base}/big-chunked`, json_path: '$[0]' })).toMatchObject({ reason: 'json_body_too_large', metadata: { max_bytes: 10 * MB } });
+    expect(await probe({ url: `${base}/big-chunked`, json_path: '$[0]' })).toMatchObject({
+      reason: 'json_body_too_large',
+      metadata: { max_bytes: 10 * MB },
+    });
     expect(await reasonOf({ url: `${base}/big-announced`, json_path: '$[0]' })).toBe('json_body_too_large');
   });
 });
@@ -318,7 +389,10 @@ describe('http probe: network failures', () => {
 
   it('answers http_error when the answer is not HTTP', async () => {
     const port = await start(garbageServer());
-    expect(await probe({ url: `http://127.0.0.1:${port}/` })).toMatchObject({ reason: 'http_error', metadata: { code: expect.any(String) } });
+    expect(await probe({ url: `http://127.0.0.1:${port}/` })).toMatchObject({
+      reason: 'http_error',
+      metadata: { code: expect.any(String) },
+    });
   });
 
   it('answers ETIMEDOUT when headers or the body come after timeout_ms', async () => {
@@ -339,10 +413,20 @@ describe('http probe: server certificate', () => {
   const ca = () => ({ vars: { PROBE_CA: certs.ca.cert } });
 
   it('trusts the CA named by ca_cert_ref, as PEM content or as a file path', async () => {
-    expect(await probe({ url: tlsUrl('chain'), ca_cert_ref: 'PROBE_CA' }, ca())).toMatchObject({ unit: 'ms', reason: null });
-    expect(await reasonOf({ url: tlsUrl('leafOnly', '/ok', 'localhost'), ca_cert_ref: 'PROBE_CA' }, { vars: { PROBE_CA: certs.ca.certPath } })).toBeNull();
+    expect(await probe({ url: tlsUrl('chain'), ca_cert_ref: 'PROBE_CA' }, ca())).toMatchObject({
+      unit: 'ms',
+      reason: null,
+    });
+    expect(
+      await reasonOf(
+        { url: tlsUrl('leafOnly', '/ok', 'localhost'), ca_cert_ref: 'PROBE_CA' },
+        { vars: { PROBE_CA: certs.ca.certPath } },
+      ),
+    ).toBeNull();
     const escaped = certs.ca.cert.trim().replace(/\n/g, '\\n');
-    expect(await reasonOf({ url: tlsUrl('chain'), ca_cert_ref: 'PROBE_CA' }, { vars: { PROBE_CA: escaped } })).toBeNull();
+    expect(
+      await reasonOf({ url: tlsUrl('chain'), ca_cert_ref: 'PROBE_CA' }, { vars: { PROBE_CA: escaped } }),
+    ).toBeNull();
   });
 
   it.each([
@@ -357,7 +441,10 @@ describe('http probe: server certificate', () => {
   });
 
   it('answers tls_error, naming the check, for a verification result without a code of its own', async () => {
-    expect(await probe({ url: tlsUrl('clientOnly'), ca_cert_ref: 'PROBE_CA' }, ca())).toMatchObject({ reason: 'tls_error', metadata: { tls_code: 'INVALID_PURPOSE' } });
+    expect(await probe({ url: tlsUrl('clientOnly'), ca_cert_ref: 'PROBE_CA' }, ca())).toMatchObject({
+      reason: 'tls_error',
+      metadata: { tls_code: 'INVALID_PURPOSE' },
+    });
   });
 
   it('skips verification with tls_verify false', async () => {
@@ -371,9 +458,19 @@ describe('http probe: server certificate', () => {
 
   it('answers mtls_ref_missing, mtls_file_unreadable and mtls_cert_parse_failed for a bad ca_cert_ref', async () => {
     const url = tlsUrl('chain');
-    expect(await probe({ url, ca_cert_ref: 'PROBE_CA' })).toMatchObject({ reason: 'mtls_ref_missing', metadata: { field: 'ca_cert_ref', variable: 'PROBE_CA' } });
-    expect(await reasonOf({ url, ca_cert_ref: 'PROBE_CA' }, { vars: { PROBE_CA: `${certs.dir}/missing.pem` } })).toBe('mtls_file_unreadable');
-    expect(await reasonOf({ url, ca_cert_ref: 'PROBE_CA' }, { vars: { PROBE_CA: '-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----' } })).toBe('mtls_cert_parse_failed');
+    expect(await probe({ url, ca_cert_ref: 'PROBE_CA' })).toMatchObject({
+      reason: 'mtls_ref_missing',
+      metadata: { field: 'ca_cert_ref', variable: 'PROBE_CA' },
+    });
+    expect(await reasonOf({ url, ca_cert_ref: 'PROBE_CA' }, { vars: { PROBE_CA: `${certs.dir}/missing.pem` } })).toBe(
+      'mtls_file_unreadable',
+    );
+    expect(
+      await reasonOf(
+        { url, ca_cert_ref: 'PROBE_CA' },
+        { vars: { PROBE_CA: '-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----' } },
+      ),
+    ).toBe('mtls_cert_parse_failed');
   });
 });
 
@@ -395,7 +492,12 @@ describe('http probe: cloud mode', () => {
   it('checks the address of every redirect hop, IP literals included', async () => {
     const { calls, checkAddress } = recorder();
     const to = `http://127.0.0.1:${plainPort}/ok`;
-    expect(await reasonOf({ url: `http://localhost:${plainPort}/to?location=${encodeURIComponent(to)}` }, cloud(checkAddress))).toBeNull();
+    expect(
+      await reasonOf(
+        { url: `http://localhost:${plainPort}/to?location=${encodeURIComponent(to)}` },
+        cloud(checkAddress),
+      ),
+    ).toBeNull();
     expect(calls).toContainEqual(['127.0.0.1', '127.0.0.1']);
   });
 
@@ -409,20 +511,30 @@ describe('http probe: cloud mode', () => {
     };
     const before = seen.connections;
     const to = `http://127.0.0.1:${plainPort}/ok`;
-    expect(await reasonOf({ url: `http://localhost:${plainPort}/to?location=${encodeURIComponent(to)}` }, cloud(blockLiterals))).toBe('target_not_public:loopback');
+    expect(
+      await reasonOf(
+        { url: `http://localhost:${plainPort}/to?location=${encodeURIComponent(to)}` },
+        cloud(blockLiterals),
+      ),
+    ).toBe('target_not_public:loopback');
     expect(seen.connections - before).toBe(1);
   });
 
   it('refuses a redirect to an internal name before resolving it', async () => {
     const { calls, checkAddress } = recorder();
     const to = `http://localhost:${plainPort}/ok`;
-    expect(await reasonOf({ url: `${base}/to?location=${encodeURIComponent(to)}` }, cloud(checkAddress))).toBe('host_internal');
+    expect(await reasonOf({ url: `${base}/to?location=${encodeURIComponent(to)}` }, cloud(checkAddress))).toBe(
+      'host_internal',
+    );
     expect(calls).toEqual([['127.0.0.1', '127.0.0.1']]);
   });
 
   it('neither resolves nor sends header_refs', async () => {
     const { checkAddress } = recorder();
-    const out = await probe({ url: `${base}/ok`, header_refs: { 'X-Api-Key': 'API_TOKEN' } }, { ...cloud(checkAddress), vars: { API_TOKEN: TOKEN } });
+    const out = await probe(
+      { url: `${base}/ok`, header_refs: { 'X-Api-Key': 'API_TOKEN' } },
+      { ...cloud(checkAddress), vars: { API_TOKEN: TOKEN } },
+    );
     expect(out.reason).toBeNull();
     expect(seen.headers?.['x-api-key']).toBeUndefined();
   });

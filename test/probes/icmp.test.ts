@@ -25,12 +25,18 @@ describe('icmp probe', () => {
   });
 
   it('measures packet_loss in % (0 on loopback)', async () => {
-    const outcome = await icmpProbe(config({ host: '127.0.0.1', count: 2, interpretation: 'packet_loss' }), agentContext());
+    const outcome = await icmpProbe(
+      config({ host: '127.0.0.1', count: 2, interpretation: 'packet_loss' }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ value: 0, unit: '%', reason: null });
   });
 
   it('measures reachability as 1 when a reply came', async () => {
-    const outcome = await icmpProbe(config({ host: 'localhost', count: 1, interpretation: 'reachability' }), agentContext());
+    const outcome = await icmpProbe(
+      config({ host: 'localhost', count: 1, interpretation: 'reachability' }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ value: 1, unit: null, reason: null });
   });
 
@@ -58,18 +64,27 @@ describe('icmp probe', () => {
     });
 
     it('measures packet_loss 100', async () => {
-      const outcome = await pingWith(wrappers.isolated)(config({ ...lost, interpretation: 'packet_loss' }), agentContext());
+      const outcome = await pingWith(wrappers.isolated)(
+        config({ ...lost, interpretation: 'packet_loss' }),
+        agentContext(),
+      );
       expect(outcome).toMatchObject({ value: 100, unit: '%', reason: null });
     });
 
     it('measures reachability 0', async () => {
-      const outcome = await pingWith(wrappers.isolated)(config({ ...lost, interpretation: 'reachability' }), agentContext());
+      const outcome = await pingWith(wrappers.isolated)(
+        config({ ...lost, interpretation: 'reachability' }),
+        agentContext(),
+      );
       expect(outcome).toMatchObject({ value: 0, unit: null, reason: null });
     });
 
     it('stops ping when ctx.signal aborts and reads the statistics so far', async () => {
       const started = performance.now();
-      const outcome = await pingWith(wrappers.isolated)(config({ host: BLACKHOLE_IP, count: 5, interpretation: 'packet_loss' }), agentContext({ signal: AbortSignal.timeout(300) }));
+      const outcome = await pingWith(wrappers.isolated)(
+        config({ host: BLACKHOLE_IP, count: 5, interpretation: 'packet_loss' }),
+        agentContext({ signal: AbortSignal.timeout(300) }),
+      );
       expect(outcome).toMatchObject({ value: 100, unit: '%', reason: null });
       // The bound is the feature: 5 pings a second apart to a blackhole take over 4 s unless the abort stops ping;
       // kept, generous below that (was 2 s).
@@ -77,7 +92,7 @@ describe('icmp probe', () => {
     });
   });
 
-  it('answers icmp_error with ping\'s message for any other failure (network unreachable)', async () => {
+  it("answers icmp_error with ping's message for any other failure (network unreachable)", async () => {
     const outcome = await pingWith(wrappers.offline)(config({ host: '127.0.0.1', count: 1 }), agentContext());
     expect(outcome).toMatchObject({ value: null, reason: 'icmp_error', metadata: { exit_code: 2 } });
     expect(outcome.metadata?.message).toMatch(/Network is unreachable/);
@@ -110,8 +125,12 @@ describe('icmp probe', () => {
 
     it('answers icmp_unavailable_on_prober without a usable ping', async () => {
       const ctx = cloudContext({ allowLoopback: true });
-      expect(await pingWith(wrappers.missing)(config({ host: '127.0.0.1', count: 1 }), ctx)).toMatchObject({ reason: 'icmp_unavailable_on_prober' });
-      expect(await pingWith(wrappers.unprivileged)(config({ host: '127.0.0.1', count: 1 }), ctx)).toMatchObject({ reason: 'icmp_unavailable_on_prober' });
+      expect(await pingWith(wrappers.missing)(config({ host: '127.0.0.1', count: 1 }), ctx)).toMatchObject({
+        reason: 'icmp_unavailable_on_prober',
+      });
+      expect(await pingWith(wrappers.unprivileged)(config({ host: '127.0.0.1', count: 1 }), ctx)).toMatchObject({
+        reason: 'icmp_unavailable_on_prober',
+      });
     });
   });
 });

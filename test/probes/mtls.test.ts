@@ -4,7 +4,14 @@ import type { TLSSocket } from 'node:tls';
 import { httpProbe, mtlsHttpProbe } from '../../src/probes/http';
 import type { ProbeOutcome } from '../../src/probes/types';
 import { type ProbeCerts, makeProbeCerts } from '../support/probe-certs';
-import { type Server, close, httpConfig, listen, probeContext, startOpensslServer } from '../support/probe-http-targets';
+import {
+  type Server,
+  close,
+  httpConfig,
+  listen,
+  probeContext,
+  startOpensslServer,
+} from '../support/probe-http-targets';
 
 let certs: ProbeCerts;
 const servers: Server[] = [];
@@ -40,7 +47,11 @@ afterAll(async () => {
 const REFS = { client_cert_ref: 'CLIENT_CERT', client_key_ref: 'CLIENT_KEY' };
 const url = (variant = 'mtls') => `https://localhost:${ports[variant]}/`;
 
-function run(vars: Record<string, string>, extra: Record<string, unknown> = {}, variant = 'mtls'): Promise<ProbeOutcome> {
+function run(
+  vars: Record<string, string>,
+  extra: Record<string, unknown> = {},
+  variant = 'mtls',
+): Promise<ProbeOutcome> {
   const config = httpConfig({ url: url(variant), ca_cert_ref: 'PROBE_CA', ...REFS, ...extra });
   return httpProbe(config, probeContext({ vars: { PROBE_CA: certs.ca.certPath, ...vars } }));
 }
@@ -71,14 +82,24 @@ describe('mTLS: presenting a client certificate', () => {
 
 describe('mTLS: client material', () => {
   it('answers mtls_ref_missing when neither variable is set', async () => {
-    expect(await run({})).toMatchObject({ value: null, reason: 'mtls_ref_missing', metadata: { variable: 'CLIENT_CERT', key_variable: 'CLIENT_KEY' } });
+    expect(await run({})).toMatchObject({
+      value: null,
+      reason: 'mtls_ref_missing',
+      metadata: { variable: 'CLIENT_CERT', key_variable: 'CLIENT_KEY' },
+    });
     expect((await run({ CLIENT_CERT: ' ', CLIENT_KEY: '' })).reason).toBe('mtls_ref_missing');
   });
 
   it('answers mtls_incomplete when only one of them is set', async () => {
     const { certPath, keyPath } = certs.client.valid;
-    expect(await run({ CLIENT_CERT: certPath })).toMatchObject({ reason: 'mtls_incomplete', metadata: { field: 'client_key_ref', variable: 'CLIENT_KEY' } });
-    expect(await run({ CLIENT_KEY: keyPath })).toMatchObject({ reason: 'mtls_incomplete', metadata: { field: 'client_cert_ref', variable: 'CLIENT_CERT' } });
+    expect(await run({ CLIENT_CERT: certPath })).toMatchObject({
+      reason: 'mtls_incomplete',
+      metadata: { field: 'client_key_ref', variable: 'CLIENT_KEY' },
+    });
+    expect(await run({ CLIENT_KEY: keyPath })).toMatchObject({
+      reason: 'mtls_incomplete',
+      metadata: { field: 'client_cert_ref', variable: 'CLIENT_CERT' },
+    });
   });
 
   it('answers mtls_file_unreadable for a path that cannot be read', async () => {
@@ -87,7 +108,10 @@ describe('mTLS: client material', () => {
       reason: 'mtls_file_unreadable',
       metadata: { field: 'client_cert_ref', variable: 'CLIENT_CERT', code: 'ENOENT' },
     });
-    expect(await run({ CLIENT_CERT: certs.client.valid.certPath, CLIENT_KEY: certs.dir })).toMatchObject({ reason: 'mtls_file_unreadable', metadata: { code: 'EISDIR' } });
+    expect(await run({ CLIENT_CERT: certs.client.valid.certPath, CLIENT_KEY: certs.dir })).toMatchObject({
+      reason: 'mtls_file_unreadable',
+      metadata: { code: 'EISDIR' },
+    });
   });
 
   it('answers mtls_cert_parse_failed and mtls_key_parse_failed for PEM that is not a certificate or key', async () => {
@@ -101,37 +125,69 @@ describe('mTLS: client material', () => {
   });
 
   it('answers mtls_weak_key for an RSA key under 2048 bits', async () => {
-    expect(await run(pairVars(certs.client.weak))).toMatchObject({ reason: 'mtls_weak_key', metadata: { bits: 1024, min_bits: 2048 } });
+    expect(await run(pairVars(certs.client.weak))).toMatchObject({
+      reason: 'mtls_weak_key',
+      metadata: { bits: 1024, min_bits: 2048 },
+    });
   });
 
   it('answers mtls_cert_expired for an expired client certificate', async () => {
-    expect(await run(pairVars(certs.client.expired))).toMatchObject({ reason: 'mtls_cert_expired', metadata: { not_after: expect.any(String) } });
+    expect(await run(pairVars(certs.client.expired))).toMatchObject({
+      reason: 'mtls_cert_expired',
+      metadata: { not_after: expect.any(String) },
+    });
   });
 
   it('answers mtls_handshake_failed when the key does not belong to the certificate', async () => {
     const out = await run({ CLIENT_CERT: certs.client.valid.certPath, CLIENT_KEY: certs.client.selfSigned.keyPath });
-    expect(out).toMatchObject({ reason: 'mtls_handshake_failed', metadata: { cause: 'key_does_not_match_certificate' } });
+    expect(out).toMatchObject({
+      reason: 'mtls_handshake_failed',
+      metadata: { cause: 'key_does_not_match_certificate' },
+    });
   });
 });
 
 describe('mTLS: handshake', () => {
   it('answers mtls_client_cert_rejected when the server closes the connection after the handshake (Node https)', async () => {
-    expect(await run(pairVars(certs.client.selfSigned))).toMatchObject({ reason: 'mtls_client_cert_rejected', metadata: { cause: 'closed_after_handshake' } });
+    expect(await run(pairVars(certs.client.selfSigned))).toMatchObject({
+      reason: 'mtls_client_cert_rejected',
+      metadata: { cause: 'closed_after_handshake' },
+    });
   });
 
-  it.each([['-tls1_2'], ['-tls1_3']])('answers mtls_client_cert_rejected with the alert openssl s_server %s sends', async (version) => {
-    const s = certs.server.valid;
-    const server = await startOpensslServer([version, '-cert', s.certPath, '-key', s.keyPath, '-CAfile', certs.ca.certPath, '-Verify', '1', '-verify_return_error']);
-    try {
-      const at = (extra: Record<string, unknown>, vars: Record<string, string>) =>
-        httpProbe(httpConfig({ url: `https://localhost:${server.port}/`, ca_cert_ref: 'PROBE_CA', ...extra }), probeContext({ vars: { PROBE_CA: certs.ca.cert, ...vars } }));
-      expect(await at(REFS, pairVars(certs.client.valid))).toMatchObject({ unit: 'ms', reason: null });
-      expect(await at(REFS, pairVars(certs.client.selfSigned))).toMatchObject({ reason: 'mtls_client_cert_rejected', metadata: { tls_code: 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA' } });
-      expect((await at({}, {})).reason).toBe('tls_handshake_failed');
-    } finally {
-      server.stop();
-    }
-  });
+  it.each([['-tls1_2'], ['-tls1_3']])(
+    'answers mtls_client_cert_rejected with the alert openssl s_server %s sends',
+    async (version) => {
+      const s = certs.server.valid;
+      const server = await startOpensslServer([
+        version,
+        '-cert',
+        s.certPath,
+        '-key',
+        s.keyPath,
+        '-CAfile',
+        certs.ca.certPath,
+        '-Verify',
+        '1',
+        '-verify_return_error',
+      ]);
+      try {
+        const at = (extra: Record<string, unknown>, vars: Record<string, string>) =>
+          httpProbe(
+            httpConfig({ url: `https://localhost:${server.port}/`, ca_cert_ref: 'PROBE_CA', ...extra }),
+            probeContext({ vars: { PROBE_CA: certs.ca.cert, ...vars } }),
+          );
+        expect(await at(REFS, pairVars(certs.client.valid))).toMatchObject({ unit: 'ms', reason: null });
+        expect(await at(REFS, pairVars(certs.client.selfSigned))).toMatchObject({
+          reason: 'mtls_client_cert_rejected',
+          metadata: { tls_code: 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA' },
+        });
+        expect((await at({}, {})).reason).toBe('tls_handshake_failed');
+      } finally {
+        server.stop();
+      }
+    },
+  );
 
   it('answers mtls_server_cert_expired for an expired server certificate', async () => {
     expect((await run(pairVars(certs.client.valid), {}, 'expiredServer')).reason).toBe('mtls_server_cert_expired');
@@ -139,10 +195,16 @@ describe('mTLS: handshake', () => {
 
   it('answers mtls_server_verify_failed when the server certificate does not validate', async () => {
     const out = await run(pairVars(certs.client.valid), {}, 'selfSignedServer');
-    expect(out).toMatchObject({ reason: 'mtls_server_verify_failed', metadata: { tls_code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+    expect(out).toMatchObject({
+      reason: 'mtls_server_verify_failed',
+      metadata: { tls_code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+    });
     const noCa = httpConfig({ url: url(), ...REFS });
     const untrusted = await httpProbe(noCa, probeContext({ vars: pairVars(certs.client.valid) }));
-    expect(untrusted).toMatchObject({ reason: 'mtls_server_verify_failed', metadata: { tls_code: 'SELF_SIGNED_CERT_IN_CHAIN' } });
+    expect(untrusted).toMatchObject({
+      reason: 'mtls_server_verify_failed',
+      metadata: { tls_code: 'SELF_SIGNED_CERT_IN_CHAIN' },
+    });
   });
 
   it('answers mtls_handshake_failed when the port does not complete a TLS handshake', async () => {
@@ -150,12 +212,17 @@ describe('mTLS: handshake', () => {
     servers.push(plainHttp);
     const port = await listen(plainHttp);
     const config = httpConfig({ url: `https://localhost:${port}/`, ...REFS });
-    expect((await httpProbe(config, probeContext({ vars: pairVars(certs.client.valid) }))).reason).toBe('mtls_handshake_failed');
+    expect((await httpProbe(config, probeContext({ vars: pairVars(certs.client.valid) }))).reason).toBe(
+      'mtls_handshake_failed',
+    );
   });
 
   it('answers tls_handshake_failed without a client certificate when the server requires one', async () => {
     const config = httpConfig({ url: url(), ca_cert_ref: 'PROBE_CA' });
     const out = await httpProbe(config, probeContext({ vars: { PROBE_CA: certs.ca.certPath } }));
-    expect(out).toMatchObject({ reason: 'tls_handshake_failed', metadata: { tls_code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' } });
+    expect(out).toMatchObject({
+      reason: 'tls_handshake_failed',
+      metadata: { tls_code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' },
+    });
   });
 });

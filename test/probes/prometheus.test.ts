@@ -5,7 +5,11 @@ import { prometheusProbe } from '../../src/probes/prometheus';
 import type { ProbeContext } from '../../src/probes/types';
 import { type ProbePrometheus, startAuthProxy, startProbePrometheus } from '../support/probe-prometheus';
 
-function ctxWith(env: Record<string, string> = {}, signal = new AbortController().signal, defaultTimeoutMs = 5_000): ProbeContext {
+function ctxWith(
+  env: Record<string, string> = {},
+  signal = new AbortController().signal,
+  defaultTimeoutMs = 5_000,
+): ProbeContext {
   return { env: (name) => env[name], mode: 'agent', signal, defaultTimeoutMs };
 }
 
@@ -16,7 +20,8 @@ describe('prometheus probe against a real Prometheus', () => {
   let silent: http.Server;
   let silentUrl: string;
 
-  const query = (q: string, env: Record<string, string> = {}) => prometheusProbe({ query: q, server_url: prom.url }, ctxWith(env));
+  const query = (q: string, env: Record<string, string> = {}) =>
+    prometheusProbe({ query: q, server_url: prom.url }, ctxWith(env));
 
   beforeAll(async () => {
     prom = await startProbePrometheus();
@@ -37,7 +42,12 @@ describe('prometheus probe against a real Prometheus', () => {
 
   describe('measures', () => {
     it('a single-series vector (up), unit null', async () => {
-      expect(await query('up')).toEqual({ value: 1, unit: null, value_description: 'Result of the PromQL query', reason: null });
+      expect(await query('up')).toEqual({
+        value: 1,
+        unit: null,
+        value_description: 'Result of the PromQL query',
+        reason: null,
+      });
     });
 
     it('vector(42), a scalar and a scraped gauge', async () => {
@@ -48,11 +58,17 @@ describe('prometheus probe against a real Prometheus', () => {
     });
 
     it('from PROMETHEUS_SERVER_URL when the config names no server', async () => {
-      expect((await prometheusProbe({ query: 'vector(1)' }, ctxWith({ PROMETHEUS_SERVER_URL: prom.url }))).value).toBe(1);
+      expect((await prometheusProbe({ query: 'vector(1)' }, ctxWith({ PROMETHEUS_SERVER_URL: prom.url }))).value).toBe(
+        1,
+      );
     });
 
     it('through a gateway with PROMETHEUS_BEARER_TOKEN and PROMETHEUS_TENANT_ID (X-Scope-OrgID)', async () => {
-      const env = { PROMETHEUS_SERVER_URL: proxy.url, PROMETHEUS_BEARER_TOKEN: 'good-token', PROMETHEUS_TENANT_ID: 'tenant-a' };
+      const env = {
+        PROMETHEUS_SERVER_URL: proxy.url,
+        PROMETHEUS_BEARER_TOKEN: 'good-token',
+        PROMETHEUS_TENANT_ID: 'tenant-a',
+      };
       expect((await prometheusProbe({ query: 'vector(9)' }, ctxWith(env))).value).toBe(9);
     });
   });
@@ -63,7 +79,11 @@ describe('prometheus probe against a real Prometheus', () => {
     });
 
     it('prom_multiple_series for several series', async () => {
-      expect(await query('probe_pair')).toMatchObject({ value: null, reason: 'prom_multiple_series', metadata: { series: 2 } });
+      expect(await query('probe_pair')).toMatchObject({
+        value: null,
+        reason: 'prom_multiple_series',
+        metadata: { series: 2 },
+      });
     });
 
     it('BadQuery (400 bad_data) for a PromQL parse error, with the error text', async () => {
@@ -73,7 +93,10 @@ describe('prometheus probe against a real Prometheus', () => {
     });
 
     it('BadQuery for a range vector, which is no instant value', async () => {
-      expect(await query('probe_single[1m]')).toMatchObject({ reason: 'BadQuery', metadata: { result_type: 'matrix' } });
+      expect(await query('probe_single[1m]')).toMatchObject({
+        reason: 'BadQuery',
+        metadata: { result_type: 'matrix' },
+      });
     });
 
     it('non_finite_value for +Inf and NaN', async () => {
@@ -82,37 +105,66 @@ describe('prometheus probe against a real Prometheus', () => {
     });
 
     it('Unauthorized (401) when the gateway refuses the token or tenant', async () => {
-      const env = { PROMETHEUS_SERVER_URL: proxy.url, PROMETHEUS_BEARER_TOKEN: 'wrong-token', PROMETHEUS_TENANT_ID: 'tenant-a' };
-      expect(await prometheusProbe({ query: 'up' }, ctxWith(env))).toMatchObject({ reason: 'Unauthorized', metadata: { status: 401 } });
+      const env = {
+        PROMETHEUS_SERVER_URL: proxy.url,
+        PROMETHEUS_BEARER_TOKEN: 'wrong-token',
+        PROMETHEUS_TENANT_ID: 'tenant-a',
+      };
+      expect(await prometheusProbe({ query: 'up' }, ctxWith(env))).toMatchObject({
+        reason: 'Unauthorized',
+        metadata: { status: 401 },
+      });
       const noTenant = { PROMETHEUS_SERVER_URL: proxy.url, PROMETHEUS_BEARER_TOKEN: 'good-token' };
       expect((await prometheusProbe({ query: 'up' }, ctxWith(noTenant))).reason).toBe('Unauthorized');
     });
 
     it('PromUpstream (502) when the gateway cannot reach Prometheus', async () => {
-      const env = { PROMETHEUS_SERVER_URL: deadProxy.url, PROMETHEUS_BEARER_TOKEN: 'good-token', PROMETHEUS_TENANT_ID: 'tenant-a' };
-      expect(await prometheusProbe({ query: 'up' }, ctxWith(env))).toMatchObject({ reason: 'PromUpstream', metadata: { status: 502 } });
+      const env = {
+        PROMETHEUS_SERVER_URL: deadProxy.url,
+        PROMETHEUS_BEARER_TOKEN: 'good-token',
+        PROMETHEUS_TENANT_ID: 'tenant-a',
+      };
+      expect(await prometheusProbe({ query: 'up' }, ctxWith(env))).toMatchObject({
+        reason: 'PromUpstream',
+        metadata: { status: 502 },
+      });
     });
 
     it('prom_bad_response when the URL is not a Prometheus API (plain text on 200)', async () => {
-      expect(await prometheusProbe({ query: 'up', server_url: prom.targetUrl }, ctxWith())).toMatchObject({ reason: 'prom_bad_response', metadata: { problem: 'not_json' } });
+      expect(await prometheusProbe({ query: 'up', server_url: prom.targetUrl }, ctxWith())).toMatchObject({
+        reason: 'prom_bad_response',
+        metadata: { problem: 'not_json' },
+      });
     });
 
     it('prom_bad_response for a status outside the API (404 of a wrong path prefix)', async () => {
-      expect(await prometheusProbe({ query: 'up', server_url: `${prom.url}/not-prometheus` }, ctxWith())).toMatchObject({ reason: 'prom_bad_response', metadata: { status: 404 } });
+      expect(await prometheusProbe({ query: 'up', server_url: `${prom.url}/not-prometheus` }, ctxWith())).toMatchObject(
+        { reason: 'prom_bad_response', metadata: { status: 404 } },
+      );
     });
 
     it('DNS when the hostname does not resolve', async () => {
-      expect((await prometheusProbe({ query: 'up', server_url: 'http://vigil-no-such-host.invalid:9090' }, ctxWith())).reason).toBe('DNS');
+      expect(
+        (await prometheusProbe({ query: 'up', server_url: 'http://vigil-no-such-host.invalid:9090' }, ctxWith()))
+          .reason,
+      ).toBe('DNS');
     });
 
     it('ECONNREFUSED when nothing listens', async () => {
       const port = await getFreePort();
-      expect((await prometheusProbe({ query: 'up', server_url: `http://127.0.0.1:${port}` }, ctxWith())).reason).toBe('ECONNREFUSED');
+      expect((await prometheusProbe({ query: 'up', server_url: `http://127.0.0.1:${port}` }, ctxWith())).reason).toBe(
+        'ECONNREFUSED',
+      );
     });
 
     it('ETIMEDOUT when the server does not answer in time (default timeout or ctx.signal)', async () => {
-      expect((await prometheusProbe({ query: 'up', server_url: silentUrl }, ctxWith({}, new AbortController().signal, 300))).reason).toBe('ETIMEDOUT');
-      expect((await prometheusProbe({ query: 'up', server_url: silentUrl }, ctxWith({}, AbortSignal.timeout(300)))).reason).toBe('ETIMEDOUT');
+      expect(
+        (await prometheusProbe({ query: 'up', server_url: silentUrl }, ctxWith({}, new AbortController().signal, 300)))
+          .reason,
+      ).toBe('ETIMEDOUT');
+      expect(
+        (await prometheusProbe({ query: 'up', server_url: silentUrl }, ctxWith({}, AbortSignal.timeout(300)))).reason,
+      ).toBe('ETIMEDOUT');
     });
   });
 
@@ -125,8 +177,15 @@ describe('prometheus probe against a real Prometheus', () => {
       });
       await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
       try {
-        const env = { PROMETHEUS_SERVER_URL: proxy.url, PROMETHEUS_BEARER_TOKEN: 'good-token', PROMETHEUS_TENANT_ID: 'tenant-a' };
-        await prometheusProbe({ query: 'up', server_url: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}` }, ctxWith(env));
+        const env = {
+          PROMETHEUS_SERVER_URL: proxy.url,
+          PROMETHEUS_BEARER_TOKEN: 'good-token',
+          PROMETHEUS_TENANT_ID: 'tenant-a',
+        };
+        await prometheusProbe(
+          { query: 'up', server_url: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}` },
+          ctxWith(env),
+        );
         expect(seen).toHaveLength(1);
         expect([seen[0]!.authorization, seen[0]!['x-scope-orgid']]).toEqual([undefined, undefined]);
         // The same origin as the variable (a server_url naming the agent's own Prometheus) still gets them.
@@ -137,16 +196,26 @@ describe('prometheus probe against a real Prometheus', () => {
     });
 
     it('prometheus_url_missing without server_url and PROMETHEUS_SERVER_URL', async () => {
-      expect(await prometheusProbe({ query: 'up' }, ctxWith())).toMatchObject({ reason: 'prometheus_url_missing', metadata: { variable: 'PROMETHEUS_SERVER_URL' } });
+      expect(await prometheusProbe({ query: 'up' }, ctxWith())).toMatchObject({
+        reason: 'prometheus_url_missing',
+        metadata: { variable: 'PROMETHEUS_SERVER_URL' },
+      });
     });
 
     it('invalid_prometheus_url for a variable that is not an http(s) URL', async () => {
-      expect((await prometheusProbe({ query: 'up' }, ctxWith({ PROMETHEUS_SERVER_URL: 'prometheus:9090 ' }))).reason).toBe('invalid_prometheus_url');
-      expect((await prometheusProbe({ query: 'up' }, ctxWith({ PROMETHEUS_SERVER_URL: 'not a url' }))).reason).toBe('invalid_prometheus_url');
+      expect(
+        (await prometheusProbe({ query: 'up' }, ctxWith({ PROMETHEUS_SERVER_URL: 'prometheus:9090 ' }))).reason,
+      ).toBe('invalid_prometheus_url');
+      expect((await prometheusProbe({ query: 'up' }, ctxWith({ PROMETHEUS_SERVER_URL: 'not a url' }))).reason).toBe(
+        'invalid_prometheus_url',
+      );
     });
 
     it('prometheus_auth_conflict for URL credentials plus a bearer token', async () => {
-      const env = { PROMETHEUS_SERVER_URL: `http://user:pass@127.0.0.1:${new URL(prom.url).port}`, PROMETHEUS_BEARER_TOKEN: 't' };
+      const env = {
+        PROMETHEUS_SERVER_URL: `http://user:pass@127.0.0.1:${new URL(prom.url).port}`,
+        PROMETHEUS_BEARER_TOKEN: 't',
+      };
       expect((await prometheusProbe({ query: 'up' }, ctxWith(env))).reason).toBe('prometheus_auth_conflict');
     });
 
@@ -159,7 +228,10 @@ describe('prometheus probe against a real Prometheus', () => {
 
     it('prometheus_headers_invalid for a token with a line break', async () => {
       const env = { PROMETHEUS_SERVER_URL: prom.url, PROMETHEUS_BEARER_TOKEN: 'abc\ndef' };
-      expect(await prometheusProbe({ query: 'up' }, ctxWith(env))).toMatchObject({ reason: 'prometheus_headers_invalid', metadata: { variable: 'PROMETHEUS_BEARER_TOKEN' } });
+      expect(await prometheusProbe({ query: 'up' }, ctxWith(env))).toMatchObject({
+        reason: 'prometheus_headers_invalid',
+        metadata: { variable: 'PROMETHEUS_BEARER_TOKEN' },
+      });
     });
   });
 });

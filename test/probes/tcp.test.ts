@@ -22,11 +22,22 @@ async function startBlackhole(): Promise<{ port: number; stop(): void }> {
     child.once('error', reject);
   });
   // Fill the accept queue (backlog 1 holds two) so the next SYN is dropped.
-  const held = await Promise.all([0, 1].map(() => new Promise<net.Socket>((resolve, reject) => {
-    const s = net.connect(port, '127.0.0.1', () => resolve(s));
-    s.once('error', reject);
-  })));
-  return { port, stop: () => { held.forEach((s) => s.destroy()); child.kill('SIGKILL'); } };
+  const held = await Promise.all(
+    [0, 1].map(
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const s = net.connect(port, '127.0.0.1', () => resolve(s));
+          s.once('error', reject);
+        }),
+    ),
+  );
+  return {
+    port,
+    stop: () => {
+      held.forEach((s) => s.destroy());
+      child.kill('SIGKILL');
+    },
+  };
 }
 
 let server: net.Server;
@@ -75,19 +86,28 @@ describe('tcp probe', () => {
 
   it('answers ETIMEDOUT when the SYN is dropped, after timeout_ms', async () => {
     const started = performance.now();
-    const outcome = await tcpProbe(config({ host: '127.0.0.1', port: blackhole.port, timeout_ms: 300 }), agentContext());
+    const outcome = await tcpProbe(
+      config({ host: '127.0.0.1', port: blackhole.port, timeout_ms: 300 }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
     // It waited its timeout (a lower bound); the blackhole never answers, so only the timeout can have ended it.
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
   it('answers ETIMEDOUT when the runner aborts ctx.signal', async () => {
-    const outcome = await tcpProbe(config({ host: '127.0.0.1', port: blackhole.port }), agentContext({ signal: AbortSignal.timeout(200) }));
+    const outcome = await tcpProbe(
+      config({ host: '127.0.0.1', port: blackhole.port }),
+      agentContext({ signal: AbortSignal.timeout(200) }),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
   });
 
   it('uses defaultTimeoutMs when the config names no timeout', async () => {
-    const outcome = await tcpProbe(config({ host: '127.0.0.1', port: blackhole.port }), agentContext({ defaultTimeoutMs: 200 }));
+    const outcome = await tcpProbe(
+      config({ host: '127.0.0.1', port: blackhole.port }),
+      agentContext({ defaultTimeoutMs: 200 }),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
   });
 
@@ -95,7 +115,11 @@ describe('tcp probe', () => {
     it('refuses a loopback IP through checkAddress', async () => {
       const ctx = cloudContext();
       const outcome = await tcpProbe(config({ host: '127.0.0.1', port }), ctx);
-      expect(outcome).toMatchObject({ value: null, reason: 'target_not_public:loopback', metadata: { host: '127.0.0.1', address: '127.0.0.1' } });
+      expect(outcome).toMatchObject({
+        value: null,
+        reason: 'target_not_public:loopback',
+        metadata: { host: '127.0.0.1', address: '127.0.0.1' },
+      });
     });
 
     it('refuses a hostname that resolves to loopback', async () => {
@@ -112,7 +136,7 @@ describe('tcp probe', () => {
       expect(ctx.checked).toEqual([['127.0.0.1', '127.0.0.1']]);
     });
 
-    it('answers the prober\'s dns_failed when the name does not resolve', async () => {
+    it("answers the prober's dns_failed when the name does not resolve", async () => {
       const outcome = await tcpProbe(config({ host: 'no-such-host.invalid', port: 80 }), cloudContext());
       expect(outcome).toMatchObject({ value: null, reason: 'dns_failed' });
     });

@@ -15,7 +15,14 @@ const config = (raw: Record<string, unknown>) => probeConfig('tls_cert', raw);
 
 let certs: ProbeTlsCerts;
 const servers: net.Server[] = [];
-const port: Record<'valid' | 'expired' | 'selfSigned' | 'sni' | 'plain' | 'silent', number> = { valid: 0, expired: 0, selfSigned: 0, sni: 0, plain: 0, silent: 0 };
+const port: Record<'valid' | 'expired' | 'selfSigned' | 'sni' | 'plain' | 'silent', number> = {
+  valid: 0,
+  expired: 0,
+  selfSigned: 0,
+  sni: 0,
+  plain: 0,
+  silent: 0,
+};
 
 const sockets = new Set<net.Socket>();
 
@@ -24,7 +31,8 @@ async function serve(server: net.Server): Promise<number> {
   server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', (s: net.Socket) => sockets.add(s));
   return listen(server);
 }
-const tlsServer = (pair: TlsCertPair, extra: tls.TlsOptions = {}) => tls.createServer({ ...pair, ...extra }, (socket) => socket.end());
+const tlsServer = (pair: TlsCertPair, extra: tls.TlsOptions = {}) =>
+  tls.createServer({ ...pair, ...extra }, (socket) => socket.end());
 
 beforeAll(async () => {
   certs = makeProbeTlsCerts();
@@ -33,9 +41,15 @@ beforeAll(async () => {
   port.selfSigned = await serve(tlsServer(certs.selfSigned));
   // Default certificate: the 30-day one; SNI selfsigned.test gets the self-signed 90-day one.
   const selfSignedContext = tls.createSecureContext(certs.selfSigned);
-  port.sni = await serve(tlsServer(certs.valid, { SNICallback: (name, cb) => cb(null, name === 'selfsigned.test' ? selfSignedContext : undefined) }));
+  port.sni = await serve(
+    tlsServer(certs.valid, {
+      SNICallback: (name, cb) => cb(null, name === 'selfsigned.test' ? selfSignedContext : undefined),
+    }),
+  );
   // A plain TCP service (HTTP-like): answers the ClientHello with text and closes.
-  port.plain = await serve(net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'))));
+  port.plain = await serve(
+    net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'))),
+  );
   // Accepts and never says anything: the handshake waits for the timeout.
   port.silent = await serve(net.createServer(() => undefined));
 });
@@ -49,7 +63,11 @@ afterAll(async () => {
 describe('tls_cert probe', () => {
   it('measures about 30 days for a 30-day certificate', async () => {
     const outcome = await tlsCertProbe(config({ host: '127.0.0.1', port: port.valid }), agentContext());
-    expect(outcome).toMatchObject({ unit: 'days', reason: null, value_description: 'Days until the TLS certificate expires' });
+    expect(outcome).toMatchObject({
+      unit: 'days',
+      reason: null,
+      value_description: 'Days until the TLS certificate expires',
+    });
     expect(outcome.value).toBeGreaterThan(29.9);
     expect(outcome.value).toBeLessThanOrEqual(30);
   });
@@ -69,7 +87,10 @@ describe('tls_cert probe', () => {
   });
 
   it('sends servername as SNI, and the host name when none is set', async () => {
-    const bySni = await tlsCertProbe(config({ host: '127.0.0.1', port: port.sni, servername: 'selfsigned.test' }), agentContext());
+    const bySni = await tlsCertProbe(
+      config({ host: '127.0.0.1', port: port.sni, servername: 'selfsigned.test' }),
+      agentContext(),
+    );
     expect(bySni.value).toBeGreaterThan(89.9);
     const byDefault = await tlsCertProbe(config({ host: 'localhost', port: port.sni }), agentContext());
     expect(byDefault.value).toBeGreaterThan(29.9);
@@ -79,16 +100,26 @@ describe('tls_cert probe', () => {
   it('answers tls_handshake_failed when the port does not speak TLS', async () => {
     const outcome = await tlsCertProbe(config({ host: '127.0.0.1', port: port.plain }), agentContext());
     // OpenSSL reads the text as a TLS record of an unknown version.
-    expect(outcome).toMatchObject({ value: null, reason: 'tls_handshake_failed', metadata: { code: 'ERR_SSL_WRONG_VERSION_NUMBER' } });
+    expect(outcome).toMatchObject({
+      value: null,
+      reason: 'tls_handshake_failed',
+      metadata: { code: 'ERR_SSL_WRONG_VERSION_NUMBER' },
+    });
   });
 
   it('answers ETIMEDOUT when the server never answers the handshake', async () => {
-    const outcome = await tlsCertProbe(config({ host: '127.0.0.1', port: port.silent, timeout_ms: 300 }), agentContext());
+    const outcome = await tlsCertProbe(
+      config({ host: '127.0.0.1', port: port.silent, timeout_ms: 300 }),
+      agentContext(),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
   });
 
   it('answers ETIMEDOUT when the runner aborts ctx.signal', async () => {
-    const outcome = await tlsCertProbe(config({ host: '127.0.0.1', port: port.silent }), agentContext({ signal: AbortSignal.timeout(200) }));
+    const outcome = await tlsCertProbe(
+      config({ host: '127.0.0.1', port: port.silent }),
+      agentContext({ signal: AbortSignal.timeout(200) }),
+    );
     expect(outcome).toMatchObject({ value: null, reason: 'ETIMEDOUT' });
   });
 
@@ -110,7 +141,10 @@ describe('tls_cert probe', () => {
 
     it('connects to the checked address and keeps servername for SNI', async () => {
       const ctx = cloudContext({ allowLoopback: true });
-      const outcome = await tlsCertProbe(config({ host: '127.0.0.1', port: port.sni, servername: 'selfsigned.test' }), ctx);
+      const outcome = await tlsCertProbe(
+        config({ host: '127.0.0.1', port: port.sni, servername: 'selfsigned.test' }),
+        ctx,
+      );
       expect(outcome.value).toBeGreaterThan(89.9);
       expect(ctx.checked).toEqual([['127.0.0.1', '127.0.0.1']]);
     });
@@ -123,7 +157,14 @@ describe('tls_cert probe', () => {
     });
 
     it('gives null (bad_cert_date) for anything else', () => {
-      for (const text of ['', 'not a date', '2031-03-03T12:00:00Z', 'Foo  3 12:00:00 2031 GMT', 'Mar 3 25:00:00 2031 GMT']) expect(parseCertDate(text)).toBeNull();
+      for (const text of [
+        '',
+        'not a date',
+        '2031-03-03T12:00:00Z',
+        'Foo  3 12:00:00 2031 GMT',
+        'Mar 3 25:00:00 2031 GMT',
+      ])
+        expect(parseCertDate(text)).toBeNull();
     });
   });
 });

@@ -5,7 +5,8 @@ import { agentContext, probeConfig, closedPort } from '../support/probe-net-kit'
 
 const config = (raw: Record<string, unknown>) => probeConfig('websocket', raw);
 
-const context = (env: Record<string, string> = {}, over: Partial<ProbeContext> = {}) => agentContext({ env: (name) => env[name], ...over });
+const context = (env: Record<string, string> = {}, over: Partial<ProbeContext> = {}) =>
+  agentContext({ env: (name) => env[name], ...over });
 
 let target: TestWebsocketServer;
 beforeAll(async () => {
@@ -30,7 +31,13 @@ describe('websocket probe, handshake_latency (default)', () => {
 
   it('answers ws_open_failed with the status for a 403 answer to the upgrade', async () => {
     const out = await websocketProbe(config({ url: target.url('/forbidden') }), context());
-    expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'ws_open_failed', metadata: { status: 403 } });
+    expect(out).toEqual({
+      value: null,
+      unit: null,
+      value_description: null,
+      reason: 'ws_open_failed',
+      metadata: { status: 403 },
+    });
   });
 
   it('answers ws_open_failed with the error code for a refused connection', async () => {
@@ -45,7 +52,10 @@ describe('websocket probe, handshake_latency (default)', () => {
   });
 
   it('answers ws_handshake_timeout when the probe deadline (ctx.signal) passes, with the default timeout', async () => {
-    const out = await websocketProbe(config({ url: target.url('/hang') }), context({}, { signal: AbortSignal.timeout(300) }));
+    const out = await websocketProbe(
+      config({ url: target.url('/hang') }),
+      context({}, { signal: AbortSignal.timeout(300) }),
+    );
     expect(out).toMatchObject({ value: null, reason: 'ws_handshake_timeout' });
     const short = await websocketProbe(config({ url: target.url('/hang') }), context({}, { defaultTimeoutMs: 250 }));
     expect(short).toMatchObject({ value: null, reason: 'ws_handshake_timeout' });
@@ -68,7 +78,10 @@ describe('websocket probe, round_trip_latency', () => {
   });
 
   it('reads a binary reply as UTF-8 for expect', async () => {
-    expect(await websocketProbe(roundTrip('/binary', { expect: 'pong:ping' }), context())).toMatchObject({ unit: 'ms', reason: null });
+    expect(await websocketProbe(roundTrip('/binary', { expect: 'pong:ping' }), context())).toMatchObject({
+      unit: 'ms',
+      reason: null,
+    });
   });
 
   it('answers ws_reply_mismatch when the reply lacks expect', async () => {
@@ -78,7 +91,13 @@ describe('websocket probe, round_trip_latency', () => {
 
   it('answers ws_closed_early with the close code when the server closes before replying', async () => {
     const out = await websocketProbe(roundTrip('/close'), context());
-    expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'ws_closed_early', metadata: { close_code: 4001 } });
+    expect(out).toEqual({
+      value: null,
+      unit: null,
+      value_description: null,
+      reason: 'ws_closed_early',
+      metadata: { close_code: 4001 },
+    });
   });
 
   it('answers ws_reply_timeout when the server never replies', async () => {
@@ -88,15 +107,24 @@ describe('websocket probe, round_trip_latency', () => {
   });
 
   it('answers the open failure when the socket does not open', async () => {
-    expect(await websocketProbe(roundTrip('/forbidden'), context())).toMatchObject({ value: null, reason: 'ws_open_failed' });
+    expect(await websocketProbe(roundTrip('/forbidden'), context())).toMatchObject({
+      value: null,
+      reason: 'ws_open_failed',
+    });
   });
 });
 
 describe('websocket probe, connection_success', () => {
-  const success = (path: string, extra: Record<string, unknown> = {}) => config({ url: target.url(path), interpretation: 'connection_success', ...extra });
+  const success = (path: string, extra: Record<string, unknown> = {}) =>
+    config({ url: target.url(path), interpretation: 'connection_success', ...extra });
 
   it('reads 1 when the socket opens', async () => {
-    expect(await websocketProbe(success('/echo'), context())).toEqual({ value: 1, unit: null, value_description: expect.any(String), reason: null });
+    expect(await websocketProbe(success('/echo'), context())).toEqual({
+      value: 1,
+      unit: null,
+      value_description: expect.any(String),
+      reason: null,
+    });
   });
 
   it('reads a measured 0 for a 403, a refused connection or a handshake timeout', async () => {
@@ -108,10 +136,14 @@ describe('websocket probe, connection_success', () => {
 });
 
 describe('websocket probe, header_refs', () => {
-  const authed = (extra: Record<string, unknown> = {}) => config({ url: target.url('/auth'), header_refs: { Authorization: 'WS_AUTH' }, ...extra });
+  const authed = (extra: Record<string, unknown> = {}) =>
+    config({ url: target.url('/auth'), header_refs: { Authorization: 'WS_AUTH' }, ...extra });
 
   it('sends the header resolved from the variable, and never puts it in the outcome', async () => {
-    const out = await websocketProbe(authed({ interpretation: 'round_trip_latency', send: 'hi', expect: 'hi' }), context({ WS_AUTH: WS_BEARER }));
+    const out = await websocketProbe(
+      authed({ interpretation: 'round_trip_latency', send: 'hi', expect: 'hi' }),
+      context({ WS_AUTH: WS_BEARER }),
+    );
     expect(out).toMatchObject({ unit: 'ms', reason: null });
     expect(JSON.stringify(out)).not.toContain(WS_BEARER);
   });
@@ -124,14 +156,26 @@ describe('websocket probe, header_refs', () => {
   it('answers header_ref_missing, naming header and variable, when the variable is unset or blank', async () => {
     for (const env of [{}, { WS_AUTH: ' ' }] as Record<string, string>[]) {
       const out = await websocketProbe(authed(), context(env));
-      expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'header_ref_missing', metadata: { header: 'Authorization', header_ref: 'WS_AUTH' } });
+      expect(out).toEqual({
+        value: null,
+        unit: null,
+        value_description: null,
+        reason: 'header_ref_missing',
+        metadata: { header: 'Authorization', header_ref: 'WS_AUTH' },
+      });
     }
   });
 
   it('answers header_ref_invalid for a line break or control character, even for connection_success', async () => {
     for (const value of [`${WS_BEARER}\n`, `${WS_BEARER}\r\nX-Evil: 1`, 'Bearer \x01', 'Bearer 令牌']) {
       const out = await websocketProbe(authed({ interpretation: 'connection_success' }), context({ WS_AUTH: value }));
-      expect(out).toEqual({ value: null, unit: null, value_description: null, reason: 'header_ref_invalid', metadata: { header: 'Authorization', header_ref: 'WS_AUTH' } });
+      expect(out).toEqual({
+        value: null,
+        unit: null,
+        value_description: null,
+        reason: 'header_ref_invalid',
+        metadata: { header: 'Authorization', header_ref: 'WS_AUTH' },
+      });
     }
   });
 });

@@ -17,9 +17,21 @@ export interface AgentProcess {
  * The real `vigil-agent` bin in a process of its own, as a customer runs it. Resolves once it has
  * connected. `env` adds to its environment (e.g. the test-only VIGIL_AGENT_CLOCK_OFFSET_MS).
  */
-export async function startAgentProcess(apiUrl: string, token: string, env: Record<string, string> = {}): Promise<AgentProcess> {
+export async function startAgentProcess(
+  apiUrl: string,
+  token: string,
+  env: Record<string, string> = {},
+): Promise<AgentProcess> {
   const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'vigil-agent.js')], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...compiledBuildEnv(), VIGIL_API_URL: apiUrl, VIGIL_AGENT_TOKEN: token, VIGIL_OTLP_PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...compiledBuildEnv(),
+      VIGIL_API_URL: apiUrl,
+      VIGIL_AGENT_TOKEN: token,
+      VIGIL_OTLP_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -11,7 +11,12 @@ const NOWHERE = 'http://127.0.0.1:9';
  * A worker's alert notification settings for a test: loopback receivers allowed, links signed with
  * `linkKey` for TEST_PUBLIC_BASE, an escalation "minute" of `minuteMs`.
  */
-export function testAlertDeps(o: { mailer: Mailer | null; linkKey: Buffer; minuteMs?: number; endpoints?: AlertDeps['endpoints'] }): AlertDeps {
+export function testAlertDeps(o: {
+  mailer: Mailer | null;
+  linkKey: Buffer;
+  minuteMs?: number;
+  endpoints?: AlertDeps['endpoints'];
+}): AlertDeps {
   return {
     box: testSecretBox(),
     mailer: o.mailer,

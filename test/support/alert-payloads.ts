@@ -64,7 +64,8 @@ export function alertmanagerWebhook(alerts: readonly AlertInput[], opts: Webhook
     generatorURL: a.generatorURL ?? '',
     ...(a.fingerprint !== undefined ? { fingerprint: a.fingerprint } : {}),
   }));
-  const groupLabels = opts.groupLabels ?? (alerts[0]?.labels.alertname ? { alertname: alerts[0].labels.alertname } : {});
+  const groupLabels =
+    opts.groupLabels ?? (alerts[0]?.labels.alertname ? { alertname: alerts[0].labels.alertname } : {});
   const groupKey = `${opts.route ?? '{}'}:{${Object.entries(groupLabels)
     .map(([k, v]) => `${k}="${v}"`)
     .join(', ')}}`;

@@ -99,7 +99,10 @@ alerting:
   );
   const prom = spawn(
     'sh',
-    ['-c', `exec prometheus --config.file=${path.join(dir, 'prometheus.yml')} --web.listen-address=127.0.0.1:${promPort} --storage.tsdb.path=${path.join(dir, 'data')} --rules.alert.resend-delay=1s > ${promLog} 2>&1`],
+    [
+      '-c',
+      `exec prometheus --config.file=${path.join(dir, 'prometheus.yml')} --web.listen-address=127.0.0.1:${promPort} --storage.tsdb.path=${path.join(dir, 'data')} --rules.alert.resend-delay=1s > ${promLog} 2>&1`,
+    ],
     { stdio: 'ignore' },
   );
   const alertmanagerUrl = `http://127.0.0.1:${amPort}`;
@@ -110,12 +113,23 @@ alerting:
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor('alertmanager', am, amLog, async () => (await fetch(`${alertmanagerUrl}/-/ready`)).ok, START_TIMEOUT_MS);
-    await waitFor('prometheus', prom, promLog, async () => (await fetch(`${prometheusUrl}/-/ready`)).ok, START_TIMEOUT_MS);
+    await waitFor(
+      'alertmanager',
+      am,
+      amLog,
+      async () => (await fetch(`${alertmanagerUrl}/-/ready`)).ok,
+      START_TIMEOUT_MS,
+    );
+    await waitFor(
+      'prometheus',
+      prom,
+      promLog,
+      async () => (await fetch(`${prometheusUrl}/-/ready`)).ok,
+      START_TIMEOUT_MS,
+    );
   } catch (err) {
     await stop();
     throw err;
   }
   return { prometheusUrl, alertmanagerUrl, stopAlertmanager, stop };
 }
-

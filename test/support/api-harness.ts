@@ -82,7 +82,11 @@ export async function startApi(
   } = {},
 ): Promise<ApiHarness> {
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 5 });
-  const config = { ...loadConfig({ DOCS_URL: 'https://docs.vigil.test' }), BODY_LIMIT_BYTES: opts.bodyLimit ?? 1_048_576, ...(opts.taskQueue ? { TEMPORAL_TASK_QUEUE: opts.taskQueue } : {}) };
+  const config = {
+    ...loadConfig({ DOCS_URL: 'https://docs.vigil.test' }),
+    BODY_LIMIT_BYTES: opts.bodyLimit ?? 1_048_576,
+    ...(opts.taskQueue ? { TEMPORAL_TASK_QUEUE: opts.taskQueue } : {}),
+  };
   const changeFeed = new ChangeFeed(testDatabaseUrl());
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(testDatabaseUrl(), 'vigil_probe_jobs');
@@ -152,8 +156,10 @@ export async function startApi(
         responseText: text,
       });
       // VIGIL_CONFORMANCE_LOG=<file> collects every mismatch of a run instead of failing on the first (for fixing many at once).
-      if (violations.length && process.env.VIGIL_CONFORMANCE_LOG && process.env.CI !== 'true') appendFileSync(process.env.VIGIL_CONFORMANCE_LOG, `${violations.join('\n')}\n`);
-      else if (violations.length) throw new Error(`The answer does not match the served OpenAPI document:\n- ${violations.join('\n- ')}`);
+      if (violations.length && process.env.VIGIL_CONFORMANCE_LOG && process.env.CI !== 'true')
+        appendFileSync(process.env.VIGIL_CONFORMANCE_LOG, `${violations.join('\n')}\n`);
+      else if (violations.length)
+        throw new Error(`The answer does not match the served OpenAPI document:\n- ${violations.join('\n- ')}`);
       return { status: res.status, headers: res.headers, body: parsed as any, text };
     },
     async createOrg(plan = 'business', name = 'Test org') {

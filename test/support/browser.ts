@@ -22,7 +22,12 @@ export function chromiumPath(): string | null {
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = chromiumPath();
   if (!executablePath) {
-    throw new Error(`Chromium is missing at ${process.env.CHROMIUM_PATH || DEFAULT_PATH}: ${INSTALL_HINT} (or set CHROMIUM_PATH)`);
+    throw new Error(
+      `Chromium is missing at ${process.env.CHROMIUM_PATH || DEFAULT_PATH}: ${INSTALL_HINT} (or set CHROMIUM_PATH)`,
+    );
   }
-  return chromium.launch({ executablePath, args: ['--no-sandbox', '--host-resolver-rules=MAP *.status.localhost 127.0.0.1'] });
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--host-resolver-rules=MAP *.status.localhost 127.0.0.1'],
+  });
 }

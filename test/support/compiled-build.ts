@@ -24,8 +24,20 @@ async function tsFiles(dir: string): Promise<string[]> {
  */
 export async function writeCompiledBuild(run: string): Promise<string> {
   const outdir = path.join(ROOT, `.test-build-${run}`);
-  const entryPoints = [...(await tsFiles(path.join(ROOT, 'src'))), ...(await tsFiles(path.join(ROOT, 'test', 'support')))];
-  await build({ entryPoints, outdir, outbase: ROOT, bundle: false, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'error' });
+  const entryPoints = [
+    ...(await tsFiles(path.join(ROOT, 'src'))),
+    ...(await tsFiles(path.join(ROOT, 'test', 'support'))),
+  ];
+  await build({
+    entryPoints,
+    outdir,
+    outbase: ROOT,
+    bundle: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+  });
   return outdir;
 }
 

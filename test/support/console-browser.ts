@@ -34,10 +34,17 @@ export class ConsoleClient {
   }
 
   /** Posts a form; `_csrf` is added from `csrf` when given. Repeated fields as arrays. */
-  post(path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<PageResult> {
+  post(
+    path: string,
+    form: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<PageResult> {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(form)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
-    return this.send('POST', path, body.toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+    return this.send('POST', path, body.toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...headers,
+    });
   }
 
   /** GETs `page`, then posts `form` to `path` with the CSRF token that page carried. */
@@ -46,9 +53,19 @@ export class ConsoleClient {
     return this.post(path, { ...form, _csrf: csrfOf(html) });
   }
 
-  private async send(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<PageResult> {
+  private async send(
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ): Promise<PageResult> {
     const jar = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(`${this.baseUrl}${path}`, { method, body, redirect: 'manual', headers: { ...headers, ...(jar ? { cookie: jar } : {}) } });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      body,
+      redirect: 'manual',
+      headers: { ...headers, ...(jar ? { cookie: jar } : {}) },
+    });
     const set = res.headers.get('set-cookie');
     for (const one of res.headers.getSetCookie()) {
       const pair = one.split(';')[0]!;
@@ -69,12 +86,20 @@ export function csrfOf(html: string): string {
 
 /** The one-time sign-in path of the newest sign-in email to `email`. */
 export async function signInPathFromMail(smtp: SmtpSink, email: string): Promise<string> {
-  const mail = await smtp.waitFor((m) => JSON.stringify(m.to ?? '').includes(email.toLowerCase()) && /Vigil console/.test(m.subject ?? ''));
+  const mail = await smtp.waitFor(
+    (m) => JSON.stringify(m.to ?? '').includes(email.toLowerCase()) && /Vigil console/.test(m.subject ?? ''),
+  );
   return new URL(/(http\S+\/console\/sign-in\/[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!).pathname;
 }
 
 /** Creates a console user of `organizationId` and signs them in through the emailed link. */
-export async function signedInClient(api: ApiHarness, smtp: SmtpSink, organizationId: string, email: string, role: ConsoleRole): Promise<ConsoleClient> {
+export async function signedInClient(
+  api: ApiHarness,
+  smtp: SmtpSink,
+  organizationId: string,
+  email: string,
+  role: ConsoleRole,
+): Promise<ConsoleClient> {
   await createConsoleUser(api.orm.em.fork(), { organizationId, email, role }, new Date());
   const client = new ConsoleClient(api.baseUrl);
   const asked = await client.post('/console/sign-in', { email });

@@ -47,7 +47,15 @@ const axeScript = () => (axeSource ??= readFileSync(require.resolve('axe-core/ax
  * viewport meta. Every other rule reads the DOM and the accessibility tree of the elements that are
  * rendered, so with the same elements rendered it answers the same at every width.
  */
-export const LAYOUT_RULES: readonly string[] = ['color-contrast', 'target-size', 'scrollable-region-focusable', 'link-in-text-block', 'avoid-inline-spacing', 'css-orientation-lock', 'meta-viewport'];
+export const LAYOUT_RULES: readonly string[] = [
+  'color-contrast',
+  'target-size',
+  'scrollable-region-focusable',
+  'link-in-text-block',
+  'avoid-inline-spacing',
+  'css-orientation-lock',
+  'meta-viewport',
+];
 
 /**
  * The serious and critical axe-core violations of the page as it is now: WCAG 2.x A and AA rules
@@ -56,16 +64,28 @@ export const LAYOUT_RULES: readonly string[] = ['color-contrast', 'target-size',
 export async function runAxe(page: Page, rules?: readonly string[]): Promise<Violation[]> {
   const loaded = await page.evaluate('typeof window.axe === "object"');
   if (!loaded) await page.addScriptTag({ content: axeScript() });
-  const runOnly = rules ? { type: 'rule', values: [...rules] } : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] };
-  const results = await page.evaluate((only) => window.axe.run(document, { resultTypes: ['violations'], runOnly: only }), runOnly);
+  const runOnly = rules
+    ? { type: 'rule', values: [...rules] }
+    : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] };
+  const results = await page.evaluate(
+    (only) => window.axe.run(document, { resultTypes: ['violations'], runOnly: only }),
+    runOnly,
+  );
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, impact: v.impact!, help: v.help, elements: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`) }));
+    .map((v) => ({
+      rule: v.id,
+      impact: v.impact!,
+      help: v.help,
+      elements: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`),
+    }));
 }
 
 /** Which elements of the page are not rendered (display none, visibility hidden), by position: equal at two widths, the same elements are there for axe. */
 export async function hiddenElements(page: Page): Promise<string> {
-  return page.evaluate(`[...document.querySelectorAll('body *')].map((el, i) => { const s = getComputedStyle(el); return s.display === 'none' || s.visibility === 'hidden' ? i : -1; }).filter((i) => i >= 0).join(',')`);
+  return page.evaluate(
+    `[...document.querySelectorAll('body *')].map((el, i) => { const s = getComputedStyle(el); return s.display === 'none' || s.visibility === 'hidden' ? i : -1; }).filter((i) => i >= 0).join(',')`,
+  );
 }
 
 /** Whether the page scrolls sideways at its current viewport (390 px for the narrow check). */
@@ -86,7 +106,9 @@ export async function assertNoHorizontalScroll(page: Page): Promise<void> {
     }
     return out.slice(0, 8);
   })()`);
-  throw new Error(`${page.url()} scrolls sideways at ${page.viewportSize()?.width} px: ${(wide as string[]).join('; ')}`);
+  throw new Error(
+    `${page.url()} scrolls sideways at ${page.viewportSize()?.width} px: ${(wide as string[]).join('; ')}`,
+  );
 }
 
 /**
@@ -139,10 +161,15 @@ export function serverTimeOf(response: Response): number | null {
 }
 
 /** One stderr line for a loaded page: its path, status, server time and size in bytes. */
-export async function logPageTiming(label: string, response: Response): Promise<{ serverMs: number | null; bytes: number }> {
+export async function logPageTiming(
+  label: string,
+  response: Response,
+): Promise<{ serverMs: number | null; bytes: number }> {
   const bytes = (await response.body()).length;
   const serverMs = serverTimeOf(response);
   const path = new URL(response.url()).pathname;
-  process.stderr.write(`[console-page] ${label} ${response.status()} ${path} server=${serverMs === null ? '?' : `${serverMs.toFixed(1)}ms`} size=${bytes}B\n`);
+  process.stderr.write(
+    `[console-page] ${label} ${response.status()} ${path} server=${serverMs === null ? '?' : `${serverMs.toFixed(1)}ms`} size=${bytes}B\n`,
+  );
   return { serverMs, bytes };
 }

@@ -5,7 +5,8 @@ import { SecretBox } from '../../src/infra/secret-box';
 
 function required(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the suite through jest (its global setup starts PostgreSQL and Temporal)`);
+  if (!value)
+    throw new Error(`${name} is not set: run the suite through jest (its global setup starts PostgreSQL and Temporal)`);
   return value;
 }
 
@@ -17,11 +18,14 @@ export const testWorkflowBundle = () => process.env.VIGIL_TEST_WORKFLOW_BUNDLE |
  * What a child process adds to its environment to run the suite's compiled sources (global
  * setup); nothing outside the suite's setup, where the bins fall back to tsx.
  */
-export const compiledBuildEnv = (): Record<string, string> => (process.env.VIGIL_TEST_BUILD_DIR ? { VIGIL_BUILD_DIR: process.env.VIGIL_TEST_BUILD_DIR } : {});
+export const compiledBuildEnv = (): Record<string, string> =>
+  process.env.VIGIL_TEST_BUILD_DIR ? { VIGIL_BUILD_DIR: process.env.VIGIL_TEST_BUILD_DIR } : {};
 /** `node <this>` runs a source file (`src/cli/api.ts`, `test/support/worker-child.ts`): its compiled copy, or under tsx without one. */
 export function nodeArgsFor(sourceFromRoot: string): string[] {
   const dir = process.env.VIGIL_TEST_BUILD_DIR;
-  return dir ? [path.join(dir, sourceFromRoot.replace(/\.ts$/, '.js'))] : ['-r', 'tsx/cjs', path.join(__dirname, '..', '..', sourceFromRoot)];
+  return dir
+    ? [path.join(dir, sourceFromRoot.replace(/\.ts$/, '.js'))]
+    : ['-r', 'tsx/cjs', path.join(__dirname, '..', '..', sourceFromRoot)];
 }
 
 /** The suite's master key (global setup makes one per run); API and worker must share it. */

@@ -44,10 +44,14 @@ export interface FaultStack {
 }
 
 async function untilHealthy(url: string, withinMs = 120_000): Promise<void> {
-  await eventually(async () => {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
-    if (res.status !== 200) throw new Error(`${url}/healthz answered ${res.status}`);
-  }, withinMs, 500);
+  await eventually(
+    async () => {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status !== 200) throw new Error(`${url}/healthz answered ${res.status}`);
+    },
+    withinMs,
+    500,
+  );
 }
 
 /** A stack already running (docker compose or any other), driven by commands from the environment. */
@@ -90,7 +94,13 @@ async function localStack(): Promise<FaultStack> {
   const cacheDir = loadConfig().VIGIL_CACHE_DIR;
   const pg: OwnPostgres = await startOwnPostgres();
   const temporalPorts = { port: await getFreePort(), uiPort: await getFreePort() };
-  const startServer = () => startTemporalDevServer({ cacheDir, dbFile: path.join(tmp, 'temporal.db'), ...temporalPorts, logFile: path.join(tmp, 'temporal.log') });
+  const startServer = () =>
+    startTemporalDevServer({
+      cacheDir,
+      dbFile: path.join(tmp, 'temporal.db'),
+      ...temporalPorts,
+      logFile: path.join(tmp, 'temporal.log'),
+    });
   let temporal: RunningTemporal | null = await startServer();
   const apiPorts = [await getFreePort(), await getFreePort()];
   const apiUrls = apiPorts.map((p) => `http://127.0.0.1:${p}`);
@@ -116,7 +126,11 @@ async function localStack(): Promise<FaultStack> {
   const children = new Map<string, ChildProcess>();
   const output = new Map<string, string>();
   const launch = (name: string, entry: string, extra: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, nodeArgsFor(`src/cli/${entry}`), { cwd: ROOT, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeArgsFor(`src/cli/${entry}`), {
+      cwd: ROOT,
+      env: env(extra),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     output.set(name, '');
     const keep = (d: Buffer) => output.set(name, `${output.get(name)}${d.toString()}`.slice(-20_000));
     child.stdout!.on('data', keep);
@@ -148,10 +162,15 @@ async function localStack(): Promise<FaultStack> {
   try {
     // At info it says "worker running" once it polls.
     const worker = launch('worker', 'worker.ts', { LOG_LEVEL: 'info' });
-    await eventually(async () => {
-      if (worker.exitCode !== null) throw new Error(`the worker exited:\n${output.get('worker')}`);
-      if (!/worker running/.test(output.get('worker') ?? '')) throw new Error(`the worker is not running yet:\n${output.get('worker')}`);
-    }, 180_000, 500);
+    await eventually(
+      async () => {
+        if (worker.exitCode !== null) throw new Error(`the worker exited:\n${output.get('worker')}`);
+        if (!/worker running/.test(output.get('worker') ?? ''))
+          throw new Error(`the worker is not running yet:\n${output.get('worker')}`);
+      },
+      180_000,
+      500,
+    );
     await Promise.all([startApiProcess(0), startApiProcess(1)]);
   } catch (err) {
     // A stack that did not come up leaves nothing running behind the failed test.

@@ -23,14 +23,23 @@ export default async function globalSetup(): Promise<void> {
   const databaseName = `vigil_test_${Date.now()}_${process.pid}`;
   // TEST_DATABASE_URL names a server; the suite always makes (and drops) a database of its own there.
   const server = process.env.TEST_DATABASE_URL;
-  const db = await resolveDatabase({ databaseUrl: server ? withDatabase(server, databaseName) : undefined, databaseName, dataDir: config.dataDir, log });
+  const db = await resolveDatabase({
+    databaseUrl: server ? withDatabase(server, databaseName) : undefined,
+    databaseName,
+    dataDir: config.dataDir,
+    log,
+  });
   const orm = await createOrm({ url: db.url });
   await migrate(orm);
   await orm.close();
 
   const temporal = process.env.TEMPORAL_ADDRESS
     ? null
-    : await startTemporalDevServer({ cacheDir: config.VIGIL_CACHE_DIR, logFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}.log`), log });
+    : await startTemporalDevServer({
+        cacheDir: config.VIGIL_CACHE_DIR,
+        logFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}.log`),
+        log,
+      });
 
   // Workers of the suite (in test files and worker processes) load one bundle made here from the
   // sources, rather than each running webpack (seconds of CPU each, on a 2-core machine).

@@ -20,9 +20,24 @@ export interface ThresholdCase {
   status: HealthStatus;
 }
 
-const latency = { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 } as const;
-const upDown = { healthy_operation: 'equal', healthy_value: 1, unhealthy_operation: 'equal', unhealthy_value: 0 } as const;
-const overlapping = { healthy_operation: 'over', healthy_value: 0, unhealthy_operation: 'over', unhealthy_value: 90 } as const;
+const latency = {
+  healthy_operation: 'under',
+  healthy_value: 100,
+  unhealthy_operation: 'over',
+  unhealthy_value: 200,
+} as const;
+const upDown = {
+  healthy_operation: 'equal',
+  healthy_value: 1,
+  unhealthy_operation: 'equal',
+  unhealthy_value: 0,
+} as const;
+const overlapping = {
+  healthy_operation: 'over',
+  healthy_value: 0,
+  unhealthy_operation: 'over',
+  unhealthy_value: 90,
+} as const;
 
 export const THRESHOLD_CASES: readonly ThresholdCase[] = [
   { set: 'latency', thresholds: latency, value: 50, status: 'healthy' },
@@ -68,7 +83,13 @@ export const START_STATUS: HealthStatus = 'no_data';
 export const FLIP_CASES: readonly FlipCase[] = [
   {
     name: 'a repeated status is no flip',
-    batches: [[{ at: 0, status: 'healthy' }, { at: 1, status: 'healthy' }, { at: 2, status: 'healthy' }]],
+    batches: [
+      [
+        { at: 0, status: 'healthy' },
+        { at: 1, status: 'healthy' },
+        { at: 2, status: 'healthy' },
+      ],
+    ],
     flips: [{ from: 'no_data', to: 'healthy', at: 0 }],
   },
   {
@@ -91,15 +112,30 @@ export const FLIP_CASES: readonly FlipCase[] = [
   },
   {
     name: 'no_data first is no change from the stored no_data',
-    batches: [[{ at: 0, status: 'no_data' }, { at: 1, status: 'no_data' }, { at: 2, status: 'unhealthy' }]],
+    batches: [
+      [
+        { at: 0, status: 'no_data' },
+        { at: 1, status: 'no_data' },
+        { at: 2, status: 'unhealthy' },
+      ],
+    ],
     flips: [{ from: 'no_data', to: 'unhealthy', at: 2 }],
   },
   {
     name: 'a later batch continues from the stored status',
     batches: [
-      [{ at: 0, status: 'healthy' }, { at: 1, status: 'unhealthy' }],
-      [{ at: 3, status: 'unhealthy' }, { at: 2, status: 'unhealthy' }],
-      [{ at: 4, status: 'healthy' }, { at: 5, status: 'no_data' }],
+      [
+        { at: 0, status: 'healthy' },
+        { at: 1, status: 'unhealthy' },
+      ],
+      [
+        { at: 3, status: 'unhealthy' },
+        { at: 2, status: 'unhealthy' },
+      ],
+      [
+        { at: 4, status: 'healthy' },
+        { at: 5, status: 'no_data' },
+      ],
     ],
     flips: [
       { from: 'no_data', to: 'healthy', at: 0 },
@@ -189,8 +225,20 @@ export interface IncidentCreateCase {
 }
 
 export const INCIDENT_CREATE_CASES: readonly IncidentCreateCase[] = [
-  { name: 'a bare draft', input: {}, stamps: { published: false, resolved: false }, state: 'draft', events: ['incident.created'] },
-  { name: 'published at once', input: { publish: true }, stamps: { published: true, resolved: false }, state: 'published', events: ['incident.created', 'incident.published'] },
+  {
+    name: 'a bare draft',
+    input: {},
+    stamps: { published: false, resolved: false },
+    state: 'draft',
+    events: ['incident.created'],
+  },
+  {
+    name: 'published at once',
+    input: { publish: true },
+    stamps: { published: true, resolved: false },
+    state: 'published',
+    events: ['incident.created', 'incident.published'],
+  },
   {
     name: 'a draft with its first message',
     input: { initial_message: { body: 'Looking into it' } },
@@ -216,5 +264,10 @@ export const INCIDENT_CREATE_CASES: readonly IncidentCreateCase[] = [
 
 /** The timestamps of a case, as the pure incidentState reads them. */
 export function stampsOf(c: IncidentCreateCase, at: Date): IncidentTimestamps {
-  return { publishedAt: c.stamps.published ? at : null, resolvedAt: c.stamps.resolved ? at : null, canceledAt: null, deletedAt: null };
+  return {
+    publishedAt: c.stamps.published ? at : null,
+    resolvedAt: c.stamps.resolved ? at : null,
+    canceledAt: null,
+    deletedAt: null,
+  };
 }

@@ -39,7 +39,10 @@ const DECLARED_WHEN_SENT = [
 /** Paths the document describes; others (status pages, the docs site, the reference UI) are HTML or assets. */
 const isApiPath = (path: string) => path.startsWith('/v1/') && !path.startsWith('/v1/reference');
 
-type Responses = Record<string, { content?: Record<string, unknown>; headers?: Record<string, { required?: boolean; schema?: object }> }>;
+type Responses = Record<
+  string,
+  { content?: Record<string, unknown>; headers?: Record<string, { required?: boolean; schema?: object }> }
+>;
 
 /**
  * Checks exchanges against the served OpenAPI document with validators that share nothing with
@@ -88,37 +91,54 @@ export class OpenApiConformance {
     const path = ex.url.split('?')[0] ?? ex.url;
     if (!isApiPath(path)) return [];
     const where = `${ex.method} ${ex.url} → ${ex.status}`;
-    const request = { method: ex.method, path: ex.url, headers: ex.requestHeaders, query: queryOf(ex.url), body: ex.requestBody };
+    const request = {
+      method: ex.method,
+      path: ex.url,
+      headers: ex.requestHeaders,
+      query: queryOf(ex.url),
+      body: ex.requestBody,
+    };
     const op = this.api.matchOperation(request) as Operation | undefined;
     if (!op) {
       // A path no operation serves answers the catch-all 404.
-      return ex.status === 404 && (ex.responseBody as { title?: string })?.title === 'not_found' ? [] : [`${where}: no operation in the document serves this path`];
+      return ex.status === 404 && (ex.responseBody as { title?: string })?.title === 'not_found'
+        ? []
+        : [`${where}: no operation in the document serves this path`];
     }
     const name = `${where} (${op.operationId})`;
     const problems: string[] = [];
     const responses = (op.responses ?? {}) as Responses;
     const documented = responses[String(ex.status)] ?? responses[`${String(ex.status)[0]}XX`] ?? responses.default;
-    if (!documented) return [`${name}: status ${ex.status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
+    if (!documented)
+      return [`${name}: status ${ex.status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
 
     // Body and media type.
     const mediaType = (ex.responseHeaders.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const content = documented.content ?? {};
     if (Object.keys(content).length === 0) {
-      if (ex.responseText !== '') problems.push(`${name}: the document gives this status no body, but one was sent (${mediaType})`);
+      if (ex.responseText !== '')
+        problems.push(`${name}: the document gives this status no body, but one was sent (${mediaType})`);
     } else if (!(mediaType in content)) {
-      problems.push(`${name}: media type ${mediaType || '(none)'} is not documented (documented: ${Object.keys(content).join(', ')})`);
+      problems.push(
+        `${name}: media type ${mediaType || '(none)'} is not documented (documented: ${Object.keys(content).join(', ')})`,
+      );
     } else if (!/json/.test(mediaType) && Object.keys(content).some((t) => /json/.test(t))) {
       // A text alternative of a JSON answer (YAML beside JSON): its media type is documented; the validator knows only the JSON schema.
     } else {
       const schema = (content['application/json'] as { schema?: object } | undefined)?.schema;
       const validate = schema ? this.bodyValidator(schema) : null;
       if (validate && !validate(ex.responseBody)) {
-        for (const e of validate.errors ?? []) problems.push(`${name}: response body${e.instancePath || ''} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+        for (const e of validate.errors ?? [])
+          problems.push(
+            `${name}: response body${e.instancePath || ''} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+          );
       }
     }
 
     // Headers.
-    const declared = Object.fromEntries(Object.entries(documented.headers ?? {}).map(([h, spec]) => [h.toLowerCase(), spec]));
+    const declared = Object.fromEntries(
+      Object.entries(documented.headers ?? {}).map(([h, spec]) => [h.toLowerCase(), spec]),
+    );
     for (const [header, spec] of Object.entries(declared)) {
       const value = ex.responseHeaders.get(header);
       if (value === null) {
@@ -128,18 +148,27 @@ export class OpenApiConformance {
       if (spec.schema) {
         const key = JSON.stringify(spec.schema);
         let validate = this.headerValidators.get(key);
-        if (!validate) this.headerValidators.set(key, (validate = this.headerAjv.compile({ type: 'object', properties: { v: spec.schema } })));
-        if (!validate({ v: value })) problems.push(`${name}: header ${header}: ${value} ${validate.errors?.[0]?.message}`);
+        if (!validate)
+          this.headerValidators.set(
+            key,
+            (validate = this.headerAjv.compile({ type: 'object', properties: { v: spec.schema } })),
+          );
+        if (!validate({ v: value }))
+          problems.push(`${name}: header ${header}: ${value} ${validate.errors?.[0]?.message}`);
       }
     }
     for (const header of DECLARED_WHEN_SENT) {
-      if (ex.responseHeaders.has(header) && !(header in declared)) problems.push(`${name}: header ${header} is sent but not declared`);
+      if (ex.responseHeaders.has(header) && !(header in declared))
+        problems.push(`${name}: header ${header} is sent but not declared`);
     }
 
     // A request the API accepted must be valid by the document.
     if (ex.status >= 200 && ex.status < 300 && !ex.rawRequestBody) {
       const result = this.api.validateRequest(request, op);
-      for (const e of result.errors ?? []) problems.push(`${name}: accepted request${e.instancePath || ''} ${e.message} ${JSON.stringify(e.params ?? {})}`);
+      for (const e of result.errors ?? [])
+        problems.push(
+          `${name}: accepted request${e.instancePath || ''} ${e.message} ${JSON.stringify(e.params ?? {})}`,
+        );
     }
     return problems;
   }
@@ -153,7 +182,8 @@ export class OpenApiConformance {
 }
 
 /** openapi-backend's copy with each reference cycle (a recursive schema) written as a JSON Schema $ref, as its own validators compile them. */
-const decycle = (schema: object): object => (OpenAPIValidator as unknown as { decycle(o: object): object }).decycle(schema);
+const decycle = (schema: object): object =>
+  (OpenAPIValidator as unknown as { decycle(o: object): object }).decycle(schema);
 
 function queryOf(url: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

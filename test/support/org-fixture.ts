@@ -3,7 +3,12 @@ import type { Scope } from '../../src/domain/scopes';
 import type { ApiHarness, HttpResult, TestOrg } from './api-harness';
 
 /** One request with a given key: method, path, JSON body, extra headers. */
-export type Call = <T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<HttpResult<T>>;
+export type Call = <T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<HttpResult<T>>;
 
 /** Requests through `api` with `key` as the bearer token. */
 export function callWith(api: ApiHarness, key: string): Call {
@@ -43,7 +48,10 @@ export interface OrgFixtureOptions<K extends string, S extends string> {
  * only some scopes, and services, each with requests bound to its key. Built on the harness's
  * createOrg and mintKey (no HTTP), services through POST /v1/services.
  */
-export async function orgWithKeys<K extends string = never, S extends string = never>(api: ApiHarness, opts: OrgFixtureOptions<K, S> = {}): Promise<OrgFixture<K, S>> {
+export async function orgWithKeys<K extends string = never, S extends string = never>(
+  api: ApiHarness,
+  opts: OrgFixtureOptions<K, S> = {},
+): Promise<OrgFixture<K, S>> {
   const org = await api.createOrg(opts.plan, opts.name);
   const call = callWith(api, org.key);
   const keyWith = async (scopes: Scope[]): Promise<OrgKey> => {

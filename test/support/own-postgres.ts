@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOrm, migrate } from '../../src/db/orm';
 import { getFreePort } from '../../src/launchers/free-port';
-import { type EmbeddedPostgres, ensureDatabaseExists, startEmbeddedPostgres, withDatabase } from '../../src/launchers/postgres';
+import {
+  type EmbeddedPostgres,
+  ensureDatabaseExists,
+  startEmbeddedPostgres,
+  withDatabase,
+} from '../../src/launchers/postgres';
 
 export interface OwnPostgres {
   /** The migrated `vigil` database. */

@@ -1,4 +1,14 @@
-import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFStream, PDFString, decodePDFRawStream } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  type PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFStream,
+  PDFString,
+  decodePDFRawStream,
+} from 'pdf-lib';
 
 export interface PdfAttachment {
   name: string;
@@ -24,7 +34,8 @@ export function readPdfAttachments(pdf: PDFDocument): PdfAttachment[] {
     const name = list.lookup(i, PDFString, PDFHexString).decodeText();
     const spec = list.lookup(i + 1, PDFDict);
     const stream = spec.lookup(PDFName.of('EF'), PDFDict).lookup(PDFName.of('F'), PDFStream);
-    if (!(stream instanceof PDFRawStream)) throw new Error(`attachment ${name}: expected a raw stream, got ${stream.constructor.name}`);
+    if (!(stream instanceof PDFRawStream))
+      throw new Error(`attachment ${name}: expected a raw stream, got ${stream.constructor.name}`);
     out.push({
       name,
       mimeType: stream.dict.lookupMaybe(PDFName.of('Subtype'), PDFName)?.decodeText() ?? null,

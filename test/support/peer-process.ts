@@ -16,7 +16,13 @@ export function tail(file: string): string {
 }
 
 /** Polls `ready` until it answers true; fails early when the process exits, or after `timeoutMs`. */
-export async function waitFor(name: string, child: ChildProcess, logFile: string, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitFor(
+  name: string,
+  child: ChildProcess,
+  logFile: string,
+  ready: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${tail(logFile)}`);

@@ -32,7 +32,9 @@ function openssl(dir: string, args: string[]): void {
   } catch (err) {
     const e = err as { code?: string; stderr?: Buffer };
     if (e.code === 'ENOENT') {
-      throw new Error('openssl is not installed: the HTTP probe tests need it to make certificates (run scripts/install-test-peers.sh)');
+      throw new Error(
+        'openssl is not installed: the HTTP probe tests need it to make certificates (run scripts/install-test-peers.sh)',
+      );
     }
     throw new Error(`openssl ${args[0]} failed: ${e.stderr?.toString() ?? String(err)}`);
   }
@@ -51,24 +53,49 @@ export function makeProbeCerts(): ProbeCerts {
   writeFileSync(
     file('ca.cnf'),
     [
-      '[ca]', 'default_ca = testca',
-      '[testca]', `dir = ${dir}`, 'database = $dir/index.txt', 'serial = $dir/serial', 'new_certs_dir = $dir', 'certificate = $dir/ca.crt', 'private_key = $dir/ca.key',
-      'default_md = sha256', 'policy = anything', 'unique_subject = no', 'copy_extensions = none',
-      '[anything]', 'commonName = supplied',
-      '[req]', 'distinguished_name = dn', 'prompt = no',
-      '[dn]', 'CN = unused',
-      '[server_ext]', 'basicConstraints = CA:FALSE', 'extendedKeyUsage = serverAuth', LOCAL_NAMES.replace('=', ' = '),
-      '[other_host_ext]', 'basicConstraints = CA:FALSE', 'extendedKeyUsage = serverAuth', 'subjectAltName = DNS:other.example',
-      '[client_ext]', 'basicConstraints = CA:FALSE', 'extendedKeyUsage = clientAuth',
+      '[ca]',
+      'default_ca = testca',
+      '[testca]',
+      `dir = ${dir}`,
+      'database = $dir/index.txt',
+      'serial = $dir/serial',
+      'new_certs_dir = $dir',
+      'certificate = $dir/ca.crt',
+      'private_key = $dir/ca.key',
+      'default_md = sha256',
+      'policy = anything',
+      'unique_subject = no',
+      'copy_extensions = none',
+      '[anything]',
+      'commonName = supplied',
+      '[req]',
+      'distinguished_name = dn',
+      'prompt = no',
+      '[dn]',
+      'CN = unused',
+      '[server_ext]',
+      'basicConstraints = CA:FALSE',
+      'extendedKeyUsage = serverAuth',
+      LOCAL_NAMES.replace('=', ' = '),
+      '[other_host_ext]',
+      'basicConstraints = CA:FALSE',
+      'extendedKeyUsage = serverAuth',
+      'subjectAltName = DNS:other.example',
+      '[client_ext]',
+      'basicConstraints = CA:FALSE',
+      'extendedKeyUsage = clientAuth',
       '',
     ].join('\n'),
   );
   const cnf = ['-config', file('ca.cnf')];
 
   const newKey = (name: string, rsaBits?: number) =>
-    openssl(dir, rsaBits
-      ? ['genpkey', '-algorithm', 'RSA', '-pkeyopt', `rsa_keygen_bits:${rsaBits}`, '-out', `${name}.key`]
-      : ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', `${name}.key`]);
+    openssl(
+      dir,
+      rsaBits
+        ? ['genpkey', '-algorithm', 'RSA', '-pkeyopt', `rsa_keygen_bits:${rsaBits}`, '-out', `${name}.key`]
+        : ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', `${name}.key`],
+    );
 
   const pair = (name: string): PemPair => ({
     cert: readFileSync(file(`${name}.crt`), 'utf8'),
@@ -81,20 +108,65 @@ export function makeProbeCerts(): ProbeCerts {
   const leaf = (name: string, ext: string, fromDays: number, toDays: number, rsaBits?: number): PemPair => {
     newKey(name, rsaBits);
     openssl(dir, ['req', ...cnf, '-new', '-key', `${name}.key`, '-subj', `/CN=${name}`, '-out', `${name}.csr`]);
-    openssl(dir, ['ca', ...cnf, '-batch', '-notext', '-extensions', ext, '-startdate', caDate(fromDays), '-enddate', caDate(toDays), '-in', `${name}.csr`, '-out', `${name}.crt`]);
+    openssl(dir, [
+      'ca',
+      ...cnf,
+      '-batch',
+      '-notext',
+      '-extensions',
+      ext,
+      '-startdate',
+      caDate(fromDays),
+      '-enddate',
+      caDate(toDays),
+      '-in',
+      `${name}.csr`,
+      '-out',
+      `${name}.crt`,
+    ]);
     return pair(name);
   };
 
   /** A self-signed certificate (not issued by the CA). */
   const selfSigned = (name: string, extra: string[]): PemPair => {
     newKey(name);
-    openssl(dir, ['req', ...cnf, '-x509', '-new', '-key', `${name}.key`, '-subj', `/CN=${name}`, '-days', '30', ...extra, '-out', `${name}.crt`]);
+    openssl(dir, [
+      'req',
+      ...cnf,
+      '-x509',
+      '-new',
+      '-key',
+      `${name}.key`,
+      '-subj',
+      `/CN=${name}`,
+      '-days',
+      '30',
+      ...extra,
+      '-out',
+      `${name}.crt`,
+    ]);
     return pair(name);
   };
 
   newKey('ca');
-  openssl(dir, ['req', ...cnf, '-x509', '-new', '-key', 'ca.key', '-subj', '/CN=Vigil Probe Test CA', '-days', '30',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'ca.crt']);
+  openssl(dir, [
+    'req',
+    ...cnf,
+    '-x509',
+    '-new',
+    '-key',
+    'ca.key',
+    '-subj',
+    '/CN=Vigil Probe Test CA',
+    '-days',
+    '30',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-out',
+    'ca.crt',
+  ]);
 
   return {
     dir,

@@ -23,7 +23,10 @@ export interface Dnsmasq {
 }
 
 /** `ns1.probe.test` in DNS wire format, as hex for --dns-rr. */
-const NS_RDATA = Buffer.concat([...['ns1', 'probe', 'test'].map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])), Buffer.from([0])]).toString('hex');
+const NS_RDATA = Buffer.concat([
+  ...['ns1', 'probe', 'test'].map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])),
+  Buffer.from([0]),
+]).toString('hex');
 
 function records(): string[] {
   return [
@@ -63,8 +66,15 @@ async function answers(port: number): Promise<boolean> {
 
 async function startOnce(dir: string, port: number): Promise<Dnsmasq | null> {
   const args = [
-    '--no-daemon', '--keep-in-foreground', `--port=${port}`, '--listen-address=127.0.0.1', '--bind-interfaces',
-    '--no-resolv', '--no-hosts', '--conf-file=/dev/null', `--pid-file=${path.join(dir, `dnsmasq-${port}.pid`)}`,
+    '--no-daemon',
+    '--keep-in-foreground',
+    `--port=${port}`,
+    '--listen-address=127.0.0.1',
+    '--bind-interfaces',
+    '--no-resolv',
+    '--no-hosts',
+    '--conf-file=/dev/null',
+    `--pid-file=${path.join(dir, `dnsmasq-${port}.pid`)}`,
     ...(process.getuid?.() === 0 ? ['--user=root'] : []),
     ...records(),
   ];
@@ -78,7 +88,11 @@ async function startOnce(dir: string, port: number): Promise<Dnsmasq | null> {
   });
   if (spawnError) {
     const code = (spawnError as { code?: string }).code;
-    throw new Error(code === 'ENOENT' ? 'dnsmasq is not installed: the dns probe test needs it (run scripts/install-test-peers.sh)' : `dnsmasq did not start: ${spawnError.message}`);
+    throw new Error(
+      code === 'ENOENT'
+        ? 'dnsmasq is not installed: the dns probe test needs it (run scripts/install-test-peers.sh)'
+        : `dnsmasq did not start: ${spawnError.message}`,
+    );
   }
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -100,7 +114,14 @@ export async function startDnsmasq(): Promise<Dnsmasq> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-dnsmasq-'));
   for (let attempt = 0; attempt < 5; attempt++) {
     const server = await startOnce(dir, await freeUdpPort());
-    if (server) return { ...server, stop: async () => { await server.stop(); rmSync(dir, { recursive: true, force: true }); } };
+    if (server)
+      return {
+        ...server,
+        stop: async () => {
+          await server.stop();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
   }
   rmSync(dir, { recursive: true, force: true });
   throw new Error('dnsmasq: no free port after 5 attempts');

@@ -21,7 +21,9 @@ function openssl(args: string[], cwd: string): void {
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: Buffer };
     if (e.code === 'ENOENT') {
-      throw new Error('openssl CLI not found: the gRPC TLS tests need it (install it, e.g. scripts/install-test-peers.sh)');
+      throw new Error(
+        'openssl CLI not found: the gRPC TLS tests need it (install it, e.g. scripts/install-test-peers.sh)',
+      );
     }
     throw new Error(`openssl ${args[0]} failed: ${e.stderr?.toString() ?? e.message}`);
   }
@@ -29,17 +31,56 @@ function openssl(args: string[], cwd: string): void {
 
 function makeCa(dir: string, name: string): void {
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
-  openssl(['req', '-x509', '-new', '-key', `${name}.key`, '-sha256', '-days', '2', '-subj', `/CN=${name}`, '-out', `${name}.pem`], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      `${name}.key`,
+      '-sha256',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-out',
+      `${name}.pem`,
+    ],
+    dir,
+  );
 }
 
 export function makeGrpcTestCerts(): GrpcTestCerts {
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-grpc-certs-'));
   makeCa(dir, 'ca');
   makeCa(dir, 'other-ca');
-  writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth\n');
+  writeFileSync(
+    path.join(dir, 'server.ext'),
+    'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth\n',
+  );
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'server.key'], dir);
   openssl(['req', '-new', '-key', 'server.key', '-subj', '/CN=localhost', '-out', 'server.csr'], dir);
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-sha256', '-extfile', 'server.ext', '-out', 'server.pem'], dir);
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-sha256',
+      '-extfile',
+      'server.ext',
+      '-out',
+      'server.pem',
+    ],
+    dir,
+  );
   const read = (f: string) => readFileSync(path.join(dir, f));
   return {
     dir,

@@ -25,7 +25,9 @@ function healthService(): grpc.ServiceDefinition {
     const file = path.join(dir, 'health.proto');
     writeFileSync(file, HEALTH_PROTO);
     const def = protoLoader.loadSync(file, { keepCase: true, enums: Number, defaults: true });
-    const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } };
+    const pkg = grpc.loadPackageDefinition(def) as unknown as {
+      grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
+    };
     return pkg.grpc.health.v1.Health.service;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -34,7 +36,13 @@ function healthService(): grpc.ServiceDefinition {
 
 /** Per service name, what Check answers: a serving status, an error status, or nothing at all. */
 export const HEALTH_TOKEN = 'test-token-7f3a';
-const STATUSES: Record<string, number> = { '': 1, 'vigil.Up': 1, 'vigil.Down': 2, 'vigil.Unset': 0, 'vigil.WatchOnly': 3 };
+const STATUSES: Record<string, number> = {
+  '': 1,
+  'vigil.Up': 1,
+  'vigil.Down': 2,
+  'vigil.Unset': 0,
+  'vigil.WatchOnly': 3,
+};
 
 const check: grpc.handleUnaryCall<{ service: string }, { status: number }> = (call, callback) => {
   const service = call.request.service;
@@ -58,17 +66,28 @@ export interface TestGrpcServer {
 }
 
 /** A grpc-js server on 127.0.0.1:0; with `health: false` it serves nothing (every call is UNIMPLEMENTED). */
-export async function startGrpcServer(opts: { health?: boolean; tls?: { cert: Buffer; key: Buffer } } = {}): Promise<TestGrpcServer> {
+export async function startGrpcServer(
+  opts: { health?: boolean; tls?: { cert: Buffer; key: Buffer } } = {},
+): Promise<TestGrpcServer> {
   const server = new grpc.Server();
-  if (opts.health !== false) server.addService(healthService(), { Check: check, Watch: (call: grpc.ServerWritableStream<unknown, unknown>) => call.end() });
-  const creds = opts.tls ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: opts.tls.cert, private_key: opts.tls.key }]) : grpc.ServerCredentials.createInsecure();
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', creds, (err, p) => (err ? reject(err) : resolve(p))));
+  if (opts.health !== false)
+    server.addService(healthService(), {
+      Check: check,
+      Watch: (call: grpc.ServerWritableStream<unknown, unknown>) => call.end(),
+    });
+  const creds = opts.tls
+    ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: opts.tls.cert, private_key: opts.tls.key }])
+    : grpc.ServerCredentials.createInsecure();
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', creds, (err, p) => (err ? reject(err) : resolve(p))),
+  );
   return {
     target: `127.0.0.1:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.forceShutdown();
-      resolve();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.forceShutdown();
+        resolve();
+      }),
   };
 }

@@ -48,13 +48,17 @@ export function probeContext(over: Partial<ProbeContext> & { vars?: Record<strin
  * certificate with a real TLS alert, where Node's https server only closes the connection.
  */
 export async function startOpensslServer(args: string[]): Promise<{ port: number; stop(): void }> {
-  const child = spawn('openssl', ['s_server', '-accept', '127.0.0.1:0', '-www', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('openssl', ['s_server', '-accept', '127.0.0.1:0', '-www', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`openssl s_server did not start: ${output}`)), 10_000);
     child.once('error', (err) => {
       clearTimeout(timer);
-      reject(new Error(`openssl s_server could not run (${err.message}): install openssl (scripts/install-test-peers.sh)`));
+      reject(
+        new Error(`openssl s_server could not run (${err.message}): install openssl (scripts/install-test-peers.sh)`),
+      );
     });
     child.once('exit', (code) => reject(new Error(`openssl s_server exited with ${code}: ${output}`)));
     const onData = (d: Buffer) => {

@@ -25,7 +25,10 @@ export interface ProbeMariadb {
 export async function startProbeMariadb(): Promise<ProbeMariadb> {
   for (const bin of ['mariadb-install-db', 'mariadbd']) {
     const found = spawnSync('sh', ['-c', `command -v ${bin} || test -x /usr/sbin/${bin}`], { encoding: 'utf8' });
-    if (found.status !== 0) throw new Error(`${INSTALL_HINT}${process.env.CI === 'true' ? ' in CI before the tests' : ''} (${bin} not found)`);
+    if (found.status !== 0)
+      throw new Error(
+        `${INSTALL_HINT}${process.env.CI === 'true' ? ' in CI before the tests' : ''} (${bin} not found)`,
+      );
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-probe-mariadb-'));
   const datadir = path.join(dir, 'data');
@@ -42,7 +45,17 @@ export async function startProbeMariadb(): Promise<ProbeMariadb> {
   const logFile = path.join(dir, 'mariadbd.log');
   const child = spawn(
     existsOnPath('mariadbd') ? 'mariadbd' : '/usr/sbin/mariadbd',
-    ['--no-defaults', `--datadir=${datadir}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${path.join(dir, 'sock')}`, '--user=root', '--skip-log-bin', `--log-error=${logFile}`, '--skip-name-resolve'],
+    [
+      '--no-defaults',
+      `--datadir=${datadir}`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      `--socket=${path.join(dir, 'sock')}`,
+      '--user=root',
+      '--skip-log-bin',
+      `--log-error=${logFile}`,
+      '--skip-name-resolve',
+    ],
     { stdio: 'ignore' },
   );
   const rootUrl = (database = 'mysql') => `mysql://root@127.0.0.1:${port}/${database}`;
@@ -81,9 +94,11 @@ async function waitForConnections(url: string, child: ChildProcess, logFile: str
       await conn.end();
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`mariadbd did not accept connections within ${START_TIMEOUT_MS} ms (${(err as Error).message}): ${tail(logFile)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `mariadbd did not accept connections within ${START_TIMEOUT_MS} ms (${(err as Error).message}): ${tail(logFile)}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 }
-

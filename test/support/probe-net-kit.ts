@@ -13,7 +13,13 @@ export function probeConfig<T extends TestableSourceType>(type: T, raw: Record<s
 
 /** Success paths get 20 s: on the loaded 2-core CI machine a loopback TLS handshake once took over 10 s. */
 export function agentContext(over: Partial<ProbeContext> = {}): ProbeContext {
-  return { env: () => undefined, mode: 'agent', signal: new AbortController().signal, defaultTimeoutMs: 20_000, ...over };
+  return {
+    env: () => undefined,
+    mode: 'agent',
+    signal: new AbortController().signal,
+    defaultTimeoutMs: 20_000,
+    ...over,
+  };
 }
 
 /**
@@ -21,7 +27,9 @@ export function agentContext(over: Partial<ProbeContext> = {}): ProbeContext {
  * unless `allowLoopback`, for the tests that must reach a local target in cloud mode. `checked`
  * records every (host, address) pair it saw.
  */
-export function cloudContext(opts: { allowLoopback?: boolean } = {}): ProbeContext & { checked: Array<[string, string]> } {
+export function cloudContext(
+  opts: { allowLoopback?: boolean } = {},
+): ProbeContext & { checked: Array<[string, string]> } {
   const checked: Array<[string, string]> = [];
   return {
     ...agentContext(),
@@ -30,7 +38,8 @@ export function cloudContext(opts: { allowLoopback?: boolean } = {}): ProbeConte
     checkAddress(host, address) {
       checked.push([host, address]);
       if (opts.allowLoopback) return;
-      if (address === '::1' || (net.isIPv4(address) && address.startsWith('127.'))) throw new ProbeFailure('target_not_public:loopback', { host, address });
+      if (address === '::1' || (net.isIPv4(address) && address.startsWith('127.')))
+        throw new ProbeFailure('target_not_public:loopback', { host, address });
     },
   };
 }

@@ -31,7 +31,8 @@ function which(command: string): string {
 }
 
 export function makePingWrappers(): PingWrappers {
-  if (process.getuid?.() !== 0) throw new Error('The icmp probe test runs ping in network namespaces and as another user: run it as root');
+  if (process.getuid?.() !== 0)
+    throw new Error('The icmp probe test runs ping in network namespaces and as another user: run it as root');
   const ping = which('ping');
   for (const tool of ['setpriv', 'unshare', 'ip']) which(tool);
   try {
@@ -52,7 +53,10 @@ export function makePingWrappers(): PingWrappers {
   return {
     missing: path.join(dir, 'no-such-ping'),
     unprivileged: script('unprivileged', `exec setpriv --reuid=65534 --regid=65534 --clear-groups '${copy}' "$@"`),
-    isolated: script('isolated', `exec unshare -n sh -c 'ip link set lo up && ip route add 10.9.0.0/24 dev lo && exec "$0" "$@"' '${ping}' "$@"`),
+    isolated: script(
+      'isolated',
+      `exec unshare -n sh -c 'ip link set lo up && ip route add 10.9.0.0/24 dev lo && exec "$0" "$@"' '${ping}' "$@"`,
+    ),
     offline: script('offline', `exec unshare -n '${ping}' "$@"`),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -14,7 +14,14 @@ const START_TIMEOUT_MS = 30_000;
  * What the scrape target exposes (Prometheus text format): one series of `probe_single` and two of
  * `probe_pair`, so `probe_pair` is a multi-series query. Every path answers it with 200.
  */
-const METRICS = ['# TYPE probe_single gauge', 'probe_single 5', '# TYPE probe_pair gauge', 'probe_pair{side="left"} 1', 'probe_pair{side="right"} 2', ''].join('\n');
+const METRICS = [
+  '# TYPE probe_single gauge',
+  'probe_single 5',
+  '# TYPE probe_pair gauge',
+  'probe_pair{side="left"} 1',
+  'probe_pair{side="right"} 2',
+  '',
+].join('\n');
 
 export interface ProbePrometheus {
   /** http://127.0.0.1:<port> of the real Prometheus server. */
@@ -43,13 +50,24 @@ export async function startProbePrometheus(): Promise<ProbePrometheus> {
   const configFile = path.join(dir, 'prometheus.yml');
   writeFileSync(
     configFile,
-    ['global:', '  scrape_interval: 1s', 'scrape_configs:', '  - job_name: probe_target', '    static_configs:', `      - targets: ['127.0.0.1:${targetPort}']`, ''].join('\n'),
+    [
+      'global:',
+      '  scrape_interval: 1s',
+      'scrape_configs:',
+      '  - job_name: probe_target',
+      '    static_configs:',
+      `      - targets: ['127.0.0.1:${targetPort}']`,
+      '',
+    ].join('\n'),
   );
   const port = await getFreePort();
   const logFile = path.join(dir, 'prometheus.log');
   const child = spawn(
     'sh',
-    ['-c', `exec prometheus --config.file=${configFile} --web.listen-address=127.0.0.1:${port} --storage.tsdb.path=${path.join(dir, 'data')} > ${logFile} 2>&1`],
+    [
+      '-c',
+      `exec prometheus --config.file=${configFile} --web.listen-address=127.0.0.1:${port} --storage.tsdb.path=${path.join(dir, 'data')} > ${logFile} 2>&1`,
+    ],
     { stdio: 'ignore' },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -65,7 +83,9 @@ export async function startProbePrometheus(): Promise<ProbePrometheus> {
       child,
       logFile,
       async () => {
-        const answer = (await (await fetch(`${url}/api/v1/query?query=probe_single`)).json()) as { data?: { result?: unknown[] } };
+        const answer = (await (await fetch(`${url}/api/v1/query?query=probe_single`)).json()) as {
+          data?: { result?: unknown[] };
+        };
         return (answer.data?.result?.length ?? 0) > 0;
       },
       START_TIMEOUT_MS,
@@ -82,7 +102,11 @@ export async function startProbePrometheus(): Promise<ProbePrometheus> {
  * `Authorization: Bearer <token>` and `X-Scope-OrgID: <tenant>` (as a Mimir/Cortex gateway
  * would), else forwards it; an unreachable upstream gives 502, as nginx would.
  */
-export async function startAuthProxy(upstream: string, token: string, tenant: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startAuthProxy(
+  upstream: string,
+  token: string,
+  tenant: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const up = new URL(upstream);
   const server = http.createServer((req, res) => {
     if (req.headers.authorization !== `Bearer ${token}` || req.headers['x-scope-orgid'] !== tenant) {
@@ -90,10 +114,19 @@ export async function startAuthProxy(upstream: string, token: string, tenant: st
       res.end('unauthorized\n');
       return;
     }
-    const forward = http.request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: { accept: req.headers.accept ?? '*/*' } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      {
+        host: up.hostname,
+        port: up.port,
+        path: req.url,
+        method: req.method,
+        headers: { accept: req.headers.accept ?? '*/*' },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><body><h1>502 Bad Gateway</h1></body></html>\n');

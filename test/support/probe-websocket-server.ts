@@ -25,7 +25,8 @@ export async function startWebsocketServer(): Promise<TestWebsocketServer> {
   const wss = new WebSocketServer({ noServer: true });
   const server = http.createServer((_req, res) => res.writeHead(426).end());
   const sockets = new Set<Duplex>();
-  const refuse = (socket: Duplex, status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  const refuse = (socket: Duplex, status: string) =>
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   const accept = (req: http.IncomingMessage, socket: Duplex, head: Buffer, onOpen: (ws: WebSocket) => void) =>
     wss.handleUpgrade(req, socket, head, onOpen);
 
@@ -36,7 +37,9 @@ export async function startWebsocketServer(): Promise<TestWebsocketServer> {
       case '/echo':
         return accept(req, socket, head, (ws) => ws.on('message', (data, binary) => ws.send(data, { binary })));
       case '/binary':
-        return accept(req, socket, head, (ws) => ws.on('message', (data) => ws.send(Buffer.from(`pong:${String(data)}`), { binary: true })));
+        return accept(req, socket, head, (ws) =>
+          ws.on('message', (data) => ws.send(Buffer.from(`pong:${String(data)}`), { binary: true })),
+        );
       case '/close':
         return accept(req, socket, head, (ws) => ws.close(4001, 'go away'));
       case '/silent':

@@ -9,12 +9,32 @@ import type { OrgFixture } from './org-fixture';
  * Answers the metric's id.
  */
 export async function seedOctoberOutage(api: ApiHarness, org: OrgFixture, serviceId: string): Promise<string> {
-  const metric = await org.call('POST', '/v1/metrics', { service_id: serviceId, name: 'availability', source_type: 'manual', source_config: {} });
+  const metric = await org.call('POST', '/v1/metrics', {
+    service_id: serviceId,
+    name: 'availability',
+    source_type: 'manual',
+    source_config: {},
+  });
   const em = api.orm.em.fork();
-  await em.getConnection().execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric.body.id]);
+  await em
+    .getConnection()
+    .execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric.body.id]);
   let from = 'no_data';
-  for (const [at, to] of [['2026-09-30T00:00:00Z', 'healthy'], ['2026-10-10T10:00:00Z', 'unhealthy'], ['2026-10-10T10:30:00Z', 'healthy']] as const) {
-    em.create(MetricStatusFlipSchema, { id: randomUUID(), organization: org.id, metric: metric.body.id, fromStatus: from, toStatus: to, value: null, reason: null, at: new Date(at) });
+  for (const [at, to] of [
+    ['2026-09-30T00:00:00Z', 'healthy'],
+    ['2026-10-10T10:00:00Z', 'unhealthy'],
+    ['2026-10-10T10:30:00Z', 'healthy'],
+  ] as const) {
+    em.create(MetricStatusFlipSchema, {
+      id: randomUUID(),
+      organization: org.id,
+      metric: metric.body.id,
+      fromStatus: from,
+      toStatus: to,
+      value: null,
+      reason: null,
+      at: new Date(at),
+    });
     from = to;
   }
   await em.flush();

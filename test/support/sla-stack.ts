@@ -22,7 +22,10 @@ export interface SlaStack {
  * worker with the statement workflows, and the API with its console. `links` is read at render
  * time, so a suite may fill it in once the API listens.
  */
-export async function startSlaStack(links: { jwksUrl: string; verifyDocsUrl: string }, consoleOptions: { temporalUiUrl?: string } = {}): Promise<SlaStack> {
+export async function startSlaStack(
+  links: { jwksUrl: string; verifyDocsUrl: string },
+  consoleOptions: { temporalUiUrl?: string } = {},
+): Promise<SlaStack> {
   const smtp = await startSmtpSink();
   const printer = createStatementPdfRenderer();
   const mailer = createMailer({ smtpUrl: smtp.url, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' });
@@ -32,9 +35,16 @@ export async function startSlaStack(links: { jwksUrl: string; verifyDocsUrl: str
       mail: { mailer, pdf: pdfSource(printer, links), ...links, consoleUrl: 'http://vigil.test/console' },
     },
   });
-  const api = await startApi({ sla: { workflows: temporalSlaWorkflows(h.temporal), printer, links }, console: { mail: mailer, ...consoleOptions } });
+  const api = await startApi({
+    sla: { workflows: temporalSlaWorkflows(h.temporal), printer, links },
+    console: { mail: mailer, ...consoleOptions },
+  });
   return {
-    smtp, mailer, printer, h, api,
+    smtp,
+    mailer,
+    printer,
+    h,
+    api,
     async close() {
       await api.close();
       await h.close();

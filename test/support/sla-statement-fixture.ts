@@ -32,7 +32,8 @@ export const IDS = {
   incidentOpen: uuid(35),
 };
 
-export const MANUAL_JUSTIFICATION = 'Customer-requested freeze, "ticket 4711", agreed by phone\nsee mail from ops, 2025-03-27';
+export const MANUAL_JUSTIFICATION =
+  'Customer-requested freeze, "ticket 4711", agreed by phone\nsee mail from ops, 2025-03-27';
 export const FORMULA_TITLE = '=HYPERLINK("http://evil.example","click")';
 
 export const TIERED_TERMS: CreditTermsInput = {
@@ -84,7 +85,13 @@ export function statementFixture(o: StatementFixtureOptions = {}): StatementDocu
         name: 'Public API',
         metrics: [
           // 10:00:00–10:04:30 → 5 down minutes; 12:10–12:20 on 03-28 falls in the manual exclusion.
-          { initial: 'healthy', changes: [...down('2025-03-20T10:00:00Z', '2025-03-20T10:04:30Z'), ...down('2025-03-28T12:10:00Z', '2025-03-28T12:20:00Z')] },
+          {
+            initial: 'healthy',
+            changes: [
+              ...down('2025-03-20T10:00:00Z', '2025-03-20T10:04:30Z'),
+              ...down('2025-03-28T12:10:00Z', '2025-03-28T12:20:00Z'),
+            ],
+          },
           // 45 minutes inside the maintenance announced too late: they count.
           { initial: 'healthy', changes: down('2025-03-25T08:00:00Z', '2025-03-25T08:45:00Z') },
         ],
@@ -92,23 +99,80 @@ export function statementFixture(o: StatementFixtureOptions = {}): StatementDocu
       {
         id: IDS.dashboard,
         name: 'Dashboard',
-        metrics: [{ initial: 'healthy', changes: [...down('2025-03-15T01:30:00Z', '2025-03-15T02:00:00Z'), ...down('2025-03-22T14:00:00Z', '2025-03-22T14:30:00Z', 'degraded')] }],
+        metrics: [
+          {
+            initial: 'healthy',
+            changes: [
+              ...down('2025-03-15T01:30:00Z', '2025-03-15T02:00:00Z'),
+              ...down('2025-03-22T14:00:00Z', '2025-03-22T14:30:00Z', 'degraded'),
+            ],
+          },
+        ],
       },
       { id: IDS.billing, name: 'Billing <beta> & "invoices"', metrics: [] },
     ],
     maintenances: [
       // 02:00–04:00 CET, announced five days ahead: excluded (120 minutes).
-      { id: IDS.maintenanceOk, title: 'Database upgrade', start: d('2025-03-15T01:00:00Z'), end: d('2025-03-15T03:00:00Z'), announcedAt: d('2025-03-10T09:00:00Z') },
+      {
+        id: IDS.maintenanceOk,
+        title: 'Database upgrade',
+        start: d('2025-03-15T01:00:00Z'),
+        end: d('2025-03-15T03:00:00Z'),
+        announcedAt: d('2025-03-10T09:00:00Z'),
+      },
       // Announced 12 h ahead of a 72 h notice: stays eligible.
-      { id: IDS.maintenanceLate, title: 'Emergency network work', start: d('2025-03-25T08:00:00Z'), end: d('2025-03-25T09:00:00Z'), announcedAt: d('2025-03-24T20:00:00Z') },
+      {
+        id: IDS.maintenanceLate,
+        title: 'Emergency network work',
+        start: d('2025-03-25T08:00:00Z'),
+        end: d('2025-03-25T09:00:00Z'),
+        announcedAt: d('2025-03-24T20:00:00Z'),
+      },
     ],
-    exclusions: [{ id: IDS.manual, justification: MANUAL_JUSTIFICATION, start: d('2025-03-28T12:00:00Z'), end: d('2025-03-28T13:00:00Z') }],
+    exclusions: [
+      {
+        id: IDS.manual,
+        justification: MANUAL_JUSTIFICATION,
+        start: d('2025-03-28T12:00:00Z'),
+        end: d('2025-03-28T13:00:00Z'),
+      },
+    ],
     incidents: [
-      { id: IDS.incidentCounted, title: 'API 5xx errors', severity: 'major', start: d('2025-03-20T09:58:00Z'), end: d('2025-03-20T10:10:00Z') },
-      { id: IDS.incidentInMaintenance, title: FORMULA_TITLE, severity: 'minor', start: d('2025-03-15T01:20:00Z'), end: d('2025-03-15T02:10:00Z') },
-      { id: IDS.incidentDegraded, title: 'Slow dashboard', severity: null, start: d('2025-03-22T13:55:00Z'), end: d('2025-03-22T14:40:00Z') },
-      { id: IDS.incidentLateMaintenance, title: 'Network outage', severity: 'critical', start: d('2025-03-25T08:00:00Z'), end: d('2025-03-25T09:00:00Z') },
-      { id: IDS.incidentOpen, title: 'Database latency', severity: 'minor', start: d('2025-03-31T20:00:00Z'), end: null },
+      {
+        id: IDS.incidentCounted,
+        title: 'API 5xx errors',
+        severity: 'major',
+        start: d('2025-03-20T09:58:00Z'),
+        end: d('2025-03-20T10:10:00Z'),
+      },
+      {
+        id: IDS.incidentInMaintenance,
+        title: FORMULA_TITLE,
+        severity: 'minor',
+        start: d('2025-03-15T01:20:00Z'),
+        end: d('2025-03-15T02:10:00Z'),
+      },
+      {
+        id: IDS.incidentDegraded,
+        title: 'Slow dashboard',
+        severity: null,
+        start: d('2025-03-22T13:55:00Z'),
+        end: d('2025-03-22T14:40:00Z'),
+      },
+      {
+        id: IDS.incidentLateMaintenance,
+        title: 'Network outage',
+        severity: 'critical',
+        start: d('2025-03-25T08:00:00Z'),
+        end: d('2025-03-25T09:00:00Z'),
+      },
+      {
+        id: IDS.incidentOpen,
+        title: 'Database latency',
+        severity: 'minor',
+        start: d('2025-03-31T20:00:00Z'),
+        end: null,
+      },
     ],
   });
 }
@@ -119,7 +183,10 @@ export function fakeJws(kid: string): string {
   return `${header}..${randomBytes(64).toString('base64url')}`;
 }
 
-export function renderInputFixture(document: StatementDocument, o: Partial<Omit<StatementRenderInput, 'document'>> = {}): StatementRenderInput {
+export function renderInputFixture(
+  document: StatementDocument,
+  o: Partial<Omit<StatementRenderInput, 'document'>> = {},
+): StatementRenderInput {
   const { sha256 } = canonicalStatement(document);
   const kid = 'k7Qp2XHh3yWcY0a9Zr1n6bTt8uVw4sEfGjKlMnOpQrs';
   return {
@@ -130,10 +197,38 @@ export function renderInputFixture(document: StatementDocument, o: Partial<Omit<
     state: 'approved',
     creditState: 'approved',
     audit: [
-      { action: 'submit', from_state: 'draft', to_state: 'in_review', revision: document.revision, sha256, actor: uuid(91), actor_name: 'Finance bot', note: null, at: '2025-04-01T07:00:00.000Z' },
-      { action: 'approve', from_state: 'in_review', to_state: 'approved', revision: document.revision, sha256, actor: uuid(92), actor_name: 'Dana Controller', note: 'Checked against ticket 4711.', at: '2025-04-02T09:30:00.000Z' },
+      {
+        action: 'submit',
+        from_state: 'draft',
+        to_state: 'in_review',
+        revision: document.revision,
+        sha256,
+        actor: uuid(91),
+        actor_name: 'Finance bot',
+        note: null,
+        at: '2025-04-01T07:00:00.000Z',
+      },
+      {
+        action: 'approve',
+        from_state: 'in_review',
+        to_state: 'approved',
+        revision: document.revision,
+        sha256,
+        actor: uuid(92),
+        actor_name: 'Dana Controller',
+        note: 'Checked against ticket 4711.',
+        at: '2025-04-02T09:30:00.000Z',
+      },
     ],
-    revisions: [{ id: document.statement_id, revision: document.revision, state: o.state ?? 'approved', sha256, generated_at: document.generated_at }],
+    revisions: [
+      {
+        id: document.statement_id,
+        revision: document.revision,
+        state: o.state ?? 'approved',
+        sha256,
+        generated_at: document.generated_at,
+      },
+    ],
     jwksUrl: 'https://vigil.example.com/.well-known/jwks.json',
     verifyDocsUrl: 'https://vigil.example.com/docs/sla-verification',
     ...o,

@@ -52,7 +52,8 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
     onAuth(auth, _session, callback) {
       const accepted = !required || (auth.username === required.user && auth.password === required.pass);
       auths.push({ method: auth.method, username: auth.username, password: auth.password, accepted });
-      if (!accepted) return callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
+      if (!accepted)
+        return callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
       callback(null, { user: auth.username || 'test' });
     },
     onRcptTo(address, _session, callback) {
@@ -63,7 +64,9 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
         return callback(Object.assign(new Error(`4.7.1 <${address.address}>: Try again later`), { responseCode: 451 }));
       }
       if (![...rejectRecipients].some((a) => a.toLowerCase() === rcpt)) return callback();
-      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), { responseCode: 550 }));
+      callback(
+        Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), { responseCode: 550 }),
+      );
     },
     onData(stream, _session, callback) {
       simpleParser(stream).then(
@@ -112,4 +115,3 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-

@@ -67,17 +67,39 @@ export async function startTemporalHarness(
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
-      webhooks: { box: testSecretBox(), starter: webhookStarter, timeoutMs: opts.webhookTimeoutMs ?? 5_000, allowCidrs: opts.webhookAllowCidrs ?? '127.0.0.0/8,::1/128' },
+      webhooks: {
+        box: testSecretBox(),
+        starter: webhookStarter,
+        timeoutMs: opts.webhookTimeoutMs ?? 5_000,
+        allowCidrs: opts.webhookAllowCidrs ?? '127.0.0.0/8,::1/128',
+      },
       // Tests probe targets on loopback: the documented allow-list, never on by default.
-      prober: { registry: PROBES, allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128', resolver: opts.cloudResolver, defaultTimeoutMs: 5_000 },
+      prober: {
+        registry: PROBES,
+        allowCidrs: opts.cloudAllowCidrs ?? '127.0.0.0/8,::1/128',
+        resolver: opts.cloudResolver,
+        defaultTimeoutMs: 5_000,
+      },
       email: opts.email,
       sla: opts.sla ? { workflows: temporalSlaWorkflows(temporal), ...opts.sla } : undefined,
       alerts: opts.alerts,
     },
-    location: opts.location === false ? undefined : { id: `local-${randomBytes(4).toString('hex')}`, label: 'Test harness', heartbeatSeconds: 10, ...opts.location },
+    location:
+      opts.location === false
+        ? undefined
+        : {
+            id: `local-${randomBytes(4).toString('hex')}`,
+            label: 'Test harness',
+            heartbeatSeconds: 10,
+            ...opts.location,
+          },
   });
   // As in the worker process: the relay starts deliveries eagerly on this worker.
-  const eagerStarter = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue }, opts.webhookPolicy ?? DEFAULT_RETRY_POLICY, { eager: true });
+  const eagerStarter = temporalOutboxWorkflowStarter(
+    { client: worker.eagerClient, taskQueue },
+    opts.webhookPolicy ?? DEFAULT_RETRY_POLICY,
+    { eager: true },
+  );
   const eager: OutboxWorkflowStarter = {
     start: (d) => eagerStarter.start(d),
     ...(opts.email ? { startEmailRuns: (r) => eagerStarter.startEmailRuns!(r) } : {}),

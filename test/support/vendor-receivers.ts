@@ -73,29 +73,52 @@ interface Contract {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const json = (status: number, body: unknown): Answer => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
+const json = (status: number, body: unknown): Answer => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify(body),
+});
 
 /** Pushes a violation unless `v` is a string within [min, max] (absent is fine unless required). */
-function str(out: string[], where: string, v: unknown, { max, min = 0, required = false, oneOf }: { max?: number; min?: number; required?: boolean; oneOf?: readonly string[] } = {}): void {
+function str(
+  out: string[],
+  where: string,
+  v: unknown,
+  {
+    max,
+    min = 0,
+    required = false,
+    oneOf,
+  }: { max?: number; min?: number; required?: boolean; oneOf?: readonly string[] } = {},
+): void {
   if (v === undefined || v === null) {
     if (required) out.push(`${where} is required`);
     return;
   }
   if (typeof v !== 'string') return void out.push(`${where} must be a string`);
-  if (v.length < min) out.push(min === 1 ? `${where} must not be empty` : `${where} must have at least ${min} characters`);
+  if (v.length < min)
+    out.push(min === 1 ? `${where} must not be empty` : `${where} must have at least ${min} characters`);
   if (max !== undefined && v.length > max) out.push(`${where} has ${v.length} characters (max ${max})`);
   if (oneOf && !oneOf.includes(v)) out.push(`${where} must be one of ${oneOf.join(', ')} (got ${JSON.stringify(v)})`);
 }
 
-function arr(out: string[], where: string, v: unknown, { max, min = 0 }: { max?: number; min?: number } = {}): unknown[] {
+function arr(
+  out: string[],
+  where: string,
+  v: unknown,
+  { max, min = 0 }: { max?: number; min?: number } = {},
+): unknown[] {
   if (v === undefined) return [];
-  if (!Array.isArray(v)) return void out.push(`${where} must be an array`), [];
+  if (!Array.isArray(v)) return (void out.push(`${where} must be an array`), []);
   if (v.length < min) out.push(`${where} needs at least ${min} item(s)`);
   if (max !== undefined && v.length > max) out.push(`${where} has ${v.length} items (max ${max})`);
   return v;
 }
 
-const isoDate = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
+const isoDate = (v: unknown) =>
+  typeof v === 'string' &&
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) &&
+  !Number.isNaN(Date.parse(v));
 const httpUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\/\S+$/.test(v);
 
 // --- Slack -----------------------------------------------------------------------------------
@@ -136,12 +159,15 @@ function slackBlock(out: string[], where: string, b: unknown, ids: Set<string>):
     case 'section':
       if (b.text === undefined && b.fields === undefined) out.push(`${where} needs text or fields`);
       if (b.text !== undefined) slackText(out, `${where}.text`, b.text, 3000);
-      arr(out, `${where}.fields`, b.fields, { min: 1, max: 10 }).forEach((f, i) => slackText(out, `${where}.fields[${i}]`, f, 2000));
+      arr(out, `${where}.fields`, b.fields, { min: 1, max: 10 }).forEach((f, i) =>
+        slackText(out, `${where}.fields[${i}]`, f, 2000),
+      );
       return;
     case 'context':
       if (b.elements === undefined) out.push(`${where}.elements is required`);
       arr(out, `${where}.elements`, b.elements, { min: 1, max: 10 }).forEach((e, i) => {
-        if (isObj(e) && e.type === 'image') return str(out, `${where}.elements[${i}].image_url`, e.image_url, { required: true, max: 3000 });
+        if (isObj(e) && e.type === 'image')
+          return str(out, `${where}.elements[${i}].image_url`, e.image_url, { required: true, max: 3000 });
         slackText(out, `${where}.elements[${i}]`, e, 3000);
       });
       return;
@@ -188,7 +214,13 @@ const slack = (webhookPath: string): Contract => ({
   check: checkSlack,
   accept: () => ({ status: 200, contentType: 'text/plain', body: 'ok' }),
   reject: (req, v) => {
-    const code = !isObj(req.body) ? 'invalid_payload' : v.some((x) => x.startsWith('no_text')) ? 'no_text' : v.some((x) => x.startsWith('blocks')) ? 'invalid_blocks' : 'invalid_payload';
+    const code = !isObj(req.body)
+      ? 'invalid_payload'
+      : v.some((x) => x.startsWith('no_text'))
+        ? 'no_text'
+        : v.some((x) => x.startsWith('blocks'))
+          ? 'invalid_blocks'
+          : 'invalid_payload';
     return { status: 400, contentType: 'text/plain', body: code };
   },
   fail: () => ({ status: 500, contentType: 'text/plain', body: 'rollup_error' }),
@@ -210,7 +242,9 @@ function checkSlackResponse(req: Incoming): string[] {
   str(out, 'text', b.text, { required: true, min: 1, max: b.blocks === undefined ? 3000 : 40000 });
   if (typeof b.text === 'string') mrkdwn(out, 'text', b.text);
   str(out, 'response_type', b.response_type, { oneOf: ['in_channel', 'ephemeral'] });
-  for (const k of ['replace_original', 'delete_original'] as const) if (b[k] !== undefined && typeof b[k] !== 'boolean') out.push(`${k} must be a boolean (got ${JSON.stringify(b[k])})`);
+  for (const k of ['replace_original', 'delete_original'] as const)
+    if (b[k] !== undefined && typeof b[k] !== 'boolean')
+      out.push(`${k} must be a boolean (got ${JSON.stringify(b[k])})`);
   const ids = new Set<string>();
   arr(out, 'blocks', b.blocks, { max: 50 }).forEach((block, i) => slackBlock(out, `blocks[${i}]`, block, ids));
   return out;
@@ -220,9 +254,20 @@ const slackResponse = (webhookPath: string): Contract => {
   let uses = 0;
   return {
     webhookPath,
-    check: (req) => [...checkSlackResponse(req), ...(++uses > RESPONSE_URL_USES ? [`used_url: a response_url takes ${RESPONSE_URL_USES} messages`] : [])],
+    check: (req) => [
+      ...checkSlackResponse(req),
+      ...(++uses > RESPONSE_URL_USES ? [`used_url: a response_url takes ${RESPONSE_URL_USES} messages`] : []),
+    ],
     accept: () => json(200, { ok: true }),
-    reject: (_req, v) => json(v.some((x) => x.startsWith('used_url')) ? 404 : 400, { ok: false, error: v.some((x) => x.startsWith('used_url')) ? 'used_url' : v.some((x) => x.startsWith('text is required')) ? 'no_text' : 'invalid_payload' }),
+    reject: (_req, v) =>
+      json(v.some((x) => x.startsWith('used_url')) ? 404 : 400, {
+        ok: false,
+        error: v.some((x) => x.startsWith('used_url'))
+          ? 'used_url'
+          : v.some((x) => x.startsWith('text is required'))
+            ? 'no_text'
+            : 'invalid_payload',
+      }),
     fail: () => json(500, { ok: false, error: 'internal_error' }),
   };
 };
@@ -251,13 +296,20 @@ function cardElement(out: string[], where: string, e: unknown): void {
       if (e.inlines === undefined) out.push(`${where}.inlines is required`);
       return arr(out, `${where}.inlines`, e.inlines).forEach((r, i) => {
         if (typeof r === 'string') return;
-        if (!isObj(r) || r.type !== 'TextRun') return void out.push(`${where}.inlines[${i}] must be a string or a TextRun`);
+        if (!isObj(r) || r.type !== 'TextRun')
+          return void out.push(`${where}.inlines[${i}] must be a string or a TextRun`);
         str(out, `${where}.inlines[${i}].text`, r.text, { required: true });
       });
     case 'Container':
       return arr(out, `${where}.items`, e.items).forEach((x, i) => cardElement(out, `${where}.items[${i}]`, x));
     case 'ColumnSet':
-      return arr(out, `${where}.columns`, e.columns).forEach((c, i) => (isObj(c) ? arr(out, `${where}.columns[${i}].items`, c.items).forEach((x, j) => cardElement(out, `${where}.columns[${i}].items[${j}]`, x)) : out.push(`${where}.columns[${i}] must be an object`)));
+      return arr(out, `${where}.columns`, e.columns).forEach((c, i) =>
+        isObj(c)
+          ? arr(out, `${where}.columns[${i}].items`, c.items).forEach((x, j) =>
+              cardElement(out, `${where}.columns[${i}].items[${j}]`, x),
+            )
+          : out.push(`${where}.columns[${i}] must be an object`),
+      );
     case 'Image':
       if (!httpUrl(e.url)) out.push(`${where}.url must be an absolute http(s) URL`);
       return;
@@ -276,17 +328,25 @@ function checkTeams(req: Incoming): string[] {
   arr(out, 'attachments', b.attachments, { min: 1 }).forEach((a, i) => {
     const at = `attachments[${i}]`;
     if (!isObj(a)) return void out.push(`${at} must be an object`);
-    str(out, `${at}.contentType`, a.contentType, { required: true, oneOf: ['application/vnd.microsoft.card.adaptive'] });
+    str(out, `${at}.contentType`, a.contentType, {
+      required: true,
+      oneOf: ['application/vnd.microsoft.card.adaptive'],
+    });
     const c = a.content;
     if (!isObj(c)) return void out.push(`${at}.content must be an Adaptive Card object`);
     str(out, `${at}.content.type`, c.type, { required: true, oneOf: ['AdaptiveCard'] });
-    if (typeof c.version !== 'string' || !/^1\.[0-5]$/.test(c.version)) out.push(`${at}.content.version must be 1.0 to 1.5 (got ${JSON.stringify(c.version)})`);
+    if (typeof c.version !== 'string' || !/^1\.[0-5]$/.test(c.version))
+      out.push(`${at}.content.version must be 1.0 to 1.5 (got ${JSON.stringify(c.version)})`);
     arr(out, `${at}.content.body`, c.body).forEach((e, j) => cardElement(out, `${at}.content.body[${j}]`, e));
     arr(out, `${at}.content.actions`, c.actions).forEach((x, j) => {
       const where = `${at}.content.actions[${j}]`;
       if (!isObj(x)) return void out.push(`${where} must be an object`);
-      if (x.type === 'Action.Submit' || x.type === 'Action.Execute') return void out.push(`${where}: ${String(x.type)} cannot post back from a webhook card`);
-      str(out, `${where}.type`, x.type, { required: true, oneOf: ['Action.OpenUrl', 'Action.ShowCard', 'Action.ToggleVisibility'] });
+      if (x.type === 'Action.Submit' || x.type === 'Action.Execute')
+        return void out.push(`${where}: ${String(x.type)} cannot post back from a webhook card`);
+      str(out, `${where}.type`, x.type, {
+        required: true,
+        oneOf: ['Action.OpenUrl', 'Action.ShowCard', 'Action.ToggleVisibility'],
+      });
       if (x.type === 'Action.OpenUrl') {
         str(out, `${where}.title`, x.title, { required: true, min: 1 });
         if (!httpUrl(x.url)) out.push(`${where}.url must be an absolute http(s) URL`);
@@ -317,7 +377,14 @@ function checkDiscord(req: Incoming): string[] {
   str(out, 'username', b.username, { min: 1, max: 80 });
   const embeds = arr(out, 'embeds', b.embeds, { max: 10 });
   const hasContent = typeof b.content === 'string' && b.content.trim() !== '';
-  if (!hasContent && embeds.length === 0 && b.components === undefined && b.attachments === undefined && b.poll === undefined) out.push('empty: content, embeds, components, attachments or poll is required');
+  if (
+    !hasContent &&
+    embeds.length === 0 &&
+    b.components === undefined &&
+    b.attachments === undefined &&
+    b.poll === undefined
+  )
+    out.push('empty: content, embeds, components, attachments or poll is required');
   let total = 0;
   const count = (v: unknown) => (typeof v === 'string' ? (total += v.length) : 0);
   embeds.forEach((e, i) => {
@@ -327,7 +394,11 @@ function checkDiscord(req: Incoming): string[] {
     str(out, `${at}.description`, e.description, { max: 4096 });
     if (e.url !== undefined && !httpUrl(e.url)) out.push(`${at}.url must be an absolute http(s) URL`);
     if (e.timestamp !== undefined && !isoDate(e.timestamp)) out.push(`${at}.timestamp must be ISO 8601`);
-    if (e.color !== undefined && !(Number.isInteger(e.color) && (e.color as number) >= 0 && (e.color as number) <= 0xffffff)) out.push(`${at}.color must be an integer 0..0xFFFFFF`);
+    if (
+      e.color !== undefined &&
+      !(Number.isInteger(e.color) && (e.color as number) >= 0 && (e.color as number) <= 0xffffff)
+    )
+      out.push(`${at}.color must be an integer 0..0xFFFFFF`);
     count(e.title);
     count(e.description);
     if (e.footer !== undefined) {
@@ -345,7 +416,8 @@ function checkDiscord(req: Incoming): string[] {
       if (!isObj(f)) return void out.push(`${at}.fields[${j}] must be an object`);
       str(out, `${at}.fields[${j}].name`, f.name, { required: true, min: 1, max: 256 });
       str(out, `${at}.fields[${j}].value`, f.value, { required: true, min: 1, max: 1024 });
-      if (f.inline !== undefined && typeof f.inline !== 'boolean') out.push(`${at}.fields[${j}].inline must be a boolean`);
+      if (f.inline !== undefined && typeof f.inline !== 'boolean')
+        out.push(`${at}.fields[${j}].inline must be a boolean`);
       count(f.name);
       count(f.value);
     });
@@ -353,7 +425,10 @@ function checkDiscord(req: Incoming): string[] {
   if (total > 6000) out.push(`embeds hold ${total} characters (max 6000)`);
   if (b.allowed_mentions !== undefined) {
     if (!isObj(b.allowed_mentions)) out.push('allowed_mentions must be an object');
-    else arr(out, 'allowed_mentions.parse', b.allowed_mentions.parse).forEach((p, i) => str(out, `allowed_mentions.parse[${i}]`, p, { oneOf: ['roles', 'users', 'everyone'] }));
+    else
+      arr(out, 'allowed_mentions.parse', b.allowed_mentions.parse).forEach((p, i) =>
+        str(out, `allowed_mentions.parse[${i}]`, p, { oneOf: ['roles', 'users', 'everyone'] }),
+      );
   }
   return out;
 }
@@ -362,7 +437,10 @@ const discord = (webhookPath: string): Contract => ({
   webhookPath,
   check: checkDiscord,
   accept: () => ({ status: 204 }),
-  reject: (_req, v) => (v.some((x) => x.startsWith('empty')) ? json(400, { message: 'Cannot send an empty message', code: 50006 }) : json(400, { message: 'Invalid Form Body', code: 50035, errors: v })),
+  reject: (_req, v) =>
+    v.some((x) => x.startsWith('empty'))
+      ? json(400, { message: 'Cannot send an empty message', code: 50006 })
+      : json(400, { message: 'Invalid Form Body', code: 50035, errors: v }),
   fail: () => json(500, { message: '500: Internal Server Error', code: 0 }),
 });
 
@@ -376,9 +454,13 @@ function checkPagerDuty(req: Incoming): string[] {
   if (Buffer.byteLength(req.raw) > 512 * 1024) out.push('event is larger than 512 KB');
   const b = req.body;
   if (!isObj(b)) return [...out, 'body must be a JSON object'];
-  if (typeof b.routing_key !== 'string' || b.routing_key.length !== 32) out.push("Length of 'routing_key' is incorrect (should be 32 characters)");
+  if (typeof b.routing_key !== 'string' || b.routing_key.length !== 32)
+    out.push("Length of 'routing_key' is incorrect (should be 32 characters)");
   str(out, 'event_action', b.event_action, { required: true, oneOf: ['trigger', 'acknowledge', 'resolve'] });
-  str(out, 'dedup_key', b.dedup_key, { max: 255, required: b.event_action === 'acknowledge' || b.event_action === 'resolve' });
+  str(out, 'dedup_key', b.dedup_key, {
+    max: 255,
+    required: b.event_action === 'acknowledge' || b.event_action === 'resolve',
+  });
   if (b.event_action !== 'trigger') return out;
   const p = b.payload;
   if (!isObj(p)) return [...out, "'payload' is missing or not an object"];
@@ -388,8 +470,14 @@ function checkPagerDuty(req: Incoming): string[] {
   if (p.timestamp !== undefined && !isoDate(p.timestamp)) out.push('payload.timestamp must be ISO 8601');
   for (const k of ['component', 'group', 'class'] as const) str(out, `payload.${k}`, p[k]);
   if (p.custom_details !== undefined && !isObj(p.custom_details)) out.push('payload.custom_details must be an object');
-  arr(out, 'links', b.links).forEach((l, i) => (isObj(l) ? (str(out, `links[${i}].href`, l.href, { required: true }), str(out, `links[${i}].text`, l.text)) : out.push(`links[${i}] must be an object`)));
-  arr(out, 'images', b.images).forEach((l, i) => (isObj(l) ? str(out, `images[${i}].src`, l.src, { required: true }) : out.push(`images[${i}] must be an object`)));
+  arr(out, 'links', b.links).forEach((l, i) =>
+    isObj(l)
+      ? (str(out, `links[${i}].href`, l.href, { required: true }), str(out, `links[${i}].text`, l.text))
+      : out.push(`links[${i}] must be an object`),
+  );
+  arr(out, 'images', b.images).forEach((l, i) =>
+    isObj(l) ? str(out, `images[${i}].src`, l.src, { required: true }) : out.push(`images[${i}] must be an object`),
+  );
   str(out, 'client', b.client);
   str(out, 'client_url', b.client_url);
   return out;
@@ -399,7 +487,8 @@ const pagerduty = (): Contract => ({
   webhookPath: '',
   check: checkPagerDuty,
   accept: (req) => {
-    const key = isObj(req.body) && typeof req.body.dedup_key === 'string' ? req.body.dedup_key : randomBytes(16).toString('hex');
+    const key =
+      isObj(req.body) && typeof req.body.dedup_key === 'string' ? req.body.dedup_key : randomBytes(16).toString('hex');
     return json(202, { status: 'success', message: 'Event processed', dedup_key: key });
   },
   reject: (_req, v) => json(400, { status: 'invalid event', message: 'Event object is invalid', errors: v }),
@@ -414,7 +503,12 @@ const pagerduty = (): Contract => ({
 function opsgenieAuth(req: Incoming, apiKey: string | undefined): string | null {
   const m = /^GenieKey (\S+)$/.exec(String(req.headers.authorization ?? ''));
   if (!m) return 'authorization: expected "GenieKey <api key>"';
-  if (apiKey !== undefined ? m[1] !== apiKey : !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m[1] ?? '')) return 'authorization: unknown API key';
+  if (
+    apiKey !== undefined
+      ? m[1] !== apiKey
+      : !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m[1] ?? '')
+  )
+    return 'authorization: unknown API key';
   return null;
 }
 
@@ -426,15 +520,21 @@ function checkOpsgenie(req: Incoming, apiKey: string | undefined): string[] {
   if (!isObj(b)) return [...out, 'body must be a JSON object'];
   const action = /^\/v2\/alerts\/([^/]+)\/(acknowledge|close)$/.exec(req.pathname);
   if (action) {
-    if (req.query.get('identifierType') !== 'alias') out.push(`identifierType must be alias (got ${req.query.get('identifierType')})`);
+    if (req.query.get('identifierType') !== 'alias')
+      out.push(`identifierType must be alias (got ${req.query.get('identifierType')})`);
     if (decodeURIComponent(action[1] ?? '').length > 512) out.push('alias identifier is longer than 512 characters');
     str(out, 'user', b.user, { max: 100 });
     str(out, 'source', b.source, { max: 100 });
     str(out, 'note', b.note, { max: 25000 });
     return out;
   }
-  if (req.pathname !== '/v2/alerts') return [...out, `path ${req.pathname} is not an alert create, acknowledge or close`];
-  str(out, 'message', typeof b.message === 'string' ? b.message.trim() : b.message, { required: true, min: 1, max: 130 });
+  if (req.pathname !== '/v2/alerts')
+    return [...out, `path ${req.pathname} is not an alert create, acknowledge or close`];
+  str(out, 'message', typeof b.message === 'string' ? b.message.trim() : b.message, {
+    required: true,
+    min: 1,
+    max: 130,
+  });
   str(out, 'alias', b.alias, { max: 512 });
   str(out, 'description', b.description, { max: 15000 });
   str(out, 'entity', b.entity, { max: 512 });
@@ -443,9 +543,15 @@ function checkOpsgenie(req: Incoming, apiKey: string | undefined): string[] {
   str(out, 'note', b.note, { max: 25000 });
   str(out, 'priority', b.priority, { oneOf: ['P1', 'P2', 'P3', 'P4', 'P5'] });
   arr(out, 'tags', b.tags, { max: 20 }).forEach((t, i) => str(out, `tags[${i}]`, t, { required: true, max: 50 }));
-  arr(out, 'actions', b.actions, { max: 10 }).forEach((t, i) => str(out, `actions[${i}]`, t, { required: true, max: 50 }));
+  arr(out, 'actions', b.actions, { max: 10 }).forEach((t, i) =>
+    str(out, `actions[${i}]`, t, { required: true, max: 50 }),
+  );
   for (const k of ['responders', 'visibleTo'] as const) {
-    arr(out, k, b[k], { max: 50 }).forEach((r, i) => (isObj(r) ? str(out, `${k}[${i}].type`, r.type, { required: true, oneOf: ['team', 'user', 'escalation', 'schedule'] }) : out.push(`${k}[${i}] must be an object`)));
+    arr(out, k, b[k], { max: 50 }).forEach((r, i) =>
+      isObj(r)
+        ? str(out, `${k}[${i}].type`, r.type, { required: true, oneOf: ['team', 'user', 'escalation', 'schedule'] })
+        : out.push(`${k}[${i}] must be an object`),
+    );
   }
   if (b.details !== undefined) {
     if (!isObj(b.details)) out.push('details must be an object of strings');
@@ -466,7 +572,9 @@ const opsgenie = (apiKey: string | undefined): Contract => {
     check: (req) => checkOpsgenie(req, apiKey),
     accept: () => json(202, { result: 'Request will be processed', ...meta() }),
     reject: (_req, v) =>
-      v.some((x) => x.startsWith('authorization')) ? json(401, { message: 'Could not authenticate', ...meta() }) : json(422, { message: v.join('; '), ...meta() }),
+      v.some((x) => x.startsWith('authorization'))
+        ? json(401, { message: 'Could not authenticate', ...meta() })
+        : json(422, { message: v.join('; '), ...meta() }),
     fail: () => json(503, { message: 'Service Unavailable', ...meta() }),
   };
 };
@@ -481,7 +589,9 @@ function contractFor(kind: ReceiverKind, options: VendorReceiverOptions): Contra
     case 'slack_response_url':
       return slackResponse(`/actions/T0VIGIL01/${Date.now()}/${token}`);
     case 'teams':
-      return teams(`/workflows/${token}/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${token}`);
+      return teams(
+        `/workflows/${token}/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${token}`,
+      );
     case 'discord':
       return discord(`/api/webhooks/1234567890123456789/${token}`);
     case 'pagerduty':
@@ -498,7 +608,10 @@ function unknownPath(kind: ReceiverKind): Answer {
   return json(404, { message: 'Not Found' });
 }
 
-export async function startVendorReceiver(kind: ReceiverKind, options: VendorReceiverOptions = {}): Promise<VendorReceiver> {
+export async function startVendorReceiver(
+  kind: ReceiverKind,
+  options: VendorReceiverOptions = {},
+): Promise<VendorReceiver> {
   const contract = contractFor(kind, options);
   const requests: ReceivedRequest[] = [];
   const waiters = new Set<() => void>();
@@ -516,17 +629,40 @@ export async function startVendorReceiver(kind: ReceiverKind, options: VendorRec
       } catch {
         violations.push('body is not JSON');
       }
-      const req: Incoming = { method: incoming.method ?? '', path: incoming.url ?? '/', pathname: parsed.pathname, query: parsed.searchParams, headers: incoming.headers, raw, body };
+      const req: Incoming = {
+        method: incoming.method ?? '',
+        path: incoming.url ?? '/',
+        pathname: parsed.pathname,
+        query: parsed.searchParams,
+        headers: incoming.headers,
+        raw,
+        body,
+      };
       if (req.method !== 'POST') violations.push(`method must be POST (got ${req.method})`);
       const type = String(req.headers['content-type'] ?? '');
-      if (!/^application\/json(\s*;|$)/i.test(type)) violations.push(`content-type must be application/json (got ${JSON.stringify(type)})`);
+      if (!/^application\/json(\s*;|$)/i.test(type))
+        violations.push(`content-type must be application/json (got ${JSON.stringify(type)})`);
       const wrongPath = contract.webhookPath !== '' && req.path !== contract.webhookPath;
       if (wrongPath) violations.push(`path ${req.path} is not the webhook's`);
       violations.push(...contract.check(req));
 
       const failing = requests.length < (options.failFirst ?? 0);
-      const answer = wrongPath ? unknownPath(kind) : failing ? contract.fail() : violations.length > 0 ? contract.reject(req, violations) : contract.accept(req);
-      requests.push({ path: req.path, method: req.method, headers: req.headers, body, violations, status: answer.status, at: Date.now() });
+      const answer = wrongPath
+        ? unknownPath(kind)
+        : failing
+          ? contract.fail()
+          : violations.length > 0
+            ? contract.reject(req, violations)
+            : contract.accept(req);
+      requests.push({
+        path: req.path,
+        method: req.method,
+        headers: req.headers,
+        body,
+        violations,
+        status: answer.status,
+        at: Date.now(),
+      });
       for (const wake of waiters) wake();
       setTimeout(() => {
         res.writeHead(answer.status, answer.contentType ? { 'content-type': answer.contentType } : {});
@@ -551,7 +687,11 @@ export async function startVendorReceiver(kind: ReceiverKind, options: VendorRec
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`${kind} receiver: expected ${n} request(s) within ${timeoutMs} ms, got ${requests.length}: ${requests.map((r) => `${r.path} → ${r.status}`).join(', ')}`));
+          reject(
+            new Error(
+              `${kind} receiver: expected ${n} request(s) within ${timeoutMs} ms, got ${requests.length}: ${requests.map((r) => `${r.path} → ${r.status}`).join(', ')}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

@@ -33,7 +33,11 @@ export interface Receiver {
  * A real HTTP server on loopback that records every webhook POST. `answer` decides the status
  * from the request's webhook-id and how many times that id arrived before (0 for the first).
  */
-export async function startReceiver(answer: (id: string, seenBefore: number) => Answer = () => ({ status: 200 }), port = 0, host = '127.0.0.1'): Promise<Receiver> {
+export async function startReceiver(
+  answer: (id: string, seenBefore: number) => Answer = () => ({ status: 200 }),
+  port = 0,
+  host = '127.0.0.1',
+): Promise<Receiver> {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -27,14 +27,24 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
   const starter = temporalOutboxWorkflowStarter(temporal, DEFAULT_RETRY_POLICY);
   const smtpUrl = process.env.VIGIL_TEST_SMTP_URL;
-  const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'https://docs.vigil.test/sla-verification' };
+  const links = {
+    jwksUrl: 'http://vigil.test/.well-known/jwks.json',
+    verifyDocsUrl: 'https://docs.vigil.test/sla-verification',
+  };
   const sla = smtpUrl
     ? {
         signer: { box: testSecretBox(), tzDataVersion: process.versions.tz ?? '2025b' },
-        mail: { mailer: createMailer({ smtpUrl, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' }), pdf: pdfSource(createStatementPdfRenderer(), links), ...links, consoleUrl: 'http://vigil.test' },
+        mail: {
+          mailer: createMailer({ smtpUrl, from: 'Vigil <sla@vigil.test>', outboxDir: '/nonexistent' }),
+          pdf: pdfSource(createStatementPdfRenderer(), links),
+          ...links,
+          consoleUrl: 'http://vigil.test',
+        },
       }
     : undefined;
-  const alertSettings = process.env.VIGIL_TEST_ALERTS ? (JSON.parse(process.env.VIGIL_TEST_ALERTS) as { endpoints: VendorEndpoints; minuteMs: number; linkKey: string }) : null;
+  const alertSettings = process.env.VIGIL_TEST_ALERTS
+    ? (JSON.parse(process.env.VIGIL_TEST_ALERTS) as { endpoints: VendorEndpoints; minuteMs: number; linkKey: string })
+    : null;
   const alerts = alertSettings
     ? {
         box: testSecretBox(),

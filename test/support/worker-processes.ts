@@ -16,7 +16,10 @@ export function workerProcesses(taskQueue: string, env: () => NodeJS.ProcessEnv 
   return {
     /** A worker on `taskQueue`, resolved once it polls. */
     async spawn(): Promise<ChildProcess> {
-      const child = spawn(process.execPath, [...nodeArgsFor('test/support/worker-child.ts'), taskQueue], { env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [...nodeArgsFor('test/support/worker-child.ts'), taskQueue], {
+        env: env(),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       children.push(child);
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());

@@ -54,7 +54,11 @@ afterAll(async () => {
   await agent?.stop();
   // Bucket Schedules outlive their metrics until a run finds them empty; the Temporal server outlives this file.
   for await (const s of h.temporal.client.schedule.list()) {
-    if (s.scheduleId.startsWith(`metric-bucket:${h.taskQueue}:`)) await h.temporal.client.schedule.getHandle(s.scheduleId).delete().catch(() => undefined);
+    if (s.scheduleId.startsWith(`metric-bucket:${h.taskQueue}:`))
+      await h.temporal.client.schedule
+        .getHandle(s.scheduleId)
+        .delete()
+        .catch(() => undefined);
   }
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));
@@ -64,7 +68,11 @@ afterAll(async () => {
 
 async function probeWith(headerRefs: Record<string, string>) {
   const before = received.length;
-  const res = await org.call('POST', '/v1/metrics/test', { agent_id: agentId, source_type: 'http', source_config: { url: receiverUrl, header_refs: headerRefs } });
+  const res = await org.call('POST', '/v1/metrics/test', {
+    agent_id: agentId,
+    source_type: 'http',
+    source_config: { url: receiverUrl, header_refs: headerRefs },
+  });
   expect(res.status).toBe(200);
   return { body: res.body, requests: received.slice(before) };
 }
@@ -109,7 +117,12 @@ describe('the agent resolves only allowed *_ref variables (issue 24 §5.1)', () 
         name,
         source_type: 'http',
         source_config: { url: receiverUrl, header_refs: headerRefs },
-        thresholds: { healthy_operation: 'under', healthy_value: 60_000, unhealthy_operation: 'over', unhealthy_value: 120_000 },
+        thresholds: {
+          healthy_operation: 'under',
+          healthy_value: 60_000,
+          unhealthy_operation: 'over',
+          unhealthy_value: 120_000,
+        },
         interval_seconds: 5,
         agent_id: agentId,
       });
@@ -117,8 +130,22 @@ describe('the agent resolves only allowed *_ref variables (issue 24 §5.1)', () 
     const allowed = await create('Allowed', { 'X-Scheduled': 'VIGIL_SECRET_X' });
     expect([refused.status, allowed.status]).toEqual([201, 201]);
     const metric = async (id: string) => (await org.call('GET', `/v1/metrics/${id}`)).body;
-    await eventually(async () => expect(await metric(refused.body.id)).toMatchObject({ status: 'no_data', reason: 'header_ref_missing', current_value: null, last_sample_at: expect.any(String) }), 30_000, 250);
-    await eventually(async () => expect(await metric(allowed.body.id)).toMatchObject({ status: 'healthy', reason: null }), 30_000, 250);
+    await eventually(
+      async () =>
+        expect(await metric(refused.body.id)).toMatchObject({
+          status: 'no_data',
+          reason: 'header_ref_missing',
+          current_value: null,
+          last_sample_at: expect.any(String),
+        }),
+      30_000,
+      250,
+    );
+    await eventually(
+      async () => expect(await metric(allowed.body.id)).toMatchObject({ status: 'healthy', reason: null }),
+      30_000,
+      250,
+    );
     expect(received.some((r) => r['x-scheduled'] === ALLOWED)).toBe(true);
     expect(received.some((r) => 'x-leak' in r)).toBe(false);
     expect(JSON.stringify(received)).not.toContain(AWS_SECRET);

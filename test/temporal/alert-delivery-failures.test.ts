@@ -31,7 +31,11 @@ let org: OrgFixture<never, 'flaky' | 'down' | 'expiry'>;
 beforeAll(async () => {
   sink = await startSmtpSink();
   const mailer = createMailer({ smtpUrl: sink.url, from: 'Vigil <alerts@vigil.test>', outboxDir: '/nonexistent' });
-  h = await startTemporalHarness({ relay: true, location: false, alerts: testAlertDeps({ mailer, linkKey: LINK_KEY, minuteMs: MINUTE_MS }) });
+  h = await startTemporalHarness({
+    relay: true,
+    location: false,
+    alerts: testAlertDeps({ mailer, linkKey: LINK_KEY, minuteMs: MINUTE_MS }),
+  });
   api = await startApi({
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
     alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
@@ -46,18 +50,36 @@ afterAll(async () => {
 });
 
 async function channel(body: Record<string, unknown>): Promise<string> {
-  const res = await org.call('POST', '/v1/notification-channels', { name: `${body.type} ${randomUUID().slice(0, 6)}`, ...body });
+  const res = await org.call('POST', '/v1/notification-channels', {
+    name: `${body.type} ${randomUUID().slice(0, 6)}`,
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
 
 /** An alert rule on a new manual metric of `service`, escalating by `levels`; the metric then fails. Answers the open alert. */
 async function alertWith(service: string, levels: { delay_minutes: number; targets: unknown[] }[]): Promise<any> {
-  const policy = await org.call('POST', '/v1/escalation-policies', { name: `policy ${randomUUID().slice(0, 6)}`, levels, repeat: 0 });
+  const policy = await org.call('POST', '/v1/escalation-policies', {
+    name: `policy ${randomUUID().slice(0, 6)}`,
+    levels,
+    repeat: 0,
+  });
   expect(policy.status).toBe(201);
-  const metric = await org.call('POST', '/v1/metrics', { service_id: service, name: 'availability', source_type: 'manual', source_config: {} });
+  const metric = await org.call('POST', '/v1/metrics', {
+    service_id: service,
+    name: 'availability',
+    source_type: 'manual',
+    source_config: {},
+  });
   expect(metric.status).toBe(201);
-  const rule = await org.call('POST', '/v1/alert-rules', { name: `rule ${randomUUID().slice(0, 6)}`, severity: 'critical', kind: 'metric_status', subject_id: metric.body.id, escalation_policy_id: policy.body.id });
+  const rule = await org.call('POST', '/v1/alert-rules', {
+    name: `rule ${randomUUID().slice(0, 6)}`,
+    severity: 'critical',
+    kind: 'metric_status',
+    subject_id: metric.body.id,
+    escalation_policy_id: policy.body.id,
+  });
   expect(rule.status).toBe(201);
   expect((await org.call('POST', `/v1/metrics/${metric.body.id}/status`, { status: 'unhealthy' })).status).toBe(200);
   return eventually(async () => {
@@ -81,7 +103,9 @@ describe('alert notifications that fail', () => {
     const slack = await startVendorReceiver('slack', { failFirst: 1 });
     try {
       const ch = await channel({ type: 'slack', url: slack.url });
-      const alert = await alertWith(org.services.flaky, [{ delay_minutes: 60, targets: [{ type: 'channel', id: ch }] }]);
+      const alert = await alertWith(org.services.flaky, [
+        { delay_minutes: 60, targets: [{ type: 'channel', id: ch }] },
+      ]);
       const [first, second] = await slack.waitFor(2, 20_000);
       expect([first!.status, second!.status]).toEqual([500, 200]);
       // The backoff is the feature here: the second attempt waits its 2 s (a lower bound, never an upper one).
@@ -91,8 +115,19 @@ describe('alert notifications that fail', () => {
         expect(sends[0]?.state).toBe('succeeded');
         return sends;
       }, 10_000);
-      expect(send).toMatchObject({ alert_id: alert.id, action: 'trigger', level: 1, state: 'succeeded', attempt_count: 2, last_status_code: 200, last_error: null });
-      expect(send.attempts.map((a: any) => [a.number, a.status_code, a.succeeded])).toEqual([[1, 500, false], [2, 200, true]]);
+      expect(send).toMatchObject({
+        alert_id: alert.id,
+        action: 'trigger',
+        level: 1,
+        state: 'succeeded',
+        attempt_count: 2,
+        last_status_code: 200,
+        last_error: null,
+      });
+      expect(send.attempts.map((a: any) => [a.number, a.status_code, a.succeeded])).toEqual([
+        [1, 500, false],
+        [2, 200, true],
+      ]);
       expect(slack.violations()).toEqual([]);
     } finally {
       await slack.close();
@@ -111,7 +146,13 @@ describe('alert notifications that fail', () => {
       const mailbox = await channel({ type: 'email', addresses: [refused] });
       const fallback = await channel({ type: 'email', addresses: [backup] });
       const alert = await alertWith(org.services.down, [
-        { delay_minutes: 2, targets: [{ type: 'channel', id: down }, { type: 'channel', id: mailbox }] },
+        {
+          delay_minutes: 2,
+          targets: [
+            { type: 'channel', id: down },
+            { type: 'channel', id: mailbox },
+          ],
+        },
         { delay_minutes: 60, targets: [{ type: 'channel', id: fallback }] },
       ]);
 
@@ -121,8 +162,18 @@ describe('alert notifications that fail', () => {
         expect(sends[0]?.state).toBe('failed');
         return sends;
       }, 20_000);
-      expect(mail).toMatchObject({ alert_id: alert.id, action: 'trigger', level: 1, attempt_count: 2, last_status_code: 550, last_error: expect.stringContaining('Recipient address rejected') });
-      expect(mail.attempts.map((a: any) => [a.number, a.status_code, a.succeeded])).toEqual([[1, 451, false], [2, 550, false]]);
+      expect(mail).toMatchObject({
+        alert_id: alert.id,
+        action: 'trigger',
+        level: 1,
+        attempt_count: 2,
+        last_status_code: 550,
+        last_error: expect.stringContaining('Recipient address rejected'),
+      });
+      expect(mail.attempts.map((a: any) => [a.number, a.status_code, a.succeeded])).toEqual([
+        [1, 451, false],
+        [2, 550, false],
+      ]);
 
       // Level 2 is paged after level 1's delay while Slack's send is still being retried: a
       // failing channel does not hold the escalation for the minute its retries take.
@@ -134,17 +185,34 @@ describe('alert notifications that fail', () => {
       expect(kinds(escalated)).toEqual(['triggered', 'notified_level', 'escalated']);
 
       // Slack's 6 attempts (2, 4, 8, 16 and 30 s apart), then the send is failed for good.
-      const [chat] = await eventually(async () => {
-        const sends = await sendsOf(down);
-        expect(sends[0]?.state).toBe('failed');
-        return sends;
-      }, 90_000, 1_000);
-      expect(chat).toMatchObject({ alert_id: alert.id, action: 'trigger', level: 1, attempt_count: 6, last_status_code: 500, last_error: 'HTTP 500' });
+      const [chat] = await eventually(
+        async () => {
+          const sends = await sendsOf(down);
+          expect(sends[0]?.state).toBe('failed');
+          return sends;
+        },
+        90_000,
+        1_000,
+      );
+      expect(chat).toMatchObject({
+        alert_id: alert.id,
+        action: 'trigger',
+        level: 1,
+        attempt_count: 6,
+        last_status_code: 500,
+        last_error: 'HTTP 500',
+      });
       expect(chat.attempts.map((a: any) => a.status_code)).toEqual([500, 500, 500, 500, 500, 500]);
       expect(slack.requests).toHaveLength(6);
       // The backoff doubles from 2 s to at most 30 s: each wait is at least its step (lower bounds only, which load cannot break).
       const gaps = slack.requests.slice(1).map((r, i) => r.at - slack.requests[i]!.at);
-      expect(gaps.map((g, i) => g >= [2_000, 4_000, 8_000, 16_000, 30_000][i]! - 500)).toEqual([true, true, true, true, true]);
+      expect(gaps.map((g, i) => g >= [2_000, 4_000, 8_000, 16_000, 30_000][i]! - 500)).toEqual([
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
 
       // Giving up on Slack did not end the alert: it is still escalated, and resolving it tells
       // only the level that was told (the fallback), never the channels that failed.
@@ -154,7 +222,10 @@ describe('alert notifications that fail', () => {
       expect(slack.requests).toHaveLength(6);
       expect(sink.messages.some(mailTo(refused))).toBe(false);
       expect((await sendsOf(mailbox)).map((s) => s.action)).toEqual(['trigger']);
-      expect((await sendsOf(fallback)).map((s) => [s.action, s.state]).sort()).toEqual([['escalate', 'succeeded'], ['resolve', 'succeeded']]);
+      expect((await sendsOf(fallback)).map((s) => [s.action, s.state]).sort()).toEqual([
+        ['escalate', 'succeeded'],
+        ['resolve', 'succeeded'],
+      ]);
       expect(slack.violations()).toEqual([]);
     } finally {
       sink.rejectRecipients.delete(refused);
@@ -167,14 +238,23 @@ describe('alert notifications that fail', () => {
     const alert = await alertWith(org.services.expiry, [{ delay_minutes: 60, targets: [{ type: 'channel', id: ch }] }]);
     await sink.waitFor(mailTo('expiry@example.test'), 15_000);
     // The link the notification would have carried had it been sent a day and a minute ago, signed with the installation's key.
-    const token = signAlertLink(LINK_KEY, alert.id, 'acknowledge', { kind: 'channel', id: ch }, Date.now() - ALERT_LINK_TTL_MS - 60_000);
+    const token = signAlertLink(
+      LINK_KEY,
+      alert.id,
+      'acknowledge',
+      { kind: 'channel', id: ch },
+      Date.now() - ALERT_LINK_TTL_MS - 60_000,
+    );
     const view = await api.request('GET', `/v1/alert-actions/${token}`, { headers: { accept: 'text/html' } });
     expect(view.status).toBe(410);
     expect(view.text).not.toContain('<form method="post">');
     const used = await api.request('POST', `/v1/alert-actions/${token}`);
     expect(used.status).toBe(410);
     expect(used.text).toMatch(/expired/i);
-    expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({ state: 'triggered', acknowledged_by: null });
+    expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({
+      state: 'triggered',
+      acknowledged_by: null,
+    });
     // The same link signed now works: expiry, not the key or the alert, refused the first.
     const fresh = signAlertLink(LINK_KEY, alert.id, 'acknowledge', { kind: 'channel', id: ch }, Date.now());
     expect((await api.request('POST', `/v1/alert-actions/${fresh}`)).status).toBe(200);

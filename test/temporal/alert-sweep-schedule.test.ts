@@ -36,7 +36,10 @@ beforeAll(async () => {
   db = await useOwnDatabase();
   sink = await startSmtpSink();
   slack = await startVendorReceiver('slack');
-  const alerts: AlertDeps = testAlertDeps({ mailer: createMailer({ smtpUrl: sink.url, from: 'Vigil <alerts@vigil.test>', outboxDir: '/nonexistent' }), linkKey: LINK_KEY });
+  const alerts: AlertDeps = testAlertDeps({
+    mailer: createMailer({ smtpUrl: sink.url, from: 'Vigil <alerts@vigil.test>', outboxDir: '/nonexistent' }),
+    linkKey: LINK_KEY,
+  });
   h = await startTemporalHarness({ location: false, alerts });
   // As the worker process wires it: the sweep's activity signals the alert workflows on this worker's queue.
   alerts.starter = h.webhookStarter;
@@ -49,7 +52,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The Schedule is the Temporal server's, not this worker's: it must not go on starting sweeps on a queue nobody polls.
-  await h?.temporal.client.schedule.getHandle(SCHEDULE_ID).delete().catch(() => undefined);
+  await h?.temporal.client.schedule
+    .getHandle(SCHEDULE_ID)
+    .delete()
+    .catch(() => undefined);
   await api?.close();
   await h?.close();
   await Promise.all([sink?.close(), slack?.close()]);
@@ -59,7 +65,10 @@ afterAll(async () => {
 /** The sweep workflows the Schedule started, newest first. */
 async function sweepRuns(): Promise<{ workflowId: string; status: string }[]> {
   const runs: { workflowId: string; status: string }[] = [];
-  for await (const w of h.temporal.client.workflow.list({ query: `WorkflowType = 'alertSweepWorkflow' AND TaskQueue = '${h.taskQueue}'` })) runs.push({ workflowId: w.workflowId, status: w.status.name });
+  for await (const w of h.temporal.client.workflow.list({
+    query: `WorkflowType = 'alertSweepWorkflow' AND TaskQueue = '${h.taskQueue}'`,
+  }))
+    runs.push({ workflowId: w.workflowId, status: w.status.name });
   return runs;
 }
 
@@ -68,14 +77,32 @@ describe('the alert sweep on its Temporal Schedule', () => {
     await ensureAlertSweepSchedule(h.temporal.client, h.taskQueue);
     const schedule = h.temporal.client.schedule.getHandle(SCHEDULE_ID);
     const described = await schedule.describe();
-    expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'alertSweepWorkflow', taskQueue: h.taskQueue });
+    expect(described.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'alertSweepWorkflow',
+      taskQueue: h.taskQueue,
+    });
     expect(described.spec.intervals?.[0]?.every).toBe(60_000);
 
     const agent = await org.call('POST', '/v1/agents', { name: `edge-${randomUUID().slice(0, 6)}` });
     expect(agent.status).toBe(201);
-    const channel = await org.call('POST', '/v1/notification-channels', { name: 'chat', type: 'slack', url: slack.url });
-    const policy = await org.call('POST', '/v1/escalation-policies', { name: 'sweep policy', levels: [{ delay_minutes: 60, targets: [{ type: 'channel', id: channel.body.id }] }], repeat: 0 });
-    const rule = await org.call('POST', '/v1/alert-rules', { name: 'edge offline', severity: 'critical', kind: 'agent_offline', subject_id: agent.body.id, escalation_policy_id: policy.body.id });
+    const channel = await org.call('POST', '/v1/notification-channels', {
+      name: 'chat',
+      type: 'slack',
+      url: slack.url,
+    });
+    const policy = await org.call('POST', '/v1/escalation-policies', {
+      name: 'sweep policy',
+      levels: [{ delay_minutes: 60, targets: [{ type: 'channel', id: channel.body.id }] }],
+      repeat: 0,
+    });
+    const rule = await org.call('POST', '/v1/alert-rules', {
+      name: 'edge offline',
+      severity: 'critical',
+      kind: 'agent_offline',
+      subject_id: agent.body.id,
+      escalation_policy_id: policy.body.id,
+    });
     expect(rule.status).toBe(201);
     const seen = (at: Date) => api.orm.em.fork().nativeUpdate(AgentSchema, { id: agent.body.id }, { lastSeenAt: at });
     const alerts = async () => (await org.call('GET', `/v1/alerts?rule_id=${rule.body.id}`)).body.items as any[];
@@ -91,12 +118,26 @@ describe('the alert sweep on its Temporal Schedule', () => {
     expect(alert.subject).toMatchObject({ kind: 'agent', id: agent.body.id });
     await slack.waitFor(1, 15_000);
     // Started by the Schedule (its runs are named after it), not by hand; visibility lags a little.
-    await eventually(async () => expect((await sweepRuns()).some((r) => r.workflowId.startsWith('alert-sweep') && r.status === 'COMPLETED')).toBe(true), 10_000);
+    await eventually(
+      async () =>
+        expect(
+          (await sweepRuns()).some((r) => r.workflowId.startsWith('alert-sweep') && r.status === 'COMPLETED'),
+        ).toBe(true),
+      10_000,
+    );
 
     // Back: the next run signals the recovery, and the alert resolves by itself.
     await seen(new Date());
     await schedule.trigger();
-    await eventually(async () => expect((await alerts())[0]).toMatchObject({ id: alert.id, state: 'resolved', resolved_by: 'vigil (recovered)' }), 30_000);
+    await eventually(
+      async () =>
+        expect((await alerts())[0]).toMatchObject({
+          id: alert.id,
+          state: 'resolved',
+          resolved_by: 'vigil (recovered)',
+        }),
+      30_000,
+    );
     await slack.waitFor(2, 15_000);
     expect((await alerts()).length).toBe(1);
     expect(slack.violations()).toEqual([]);

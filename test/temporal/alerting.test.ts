@@ -22,7 +22,20 @@ const LINK_KEY = Buffer.alloc(32, 9);
 
 let h: TemporalHarness;
 let api: ApiHarness;
-let org: OrgFixture<never, 'checkout' | 'search' | 'billing' | 'quiet' | 'silenced' | 'links' | 'oncall' | 'roster' | 'revoked' | 'unreachable' | 'proxied'>;
+let org: OrgFixture<
+  never,
+  | 'checkout'
+  | 'search'
+  | 'billing'
+  | 'quiet'
+  | 'silenced'
+  | 'links'
+  | 'oncall'
+  | 'roster'
+  | 'revoked'
+  | 'unreachable'
+  | 'proxied'
+>;
 let sink: SmtpSink;
 const vendors = {} as Record<'slack' | 'teams' | 'discord' | 'pagerduty' | 'opsgenie', VendorReceiver>;
 let hook: Receiver;
@@ -30,7 +43,8 @@ const OPSGENIE_KEY = randomUUID();
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  for (const kind of ['slack', 'teams', 'discord', 'pagerduty', 'opsgenie'] as const) vendors[kind] = await startVendorReceiver(kind, kind === 'opsgenie' ? { apiKey: OPSGENIE_KEY } : {});
+  for (const kind of ['slack', 'teams', 'discord', 'pagerduty', 'opsgenie'] as const)
+    vendors[kind] = await startVendorReceiver(kind, kind === 'opsgenie' ? { apiKey: OPSGENIE_KEY } : {});
   hook = await startReceiver();
   h = await startTemporalHarness({
     relay: true,
@@ -38,7 +52,11 @@ beforeAll(async () => {
     alerts: {
       box: testSecretBox(),
       mailer: createMailer({ smtpUrl: sink.url, from: 'Vigil <alerts@vigil.test>', outboxDir: '/nonexistent' }),
-      endpoints: { pagerdutyEventsUrl: vendors.pagerduty.url, opsgenieApiUrl: vendors.opsgenie.url, opsgenieEuApiUrl: vendors.opsgenie.url },
+      endpoints: {
+        pagerdutyEventsUrl: vendors.pagerduty.url,
+        opsgenieApiUrl: vendors.opsgenie.url,
+        opsgenieEuApiUrl: vendors.opsgenie.url,
+      },
       timeoutMs: 3_000,
       allowCidrs: '127.0.0.0/8',
       publicBaseUrl: 'http://127.0.0.1:1',
@@ -50,7 +68,21 @@ beforeAll(async () => {
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
     alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
   });
-  org = await orgWithKeys(api, { services: ['checkout', 'search', 'billing', 'quiet', 'silenced', 'links', 'oncall', 'roster', 'revoked', 'unreachable', 'proxied'] });
+  org = await orgWithKeys(api, {
+    services: [
+      'checkout',
+      'search',
+      'billing',
+      'quiet',
+      'silenced',
+      'links',
+      'oncall',
+      'roster',
+      'revoked',
+      'unreachable',
+      'proxied',
+    ],
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -60,7 +92,12 @@ afterAll(async () => {
 });
 
 async function manualMetric(service: string, name = 'availability'): Promise<string> {
-  const res = await org.call('POST', '/v1/metrics', { service_id: service, name, source_type: 'manual', source_config: {} });
+  const res = await org.call('POST', '/v1/metrics', {
+    service_id: service,
+    name,
+    source_type: 'manual',
+    source_config: {},
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -77,13 +114,21 @@ async function channel(body: Record<string, unknown>): Promise<string> {
 }
 
 async function policy(levels: { delay_minutes: number; targets: unknown[] }[], repeat = 0): Promise<string> {
-  const res = await org.call('POST', '/v1/escalation-policies', { name: `policy ${randomUUID().slice(0, 6)}`, levels, repeat });
+  const res = await org.call('POST', '/v1/escalation-policies', {
+    name: `policy ${randomUUID().slice(0, 6)}`,
+    levels,
+    repeat,
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
 
 async function rule(body: Record<string, unknown>): Promise<string> {
-  const res = await org.call('POST', '/v1/alert-rules', { name: `rule ${randomUUID().slice(0, 6)}`, severity: 'critical', ...body });
+  const res = await org.call('POST', '/v1/alert-rules', {
+    name: `rule ${randomUUID().slice(0, 6)}`,
+    severity: 'critical',
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -112,7 +157,8 @@ async function recordHistory(workflowId: string, file: string): Promise<void> {
   await handle.result();
   const history = await handle.fetchHistory();
   expect(history.events?.length).toBeGreaterThan(10);
-  if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', file), historyToJSON(history));
+  if (process.env.VIGIL_RECORD_HISTORIES)
+    writeFileSync(path.join(__dirname, '..', 'replay-histories', file), historyToJSON(history));
 }
 
 describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopback)', () => {
@@ -137,7 +183,14 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
     // Webhook subscribers hear the alert's life too.
     const events = await startReceiver();
-    expect((await org.call('POST', '/v1/webhooks', { url: events.url, event_types: ['alert.triggered', 'alert.escalated', 'alert.acknowledged', 'alert.resolved'] })).status).toBe(201);
+    expect(
+      (
+        await org.call('POST', '/v1/webhooks', {
+          url: events.url,
+          event_types: ['alert.triggered', 'alert.escalated', 'alert.acknowledged', 'alert.resolved'],
+        })
+      ).status,
+    ).toBe(201);
     await setStatus(metric, 'unhealthy');
 
     const alert = await openAlert(ruleId);
@@ -149,7 +202,9 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     }, 20_000);
     expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({ state: 'triggered', level: 2 });
 
-    const acked = await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, { note: 'Looking at the load balancer' });
+    const acked = await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, {
+      note: 'Looking at the load balancer',
+    });
     expect(acked.status).toBe(200);
     expect(acked.body).toMatchObject({ state: 'acknowledged', acknowledged_by: expect.stringContaining('API key') });
     await eventually(async () => expect(vendors.pagerduty.requests.length).toBe(3), 10_000);
@@ -168,29 +223,52 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     expect(pd.map((b) => b.event_action)).toEqual(['trigger', 'trigger', 'acknowledge', 'resolve']);
     expect(new Set(pd.map((b) => b.dedup_key))).toEqual(new Set([`vigil-${alert.id}`]));
     const og = vendors.opsgenie.requests;
-    expect(og.map((r) => r.path.split('?')[0])).toEqual(['/v2/alerts', '/v2/alerts', `/v2/alerts/vigil-${alert.id}/acknowledge`, `/v2/alerts/vigil-${alert.id}/close`]);
+    expect(og.map((r) => r.path.split('?')[0])).toEqual([
+      '/v2/alerts',
+      '/v2/alerts',
+      `/v2/alerts/vigil-${alert.id}/acknowledge`,
+      `/v2/alerts/vigil-${alert.id}/close`,
+    ]);
     expect(new Set(og.slice(0, 2).map((r) => (r.body as any).alias))).toEqual(new Set([`vigil-${alert.id}`]));
     // The generic webhook is signed with the channel's own secret (shown once, at creation).
     const body = JSON.parse(hook.received[0]!.body);
-    expect(body).toMatchObject({ type: 'alert.notification', data: { action: 'trigger', alert_id: alert.id, severity: 'critical' } });
+    expect(body).toMatchObject({
+      type: 'alert.notification',
+      data: { action: 'trigger', alert_id: alert.id, severity: 'critical' },
+    });
 
     const final = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
     expect(kinds(final)).toEqual(['triggered', 'notified_level', 'escalated', 'acknowledged', 'resolved']);
-    expect(final.timeline.find((t: any) => t.kind === 'acknowledged').detail).toMatchObject({ note: 'Looking at the load balancer' });
+    expect(final.timeline.find((t: any) => t.kind === 'acknowledged').detail).toMatchObject({
+      note: 'Looking at the load balancer',
+    });
     // Every send recorded with its attempt.
     // (The receiver may answer before the send's record is written.)
     await eventually(async () => {
       const sends = (await org.call('GET', `/v1/notification-channels/${ids[3]}/sends`)).body.items;
-      expect(sends.map((s: any) => [s.action, s.state]).sort()).toEqual([['acknowledge', 'succeeded'], ['escalate', 'succeeded'], ['resolve', 'succeeded'], ['trigger', 'succeeded']]);
+      expect(sends.map((s: any) => [s.action, s.state]).sort()).toEqual([
+        ['acknowledge', 'succeeded'],
+        ['escalate', 'succeeded'],
+        ['resolve', 'succeeded'],
+        ['trigger', 'succeeded'],
+      ]);
     }, 10_000);
     // A resolved alert takes no more actions.
     expect((await org.call('POST', `/v1/alerts/${alert.id}/acknowledge`, {})).body.type).toContain('alert_closed');
     await recordHistory(final.workflow_id, 'alert-v1.json');
     // Findable in the Temporal UI by rule, subject and state.
     const described = await h.temporal.client.workflow.getHandle(final.workflow_id).describe();
-    expect(described.searchAttributes).toMatchObject({ VigilAlertRule: [ruleId], VigilAlertSubject: [metric], VigilAlertState: ['resolved'], VigilResourceKind: ['alert'] });
+    expect(described.searchAttributes).toMatchObject({
+      VigilAlertRule: [ruleId],
+      VigilAlertSubject: [metric],
+      VigilAlertState: ['resolved'],
+      VigilResourceKind: ['alert'],
+    });
     await eventually(async () => {
-      const types = events.received.map((r) => JSON.parse(r.body)).filter((e) => e.data.id === alert.id).map((e) => e.type);
+      const types = events.received
+        .map((r) => JSON.parse(r.body))
+        .filter((e) => e.data.id === alert.id)
+        .map((e) => e.type);
       expect(types.sort()).toEqual(['alert.acknowledged', 'alert.escalated', 'alert.resolved', 'alert.triggered']);
     }, 15_000);
     await events.close();
@@ -199,17 +277,30 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
   it('a schedule target emails whoever is on call at that moment', async () => {
     const onCall = `oncall-${randomUUID().slice(0, 6)}@example.test`;
     const other = `other-${randomUUID().slice(0, 6)}@example.test`;
-    for (const email of [onCall, other]) await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'operator' }, new Date());
+    for (const email of [onCall, other])
+      await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'operator' }, new Date());
     // A daily rotation started yesterday at this hour, UTC: the second participant is on call now.
     const yesterday = new Date(Date.now() - 86_400_000);
     const hhmm = `${String(yesterday.getUTCHours()).padStart(2, '0')}:00`;
     const schedule = await org.call('POST', '/v1/on-call/schedules', {
       name: 'primary',
       timezone: 'UTC',
-      layers: [{ name: 'daily', rotation: { kind: 'daily', handoff_time: hhmm, starts_on: yesterday.toISOString().slice(0, 10), participants: [other, onCall] } }],
+      layers: [
+        {
+          name: 'daily',
+          rotation: {
+            kind: 'daily',
+            handoff_time: hhmm,
+            starts_on: yesterday.toISOString().slice(0, 10),
+            participants: [other, onCall],
+          },
+        },
+      ],
     });
     expect(schedule.status).toBe(201);
-    expect((await org.call('GET', `/v1/on-call/schedules/${schedule.body.id}/on-call`)).body.user).toEqual({ email: onCall });
+    expect((await org.call('GET', `/v1/on-call/schedules/${schedule.body.id}/on-call`)).body.user).toEqual({
+      email: onCall,
+    });
     const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'schedule', id: schedule.body.id }] }]);
     const metric = await manualMetric(org.services.oncall);
     const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
@@ -235,11 +326,21 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
       expect(snoozed.body).toMatchObject({ state: 'acknowledged', snoozed_until: expect.any(String) });
       // Three "minutes" (900 ms) later it still fires: level 1 is paged again.
       await eventually(async () => expect(rx.requests.length).toBe(2), 10_000);
-      await eventually(async () => expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body.state).toBe('triggered'), 5_000);
+      await eventually(
+        async () => expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body.state).toBe('triggered'),
+        5_000,
+      );
       expect((await org.call('POST', `/v1/alerts/${alert.id}/snooze`, { minutes: 0 })).status).toBe(400);
       expect((await org.call('POST', `/v1/alerts/${alert.id}/resolve`, {})).body.state).toBe('resolved');
       const final = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
-      expect(kinds(final)).toEqual(['triggered', 'notified_level', 'snoozed', 'snooze_ended', 'notified_level', 'resolved']);
+      expect(kinds(final)).toEqual([
+        'triggered',
+        'notified_level',
+        'snoozed',
+        'snooze_ended',
+        'notified_level',
+        'resolved',
+      ]);
       expect(rx.violations()).toEqual([]);
       await recordHistory(final.workflow_id, 'alert-v2.json');
     } finally {
@@ -258,7 +359,11 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
         { delay_minutes: 10, targets: [{ type: 'channel', id: second }] },
       ]);
       const metrics = await Promise.all([1, 2, 3, 4, 5].map((i) => manualMetric(org.services.search, `m${i}`)));
-      const ruleId = await rule({ kind: 'service_status', subject_id: org.services.search, escalation_policy_id: policyId });
+      const ruleId = await rule({
+        kind: 'service_status',
+        subject_id: org.services.search,
+        escalation_policy_id: policyId,
+      });
       await Promise.all(metrics.map((m) => setStatus(m, 'unhealthy')));
       const alert = await openAlert(ruleId);
       await eventually(async () => expect(rx.requests.length).toBe(1), 10_000);
@@ -297,7 +402,10 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
         scheduled_end_at: new Date(now + 3_600_000).toISOString(),
       });
       expect(m.status).toBe(201);
-      await eventually(async () => expect((await org.call('GET', `/v1/maintenances/${m.body.id}`)).body.state).toBe('in_progress'), 15_000);
+      await eventually(
+        async () => expect((await org.call('GET', `/v1/maintenances/${m.body.id}`)).body.state).toBe('in_progress'),
+        15_000,
+      );
       await setStatus(metric, 'unhealthy');
       const alert = await openAlert(ruleId);
       expect(alert.state).toBe('suppressed');
@@ -311,7 +419,9 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
       await setStatus(metric, 'unhealthy');
       await eventually(async () => expect(rx.requests.length).toBe(1), 20_000);
       const after = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
-      expect(kinds(after)).toEqual(expect.arrayContaining(['triggered', 'suppressed', 'unsuppressed', 'notified_level']));
+      expect(kinds(after)).toEqual(
+        expect.arrayContaining(['triggered', 'suppressed', 'unsuppressed', 'notified_level']),
+      );
     } finally {
       await rx.close();
     }
@@ -324,7 +434,11 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
       const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'channel', id: ch }] }]);
       const metric = await manualMetric(org.services.silenced);
       const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
-      const silence = await org.call('POST', '/v1/silences', { rule_ids: [ruleId], ends_at: new Date(Date.now() + 4_000).toISOString(), reason: 'Known flapping, vendor ticket 42' });
+      const silence = await org.call('POST', '/v1/silences', {
+        rule_ids: [ruleId],
+        ends_at: new Date(Date.now() + 4_000).toISOString(),
+        reason: 'Known flapping, vendor ticket 42',
+      });
       expect(silence.status).toBe(201);
       await setStatus(metric, 'unhealthy');
       const alert = await openAlert(ruleId);
@@ -357,7 +471,10 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     expect(used.status).toBe(200);
     expect(used.text).toContain('Acknowledged');
     // The link names where it was sent: this channel.
-    expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({ state: 'acknowledged', acknowledged_by: 'one-click link in email channel “email channel”' });
+    expect((await org.call('GET', `/v1/alerts/${alert.id}`)).body).toMatchObject({
+      state: 'acknowledged',
+      acknowledged_by: 'one-click link in email channel “email channel”',
+    });
     expect((await api.request('POST', path)).status).toBe(410);
     const forged = path.slice(0, -4) + (path.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     expect((await api.request('POST', forged)).status).toBe(400);
@@ -365,17 +482,30 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
 
   const user = async (prefix: string) => {
     const email = `${prefix}-${randomUUID().slice(0, 6)}@example.test`;
-    const u = await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email, role: 'operator' }, new Date());
+    const u = await createConsoleUser(
+      api.orm.em.fork(),
+      { organizationId: org.id, email, role: 'operator' },
+      new Date(),
+    );
     return { email, id: u.id };
   };
   const disable = (id: string) => disableConsoleUser(api.orm.em.fork(), id, new Date());
   const mailTo = (email: string) => (m: { to?: unknown }) => JSON.stringify(m.to).includes(email);
-  const linksIn = (text: unknown) => [...String(text).matchAll(/http:\/\/127\.0\.0\.1:1(\/v1\/alert-actions\/[A-Za-z0-9_-]+)/g)].map((m) => m[1]!);
+  const linksIn = (text: unknown) =>
+    [...String(text).matchAll(/http:\/\/127\.0\.0\.1:1(\/v1\/alert-actions\/[A-Za-z0-9_-]+)/g)].map((m) => m[1]!);
 
   it('a link sent to a person acts in their name, and stops working once they are disabled', async () => {
     const ana = await user('ana');
     const ben = await user('ben');
-    const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'user', email: ana.email }, { type: 'user', email: ben.email }] }]);
+    const policyId = await policy([
+      {
+        delay_minutes: 60,
+        targets: [
+          { type: 'user', email: ana.email },
+          { type: 'user', email: ben.email },
+        ],
+      },
+    ]);
     const metric = await manualMetric(org.services.revoked);
     const ruleId = await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
     await setStatus(metric, 'unhealthy');
@@ -396,7 +526,9 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     expect((await api.request('POST', benAck!)).status).toBe(200);
     const acked = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
     expect(acked).toMatchObject({ state: 'acknowledged', acknowledged_by: `${ben.email} (one-click link in email)` });
-    expect(acked.timeline.find((t: any) => t.kind === 'acknowledged').actor).toBe(`${ben.email} (one-click link in email)`);
+    expect(acked.timeline.find((t: any) => t.kind === 'acknowledged').actor).toBe(
+      `${ben.email} (one-click link in email)`,
+    );
   }, 60_000);
 
   it('a disabled user is skipped when a level is planned, and a schedule pages the layer below its disabled on-call person', async () => {
@@ -405,7 +537,12 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     const below = await user('below');
     const yesterday = new Date(Date.now() - 86_400_000);
     const hhmm = `${String(yesterday.getUTCHours()).padStart(2, '0')}:00`;
-    const daily = (participants: string[]) => ({ kind: 'daily', handoff_time: hhmm, starts_on: yesterday.toISOString().slice(0, 10), participants });
+    const daily = (participants: string[]) => ({
+      kind: 'daily',
+      handoff_time: hhmm,
+      starts_on: yesterday.toISOString().slice(0, 10),
+      participants,
+    });
     const schedule = await org.call('POST', '/v1/on-call/schedules', {
       name: 'roster',
       timezone: 'UTC',
@@ -415,7 +552,15 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
       ],
     });
     expect(schedule.status).toBe(201);
-    const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'user', email: gone.email }, { type: 'schedule', id: schedule.body.id }] }]);
+    const policyId = await policy([
+      {
+        delay_minutes: 60,
+        targets: [
+          { type: 'user', email: gone.email },
+          { type: 'schedule', id: schedule.body.id },
+        ],
+      },
+    ]);
     // Saved while both could be paged; disabled afterwards, as people leave.
     await disable(gone.id);
     await disable(top.id);
@@ -456,7 +601,9 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     expect(String(paged.text)).toMatch(/Since: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d+ s so far\)/);
     const a = (await org.call('GET', `/v1/alerts/${alert.id}`)).body;
     expect(kinds(a)).toEqual(expect.arrayContaining(['notified_level', 'escalated']));
-    expect(a.timeline.find((t: any) => t.kind === 'notified_level').detail.skipped).toEqual([{ target: `user:${gone.email}`, why: 'user disabled' }]);
+    expect(a.timeline.find((t: any) => t.kind === 'notified_level').detail.skipped).toEqual([
+      { target: `user:${gone.email}`, why: 'user disabled' },
+    ]);
     expect(a.level).toBe(2);
     // Its history (a level passed at once) is one the replay test keeps the workflow able to replay.
     expect((await org.call('POST', `/v1/alerts/${alert.id}/resolve`, {})).status).toBe(200);
@@ -472,12 +619,27 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     const ownPd = await startVendorReceiver('pagerduty');
     const ownOg = await startVendorReceiver('opsgenie', { apiKey: OPSGENIE_KEY });
     try {
-      const pd = await channel({ type: 'pagerduty', routing_key: 'R0UTINGKEY0123456789abcdefOWNPD1', api_url: ownPd.url });
+      const pd = await channel({
+        type: 'pagerduty',
+        routing_key: 'R0UTINGKEY0123456789abcdefOWNPD1',
+        api_url: ownPd.url,
+      });
       const og = await channel({ type: 'opsgenie', api_key: OPSGENIE_KEY, region: 'eu', api_url: ownOg.url });
       expect((await org.call('GET', `/v1/notification-channels/${pd}`)).body.settings).toEqual({ api_url: ownPd.url });
-      expect((await org.call('GET', `/v1/notification-channels/${og}`)).body.settings).toEqual({ region: 'eu', api_url: ownOg.url });
+      expect((await org.call('GET', `/v1/notification-channels/${og}`)).body.settings).toEqual({
+        region: 'eu',
+        api_url: ownOg.url,
+      });
       const before = { pd: vendors.pagerduty.requests.length, og: vendors.opsgenie.requests.length };
-      const policyId = await policy([{ delay_minutes: 60, targets: [{ type: 'channel', id: pd }, { type: 'channel', id: og }] }]);
+      const policyId = await policy([
+        {
+          delay_minutes: 60,
+          targets: [
+            { type: 'channel', id: pd },
+            { type: 'channel', id: og },
+          ],
+        },
+      ]);
       const metric = await manualMetric(org.services.proxied);
       await rule({ kind: 'metric_status', subject_id: metric, escalation_policy_id: policyId });
       await setStatus(metric, 'unhealthy');
@@ -490,7 +652,10 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
       expect((await org.call('PATCH', `/v1/notification-channels/${pd}`, { api_url: null })).body.settings).toEqual({});
       const slack = await channel({ type: 'slack', url: vendors.slack.url });
       const refused = await org.call('PATCH', `/v1/notification-channels/${slack}`, { api_url: ownPd.url });
-      expect([refused.status, refused.body.errors]).toEqual([400, [{ path: 'api_url', message: 'Not a field of a slack channel' }]]);
+      expect([refused.status, refused.body.errors]).toEqual([
+        400,
+        [{ path: 'api_url', message: 'Not a field of a slack channel' }],
+      ]);
     } finally {
       await Promise.all([ownPd.close(), ownOg.close()]);
     }
@@ -508,16 +673,29 @@ describe('alerting (real Temporal workflows, vendor receivers and SMTP on loopba
     expect(bad.body.error).toMatch(/ECONNREFUSED/);
     // Channel URLs obey the webhooks' public-address rule at send time (WEBHOOK_ALLOW_CIDRS here: loopback only).
     const internal = await channel({ type: 'slack', url: 'http://10.255.255.1/hooks/x' });
-    expect((await org.call('POST', `/v1/notification-channels/${internal}/test`)).body).toMatchObject({ state: 'failed', error: expect.stringContaining('target_not_public') });
+    expect((await org.call('POST', `/v1/notification-channels/${internal}/test`)).body).toMatchObject({
+      state: 'failed',
+      error: expect.stringContaining('target_not_public'),
+    });
     const sends = (await org.call('GET', `/v1/notification-channels/${down}/sends`)).body.items;
     expect(sends[0]).toMatchObject({ action: 'test', state: 'failed', attempt_count: 1 });
     // Verified independently: the generic webhook's signature.
-    const secretRes = await org.call('POST', '/v1/notification-channels', { name: 'signed', type: 'webhook', url: hook.url });
+    const secretRes = await org.call('POST', '/v1/notification-channels', {
+      name: 'signed',
+      type: 'webhook',
+      url: hook.url,
+    });
     const n = hook.received.length;
     await org.call('POST', `/v1/notification-channels/${secretRes.body.id}/test`);
     await eventually(async () => expect(hook.received.length).toBe(n + 1), 10_000);
     const r = hook.received[n]!;
-    expect(() => new Webhook(secretRes.body.signing_secret).verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature })).not.toThrow();
+    expect(() =>
+      new Webhook(secretRes.body.signing_secret).verify(r.body, {
+        'webhook-id': r.id,
+        'webhook-timestamp': r.timestamp,
+        'webhook-signature': r.signature,
+      }),
+    ).not.toThrow();
   }, 60_000);
 });
 
@@ -530,13 +708,18 @@ describe('rules no event announces (the minute’s sweep)', () => {
       const agent = await org.call('POST', '/v1/agents', { name: `edge-${randomUUID().slice(0, 6)}` });
       expect(agent.status).toBe(201);
       const ch = await channel({ type: 'slack', url: rx.url });
-      const ruleId = await rule({ kind: 'agent_offline', subject_id: agent.body.id, escalation_policy_id: await policy([{ delay_minutes: 60, targets: [{ type: 'channel', id: ch }] }]) });
+      const ruleId = await rule({
+        kind: 'agent_offline',
+        subject_id: agent.body.id,
+        escalation_policy_id: await policy([{ delay_minutes: 60, targets: [{ type: 'channel', id: ch }] }]),
+      });
       const sweep = async () => {
         const refs = (await sweepPolledRules(h.orm.em.fork() as never, new Date())).filter((r) => r.ruleId === ruleId);
         if (refs.length) await h.webhookStarter.signalAlerts!(refs);
         return refs;
       };
-      const seen = async (at: Date) => h.orm.em.fork().nativeUpdate(AgentSchema, { id: agent.body.id }, { lastSeenAt: at });
+      const seen = async (at: Date) =>
+        h.orm.em.fork().nativeUpdate(AgentSchema, { id: agent.body.id }, { lastSeenAt: at });
       await seen(new Date());
       expect(await sweep()).toEqual([]);
       // Silent for two minutes: offline.

@@ -41,7 +41,8 @@ afterAll(async () => {
   await dns.stop();
 });
 
-const cloudTest = (url: string) => org.call('POST', '/v1/metrics/test', { source_type: 'http', source_config: { url } });
+const cloudTest = (url: string) =>
+  org.call('POST', '/v1/metrics/test', { source_type: 'http', source_config: { url } });
 
 describe('cloud probe tests refuse non-public targets (SSRF)', () => {
   it('reaches the allow-listed target (the control)', async () => {
@@ -56,14 +57,23 @@ describe('cloud probe tests refuse non-public targets (SSRF)', () => {
   });
 
   it('refuses a redirect to a private address, and a redirect to a name that resolves to loopback', async () => {
-    for (const to of ['http://10.9.8.7/admin', 'http://[fd00::1]/', `http://probe.test:${port}/ok`, 'http://169.254.169.254/latest/meta-data/']) {
+    for (const to of [
+      'http://10.9.8.7/admin',
+      'http://[fd00::1]/',
+      `http://probe.test:${port}/ok`,
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
       const res = await cloudTest(`http://127.0.0.1:${port}/r?to=${encodeURIComponent(to)}`);
       expect([to, res.status, res.body.title, res.body.private_url]).toEqual([to, 409, 'agent_unavailable', true]);
     }
   });
 
   it('refuses internal names before anything resolves; credentials and unknown names are measured failures', async () => {
-    for (const url of ['http://metadata.google.internal/computeMetadata/v1/', 'http://intranet/', 'http://printer.local/']) {
+    for (const url of [
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://intranet/',
+      'http://printer.local/',
+    ]) {
       const res = await cloudTest(url);
       expect([url, res.status, res.body.title, res.body.private_url]).toEqual([url, 409, 'agent_unavailable', true]);
     }
@@ -76,10 +86,22 @@ describe('cloud probe tests refuse non-public targets (SSRF)', () => {
 
 describe('cloud dns metrics get the same host rules as http (issue 24 §5.5)', () => {
   // The prober as the worker runs scheduled cloud metrics: the same settings as this file's harness.
-  const cloudDns = (config: Record<string, unknown>) => runCloudProbe({ registry: PROBES, allowCidrs: '127.0.0.1/32', resolver: dns.resolver, defaultTimeoutMs: 5_000 }, 'dns', config);
+  const cloudDns = (config: Record<string, unknown>) =>
+    runCloudProbe(
+      { registry: PROBES, allowCidrs: '127.0.0.1/32', resolver: dns.resolver, defaultTimeoutMs: 5_000 },
+      'dns',
+      config,
+    );
 
   it('refuses internal and single-label names before anything resolves them', async () => {
-    for (const name of ['metadata.google.internal', 'metadata.google.internal.', 'printer.local', 'localhost', 'metadata', 'intranet']) {
+    for (const name of [
+      'metadata.google.internal',
+      'metadata.google.internal.',
+      'printer.local',
+      'localhost',
+      'metadata',
+      'intranet',
+    ]) {
       const o = await cloudDns({ name });
       expect([name, o.value, o.reason]).toEqual([name, null, name === 'intranet' ? 'host_not_fqdn' : 'host_internal']);
     }

@@ -18,7 +18,10 @@ let api: ApiHarness;
 let smtp: SmtpSink;
 let org: OrgFixture<never, 'api'>;
 
-const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'https://docs.vigil.test/sla-verification' };
+const links = {
+  jwksUrl: 'http://vigil.test/.well-known/jwks.json',
+  verifyDocsUrl: 'https://docs.vigil.test/sla-verification',
+};
 const run = randomUUID().slice(0, 8);
 const emailOf = (who: string) => `${who}-${run}@vigil.test`;
 
@@ -64,9 +67,13 @@ const page = (id = statementId) => `/console/sla/${id}`;
 
 /** The hidden fields (CSRF, revision, sha256, idempotency key) of the form posting to `action` on `html`. */
 function formFields(html: string, action: string): Record<string, string> {
-  const m = new RegExp(`<form[^>]*action="${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</form>`).exec(html);
+  const m = new RegExp(
+    `<form[^>]*action="${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</form>`,
+  ).exec(html);
   if (!m) throw new Error(`no form posting to ${action}`);
-  return Object.fromEntries([...m[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((x) => [x[1]!, x[2]!]));
+  return Object.fromEntries(
+    [...m[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((x) => [x[1]!, x[2]!]),
+  );
 }
 
 /** Opens the statement and posts the form of `action` with `extra` fields, as a browser would. */
@@ -76,7 +83,8 @@ async function act(client: ConsoleClient, action: string, extra: Record<string, 
 }
 
 /** The refused form's error code (the API's token), shown under the worded summary. */
-const problemTitle = (html: string) => /<div class="problem"[^>]*>[\s\S]*?Error code: <code>([^<]+)<\/code>/.exec(html)?.[1];
+const problemTitle = (html: string) =>
+  /<div class="problem"[^>]*>[\s\S]*?Error code: <code>([^<]+)<\/code>/.exec(html)?.[1];
 
 describe('console: SLA statements for finance', () => {
   let draftPage: string;
@@ -103,8 +111,11 @@ describe('console: SLA statements for finance', () => {
     expect(shown.text).toContain('(10 % of EUR 1,000.00)');
     expect(shown.text).toContain('Incident ledger');
     expect(shown.text).toContain('Minutes per covered service');
-    for (const doc of ['statement.pdf', 'statement.json', 'statement.jws', 'statement.html', 'evidence.csv']) expect(shown.text).toContain(`href="${page()}/${doc}"`);
-    expect(shown.text).toContain(`href="http://temporal-ui.test/namespaces/default/workflows/${encodeURIComponent(`sla-statement:${contractId}:2026-10`)}"`);
+    for (const doc of ['statement.pdf', 'statement.json', 'statement.jws', 'statement.html', 'evidence.csv'])
+      expect(shown.text).toContain(`href="${page()}/${doc}"`);
+    expect(shown.text).toContain(
+      `href="http://temporal-ui.test/namespaces/default/workflows/${encodeURIComponent(`sla-statement:${contractId}:2026-10`)}"`,
+    );
     // A draft: submit, exclusions, void; no approval or delivery yet.
     expect(shown.text).toContain(`action="${page()}/submit"`);
     expect(shown.text).toContain(`action="${page()}/exclusions"`);
@@ -112,7 +123,9 @@ describe('console: SLA statements for finance', () => {
     expect(shown.text).not.toContain(`action="${page()}/approve"`);
     expect(shown.text).not.toContain(`action="${page()}/deliver"`);
     // Each form carries its own idempotency key.
-    expect(formFields(shown.text, `${page()}/submit`).idempotency_key).not.toBe(formFields(shown.text, `${page()}/void`).idempotency_key);
+    expect(formFields(shown.text, `${page()}/submit`).idempotency_key).not.toBe(
+      formFields(shown.text, `${page()}/void`).idempotency_key,
+    );
 
     const pdf = await financeA.get(`${page()}/statement.pdf`);
     expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
@@ -126,13 +139,21 @@ describe('console: SLA statements for finance', () => {
     expect(empty.status).toBe(400);
     expect(empty.text).toContain('id="f-starts_at-error"');
     expect(empty.text).toMatch(/id="f-starts_at" name="starts_at" required aria-invalid="true"/);
-    const outside = await act(financeA, 'exclusions', { starts_at: '2026-12-01T00:00', ends_at: '2026-12-02T00:00', justification: 'wrong month' });
+    const outside = await act(financeA, 'exclusions', {
+      starts_at: '2026-12-01T00:00',
+      ends_at: '2026-12-02T00:00',
+      justification: 'wrong month',
+    });
     expect(outside.status).toBe(400);
     expect(outside.text).toContain('id="f-ends_at-error"');
     // The refused form keeps what was typed.
     expect(outside.text).toContain('wrong month</textarea>');
 
-    const added = await act(financeA, 'exclusions', { starts_at: '2026-10-10T10:00', ends_at: '2026-10-10T10:30', justification: 'Customer-requested failover test' });
+    const added = await act(financeA, 'exclusions', {
+      starts_at: '2026-10-10T10:00',
+      ends_at: '2026-10-10T10:30',
+      justification: 'Customer-requested failover test',
+    });
     expect([added.status, added.headers.get('location')]).toEqual([303, page()]);
     const now = await financeA.get(page());
     expect(now.text).toContain('100.0000 %');
@@ -154,7 +175,10 @@ describe('console: SLA statements for finance', () => {
   it('keeps the submitter from approving, refuses a stale approval and an empty note, and marks a long wait', async () => {
     // The submitter is not offered the approval; a forged one is refused all the same.
     expect((await financeA.get(page())).text).not.toContain(`action="${page()}/approve"`);
-    const own = await financeA.post(`${page()}/approve`, formFields((await financeA.get(page())).text, `${page()}/request-changes`));
+    const own = await financeA.post(
+      `${page()}/approve`,
+      formFields((await financeA.get(page())).text, `${page()}/request-changes`),
+    );
     expect(own.status).toBe(409);
     expect(problemTitle(own.text)).toBe('approver_is_submitter');
 
@@ -172,7 +196,10 @@ describe('console: SLA statements for finance', () => {
     expect(noNote.text).toContain('id="f-note-error"');
 
     // Four days in review: past the reminder threshold.
-    await api.orm.em.fork().getConnection().execute(`update sla_statements set submitted_at = now() - interval '4 days 1 hour' where id = ?`, [statementId]);
+    await api.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update sla_statements set submitted_at = now() - interval '4 days 1 hour' where id = ?`, [statementId]);
     const queue = await financeB.get('/console/sla');
     expect(queue.text).toContain('<span class="badge late">waiting 4 days</span>');
     const filtered = await financeB.get('/console/sla?state=in_review');
@@ -216,11 +243,18 @@ describe('console: SLA statements for finance', () => {
 
     // A double click: the same form twice runs the delivery once.
     const deliver = formFields((await financeA.get(page())).text, `${page()}/deliver`);
-    const [first, second] = await Promise.all([financeA.post(`${page()}/deliver`, deliver), financeA.post(`${page()}/deliver`, deliver)]);
+    const [first, second] = await Promise.all([
+      financeA.post(`${page()}/deliver`, deliver),
+      financeA.post(`${page()}/deliver`, deliver),
+    ]);
     expect([first.status, second.status]).toEqual([303, 303]);
     const mail = await smtp.waitFor((m) => m.subject?.startsWith('SLA statement 2026-10') === true, 30_000);
     expect(JSON.stringify(mail.to)).toContain('billing@acme.test');
-    expect(mail.attachments.map((a) => a.filename).sort()).toEqual(['sla-statement-2026-10-r1.pdf', 'statement.json', 'statement.jws']);
+    expect(mail.attachments.map((a) => a.filename).sort()).toEqual([
+      'sla-statement-2026-10-r1.pdf',
+      'statement.json',
+      'statement.jws',
+    ]);
     const delivered = (await financeA.get(page())).text;
     expect(delivered).toMatch(/<span class="badge healthy">delivered<\/span>/);
     expect(delivered).toContain('to billing@acme.test');
@@ -230,10 +264,12 @@ describe('console: SLA statements for finance', () => {
     expect([again.status, problemTitle(again.text)]).toEqual([409, 'invalid_transition']);
   }, 60_000);
 
-  it('shows the audit trail with each step and the console users\' emails', async () => {
+  it("shows the audit trail with each step and the console users' emails", async () => {
     const audit = await financeA.get(`${page()}/audit`);
     expect(audit.status).toBe(200);
-    const rows = [...audit.text.replace(/<td data-label="[^"]*">/g, '<td>').matchAll(/<tr><td>(.*?)<\/td><\/tr>/g)].map((m) => m[1]!.split('</td><td>'));
+    const rows = [...audit.text.replace(/<td data-label="[^"]*">/g, '<td>').matchAll(/<tr><td>(.*?)<\/td><\/tr>/g)].map(
+      (m) => m[1]!.split('</td><td>'),
+    );
     const steps = rows.map((r) => `${r[2]}|${r[3]}|${/^([^<]+)/.exec(r[1]!)?.[1]}`);
     expect(steps).toEqual([
       'generate|new → draft|Vigil',
@@ -248,7 +284,7 @@ describe('console: SLA statements for finance', () => {
     expect(revisions.text).toContain('Revision 1 (this one)');
   });
 
-  it('answers 404 for another organization\'s statement', async () => {
+  it("answers 404 for another organization's statement", async () => {
     const other = await api.createOrg('business', 'Other org');
     const stranger = await signedInClient(api, smtp, other.id, emailOf('stranger'), 'finance');
     expect((await stranger.get(page())).status).toBe(404);
@@ -261,14 +297,43 @@ describe('console: SLA statements for finance', () => {
 
   it('pages each state of the queue', async () => {
     // Twelve more (void) statements of another contract, copied from this one.
-    const spare = await org.call('POST', '/v1/contracts', { customer_id: (await org.call('GET', `/v1/contracts/${contractId}`)).body.customer_id, name: 'Spare', service_ids: [org.services.api], sla_target_pct: '99.9', timezone: 'UTC', currency: 'EUR', monthly_fee_minor: 1000, effective_from: '2026-01-01', credit_terms: { type: 'tiered', steps: [{ below_pct: '99', credit_pct: '10' }], maintenance_notice_hours: 48 } });
+    const spare = await org.call('POST', '/v1/contracts', {
+      customer_id: (await org.call('GET', `/v1/contracts/${contractId}`)).body.customer_id,
+      name: 'Spare',
+      service_ids: [org.services.api],
+      sla_target_pct: '99.9',
+      timezone: 'UTC',
+      currency: 'EUR',
+      monthly_fee_minor: 1000,
+      effective_from: '2026-01-01',
+      credit_terms: { type: 'tiered', steps: [{ below_pct: '99', credit_pct: '10' }], maintenance_notice_hours: 48 },
+    });
     expect([spare.status, spare.text]).toEqual([201, expect.any(String)]);
     const conn = api.orm.em.fork().getConnection();
-    const columns = (await conn.execute(`select column_name from information_schema.columns where table_name = 'sla_statements' and table_schema = current_schema() order by ordinal_position`)).map((c) => String((c as { column_name: string }).column_name));
+    const columns = (
+      await conn.execute(
+        `select column_name from information_schema.columns where table_name = 'sla_statements' and table_schema = current_schema() order by ordinal_position`,
+      )
+    ).map((c) => String((c as { column_name: string }).column_name));
     const picked = columns.map((c: string) =>
-      c === 'id' ? 'gen_random_uuid()' : c === 'contract_id' ? `'${spare.body.id}'::uuid` : c === 'revision' ? 'n' : c === 'state' ? `'void'` : c === 'created_at' ? `created_at + n * interval '1 second'` : c === 'customer_name' ? `'Paged ' || n` : `"${c}"`,
+      c === 'id'
+        ? 'gen_random_uuid()'
+        : c === 'contract_id'
+          ? `'${spare.body.id}'::uuid`
+          : c === 'revision'
+            ? 'n'
+            : c === 'state'
+              ? `'void'`
+              : c === 'created_at'
+                ? `created_at + n * interval '1 second'`
+                : c === 'customer_name'
+                  ? `'Paged ' || n`
+                  : `"${c}"`,
     );
-    await conn.execute(`insert into sla_statements (${columns.map((c: string) => `"${c}"`).join(', ')}) select ${picked.join(', ')} from sla_statements, generate_series(1, 12) n where id = ?`, [statementId]);
+    await conn.execute(
+      `insert into sla_statements (${columns.map((c: string) => `"${c}"`).join(', ')}) select ${picked.join(', ')} from sla_statements, generate_series(1, 12) n where id = ?`,
+      [statementId],
+    );
 
     const queue = (await financeA.get('/console/sla')).text;
     expect(queue).toContain('Paged 12');
@@ -283,7 +348,7 @@ describe('console: SLA statements for finance', () => {
     expect((await financeA.get('/console/sla?state=void&cursor=garbage')).status).toBe(400);
   });
 
-  it('warns when coverage is below the contract\'s minimum and submits only with the gaps acknowledged (issue 24 §2)', async () => {
+  it("warns when coverage is below the contract's minimum and submits only with the gaps acknowledged (issue 24 §2)", async () => {
     const service = await org.call('POST', '/v1/services', { name: `unmeasured-${randomUUID().slice(0, 6)}` });
     const customer = await org.call('POST', '/v1/customers', { name: 'Gaps Inc' });
     const contract = await org.call('POST', '/v1/contracts', {

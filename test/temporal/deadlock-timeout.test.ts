@@ -15,7 +15,10 @@ let h: TemporalHarness;
 let bundlePath: string;
 beforeAll(async () => {
   h = await startTemporalHarness();
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../support/workflows/busy-workflow'), logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../support/workflows/busy-workflow'),
+    logger: new DefaultLogger('WARN'),
+  });
   bundlePath = path.join(mkdtempSync(path.join(os.tmpdir(), 'vigil-busy-')), 'workflow-bundle.js');
   writeFileSync(bundlePath, code);
 }, 120_000);
@@ -33,9 +36,21 @@ function iterationsFor(ms: number): number {
 
 async function runBusy(deadlockTimeoutMs: number | undefined, busyMs: number) {
   const taskQueue = `busy-${randomUUID()}`;
-  const worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue, deps: { orm: h.orm }, workflowBundlePath: bundlePath, deadlockTimeoutMs });
+  const worker = await startWorker({
+    address: testTemporalAddress(),
+    namespace: 'default',
+    taskQueue,
+    deps: { orm: h.orm },
+    workflowBundlePath: bundlePath,
+    deadlockTimeoutMs,
+  });
   // A long task timeout: a busy CI machine must not time the (deliberately long) task out server-side.
-  const handle = await h.temporal.client.workflow.start('busyWorkflow', { taskQueue, workflowId: `busy-${randomUUID()}`, args: [iterationsFor(busyMs)], workflowTaskTimeout: '2 minutes' });
+  const handle = await h.temporal.client.workflow.start('busyWorkflow', {
+    taskQueue,
+    workflowId: `busy-${randomUUID()}`,
+    args: [iterationsFor(busyMs)],
+    workflowTaskTimeout: '2 minutes',
+  });
   return { worker, handle };
 }
 

@@ -38,7 +38,11 @@ const slowId = `slow-${hex()}`;
 beforeAll(async () => {
   h = await startTemporalHarness();
   api = await startApi({ taskQueue: h.taskQueue });
-  orgA = await orgWithKeys(api, { plan: 'enterprise', services: ['Checkout'], keys: { sla: ['read:sla'], writer: ['write:config', 'write:metrics', 'write:incidents', 'write:sla'] } });
+  orgA = await orgWithKeys(api, {
+    plan: 'enterprise',
+    services: ['Checkout'],
+    keys: { sla: ['read:sla'], writer: ['write:config', 'write:metrics', 'write:incidents', 'write:sla'] },
+  });
   orgB = await orgWithKeys(api, { plan: 'enterprise' });
   eu = await probers.start({ taskQueue: h.taskQueue, location: euId, label: 'Frankfurt', heartbeatSeconds: 1 });
 }, 120_000);
@@ -63,7 +67,10 @@ async function locations(org: OrgFixture, limit = 50): Promise<LocationItem[]> {
   const all: LocationItem[] = [];
   let cursor: string | null = null;
   do {
-    const res: { status: number; body: { items: LocationItem[]; next_cursor: string | null } } = await org.call('GET', `/v1/locations?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; body: { items: LocationItem[]; next_cursor: string | null } } = await org.call(
+      'GET',
+      `/v1/locations?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     expect(res.status).toBe(200);
     all.push(...res.body.items);
     cursor = res.body.next_cursor;
@@ -80,11 +87,22 @@ describe('prober registration (GET /v1/locations)', () => {
       expect(l?.status).toBe('online');
       return l!;
     }, 10_000);
-    expect(listed).toMatchObject({ id: euId, label: 'Frankfurt', kind: 'cloud', status: 'online', version: PROBER_VERSION });
+    expect(listed).toMatchObject({
+      id: euId,
+      label: 'Frankfurt',
+      kind: 'cloud',
+      status: 'online',
+      version: PROBER_VERSION,
+    });
     expect(Date.now() - Date.parse(listed.last_seen_at!)).toBeLessThan(5_000);
     // The harness's worker runs its own location (`local-<8 hex>`, unique to this harness).
     expect(h.location).toMatch(/^local-[0-9a-f]{8}$/);
-    expect(await location(orgA, h.location!)).toMatchObject({ label: 'Test harness', kind: 'cloud', status: 'online', version: PROBER_VERSION });
+    expect(await location(orgA, h.location!)).toMatchObject({
+      label: 'Test harness',
+      kind: 'cloud',
+      status: 'online',
+      version: PROBER_VERSION,
+    });
     // One location workflow per location and installation, on the main task queue, running.
     const d = await h.temporal.client.workflow.getHandle(locationWorkflowId(h.taskQueue, euId)).describe();
     expect(d.status.name).toBe('RUNNING');
@@ -100,12 +118,16 @@ describe('prober registration (GET /v1/locations)', () => {
     // Poll until offline, noting when the last request that still read `online` was sent (the
     // API judged it after that moment, so a slow answer on a loaded machine cannot inflate it).
     let lastOnlineSentAt = killedAt;
-    await eventually(async () => {
-      const sentAt = Date.now();
-      const status = await statusOf(euId);
-      if (status === 'online') lastOnlineSentAt = sentAt;
-      expect(status).toBe('offline');
-    }, 10_000, 100);
+    await eventually(
+      async () => {
+        const sentAt = Date.now();
+        const status = await statusOf(euId);
+        if (status === 'online') lastOnlineSentAt = sentAt;
+        expect(status).toBe('offline');
+      },
+      10_000,
+      100,
+    );
     // Heartbeat 1 s: its last heartbeat was sent before the kill, so it is offline 3 heartbeats after the kill at most.
     expect(lastOnlineSentAt - killedAt).toBeLessThan(3 * 1_000 + 250);
     await eu.restart();
@@ -121,10 +143,17 @@ describe('prober registration (GET /v1/locations)', () => {
     // machine running the fault suites beside this one has been seen taking 5–8 s per workflow
     // task, and a run saw 15 s pass.)
     const stopTook = Date.now() - stoppedAt;
-    await eventually(async () => {
-      const status = await statusOf(slowId);
-      if (status !== 'offline') throw new Error(`still ${status} ${Date.now() - stoppedAt} ms after SIGTERM (the stop took ${stopTook} ms); the prober printed:\n${slow.output().slice(-3_000)}`);
-    }, 25_000, 100);
+    await eventually(
+      async () => {
+        const status = await statusOf(slowId);
+        if (status !== 'offline')
+          throw new Error(
+            `still ${status} ${Date.now() - stoppedAt} ms after SIGTERM (the stop took ${stopTook} ms); the prober printed:\n${slow.output().slice(-3_000)}`,
+          );
+      },
+      25_000,
+      100,
+    );
     expect(Date.now() - stoppedAt).toBeLessThan(25_000);
     expect(slow.child().exitCode).toBe(0);
     const listed = await location(orgA, slowId);
@@ -133,12 +162,21 @@ describe('prober registration (GET /v1/locations)', () => {
     const handle = h.temporal.client.workflow.getHandle(locationWorkflowId(h.taskQueue, slowId));
     await handle.result();
     // VIGIL_RECORD_HISTORIES=1 rewrites the replay test's history of this workflow.
-    if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'location-v1.json'), historyToJSON(await handle.fetchHistory()));
+    if (process.env.VIGIL_RECORD_HISTORIES)
+      writeFileSync(
+        path.join(__dirname, '..', 'replay-histories', 'location-v1.json'),
+        historyToJSON(await handle.fetchHistory()),
+      );
   }, 120_000);
 
   it('refuses to start without TEMPORAL_ADDRESS or with a malformed VIGIL_LOCATION', () => {
     const bin = path.join(__dirname, '..', '..', 'bin', 'vigil-prober.js');
-    const run = (env: Record<string, string>) => spawnSync(process.execPath, [bin], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, encoding: 'utf8', timeout: 30_000 });
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [bin], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
     const noTemporal = run({ VIGIL_LOCATION: 'eu-central' });
     expect(noTemporal.status).toBe(1);
     expect(noTemporal.stderr).toMatch(/TEMPORAL_ADDRESS is required/);
@@ -158,7 +196,12 @@ describe('probeChecks from a location bound to its source address', () => {
   const tcpPeers: string[] = [];
 
   beforeAll(async () => {
-    await probers.start({ taskQueue: h.taskQueue, location: boundId, sourceAddress: '127.0.0.12', heartbeatSeconds: 1 });
+    await probers.start({
+      taskQueue: h.taskQueue,
+      location: boundId,
+      sourceAddress: '127.0.0.12',
+      heartbeatSeconds: 1,
+    });
     httpTarget = http.createServer((req, res) => {
       httpPeers.push(req.socket.remoteAddress ?? '');
       res.writeHead(200).end('ok');
@@ -170,11 +213,20 @@ describe('probeChecks from a location bound to its source address', () => {
     });
     await new Promise<void>((r) => tcpTarget.listen(0, '127.0.0.1', r));
     // A test-only workflow that calls probeChecks on a location's task queue, on a worker of its own.
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../support/workflows/probe-location-workflow'), logger: new DefaultLogger('WARN') });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../support/workflows/probe-location-workflow'),
+      logger: new DefaultLogger('WARN'),
+    });
     const bundlePath = path.join(mkdtempSync(path.join(os.tmpdir(), 'vigil-probe-location-')), 'workflow-bundle.js');
     writeFileSync(bundlePath, code);
     workflowQueue = `probe-at-${randomUUID()}`;
-    worker = await startWorker({ address: testTemporalAddress(), namespace: 'default', taskQueue: workflowQueue, deps: { orm: h.orm }, workflowBundlePath: bundlePath });
+    worker = await startWorker({
+      address: testTemporalAddress(),
+      namespace: 'default',
+      taskQueue: workflowQueue,
+      deps: { orm: h.orm },
+      workflowBundlePath: bundlePath,
+    });
   }, 120_000);
   afterAll(async () => {
     await worker?.shutdown();
@@ -183,7 +235,10 @@ describe('probeChecks from a location bound to its source address', () => {
     await new Promise((r) => tcpTarget?.close(r));
   });
 
-  const probeAt = (locationId: string, checks: { metricId: string; sourceType: string; sourceConfig: Record<string, unknown> }[]) =>
+  const probeAt = (
+    locationId: string,
+    checks: { metricId: string; sourceType: string; sourceConfig: Record<string, unknown> }[],
+  ) =>
     h.temporal.client.workflow.execute('probeAtLocation', {
       taskQueue: workflowQueue,
       workflowId: `probe-at-${randomUUID()}`,
@@ -224,7 +279,11 @@ describe('probeChecks from a location bound to its source address', () => {
     await new Promise((r) => closed.close(r));
     const out = await probeAt(boundId, [
       { metricId: randomUUID(), sourceType: 'tcp', sourceConfig: { host: '127.0.0.1', port } },
-      { metricId: randomUUID(), sourceType: 'database', sourceConfig: { engine: 'postgresql', connection_string_ref: 'DSN', query: 'select 1' } },
+      {
+        metricId: randomUUID(),
+        sourceType: 'database',
+        sourceConfig: { engine: 'postgresql', connection_string_ref: 'DSN', query: 'select 1' },
+      },
     ]);
     expect(out.results.map((r) => [r.value, r.reason])).toEqual([
       [null, 'ECONNREFUSED'],
@@ -241,16 +300,33 @@ describe('GET /v1/locations for an organization', () => {
     const agent = await orgA.call('POST', '/v1/agents', { name: 'Rack 7' });
     expect(agent.status).toBe(201);
     agentId = agent.body.id;
-    const thresholds = { healthy_operation: 'under', healthy_value: 500, unhealthy_operation: 'over', unhealthy_value: 2000 };
+    const thresholds = {
+      healthy_operation: 'under',
+      healthy_value: 500,
+      unhealthy_operation: 'over',
+      unhealthy_value: 2000,
+    };
     const create = async (body: Record<string, unknown>) => {
       const res = await orgA.call('POST', '/v1/metrics', { service_id: orgA.services.Checkout, thresholds, ...body });
       expect([res.status, res.text]).toEqual([201, expect.any(String)]);
       return res.body.id as string;
     };
     await create({ name: 'Home page', source_type: 'http', source_config: { url: 'https://example.com/' } });
-    await create({ name: 'Database port', source_type: 'tcp', source_config: { host: 'db.internal', port: 5432 }, agent_id: agentId });
-    const pinned = await create({ name: 'Pinned to Frankfurt', source_type: 'http', source_config: { url: 'https://example.org/' } });
-    await rawRun(api.orm.em.fork() as never, `update metrics set locations = ?::text[] where id = ?`, [`{${euId}}`, pinned]);
+    await create({
+      name: 'Database port',
+      source_type: 'tcp',
+      source_config: { host: 'db.internal', port: 5432 },
+      agent_id: agentId,
+    });
+    const pinned = await create({
+      name: 'Pinned to Frankfurt',
+      source_type: 'http',
+      source_config: { url: 'https://example.org/' },
+    });
+    await rawRun(api.orm.em.fork() as never, `update metrics set locations = ?::text[] where id = ?`, [
+      `{${euId}}`,
+      pinned,
+    ]);
   }, 60_000);
 
   it("shows the organization's agents as locations, never another organization's", async () => {

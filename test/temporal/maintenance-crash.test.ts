@@ -33,8 +33,15 @@ describe('a worker killed in the middle of a maintenance', () => {
     const start = new Date(Date.now() + 2_000).toISOString();
     // Time enough between start and end for a loaded machine to see it in progress and kill the worker before it ends.
     const end = new Date(Date.now() + 15_000).toISOString();
-    const { body } = await call('POST', '/v1/maintenances', { title: 'Crash me', scheduled_start_at: start, scheduled_end_at: end });
-    await eventually(async () => expect((await call('GET', `/v1/maintenances/${body.id}`)).body.state).toBe('in_progress'), 15_000);
+    const { body } = await call('POST', '/v1/maintenances', {
+      title: 'Crash me',
+      scheduled_start_at: start,
+      scheduled_end_at: end,
+    });
+    await eventually(
+      async () => expect((await call('GET', `/v1/maintenances/${body.id}`)).body.state).toBe('in_progress'),
+      15_000,
+    );
 
     await workers.kill(first);
     await new Promise((r) => setTimeout(r, Date.parse(end) - Date.now() + 1_500));
@@ -45,8 +52,18 @@ describe('a worker killed in the middle of a maintenance', () => {
     expect(await temporal.client.workflow.getHandle(maintenanceWorkflowId(body.id)).result()).toBe('completed');
     const done = (await call('GET', `/v1/maintenances/${body.id}`)).body;
     expect(done.state).toBe('completed');
-    expect(done.messages.map((m: { body: string }) => m.body)).toEqual(['Maintenance started.', 'Maintenance completed.']);
-    const events = await api.orm.em.fork().find(OutboxEventSchema, { resourceId: body.id }, { orderBy: { createdAt: 'asc' } });
-    expect(events.map((e) => e.type)).toEqual(['maintenance.scheduled', 'maintenance.starting_soon', 'maintenance.started', 'maintenance.completed']);
+    expect(done.messages.map((m: { body: string }) => m.body)).toEqual([
+      'Maintenance started.',
+      'Maintenance completed.',
+    ]);
+    const events = await api.orm.em
+      .fork()
+      .find(OutboxEventSchema, { resourceId: body.id }, { orderBy: { createdAt: 'asc' } });
+    expect(events.map((e) => e.type)).toEqual([
+      'maintenance.scheduled',
+      'maintenance.starting_soon',
+      'maintenance.started',
+      'maintenance.completed',
+    ]);
   }, 60_000);
 });

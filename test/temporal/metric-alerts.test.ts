@@ -23,10 +23,22 @@ afterAll(async () => {
 const call: Call = (...args) => org.call(...args);
 const metric = async (id: string) => (await call('GET', `/v1/metrics/${id}`)).body;
 /** The alert metric and the path of its inbound URL (the harness listens on loopback, whatever publicBaseUrl says). */
-async function alertMetric(name: string, sourceConfig: Record<string, unknown> = {}): Promise<{ id: string; path: string }> {
-  const created = await call('POST', '/v1/metrics', { service_id: org.services.Payments, name, source_type: 'alert', source_config: sourceConfig });
+async function alertMetric(
+  name: string,
+  sourceConfig: Record<string, unknown> = {},
+): Promise<{ id: string; path: string }> {
+  const created = await call('POST', '/v1/metrics', {
+    service_id: org.services.Payments,
+    name,
+    source_type: 'alert',
+    source_config: sourceConfig,
+  });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ mode: 'push', status: 'no_data', inbound_url: expect.stringMatching(/\/v1\/inbound-alerts\/al_[\w-]+$/) });
+  expect(created.body).toMatchObject({
+    mode: 'push',
+    status: 'no_data',
+    inbound_url: expect.stringMatching(/\/v1\/inbound-alerts\/al_[\w-]+$/),
+  });
   return { id: created.body.id, path: new URL(created.body.inbound_url).pathname };
 }
 const post = (path: string, body: unknown) => api.request('POST', path, { body });
@@ -37,31 +49,59 @@ async function ageAlertState(metricId: string, ms: number): Promise<void> {
   const m = await em.findOneOrFail(MetricSchema, { id: metricId });
   const state = m.pushState as unknown as AlertState;
   const back = (t: string) => new Date(Date.parse(t) - ms).toISOString();
-  const firing = Object.fromEntries(Object.entries(state.firing).map(([fp, a]) => [fp, { ...a, receivedAt: back(a.receivedAt) }]));
-  const aged: AlertState = { firing, since: back(state.since), lastReceivedAt: state.lastReceivedAt && back(state.lastReceivedAt) };
+  const firing = Object.fromEntries(
+    Object.entries(state.firing).map(([fp, a]) => [fp, { ...a, receivedAt: back(a.receivedAt) }]),
+  );
+  const aged: AlertState = {
+    firing,
+    since: back(state.since),
+    lastReceivedAt: state.lastReceivedAt && back(state.lastReceivedAt),
+  };
   await em.nativeUpdate(MetricSchema, { id: metricId }, { pushState: aged as unknown as Record<string, unknown> });
 }
 
 describe('alert metrics from a real Prometheus + Alertmanager', () => {
   it('turns the worst firing alert into the value; the Watchdog heartbeat keeps its metric healthy until it stops', async () => {
     const alerts = await alertMetric('Prometheus alerts');
-    const heartbeat = await alertMetric('Alerting pipeline', { heartbeat_alert: 'Watchdog', heartbeat_timeout_seconds: 120 });
-    stack = await startAlertStack({ alertsUrl: `${api.baseUrl}${alerts.path}`, heartbeatUrl: `${api.baseUrl}${heartbeat.path}` });
+    const heartbeat = await alertMetric('Alerting pipeline', {
+      heartbeat_alert: 'Watchdog',
+      heartbeat_timeout_seconds: 120,
+    });
+    stack = await startAlertStack({
+      alertsUrl: `${api.baseUrl}${alerts.path}`,
+      heartbeatUrl: `${api.baseUrl}${heartbeat.path}`,
+    });
 
     // QueueBackedUp (critical) outranks DiskFilling (warning); Watchdog (severity none) adds nothing.
-    await eventually(async () => expect(await metric(alerts.id)).toMatchObject({ status: 'unhealthy', current_value: 2, reason: null }), 30_000);
+    await eventually(
+      async () =>
+        expect(await metric(alerts.id)).toMatchObject({ status: 'unhealthy', current_value: 2, reason: null }),
+      30_000,
+    );
     // Alertmanager sends one webhook per alert (group_by '...'): all three end up held.
     const stored = await eventually(async () => {
-      const state = (await api.orm.em.fork().findOneOrFail(MetricSchema, { id: alerts.id })).pushState as unknown as AlertState;
-      expect(Object.values(state.firing).map((a) => a.name).sort()).toEqual(['DiskFilling', 'QueueBackedUp', 'Watchdog']);
+      const state = (await api.orm.em.fork().findOneOrFail(MetricSchema, { id: alerts.id }))
+        .pushState as unknown as AlertState;
+      expect(
+        Object.values(state.firing)
+          .map((a) => a.name)
+          .sort(),
+      ).toEqual(['DiskFilling', 'QueueBackedUp', 'Watchdog']);
       return state;
     }, 15_000);
-    expect(Object.values(stored.firing).find((a) => a.name === 'QueueBackedUp')).toMatchObject({ severity: 'unhealthy', endsAt: null });
+    expect(Object.values(stored.firing).find((a) => a.name === 'QueueBackedUp')).toMatchObject({
+      severity: 'unhealthy',
+      endsAt: null,
+    });
     expect(Object.values(stored.firing).find((a) => a.name === 'DiskFilling')).toMatchObject({ severity: 'degraded' });
     expect(await metric(alerts.id)).toMatchObject({ status: 'unhealthy', current_value: 2 });
 
     // The heartbeat metric receives only Watchdog, which is not counted: healthy, value 0.
-    await eventually(async () => expect(await metric(heartbeat.id)).toMatchObject({ status: 'healthy', current_value: 0, reason: null }), 30_000);
+    await eventually(
+      async () =>
+        expect(await metric(heartbeat.id)).toMatchObject({ status: 'healthy', current_value: 0, reason: null }),
+      30_000,
+    );
     const before = await metric(heartbeat.id);
     // A sweep while Watchdog is fresh writes nothing.
     await sweepAlertMetrics(api.orm.em.fork(), new Date());
@@ -73,7 +113,12 @@ describe('alert metrics from a real Prometheus + Alertmanager', () => {
     await ageAlertState(heartbeat.id, 121_000);
     const swept = await sweepAlertMetrics(api.orm.em.fork(), new Date());
     expect(swept.missing).toBeGreaterThanOrEqual(1);
-    expect(await metric(heartbeat.id)).toMatchObject({ status: 'no_data', current_value: null, reason: 'alert_heartbeat_missing', reason_label: 'Alert source heartbeat stopped arriving' });
+    expect(await metric(heartbeat.id)).toMatchObject({
+      status: 'no_data',
+      current_value: null,
+      reason: 'alert_heartbeat_missing',
+      reason_label: 'Alert source heartbeat stopped arriving',
+    });
     // Once only: the next sweep does not write it again.
     const count = (await metric(heartbeat.id)).history.length;
     await sweepAlertMetrics(api.orm.em.fork(), new Date());
@@ -82,7 +127,10 @@ describe('alert metrics from a real Prometheus + Alertmanager', () => {
     expect(await metric(alerts.id)).toMatchObject({ status: 'unhealthy', current_value: 2 });
 
     // Watchdog arrives again (an Alertmanager payload, as the restarted pipeline would send): healthy.
-    const back = await post(heartbeat.path, alertmanagerWebhook([{ labels: { alertname: 'Watchdog', severity: 'none' } }], { receiver: 'heartbeat' }));
+    const back = await post(
+      heartbeat.path,
+      alertmanagerWebhook([{ labels: { alertname: 'Watchdog', severity: 'none' } }], { receiver: 'heartbeat' }),
+    );
     expect(back.body).toMatchObject({ ok: true, source: 'alertmanager', status: 'healthy', value: 0, reason: null });
     expect(await metric(heartbeat.id)).toMatchObject({ status: 'healthy', current_value: 0 });
   }, 60_000);
@@ -119,10 +167,25 @@ describe('alert webhooks posted directly', () => {
     };
     const r = await post(m.path, firing);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ ok: true, metric_id: m.id, source: 'grafana', alerts: 1, firing: 1, status: 'degraded', value: 1, reason: null });
+    expect(r.body).toMatchObject({
+      ok: true,
+      metric_id: m.id,
+      source: 'grafana',
+      alerts: 1,
+      firing: 1,
+      status: 'degraded',
+      value: 1,
+      reason: null,
+    });
     expect(await metric(m.id)).toMatchObject({ status: 'degraded', current_value: 1 });
 
-    const resolved = { ...firing, status: 'resolved', state: 'ok', title: '[RESOLVED] HighLatency Checkout', alerts: [{ ...alert, status: 'resolved', endsAt: '2026-01-10T09:05:00Z' }] };
+    const resolved = {
+      ...firing,
+      status: 'resolved',
+      state: 'ok',
+      title: '[RESOLVED] HighLatency Checkout',
+      alerts: [{ ...alert, status: 'resolved', endsAt: '2026-01-10T09:05:00Z' }],
+    };
     expect((await post(m.path, resolved)).body).toMatchObject({ status: 'healthy', value: 0, firing: 0 });
     const after = await metric(m.id);
     expect(after).toMatchObject({ status: 'healthy', current_value: 0 });
@@ -130,7 +193,9 @@ describe('alert webhooks posted directly', () => {
   });
 
   it('applies source_config.severity_mapping', async () => {
-    const m = await alertMetric('Mapped alerts', { severity_mapping: { labels: ['level'], values: { sev1: 'unhealthy', sev3: 'degraded' }, fallback: 'none' } });
+    const m = await alertMetric('Mapped alerts', {
+      severity_mapping: { labels: ['level'], values: { sev1: 'unhealthy', sev3: 'degraded' }, fallback: 'none' },
+    });
     const am = (level: string) => alertmanagerWebhook([{ labels: { alertname: `A-${level}`, level } }]);
     expect((await post(m.path, am('sev3'))).body).toMatchObject({ value: 1, status: 'degraded' });
     expect((await post(m.path, am('whatever'))).body).toMatchObject({ value: 1, firing: 2 });
@@ -141,8 +206,15 @@ describe('alert webhooks posted directly', () => {
     const m = await alertMetric('Former URL');
     const token = m.path.split('/').pop()!;
     const am = alertmanagerWebhook([{ labels: { alertname: 'Old', severity: 'warning' } }]);
-    expect((await post(`/v1/alerts/${token}`, am)).body).toMatchObject({ ok: true, metric_id: m.id, value: 1, status: 'degraded' });
-    expect((await post(m.path, alertmanagerWebhook([{ labels: { alertname: 'New', severity: 'critical' } }]))).body).toMatchObject({ metric_id: m.id, value: 2, firing: 2 });
+    expect((await post(`/v1/alerts/${token}`, am)).body).toMatchObject({
+      ok: true,
+      metric_id: m.id,
+      value: 1,
+      status: 'degraded',
+    });
+    expect(
+      (await post(m.path, alertmanagerWebhook([{ labels: { alertname: 'New', severity: 'critical' } }]))).body,
+    ).toMatchObject({ metric_id: m.id, value: 2, firing: 2 });
     // Paging alerts keep the template's GET: an alert URL's secret is no alert id.
     expect((await call('GET', `/v1/alerts/${token}`)).status).toBe(404);
   });
@@ -151,12 +223,24 @@ describe('alert webhooks posted directly', () => {
     const m = await alertMetric('Strict alerts');
     const bad = await post(m.path, { status: 'firing', alerts: [{ status: 'burning', labels: { alertname: 'X' } }] });
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ title: 'validation_failed', errors: [{ path: 'alerts.0.status', message: 'Expected firing or resolved' }] });
+    expect(bad.body).toMatchObject({
+      title: 'validation_failed',
+      errors: [{ path: 'alerts.0.status', message: 'Expected firing or resolved' }],
+    });
     const unknownShape = await post(m.path, { hello: 'world' });
     expect(unknownShape.status).toBe(400);
-    expect(unknownShape.body).toMatchObject({ title: 'validation_failed', errors: [{ path: '', message: expect.stringContaining('Not an Alertmanager or Grafana alert webhook') }] });
-    expect((await post(m.path, undefined)).body).toMatchObject({ title: 'validation_failed', errors: [{ path: '', message: 'Expected a JSON object' }] });
-    expect((await api.request('POST', m.path, { rawBody: '{"alerts": [', headers: { 'content-type': 'application/json' } })).body).toMatchObject({ title: 'invalid_json' });
+    expect(unknownShape.body).toMatchObject({
+      title: 'validation_failed',
+      errors: [{ path: '', message: expect.stringContaining('Not an Alertmanager or Grafana alert webhook') }],
+    });
+    expect((await post(m.path, undefined)).body).toMatchObject({
+      title: 'validation_failed',
+      errors: [{ path: '', message: 'Expected a JSON object' }],
+    });
+    expect(
+      (await api.request('POST', m.path, { rawBody: '{"alerts": [', headers: { 'content-type': 'application/json' } }))
+        .body,
+    ).toMatchObject({ title: 'invalid_json' });
     // Nothing was stored.
     expect(await metric(m.id)).toMatchObject({ status: 'no_data', last_sample_at: null });
 
@@ -164,7 +248,13 @@ describe('alert webhooks posted directly', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.title).toBe('not_found');
     // A heartbeat token is not an alert token.
-    const hb = await call('POST', '/v1/metrics', { service_id: org.services.Payments, name: 'Cron', source_type: 'heartbeat', source_config: {}, thresholds: { healthy_operation: 'under', healthy_value: 60, unhealthy_operation: 'over', unhealthy_value: 120 } });
+    const hb = await call('POST', '/v1/metrics', {
+      service_id: org.services.Payments,
+      name: 'Cron',
+      source_type: 'heartbeat',
+      source_config: {},
+      thresholds: { healthy_operation: 'under', healthy_value: 60, unhealthy_operation: 'over', unhealthy_value: 120 },
+    });
     const hbToken = new URL(hb.body.inbound_url).pathname.split('/').pop();
     expect((await post(`/v1/alerts/${hbToken}`, { status: 'firing', alerts: [] })).status).toBe(404);
     // A deleted metric's URL stops working.
@@ -173,7 +263,12 @@ describe('alert webhooks posted directly', () => {
   });
 
   it('refuses alert options out of shape when the metric is created', async () => {
-    const res = await call('POST', '/v1/metrics', { service_id: org.services.Payments, name: 'Misconfigured', source_type: 'alert', source_config: { heartbeat_timeout_seconds: 'soon', severity_mapping: { fallback: 'bad' } } });
+    const res = await call('POST', '/v1/metrics', {
+      service_id: org.services.Payments,
+      name: 'Misconfigured',
+      source_type: 'alert',
+      source_config: { heartbeat_timeout_seconds: 'soon', severity_mapping: { fallback: 'bad' } },
+    });
     expect([res.status, res.body.title]).toEqual([400, 'validation_failed']);
     const paths = res.body.errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['source_config.heartbeat_timeout_seconds']));

@@ -41,7 +41,11 @@ beforeAll(async () => {
 afterAll(async () => {
   // The Temporal server outlives this file: its bucket Schedules go now.
   for await (const s of h.temporal.client.schedule.list()) {
-    if (s.scheduleId.startsWith(`metric-bucket:${h.taskQueue}:`)) await h.temporal.client.schedule.getHandle(s.scheduleId).delete().catch(() => undefined);
+    if (s.scheduleId.startsWith(`metric-bucket:${h.taskQueue}:`))
+      await h.temporal.client.schedule
+        .getHandle(s.scheduleId)
+        .delete()
+        .catch(() => undefined);
   }
   target.closeAllConnections();
   await new Promise((r) => target.close(r));
@@ -51,12 +55,25 @@ afterAll(async () => {
 });
 
 const call = (method: string, path: string, body?: unknown) => api.request(method, path, { key: org.key, body });
-const THRESHOLDS = { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 };
-const schedule = (id: string, intervalSeconds: number) => h.temporal.client.schedule.getHandle(metricBucketScheduleId({ id, intervalSeconds }, h.taskQueue));
+const THRESHOLDS = {
+  healthy_operation: 'under',
+  healthy_value: 1000,
+  unhealthy_operation: 'over',
+  unhealthy_value: 5000,
+};
+const schedule = (id: string, intervalSeconds: number) =>
+  h.temporal.client.schedule.getHandle(metricBucketScheduleId({ id, intervalSeconds }, h.taskQueue));
 const runBucket = (b: MetricBucket): Promise<{ metrics: number; stored: number; retired?: boolean }> =>
-  h.temporal.client.workflow.execute('cloudMetricBucketWorkflow', { taskQueue: h.taskQueue, workflowId: `bucket-test-${randomUUID()}`, args: [{ intervalSeconds: b.intervalSeconds, slot: b.slot }] });
+  h.temporal.client.workflow.execute('cloudMetricBucketWorkflow', {
+    taskQueue: h.taskQueue,
+    workflowId: `bucket-test-${randomUUID()}`,
+    args: [{ intervalSeconds: b.intervalSeconds, slot: b.slot }],
+  });
 const samplesOf = async (id: string): Promise<number> => {
-  const rows = await h.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from metric_samples where metric_id = ?', [id]);
+  const rows = await h.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: number }[]>('select count(*)::int as n from metric_samples where metric_id = ?', [id]);
   return rows[0]!.n;
 };
 
@@ -67,14 +84,23 @@ const samplesOf = async (id: string): Promise<number> => {
 async function createMetrics(names: string[], intervalSeconds = DAY): Promise<string[]> {
   const ids: string[] = new Array(names.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(8, names.length) }, async () => {
-    for (let i = next++; i < names.length; i = next++) {
-      const res = await call('POST', '/v1/metrics', { service_id: serviceId, name: names[i], source_type: 'http', source_config: { url: `${origin}/${names[i]}` }, thresholds: THRESHOLDS, interval_seconds: intervalSeconds });
-      expect(res.status).toBe(201);
-      await schedule(res.body.id, intervalSeconds).pause('test: runs are started by hand');
-      ids[i] = res.body.id;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(8, names.length) }, async () => {
+      for (let i = next++; i < names.length; i = next++) {
+        const res = await call('POST', '/v1/metrics', {
+          service_id: serviceId,
+          name: names[i],
+          source_type: 'http',
+          source_config: { url: `${origin}/${names[i]}` },
+          thresholds: THRESHOLDS,
+          interval_seconds: intervalSeconds,
+        });
+        expect(res.status).toBe(201);
+        await schedule(res.body.id, intervalSeconds).pause('test: runs are started by hand');
+        ids[i] = res.body.id;
+      }
+    }),
+  );
   for (const id of ids) await eventually(async () => expect(await samplesOf(id)).toBe(1), 30_000);
   return ids;
 }
@@ -97,7 +123,11 @@ describe('cloud metrics run in interval buckets', () => {
     ids.push(...(await createMetrics(Array.from({ length: 40 }, (_, i) => `m${i}`))));
     for (const id of ids) {
       const d = await schedule(id, DAY).describe();
-      expect(d.action).toMatchObject({ type: 'startWorkflow', workflowType: 'cloudMetricBucketWorkflow', taskQueue: h.taskQueue });
+      expect(d.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'cloudMetricBucketWorkflow',
+        taskQueue: h.taskQueue,
+      });
       expect(d.spec.intervals).toEqual([{ every: DAY * 1000, offset: bucketOffsetSeconds(bucketOf(id, DAY)) * 1000 }]);
       await expect(h.temporal.client.schedule.getHandle(metricScheduleId(id)).describe()).rejects.toThrow();
     }
@@ -105,11 +135,17 @@ describe('cloud metrics run in interval buckets', () => {
     const [slot, members] = [...slots].sort((a, b) => b[1].length - a[1].length)[0]!;
     expect(members.length).toBeGreaterThan(1);
 
-    expect(await runBucket({ intervalSeconds: DAY, slot })).toMatchObject({ metrics: members.length, stored: members.length });
+    expect(await runBucket({ intervalSeconds: DAY, slot })).toMatchObject({
+      metrics: members.length,
+      stored: members.length,
+    });
     // Each has its first check's sample; the bucket run added one to its members only.
     for (const id of ids) expect(await samplesOf(id)).toBe(members.includes(id) ? 2 : 1);
     for (const id of ids) expect(hits.get(`/m${ids.indexOf(id)}`)).toBe(members.includes(id) ? 2 : 1);
-    expect((await call('GET', `/v1/metrics/${members[0]}`)).body).toMatchObject({ status: 'healthy', current_value: expect.any(Number) });
+    expect((await call('GET', `/v1/metrics/${members[0]}`)).body).toMatchObject({
+      status: 'healthy',
+      current_value: expect.any(Number),
+    });
   }, 180_000);
 
   it('moves a metric whose interval changes to a bucket of the new interval; the old bucket runs it no more', async () => {
@@ -138,7 +174,9 @@ describe('cloud metrics run in interval buckets', () => {
     expect(await runBucket({ intervalSeconds: DAY, slot })).toMatchObject({ metrics: members.length - 1 });
     for (const id of members.slice(1)) expect((await call('DELETE', `/v1/metrics/${id}`)).status).toBe(200);
 
-    expect(await runBucket({ intervalSeconds: DAY, slot })).toEqual(expect.objectContaining({ metrics: 0, stored: 0, retired: true }));
+    expect(await runBucket({ intervalSeconds: DAY, slot })).toEqual(
+      expect.objectContaining({ metrics: 0, stored: 0, retired: true }),
+    );
     await expect(schedule(members[0]!, DAY).describe()).rejects.toThrow();
 
     // Back to the cloud: the metric's write creates its bucket's Schedule again.
@@ -153,7 +191,13 @@ describe('cloud metrics run in interval buckets', () => {
     const legacy = await h.temporal.client.schedule.create({
       scheduleId: metricScheduleId(id),
       spec: { intervals: [{ every: `${DAY} seconds` }] },
-      action: { type: 'startWorkflow', workflowType: 'cloudMetricCheckWorkflow', workflowId: `metric-check:${id}`, taskQueue: h.taskQueue, args: [{ metricId: id }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'cloudMetricCheckWorkflow',
+        workflowId: `metric-check:${id}`,
+        taskQueue: h.taskQueue,
+        args: [{ metricId: id }],
+      },
       state: { triggerImmediately: true },
     });
     await eventually(async () => expect(await samplesOf(id)).toBe(2), 30_000);

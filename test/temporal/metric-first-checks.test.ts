@@ -48,7 +48,12 @@ afterAll(async () => {
 });
 
 const call = (method: string, p: string, body?: unknown) => api.request(method, p, { key: org.key, body });
-const THRESHOLDS = { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 };
+const THRESHOLDS = {
+  healthy_operation: 'under',
+  healthy_value: 1000,
+  unhealthy_operation: 'over',
+  unhealthy_value: 5000,
+};
 
 /** Pauses (or, at the end, deletes) this installation's bucket Schedules: the Temporal server outlives this file. */
 async function pauseBuckets(remove = false): Promise<void> {
@@ -61,22 +66,33 @@ async function pauseBuckets(remove = false): Promise<void> {
 
 /** Samples stored per metric. */
 async function samplesOf(ids: string[]): Promise<Map<string, number>> {
-  const rows = await h.orm.em.fork().getConnection().execute<{ metric_id: string; n: number }[]>('select metric_id, count(*)::int as n from metric_samples where metric_id = any(?::uuid[]) group by metric_id', [`{${ids.join(',')}}`]);
+  const rows = await h.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ metric_id: string; n: number }[]>(
+      'select metric_id, count(*)::int as n from metric_samples where metric_id = any(?::uuid[]) group by metric_id',
+      [`{${ids.join(',')}}`],
+    );
   return new Map(rows.map((r) => [r.metric_id, r.n]));
 }
 
 /** The workflows started on this installation's task queue since `since`, by type (visibility is eventually consistent: polled). */
 async function workflowsSince(since: Date): Promise<{ type: string; workflowId: string }[]> {
   const out: { type: string; workflowId: string }[] = [];
-  for await (const w of h.temporal.client.workflow.list({ query: `TaskQueue = '${h.taskQueue}' AND StartTime >= '${since.toISOString()}'` })) out.push({ type: w.type, workflowId: w.workflowId });
+  for await (const w of h.temporal.client.workflow.list({
+    query: `TaskQueue = '${h.taskQueue}' AND StartTime >= '${since.toISOString()}'`,
+  }))
+    out.push({ type: w.type, workflowId: w.workflowId });
   return out;
 }
 
 async function inParallel(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 describe('first checks of new cloud metrics', () => {
@@ -84,7 +100,14 @@ describe('first checks of new cloud metrics', () => {
     const since = new Date(Date.now() - 1_000);
     const ids: string[] = [];
     await inParallel(BURST, 16, async (i) => {
-      const res = await call('POST', '/v1/metrics', { service_id: serviceId, name: `b${i}`, source_type: 'http', source_config: { url: `${origin}/b${i}` }, thresholds: THRESHOLDS, interval_seconds: DAY });
+      const res = await call('POST', '/v1/metrics', {
+        service_id: serviceId,
+        name: `b${i}`,
+        source_type: 'http',
+        source_config: { url: `${origin}/b${i}` },
+        thresholds: THRESHOLDS,
+        interval_seconds: DAY,
+      });
       expect([res.status, res.status === 201 ? '' : res.text]).toEqual([201, '']);
       ids.push(res.body.id);
     });
@@ -114,24 +137,48 @@ describe('first checks of new cloud metrics', () => {
     // signal is on its way, but whether any do depends on timing (a loaded CI run saw none overlap).
     expect(signals).toBeLessThanOrEqual(BURST);
     // VIGIL_RECORD_HISTORIES=1 rewrites the replay test's history of this workflow.
-    if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'metric-first-checks-v1.json'), historyToJSON(history));
+    if (process.env.VIGIL_RECORD_HISTORIES)
+      writeFileSync(
+        path.join(__dirname, '..', 'replay-histories', 'metric-first-checks-v1.json'),
+        historyToJSON(history),
+      );
   }, 120_000);
 
   it('gives the metrics a config apply creates their first checks the same way, and none to the ones it only updates', async () => {
     const since = new Date(Date.now() - 1_000);
-    const metric = (i: number, name = `Applied ${i}`) => ({ config_key: `applied-${i}`, service: 'applied', name, source_type: 'http', source_config: { url: `${origin}/applied-${i}` }, thresholds: THRESHOLDS, interval_seconds: DAY });
-    const doc = { version: 1, services: [{ config_key: 'applied', name: 'Applied' }], metrics: Array.from({ length: 60 }, (_, i) => metric(i)) };
+    const metric = (i: number, name = `Applied ${i}`) => ({
+      config_key: `applied-${i}`,
+      service: 'applied',
+      name,
+      source_type: 'http',
+      source_config: { url: `${origin}/applied-${i}` },
+      thresholds: THRESHOLDS,
+      interval_seconds: DAY,
+    });
+    const doc = {
+      version: 1,
+      services: [{ config_key: 'applied', name: 'Applied' }],
+      metrics: Array.from({ length: 60 }, (_, i) => metric(i)),
+    };
     const applied = await call('POST', '/v1/config/apply', doc);
     expect([applied.status, applied.text]).toEqual([200, expect.any(String)]);
     await pauseBuckets();
-    const rows = await h.orm.em.fork().getConnection().execute<{ id: string }[]>(`select id from metrics where organization_id = ? and config_key like 'applied-%'`, [org.id]);
+    const rows = await h.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ id: string }[]>(`select id from metrics where organization_id = ? and config_key like 'applied-%'`, [
+        org.id,
+      ]);
     const ids = rows.map((r) => r.id);
     expect(ids).toHaveLength(60);
     await eventually(async () => expect((await samplesOf(ids)).size).toBe(60), 60_000, 500);
     for (let i = 0; i < 60; i++) expect([i, hits.get(`/applied-${i}`)]).toEqual([i, 1]);
 
     // Renaming them all is no creation: no check.
-    const renamed = await call('POST', '/v1/config/apply', { ...doc, metrics: doc.metrics.map((_, i) => metric(i, `Renamed ${i}`)) });
+    const renamed = await call('POST', '/v1/config/apply', {
+      ...doc,
+      metrics: doc.metrics.map((_, i) => metric(i, `Renamed ${i}`)),
+    });
     expect(renamed.status).toBe(200);
     const started = await workflowsSince(since);
     expect(started.filter((w) => w.type !== 'metricFirstChecksWorkflow')).toEqual([]);

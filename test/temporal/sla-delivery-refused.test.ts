@@ -22,7 +22,10 @@ let smtp: SmtpSink;
 let browser: Browser;
 let org: OrgFixture<'preparer' | 'approver' | 'reader', 'api'>;
 
-const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'https://docs.vigil.test/sla-verification' };
+const links = {
+  jwksUrl: 'http://vigil.test/.well-known/jwks.json',
+  verifyDocsUrl: 'https://docs.vigil.test/sla-verification',
+};
 const run = randomUUID().slice(0, 8);
 const billing = `billing-${run}@acme.test`;
 const finance = `finance-${run}@vigil.test`;
@@ -32,7 +35,10 @@ beforeAll(async () => {
   stack = await startSlaStack(links);
   ({ smtp, api } = stack);
   browser = await launchBrowser();
-  org = await orgWithKeys(api, { keys: { preparer: ['read:sla', 'write:sla'], approver: ['read:sla', 'write:sla'], reader: ['read:sla'] }, services: ['api'] });
+  org = await orgWithKeys(api, {
+    keys: { preparer: ['read:sla', 'write:sla'], approver: ['read:sla', 'write:sla'], reader: ['read:sla'] },
+    services: ['api'],
+  });
   const customer = await org.call('POST', '/v1/customers', { name: 'Acme', contact_email: 'ops@acme.test' });
   await seedOctoberOutage(api, org, org.services.api);
   const contract = await org.call('POST', '/v1/contracts', {
@@ -48,11 +54,18 @@ beforeAll(async () => {
     billing_email: billing,
   });
   expect(contract.status).toBe(201);
-  const drafted = await org.keys.preparer.call('POST', `/v1/contracts/${contract.body.id}/statements`, { period: '2026-10' });
+  const drafted = await org.keys.preparer.call('POST', `/v1/contracts/${contract.body.id}/statements`, {
+    period: '2026-10',
+  });
   expect(drafted.status).toBe(201);
   statementId = drafted.body.id;
-  expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${statementId}/submit`)).body.state).toBe('in_review');
-  const approved = await org.keys.approver.call('POST', `/v1/sla/statements/${statementId}/approve`, { revision: 1, sha256: drafted.body.sha256 });
+  expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${statementId}/submit`)).body.state).toBe(
+    'in_review',
+  );
+  const approved = await org.keys.approver.call('POST', `/v1/sla/statements/${statementId}/approve`, {
+    revision: 1,
+    sha256: drafted.body.sha256,
+  });
   expect(approved.body.state).toBe('approved');
   await createConsoleUser(api.orm.em.fork(), { organizationId: org.id, email: finance, role: 'finance' }, new Date());
 }, 90_000);
@@ -65,10 +78,14 @@ afterAll(async () => {
 async function auditOf(): Promise<string[]> {
   const res = await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}/audit`);
   expect(res.status).toBe(200);
-  return res.body.items.map((a: { action: string; from_state: string | null; to_state: string }) => `${a.action}:${a.from_state ?? '-'}→${a.to_state}`);
+  return res.body.items.map(
+    (a: { action: string; from_state: string | null; to_state: string }) =>
+      `${a.action}:${a.from_state ?? '-'}→${a.to_state}`,
+  );
 }
 
-const statementMail = (m: { subject?: string; to?: unknown }) => m.subject?.startsWith('SLA statement 2026-10') === true && JSON.stringify(m.to).includes(billing);
+const statementMail = (m: { subject?: string; to?: unknown }) =>
+  m.subject?.startsWith('SLA statement 2026-10') === true && JSON.stringify(m.to).includes(billing);
 
 describe('an SLA statement the customer’s mail server refuses', () => {
   it('answers delivery_refused with the server’s reason at once; the statement stays approved and unaudited', async () => {
@@ -103,9 +120,22 @@ describe('an SLA statement the customer’s mail server refuses', () => {
       await page.getByRole('button', { name: 'Deliver to the customer' }).click();
       await page.getByText('Delivered: the statement was emailed to the customer.').waitFor();
       const mail = await smtp.waitFor(statementMail, 30_000);
-      expect(mail.attachments.map((a) => a.filename).sort()).toEqual(['sla-statement-2026-10-r1.pdf', 'statement.json', 'statement.jws']);
-      expect((await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}`)).body).toMatchObject({ state: 'delivered', credit_state: 'issued', sent_at: expect.any(String) });
-      expect(await auditOf()).toEqual(['generate:-→draft', 'submit:draft→in_review', 'approve:in_review→approved', 'deliver:approved→delivered']);
+      expect(mail.attachments.map((a) => a.filename).sort()).toEqual([
+        'sla-statement-2026-10-r1.pdf',
+        'statement.json',
+        'statement.jws',
+      ]);
+      expect((await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}`)).body).toMatchObject({
+        state: 'delivered',
+        credit_state: 'issued',
+        sent_at: expect.any(String),
+      });
+      expect(await auditOf()).toEqual([
+        'generate:-→draft',
+        'submit:draft→in_review',
+        'approve:in_review→approved',
+        'deliver:approved→delivered',
+      ]);
     } finally {
       await context.close();
     }

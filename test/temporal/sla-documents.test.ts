@@ -75,9 +75,13 @@ const page = () => `/console/sla/${statementId}`;
 const sha256Of = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 function formFields(html: string, action: string): Record<string, string> {
-  const m = new RegExp(`<form[^>]*action="${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</form>`).exec(html);
+  const m = new RegExp(
+    `<form[^>]*action="${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</form>`,
+  ).exec(html);
   if (!m) throw new Error(`no form posting to ${action}`);
-  return Object.fromEntries([...m[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((x) => [x[1]!, x[2]!]));
+  return Object.fromEntries(
+    [...m[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((x) => [x[1]!, x[2]!]),
+  );
 }
 async function act(client: ConsoleClient, action: string, extra: Record<string, string> = {}): Promise<PageResult> {
   const html = (await client.get(page())).text;
@@ -100,7 +104,9 @@ describe('statement.html: its own Content-Security-Policy', () => {
     const widths = [...new Set([...html.matchAll(/ style="([^"]*)"/g)].map((m) => m[1]!))];
     const csp = res.headers.get('content-security-policy')!;
     const styleSrc = /style-src ([^;]+)/.exec(csp)![1]!.split(' ');
-    expect(styleSrc.sort()).toEqual([...styles.map(sha256Of), ...(widths.length ? ["'unsafe-hashes'", ...widths.map(sha256Of)] : [])].sort());
+    expect(styleSrc.sort()).toEqual(
+      [...styles.map(sha256Of), ...(widths.length ? ["'unsafe-hashes'", ...widths.map(sha256Of)] : [])].sort(),
+    );
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toContain('unsafe-inline');
 
@@ -114,7 +120,9 @@ describe('statement.html: its own Content-Security-Policy', () => {
     const context = await browser.newContext();
     try {
       const eq = financeA.cookie.indexOf('=');
-      await context.addCookies([{ name: financeA.cookie.slice(0, eq), value: financeA.cookie.slice(eq + 1), url: api.baseUrl }]);
+      await context.addCookies([
+        { name: financeA.cookie.slice(0, eq), value: financeA.cookie.slice(eq + 1), url: api.baseUrl },
+      ]);
       const tab = await context.newPage();
       const errors: string[] = [];
       tab.on('console', (m) => {
@@ -135,14 +143,16 @@ describe('statement.html: its own Content-Security-Policy', () => {
 });
 
 describe('statement links', () => {
-  it('every link of the statement is the service\'s own (answering 200 without a key) or an allowed outside address', async () => {
+  it("every link of the statement is the service's own (answering 200 without a key) or an allowed outside address", async () => {
     // Outside addresses a customer's copy may point at; none today. A new one must be added here on purpose.
     const allowedOutside = new Set<string>([]);
     const html = (await org.call('GET', `${statementPath()}/statement.html`)).text;
     const hrefs = [...new Set([...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&#38;/g, '&')))];
     const own = hrefs.filter((u) => u.startsWith(`${api.baseUrl}/`));
     expect(hrefs.filter((u) => !own.includes(u) && !allowedOutside.has(u))).toEqual([]);
-    expect(own).toEqual(expect.arrayContaining([`${api.baseUrl}/docs/sla-verification`, `${api.baseUrl}/.well-known/jwks.json`]));
+    expect(own).toEqual(
+      expect.arrayContaining([`${api.baseUrl}/docs/sla-verification`, `${api.baseUrl}/.well-known/jwks.json`]),
+    );
     for (const href of own) {
       const res = await fetch(href);
       expect([href, res.status]).toEqual([href, 200]);
@@ -152,7 +162,7 @@ describe('statement links', () => {
     expect(guide).toContain('<pre><code class="language-sh">');
   });
 
-  it('an API started without SLA links points the statement at the service\'s own guide, not the docs site', async () => {
+  it("an API started without SLA links points the statement at the service's own guide, not the docs site", async () => {
     const bare = await startApi({});
     try {
       const html = (await bare.request('GET', `${statementPath()}/statement.html`, { key: org.key })).text;
@@ -166,12 +176,18 @@ describe('statement links', () => {
 
 describe('DELETE /v1/sla/statements/{id}/exclusions/{exclusion_id}', () => {
   it('removes an exclusion from a draft: recomputed, audited, an event; 404 for unknown and other organizations', async () => {
-    const added = await org.call('POST', `${statementPath()}/exclusions`, { starts_at: '2026-10-10T10:00:00.000Z', ends_at: '2026-10-10T10:30:00.000Z', justification: 'Failover test agreed with the customer' });
+    const added = await org.call('POST', `${statementPath()}/exclusions`, {
+      starts_at: '2026-10-10T10:00:00.000Z',
+      ends_at: '2026-10-10T10:30:00.000Z',
+      justification: 'Failover test agreed with the customer',
+    });
     expect(added.status).toBe(200);
     const doc = JSON.parse((await org.call('GET', `${statementPath()}/statement.json`)).text);
     const exclusion = doc.exclusions.find((e: { kind: string }) => e.kind === 'manual');
     expect(exclusion).toBeDefined();
-    const before = (await api.orm.em.fork().count(OutboxEventSchema, { organization: org.id, type: 'sla_statement.recomputed' }));
+    const before = await api.orm.em
+      .fork()
+      .count(OutboxEventSchema, { organization: org.id, type: 'sla_statement.recomputed' });
 
     const stranger = await orgWithKeys(api, {});
     expect((await stranger.call('DELETE', `${statementPath()}/exclusions/${exclusion.id}`)).status).toBe(404);
@@ -189,12 +205,18 @@ describe('DELETE /v1/sla/statements/{id}/exclusions/{exclusion_id}', () => {
     const audit = await em.find(SlaAuditEntrySchema, { statement: statementId, action: 'remove_exclusion' });
     expect(audit).toHaveLength(1);
     expect(audit[0]!.note).toContain('Failover test agreed with the customer');
-    expect(await em.count(OutboxEventSchema, { organization: org.id, type: 'sla_statement.recomputed' })).toBe(before + 1);
+    expect(await em.count(OutboxEventSchema, { organization: org.id, type: 'sla_statement.recomputed' })).toBe(
+      before + 1,
+    );
     expect((await org.call('DELETE', `${statementPath()}/exclusions/${exclusion.id}`)).status).toBe(404);
   }, 60_000);
 
   it('removes one from the console with the button on its row', async () => {
-    const added = await act(financeA, 'exclusions', { starts_at: '2026-10-10T10:00', ends_at: '2026-10-10T10:30', justification: 'Console exclusion' });
+    const added = await act(financeA, 'exclusions', {
+      starts_at: '2026-10-10T10:00',
+      ends_at: '2026-10-10T10:30',
+      justification: 'Console exclusion',
+    });
     expect(added.status).toBe(303);
     const shown = (await financeA.get(page())).text;
     const fields = formFields(shown, `${page()}/remove-exclusion`);
@@ -220,7 +242,9 @@ describe('console: each action for who may take it', () => {
     expect(other).toContain(`action="${page()}/approve"`);
     expect(other).toContain(`Submitted by ${emailOf('finance-a')}`);
     const viewer = await signedInClient(api, smtp, org.id, emailOf('viewer'), 'viewer');
-    expect((await viewer.get(page())).text).toContain('Your role (viewer) can read statements but not act on them: finance users and owners');
+    expect((await viewer.get(page())).text).toContain(
+      'Your role (viewer) can read statements but not act on them: finance users and owners',
+    );
   }, 60_000);
 
   it('explains a stale tab in words, without hashes', async () => {
@@ -228,7 +252,11 @@ describe('console: each action for who may take it', () => {
     // Meanwhile, in another tab: sent back to draft with a note.
     const back = await act(financeB, 'request-changes', { note: 'Check the failover window' });
     expect(back.status).toBe(303);
-    const added = await act(financeA, 'exclusions', { starts_at: '2026-10-10T10:00', ends_at: '2026-10-10T10:15', justification: 'Agreed window' });
+    const added = await act(financeA, 'exclusions', {
+      starts_at: '2026-10-10T10:00',
+      ends_at: '2026-10-10T10:15',
+      justification: 'Agreed window',
+    });
     expect(added.status).toBe(303);
     const submitted = await act(financeA, 'submit');
     expect(submitted.status).toBe(303);
@@ -255,7 +283,11 @@ describe('statement PDFs without Chromium', () => {
     const other = await startApi({ sla: { workflows: temporalSlaWorkflows(h.temporal), printer: noChromium, links } });
     try {
       const res = await other.request('GET', `${statementPath()}/statement.pdf`, { key: org.key });
-      expect([res.status, res.headers.get('content-type'), res.body.title]).toEqual([503, expect.stringMatching(/^application\/problem\+json/), 'renderer_unavailable']);
+      expect([res.status, res.headers.get('content-type'), res.body.title]).toEqual([
+        503,
+        expect.stringMatching(/^application\/problem\+json/),
+        'renderer_unavailable',
+      ]);
       expect(res.body.detail).toContain('Chromium');
       expect(res.headers.get('retry-after')).toBe('60');
     } finally {

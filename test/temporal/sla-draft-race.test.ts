@@ -29,7 +29,10 @@ let connection: NativeConnection;
 let api: ApiHarness;
 let org: OrgFixture<'preparer', 'api'>;
 
-const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'http://vigil.test/docs/sla-verification' };
+const links = {
+  jwksUrl: 'http://vigil.test/.well-known/jwks.json',
+  verifyDocsUrl: 'http://vigil.test/docs/sla-verification',
+};
 
 /** The suite's prebuilt workflow bundle, or the sources bundled at start (as startWorker does). */
 function workflowCode(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
@@ -45,7 +48,15 @@ async function runWorker(kind: 'workflows' | 'activities'): Promise<{ stop(): Pr
     taskQueue,
     ...(kind === 'workflows'
       ? { ...workflowCode(), maxCachedWorkflows: 0 }
-      : { activities: createActivities({ orm, sla: { workflows: temporalSlaWorkflows(temporal), signer: { box: testSecretBox(), tzDataVersion: tzDataVersion(process.versions.tz) } } }) }),
+      : {
+          activities: createActivities({
+            orm,
+            sla: {
+              workflows: temporalSlaWorkflows(temporal),
+              signer: { box: testSecretBox(), tzDataVersion: tzDataVersion(process.versions.tz) },
+            },
+          }),
+        }),
   });
   const running = worker.run();
   return {
@@ -61,7 +72,9 @@ beforeAll(async () => {
   orm = await createOrm({ url: testDatabaseUrl(), poolMax: 4 });
   temporal = await connectTemporal({ address: testTemporalAddress(), namespace: 'default', taskQueue });
   connection = await NativeConnection.connect({ address: testTemporalAddress() });
-  api = await startApi({ sla: { workflows: temporalSlaWorkflows(temporal, {}, { updateWaitMs: 30_000 }), printer: null, links } });
+  api = await startApi({
+    sla: { workflows: temporalSlaWorkflows(temporal, {}, { updateWaitMs: 30_000 }), printer: null, links },
+  });
   org = await orgWithKeys(api, { keys: { preparer: ['read:sla', 'write:sla'] }, services: ['api'] });
 }, 60_000);
 afterAll(async () => {
@@ -76,7 +89,14 @@ describe('an action sent while its SLA statement is still being drafted', () => 
     const customer = (await org.call('POST', '/v1/customers', { name: 'Race Corp' })).body.id;
     const contract = (
       await org.call('POST', '/v1/contracts', {
-        customer_id: customer, name: 'Race SLA', service_ids: [org.services.api], sla_target_pct: '99.9', timezone: 'UTC', currency: 'EUR', monthly_fee_minor: 100_000, effective_from: '2026-01-01',
+        customer_id: customer,
+        name: 'Race SLA',
+        service_ids: [org.services.api],
+        sla_target_pct: '99.9',
+        timezone: 'UTC',
+        currency: 'EUR',
+        monthly_fee_minor: 100_000,
+        effective_from: '2026-01-01',
         credit_terms: { type: 'tiered', steps: [{ below_pct: '99.9', credit_pct: '5' }], maintenance_notice_hours: 24 },
       })
     ).body;
@@ -102,7 +122,9 @@ describe('an action sent while its SLA statement is still being drafted', () => 
       }, 20_000);
 
       // The action reaches the workflow together with the draft's result.
-      const submitting = org.keys.preparer.call('POST', `/v1/sla/statements/${drafted.body.id}/submit`, { acknowledge_gaps: true });
+      const submitting = org.keys.preparer.call('POST', `/v1/sla/statements/${drafted.body.id}/submit`, {
+        acknowledge_gaps: true,
+      });
       await new Promise((r) => setTimeout(r, 1_000));
       const again = await runWorker('workflows');
       try {
@@ -110,7 +132,11 @@ describe('an action sent while its SLA statement is still being drafted', () => 
         expect([submitted.status, submitted.body.state ?? submitted.body.title]).toEqual([200, 'in_review']);
         expect((await handle.query<{ state: string } | null>('statement'))?.state).toBe('in_review');
         // VIGIL_RECORD_HISTORIES=1 rewrites the replay test's history of an update accepted before the draft's result.
-        if (process.env.VIGIL_RECORD_HISTORIES) writeFileSync(path.join(__dirname, '..', 'replay-histories', 'sla-statement-v3.json'), historyToJSON(await handle.fetchHistory()));
+        if (process.env.VIGIL_RECORD_HISTORIES)
+          writeFileSync(
+            path.join(__dirname, '..', 'replay-histories', 'sla-statement-v3.json'),
+            historyToJSON(await handle.fetchHistory()),
+          );
       } finally {
         await handle.terminate('test done').catch(() => undefined);
         await again.stop();

@@ -24,12 +24,30 @@ let api: ApiHarness;
 let org: OrgFixture<'preparer' | 'approver', 'web' | 'batch' | 'empty'>;
 let customerId: string;
 
-const links = { jwksUrl: 'http://vigil.test/.well-known/jwks.json', verifyDocsUrl: 'http://vigil.test/docs/sla-verification' };
+const links = {
+  jwksUrl: 'http://vigil.test/.well-known/jwks.json',
+  verifyDocsUrl: 'http://vigil.test/docs/sla-verification',
+};
 
 beforeAll(async () => {
-  h = await startTemporalHarness({ sla: { signer: { box: testSecretBox(), tzDataVersion: tzDataVersion(process.versions.tz) } } });
-  api = await startApi({ sla: { workflows: temporalSlaWorkflows(h.temporal, { reminderAfterMs: 3_600_000, escalateAfterMs: 7_200_000, correctionWindowMs: 3_600_000 }), printer: null, links } });
-  org = await orgWithKeys(api, { keys: { preparer: ['read:sla', 'write:sla'], approver: ['read:sla', 'write:sla'] }, services: ['web', 'batch', 'empty'] });
+  h = await startTemporalHarness({
+    sla: { signer: { box: testSecretBox(), tzDataVersion: tzDataVersion(process.versions.tz) } },
+  });
+  api = await startApi({
+    sla: {
+      workflows: temporalSlaWorkflows(h.temporal, {
+        reminderAfterMs: 3_600_000,
+        escalateAfterMs: 7_200_000,
+        correctionWindowMs: 3_600_000,
+      }),
+      printer: null,
+      links,
+    },
+  });
+  org = await orgWithKeys(api, {
+    keys: { preparer: ['read:sla', 'write:sla'], approver: ['read:sla', 'write:sla'] },
+    services: ['web', 'batch', 'empty'],
+  });
   customerId = (await org.call('POST', '/v1/customers', { name: 'Evidence Corp' })).body.id;
 }, 60_000);
 afterAll(async () => {
@@ -38,12 +56,31 @@ afterAll(async () => {
 });
 
 const terms = { type: 'tiered', steps: [{ below_pct: '99.99', credit_pct: '10' }], maintenance_notice_hours: 24 };
-const contract = (o: Record<string, unknown>) => ({ customer_id: customerId, name: `c-${randomUUID().slice(0, 6)}`, sla_target_pct: '99.9', timezone: 'UTC', currency: 'EUR', monthly_fee_minor: 100_000, effective_from: '2026-01-01', credit_terms: terms, ...o });
+const contract = (o: Record<string, unknown>) => ({
+  customer_id: customerId,
+  name: `c-${randomUUID().slice(0, 6)}`,
+  sla_target_pct: '99.9',
+  timezone: 'UTC',
+  currency: 'EUR',
+  monthly_fee_minor: 100_000,
+  effective_from: '2026-01-01',
+  credit_terms: terms,
+  ...o,
+});
 
 async function newMetric(service: string, createdAt: string | null): Promise<string> {
-  const res = await org.call('POST', '/v1/metrics', { service_id: service, name: `m-${randomUUID().slice(0, 8)}`, source_type: 'manual', source_config: {} });
+  const res = await org.call('POST', '/v1/metrics', {
+    service_id: service,
+    name: `m-${randomUUID().slice(0, 8)}`,
+    source_type: 'manual',
+    source_config: {},
+  });
   expect(res.status).toBe(201);
-  if (createdAt) await api.orm.em.fork().getConnection().execute(`update metrics set created_at = ? where id = ?`, [createdAt, res.body.id]);
+  if (createdAt)
+    await api.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update metrics set created_at = ? where id = ?`, [createdAt, res.body.id]);
   return res.body.id;
 }
 
@@ -51,7 +88,17 @@ async function flips(metric: string, list: [string, string, string | null][]): P
   const em = api.orm.em.fork();
   let from = 'no_data';
   for (const [at, to, reason] of list) {
-    em.create(MetricStatusFlipSchema, { id: randomUUID(), organization: org.id, metric, fromStatus: from, toStatus: to, value: null, reason, reasonClass: null, at: new Date(at) });
+    em.create(MetricStatusFlipSchema, {
+      id: randomUUID(),
+      organization: org.id,
+      metric,
+      fromStatus: from,
+      toStatus: to,
+      value: null,
+      reason,
+      reasonClass: null,
+      at: new Date(at),
+    });
     from = to;
   }
   await em.flush();
@@ -74,9 +121,21 @@ describe('what an SLA statement counts', () => {
       ['2026-10-06T10:00:00Z', 'no_data', 'stale_agent_silent'], // Vigil could not measure: 45 minutes unmeasured
       ['2026-10-06T10:45:00Z', 'healthy', null],
     ]);
-    const { s, doc } = await draft((await org.call('POST', '/v1/contracts', contract({ service_ids: [org.services.web] }))).body.id);
-    expect(doc.totals).toEqual({ total_minutes: 44_640, excluded_minutes: 0, eligible_minutes: 44_640, down_minutes: 30 });
-    expect(doc.coverage).toMatchObject({ measured_minutes: 44_595, unmeasured_minutes: 45, sufficient: true, warning: null });
+    const { s, doc } = await draft(
+      (await org.call('POST', '/v1/contracts', contract({ service_ids: [org.services.web] }))).body.id,
+    );
+    expect(doc.totals).toEqual({
+      total_minutes: 44_640,
+      excluded_minutes: 0,
+      eligible_minutes: 44_640,
+      down_minutes: 30,
+    });
+    expect(doc.coverage).toMatchObject({
+      measured_minutes: 44_595,
+      unmeasured_minutes: 45,
+      sufficient: true,
+      warning: null,
+    });
     expect(s.coverage).toMatchObject({ unmeasured_minutes: 45, sufficient: true });
     expect(s.warnings).toEqual([]);
     expect(s.credit_pct).toBe('10');
@@ -90,49 +149,111 @@ describe('what an SLA statement counts', () => {
       { sampledAt: at('2026-10-01T00:00:00Z'), status: 'healthy' },
       { sampledAt: at('2026-10-12T08:00:00Z'), status: 'unhealthy' },
       { sampledAt: at('2026-10-12T15:41:00Z'), status: 'healthy' }, // 461 minutes down
-    ].map((x) => ({ metricId: metric, sampledAt: x.sampledAt, value: x.status === 'healthy' ? 1 : 0, status: x.status, reason: null }));
+    ].map((x) => ({
+      metricId: metric,
+      sampledAt: x.sampledAt,
+      value: x.status === 'healthy' ? 1 : 0,
+      status: x.status,
+      reason: null,
+    }));
     const em = api.orm.em.fork();
     await storeSamples(em, org.id, samples, new Date(), { pushSourceTypes: [], reasons: {} });
     // Every sample stored today arrived after October ended; two of them came through an import.
-    await em.getConnection().execute(`update metric_samples set imported = true, received_at = now() where metric_id = ? and sampled_at < '2026-10-12T15:00:00Z'`, [metric]);
-    const { s, doc } = await draft((await org.call('POST', '/v1/contracts', contract({ service_ids: [org.services.batch] }))).body.id);
+    await em
+      .getConnection()
+      .execute(
+        `update metric_samples set imported = true, received_at = now() where metric_id = ? and sampled_at < '2026-10-12T15:00:00Z'`,
+        [metric],
+      );
+    const { s, doc } = await draft(
+      (await org.call('POST', '/v1/contracts', contract({ service_ids: [org.services.batch] }))).body.id,
+    );
     expect(doc.services[0]).toMatchObject({ metrics: 1, down_minutes: 461 });
     expect(doc.totals.down_minutes).toBe(461);
     expect(s.attainment_min).not.toBe('100.0000');
     expect(doc.services[0].metric_evidence).toEqual([
       {
-        metric_id: metric, name: expect.any(String), counted_from: '2026-10-01T00:00:00.000Z', samples: 3, imported_samples: 2, imported_minutes: 2, late_samples: 3,
+        metric_id: metric,
+        name: expect.any(String),
+        counted_from: '2026-10-01T00:00:00.000Z',
+        samples: 3,
+        imported_samples: 2,
+        imported_minutes: 2,
+        late_samples: 3,
         // A manual metric's flips carry no votes: its outage was counted at once.
-        outages: [{ from: '2026-10-12T08:00:00.000Z', to: '2026-10-12T15:41:00.000Z', minutes: 461, counted_minutes: 461, status: 'unhealthy', reason: null, confirmed_by: null }],
+        outages: [
+          {
+            from: '2026-10-12T08:00:00.000Z',
+            to: '2026-10-12T15:41:00.000Z',
+            minutes: 461,
+            counted_minutes: 461,
+            status: 'unhealthy',
+            reason: null,
+            confirmed_by: null,
+          },
+        ],
       },
     ]);
   }, 30_000);
 
   it('warns below min_coverage_pct and refuses submit and approve (409 insufficient_evidence) unless the gaps are acknowledged, in the audit trail', async () => {
     // A service with no metric: nothing measured all month.
-    const c = (await org.call('POST', '/v1/contracts', contract({ service_ids: [org.services.empty], credit_terms: { ...terms, no_data_counts_as: 'excluded' } }))).body;
+    const c = (
+      await org.call(
+        'POST',
+        '/v1/contracts',
+        contract({ service_ids: [org.services.empty], credit_terms: { ...terms, no_data_counts_as: 'excluded' } }),
+      )
+    ).body;
     expect(c.credit_terms).toMatchObject({ no_data_counts_as: 'excluded', min_coverage_pct: '99' });
     const { s, doc } = await draft(c.id);
-    expect(doc.coverage).toMatchObject({ measured_minutes: 0, unmeasured_minutes: 44_640, coverage_pct: '0.0000', sufficient: false, no_data_counts_as: 'excluded' });
+    expect(doc.coverage).toMatchObject({
+      measured_minutes: 0,
+      unmeasured_minutes: 44_640,
+      coverage_pct: '0.0000',
+      sufficient: false,
+      no_data_counts_as: 'excluded',
+    });
     expect(doc.totals).toMatchObject({ excluded_minutes: 44_640, eligible_minutes: 0 });
     expect(s.warnings).toEqual([expect.stringContaining('Insufficient evidence')]);
     // The API's coverage says what the gaps counted as, as the document does (also for a coverage
     // column written before it repeated the treatment: read from the signed document).
     expect(s.coverage).toMatchObject({ no_data_counts_as: 'excluded' });
-    await api.orm.em.fork().getConnection().execute(`update sla_statements set coverage = coverage - 'no_data_counts_as' where id = ?`, [s.id]);
-    expect((await org.call('GET', `/v1/sla/statements/${s.id}`)).body.coverage).toMatchObject({ no_data_counts_as: 'excluded' });
+    await api.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update sla_statements set coverage = coverage - 'no_data_counts_as' where id = ?`, [s.id]);
+    expect((await org.call('GET', `/v1/sla/statements/${s.id}`)).body.coverage).toMatchObject({
+      no_data_counts_as: 'excluded',
+    });
     const html = await org.call('GET', `/v1/sla/statements/${s.id}/statement.html`);
     expect(html.text).toContain('Insufficient evidence');
 
     const refused = await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/submit`);
-    expect([refused.status, refused.body.title, refused.body.detail]).toEqual([409, 'insufficient_evidence', expect.any(String)]);
-    const submitted = await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/submit`, { acknowledge_gaps: true });
+    expect([refused.status, refused.body.title, refused.body.detail]).toEqual([
+      409,
+      'insufficient_evidence',
+      expect.any(String),
+    ]);
+    const submitted = await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/submit`, {
+      acknowledge_gaps: true,
+    });
     expect(submitted.body.state).toBe('in_review');
-    const approveRefused = await org.keys.approver.call('POST', `/v1/sla/statements/${s.id}/approve`, { revision: 1, sha256: s.sha256 });
+    const approveRefused = await org.keys.approver.call('POST', `/v1/sla/statements/${s.id}/approve`, {
+      revision: 1,
+      sha256: s.sha256,
+    });
     expect([approveRefused.status, approveRefused.body.title]).toEqual([409, 'insufficient_evidence']);
-    const approved = await org.keys.approver.call('POST', `/v1/sla/statements/${s.id}/approve`, { revision: 1, sha256: s.sha256, acknowledge_gaps: true });
+    const approved = await org.keys.approver.call('POST', `/v1/sla/statements/${s.id}/approve`, {
+      revision: 1,
+      sha256: s.sha256,
+      acknowledge_gaps: true,
+    });
     expect(approved.body.state).toBe('approved');
-    const audit = (await org.call('GET', `/v1/sla/statements/${s.id}/audit`)).body.items as { action: string; note: string | null }[];
+    const audit = (await org.call('GET', `/v1/sla/statements/${s.id}/audit`)).body.items as {
+      action: string;
+      note: string | null;
+    }[];
     expect(audit.filter((a) => a.action === 'submit' || a.action === 'approve').map((a) => a.note)).toEqual([
       'Evidence gaps acknowledged: coverage 0.0000% below 99%.',
       'Evidence gaps acknowledged: coverage 0.0000% below 99%.',
@@ -141,24 +262,47 @@ describe('what an SLA statement counts', () => {
 
   it('answers a contract stored before issue 24 with its evidence-gap terms defaulted', async () => {
     const c = (await org.call('POST', '/v1/contracts', contract({ service_ids: [org.services.web] }))).body;
-    await api.orm.em.fork().getConnection().execute(`update contracts set credit_terms = credit_terms - 'no_data_counts_as' - 'min_coverage_pct' where id = ?`, [c.id]);
+    await api.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `update contracts set credit_terms = credit_terms - 'no_data_counts_as' - 'min_coverage_pct' where id = ?`,
+        [c.id],
+      );
     const read = (await org.call('GET', `/v1/contracts/${c.id}`)).body;
     expect(read.credit_terms).toMatchObject({ no_data_counts_as: 'up', min_coverage_pct: '99' });
-    const listed = (await org.call('GET', `/v1/contracts?customer_id=${customerId}`)).body.items.find((x: { id: string }) => x.id === c.id);
+    const listed = (await org.call('GET', `/v1/contracts?customer_id=${customerId}`)).body.items.find(
+      (x: { id: string }) => x.id === c.id,
+    );
     expect(listed.credit_terms).toMatchObject({ no_data_counts_as: 'up', min_coverage_pct: '99' });
   }, 30_000);
 
   it('counts a confirmed outage from its first failing round and says how many locations confirmed it (issue 25)', async () => {
-    const service = (await org.call('POST', '/v1/services', { name: `confirmed-${randomUUID().slice(0, 6)}` })).body.id as string;
+    const service = (await org.call('POST', '/v1/services', { name: `confirmed-${randomUUID().slice(0, 6)}` })).body
+      .id as string;
     const agent = (await org.call('POST', '/v1/agents', { name: `edge-${randomUUID().slice(0, 6)}` })).body;
-    const thresholds = { healthy_operation: 'under', healthy_value: 100, unhealthy_operation: 'over', unhealthy_value: 200 };
+    const thresholds = {
+      healthy_operation: 'under',
+      healthy_value: 100,
+      unhealthy_operation: 'over',
+      unhealthy_value: 200,
+    };
     const created = await org.call('POST', '/v1/metrics', {
-      service_id: service, name: 'checkout', source_type: 'tcp', source_config: { host: 'shop.example', port: 443 }, thresholds, agent_id: agent.id, confirmation: { failures: 2, recoveries: 2 },
+      service_id: service,
+      name: 'checkout',
+      source_type: 'tcp',
+      source_config: { host: 'shop.example', port: 443 },
+      thresholds,
+      agent_id: agent.id,
+      confirmation: { failures: 2, recoveries: 2 },
     });
     expect(created.status).toBe(201);
     expect(created.body.confirmation).toMatchObject({ quorum: 'majority', failures: 2, recoveries: 2 });
     const metric = created.body.id as string;
-    await api.orm.em.fork().getConnection().execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric]);
+    await api.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update metrics set created_at = '2026-09-01T00:00:00Z' where id = ?`, [metric]);
 
     // Each round: the agent and two cloud locations vote; the round's sample is its outcome's representative, as the round workflow stores it.
     const ok = (location: string, at: string): Vote => ({ location, value: 40, reason: null, status: 'healthy', at });
@@ -182,16 +326,38 @@ describe('what an SLA statement counts', () => {
     for (const [at, votesOf] of rounds) {
       const votes = votesOf(at);
       const rep = roundOutcome(votes, 'majority').representative!;
-      await storeSamples(em, org.id, [{ metricId: metric, sampledAt: new Date(at), value: rep.value, status: rep.status, reason: rep.reason, votes }], new Date(), { pushSourceTypes: [], reasons: {} });
+      await storeSamples(
+        em,
+        org.id,
+        [
+          {
+            metricId: metric,
+            sampledAt: new Date(at),
+            value: rep.value,
+            status: rep.status,
+            reason: rep.reason,
+            votes,
+          },
+        ],
+        new Date(),
+        { pushSourceTypes: [], reasons: {} },
+      );
     }
-    const flipped = (await org.call('GET', `/v1/metrics/${metric}/flips?limit=10`)).body.items as { to_status: string; at: string; confirmed_at: string; confirmations: number }[];
+    const flipped = (await org.call('GET', `/v1/metrics/${metric}/flips?limit=10`)).body.items as {
+      to_status: string;
+      at: string;
+      confirmed_at: string;
+      confirmations: number;
+    }[];
     expect(flipped.map((f) => [f.to_status, f.at, f.confirmed_at, f.confirmations])).toEqual([
       ['healthy', '2026-10-20T10:20:00.000Z', '2026-10-20T10:21:00.000Z', 2],
       ['unhealthy', '2026-10-20T10:10:00.000Z', '2026-10-20T10:11:00.000Z', 2],
       ['healthy', '2026-09-30T00:00:00.000Z', '2026-09-30T00:00:00.000Z', 1],
     ]);
 
-    const { s, doc } = await draft((await org.call('POST', '/v1/contracts', contract({ service_ids: [service] }))).body.id);
+    const { s, doc } = await draft(
+      (await org.call('POST', '/v1/contracts', contract({ service_ids: [service] }))).body.id,
+    );
     // 10:10–10:20: ten minutes, the minute spent confirming included (counted from the confirming round it would be nine).
     expect(doc.totals.down_minutes).toBe(10);
     expect(doc.services[0].metric_evidence[0].outages).toEqual([
@@ -214,36 +380,67 @@ describe('what an SLA statement counts', () => {
     ]);
     const html = (await org.call('GET', `/v1/sla/statements/${s.id}/statement.html`)).text;
     expect(html).toContain('Outage ledger');
-    expect(html).toContain('Confirmed by 2 of 3 locations over 2 rounds: first failing round <time datetime="2026-10-20T10:10:00.000Z">10:10:00 UTC</time>');
+    expect(html).toContain(
+      'Confirmed by 2 of 3 locations over 2 rounds: first failing round <time datetime="2026-10-20T10:10:00.000Z">10:10:00 UTC</time>',
+    );
   }, 60_000);
 
   it('never changes an approved period silently: new evidence shows only in a correction that says what changed', async () => {
     const metric = await newMetric(org.services.web, '2026-09-01T00:00:00Z');
     await flips(metric, [['2026-09-30T00:00:00Z', 'healthy', null]]);
-    const serviceless = await org.call('POST', '/v1/slos', { name: `slo-${randomUUID().slice(0, 6)}`, metric_id: metric, objective: '99.9', window: { kind: 'rolling', days: 30 } });
+    const serviceless = await org.call('POST', '/v1/slos', {
+      name: `slo-${randomUUID().slice(0, 6)}`,
+      metric_id: metric,
+      objective: '99.9',
+      window: { kind: 'rolling', days: 30 },
+    });
     expect(serviceless.status).toBe(201);
     // One SLO is enough: no service_ids needed.
     const c = await org.call('POST', '/v1/contracts', contract({ slo_ids: [serviceless.body.id] }));
     expect(c.status).toBe(201);
     expect(c.body.service_ids).toEqual([]);
     const { s } = await draft(c.body.id, '2026-09');
-    expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/submit`, { acknowledge_gaps: true })).body.state).toBe('in_review');
-    expect((await org.keys.approver.call('POST', `/v1/sla/statements/${s.id}/approve`, { revision: 1, sha256: s.sha256, acknowledge_gaps: true })).body.state).toBe('approved');
+    expect(
+      (await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/submit`, { acknowledge_gaps: true })).body
+        .state,
+    ).toBe('in_review');
+    expect(
+      (
+        await org.keys.approver.call('POST', `/v1/sla/statements/${s.id}/approve`, {
+          revision: 1,
+          sha256: s.sha256,
+          acknowledge_gaps: true,
+        })
+      ).body.state,
+    ).toBe('approved');
 
     // Late evidence for September: an outage of 20 minutes.
-    await flips(metric, [['2026-09-30T10:00:00Z', 'unhealthy', null], ['2026-09-30T10:20:00Z', 'healthy', null]]);
+    await flips(metric, [
+      ['2026-09-30T10:00:00Z', 'unhealthy', null],
+      ['2026-09-30T10:20:00Z', 'healthy', null],
+    ]);
     const again = await org.keys.preparer.call('POST', `/v1/contracts/${c.body.id}/statements`, { period: '2026-09' });
     expect([again.body.id, again.body.sha256, again.body.state]).toEqual([s.id, s.sha256, 'approved']);
 
-    const corrected = await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/correct`, { note: 'late samples' });
+    const corrected = await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/correct`, {
+      note: 'late samples',
+    });
     expect(corrected.body).toMatchObject({ revision: 2, state: 'draft', supersedes_id: s.id });
     const doc2 = JSON.parse((await org.call('GET', `/v1/sla/statements/${corrected.body.id}/statement.json`)).text);
-    expect(doc2.correction.changes).toEqual(expect.arrayContaining([{ field: 'totals.down_minutes', before: '0', after: '20' }]));
+    expect(doc2.correction.changes).toEqual(
+      expect.arrayContaining([{ field: 'totals.down_minutes', before: '0', after: '20' }]),
+    );
     expect(doc2.correction.summary).toMatch(/^Corrects revision 1: down minutes 0 → 20/);
     const old = await org.call('GET', `/v1/sla/statements/${s.id}`);
     expect([old.body.state, old.body.sha256]).toEqual(['superseded', s.sha256]);
-    const audit = (await org.call('GET', `/v1/sla/statements/${corrected.body.id}/audit`)).body.items as { action: string; revision: number; note: string | null }[];
-    expect(audit.find((a) => a.action === 'correct' && a.revision === 2)?.note).toMatch(/^late samples — Corrects revision 1/);
+    const audit = (await org.call('GET', `/v1/sla/statements/${corrected.body.id}/audit`)).body.items as {
+      action: string;
+      revision: number;
+      note: string | null;
+    }[];
+    expect(audit.find((a) => a.action === 'correct' && a.revision === 2)?.note).toMatch(
+      /^late samples — Corrects revision 1/,
+    );
 
     // Any action on the superseded revision: 409 stale_revision, naming the current one.
     const stale = await org.keys.preparer.call('POST', `/v1/sla/statements/${s.id}/void`, { reason: 'x' });

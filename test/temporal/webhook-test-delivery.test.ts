@@ -57,17 +57,25 @@ async function subscribe(url: string, eventTypes: readonly string[]): Promise<{ 
 
 /** Verified with the `standardwebhooks` package, an implementation of the scheme independent of ours. */
 function verify(secret: string, r: ReceivedRequest): { id: string; type: string; created_at: string; data: any } {
-  return new Webhook(secret).verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature }) as any;
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': r.id,
+    'webhook-timestamp': r.timestamp,
+    'webhook-signature': r.signature,
+  }) as any;
 }
 
-const deliveryOf = async (hook: string, id: string) => (await org.call('GET', `/v1/webhooks/${hook}/deliveries/${id}`)).body;
+const deliveryOf = async (hook: string, id: string) =>
+  (await org.call('GET', `/v1/webhooks/${hook}/deliveries/${id}`)).body;
 
 describe('test deliveries (real Temporal, real relay, loopback receivers)', () => {
   it('sends one signed webhook.test to that webhook only, whatever its event_types; nobody else, no subscriber email', async () => {
     // A confirmed subscriber, so an email run would be created if the event were fanned out like news.
     const page = await org.call('POST', '/v1/status-pages', { subdomain: `wt-${run}`, title: 'Test delivery page' });
     expect(page.status).toBe(201);
-    const imported = await org.call('POST', `/v1/status-pages/${page.body.id}/subscribers/import`, { subscribers: [{ email: `ann-${run}@example.com` }], skip_confirmation: true });
+    const imported = await org.call('POST', `/v1/status-pages/${page.body.id}/subscribers/import`, {
+      subscribers: [{ email: `ann-${run}@example.com` }],
+      skip_confirmation: true,
+    });
     expect(imported.status).toBe(200);
 
     const rx = await receiver();
@@ -77,7 +85,14 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
 
     const res = await org.call('POST', `/v1/webhooks/${hook.id}/test`);
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ webhook_id: hook.id, event_type: 'webhook.test', state: 'pending', attempt_count: 0, redelivery_of: null, attempts: [] });
+    expect(res.body).toMatchObject({
+      webhook_id: hook.id,
+      event_type: 'webhook.test',
+      state: 'pending',
+      attempt_count: 0,
+      redelivery_of: null,
+      attempts: [],
+    });
 
     await eventually(async () => expect(rx.received).toHaveLength(1), 15_000);
     const body = verify(hook.secret, rx.received[0]!);
@@ -85,10 +100,20 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
       id: res.body.event_id,
       type: 'webhook.test',
       created_at: expect.any(String),
-      data: { webhook_id: hook.id, message: 'A test delivery from Vigil', requested_by: expect.stringMatching(/^api_key:[0-9a-f-]{36}$/) },
+      data: {
+        webhook_id: hook.id,
+        message: 'A test delivery from Vigil',
+        requested_by: expect.stringMatching(/^api_key:[0-9a-f-]{36}$/),
+      },
     });
     expect(() => verify(all.secret, rx.received[0]!)).toThrow();
-    await eventually(async () => expect(await deliveryOf(hook.id, res.body.id)).toMatchObject({ state: 'succeeded', attempt_count: 1, last_status_code: 200 }));
+    await eventually(async () =>
+      expect(await deliveryOf(hook.id, res.body.id)).toMatchObject({
+        state: 'succeeded',
+        attempt_count: 1,
+        last_status_code: 200,
+      }),
+    );
     // Listed among its deliveries, and the event_type filter takes it.
     const listed = (await org.call('GET', `/v1/webhooks/${hook.id}/deliveries?event_type=webhook.test`)).body.items;
     expect(listed.map((d: { id: string }) => d.id)).toEqual([res.body.id]);
@@ -101,13 +126,21 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
     expect(everything.received).toHaveLength(0);
     expect((await org.call('GET', `/v1/webhooks/${all.id}/deliveries`)).body.items).toEqual([]);
     const em = api.orm.em.fork();
-    expect(await em.findOneOrFail(OutboxEventSchema, res.body.event_id)).toMatchObject({ type: 'webhook.test', resourceKind: 'webhook', resourceId: hook.id, dispatchedAt: expect.any(Date) });
+    expect(await em.findOneOrFail(OutboxEventSchema, res.body.event_id)).toMatchObject({
+      type: 'webhook.test',
+      resourceKind: 'webhook',
+      resourceId: hook.id,
+      dispatchedAt: expect.any(Date),
+    });
     expect(await em.count(NotificationRunSchema, { event: res.body.event_id })).toBe(0);
     expect(rx.received).toHaveLength(1);
 
     // The fan-out is real here: an incident reaches both webhooks (so the silence above means something).
     await org.call('POST', '/v1/incidents', { title: 'Fan-out check' });
-    await eventually(async () => expect(everything.received.map((r) => JSON.parse(r.body).type)).toEqual(['incident.created']), 15_000);
+    await eventually(
+      async () => expect(everything.received.map((r) => JSON.parse(r.body).type)).toEqual(['incident.created']),
+      15_000,
+    );
   }, 60_000);
 
   it('retries a test on 503 like any delivery, under the same webhook-id', async () => {
@@ -115,7 +148,11 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
     const hook = await subscribe(rx.url, ['maintenance.started']);
     const res = await org.call('POST', `/v1/webhooks/${hook.id}/test`);
     expect(res.status).toBe(202);
-    await eventually(async () => expect(await deliveryOf(hook.id, res.body.id)).toMatchObject({ state: 'succeeded', attempt_count: 3 }), 15_000);
+    await eventually(
+      async () =>
+        expect(await deliveryOf(hook.id, res.body.id)).toMatchObject({ state: 'succeeded', attempt_count: 3 }),
+      15_000,
+    );
     const d = await deliveryOf(hook.id, res.body.id);
     expect(d.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([503, 503, 200]);
     expect(rx.received.map((r) => [r.id, r.status])).toEqual([
@@ -141,8 +178,18 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
     expect((await org.call('GET', `/v1/webhooks/${mine.id}/deliveries`)).body.items).toEqual([]);
 
     for (const body of [
-      { method: 'POST', path: '/v1/webhooks', body: { url: rx.url, event_types: ['webhook.test'] }, field: 'event_types.0' },
-      { method: 'PATCH', path: `/v1/webhooks/${mine.id}`, body: { event_types: ['incident.created', 'webhook.test'] }, field: 'event_types.1' },
+      {
+        method: 'POST',
+        path: '/v1/webhooks',
+        body: { url: rx.url, event_types: ['webhook.test'] },
+        field: 'event_types.0',
+      },
+      {
+        method: 'PATCH',
+        path: `/v1/webhooks/${mine.id}`,
+        body: { event_types: ['incident.created', 'webhook.test'] },
+        field: 'event_types.1',
+      },
     ] as const) {
       const refused = await org.call(body.method, body.path, body.body);
       expect([refused.status, refused.body.title]).toEqual([400, 'validation_failed']);
@@ -170,7 +217,9 @@ describe('test deliveries (real Temporal, real relay, loopback receivers)', () =
     expect((await deliveryOf(hook.id, deliveryId)).event_id).toBe(body.id);
 
     // A disabled webhook shows why there is no button, and a post anyway is refused in words (409).
-    expect((await operator.post(`/console/webhooks/${hook.id}/disable`, { _csrf: csrfOf(page.text) })).status).toBe(303);
+    expect((await operator.post(`/console/webhooks/${hook.id}/disable`, { _csrf: csrfOf(page.text) })).status).toBe(
+      303,
+    );
     const off = await operator.get(`/console/webhooks/${hook.id}`);
     expect(off.text).toContain('Send test: enable the webhook first.');
     const refused = await operator.post(`/console/webhooks/${hook.id}/test`, { _csrf: csrfOf(off.text) });

@@ -23,7 +23,10 @@ let org: OrgFixture;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
   h = await startTemporalHarness({ relay: true, webhookPolicy: POLICY, webhookTimeoutMs: 2_000 });
-  api = await startApi({ maintenanceScheduler: temporalMaintenanceScheduler(h.temporal), webhookStarter: h.webhookStarter });
+  api = await startApi({
+    maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
+    webhookStarter: h.webhookStarter,
+  });
   org = await orgWithKeys(api);
 }, 180_000);
 afterAll(async () => {
@@ -48,10 +51,15 @@ async function subscribe(url: string, eventTypes: string[]): Promise<{ id: strin
 
 /** Verified with the `standardwebhooks` package: an implementation of the scheme independent of ours. */
 function verify(secret: string, r: ReceivedRequest): { id: string; type: string; created_at: string; data: any } {
-  return new Webhook(secret).verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature }) as any;
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': r.id,
+    'webhook-timestamp': r.timestamp,
+    'webhook-signature': r.signature,
+  }) as any;
 }
 
-const deliveries = async (webhookId: string, query = '') => (await call('GET', `/v1/webhooks/${webhookId}/deliveries${query}`)).body.items;
+const deliveries = async (webhookId: string, query = '') =>
+  (await call('GET', `/v1/webhooks/${webhookId}/deliveries${query}`)).body.items;
 
 describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', () => {
   it('delivers each chosen event, signed so an independent Standard Webhooks implementation verifies it, carrying the resource', async () => {
@@ -59,7 +67,10 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     const hook = await subscribe(rx.url, ['incident.created', 'incident.published']);
     const created = await call('POST', '/v1/incidents', { title: 'Checkout errors', severity: 'major' });
     const published = await call('POST', `/v1/incidents/${created.body.id}/publish`);
-    await call('POST', `/v1/incidents/${created.body.id}/messages`, { type: 'Update', body: 'not subscribed to this one' });
+    await call('POST', `/v1/incidents/${created.body.id}/messages`, {
+      type: 'Update',
+      body: 'not subscribed to this one',
+    });
 
     await eventually(async () => expect(rx.received.length).toBe(2), 15_000);
     const bodies = rx.received.map((r) => verify(hook.secret, r)).sort((a, b) => a.type.localeCompare(b.type));
@@ -84,14 +95,20 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
       expect(items[0].attempts[0].latency_ms).toBeGreaterThanOrEqual(0);
       expect(items.map((d: any) => d.event_id).sort()).toEqual(rx.received.map((r) => r.id).sort());
     });
-    const described = await h.temporal.client.workflow.getHandle(webhookWorkflowId((await deliveries(hook.id))[0].id)).describe();
-    expect(described.memo).toEqual({ title: expect.stringMatching(/^incident\.(created|published) → http:\/\/127\.0\.0\.1:\d+\/hooks$/) });
+    const described = await h.temporal.client.workflow
+      .getHandle(webhookWorkflowId((await deliveries(hook.id))[0].id))
+      .describe();
+    expect(described.memo).toEqual({
+      title: expect.stringMatching(/^incident\.(created|published) → http:\/\/127\.0\.0\.1:\d+\/hooks$/),
+    });
   }, 30_000);
 
   it('delivers a burst of 40 events, each exactly once; a start repeated for running deliveries answers them as started', async () => {
     const rx = await receiver();
     const hook = await subscribe(rx.url, ['incident.created']);
-    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => call('POST', '/v1/incidents', { title: `Burst ${i}` })));
+    const created = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call('POST', '/v1/incidents', { title: `Burst ${i}` })),
+    );
     expect(created.every((r) => r.status === 201)).toBe(true);
     await eventually(async () => expect(rx.accepted().size).toBe(40), 30_000);
     expect([...rx.accepted().values()].every((n) => n === 1)).toBe(true);
@@ -101,19 +118,38 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     expect(rows).toHaveLength(40);
     expect(rows.filter((d) => d.workflowStartedAt === null)).toHaveLength(0);
     await eventually(async () => {
-      const states = await api.orm.em.fork().find(WebhookDeliverySchema, { subscription: hook.id }, { fields: ['state'] });
+      const states = await api.orm.em
+        .fork()
+        .find(WebhookDeliverySchema, { subscription: hook.id }, { fields: ['state'] });
       expect(states.every((d) => d.state === 'succeeded')).toBe(true);
     }, 15_000);
     // The starter keeps a window of starts in flight; a workflow that already runs counts as started.
-    const refs = rows.map((d) => ({ organizationId: org.id, deliveryId: d.id, eventType: 'incident.created', url: rx.url }));
+    const refs = rows.map((d) => ({
+      organizationId: org.id,
+      deliveryId: d.id,
+      eventType: 'incident.created',
+      url: rx.url,
+    }));
     expect((await h.webhookStarter.start(refs)).sort()).toEqual(rows.map((d) => d.id).sort());
     // A start that fails is not answered as started, and is reported (the sweep starts it later).
     const failures: string[] = [];
-    const nowhere = temporalOutboxWorkflowStarter({ client: new Client({ connection: h.temporal.connection, namespace: 'vigil-no-such-namespace' }), taskQueue: h.taskQueue }, POLICY, {
-      onStartError: (_err, workflowId) => failures.push(workflowId),
-    });
+    const nowhere = temporalOutboxWorkflowStarter(
+      {
+        client: new Client({ connection: h.temporal.connection, namespace: 'vigil-no-such-namespace' }),
+        taskQueue: h.taskQueue,
+      },
+      POLICY,
+      {
+        onStartError: (_err, workflowId) => failures.push(workflowId),
+      },
+    );
     expect(await nowhere.start(refs.slice(0, 3))).toEqual([]);
-    expect(failures.sort()).toEqual(refs.slice(0, 3).map((r) => webhookWorkflowId(r.deliveryId)).sort());
+    expect(failures.sort()).toEqual(
+      refs
+        .slice(0, 3)
+        .map((r) => webhookWorkflowId(r.deliveryId))
+        .sort(),
+    );
   }, 60_000);
 
   it('retries 5xx, 429 and refused connections with backoff until the receiver recovers; every event is accepted exactly once', async () => {
@@ -121,7 +157,15 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     const hook = await subscribe(`http://127.0.0.1:${port}/hooks`, ['maintenance.scheduled']);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      ids.push((await call('POST', '/v1/maintenances', { title: `w${i}`, scheduled_start_at: '2099-01-01T00:00:00.000Z', scheduled_end_at: '2099-01-01T01:00:00.000Z' })).body.id);
+      ids.push(
+        (
+          await call('POST', '/v1/maintenances', {
+            title: `w${i}`,
+            scheduled_start_at: '2099-01-01T00:00:00.000Z',
+            scheduled_end_at: '2099-01-01T01:00:00.000Z',
+          })
+        ).body.id,
+      );
     }
     // Nothing listens yet: attempts fail with ECONNREFUSED and are retried.
     await eventually(async () => {
@@ -135,7 +179,11 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
       }
     }, 10_000);
     // Now it listens, failing each event's first request with 503 and its second with 429.
-    const rx = await receiver((_, seen) => (seen === 0 ? { status: 503 } : seen === 1 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200 }), port);
+    const rx = await receiver(
+      (_, seen) =>
+        seen === 0 ? { status: 503 } : seen === 1 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200 },
+      port,
+    );
     await eventually(async () => expect(rx.accepted().size).toBe(3), 20_000);
     // A fixed wait that proves a negative: no event is delivered a second time after its 200.
     await new Promise((r) => setTimeout(r, 1_500));
@@ -163,14 +211,22 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
       expect(d.state).toBe('failed');
     }, 20_000);
     const [dGone] = await deliveries(hookGone.id);
-    expect(dGone).toMatchObject({ state: 'failed', attempt_count: 1, last_status_code: 410, last_error: 'HTTP 410', next_attempt_at: null });
+    expect(dGone).toMatchObject({
+      state: 'failed',
+      attempt_count: 1,
+      last_status_code: 410,
+      last_error: 'HTTP 410',
+      next_attempt_at: null,
+    });
     expect(gone.received).toHaveLength(1);
     const [dBroken] = await deliveries(hookBroken.id);
     expect(dBroken.attempt_count).toBeGreaterThanOrEqual(4);
     expect(dBroken.attempt_count).toBe(broken.received.length);
-    expect(Date.parse(dBroken.attempts.at(-1).attempted_at) - Date.parse(dBroken.attempts[0].attempted_at)).toBeLessThanOrEqual(POLICY.giveUpAfterMs + 1_000);
+    expect(
+      Date.parse(dBroken.attempts.at(-1).attempted_at) - Date.parse(dBroken.attempts[0].attempted_at),
+    ).toBeLessThanOrEqual(POLICY.giveUpAfterMs + 1_000);
     // Filters.
-    expect((await deliveries(hookBroken.id, '?state=succeeded'))).toEqual([]);
+    expect(await deliveries(hookBroken.id, '?state=succeeded')).toEqual([]);
     expect((await deliveries(hookBroken.id, '?state=failed')).length).toBe(1);
   }, 40_000);
 
@@ -207,8 +263,17 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
 
     const again = await call('POST', `/v1/webhooks/${hook.id}/deliveries/${pending.id}/redeliver`);
     expect(again.status).toBe(202);
-    expect(again.body).toMatchObject({ state: 'pending', redelivery_of: pending.id, event_id: pending.event_id, attempts: [] });
-    await eventually(async () => expect((await call('GET', `/v1/webhooks/${hook.id}/deliveries/${again.body.id}`)).body.state).toBe('succeeded'), 15_000);
+    expect(again.body).toMatchObject({
+      state: 'pending',
+      redelivery_of: pending.id,
+      event_id: pending.event_id,
+      attempts: [],
+    });
+    await eventually(
+      async () =>
+        expect((await call('GET', `/v1/webhooks/${hook.id}/deliveries/${again.body.id}`)).body.state).toBe('succeeded'),
+      15_000,
+    );
     const accepted = rx.received.filter((r) => r.status === 200);
     expect(accepted.map((r) => r.id)).toEqual([pending.event_id, pending.event_id]);
   }, 40_000);
@@ -220,14 +285,21 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     await eventually(async () => expect(rx.received.length).toBeGreaterThanOrEqual(1), 15_000);
     const disabled = await call('PATCH', `/v1/webhooks/${hook.id}`, { enabled: false });
     expect(disabled.body).toMatchObject({ enabled: false, disabled_at: expect.any(String) });
-    await eventually(async () => expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'canceled', last_error: 'webhook disabled' }), 10_000);
+    await eventually(
+      async () =>
+        expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'canceled', last_error: 'webhook disabled' }),
+      10_000,
+    );
     const count = rx.received.length;
     await call('POST', '/v1/incidents', { title: 'While disabled' });
     // A fixed wait that proves a negative: a disabled webhook gets nothing.
     await new Promise((r) => setTimeout(r, 1_000));
     expect(rx.received.length).toBe(count);
     expect(await deliveries(hook.id)).toHaveLength(1);
-    const redeliver = await call('POST', `/v1/webhooks/${hook.id}/deliveries/${(await deliveries(hook.id))[0].id}/redeliver`);
+    const redeliver = await call(
+      'POST',
+      `/v1/webhooks/${hook.id}/deliveries/${(await deliveries(hook.id))[0].id}/redeliver`,
+    );
     expect([redeliver.status, redeliver.body.title]).toEqual([409, 'webhook_disabled']);
   }, 30_000);
 
@@ -245,7 +317,9 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     // Each attempt a local activity (a marker); no patch marker, and so no TemporalChangeVersion
     // upsert: new deliveries say in their input how they attempt.
     const history = await handle.fetchHistory();
-    const markers = (history.events ?? []).flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : []));
+    const markers = (history.events ?? []).flatMap((e) =>
+      e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : [],
+    );
     expect(markers).toEqual(['core_local_activity', 'core_local_activity']);
     expect((history.events ?? []).filter((e) => e.upsertWorkflowSearchAttributesEventAttributes)).toHaveLength(0);
     expect((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(0);
@@ -255,14 +329,27 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
   }, 30_000);
 
   it('never posts to a non-public receiver address (SSRF): the delivery fails at once with the reason', async () => {
-    const hooks = await Promise.all(['http://10.255.255.1/hooks', 'http://[::ffff:169.254.169.254]/latest', 'http://100.64.0.7/x'].map((url) => subscribe(url, ['incident.created'])));
+    const hooks = await Promise.all(
+      ['http://10.255.255.1/hooks', 'http://[::ffff:169.254.169.254]/latest', 'http://100.64.0.7/x'].map((url) =>
+        subscribe(url, ['incident.created']),
+      ),
+    );
     await call('POST', '/v1/incidents', { title: 'Not for private networks' });
     for (const [hook, reason] of [
       [hooks[0]!, 'target_not_public:private'],
       [hooks[1]!, 'target_not_public:cloud_metadata'],
       [hooks[2]!, 'target_not_public:cgnat'],
     ] as const) {
-      await eventually(async () => expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'failed', attempt_count: 1, last_error: reason, next_attempt_at: null }), 15_000);
+      await eventually(
+        async () =>
+          expect((await deliveries(hook.id))[0]).toMatchObject({
+            state: 'failed',
+            attempt_count: 1,
+            last_error: reason,
+            next_attempt_at: null,
+          }),
+        15_000,
+      );
     }
   }, 30_000);
 
@@ -275,7 +362,9 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     // A fixed wait that proves a negative: with the relay down, nothing dispatches the event.
     await new Promise((r) => setTimeout(r, 500));
     const em = api.orm.em.fork();
-    expect(await em.findOne(OutboxEventSchema, { resourceId: first.body.id, type: 'incident.created' })).toMatchObject({ dispatchedAt: null });
+    expect(await em.findOne(OutboxEventSchema, { resourceId: first.body.id, type: 'incident.created' })).toMatchObject({
+      dispatchedAt: null,
+    });
     expect(rx.received).toHaveLength(0);
 
     // A relay that fanned out (committed deliveries) and died before starting the workflows.
@@ -284,14 +373,29 @@ describe('webhook deliveries (real Temporal workflows, real HTTP receivers)', ()
     const mine = fanned.deliveries.filter((d) => d.organizationId === org.id && d.url === rx.url);
     expect(mine.map((d) => d.eventType).sort()).toEqual(['incident.created', 'incident.deleted']);
     // The sweep leaves young unconfirmed deliveries to their relay; age them past its 30 s grace.
-    await em.fork().nativeUpdate(WebhookDeliverySchema, { id: { $in: mine.map((d) => d.deliveryId) } }, { createdAt: new Date(Date.now() - 60_000) });
+    await em
+      .fork()
+      .nativeUpdate(
+        WebhookDeliverySchema,
+        { id: { $in: mine.map((d) => d.deliveryId) } },
+        { createdAt: new Date(Date.now() - 60_000) },
+      );
 
-    const report = await h.temporal.client.workflow.execute(outboxSweepWorkflow, { taskQueue: h.taskQueue, workflowId: `outbox-sweep-test-${first.body.id}` });
+    const report = await h.temporal.client.workflow.execute(outboxSweepWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: `outbox-sweep-test-${first.body.id}`,
+    });
     expect(report.started).toBeGreaterThanOrEqual(2);
     await eventually(async () => expect(rx.received).toHaveLength(2), 15_000);
-    expect(rx.received.map((r) => verify(hook.secret, r).type).sort()).toEqual(['incident.created', 'incident.deleted']);
+    expect(rx.received.map((r) => verify(hook.secret, r).type).sort()).toEqual([
+      'incident.created',
+      'incident.deleted',
+    ]);
     // Sweeping again starts nothing twice.
-    await h.temporal.client.workflow.execute(outboxSweepWorkflow, { taskQueue: h.taskQueue, workflowId: `outbox-sweep-test-again-${first.body.id}` });
+    await h.temporal.client.workflow.execute(outboxSweepWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: `outbox-sweep-test-again-${first.body.id}`,
+    });
     // A fixed wait that proves a negative: the second sweep delivers nothing again.
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received).toHaveLength(2);

@@ -1,4 +1,10 @@
-import { DEFAULT_SECRET_PREFIX, SECRET_LIST_ENV, SECRET_PREFIX_ENV, secretRefResolver, secretRefRule } from '../../src/agent/secret-refs';
+import {
+  DEFAULT_SECRET_PREFIX,
+  SECRET_LIST_ENV,
+  SECRET_PREFIX_ENV,
+  secretRefResolver,
+  secretRefRule,
+} from '../../src/agent/secret-refs';
 
 // Issue 24 §5.1: which `*_ref` names the agent resolves, whatever a `write:metrics` key asks for.
 describe('secretRefRule', () => {
@@ -46,7 +52,13 @@ describe('secretRefRule', () => {
       [SECRET_PREFIX_ENV]: 'VIGIL_',
       [SECRET_LIST_ENV]: 'VIGIL_AGENT_TOKEN,VIGIL_API_URL,VIGIL_AGENT_SECRETS,VIGIL_AGENT_SECRET_PREFIX',
     });
-    for (const name of ['VIGIL_AGENT_TOKEN', 'VIGIL_API_URL', 'VIGIL_AGENT_SECRETS', 'VIGIL_AGENT_SECRET_PREFIX', 'VIGIL_AGENT_ANYTHING']) {
+    for (const name of [
+      'VIGIL_AGENT_TOKEN',
+      'VIGIL_API_URL',
+      'VIGIL_AGENT_SECRETS',
+      'VIGIL_AGENT_SECRET_PREFIX',
+      'VIGIL_AGENT_ANYTHING',
+    ]) {
       expect([name, rule.allows(name)]).toEqual([name, false]);
     }
     expect(rule.allows('VIGIL_SECRET_DB')).toBe(true);

@@ -31,7 +31,15 @@ const base: AlertMessage = {
 
 describe('the words of an outage in a message', () => {
   it('says durations in the two largest units', () => {
-    expect([0, 999, 45_000, 252_000, 3_600_000, 7_380_000, 273_600_000].map(duration)).toEqual(['0 s', '1 s', '45 s', '4 min 12 s', '1 h', '2 h 3 min', '3 d 4 h']);
+    expect([0, 999, 45_000, 252_000, 3_600_000, 7_380_000, 273_600_000].map(duration)).toEqual([
+      '0 s',
+      '1 s',
+      '45 s',
+      '4 min 12 s',
+      '1 h',
+      '2 h 3 min',
+      '3 d 4 h',
+    ]);
   });
 
   it('says instants in the recipient’s zone, named', () => {
@@ -48,29 +56,62 @@ describe('the words of an outage in a message', () => {
       Reason: 'Connection refused (ECONNREFUSED)',
       'Confirmed by': 'eu-west, us-east (2 of 3 locations)',
     });
-    expect(facts(base).map((x) => x.label).slice(0, 5)).toEqual(['Status', 'Target', 'Since', 'Reason', 'Confirmed by']);
+    expect(
+      facts(base)
+        .map((x) => x.label)
+        .slice(0, 5),
+    ).toEqual(['Status', 'Target', 'Since', 'Reason', 'Confirmed by']);
   });
 
   it('says how a resolved outage ended and how long it lasted, not that it is down', () => {
-    const resolved: AlertMessage = { ...base, action: 'resolve', status: 'healthy', outage: { ...base.outage!, endedAt: '2026-12-01T22:27:49.000Z' } };
+    const resolved: AlertMessage = {
+      ...base,
+      action: 'resolve',
+      status: 'healthy',
+      outage: { ...base.outage!, endedAt: '2026-12-01T22:27:49.000Z' },
+    };
     expect(headline(resolved)).toBe('Resolved: Checkout API: health recovered after 4 min 12 s');
-    expect(headline({ ...resolved, status: 'unhealthy' })).toBe('Resolved: Checkout API: health was resolved after 4 min 12 s');
-    expect(Object.fromEntries(facts(resolved).map((x) => [x.label, x.value])).Lasted).toBe('4 min 12 s (2026-12-01 23:23:37 CET to 2026-12-01 23:27:49 CET)');
+    expect(headline({ ...resolved, status: 'unhealthy' })).toBe(
+      'Resolved: Checkout API: health was resolved after 4 min 12 s',
+    );
+    expect(Object.fromEntries(facts(resolved).map((x) => [x.label, x.value])).Lasted).toBe(
+      '4 min 12 s (2026-12-01 23:23:37 CET to 2026-12-01 23:27:49 CET)',
+    );
     // Every vendor's payload carries the ending, never "is down".
     for (const type of ['slack', 'teams', 'discord', 'email'] as const) {
-      const body = JSON.stringify(type === 'email' ? emailMessage(resolved) : channelRequest(type, { url: 'https://hooks.example.com/x' }, resolved));
+      const body = JSON.stringify(
+        type === 'email'
+          ? emailMessage(resolved)
+          : channelRequest(type, { url: 'https://hooks.example.com/x' }, resolved),
+      );
       expect([type, body.includes('recovered after 4 min 12 s')]).toEqual([type, true]);
       expect([type, body.includes('is down')]).toEqual([type, false]);
     }
   });
 
   it('names who acted right after the status, so a vendor that caps its fields (Slack: 10) still shows it', () => {
-    const resolved: AlertMessage = { ...base, action: 'resolve', status: 'unhealthy', actor: 'console user ana@example.com', outage: { ...base.outage!, endedAt: '2026-12-01T22:27:49.000Z' } };
-    expect(facts(resolved).map((x) => x.label).slice(0, 2)).toEqual(['Status', 'Resolved by']);
+    const resolved: AlertMessage = {
+      ...base,
+      action: 'resolve',
+      status: 'unhealthy',
+      actor: 'console user ana@example.com',
+      outage: { ...base.outage!, endedAt: '2026-12-01T22:27:49.000Z' },
+    };
+    expect(
+      facts(resolved)
+        .map((x) => x.label)
+        .slice(0, 2),
+    ).toEqual(['Status', 'Resolved by']);
     expect(facts(resolved).length).toBeGreaterThan(10);
     const slack = JSON.parse(String(channelRequest('slack', { url: 'https://hooks.example.com/x' }, resolved).body));
-    expect(slack.blocks[1].fields.map((f: { text: string }) => f.text)).toContain('*Resolved by*\nconsole user ana@example.com');
-    expect(facts({ ...resolved, action: 'acknowledge' }).map((x) => x.label).slice(0, 2)).toEqual(['Status', 'Acknowledged by']);
+    expect(slack.blocks[1].fields.map((f: { text: string }) => f.text)).toContain(
+      '*Resolved by*\nconsole user ana@example.com',
+    );
+    expect(
+      facts({ ...resolved, action: 'acknowledge' })
+        .map((x) => x.label)
+        .slice(0, 2),
+    ).toEqual(['Status', 'Acknowledged by']);
   });
 
   it('falls back to the raw reason without an outage context (a test message, an older caller)', () => {
@@ -100,11 +141,20 @@ describe('probeTarget', () => {
 });
 
 describe('confirmingLocations', () => {
-  const vote = (location: string, reason: string | null, status: Vote['status'] = 'no_data'): Vote => ({ location, value: reason ? null : 12, reason, status: reason ? 'no_data' : status, at: '2026-12-01T22:23:37.000Z' });
+  const vote = (location: string, reason: string | null, status: Vote['status'] = 'no_data'): Vote => ({
+    location,
+    value: reason ? null : 12,
+    reason,
+    status: reason ? 'no_data' : status,
+    at: '2026-12-01T22:23:37.000Z',
+  });
   it('names the failing locations of the last round, of those that voted', () => {
     const rounds = [
       { at: '1', votes: [vote('us-east', 'ECONNREFUSED')] },
-      { at: '2', votes: [vote('us-east', 'ECONNREFUSED'), vote('eu-west', 'ECONNREFUSED'), vote('ap-south', null, 'healthy')] },
+      {
+        at: '2',
+        votes: [vote('us-east', 'ECONNREFUSED'), vote('eu-west', 'ECONNREFUSED'), vote('ap-south', null, 'healthy')],
+      },
     ];
     expect(confirmingLocations(rounds)).toEqual({ failing: ['eu-west', 'us-east'], voting: 3 });
     expect(confirmingLocations(null)).toBeNull();

@@ -25,7 +25,8 @@ const alert = (fingerprint: string, severity: AlertSeverity, over: Partial<Norma
 const watchdog = (over: Partial<NormalizedAlert> = {}) => alert('wd', 'none', { name: 'Watchdog', ...over });
 const HEARTBEAT = { heartbeat_alert: 'Watchdog', heartbeat_timeout_seconds: 300 };
 
-const apply = (state: AlertState, alerts: NormalizedAlert[], at: number) => applyAlertBatch(state, { source: 'alertmanager', alerts }, at);
+const apply = (state: AlertState, alerts: NormalizedAlert[], at: number) =>
+  applyAlertBatch(state, { source: 'alertmanager', alerts }, at);
 
 describe('alert score (spec §4.1: 0 none, 1 degraded, 2 unhealthy)', () => {
   it('is 0 with nothing firing, else the worst firing severity', () => {
@@ -52,7 +53,11 @@ describe('alert score (spec §4.1: 0 none, 1 degraded, 2 unhealthy)', () => {
   it('ignores a resolution of an unknown alert and a late resolution of an older episode', () => {
     let s = apply(emptyAlertState(min(0)), [alert('crit', 'unhealthy', { startsAt: iso(min(10)) })], min(11));
     s = apply(s, [alert('other', 'unhealthy', { status: 'resolved' })], min(12));
-    s = apply(s, [alert('crit', 'unhealthy', { status: 'resolved', startsAt: iso(min(0)), endsAt: iso(min(5)) })], min(12));
+    s = apply(
+      s,
+      [alert('crit', 'unhealthy', { status: 'resolved', startsAt: iso(min(0)), endsAt: iso(min(5)) })],
+      min(12),
+    );
     expect(alertScore(s, min(12))).toBe(2);
   });
 
@@ -134,7 +139,11 @@ describe('heartbeat (spec §7.3 alert_heartbeat_missing)', () => {
   });
 
   it('counts several heartbeat copies (one per Prometheus replica) by the newest', () => {
-    let s = apply(emptyAlertState(min(0)), [watchdog({ fingerprint: 'wd-a' }), watchdog({ fingerprint: 'wd-b' })], min(1));
+    let s = apply(
+      emptyAlertState(min(0)),
+      [watchdog({ fingerprint: 'wd-a' }), watchdog({ fingerprint: 'wd-b' })],
+      min(1),
+    );
     s = apply(s, [watchdog({ fingerprint: 'wd-b' })], min(8));
     expect(heartbeatVerdict(s, HEARTBEAT, min(12))).toBeNull();
     expect(heartbeatVerdict(s, HEARTBEAT, min(13) + 1)).toBe('alert_heartbeat_missing');

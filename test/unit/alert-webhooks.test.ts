@@ -12,7 +12,13 @@ import { alertmanagerWebhook } from '../support/alert-payloads';
 // Alertmanager webhooks, payload version "4" (test/support/alert-payloads.ts builds the envelope
 // from the alerts). Firing alerts carry Go's zero time as endsAt.
 const PROBE_FAILURE = {
-  labels: { alertname: 'ProbeFailure', instance: 'https://shop.example.com', job: 'blackbox_http', prometheus: 'monitoring/k8s', severity: 'critical' },
+  labels: {
+    alertname: 'ProbeFailure',
+    instance: 'https://shop.example.com',
+    job: 'blackbox_http',
+    prometheus: 'monitoring/k8s',
+    severity: 'critical',
+  },
   annotations: {
     description: 'Instance https://shop.example.com has been down for over 5m. Job: blackbox_http',
     summary: 'BlackBox probe failure: https://shop.example.com',
@@ -26,14 +32,22 @@ const AM_FIRING_CRITICAL = alertmanagerWebhook([PROBE_FAILURE], { route: '{}/{se
 const AM_FIRING_WARNING = alertmanagerWebhook(
   [
     {
-      labels: { alertname: 'KubePodCrashLooping', container: 'api', namespace: 'shop', pod: 'api-7c9f8d6b5-x2xkq', prometheus: 'monitoring/k8s', severity: 'warning' },
+      labels: {
+        alertname: 'KubePodCrashLooping',
+        container: 'api',
+        namespace: 'shop',
+        pod: 'api-7c9f8d6b5-x2xkq',
+        prometheus: 'monitoring/k8s',
+        severity: 'warning',
+      },
       annotations: {
         description: 'Pod shop/api-7c9f8d6b5-x2xkq (api) is in waiting state (reason: "CrashLoopBackOff").',
         runbook_url: 'https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping',
         summary: 'Pod is crash looping.',
       },
       startsAt: '2026-03-02T13:20:15.091Z',
-      generatorURL: 'http://prometheus.example.com:9090/graph?g0.expr=max_over_time%28kube_pod_container_status_waiting_reason%5B5m%5D%29+%3E%3D+1&g0.tab=1',
+      generatorURL:
+        'http://prometheus.example.com:9090/graph?g0.expr=max_over_time%28kube_pod_container_status_waiting_reason%5B5m%5D%29+%3E%3D+1&g0.tab=1',
       fingerprint: '5b3a4a4b9c1d2e7f',
     },
   ],
@@ -41,7 +55,10 @@ const AM_FIRING_WARNING = alertmanagerWebhook(
 );
 
 // send_resolved: the same alert once Prometheus stopped firing it; endsAt is now set.
-const AM_RESOLVED = alertmanagerWebhook([{ ...PROBE_FAILURE, status: 'resolved', endsAt: '2026-03-02T13:31:45.828Z' }], { route: '{}/{severity="critical"}' });
+const AM_RESOLVED = alertmanagerWebhook(
+  [{ ...PROBE_FAILURE, status: 'resolved', endsAt: '2026-03-02T13:31:45.828Z' }],
+  { route: '{}/{severity="critical"}' },
+);
 
 // kube-prometheus' always-firing Watchdog, as sent by an Alertmanager before 0.19 (no fingerprint field).
 const AM_WATCHDOG = alertmanagerWebhook(
@@ -79,7 +96,8 @@ const GRAFANA_UNIFIED = {
       endsAt: '0001-01-01T00:00:00Z',
       generatorURL: 'https://play.grafana.org/alerting/1afz29v7z/edit',
       fingerprint: 'c6eadffa33fcdf37',
-      silenceURL: 'https://play.grafana.org/alerting/silence/new?alertmanager=grafana&matchers=alertname%3DT2%2Cteam%3Dblue%2Czone%3Dus-1',
+      silenceURL:
+        'https://play.grafana.org/alerting/silence/new?alertmanager=grafana&matchers=alertname%3DT2%2Cteam%3Dblue%2Czone%3Dus-1',
       dashboardURL: '',
       panelURL: '',
       values: { B: 44.23943737541908, C: 1 },
@@ -96,7 +114,8 @@ const GRAFANA_UNIFIED = {
       endsAt: '0001-01-01T00:00:00Z',
       generatorURL: 'https://play.grafana.org/alerting/d1rdpdv7k/edit',
       fingerprint: 'bc97ff14869b13e3',
-      silenceURL: 'https://play.grafana.org/alerting/silence/new?alertmanager=grafana&matchers=alertname%3DT1%2Cteam%3Dblue%2Czone%3Deu-1',
+      silenceURL:
+        'https://play.grafana.org/alerting/silence/new?alertmanager=grafana&matchers=alertname%3DT1%2Cteam%3Dblue%2Czone%3Deu-1',
       dashboardURL: '',
       panelURL: '',
       valueString: "[ metric='' labels={} value=47043.702386305304 ]",
@@ -148,20 +167,41 @@ describe('Alertmanager webhooks', () => {
     expect(batchOf(AM_FIRING_CRITICAL)).toEqual({
       source: 'alertmanager',
       alerts: [
-        { fingerprint: '1a30ba71cca2921f', name: 'ProbeFailure', status: 'firing', severity: 'unhealthy', startsAt: '2026-03-02T13:08:45.828Z', endsAt: null },
+        {
+          fingerprint: '1a30ba71cca2921f',
+          name: 'ProbeFailure',
+          status: 'firing',
+          severity: 'unhealthy',
+          startsAt: '2026-03-02T13:08:45.828Z',
+          endsAt: null,
+        },
       ],
     });
   });
 
   it('reads a warning as degraded', () => {
     expect(batchOf(AM_FIRING_WARNING).alerts).toEqual([
-      { fingerprint: '5b3a4a4b9c1d2e7f', name: 'KubePodCrashLooping', status: 'firing', severity: 'degraded', startsAt: '2026-03-02T13:20:15.091Z', endsAt: null },
+      {
+        fingerprint: '5b3a4a4b9c1d2e7f',
+        name: 'KubePodCrashLooping',
+        status: 'firing',
+        severity: 'degraded',
+        startsAt: '2026-03-02T13:20:15.091Z',
+        endsAt: null,
+      },
     ]);
   });
 
   it('reads a resolved alert with its end time and the same fingerprint', () => {
     expect(batchOf(AM_RESOLVED).alerts).toEqual([
-      { fingerprint: '1a30ba71cca2921f', name: 'ProbeFailure', status: 'resolved', severity: 'unhealthy', startsAt: '2026-03-02T13:08:45.828Z', endsAt: '2026-03-02T13:31:45.828Z' },
+      {
+        fingerprint: '1a30ba71cca2921f',
+        name: 'ProbeFailure',
+        status: 'resolved',
+        severity: 'unhealthy',
+        startsAt: '2026-03-02T13:08:45.828Z',
+        endsAt: '2026-03-02T13:31:45.828Z',
+      },
     ]);
   });
 
@@ -190,8 +230,22 @@ describe('Grafana webhooks', () => {
     expect(batchOf(GRAFANA_UNIFIED)).toEqual({
       source: 'grafana',
       alerts: [
-        { fingerprint: 'c6eadffa33fcdf37', name: 'High memory usage', status: 'firing', severity: 'unhealthy', startsAt: '2021-10-12T07:51:03.157Z', endsAt: null },
-        { fingerprint: 'bc97ff14869b13e3', name: 'High CPU usage', status: 'firing', severity: 'unhealthy', startsAt: '2021-10-12T07:56:03.157Z', endsAt: null },
+        {
+          fingerprint: 'c6eadffa33fcdf37',
+          name: 'High memory usage',
+          status: 'firing',
+          severity: 'unhealthy',
+          startsAt: '2021-10-12T07:51:03.157Z',
+          endsAt: null,
+        },
+        {
+          fingerprint: 'bc97ff14869b13e3',
+          name: 'High CPU usage',
+          status: 'firing',
+          severity: 'unhealthy',
+          startsAt: '2021-10-12T07:56:03.157Z',
+          endsAt: null,
+        },
       ],
     });
   });
@@ -207,7 +261,13 @@ describe('Grafana webhooks', () => {
   it('reads the legacy format: one alert per rule, fingerprint from the rule identity, severity from tags', () => {
     const [alert] = batchOf(GRAFANA_LEGACY).alerts;
     expect(alert).toEqual({
-      fingerprint: labelsFingerprint({ alertname: 'Panel Title alert', rule_id: '1', org_id: '1', dashboard_id: '1', panel_id: '2' }),
+      fingerprint: labelsFingerprint({
+        alertname: 'Panel Title alert',
+        rule_id: '1',
+        org_id: '1',
+        dashboard_id: '1',
+        panel_id: '2',
+      }),
       name: 'Panel Title alert',
       status: 'firing',
       severity: 'unhealthy',
@@ -232,7 +292,12 @@ describe('format detection', () => {
     expect(detectAlertWebhookSource(AM_FIRING_CRITICAL)).toBe('alertmanager');
     expect(detectAlertWebhookSource(AM_WATCHDOG)).toBe('alertmanager');
     expect(detectAlertWebhookSource(GRAFANA_UNIFIED)).toBe('grafana');
-    expect(detectAlertWebhookSource({ ...AM_FIRING_CRITICAL, alerts: [{ ...AM_FIRING_CRITICAL.alerts[0], values: { A: 1 } }] })).toBe('grafana');
+    expect(
+      detectAlertWebhookSource({
+        ...AM_FIRING_CRITICAL,
+        alerts: [{ ...AM_FIRING_CRITICAL.alerts[0], values: { A: 1 } }],
+      }),
+    ).toBe('grafana');
     expect(detectAlertWebhookSource(GRAFANA_LEGACY)).toBe('grafana_legacy');
     expect(detectAlertWebhookSource({ hello: 'world' })).toBeNull();
     expect(detectAlertWebhookSource([AM_FIRING_CRITICAL])).toBeNull();
@@ -241,13 +306,17 @@ describe('format detection', () => {
 
 describe('malformed payloads', () => {
   it('refuses a body of neither format', () => {
-    expect(errorsOf({ hello: 'world' })).toEqual({ '': expect.stringContaining('Not an Alertmanager or Grafana alert webhook') });
+    expect(errorsOf({ hello: 'world' })).toEqual({
+      '': expect.stringContaining('Not an Alertmanager or Grafana alert webhook'),
+    });
     expect(errorsOf('firing')).toEqual({ '': 'Expected a JSON object' });
     expect(errorsOf(null)).toEqual({ '': 'Expected a JSON object' });
   });
 
   it('lists every problem with its path', () => {
-    const body = clone(AM_FIRING_CRITICAL) as unknown as Record<string, unknown> & { alerts: Array<Record<string, unknown>> };
+    const body = clone(AM_FIRING_CRITICAL) as unknown as Record<string, unknown> & {
+      alerts: Array<Record<string, unknown>>;
+    };
     delete body.status;
     body.truncatedAlerts = -1;
     body.alerts[0]!.status = 'pending';
@@ -273,14 +342,19 @@ describe('malformed payloads', () => {
   });
 
   it('refuses a legacy payload with an unknown state or no rule identity', () => {
-    expect(errorsOf({ ...GRAFANA_LEGACY, state: 'firing' })).toEqual({ state: 'Expected one of alerting, ok, no_data, paused, pending' });
-    expect(errorsOf({ state: 'alerting', title: 'x' })).toEqual({ ruleName: 'Required (or ruleId): the rule cannot be identified' });
+    expect(errorsOf({ ...GRAFANA_LEGACY, state: 'firing' })).toEqual({
+      state: 'Expected one of alerting, ok, no_data, paused, pending',
+    });
+    expect(errorsOf({ state: 'alerting', title: 'x' })).toEqual({
+      ruleName: 'Required (or ruleId): the rule cannot be identified',
+    });
   });
 });
 
 describe('severity mapping', () => {
   it('maps the documented values case-insensitively, severity before priority', () => {
-    for (const v of ['critical', 'error', 'page', 'high', 'P1', 'p2']) expect(severityOf({ severity: v })).toBe('unhealthy');
+    for (const v of ['critical', 'error', 'page', 'high', 'P1', 'p2'])
+      expect(severityOf({ severity: v })).toBe('unhealthy');
     for (const v of ['warning', 'warn', 'Medium', 'p3', 'minor']) expect(severityOf({ severity: v })).toBe('degraded');
     for (const v of ['info', 'none', 'low']) expect(severityOf({ severity: v })).toBe('none');
     expect(severityOf({ priority: 'p3' })).toBe('degraded');
@@ -295,7 +369,11 @@ describe('severity mapping', () => {
   });
 
   it('takes an optional mapping: labels, extra values and the fallback', () => {
-    const mapping = { labels: ['urgency'], values: { SEV1: 'unhealthy', sev3: 'none', critical: 'degraded' }, fallback: 'degraded' } as const;
+    const mapping = {
+      labels: ['urgency'],
+      values: { SEV1: 'unhealthy', sev3: 'none', critical: 'degraded' },
+      fallback: 'degraded',
+    } as const;
     expect(severityOf({ urgency: 'sev1' }, mapping)).toBe('unhealthy');
     expect(severityOf({ urgency: 'SEV3' }, mapping)).toBe('none');
     expect(severityOf({ urgency: 'critical' }, mapping)).toBe('degraded');
@@ -307,8 +385,10 @@ describe('severity mapping', () => {
 describe('fingerprint', () => {
   it("matches Prometheus' label-set fingerprint (FNV-1a 64, sorted labels, 0xff separators)", () => {
     // Test vectors of prometheus/common model/signature_test.go.
-    expect(labelsFingerprint({})).toBe((14695981039346656037n).toString(16));
-    expect(labelsFingerprint({ name: 'garland, briggs', fear: 'love is not enough' })).toBe((5799056148416392346n).toString(16).padStart(16, '0'));
+    expect(labelsFingerprint({})).toBe(14695981039346656037n.toString(16));
+    expect(labelsFingerprint({ name: 'garland, briggs', fear: 'love is not enough' })).toBe(
+      5799056148416392346n.toString(16).padStart(16, '0'),
+    );
   });
 
   it('does not depend on label order and hashes non-ASCII values as UTF-8', () => {

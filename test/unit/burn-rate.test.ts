@@ -1,9 +1,17 @@
-import { DEFAULT_BURN_WINDOWS, WORKBOOK_TICKET_WINDOW, budgetSpent, burnRate, burnRateForBudget, evaluateBurn } from '../../src/domain/alerting/burn-rate';
+import {
+  DEFAULT_BURN_WINDOWS,
+  WORKBOOK_TICKET_WINDOW,
+  budgetSpent,
+  burnRate,
+  burnRateForBudget,
+  evaluateBurn,
+} from '../../src/domain/alerting/burn-rate';
 
 const SLO = 0.999;
 const THIRTY_DAYS = 30 * 24 * 60;
 /** Measurements for the default pairs: bad minutes per window length. */
-const measured = (bad: Record<number, number>) => Object.entries(bad).map(([minutes, b]) => ({ minutes: Number(minutes), bad: b, total: Number(minutes) }));
+const measured = (bad: Record<number, number>) =>
+  Object.entries(bad).map(([minutes, b]) => ({ minutes: Number(minutes), bad: b, total: Number(minutes) }));
 
 describe('burn rate arithmetic (SRE workbook, ch. 5)', () => {
   it('is the error ratio over the error budget, exact at the workbook figures', () => {
@@ -41,7 +49,14 @@ describe('evaluateBurn with the default windows', () => {
 
   it('pages after 0.864 minutes of total outage in the hour (the workbook: 2 % of budget), not after 0.86', () => {
     const fires = evaluateBurn(SLO, measured({ 60: 0.864, 5: 0.864, 360: 0.864, 30: 0.864 }));
-    expect(fires.firing).toEqual({ severity: 'page', long_minutes: 60, short_minutes: 5, burn_rate: 14.4, long_burn: 14.4, short_burn: 172.8 });
+    expect(fires.firing).toEqual({
+      severity: 'page',
+      long_minutes: 60,
+      short_minutes: 5,
+      burn_rate: 14.4,
+      long_burn: 14.4,
+      short_burn: 172.8,
+    });
     expect(evaluateBurn(SLO, measured({ 60: 0.86, 5: 0.86, 360: 0.86, 30: 0.86 })).firing).toBeNull();
   });
 
@@ -57,7 +72,14 @@ describe('evaluateBurn with the default windows', () => {
 
   it('warns at 6× over 6 h and 30 m when the page pair is below 14.4×', () => {
     const result = evaluateBurn(SLO, measured({ 60: 0.5, 5: 0.1, 360: 3, 30: 1 }));
-    expect(result.firing).toEqual({ severity: 'warn', long_minutes: 360, short_minutes: 30, burn_rate: 6, long_burn: 8.333333, short_burn: 33.333333 });
+    expect(result.firing).toEqual({
+      severity: 'warn',
+      long_minutes: 360,
+      short_minutes: 30,
+      burn_rate: 6,
+      long_burn: 8.333333,
+      short_burn: 33.333333,
+    });
   });
 
   it('answers the most severe pair when several fire, whatever the policy order', () => {
@@ -80,13 +102,25 @@ describe('evaluateBurn with the default windows', () => {
   });
 
   it('refuses more bad minutes than counted ones', () => {
-    expect(() => evaluateBurn(SLO, [{ minutes: 60, bad: 61, total: 60 }, { minutes: 5, bad: 1, total: 5 }])).toThrow(RangeError);
+    expect(() =>
+      evaluateBurn(SLO, [
+        { minutes: 60, bad: 61, total: 60 },
+        { minutes: 5, bad: 1, total: 5 },
+      ]),
+    ).toThrow(RangeError);
   });
 
   it("fires the workbook's 1× over 3 d / 6 h ticket pair when a policy includes it", () => {
     const policy = [...DEFAULT_BURN_WINDOWS, WORKBOOK_TICKET_WINDOW];
     const result = evaluateBurn(SLO, measured({ 60: 0, 5: 0, 360: 1, 30: 0, 4320: 5 }), policy);
-    expect(result.firing).toEqual({ severity: 'ticket', long_minutes: 4320, short_minutes: 360, burn_rate: 1, long_burn: 1.157407, short_burn: 2.777778 });
+    expect(result.firing).toEqual({
+      severity: 'ticket',
+      long_minutes: 4320,
+      short_minutes: 360,
+      burn_rate: 1,
+      long_burn: 1.157407,
+      short_burn: 2.777778,
+    });
   });
 
   it('fires every pair on any error with a 100 % objective', () => {

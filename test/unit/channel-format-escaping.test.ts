@@ -25,7 +25,10 @@ const HOSTILE: Array<[string, string]> = [
   ['Slack mentions', '<!channel> <!here> <@U024BE7LH> <!subteam^SAZ94GDB8|oncall>'],
   ['Discord mentions', '@everyone @here <@80351110224678912> <@&165511591545143296> <#1234567890>'],
   ['a Teams mention', '<at>Everyone</at>'],
-  ['HTML', '<a href="https://evil.test/x">Open alert</a><img src=x onerror="alert(1)"><script>alert(1)</script><b>bold</b>'],
+  [
+    'HTML',
+    '<a href="https://evil.test/x">Open alert</a><img src=x onerror="alert(1)"><script>alert(1)</script><b>bold</b>',
+  ],
   ['backticks', '`inline` and ```block```'],
   ['asterisks and underscores', '**bold** *em* _em_ __under__ ~~gone~~ ||spoiler||'],
   ['line breaks and block markup', 'line one\r\n# Heading\n> quote\n- item\n1. item\u2028end'],
@@ -64,7 +67,11 @@ function message(action: AlertAction, over: Partial<AlertMessage> = {}): AlertMe
     organization: { id: 'org_1', name: 'Acme' },
     occurredAt: '2026-03-02T13:08:45.828Z',
     actor: open ? null : 'dana@acme.example',
-    links: { alert: LINKS.alert, acknowledge: open ? LINKS.acknowledge : null, resolve: action === 'resolve' ? null : LINKS.resolve },
+    links: {
+      alert: LINKS.alert,
+      acknowledge: open ? LINKS.acknowledge : null,
+      resolve: action === 'resolve' ? null : LINKS.resolve,
+    },
     ...over,
   };
 }
@@ -107,7 +114,13 @@ function render(format: Format, msg: AlertMessage): Rendered {
       mentionSettings: [],
     };
   }
-  const body = JSON.parse(channelRequest(format as VendorChannelType, { url: 'https://hooks.example.com/x', routing_key: 'R'.repeat(32), api_key: 'key' }, msg).body) as Record<string, any>;
+  const body = JSON.parse(
+    channelRequest(
+      format as VendorChannelType,
+      { url: 'https://hooks.example.com/x', routing_key: 'R'.repeat(32), api_key: 'key' },
+      msg,
+    ).body,
+  ) as Record<string, any>;
   const out: Rendered = { surfaces: [], buttons: [], mentionSettings: [] };
   const add = (where: string, syntax: Syntax, text: unknown) => {
     if (text === undefined || text === null) return;
@@ -118,7 +131,8 @@ function render(format: Format, msg: AlertMessage): Rendered {
     case 'slack':
       add('text', 'slack', body.text);
       for (const [i, block] of (body.blocks as Array<Record<string, any>>).entries()) {
-        const textObject = (where: string, t: { type: string; text: string } | undefined) => t && add(where, t.type === 'mrkdwn' ? 'slack' : 'plain', t.text);
+        const textObject = (where: string, t: { type: string; text: string } | undefined) =>
+          t && add(where, t.type === 'mrkdwn' ? 'slack' : 'plain', t.text);
         textObject(`blocks[${i}].text`, block.text);
         for (const [j, f] of (block.fields ?? []).entries()) textObject(`blocks[${i}].fields[${j}]`, f);
         for (const [j, e] of (block.elements ?? []).entries()) {
@@ -143,9 +157,13 @@ function render(format: Format, msg: AlertMessage): Rendered {
             });
           case 'RichTextBlock':
             // TextRun has no markdown (adaptivecards.io/explorer/TextRun.html); a bare string is a TextRun.
-            return e.inlines.forEach((r: string | Record<string, string>, i: number) => add(`${where}.inlines[${i}]`, 'plain', typeof r === 'string' ? r : r.text));
+            return e.inlines.forEach((r: string | Record<string, string>, i: number) =>
+              add(`${where}.inlines[${i}]`, 'plain', typeof r === 'string' ? r : r.text),
+            );
           case 'ColumnSet':
-            return e.columns.forEach((c: Record<string, any>, i: number) => c.items.forEach((x: Record<string, any>, j: number) => element(`${where}.columns[${i}].items[${j}]`, x)));
+            return e.columns.forEach((c: Record<string, any>, i: number) =>
+              c.items.forEach((x: Record<string, any>, j: number) => element(`${where}.columns[${i}].items[${j}]`, x)),
+            );
           case 'Container':
             return e.items.forEach((x: Record<string, any>, j: number) => element(`${where}.items[${j}]`, x));
           default:
@@ -209,7 +227,21 @@ function render(format: Format, msg: AlertMessage): Rendered {
 }
 
 const SLACK_DATE = /^!date\^\d+\^\{date_short_pretty\} at \{time_secs\}\|([^<>|]*)$/;
-const EMAIL_TAGS = new Set(['!doctype', 'html', 'head', 'meta', 'title', 'body', 'div', 'h1', 'p', 'table', 'tr', 'td', 'a']);
+const EMAIL_TAGS = new Set([
+  '!doctype',
+  'html',
+  'head',
+  'meta',
+  'title',
+  'body',
+  'div',
+  'h1',
+  'p',
+  'table',
+  'tr',
+  'td',
+  'a',
+]);
 const decodeHtml = (s: string) =>
   s
     .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
@@ -275,7 +307,8 @@ function read(surface: Surface, format: Format): { links: string[]; mentions: st
       for (const m of text.matchAll(/<\s*\/?\s*([!a-z][^\s/>]*)([^>]*)>/gi)) {
         const name = (m[1] as string).toLowerCase();
         if (!allowed.has(name)) links.push(`<${name}> element`);
-        for (const a of (m[2] as string).matchAll(/\b(?:href|src|action|formaction)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi)) links.push(decodeHtml((a[1] as string).replace(/^["']|["']$/g, '')));
+        for (const a of (m[2] as string).matchAll(/\b(?:href|src|action|formaction)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi))
+          links.push(decodeHtml((a[1] as string).replace(/^["']|["']$/g, '')));
         if (/\bon[a-z]+\s*=/i.test(m[2] as string)) links.push(`<${name}> event handler`);
       }
       const shown = decodeHtml(text.replace(/<title>[\s\S]*?<\/title>/i, '').replace(/<[^>]*>/g, ''));
@@ -306,16 +339,20 @@ describe.each(FORMATS)('%s messages keep hostile text as text', (format) => {
       const msg = { ...base, ...field.set(hostile, base) };
       const rendered = render(format, msg);
       for (const url of rendered.buttons) if (!VIGIL_LINKS.has(url)) problems.push(`${field.name}: a button to ${url}`);
-      for (const s of rendered.mentionSettings) if (s !== undefined && JSON.stringify(s) !== JSON.stringify({ parse: [] })) problems.push(`${field.name}: mentions switched on: ${JSON.stringify(s)}`);
+      for (const s of rendered.mentionSettings)
+        if (s !== undefined && JSON.stringify(s) !== JSON.stringify({ parse: [] }))
+          problems.push(`${field.name}: mentions switched on: ${JSON.stringify(s)}`);
       const shown: string[] = [];
       for (const surface of rendered.surfaces) {
         const r = read(surface, format);
-        for (const link of r.links) if (!VIGIL_LINKS.has(link)) problems.push(`${field.name} → ${surface.where}: a link to ${link}`);
+        for (const link of r.links)
+          if (!VIGIL_LINKS.has(link)) problems.push(`${field.name} → ${surface.where}: a link to ${link}`);
         for (const m of r.mentions) problems.push(`${field.name} → ${surface.where}: a mention ${m}`);
         shown.push(r.shown);
       }
       // PagerDuty's acknowledge and resolve carry no text at all; everything else must show the field.
-      if (rendered.surfaces.length > 0 && !showsReadably(shown.join('\n'), oneLine(hostile))) problems.push(`${field.name}: not shown as written`);
+      if (rendered.surfaces.length > 0 && !showsReadably(shown.join('\n'), oneLine(hostile)))
+        problems.push(`${field.name}: not shown as written`);
     }
     expect(problems).toEqual([]);
   });

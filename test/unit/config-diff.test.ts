@@ -1,4 +1,12 @@
-import { type ConfigPlan, MAX_VALUE_LENGTH, NO_CHANGES, formatPlan, formatProblem, formatValue, wantsColour } from '../../src/cli/config-diff';
+import {
+  type ConfigPlan,
+  MAX_VALUE_LENGTH,
+  NO_CHANGES,
+  formatPlan,
+  formatProblem,
+  formatValue,
+  wantsColour,
+} from '../../src/cli/config-diff';
 
 /** The human output of `vigil config plan|apply` on hand-written answers of POST /v1/config/apply. */
 
@@ -9,7 +17,13 @@ const PLAN: ConfigPlan = {
   changed: true,
   summary: { create: 1, update: 1, delete: 1, unchanged: 3 },
   changes: [
-    { kind: 'service', config_key: 'checkout', action: 'update', id: 'c0ffee00-0000-4000-8000-000000000001', diff: [{ field: 'name', before: 'Checkout', after: 'Checkout API' }] },
+    {
+      kind: 'service',
+      config_key: 'checkout',
+      action: 'update',
+      id: 'c0ffee00-0000-4000-8000-000000000001',
+      diff: [{ field: 'name', before: 'Checkout', after: 'Checkout API' }],
+    },
     {
       kind: 'metric',
       config_key: 'checkout-latency',
@@ -21,7 +35,13 @@ const PLAN: ConfigPlan = {
         { field: 'thresholds.healthy_value', before: null, after: 300 },
       ],
     },
-    { kind: 'slo', config_key: 'checkout-avail', action: 'unchanged', id: 'c0ffee00-0000-4000-8000-000000000002', diff: [] },
+    {
+      kind: 'slo',
+      config_key: 'checkout-avail',
+      action: 'unchanged',
+      id: 'c0ffee00-0000-4000-8000-000000000002',
+      diff: [],
+    },
     { kind: 'slo', config_key: 'old', action: 'delete', id: 'c0ffee00-0000-4000-8000-000000000003', diff: [] },
   ],
   warnings: [{ path: 'metrics[0].agent', message: 'The agent edge-1 is offline' }],
@@ -52,11 +72,19 @@ describe('formatPlan', () => {
 
   it('sends warnings to stderr, with their path', () => {
     expect(plain(PLAN).err).toEqual(['warning: metrics[0].agent: The agent edge-1 is offline']);
-    expect(plain({ ...PLAN, warnings: [{ path: '', message: 'Whole document' }] }).err).toEqual(['warning: Whole document']);
+    expect(plain({ ...PLAN, warnings: [{ path: '', message: 'Whole document' }] }).err).toEqual([
+      'warning: Whole document',
+    ]);
   });
 
   it('says so when nothing changes', () => {
-    const same: ConfigPlan = { ...PLAN, changed: false, summary: { create: 0, update: 0, delete: 0, unchanged: 4 }, changes: PLAN.changes.map((c) => ({ ...c, action: 'unchanged', diff: [] })), warnings: [] };
+    const same: ConfigPlan = {
+      ...PLAN,
+      changed: false,
+      summary: { create: 0, update: 0, delete: 0, unchanged: 4 },
+      changes: PLAN.changes.map((c) => ({ ...c, action: 'unchanged', diff: [] })),
+      warnings: [],
+    };
     expect(plain(same)).toEqual({ out: [NO_CHANGES], err: [] });
     expect(NO_CHANGES).toBe('No changes. The configuration matches the document.');
   });
@@ -67,26 +95,56 @@ describe('formatPlan', () => {
       dry_run: false,
       applied: true,
       summary: { create: 2, update: 0, delete: 0, unchanged: 0 },
-      changes: [{ kind: 'webhook', config_key: 'ops-hook', action: 'create', id: 'c0ffee00-0000-4000-8000-000000000004', diff: [{ field: 'url', before: null, after: 'https://hooks.example.com/x' }] }],
+      changes: [
+        {
+          kind: 'webhook',
+          config_key: 'ops-hook',
+          action: 'create',
+          id: 'c0ffee00-0000-4000-8000-000000000004',
+          diff: [{ field: 'url', before: null, after: 'https://hooks.example.com/x' }],
+        },
+      ],
       secrets: [{ config_key: 'ops-hook', webhook_id: 'c0ffee00-0000-4000-8000-000000000004', secret: 'whsec_abc' }],
     };
     const out = plain(applied).out;
     expect(out).toContain('Applied: 2 created, 0 updated, 0 deleted, 0 unchanged.');
-    expect(out.filter((l) => l.includes('whsec_abc'))).toEqual(['  ops-hook (webhook c0ffee00-0000-4000-8000-000000000004): whsec_abc']);
+    expect(out.filter((l) => l.includes('whsec_abc'))).toEqual([
+      '  ops-hook (webhook c0ffee00-0000-4000-8000-000000000004): whsec_abc',
+    ]);
     expect(out.join('\n')).toMatch(/shown once/);
   });
 
-  it("names an item without a config_key by its name and id, and shows new inbound URLs once", () => {
+  it('names an item without a config_key by its name and id, and shows new inbound URLs once', () => {
     const applied: ConfigPlan = {
       ...PLAN,
       dry_run: false,
       applied: true,
       summary: { create: 1, update: 0, delete: 1, unchanged: 0 },
       changes: [
-        { kind: 'metric', config_key: null, name: 'Hand-made', action: 'delete', id: 'c0ffee00-0000-4000-8000-000000000006', diff: [] },
-        { kind: 'metric', config_key: 'cron', name: 'Cron', action: 'create', id: 'c0ffee00-0000-4000-8000-000000000007', diff: [] },
+        {
+          kind: 'metric',
+          config_key: null,
+          name: 'Hand-made',
+          action: 'delete',
+          id: 'c0ffee00-0000-4000-8000-000000000006',
+          diff: [],
+        },
+        {
+          kind: 'metric',
+          config_key: 'cron',
+          name: 'Cron',
+          action: 'create',
+          id: 'c0ffee00-0000-4000-8000-000000000007',
+          diff: [],
+        },
       ],
-      inbound_urls: [{ config_key: 'cron', metric_id: 'c0ffee00-0000-4000-8000-000000000007', url: 'https://vigil.example/v1/heartbeats/hb_x' }],
+      inbound_urls: [
+        {
+          config_key: 'cron',
+          metric_id: 'c0ffee00-0000-4000-8000-000000000007',
+          url: 'https://vigil.example/v1/heartbeats/hb_x',
+        },
+      ],
     };
     const out = plain(applied).out;
     expect(out[0]).toBe('- metric "Hand-made" (c0ffee00-0000-4000-8000-000000000006)');
@@ -113,7 +171,11 @@ describe('formatPlan', () => {
         },
       ],
     };
-    expect(plain(update).out.slice(0, 3)).toEqual(['~ metric m', '    agent: null → "edge-1"', '    source_config.headers: {"a":"1"} → ["x",2,true]']);
+    expect(plain(update).out.slice(0, 3)).toEqual([
+      '~ metric m',
+      '    agent: null → "edge-1"',
+      '    source_config.headers: {"a":"1"} → ["x",2,true]',
+    ]);
   });
 
   it('colours the change lines only when asked to', () => {
@@ -136,7 +198,18 @@ describe('formatValue', () => {
   });
 
   it('keeps a long diff line readable', () => {
-    const plan: ConfigPlan = { ...PLAN, changes: [{ kind: 'metric', config_key: 'm', action: 'create', id: null, diff: [{ field: 'source_config.query', before: null, after: 'q'.repeat(1000) }] }] };
+    const plan: ConfigPlan = {
+      ...PLAN,
+      changes: [
+        {
+          kind: 'metric',
+          config_key: 'm',
+          action: 'create',
+          id: null,
+          diff: [{ field: 'source_config.query', before: null, after: 'q'.repeat(1000) }],
+        },
+      ],
+    };
     expect(plain(plan).out[1]!.length).toBeLessThanOrEqual('    source_config.query: '.length + MAX_VALUE_LENGTH);
   });
 });
@@ -174,7 +247,11 @@ describe('formatProblem', () => {
     const lines = formatProblem({
       title: 'in_use',
       detail: 'The metric is used by 1 SLO and 1 status page; remove it from them first.',
-      referenced_by: { slos: [{ id: 'u1', config_key: 'avail', name: 'Availability' }], pages: [{ id: 'u2', config_key: null, name: 'Status' }], subscribers: 3 },
+      referenced_by: {
+        slos: [{ id: 'u1', config_key: 'avail', name: 'Availability' }],
+        pages: [{ id: 'u2', config_key: null, name: 'Status' }],
+        subscribers: 3,
+      },
     });
     expect(lines).toEqual([
       'error: in_use: The metric is used by 1 SLO and 1 status page; remove it from them first.',
@@ -191,10 +268,17 @@ describe('formatProblem', () => {
       quota: { capability: 'metrics', used: 3, cap: 3, plan: 'free' },
       upgrade: { plan: 'team', label: 'Upgrade to Team', url: 'https://vigil.example/pricing#team' },
     });
-    expect(lines).toEqual(['error: quota_exceeded: The Free plan allows 3 metrics; 3 exist.', '  quota: metrics: 3 used, limit 3 on the free plan', '  Upgrade to Team: https://vigil.example/pricing#team']);
+    expect(lines).toEqual([
+      'error: quota_exceeded: The Free plan allows 3 metrics; 3 exist.',
+      '  quota: metrics: 3 used, limit 3 on the free plan',
+      '  Upgrade to Team: https://vigil.example/pricing#team',
+    ]);
   });
 
   it('shows a bare title, and when to retry', () => {
-    expect(formatProblem({ title: 'rate_limited', retry_after: 12 })).toEqual(['error: rate_limited', '  retry after 12 s']);
+    expect(formatProblem({ title: 'rate_limited', retry_after: 12 })).toEqual([
+      'error: rate_limited',
+      '  retry after 12 s',
+    ]);
   });
 });

@@ -26,7 +26,9 @@ describe('contrastRatio', () => {
 
 describe('isHexColor', () => {
   it.each(['#000', '#FFF', '#0969da', '#ABCDEF'])('accepts %s', (c) => expect(isHexColor(c)).toBe(true));
-  it.each(['', '000000', '#12', '#1234', '#12345g', '#0969da;', 'red', '#0969da\n'])('rejects %j', (c) => expect(isHexColor(c)).toBe(false));
+  it.each(['', '000000', '#12', '#1234', '#12345g', '#0969da;', 'red', '#0969da\n'])('rejects %j', (c) =>
+    expect(isHexColor(c)).toBe(false),
+  );
 });
 
 describe('readableTextOn', () => {

@@ -8,10 +8,14 @@ describe('cursor pagination', () => {
     expect(decodeCursor(cursor)).toEqual(pos);
   });
 
-  it.each(['', 'bogus', encodeCursor({ createdAt: new Date(0), id: 'x' }).slice(0, 5), btoa('{"c":"nope","i":"7f1f3c5e-7a52-4d0e-9b7e-0b8d3f0a9c11"}'), btoa('{"c":"2026-01-01T00:00:00.000Z","i":"1 or 1=1"}'), btoa('[1]')])(
-    'rejects a cursor it did not issue: %p',
-    (cursor) => expect(decodeCursor(cursor)).toBeNull(),
-  );
+  it.each([
+    '',
+    'bogus',
+    encodeCursor({ createdAt: new Date(0), id: 'x' }).slice(0, 5),
+    btoa('{"c":"nope","i":"7f1f3c5e-7a52-4d0e-9b7e-0b8d3f0a9c11"}'),
+    btoa('{"c":"2026-01-01T00:00:00.000Z","i":"1 or 1=1"}'),
+    btoa('[1]'),
+  ])('rejects a cursor it did not issue: %p', (cursor) => expect(decodeCursor(cursor)).toBeNull());
 
   it('clamps the page size to 1..200 with a default of 50', () => {
     expect(clampLimit(undefined)).toBe(PAGE_SIZE_DEFAULT);
@@ -23,7 +27,10 @@ describe('cursor pagination', () => {
   });
 
   it('returns a next cursor only when there is another page', () => {
-    const rows = [3, 2, 1].map((n) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, createdAt: new Date(n * 1000) }));
+    const rows = [3, 2, 1].map((n) => ({
+      id: `00000000-0000-4000-8000-00000000000${n}`,
+      createdAt: new Date(n * 1000),
+    }));
     const full = pageOf(rows, 2);
     expect(full.items).toHaveLength(2);
     expect(decodeCursor(full.nextCursor!)).toEqual({ id: rows[1]!.id, createdAt: rows[1]!.createdAt });

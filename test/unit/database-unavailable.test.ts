@@ -19,9 +19,15 @@ describe('isDatabaseUnavailable', () => {
   it('counts connection failures, a server shutting down or starting, and too many connections, also wrapped by MikroORM', () => {
     for (const code of ['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300']) {
       const err = serverError(code, 'terminating connection', code.startsWith('57') ? 'FATAL' : 'ERROR');
-      expect([code, isDatabaseUnavailable(err), isDatabaseUnavailable(new ConnectionException(err)), isDatabaseUnavailable(new Error('query failed', { cause: err }))]).toEqual([code, true, true, true]);
+      expect([
+        code,
+        isDatabaseUnavailable(err),
+        isDatabaseUnavailable(new ConnectionException(err)),
+        isDatabaseUnavailable(new Error('query failed', { cause: err })),
+      ]).toEqual([code, true, true, true]);
     }
-    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']) expect([code, isDatabaseUnavailable(socketError(code))]).toEqual([code, true]);
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
+      expect([code, isDatabaseUnavailable(socketError(code))]).toEqual([code, true]);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Timeout acquiring a connection. The pool is probably full.'))).toBe(true);
   });
@@ -35,7 +41,8 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('does not count a statement the server refused for what it holds', () => {
-    for (const code of ['22021', '23505', '42601', '40001', '57014']) expect([code, isDatabaseUnavailable(serverError(code, 'refused'))]).toEqual([code, false]);
+    for (const code of ['22021', '23505', '42601', '40001', '57014'])
+      expect([code, isDatabaseUnavailable(serverError(code, 'refused'))]).toEqual([code, false]);
     expect(isDatabaseUnavailable(socketError('ETIMEDOUT'))).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);
   });

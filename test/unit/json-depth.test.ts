@@ -47,7 +47,10 @@ describe('the JSON body parser at the nesting limit', () => {
 
   it('refuses a body one level deeper with 400 invalid_json naming the limit, before the route runs', async () => {
     const res = await post(nested(MAX_JSON_DEPTH + 1));
-    expect([res.statusCode, res.body]).toEqual([400, { title: 'invalid_json', detail: `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.` }]);
+    expect([res.statusCode, res.body]).toEqual([
+      400,
+      { title: 'invalid_json', detail: `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.` },
+    ]);
   });
 
   it('refuses hostile nesting far past the limit', async () => {

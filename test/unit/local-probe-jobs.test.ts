@@ -43,7 +43,10 @@ describe('LocalProbeJobs (cloud probe tests handed between a request and the wor
     jobs.finish({ ...job('a'), state: 'completed' });
     expect(jobs.size).toBe(0);
     // finish() settles synchronously when it counts, so one turn of the event loop (not a 20 ms timer) shows it did not.
-    const settled = await Promise.race([offered.finished.then(() => 'finished'), new Promise((r) => setImmediate(() => r('pending')))]);
+    const settled = await Promise.race([
+      offered.finished.then(() => 'finished'),
+      new Promise((r) => setImmediate(() => r('pending'))),
+    ]);
     expect(settled).toBe('pending');
   });
 });

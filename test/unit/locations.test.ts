@@ -1,5 +1,12 @@
 import { loadConfig } from '../../src/config';
-import { demoSourceAddress, heartbeatSeenAt, isLocationId, locationStatus, locationWorkflowId, parseLocationList } from '../../src/domain/locations';
+import {
+  demoSourceAddress,
+  heartbeatSeenAt,
+  isLocationId,
+  locationStatus,
+  locationWorkflowId,
+  parseLocationList,
+} from '../../src/domain/locations';
 import { sourceAddressFor } from '../../src/probes/source-address';
 
 const now = new Date('2026-11-26T12:00:00.000Z');
@@ -16,7 +23,9 @@ describe('locationStatus', () => {
   });
 
   it('is offline from a stopping heartbeat on, online again after a newer one', () => {
-    expect(locationStatus({ lastSeenAt: ago(1_000), stoppedAt: ago(1_000), heartbeatSeconds: 10 }, now)).toBe('offline');
+    expect(locationStatus({ lastSeenAt: ago(1_000), stoppedAt: ago(1_000), heartbeatSeconds: 10 }, now)).toBe(
+      'offline',
+    );
     expect(locationStatus({ lastSeenAt: ago(1_000), stoppedAt: ago(5_000), heartbeatSeconds: 10 }, now)).toBe('online');
   });
 });
@@ -31,13 +40,18 @@ describe('heartbeatSeenAt', () => {
 
 describe('location ids and lists', () => {
   it('accepts lower-case ids starting with a letter, up to 40 characters', () => {
-    for (const ok of ['eu-central', 'local', 'a', 'ap-south-1', 'x'.repeat(40)]) expect([ok, isLocationId(ok)]).toEqual([ok, true]);
-    for (const bad of ['', 'EU', '1eu', 'eu central', 'agent:1', 'eu_central', 'x'.repeat(41)]) expect([bad, isLocationId(bad)]).toEqual([bad, false]);
+    for (const ok of ['eu-central', 'local', 'a', 'ap-south-1', 'x'.repeat(40)])
+      expect([ok, isLocationId(ok)]).toEqual([ok, true]);
+    for (const bad of ['', 'EU', '1eu', 'eu central', 'agent:1', 'eu_central', 'x'.repeat(41)])
+      expect([bad, isLocationId(bad)]).toEqual([bad, false]);
   });
 
   it('parses VIGIL_LOCATIONS in order, and refuses bad or repeated names', () => {
     expect(parseLocationList('')).toEqual({ ok: true, ids: [] });
-    expect(parseLocationList(' eu-central, us-east ,ap-south,')).toEqual({ ok: true, ids: ['eu-central', 'us-east', 'ap-south'] });
+    expect(parseLocationList(' eu-central, us-east ,ap-south,')).toEqual({
+      ok: true,
+      ids: ['eu-central', 'us-east', 'ap-south'],
+    });
     expect(parseLocationList('eu-central,EU')).toMatchObject({ ok: false, message: expect.stringContaining('EU') });
     expect(parseLocationList('eu,eu')).toMatchObject({ ok: false, message: expect.stringContaining('twice') });
   });
@@ -49,7 +63,14 @@ describe('location ids and lists', () => {
 
   it('checks the location settings when the configuration loads', () => {
     const c = loadConfig({});
-    expect([c.VIGIL_LOCATION, c.VIGIL_LOCATION_LABEL, c.VIGIL_PROBE_SOURCE_ADDRESS, c.LOCATION_HEARTBEAT_SECONDS, c.VIGIL_WORKER_LOCATION, c.VIGIL_LOCATIONS]).toEqual(['local', undefined, '', 10, true, '']);
+    expect([
+      c.VIGIL_LOCATION,
+      c.VIGIL_LOCATION_LABEL,
+      c.VIGIL_PROBE_SOURCE_ADDRESS,
+      c.LOCATION_HEARTBEAT_SECONDS,
+      c.VIGIL_WORKER_LOCATION,
+      c.VIGIL_LOCATIONS,
+    ]).toEqual(['local', undefined, '', 10, true, '']);
     expect(() => loadConfig({ VIGIL_LOCATION: 'Frankfurt' })).toThrow(/VIGIL_LOCATION/);
     expect(() => loadConfig({ VIGIL_LOCATIONS: 'eu,eu' })).toThrow(/VIGIL_LOCATIONS: Location eu is named twice/);
     expect(() => loadConfig({ VIGIL_PROBE_SOURCE_ADDRESS: 'localhost' })).toThrow(/VIGIL_PROBE_SOURCE_ADDRESS/);

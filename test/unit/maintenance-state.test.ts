@@ -17,7 +17,11 @@ describe('maintenance state and the workflow plan', () => {
   });
 
   it('waits for the starting-soon moment, then the start, then the end', () => {
-    expect(plan('scheduled', false, start - 2 * STARTING_SOON_MS)).toEqual({ kind: 'wait', until: start - STARTING_SOON_MS, then: 'starting_soon' });
+    expect(plan('scheduled', false, start - 2 * STARTING_SOON_MS)).toEqual({
+      kind: 'wait',
+      until: start - STARTING_SOON_MS,
+      then: 'starting_soon',
+    });
     expect(plan('scheduled', false, start - 60_000)).toEqual({ kind: 'now', action: 'starting_soon' });
     expect(plan('scheduled', true, start - 60_000)).toEqual({ kind: 'wait', until: start, then: 'start' });
     expect(plan('scheduled', true, start)).toEqual({ kind: 'now', action: 'start' });
@@ -27,6 +31,7 @@ describe('maintenance state and the workflow plan', () => {
 
   it('starts at once (no starting-soon) when the start has passed, and stops when finished', () => {
     expect(plan('scheduled', false, start + 5)).toEqual({ kind: 'now', action: 'start' });
-    for (const s of ['completed', 'canceled', 'deleted'] as const) expect(plan(s, true, start)).toEqual({ kind: 'done' });
+    for (const s of ['completed', 'canceled', 'deleted'] as const)
+      expect(plan(s, true, start)).toEqual({ kind: 'done' });
   });
 });

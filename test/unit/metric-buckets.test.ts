@@ -14,7 +14,8 @@ import {
 } from '../../src/domain/metric-buckets';
 
 /** uuid order as PostgreSQL compares uuids: byte by byte, i.e. the lower-case hex text. */
-const inRange = (id: string, r: { from: string; below: string | null }) => id.toLowerCase() >= r.from && (r.below === null || id.toLowerCase() < r.below);
+const inRange = (id: string, r: { from: string; below: string | null }) =>
+  id.toLowerCase() >= r.from && (r.below === null || id.toLowerCase() < r.below);
 const idWithLead = (lead: number) => `${lead.toString(16).padStart(8, '0')}-${randomUUID().slice(9)}`;
 
 describe('cloud metric buckets', () => {
@@ -94,11 +95,22 @@ describe('cloud metric buckets', () => {
     expect(opts).toEqual({
       scheduleId: 'metric-bucket:vigil:30:7',
       spec: { intervals: [{ every: '30 seconds', offset: '7 seconds' }] },
-      action: { type: 'startWorkflow', workflowType: BUCKET_WORKFLOW_TYPE, workflowId: 'metric-bucket:vigil:30:7', taskQueue: 'vigil', args: [{ intervalSeconds: 30, slot: 7 }], memo: { title: 'Cloud checks every 30 s, slot 7' } },
+      action: {
+        type: 'startWorkflow',
+        workflowType: BUCKET_WORKFLOW_TYPE,
+        workflowId: 'metric-bucket:vigil:30:7',
+        taskQueue: 'vigil',
+        args: [{ intervalSeconds: 30, slot: 7 }],
+        memo: { title: 'Cloud checks every 30 s, slot 7' },
+      },
       policies: { overlap: 'SKIP', catchupWindow: '30 seconds' },
     });
     expect(bucketScheduleOptions({ intervalSeconds: 300, slot: 0 }, 'q').policies.catchupWindow).toBe('60 seconds');
-    expect(parseBucketScheduleId('metric-bucket:test:a:b:30:7')).toEqual({ taskQueue: 'test:a:b', intervalSeconds: 30, slot: 7 });
+    expect(parseBucketScheduleId('metric-bucket:test:a:b:30:7')).toEqual({
+      taskQueue: 'test:a:b',
+      intervalSeconds: 30,
+      slot: 7,
+    });
     expect(parseBucketScheduleId('metric-bucket:vigil:30:30')).toBeNull();
     expect(parseBucketScheduleId('metric:2f1c…')).toBeNull();
   });

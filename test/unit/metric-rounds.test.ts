@@ -20,7 +20,12 @@ import {
   roundVotes,
 } from '../../src/domain/metric-rounds';
 
-const T = { healthy_operation: 'under', healthy_value: 1000, unhealthy_operation: 'over', unhealthy_value: 5000 } as const;
+const T = {
+  healthy_operation: 'under',
+  healthy_value: 1000,
+  unhealthy_operation: 'over',
+  unhealthy_value: 5000,
+} as const;
 const AT = '2026-11-26T12:00:00.000Z';
 
 const metric = (id: string, over: Partial<RoundMetric> = {}): RoundMetric => ({
@@ -47,7 +52,9 @@ describe('resolveLocations', () => {
     expect(resolveLocations(null, [], isAgentLocation)).toEqual([]);
   });
   it("is the metric's cloud locations that are online: agents and offline ones left out, duplicates once", () => {
-    expect(resolveLocations(['c', 'agent:0b6f2f5e-0000-4000-8000-000000000000', 'a', 'x', 'c'], online, isAgentLocation)).toEqual(['a', 'c']);
+    expect(
+      resolveLocations(['c', 'agent:0b6f2f5e-0000-4000-8000-000000000000', 'a', 'x', 'c'], online, isAgentLocation),
+    ).toEqual(['a', 'c']);
     expect(resolveLocations(['agent:0b6f2f5e-0000-4000-8000-000000000000'], online, isAgentLocation)).toEqual([]);
   });
 });
@@ -70,8 +77,16 @@ describe('agent votes', () => {
       [A2]: { value: 40, status: 'healthy', reason: null, at: ago(71_000) },
       b: { value: 10, status: 'healthy', reason: null, at: ago(1_000) },
     };
-    expect(agentVotes(m, readings, start)).toEqual([{ location: A1, value: null, reason: 'ECONNREFUSED', status: 'no_data', at: ago(69_000) }]);
-    expect(agentVotes(m, { [A2]: { value: 6000, status: 'unhealthy', reason: null, at: new Date(start + 500).toISOString() } }, start)).toEqual([
+    expect(agentVotes(m, readings, start)).toEqual([
+      { location: A1, value: null, reason: 'ECONNREFUSED', status: 'no_data', at: ago(69_000) },
+    ]);
+    expect(
+      agentVotes(
+        m,
+        { [A2]: { value: 6000, status: 'unhealthy', reason: null, at: new Date(start + 500).toISOString() } },
+        start,
+      ),
+    ).toEqual([
       { location: A2, value: 6000, reason: null, status: 'unhealthy', at: new Date(start + 500).toISOString() },
     ]);
     expect(agentVotes(m, null, start)).toEqual([]);
@@ -81,12 +96,20 @@ describe('agent votes', () => {
 
 describe('checksByLocation', () => {
   it('gives each location the checks of the metrics it measures, locations in id order', () => {
-    const batches = checksByLocation([metric('m1', { locations: ['b', 'a'] }), metric('m2', { locations: ['b'] }), metric('m3', { locations: [] })]);
+    const batches = checksByLocation([
+      metric('m1', { locations: ['b', 'a'] }),
+      metric('m2', { locations: ['b'] }),
+      metric('m3', { locations: [] }),
+    ]);
     expect(batches.map((b) => [b.location, b.checks.map((c) => c.metricId)])).toEqual([
       ['a', ['m1']],
       ['b', ['m1', 'm2']],
     ]);
-    expect(batches[0]!.checks[0]).toEqual({ metricId: 'm1', sourceType: 'http', sourceConfig: { url: 'https://example.com/m1' } });
+    expect(batches[0]!.checks[0]).toEqual({
+      metricId: 'm1',
+      sourceType: 'http',
+      sourceConfig: { url: 'https://example.com/m1' },
+    });
   });
 });
 
@@ -125,7 +148,14 @@ describe('roundVotes and failingLocations', () => {
       { metricId: 'm1', failed: 'a', by: 'b', result: ok('m1', 120) },
       { metricId: 'other', failed: 'b', by: 'a', result: down('other') },
     ]);
-    expect(votes[0]).toEqual({ location: 'a', value: null, reason: 'ECONNREFUSED', status: 'no_data', at: AT, recheck: { location: 'b', value: 120, reason: null, status: 'healthy', at: AT } });
+    expect(votes[0]).toEqual({
+      location: 'a',
+      value: null,
+      reason: 'ECONNREFUSED',
+      status: 'no_data',
+      at: AT,
+      recheck: { location: 'b', value: 120, reason: null, status: 'healthy', at: AT },
+    });
     expect(votes[1]!.recheck).toBeUndefined();
     expect(roundOutcome(votes, 'any').outcome).toBe('passing');
     const unanswered = roundVotes(m, answers, [{ metricId: 'm1', failed: 'a', by: 'b', result: null }]);
@@ -140,9 +170,14 @@ describe('recheck pairing', () => {
     { location: 'b', results: [ok('m1'), down('m2'), ok('m3'), ok('m4')] },
     { location: 'c', results: [ok('m1'), ok('m2'), down('m3')] },
   ];
-  const metrics = [metric('m1', { recheck: true }), metric('m2', { recheck: true }), metric('m3', { recheck: true }), metric('m4', { recheck: false })];
+  const metrics = [
+    metric('m1', { recheck: true }),
+    metric('m2', { recheck: true }),
+    metric('m3', { recheck: true }),
+    metric('m4', { recheck: false }),
+  ];
 
-  it("checks each failing vote of a recheck metric again from the next location in id order that answered, wrapping; a metric without recheck is not", () => {
+  it('checks each failing vote of a recheck metric again from the next location in id order that answered, wrapping; a metric without recheck is not', () => {
     const pairs = recheckPairs(metrics, indexAnswers(answers));
     expect(pairs).toEqual([
       { metricId: 'm1', failed: 'a', by: 'b' },
@@ -162,31 +197,50 @@ describe('recheck pairing', () => {
       { location: 'a', results: [down('m1')] },
       { location: 'c', results: [ok('m1')] },
     ]);
-    expect(recheckPairs([metric('m1', { recheck: true })], partial)).toEqual([{ metricId: 'm1', failed: 'a', by: 'c' }]);
+    expect(recheckPairs([metric('m1', { recheck: true })], partial)).toEqual([
+      { metricId: 'm1', failed: 'a', by: 'c' },
+    ]);
     const alone = indexAnswers([{ location: 'b', results: [down('m1')] }]);
     expect(recheckPairs([metric('m1', { recheck: true })], alone)).toEqual([{ metricId: 'm1', failed: 'b', by: 'b' }]);
   });
 
   it('checks a metric once at a location that two failing votes hand it to', () => {
     const two = [metric('m1', { recheck: true, locations: ['a', 'b'] })];
-    const pairs = recheckPairs(two, indexAnswers([{ location: 'a', results: [down('m1')] }, { location: 'b', results: [down('m1')] }]));
+    const pairs = recheckPairs(
+      two,
+      indexAnswers([
+        { location: 'a', results: [down('m1')] },
+        { location: 'b', results: [down('m1')] },
+      ]),
+    );
     expect(pairs).toEqual([
       { metricId: 'm1', failed: 'a', by: 'b' },
       { metricId: 'm1', failed: 'b', by: 'a' },
     ]);
     const three = [metric('m1', { recheck: true, locations: ['a', 'b', 'c'] })];
-    const all = recheckPairs(three, indexAnswers([{ location: 'a', results: [down('m1')] }, { location: 'c', results: [down('m1')] }]));
+    const all = recheckPairs(
+      three,
+      indexAnswers([
+        { location: 'a', results: [down('m1')] },
+        { location: 'c', results: [down('m1')] },
+      ]),
+    );
     expect(all).toEqual([
       { metricId: 'm1', failed: 'a', by: 'c' },
       { metricId: 'm1', failed: 'c', by: 'a' },
     ]);
-    expect(recheckBatches(three, [...all, { metricId: 'm1', failed: 'b', by: 'c' }]).map((b) => [b.location, b.checks.length])).toEqual([
+    expect(
+      recheckBatches(three, [...all, { metricId: 'm1', failed: 'b', by: 'c' }]).map((b) => [
+        b.location,
+        b.checks.length,
+      ]),
+    ).toEqual([
       ['a', 1],
       ['c', 1],
     ]);
   });
 
-  it("matches each recheck with what the rechecking location answered", () => {
+  it('matches each recheck with what the rechecking location answered', () => {
     const pairs = [
       { metricId: 'm1', failed: 'a', by: 'b' },
       { metricId: 'm2', failed: 'a', by: 'c' },
@@ -220,7 +274,11 @@ describe('locationBatchTimeoutMs', () => {
 describe('compact rounds', () => {
   it('plans each source once, locations as indices into the online ones, thresholds only for a recheck metric; the workflow reads it back as the same checks', () => {
     const online = ['a', 'b', 'c'];
-    const metrics = [metric('m1', { locations: ['a', 'c'] }), metric('m2', { locations: ['b'], recheck: true }), metric('m3', { locations: [], agents: ['agent:x'] })];
+    const metrics = [
+      metric('m1', { locations: ['a', 'c'] }),
+      metric('m2', { locations: ['b'], recheck: true }),
+      metric('m3', { locations: [], agents: ['agent:x'] }),
+    ];
     const plan = compactPlanOf(metrics, online);
     expect(plan).toEqual([
       { id: 'm1', type: 'http', config: { url: 'https://example.com/m1' }, at: [0, 2] },
@@ -244,8 +302,22 @@ describe('compact rounds', () => {
       { metricId: 'm1', sourceType: 'http', sourceConfig: { url: 'u1' } },
       { metricId: 'm2', sourceType: 'tcp', sourceConfig: { host: 'h', port: 1 } },
     ]);
-    expect(batch).toEqual({ ids: ['m1', 'm2'], sources: [['http', { url: 'u1' }], ['tcp', { host: 'h', port: 1 }]] });
-    const answer = expandAnswer(batch.ids, { location: 'a', startedAt: AT, results: [[12.5, null, 3], [null, 'ECONNREFUSED', 1250], [1, null, 0]] });
+    expect(batch).toEqual({
+      ids: ['m1', 'm2'],
+      sources: [
+        ['http', { url: 'u1' }],
+        ['tcp', { host: 'h', port: 1 }],
+      ],
+    });
+    const answer = expandAnswer(batch.ids, {
+      location: 'a',
+      startedAt: AT,
+      results: [
+        [12.5, null, 3],
+        [null, 'ECONNREFUSED', 1250],
+        [1, null, 0],
+      ],
+    });
     expect(answer).toEqual({
       location: 'a',
       results: [

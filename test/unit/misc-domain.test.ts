@@ -20,14 +20,21 @@ describe('API keys', () => {
 describe('scopes', () => {
   it('needs one of the listed scopes', () => {
     expect(missingScope(['write:config'], { anyOf: ['write:metrics', 'write:config'] })).toBeNull();
-    expect(missingScope(['read:metrics'], { anyOf: ['write:metrics', 'write:config'] })).toBe('write:metrics or write:config');
+    expect(missingScope(['read:metrics'], { anyOf: ['write:metrics', 'write:config'] })).toBe(
+      'write:metrics or write:config',
+    );
   });
 });
 
 describe('dates and ids', () => {
   it('accepts RFC 3339 UTC with exactly three fractional digits only', () => {
     expect(parseIsoMs('2026-11-22T06:40:46.123Z')?.getTime()).toBe(Date.UTC(2026, 10, 22, 6, 40, 46, 123));
-    for (const bad of ['2026-11-22T06:40:46Z', '2026-11-22T06:40:46.1234Z', '2026-11-22T06:40:46.123+01:00', '2026-02-30T00:00:00.000Z']) {
+    for (const bad of [
+      '2026-11-22T06:40:46Z',
+      '2026-11-22T06:40:46.1234Z',
+      '2026-11-22T06:40:46.123+01:00',
+      '2026-02-30T00:00:00.000Z',
+    ]) {
       expect(parseIsoMs(bad)).toBeNull();
     }
   });

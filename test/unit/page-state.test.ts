@@ -1,5 +1,11 @@
 import type { Impact } from '../../src/domain/incident-impact';
-import { type ComponentInput, type IncidentInput, type MaintenanceInput, type PageState, derivePageState } from '../../src/domain/status-page/page-state';
+import {
+  type ComponentInput,
+  type IncidentInput,
+  type MaintenanceInput,
+  type PageState,
+  derivePageState,
+} from '../../src/domain/status-page/page-state';
 import type { HealthStatus } from '../../src/domain/thresholds';
 import { uptimeByTime } from '../../src/domain/uptime';
 
@@ -14,7 +20,11 @@ const incident = (id: string, impacts: Record<string, Impact>, over: Partial<Inc
   ...over,
 });
 
-const maintenance = (id: string, services: string[], state: MaintenanceInput['state'] = 'in_progress'): MaintenanceInput => ({
+const maintenance = (
+  id: string,
+  services: string[],
+  state: MaintenanceInput['state'] = 'in_progress',
+): MaintenanceInput => ({
   id,
   state,
   affected_services: services.map((s) => ({ id: s })),
@@ -34,8 +44,24 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'all healthy', components: [svc('api', 'healthy'), svc('db', 'healthy')], headline: 'operational', text: 'All systems operational', states: { api: 'operational', db: 'operational' }, active: [], quiet: true },
-  { name: 'one down', components: [svc('api', 'healthy'), svc('db', 'unhealthy')], headline: 'major_outage', text: 'Major outage', states: { api: 'operational', db: 'major_outage' }, active: [], quiet: true },
+  {
+    name: 'all healthy',
+    components: [svc('api', 'healthy'), svc('db', 'healthy')],
+    headline: 'operational',
+    text: 'All systems operational',
+    states: { api: 'operational', db: 'operational' },
+    active: [],
+    quiet: true,
+  },
+  {
+    name: 'one down',
+    components: [svc('api', 'healthy'), svc('db', 'unhealthy')],
+    headline: 'major_outage',
+    text: 'Major outage',
+    states: { api: 'operational', db: 'major_outage' },
+    active: [],
+    quiet: true,
+  },
   {
     name: 'down during its maintenance',
     components: [svc('api', 'healthy'), svc('db', 'unhealthy')],
@@ -188,7 +214,15 @@ const CASES: Case[] = [
     active: [],
     quiet: true,
   },
-  { name: 'nothing measured', components: [svc('api', 'no_data')], headline: 'no_data', text: 'No data yet', states: { api: 'no_data' }, active: [], quiet: true },
+  {
+    name: 'nothing measured',
+    components: [svc('api', 'no_data')],
+    headline: 'no_data',
+    text: 'No data yet',
+    states: { api: 'no_data' },
+    active: [],
+    quiet: true,
+  },
   {
     name: 'recently resolved, nothing active: not quiet',
     components: [svc('api', 'healthy')],
@@ -203,7 +237,12 @@ const CASES: Case[] = [
 
 describe('derivePageState: what a status page says', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
-    const d = derivePageState({ groups: [{ components: c.components }], active_incidents: c.incidents ?? [], recent_incidents: c.recent ?? [], maintenance_in_progress: c.maintenances ?? [] });
+    const d = derivePageState({
+      groups: [{ components: c.components }],
+      active_incidents: c.incidents ?? [],
+      recent_incidents: c.recent ?? [],
+      maintenance_in_progress: c.maintenances ?? [],
+    });
     expect(d.headline).toEqual({ state: c.headline, text: c.text });
     expect(Object.fromEntries(d.groups[0]!.components.map((x) => [x.id, x.state]))).toEqual(c.states);
     expect(d.active_incidents.map((i) => i.id)).toEqual(c.active);
@@ -214,19 +253,34 @@ describe('derivePageState: what a status page says', () => {
       expect(d.quiet).toBe(false);
     }
     // Maintenance in progress and a red headline only together with an outage somebody can see.
-    if (d.headline.state === 'major_outage') expect(d.groups[0]!.components.some((x) => x.state === 'major_outage') || d.active_incidents.length > 0).toBe(true);
+    if (d.headline.state === 'major_outage')
+      expect(d.groups[0]!.components.some((x) => x.state === 'major_outage') || d.active_incidents.length > 0).toBe(
+        true,
+      );
   });
 
   it('moves an incident resolved since the list was read into the recent list, at once', () => {
     const resolved = incident('i1', { api: 'major_outage' }, { resolved_at: '2026-11-22T15:00:00.000Z' });
-    const d = derivePageState({ groups: [{ components: [svc('api', 'healthy')] }], active_incidents: [resolved], recent_incidents: [], maintenance_in_progress: [] });
+    const d = derivePageState({
+      groups: [{ components: [svc('api', 'healthy')] }],
+      active_incidents: [resolved],
+      recent_incidents: [],
+      maintenance_in_progress: [],
+    });
     expect(d.active_incidents).toEqual([]);
     expect(d.recent_incidents.map((i) => i.id)).toEqual(['i1']);
   });
 
   it('takes a metric component by its service, and keeps an SLO at met or missed', () => {
     const d = derivePageState({
-      groups: [{ components: [{ kind: 'metric', id: 'm1', service_id: 'API', status: 'unhealthy' }, { kind: 'slo', id: 's1', service_id: 'api', status: 'healthy' }] }],
+      groups: [
+        {
+          components: [
+            { kind: 'metric', id: 'm1', service_id: 'API', status: 'unhealthy' },
+            { kind: 'slo', id: 's1', service_id: 'api', status: 'healthy' },
+          ],
+        },
+      ],
       active_incidents: [],
       recent_incidents: [],
       maintenance_in_progress: [maintenance('x', ['api'])],
@@ -237,7 +291,10 @@ describe('derivePageState: what a status page says', () => {
 
   it('groups: the worst of their components, SLOs aside', () => {
     const d = derivePageState({
-      groups: [{ components: [svc('a', 'healthy'), { kind: 'slo', id: 's', service_id: null, status: 'unhealthy' }] }, { components: [svc('b', 'degraded')] }],
+      groups: [
+        { components: [svc('a', 'healthy'), { kind: 'slo', id: 's', service_id: null, status: 'unhealthy' }] },
+        { components: [svc('b', 'degraded')] },
+      ],
       active_incidents: [],
       recent_incidents: [],
       maintenance_in_progress: [],
@@ -269,6 +326,9 @@ describe('page uptime: down time inside maintenance does not count', () => {
   });
 
   it('reads 100% when every down minute was inside announced maintenance', () => {
-    expect(uptimeByTime(timeline, [day], day.end, [{ start: day.start + 6 * h, end: day.start + 12 * h }]).days[0]!.uptime_pct).toBe('100.000');
+    expect(
+      uptimeByTime(timeline, [day], day.end, [{ start: day.start + 6 * h, end: day.start + 12 * h }]).days[0]!
+        .uptime_pct,
+    ).toBe('100.000');
   });
 });

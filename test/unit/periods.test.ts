@@ -23,26 +23,36 @@ const iso = (t: number): string => new Date(t).toISOString();
 const H = 3_600_000;
 
 describe('time zone validation', () => {
-  it.each(['UTC', 'utc', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham', 'US/Eastern', 'Etc/GMT+5'])(
-    'accepts %s',
+  it.each([
+    'UTC',
+    'utc',
+    'Europe/Berlin',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'Pacific/Chatham',
+    'US/Eastern',
+    'Etc/GMT+5',
+  ])('accepts %s', (tz) => {
+    expect(isValidTimeZone(tz)).toBe(true);
+    expect(assertTimeZone(tz)).toBe(tz);
+  });
+
+  it.each(['Mars/Olympus', 'Europe/Berln', '', '  ', '+01:00', 'GMT+25'])(
+    'rejects %j with a typed unknown_timezone error',
     (tz) => {
-      expect(isValidTimeZone(tz)).toBe(true);
-      expect(assertTimeZone(tz)).toBe(tz);
+      expect(isValidTimeZone(tz)).toBe(false);
+      expect(() => assertTimeZone(tz)).toThrow(UnknownTimeZoneError);
+      try {
+        calendarMonth('2024-01', tz);
+        throw new Error('expected a throw');
+      } catch (e) {
+        expect(e).toBeInstanceOf(UnknownTimeZoneError);
+        expect((e as UnknownTimeZoneError).code).toBe('unknown_timezone');
+        expect((e as UnknownTimeZoneError).timezone).toBe(tz);
+      }
     },
   );
-
-  it.each(['Mars/Olympus', 'Europe/Berln', '', '  ', '+01:00', 'GMT+25'])('rejects %j with a typed unknown_timezone error', (tz) => {
-    expect(isValidTimeZone(tz)).toBe(false);
-    expect(() => assertTimeZone(tz)).toThrow(UnknownTimeZoneError);
-    try {
-      calendarMonth('2024-01', tz);
-      throw new Error('expected a throw');
-    } catch (e) {
-      expect(e).toBeInstanceOf(UnknownTimeZoneError);
-      expect((e as UnknownTimeZoneError).code).toBe('unknown_timezone');
-      expect((e as UnknownTimeZoneError).timezone).toBe(tz);
-    }
-  });
 
   it('rejects an unknown zone in every zone-taking function', () => {
     for (const call of [
@@ -73,19 +83,32 @@ describe('offsets and wall times', () => {
   ])('%s at %s is UTC%+d ms', (tz, at, offset) => expect(timeZoneOffsetMs(ms(at), tz)).toBe(offset));
 
   it('reads local wall-clock fields, with hour 0 (never 24) at midnight', () => {
-    expect(localDateTime(ms('2024-03-31T22:00:00Z'), 'Europe/Berlin')).toEqual({ year: 2024, month: 4, day: 1, hour: 0, minute: 0, second: 0 });
+    expect(localDateTime(ms('2024-03-31T22:00:00Z'), 'Europe/Berlin')).toEqual({
+      year: 2024,
+      month: 4,
+      day: 1,
+      hour: 0,
+      minute: 0,
+      second: 0,
+    });
   });
 
   it('turns a repeated wall time (clocks going back) into its earlier instant', () => {
     // Berlin 2024-10-27 02:30 happens at 00:30Z (CEST) and again at 01:30Z (CET).
-    expect(iso(zonedTimeToUtc({ year: 2024, month: 10, day: 27, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe('2024-10-27T00:30:00.000Z');
+    expect(iso(zonedTimeToUtc({ year: 2024, month: 10, day: 27, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe(
+      '2024-10-27T00:30:00.000Z',
+    );
   });
 
   it('moves a skipped wall time (clocks going forward) past the gap', () => {
     // Berlin 2024-03-31 02:30 does not exist: it resolves to 03:30 CEST = 01:30Z.
-    expect(iso(zonedTimeToUtc({ year: 2024, month: 3, day: 31, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe('2024-03-31T01:30:00.000Z');
+    expect(iso(zonedTimeToUtc({ year: 2024, month: 3, day: 31, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe(
+      '2024-03-31T01:30:00.000Z',
+    );
     // Lord Howe skips 02:00–02:30 on 2024-10-06: 02:15 resolves to 02:45 (+11) = 15:45Z the day before.
-    expect(iso(zonedTimeToUtc({ year: 2024, month: 10, day: 6, hour: 2, minute: 15 }, 'Australia/Lord_Howe'))).toBe('2024-10-05T15:45:00.000Z');
+    expect(iso(zonedTimeToUtc({ year: 2024, month: 10, day: 6, hour: 2, minute: 15 }, 'Australia/Lord_Howe'))).toBe(
+      '2024-10-05T15:45:00.000Z',
+    );
   });
 });
 
@@ -147,10 +170,13 @@ describe('calendar months: [local midnight of the 1st, next 1st) as exact UTC in
     expect(calendarMonthAt(ms('2024-02-29T22:59:59.999Z'), 'Europe/Berlin').label).toBe('2024-02');
   });
 
-  it.each(['2024-13', '2024-00', '2024-1', '24-01', '2024/01', '2024-01-01', ''])('rejects the period label %j', (label) => {
-    expect(() => parsePeriodLabel(label)).toThrow(InvalidPeriodError);
-    expect(() => calendarMonth(label, 'UTC')).toThrow(InvalidPeriodError);
-  });
+  it.each(['2024-13', '2024-00', '2024-1', '24-01', '2024/01', '2024-01-01', ''])(
+    'rejects the period label %j',
+    (label) => {
+      expect(() => parsePeriodLabel(label)).toThrow(InvalidPeriodError);
+      expect(() => calendarMonth(label, 'UTC')).toThrow(InvalidPeriodError);
+    },
+  );
 });
 
 describe('calendar days: 23, 24 or 25 hours', () => {
@@ -177,12 +203,19 @@ describe('calendar days: 23, 24 or 25 hours', () => {
   });
 
   it('the day after a skipped midnight is labelled by its first local instant (01:00)', () => {
-    expect(localDateTime(calendarDay('2024-09-08', 'America/Santiago').start, 'America/Santiago')).toMatchObject({ day: 8, hour: 1, minute: 0 });
+    expect(localDateTime(calendarDay('2024-09-08', 'America/Santiago').start, 'America/Santiago')).toMatchObject({
+      day: 8,
+      hour: 1,
+      minute: 0,
+    });
   });
 
-  it.each(['2023-02-29', '2024-02-30', '2024-04-31', '2024-1-01', '2024-13-01', 'yesterday'])('rejects the date %j', (date) => {
-    expect(() => calendarDay(date, 'UTC')).toThrow(InvalidPeriodError);
-  });
+  it.each(['2023-02-29', '2024-02-30', '2024-04-31', '2024-1-01', '2024-13-01', 'yesterday'])(
+    'rejects the date %j',
+    (date) => {
+      expect(() => calendarDay(date, 'UTC')).toThrow(InvalidPeriodError);
+    },
+  );
 
   it('accepts 29 February in a leap year', () => {
     expect(calendarDay('2024-02-29', 'UTC').end - calendarDay('2024-02-29', 'UTC').start).toBe(DAY_MS);

@@ -36,7 +36,15 @@ describe('nonPublicReason: what the cloud prober refuses to probe', () => {
     expect(nonPublicReason(address)).toBe(reason);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8', '2002:0808:0808::'])('%s is public', (address) => {
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82b::200e',
+    '::ffff:8.8.8.8',
+    '2002:0808:0808::',
+  ])('%s is public', (address) => {
     expect(nonPublicReason(address)).toBeNull();
   });
 });
@@ -62,10 +70,13 @@ describe('nonPublicReason: IPv6 forms that embed an IPv4 address are judged by i
     expect(nonPublicReason(address)).toBe(reason);
   });
 
-  it.each(['::808:808', '64:ff9b::808:808', '2002:808:808::', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '::1', '::'])('%s is judged by what it carries', (address) => {
-    // Embedding a public IPv4 address is public; ::1 and :: keep their own meaning.
-    expect(nonPublicReason(address)).toBe(address === '::1' ? 'loopback' : address === '::' ? 'unspecified' : null);
-  });
+  it.each(['::808:808', '64:ff9b::808:808', '2002:808:808::', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '::1', '::'])(
+    '%s is judged by what it carries',
+    (address) => {
+      // Embedding a public IPv4 address is public; ::1 and :: keep their own meaning.
+      expect(nonPublicReason(address)).toBe(address === '::1' ? 'loopback' : address === '::' ? 'unspecified' : null);
+    },
+  );
 });
 
 describe('cloudAddressCheck', () => {

@@ -19,11 +19,19 @@ describe('rate-limit windows', () => {
 
   it('allows the request that reaches the limit and refuses the next', () => {
     expect(judge(limits, { minuteCount: 10, dayCount: 10 }, w).exceeded).toBeNull();
-    expect(judge(limits, { minuteCount: 11, dayCount: 11 }, w).exceeded).toEqual({ window: 'minute', max: 10, retryAfter: 60 });
+    expect(judge(limits, { minuteCount: 11, dayCount: 11 }, w).exceeded).toEqual({
+      window: 'minute',
+      max: 10,
+      retryAfter: 60,
+    });
   });
 
   it('reports the day window when the daily quota is what ran out', () => {
-    expect(judge(limits, { minuteCount: 11, dayCount: 101 }, w).exceeded).toEqual({ window: 'day', max: 100, retryAfter: 43_200 });
+    expect(judge(limits, { minuteCount: 11, dayCount: 101 }, w).exceeded).toEqual({
+      window: 'day',
+      max: 100,
+      retryAfter: 43_200,
+    });
   });
 
   it('sets the six headers, remaining never below zero', () => {
@@ -39,7 +47,9 @@ describe('rate-limit windows', () => {
 });
 
 describe('lease sizing', () => {
-  const { leaseSize, usableGrant } = jest.requireActual('../../src/domain/rate-limit') as typeof import('../../src/domain/rate-limit');
+  const { leaseSize, usableGrant } = jest.requireActual(
+    '../../src/domain/rate-limit',
+  ) as typeof import('../../src/domain/rate-limit');
 
   it('leases a tenth of what is left, at most 100, and one at a time near the limit', () => {
     expect(leaseSize(6000, 0)).toBe(100);

@@ -1,7 +1,13 @@
 import { ScopedCache } from '../../src/api/cache/scoped-cache';
 
 function cache(opts: { live?: () => boolean; now?: () => number; staleWhileRevalidate?: boolean } = {}) {
-  return new ScopedCache<string>({ live: opts.live ?? (() => true), ttlMs: 1000, maxScopes: 2, now: opts.now, staleWhileRevalidate: opts.staleWhileRevalidate });
+  return new ScopedCache<string>({
+    live: opts.live ?? (() => true),
+    ttlMs: 1000,
+    maxScopes: 2,
+    now: opts.now,
+    staleWhileRevalidate: opts.staleWhileRevalidate,
+  });
 }
 
 describe('ScopedCache', () => {

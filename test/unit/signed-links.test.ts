@@ -26,10 +26,16 @@ describe('signed subscriber links', () => {
     const token = signLinkToken(key, { purpose: 'unsubscribe', subscriberId, expiresAtMs: null });
     const [body, sig] = token.split('.') as [string, string];
     const forged = Buffer.from(JSON.stringify({ p: 'unsubscribe', s: 'someone-else', e: null })).toString('base64url');
-    expect(verifyLinkToken(key, `${forged}.${sig}`, 'unsubscribe', now)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyLinkToken(key, `${forged}.${sig}`, 'unsubscribe', now)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     const flipped = Buffer.from(sig, 'base64url');
     flipped[0]! ^= 1;
-    expect(verifyLinkToken(key, `${body}.${flipped.toString('base64url')}`, 'unsubscribe', now)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyLinkToken(key, `${body}.${flipped.toString('base64url')}`, 'unsubscribe', now)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('answers bad_signature for a token signed with another master key', () => {
@@ -72,7 +78,13 @@ describe('signed subscriber links', () => {
   });
 
   it('answers malformed for a correctly signed payload of the wrong shape', () => {
-    for (const payload of ['not json', '[1]', '{"p":"confirm","s":"","e":null}', '{"p":"delete","s":"x","e":null}', '{"p":"confirm","s":"x","e":"soon"}']) {
+    for (const payload of [
+      'not json',
+      '[1]',
+      '{"p":"confirm","s":"","e":null}',
+      '{"p":"delete","s":"x","e":null}',
+      '{"p":"confirm","s":"x","e":"soon"}',
+    ]) {
       const body = Buffer.from(payload).toString('base64url');
       const sig = createHmac('sha256', key).update(body).digest('base64url');
       expect(verifyLinkToken(key, `${body}.${sig}`, 'confirm', now)).toEqual({ ok: false, reason: 'malformed' });

@@ -106,10 +106,13 @@ describe('decimal strings', () => {
     expect(parseDecimal('0.000001')).toEqual({ units: 1n, scale: 6 });
   });
 
-  it.each(['', '.5', '5.', '-1', '+1', '1e2', '00.5', '01', '0.1234567', ' 1', '1,5', 'NaN', '1234567'])('refuses %j', (text) => {
-    expect(() => parseDecimal(text)).toThrow(InvalidDecimalError);
-    expect(() => isBelowPercent({ numerator: 1n, denominator: 1n }, text)).toThrow(InvalidDecimalError);
-  });
+  it.each(['', '.5', '5.', '-1', '+1', '1e2', '00.5', '01', '0.1234567', ' 1', '1,5', 'NaN', '1234567'])(
+    'refuses %j',
+    (text) => {
+      expect(() => parseDecimal(text)).toThrow(InvalidDecimalError);
+      expect(() => isBelowPercent({ numerator: 1n, denominator: 1n }, text)).toThrow(InvalidDecimalError);
+    },
+  );
 
   it('compares and canonicalizes', () => {
     expect(compareDecimals('99.99', '99.990')).toBe(0);

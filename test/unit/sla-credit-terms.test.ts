@@ -10,7 +10,12 @@ const tiered = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
   maintenance_notice_hours: 72,
   ...extra,
 });
-const proportional = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ type: 'proportional', multiplier: '10', maintenance_notice_hours: 48, ...extra });
+const proportional = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  type: 'proportional',
+  multiplier: '10',
+  maintenance_notice_hours: 48,
+  ...extra,
+});
 
 describe('creditTermsSchema: a discriminated union of tiered and proportional terms', () => {
   it('parses tiered terms and fills the defaults', () => {
@@ -47,16 +52,52 @@ describe('creditTermsSchema: a discriminated union of tiered and proportional te
   });
 
   it('accepts a single step and the bounds 100 and 0.000001', () => {
-    expect(creditTermsSchema.safeParse(tiered({ steps: [{ below_pct: '100', credit_pct: '100' }] })).success).toBe(true);
-    expect(creditTermsSchema.safeParse(tiered({ steps: [{ below_pct: '0.000001', credit_pct: '0.000001' }] })).success).toBe(true);
+    expect(creditTermsSchema.safeParse(tiered({ steps: [{ below_pct: '100', credit_pct: '100' }] })).success).toBe(
+      true,
+    );
+    expect(
+      creditTermsSchema.safeParse(tiered({ steps: [{ below_pct: '0.000001', credit_pct: '0.000001' }] })).success,
+    ).toBe(true);
     expect(creditTermsSchema.safeParse(proportional({ multiplier: '1000' })).success).toBe(true);
   });
 
   it.each<[string, Record<string, unknown>]>([
-    ['below_pct not decreasing', tiered({ steps: [{ below_pct: '99.0', credit_pct: '10' }, { below_pct: '99.99', credit_pct: '30' }] })],
-    ['equal below_pct', tiered({ steps: [{ below_pct: '99.0', credit_pct: '10' }, { below_pct: '99.00', credit_pct: '30' }] })],
-    ['credit_pct not increasing', tiered({ steps: [{ below_pct: '99.99', credit_pct: '30' }, { below_pct: '99.0', credit_pct: '10' }] })],
-    ['equal credit_pct', tiered({ steps: [{ below_pct: '99.99', credit_pct: '10' }, { below_pct: '99.0', credit_pct: '10' }] })],
+    [
+      'below_pct not decreasing',
+      tiered({
+        steps: [
+          { below_pct: '99.0', credit_pct: '10' },
+          { below_pct: '99.99', credit_pct: '30' },
+        ],
+      }),
+    ],
+    [
+      'equal below_pct',
+      tiered({
+        steps: [
+          { below_pct: '99.0', credit_pct: '10' },
+          { below_pct: '99.00', credit_pct: '30' },
+        ],
+      }),
+    ],
+    [
+      'credit_pct not increasing',
+      tiered({
+        steps: [
+          { below_pct: '99.99', credit_pct: '30' },
+          { below_pct: '99.0', credit_pct: '10' },
+        ],
+      }),
+    ],
+    [
+      'equal credit_pct',
+      tiered({
+        steps: [
+          { below_pct: '99.99', credit_pct: '10' },
+          { below_pct: '99.0', credit_pct: '10' },
+        ],
+      }),
+    ],
     ['below_pct above 100', tiered({ steps: [{ below_pct: '100.5', credit_pct: '10' }] })],
     ['below_pct 0', tiered({ steps: [{ below_pct: '0', credit_pct: '10' }] })],
     ['credit_pct 0', tiered({ steps: [{ below_pct: '99', credit_pct: '0' }] })],
@@ -87,7 +128,14 @@ describe('creditTermsSchema: a discriminated union of tiered and proportional te
   });
 
   it('points at the offending step', () => {
-    const r = creditTermsSchema.safeParse(tiered({ steps: [{ below_pct: '99.9', credit_pct: '10' }, { below_pct: '99.95', credit_pct: '20' }] }));
+    const r = creditTermsSchema.safeParse(
+      tiered({
+        steps: [
+          { below_pct: '99.9', credit_pct: '10' },
+          { below_pct: '99.95', credit_pct: '20' },
+        ],
+      }),
+    );
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => i.path.join('.'))).toContain('steps.1.below_pct');
   });

@@ -18,7 +18,8 @@ const STEPS = [
   { below_pct: '99.0', credit_pct: '30' },
   { below_pct: '95.0', credit_pct: '100' },
 ];
-const tiered = (extra: Partial<CreditTermsInput> = {}): CreditTerms => terms({ type: 'tiered', steps: STEPS, ...extra } as CreditTermsInput);
+const tiered = (extra: Partial<CreditTermsInput> = {}): CreditTerms =>
+  terms({ type: 'tiered', steps: STEPS, ...extra } as CreditTermsInput);
 const proportional = (multiplier: string, extra: Partial<CreditTermsInput> = {}): CreditTerms =>
   terms({ type: 'proportional', multiplier, ...extra } as CreditTermsInput);
 
@@ -42,7 +43,12 @@ describe('tiered credit: the highest credit among the steps the attainment is st
     // 94.99 %: < 95.0 → 100 % → 100,000.
     [501, '100', 100_000],
   ])('%d down minutes of 10,000 → %s %% = %d cents', (down, pct, amount) => {
-    expect(credit(tiered(), 100_000, 'EUR', 10_000, down)).toEqual({ creditPct: pct, creditAmountMinor: amount, capped: false, minimumApplied: false });
+    expect(credit(tiered(), 100_000, 'EUR', 10_000, down)).toEqual({
+      creditPct: pct,
+      creditAmountMinor: amount,
+      capped: false,
+      minimumApplied: false,
+    });
   });
 
   it('picks the highest applicable credit whatever the order of the steps', () => {
@@ -55,7 +61,12 @@ describe('tiered credit: the highest credit among the steps the attainment is st
 
   it('caps the credit at cap_pct of the fee', () => {
     // 98.99 % → 30 %, cap 25 % → 25 % of 100,000 = 25,000.
-    expect(credit(tiered({ cap_pct: '25' }), 100_000, 'EUR', 10_000, 101)).toEqual({ creditPct: '25', creditAmountMinor: 25_000, capped: true, minimumApplied: false });
+    expect(credit(tiered({ cap_pct: '25' }), 100_000, 'EUR', 10_000, 101)).toEqual({
+      creditPct: '25',
+      creditAmountMinor: 25_000,
+      capped: true,
+      minimumApplied: false,
+    });
     // 10 % under a 25 % cap is not capped.
     expect(credit(tiered({ cap_pct: '25' }), 100_000, 'EUR', 10_000, 2).capped).toBe(false);
   });
@@ -65,14 +76,24 @@ describe('proportional credit: fee × down ÷ eligible × multiplier', () => {
   it('is exact when it divides', () => {
     // Fee 44,640 cents, multiplier 1, 100 down of 44,640: 44,640 × 100 / 44,640 = 100 cents.
     // creditPct = 100 / 44,640 × 100 = 0.2240143…% → "0.224014" (6 places, toward zero).
-    expect(credit(proportional('1'), 44_640, 'EUR', 44_640, 100)).toEqual({ creditPct: '0.224014', creditAmountMinor: 100, capped: false, minimumApplied: false });
+    expect(credit(proportional('1'), 44_640, 'EUR', 44_640, 100)).toEqual({
+      creditPct: '0.224014',
+      creditAmountMinor: 100,
+      capped: false,
+      minimumApplied: false,
+    });
   });
 
   it('rounds half_up and up differently by one minor unit', () => {
     // Fee 100,000 cents, multiplier 10, 45 down of 44,640: 100,000 × 45 × 10 / 44,640 = 45,000,000 / 44,640
     // = 1,008 rest 2,880 (44,640 × 1,008 = 44,997,120) = 1,008.0645… → half_up 1,008, up 1,009.
     // creditPct = 450 / 44,640 × 100 = 1.0080645…% → "1.008064".
-    expect(credit(proportional('10'), 100_000, 'EUR', 44_640, 45)).toEqual({ creditPct: '1.008064', creditAmountMinor: 1_008, capped: false, minimumApplied: false });
+    expect(credit(proportional('10'), 100_000, 'EUR', 44_640, 45)).toEqual({
+      creditPct: '1.008064',
+      creditAmountMinor: 1_008,
+      capped: false,
+      minimumApplied: false,
+    });
     expect(credit(proportional('10', { rounding: 'up' }), 100_000, 'EUR', 44_640, 45)).toEqual({
       creditPct: '1.008064',
       creditAmountMinor: 1_009,
@@ -84,7 +105,12 @@ describe('proportional credit: fee × down ÷ eligible × multiplier', () => {
   it('rounds once, from the exact share, not from the displayed percentage', () => {
     // Fee 100,000, multiplier 1, 45 down of 44,640: 4,500,000 / 44,640 = 100.806… → half_up 101.
     // (Rounding the share to 0.10 % first would give 100.)
-    expect(credit(proportional('1'), 100_000, 'EUR', 44_640, 45)).toEqual({ creditPct: '0.100806', creditAmountMinor: 101, capped: false, minimumApplied: false });
+    expect(credit(proportional('1'), 100_000, 'EUR', 44_640, 45)).toEqual({
+      creditPct: '0.100806',
+      creditAmountMinor: 101,
+      capped: false,
+      minimumApplied: false,
+    });
   });
 
   it('caps a large multiple', () => {
@@ -96,12 +122,26 @@ describe('proportional credit: fee × down ÷ eligible × multiplier', () => {
       minimumApplied: false,
     });
     // Without a cap it stops at 100 % of the fee (the default cap_pct) → 100,000.
-    expect(credit(proportional('100'), 100_000, 'EUR', 44_640, 1_000)).toMatchObject({ creditPct: '100', creditAmountMinor: 100_000, capped: true });
+    expect(credit(proportional('100'), 100_000, 'EUR', 44_640, 1_000)).toMatchObject({
+      creditPct: '100',
+      creditAmountMinor: 100_000,
+      capped: true,
+    });
   });
 
   it('is nothing when nothing is eligible or nothing was down', () => {
-    expect(credit(proportional('10'), 100_000, 'EUR', 0, 0)).toEqual({ creditPct: '0', creditAmountMinor: 0, capped: false, minimumApplied: false });
-    expect(credit(proportional('10'), 100_000, 'EUR', 44_640, 0)).toEqual({ creditPct: '0', creditAmountMinor: 0, capped: false, minimumApplied: false });
+    expect(credit(proportional('10'), 100_000, 'EUR', 0, 0)).toEqual({
+      creditPct: '0',
+      creditAmountMinor: 0,
+      capped: false,
+      minimumApplied: false,
+    });
+    expect(credit(proportional('10'), 100_000, 'EUR', 44_640, 0)).toEqual({
+      creditPct: '0',
+      creditAmountMinor: 0,
+      capped: false,
+      minimumApplied: false,
+    });
   });
 });
 
@@ -132,20 +172,39 @@ describe('rounding rules', () => {
 describe('the minimum credit', () => {
   it('raises a credit above zero to the minimum', () => {
     // 10 % of 10,000 cents = 1,000 < minimum 5,000 → 5,000.
-    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 10_000, 'EUR', 10_000, 2)).toEqual({ creditPct: '10', creditAmountMinor: 5_000, capped: false, minimumApplied: true });
+    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 10_000, 'EUR', 10_000, 2)).toEqual({
+      creditPct: '10',
+      creditAmountMinor: 5_000,
+      capped: false,
+      minimumApplied: true,
+    });
     // A sub-unit credit (0.30017… cents, see above) is above zero too → 50.
-    expect(credit(proportional('1', { minimum_credit_minor: 50 }), 100, 'EUR', 44_640, 134)).toMatchObject({ creditAmountMinor: 50, minimumApplied: true });
+    expect(credit(proportional('1', { minimum_credit_minor: 50 }), 100, 'EUR', 44_640, 134)).toMatchObject({
+      creditAmountMinor: 50,
+      minimumApplied: true,
+    });
   });
 
   it('leaves a zero credit at zero', () => {
     // 99.99 % exactly earns no step → 0, and no minimum.
-    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 10_000, 'EUR', 10_000, 1)).toEqual({ creditPct: '0', creditAmountMinor: 0, capped: false, minimumApplied: false });
+    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 10_000, 'EUR', 10_000, 1)).toEqual({
+      creditPct: '0',
+      creditAmountMinor: 0,
+      capped: false,
+      minimumApplied: false,
+    });
   });
 
   it('does not touch a credit at or above it', () => {
     // 10 % of 50,000 = 5,000 = minimum → 5,000, not "applied"; 10 % of 60,000 = 6,000 > 5,000.
-    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 50_000, 'EUR', 10_000, 2)).toMatchObject({ creditAmountMinor: 5_000, minimumApplied: false });
-    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 60_000, 'EUR', 10_000, 2)).toMatchObject({ creditAmountMinor: 6_000, minimumApplied: false });
+    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 50_000, 'EUR', 10_000, 2)).toMatchObject({
+      creditAmountMinor: 5_000,
+      minimumApplied: false,
+    });
+    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 60_000, 'EUR', 10_000, 2)).toMatchObject({
+      creditAmountMinor: 6_000,
+      minimumApplied: false,
+    });
   });
 
   it('applies after the cap, but never beyond the fee', () => {
@@ -157,7 +216,10 @@ describe('the minimum credit', () => {
       minimumApplied: true,
     });
     // 10 % of a 3,000 fee = 300 < minimum 5,000, but the credit stops at the fee: 3,000.
-    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 3_000, 'EUR', 10_000, 2)).toMatchObject({ creditAmountMinor: 3_000, minimumApplied: true });
+    expect(credit(tiered({ minimum_credit_minor: 5_000 }), 3_000, 'EUR', 10_000, 2)).toMatchObject({
+      creditAmountMinor: 3_000,
+      minimumApplied: true,
+    });
   });
 });
 
@@ -178,7 +240,12 @@ describe('currencies from dinero.js’s ISO 4217 table', () => {
 
   it('computes in Kuwaiti fils (3 decimals)', () => {
     // KWD 1,000.005 = 1,000,005 fils × 30 % (98.99 %) = 300,001.5 fils → half_up 300,002 (KWD 300.002).
-    expect(credit(tiered(), 1_000_005, 'KWD', 10_000, 101)).toEqual({ creditPct: '30', creditAmountMinor: 300_002, capped: false, minimumApplied: false });
+    expect(credit(tiered(), 1_000_005, 'KWD', 10_000, 101)).toEqual({
+      creditPct: '30',
+      creditAmountMinor: 300_002,
+      capped: false,
+      minimumApplied: false,
+    });
     // × 10 % = 100,000.5 → half_up 100,001; × 10 % of 1,000,001 = 100,000.1 → half_up 100,000, up 100,001.
     expect(credit(tiered(), 1_000_005, 'KWD', 10_000, 2).creditAmountMinor).toBe(100_001);
     expect(credit(tiered(), 1_000_001, 'KWD', 10_000, 2).creditAmountMinor).toBe(100_000);
@@ -212,7 +279,11 @@ describe('inputs', () => {
   it('refuses a negative or fractional fee, and an attainment that does not match the minutes', () => {
     expect(() => credit(tiered(), -1, 'EUR', 10_000, 2)).toThrow(InvalidSlaInputError);
     expect(() => credit(tiered(), 10.5, 'EUR', 10_000, 2)).toThrow(InvalidSlaInputError);
-    expect(() => computeCredit(tiered(), 100_000, 'EUR', attainment(10_000, 1), 10_000, 2)).toThrow(InvalidSlaInputError);
-    expect(() => computeCredit(tiered(), 100_000, 'EUR', attainment(10_000, 1), 10_000, 10_001)).toThrow(InvalidSlaInputError);
+    expect(() => computeCredit(tiered(), 100_000, 'EUR', attainment(10_000, 1), 10_000, 2)).toThrow(
+      InvalidSlaInputError,
+    );
+    expect(() => computeCredit(tiered(), 100_000, 'EUR', attainment(10_000, 1), 10_000, 10_001)).toThrow(
+      InvalidSlaInputError,
+    );
   });
 });

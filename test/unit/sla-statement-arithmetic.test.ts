@@ -1,4 +1,12 @@
-import { attainment, computeCredit, countDowntime, creditTermsSchema, formatPercent, isBelowPercent, periodBounds } from '../../src/domain/sla';
+import {
+  attainment,
+  computeCredit,
+  countDowntime,
+  creditTermsSchema,
+  formatPercent,
+  isBelowPercent,
+  periodBounds,
+} from '../../src/domain/sla';
 
 const d = (iso: string): Date => new Date(iso);
 
@@ -17,12 +25,28 @@ describe('one statement end to end: period → minutes → attainment → credit
       period,
       terms,
       // Outage 10:00:00Z–10:04:30Z touches minutes 10:00…10:04 → 5 down minutes.
-      services: [{ initial: 'healthy', changes: [{ at: d('2025-03-20T10:00:00Z'), status: 'unhealthy' }, { at: d('2025-03-20T10:04:30Z'), status: 'healthy' }] }],
+      services: [
+        {
+          initial: 'healthy',
+          changes: [
+            { at: d('2025-03-20T10:00:00Z'), status: 'unhealthy' },
+            { at: d('2025-03-20T10:04:30Z'), status: 'healthy' },
+          ],
+        },
+      ],
       // 03-15 02:00–04:00 CET = 01:00Z–03:00Z = 120 minutes, announced 5 days ahead → excluded.
-      maintenances: [{ start: d('2025-03-15T01:00:00Z'), end: d('2025-03-15T03:00:00Z'), announcedAt: d('2025-03-10T09:00:00Z') }],
+      maintenances: [
+        { start: d('2025-03-15T01:00:00Z'), end: d('2025-03-15T03:00:00Z'), announcedAt: d('2025-03-10T09:00:00Z') },
+      ],
     });
     // 44,580 − 120 = 44,460 eligible.
-    expect(minutes).toEqual({ totalMinutes: 44_580, excludedMinutes: 120, eligibleMinutes: 44_460, downMinutes: 5, unmeasuredMinutes: 0 });
+    expect(minutes).toEqual({
+      totalMinutes: 44_580,
+      excludedMinutes: 120,
+      eligibleMinutes: 44_460,
+      downMinutes: 5,
+      unmeasuredMinutes: 0,
+    });
 
     const a = attainment(minutes.eligibleMinutes, minutes.downMinutes);
     // 44,455 / 44,460 = 1 − 5/44,460 = 0.9998875… → 99.9887 % (floor, 4 places).
@@ -46,10 +70,24 @@ describe('one statement end to end: period → minutes → attainment → credit
     const minutes = countDowntime({
       period,
       terms,
-      services: [{ initial: 'healthy', changes: [{ at: d('2025-04-05T14:40:00Z'), status: 'unhealthy' }, { at: d('2025-04-05T15:10:00Z'), status: 'healthy' }] }],
+      services: [
+        {
+          initial: 'healthy',
+          changes: [
+            { at: d('2025-04-05T14:40:00Z'), status: 'unhealthy' },
+            { at: d('2025-04-05T15:10:00Z'), status: 'healthy' },
+          ],
+        },
+      ],
       maintenances: [],
     });
-    expect(minutes).toEqual({ totalMinutes: 43_230, excludedMinutes: 0, eligibleMinutes: 43_230, downMinutes: 30, unmeasuredMinutes: 0 });
+    expect(minutes).toEqual({
+      totalMinutes: 43_230,
+      excludedMinutes: 0,
+      eligibleMinutes: 43_230,
+      downMinutes: 30,
+      unmeasuredMinutes: 0,
+    });
     // AUD 1,000.00 = 100,000 cents × 30 / 43,230 × 10 = 30,000,000 / 43,230 = 693 rest 41,610 (43,230 × 693 = 29,958,390)
     // = 693.96… → half_up 694. creditPct = 300 / 43,230 × 100 = 0.6939625…% → "0.693962".
     const a = attainment(minutes.eligibleMinutes, minutes.downMinutes);

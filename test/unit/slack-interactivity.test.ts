@@ -18,14 +18,25 @@ const msg: AlertMessage = {
   organization: { id: 'org', name: 'Acme' },
   occurredAt: '2026-03-02T13:08:45.828Z',
   actor: null,
-  links: { alert: `https://vigil.example.com/console/alerts/${ALERT_ID}`, acknowledge: `https://vigil.example.com/v1/alert-actions/${TOKEN}`, resolve: `https://vigil.example.com/v1/alert-actions/${TOKEN.replace(/A$/, 'B')}` },
+  links: {
+    alert: `https://vigil.example.com/console/alerts/${ALERT_ID}`,
+    acknowledge: `https://vigil.example.com/v1/alert-actions/${TOKEN}`,
+    resolve: `https://vigil.example.com/v1/alert-actions/${TOKEN.replace(/A$/, 'B')}`,
+  },
 };
 
-const buttons = (body: string) => (JSON.parse(body).blocks as any[]).find((b) => b.type === 'actions').elements as any[];
+const buttons = (body: string) =>
+  (JSON.parse(body).blocks as any[]).find((b) => b.type === 'actions').elements as any[];
 
 describe('Slack buttons', () => {
   it('are interactive (action_id, value = the one-click token, no url) when the channel has a signing secret, Open alert staying a link; links without one', () => {
-    const els = buttons(channelRequest('slack', { url: 'https://hooks.slack.com/services/T/B/x', signing_secret: 'secret-of-the-slack-app' }, msg).body);
+    const els = buttons(
+      channelRequest(
+        'slack',
+        { url: 'https://hooks.slack.com/services/T/B/x', signing_secret: 'secret-of-the-slack-app' },
+        msg,
+      ).body,
+    );
     expect(els).toEqual([
       expect.objectContaining({ action_id: 'vigil_open', url: msg.links.alert }),
       { type: 'button', action_id: 'vigil_acknowledge', text: expect.anything(), value: TOKEN, style: 'primary' },
@@ -56,7 +67,10 @@ describe('Slack request signatures (v0)', () => {
   it('refuses a changed body, another secret, a stale or future timestamp and missing headers', () => {
     const sig = slackSignature(secret, ts, body);
     expect(verifySlackRequest(secret, ts, sig, `${body}x`, now)).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifySlackRequest('another-secret-entirely', ts, sig, body, now)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifySlackRequest('another-secret-entirely', ts, sig, body, now)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     expect(verifySlackRequest(secret, ts, sig.slice(0, -1), body, now)).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verifySlackRequest(secret, ts, sig, body, now + 301_000)).toEqual({ ok: false, reason: 'stale' });
     expect(verifySlackRequest(secret, ts, sig, body, now - 301_000)).toEqual({ ok: false, reason: 'stale' });

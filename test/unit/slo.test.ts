@@ -1,4 +1,10 @@
-import { DAY_MS, UnknownTimeZoneError, calendarMonth, lastCalendarDays, InvalidPeriodError } from '../../src/domain/periods';
+import {
+  DAY_MS,
+  UnknownTimeZoneError,
+  calendarMonth,
+  lastCalendarDays,
+  InvalidPeriodError,
+} from '../../src/domain/periods';
 import {
   DAILY_UPTIME_POLICY,
   InvalidSloPolicyError,
@@ -17,8 +23,20 @@ const M = 60_000;
 const H = 3_600_000;
 const ms = (iso: string): number => Date.parse(iso);
 
-const rolling = (days: number, extra: Partial<SloPolicy> = {}): SloPolicy => ({ objective: '99.9', window: { kind: 'rolling', days }, no_data: 'excluded', maintenance: 'excluded', ...extra });
-const monthly = (timezone: string, extra: Partial<SloPolicy> = {}): SloPolicy => ({ objective: '99.9', window: { kind: 'calendar_month', timezone }, no_data: 'excluded', maintenance: 'excluded', ...extra });
+const rolling = (days: number, extra: Partial<SloPolicy> = {}): SloPolicy => ({
+  objective: '99.9',
+  window: { kind: 'rolling', days },
+  no_data: 'excluded',
+  maintenance: 'excluded',
+  ...extra,
+});
+const monthly = (timezone: string, extra: Partial<SloPolicy> = {}): SloPolicy => ({
+  objective: '99.9',
+  window: { kind: 'calendar_month', timezone },
+  no_data: 'excluded',
+  maintenance: 'excluded',
+  ...extra,
+});
 
 describe('formatFloor (exact decimals, rounded toward −∞)', () => {
   it.each([
@@ -31,7 +49,9 @@ describe('formatFloor (exact decimals, rounded toward −∞)', () => {
     [7n, 2n, 0, '3'],
     [-7n, 2n, 0, '-4'],
     [123_456_789n, 1000n, 2, '123456.78'],
-  ])('%d / %d with %d digits is %s', (num, den, digits, expected) => expect(formatFloor(num, den, digits)).toBe(expected));
+  ])('%d / %d with %d digits is %s', (num, den, digits, expected) =>
+    expect(formatFloor(num, den, digits)).toBe(expected),
+  );
 });
 
 describe('objective and policy validation', () => {
@@ -42,12 +62,17 @@ describe('objective and policy validation', () => {
     ['100.000', 100000n, 100000n],
     ['0.000001', 1n, 100000000n],
     ['95', 95n, 100n],
-  ])('reads objective %s exactly as %d/%d', (objective, num, den) => expect(parseObjective(objective)).toEqual({ num, den }));
+  ])('reads objective %s exactly as %d/%d', (objective, num, den) =>
+    expect(parseObjective(objective)).toEqual({ num, den }),
+  );
 
-  it.each(['0', '0.0', '100.1', '101', '99.9999999', 'abc', '', ' 99.9', '-1', '1e2', '99.', '.9', '99,9'])('rejects objective %j', (objective) => {
-    expect(() => parseObjective(objective)).toThrow(InvalidSloPolicyError);
-    expect(() => computeSlo([], [], rolling(30, { objective }), 0)).toThrow(InvalidSloPolicyError);
-  });
+  it.each(['0', '0.0', '100.1', '101', '99.9999999', 'abc', '', ' 99.9', '-1', '1e2', '99.', '.9', '99,9'])(
+    'rejects objective %j',
+    (objective) => {
+      expect(() => parseObjective(objective)).toThrow(InvalidSloPolicyError);
+      expect(() => computeSlo([], [], rolling(30, { objective }), 0)).toThrow(InvalidSloPolicyError);
+    },
+  );
 
   it.each([
     [{ window: { kind: 'rolling', days: 0 } }],
@@ -81,9 +106,12 @@ describe('classify', () => {
     ['degraded', false, 'good'],
     ['no_data', false, 'bad'],
     ['unhealthy', true, 'excluded'],
-  ] as const)('%s (maintenance %s) is %s', (status, maintenance, verdict) => expect(classify({ status, maintenance }, policy)).toBe(verdict));
+  ] as const)('%s (maintenance %s) is %s', (status, maintenance, verdict) =>
+    expect(classify({ status, maintenance }, policy)).toBe(verdict),
+  );
 
-  it('counts degraded as bad when the policy says so', () => expect(classify({ status: 'degraded' }, { ...policy, degraded: 'bad' })).toBe('bad'));
+  it('counts degraded as bad when the policy says so', () =>
+    expect(classify({ status: 'degraded' }, { ...policy, degraded: 'bad' })).toBe('bad'));
 });
 
 /**
@@ -111,13 +139,20 @@ const minutes = {
 
 describe('computeSlo: every combination of the counting policy', () => {
   const combos = (['bad', 'good', 'excluded'] as const).flatMap((no_data) =>
-    (['excluded', 'good', 'counted'] as const).flatMap((maintenance) => (['good', 'bad'] as const).map((degraded) => ({ no_data, maintenance, degraded }))),
+    (['excluded', 'good', 'counted'] as const).flatMap((maintenance) =>
+      (['good', 'bad'] as const).map((degraded) => ({ no_data, maintenance, degraded })),
+    ),
   );
 
   it.each(combos)('no_data %s, maintenance %s, degraded %s', (counting) => {
     // Expected from the table above and the documented counting steps.
     const expected = { good: 0, bad: 0, excluded: minutes.unknown.out + minutes.unknown.in };
-    const verdict = { healthy: 'good', unhealthy: 'bad', degraded: counting.degraded, no_data: counting.no_data } as const;
+    const verdict = {
+      healthy: 'good',
+      unhealthy: 'bad',
+      degraded: counting.degraded,
+      no_data: counting.no_data,
+    } as const;
     for (const status of ['healthy', 'degraded', 'unhealthy', 'no_data'] as const) {
       expected[verdict[status]] += minutes[status].out;
       const inside = counting.maintenance === 'counted' ? verdict[status] : counting.maintenance;
@@ -133,7 +168,13 @@ describe('computeSlo: every combination of the counting policy', () => {
 
   it('spot check: defaults (degraded good), no_data bad, maintenance excluded', () => {
     const r = computeSlo(day, windows, rolling(1, { no_data: 'bad' }), NOW);
-    expect(r).toMatchObject({ good_ms: 1220 * M, bad_ms: 60 * M, excluded_ms: 160 * M, attainment: '95.312', met: false });
+    expect(r).toMatchObject({
+      good_ms: 1220 * M,
+      bad_ms: 60 * M,
+      excluded_ms: 160 * M,
+      attainment: '95.312',
+      met: false,
+    });
   });
 
   it('spot check: everything forgiving', () => {
@@ -146,7 +187,15 @@ describe('computeSlo: attainment, budget and burn rate', () => {
   const budget = DAY_MS / 1000; // 99.9 % of one day leaves 86.4 s
 
   it('meets an objective attained exactly, with 0 budget left and a burn rate of 1', () => {
-    const r = computeSlo([{ at: 0, status: 'healthy' }, { at: NOW - budget, status: 'unhealthy' }], [], rolling(1), NOW);
+    const r = computeSlo(
+      [
+        { at: 0, status: 'healthy' },
+        { at: NOW - budget, status: 'unhealthy' },
+      ],
+      [],
+      rolling(1),
+      NOW,
+    );
     expect(r).toMatchObject({
       attainment: '99.900',
       met: true,
@@ -159,24 +208,73 @@ describe('computeSlo: attainment, budget and burn rate', () => {
   });
 
   it('misses it by one ms, and the floor never rounds the attainment up to the objective', () => {
-    const r = computeSlo([{ at: 0, status: 'healthy' }, { at: NOW - budget - 1, status: 'unhealthy' }], [], rolling(1), NOW);
-    expect(r).toMatchObject({ attainment: '99.899', met: false, error_budget_remaining_ms: -1, error_budget_remaining_pct: '-0.002', burn_rate: '1.000' });
+    const r = computeSlo(
+      [
+        { at: 0, status: 'healthy' },
+        { at: NOW - budget - 1, status: 'unhealthy' },
+      ],
+      [],
+      rolling(1),
+      NOW,
+    );
+    expect(r).toMatchObject({
+      attainment: '99.899',
+      met: false,
+      error_budget_remaining_ms: -1,
+      error_budget_remaining_pct: '-0.002',
+      burn_rate: '1.000',
+    });
   });
 
   it('goes negative when the budget is overspent', () => {
-    const r = computeSlo([{ at: 0, status: 'healthy' }, { at: NOW - 3 * budget, status: 'unhealthy' }], [], rolling(1), NOW);
-    expect(r).toMatchObject({ error_budget_remaining_ms: -2 * budget, error_budget_remaining_pct: '-200.000', burn_rate: '3.000', met: false, attainment: '99.700' });
+    const r = computeSlo(
+      [
+        { at: 0, status: 'healthy' },
+        { at: NOW - 3 * budget, status: 'unhealthy' },
+      ],
+      [],
+      rolling(1),
+      NOW,
+    );
+    expect(r).toMatchObject({
+      error_budget_remaining_ms: -2 * budget,
+      error_budget_remaining_pct: '-200.000',
+      burn_rate: '3.000',
+      met: false,
+      attainment: '99.700',
+    });
   });
 
   it('is exact for long windows: 99.95 % of 30 days', () => {
     const bad = (30 * DAY_MS * 5) / 10_000; // 21.6 min
-    const r = computeSlo([{ at: 0, status: 'healthy' }, { at: NOW - bad, status: 'unhealthy' }], [], rolling(30, { objective: '99.95' }), NOW);
-    expect(r).toMatchObject({ attainment: '99.950', met: true, error_budget_total_ms: bad, error_budget_remaining_ms: 0 });
+    const r = computeSlo(
+      [
+        { at: 0, status: 'healthy' },
+        { at: NOW - bad, status: 'unhealthy' },
+      ],
+      [],
+      rolling(30, { objective: '99.95' }),
+      NOW,
+    );
+    expect(r).toMatchObject({
+      attainment: '99.950',
+      met: true,
+      error_budget_total_ms: bad,
+      error_budget_remaining_ms: 0,
+    });
   });
 
   it('reports a 100 % attainment and full budget for a healthy window', () => {
     const r = computeSlo([{ at: 0, status: 'healthy' }], [], rolling(30), NOW);
-    expect(r).toMatchObject({ attainment: '100.000', met: true, error_budget_remaining_pct: '100.000', burn_rate: '0.000', good_ms: 30 * DAY_MS, excluded_ms: 0, elapsed_ms: 30 * DAY_MS });
+    expect(r).toMatchObject({
+      attainment: '100.000',
+      met: true,
+      error_budget_remaining_pct: '100.000',
+      burn_rate: '0.000',
+      good_ms: 30 * DAY_MS,
+      excluded_ms: 0,
+      elapsed_ms: 30 * DAY_MS,
+    });
     expect(r.period_start).toBe(NOW - 30 * DAY_MS);
     expect(r.period_end).toBe(NOW);
     expect(r.period_label).toBeNull();
@@ -185,19 +283,47 @@ describe('computeSlo: attainment, budget and burn rate', () => {
 
   it('has no attainment and is met when nothing was counted (no data ever recorded)', () => {
     const r = computeSlo([], [], rolling(7), NOW);
-    expect(r).toMatchObject({ attainment: null, met: true, good_ms: 0, bad_ms: 0, excluded_ms: 7 * DAY_MS, error_budget_total_ms: 0, error_budget_remaining_pct: null, burn_rate: '0.000' });
+    expect(r).toMatchObject({
+      attainment: null,
+      met: true,
+      good_ms: 0,
+      bad_ms: 0,
+      excluded_ms: 7 * DAY_MS,
+      error_budget_total_ms: 0,
+      error_budget_remaining_pct: null,
+      burn_rate: '0.000',
+    });
   });
 
   it('with objective 100: any bad time is an infinite burn (null) and a negative budget', () => {
-    const r = computeSlo([{ at: 0, status: 'healthy' }, { at: NOW - 1, status: 'unhealthy' }], [], rolling(1, { objective: '100' }), NOW);
-    expect(r).toMatchObject({ error_budget_total_ms: 0, error_budget_remaining_ms: -1, error_budget_remaining_pct: null, burn_rate: null, met: false, attainment: '99.999' });
+    const r = computeSlo(
+      [
+        { at: 0, status: 'healthy' },
+        { at: NOW - 1, status: 'unhealthy' },
+      ],
+      [],
+      rolling(1, { objective: '100' }),
+      NOW,
+    );
+    expect(r).toMatchObject({
+      error_budget_total_ms: 0,
+      error_budget_remaining_ms: -1,
+      error_budget_remaining_pct: null,
+      burn_rate: null,
+      met: false,
+      attainment: '99.999',
+    });
     const clean = computeSlo([{ at: 0, status: 'healthy' }], [], rolling(1, { objective: '100' }), NOW);
     expect(clean).toMatchObject({ burn_rate: '0.000', met: true, attainment: '100.000' });
   });
 
   it('counts only the part of the metric that existed: the budget shrinks with the excluded time', () => {
     const r = computeSlo([{ at: NOW - 10 * DAY_MS, status: 'healthy' }], [], rolling(30), NOW);
-    expect(r).toMatchObject({ good_ms: 10 * DAY_MS, excluded_ms: 20 * DAY_MS, error_budget_total_ms: 10 * DAY_MS / 1000 });
+    expect(r).toMatchObject({
+      good_ms: 10 * DAY_MS,
+      excluded_ms: 20 * DAY_MS,
+      error_budget_total_ms: (10 * DAY_MS) / 1000,
+    });
   });
 
   it('ignores changes after now and carries the status in force before the window in', () => {
@@ -257,12 +383,16 @@ describe('computeSlo over calendar months', () => {
     const now = ms('2024-12-31T23:30:00Z');
     expect(computeSlo([], [], monthly('Europe/Berlin'), now).period_label).toBe('2025-01');
     expect(computeSlo([], [], monthly('UTC'), now).period_label).toBe('2024-12');
-    expect(computeSlo([], [], monthly('Pacific/Chatham'), ms('2024-12-31T10:15:00Z')).period_start).toBe(ms('2024-12-31T10:15:00Z'));
+    expect(computeSlo([], [], monthly('Pacific/Chatham'), ms('2024-12-31T10:15:00Z')).period_start).toBe(
+      ms('2024-12-31T10:15:00Z'),
+    );
   });
 
   it('counts a whole 25-hour-longer October in Berlin (745 h) once it is over', () => {
     const oct = calendarMonth('2024-10', 'Europe/Berlin');
-    const r = computeSlo([{ at: 0, status: 'healthy' }], [], monthly('Europe/Berlin'), oct.end + DAY_MS, { period: '2024-10' });
+    const r = computeSlo([{ at: 0, status: 'healthy' }], [], monthly('Europe/Berlin'), oct.end + DAY_MS, {
+      period: '2024-10',
+    });
     expect(r).toMatchObject({ elapsed_ms: 745 * H, good_ms: 745 * H, burn_rate: '0.000', period_label: '2024-10' });
   });
 
@@ -273,7 +403,16 @@ describe('computeSlo over calendar months', () => {
       [budget, true],
       [budget + 1, false],
     ] as const) {
-      const r = computeSlo([{ at: 0, status: 'healthy' }, { at: feb.end - bad, status: 'unhealthy' }], [], monthly('Asia/Kathmandu'), ms('2030-01-01T00:00:00Z'), { period: '2024-02' });
+      const r = computeSlo(
+        [
+          { at: 0, status: 'healthy' },
+          { at: feb.end - bad, status: 'unhealthy' },
+        ],
+        [],
+        monthly('Asia/Kathmandu'),
+        ms('2030-01-01T00:00:00Z'),
+        { period: '2024-02' },
+      );
       expect(r.met).toBe(met);
       expect(r.error_budget_remaining_ms >= 0).toBe(met);
       expect(r.burn_rate).toBe('1.000'); // 1 ms over is still 1.000 after flooring
@@ -281,7 +420,9 @@ describe('computeSlo over calendar months', () => {
   });
 
   it('a future month has nothing elapsed', () => {
-    const r = computeSlo([{ at: 0, status: 'unhealthy' }], [], monthly('UTC'), ms('2024-01-15T00:00:00Z'), { period: '2024-03' });
+    const r = computeSlo([{ at: 0, status: 'unhealthy' }], [], monthly('UTC'), ms('2024-01-15T00:00:00Z'), {
+      period: '2024-03',
+    });
     expect(r).toMatchObject({ elapsed_ms: 0, bad_ms: 0, burn_rate: '0.000', met: true });
   });
 
@@ -322,10 +463,26 @@ describe('dailyUptime', () => {
   it('reports raw status time per day and uptime under the default policy', () => {
     const rows = dailyUptime(timeline, maintenances, days, { now });
     expect(rows.map((r) => r.date)).toEqual(['2024-03-28', '2024-03-29', '2024-03-30', '2024-03-31']);
-    expect(rows[0]).toEqual({ date: '2024-03-28', uptime_pct: null, healthy_ms: 0, degraded_ms: 0, unhealthy_ms: 0, no_data_ms: 0, maintenance_ms: 0 });
+    expect(rows[0]).toEqual({
+      date: '2024-03-28',
+      uptime_pct: null,
+      healthy_ms: 0,
+      degraded_ms: 0,
+      unhealthy_ms: 0,
+      no_data_ms: 0,
+      maintenance_ms: 0,
+    });
     expect(rows[1]).toMatchObject({ uptime_pct: '100.000', healthy_ms: 12 * H });
     // 30th: healthy 6 + 14 h, unhealthy 1 h (30 min in maintenance), degraded 2 h (1 h in maintenance), no_data 1 h.
-    expect(rows[2]).toEqual({ date: '2024-03-30', healthy_ms: 20 * H, degraded_ms: 2 * H, unhealthy_ms: H, no_data_ms: H, maintenance_ms: 90 * M, uptime_pct: '97.674' }); // 21 h good of 21.5 h counted
+    expect(rows[2]).toEqual({
+      date: '2024-03-30',
+      healthy_ms: 20 * H,
+      degraded_ms: 2 * H,
+      unhealthy_ms: H,
+      no_data_ms: H,
+      maintenance_ms: 90 * M,
+      uptime_pct: '97.674',
+    }); // 21 h good of 21.5 h counted
     // 31st: the 23-hour day, counted up to now (13 h after its midnight, 22:00Z the day before).
     expect(rows[3]).toMatchObject({ healthy_ms: now - d31.start, uptime_pct: '100.000' });
     expect(now - d31.start).toBe(13 * H);
@@ -345,7 +502,11 @@ describe('dailyUptime', () => {
 
   it('applies the counting policy overrides', () => {
     expect(DAILY_UPTIME_POLICY).toEqual({ no_data: 'excluded', maintenance: 'excluded', degraded: 'good' });
-    const strict = dailyUptime(timeline, maintenances, [d30], { degraded: 'bad', no_data: 'bad', maintenance: 'counted' })[0];
+    const strict = dailyUptime(timeline, maintenances, [d30], {
+      degraded: 'bad',
+      no_data: 'bad',
+      maintenance: 'counted',
+    })[0];
     expect(strict?.uptime_pct).toBe(formatFloor(20n * 100n, 24n, 3)); // 20 of 24 h good
     const lenient = dailyUptime(timeline, maintenances, [d30], { maintenance: 'good' })[0];
     expect(lenient?.uptime_pct).toBe(formatFloor(225n * 100n, 230n, 3)); // 22.5 h good of 23 h counted (no_data left out)

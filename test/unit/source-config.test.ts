@@ -26,13 +26,49 @@ const VALID: Record<TestableSourceType, Record<string, unknown>> = {
   dns: { name: 'example.com', record_type: 'MX', resolver: '192.0.2.53:5353', expected_value: 'mail.example.com' },
   icmp: { host: '192.0.2.10', count: 5, interpretation: 'packet_loss' },
   tls_cert: { host: 'example.com', servername: 'www.example.com' },
-  grpc: { target: 'orders.internal:50051', service: 'orders.v1.Orders', tls: true, ca_cert_ref: 'GRPC_CA', metadata_refs: { authorization: 'GRPC_TOKEN' } },
-  websocket: { url: 'wss://ws.example.com/feed', send: 'ping', expect: 'pong', header_refs: { Authorization: 'WS_TOKEN' }, interpretation: 'round_trip_latency' },
-  mtls_http: { url: 'https://partner.example.com/ping', client_cert_ref: 'CLIENT_CERT', client_key_ref: 'CLIENT_KEY', ca_cert_ref: 'PARTNER_CA', expected_status: 200 },
-  database: { engine: 'postgresql', connection_string_ref: 'ORDERS_DSN', query: 'SELECT count(*) FROM orders', statement_timeout_ms: 30_000 },
-  cloudwatch: { namespace: 'AWS/EC2', metric_name: 'CPUUtilization', dimensions: { InstanceId: 'i-0abc' }, statistic: 'p99', period_seconds: 300, region: 'eu-west-1' },
+  grpc: {
+    target: 'orders.internal:50051',
+    service: 'orders.v1.Orders',
+    tls: true,
+    ca_cert_ref: 'GRPC_CA',
+    metadata_refs: { authorization: 'GRPC_TOKEN' },
+  },
+  websocket: {
+    url: 'wss://ws.example.com/feed',
+    send: 'ping',
+    expect: 'pong',
+    header_refs: { Authorization: 'WS_TOKEN' },
+    interpretation: 'round_trip_latency',
+  },
+  mtls_http: {
+    url: 'https://partner.example.com/ping',
+    client_cert_ref: 'CLIENT_CERT',
+    client_key_ref: 'CLIENT_KEY',
+    ca_cert_ref: 'PARTNER_CA',
+    expected_status: 200,
+  },
+  database: {
+    engine: 'postgresql',
+    connection_string_ref: 'ORDERS_DSN',
+    query: 'SELECT count(*) FROM orders',
+    statement_timeout_ms: 30_000,
+  },
+  cloudwatch: {
+    namespace: 'AWS/EC2',
+    metric_name: 'CPUUtilization',
+    dimensions: { InstanceId: 'i-0abc' },
+    statistic: 'p99',
+    period_seconds: 300,
+    region: 'eu-west-1',
+  },
   loki: { query: 'sum(count_over_time({app="api"} |= "error" [5m]))', url_ref: 'LOKI_URL', auth_ref: 'LOKI_AUTH' },
-  elasticsearch: { url: 'https://es.internal:9200', index: 'logs-*', query: { size: 0, aggs: { errors: { value_count: { field: 'id' } } } }, aggregation: 'errors', auth_ref: 'ES_AUTH' },
+  elasticsearch: {
+    url: 'https://es.internal:9200',
+    index: 'logs-*',
+    query: { size: 0, aggs: { errors: { value_count: { field: 'id' } } } },
+    aggregation: 'errors',
+    auth_ref: 'ES_AUTH',
+  },
   host: { metric: 'filesystem', mountpoint: '/var/lib/postgresql' },
 };
 
@@ -75,7 +111,8 @@ describe('source_config', () => {
   });
 
   it.each(TESTABLE_SOURCE_TYPES)('refuses a %s config that is not an object', (type) => {
-    for (const bad of [null, 'https://example.com', [VALID[type]], 42]) expect(errorsOf(type, bad)).toEqual({ source_config: 'Expected an object' });
+    for (const bad of [null, 'https://example.com', [VALID[type]], 42])
+      expect(errorsOf(type, bad)).toEqual({ source_config: 'Expected an object' });
     expect(errorsOf(type, undefined)).toEqual({ source_config: 'Required' });
   });
 
@@ -99,29 +136,44 @@ describe('http and mtls_http rules', () => {
     expect(errorsOf('mtls_http', { method: 'GET' })).toEqual({ 'source_config.url': 'Required' });
   });
 
-  it.each(['ftp://files.example.com/x', 'file:///etc/passwd', 'ws://example.com', 'example.com/health', 'https://'])('refuses url %s', (url) => {
-    expect(errorsOf('http', { url })).toEqual({ 'source_config.url': 'Must be an http or https URL' });
-  });
+  it.each(['ftp://files.example.com/x', 'file:///etc/passwd', 'ws://example.com', 'example.com/health', 'https://'])(
+    'refuses url %s',
+    (url) => {
+      expect(errorsOf('http', { url })).toEqual({ 'source_config.url': 'Must be an http or https URL' });
+    },
+  );
 
   it('refuses credentials in the URL', () => {
     expect(Object.keys(errorsOf('http', { url: 'https://user:secret@example.com/' }))).toEqual(['source_config.url']);
   });
 
   it('refuses a secret value where an environment-variable name belongs', () => {
-    expect(errorsOf('http', { url: 'https://example.com', header_refs: { Authorization: 'Bearer eyJhbGciOi' } })).toEqual({
+    expect(
+      errorsOf('http', { url: 'https://example.com', header_refs: { Authorization: 'Bearer eyJhbGciOi' } }),
+    ).toEqual({
       'source_config.header_refs.Authorization': ENV_REF_MESSAGE,
     });
     for (const value of ['sk_live_abc', 'api_token', '1TOKEN', 'MY-TOKEN', '']) {
-      expect(errorsOf('mtls_http', { url: 'https://example.com', ca_cert_ref: value })).toEqual({ 'source_config.ca_cert_ref': ENV_REF_MESSAGE });
+      expect(errorsOf('mtls_http', { url: 'https://example.com', ca_cert_ref: value })).toEqual({
+        'source_config.ca_cert_ref': ENV_REF_MESSAGE,
+      });
     }
     expect(ENV_REF_MESSAGE).toBe('Name an environment variable (e.g. API_TOKEN), not its value');
   });
 
   it('keeps secret headers out of plain headers', () => {
-    expect(errorsOf('http', { url: 'https://example.com', headers: { authorization: 'Bearer x' } })).toHaveProperty(['source_config.headers.authorization']);
-    expect(errorsOf('http', { url: 'https://example.com', headers: { 'X-Key': 'a' }, header_refs: { 'x-key': 'KEY' } })).toHaveProperty(['source_config.headers.X-Key']);
-    expect(errorsOf('http', { url: 'https://example.com', headers: { 'X-Trace': 'a\r\nInjected: 1' } })).toHaveProperty(['source_config.headers.X-Trace']);
-    expect(errorsOf('http', { url: 'https://example.com', headers: { 'Bad Name': 'a' } })).toHaveProperty(['source_config.headers.Bad Name']);
+    expect(errorsOf('http', { url: 'https://example.com', headers: { authorization: 'Bearer x' } })).toHaveProperty([
+      'source_config.headers.authorization',
+    ]);
+    expect(
+      errorsOf('http', { url: 'https://example.com', headers: { 'X-Key': 'a' }, header_refs: { 'x-key': 'KEY' } }),
+    ).toHaveProperty(['source_config.headers.X-Key']);
+    expect(errorsOf('http', { url: 'https://example.com', headers: { 'X-Trace': 'a\r\nInjected: 1' } })).toHaveProperty(
+      ['source_config.headers.X-Trace'],
+    );
+    expect(errorsOf('http', { url: 'https://example.com', headers: { 'Bad Name': 'a' } })).toHaveProperty([
+      'source_config.headers.Bad Name',
+    ]);
   });
 
   it.each(['http', 'mtls_http'])('%s: a client certificate without its key fails on both fields', (type) => {
@@ -132,7 +184,9 @@ describe('http and mtls_http rules', () => {
   });
 
   it('lists every problem at once, field and cross-field', () => {
-    expect(Object.keys(errorsOf('mtls_http', { url: 'ftp://x', client_cert_ref: 'cert-pem', timeout_ms: 0 })).sort()).toEqual([
+    expect(
+      Object.keys(errorsOf('mtls_http', { url: 'ftp://x', client_cert_ref: 'cert-pem', timeout_ms: 0 })).sort(),
+    ).toEqual([
       'source_config.client_cert_ref',
       'source_config.client_key_ref',
       'source_config.timeout_ms',
@@ -141,34 +195,67 @@ describe('http and mtls_http rules', () => {
   });
 
   it('checks expected_status, timeout_ms, method and json_path', () => {
-    expect(errorsOf('http', { url: 'https://e.com', expected_status: [200, 600] })).toEqual({ 'source_config.expected_status.1': 'Expected an HTTP status, an integer 100..599' });
-    expect(errorsOf('http', { url: 'https://e.com', expected_status: 99 })).toHaveProperty(['source_config.expected_status']);
-    expect(errorsOf('http', { url: 'https://e.com', expected_status: '200' })).toHaveProperty(['source_config.expected_status']);
-    expect(errorsOf('http', { url: 'https://e.com', expected_status: [] })).toHaveProperty(['source_config.expected_status']);
-    expect(errorsOf('http', { url: 'https://e.com', expected_status: 200.5 })).toHaveProperty(['source_config.expected_status']);
+    expect(errorsOf('http', { url: 'https://e.com', expected_status: [200, 600] })).toEqual({
+      'source_config.expected_status.1': 'Expected an HTTP status, an integer 100..599',
+    });
+    expect(errorsOf('http', { url: 'https://e.com', expected_status: 99 })).toHaveProperty([
+      'source_config.expected_status',
+    ]);
+    expect(errorsOf('http', { url: 'https://e.com', expected_status: '200' })).toHaveProperty([
+      'source_config.expected_status',
+    ]);
+    expect(errorsOf('http', { url: 'https://e.com', expected_status: [] })).toHaveProperty([
+      'source_config.expected_status',
+    ]);
+    expect(errorsOf('http', { url: 'https://e.com', expected_status: 200.5 })).toHaveProperty([
+      'source_config.expected_status',
+    ]);
     expect(errorsOf('http', { url: 'https://e.com', timeout_ms: 30_001 })).toHaveProperty(['source_config.timeout_ms']);
-    expect(errorsOf('http', { url: 'https://e.com', method: 'DELETE' })).toEqual({ 'source_config.method': 'Expected one of GET, HEAD, POST' });
-    expect(errorsOf('http', { url: 'https://e.com', json_path: 'queue.depth' })).toHaveProperty(['source_config.json_path']);
+    expect(errorsOf('http', { url: 'https://e.com', method: 'DELETE' })).toEqual({
+      'source_config.method': 'Expected one of GET, HEAD, POST',
+    });
+    expect(errorsOf('http', { url: 'https://e.com', json_path: 'queue.depth' })).toHaveProperty([
+      'source_config.json_path',
+    ]);
     expect(errorsOf('http', { url: 'https://e.com', json_path: null })).toHaveProperty(['source_config.json_path']);
-    expect(errorsOf('http', { url: 'https://e.com', method: 'HEAD', body_match: 'ok' })).toHaveProperty(['source_config.body_match']);
+    expect(errorsOf('http', { url: 'https://e.com', method: 'HEAD', body_match: 'ok' })).toHaveProperty([
+      'source_config.body_match',
+    ]);
     expect(errorsOf('http', { url: 'https://e.com', body: '{}' })).toHaveProperty(['source_config.body']);
-    expect(errorsOf('http', { url: 'https://e.com', body_match: 'x'.repeat(4097) })).toHaveProperty(['source_config.body_match']);
-    expect(validateSourceConfig('http', { url: 'https://e.com', method: 'POST', body: '{}', expected_status: 201 }).ok).toBe(true);
+    expect(errorsOf('http', { url: 'https://e.com', body_match: 'x'.repeat(4097) })).toHaveProperty([
+      'source_config.body_match',
+    ]);
+    expect(
+      validateSourceConfig('http', { url: 'https://e.com', method: 'POST', body: '{}', expected_status: 201 }).ok,
+    ).toBe(true);
   });
 
   it('needs https for a client certificate', () => {
-    expect(errorsOf('mtls_http', { url: 'http://e.com', client_cert_ref: 'C', client_key_ref: 'K' })).toEqual({ 'source_config.url': 'A client certificate needs an https URL' });
+    expect(errorsOf('mtls_http', { url: 'http://e.com', client_cert_ref: 'C', client_key_ref: 'K' })).toEqual({
+      'source_config.url': 'A client certificate needs an https URL',
+    });
   });
 
-  it.each(['http', 'mtls_http'])('%s: unit names the unit of the number at json_path (up to 16 characters, with json_path only)', (type) => {
-    const url = 'https://e.com';
-    expect(validateSourceConfig(type, { url, json_path: '$.queue.depth', unit: 'jobs' })).toEqual({ ok: true, config: { url, json_path: '$.queue.depth', unit: 'jobs' } });
-    expect(validateSourceConfig(type, { url, json_path: '$.rate', unit: 'B/s' }).ok).toBe(true);
-    expect(validateSourceConfig(type, { url, json_path: '$.temp', unit: '°C' }).ok).toBe(true);
-    expect(errorsOf(type, { url, json_path: '$.n', unit: 'x'.repeat(17) })).toEqual({ 'source_config.unit': 'At most 16 characters' });
-    for (const bad of ['', '  ', 'ms\n', 'a\tb', 5, null, ['ms']]) expect(Object.keys(errorsOf(type, { url, json_path: '$.n', unit: bad }))).toEqual(['source_config.unit']);
-    expect(errorsOf(type, { url, unit: 's' })).toEqual({ 'source_config.unit': 'unit names the unit of the number at json_path; the response time is always ms' });
-  });
+  it.each(['http', 'mtls_http'])(
+    '%s: unit names the unit of the number at json_path (up to 16 characters, with json_path only)',
+    (type) => {
+      const url = 'https://e.com';
+      expect(validateSourceConfig(type, { url, json_path: '$.queue.depth', unit: 'jobs' })).toEqual({
+        ok: true,
+        config: { url, json_path: '$.queue.depth', unit: 'jobs' },
+      });
+      expect(validateSourceConfig(type, { url, json_path: '$.rate', unit: 'B/s' }).ok).toBe(true);
+      expect(validateSourceConfig(type, { url, json_path: '$.temp', unit: '°C' }).ok).toBe(true);
+      expect(errorsOf(type, { url, json_path: '$.n', unit: 'x'.repeat(17) })).toEqual({
+        'source_config.unit': 'At most 16 characters',
+      });
+      for (const bad of ['', '  ', 'ms\n', 'a\tb', 5, null, ['ms']])
+        expect(Object.keys(errorsOf(type, { url, json_path: '$.n', unit: bad }))).toEqual(['source_config.unit']);
+      expect(errorsOf(type, { url, unit: 's' })).toEqual({
+        'source_config.unit': 'unit names the unit of the number at json_path; the response time is always ms',
+      });
+    },
+  );
 });
 
 describe('rules of the other source types', () => {
@@ -177,8 +264,12 @@ describe('rules of the other source types', () => {
     expect(errorsOf('database', { ...base, statement_timeout_ms: 30_001 })).toEqual({
       'source_config.statement_timeout_ms': 'Expected milliseconds (at most 30 s), an integer 1..30000',
     });
-    expect(errorsOf('database', { ...base, statement_timeout_ms: 1.5 })).toHaveProperty(['source_config.statement_timeout_ms']);
-    expect(errorsOf('database', { ...base, connection_string_ref: 'postgres://app:secret@db/orders' })).toEqual({ 'source_config.connection_string_ref': ENV_REF_MESSAGE });
+    expect(errorsOf('database', { ...base, statement_timeout_ms: 1.5 })).toHaveProperty([
+      'source_config.statement_timeout_ms',
+    ]);
+    expect(errorsOf('database', { ...base, connection_string_ref: 'postgres://app:secret@db/orders' })).toEqual({
+      'source_config.connection_string_ref': ENV_REF_MESSAGE,
+    });
     expect(errorsOf('database', { ...base, query: '   ' })).toEqual({ 'source_config.query': 'Must not be empty' });
     expect(errorsOf('database', { ...base, engine: 'oracle' })).toHaveProperty(['source_config.engine']);
     expect(errorsOf('database', {})).toEqual({
@@ -191,16 +282,26 @@ describe('rules of the other source types', () => {
   });
 
   it('host: filesystem needs a mountpoint; unknown metric fails', () => {
-    expect(errorsOf('host', { metric: 'filesystem' })).toEqual({ 'source_config.mountpoint': 'Required when metric is filesystem' });
-    expect(errorsOf('host', { metric: 'gpu' })).toEqual({ 'source_config.metric': 'Expected one of cpu, memory, filesystem, network, load' });
-    expect(errorsOf('host', { metric: 'filesystem', mountpoint: 'var/lib' })).toHaveProperty(['source_config.mountpoint']);
+    expect(errorsOf('host', { metric: 'filesystem' })).toEqual({
+      'source_config.mountpoint': 'Required when metric is filesystem',
+    });
+    expect(errorsOf('host', { metric: 'gpu' })).toEqual({
+      'source_config.metric': 'Expected one of cpu, memory, filesystem, network, load',
+    });
+    expect(errorsOf('host', { metric: 'filesystem', mountpoint: 'var/lib' })).toHaveProperty([
+      'source_config.mountpoint',
+    ]);
     expect(validateSourceConfig('host', { metric: 'filesystem', mountpoint: 'C:\\' }).ok).toBe(true);
   });
 
   it.each([
     ['icmp', { host: 'example.com', interpretation: 'jitter' }, 'latency, packet_loss, reachability'],
     ['grpc', { target: 'a:1', interpretation: 'serving' }, 'health_state, latency'],
-    ['websocket', { url: 'wss://e.com', interpretation: 'latency' }, 'handshake_latency, round_trip_latency, connection_success'],
+    [
+      'websocket',
+      { url: 'wss://e.com', interpretation: 'latency' },
+      'handshake_latency, round_trip_latency, connection_success',
+    ],
   ])('%s: refuses an unknown interpretation', (type, config, allowed) => {
     expect(errorsOf(type, config)).toEqual({ 'source_config.interpretation': `Expected one of ${allowed}` });
   });
@@ -217,18 +318,29 @@ describe('rules of the other source types', () => {
   });
 
   it('dns: names may carry underscores; resolver is an IP with an optional port', () => {
-    expect(validateSourceConfig('dns', { name: '_sip._tcp.example.com', record_type: 'SRV', resolver: '[2001:db8::53]:53' }).ok).toBe(true);
+    expect(
+      validateSourceConfig('dns', { name: '_sip._tcp.example.com', record_type: 'SRV', resolver: '[2001:db8::53]:53' })
+        .ok,
+    ).toBe(true);
     expect(errorsOf('dns', { name: 'example.com', record_type: 'PTR' })).toHaveProperty(['source_config.record_type']);
     expect(errorsOf('dns', { name: 'example.com', resolver: 'dns.google' })).toHaveProperty(['source_config.resolver']);
-    expect(errorsOf('dns', { name: 'example.com', resolver: '192.0.2.53:70000' })).toHaveProperty(['source_config.resolver']);
+    expect(errorsOf('dns', { name: 'example.com', resolver: '192.0.2.53:70000' })).toHaveProperty([
+      'source_config.resolver',
+    ]);
     expect(errorsOf('dns', { name: 'bad name' })).toHaveProperty(['source_config.name']);
   });
 
   it('grpc: target host:port, metadata_refs hold names, ca_cert_ref needs TLS', () => {
     expect(errorsOf('grpc', { target: 'orders.internal' })).toHaveProperty(['source_config.target']);
-    expect(errorsOf('grpc', { target: 'a:1', metadata_refs: { authorization: 'Bearer abc' } })).toEqual({ 'source_config.metadata_refs.authorization': ENV_REF_MESSAGE });
-    expect(errorsOf('grpc', { target: 'a:1', metadata_refs: { 'grpc-timeout': 'T' } })).toHaveProperty(['source_config.metadata_refs.grpc-timeout']);
-    expect(errorsOf('grpc', { target: 'a:1', tls: false, ca_cert_ref: 'CA' })).toEqual({ 'source_config.ca_cert_ref': 'ca_cert_ref needs tls: true' });
+    expect(errorsOf('grpc', { target: 'a:1', metadata_refs: { authorization: 'Bearer abc' } })).toEqual({
+      'source_config.metadata_refs.authorization': ENV_REF_MESSAGE,
+    });
+    expect(errorsOf('grpc', { target: 'a:1', metadata_refs: { 'grpc-timeout': 'T' } })).toHaveProperty([
+      'source_config.metadata_refs.grpc-timeout',
+    ]);
+    expect(errorsOf('grpc', { target: 'a:1', tls: false, ca_cert_ref: 'CA' })).toEqual({
+      'source_config.ca_cert_ref': 'ca_cert_ref needs tls: true',
+    });
     expect(validateSourceConfig('grpc', { target: '[2001:db8::1]:50051' }).ok).toBe(true);
   });
 
@@ -237,16 +349,26 @@ describe('rules of the other source types', () => {
     expect(errorsOf('websocket', { url: 'wss://e.com', interpretation: 'round_trip_latency' })).toEqual({
       'source_config.send': 'round_trip_latency needs a message to send',
     });
-    expect(errorsOf('websocket', { url: 'wss://e.com', header_refs: { Authorization: 'xyz-123' } })).toEqual({ 'source_config.header_refs.Authorization': ENV_REF_MESSAGE });
+    expect(errorsOf('websocket', { url: 'wss://e.com', header_refs: { Authorization: 'xyz-123' } })).toEqual({
+      'source_config.header_refs.Authorization': ENV_REF_MESSAGE,
+    });
   });
 
   it('prometheus, loki, elasticsearch: query and url rules', () => {
     expect(errorsOf('prometheus', {})).toEqual({ 'source_config.query': 'Required' });
-    expect(errorsOf('prometheus', { query: 'up', server_url: 'prometheus:9090' })).toHaveProperty(['source_config.server_url']);
+    expect(errorsOf('prometheus', { query: 'up', server_url: 'prometheus:9090' })).toHaveProperty([
+      'source_config.server_url',
+    ]);
     expect(errorsOf('loki', { query: 'x' })).toEqual({ 'source_config.url': 'Set url or url_ref' });
-    expect(errorsOf('loki', { query: 'x', url: 'http://loki:3100', url_ref: 'LOKI_URL' })).toEqual({ 'source_config.url_ref': 'Set url or url_ref, not both' });
-    expect(errorsOf('loki', { query: 'x', url: 'http://loki:3100', auth_ref: 'Basic dXNlcg==' })).toEqual({ 'source_config.auth_ref': ENV_REF_MESSAGE });
-    expect(errorsOf('elasticsearch', { ...VALID.elasticsearch, query: 'status:500' })).toHaveProperty(['source_config.query']);
+    expect(errorsOf('loki', { query: 'x', url: 'http://loki:3100', url_ref: 'LOKI_URL' })).toEqual({
+      'source_config.url_ref': 'Set url or url_ref, not both',
+    });
+    expect(errorsOf('loki', { query: 'x', url: 'http://loki:3100', auth_ref: 'Basic dXNlcg==' })).toEqual({
+      'source_config.auth_ref': ENV_REF_MESSAGE,
+    });
+    expect(errorsOf('elasticsearch', { ...VALID.elasticsearch, query: 'status:500' })).toHaveProperty([
+      'source_config.query',
+    ]);
     expect(errorsOf('elasticsearch', { url: 'https://es:9200' })).toEqual({
       'source_config.index': 'Required',
       'source_config.query': 'Required',
@@ -256,11 +378,17 @@ describe('rules of the other source types', () => {
 
   it('cloudwatch: statistic, period and region', () => {
     const base = VALID.cloudwatch;
-    for (const statistic of ['Average', 'SampleCount', 'p50', 'p99.9', 'p100']) expect(validateSourceConfig('cloudwatch', { ...base, statistic }).ok).toBe(true);
-    for (const statistic of ['Mean', 'p', 'p101', 'tm99']) expect(errorsOf('cloudwatch', { ...base, statistic })).toHaveProperty(['source_config.statistic']);
-    expect(errorsOf('cloudwatch', { ...base, period_seconds: 90 })).toEqual({ 'source_config.period_seconds': 'Expected 1, 5, 10, 30 or a multiple of 60' });
+    for (const statistic of ['Average', 'SampleCount', 'p50', 'p99.9', 'p100'])
+      expect(validateSourceConfig('cloudwatch', { ...base, statistic }).ok).toBe(true);
+    for (const statistic of ['Mean', 'p', 'p101', 'tm99'])
+      expect(errorsOf('cloudwatch', { ...base, statistic })).toHaveProperty(['source_config.statistic']);
+    expect(errorsOf('cloudwatch', { ...base, period_seconds: 90 })).toEqual({
+      'source_config.period_seconds': 'Expected 1, 5, 10, 30 or a multiple of 60',
+    });
     expect(errorsOf('cloudwatch', { ...base, region: 'Europe' })).toHaveProperty(['source_config.region']);
     const tooMany = Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`D${i}`, 'v']));
-    expect(errorsOf('cloudwatch', { ...base, dimensions: tooMany })).toEqual({ 'source_config.dimensions': 'At most 30 dimensions' });
+    expect(errorsOf('cloudwatch', { ...base, dimensions: tooMany })).toEqual({
+      'source_config.dimensions': 'At most 30 dimensions',
+    });
   });
 });

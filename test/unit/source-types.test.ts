@@ -23,7 +23,22 @@ const sorted = (xs: readonly string[]) => [...xs].sort();
 const rows = Object.entries(SOURCE_TYPES) as [SourceType, SourceTypeRow][];
 
 /** Spec §2.2, the `source_type` enum of ProbeTestRequest, in its order. */
-const SPEC_TESTABLE = ['prometheus', 'http', 'tcp', 'dns', 'icmp', 'tls_cert', 'grpc', 'websocket', 'mtls_http', 'database', 'cloudwatch', 'loki', 'elasticsearch', 'host'];
+const SPEC_TESTABLE = [
+  'prometheus',
+  'http',
+  'tcp',
+  'dns',
+  'icmp',
+  'tls_cert',
+  'grpc',
+  'websocket',
+  'mtls_http',
+  'database',
+  'cloudwatch',
+  'loki',
+  'elasticsearch',
+  'host',
+];
 /** Spec §2.2: "The types custom, otlp (push), manual, heartbeat and alert cannot be tested." */
 const SPEC_UNTESTABLE = ['custom', 'otlp', 'manual', 'heartbeat', 'alert'];
 
@@ -36,7 +51,8 @@ const SPEC_VALUES: Record<string, string> = {
   icmp: 'interpretation=latency (default): ms average round trip; packet_loss: % lost, 0..100; reachability: 1 if any ping returned, else 0',
   tls_cert: 'days until the certificate expires',
   grpc: 'interpretation=health_state (default): 1 for SERVING, 0 for NOT_SERVING; latency: ms health-check round trip',
-  websocket: 'interpretation=handshake_latency (default): ms; round_trip_latency: ms message round trip; connection_success: 1 if the socket opened, else 0',
+  websocket:
+    'interpretation=handshake_latency (default): ms; round_trip_latency: ms message round trip; connection_success: 1 if the socket opened, else 0',
   mtls_http: 'ms response time; deprecated alias of http; same json_path rule',
   database: 'scalar of a read-only query (one row, one column), not rescaled',
   otlp: "aggregated value of pushed OTLP data points, in the instrument's unit",
@@ -106,7 +122,22 @@ describe('the rows agree with each other', () => {
  */
 describe('the derived lists equal the old hand-written ones', () => {
   it('source-config: TESTABLE_SOURCE_TYPES, UNTESTABLE_SOURCE_TYPES, ALL_SOURCE_TYPES', () => {
-    const testable = ['prometheus', 'http', 'tcp', 'dns', 'icmp', 'tls_cert', 'grpc', 'websocket', 'mtls_http', 'database', 'cloudwatch', 'loki', 'elasticsearch', 'host'];
+    const testable = [
+      'prometheus',
+      'http',
+      'tcp',
+      'dns',
+      'icmp',
+      'tls_cert',
+      'grpc',
+      'websocket',
+      'mtls_http',
+      'database',
+      'cloudwatch',
+      'loki',
+      'elasticsearch',
+      'host',
+    ];
     const untestable = ['custom', 'otlp', 'manual', 'heartbeat', 'alert'];
     expect(TESTABLE_SOURCE_TYPES).toEqual(testable);
     expect(UNTESTABLE_SOURCE_TYPES).toEqual(untestable);
@@ -142,8 +173,30 @@ describe('the derived lists equal the old hand-written ones', () => {
 
   it('metrics/metrics: the types that need agent_id (neither pushed to Vigil nor run by the cloud)', () => {
     expect(sourceTypesWhere((r) => r.agentOnly)).toEqual(
-      ['prometheus', 'http', 'tcp', 'dns', 'icmp', 'tls_cert', 'grpc', 'websocket', 'mtls_http', 'database', 'cloudwatch', 'loki', 'elasticsearch', 'host', 'custom', 'otlp', 'manual', 'heartbeat', 'alert'].filter(
-        (t) => !['manual', 'heartbeat', 'alert'].includes(t) && !['http', 'mtls_http', 'tcp', 'dns', 'tls_cert', 'icmp'].includes(t),
+      [
+        'prometheus',
+        'http',
+        'tcp',
+        'dns',
+        'icmp',
+        'tls_cert',
+        'grpc',
+        'websocket',
+        'mtls_http',
+        'database',
+        'cloudwatch',
+        'loki',
+        'elasticsearch',
+        'host',
+        'custom',
+        'otlp',
+        'manual',
+        'heartbeat',
+        'alert',
+      ].filter(
+        (t) =>
+          !['manual', 'heartbeat', 'alert'].includes(t) &&
+          !['http', 'mtls_http', 'tcp', 'dns', 'tls_cert', 'icmp'].includes(t),
       ),
     );
   });

@@ -1,6 +1,10 @@
 import { type NotificationEvent, confirmationEmail, notificationEmail } from '../../src/render/emails';
 
-const page = { pageTitle: 'Acme Status', pageUrl: 'https://status.acme.test/', unsubscribeUrl: 'https://status.acme.test/unsubscribe?token=abc.def' };
+const page = {
+  pageTitle: 'Acme Status',
+  pageUrl: 'https://status.acme.test/',
+  unsubscribeUrl: 'https://status.acme.test/unsubscribe?token=abc.def',
+};
 const at = new Date('2026-03-05T13:30:00.000Z');
 
 function incident(over: Partial<Extract<NotificationEvent, { kind: 'incident' }>> = {}): NotificationEvent {
@@ -48,12 +52,22 @@ describe('confirmation email', () => {
 });
 
 describe('notification email', () => {
-  const render = (event: NotificationEvent, timeZone = 'Europe/Berlin') => notificationEmail({ ...page, timeZone, event });
+  const render = (event: NotificationEvent, timeZone = 'Europe/Berlin') =>
+    notificationEmail({ ...page, timeZone, event });
 
   it.each([
     [incident(), '[Acme Status] Investigating: Database latency'],
-    [incident({ type: 'incident.message_added', message: { type: 'Monitoring', body: 'Fix deployed.', posted_at: at } }), '[Acme Status] Monitoring: Database latency'],
-    [incident({ type: 'incident.resolved', message: { type: 'Update', body: 'All good.', posted_at: at } }), '[Acme Status] Resolved: Database latency'],
+    [
+      incident({
+        type: 'incident.message_added',
+        message: { type: 'Monitoring', body: 'Fix deployed.', posted_at: at },
+      }),
+      '[Acme Status] Monitoring: Database latency',
+    ],
+    [
+      incident({ type: 'incident.resolved', message: { type: 'Update', body: 'All good.', posted_at: at } }),
+      '[Acme Status] Resolved: Database latency',
+    ],
     [incident({ type: 'incident.resolved', message: null }), '[Acme Status] Resolved: Database latency'],
     [incident({ message: null }), '[Acme Status] Incident: Database latency'],
     [maintenance('maintenance.scheduled'), '[Acme Status] Scheduled maintenance: Database upgrade'],
@@ -65,7 +79,9 @@ describe('notification email', () => {
   });
 
   it('keeps the subject on one line', () => {
-    expect(render(incident({ title: 'Broken\r\nBcc: x@evil.test' })).subject).toBe('[Acme Status] Investigating: Broken Bcc: x@evil.test');
+    expect(render(incident({ title: 'Broken\r\nBcc: x@evil.test' })).subject).toBe(
+      '[Acme Status] Investigating: Broken Bcc: x@evil.test',
+    );
   });
 
   it('escapes every interpolated value in the HTML', () => {
@@ -111,7 +127,9 @@ describe('notification email', () => {
     for (const event of [incident(), maintenance('maintenance.started'), maintenance('maintenance.canceled')]) {
       const email = render(event);
       expect(email.text.trimEnd().endsWith(`Unsubscribe: ${page.unsubscribeUrl}`)).toBe(true);
-      expect(email.html).toMatch(/<a href="https:\/\/status\.acme\.test\/unsubscribe\?token=abc\.def"[^>]*>Unsubscribe<\/a>/);
+      expect(email.html).toMatch(
+        /<a href="https:\/\/status\.acme\.test\/unsubscribe\?token=abc\.def"[^>]*>Unsubscribe<\/a>/,
+      );
     }
   });
 });

@@ -19,7 +19,9 @@ import {
 
 // feed-parser is lenient by design, so well-formedness is checked separately with the strict
 // validator of the XML engine it ships with, plus the XML 1.0 Char production it does not check.
-const { XMLValidator } = require(require.resolve('fast-xml-parser', { paths: [path.dirname(require.resolve('@rowanmanning/feed-parser'))] })) as {
+const { XMLValidator } = require(
+  require.resolve('fast-xml-parser', { paths: [path.dirname(require.resolve('@rowanmanning/feed-parser'))] }),
+) as {
   XMLValidator: { validate(xml: string): true | { err: { msg: string } } };
 };
 const NON_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
@@ -30,8 +32,10 @@ function expectWellFormed(xml: string): void {
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const RFC822 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-const tagValues = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
+const RFC822 =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const tagValues = (xml: string, tag: string) =>
+  [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
 
 const SITE = 'http://acme.status.localhost:3000/';
 const INCIDENT = { id: '0b1c4a52-5a0e-4c55-9a44-2f8f7f0d2a01', title: 'API errors', severity: 'major' };
@@ -46,9 +50,19 @@ const t = (iso: string) => new Date(iso);
 
 /** Newest first, as the route hands them over. */
 const entries: FeedEntry[] = [
-  incidentMessageEntry(INCIDENT, { id: 'b7f5e0c2-0000-4000-8000-000000000003', type: 'Resolved', body: 'All good now.', posted_at: t('2026-11-22T15:30:00.000Z') }),
+  incidentMessageEntry(INCIDENT, {
+    id: 'b7f5e0c2-0000-4000-8000-000000000003',
+    type: 'Resolved',
+    body: 'All good now.',
+    posted_at: t('2026-11-22T15:30:00.000Z'),
+  }),
   maintenanceEntry(MAINT, 'started', t('2026-11-22T15:00:00.000Z')),
-  incidentMessageEntry(INCIDENT, { id: 'b7f5e0c2-0000-4000-8000-000000000001', type: 'Investigating', body: 'Elevated 5xx on /v1.\nLooking into it.', posted_at: t('2026-11-22T14:45:12.345Z') }),
+  incidentMessageEntry(INCIDENT, {
+    id: 'b7f5e0c2-0000-4000-8000-000000000001',
+    type: 'Investigating',
+    body: 'Elevated 5xx on /v1.\nLooking into it.',
+    posted_at: t('2026-11-22T14:45:12.345Z'),
+  }),
 ];
 const meta = (over: Partial<FeedMeta> = {}): FeedMeta => ({
   title: 'Acme status',
@@ -89,7 +103,13 @@ describe('entry builders', () => {
   ] as const)('builds a maintenance %s entry', (event, words) => {
     const at = t('2026-11-20T09:00:00.000Z');
     const e = maintenanceEntry(MAINT, event, at);
-    expect(e).toMatchObject({ id: `maintenance:${MAINT.id}:${event}`, title: `Database upgrade: ${words}`, at, link_path: `/maintenances/${MAINT.id}`, category: `maintenance.${event}` });
+    expect(e).toMatchObject({
+      id: `maintenance:${MAINT.id}:${event}`,
+      title: `Database upgrade: ${words}`,
+      at,
+      link_path: `/maintenances/${MAINT.id}`,
+      category: `maintenance.${event}`,
+    });
     expect(e.body).toContain('2026-11-22T15:00:00.000Z');
     expect(e.body).toContain('2026-11-22T17:00:00.000Z');
     expect(e.body).toContain('UTC');
@@ -128,12 +148,24 @@ describe('buildAtom', () => {
       `urn:vigil:maintenance:${MAINT.id}:started`,
       'urn:vigil:incident-message:b7f5e0c2-0000-4000-8000-000000000001',
     ]);
-    expect(feed.items.map((i) => i.title)).toEqual(['API errors: Resolved', 'Database upgrade: Maintenance started', 'API errors: Investigating']);
-    expect(feed.items.map((i) => i.url)).toEqual([`${SITE}incidents/${INCIDENT.id}`, `${SITE}maintenances/${MAINT.id}`, `${SITE}incidents/${INCIDENT.id}`]);
+    expect(feed.items.map((i) => i.title)).toEqual([
+      'API errors: Resolved',
+      'Database upgrade: Maintenance started',
+      'API errors: Investigating',
+    ]);
+    expect(feed.items.map((i) => i.url)).toEqual([
+      `${SITE}incidents/${INCIDENT.id}`,
+      `${SITE}maintenances/${MAINT.id}`,
+      `${SITE}incidents/${INCIDENT.id}`,
+    ]);
     expect(feed.items.map((i) => i.updated)).toEqual(entries.map((e) => e.at));
     expect(feed.items.map((i) => i.published)).toEqual(entries.map((e) => e.at));
     expect(feed.items.map((i) => i.content)).toEqual(entries.map((e) => e.body));
-    expect(feed.items.map((i) => i.categories.map((c) => c.term))).toEqual([['Resolved'], ['maintenance.started'], ['Investigating']]);
+    expect(feed.items.map((i) => i.categories.map((c) => c.term))).toEqual([
+      ['Resolved'],
+      ['maintenance.started'],
+      ['Investigating'],
+    ]);
     expect(xml.match(/<content type="text">/g)).toHaveLength(3);
   });
 
@@ -180,10 +212,22 @@ describe('buildRss', () => {
     expect(feed.items.map((i) => i.id)).toEqual(entries.map((e) => e.id));
     expect(xml.match(/<guid isPermaLink="false">/g)).toHaveLength(3);
     expect(feed.items.map((i) => i.title)).toEqual(entries.map((e) => e.title));
-    expect(feed.items.map((i) => i.url)).toEqual([`${SITE}incidents/${INCIDENT.id}`, `${SITE}maintenances/${MAINT.id}`, `${SITE}incidents/${INCIDENT.id}`]);
-    expect(feed.items.map((i) => i.published)).toEqual([t('2026-11-22T15:30:00.000Z'), t('2026-11-22T15:00:00.000Z'), t('2026-11-22T14:45:12.000Z')]);
+    expect(feed.items.map((i) => i.url)).toEqual([
+      `${SITE}incidents/${INCIDENT.id}`,
+      `${SITE}maintenances/${MAINT.id}`,
+      `${SITE}incidents/${INCIDENT.id}`,
+    ]);
+    expect(feed.items.map((i) => i.published)).toEqual([
+      t('2026-11-22T15:30:00.000Z'),
+      t('2026-11-22T15:00:00.000Z'),
+      t('2026-11-22T14:45:12.000Z'),
+    ]);
     expect(feed.items.map((i) => i.description)).toEqual(entries.map((e) => e.body));
-    expect(feed.items.map((i) => i.categories.map((c) => c.term))).toEqual([['Resolved'], ['maintenance.started'], ['Investigating']]);
+    expect(feed.items.map((i) => i.categories.map((c) => c.term))).toEqual([
+      ['Resolved'],
+      ['maintenance.started'],
+      ['Investigating'],
+    ]);
   });
 
   it('writes RFC 822 dates', () => {
@@ -210,8 +254,22 @@ describe('buildRss', () => {
 describe('hostile operator text', () => {
   const evil = `<script>alert("x")</script> & 'quoted' ]]> \u0000\u0001\u0008\u000B\u000C\u001F\uFFFE\uFFFF\uD800 lone\uDC00 😀 ünïcode\ttab\nline`;
   const clean = `<script>alert("x")</script> & 'quoted' ]]>  lone 😀 ünïcode\ttab\nline`;
-  const hostileMeta = meta({ title: evil, description: evil, author_name: evil, self_url: `${SITE}feed?a=1&b="2"<'3'>` });
-  const hostileEntries: FeedEntry[] = [{ id: 'incident-message:x', title: evil, body: evil, at: t('2026-11-22T15:00:00.000Z'), link_path: '/incidents/"<&>\'', category: evil }];
+  const hostileMeta = meta({
+    title: evil,
+    description: evil,
+    author_name: evil,
+    self_url: `${SITE}feed?a=1&b="2"<'3'>`,
+  });
+  const hostileEntries: FeedEntry[] = [
+    {
+      id: 'incident-message:x',
+      title: evil,
+      body: evil,
+      at: t('2026-11-22T15:00:00.000Z'),
+      link_path: '/incidents/"<&>\'',
+      category: evil,
+    },
+  ];
 
   it.each([
     ['atom', buildAtom],

@@ -21,11 +21,18 @@ const metric = [c(0, 'healthy'), c(10, 'unhealthy'), c(15, 'degraded'), c(30, 'n
 
 describe('normalizeTimeline', () => {
   it('sorts changes and drops repeats of the status in force', () => {
-    expect(normalizeTimeline([c(20, 'healthy'), c(0, 'healthy'), c(10, 'unhealthy'), c(30, 'healthy')])).toEqual([c(0, 'healthy'), c(10, 'unhealthy'), c(20, 'healthy')]);
+    expect(normalizeTimeline([c(20, 'healthy'), c(0, 'healthy'), c(10, 'unhealthy'), c(30, 'healthy')])).toEqual([
+      c(0, 'healthy'),
+      c(10, 'unhealthy'),
+      c(20, 'healthy'),
+    ]);
   });
 
   it('keeps the last given of two changes at the same instant', () => {
-    expect(normalizeTimeline([c(0, 'healthy'), c(5, 'degraded'), c(5, 'unhealthy')])).toEqual([c(0, 'healthy'), c(5, 'unhealthy')]);
+    expect(normalizeTimeline([c(0, 'healthy'), c(5, 'degraded'), c(5, 'unhealthy')])).toEqual([
+      c(0, 'healthy'),
+      c(5, 'unhealthy'),
+    ]);
     expect(normalizeTimeline([c(0, 'healthy'), c(5, 'degraded'), c(5, 'healthy')])).toEqual([c(0, 'healthy')]);
   });
 
@@ -48,7 +55,9 @@ describe('statusAt', () => {
     [10, 'unhealthy'],
     [35, 'no_data'],
     [1e6, 'healthy'],
-  ])('at minute %d reads %s (a status holds from its at until the next change)', (min, status) => expect(statusAt(metric, min * M)).toBe(status));
+  ])('at minute %d reads %s (a status holds from its at until the next change)', (min, status) =>
+    expect(statusAt(metric, min * M)).toBe(status),
+  );
 
   it('is unknown for an empty timeline', () => expect(statusAt([], 0)).toBe('unknown'));
 });
@@ -88,7 +97,9 @@ describe('clipTimeline', () => {
 
 describe('durationsByStatus', () => {
   it('sums ms per status inside [from, to)', () => {
-    expect(durationsByStatus(metric, 0, 60 * M)).toEqual(d({ healthy: 30 * M, unhealthy: 5 * M, degraded: 15 * M, no_data: 10 * M }));
+    expect(durationsByStatus(metric, 0, 60 * M)).toEqual(
+      d({ healthy: 30 * M, unhealthy: 5 * M, degraded: 15 * M, no_data: 10 * M }),
+    );
   });
 
   it('counts the time before the first change as unknown, never as no_data', () => {
@@ -106,7 +117,16 @@ describe('durationsByStatus', () => {
   });
 
   it('works in ms, not rounded minutes', () => {
-    expect(durationsByStatus([{ at: 0, status: 'healthy' }, { at: 1_500, status: 'unhealthy' }], 0, 2_001)).toEqual(d({ healthy: 1_500, unhealthy: 501 }));
+    expect(
+      durationsByStatus(
+        [
+          { at: 0, status: 'healthy' },
+          { at: 1_500, status: 'unhealthy' },
+        ],
+        0,
+        2_001,
+      ),
+    ).toEqual(d({ healthy: 1_500, unhealthy: 501 }));
   });
 
   describe('with maintenance windows', () => {
@@ -117,8 +137,12 @@ describe('durationsByStatus', () => {
     ];
 
     it('counted: maintenance changes nothing (the default)', () => {
-      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: windows })).toEqual(durationsByStatus(metric, 0, 60 * M));
-      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: windows, mode: 'counted' })).toEqual(durationsByStatus(metric, 0, 60 * M));
+      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: windows })).toEqual(
+        durationsByStatus(metric, 0, 60 * M),
+      );
+      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: windows, mode: 'counted' })).toEqual(
+        durationsByStatus(metric, 0, 60 * M),
+      );
     });
 
     it('excluded: window time moves to the maintenance bucket', () => {
@@ -128,7 +152,9 @@ describe('durationsByStatus', () => {
     });
 
     it('healthy: window time counts as healthy', () => {
-      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: windows, mode: 'healthy' })).toEqual(d({ healthy: 30 * M + 2 * M + 2 * M, unhealthy: 3 * M, degraded: 15 * M, no_data: 8 * M }));
+      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: windows, mode: 'healthy' })).toEqual(
+        d({ healthy: 30 * M + 2 * M + 2 * M, unhealthy: 3 * M, degraded: 15 * M, no_data: 8 * M }),
+      );
     });
 
     it('clips windows that overlap the range edges', () => {
@@ -136,7 +162,9 @@ describe('durationsByStatus', () => {
         { start: -10 * M, end: 2 * M },
         { start: 55 * M, end: 90 * M },
       ];
-      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: edges, mode: 'excluded' })).toEqual(d({ healthy: 23 * M, unhealthy: 5 * M, degraded: 15 * M, no_data: 10 * M, maintenance: 7 * M }));
+      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: edges, mode: 'excluded' })).toEqual(
+        d({ healthy: 23 * M, unhealthy: 5 * M, degraded: 15 * M, no_data: 10 * M, maintenance: 7 * M }),
+      );
     });
 
     it('merges overlapping windows so no time is counted twice', () => {
@@ -145,16 +173,25 @@ describe('durationsByStatus', () => {
         { start: 5 * M, end: 25 * M },
         { start: 25 * M, end: 26 * M },
       ];
-      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: overlapping, mode: 'excluded' }).maintenance).toBe(26 * M);
+      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: overlapping, mode: 'excluded' }).maintenance).toBe(
+        26 * M,
+      );
     });
 
     it('accepts an open-ended window (end = Infinity)', () => {
-      expect(durationsByStatus(metric, 0, 60 * M, { maintenances: [{ start: 50 * M, end: Number.POSITIVE_INFINITY }], mode: 'excluded' }).maintenance).toBe(10 * M);
+      expect(
+        durationsByStatus(metric, 0, 60 * M, {
+          maintenances: [{ start: 50 * M, end: Number.POSITIVE_INFINITY }],
+          mode: 'excluded',
+        }).maintenance,
+      ).toBe(10 * M);
     });
 
     it('leaves unknown time unknown in every mode', () => {
       for (const mode of ['counted', 'healthy', 'excluded'] as const) {
-        expect(durationsByStatus(metric, -10 * M, 0, { maintenances: [{ start: -20 * M, end: 0 }], mode }).unknown).toBe(10 * M);
+        expect(
+          durationsByStatus(metric, -10 * M, 0, { maintenances: [{ start: -20 * M, end: 0 }], mode }).unknown,
+        ).toBe(10 * M);
       }
     });
   });
@@ -178,7 +215,17 @@ describe('interval helpers', () => {
   });
 
   it('overlapMs measures the part inside a range', () => {
-    expect(overlapMs([{ start: 0, end: 10 }, { start: 5, end: 20 }, { start: 30, end: 40 }], 8, 35)).toBe(12 + 5);
+    expect(
+      overlapMs(
+        [
+          { start: 0, end: 10 },
+          { start: 5, end: 20 },
+          { start: 30, end: 40 },
+        ],
+        8,
+        35,
+      ),
+    ).toBe(12 + 5);
   });
 
   it('maintenanceSegments splits at window edges and marks window time', () => {
@@ -241,7 +288,12 @@ describe('worstOfTimelines (service status = worst of its metrics)', () => {
   it('emits no repeated status and is empty without metrics', () => {
     expect(worstOfTimelines([])).toEqual([]);
     expect(worstOfTimelines([[], []])).toEqual([]);
-    expect(worstOfTimelines([[c(0, 'unhealthy'), c(5, 'healthy')], [c(0, 'healthy'), c(5, 'unhealthy')]])).toEqual([c(0, 'unhealthy')]);
+    expect(
+      worstOfTimelines([
+        [c(0, 'unhealthy'), c(5, 'healthy')],
+        [c(0, 'healthy'), c(5, 'unhealthy')],
+      ]),
+    ).toEqual([c(0, 'unhealthy')]);
   });
 
   it('accepts unsorted metric timelines', () => {

@@ -8,7 +8,15 @@ describe('page hosts', () => {
   });
 
   it('answers null for other hosts, nested or malformed labels, and reserved names (the service may serve its own hosts there)', () => {
-    for (const host of [undefined, 'status.example.com', 'example.com', 'a.b.status.example.com', '-ab.status.example.com', 'ab.status.example.com', 'acme.status.example.com.evil']) {
+    for (const host of [
+      undefined,
+      'status.example.com',
+      'example.com',
+      'a.b.status.example.com',
+      '-ab.status.example.com',
+      'ab.status.example.com',
+      'acme.status.example.com.evil',
+    ]) {
       expect(subdomainOfHost(host, 'status.example.com')).toBeNull();
     }
     for (const name of RESERVED_SUBDOMAINS) {

@@ -1,7 +1,24 @@
-import { STATUS_RANK, evaluateStatus, holds, isUpDownCheck, readingStatus, rollUp, shownReason, thresholdsComplete, worstOf, type HealthStatus, type Thresholds } from '../../src/domain/thresholds';
+import {
+  STATUS_RANK,
+  evaluateStatus,
+  holds,
+  isUpDownCheck,
+  readingStatus,
+  rollUp,
+  shownReason,
+  thresholdsComplete,
+  worstOf,
+  type HealthStatus,
+  type Thresholds,
+} from '../../src/domain/thresholds';
 
 /** Latency-style thresholds: healthy under 200 ms, unhealthy over 500 ms, degraded between. */
-const latency: Thresholds = { healthy_operation: 'under', healthy_value: 200, unhealthy_operation: 'over', unhealthy_value: 500 };
+const latency: Thresholds = {
+  healthy_operation: 'under',
+  healthy_value: 200,
+  unhealthy_operation: 'over',
+  unhealthy_value: 500,
+};
 
 describe('threshold comparisons are strict (spec §2.2)', () => {
   it.each([
@@ -24,10 +41,17 @@ describe('evaluateStatus', () => {
     [500, 'degraded'],
     [500.001, 'unhealthy'],
     [10_000, 'unhealthy'],
-  ])('a value of %d ms is %s (between the thresholds is degraded)', (value, status) => expect(evaluateStatus(value, latency)).toBe(status));
+  ])('a value of %d ms is %s (between the thresholds is degraded)', (value, status) =>
+    expect(evaluateStatus(value, latency)).toBe(status),
+  );
 
   it('reads the equal operation (e.g. a 1/0 health state)', () => {
-    const up: Thresholds = { healthy_operation: 'equal', healthy_value: 1, unhealthy_operation: 'equal', unhealthy_value: 0 };
+    const up: Thresholds = {
+      healthy_operation: 'equal',
+      healthy_value: 1,
+      unhealthy_operation: 'equal',
+      unhealthy_value: 0,
+    };
     expect(evaluateStatus(1, up)).toBe('healthy');
     expect(evaluateStatus(0, up)).toBe('unhealthy');
     expect(evaluateStatus(0.5, up)).toBe('degraded');
@@ -43,7 +67,14 @@ describe('evaluateStatus', () => {
 
   it('is null when a value exists but the thresholds are not all four set', () => {
     const { unhealthy_value: _omit, ...three } = latency;
-    for (const t of [undefined, null, {}, three, { ...latency, healthy_operation: null }, { ...latency, healthy_value: Number.NaN }]) {
+    for (const t of [
+      undefined,
+      null,
+      {},
+      three,
+      { ...latency, healthy_operation: null },
+      { ...latency, healthy_value: Number.NaN },
+    ]) {
       expect(thresholdsComplete(t)).toBe(false);
       expect(evaluateStatus(300, t)).toBeNull();
     }
@@ -52,11 +83,21 @@ describe('evaluateStatus', () => {
   });
 
   it('lets the unhealthy condition win when both hold', () => {
-    const overlapping: Thresholds = { healthy_operation: 'over', healthy_value: 0, unhealthy_operation: 'over', unhealthy_value: 90 };
+    const overlapping: Thresholds = {
+      healthy_operation: 'over',
+      healthy_value: 0,
+      unhealthy_operation: 'over',
+      unhealthy_value: 90,
+    };
     expect(evaluateStatus(95, overlapping)).toBe('unhealthy');
     expect(evaluateStatus(50, overlapping)).toBe('healthy');
     expect(evaluateStatus(0, overlapping)).toBe('degraded');
-    const same: Thresholds = { healthy_operation: 'equal', healthy_value: 1, unhealthy_operation: 'equal', unhealthy_value: 1 };
+    const same: Thresholds = {
+      healthy_operation: 'equal',
+      healthy_value: 1,
+      unhealthy_operation: 'equal',
+      unhealthy_value: 1,
+    };
     expect(evaluateStatus(1, same)).toBe('unhealthy');
   });
 });
@@ -107,7 +148,9 @@ describe('an HTTP check without thresholds is an up/down check (readingStatus)',
 
   it('is unhealthy when the target answered a status outside the accepted set', () => {
     expect(readingStatus(upDown, null, 'unexpected_status:503')).toBe('unhealthy');
-    expect(readingStatus({ sourceType: 'mtls_http', thresholds: undefined }, null, 'unexpected_status:404')).toBe('unhealthy');
+    expect(readingStatus({ sourceType: 'mtls_http', thresholds: undefined }, null, 'unexpected_status:404')).toBe(
+      'unhealthy',
+    );
     expect(shownReason('unhealthy', 'unexpected_status:503')).toBe('unexpected_status:503');
   });
 

@@ -17,9 +17,16 @@ describe('uptime per day from daily counts', () => {
     expect(percentFloor(0, 5)).toBe('0.000');
   });
 
-  it('counts the day\'s sample totals per day from the rollups', () => {
-    const m = samplesByDay([{ day: '2026-11-21', samples: '10' }, { day: '2026-11-21', samples: 10 }, { day: '2026-11-22', samples: 4 }]);
-    expect([...m]).toEqual([['2026-11-21', 20], ['2026-11-22', 4]]);
+  it("counts the day's sample totals per day from the rollups", () => {
+    const m = samplesByDay([
+      { day: '2026-11-21', samples: '10' },
+      { day: '2026-11-21', samples: 10 },
+      { day: '2026-11-22', samples: 4 },
+    ]);
+    expect([...m]).toEqual([
+      ['2026-11-21', 20],
+      ['2026-11-22', 4],
+    ]);
   });
 });
 
@@ -44,12 +51,25 @@ describe('uptime measured in time (issue 24 §3)', () => {
   });
 
   it('the total counts from the span start when the service was measured before it, and from nothing when never measured', () => {
-    const before = uptimeByTime(availabilityTimeline([{ at: days[0]!.start - 86_400_000, toStatus: 'healthy', reason: null }]), days, now);
+    const before = uptimeByTime(
+      availabilityTimeline([{ at: days[0]!.start - 86_400_000, toStatus: 'healthy', reason: null }]),
+      days,
+      now,
+    );
     expect(before.since).toBe(days[0]!.start);
     // A gap first: the first measured instant is when the gap ended.
-    const gapFirst = uptimeByTime(availabilityTimeline([{ at: days[0]!.start - 1000, toStatus: 'no_data', reason: 'stale_agent_silent' }, { at: t0, toStatus: 'unhealthy', reason: null }]), days, now);
+    const gapFirst = uptimeByTime(
+      availabilityTimeline([
+        { at: days[0]!.start - 1000, toStatus: 'no_data', reason: 'stale_agent_silent' },
+        { at: t0, toStatus: 'unhealthy', reason: null },
+      ]),
+      days,
+      now,
+    );
     expect([gapFirst.since, gapFirst.total]).toEqual([t0, '0.000']);
-    expect(uptimeByTime(availabilityTimeline([{ at: t0, toStatus: 'no_data', reason: 'invalid_config' }]), days, now).since).toBeNull();
+    expect(
+      uptimeByTime(availabilityTimeline([{ at: t0, toStatus: 'no_data', reason: 'invalid_config' }]), days, now).since,
+    ).toBeNull();
   });
 
   it('time down by a target reason is measured and down; a measurement gap is not measured', () => {
@@ -64,27 +84,50 @@ describe('uptime measured in time (issue 24 §3)', () => {
   });
 
   it('a day with only a measurement gap is null, and the whole span is null without measured time', () => {
-    const u = uptimeByTime(availabilityTimeline([{ at: t0, toStatus: 'no_data', reason: 'invalid_config' }], t0 - 1000), days, now);
+    const u = uptimeByTime(
+      availabilityTimeline([{ at: t0, toStatus: 'no_data', reason: 'invalid_config' }], t0 - 1000),
+      days,
+      now,
+    );
     expect(u.days.every((d) => d.uptime_pct === null)).toBe(true);
     expect(u.total).toBeNull();
   });
 
   it('a service is the worst of its metrics at each instant, and its uptime agrees with an SLO counting the same timeline', () => {
     const a = availabilityTimeline([{ at: t0, toStatus: 'healthy', reason: null }]);
-    const b = availabilityTimeline([{ at: t0, toStatus: 'healthy', reason: null }, { at: t0 + 30_000, toStatus: 'no_data', reason: 'unexpected_status:503' }, { at: t0 + 90_000, toStatus: 'degraded', reason: null }]);
+    const b = availabilityTimeline([
+      { at: t0, toStatus: 'healthy', reason: null },
+      { at: t0 + 30_000, toStatus: 'no_data', reason: 'unexpected_status:503' },
+      { at: t0 + 90_000, toStatus: 'degraded', reason: null },
+    ]);
     const service = worstOfTimelines([a, b]);
     const u = uptimeByTime(service, days, now);
     expect(u.days[2]).toMatchObject({ up_ms: 240_000, measured_ms: 300_000, uptime_pct: '80.000' });
-    const slo = computeSlo(service, [], { objective: '99', window: { kind: 'rolling', days: 1 }, no_data: 'excluded', maintenance: 'counted', degraded: 'good' }, now);
+    const slo = computeSlo(
+      service,
+      [],
+      {
+        objective: '99',
+        window: { kind: 'rolling', days: 1 },
+        no_data: 'excluded',
+        maintenance: 'counted',
+        degraded: 'good',
+      },
+      now,
+    );
     expect(slo.attainment).toBe(u.total);
   });
 });
 
 describe('effective status rollup (issue 24 §1)', () => {
   it('no_data with a target reason rolls up as unhealthy; a measurement reason neither worsens nor improves', () => {
-    expect(rollUp([effectiveStatus('healthy', null), effectiveStatus('no_data', 'ECONNREFUSED')]).status).toBe('unhealthy');
+    expect(rollUp([effectiveStatus('healthy', null), effectiveStatus('no_data', 'ECONNREFUSED')]).status).toBe(
+      'unhealthy',
+    );
     expect(rollUp([effectiveStatus('no_data', 'ECONNREFUSED')]).status).toBe('unhealthy');
-    expect(rollUp([effectiveStatus('healthy', null), effectiveStatus('no_data', 'stale_agent_silent')]).status).toBe('healthy');
+    expect(rollUp([effectiveStatus('healthy', null), effectiveStatus('no_data', 'stale_agent_silent')]).status).toBe(
+      'healthy',
+    );
     expect(rollUp([effectiveStatus('no_data', 'invalid_config')]).status).toBe('no_data');
     expect(rollUp([effectiveStatus('no_data', null)]).status).toBe('no_data');
   });

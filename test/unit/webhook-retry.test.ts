@@ -1,4 +1,10 @@
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, parseRetryAfter, retryDelayMs, verdictForStatus } from '../../src/domain/webhook-retry';
+import {
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  parseRetryAfter,
+  retryDelayMs,
+  verdictForStatus,
+} from '../../src/domain/webhook-retry';
 
 /** The delivery schedule the webhook workflow follows; the outage tests check it on a real run, where timers fire late. */
 describe('webhook retry schedule', () => {
@@ -28,10 +34,19 @@ describe('webhook retry schedule', () => {
   });
 
   it('keeps the promised production schedule: 5 s doubling to 1 h, for 26 h', () => {
-    expect(DEFAULT_RETRY_POLICY).toEqual({ initialMs: 5_000, factor: 2, maxMs: 3_600_000, giveUpAfterMs: 26 * 3_600_000 });
+    expect(DEFAULT_RETRY_POLICY).toEqual({
+      initialMs: 5_000,
+      factor: 2,
+      maxMs: 3_600_000,
+      giveUpAfterMs: 26 * 3_600_000,
+    });
     let elapsed = 0;
     let attempts = 1;
-    for (let d = retryDelayMs(DEFAULT_RETRY_POLICY, attempts, elapsed, 0.5); d !== null; d = retryDelayMs(DEFAULT_RETRY_POLICY, attempts, elapsed, 0.5)) {
+    for (
+      let d = retryDelayMs(DEFAULT_RETRY_POLICY, attempts, elapsed, 0.5);
+      d !== null;
+      d = retryDelayMs(DEFAULT_RETRY_POLICY, attempts, elapsed, 0.5)
+    ) {
       elapsed += d;
       attempts++;
     }
@@ -43,7 +58,14 @@ describe('webhook retry schedule', () => {
   it('retries 408, 429 and 5xx, delivers on 2xx, gives up on any other status', () => {
     expect([200, 204, 299].map(verdictForStatus)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect([408, 429, 500, 503, 599].map(verdictForStatus)).toEqual(['retry', 'retry', 'retry', 'retry', 'retry']);
-    expect([301, 400, 401, 404, 410, 413].map(verdictForStatus)).toEqual(['give_up', 'give_up', 'give_up', 'give_up', 'give_up', 'give_up']);
+    expect([301, 400, 401, 404, 410, 413].map(verdictForStatus)).toEqual([
+      'give_up',
+      'give_up',
+      'give_up',
+      'give_up',
+      'give_up',
+      'give_up',
+    ]);
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

@@ -15,7 +15,13 @@ export class ScopedCache<V> {
   private readonly inflight = new Map<string, Promise<V>>();
 
   constructor(
-    private readonly opts: { live: () => boolean; ttlMs: number; maxScopes: number; now?: () => number; staleWhileRevalidate?: boolean },
+    private readonly opts: {
+      live: () => boolean;
+      ttlMs: number;
+      maxScopes: number;
+      now?: () => number;
+      staleWhileRevalidate?: boolean;
+    },
   ) {}
 
   private now(): number {
@@ -44,7 +50,8 @@ export class ScopedCache<V> {
     if (running) return running;
     const loading = load()
       .then((value) => {
-        if (epoch === this.epoch && (this.generations.get(scope) ?? 0) === generation && this.opts.live()) this.store(scope, key, value);
+        if (epoch === this.epoch && (this.generations.get(scope) ?? 0) === generation && this.opts.live())
+          this.store(scope, key, value);
         return value;
       })
       .finally(() => this.inflight.delete(id));

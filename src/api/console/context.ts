@@ -64,7 +64,12 @@ export function csrfMatches(key: Buffer, sessionId: string, sent: unknown): bool
   return got.length === want.length && timingSafeEqual(got, want);
 }
 
-export function viewerOf(request: FastifyRequest, session: ConsoleSessionView, csrfKey: Buffer, pricingUrl: string): ConsoleViewer {
+export function viewerOf(
+  request: FastifyRequest,
+  session: ConsoleSessionView,
+  csrfKey: Buffer,
+  pricingUrl: string,
+): ConsoleViewer {
   const role: ConsoleRole = isConsoleRole(session.user.role) ? session.user.role : 'viewer';
   const planId = session.organization.plan;
   if (!isPlanId(planId)) throw new Error(`Organization ${session.organization.id} has unknown plan ${planId}`);
@@ -77,7 +82,15 @@ export function viewerOf(request: FastifyRequest, session: ConsoleSessionView, c
     pricingUrl,
     log: request.log,
   };
-  return { session, role, ctx, csrf: csrfToken(csrfKey, session.sessionId), can: (scope) => roleCan(role, scope), timeZone: session.user.timeZone ?? 'UTC', browserZone: !session.user.timeZone };
+  return {
+    session,
+    role,
+    ctx,
+    csrf: csrfToken(csrfKey, session.sessionId),
+    can: (scope) => roleCan(role, scope),
+    timeZone: session.user.timeZone ?? 'UTC',
+    browserZone: !session.user.timeZone,
+  };
 }
 
 /** The viewer of a signed-in page (the plugin has checked the session). */
@@ -110,8 +123,18 @@ export function chromeOf(v: ConsoleViewer, active: string): ConsoleChrome {
 /** How often a live page (overview, alerts, metrics, incidents) refreshes its content while open. */
 export const LIVE_SECONDS = 10;
 
-export function sendPage(reply: FastifyReply, v: ConsoleViewer, active: string, page: ConsolePage, status = 200): FastifyReply {
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(consolePage(chromeOf(v, active), page));
+export function sendPage(
+  reply: FastifyReply,
+  v: ConsoleViewer,
+  active: string,
+  page: ConsolePage,
+  status = 200,
+): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(consolePage(chromeOf(v, active), page));
 }
 
 /** Post/redirect/get: after a successful form, go to `to` with a one-line notice. */

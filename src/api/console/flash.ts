@@ -10,13 +10,20 @@ export const FLASH_COOKIE = 'vigil_flash';
 const FLASH = Symbol('flash');
 const MAX = 200;
 
-const mac = (sessionToken: string, text: string) => createHmac('sha256', sessionToken).update(`flash:${text}`).digest('base64url');
+const mac = (sessionToken: string, text: string) =>
+  createHmac('sha256', sessionToken).update(`flash:${text}`).digest('base64url');
 
 /** Sets the notice the next console page of this session shows. */
 export function setFlash(reply: FastifyReply, sessionToken: string | undefined, flash: string): void {
   if (!sessionToken) return;
   const text = flash.slice(0, MAX);
-  reply.setCookie(FLASH_COOKIE, `${Buffer.from(text).toString('base64url')}.${mac(sessionToken, text)}`, { path: '/console', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: 60 });
+  reply.setCookie(FLASH_COOKIE, `${Buffer.from(text).toString('base64url')}.${mac(sessionToken, text)}`, {
+    path: '/console',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: 'auto',
+    maxAge: 60,
+  });
 }
 
 /**
@@ -33,7 +40,8 @@ export function takeFlash(request: FastifyRequest, reply: FastifyReply, sessionT
   const want = Buffer.from(mac(sessionToken, text));
   const got = Buffer.from(sig);
   if (got.length !== want.length || !timingSafeEqual(got, want)) return;
-  if (request.query && typeof request.query === 'object') Object.defineProperty(request.query, FLASH, { value: text, enumerable: false });
+  if (request.query && typeof request.query === 'object')
+    Object.defineProperty(request.query, FLASH, { value: text, enumerable: false });
 }
 
 /** The notice takeFlash found for this request. */

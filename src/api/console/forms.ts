@@ -28,7 +28,10 @@ export function optionalField(body: unknown, name: string): string | null {
 /** `limit` and `cursor` of a console list page (cursor-paged like the API). */
 export function listQuery(query: unknown, limit = 50): { limit: number; cursor?: string } {
   const q = query as { cursor?: unknown };
-  return { limit: clampLimit(limit), ...(typeof q?.cursor === 'string' && q.cursor ? { cursor: q.cursor.slice(0, 512) } : {}) };
+  return {
+    limit: clampLimit(limit),
+    ...(typeof q?.cursor === 'string' && q.cursor ? { cursor: q.cursor.slice(0, 512) } : {}),
+  };
 }
 
 /** The one-line notice the session carried to this page (src/api/console/flash.ts); never a `?flash=` of the URL. */
@@ -40,11 +43,18 @@ export function flashOf(query: unknown): string | null {
  * Runs a form's use case; a ProblemError (the API's answer) comes back as the problem to show
  * next to the form's fields, anything else propagates (500 page).
  */
-export async function attempt<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; problem: FormProblem; status: number }> {
+export async function attempt<T>(
+  work: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; problem: FormProblem; status: number }> {
   try {
     return { ok: true, value: await work() };
   } catch (err) {
-    if (err instanceof ProblemError) return { ok: false, status: err.status, problem: { title: err.token, detail: err.message, errors: err.extras.errors } };
+    if (err instanceof ProblemError)
+      return {
+        ok: false,
+        status: err.status,
+        problem: { title: err.token, detail: err.message, errors: err.extras.errors },
+      };
     throw err;
   }
 }
@@ -85,5 +95,7 @@ export function filterOf<T extends string>(query: unknown, name: string, allowed
   const raw = (query as Record<string, unknown> | undefined)?.[name];
   if (raw === undefined || raw === '') return '';
   if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
-  throw new ProblemError('validation_failed', `${name} must be one of ${allowed.join(', ')}.`, { errors: [{ path: `query.${name}`, message: `One of ${allowed.join(', ')}` }] });
+  throw new ProblemError('validation_failed', `${name} must be one of ${allowed.join(', ')}.`, {
+    errors: [{ path: `query.${name}`, message: `One of ${allowed.join(', ')}` }],
+  });
 }

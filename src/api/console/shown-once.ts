@@ -19,7 +19,13 @@ export interface ShownOnce {
 export function shownOnce(deps: { box: SecretBox; secureCookie: boolean }, cookie: string, path: string): ShownOnce {
   return {
     put(reply, v, itemId, secret) {
-      reply.setCookie(cookie, deps.box.seal(JSON.stringify({ s: v.session.sessionId, k: itemId, p: secret })), { path, httpOnly: true, sameSite: 'strict', secure: deps.secureCookie, maxAge: 120 });
+      reply.setCookie(cookie, deps.box.seal(JSON.stringify({ s: v.session.sessionId, k: itemId, p: secret })), {
+        path,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: deps.secureCookie,
+        maxAge: 120,
+      });
     },
     take(request, reply, v, itemId) {
       const raw = request.cookies[cookie];

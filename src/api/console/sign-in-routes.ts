@@ -29,21 +29,38 @@ ${inputField({ name: 'email', label: 'Email address', type: 'email', required: t
   app.post('/sign-in', async (request, reply) => {
     const email = field(request.body, 'email').slice(0, 320);
     if (email.includes('@')) {
-      const count = await countSignInAttempt(request.em, email, request.ip, deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS, request.now);
+      const count = await countSignInAttempt(
+        request.em,
+        email,
+        request.ip,
+        deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
+        request.now,
+      );
       if (count.limited) {
         const minutes = Math.ceil(count.retryAfterSeconds / 60);
         const body = `<p role="alert">Too many sign-in requests for this address or from this network. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then ask for a new link; a link already sent still works.</p><p><a href="/console/sign-in">Back</a></p>`;
-        return reply.code(429).headers({ ...HTML, 'retry-after': String(count.retryAfterSeconds) }).send(publicConsolePage('Please wait', body));
+        return reply
+          .code(429)
+          .headers({ ...HTML, 'retry-after': String(count.retryAfterSeconds) })
+          .send(publicConsolePage('Please wait', body));
       }
       // Looking the address up, issuing the link and mailing it happen after the answer, so a
       // known address answers in the same time as an unknown one.
       const em = request.em.fork();
       const now = request.now;
       setImmediate(() => {
-        requestSignIn(em, deps.mail, email, deps.consoleUrl, now).catch((err: unknown) => request.log.error({ err }, 'sending a console sign-in link failed'));
+        requestSignIn(em, deps.mail, email, deps.consoleUrl, now).catch((err: unknown) =>
+          request.log.error({ err }, 'sending a console sign-in link failed'),
+        );
       });
     }
-    reply.setCookie(SENT_COOKIE, deps.box.seal(email), { path: SENT_PATH, httpOnly: true, sameSite: 'lax', secure: deps.secureCookie, maxAge: 600 });
+    reply.setCookie(SENT_COOKIE, deps.box.seal(email), {
+      path: SENT_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.secureCookie,
+      maxAge: 600,
+    });
     return reply.code(303).headers({ 'cache-control': 'no-store' }).header('location', '/console/sign-in/sent').send();
   });
 
@@ -66,7 +83,10 @@ ${inputField({ name: 'email', label: 'Email address', type: 'email', required: t
     const body = usable
       ? `<p>Continue to sign in to the Vigil console.</p><form method="post" action="/console/sign-in/${esc(encodeURIComponent(token))}"><button type="submit">Sign in</button></form>`
       : `<p>This sign-in link has been used or has expired. Links work once, for 15 minutes.</p><p><a href="/console/sign-in">Get a new link</a></p>`;
-    return reply.code(usable ? 200 : 410).headers(HTML).send(publicConsolePage(usable ? 'Sign in' : 'Link expired', body));
+    return reply
+      .code(usable ? 200 : 410)
+      .headers(HTML)
+      .send(publicConsolePage(usable ? 'Sign in' : 'Link expired', body));
   });
 
   app.post('/sign-in/:token', async (request, reply) => {

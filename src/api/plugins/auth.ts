@@ -45,7 +45,8 @@ async function authenticate(platform: Platform, request: FastifyRequest, reply: 
   const found = await platform.keys.getOrLoad(hash, 'key', () => findApiKey(request.em, hash, request.now));
   if (!found) throw unauthenticated('The API key is invalid: no such key exists.');
   if (found.revoked) throw unauthenticated('The API key has been revoked.');
-  if (found.expiresAt && found.expiresAt.getTime() <= request.now.getTime()) throw unauthenticated(`The API key expired at ${found.expiresAt.toISOString()}.`);
+  if (found.expiresAt && found.expiresAt.getTime() <= request.now.getTime())
+    throw unauthenticated(`The API key expired at ${found.expiresAt.toISOString()}.`);
   if (!isPlanId(found.plan)) throw new Error(`Organization ${found.organizationId} has unknown plan ${found.plan}`);
   const plan = PLANS[found.plan];
   if (!plan.features.has('public_api')) {
@@ -99,7 +100,11 @@ export const authPlugin = fp(
     const authorize = async (request: FastifyRequest, reply: FastifyReply, need: readonly Scope[]) => {
       const principal = await authenticate(opts.platform, request, reply);
       const missing = missingScope(principal.scopes, { anyOf: need });
-      if (missing) throw new ProblemError('forbidden', `This operation needs the scope ${missing}; the API key does not carry it.`);
+      if (missing)
+        throw new ProblemError(
+          'forbidden',
+          `This operation needs the scope ${missing}; the API key does not carry it.`,
+        );
       request.principal = principal;
       request.log = request.log.child({ organization_id: principal.organizationId, api_key_id: principal.keyId });
     };

@@ -14,11 +14,21 @@ const DATABASE_RETRY_AFTER_S = 5;
 
 /** A request that reached an instance that is shutting down (a deploy, a scale-in). */
 export function shuttingDown(): ProblemError {
-  return new ProblemError('shutting_down', 'This API instance is shutting down; retry, and another instance will answer.', { retry_after: 1 }, { 'retry-after': '1' });
+  return new ProblemError(
+    'shutting_down',
+    'This API instance is shutting down; retry, and another instance will answer.',
+    { retry_after: 1 },
+    { 'retry-after': '1' },
+  );
 }
 
 export function databaseUnavailable(): ProblemError {
-  return new ProblemError('database_unavailable', 'The database cannot be reached right now; nothing was done. Retry shortly.', { retry_after: DATABASE_RETRY_AFTER_S }, { 'retry-after': String(DATABASE_RETRY_AFTER_S) });
+  return new ProblemError(
+    'database_unavailable',
+    'The database cannot be reached right now; nothing was done. Retry shortly.',
+    { retry_after: DATABASE_RETRY_AFTER_S },
+    { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+  );
 }
 
 declare module 'fastify' {
@@ -54,7 +64,10 @@ function toProblem(err: FastifyError, request: FastifyRequest): ProblemError {
     const errors: FieldError[] = err.validation.flatMap((v) => {
       const keys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys : undefined;
       if (keys?.length) {
-        return keys.map((k) => ({ path: pathOf(err.validationContext, `${v.instancePath}/${k}`), message: 'Unknown field' }));
+        return keys.map((k) => ({
+          path: pathOf(err.validationContext, `${v.instancePath}/${k}`),
+          message: 'Unknown field',
+        }));
       }
       return [{ path: pathOf(err.validationContext, v.instancePath), message: v.message ?? 'Invalid value' }];
     });
@@ -86,7 +99,11 @@ export const errorsPlugin = fp(
       return sendProblem(reply, opts.docsUrl, problem);
     });
     app.setNotFoundHandler((request, reply) =>
-      sendProblem(reply, opts.docsUrl, new ProblemError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+      sendProblem(
+        reply,
+        opts.docsUrl,
+        new ProblemError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      ),
     );
   },
   { name: 'errors' },
@@ -101,11 +118,19 @@ export function frameworkErrorHandler(docsUrl: string) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     reply.header('x-request-id', request.id);
     let problem: ProblemError;
-    if (err.code === 'FST_ERR_BAD_URL') problem = new ProblemError('invalid_url', 'The request URL is not valid: it has a malformed percent-encoding, or one that is not UTF-8.');
-    else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') problem = new ProblemError('not_found', 'No such resource: a path parameter is longer than any id.');
+    if (err.code === 'FST_ERR_BAD_URL')
+      problem = new ProblemError(
+        'invalid_url',
+        'The request URL is not valid: it has a malformed percent-encoding, or one that is not UTF-8.',
+      );
+    else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+      problem = new ProblemError('not_found', 'No such resource: a path parameter is longer than any id.');
     else {
       request.log.error({ err }, 'framework error');
-      problem = new ProblemError('internal_error', 'An unexpected error occurred; it has been logged. Retrying is safe.');
+      problem = new ProblemError(
+        'internal_error',
+        'An unexpected error occurred; it has been logged. Retrying is safe.',
+      );
     }
     void sendProblem(reply, docsUrl, problem);
   };
@@ -126,7 +151,10 @@ export function clientErrorHandler(docsUrl: string) {
   return (err: Error & { code?: string }, socket: Socket): void => {
     // A reset connection has nobody left to answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    const known = CLIENT_ERRORS[err.code ?? ''] ?? { token: 'malformed_request', detail: 'The request is not well-formed HTTP/1.1.' };
+    const known = CLIENT_ERRORS[err.code ?? ''] ?? {
+      token: 'malformed_request',
+      detail: 'The request is not well-formed HTTP/1.1.',
+    };
     const status = ERROR_CATALOG[known.token].status;
     const body = JSON.stringify(problemBody(docsUrl, known.token, known.detail));
     if (socket.writable) {

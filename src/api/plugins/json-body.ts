@@ -13,7 +13,8 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) max = Math.max(max, ++depth);
@@ -48,7 +49,8 @@ export function unstorableStringAt(value: unknown): (string | number)[] | null {
   return null;
 }
 
-export const UNSTORABLE_MESSAGE = 'Holds U+0000 (NUL) or an unpaired surrogate (\\ud800–\\udfff), which cannot be stored';
+export const UNSTORABLE_MESSAGE =
+  'Holds U+0000 (NUL) or an unpaired surrogate (\\ud800–\\udfff), which cannot be stored';
 
 /**
  * JSON bodies must be objects (spec: invalid_json "body is not a JSON object"). An empty body is
@@ -61,7 +63,11 @@ export const jsonBodyPlugin = fp(
     app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, (req, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, undefined);
-      if (jsonDepth(text) > MAX_JSON_DEPTH) return done(new ProblemError('invalid_json', `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      if (jsonDepth(text) > MAX_JSON_DEPTH)
+        return done(
+          new ProblemError('invalid_json', `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`),
+          undefined,
+        );
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -75,8 +81,14 @@ export const jsonBodyPlugin = fp(
       if (unstorable) {
         const path = unstorable.join('.');
         // Routes whose error list has no validation_failed (testProbe) say invalid_json, as for any body they cannot read.
-        if (req.routeOptions.config?.unreadableBody === 'invalid_json') return done(new ProblemError('invalid_json', `${path || 'body'}: ${UNSTORABLE_MESSAGE}.`), undefined);
-        return done(new ProblemError('validation_failed', `${path || 'body'}: ${UNSTORABLE_MESSAGE}.`, { errors: [{ path, message: UNSTORABLE_MESSAGE }] }), undefined);
+        if (req.routeOptions.config?.unreadableBody === 'invalid_json')
+          return done(new ProblemError('invalid_json', `${path || 'body'}: ${UNSTORABLE_MESSAGE}.`), undefined);
+        return done(
+          new ProblemError('validation_failed', `${path || 'body'}: ${UNSTORABLE_MESSAGE}.`, {
+            errors: [{ path, message: UNSTORABLE_MESSAGE }],
+          }),
+          undefined,
+        );
       }
       done(null, parsed);
     });
@@ -87,12 +99,16 @@ export const jsonBodyPlugin = fp(
       // The console checks its own forms and query values, naming them as its forms do.
       if (request.routeOptions.url?.startsWith('/console')) return;
       const params = request.params && typeof request.params === 'object' ? unstorableStringAt(request.params) : null;
-      if (params) throw new ProblemError('not_found', 'No such resource: the path holds U+0000 (NUL) or an unpaired surrogate.');
+      if (params)
+        throw new ProblemError('not_found', 'No such resource: the path holds U+0000 (NUL) or an unpaired surrogate.');
       const at = request.query && typeof request.query === 'object' ? unstorableStringAt(request.query) : null;
       if (!at) return;
       const path = ['query', ...at].join('.');
-      if (request.routeOptions.config?.unreadableBody === 'invalid_json') throw new ProblemError('invalid_json', `${path}: ${UNSTORABLE_MESSAGE}.`);
-      throw new ProblemError('validation_failed', `${path}: ${UNSTORABLE_MESSAGE}.`, { errors: [{ path, message: UNSTORABLE_MESSAGE }] });
+      if (request.routeOptions.config?.unreadableBody === 'invalid_json')
+        throw new ProblemError('invalid_json', `${path}: ${UNSTORABLE_MESSAGE}.`);
+      throw new ProblemError('validation_failed', `${path}: ${UNSTORABLE_MESSAGE}.`, {
+        errors: [{ path, message: UNSTORABLE_MESSAGE }],
+      });
     });
   },
   { name: 'json-body' },

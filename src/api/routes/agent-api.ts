@@ -5,7 +5,16 @@ import { type Agent, authenticateAgent, touchAgent } from '../../usecases/agents
 import { noteAgentSession, pollAgentJobs, postAgentJobResult } from '../../usecases/probe-tests/agent-jobs';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';
-import { AgentConfigSchema, AgentJobSchema, HeartbeatAnswer, HeartbeatBody, JobParams, JobResultBody, PollQuery, SamplesAnswer } from '../schemas/agents';
+import {
+  AgentConfigSchema,
+  AgentJobSchema,
+  HeartbeatAnswer,
+  HeartbeatBody,
+  JobParams,
+  JobResultBody,
+  PollQuery,
+  SamplesAnswer,
+} from '../schemas/agents';
 import { AgentSamplesBody } from '../schemas/metrics';
 import { agentConfig, ingestAgentSamples } from '../../usecases/metrics/agent-metrics';
 import { z } from 'zod';
@@ -22,7 +31,11 @@ declare module 'fastify' {
  * What the Vigil agent calls, with its agent token: heartbeat, long-poll for jobs, post results.
  * The agent talks to this API only, never to Temporal or PostgreSQL.
  */
-export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; waiter: JobWatches; sampleMaxAgeMs?: number }> = async (app, opts) => {
+export const agentApiRoutes: FastifyPluginAsyncZod<{
+  runner: ProbeTestRunner;
+  waiter: JobWatches;
+  sampleMaxAgeMs?: number;
+}> = async (app, opts) => {
   app.decorateRequest('agent', null);
   // Before the body is validated: an unauthenticated caller learns nothing about the protocol.
   app.addHook('onRequest', async (request) => {
@@ -38,27 +51,63 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
         'Reports the agent version and host; every 15 s. The answer’s `server_time` lets the agent stamp samples in server time. A heartbeat with a new `session` (a new agent process) puts the jobs the previous process took and never answered back in the queue.',
       errors: [...BODY_ERRORS],
     });
-    app.post('/agent/heartbeat', { schema: { ...doc, body: HeartbeatBody, response: { 200: HeartbeatAnswer, ...errorResponses } } }, async (request) => {
-      const agent = request.agent!;
-      await touchAgent(request.em, agent, request.now, request.body);
-      await noteAgentSession(request.em, agent, request.body.session, request.now, request.log);
-      return { agent_id: agent.id, organization_id: agent.organization, server_time: toIso(request.now), jobs_url: '/v1/agent/jobs' };
-    });
+    app.post(
+      '/agent/heartbeat',
+      { schema: { ...doc, body: HeartbeatBody, response: { 200: HeartbeatAnswer, ...errorResponses } } },
+      async (request) => {
+        const agent = request.agent!;
+        await touchAgent(request.em, agent, request.now, request.body);
+        await noteAgentSession(request.em, agent, request.body.session, request.now, request.log);
+        return {
+          agent_id: agent.id,
+          organization_id: agent.organization,
+          server_time: toIso(request.now),
+          jobs_url: '/v1/agent/jobs',
+        };
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('pollAgentJobs', {
       summary: 'Long-poll for jobs',
       tag,
-      description: 'Answers at once with the jobs waiting for this agent (now running), or waits up to `wait_seconds` for one.',
+      description:
+        'Answers at once with the jobs waiting for this agent (now running), or waits up to `wait_seconds` for one.',
       errors: ['validation_failed'],
     });
-    app.get('/agent/jobs', { schema: { ...doc, querystring: PollQuery, response: { 200: z.object({ jobs: z.array(AgentJobSchema), config_changed: z.boolean().describe('The metrics this agent runs changed: refetch /v1/agent/config') }), ...errorResponses } } }, async (request, reply) => {
-      const agent = request.agent!;
-      await touchAgent(request.em, agent, request.now);
-      let closed = false;
-      reply.raw.once('close', () => (closed = true));
-      return pollAgentJobs(request.em, { watches: opts.waiter }, agent, { waitSeconds: request.query.wait_seconds ?? 25, configVersion: request.query.config_version, session: request.query.session }, () => closed);
-    });
+    app.get(
+      '/agent/jobs',
+      {
+        schema: {
+          ...doc,
+          querystring: PollQuery,
+          response: {
+            200: z.object({
+              jobs: z.array(AgentJobSchema),
+              config_changed: z.boolean().describe('The metrics this agent runs changed: refetch /v1/agent/config'),
+            }),
+            ...errorResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const agent = request.agent!;
+        await touchAgent(request.em, agent, request.now);
+        let closed = false;
+        reply.raw.once('close', () => (closed = true));
+        return pollAgentJobs(
+          request.em,
+          { watches: opts.waiter },
+          agent,
+          {
+            waitSeconds: request.query.wait_seconds ?? 25,
+            configVersion: request.query.config_version,
+            session: request.query.session,
+          },
+          () => closed,
+        );
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('getAgentConfig', {
@@ -66,7 +115,11 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
       tag,
       description: 'Each with its source_config and interval; refetch when a long poll answers `config_changed: true`.',
     });
-    app.get('/agent/config', { schema: { ...doc, response: { 200: AgentConfigSchema, ...errorResponses } } }, async (request) => agentConfig(request.em, request.agent!));
+    app.get(
+      '/agent/config',
+      { schema: { ...doc, response: { 200: AgentConfigSchema, ...errorResponses } } },
+      async (request) => agentConfig(request.em, request.agent!),
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('postAgentSamples', {
@@ -76,22 +129,55 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{ runner: ProbeTestRunner; wa
         'A batch of the agent’s measurements (up to 5,000). Samples of metrics the agent does not run (`unknown_metric`), samples stamped more than 60 s ahead of the server’s clock (`sampled_in_future`) and samples older than `SAMPLE_MAX_AGE` (7 days by default: `sampled_too_old`; older history comes in through POST /v1/metrics/{id}/samples/import) are rejected one by one (listed in the answer with their reason); the others are stored.',
       errors: [...BODY_ERRORS],
     });
-    app.post('/agent/samples', { schema: { ...doc, body: AgentSamplesBody, response: { 200: SamplesAnswer, ...errorResponses } } }, async (request) => {
-      const agent = request.agent!;
-      const res = await ingestAgentSamples(request.em, app.platform.samples, agent, request.body.samples, request.now, opts.sampleMaxAgeMs);
-      await touchAgent(request.em, agent, request.now);
-      return res;
-    });
+    app.post(
+      '/agent/samples',
+      { schema: { ...doc, body: AgentSamplesBody, response: { 200: SamplesAnswer, ...errorResponses } } },
+      async (request) => {
+        const agent = request.agent!;
+        const res = await ingestAgentSamples(
+          request.em,
+          app.platform.samples,
+          agent,
+          request.body.samples,
+          request.now,
+          opts.sampleMaxAgeMs,
+        );
+        await touchAgent(request.em, agent, request.now);
+        return res;
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('postAgentJobResult', {
       summary: 'Post a job result',
       tag,
-      description: 'The probe outcome (value, unit, reason, duration) or the error that kept the agent from running it. Repeats and late results are accepted and ignored.',
+      description:
+        'The probe outcome (value, unit, reason, duration) or the error that kept the agent from running it. Repeats and late results are accepted and ignored.',
       errors: [...BODY_ERRORS, 'not_found'],
     });
-    app.post('/agent/jobs/:jobId/result', { schema: { ...doc, params: JobParams, body: JobResultBody, response: { 200: z.object({ accepted: z.boolean() }), ...errorResponses } } }, async (request) => {
-      return { accepted: await postAgentJobResult(request.em, opts, request.agent!, request.params.jobId, request.body, request.now, request.log) };
-    });
+    app.post(
+      '/agent/jobs/:jobId/result',
+      {
+        schema: {
+          ...doc,
+          params: JobParams,
+          body: JobResultBody,
+          response: { 200: z.object({ accepted: z.boolean() }), ...errorResponses },
+        },
+      },
+      async (request) => {
+        return {
+          accepted: await postAgentJobResult(
+            request.em,
+            opts,
+            request.agent!,
+            request.params.jobId,
+            request.body,
+            request.now,
+            request.log,
+          ),
+        };
+      },
+    );
   }
 };

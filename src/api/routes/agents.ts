@@ -8,35 +8,58 @@ const tag = 'Agents';
 
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   {
-    const { errorResponses, ...doc } = routeDoc('listAgents', { summary: 'List agents', tag, description: 'Newest first, each with its status (online, offline, never_connected, revoked) and version.', errors: ['validation_failed'] });
-    app.get('/agents', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(AgentSchema), ...errorResponses } } }, async (request) => {
-      const page = await listAgents(request.orgContext(), request.query);
-      return { items: page.items, next_cursor: page.nextCursor };
+    const { errorResponses, ...doc } = routeDoc('listAgents', {
+      summary: 'List agents',
+      tag,
+      description: 'Newest first, each with its status (online, offline, never_connected, revoked) and version.',
+      errors: ['validation_failed'],
     });
+    app.get(
+      '/agents',
+      { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(AgentSchema), ...errorResponses } } },
+      async (request) => {
+        const page = await listAgents(request.orgContext(), request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('getAgent', { summary: 'Read an agent', tag, errors: ['not_found'] });
-    app.get('/agents/:id', { schema: { ...doc, params: IdParams, response: { 200: AgentSchema, ...errorResponses } } }, async (request) =>
-      agentView(await getAgent(request.orgContext(), request.params.id), request.now),
+    app.get(
+      '/agents/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: AgentSchema, ...errorResponses } } },
+      async (request) => agentView(await getAgent(request.orgContext(), request.params.id), request.now),
     );
   }
   {
     const { errorResponses, ...doc } = routeDoc('registerAgent', {
       summary: 'Register an agent',
       tag,
-      description: 'Answers the agent token once (`vgl_agt_…`); only its hash is stored. Run `vigil-agent` inside your network with VIGIL_AGENT_TOKEN set to it.',
+      description:
+        'Answers the agent token once (`vgl_agt_…`); only its hash is stored. Run `vigil-agent` inside your network with VIGIL_AGENT_TOKEN set to it.',
       errors: [...BODY_ERRORS],
     });
-    app.post('/agents', { schema: { ...doc, body: AgentCreateBody, response: { 201: AgentWithTokenSchema, ...errorResponses } } }, async (request, reply) => {
-      const { view, token } = await registerAgent(request.orgContext(), request.body);
-      reply.code(201);
-      return { ...view, token };
-    });
+    app.post(
+      '/agents',
+      { schema: { ...doc, body: AgentCreateBody, response: { 201: AgentWithTokenSchema, ...errorResponses } } },
+      async (request, reply) => {
+        const { view, token } = await registerAgent(request.orgContext(), request.body);
+        reply.code(201);
+        return { ...view, token };
+      },
+    );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('revokeAgent', { summary: 'Revoke an agent', tag, description: 'Its token stops working at once; it stays listed as revoked.', errors: ['not_found', 'already_revoked'] });
-    app.post('/agents/:id/revoke', { schema: { ...doc, params: IdParams, response: { 200: AgentSchema, ...errorResponses } } }, async (request) =>
-      revokeAgent(request.orgContext(), request.params.id),
+    const { errorResponses, ...doc } = routeDoc('revokeAgent', {
+      summary: 'Revoke an agent',
+      tag,
+      description: 'Its token stops working at once; it stays listed as revoked.',
+      errors: ['not_found', 'already_revoked'],
+    });
+    app.post(
+      '/agents/:id/revoke',
+      { schema: { ...doc, params: IdParams, response: { 200: AgentSchema, ...errorResponses } } },
+      async (request) => revokeAgent(request.orgContext(), request.params.id),
     );
   }
 };

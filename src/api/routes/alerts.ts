@@ -2,7 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SlackReplySender } from '../../usecases/alerting/slack-replies';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AlertControl, type ChannelTester, actOnAlert, apiKeyActor, getAlert, listAlerts } from '../../usecases/alerting/alerts';
+import {
+  type AlertControl,
+  type ChannelTester,
+  actOnAlert,
+  apiKeyActor,
+  getAlert,
+  listAlerts,
+} from '../../usecases/alerting/alerts';
 import { followAlertLink } from '../../usecases/alerting/alert-links';
 import { testChannelSend } from '../../usecases/alerting/channel-tests';
 import { sendHumanPage } from '../human-page';
@@ -23,32 +30,66 @@ export interface AlertRouteDeps {
 }
 
 const ListAlertsQuery = ListQuery.extend({
-  state: z.enum(['open', 'triggered', 'acknowledged', 'suppressed', 'resolved']).optional().describe('`open`: every state but resolved'),
+  state: z
+    .enum(['open', 'triggered', 'acknowledged', 'suppressed', 'resolved'])
+    .optional()
+    .describe('`open`: every state but resolved'),
   rule_id: z.string().max(64).optional().describe('Only alerts of this alert rule'),
   since: DateTimeInput.optional().describe('Alerts created at or after this instant'),
 });
-const ActorBody = z.object({ note: z.string().max(500).optional().describe('Recorded on the timeline entry') }).nullish();
-const SnoozeBody = z.object({ minutes: z.number().int().min(1).max(1440).describe('How long the alert stays quiet; if it still fires then, escalation starts again from the first level') });
-const TokenParams = z.object({ token: z.string().max(1024).describe('The signed token of the link in the notification') });
+const ActorBody = z
+  .object({ note: z.string().max(500).optional().describe('Recorded on the timeline entry') })
+  .nullish();
+const SnoozeBody = z.object({
+  minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(1440)
+    .describe('How long the alert stays quiet; if it still fires then, escalation starts again from the first level'),
+});
+const TokenParams = z.object({
+  token: z.string().max(1024).describe('The signed token of the link in the notification'),
+});
 
-const apiActor = (request: { principal: { keyId: string } | null; em: EntityManager }) => apiKeyActor(request.em, request.principal!.keyId);
+const apiActor = (request: { principal: { keyId: string } | null; em: EntityManager }) =>
+  apiKeyActor(request.em, request.principal!.keyId);
 
 export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, deps) => {
   {
     const { errorResponses, ...doc } = routeDoc('listAlerts', {
       summary: 'List alerts',
       tag,
-      description: 'Newest first, each with its timeline (triggered, every notification level, escalations, acknowledgement by whom, resolution). Filters: `state` (`open` = not resolved), `rule_id`, `since`.',
+      description:
+        'Newest first, each with its timeline (triggered, every notification level, escalations, acknowledgement by whom, resolution). Filters: `state` (`open` = not resolved), `rule_id`, `since`.',
       errors: ['validation_failed'],
     });
-    app.get('/alerts', { schema: { ...doc, querystring: ListAlertsQuery, response: { 200: pageSchema(AlertViewSchema), ...errorResponses } } }, async (request) => {
-      const page = await listAlerts(request.orgContext(), request.query);
-      return { items: page.items, next_cursor: page.nextCursor };
-    });
+    app.get(
+      '/alerts',
+      {
+        schema: {
+          ...doc,
+          querystring: ListAlertsQuery,
+          response: { 200: pageSchema(AlertViewSchema), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const page = await listAlerts(request.orgContext(), request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getAlert', { summary: 'Read an alert with its timeline', tag, errors: ['not_found'] });
-    app.get('/alerts/:id', { schema: { ...doc, params: IdParams, response: { 200: AlertViewSchema, ...errorResponses } } }, async (request) => getAlert(request.orgContext(), request.params.id));
+    const { errorResponses, ...doc } = routeDoc('getAlert', {
+      summary: 'Read an alert with its timeline',
+      tag,
+      errors: ['not_found'],
+    });
+    app.get(
+      '/alerts/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: AlertViewSchema, ...errorResponses } } },
+      async (request) => getAlert(request.orgContext(), request.params.id),
+    );
   }
   for (const action of ['acknowledge', 'resolve'] as const) {
     const { errorResponses, ...doc } = routeDoc(`${action}Alert`, {
@@ -60,30 +101,46 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
           : 'Ends the alert: every channel that was told gets `resolve` (PagerDuty resolve, Opsgenie close, a message in chats and email).',
       errors: ['validation_failed', 'not_found', 'alert_closed', 'alert_busy'],
     });
-    app.post(`/alerts/:id/${action}`, { schema: { ...doc, params: IdParams, body: ActorBody, response: { 200: AlertViewSchema, ...errorResponses } } }, async (request) =>
-      actOnAlert(request.orgContext(), deps.control, request.params.id, action, { by: await apiActor(request), ...(request.body?.note ? { note: request.body.note } : {}) }),
+    app.post(
+      `/alerts/:id/${action}`,
+      { schema: { ...doc, params: IdParams, body: ActorBody, response: { 200: AlertViewSchema, ...errorResponses } } },
+      async (request) =>
+        actOnAlert(request.orgContext(), deps.control, request.params.id, action, {
+          by: await apiActor(request),
+          ...(request.body?.note ? { note: request.body.note } : {}),
+        }),
     );
   }
   {
     const { errorResponses, ...doc } = routeDoc('snoozeAlert', {
       summary: 'Snooze an alert',
       tag,
-      description: 'Acknowledges the alert for `minutes`; if it still fires when the snooze ends, escalation starts again from the first level.',
+      description:
+        'Acknowledges the alert for `minutes`; if it still fires when the snooze ends, escalation starts again from the first level.',
       errors: ['validation_failed', 'not_found', 'alert_closed', 'alert_busy'],
     });
-    app.post('/alerts/:id/snooze', { schema: { ...doc, params: IdParams, body: SnoozeBody, response: { 200: AlertViewSchema, ...errorResponses } } }, async (request) =>
-      actOnAlert(request.orgContext(), deps.control, request.params.id, 'snooze', { by: await apiActor(request), minutes: request.body.minutes }),
+    app.post(
+      '/alerts/:id/snooze',
+      { schema: { ...doc, params: IdParams, body: SnoozeBody, response: { 200: AlertViewSchema, ...errorResponses } } },
+      async (request) =>
+        actOnAlert(request.orgContext(), deps.control, request.params.id, 'snooze', {
+          by: await apiActor(request),
+          minutes: request.body.minutes,
+        }),
     );
   }
   {
     const { errorResponses, ...doc } = routeDoc('testNotificationChannel', {
       summary: 'Send a test notification',
       tag: 'Alerting',
-      description: 'Sends one test message through the channel’s real format (one attempt, no retry) and answers what the receiver said: `state` (succeeded or failed), `status_code`, `error`, the first 1,000 characters of its `response` and `latency_ms`. Recorded among the channel’s sends.',
+      description:
+        'Sends one test message through the channel’s real format (one attempt, no retry) and answers what the receiver said: `state` (succeeded or failed), `status_code`, `error`, the first 1,000 characters of its `response` and `latency_ms`. Recorded among the channel’s sends.',
       errors: ['not_found', 'alert_busy'],
     });
-    app.post('/notification-channels/:id/test', { schema: { ...doc, params: IdParams, response: { 200: ChannelTestResultSchema, ...errorResponses } } }, async (request) =>
-      testChannelSend(request.orgContext(), deps.tester, request.params.id),
+    app.post(
+      '/notification-channels/:id/test',
+      { schema: { ...doc, params: IdParams, response: { 200: ChannelTestResultSchema, ...errorResponses } } },
+      async (request) => testChannelSend(request.orgContext(), deps.tester, request.params.id),
     );
   }
   // The pages behind the links in notifications: a browser posts the confirmation form as a form
@@ -91,7 +148,11 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
   // the token in the URL is the whole request.
   await app.register(async (plain) => {
     const links = plain.withTypeProvider<ZodTypeProvider>();
-    links.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, undefined));
+    links.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, _body, done) => done(null, undefined),
+    );
     {
       const { errorResponses, ...doc } = routeDoc('getAlertActionLink', {
         summary: 'One-click link: confirmation page',
@@ -100,22 +161,64 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
           'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything. Each link is bound to the console user or channel its notification went to: once that user is disabled or removed, or the channel deleted, the link answers 403.',
         errors: ['link_invalid', 'link_used', 'link_expired'],
       });
-      links.get('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
-        const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'view', deps.control);
-        return sendHumanPage(request, reply, alertLinkAnswer(outcome));
-      });
+      links.get(
+        '/alert-actions/:token',
+        {
+          schema: {
+            ...doc,
+            params: TokenParams,
+            response: { 200: z.string(), 400: z.string(), 403: z.string(), 410: z.string(), ...errorResponses },
+          },
+        },
+        async (request, reply) => {
+          const outcome = await followAlertLink(
+            request.em,
+            deps.linkKey,
+            request.params.token,
+            request.now,
+            'view',
+            deps.control,
+          );
+          return sendHumanPage(request, reply, alertLinkAnswer(outcome));
+        },
+      );
     }
     {
       const { errorResponses, ...doc } = routeDoc('useAlertActionLink', {
         summary: 'One-click link: act',
         tag,
-        description: 'Acknowledges or resolves the alert the link names, once, in the name of the user or channel it was sent to (`acknowledged_by`, the timeline); a second use, an expired or a forged link answers a page that says so (410 or 400), a link whose user was disabled or removed (or whose channel was deleted) 403.',
+        description:
+          'Acknowledges or resolves the alert the link names, once, in the name of the user or channel it was sent to (`acknowledged_by`, the timeline); a second use, an expired or a forged link answers a page that says so (410 or 400), a link whose user was disabled or removed (or whose channel was deleted) 403.',
         errors: ['link_invalid', 'link_not_applied', 'link_used', 'link_expired'],
       });
-      links.post('/alert-actions/:token', { schema: { ...doc, params: TokenParams, response: { 200: z.string(), 400: z.string(), 403: z.string(), 409: z.string(), 410: z.string(), ...errorResponses } } }, async (request, reply) => {
-        const outcome = await followAlertLink(request.em, deps.linkKey, request.params.token, request.now, 'act', deps.control);
-        return sendHumanPage(request, reply, alertLinkAnswer(outcome));
-      });
+      links.post(
+        '/alert-actions/:token',
+        {
+          schema: {
+            ...doc,
+            params: TokenParams,
+            response: {
+              200: z.string(),
+              400: z.string(),
+              403: z.string(),
+              409: z.string(),
+              410: z.string(),
+              ...errorResponses,
+            },
+          },
+        },
+        async (request, reply) => {
+          const outcome = await followAlertLink(
+            request.em,
+            deps.linkKey,
+            request.params.token,
+            request.now,
+            'act',
+            deps.control,
+          );
+          return sendHumanPage(request, reply, alertLinkAnswer(outcome));
+        },
+      );
     }
   });
 };

@@ -18,13 +18,17 @@ export const CONFIG_BODY_LIMIT = 16 * 1024 * 1024;
 export const CONFIG_SCHEMA_PATH = '/config/schema.json';
 
 export const configRoutes: FastifyPluginAsyncZod<{ ports: ConfigPorts; publicBaseUrl: string }> = async (app, opts) => {
-  app.addContentTypeParser(YAML_MEDIA_TYPES, { parseAs: 'string', bodyLimit: CONFIG_BODY_LIMIT }, (_req, body, done) => {
-    try {
-      done(null, parseYamlBody(String(body)));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
+  app.addContentTypeParser(
+    YAML_MEDIA_TYPES,
+    { parseAs: 'string', bodyLimit: CONFIG_BODY_LIMIT },
+    (_req, body, done) => {
+      try {
+        done(null, parseYamlBody(String(body)));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    },
+  );
   const schemaUrl = `${opts.publicBaseUrl}/v1${CONFIG_SCHEMA_PATH}`;
   const toUrl = (i: ApplyResult['inbound'][number]) => inboundUrl(opts.publicBaseUrl, i);
 
@@ -39,15 +43,31 @@ export const configRoutes: FastifyPluginAsyncZod<{ ports: ConfigPorts; publicBas
         '`dry_run=true` answers the same plan and writes nothing. Applying a document twice changes nothing the second time (`changed: false`). Applies of one organization run one at a time; one that waits 30 s for another answers 409 `config_busy`.',
         'Changing contracts also takes `write:sla`.',
       ].join('\n\n'),
-      errors: [...BODY_ERRORS, 'config_invalid', 'in_use', 'quota_exceeded', 'feature_locked', 'item_suspended_plan', 'config_busy', 'config_key_taken', 'subdomain_taken'],
+      errors: [
+        ...BODY_ERRORS,
+        'config_invalid',
+        'in_use',
+        'quota_exceeded',
+        'feature_locked',
+        'item_suspended_plan',
+        'config_busy',
+        'config_key_taken',
+        'subdomain_taken',
+      ],
     });
     app.post(
       '/config/apply',
       {
         bodyLimit: CONFIG_BODY_LIMIT,
         // The document is checked entry by entry by the use case (config_invalid with every path), not as one body.
-        validatorCompiler: (route) => (route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as never)),
-        schema: { ...doc, querystring: ApplyQuery, body: ConfigDocumentSchema, response: { 200: ApplyResultSchema, ...errorResponses } },
+        validatorCompiler: (route) =>
+          route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as never),
+        schema: {
+          ...doc,
+          querystring: ApplyQuery,
+          body: ConfigDocumentSchema,
+          response: { 200: ApplyResultSchema, ...errorResponses },
+        },
       },
       async (request) => {
         const body: unknown = request.body;
@@ -60,7 +80,10 @@ export const configRoutes: FastifyPluginAsyncZod<{ ports: ConfigPorts; publicBas
             contractsAllowed: scopes.includes('write:sla'),
           });
           const { inbound, ...rest } = result;
-          return { ...rest, inbound_urls: inbound.map((i) => ({ config_key: i.config_key, metric_id: i.metric_id, url: toUrl(i) })) };
+          return {
+            ...rest,
+            inbound_urls: inbound.map((i) => ({ config_key: i.config_key, metric_id: i.metric_id, url: toUrl(i) })),
+          };
         } catch (err) {
           throw withYamlLines(err, body);
         }
@@ -75,22 +98,52 @@ export const configRoutes: FastifyPluginAsyncZod<{ ports: ConfigPorts; publicBas
         'Every item with a config_key, references by config_key, every section present: applying the export changes nothing. `include_unmanaged=true` adds the items created outside config as code, each with a key made from its name and its `id`, so that applying the export adopts them. Contracts are included for a key with `read:sla`. YAML with `format=yaml` or `Accept: application/yaml`.',
       errors: ['validation_failed'],
     });
-    app.get('/config/export', { schema: { ...doc, querystring: ExportQuery, response: { 200: z.looseObject({ version: z.literal(1) }).describe('A configuration document (see ConfigDocument)'), ...errorResponses } } }, async (request, reply) => {
-      const ctx = request.orgContext();
-      const scopes = request.principal?.scopes ?? [];
-      const document = await exportConfig(ctx, { includeUnmanaged: request.query.include_unmanaged, includeContracts: scopes.includes('read:sla') && ctx.org.plan.features.has('sla_ledger') });
-      const withSchema = { $schema: schemaUrl, ...document };
-      const wantsYaml = request.query.format === 'yaml' || (request.query.format === undefined && YAML_MEDIA_TYPES.some((t) => request.headers.accept?.includes(t)));
-      if (!wantsYaml) return withSchema;
-      const text = `# Vigil configuration, exported ${ctx.now.toISOString()}.\n# Plan with \`vigil config plan --file F\`, apply with \`vigil config apply --file F\`.\n# yaml-language-server: $schema=${schemaUrl}\n${stringify(document, { lineWidth: 0 })}`;
-      return reply.type('application/yaml; charset=utf-8').send(text as never);
-    });
+    app.get(
+      '/config/export',
+      {
+        schema: {
+          ...doc,
+          querystring: ExportQuery,
+          response: {
+            200: z.looseObject({ version: z.literal(1) }).describe('A configuration document (see ConfigDocument)'),
+            ...errorResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const ctx = request.orgContext();
+        const scopes = request.principal?.scopes ?? [];
+        const document = await exportConfig(ctx, {
+          includeUnmanaged: request.query.include_unmanaged,
+          includeContracts: scopes.includes('read:sla') && ctx.org.plan.features.has('sla_ledger'),
+        });
+        const withSchema = { $schema: schemaUrl, ...document };
+        const wantsYaml =
+          request.query.format === 'yaml' ||
+          (request.query.format === undefined && YAML_MEDIA_TYPES.some((t) => request.headers.accept?.includes(t)));
+        if (!wantsYaml) return withSchema;
+        const text = `# Vigil configuration, exported ${ctx.now.toISOString()}.\n# Plan with \`vigil config plan --file F\`, apply with \`vigil config apply --file F\`.\n# yaml-language-server: $schema=${schemaUrl}\n${stringify(document, { lineWidth: 0 })}`;
+        return reply.type('application/yaml; charset=utf-8').send(text as never);
+      },
+    );
   }
   {
-    const { errorResponses: _e, ...doc } = routeDoc('getConfigSchema', { summary: 'The JSON Schema of configuration documents', tag });
-    const jsonSchema = { $id: schemaUrl, ...z.toJSONSchema(ConfigDocumentSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) };
-    app.get(CONFIG_SCHEMA_PATH, { schema: { ...doc, response: { 200: z.looseObject({}).describe('JSON Schema (draft 2020-12)') } } }, async (_request, reply) =>
-      reply.type('application/schema+json').header('cache-control', 'public, max-age=300').send(jsonSchema as never),
+    const { errorResponses: _e, ...doc } = routeDoc('getConfigSchema', {
+      summary: 'The JSON Schema of configuration documents',
+      tag,
+    });
+    const jsonSchema = {
+      $id: schemaUrl,
+      ...z.toJSONSchema(ConfigDocumentSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+    };
+    app.get(
+      CONFIG_SCHEMA_PATH,
+      { schema: { ...doc, response: { 200: z.looseObject({}).describe('JSON Schema (draft 2020-12)') } } },
+      async (_request, reply) =>
+        reply
+          .type('application/schema+json')
+          .header('cache-control', 'public, max-age=300')
+          .send(jsonSchema as never),
     );
   }
 };

@@ -16,7 +16,10 @@ function escapeHtml(text: string): string {
 /** The page problem `type` URLs point to, rendered from the error catalog. */
 export function renderErrorCatalog(): string {
   const rows = Object.entries(ERROR_CATALOG)
-    .map(([token, e]) => `<tr id="${token}"><td><a href="#${token}"><code>${token}</code></a></td><td>${e.status}</td><td>${escapeHtml(e.summary).replace(/`([^`]+)`/g, '<code>$1</code>')}</td></tr>`)
+    .map(
+      ([token, e]) =>
+        `<tr id="${token}"><td><a href="#${token}"><code>${token}</code></a></td><td>${e.status}</td><td>${escapeHtml(e.summary).replace(/`([^`]+)`/g, '<code>$1</code>')}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vigil API errors</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}td,th{padding:.4rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}tr:target{background:#fff6cc}</style></head>
@@ -31,10 +34,16 @@ export function renderReasonCatalog(): string {
   const catalog = reasonCatalog();
   const code = (c: string) => `<code>${escapeHtml(c)}</code>`;
   const rows = Object.entries(catalog.codes)
-    .map(([c, e]) => `<tr id="${escapeHtml(c)}"><td>${code(c)}</td><td>${e.reason_class}</td><td>${escapeHtml(e.reason_label)}</td><td>${escapeHtml(e.reason_hint).replace(/`([^`]+)`/g, '<code>$1</code>')}</td></tr>`)
+    .map(
+      ([c, e]) =>
+        `<tr id="${escapeHtml(c)}"><td>${code(c)}</td><td>${e.reason_class}</td><td>${escapeHtml(e.reason_label)}</td><td>${escapeHtml(e.reason_hint).replace(/`([^`]+)`/g, '<code>$1</code>')}</td></tr>`,
+    )
     .join('\n');
   const variable = Object.entries(catalog.variable)
-    .map(([p, e]) => `<tr id="${escapeHtml(p)}"><td>${code(`${p}:…`)}</td><td>${e.reason_class}</td><td colspan="2">e.g. ${code(e.example)}: ${escapeHtml(e.reason_label)}</td></tr>`)
+    .map(
+      ([p, e]) =>
+        `<tr id="${escapeHtml(p)}"><td>${code(`${p}:…`)}</td><td>${e.reason_class}</td><td colspan="2">e.g. ${code(e.example)}: ${escapeHtml(e.reason_label)}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vigil reason codes</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}td,th{padding:.4rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}tr:target{background:#fff6cc}</style></head>
@@ -47,7 +56,10 @@ ${variable}
 
 /** docs/sla-verification.md from src/api/routes (development) or dist/src/api/routes (a build; the image copies docs/ beside dist/). */
 function guideFile(): string {
-  const candidates = [path.join(__dirname, '..', '..', '..', 'docs', 'sla-verification.md'), path.join(__dirname, '..', '..', '..', '..', 'docs', 'sla-verification.md')];
+  const candidates = [
+    path.join(__dirname, '..', '..', '..', 'docs', 'sla-verification.md'),
+    path.join(__dirname, '..', '..', '..', '..', 'docs', 'sla-verification.md'),
+  ];
   return candidates.find((f) => existsSync(f)) ?? candidates[0]!;
 }
 
@@ -66,41 +78,70 @@ ${body}
 
 export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = async (app, opts) => {
   {
-    const { errorResponses: _e, ...doc } = routeDoc('getOpenApi', { summary: 'This OpenAPI 3.1 document', tag: 'Docs' });
+    const { errorResponses: _e, ...doc } = routeDoc('getOpenApi', {
+      summary: 'This OpenAPI 3.1 document',
+      tag: 'Docs',
+    });
     const OpenApiDocument = z.looseObject({ openapi: z.literal('3.1.0') }).describe('This document');
     app.get('/v1/openapi.json', { schema: { ...doc, response: { 200: OpenApiDocument } } }, async (_request, reply) =>
       reply.type('application/json').send(opts.openapi() as z.infer<typeof OpenApiDocument>),
     );
   }
   {
-    const { errorResponses: _e, ...doc } = routeDoc('getErrorCatalog', { summary: 'The error catalog problem types point to', tag: 'Docs' });
+    const { errorResponses: _e, ...doc } = routeDoc('getErrorCatalog', {
+      summary: 'The error catalog problem types point to',
+      tag: 'Docs',
+    });
     const html = renderErrorCatalog();
-    app.get('/docs/api/getting-started/errors', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').send(html),
+    app.get(
+      '/docs/api/getting-started/errors',
+      { schema: { ...doc, response: { 200: z.string() } } },
+      async (_request, reply) => reply.type('text/html; charset=utf-8').send(html),
     );
   }
   {
     const { errorResponses: _e, ...doc } = routeDoc('getSlaVerificationGuide', {
       summary: 'How to verify an SLA statement (the guide statements link to)',
       tag: 'Docs',
-      description: 'Public. docs/sla-verification.md as a page: checking statement.json and statement.jws with the `vigil` tool or with OpenSSL alone.',
+      description:
+        'Public. docs/sla-verification.md as a page: checking statement.json and statement.jws with the `vigil` tool or with OpenSSL alone.',
     });
     const html = renderSlaVerificationGuide();
     const csp = documentCsp(html);
     app.get('/docs/sla-verification', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('content-security-policy', csp).header('cache-control', 'public, max-age=300').send(html),
+      reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', csp)
+        .header('cache-control', 'public, max-age=300')
+        .send(html),
     );
   }
   {
     const { errorResponses: _e, ...doc } = routeDoc('getReasonCatalog', {
       summary: 'The reason codes of a no_data reading, with their class',
       tag: 'Docs',
-      description: 'Public. Every code of the catalog with `reason_label`, `reason_hint` and `reason_class` (`target`: counts as down; `measurement`: a gap in the evidence), the codes with a variable part, and the older agents\' codes. `/docs/reasons` is the same as a page.',
+      description:
+        "Public. Every code of the catalog with `reason_label`, `reason_hint` and `reason_class` (`target`: counts as down; `measurement`: a gap in the evidence), the codes with a variable part, and the older agents' codes. `/docs/reasons` is the same as a page.",
     });
     const ReasonCatalog = z
       .object({
-        codes: z.record(z.string(), z.object({ reason_label: z.string(), reason_hint: z.string(), reason_class: z.enum(['target', 'measurement']) })),
-        variable: z.record(z.string(), z.object({ reason_class: z.enum(['target', 'measurement']), example: z.string(), reason_label: z.string(), reason_hint: z.string() })),
+        codes: z.record(
+          z.string(),
+          z.object({
+            reason_label: z.string(),
+            reason_hint: z.string(),
+            reason_class: z.enum(['target', 'measurement']),
+          }),
+        ),
+        variable: z.record(
+          z.string(),
+          z.object({
+            reason_class: z.enum(['target', 'measurement']),
+            example: z.string(),
+            reason_label: z.string(),
+            reason_hint: z.string(),
+          }),
+        ),
         legacy: z.record(z.string(), z.string()),
       })
       .describe('The reasons catalog');
@@ -109,11 +150,18 @@ export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = asy
     app.get('/docs/reasons.json', { schema: { ...doc, response: { 200: ReasonCatalog } } }, async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=300').send(catalog),
     );
-    app.get('/docs/reasons', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300').send(html));
+    app.get('/docs/reasons', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300').send(html),
+    );
   }
   {
-    const { errorResponses: _e, ...doc } = routeDoc('getPricing', { summary: 'The plans page upgrade links point to', tag: 'Docs' });
+    const { errorResponses: _e, ...doc } = routeDoc('getPricing', {
+      summary: 'The plans page upgrade links point to',
+      tag: 'Docs',
+    });
     const html = renderPricing();
-    app.get('/docs/pricing', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
+    app.get('/docs/pricing', { schema: { ...doc, response: { 200: z.string() } } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send(html),
+    );
   }
 };

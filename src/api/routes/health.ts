@@ -15,7 +15,9 @@ async function run(probe: ReadinessProbe, timeoutMs: number): Promise<z.infer<ty
   try {
     await Promise.race([
       probe.check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs))),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)),
+      ),
     ]);
     return { status: 'ok' };
   } catch (err) {
@@ -27,8 +29,13 @@ async function run(probe: ReadinessProbe, timeoutMs: number): Promise<z.infer<ty
 
 export const healthRoutes: FastifyPluginAsyncZod<{ probes: ReadinessProbe[] }> = async (app, opts) => {
   {
-    const { errorResponses: _e, ...doc } = routeDoc('getHealth', { summary: 'Liveness: the process is up', tag: 'Health' });
-    app.get('/healthz', { schema: { ...doc, response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
+    const { errorResponses: _e, ...doc } = routeDoc('getHealth', {
+      summary: 'Liveness: the process is up',
+      tag: 'Health',
+    });
+    app.get('/healthz', { schema: { ...doc, response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({
+      status: 'ok' as const,
+    }));
   }
   {
     const { errorResponses: _e, ...doc } = routeDoc('getReadiness', {
@@ -36,11 +43,15 @@ export const healthRoutes: FastifyPluginAsyncZod<{ probes: ReadinessProbe[] }> =
       tag: 'Health',
       description: '200 when every dependency answers within 2 s, otherwise 503 with the failing checks.',
     });
-    app.get('/readyz', { schema: { ...doc, response: { 200: Readiness, 503: Readiness } } }, async (_request, reply) => {
-      const results = await Promise.all(opts.probes.map(async (p) => [p.name, await run(p, 2000)] as const));
-      const checks = Object.fromEntries(results);
-      const ready = results.every(([, r]) => r.status === 'ok');
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
-    });
+    app.get(
+      '/readyz',
+      { schema: { ...doc, response: { 200: Readiness, 503: Readiness } } },
+      async (_request, reply) => {
+        const results = await Promise.all(opts.probes.map(async (p) => [p.name, await run(p, 2000)] as const));
+        const checks = Object.fromEntries(results);
+        const ready = results.every(([, r]) => r.status === 'ok');
+        return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+      },
+    );
   }
 };

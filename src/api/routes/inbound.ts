@@ -20,28 +20,64 @@ const AlertAck = Ack.extend({
 });
 const AlertBody = z
   .unknown()
-  .describe('An Alertmanager webhook_config payload (version 4), a Grafana unified-alerting webhook, or a legacy Grafana alert notification; detected by shape.');
+  .describe(
+    'An Alertmanager webhook_config payload (version 4), a Grafana unified-alerting webhook, or a legacy Grafana alert notification; detected by shape.',
+  );
 
 /** Public endpoints a heartbeat or alert source calls; the secret in the URL is the credential. */
 export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
   const { errorResponses, ...doc } = routeDoc('pingHeartbeat', {
     summary: 'Heartbeat ping',
     tag,
-    description: 'POST or GET the heartbeat URL a heartbeat metric answered on creation. The metric’s value is the seconds since the last ping.',
+    description:
+      'POST or GET the heartbeat URL a heartbeat metric answered on creation. The metric’s value is the seconds since the last ping.',
     errors: ['not_found', 'database_unavailable', 'shutting_down'],
   });
   const ping = async (request: { params: { token: string }; em: EntityManager; now: Date }) => {
     const m = await recordHeartbeatPing(request.em, request.params.token, request.now);
     return { ok: true as const, metric_id: m.id, received_at: request.now.toISOString() };
   };
-  app.post('/heartbeats/:token', { schema: { ...doc, params: TokenParams, response: { 200: Ack, ...errorResponses } } }, ping);
-  app.get('/heartbeats/:token', { schema: { ...doc, operationId: 'pingHeartbeatGet', params: TokenParams, response: { 200: Ack, ...errorResponses } } }, ping);
+  app.post(
+    '/heartbeats/:token',
+    { schema: { ...doc, params: TokenParams, response: { 200: Ack, ...errorResponses } } },
+    ping,
+  );
+  app.get(
+    '/heartbeats/:token',
+    {
+      schema: {
+        ...doc,
+        operationId: 'pingHeartbeatGet',
+        params: TokenParams,
+        response: { 200: Ack, ...errorResponses },
+      },
+    },
+    ping,
+  );
 
   const receive = async (request: { em: EntityManager; now: Date; body: unknown }, token: string) => {
     const r = await receiveAlertWebhook(request.em, token, request.body, request.now);
-    return { ok: true as const, metric_id: r.metricId, received_at: request.now.toISOString(), source: r.source, alerts: r.received, firing: r.firing, status: r.status, value: r.value, reason: r.reason };
+    return {
+      ok: true as const,
+      metric_id: r.metricId,
+      received_at: request.now.toISOString(),
+      source: r.source,
+      alerts: r.received,
+      firing: r.firing,
+      status: r.status,
+      value: r.value,
+      reason: r.reason,
+    };
   };
-  const alertErrors = ['invalid_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'not_found', 'database_unavailable', 'shutting_down'] as const;
+  const alertErrors = [
+    'invalid_json',
+    'validation_failed',
+    'payload_too_large',
+    'unsupported_media_type',
+    'not_found',
+    'database_unavailable',
+    'shutting_down',
+  ] as const;
   {
     const { errorResponses, ...doc } = routeDoc('receiveAlerts', {
       summary: 'Receive alert webhooks',
@@ -50,7 +86,11 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
         'Point an Alertmanager `webhook_configs` receiver or a Grafana webhook contact point at the alert URL an alert metric answered on creation. The metric’s value is the worst firing alert: 0 (none firing → healthy), 1 (degraded), 2 (unhealthy), from the `severity` (or `priority`) label unless source_config.severity_mapping says otherwise. With source_config.heartbeat_alert (e.g. `Watchdog`) the metric is no_data `alert_heartbeat_missing` when that always-firing alert has not arrived for heartbeat_timeout_seconds (default 600).',
       errors: [...alertErrors],
     });
-    app.post('/inbound-alerts/:token', { schema: { ...doc, params: TokenParams, body: AlertBody, response: { 200: AlertAck, ...errorResponses } } }, async (request) => receive(request, request.params.token));
+    app.post(
+      '/inbound-alerts/:token',
+      { schema: { ...doc, params: TokenParams, body: AlertBody, response: { 200: AlertAck, ...errorResponses } } },
+      async (request) => receive(request, request.params.token),
+    );
   }
   {
     // The first spelling of the alert URL, which senders are configured with. It shares its
@@ -63,7 +103,21 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
         'The alert URL as alert metrics created before `/v1/inbound-alerts/{token}` answered it: the same operation as `receiveAlerts`, kept working for senders already configured with it. `id` is the alert URL’s secret (`al_…`), not an alert id.',
       errors: [...alertErrors],
     });
-    const LegacyParams = z.object({ id: z.string().max(100).describe('The secret of the metric’s alert URL (`al_…`)') });
-    app.post('/alerts/:id', { schema: { ...doc, deprecated: true, params: LegacyParams, body: AlertBody, response: { 200: AlertAck, ...errorResponses } } }, async (request) => receive(request, request.params.id));
+    const LegacyParams = z.object({
+      id: z.string().max(100).describe('The secret of the metric’s alert URL (`al_…`)'),
+    });
+    app.post(
+      '/alerts/:id',
+      {
+        schema: {
+          ...doc,
+          deprecated: true,
+          params: LegacyParams,
+          body: AlertBody,
+          response: { 200: AlertAck, ...errorResponses },
+        },
+      },
+      async (request) => receive(request, request.params.id),
+    );
   }
 };

@@ -13,8 +13,12 @@ export const locationRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
       "The installation's cloud locations (prober processes, registered by heartbeat) and the organization's agents (`agent:<id>`), by id, each with its status, last heartbeat, version and how many metrics it measures.",
     errors: ['validation_failed'],
   });
-  app.get('/locations', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(LocationSchema), ...errorResponses } } }, async (request) => {
-    const page = await listLocations(request.orgContext(), opts.taskQueue, request.query);
-    return { items: page.items, next_cursor: page.nextCursor };
-  });
+  app.get(
+    '/locations',
+    { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(LocationSchema), ...errorResponses } } },
+    async (request) => {
+      const page = await listLocations(request.orgContext(), opts.taskQueue, request.query);
+      return { items: page.items, next_cursor: page.nextCursor };
+    },
+  );
 };

@@ -4,7 +4,13 @@ import { sendCachedJson } from '../cached-json';
 import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
-import { ServiceCreateBody, ServiceDetailSchema, ServicePatchBody, ServiceSchema, presentService } from '../schemas/services';
+import {
+  ServiceCreateBody,
+  ServiceDetailSchema,
+  ServicePatchBody,
+  ServiceSchema,
+  presentService,
+} from '../schemas/services';
 import { serviceDetail } from '../../usecases/service-status';
 import type { MetricScheduler } from '../../usecases/metrics/ports';
 
@@ -12,16 +18,24 @@ const tag = 'Services';
 
 export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }> = async (app, opts) => {
   {
-    const { errorResponses, ...doc } = routeDoc('listServices', { summary: 'List services', tag, errors: ['validation_failed'] });
-    const Page = pageSchema(ServiceSchema);
-    app.get('/services', { schema: { ...doc, querystring: ListQuery, response: { 200: Page, ...errorResponses } } }, async (request, reply) => {
-      const ctx = request.orgContext();
-      const { limit, cursor } = request.query;
-      return sendCachedJson(request, reply, `services?limit=${limit}&cursor=${cursor ?? ''}`, Page, async () => {
-        const page = await listServices(ctx, request.query);
-        return { items: page.items.map(presentService), next_cursor: page.nextCursor };
-      });
+    const { errorResponses, ...doc } = routeDoc('listServices', {
+      summary: 'List services',
+      tag,
+      errors: ['validation_failed'],
     });
+    const Page = pageSchema(ServiceSchema);
+    app.get(
+      '/services',
+      { schema: { ...doc, querystring: ListQuery, response: { 200: Page, ...errorResponses } } },
+      async (request, reply) => {
+        const ctx = request.orgContext();
+        const { limit, cursor } = request.query;
+        return sendCachedJson(request, reply, `services?limit=${limit}&cursor=${cursor ?? ''}`, Page, async () => {
+          const page = await listServices(ctx, request.query);
+          return { items: page.items.map(presentService), next_cursor: page.nextCursor };
+        });
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('getService', {
@@ -29,22 +43,37 @@ export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }
       tag,
       errors: ['not_found'],
     });
-    app.get('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceDetailSchema, ...errorResponses } } }, async (request) => {
-      const { service, ...detail } = await serviceDetail(request.orgContext(), request.params.id);
-      return { ...presentService(service), ...detail };
-    });
+    app.get(
+      '/services/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: ServiceDetailSchema, ...errorResponses } } },
+      async (request) => {
+        const { service, ...detail } = await serviceDetail(request.orgContext(), request.params.id);
+        return { ...presentService(service), ...detail };
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('createService', {
       summary: 'Create a service',
       tag,
-      description: 'Accepts an `Idempotency-Key` header: a retry with the same key and body within 24 hours replays the first response.',
+      description:
+        'Accepts an `Idempotency-Key` header: a retry with the same key and body within 24 hours replays the first response.',
       errors: [...BODY_ERRORS, 'quota_exceeded', 'config_key_taken', 'idempotency_key_reused'],
     });
-    app.post('/services', { schema: { ...doc, headers: IdempotencyHeaders, body: ServiceCreateBody, response: { 201: ServiceSchema, ...errorResponses } } }, async (request, reply) =>
-      idempotentCreate(request, reply, 'createService', async (em) =>
-        presentService(await createService({ ...request.orgContext(), em }, request.body)),
-      ),
+    app.post(
+      '/services',
+      {
+        schema: {
+          ...doc,
+          headers: IdempotencyHeaders,
+          body: ServiceCreateBody,
+          response: { 201: ServiceSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) =>
+        idempotentCreate(request, reply, 'createService', async (em) =>
+          presentService(await createService({ ...request.orgContext(), em }, request.body)),
+        ),
     );
   }
   {
@@ -54,19 +83,34 @@ export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }
       description: 'Changes only the fields sent; `null` clears a nullable field.',
       errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan', 'config_key_taken'],
     });
-    app.patch('/services/:id', { schema: { ...doc, params: IdParams, body: ServicePatchBody, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
-      presentService(await updateService(request.orgContext(), request.params.id, request.body)),
+    app.patch(
+      '/services/:id',
+      {
+        schema: {
+          ...doc,
+          params: IdParams,
+          body: ServicePatchBody,
+          response: { 200: ServiceSchema, ...errorResponses },
+        },
+      },
+      async (request) => presentService(await updateService(request.orgContext(), request.params.id, request.body)),
     );
   }
   {
     const { errorResponses, ...doc } = routeDoc('deleteService', {
       summary: 'Delete a service',
       tag,
-      description: "Soft delete, with the service's metrics (they stop running). Repeating it answers 200 with the same deleted service. 409 in_use while an SLO or a status page still uses the service or one of its metrics.",
+      description:
+        "Soft delete, with the service's metrics (they stop running). Repeating it answers 200 with the same deleted service. 409 in_use while an SLO or a status page still uses the service or one of its metrics.",
       errors: ['not_found', 'in_use'],
     });
-    app.delete('/services/:id', { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } }, async (request) =>
-      presentService(await deleteService(request.orgContext(), { metricScheduler: opts.scheduler }, request.params.id)),
+    app.delete(
+      '/services/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: ServiceSchema, ...errorResponses } } },
+      async (request) =>
+        presentService(
+          await deleteService(request.orgContext(), { metricScheduler: opts.scheduler }, request.params.id),
+        ),
     );
   }
 };

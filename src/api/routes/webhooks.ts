@@ -15,22 +15,48 @@ import {
 import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
-import { DeliveryListQuery, DeliveryParams, DeliverySchema, WebhookCreateBody, WebhookPatchBody, WebhookSchema, WebhookWithSecretSchema } from '../schemas/webhooks';
+import {
+  DeliveryListQuery,
+  DeliveryParams,
+  DeliverySchema,
+  WebhookCreateBody,
+  WebhookPatchBody,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+} from '../schemas/webhooks';
 
 const tag = 'Webhooks';
 
-export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: OutboxWorkflowStarter }> = async (app, opts) => {
+export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: OutboxWorkflowStarter }> = async (
+  app,
+  opts,
+) => {
   {
-    const { errorResponses, ...doc } = routeDoc('listWebhooks', { summary: 'List webhooks', tag, errors: ['validation_failed'] });
-    app.get('/webhooks', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(WebhookSchema), ...errorResponses } } }, async (request) => {
-      const page = await listWebhooks(request.orgContext(), request.query);
-      return { items: page.items, next_cursor: page.nextCursor };
+    const { errorResponses, ...doc } = routeDoc('listWebhooks', {
+      summary: 'List webhooks',
+      tag,
+      errors: ['validation_failed'],
     });
+    app.get(
+      '/webhooks',
+      { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(WebhookSchema), ...errorResponses } } },
+      async (request) => {
+        const page = await listWebhooks(request.orgContext(), request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getWebhook', { summary: 'Read a webhook', tag, description: 'The secret is never shown again after creation (rotate it to get a new one).', errors: ['not_found'] });
-    app.get('/webhooks/:id', { schema: { ...doc, params: IdParams, response: { 200: WebhookSchema, ...errorResponses } } }, async (request) =>
-      getWebhook(request.orgContext(), request.params.id),
+    const { errorResponses, ...doc } = routeDoc('getWebhook', {
+      summary: 'Read a webhook',
+      tag,
+      description: 'The secret is never shown again after creation (rotate it to get a new one).',
+      errors: ['not_found'],
+    });
+    app.get(
+      '/webhooks/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: WebhookSchema, ...errorResponses } } },
+      async (request) => getWebhook(request.orgContext(), request.params.id),
     );
   }
   {
@@ -41,41 +67,76 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
         'Events of the chosen types are POSTed as `{ id, type, created_at, data }` and signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The response carries the secret, once. Accepts an `Idempotency-Key` (a replay shows the current secret).',
       errors: [...BODY_ERRORS, 'quota_exceeded', 'idempotency_key_reused'],
     });
-    app.post('/webhooks', { schema: { ...doc, headers: IdempotencyHeaders, body: WebhookCreateBody, response: { 201: WebhookWithSecretSchema, ...errorResponses } } }, async (request, reply) => {
-      const ctx = request.orgContext();
-      // The recorded idempotent response never holds the secret; it is unsealed for each answer.
-      const view = await idempotentCreate(request, reply, 'createWebhook', (em) => createWebhook({ ...ctx, em }, opts.box, request.body));
-      return { ...view, secret: await revealWebhookSecret(ctx, opts.box, view.id) };
-    });
+    app.post(
+      '/webhooks',
+      {
+        schema: {
+          ...doc,
+          headers: IdempotencyHeaders,
+          body: WebhookCreateBody,
+          response: { 201: WebhookWithSecretSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const ctx = request.orgContext();
+        // The recorded idempotent response never holds the secret; it is unsealed for each answer.
+        const view = await idempotentCreate(request, reply, 'createWebhook', (em) =>
+          createWebhook({ ...ctx, em }, opts.box, request.body),
+        );
+        return { ...view, secret: await revealWebhookSecret(ctx, opts.box, view.id) };
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('updateWebhook', {
       summary: 'Update a webhook',
       tag,
-      description: 'Changes only the fields sent. `enabled: false` stops deliveries: new events are not queued and those still retrying are canceled at their next attempt.',
+      description:
+        'Changes only the fields sent. `enabled: false` stops deliveries: new events are not queued and those still retrying are canceled at their next attempt.',
       errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan'],
     });
-    app.patch('/webhooks/:id', { schema: { ...doc, params: IdParams, body: WebhookPatchBody, response: { 200: WebhookSchema, ...errorResponses } } }, async (request) =>
-      updateWebhook(request.orgContext(), request.params.id, request.body),
+    app.patch(
+      '/webhooks/:id',
+      {
+        schema: {
+          ...doc,
+          params: IdParams,
+          body: WebhookPatchBody,
+          response: { 200: WebhookSchema, ...errorResponses },
+        },
+      },
+      async (request) => updateWebhook(request.orgContext(), request.params.id, request.body),
     );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('deleteWebhook', { summary: 'Delete a webhook', tag, description: 'Soft delete; repeating it answers 200 with the same webhook.', errors: ['not_found'] });
-    app.delete('/webhooks/:id', { schema: { ...doc, params: IdParams, response: { 200: WebhookSchema, ...errorResponses } } }, async (request) =>
-      deleteWebhook(request.orgContext(), request.params.id),
+    const { errorResponses, ...doc } = routeDoc('deleteWebhook', {
+      summary: 'Delete a webhook',
+      tag,
+      description: 'Soft delete; repeating it answers 200 with the same webhook.',
+      errors: ['not_found'],
+    });
+    app.delete(
+      '/webhooks/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: WebhookSchema, ...errorResponses } } },
+      async (request) => deleteWebhook(request.orgContext(), request.params.id),
     );
   }
   {
     const { errorResponses, ...doc } = routeDoc('rotateWebhookSecret', {
       summary: 'Rotate the signing secret',
       tag,
-      description: 'Answers the new secret, once. For 24 hours the previous secret signs too (two `v1,` entries in `webhook-signature`), so receivers can switch without rejecting deliveries.',
+      description:
+        'Answers the new secret, once. For 24 hours the previous secret signs too (two `v1,` entries in `webhook-signature`), so receivers can switch without rejecting deliveries.',
       errors: ['not_found', 'item_suspended_plan'],
     });
-    app.post('/webhooks/:id/rotate-secret', { schema: { ...doc, params: IdParams, response: { 200: WebhookWithSecretSchema, ...errorResponses } } }, async (request) => {
-      const { view, secret } = await rotateWebhookSecret(request.orgContext(), opts.box, request.params.id);
-      return { ...view, secret };
-    });
+    app.post(
+      '/webhooks/:id/rotate-secret',
+      { schema: { ...doc, params: IdParams, response: { 200: WebhookWithSecretSchema, ...errorResponses } } },
+      async (request) => {
+        const { view, secret } = await rotateWebhookSecret(request.orgContext(), opts.box, request.params.id);
+        return { ...view, secret };
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('testWebhook', {
@@ -85,41 +146,78 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
         'Queues a `webhook.test` event for this webhook alone (202, the new delivery), whatever its `event_types`: `data` is `{ webhook_id, message, requested_by }`. It is signed, attempted and retried like any delivery and listed among its deliveries; no other webhook receives it and no subscriber is emailed.',
       errors: ['not_found', 'webhook_disabled'],
     });
-    app.post('/webhooks/:id/test', { schema: { ...doc, params: IdParams, response: { 202: DeliverySchema, ...errorResponses } } }, async (request, reply) => {
-      const view = await sendTestDelivery(request.orgContext(), { starter: opts.starter }, request.params.id, `api_key:${request.principal!.keyId}`);
-      reply.code(202);
-      return view;
-    });
+    app.post(
+      '/webhooks/:id/test',
+      { schema: { ...doc, params: IdParams, response: { 202: DeliverySchema, ...errorResponses } } },
+      async (request, reply) => {
+        const view = await sendTestDelivery(
+          request.orgContext(),
+          { starter: opts.starter },
+          request.params.id,
+          `api_key:${request.principal!.keyId}`,
+        );
+        reply.code(202);
+        return view;
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('listWebhookDeliveries', {
       summary: 'List deliveries of a webhook',
       tag,
-      description: 'Newest first, each with every attempt (time, status code, latency, error). Filters `state` and `event_type`.',
+      description:
+        'Newest first, each with every attempt (time, status code, latency, error). Filters `state` and `event_type`.',
       errors: ['validation_failed', 'not_found'],
     });
-    app.get('/webhooks/:id/deliveries', { schema: { ...doc, params: IdParams, querystring: DeliveryListQuery, response: { 200: pageSchema(DeliverySchema), ...errorResponses } } }, async (request) => {
-      const page = await listDeliveries(request.orgContext(), request.params.id, request.query);
-      return { items: page.items, next_cursor: page.nextCursor };
-    });
+    app.get(
+      '/webhooks/:id/deliveries',
+      {
+        schema: {
+          ...doc,
+          params: IdParams,
+          querystring: DeliveryListQuery,
+          response: { 200: pageSchema(DeliverySchema), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const page = await listDeliveries(request.orgContext(), request.params.id, request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getWebhookDelivery', { summary: 'Read a delivery with its attempts', tag, errors: ['not_found'] });
-    app.get('/webhooks/:id/deliveries/:deliveryId', { schema: { ...doc, params: DeliveryParams, response: { 200: DeliverySchema, ...errorResponses } } }, async (request) =>
-      getDelivery(request.orgContext(), request.params.id, request.params.deliveryId),
+    const { errorResponses, ...doc } = routeDoc('getWebhookDelivery', {
+      summary: 'Read a delivery with its attempts',
+      tag,
+      errors: ['not_found'],
+    });
+    app.get(
+      '/webhooks/:id/deliveries/:deliveryId',
+      { schema: { ...doc, params: DeliveryParams, response: { 200: DeliverySchema, ...errorResponses } } },
+      async (request) => getDelivery(request.orgContext(), request.params.id, request.params.deliveryId),
     );
   }
   {
     const { errorResponses, ...doc } = routeDoc('redeliverWebhookDelivery', {
       summary: 'Send a delivery again',
       tag,
-      description: 'Queues a new delivery of the same event with the same `webhook-id` (202). Refused while the original is still being attempted.',
+      description:
+        'Queues a new delivery of the same event with the same `webhook-id` (202). Refused while the original is still being attempted.',
       errors: ['not_found', 'delivery_in_progress', 'webhook_disabled'],
     });
-    app.post('/webhooks/:id/deliveries/:deliveryId/redeliver', { schema: { ...doc, params: DeliveryParams, response: { 202: DeliverySchema, ...errorResponses } } }, async (request, reply) => {
-      const view = await redeliver(request.orgContext(), { starter: opts.starter }, request.params.id, request.params.deliveryId);
-      reply.code(202);
-      return view;
-    });
+    app.post(
+      '/webhooks/:id/deliveries/:deliveryId/redeliver',
+      { schema: { ...doc, params: DeliveryParams, response: { 202: DeliverySchema, ...errorResponses } } },
+      async (request, reply) => {
+        const view = await redeliver(
+          request.orgContext(),
+          { starter: opts.starter },
+          request.params.id,
+          request.params.deliveryId,
+        );
+        reply.code(202);
+        return view;
+      },
+    );
   }
 };

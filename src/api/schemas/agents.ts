@@ -8,7 +8,9 @@ export const AgentSchema = z
   .object({
     id: Uuid,
     name: z.string(),
-    status: z.enum(AGENT_STATUSES).describe('online: heard from in the last minute; offline; never_connected; revoked.'),
+    status: z
+      .enum(AGENT_STATUSES)
+      .describe('online: heard from in the last minute; offline; never_connected; revoked.'),
     version: z.string().nullable().describe('Reported by the agent; probe tests need 1.7.0 or later.'),
     can_run_probe_tests: z.boolean(),
     hostname: z.string().nullable(),
@@ -21,7 +23,11 @@ export const AgentSchema = z
   .meta({ id: 'Agent' });
 
 export const AgentWithTokenSchema = AgentSchema.extend({
-  token: z.string().describe('The agent token (`vgl_agt_…`). Shown only in this response; start the agent with it (VIGIL_AGENT_TOKEN).'),
+  token: z
+    .string()
+    .describe(
+      'The agent token (`vgl_agt_…`). Shown only in this response; start the agent with it (VIGIL_AGENT_TOKEN).',
+    ),
 }).meta({ id: 'AgentWithToken' });
 
 /** Names the agent process: a random id drawn when the process starts. */
@@ -33,19 +39,35 @@ const AgentSession = z
   );
 
 export const HeartbeatBody = z
-  .strictObject({ version: z.string().min(1).max(32), hostname: z.string().max(255).optional(), session: AgentSession.optional() })
+  .strictObject({
+    version: z.string().min(1).max(32),
+    hostname: z.string().max(255).optional(),
+    session: AgentSession.optional(),
+  })
   .meta({ id: 'AgentHeartbeat' });
 
 export const HeartbeatAnswer = z.object({
   agent_id: Uuid,
   organization_id: Uuid,
-  server_time: DateTime.describe('The server’s clock when it handled the heartbeat. Agents stamp samples in server time: their offset is server_time minus the midpoint of the exchange, refreshed on every heartbeat.'),
+  server_time: DateTime.describe(
+    'The server’s clock when it handled the heartbeat. Agents stamp samples in server time: their offset is server_time minus the midpoint of the exchange, refreshed on every heartbeat.',
+  ),
   jobs_url: z.string(),
 });
 
 export const PollQuery = z.object({
-  wait_seconds: z.coerce.number().int().min(0).max(30).optional().describe('Long-poll up to this many seconds (default 25).'),
-  config_version: z.string().max(64).optional().describe('The `version` of the configuration the agent runs; another one answers config_changed at once.'),
+  wait_seconds: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30)
+    .optional()
+    .describe('Long-poll up to this many seconds (default 25).'),
+  config_version: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('The `version` of the configuration the agent runs; another one answers config_changed at once.'),
   session: AgentSession.optional(),
 });
 
@@ -69,14 +91,23 @@ export const JobResultBody = z
       .optional(),
     error: z.strictObject({ reason: z.string().min(1).max(200) }).optional(),
   })
-  .refine((b) => (b.outcome === undefined) !== (b.error === undefined), { message: 'Send exactly one of outcome and error' })
+  .refine((b) => (b.outcome === undefined) !== (b.error === undefined), {
+    message: 'Send exactly one of outcome and error',
+  })
   .meta({ id: 'AgentJobResult' });
 
 export const JobParams = z.object({ jobId: z.string().describe('Job id (UUID)') });
 
 export const AgentConfigSchema = z.object({
   version: z.string().describe('Send it back as `config_version` on long polls'),
-  metrics: z.array(z.object({ metric_id: Uuid, source_type: z.string(), source_config: z.record(z.string(), z.unknown()), interval_seconds: z.int() })),
+  metrics: z.array(
+    z.object({
+      metric_id: Uuid,
+      source_type: z.string(),
+      source_config: z.record(z.string(), z.unknown()),
+      interval_seconds: z.int(),
+    }),
+  ),
 });
 
 export const SamplesAnswer = z.object({

@@ -11,9 +11,14 @@ const Enabled = z.boolean().optional().describe('Default true.');
 // --- Notification channels -------------------------------------------------------------------
 
 /** The webhook URL rule (http or https; the sender's public-address guard decides at connect time). */
-const Url = WebhookCreateBody.shape.url.describe('The incoming-webhook URL (http or https). Secret: never answered after creation.');
+const Url = WebhookCreateBody.shape.url.describe(
+  'The incoming-webhook URL (http or https). Secret: never answered after creation.',
+);
 const Addresses = z.array(z.email().max(320)).min(1).max(20).describe('Where the email goes: 1 to 20 addresses.');
-const RoutingKey = z.string().length(32).describe('PagerDuty Events API v2 integration (routing) key: 32 characters. Secret.');
+const RoutingKey = z
+  .string()
+  .length(32)
+  .describe('PagerDuty Events API v2 integration (routing) key: 32 characters. Secret.');
 const ApiKey = z.string().trim().min(1).max(200).describe('Opsgenie API integration key. Secret.');
 const SlackSigningSecret = z
   .string()
@@ -26,17 +31,38 @@ const SlackSigningSecret = z
 const VendorApiUrl = WebhookCreateBody.shape.url.describe(
   'PagerDuty and Opsgenie channels: where this channel sends instead of the vendor’s default (PagerDuty: the Events API base, default https://events.pagerduty.com, to which `/v2/enqueue` is added unless the URL already ends in it; Opsgenie: the API base, default by `region`) — a proxy, a regional or a compatible endpoint. Shown in `settings.api_url`.',
 );
-const Region = z.enum(['us', 'eu']).describe('Opsgenie endpoint: `us` (api.opsgenie.com, the default) or `eu` (api.eu.opsgenie.com).');
+const Region = z
+  .enum(['us', 'eu'])
+  .describe('Opsgenie endpoint: `us` (api.opsgenie.com, the default) or `eu` (api.eu.opsgenie.com).');
 
 export const ChannelCreateBody = z
   .discriminatedUnion('type', [
     z.strictObject({ name: Name, type: z.literal('email'), addresses: Addresses, enabled: Enabled }),
-    z.strictObject({ name: Name, type: z.literal('slack'), url: Url, signing_secret: SlackSigningSecret.optional(), enabled: Enabled }),
+    z.strictObject({
+      name: Name,
+      type: z.literal('slack'),
+      url: Url,
+      signing_secret: SlackSigningSecret.optional(),
+      enabled: Enabled,
+    }),
     z.strictObject({ name: Name, type: z.literal('teams'), url: Url, enabled: Enabled }),
     z.strictObject({ name: Name, type: z.literal('discord'), url: Url, enabled: Enabled }),
     z.strictObject({ name: Name, type: z.literal('webhook'), url: Url, enabled: Enabled }),
-    z.strictObject({ name: Name, type: z.literal('pagerduty'), routing_key: RoutingKey, api_url: VendorApiUrl.optional(), enabled: Enabled }),
-    z.strictObject({ name: Name, type: z.literal('opsgenie'), api_key: ApiKey, region: Region.optional(), api_url: VendorApiUrl.optional(), enabled: Enabled }),
+    z.strictObject({
+      name: Name,
+      type: z.literal('pagerduty'),
+      routing_key: RoutingKey,
+      api_url: VendorApiUrl.optional(),
+      enabled: Enabled,
+    }),
+    z.strictObject({
+      name: Name,
+      type: z.literal('opsgenie'),
+      api_key: ApiKey,
+      region: Region.optional(),
+      api_url: VendorApiUrl.optional(),
+      enabled: Enabled,
+    }),
   ])
   .meta({ id: 'NotificationChannelCreate' });
 
@@ -46,11 +72,19 @@ export const ChannelPatchBody = z
     enabled: z.boolean().optional(),
     addresses: Addresses.optional(),
     url: Url.optional(),
-    signing_secret: SlackSigningSecret.nullable().optional().describe('Slack channels: the Slack app’s signing secret (see the create body); null removes it, and the buttons are links again.'),
+    signing_secret: SlackSigningSecret.nullable()
+      .optional()
+      .describe(
+        'Slack channels: the Slack app’s signing secret (see the create body); null removes it, and the buttons are links again.',
+      ),
     routing_key: RoutingKey.optional(),
     api_key: ApiKey.optional(),
     region: Region.optional(),
-    api_url: VendorApiUrl.nullable().optional().describe('PagerDuty and Opsgenie channels: where this channel sends (see the create body); null goes back to the vendor’s default.'),
+    api_url: VendorApiUrl.nullable()
+      .optional()
+      .describe(
+        'PagerDuty and Opsgenie channels: where this channel sends (see the create body); null goes back to the vendor’s default.',
+      ),
   })
   .meta({ id: 'NotificationChannelPatch' });
 
@@ -63,11 +97,26 @@ export const ChannelSchema = z
       .object({
         addresses: z.array(z.string()).optional(),
         region: Region.optional(),
-        api_url: z.string().optional().describe('PagerDuty and Opsgenie channels sending to an endpoint of their own instead of the vendor’s default.'),
-        signing_secret_hint: z.string().optional().describe('Slack channels with a signing secret (interactive buttons): `…` and its last four characters.'),
+        api_url: z
+          .string()
+          .optional()
+          .describe(
+            'PagerDuty and Opsgenie channels sending to an endpoint of their own instead of the vendor’s default.',
+          ),
+        signing_secret_hint: z
+          .string()
+          .optional()
+          .describe('Slack channels with a signing secret (interactive buttons): `…` and its last four characters.'),
       })
-      .describe('What may be shown: `addresses` of an email channel, `region` of an Opsgenie channel, `api_url` of a PagerDuty or Opsgenie channel with an endpoint of its own, `signing_secret_hint` of a Slack channel with a signing secret; `{}` otherwise.'),
-    secret_hint: z.string().nullable().describe("Tells channels apart without the secret: the URL's host, or `…` and the key's last four characters; null for email."),
+      .describe(
+        'What may be shown: `addresses` of an email channel, `region` of an Opsgenie channel, `api_url` of a PagerDuty or Opsgenie channel with an endpoint of its own, `signing_secret_hint` of a Slack channel with a signing secret; `{}` otherwise.',
+      ),
+    secret_hint: z
+      .string()
+      .nullable()
+      .describe(
+        "Tells channels apart without the secret: the URL's host, or `…` and the key's last four characters; null for email.",
+      ),
     enabled: z.boolean(),
     created_at: DateTime,
     updated_at: DateTime,
@@ -79,7 +128,9 @@ export const ChannelCreatedSchema = ChannelSchema.extend({
   signing_secret: z
     .string()
     .optional()
-    .describe('Webhook channels only: the Standard Webhooks signing secret (`whsec_…`) of the messages. Shown only in this response: store it now.'),
+    .describe(
+      'Webhook channels only: the Standard Webhooks signing secret (`whsec_…`) of the messages. Shown only in this response: store it now.',
+    ),
 }).meta({ id: 'NotificationChannelCreated' });
 
 export const SendSchema = z
@@ -89,7 +140,10 @@ export const SendSchema = z
     alert_id: Uuid.nullable().describe('Null for a test send.'),
     action: z.string().describe('trigger, escalate, acknowledge, resolve or test'),
     level: z.int().describe('The escalation level that sent it (0 for a test).'),
-    recipient: z.string().nullable().describe('The user an on-call or user target resolved to, when it went through one.'),
+    recipient: z
+      .string()
+      .nullable()
+      .describe('The user an on-call or user target resolved to, when it went through one.'),
     state: z.enum(['pending', 'succeeded', 'failed']),
     attempt_count: z.int(),
     last_status_code: z.int().nullable(),
@@ -113,7 +167,11 @@ export const SendSchema = z
 
 const policyShape = EscalationPolicyInput.shape;
 export const PolicyCreateBody = z
-  .strictObject({ name: Name, levels: policyShape.levels, repeat: policyShape.repeat.describe('Run the whole policy this many more times (0 to 10); default 0.') })
+  .strictObject({
+    name: Name,
+    levels: policyShape.levels,
+    repeat: policyShape.repeat.describe('Run the whole policy this many more times (0 to 10); default 0.'),
+  })
   .meta({ id: 'EscalationPolicyCreate' });
 
 export const PolicyPatchBody = z
@@ -142,11 +200,21 @@ export const PolicySchema = z
 
 const scheduleShape = ScheduleSpecSchema.shape;
 export const ScheduleCreateBody = z
-  .strictObject({ name: Name, timezone: scheduleShape.timezone, layers: scheduleShape.layers, overrides: scheduleShape.overrides })
+  .strictObject({
+    name: Name,
+    timezone: scheduleShape.timezone,
+    layers: scheduleShape.layers,
+    overrides: scheduleShape.overrides,
+  })
   .meta({ id: 'OnCallScheduleCreate' });
 
 export const SchedulePatchBody = z
-  .strictObject({ name: Name.optional(), timezone: scheduleShape.timezone.optional(), layers: scheduleShape.layers.optional(), overrides: scheduleShape.overrides })
+  .strictObject({
+    name: Name.optional(),
+    timezone: scheduleShape.timezone.optional(),
+    layers: scheduleShape.layers.optional(),
+    overrides: scheduleShape.overrides,
+  })
   .meta({ id: 'OnCallSchedulePatch' });
 
 export const ScheduleSchema = z
@@ -200,8 +268,10 @@ export const ShiftsSchema = z
   .object({
     from: DateTime,
     to: DateTime,
-    items: z.array(z.object({ user: OnCallUser, source: Source, layer: LayerRef.nullable(), start: DateTime, end: DateTime })),
-    truncated: z.boolean().describe('More than 1,000 shifts: ask again from the last one\'s `end`.'),
+    items: z.array(
+      z.object({ user: OnCallUser, source: Source, layer: LayerRef.nullable(), start: DateTime, end: DateTime }),
+    ),
+    truncated: z.boolean().describe("More than 1,000 shifts: ask again from the last one's `end`."),
   })
   .meta({ id: 'OnCallShifts' });
 
@@ -212,9 +282,18 @@ const SubjectId = z
   .min(1)
   .max(200)
   .nullable()
-  .describe('What the rule watches, by kind: a metric (metric_status, required), a service or null for every service (service_status), a status page (status_page_status, required: every service on it), an SLO or null (slo_burn), an agent or null (agent_offline), a heartbeat metric or null (heartbeat_missed), a probe location id (`eu-central`) or null (location_offline), null (sla_review_overdue).');
+  .describe(
+    'What the rule watches, by kind: a metric (metric_status, required), a service or null for every service (service_status), a status page (status_page_status, required: every service on it), an SLO or null (slo_burn), an agent or null (agent_offline), a heartbeat metric or null (heartbeat_missed), a probe location id (`eu-central`) or null (location_offline), null (sla_review_overdue).',
+  );
 const RuleSettings = z
-  .strictObject({ reminder_hours: z.int().min(1).max(720).optional().describe('sla_review_overdue: hours a statement may wait in review; default 24') })
+  .strictObject({
+    reminder_hours: z
+      .int()
+      .min(1)
+      .max(720)
+      .optional()
+      .describe('sla_review_overdue: hours a statement may wait in review; default 24'),
+  })
   .describe('Per kind; only sla_review_overdue has any.');
 
 export const RuleCreateBody = z
@@ -222,7 +301,10 @@ export const RuleCreateBody = z
     name: Name,
     kind: z.enum(RULE_KINDS),
     subject_id: SubjectId.optional(),
-    include_degraded: z.boolean().optional().describe('Status kinds only: `degraded` raises the alert too. Default false.'),
+    include_degraded: z
+      .boolean()
+      .optional()
+      .describe('Status kinds only: `degraded` raises the alert too. Default false.'),
     severity: z.enum(ALERT_SEVERITIES),
     escalation_policy_id: Uuid,
     auto_resolve: z.boolean().optional().describe('Resolve the alert when the subject recovers. Default true.'),
@@ -274,7 +356,9 @@ export const SilenceCreateBody = z
   })
   .meta({ id: 'SilenceCreate' });
 
-export const SilenceListQuery = ListQuery.extend({ state: z.enum(SILENCE_STATES).optional().describe('Only silences in this state now') });
+export const SilenceListQuery = ListQuery.extend({
+  state: z.enum(SILENCE_STATES).optional().describe('Only silences in this state now'),
+});
 
 export const SilenceSchema = z
   .object({

@@ -4,8 +4,13 @@ import { toIso } from '../../domain/time';
 import { CHANGE_KINDS } from '../../usecases/change-events';
 import { DateTime, InstantInput, ListQuery, Uuid } from './common';
 
-const Kind = z.enum(CHANGE_KINDS).describe('What changed: a deploy, a configuration change, a feature flag, a rollback, infrastructure, or other');
-const Link = z.strictObject({ label: z.string().trim().min(1).max(100), url: z.url({ protocol: /^https?$/ }).max(2000) });
+const Kind = z
+  .enum(CHANGE_KINDS)
+  .describe('What changed: a deploy, a configuration change, a feature flag, a rollback, infrastructure, or other');
+const Link = z.strictObject({
+  label: z.string().trim().min(1).max(100),
+  url: z.url({ protocol: /^https?$/ }).max(2000),
+});
 const Instant = InstantInput;
 
 export const ChangeEventCreateBody = z
@@ -15,9 +20,19 @@ export const ChangeEventCreateBody = z
     description: z.string().max(10_000).nullable().optional(),
     service_ids: z.array(Uuid).max(100).optional().describe('Services the change touched'),
     actor: z.string().trim().min(1).max(200).nullable().optional().describe('Who made the change (person or pipeline)'),
-    source: z.string().trim().min(1).max(100).nullable().optional().describe('Where it was reported from, e.g. "github-actions"'),
+    source: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('Where it was reported from, e.g. "github-actions"'),
     links: z.array(Link).max(20).optional().describe('Commit, pull request, pipeline run, release notes…'),
-    metadata: z.record(z.string().max(100), z.string().max(1000)).optional().describe('Free-form string pairs (version, commit sha, environment…)'),
+    metadata: z
+      .record(z.string().max(100), z.string().max(1000))
+      .optional()
+      .describe('Free-form string pairs (version, commit sha, environment…)'),
     occurred_at: Instant.optional().describe('When the change happened; defaults to the time of the request'),
   })
   .meta({ id: 'ChangeEventCreate' });

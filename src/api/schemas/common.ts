@@ -5,14 +5,19 @@ import { RFC3339_MS_UTC, parseIsoMs } from '../../domain/time';
 
 export const Uuid = z.uuid().describe('UUID');
 
-const DateTimeText = z.string().regex(RFC3339_MS_UTC, 'Expected RFC 3339 UTC with milliseconds, e.g. 2026-11-22T06:40:46.123Z');
+const DateTimeText = z
+  .string()
+  .regex(RFC3339_MS_UTC, 'Expected RFC 3339 UTC with milliseconds, e.g. 2026-11-22T06:40:46.123Z');
 const DATE_TIME_META = { format: 'date-time', example: '2026-11-22T06:40:46.123Z' } as const;
 
 /** RFC 3339 in UTC with exactly three fractional digits: 2026-11-22T06:40:46.123Z. */
 export const DateTime = DateTimeText.meta(DATE_TIME_META);
 
 /** A DateTime a request sends: also one that exists (not 30 February, not year 0), so nothing downstream meets an Invalid Date (a malformed one is the regex's to report). */
-export const DateTimeInput = DateTimeText.refine((v) => !RFC3339_MS_UTC.test(v) || parseIsoMs(v) !== null, 'Not a date and time that exists').meta(DATE_TIME_META);
+export const DateTimeInput = DateTimeText.refine(
+  (v) => !RFC3339_MS_UTC.test(v) || parseIsoMs(v) !== null,
+  'Not a date and time that exists',
+).meta(DATE_TIME_META);
 
 /** A DateTimeInput, read as a Date. */
 export const InstantInput = DateTimeInput.transform((v) => parseIsoMs(v)!);
@@ -52,26 +57,55 @@ export const ProblemSchema = z
       .object({ scope: z.enum(['organization']), window: z.enum(['minute', 'day']), max: z.int(), plan: z.string() })
       .optional(),
     quota: z
-      .object({ capability: z.string(), used: z.int().nullable(), cap: z.int().nullable(), plan: z.string().nullable() })
+      .object({
+        capability: z.string(),
+        used: z.int().nullable(),
+        cap: z.int().nullable(),
+        plan: z.string().nullable(),
+      })
       .optional(),
     upgrade: z.object({ plan: z.string(), label: z.string(), url: z.url() }).optional(),
     warnings: z.array(FieldErrorSchema).optional().describe('config_invalid only: non-fatal warnings'),
-    unknown_customers: z.array(z.string()).optional().describe('unknown_customers only: submitted values matching no customer'),
-    unknown_services: z.array(z.string()).optional().describe('unknown_services only: submitted values matching no service'),
+    unknown_customers: z
+      .array(z.string())
+      .optional()
+      .describe('unknown_customers only: submitted values matching no customer'),
+    unknown_services: z
+      .array(z.string())
+      .optional()
+      .describe('unknown_services only: submitted values matching no service'),
     referenced_by: z
       .object({
         slos: z.array(ReferenceSchema),
         pages: z.array(ReferenceSchema),
         subscribers: z.int().min(0),
-        sla_statements: z.int().min(0).optional().describe('Contracts only: how many SLA statements were issued under it'),
-        escalation_policies: z.array(ReferenceSchema).optional().describe('Notification channels and on-call schedules: the escalation policies that target it'),
+        sla_statements: z
+          .int()
+          .min(0)
+          .optional()
+          .describe('Contracts only: how many SLA statements were issued under it'),
+        escalation_policies: z
+          .array(ReferenceSchema)
+          .optional()
+          .describe('Notification channels and on-call schedules: the escalation policies that target it'),
         alert_rules: z.array(ReferenceSchema).optional().describe('Escalation policies: the alert rules that use it'),
       })
       .optional()
       .describe('in_use only: what still uses the item'),
-    reason: z.string().optional().describe('agent_unavailable: no_agent, offline, never_connected, outdated or revoked; probe_test_failed: the agent\'s error code'),
-    private_url: z.boolean().optional().describe('agent_unavailable only: true when the cloud refused a non-public URL'),
-    min_agent_version: z.string().optional().describe('agent_unavailable with reason outdated: the oldest agent version that runs probe tests'),
+    reason: z
+      .string()
+      .optional()
+      .describe(
+        "agent_unavailable: no_agent, offline, never_connected, outdated or revoked; probe_test_failed: the agent's error code",
+      ),
+    private_url: z
+      .boolean()
+      .optional()
+      .describe('agent_unavailable only: true when the cloud refused a non-public URL'),
+    min_agent_version: z
+      .string()
+      .optional()
+      .describe('agent_unavailable with reason outdated: the oldest agent version that runs probe tests'),
   })
   .meta({ id: 'Problem', description: 'RFC 7807 problem details (application/problem+json)' });
 
@@ -107,7 +141,10 @@ export function problemResponses(...tokens: ErrorToken[]) {
     const status = ERROR_CATALOG[t].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), t]);
   }
-  const out: Record<StatusKey, { description: string; content: { 'application/problem+json': { schema: z.ZodType } } }> = {};
+  const out: Record<
+    StatusKey,
+    { description: string; content: { 'application/problem+json': { schema: z.ZodType } } }
+  > = {};
   for (const [status, list] of byStatus) {
     out[`${status}`] = {
       description: list.map((t) => `\`${t}\`: ${ERROR_CATALOG[t].summary}`).join('\n\n'),
@@ -129,4 +166,9 @@ export const AUTHENTICATED_ERRORS: ErrorToken[] = [
 ];
 
 /** Errors every route that reads a JSON body can answer. */
-export const BODY_ERRORS: ErrorToken[] = ['invalid_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type'];
+export const BODY_ERRORS: ErrorToken[] = [
+  'invalid_json',
+  'validation_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+];

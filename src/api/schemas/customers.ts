@@ -19,7 +19,10 @@ export const CustomerSchema = z
   .object({
     id: Uuid,
     name: z.string(),
-    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
+    config_key: z
+      .string()
+      .nullable()
+      .describe('Its handle in configuration documents (config as code); null when created otherwise'),
     external_id: z.string().nullable().describe("The customer's id in your own systems"),
     contact_email: z.string().nullable(),
     created_at: DateTime,

@@ -29,7 +29,9 @@ export const IncidentTemplatePatchBody = z
     severity: Severity.optional(),
     message_type: MessageType.optional(),
     affected_services: z.array(Uuid).max(200).optional(),
-    service_impacts: ServiceImpactsInput.optional().describe('Replaces the chosen impacts: affected services left out follow the severity'),
+    service_impacts: ServiceImpactsInput.optional().describe(
+      'Replaces the chosen impacts: affected services left out follow the severity',
+    ),
   })
   .meta({ id: 'IncidentTemplatePatch' });
 
@@ -42,7 +44,9 @@ export const IncidentTemplateSchema = z
     severity: Severity,
     message_type: MessageType,
     affected_services: z.array(Uuid),
-    service_impacts: z.array(z.object({ service_id: Uuid, impact: Impact })).describe('One entry per affected service: the impact chosen, or the one its severity implies'),
+    service_impacts: z
+      .array(z.object({ service_id: Uuid, impact: Impact }))
+      .describe('One entry per affected service: the impact chosen, or the one its severity implies'),
     created_at: DateTime,
     updated_at: DateTime,
     deleted_at: DateTime.nullable(),

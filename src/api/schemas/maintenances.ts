@@ -33,7 +33,10 @@ export const MaintenanceMessageBody = z
   .meta({ id: 'MaintenanceMessageCreate' });
 
 export const MaintenanceListQuery = ListQuery.extend({
-  state: z.enum(['scheduled', 'in_progress', 'completed', 'canceled']).optional().describe('Only maintenances in this state'),
+  state: z
+    .enum(['scheduled', 'in_progress', 'completed', 'canceled'])
+    .optional()
+    .describe('Only maintenances in this state'),
 });
 
 export const MaintenanceSchema = z
@@ -54,11 +57,20 @@ export const MaintenanceSchema = z
       .array(
         z.object({
           id: Uuid,
-          type: z.string().describe('Information or Resolved (system messages and reschedules), Update (an operator\'s update)'),
+          type: z
+            .string()
+            .describe("Information or Resolved (system messages and reschedules), Update (an operator's update)"),
           body: z.string(),
           posted_at: DateTime,
-          kind: z.enum(['system', 'update', 'reschedule']).describe('system: started, completed, canceled; update: posted with POST /maintenances/{id}/messages; reschedule: a PATCH moved the window'),
-          notify_subscribers: z.boolean().nullable().describe('Updates: whether subscribers were emailed; null for the other kinds'),
+          kind: z
+            .enum(['system', 'update', 'reschedule'])
+            .describe(
+              'system: started, completed, canceled; update: posted with POST /maintenances/{id}/messages; reschedule: a PATCH moved the window',
+            ),
+          notify_subscribers: z
+            .boolean()
+            .nullable()
+            .describe('Updates: whether subscribers were emailed; null for the other kinds'),
         }),
       )
       .describe('The timeline, oldest first'),

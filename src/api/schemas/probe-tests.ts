@@ -10,12 +10,24 @@ export const ProbeTestRequestSchema = z
   .looseObject({
     agent_id: Uuid.nullable().optional().describe('Agent to run on; omit for a public HTTP check from the cloud.'),
     source_type: z.enum(ALL_SOURCE_TYPES).describe('custom, otlp, manual, heartbeat and alert cannot be tested.'),
-    source_config: z.record(z.string(), z.unknown()).describe('The same object a metric of that source_type takes, validated by the same rules.'),
+    source_config: z
+      .record(z.string(), z.unknown())
+      .describe('The same object a metric of that source_type takes, validated by the same rules.'),
     thresholds: z
-      .object({ healthy_operation: Operation.optional(), healthy_value: z.number().optional(), unhealthy_operation: Operation.optional(), unhealthy_value: z.number().optional() })
+      .object({
+        healthy_operation: Operation.optional(),
+        healthy_value: z.number().optional(),
+        unhealthy_operation: Operation.optional(),
+        unhealthy_value: z.number().optional(),
+      })
       .optional()
       .describe('Strict comparisons; `status` is computed only when all four are set.'),
-    wait_seconds: z.int().min(0).max(20).optional().describe('How long to wait for the agent before answering 202 (default 20).'),
+    wait_seconds: z
+      .int()
+      .min(0)
+      .max(20)
+      .optional()
+      .describe('How long to wait for the agent before answering 202 (default 20).'),
   })
   .meta({ id: 'ProbeTestRequest' });
 

@@ -8,7 +8,10 @@ const Name = z.string().trim().min(1).max(200);
 const Description = z.string().max(5000).nullable();
 const ConfigKey = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'Lowercase letters, digits, "-" and "_", starting with a letter or digit (max 100)')
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,99}$/,
+    'Lowercase letters, digits, "-" and "_", starting with a letter or digit (max 100)',
+  )
   .nullable();
 
 export const ServiceCreateBody = z
@@ -43,9 +46,12 @@ export function presentService(s: Service): z.output<typeof ServiceSchema> {
   };
 }
 
-
 export const ServiceDetailSchema = ServiceSchema.extend({
-  status: z.enum(['healthy', 'degraded', 'unhealthy', 'no_data']).describe('The worst of its metrics: unhealthy > degraded > healthy, a metric that is no_data with a `target` reason_class (the target did not answer) counting as unhealthy; no_data only when no metric is measured (every metric no_data with a `measurement` reason, or none).'),
+  status: z
+    .enum(['healthy', 'degraded', 'unhealthy', 'no_data'])
+    .describe(
+      'The worst of its metrics: unhealthy > degraded > healthy, a metric that is no_data with a `target` reason_class (the target did not answer) counting as unhealthy; no_data only when no metric is measured (every metric no_data with a `measurement` reason, or none).',
+    ),
   maintenance: z
     .object({ id: Uuid, title: z.string(), actual_start_at: DateTime, scheduled_end_at: DateTime })
     .nullable()
@@ -53,5 +59,7 @@ export const ServiceDetailSchema = ServiceSchema.extend({
   metrics: z.array(MetricSchema),
   uptime: z
     .array(z.object({ date: z.string(), uptime_pct: z.string().nullable(), samples: z.int() }))
-    .describe('The last 90 UTC days, oldest first: the share of the day\'s measured time the service was up, from its status flips (healthy or degraded is up; unhealthy, or no_data with a `target` reason, is down; a `measurement` gap and time before the first sample are not measured); null for a day with no measured time.'),
+    .describe(
+      "The last 90 UTC days, oldest first: the share of the day's measured time the service was up, from its status flips (healthy or degraded is up; unhealthy, or no_data with a `target` reason, is down; a `measurement` gap and time before the first sample are not measured); null for a day with no measured time.",
+    ),
 }).meta({ id: 'ServiceDetail' });

@@ -14,8 +14,15 @@ const Group = z.strictObject({
   components: z.array(Component).max(100),
 });
 const Branding = z.strictObject({
-  logo_url: z.url({ protocol: /^https$/ }).max(2000).nullable().optional().describe('https only: the page loads no other images'),
-  accent_color: HexColor.nullable().optional().describe('Links and buttons; darkened on the page when needed to meet WCAG AA contrast'),
+  logo_url: z
+    .url({ protocol: /^https$/ })
+    .max(2000)
+    .nullable()
+    .optional()
+    .describe('https only: the page loads no other images'),
+  accent_color: HexColor.nullable()
+    .optional()
+    .describe('Links and buttons; darkened on the page when needed to meet WCAG AA contrast'),
   header_color: HexColor.nullable().optional(),
 });
 const Link = z.strictObject({ label: z.string().trim().min(1).max(60), url: HttpsUrl });
@@ -29,28 +36,60 @@ const fields = {
   branding: Branding,
   links: z.array(Link).max(10),
   groups: z.array(Group).max(50).describe('What the page shows, in order'),
-  viewer_public_key: z.string().max(10_000).nullable().describe('Your own PEM (SPKI) public key: viewer tokens you sign with it (RS256, PS256, ES256 or EdDSA) are accepted too'),
+  viewer_public_key: z
+    .string()
+    .max(10_000)
+    .nullable()
+    .describe(
+      'Your own PEM (SPKI) public key: viewer tokens you sign with it (RS256, PS256, ES256 or EdDSA) are accepted too',
+    ),
 };
 
 export const StatusPageCreateBody = z
-  .strictObject({ ...fields, description: fields.description.optional(), time_zone: fields.time_zone.optional(), branding: fields.branding.optional(), links: fields.links.optional(), groups: fields.groups.optional(), viewer_public_key: fields.viewer_public_key.optional() })
+  .strictObject({
+    ...fields,
+    description: fields.description.optional(),
+    time_zone: fields.time_zone.optional(),
+    branding: fields.branding.optional(),
+    links: fields.links.optional(),
+    groups: fields.groups.optional(),
+    viewer_public_key: fields.viewer_public_key.optional(),
+  })
   .meta({ id: 'StatusPageCreate' });
 
-export const StatusPagePatchBody = z.strictObject(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> }).meta({ id: 'StatusPagePatch' });
+export const StatusPagePatchBody = z
+  .strictObject(
+    Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as {
+      [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]>;
+    },
+  )
+  .meta({ id: 'StatusPagePatch' });
 
 export const StatusPageSchemaOut = z
   .object({
     id: Uuid,
-    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
+    config_key: z
+      .string()
+      .nullable()
+      .describe('Its handle in configuration documents (config as code); null when created otherwise'),
     subdomain: z.string(),
     url: z.url().describe('Where the page is served'),
     feeds: z.object({ atom: z.url(), rss: z.url() }),
     title: z.string(),
     description: z.string().nullable(),
     time_zone: z.string(),
-    branding: z.object({ logo_url: z.string().nullable(), accent_color: z.string().nullable(), header_color: z.string().nullable() }),
+    branding: z.object({
+      logo_url: z.string().nullable(),
+      accent_color: z.string().nullable(),
+      header_color: z.string().nullable(),
+    }),
     links: z.array(z.object({ label: z.string(), url: z.string() })),
-    groups: z.array(z.object({ name: z.string().nullable(), components: z.array(z.object({ kind: z.enum(['service', 'metric', 'slo']), id: z.string() })) })),
+    groups: z.array(
+      z.object({
+        name: z.string().nullable(),
+        components: z.array(z.object({ kind: z.enum(['service', 'metric', 'slo']), id: z.string() })),
+      }),
+    ),
     viewer_public_key: z.string().nullable(),
     created_at: DateTime,
     updated_at: DateTime,
@@ -114,14 +153,28 @@ export function presentSubscriber(s: Subscriber): z.output<typeof SubscriberOut>
   };
 }
 
-const ImportRow = z.object({ email: z.string().max(320), components: z.array(z.string()).max(100).optional(), customer_id: z.string().nullable().optional() });
+const ImportRow = z.object({
+  email: z.string().max(320),
+  components: z.array(z.string()).max(100).optional(),
+  customer_id: z.string().nullable().optional(),
+});
 export const SubscriberImportBody = z
   .strictObject({
     subscribers: z.array(ImportRow).max(IMPORT_MAX_ROWS).optional().describe('JSON rows; send this or csv'),
-    csv: z.string().max(5_000_000).optional().describe('CSV with a header row: email (required), components (service ids separated by ";"), customer_id'),
-    skip_confirmation: z.boolean().default(false).describe('The list already consented: rows start confirmed and get no confirmation email'),
+    csv: z
+      .string()
+      .max(5_000_000)
+      .optional()
+      .describe('CSV with a header row: email (required), components (service ids separated by ";"), customer_id'),
+    skip_confirmation: z
+      .boolean()
+      .default(false)
+      .describe('The list already consented: rows start confirmed and get no confirmation email'),
   })
-  .refine((b) => (b.subscribers === undefined) !== (b.csv === undefined), { message: 'Send exactly one of subscribers or csv', path: ['subscribers'] })
+  .refine((b) => (b.subscribers === undefined) !== (b.csv === undefined), {
+    message: 'Send exactly one of subscribers or csv',
+    path: ['subscribers'],
+  })
   .meta({ id: 'SubscriberImport' });
 
 export const SubscriberImportResult = z
@@ -130,7 +183,13 @@ export const SubscriberImportResult = z
     created: z.int(),
     existing: z.int().describe('Addresses already on the page, left unchanged'),
     confirmations_queued: z.int(),
-    errors: z.array(z.object({ row: z.int().describe('1-based row number (CSV: not counting the header)'), path: z.string(), message: z.string() })),
+    errors: z.array(
+      z.object({
+        row: z.int().describe('1-based row number (CSV: not counting the header)'),
+        path: z.string(),
+        message: z.string(),
+      }),
+    ),
   })
   .meta({ id: 'SubscriberImportResult' });
 
@@ -153,7 +212,11 @@ export const ViewerTokenOut = z
 export const SubscribeBody = z
   .strictObject({
     email: z.email().max(320),
-    components: z.array(Uuid).max(100).optional().describe('Services (shown on the page) to hear about; default: everything'),
+    components: z
+      .array(Uuid)
+      .max(100)
+      .optional()
+      .describe('Services (shown on the page) to hear about; default: everything'),
   })
   .meta({ id: 'SubscribeRequest' });
 

@@ -11,7 +11,9 @@ const EventTypes = z
   .array(z.enum(SUBSCRIBABLE_EVENT_TYPES))
   .min(1)
   .max(SUBSCRIBABLE_EVENT_TYPES.length)
-  .describe('The events this webhook receives. `webhook.test` is not among them: every webhook receives a test when one is requested (testWebhook).');
+  .describe(
+    'The events this webhook receives. `webhook.test` is not among them: every webhook receives a test when one is requested (testWebhook).',
+  );
 const Description = z.string().max(1000).nullable();
 const Secret = z
   .string()
@@ -29,19 +31,29 @@ export const WebhookCreateBody = z
   .meta({ id: 'WebhookCreate' });
 
 export const WebhookPatchBody = z
-  .strictObject({ url: Url.optional(), event_types: EventTypes.optional(), description: Description.optional(), enabled: z.boolean().optional() })
+  .strictObject({
+    url: Url.optional(),
+    event_types: EventTypes.optional(),
+    description: Description.optional(),
+    enabled: z.boolean().optional(),
+  })
   .meta({ id: 'WebhookPatch' });
 
 export const WebhookSchema = z
   .object({
     id: Uuid,
-    config_key: z.string().nullable().describe('Its handle in configuration documents (config as code); null when created otherwise'),
+    config_key: z
+      .string()
+      .nullable()
+      .describe('Its handle in configuration documents (config as code); null when created otherwise'),
     url: z.string(),
     description: z.string().nullable(),
     event_types: z.array(z.string()),
     enabled: z.boolean(),
     disabled_at: DateTime.nullable(),
-    previous_secret_expires_at: DateTime.nullable().describe('Until then the secret before the last rotation signs too (a second `v1,` entry).'),
+    previous_secret_expires_at: DateTime.nullable().describe(
+      'Until then the secret before the last rotation signs too (a second `v1,` entry).',
+    ),
     created_at: DateTime,
     updated_at: DateTime,
     deleted_at: DateTime.nullable(),
@@ -72,7 +84,10 @@ export const DeliverySchema = z
         attempted_at: DateTime,
         status_code: z.int().nullable(),
         latency_ms: z.int(),
-        error: z.string().nullable().describe('Network failure (`ECONNREFUSED: …`, `ETIMEDOUT: …`) or `HTTP <status>`; never the response body.'),
+        error: z
+          .string()
+          .nullable()
+          .describe('Network failure (`ECONNREFUSED: …`, `ETIMEDOUT: …`) or `HTTP <status>`; never the response body.'),
         succeeded: z.boolean(),
       }),
     ),
@@ -84,4 +99,7 @@ export const DeliveryListQuery = ListQuery.extend({
   event_type: z.enum(EVENT_TYPES).optional().describe('Only deliveries of this event type'),
 });
 
-export const DeliveryParams = z.object({ id: z.string().describe('Webhook id (UUID)'), deliveryId: z.string().describe('Delivery id (UUID)') });
+export const DeliveryParams = z.object({
+  id: z.string().describe('Webhook id (UUID)'),
+  deliveryId: z.string().describe('Delivery id (UUID)'),
+});

@@ -54,9 +54,6 @@ export const ProbeTestJobSchema = defineEntity({
     completedAt: p.datetime(3).nullable(),
     expiresAt: p.datetime(3),
   },
-  indexes: [
-    { properties: ['agent', 'state'] },
-    { properties: ['organization', 'createdAt'] },
-  ],
+  indexes: [{ properties: ['agent', 'state'] }, { properties: ['organization', 'createdAt'] }],
 });
 export type ProbeTestJob = InferEntity<typeof ProbeTestJobSchema>;

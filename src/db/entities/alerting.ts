@@ -85,7 +85,11 @@ export const AlertRuleSchema = defineEntity({
   },
   indexes: [
     { properties: ['organization', 'createdAt', 'id'] },
-    { name: 'alert_rules_subject_index', expression: 'create index alert_rules_subject_index on alert_rules (organization_id, kind, subject_id) where deleted_at is null and disabled_at is null' },
+    {
+      name: 'alert_rules_subject_index',
+      expression:
+        'create index alert_rules_subject_index on alert_rules (organization_id, kind, subject_id) where deleted_at is null and disabled_at is null',
+    },
   ],
 });
 export type AlertRule = InferEntity<typeof AlertRuleSchema>;
@@ -144,7 +148,10 @@ export const AlertSchema = defineEntity({
   indexes: [
     { properties: ['organization', 'createdAt', 'id'] },
     { properties: ['rule', 'createdAt'] },
-    { name: 'alerts_open_unique', expression: "create unique index alerts_open_unique on alerts (rule_id, subject_id) where state <> 'resolved'" },
+    {
+      name: 'alerts_open_unique',
+      expression: "create unique index alerts_open_unique on alerts (rule_id, subject_id) where state <> 'resolved'",
+    },
   ],
 });
 export type Alert = InferEntity<typeof AlertSchema>;
@@ -230,7 +237,13 @@ export const AlertSignalSchema = defineEntity({
     createdAt: p.datetime(3),
     signalledAt: p.datetime(3).nullable(),
   },
-  indexes: [{ name: 'alert_signals_unsignalled_index', expression: 'create index alert_signals_unsignalled_index on alert_signals (created_at) where signalled_at is null' }],
+  indexes: [
+    {
+      name: 'alert_signals_unsignalled_index',
+      expression:
+        'create index alert_signals_unsignalled_index on alert_signals (created_at) where signalled_at is null',
+    },
+  ],
 });
 export type AlertSignal = InferEntity<typeof AlertSignalSchema>;
 

@@ -21,7 +21,10 @@ export const ChangeEventSchema = defineEntity({
   },
   indexes: [
     { properties: ['organization', 'occurredAt', 'id'] },
-    { name: 'change_events_service_ids_index', expression: 'create index change_events_service_ids_index on change_events using gin (service_ids)' },
+    {
+      name: 'change_events_service_ids_index',
+      expression: 'create index change_events_service_ids_index on change_events using gin (service_ids)',
+    },
   ],
 });
 export type ChangeEvent = InferEntity<typeof ChangeEventSchema>;

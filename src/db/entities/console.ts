@@ -17,7 +17,12 @@ export const ConsoleUserSchema = defineEntity({
     /** IANA zone the user reads and enters times in; null: the browser's (UTC without script). */
     timeZone: p.string().length(64).nullable(),
   },
-  indexes: [{ name: 'console_users_org_email_unique', expression: 'create unique index console_users_org_email_unique on console_users (organization_id, email)' }],
+  indexes: [
+    {
+      name: 'console_users_org_email_unique',
+      expression: 'create unique index console_users_org_email_unique on console_users (organization_id, email)',
+    },
+  ],
 });
 export type ConsoleUser = InferEntity<typeof ConsoleUserSchema>;
 

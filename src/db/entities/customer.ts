@@ -17,6 +17,13 @@ export const CustomerSchema = defineEntity({
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'customers_live_config_key_unique', expression: 'create unique index customers_live_config_key_unique on customers (organization_id, config_key) where deleted_at is null and config_key is not null' }],
+  indexes: [
+    { properties: ['organization', 'createdAt', 'id'] },
+    {
+      name: 'customers_live_config_key_unique',
+      expression:
+        'create unique index customers_live_config_key_unique on customers (organization_id, config_key) where deleted_at is null and config_key is not null',
+    },
+  ],
 });
 export type Customer = InferEntity<typeof CustomerSchema>;

@@ -14,7 +14,13 @@ import { OrganizationSchema } from './organization';
 import { ProbeLocationSchema } from './probe-location';
 import { ServiceSchema } from './service';
 import { SloSchema } from './slo';
-import { ContractSchema, SlaAuditEntrySchema, SlaExclusionSchema, SlaStatementSchema, StatementSigningKeySchema } from './sla';
+import {
+  ContractSchema,
+  SlaAuditEntrySchema,
+  SlaExclusionSchema,
+  SlaStatementSchema,
+  StatementSigningKeySchema,
+} from './sla';
 import { NotificationRunSchema, StatusPageSchema, SubscriberEmailSchema, SubscriberSchema } from './status-page';
 import { RateLimitCounterSchema } from './rate-limit-counter';
 import { WebhookAttemptSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from './webhook';
@@ -40,4 +46,40 @@ export * from './status-page';
 export * from './rate-limit-counter';
 export * from './webhook';
 
-export const ENTITIES = [OrganizationSchema, ApiKeySchema, ServiceSchema, CustomerSchema, IdempotencyRecordSchema, RateLimitCounterSchema, ChangeEventSchema, IncidentSchema, IncidentMessageSchema, IncidentTemplateSchema, OutboxEventSchema, MaintenanceSchema, MaintenanceMessageSchema, WebhookSubscriptionSchema, WebhookDeliverySchema, WebhookAttemptSchema, AgentSchema, ProbeTestJobSchema, MetricSchema, MetricStatusFlipSchema, SloSchema, StatusPageSchema, SubscriberSchema, SubscriberEmailSchema, NotificationRunSchema, ContractSchema, SlaStatementSchema, SlaAuditEntrySchema, SlaExclusionSchema, StatementSigningKeySchema, ConsoleUserSchema, ConsoleSignInTokenSchema, ConsoleSessionSchema, ProbeLocationSchema, ...ALERTING_ENTITIES];
+export const ENTITIES = [
+  OrganizationSchema,
+  ApiKeySchema,
+  ServiceSchema,
+  CustomerSchema,
+  IdempotencyRecordSchema,
+  RateLimitCounterSchema,
+  ChangeEventSchema,
+  IncidentSchema,
+  IncidentMessageSchema,
+  IncidentTemplateSchema,
+  OutboxEventSchema,
+  MaintenanceSchema,
+  MaintenanceMessageSchema,
+  WebhookSubscriptionSchema,
+  WebhookDeliverySchema,
+  WebhookAttemptSchema,
+  AgentSchema,
+  ProbeTestJobSchema,
+  MetricSchema,
+  MetricStatusFlipSchema,
+  SloSchema,
+  StatusPageSchema,
+  SubscriberSchema,
+  SubscriberEmailSchema,
+  NotificationRunSchema,
+  ContractSchema,
+  SlaStatementSchema,
+  SlaAuditEntrySchema,
+  SlaExclusionSchema,
+  StatementSigningKeySchema,
+  ConsoleUserSchema,
+  ConsoleSignInTokenSchema,
+  ConsoleSessionSchema,
+  ProbeLocationSchema,
+  ...ALERTING_ENTITIES,
+];

@@ -55,7 +55,14 @@ export const MetricSchema = defineEntity({
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'metrics_live_config_key_unique', expression: 'create unique index metrics_live_config_key_unique on metrics (organization_id, config_key) where deleted_at is null and config_key is not null' }],
+  indexes: [
+    { properties: ['organization', 'createdAt', 'id'] },
+    {
+      name: 'metrics_live_config_key_unique',
+      expression:
+        'create unique index metrics_live_config_key_unique on metrics (organization_id, config_key) where deleted_at is null and config_key is not null',
+    },
+  ],
 });
 export type Metric = InferEntity<typeof MetricSchema>;
 

@@ -19,7 +19,11 @@ export const OutboxEventSchema = defineEntity({
     dispatchedAt: p.datetime(3).nullable(),
   },
   indexes: [
-    { name: 'outbox_events_undispatched_index', expression: 'create index outbox_events_undispatched_index on outbox_events (created_at) where dispatched_at is null' },
+    {
+      name: 'outbox_events_undispatched_index',
+      expression:
+        'create index outbox_events_undispatched_index on outbox_events (created_at) where dispatched_at is null',
+    },
   ],
 });
 export type OutboxEvent = InferEntity<typeof OutboxEventSchema>;

@@ -40,7 +40,15 @@ export const ContractSchema = defineEntity({
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { properties: ['customer'] }, { name: 'contracts_live_config_key_unique', expression: 'create unique index contracts_live_config_key_unique on contracts (organization_id, config_key) where deleted_at is null and config_key is not null' }],
+  indexes: [
+    { properties: ['organization', 'createdAt', 'id'] },
+    { properties: ['customer'] },
+    {
+      name: 'contracts_live_config_key_unique',
+      expression:
+        'create unique index contracts_live_config_key_unique on contracts (organization_id, config_key) where deleted_at is null and config_key is not null',
+    },
+  ],
 });
 export type Contract = InferEntity<typeof ContractSchema>;
 
@@ -104,7 +112,10 @@ export const SlaStatementSchema = defineEntity({
     updatedAt: p.datetime(3),
   },
   uniques: [{ properties: ['contract', 'periodLabel', 'revision'] }],
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { properties: ['organization', 'periodLabel', 'createdAt'] }],
+  indexes: [
+    { properties: ['organization', 'createdAt', 'id'] },
+    { properties: ['organization', 'periodLabel', 'createdAt'] },
+  ],
 });
 export type SlaStatement = InferEntity<typeof SlaStatementSchema>;
 

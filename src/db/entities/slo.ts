@@ -26,6 +26,13 @@ export const SloSchema = defineEntity({
     updatedAt: p.datetime(3),
     deletedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'slos_live_config_key_unique', expression: 'create unique index slos_live_config_key_unique on slos (organization_id, config_key) where deleted_at is null and config_key is not null' }],
+  indexes: [
+    { properties: ['organization', 'createdAt', 'id'] },
+    {
+      name: 'slos_live_config_key_unique',
+      expression:
+        'create unique index slos_live_config_key_unique on slos (organization_id, config_key) where deleted_at is null and config_key is not null',
+    },
+  ],
 });
 export type Slo = InferEntity<typeof SloSchema>;

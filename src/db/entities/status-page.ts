@@ -34,8 +34,16 @@ export const StatusPageSchema = defineEntity({
   },
   indexes: [
     { properties: ['organization', 'createdAt', 'id'] },
-    { name: 'status_pages_live_config_key_unique', expression: 'create unique index status_pages_live_config_key_unique on status_pages (organization_id, config_key) where deleted_at is null and config_key is not null' },
-    { name: 'status_pages_subdomain_live_unique', expression: 'create unique index status_pages_subdomain_live_unique on status_pages (subdomain) where deleted_at is null' },
+    {
+      name: 'status_pages_live_config_key_unique',
+      expression:
+        'create unique index status_pages_live_config_key_unique on status_pages (organization_id, config_key) where deleted_at is null and config_key is not null',
+    },
+    {
+      name: 'status_pages_subdomain_live_unique',
+      expression:
+        'create unique index status_pages_subdomain_live_unique on status_pages (subdomain) where deleted_at is null',
+    },
   ],
 });
 export type StatusPage = InferEntity<typeof StatusPageSchema>;
@@ -67,7 +75,11 @@ export const SubscriberSchema = defineEntity({
   uniques: [{ properties: ['page', 'email'] }],
   indexes: [
     { properties: ['page', 'createdAt', 'id'] },
-    { name: 'status_page_subscribers_confirmed_index', expression: "create index status_page_subscribers_confirmed_index on status_page_subscribers (organization_id) where state = 'confirmed'" },
+    {
+      name: 'status_page_subscribers_confirmed_index',
+      expression:
+        "create index status_page_subscribers_confirmed_index on status_page_subscribers (organization_id) where state = 'confirmed'",
+    },
   ],
 });
 export type Subscriber = InferEntity<typeof SubscriberSchema>;
@@ -107,6 +119,12 @@ export const NotificationRunSchema = defineEntity({
     createdAt: p.datetime(3),
     completedAt: p.datetime(3).nullable(),
   },
-  indexes: [{ name: 'notification_runs_unstarted_index', expression: 'create index notification_runs_unstarted_index on notification_runs (created_at) where workflow_started_at is null' }],
+  indexes: [
+    {
+      name: 'notification_runs_unstarted_index',
+      expression:
+        'create index notification_runs_unstarted_index on notification_runs (created_at) where workflow_started_at is null',
+    },
+  ],
 });
 export type NotificationRun = InferEntity<typeof NotificationRunSchema>;

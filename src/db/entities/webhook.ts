@@ -23,7 +23,14 @@ export const WebhookSubscriptionSchema = defineEntity({
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { name: 'webhook_subscriptions_live_config_key_unique', expression: 'create unique index webhook_subscriptions_live_config_key_unique on webhook_subscriptions (organization_id, config_key) where deleted_at is null and config_key is not null' }],
+  indexes: [
+    { properties: ['organization', 'createdAt', 'id'] },
+    {
+      name: 'webhook_subscriptions_live_config_key_unique',
+      expression:
+        'create unique index webhook_subscriptions_live_config_key_unique on webhook_subscriptions (organization_id, config_key) where deleted_at is null and config_key is not null',
+    },
+  ],
 });
 export type WebhookSubscription = InferEntity<typeof WebhookSubscriptionSchema>;
 
@@ -52,10 +59,15 @@ export const WebhookDeliverySchema = defineEntity({
   },
   indexes: [
     { properties: ['subscription', 'createdAt', 'id'] },
-    { name: 'webhook_deliveries_unstarted_index', expression: 'create index webhook_deliveries_unstarted_index on webhook_deliveries (created_at) where workflow_started_at is null' },
+    {
+      name: 'webhook_deliveries_unstarted_index',
+      expression:
+        'create index webhook_deliveries_unstarted_index on webhook_deliveries (created_at) where workflow_started_at is null',
+    },
     {
       name: 'webhook_deliveries_event_subscription_unique',
-      expression: 'create unique index webhook_deliveries_event_subscription_unique on webhook_deliveries (event_id, subscription_id) where redelivery_of is null',
+      expression:
+        'create unique index webhook_deliveries_event_subscription_unique on webhook_deliveries (event_id, subscription_id) where redelivery_of is null',
     },
   ],
 });

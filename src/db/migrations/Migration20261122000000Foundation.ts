@@ -38,8 +38,12 @@ export class Migration20261122000000Foundation extends Migration {
         updated_at timestamptz(3) not null,
         deleted_at timestamptz(3) null
       );`);
-    this.addSql(`create index services_organization_id_created_at_id_index on services (organization_id, created_at, id);`);
-    this.addSql(`create unique index services_live_config_key_unique on services (organization_id, config_key) where deleted_at is null and config_key is not null;`);
+    this.addSql(
+      `create index services_organization_id_created_at_id_index on services (organization_id, created_at, id);`,
+    );
+    this.addSql(
+      `create unique index services_live_config_key_unique on services (organization_id, config_key) where deleted_at is null and config_key is not null;`,
+    );
 
     this.addSql(`
       create table customers (
@@ -52,7 +56,9 @@ export class Migration20261122000000Foundation extends Migration {
         updated_at timestamptz(3) not null,
         deleted_at timestamptz(3) null
       );`);
-    this.addSql(`create index customers_organization_id_created_at_id_index on customers (organization_id, created_at, id);`);
+    this.addSql(
+      `create index customers_organization_id_created_at_id_index on customers (organization_id, created_at, id);`,
+    );
 
     this.addSql(`
       create table idempotency_records (
@@ -66,7 +72,9 @@ export class Migration20261122000000Foundation extends Migration {
         created_at timestamptz(3) not null
       );`);
     this.addSql(`create index idempotency_records_created_at_index on idempotency_records (created_at);`);
-    this.addSql(`alter table idempotency_records add constraint idempotency_records_organization_id_key_unique unique (organization_id, key);`);
+    this.addSql(
+      `alter table idempotency_records add constraint idempotency_records_organization_id_key_unique unique (organization_id, key);`,
+    );
 
     // Rate-limit counters are hot, short-lived and cheap to lose on a crash: an unlogged table
     // skips the WAL, and rows of past windows are pruned by the housekeeping workflow.
@@ -81,7 +89,14 @@ export class Migration20261122000000Foundation extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const table of ['rate_limit_counters', 'idempotency_records', 'customers', 'services', 'api_keys', 'organizations']) {
+    for (const table of [
+      'rate_limit_counters',
+      'idempotency_records',
+      'customers',
+      'services',
+      'api_keys',
+      'organizations',
+    ]) {
       this.addSql(`drop table if exists ${table} cascade;`);
     }
   }

@@ -27,7 +27,9 @@ export class Migration20261122010000ChangeNotifications extends Migration {
       create trigger api_keys_notify_change after insert or delete or update of organization_id, key_hash, scopes, revoked_at
       on api_keys for each row execute function vigil_notify_change();`);
     for (const table of ['organizations', 'services', 'customers']) {
-      this.addSql(`create trigger ${table}_notify_change after insert or update or delete on ${table} for each row execute function vigil_notify_change();`);
+      this.addSql(
+        `create trigger ${table}_notify_change after insert or update or delete on ${table} for each row execute function vigil_notify_change();`,
+      );
     }
   }
 

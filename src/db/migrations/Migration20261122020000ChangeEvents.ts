@@ -17,9 +17,13 @@ export class Migration20261122020000ChangeEvents extends Migration {
         occurred_at timestamptz(3) not null,
         created_at timestamptz(3) not null
       );`);
-    this.addSql(`create index change_events_organization_id_occurred_at_id_index on change_events (organization_id, occurred_at, id);`);
+    this.addSql(
+      `create index change_events_organization_id_occurred_at_id_index on change_events (organization_id, occurred_at, id);`,
+    );
     this.addSql(`create index change_events_service_ids_index on change_events using gin (service_ids);`);
-    this.addSql(`create trigger change_events_notify_change after insert or update or delete on change_events for each row execute function vigil_notify_change();`);
+    this.addSql(
+      `create trigger change_events_notify_change after insert or update or delete on change_events for each row execute function vigil_notify_change();`,
+    );
   }
 
   override async down(): Promise<void> {

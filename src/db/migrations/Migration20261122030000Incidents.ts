@@ -17,7 +17,9 @@ export class Migration20261122030000Incidents extends Migration {
         created_at timestamptz(3) not null,
         updated_at timestamptz(3) not null
       );`);
-    this.addSql(`create index incidents_organization_id_created_at_id_index on incidents (organization_id, created_at, id);`);
+    this.addSql(
+      `create index incidents_organization_id_created_at_id_index on incidents (organization_id, created_at, id);`,
+    );
     this.addSql(`
       create table incident_messages (
         id uuid primary key,
@@ -39,13 +41,18 @@ export class Migration20261122030000Incidents extends Migration {
         created_at timestamptz(3) not null,
         dispatched_at timestamptz(3) null
       );`);
-    this.addSql(`create index outbox_events_undispatched_index on outbox_events (created_at) where dispatched_at is null;`);
+    this.addSql(
+      `create index outbox_events_undispatched_index on outbox_events (created_at) where dispatched_at is null;`,
+    );
     for (const table of ['incidents', 'incident_messages']) {
-      this.addSql(`create trigger ${table}_notify_change after insert or update or delete on ${table} for each row execute function vigil_notify_change();`);
+      this.addSql(
+        `create trigger ${table}_notify_change after insert or update or delete on ${table} for each row execute function vigil_notify_change();`,
+      );
     }
   }
 
   override async down(): Promise<void> {
-    for (const table of ['outbox_events', 'incident_messages', 'incidents']) this.addSql(`drop table if exists ${table} cascade;`);
+    for (const table of ['outbox_events', 'incident_messages', 'incidents'])
+      this.addSql(`drop table if exists ${table} cascade;`);
   }
 }

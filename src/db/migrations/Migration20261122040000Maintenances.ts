@@ -19,7 +19,9 @@ export class Migration20261122040000Maintenances extends Migration {
         created_at timestamptz(3) not null,
         updated_at timestamptz(3) not null
       );`);
-    this.addSql(`create index maintenances_organization_id_created_at_id_index on maintenances (organization_id, created_at, id);`);
+    this.addSql(
+      `create index maintenances_organization_id_created_at_id_index on maintenances (organization_id, created_at, id);`,
+    );
     this.addSql(`
       create table maintenance_messages (
         id uuid primary key,
@@ -31,7 +33,9 @@ export class Migration20261122040000Maintenances extends Migration {
       );`);
     this.addSql(`create index maintenance_messages_maintenance_id_index on maintenance_messages (maintenance_id);`);
     for (const table of ['maintenances', 'maintenance_messages']) {
-      this.addSql(`create trigger ${table}_notify_change after insert or update or delete on ${table} for each row execute function vigil_notify_change();`);
+      this.addSql(
+        `create trigger ${table}_notify_change after insert or update or delete on ${table} for each row execute function vigil_notify_change();`,
+      );
     }
   }
 

@@ -17,7 +17,9 @@ export class Migration20261122050000Webhooks extends Migration {
         created_at timestamptz(3) not null,
         updated_at timestamptz(3) not null
       );`);
-    this.addSql(`create index webhook_subscriptions_organization_id_created_at_id_index on webhook_subscriptions (organization_id, created_at, id);`);
+    this.addSql(
+      `create index webhook_subscriptions_organization_id_created_at_id_index on webhook_subscriptions (organization_id, created_at, id);`,
+    );
     this.addSql(`
       create table webhook_deliveries (
         id uuid primary key,
@@ -36,9 +38,15 @@ export class Migration20261122050000Webhooks extends Migration {
         updated_at timestamptz(3) not null,
         completed_at timestamptz(3) null
       );`);
-    this.addSql(`create index webhook_deliveries_subscription_id_created_at_id_index on webhook_deliveries (subscription_id, created_at, id);`);
-    this.addSql(`create index webhook_deliveries_unstarted_index on webhook_deliveries (created_at) where workflow_started_at is null;`);
-    this.addSql(`create unique index webhook_deliveries_event_subscription_unique on webhook_deliveries (event_id, subscription_id) where redelivery_of is null;`);
+    this.addSql(
+      `create index webhook_deliveries_subscription_id_created_at_id_index on webhook_deliveries (subscription_id, created_at, id);`,
+    );
+    this.addSql(
+      `create index webhook_deliveries_unstarted_index on webhook_deliveries (created_at) where workflow_started_at is null;`,
+    );
+    this.addSql(
+      `create unique index webhook_deliveries_event_subscription_unique on webhook_deliveries (event_id, subscription_id) where redelivery_of is null;`,
+    );
     this.addSql(`
       create table webhook_attempts (
         id uuid primary key,
@@ -51,7 +59,9 @@ export class Migration20261122050000Webhooks extends Migration {
         error text null,
         succeeded boolean not null
       );`);
-    this.addSql(`alter table webhook_attempts add constraint webhook_attempts_delivery_id_number_unique unique (delivery_id, number);`);
+    this.addSql(
+      `alter table webhook_attempts add constraint webhook_attempts_delivery_id_number_unique unique (delivery_id, number);`,
+    );
     // Wakes the outbox relay in the worker the moment an event commits.
     this.addSql(`
       create or replace function vigil_notify_outbox() returns trigger language plpgsql as $$
@@ -60,12 +70,15 @@ export class Migration20261122050000Webhooks extends Migration {
           return null;
         end;
       $$;`);
-    this.addSql(`create trigger outbox_events_notify_relay after insert on outbox_events for each statement execute function vigil_notify_outbox();`);
+    this.addSql(
+      `create trigger outbox_events_notify_relay after insert on outbox_events for each statement execute function vigil_notify_outbox();`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql('drop trigger if exists outbox_events_notify_relay on outbox_events;');
     this.addSql('drop function if exists vigil_notify_outbox();');
-    for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_subscriptions']) this.addSql(`drop table if exists ${table} cascade;`);
+    for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_subscriptions'])
+      this.addSql(`drop table if exists ${table} cascade;`);
   }
 }

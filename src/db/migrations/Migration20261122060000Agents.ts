@@ -36,7 +36,9 @@ export class Migration20261122060000Agents extends Migration {
         expires_at timestamptz(3) not null
       );`);
     this.addSql(`create index probe_test_jobs_agent_id_state_index on probe_test_jobs (agent_id, state);`);
-    this.addSql(`create index probe_test_jobs_organization_id_created_at_index on probe_test_jobs (organization_id, created_at);`);
+    this.addSql(
+      `create index probe_test_jobs_organization_id_created_at_index on probe_test_jobs (organization_id, created_at);`,
+    );
     // Wakes agents' long polls when a job is queued, and API waiters when a job finishes.
     this.addSql(`
       create or replace function vigil_notify_probe_job() returns trigger language plpgsql as $$
@@ -47,7 +49,9 @@ export class Migration20261122060000Agents extends Migration {
           return null;
         end;
       $$;`);
-    this.addSql(`create trigger probe_test_jobs_notify after insert or update of state on probe_test_jobs for each row execute function vigil_notify_probe_job();`);
+    this.addSql(
+      `create trigger probe_test_jobs_notify after insert or update of state on probe_test_jobs for each row execute function vigil_notify_probe_job();`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -29,7 +29,9 @@ export class Migration20261122070000Metrics extends Migration {
     this.addSql(`create index metrics_service_id_index on metrics (service_id);`);
     this.addSql(`create index metrics_agent_id_index on metrics (agent_id);`);
     this.addSql(`alter table metrics add constraint metrics_inbound_token_hash_unique unique (inbound_token_hash);`);
-    this.addSql(`create index metrics_organization_id_created_at_id_index on metrics (organization_id, created_at, id);`);
+    this.addSql(
+      `create index metrics_organization_id_created_at_id_index on metrics (organization_id, created_at, id);`,
+    );
     this.addSql(`
       create table metric_status_flips (
         id uuid primary key,
@@ -80,11 +82,14 @@ export class Migration20261122070000Metrics extends Migration {
           return null;
         end;
       $$;`);
-    this.addSql(`create trigger metrics_notify_agent_config after insert or delete or update of source_type, source_config, interval_seconds, agent_id, deleted_at on metrics for each row execute function vigil_notify_agent_config();`);
+    this.addSql(
+      `create trigger metrics_notify_agent_config after insert or delete or update of source_type, source_config, interval_seconds, agent_id, deleted_at on metrics for each row execute function vigil_notify_agent_config();`,
+    );
   }
 
   override async down(): Promise<void> {
-    for (const table of ['metric_daily_rollups', 'metric_samples', 'metric_status_flips', 'metrics']) this.addSql(`drop table if exists ${table} cascade;`);
+    for (const table of ['metric_daily_rollups', 'metric_samples', 'metric_status_flips', 'metrics'])
+      this.addSql(`drop table if exists ${table} cascade;`);
     this.addSql('drop function if exists vigil_notify_agent_config();');
   }
 }

@@ -9,7 +9,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261124000000ChangeEventScopes extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`update api_keys set scopes = array_remove(scopes, 'write:change_events') where 'write:change_events' = any(scopes);`);
+    this.addSql(
+      `update api_keys set scopes = array_remove(scopes, 'write:change_events') where 'write:change_events' = any(scopes);`,
+    );
   }
 
   override async down(): Promise<void> {

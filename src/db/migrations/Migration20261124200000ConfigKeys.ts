@@ -16,7 +16,9 @@ export class Migration20261124200000ConfigKeys extends Migration {
         select 1 from slos o where o.organization_id = s.organization_id and o.config_key = s.config_key and o.deleted_at is null
           and (o.created_at, o.id) < (s.created_at, s.id));`);
     for (const t of [...TABLES, 'slos']) {
-      this.addSql(`create unique index ${t}_live_config_key_unique on ${t} (organization_id, config_key) where deleted_at is null and config_key is not null;`);
+      this.addSql(
+        `create unique index ${t}_live_config_key_unique on ${t} (organization_id, config_key) where deleted_at is null and config_key is not null;`,
+      );
     }
   }
 

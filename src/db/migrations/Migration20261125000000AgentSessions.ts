@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261125000000AgentSessions extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table agents add column session varchar(64) null;`);
-    this.addSql(`alter table probe_test_jobs add column claimed_session varchar(64) null, add column requeued_at timestamptz(3) null;`);
+    this.addSql(
+      `alter table probe_test_jobs add column claimed_session varchar(64) null, add column requeued_at timestamptz(3) null;`,
+    );
   }
 
   override async down(): Promise<void> {

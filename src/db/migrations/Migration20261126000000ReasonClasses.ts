@@ -13,12 +13,20 @@ import { REASON_CODE_CLASSES, VARIABLE_REASON_CLASSES } from '../../domain/reaso
  */
 export class Migration20261126000000ReasonClasses extends Migration {
   override async up(): Promise<void> {
-    const targetCodes = Object.entries(REASON_CODE_CLASSES).filter(([, c]) => c === 'target').map(([code]) => `'${code}'`).join(', ');
+    const targetCodes = Object.entries(REASON_CODE_CLASSES)
+      .filter(([, c]) => c === 'target')
+      .map(([code]) => `'${code}'`)
+      .join(', ');
     // readingReasonClass: only a no_data reading has a class, and one without a reason is `no_data` (a measurement gap).
     const reason = `coalesce(reason, 'no_data')`;
-    const targetPrefixes = Object.entries(VARIABLE_REASON_CLASSES).filter(([, c]) => c === 'target').map(([p]) => `${reason} like '${p}:%'`).join(' or ');
+    const targetPrefixes = Object.entries(VARIABLE_REASON_CLASSES)
+      .filter(([, c]) => c === 'target')
+      .map(([p]) => `${reason} like '${p}:%'`)
+      .join(' or ');
     const classOf = `case when ${reason} in (${targetCodes}) or ${targetPrefixes || 'false'} then 'target' else 'measurement' end`;
-    this.addSql(`alter table metric_samples add column reason_class varchar(16) null, add column received_at timestamptz(3) null, add column imported boolean not null default false;`);
+    this.addSql(
+      `alter table metric_samples add column reason_class varchar(16) null, add column received_at timestamptz(3) null, add column imported boolean not null default false;`,
+    );
     this.addSql(`alter table metrics add column reason_class varchar(16) null;`);
     this.addSql(`alter table metric_status_flips add column reason_class varchar(16) null;`);
     this.addSql(`update metric_samples set reason_class = ${classOf} where status = 'no_data';`);

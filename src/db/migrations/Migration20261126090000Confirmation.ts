@@ -51,12 +51,16 @@ export const CONFIRM_AGGREGATE_V1 = `create aggregate vigil_confirm(text, timest
  */
 export class Migration20261126090000Confirmation extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table metrics add column locations text[] null, add column confirmation jsonb null, add column location_readings jsonb null,
+    this
+      .addSql(`alter table metrics add column locations text[] null, add column confirmation jsonb null, add column location_readings jsonb null,
       add column pending_key varchar(32) null, add column pending_count int not null default 0, add column pending_since timestamptz(3) null,
       add column pending_evidence jsonb null;`);
-    this.addSql(`update metrics set confirmation = '{"quorum":"majority","failures":1,"recoveries":1,"recheck":false}'::jsonb
+    this
+      .addSql(`update metrics set confirmation = '{"quorum":"majority","failures":1,"recoveries":1,"recheck":false}'::jsonb
       where source_type not in ('manual', 'heartbeat', 'alert');`);
-    this.addSql(`alter table metric_status_flips add column votes jsonb null, add column confirmations int null, add column confirmed_at timestamptz(3) null;`);
+    this.addSql(
+      `alter table metric_status_flips add column votes jsonb null, add column confirmations int null, add column confirmed_at timestamptz(3) null;`,
+    );
     this.addSql(`create type vigil_confirm_state as (
       confirmed text, reason text, pending text, count int, since timestamptz, evidence jsonb,
       flipped boolean, flip_from text, flip_at timestamptz, flip_evidence jsonb, rounds int);`);
@@ -64,18 +68,25 @@ export class Migration20261126090000Confirmation extends Migration {
     // change; another key starts or continues one; enough consecutive rounds confirm it. A gap
     // (no_data of a measurement reason) is neither an outage nor a recovery and takes effect at
     // once, and so does the first good reading after a gap.
-    this.addSql(`create function vigil_confirm_failing(k text) returns boolean language sql immutable as $$ select k in ('unhealthy', 'degraded', 'no_data/target') $$;`);
+    this.addSql(
+      `create function vigil_confirm_failing(k text) returns boolean language sql immutable as $$ select k in ('unhealthy', 'degraded', 'no_data/target') $$;`,
+    );
     this.addSql(CONFIRM_STEP_V1);
     this.addSql(CONFIRM_AGGREGATE_V1);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop aggregate vigil_confirm(text, timestamptz, text, jsonb, text, text, text, int, timestamptz, jsonb, int, int);`);
+    this.addSql(
+      `drop aggregate vigil_confirm(text, timestamptz, text, jsonb, text, text, text, int, timestamptz, jsonb, int, int);`,
+    );
     this.addSql(`drop function vigil_confirm_step;`);
     this.addSql(`drop function vigil_confirm_failing;`);
     this.addSql(`drop type vigil_confirm_state;`);
-    this.addSql(`alter table metric_status_flips drop column votes, drop column confirmations, drop column confirmed_at;`);
-    this.addSql(`alter table metrics drop column locations, drop column confirmation, drop column location_readings, drop column pending_key,
+    this.addSql(
+      `alter table metric_status_flips drop column votes, drop column confirmations, drop column confirmed_at;`,
+    );
+    this
+      .addSql(`alter table metrics drop column locations, drop column confirmation, drop column location_readings, drop column pending_key,
       drop column pending_count, drop column pending_since, drop column pending_evidence;`);
   }
 }

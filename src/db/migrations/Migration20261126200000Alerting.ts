@@ -60,6 +60,8 @@ export class Migration20261126200000Alerting extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop table alert_action_uses, alert_signals, notification_attempts, notification_sends, alert_timeline, alerts, silences, alert_rules, on_call_schedules, escalation_policies, notification_channels cascade;`);
+    this.addSql(
+      `drop table alert_action_uses, alert_signals, notification_attempts, notification_sends, alert_timeline, alerts, silences, alert_rules, on_call_schedules, escalation_policies, notification_channels cascade;`,
+    );
   }
 }

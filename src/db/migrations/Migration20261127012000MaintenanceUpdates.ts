@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261127012000MaintenanceUpdates extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table maintenance_messages add column kind varchar(16) not null default 'system', add column notify_subscribers boolean null;`);
+    this.addSql(
+      `alter table maintenance_messages add column kind varchar(16) not null default 'system', add column notify_subscribers boolean null;`,
+    );
   }
 
   override async down(): Promise<void> {

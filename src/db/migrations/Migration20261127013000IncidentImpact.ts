@@ -25,7 +25,9 @@ export class Migration20261127013000IncidentImpact extends Migration {
         updated_at timestamptz(3) not null,
         deleted_at timestamptz(3) null
       );`);
-    this.addSql(`create index incident_templates_organization_id_created_at_id_index on incident_templates (organization_id, created_at, id);`);
+    this.addSql(
+      `create index incident_templates_organization_id_created_at_id_index on incident_templates (organization_id, created_at, id);`,
+    );
   }
 
   override async down(): Promise<void> {

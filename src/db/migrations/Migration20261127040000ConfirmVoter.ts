@@ -14,9 +14,14 @@ const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  */
 export class Migration20261127040000ConfirmVoter extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`drop aggregate vigil_confirm(text, timestamptz, text, jsonb, text, text, text, int, timestamptz, jsonb, int, int);`);
-    this.addSql(`drop function vigil_confirm_step(vigil_confirm_state, text, timestamptz, text, jsonb, text, text, text, int, timestamptz, jsonb, int, int);`);
-    this.addSql(`create function vigil_confirm_step(s vigil_confirm_state, k text, at timestamptz, reason text, votes jsonb, voter text, value float8, status text,
+    this.addSql(
+      `drop aggregate vigil_confirm(text, timestamptz, text, jsonb, text, text, text, int, timestamptz, jsonb, int, int);`,
+    );
+    this.addSql(
+      `drop function vigil_confirm_step(vigil_confirm_state, text, timestamptz, text, jsonb, text, text, text, int, timestamptz, jsonb, int, int);`,
+    );
+    this
+      .addSql(`create function vigil_confirm_step(s vigil_confirm_state, k text, at timestamptz, reason text, votes jsonb, voter text, value float8, status text,
         init_confirmed text, init_reason text, init_pending text, init_count int, init_since timestamptz, init_evidence jsonb,
         failures int, recoveries int) returns vigil_confirm_state language plpgsql immutable as $$
       declare needed int;
@@ -53,13 +58,18 @@ export class Migration20261127040000ConfirmVoter extends Migration {
         end if;
         return s;
       end $$;`);
-    this.addSql(`create aggregate vigil_confirm(text, timestamptz, text, jsonb, text, float8, text, text, text, text, int, timestamptz, jsonb, int, int) (
+    this
+      .addSql(`create aggregate vigil_confirm(text, timestamptz, text, jsonb, text, float8, text, text, text, text, int, timestamptz, jsonb, int, int) (
       sfunc = vigil_confirm_step, stype = vigil_confirm_state);`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop aggregate vigil_confirm(text, timestamptz, text, jsonb, text, float8, text, text, text, text, int, timestamptz, jsonb, int, int);`);
-    this.addSql(`drop function vigil_confirm_step(vigil_confirm_state, text, timestamptz, text, jsonb, text, float8, text, text, text, text, int, timestamptz, jsonb, int, int);`);
+    this.addSql(
+      `drop aggregate vigil_confirm(text, timestamptz, text, jsonb, text, float8, text, text, text, text, int, timestamptz, jsonb, int, int);`,
+    );
+    this.addSql(
+      `drop function vigil_confirm_step(vigil_confirm_state, text, timestamptz, text, jsonb, text, float8, text, text, text, text, int, timestamptz, jsonb, int, int);`,
+    );
     this.addSql(CONFIRM_STEP_V1);
     this.addSql(CONFIRM_AGGREGATE_V1);
   }

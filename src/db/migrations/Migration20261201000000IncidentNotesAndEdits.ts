@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261201000000IncidentNotesAndEdits extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table incidents add column internal_note text null;`);
-    this.addSql(`alter table incident_messages add column edited_at timestamptz(3) null, add column previous_bodies jsonb null;`);
+    this.addSql(
+      `alter table incident_messages add column edited_at timestamptz(3) null, add column previous_bodies jsonb null;`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -5,7 +5,16 @@ import { rawRun } from '../raw-sql';
 /** A notification send's record, created once per key (a retried activity finds the one it made). */
 export async function insertSendOnce(
   em: EntityManager,
-  s: { organizationId: string; channelId: string | null; alertId: string | null; key: string; action: string; level: number; recipient: string | null; now: Date },
+  s: {
+    organizationId: string;
+    channelId: string | null;
+    alertId: string | null;
+    key: string;
+    action: string;
+    level: number;
+    recipient: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   await rawRun(
     em,
@@ -16,8 +25,17 @@ export async function insertSendOnce(
 }
 
 /** Records a one-click link's use; false when another request used it first. */
-export async function claimLinkUse(em: EntityManager, u: { tokenId: string; alertId: string; action: string; now: Date }): Promise<boolean> {
-  return (await rawRun(em, `insert into alert_action_uses (token_id, alert_id, action, used_at) values (?, ?, ?, ?) on conflict (token_id) do nothing`, [u.tokenId, u.alertId, u.action, u.now])) === 1;
+export async function claimLinkUse(
+  em: EntityManager,
+  u: { tokenId: string; alertId: string; action: string; now: Date },
+): Promise<boolean> {
+  return (
+    (await rawRun(
+      em,
+      `insert into alert_action_uses (token_id, alert_id, action, used_at) values (?, ?, ?, ?) on conflict (token_id) do nothing`,
+      [u.tokenId, u.alertId, u.action, u.now],
+    )) === 1
+  );
 }
 
 /** Undoes claimLinkUse when the action could not be done, so the link can be tried again. */

@@ -8,7 +8,11 @@ import { pgArray, rawRows } from '../raw-sql';
  * (domain/reason-class.ts turns no_data with a target reason into down). Both parts are probes
  * of the (metric_id, at) index: a page view never reads samples or a metric's older history.
  */
-export async function availabilityFlips(em: EntityManager, metricIds: readonly string[], from: Date): Promise<Map<string, FlipReading[]>> {
+export async function availabilityFlips(
+  em: EntityManager,
+  metricIds: readonly string[],
+  from: Date,
+): Promise<Map<string, FlipReading[]>> {
   const out = new Map<string, FlipReading[]>(metricIds.map((id) => [id, []]));
   if (!metricIds.length) return out;
   const ids = pgArray([...new Set(metricIds)]);
@@ -23,6 +27,7 @@ export async function availabilityFlips(em: EntityManager, metricIds: readonly s
      order by at, metric_id`,
     [ids, from.toISOString(), ids, from.toISOString()],
   );
-  for (const r of rows) out.get(r.metric_id)?.push({ at: new Date(r.at).getTime(), toStatus: r.to_status, reason: r.reason });
+  for (const r of rows)
+    out.get(r.metric_id)?.push({ at: new Date(r.at).getTime(), toStatus: r.to_status, reason: r.reason });
   return out;
 }

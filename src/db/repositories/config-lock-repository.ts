@@ -7,7 +7,11 @@ import { rawRows } from '../raw-sql';
  * of one organization run one after another (and single-item creates, which lock the same row for
  * their quota, wait for an apply too). Answers false when the lock was not free within `timeoutMs`.
  */
-export async function lockOrganizationForConfig(tx: EntityManager, organizationId: string, timeoutMs: number): Promise<boolean> {
+export async function lockOrganizationForConfig(
+  tx: EntityManager,
+  organizationId: string,
+  timeoutMs: number,
+): Promise<boolean> {
   await rawRows(tx, `select set_config('lock_timeout', ?, true)`, [`${Math.max(1, Math.round(timeoutMs))}ms`]);
   try {
     await rawRows(tx, 'select id from organizations where id = ? for update', [organizationId]);

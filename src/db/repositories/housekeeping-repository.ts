@@ -17,14 +17,12 @@ export const PROBE_TEST_RETENTION_DAYS = 7;
  */
 export async function pruneDispatchedEvents(em: EntityManager, now: Date): Promise<number> {
   const before = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
-  const res = await em
-    .getConnection()
-    .execute<{ affectedRows: number }>(
-      `delete from outbox_events e where e.dispatched_at < ?::timestamptz
+  const res = await em.getConnection().execute<{ affectedRows: number }>(
+    `delete from outbox_events e where e.dispatched_at < ?::timestamptz
          and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.state = 'pending')`,
-      [before],
-      'run',
-    );
+    [before],
+    'run',
+  );
   return res.affectedRows;
 }
 

@@ -10,7 +10,13 @@ import { pgArray, rawRun } from '../raw-sql';
  * round trip on the API's event loop. The CTEs: `new_incident` and `first_message`; the
  * statement's own insert is the events. The rules it encodes are listed in docs/hot-paths.md.
  */
-export async function insertIncident(em: EntityManager, incident: Incident, messages: IncidentMessage[], eventTypes: string[], payload: unknown): Promise<void> {
+export async function insertIncident(
+  em: EntityManager,
+  incident: Incident,
+  messages: IncidentMessage[],
+  eventTypes: string[],
+  payload: unknown,
+): Promise<void> {
   await rawRun(
     em,
     `with new_incident as (
@@ -41,7 +47,16 @@ export async function insertIncident(em: EntityManager, incident: Incident, mess
       incident.deletedAt,
       incident.createdAt,
       incident.updatedAt,
-      JSON.stringify(messages.map((m) => ({ id: m.id, organization_id: m.organization, type: m.type, body: m.body, notify_subscribers: m.notifySubscribers ?? true, posted_at: m.postedAt.toISOString() }))),
+      JSON.stringify(
+        messages.map((m) => ({
+          id: m.id,
+          organization_id: m.organization,
+          type: m.type,
+          body: m.body,
+          notify_subscribers: m.notifySubscribers ?? true,
+          posted_at: m.postedAt.toISOString(),
+        })),
+      ),
       incident.organization,
       JSON.stringify(payload),
       incident.createdAt,

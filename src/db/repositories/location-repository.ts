@@ -13,7 +13,12 @@ import { pgArray, rawRows, rawRun } from '../raw-sql';
  * heartbeat was sent, never later than `now` and never moving back (a late, replayed heartbeat
  * cannot make a location look younger or older than it is). A stopping heartbeat marks it stopped.
  */
-export async function recordHeartbeat(em: EntityManager, taskQueue: string, hb: LocationHeartbeat, now: Date): Promise<void> {
+export async function recordHeartbeat(
+  em: EntityManager,
+  taskQueue: string,
+  hb: LocationHeartbeat,
+  now: Date,
+): Promise<void> {
   const seen = heartbeatSeenAt(hb.at, now);
   const started = hb.startedAt ? heartbeatSeenAt(hb.startedAt, now) : seen;
   await rawRun(
@@ -25,12 +30,25 @@ export async function recordHeartbeat(em: EntityManager, taskQueue: string, hb: 
        started_at = case when excluded.last_seen_at >= probe_locations.last_seen_at then excluded.started_at else probe_locations.started_at end,
        stopped_at = case when excluded.last_seen_at >= probe_locations.last_seen_at then excluded.stopped_at else probe_locations.stopped_at end,
        last_seen_at = greatest(probe_locations.last_seen_at, excluded.last_seen_at)`,
-    [taskQueue, hb.id, hb.label, hb.version, hb.heartbeatSeconds, started.toISOString(), seen.toISOString(), hb.stopping ? seen.toISOString() : null],
+    [
+      taskQueue,
+      hb.id,
+      hb.label,
+      hb.version,
+      hb.heartbeatSeconds,
+      started.toISOString(),
+      seen.toISOString(),
+      hb.stopping ? seen.toISOString() : null,
+    ],
   );
 }
 
 /** The installation's cloud locations online at `now` (last heartbeat younger than 3 heartbeats, not stopped), by id. */
-export async function onlineLocations(em: EntityManager, taskQueue: string, now: Date): Promise<{ id: string; label: string }[]> {
+export async function onlineLocations(
+  em: EntityManager,
+  taskQueue: string,
+  now: Date,
+): Promise<{ id: string; label: string }[]> {
   return rawRows<{ id: string; label: string }>(
     em,
     `select id, label from probe_locations
@@ -56,8 +74,19 @@ export interface LocationRow {
  * One page of the locations an organization sees, by id: the installation's cloud locations and
  * the organization's agents that are not revoked (as `agent:<id>`, labelled with their name).
  */
-export async function locationPage(em: EntityManager, q: { taskQueue: string; organizationId: string; afterId: string | null; limit: number }): Promise<LocationRow[]> {
-  const rows = await rawRows<{ kind: 'cloud' | 'agent'; id: string; label: string; version: string | null; heartbeat_seconds: number | null; last_seen_at: Date | string | null; stopped_at: Date | string | null }>(
+export async function locationPage(
+  em: EntityManager,
+  q: { taskQueue: string; organizationId: string; afterId: string | null; limit: number },
+): Promise<LocationRow[]> {
+  const rows = await rawRows<{
+    kind: 'cloud' | 'agent';
+    id: string;
+    label: string;
+    version: string | null;
+    heartbeat_seconds: number | null;
+    last_seen_at: Date | string | null;
+    stopped_at: Date | string | null;
+  }>(
     em,
     `select * from (
        select 'cloud' as kind, id, label, version, heartbeat_seconds, last_seen_at, stopped_at from probe_locations where task_queue = ?
@@ -70,7 +99,15 @@ export async function locationPage(em: EntityManager, q: { taskQueue: string; or
     [q.taskQueue, q.organizationId, q.afterId, q.afterId, q.limit],
   );
   const date = (v: Date | string | null) => (v === null ? null : new Date(v));
-  return rows.map((r) => ({ kind: r.kind, id: r.id, label: r.label, version: r.version, heartbeatSeconds: r.heartbeat_seconds, lastSeenAt: date(r.last_seen_at), stoppedAt: date(r.stopped_at) }));
+  return rows.map((r) => ({
+    kind: r.kind,
+    id: r.id,
+    label: r.label,
+    version: r.version,
+    heartbeatSeconds: r.heartbeat_seconds,
+    lastSeenAt: date(r.last_seen_at),
+    stoppedAt: date(r.stopped_at),
+  }));
 }
 
 /** How many of an organization's live metrics name each location, and how many cloud metrics leave it to the default (`cloudDefault`). */

@@ -4,12 +4,19 @@ import { pgArray, rawRows } from '../raw-sql';
 /** Which of these cloud location ids have ever registered (probe_locations, any installation). */
 export async function registeredLocationIds(em: EntityManager, ids: readonly string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await rawRows<{ id: string }>(em, `select distinct id from probe_locations where id = any(?::text[])`, [pgArray(ids)]);
+  const rows = await rawRows<{ id: string }>(em, `select distinct id from probe_locations where id = any(?::text[])`, [
+    pgArray(ids),
+  ]);
   return new Set(rows.map((r) => r.id));
 }
 
 /** Labels of these locations (cloud ids, `agent:<id>` of the organization) and which cloud ones are offline now. */
-export async function locationDirectory(em: EntityManager, organizationId: string, ids: readonly string[], now: Date): Promise<{ labels: Map<string, string>; offline: Set<string> }> {
+export async function locationDirectory(
+  em: EntityManager,
+  organizationId: string,
+  ids: readonly string[],
+  now: Date,
+): Promise<{ labels: Map<string, string>; offline: Set<string> }> {
   const labels = new Map<string, string>();
   const offline = new Set<string>();
   if (!ids.length) return { labels, offline };
@@ -28,7 +35,11 @@ export async function locationDirectory(em: EntityManager, organizationId: strin
     }
   }
   if (agents.length) {
-    const rows = await rawRows<{ id: string; name: string }>(em, `select id::text, name from agents where organization_id = ? and id::text = any(?::text[])`, [organizationId, pgArray(agents)]);
+    const rows = await rawRows<{ id: string; name: string }>(
+      em,
+      `select id::text, name from agents where organization_id = ? and id::text = any(?::text[])`,
+      [organizationId, pgArray(agents)],
+    );
     for (const r of rows) labels.set(`agent:${r.id}`, r.name);
   }
   return { labels, offline };
@@ -49,7 +60,13 @@ export interface FlipRow {
 }
 
 /** A metric's flips, newest first, keyset-paged on (at, id). */
-export async function metricFlipsPage(em: EntityManager, organizationId: string, metricId: string, limit: number, after: { at: string; id: string } | null): Promise<FlipRow[]> {
+export async function metricFlipsPage(
+  em: EntityManager,
+  organizationId: string,
+  metricId: string,
+  limit: number,
+  after: { at: string; id: string } | null,
+): Promise<FlipRow[]> {
   return rawRows<FlipRow>(
     em,
     `select id, metric_id, from_status, to_status, value, reason, reason_class, at, confirmed_at, confirmations, votes from metric_status_flips

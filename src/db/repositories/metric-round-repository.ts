@@ -33,7 +33,8 @@ interface Row {
   confirmation: Confirmation | null;
 }
 
-const COLUMNS = 'id, organization_id, source_type, source_config, interval_seconds, thresholds, locations, confirmation';
+const COLUMNS =
+  'id, organization_id, source_type, source_config, interval_seconds, thresholds, locations, confirmation';
 const toRow = (r: Row): RoundMetricRow => ({
   id: r.id,
   organizationId: r.organization_id,
@@ -81,8 +82,15 @@ export async function roundMetricsByIds(em: EntityManager, metricIds: readonly s
 }
 
 /** The latest per-location readings of these metrics (an agent's answers for a cloud metric that lists it land there). */
-export async function agentReadings(em: EntityManager, metricIds: readonly string[]): Promise<Map<string, Record<string, AgentReading>>> {
+export async function agentReadings(
+  em: EntityManager,
+  metricIds: readonly string[],
+): Promise<Map<string, Record<string, AgentReading>>> {
   if (!metricIds.length) return new Map();
-  const rows = await rawRows<{ id: string; location_readings: Record<string, AgentReading> | null }>(em, `select id, location_readings from metrics where id = any(?::uuid[])`, [pgArray(metricIds)]);
+  const rows = await rawRows<{ id: string; location_readings: Record<string, AgentReading> | null }>(
+    em,
+    `select id, location_readings from metrics where id = any(?::uuid[])`,
+    [pgArray(metricIds)],
+  );
   return new Map(rows.map((r) => [r.id, r.location_readings ?? {}]));
 }

@@ -38,8 +38,17 @@ export interface EmailRunRef {
  * and `stored_deliveries` (the webhook fan-out), `email_runs` (the runs that owe email). The rules
  * it encodes are listed in docs/hot-paths.md.
  */
-export async function dispatchOutbox(em: EntityManager, now: Date, batch = 500): Promise<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[]; alertSignals: AlertSignalRef[] }> {
-  const [row] = await rawRows<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[]; alertSignals: AlertSignalRef[] }>(
+export async function dispatchOutbox(
+  em: EntityManager,
+  now: Date,
+  batch = 500,
+): Promise<{ events: number; deliveries: DeliveryRef[]; emailRuns: EmailRunRef[]; alertSignals: AlertSignalRef[] }> {
+  const [row] = await rawRows<{
+    events: number;
+    deliveries: DeliveryRef[];
+    emailRuns: EmailRunRef[];
+    alertSignals: AlertSignalRef[];
+  }>(
     em,
     `with taken_events as (
        select id, organization_id, type, created_at, resource_id, payload from outbox_events

@@ -38,17 +38,33 @@ export interface OverviewMaintenanceRow {
 }
 
 /** The organization's live services by name (at most `limit`). */
-export function overviewServices(em: EntityManager, organizationId: string, limit: number): Promise<OverviewServiceRow[]> {
-  return rawRows(em, `select id, name from services where organization_id = ? and deleted_at is null order by name, id limit ?`, [organizationId, limit]);
+export function overviewServices(
+  em: EntityManager,
+  organizationId: string,
+  limit: number,
+): Promise<OverviewServiceRow[]> {
+  return rawRows(
+    em,
+    `select id, name from services where organization_id = ? and deleted_at is null order by name, id limit ?`,
+    [organizationId, limit],
+  );
 }
 
 /** Every live metric of the organization: what a service's status and uptime need. */
 export function overviewMetrics(em: EntityManager, organizationId: string): Promise<OverviewMetricRow[]> {
-  return rawRows(em, `select id, service_id, status, reason, created_at from metrics where organization_id = ? and deleted_at is null`, [organizationId]);
+  return rawRows(
+    em,
+    `select id, service_id, status, reason, created_at from metrics where organization_id = ? and deleted_at is null`,
+    [organizationId],
+  );
 }
 
 /** Incidents neither resolved nor canceled (drafts included), newest first. */
-export function openIncidentRows(em: EntityManager, organizationId: string, limit: number): Promise<OverviewIncidentRow[]> {
+export function openIncidentRows(
+  em: EntityManager,
+  organizationId: string,
+  limit: number,
+): Promise<OverviewIncidentRow[]> {
   return rawRows(
     em,
     `select id, title, severity, affected_services, published_at, created_at from incidents
@@ -58,7 +74,12 @@ export function openIncidentRows(em: EntityManager, organizationId: string, limi
 }
 
 /** Maintenances in progress, or scheduled to start before `horizon` (and not canceled or over), soonest first. */
-export function nearMaintenanceRows(em: EntityManager, organizationId: string, horizon: Date, limit: number): Promise<OverviewMaintenanceRow[]> {
+export function nearMaintenanceRows(
+  em: EntityManager,
+  organizationId: string,
+  horizon: Date,
+  limit: number,
+): Promise<OverviewMaintenanceRow[]> {
   return rawRows(
     em,
     `select id, title, affected_services, scheduled_start_at, scheduled_end_at, actual_start_at from maintenances

@@ -118,19 +118,30 @@ export async function pageIncidentIds(
     extra = 'and i.id = ?::uuid';
     params.push(pick.id);
   }
-  const out = await rows<{ id: string }>(em, `select i.id from incidents i where ${v.sql} ${extra} order by i.published_at desc, i.id desc limit ?`, [...params, opts.limit]);
+  const out = await rows<{ id: string }>(
+    em,
+    `select i.id from incidents i where ${v.sql} ${extra} order by i.published_at desc, i.id desc limit ?`,
+    [...params, opts.limit],
+  );
   return out.map((r) => r.id);
 }
 
 export type MaintenanceSelection = 'in_progress' | 'upcoming' | { between: [Date, Date] } | { id: string };
 
 /** Ids of the maintenances a page shows: in progress, upcoming (soonest first), ended within a span (newest first), or one by id. */
-export async function pageMaintenanceIds(em: EntityManager, scope: PageScope, pick: MaintenanceSelection, limit = 50): Promise<string[]> {
+export async function pageMaintenanceIds(
+  em: EntityManager,
+  scope: PageScope,
+  pick: MaintenanceSelection,
+  limit = 50,
+): Promise<string[]> {
   const v = visibleMaintenances(scope);
   const params: unknown[] = [...v.params];
   let sql: string;
-  if (pick === 'in_progress') sql = `${v.sql} and m.actual_start_at is not null and m.actual_end_at is null and m.canceled_at is null order by m.actual_start_at desc`;
-  else if (pick === 'upcoming') sql = `${v.sql} and m.actual_start_at is null and m.canceled_at is null order by m.scheduled_start_at asc`;
+  if (pick === 'in_progress')
+    sql = `${v.sql} and m.actual_start_at is not null and m.actual_end_at is null and m.canceled_at is null order by m.actual_start_at desc`;
+  else if (pick === 'upcoming')
+    sql = `${v.sql} and m.actual_start_at is null and m.canceled_at is null order by m.scheduled_start_at asc`;
   else if ('between' in pick) {
     sql = `${v.sql} and coalesce(m.actual_end_at, m.canceled_at) >= ? and coalesce(m.actual_end_at, m.canceled_at) < ? order by coalesce(m.actual_end_at, m.canceled_at) desc`;
     params.push(pick.between[0], pick.between[1]);
@@ -138,6 +149,9 @@ export async function pageMaintenanceIds(em: EntityManager, scope: PageScope, pi
     sql = `${v.sql} and m.id = ?::uuid`;
     params.push(pick.id);
   }
-  const out = await rows<{ id: string }>(em, `select m.id from maintenances m where ${sql} limit ?`, [...params, limit]);
+  const out = await rows<{ id: string }>(em, `select m.id from maintenances m where ${sql} limit ?`, [
+    ...params,
+    limit,
+  ]);
   return out.map((r) => r.id);
 }

@@ -8,7 +8,12 @@ import { COUNT_PROBE_TEST_UNDER_MAX } from './rate-limit-repository';
  * statement: the window's count goes up only while it is under `max`, and the job is written
  * only when it did. Answers false (nothing written, nothing counted) when the window is full.
  */
-export async function insertCloudProbeJob(em: EntityManager, job: ProbeTestJob, minuteStart: Date, max: number): Promise<boolean> {
+export async function insertCloudProbeJob(
+  em: EntityManager,
+  job: ProbeTestJob,
+  minuteStart: Date,
+  max: number,
+): Promise<boolean> {
   const rows = await rawRows<{ id: string }>(
     em,
     `with counted as (${COUNT_PROBE_TEST_UNDER_MAX})
@@ -46,7 +51,13 @@ export async function finishUnlessFinal(
   const changed = await rawRun(
     em,
     `update probe_test_jobs set state = ?, outcome = coalesce(?::jsonb, outcome), completed_at = ? where id = ? and state <> all(?::text[])`,
-    [change.state, change.outcome === null ? null : JSON.stringify(change.outcome), change.completedAt, jobId, pgArray(finalStates)],
+    [
+      change.state,
+      change.outcome === null ? null : JSON.stringify(change.outcome),
+      change.completedAt,
+      jobId,
+      pgArray(finalStates),
+    ],
   );
   return changed === 1;
 }

@@ -57,7 +57,13 @@ export const COUNT_PROBE_TEST_UNDER_MAX = `insert into rate_limit_counters as c 
   returning count`;
 
 /** COUNT_PROBE_TEST_UNDER_MAX on its own: answers whether the test was counted (false: the minute's limit is used up). */
-export async function countProbeTestUnder(em: EntityManager, organizationId: string, kind: 'ptest_a' | 'ptest_c', minuteStart: Date, max: number): Promise<boolean> {
+export async function countProbeTestUnder(
+  em: EntityManager,
+  organizationId: string,
+  kind: 'ptest_a' | 'ptest_c',
+  minuteStart: Date,
+  max: number,
+): Promise<boolean> {
   return (await rawRows(em, COUNT_PROBE_TEST_UNDER_MAX, [organizationId, kind, minuteStart, max])).length === 1;
 }
 
@@ -65,7 +71,12 @@ export async function countProbeTestUnder(em: EntityManager, organizationId: str
  * Counts one public subscribe request in its hour window, by client address (`sub_ip`, keyed by
  * a UUID-shaped hash of the address) or by page (`sub_page`); returns the new total.
  */
-export function countSubscribeRequest(em: EntityManager, key: string, kind: 'sub_ip' | 'sub_page', hourStart: Date): Promise<number> {
+export function countSubscribeRequest(
+  em: EntityManager,
+  key: string,
+  kind: 'sub_ip' | 'sub_page',
+  hourStart: Date,
+): Promise<number> {
   return countOne(em, key, kind, hourStart);
 }
 
@@ -73,6 +84,11 @@ export function countSubscribeRequest(em: EntityManager, key: string, kind: 'sub
  * Counts one console sign-in request in its window, by address (`si_addr`) or by client
  * (`si_ip`), each keyed by a UUID-shaped hash; returns the new total.
  */
-export function countSignInRequest(em: EntityManager, key: string, kind: 'si_addr' | 'si_ip', windowStart: Date): Promise<number> {
+export function countSignInRequest(
+  em: EntityManager,
+  key: string,
+  kind: 'si_addr' | 'si_ip',
+  windowStart: Date,
+): Promise<number> {
   return countOne(em, key, kind, windowStart);
 }

@@ -13,7 +13,13 @@ export interface ResponseTimeBucket {
  * The metrics' measured values in [from, to) averaged per bucket of `bucketMs` (aligned to `from`):
  * what the service page charts. Samples without a value (no_data) are left out, so a gap stays a gap.
  */
-export async function responseTimeBuckets(em: EntityManager, metricIds: readonly string[], from: Date, to: Date, bucketMs: number): Promise<ResponseTimeBucket[]> {
+export async function responseTimeBuckets(
+  em: EntityManager,
+  metricIds: readonly string[],
+  from: Date,
+  to: Date,
+  bucketMs: number,
+): Promise<ResponseTimeBucket[]> {
   if (!metricIds.length) return [];
   const rows = await rawRows<{ metric_id: string; at: string | Date; mean: number | string; max: number | string }>(
     em,
@@ -22,5 +28,10 @@ export async function responseTimeBuckets(em: EntityManager, metricIds: readonly
      group by 1, 2 order by 1, 2`,
     [bucketMs / 1000, from.toISOString(), pgArray([...new Set(metricIds)]), from.toISOString(), to.toISOString()],
   );
-  return rows.map((r) => ({ metric_id: r.metric_id, at: new Date(r.at).getTime(), mean: Number(r.mean), max: Number(r.max) }));
+  return rows.map((r) => ({
+    metric_id: r.metric_id,
+    at: new Date(r.at).getTime(),
+    mean: Number(r.mean),
+    max: Number(r.max),
+  }));
 }

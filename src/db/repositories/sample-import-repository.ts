@@ -18,9 +18,21 @@ export interface StoredImport {
  * the new rows are counted into metric_daily_rollups. Status flips are rebuilt afterwards
  * (rebuildFlipsFrom), within the same transaction.
  */
-export async function storeImportedSamples(em: EntityManager, organizationId: string, metricId: string, samples: readonly NewSample[], now: Date): Promise<StoredImport> {
+export async function storeImportedSamples(
+  em: EntityManager,
+  organizationId: string,
+  metricId: string,
+  samples: readonly NewSample[],
+  now: Date,
+): Promise<StoredImport> {
   if (!samples.length) return { stored: 0, earliest: null, newest: null };
-  const records = samples.map((s) => ({ t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason, c: readingReasonClass(s.status, s.reason) }));
+  const records = samples.map((s) => ({
+    t: s.sampledAt.toISOString(),
+    v: s.value,
+    s: s.status,
+    r: s.reason,
+    c: readingReasonClass(s.status, s.reason),
+  }));
   const [row] = await rawRows<{ stored: number; earliest: string | Date | null; newest: string | Date | null }>(
     em,
     `with new_samples as (
@@ -60,7 +72,12 @@ export async function storeImportedSamples(em: EntityManager, organizationId: st
  * locks (lockMetrics) in the same transaction, taken before this statement so that its snapshot
  * sees every sample committed before the locks. Answers how many flips each rebuilt span holds.
  */
-export async function rebuildFlips(em: EntityManager, organizationId: string, starts: readonly { metricId: string; from: Date }[], now: Date): Promise<Map<string, number>> {
+export async function rebuildFlips(
+  em: EntityManager,
+  organizationId: string,
+  starts: readonly { metricId: string; from: Date }[],
+  now: Date,
+): Promise<Map<string, number>> {
   if (!starts.length) return new Map();
   const given = starts.map((x) => ({ m: x.metricId, f: x.from.toISOString() }));
   const rows = await rawRows<{ metric_id: string; flips: number }>(
@@ -133,7 +150,13 @@ export async function rebuildFlips(em: EntityManager, organizationId: string, st
 }
 
 /** rebuildFlips for one metric. */
-export async function rebuildFlipsFrom(em: EntityManager, organizationId: string, metricId: string, from: Date, now: Date): Promise<number> {
+export async function rebuildFlipsFrom(
+  em: EntityManager,
+  organizationId: string,
+  metricId: string,
+  from: Date,
+  now: Date,
+): Promise<number> {
   return (await rebuildFlips(em, organizationId, [{ metricId, from }], now)).get(metricId) ?? 0;
 }
 
@@ -146,11 +169,18 @@ const ADVANCES = `newest.sampled_at >= coalesce(metric.last_sample_at, '-infinit
 /** Takes the row locks of these live metrics for the caller's transaction, in id order (as live ingest takes them); answers the ids locked. */
 export async function lockMetrics(em: EntityManager, metricIds: readonly string[]): Promise<string[]> {
   if (!metricIds.length) return [];
-  const rows = await rawRows<{ id: string }>(em, `select id from metrics where id = any(?::uuid[]) and deleted_at is null order by id for update`, [pgArray(metricIds)]);
+  const rows = await rawRows<{ id: string }>(
+    em,
+    `select id from metrics where id = any(?::uuid[]) and deleted_at is null order by id for update`,
+    [pgArray(metricIds)],
+  );
   return rows.map((r) => r.id);
 }
 
 /** Takes the metric's row lock for the caller's transaction (the lock live ingest queues on). */
 export async function lockMetric(em: EntityManager, metricId: string): Promise<boolean> {
-  return (await rawRows(em, `select id from metrics where id = ?::uuid and deleted_at is null for update`, [metricId])).length > 0;
+  return (
+    (await rawRows(em, `select id from metrics where id = ?::uuid and deleted_at is null for update`, [metricId]))
+      .length > 0
+  );
 }

@@ -47,7 +47,8 @@ const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  * test/api/ingest.test.ts holds it equal to the API's view.
  */
 /** availabilityOf (domain/reason-class.ts) of a FLIP_KEY. */
-const AVAILABILITY = (key: string) => `case when ${key} in ('healthy', 'degraded') then 'up' when ${key} in ('unhealthy', 'no_data/target') then 'down' else 'unmeasured' end`;
+const AVAILABILITY = (key: string) =>
+  `case when ${key} in ('healthy', 'degraded') then 'up' when ${key} in ('unhealthy', 'no_data/target') then 'down' else 'unmeasured' end`;
 
 /** The metric's status_since right after the flip: it moves with a change of status only, not with a change of class within no_data. */
 const STATUS_SINCE_AT_FLIP = `case when flip.from_status <> flip.to_status then flip.at else coalesce((select max(earlier.at) from flips earlier where earlier.metric_id = flip.metric_id and earlier.at < flip.at and earlier.from_status <> earlier.to_status), metric.status_since) end`;
@@ -89,7 +90,13 @@ const FLIP_EVENT_PAYLOAD = `jsonb_build_object(
  * Every sample is stored with its reason class (readingReasonClass) and `received_at` = `now`.
  * Answers the flips and the late samples.
  */
-export async function storeSamples(em: EntityManager, organizationId: string, samples: readonly NewSample[], now: Date, terms: FlipEventTerms): Promise<StoredBatch> {
+export async function storeSamples(
+  em: EntityManager,
+  organizationId: string,
+  samples: readonly NewSample[],
+  now: Date,
+  terms: FlipEventTerms,
+): Promise<StoredBatch> {
   if (!samples.length) return { flips: [], late: [] };
   const index = new Map<string, number>();
   // Only a metric's newest sample of the batch sets its per-location readings.
@@ -114,13 +121,35 @@ export async function storeSamples(em: EntityManager, organizationId: string, sa
     const votes = s.votes?.length ? s.votes : undefined;
     // Absent keys are NULL columns to json_to_recordset: the usual agent sample sends none of them.
     return {
-      m: i, t: s.sampledAt.toISOString(), v: s.value, s: s.status, r: s.reason, c: readingReasonClass(s.status, s.reason),
-      vt: votes, l: voterOf.get(s.metricId) === MIXED ? (s.voter ?? undefined) : undefined, lr: votes && newest.get(s.metricId) === s ? readingsOf(votes) : undefined,
+      m: i,
+      t: s.sampledAt.toISOString(),
+      v: s.value,
+      s: s.status,
+      r: s.reason,
+      c: readingReasonClass(s.status, s.reason),
+      vt: votes,
+      l: voterOf.get(s.metricId) === MIXED ? (s.voter ?? undefined) : undefined,
+      lr: votes && newest.get(s.metricId) === s ? readingsOf(votes) : undefined,
     };
   });
   const at = now.toISOString();
   const ids = pgArray([...index.keys()]);
-  const params = [ids, pgTextArray(voters), ids, JSON.stringify(records), organizationId, at, organizationId, at, organizationId, organizationId, pgArray(terms.pushSourceTypes), at, at, JSON.stringify(terms.reasons)];
+  const params = [
+    ids,
+    pgTextArray(voters),
+    ids,
+    JSON.stringify(records),
+    organizationId,
+    at,
+    organizationId,
+    at,
+    organizationId,
+    organizationId,
+    pgArray(terms.pushSourceTypes),
+    at,
+    at,
+    JSON.stringify(terms.reasons),
+  ];
   let rows: { metric_id: string; at: string; late: boolean }[];
   // `on conflict do nothing` costs PostgreSQL a third more per row, and only retried batches need
   // it: on its own, the statement first runs without it and again with it when a sample is
@@ -151,7 +180,12 @@ function readingsOf(votes: readonly Vote[]): Record<string, LocationReading> {
 
 /** A location's latest reading as metrics.location_readings keeps it (the statement builds an agent's the same way). */
 type LocationReading = { value: number | null; status: string; reason: string | null; at: string };
-const locationReading = (v: LocationReading): LocationReading => ({ value: v.value, status: v.status, reason: v.reason, at: v.at });
+const locationReading = (v: LocationReading): LocationReading => ({
+  value: v.value,
+  status: v.status,
+  reason: v.reason,
+  at: v.at,
+});
 
 /** A sample already stored for the metric at that instant (PostgreSQL unique_violation on a metric_samples partition). */
 function isSampleKeyViolation(err: unknown): boolean {
@@ -163,7 +197,8 @@ function isSampleKeyViolation(err: unknown): boolean {
  * What a flip compares (see readingReasonClass): the status, and within `no_data` the reason
  * class. A metric's `no_data` before any class was stored (a new metric) is a measurement gap.
  */
-export const FLIP_KEY = (row: string) => `case when ${row}.status = 'no_data' then 'no_data/' || coalesce(${row}.reason_class, 'measurement') else ${row}.status end`;
+export const FLIP_KEY = (row: string) =>
+  `case when ${row}.status = 'no_data' then 'no_data/' || coalesce(${row}.reason_class, 'measurement') else ${row}.status end`;
 
 function storeSql(skipStored: boolean): string {
   // Without `on conflict`, every incoming sample was inserted (or the statement failed): the walk
@@ -266,7 +301,12 @@ const STORE_SKIPPING_STORED = storeSql(true);
  * keeps only the metrics that agent runs: its own (`voter` false) and the cloud metrics that list
  * it among their locations (`voter` true: its samples are votes for the rounds, not samples).
  */
-export async function metricsForIngest(em: EntityManager, organizationId: string, ids: readonly string[], agentId?: string): Promise<{ id: string; source_type: string; thresholds: Record<string, unknown> | null; voter: boolean }[]> {
+export async function metricsForIngest(
+  em: EntityManager,
+  organizationId: string,
+  ids: readonly string[],
+  agentId?: string,
+): Promise<{ id: string; source_type: string; thresholds: Record<string, unknown> | null; voter: boolean }[]> {
   if (!ids.length) return [];
   return rawRows(
     em,
@@ -282,7 +322,18 @@ export async function metricsForIngest(em: EntityManager, organizationId: string
  * one becomes that location's latest reading (one statement), which the metric's next round counts
  * as the agent's vote. An older answer than the stored one changes nothing.
  */
-export async function storeLocationReadings(em: EntityManager, organizationId: string, readings: readonly { metricId: string; location: string; value: number | null; status: string; reason: string | null; at: string }[]): Promise<number> {
+export async function storeLocationReadings(
+  em: EntityManager,
+  organizationId: string,
+  readings: readonly {
+    metricId: string;
+    location: string;
+    value: number | null;
+    status: string;
+    reason: string | null;
+    at: string;
+  }[],
+): Promise<number> {
   if (!readings.length) return 0;
   const newest = new Map<string, (typeof readings)[number]>();
   for (const r of readings) {
@@ -310,7 +361,11 @@ export interface StoredSample {
 }
 
 export async function recentSamples(em: EntityManager, metricId: string, limit: number): Promise<StoredSample[]> {
-  return rawRows(em, `select sampled_at, value, status, reason, reason_class from metric_samples where metric_id = ? order by sampled_at desc limit ?`, [metricId, limit]);
+  return rawRows(
+    em,
+    `select sampled_at, value, status, reason, reason_class from metric_samples where metric_id = ? order by sampled_at desc limit ?`,
+    [metricId, limit],
+  );
 }
 
 export interface RollupRow {
@@ -324,7 +379,11 @@ export interface RollupRow {
 }
 
 /** Per-day counts of the metrics since `fromDay` (YYYY-MM-DD, UTC). */
-export async function dailyRollups(em: EntityManager, metricIds: readonly string[], fromDay: string): Promise<RollupRow[]> {
+export async function dailyRollups(
+  em: EntityManager,
+  metricIds: readonly string[],
+  fromDay: string,
+): Promise<RollupRow[]> {
   if (!metricIds.length) return [];
   const rows: (Omit<RollupRow, 'day'> & { day: string | Date })[] = await rawRows(
     em,
@@ -351,9 +410,21 @@ export async function ensureSamplePartitions(em: EntityManager, from: Date, days
     if (exists.length) continue;
     await em.transactional(async (tx) => {
       const t = tx;
-      await rawRun(t, `create temporary table moving on commit drop as select * from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()]);
-      await rawRun(t, `delete from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`, [day.toISOString(), next.toISOString()]);
-      await rawRun(t, `create table ${name} partition of metric_samples for values from ('${day.toISOString()}') to ('${next.toISOString()}')`, []);
+      await rawRun(
+        t,
+        `create temporary table moving on commit drop as select * from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`,
+        [day.toISOString(), next.toISOString()],
+      );
+      await rawRun(
+        t,
+        `delete from metric_samples_default where sampled_at >= ?::timestamptz and sampled_at < ?::timestamptz`,
+        [day.toISOString(), next.toISOString()],
+      );
+      await rawRun(
+        t,
+        `create table ${name} partition of metric_samples for values from ('${day.toISOString()}') to ('${next.toISOString()}')`,
+        [],
+      );
       await rawRun(t, `insert into metric_samples select * from moving`, []);
     });
     made.push(name);

@@ -22,12 +22,23 @@ export interface EvidenceFlip {
  * The status flips a statement window needs, oldest first: each metric's last flip before `start`
  * and every flip in [start, end), both on the (metric_id, at) index (as flipsForWindow).
  */
-export async function evidenceFlips(em: EntityManager, metricIds: readonly string[], start: Date, end: Date): Promise<EvidenceFlip[]> {
+export async function evidenceFlips(
+  em: EntityManager,
+  metricIds: readonly string[],
+  start: Date,
+  end: Date,
+): Promise<EvidenceFlip[]> {
   if (!metricIds.length) return [];
   const ids = pgArray([...metricIds]);
   const rows = await rawRows<{
-    metric_id: string; to_status: string; reason: string | null; reason_class: string | null; at: string | Date;
-    confirmed_at: string | Date | null; confirmations: number | null; votes: unknown;
+    metric_id: string;
+    to_status: string;
+    reason: string | null;
+    reason_class: string | null;
+    at: string | Date;
+    confirmed_at: string | Date | null;
+    confirmations: number | null;
+    votes: unknown;
   }>(
     em,
     `select metric.id as metric_id, last_flip.to_status, last_flip.reason, last_flip.reason_class, last_flip.at, last_flip.confirmed_at, last_flip.confirmations, last_flip.votes
@@ -54,7 +65,11 @@ export async function evidenceFlips(em: EntityManager, metricIds: readonly strin
 }
 
 /** Each metric's first stored sample before `before` (metrics without one are absent): one index probe per metric. */
-export async function firstSamplesBefore(em: EntityManager, metricIds: readonly string[], before: Date): Promise<Map<string, Date>> {
+export async function firstSamplesBefore(
+  em: EntityManager,
+  metricIds: readonly string[],
+  before: Date,
+): Promise<Map<string, Date>> {
   if (!metricIds.length) return new Map();
   const rows = await rawRows<{ metric_id: string; first: string | Date }>(
     em,
@@ -77,9 +92,21 @@ export interface SampleOrigins {
  * many distinct minutes), and how many the service received after `periodEnd` (`received_at` is
  * null on samples stored before issue 24: on time).
  */
-export async function sampleOrigins(em: EntityManager, metricIds: readonly string[], start: Date, end: Date, periodEnd: Date): Promise<Map<string, SampleOrigins>> {
+export async function sampleOrigins(
+  em: EntityManager,
+  metricIds: readonly string[],
+  start: Date,
+  end: Date,
+  periodEnd: Date,
+): Promise<Map<string, SampleOrigins>> {
   if (!metricIds.length) return new Map();
-  const rows = await rawRows<{ metric_id: string; samples: string; imported_samples: string; imported_minutes: string; late_samples: string }>(
+  const rows = await rawRows<{
+    metric_id: string;
+    samples: string;
+    imported_samples: string;
+    imported_minutes: string;
+    late_samples: string;
+  }>(
     em,
     `select metric_id, count(*) as samples, count(*) filter (where imported) as imported_samples,
             count(distinct date_trunc('minute', sampled_at at time zone 'UTC')) filter (where imported) as imported_minutes,
@@ -89,6 +116,14 @@ export async function sampleOrigins(em: EntityManager, metricIds: readonly strin
     [periodEnd.toISOString(), pgArray([...metricIds]), start.toISOString(), end.toISOString()],
   );
   return new Map(
-    rows.map((r) => [r.metric_id, { samples: Number(r.samples), importedSamples: Number(r.imported_samples), importedMinutes: Number(r.imported_minutes), lateSamples: Number(r.late_samples) }]),
+    rows.map((r) => [
+      r.metric_id,
+      {
+        samples: Number(r.samples),
+        importedSamples: Number(r.imported_samples),
+        importedMinutes: Number(r.imported_minutes),
+        lateSamples: Number(r.late_samples),
+      },
+    ]),
   );
 }

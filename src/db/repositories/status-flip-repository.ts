@@ -12,7 +12,12 @@ export interface WindowFlip {
  * status in force when the window opens, one index probe per metric) and every flip in
  * [start, end), both on the (metric_id, at) index: a statement never reads a metric's whole history.
  */
-export async function flipsForWindow(em: EntityManager, metricIds: readonly string[], start: Date, end: Date): Promise<WindowFlip[]> {
+export async function flipsForWindow(
+  em: EntityManager,
+  metricIds: readonly string[],
+  start: Date,
+  end: Date,
+): Promise<WindowFlip[]> {
   if (!metricIds.length) return [];
   const ids = pgArray([...metricIds]);
   const rows = await rawRows<{ metric_id: string; to_status: string; at: string | Date }>(

@@ -2,7 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawRows, rawRun } from '../raw-sql';
 
 /** One pending email per subscriber for the event; rows that exist stay (idempotent). */
-export async function insertPendingEmails(em: EntityManager, e: { organizationId: string; eventId: string; subscriberIds: readonly string[]; now: Date }): Promise<number> {
+export async function insertPendingEmails(
+  em: EntityManager,
+  e: { organizationId: string; eventId: string; subscriberIds: readonly string[]; now: Date },
+): Promise<number> {
   if (!e.subscriberIds.length) return 0;
   return rawRun(
     em,
@@ -14,7 +17,11 @@ export async function insertPendingEmails(em: EntityManager, e: { organizationId
 }
 
 /** Live pages of the organization whose layout shows any of these components. */
-export async function pageIdsShowing(em: EntityManager, organizationId: string, refs: readonly { kind: string; id: string }[]): Promise<string[]> {
+export async function pageIdsShowing(
+  em: EntityManager,
+  organizationId: string,
+  refs: readonly { kind: string; id: string }[],
+): Promise<string[]> {
   if (!refs.length) return [];
   const rows = await rawRows<{ id: string }>(
     em,

@@ -23,7 +23,10 @@ export interface DeliveryForAttempt {
   payload: unknown;
 }
 
-export async function loadDeliveryForAttempt(em: EntityManager, deliveryId: string): Promise<DeliveryForAttempt | null> {
+export async function loadDeliveryForAttempt(
+  em: EntityManager,
+  deliveryId: string,
+): Promise<DeliveryForAttempt | null> {
   const rows = await rawRows<DeliveryForAttempt>(
     em,
     `select d.state, s.url, s.sealed_secret as "sealedSecret", s.sealed_previous_secret as "sealedPreviousSecret",
@@ -53,7 +56,12 @@ function asDate(v: Date | string | null): Date | null {
 }
 
 /** Cancels a delivery still pending (its webhook was disabled or deleted); answers its state afterwards. */
-export async function cancelPendingDelivery(em: EntityManager, deliveryId: string, reason: string, now: Date): Promise<string | null> {
+export async function cancelPendingDelivery(
+  em: EntityManager,
+  deliveryId: string,
+  reason: string,
+  now: Date,
+): Promise<string | null> {
   const rows = await rawRows<{ state: string | null }>(
     em,
     `with canceled as (

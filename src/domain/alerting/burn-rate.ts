@@ -57,14 +57,20 @@ export const DEFAULT_BURN_WINDOWS: readonly BurnWindow[] = Object.freeze([
   { severity: 'warn', long_minutes: 360, short_minutes: 30, burn_rate: 6 },
 ]);
 
-export const WORKBOOK_TICKET_WINDOW: BurnWindow = Object.freeze({ severity: 'ticket', long_minutes: 4320, short_minutes: 360, burn_rate: 1 });
+export const WORKBOOK_TICKET_WINDOW: BurnWindow = Object.freeze({
+  severity: 'ticket',
+  long_minutes: 4320,
+  short_minutes: 360,
+  burn_rate: 1,
+});
 
 const SEVERITY_RANK: Record<BurnSeverity, number> = { page: 3, warn: 2, ticket: 1 };
 
 const round6 = (x: number): number => (Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : x);
 
 function assertObjective(objective: number): void {
-  if (!(objective > 0 && objective <= 1)) throw new RangeError(`objective must be a fraction in (0, 1], e.g. 0.999; got ${objective}`);
+  if (!(objective > 0 && objective <= 1))
+    throw new RangeError(`objective must be a fraction in (0, 1], e.g. 0.999; got ${objective}`);
 }
 
 /** errorRatio / (1 − objective), rounded to 6 decimals. */
@@ -89,11 +95,16 @@ export function burnRateForBudget(fraction: number, windowMinutes: number, perio
 function windowBurn(objective: number, byMinutes: Map<number, WindowMeasurement>, minutes: number): number | null {
   const m = byMinutes.get(minutes);
   if (!m || !(m.total > 0)) return null;
-  if (!(m.bad >= 0 && m.bad <= m.total)) throw new RangeError(`window of ${minutes} minutes: bad must be within 0..total; got ${m.bad} of ${m.total}`);
+  if (!(m.bad >= 0 && m.bad <= m.total))
+    throw new RangeError(`window of ${minutes} minutes: bad must be within 0..total; got ${m.bad} of ${m.total}`);
   return burnRate(m.bad / m.total, objective);
 }
 
-export function evaluateBurn(objective: number, windows: readonly WindowMeasurement[], policy: readonly BurnWindow[] = DEFAULT_BURN_WINDOWS): BurnEvaluation {
+export function evaluateBurn(
+  objective: number,
+  windows: readonly WindowMeasurement[],
+  policy: readonly BurnWindow[] = DEFAULT_BURN_WINDOWS,
+): BurnEvaluation {
   assertObjective(objective);
   const byMinutes = new Map(windows.map((w) => [w.minutes, w]));
   const pairs = policy.map((p): PairEvaluation => {
@@ -105,8 +116,19 @@ export function evaluateBurn(objective: number, windows: readonly WindowMeasurem
   let firing: BurnFiring | null = null;
   for (const p of pairs) {
     if (!p.firing) continue;
-    const better = firing === null || SEVERITY_RANK[p.severity] > SEVERITY_RANK[firing.severity] || (SEVERITY_RANK[p.severity] === SEVERITY_RANK[firing.severity] && p.burn_rate > firing.burn_rate);
-    if (better) firing = { severity: p.severity, long_minutes: p.long_minutes, short_minutes: p.short_minutes, burn_rate: p.burn_rate, long_burn: p.long_burn!, short_burn: p.short_burn! };
+    const better =
+      firing === null ||
+      SEVERITY_RANK[p.severity] > SEVERITY_RANK[firing.severity] ||
+      (SEVERITY_RANK[p.severity] === SEVERITY_RANK[firing.severity] && p.burn_rate > firing.burn_rate);
+    if (better)
+      firing = {
+        severity: p.severity,
+        long_minutes: p.long_minutes,
+        short_minutes: p.short_minutes,
+        burn_rate: p.burn_rate,
+        long_burn: p.long_burn!,
+        short_burn: p.short_burn!,
+      };
   }
   return { firing, pairs };
 }

@@ -5,9 +5,17 @@
  * The alert workflow walks `escalationSteps` and stops at acknowledgement or resolution.
  */
 import { z } from 'zod';
-import { fieldErrors, intBetween, nonBlank, orRequired, requiredMessage, type Validated } from '../on-call/field-errors';
+import {
+  fieldErrors,
+  intBetween,
+  nonBlank,
+  orRequired,
+  requiredMessage,
+  type Validated,
+} from '../on-call/field-errors';
 
-export type EscalationTarget = { type: 'channel'; id: string } | { type: 'schedule'; id: string } | { type: 'user'; email: string };
+export type EscalationTarget =
+  { type: 'channel'; id: string } | { type: 'schedule'; id: string } | { type: 'user'; email: string };
 
 export interface EscalationLevel {
   /** Wait after this level was notified before the next level (or the next pass). */
@@ -58,7 +66,8 @@ const TargetSchema = z.discriminatedUnion(
   { error: orRequired("must be 'channel', 'schedule' or 'user'") },
 );
 
-const targetKey = (t: EscalationTarget): string => (t.type === 'user' ? `user:${t.email.toLowerCase()}` : `${t.type}:${t.id}`);
+const targetKey = (t: EscalationTarget): string =>
+  t.type === 'user' ? `user:${t.email.toLowerCase()}` : `${t.type}:${t.id}`;
 
 const LevelSchema = z
   .strictObject({
@@ -72,7 +81,8 @@ const LevelSchema = z
     const seen = new Set<string>();
     level.targets.forEach((t, i) => {
       const key = targetKey(t);
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['targets', i], message: 'names the same target twice in one level' });
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['targets', i], message: 'names the same target twice in one level' });
       seen.add(key);
     });
   });

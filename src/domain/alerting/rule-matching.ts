@@ -26,7 +26,10 @@ export interface RuleSignal {
 }
 
 /** Whether the event fires a status rule: unhealthy or down always, degraded when the rule asks. */
-export function eventFires(event: Pick<StatusEventFacts, 'status' | 'availability'>, includeDegraded: boolean): boolean {
+export function eventFires(
+  event: Pick<StatusEventFacts, 'status' | 'availability'>,
+  includeDegraded: boolean,
+): boolean {
   return event.availability === 'down' || statusFires(event.status, includeDegraded);
 }
 
@@ -39,12 +42,20 @@ export function eventFires(event: Pick<StatusEventFacts, 'status' | 'availabilit
  * is this rule in SQL, for every event of a batch at once; test/db/hot-path-rules.test.ts runs
  * both on the same cases.
  */
-export function statusEventSignal(rule: MatchableRule, event: StatusEventFacts, pageShows: (pageId: string, event: StatusEventFacts) => boolean): RuleSignal | null {
+export function statusEventSignal(
+  rule: MatchableRule,
+  event: StatusEventFacts,
+  pageShows: (pageId: string, event: StatusEventFacts) => boolean,
+): RuleSignal | null {
   if (!rule.live) return null;
   const watches =
     (rule.kind === 'metric_status' && rule.subjectId === event.metricId) ||
-    (rule.kind === 'heartbeat_missed' && event.sourceType === 'heartbeat' && (rule.subjectId === null || rule.subjectId === event.metricId)) ||
-    (rule.kind === 'service_status' && event.serviceId !== null && (rule.subjectId === null || rule.subjectId === event.serviceId)) ||
+    (rule.kind === 'heartbeat_missed' &&
+      event.sourceType === 'heartbeat' &&
+      (rule.subjectId === null || rule.subjectId === event.metricId)) ||
+    (rule.kind === 'service_status' &&
+      event.serviceId !== null &&
+      (rule.subjectId === null || rule.subjectId === event.serviceId)) ||
     (rule.kind === 'status_page_status' && rule.subjectId !== null && pageShows(rule.subjectId, event));
   if (!watches) return null;
   const subjectKind = SUBJECT_KIND_OF[rule.kind];

@@ -9,7 +9,12 @@ export function metricSubjectName(serviceName: string | null, metricName: string
   const service = serviceName.trim().toLowerCase();
   const metric = metricName.trim().toLowerCase();
   const firstWord = service.split(/\s+/)[0] ?? '';
-  const startsWith = (prefix: string) => prefix !== '' && (metric === prefix || metric.startsWith(`${prefix} `) || metric.startsWith(`${prefix}:`) || metric.startsWith(`${prefix}-`));
+  const startsWith = (prefix: string) =>
+    prefix !== '' &&
+    (metric === prefix ||
+      metric.startsWith(`${prefix} `) ||
+      metric.startsWith(`${prefix}:`) ||
+      metric.startsWith(`${prefix}-`));
   if (startsWith(service) || (firstWord.length >= 3 && startsWith(firstWord))) return metricName;
   return `${serviceName}: ${metricName}`;
 }

@@ -35,7 +35,10 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * arrays and scalars as a whole. A create lists every field it sets.
  */
 export function diffFields(before: Fields | null, after: Fields | null, prefix = ''): FieldChange[] {
-  if (!before && after) return Object.entries(after).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => ({ field: prefix + k, before: null, after: v }));
+  if (!before && after)
+    return Object.entries(after)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => ({ field: prefix + k, before: null, after: v }));
   if (!before || !after) return [];
   const out: FieldChange[] = [];
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])]) {
@@ -61,4 +64,5 @@ export function summarize(changes: readonly PlannedChange[]): PlanSummary {
   return summary;
 }
 
-export const changesAnything = (changes: readonly { action: PlanAction }[]): boolean => changes.some((c) => c.action !== 'unchanged');
+export const changesAnything = (changes: readonly { action: PlanAction }[]): boolean =>
+  changes.some((c) => c.action !== 'unchanged');

@@ -23,7 +23,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** A missing field reads "is required" instead of zod's "expected string, received undefined". */
-export const requiredMessage = (issue: { input?: unknown }): string | undefined => (issue.input === undefined ? 'is required' : undefined);
+export const requiredMessage = (issue: { input?: unknown }): string | undefined =>
+  issue.input === undefined ? 'is required' : undefined;
 
 /** A schema's own message, except "is required" when the field is missing (a schema message would hide the global one). */
 export const orRequired =
@@ -34,13 +35,18 @@ export const orRequired =
 /** Zod issues → field errors; an unknown key is reported at its own path. */
 export function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'is not a known field' }));
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'is not a known field' }));
     return [{ path: formatPath(issue.path), message: issue.message }];
   });
 }
 
 /** A whole number in [min, max]; one message for every way to miss. */
-export const intBetween = (min: number, max: number, message: string) => z.int({ error: orRequired(message) }).min(min, { error: message }).max(max, { error: message });
+export const intBetween = (min: number, max: number, message: string) =>
+  z
+    .int({ error: orRequired(message) })
+    .min(min, { error: message })
+    .max(max, { error: message });
 
 /** A string with something besides blanks, at most `max` characters. */
 export const nonBlank = (max: number) =>

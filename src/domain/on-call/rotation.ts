@@ -59,7 +59,7 @@ function epochDayOf(date: string): number {
 
 /** ISO weekday (1 = Monday … 7 = Sunday) of an epoch day; 1970-01-01 was a Thursday. */
 function weekdayOf(epochDay: number): number {
-  return (((epochDay + 3) % 7) + 7) % 7 + 1;
+  return ((((epochDay + 3) % 7) + 7) % 7) + 1;
 }
 
 export function compileRotation(rotation: Rotation, timeZone: string): RotationClock {
@@ -68,8 +68,13 @@ export function compileRotation(rotation: Rotation, timeZone: string): RotationC
 
   const localHandoff = (epochDay: number): number => {
     const d = new Date(epochDay * DAY_MS);
-    return Temporal.PlainDateTime.from({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour, minute })
-      .toZonedDateTime(timeZone, { disambiguation: 'compatible' }).epochMilliseconds;
+    return Temporal.PlainDateTime.from({
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour,
+      minute,
+    }).toZonedDateTime(timeZone, { disambiguation: 'compatible' }).epochMilliseconds;
   };
   const localDayOf = (t: number): number => {
     const z = Temporal.Instant.fromEpochMilliseconds(t).toZonedDateTimeISO(timeZone);

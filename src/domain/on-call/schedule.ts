@@ -130,7 +130,14 @@ export function instantMs(at: Date, name: string): number {
 export function onCallAt(spec: ScheduleSpec, at: Date): OnCallAnswer | null {
   const w = winnerAt(compileSchedule(spec), instantMs(at, 'at'));
   if (w === null) return null;
-  return { user: w.user, source: w.source, layer: w.layer, layer_name: w.layer_name, shift_start: new Date(w.start), shift_end: new Date(w.end) };
+  return {
+    user: w.user,
+    source: w.source,
+    layer: w.layer,
+    layer_name: w.layer_name,
+    shift_start: new Date(w.start),
+    shift_end: new Date(w.end),
+  };
 }
 
 /** Who is on call among the people who can be paged, and whom the schedule named but could not page. */
@@ -165,7 +172,17 @@ export function onCallAmong(spec: ScheduleSpec, at: Date, canBePaged: (user: str
     if (w === null) return { answer: null, passedOver };
     const layer = w.layer === null ? null : layerIndex[w.layer]!;
     if (canBePaged(w.user)) {
-      return { answer: { user: w.user, source: w.source, layer, layer_name: w.layer_name, shift_start: new Date(w.start), shift_end: new Date(w.end) }, passedOver };
+      return {
+        answer: {
+          user: w.user,
+          source: w.source,
+          layer,
+          layer_name: w.layer_name,
+          shift_start: new Date(w.start),
+          shift_end: new Date(w.end),
+        },
+        passedOver,
+      };
     }
     // Only a layer can win here (overrides were filtered): drop it and ask the layers below.
     passedOver.push({ user: w.user, source: w.source, layer_name: w.layer_name });

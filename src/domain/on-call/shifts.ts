@@ -9,7 +9,14 @@
  * - At most `limit` segments (default 1,000); `truncated` says more follow, and the next page
  *   starts at the last segment's end, which is exact.
  */
-import { compileSchedule, instantMs, nextCoverageAfter, winnerAt, type OnCallSource, type ScheduleSpec } from './schedule';
+import {
+  compileSchedule,
+  instantMs,
+  nextCoverageAfter,
+  winnerAt,
+  type OnCallSource,
+  type ScheduleSpec,
+} from './schedule';
 
 export const DEFAULT_SHIFT_LIMIT = 1_000;
 
@@ -43,11 +50,24 @@ export function shiftsBetween(spec: ScheduleSpec, from: Date, to: Date, limit = 
     }
     const end = Math.min(w.end, toMs);
     const last = shifts[shifts.length - 1];
-    if (last && last.end.getTime() === t && last.user === w.user && last.source === w.source && last.layer === w.layer) {
+    if (
+      last &&
+      last.end.getTime() === t &&
+      last.user === w.user &&
+      last.source === w.source &&
+      last.layer === w.layer
+    ) {
       last.end = new Date(end);
     } else {
       if (shifts.length === limit) return { shifts, truncated: true };
-      shifts.push({ user: w.user, source: w.source, layer: w.layer, layer_name: w.layer_name, start: new Date(t), end: new Date(end) });
+      shifts.push({
+        user: w.user,
+        source: w.source,
+        layer: w.layer,
+        layer_name: w.layer_name,
+        start: new Date(t),
+        end: new Date(end),
+      });
     }
     t = end;
   }

@@ -21,7 +21,8 @@ export function toMinuteCount(value: number | bigint, what: string): bigint {
     if (value < 0n) throw new InvalidSlaInputError(`${what} must be ≥ 0, got ${value}`);
     return value;
   }
-  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidSlaInputError(`${what} must be a non-negative integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new InvalidSlaInputError(`${what} must be a non-negative integer, got ${value}`);
   return BigInt(value);
 }
 

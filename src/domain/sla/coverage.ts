@@ -36,5 +36,8 @@ export interface CoverageVerdict {
 /** The coverage in percent (rounded toward zero) and whether it reaches `minPct` (compared exactly). */
 export function coverageVerdict(totalMinutes: number, unmeasuredMinutes: number, minPct: string): CoverageVerdict {
   const fraction = coverageFraction(totalMinutes, unmeasuredMinutes);
-  return { coverage_pct: formatPercent(fraction, COVERAGE_DECIMALS), sufficient: compareWithPercent(fraction, minPct) >= 0 };
+  return {
+    coverage_pct: formatPercent(fraction, COVERAGE_DECIMALS),
+    sufficient: compareWithPercent(fraction, minPct) >= 0,
+  };
 }

@@ -37,11 +37,17 @@ export const DEFAULT_MIN_COVERAGE_PCT = '99';
 
 const decimalString = z
   .string({ error: 'Expected a decimal string such as "99.99"' })
-  .regex(DECIMAL_PATTERN, `Expected a decimal string such as "99.99" (no sign or exponent, at most ${MAX_DECIMAL_PLACES} decimal places)`);
+  .regex(
+    DECIMAL_PATTERN,
+    `Expected a decimal string such as "99.99" (no sign or exponent, at most ${MAX_DECIMAL_PLACES} decimal places)`,
+  );
 
 /** A decimal string in (0, max]. */
 const positiveDecimalUpTo = (max: string, what: string) =>
-  decimalString.refine((v) => !isDecimalString(v) || (compareDecimals(v, '0') > 0 && compareDecimals(v, max) <= 0), `${what} must be greater than 0 and at most ${max}`);
+  decimalString.refine(
+    (v) => !isDecimalString(v) || (compareDecimals(v, '0') > 0 && compareDecimals(v, max) <= 0),
+    `${what} must be greater than 0 and at most ${max}`,
+  );
 
 const percent = (what: string) => positiveDecimalUpTo('100', what);
 
@@ -58,7 +64,9 @@ const commonFields = {
   maintenance_notice_hours: z.int().min(0).max(MAX_MAINTENANCE_NOTICE_HOURS),
   no_data_counts_as: z.enum(NO_DATA_TREATMENTS).default('up'),
   // "0" turns the check off.
-  min_coverage_pct: decimalString.refine((v) => !isDecimalString(v) || compareDecimals(v, '100') <= 0, 'min_coverage_pct must be at most 100').default(DEFAULT_MIN_COVERAGE_PCT),
+  min_coverage_pct: decimalString
+    .refine((v) => !isDecimalString(v) || compareDecimals(v, '100') <= 0, 'min_coverage_pct must be at most 100')
+    .default(DEFAULT_MIN_COVERAGE_PCT),
 };
 
 export const tieredTermsSchema = z.strictObject({
@@ -73,10 +81,22 @@ export const tieredTermsSchema = z.strictObject({
         const step = steps[i];
         if (!prev || !step || !isDecimalString(prev.below_pct) || !isDecimalString(step.below_pct)) continue;
         if (compareDecimals(step.below_pct, prev.below_pct) >= 0) {
-          ctx.addIssue({ code: 'custom', path: [i, 'below_pct'], message: 'Steps must be ordered with below_pct strictly decreasing (mildest breach first)' });
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'below_pct'],
+            message: 'Steps must be ordered with below_pct strictly decreasing (mildest breach first)',
+          });
         }
-        if (isDecimalString(prev.credit_pct) && isDecimalString(step.credit_pct) && compareDecimals(step.credit_pct, prev.credit_pct) <= 0) {
-          ctx.addIssue({ code: 'custom', path: [i, 'credit_pct'], message: 'A more severe step must give a strictly higher credit_pct' });
+        if (
+          isDecimalString(prev.credit_pct) &&
+          isDecimalString(step.credit_pct) &&
+          compareDecimals(step.credit_pct, prev.credit_pct) <= 0
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'credit_pct'],
+            message: 'A more severe step must give a strictly higher credit_pct',
+          });
         }
       }
     }),
@@ -94,7 +114,11 @@ export const creditTermsSchema = z.discriminatedUnion('type', [tieredTermsSchema
 /** Terms as stored and used (defaults applied). */
 export type CreditTerms = z.output<typeof creditTermsSchema>;
 /** Terms as stored on a contract: rows written before issue 24 lack the evidence-gap fields (read them through `withTermDefaults`). */
-export type StoredCreditTerms = CreditTerms extends infer T ? (T extends CreditTerms ? Omit<T, 'no_data_counts_as' | 'min_coverage_pct'> & Partial<Pick<T, 'no_data_counts_as' | 'min_coverage_pct'>> : never) : never;
+export type StoredCreditTerms = CreditTerms extends infer T
+  ? T extends CreditTerms
+    ? Omit<T, 'no_data_counts_as' | 'min_coverage_pct'> & Partial<Pick<T, 'no_data_counts_as' | 'min_coverage_pct'>>
+    : never
+  : never;
 
 /** Stored terms with every default applied. */
 export function withTermDefaults(terms: StoredCreditTerms): CreditTerms {
@@ -106,4 +130,6 @@ export type TieredTerms = z.output<typeof tieredTermsSchema>;
 export type ProportionalTerms = z.output<typeof proportionalTermsSchema>;
 export type TierStep = z.output<typeof tierStepSchema>;
 /** The part of the terms that decides which minutes are down or excluded (downtime.ts). */
-export type DowntimeRule = Pick<CreditTerms, 'count_degraded_as_down' | 'maintenance_notice_hours'> & { no_data_counts_as?: NoDataTreatment };
+export type DowntimeRule = Pick<CreditTerms, 'count_degraded_as_down' | 'maintenance_notice_hours'> & {
+  no_data_counts_as?: NoDataTreatment;
+};

@@ -22,7 +22,13 @@
 import { calculator, dinero, halfUp, toSnapshot, up } from 'dinero.js/bigint';
 import { type Fraction, isBelowPercent, toMinuteCount } from './attainment';
 import type { CreditTerms, RoundingMode, TierStep } from './credit-terms';
-import { assertFraction, compareDecimals, compareFractions, decimalToFraction, formatFractionFloorTrimmed } from './decimal';
+import {
+  assertFraction,
+  compareDecimals,
+  compareFractions,
+  decimalToFraction,
+  formatFractionFloorTrimmed,
+} from './decimal';
 import { currencyByCode } from './currency';
 import { InvalidSlaInputError } from './errors';
 
@@ -45,7 +51,8 @@ const ZERO: Fraction = { numerator: 0n, denominator: 1n };
 export function selectTier(steps: readonly TierStep[], attainment: Fraction): TierStep | undefined {
   let best: TierStep | undefined;
   for (const step of steps) {
-    if (isBelowPercent(attainment, step.below_pct) && (!best || compareDecimals(step.credit_pct, best.credit_pct) > 0)) best = step;
+    if (isBelowPercent(attainment, step.below_pct) && (!best || compareDecimals(step.credit_pct, best.credit_pct) > 0))
+      best = step;
   }
   return best;
 }
@@ -61,7 +68,8 @@ function toFee(feeMinor: bigint | number): bigint {
     if (feeMinor < 0n) throw new InvalidSlaInputError(`the fee must be ≥ 0, got ${feeMinor}`);
     return feeMinor;
   }
-  if (!Number.isSafeInteger(feeMinor) || feeMinor < 0) throw new InvalidSlaInputError(`the fee must be a non-negative integer in minor units, got ${feeMinor}`);
+  if (!Number.isSafeInteger(feeMinor) || feeMinor < 0)
+    throw new InvalidSlaInputError(`the fee must be a non-negative integer in minor units, got ${feeMinor}`);
   return BigInt(feeMinor);
 }
 
@@ -88,8 +96,10 @@ export function computeCredit(
   if (down > eligible) throw new InvalidSlaInputError(`down minutes (${down}) exceed eligible minutes (${eligible})`);
   assertFraction(attainment, 'attainment');
   // The attainment must be (eligible − down) / eligible (1 when eligible is 0).
-  const expected: Fraction = eligible === 0n ? { numerator: 1n, denominator: 1n } : { numerator: eligible - down, denominator: eligible };
-  if (compareFractions(attainment, expected) !== 0) throw new InvalidSlaInputError('the attainment does not match the eligible and down minutes');
+  const expected: Fraction =
+    eligible === 0n ? { numerator: 1n, denominator: 1n } : { numerator: eligible - down, denominator: eligible };
+  if (compareFractions(attainment, expected) !== 0)
+    throw new InvalidSlaInputError('the attainment does not match the eligible and down minutes');
 
   // 1. The share of the fee the terms give.
   let share: Fraction;
@@ -105,7 +115,10 @@ export function computeCredit(
   const cap = percentShare(terms.cap_pct);
   const capped = compareFractions(share, cap) > 0;
   if (capped) share = cap;
-  const creditPct = formatFractionFloorTrimmed({ numerator: share.numerator * 100n, denominator: share.denominator }, CREDIT_PCT_DECIMALS);
+  const creditPct = formatFractionFloorTrimmed(
+    { numerator: share.numerator * 100n, denominator: share.denominator },
+    CREDIT_PCT_DECIMALS,
+  );
 
   // The exact credit in minor units is feeAmount × share.numerator / share.denominator.
   const exactNumerator = feeAmount * share.numerator;
@@ -122,6 +135,7 @@ export function computeCredit(
   }
 
   const credit = toSnapshot(dinero({ amount: creditMinor, currency: money })).amount;
-  if (credit > BigInt(Number.MAX_SAFE_INTEGER)) throw new InvalidSlaInputError(`the credit (${credit}) exceeds the largest safe integer`);
+  if (credit > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new InvalidSlaInputError(`the credit (${credit}) exceeds the largest safe integer`);
   return { creditPct, creditAmountMinor: Number(credit), capped, minimumApplied };
 }

@@ -10,7 +10,11 @@ import { UnknownCurrencyError } from './errors';
 function isCurrency(value: unknown): value is DineroCurrency<bigint> {
   if (typeof value !== 'object' || value === null) return false;
   const c = value as Partial<DineroCurrency<bigint>>;
-  return typeof c.code === 'string' && typeof c.exponent === 'bigint' && (typeof c.base === 'bigint' || Array.isArray(c.base));
+  return (
+    typeof c.code === 'string' &&
+    typeof c.exponent === 'bigint' &&
+    (typeof c.base === 'bigint' || Array.isArray(c.base))
+  );
 }
 
 const TABLE: ReadonlyMap<string, DineroCurrency<bigint>> = new Map(

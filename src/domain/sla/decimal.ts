@@ -59,7 +59,12 @@ export function canonicalDecimal(value: string): string {
 }
 
 export function assertFraction(f: Fraction, what = 'fraction'): void {
-  if (typeof f?.numerator !== 'bigint' || typeof f?.denominator !== 'bigint' || f.denominator <= 0n || f.numerator < 0n) {
+  if (
+    typeof f?.numerator !== 'bigint' ||
+    typeof f?.denominator !== 'bigint' ||
+    f.denominator <= 0n ||
+    f.numerator < 0n
+  ) {
     throw new InvalidSlaInputError(`${what} must have bigint numerator ≥ 0 and denominator > 0`);
   }
 }
@@ -70,7 +75,8 @@ export function assertFraction(f: Fraction, what = 'fraction'): void {
  */
 export function formatFractionFloor(f: Fraction, decimals: number): string {
   assertFraction(f);
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 20) throw new InvalidSlaInputError(`decimals must be an integer 0..20, got ${decimals}`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 20)
+    throw new InvalidSlaInputError(`decimals must be an integer 0..20, got ${decimals}`);
   const scaled = (f.numerator * 10n ** BigInt(decimals)) / f.denominator; // bigint division truncates
   const digits = scaled.toString().padStart(decimals + 1, '0');
   if (decimals === 0) return digits;

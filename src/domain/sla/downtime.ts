@@ -102,7 +102,8 @@ function msOf(date: Date, what: string): number {
 }
 
 function assertStatus(status: unknown, what: string): asserts status is SlaStatus {
-  if (!(SLA_STATUSES as readonly unknown[]).includes(status)) throw new InvalidSlaInputError(`${what}: unknown status ${JSON.stringify(status)}`);
+  if (!(SLA_STATUSES as readonly unknown[]).includes(status))
+    throw new InvalidSlaInputError(`${what}: unknown status ${JSON.stringify(status)}`);
 }
 
 export function worstStatus(statuses: readonly SlaStatus[]): SlaStatus {
@@ -117,8 +118,12 @@ export function isDownStatus(status: SlaStatus, rule: Pick<DowntimeRule, 'count_
 
 /** Announced at least `noticeHours` before it starts. */
 export function maintenanceQualifies(window: MaintenanceWindow, noticeHours: number): boolean {
-  if (!Number.isInteger(noticeHours) || noticeHours < 0) throw new InvalidSlaInputError(`maintenance_notice_hours must be an integer ≥ 0, got ${noticeHours}`);
-  return msOf(window.start, 'maintenance start') - msOf(window.announcedAt, 'maintenance announcedAt') >= noticeHours * HOUR_MS;
+  if (!Number.isInteger(noticeHours) || noticeHours < 0)
+    throw new InvalidSlaInputError(`maintenance_notice_hours must be an integer ≥ 0, got ${noticeHours}`);
+  return (
+    msOf(window.start, 'maintenance start') - msOf(window.announcedAt, 'maintenance announcedAt') >=
+    noticeHours * HOUR_MS
+  );
 }
 
 /** Merge sorted-or-not spans, joining overlapping and touching ones; empty spans vanish. */
@@ -151,12 +156,22 @@ function subtractSpans(from: readonly Span[], holes: readonly Span[]): Span[] {
 }
 
 /** The spans of [periodStart, periodEnd) during which the worst status is down. */
-function downSpans(services: readonly ServiceTimeline[], periodStart: number, periodEnd: number, rule: DowntimeRule): Span[] {
+function downSpans(
+  services: readonly ServiceTimeline[],
+  periodStart: number,
+  periodEnd: number,
+  rule: DowntimeRule,
+): Span[] {
   return spansWhere(services, periodStart, periodEnd, (worst) => isDownStatus(worst, rule));
 }
 
 /** The spans of [periodStart, periodEnd) during which the worst status of `services` satisfies `holds`. */
-export function spansWhere(services: readonly ServiceTimeline[], periodStart: number, periodEnd: number, holds: (worst: SlaStatus) => boolean): Span[] {
+export function spansWhere(
+  services: readonly ServiceTimeline[],
+  periodStart: number,
+  periodEnd: number,
+  holds: (worst: SlaStatus) => boolean,
+): Span[] {
   const current: SlaStatus[] = [];
   const events: { at: number; service: number; status: SlaStatus }[] = [];
   services.forEach((service, i) => {
@@ -166,7 +181,10 @@ export function spansWhere(services: readonly ServiceTimeline[], periodStart: nu
     for (const [j, change] of service.changes.entries()) {
       const at = msOf(change.at, `service ${i} change ${j}`);
       assertStatus(change.status, `service ${i} change ${j}`);
-      if (at < previous) throw new InvalidSlaInputError(`service ${i}: changes must be sorted by at (change ${j} is earlier than the one before)`);
+      if (at < previous)
+        throw new InvalidSlaInputError(
+          `service ${i}: changes must be sorted by at (change ${j} is earlier than the one before)`,
+        );
       previous = at;
       if (at <= periodStart) status = change.status;
       else if (at < periodEnd) events.push({ at, service: i, status: change.status });
@@ -177,7 +195,7 @@ export function spansWhere(services: readonly ServiceTimeline[], periodStart: nu
 
   const spans: Span[] = [];
   let downSince: number | null = holds(worstStatus(current)) ? periodStart : null;
-  for (let e = 0; e < events.length; ) {
+  for (let e = 0; e < events.length;) {
     const at = (events[e] as (typeof events)[number]).at;
     for (; e < events.length && (events[e] as (typeof events)[number]).at === at; e++) {
       const event = events[e] as (typeof events)[number];
@@ -195,7 +213,13 @@ export function spansWhere(services: readonly ServiceTimeline[], periodStart: nu
 }
 
 /** The qualifying windows of `maintenances`, clipped to [start, end) and merged. */
-function qualifyingSpans(maintenances: readonly MaintenanceWindow[], start: number, end: number, noticeHours: number, what: string): Span[] {
+function qualifyingSpans(
+  maintenances: readonly MaintenanceWindow[],
+  start: number,
+  end: number,
+  noticeHours: number,
+  what: string,
+): Span[] {
   const windows: Span[] = [];
   for (const [i, w] of maintenances.entries()) {
     const ws = msOf(w.start, `${what} ${i} start`);
@@ -208,27 +232,39 @@ function qualifyingSpans(maintenances: readonly MaintenanceWindow[], start: numb
 
 /** Whole-minute index ranges [first, afterLast) of the minutes wholly inside each span. */
 function wholeMinutes(spans: readonly Span[], start: number): [number, number][] {
-  return spans.map((w) => [Math.ceil((w.start - start) / MINUTE_MS), Math.floor((w.end - start) / MINUTE_MS)] as [number, number]).filter(([a, b]) => b > a);
+  return spans
+    .map((w) => [Math.ceil((w.start - start) / MINUTE_MS), Math.floor((w.end - start) / MINUTE_MS)] as [number, number])
+    .filter(([a, b]) => b > a);
 }
 
 /** Total, excluded, eligible and down minutes of the period (see the module comment for the rules). */
 export function countDowntime(input: DowntimeInput): DowntimeMinutes {
   const { services, period, maintenances, terms } = input;
   if (!Number.isInteger(terms.maintenance_notice_hours) || terms.maintenance_notice_hours < 0) {
-    throw new InvalidSlaInputError(`maintenance_notice_hours must be an integer ≥ 0, got ${terms.maintenance_notice_hours}`);
+    throw new InvalidSlaInputError(
+      `maintenance_notice_hours must be an integer ≥ 0, got ${terms.maintenance_notice_hours}`,
+    );
   }
   if (services.length === 0) throw new InvalidSlaInputError('a downtime count needs at least one service timeline');
   const start = msOf(period.start, 'period start');
   const end = msOf(period.end, 'period end');
-  if (end <= start || (end - start) % MINUTE_MS !== 0) throw new InvalidSlaInputError('the period must be a positive whole number of minutes');
+  if (end <= start || (end - start) % MINUTE_MS !== 0)
+    throw new InvalidSlaInputError('the period must be a positive whole number of minutes');
   const totalMinutes = (end - start) / MINUTE_MS;
   const notice = terms.maintenance_notice_hours;
 
   // Windows for every service, and each service's own: a service is never down during its own
   // qualifying maintenance, but another service's outage then still counts.
   const shared = qualifyingSpans(maintenances, start, end, notice, 'maintenance');
-  const own = services.map((service, i) => qualifyingSpans(service.maintenances ?? [], start, end, notice, `service ${i} maintenance`));
-  const gaps = mergeSpans((input.gaps ?? []).map((g, i) => ({ start: Math.max(msOf(g.start, `gap ${i} start`), start), end: Math.min(msOf(g.end, `gap ${i} end`), end) })));
+  const own = services.map((service, i) =>
+    qualifyingSpans(service.maintenances ?? [], start, end, notice, `service ${i} maintenance`),
+  );
+  const gaps = mergeSpans(
+    (input.gaps ?? []).map((g, i) => ({
+      start: Math.max(msOf(g.start, `gap ${i} start`), start),
+      end: Math.min(msOf(g.end, `gap ${i} end`), end),
+    })),
+  );
   const treatment = terms.no_data_counts_as ?? 'up';
   const down = mergeSpans([
     ...services.flatMap((service, i) => subtractSpans(downSpans([service], start, end, terms), own[i] as Span[])),
@@ -249,7 +285,7 @@ export function countDowntime(input: DowntimeInput): DowntimeMinutes {
   // Excluded: minutes wholly inside any window that are not down minutes (a down minute is always eligible).
   const inside = wholeMinutes(mergeSpans([...shared, ...own.flat(), ...(treatment === 'excluded' ? gaps : [])]), start);
   let excludedMinutes = inside.reduce((n, [a, b]) => n + b - a, 0);
-  for (let i = 0, j = 0; i < inside.length && j < downRanges.length; ) {
+  for (let i = 0, j = 0; i < inside.length && j < downRanges.length;) {
     const [a1, b1] = inside[i] as [number, number];
     const [a2, b2] = downRanges[j] as [number, number];
     excludedMinutes -= Math.max(0, Math.min(b1, b2) - Math.max(a1, a2));
@@ -258,5 +294,11 @@ export function countDowntime(input: DowntimeInput): DowntimeMinutes {
   }
 
   const unmeasuredMinutes = wholeMinutes(gaps, start).reduce((n, [a, b]) => n + b - a, 0);
-  return { totalMinutes, excludedMinutes, eligibleMinutes: totalMinutes - excludedMinutes, downMinutes, unmeasuredMinutes };
+  return {
+    totalMinutes,
+    excludedMinutes,
+    eligibleMinutes: totalMinutes - excludedMinutes,
+    downMinutes,
+    unmeasuredMinutes,
+  };
 }

@@ -18,7 +18,20 @@ export {
   type RoundingMode,
   type DowntimeRule,
 } from './credit-terms';
-export { effectiveWindow, isValidDate, periodDue, previousPeriod, periodBounds, periodOf, assertIanaTimeZone, isValidPeriodLabel, tzDataVersion, PERIOD_LABEL_PATTERN, TZ_DATA_SOURCE, type PeriodBounds } from './period';
+export {
+  effectiveWindow,
+  isValidDate,
+  periodDue,
+  previousPeriod,
+  periodBounds,
+  periodOf,
+  assertIanaTimeZone,
+  isValidPeriodLabel,
+  tzDataVersion,
+  PERIOD_LABEL_PATTERN,
+  TZ_DATA_SOURCE,
+  type PeriodBounds,
+} from './period';
 export {
   countDowntime,
   worstStatus,
@@ -36,7 +49,46 @@ export {
 export { attainment, compareWithPercent, isBelowPercent, formatPercent, FULL_ATTAINMENT } from './attainment';
 export { computeCredit, selectTier, CREDIT_PCT_DECIMALS, type CreditResult } from './credit';
 export { currencyByCode, currencyExponent, isKnownCurrency } from './currency';
-export { DECIMAL_PATTERN, MAX_DECIMAL_PLACES, parseDecimal, decimalToFraction, compareDecimals, canonicalDecimal, isDecimalString, type Fraction, type ScaledDecimal } from './decimal';
-export { InvalidDecimalError, InvalidPeriodError, InvalidSlaInputError, UnknownCurrencyError, UnknownTimeZoneError, UnknownTzDataVersionError } from './errors';
-export { buildStatementDocument, statementDocumentSchema, STATEMENT_SCHEMA_ID, ATTAINMENT_DECIMALS, type StatementDocument, type StatementInput, type CoveredService, type MaintenanceEvidence, type ManualExclusion, type IncidentEvidence } from './statement';
-export { STATEMENT_STATES, STATEMENT_ACTIONS, refuseTransition, creditStateOf, allowedFrom, stateAfter, isStatementState, type StatementState, type StatementAction, type TransitionRefusal } from './transitions';
+export {
+  DECIMAL_PATTERN,
+  MAX_DECIMAL_PLACES,
+  parseDecimal,
+  decimalToFraction,
+  compareDecimals,
+  canonicalDecimal,
+  isDecimalString,
+  type Fraction,
+  type ScaledDecimal,
+} from './decimal';
+export {
+  InvalidDecimalError,
+  InvalidPeriodError,
+  InvalidSlaInputError,
+  UnknownCurrencyError,
+  UnknownTimeZoneError,
+  UnknownTzDataVersionError,
+} from './errors';
+export {
+  buildStatementDocument,
+  statementDocumentSchema,
+  STATEMENT_SCHEMA_ID,
+  ATTAINMENT_DECIMALS,
+  type StatementDocument,
+  type StatementInput,
+  type CoveredService,
+  type MaintenanceEvidence,
+  type ManualExclusion,
+  type IncidentEvidence,
+} from './statement';
+export {
+  STATEMENT_STATES,
+  STATEMENT_ACTIONS,
+  refuseTransition,
+  creditStateOf,
+  allowedFrom,
+  stateAfter,
+  isStatementState,
+  type StatementState,
+  type StatementAction,
+  type TransitionRefusal,
+} from './transitions';

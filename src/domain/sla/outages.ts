@@ -20,7 +20,14 @@
  */
 import { type Vote, effectiveVote, voteKind } from '../confirmation';
 import type { DowntimeRule } from './credit-terms';
-import { type MaintenanceWindow, type ServiceTimeline, type SlaStatus, type SlaStatusChange, countDowntime, isDownStatus } from './downtime';
+import {
+  type MaintenanceWindow,
+  type ServiceTimeline,
+  type SlaStatus,
+  type SlaStatusChange,
+  countDowntime,
+  isDownStatus,
+} from './downtime';
 
 const MINUTE_MS = 60_000;
 
@@ -121,12 +128,14 @@ export function metricOutages(timeline: EvidencedTimeline, ctx: OutageContext): 
     status = c.status;
   };
   let i = 0;
-  for (; i < changes.length && (changes[i] as EvidencedChange).at.getTime() <= start; i++) apply(changes[i] as EvidencedChange);
+  for (; i < changes.length && (changes[i] as EvidencedChange).at.getTime() <= start; i++)
+    apply(changes[i] as EvidencedChange);
   let since: { at: number; change: EvidencedChange | null } | null = down(status) ? { at: start, change: began } : null;
   while (i < changes.length) {
     const at = (changes[i] as EvidencedChange).at.getTime();
     if (at >= end) break;
-    for (; i < changes.length && (changes[i] as EvidencedChange).at.getTime() === at; i++) apply(changes[i] as EvidencedChange);
+    for (; i < changes.length && (changes[i] as EvidencedChange).at.getTime() === at; i++)
+      apply(changes[i] as EvidencedChange);
     if (down(status) && !since) since = { at, change: began };
     else if (!down(status) && since) {
       out.push(outageOf(since.at, at, since.change, ctx));
@@ -142,7 +151,16 @@ function outageOf(from: number, to: number, change: EvidencedChange | null, ctx:
   const first = base + Math.floor((from - base) / MINUTE_MS) * MINUTE_MS;
   const last = Math.min(base + Math.ceil((to - base) / MINUTE_MS) * MINUTE_MS, ctx.window.end.getTime());
   const counted = countDowntime({
-    services: [{ initial: 'healthy', changes: [{ at: new Date(from), status: 'unhealthy' }, { at: new Date(to), status: 'healthy' }], maintenances: ctx.own }],
+    services: [
+      {
+        initial: 'healthy',
+        changes: [
+          { at: new Date(from), status: 'unhealthy' },
+          { at: new Date(to), status: 'healthy' },
+        ],
+        maintenances: ctx.own,
+      },
+    ],
     period: { start: new Date(first), end: new Date(last) },
     maintenances: ctx.shared,
     terms: { ...ctx.terms, no_data_counts_as: 'up' },

@@ -39,7 +39,8 @@ export interface PeriodBounds {
 
 /** The zone's canonical spelling, or `UnknownTimeZoneError` (code `unknown_timezone`). */
 export function assertIanaTimeZone(timeZone: string): string {
-  if (typeof timeZone !== 'string' || !ZONE_NAME_PATTERN.test(timeZone)) throw new UnknownTimeZoneError(String(timeZone));
+  if (typeof timeZone !== 'string' || !ZONE_NAME_PATTERN.test(timeZone))
+    throw new UnknownTimeZoneError(String(timeZone));
   try {
     return new Temporal.ZonedDateTime(0n, timeZone).timeZoneId;
   } catch {
@@ -52,7 +53,8 @@ export function isValidPeriodLabel(label: unknown): label is string {
 }
 
 function parseLabel(label: string): { year: number; month: number } {
-  if (!isValidPeriodLabel(label)) throw new InvalidPeriodError(`period must be YYYY-MM (month 01..12), got ${JSON.stringify(label)}`);
+  if (!isValidPeriodLabel(label))
+    throw new InvalidPeriodError(`period must be YYYY-MM (month 01..12), got ${JSON.stringify(label)}`);
   return { year: Number(label.slice(0, 4)), month: Number(label.slice(5, 7)) };
 }
 
@@ -69,8 +71,15 @@ export function periodBounds(label: string, timeZone: string): PeriodBounds {
   const end = startOfMonth(next.year, next.month, zone);
   const ms = end.epochMilliseconds - start.epochMilliseconds;
   // Only historical local-mean-time offsets (seconds, before ~1900) give a non-whole minute count.
-  if (ms <= 0 || ms % MINUTE_MS !== 0) throw new InvalidPeriodError(`${label} in ${zone} is not a whole number of minutes (${ms} ms)`);
-  return { label, timeZone: zone, start: new Date(start.epochMilliseconds), end: new Date(end.epochMilliseconds), eligibleMinutes: ms / MINUTE_MS };
+  if (ms <= 0 || ms % MINUTE_MS !== 0)
+    throw new InvalidPeriodError(`${label} in ${zone} is not a whole number of minutes (${ms} ms)`);
+  return {
+    label,
+    timeZone: zone,
+    start: new Date(start.epochMilliseconds),
+    end: new Date(end.epochMilliseconds),
+    eligibleMinutes: ms / MINUTE_MS,
+  };
 }
 
 /** The `YYYY-MM` period containing `instant` in `timeZone`. */
@@ -93,7 +102,8 @@ const TZ_VERSION_PATTERN = /^\d{4}[a-z]{1,2}$/;
  * this validates it: `"2025b"` → `"2025b"`; missing or malformed → `UnknownTzDataVersionError`.
  */
 export function tzDataVersion(runtimeTzVersion: string | undefined): string {
-  if (typeof runtimeTzVersion !== 'string' || !TZ_VERSION_PATTERN.test(runtimeTzVersion)) throw new UnknownTzDataVersionError(runtimeTzVersion);
+  if (typeof runtimeTzVersion !== 'string' || !TZ_VERSION_PATTERN.test(runtimeTzVersion))
+    throw new UnknownTzDataVersionError(runtimeTzVersion);
   return runtimeTzVersion;
 }
 
@@ -115,9 +125,20 @@ export function isValidDate(value: unknown): value is string {
  * midnight after `effectiveTo` (inclusive last day, null = open-ended), clipped to the period.
  * Null when the contract is not in effect at any time of the period.
  */
-export function effectiveWindow(period: PeriodBounds, effectiveFrom: string, effectiveTo: string | null): { start: Date; end: Date } | null {
-  const from = Temporal.PlainDate.from(effectiveFrom, { overflow: 'reject' }).toZonedDateTime({ timeZone: period.timeZone }).epochMilliseconds;
-  const to = effectiveTo === null ? Number.POSITIVE_INFINITY : Temporal.PlainDate.from(effectiveTo, { overflow: 'reject' }).add({ days: 1 }).toZonedDateTime({ timeZone: period.timeZone }).epochMilliseconds;
+export function effectiveWindow(
+  period: PeriodBounds,
+  effectiveFrom: string,
+  effectiveTo: string | null,
+): { start: Date; end: Date } | null {
+  const from = Temporal.PlainDate.from(effectiveFrom, { overflow: 'reject' }).toZonedDateTime({
+    timeZone: period.timeZone,
+  }).epochMilliseconds;
+  const to =
+    effectiveTo === null
+      ? Number.POSITIVE_INFINITY
+      : Temporal.PlainDate.from(effectiveTo, { overflow: 'reject' })
+          .add({ days: 1 })
+          .toZonedDateTime({ timeZone: period.timeZone }).epochMilliseconds;
   const start = Math.max(period.start.getTime(), from);
   const end = Math.min(period.end.getTime(), to);
   return end > start ? { start: new Date(start), end: new Date(end) } : null;
@@ -137,9 +158,13 @@ export function previousPeriod(instant: Date, timeZone: string): string {
 export function periodDue(instant: Date, timeZone: string, graceHours: number): string {
   const ms = instant instanceof Date ? instant.getTime() : Number.NaN;
   if (!Number.isFinite(ms)) throw new InvalidSlaInputError('periodDue needs a valid Date');
-  if (!Number.isInteger(graceHours) || graceHours < 0) throw new InvalidSlaInputError(`graceHours must be an integer ≥ 0, got ${graceHours}`);
+  if (!Number.isInteger(graceHours) || graceHours < 0)
+    throw new InvalidSlaInputError(`graceHours must be an integer ≥ 0, got ${graceHours}`);
   const zone = assertIanaTimeZone(timeZone);
-  const local = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(zone).toPlainDateTime().subtract({ hours: graceHours });
+  const local = Temporal.Instant.fromEpochMilliseconds(ms)
+    .toZonedDateTimeISO(zone)
+    .toPlainDateTime()
+    .subtract({ hours: graceHours });
   const prev = Temporal.PlainYearMonth.from({ year: local.year, month: local.month }).subtract({ months: 1 });
   return `${String(prev.year).padStart(4, '0')}-${String(prev.month).padStart(2, '0')}`;
 }

@@ -39,7 +39,9 @@ import type { PeriodBounds } from './period';
 export const STATEMENT_SCHEMA_ID = 'vigil.sla_statement.v1';
 export const ATTAINMENT_DECIMALS = 4;
 
-const iso = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'Expected an ISO 8601 UTC instant with milliseconds');
+const iso = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'Expected an ISO 8601 UTC instant with milliseconds');
 const minutes = z.int().min(0);
 const decimal = z.string().regex(DECIMAL_PATTERN);
 
@@ -107,7 +109,9 @@ export const statementDocumentSchema = z.strictObject({
   schema: z.literal(STATEMENT_SCHEMA_ID),
   statement_id: z.uuid(),
   revision: z.int().min(1),
-  supersedes: z.strictObject({ statement_id: z.uuid(), revision: z.int().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
+  supersedes: z
+    .strictObject({ statement_id: z.uuid(), revision: z.int().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
+    .nullable(),
   generated_at: iso,
   organization: z.strictObject({ id: z.uuid(), name: z.string() }),
   customer: z.strictObject({ id: z.uuid(), name: z.string(), external_id: z.string().nullable() }),
@@ -170,7 +174,11 @@ export const statementDocumentSchema = z.strictObject({
     }),
   ),
   totals: z.strictObject(minuteCounts),
-  attainment: z.strictObject({ numerator: z.string().regex(/^\d+$/), denominator: z.string().regex(/^[1-9]\d*$/), percent: decimal }),
+  attainment: z.strictObject({
+    numerator: z.string().regex(/^\d+$/),
+    denominator: z.string().regex(/^[1-9]\d*$/),
+    percent: decimal,
+  }),
   target_met: z.boolean(),
   credit: z.strictObject({
     credit_pct: decimal,
@@ -239,7 +247,14 @@ export interface StatementInput {
   generatedAt: Date;
   organization: { id: string; name: string };
   customer: { id: string; name: string; externalId: string | null };
-  contract: { id: string; name: string; slaTargetPct: string; currency: string; monthlyFeeMinor: number; creditTerms: CreditTerms };
+  contract: {
+    id: string;
+    name: string;
+    slaTargetPct: string;
+    currency: string;
+    monthlyFeeMinor: number;
+    creditTerms: CreditTerms;
+  };
   period: PeriodBounds;
   /** The part of the period the contract is in effect (equal to the period unless it starts or ends within it). */
   window: { start: Date; end: Date };
@@ -264,7 +279,11 @@ function clip(date: Date, window: { start: Date; end: Date }): Date {
   return new Date(Math.min(Math.max(date.getTime(), window.start.getTime()), window.end.getTime()));
 }
 
-const windowOf = (m: MaintenanceEvidence): MaintenanceWindow => ({ start: m.start, end: m.end, announcedAt: m.announcedAt });
+const windowOf = (m: MaintenanceEvidence): MaintenanceWindow => ({
+  start: m.start,
+  end: m.end,
+  announcedAt: m.announcedAt,
+});
 
 /** Windows for every covered item: maintenances naming no item, and finance's exclusions (whatever the notice). */
 function sharedWindows(input: StatementInput): MaintenanceWindow[] {
@@ -272,12 +291,20 @@ function sharedWindows(input: StatementInput): MaintenanceWindow[] {
   return [
     ...input.maintenances.filter((m) => m.itemIds === undefined).map(windowOf),
     // Announced exactly the notice ahead: qualifies under any notice rule.
-    ...input.exclusions.map((e) => ({ start: e.start, end: e.end, announcedAt: new Date(e.start.getTime() - notice * HOUR_MS) })),
+    ...input.exclusions.map((e) => ({
+      start: e.start,
+      end: e.end,
+      announcedAt: new Date(e.start.getTime() - notice * HOUR_MS),
+    })),
   ];
 }
 
 /** Each metric's timeline with the maintenances of its covered item (none when `withMaintenance` is false). */
-function timelinesOf(items: readonly CoveredService[], input: StatementInput, withMaintenance: boolean): ServiceTimeline[] {
+function timelinesOf(
+  items: readonly CoveredService[],
+  input: StatementInput,
+  withMaintenance: boolean,
+): ServiceTimeline[] {
   return items.flatMap((item) => {
     const own = withMaintenance ? input.maintenances.filter((m) => m.itemIds?.includes(item.id)).map(windowOf) : [];
     return item.metrics.map((t) => ({ ...t, maintenances: own }));
@@ -288,14 +315,31 @@ function timelinesOf(items: readonly CoveredService[], input: StatementInput, wi
 function gapsOf(items: readonly CoveredService[], input: StatementInput): Span[] {
   const start = input.window.start.getTime();
   const end = input.window.end.getTime();
-  return items.length === 1 ? itemGaps((items[0] as CoveredService).metrics, start, end) : contractGaps(items.map((i) => i.metrics), start, end);
+  return items.length === 1
+    ? itemGaps((items[0] as CoveredService).metrics, start, end)
+    : contractGaps(
+        items.map((i) => i.metrics),
+        start,
+        end,
+      );
 }
 
-function minutesOf(items: readonly CoveredService[], input: StatementInput, withMaintenance = true, span = input.window) {
+function minutesOf(
+  items: readonly CoveredService[],
+  input: StatementInput,
+  withMaintenance = true,
+  span = input.window,
+) {
   const terms = input.contract.creditTerms;
   const timelines = timelinesOf(items, input, withMaintenance);
   const gaps = gapsOf(items, input).map((g) => ({ start: new Date(g.start), end: new Date(g.end) }));
-  const counted = countDowntime({ services: timelines.length ? timelines : [NO_METRICS], period: span, maintenances: withMaintenance ? sharedWindows(input) : [], terms, gaps });
+  const counted = countDowntime({
+    services: timelines.length ? timelines : [NO_METRICS],
+    period: span,
+    maintenances: withMaintenance ? sharedWindows(input) : [],
+    terms,
+    gaps,
+  });
   return {
     total_minutes: counted.totalMinutes,
     excluded_minutes: counted.excludedMinutes,
@@ -307,7 +351,10 @@ function minutesOf(items: readonly CoveredService[], input: StatementInput, with
 
 const minuteCountsOf = ({ unmeasured_minutes: _u, ...counts }: ReturnType<typeof minutesOf>) => counts;
 
-function metricEvidenceOf(item: CoveredService, input: StatementInput): StatementDocument['services'][number]['metric_evidence'] {
+function metricEvidenceOf(
+  item: CoveredService,
+  input: StatementInput,
+): StatementDocument['services'][number]['metric_evidence'] {
   const outageContext = {
     window: input.window,
     terms: input.contract.creditTerms,
@@ -327,14 +374,18 @@ function metricEvidenceOf(item: CoveredService, input: StatementInput): Statemen
 }
 
 /** What a correction changed from the revision it supersedes, in words and field by field. */
-export function correctionOf(previous: StatementDocument, next: Pick<StatementDocument, 'totals' | 'attainment' | 'credit' | 'services' | 'coverage' | 'exclusions'>): NonNullable<StatementDocument['correction']> {
+export function correctionOf(
+  previous: StatementDocument,
+  next: Pick<StatementDocument, 'totals' | 'attainment' | 'credit' | 'services' | 'coverage' | 'exclusions'>,
+): NonNullable<StatementDocument['correction']> {
   const changes: { field: string; before: string; after: string }[] = [];
   const note = (field: string, before: unknown, after: unknown) => {
     const b = before === undefined ? '' : String(before);
     const a = after === undefined ? '' : String(after);
     if (b !== a) changes.push({ field, before: b, after: a });
   };
-  for (const k of ['total_minutes', 'excluded_minutes', 'eligible_minutes', 'down_minutes'] as const) note(`totals.${k}`, previous.totals[k], next.totals[k]);
+  for (const k of ['total_minutes', 'excluded_minutes', 'eligible_minutes', 'down_minutes'] as const)
+    note(`totals.${k}`, previous.totals[k], next.totals[k]);
   note('attainment.percent', previous.attainment.percent, next.attainment.percent);
   note('credit.credit_pct', previous.credit.credit_pct, next.credit.credit_pct);
   note('credit.amount_minor', previous.credit.amount_minor, next.credit.amount_minor);
@@ -345,7 +396,8 @@ export function correctionOf(previous: StatementDocument, next: Pick<StatementDo
     note(`services.${s.id}.down_minutes`, before?.down_minutes, s.down_minutes);
     note(`services.${s.id}.metrics`, before?.metrics, s.metrics);
     const late = (x: typeof s | undefined) => (x?.metric_evidence ?? []).reduce((n, m) => n + m.late_samples, 0);
-    const imported = (x: typeof s | undefined) => (x?.metric_evidence ?? []).reduce((n, m) => n + m.imported_samples, 0);
+    const imported = (x: typeof s | undefined) =>
+      (x?.metric_evidence ?? []).reduce((n, m) => n + m.imported_samples, 0);
     note(`services.${s.id}.late_samples`, before ? late(before) : undefined, late(s));
     note(`services.${s.id}.imported_samples`, before ? imported(before) : undefined, imported(s));
   }
@@ -356,7 +408,10 @@ export function correctionOf(previous: StatementDocument, next: Pick<StatementDo
     credit ? `credit ${credit.before} → ${credit.after} minor units` : 'credit unchanged',
   ];
   const rest = changes.length - (down ? 1 : 0) - (credit ? 1 : 0);
-  return { summary: `Corrects revision ${previous.revision}: ${parts.join(', ')}${rest > 0 ? `; ${rest} other change${rest > 1 ? 's' : ''} listed` : ''}.`, changes };
+  return {
+    summary: `Corrects revision ${previous.revision}: ${parts.join(', ')}${rest > 0 ? `; ${rest} other change${rest > 1 ? 's' : ''} listed` : ''}.`,
+    changes,
+  };
 }
 
 /** The minute-aligned part of [start, end) within the window, or null when it holds no whole minute. */
@@ -441,16 +496,33 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
       const hidden = (all?.down_minutes ?? 0) - down;
       let why: string;
       if (!span) why = 'Outside the statement window.';
-      else if (down > 0 && hidden > 0) why = `${down} down minutes counted; ${hidden} fell inside excluded maintenance.`;
+      else if (down > 0 && hidden > 0)
+        why = `${down} down minutes counted; ${hidden} fell inside excluded maintenance.`;
       else if (down > 0) why = `${down} down minutes counted.`;
       else if (hidden > 0) why = `All ${hidden} down minutes fell inside excluded maintenance.`;
       else why = 'The covered services were not down during the incident.';
-      return { id: i.id, title: i.title, severity: i.severity, start: isoOf(i.start), end: i.end ? isoOf(i.end) : null, down_minutes: down, counted: down > 0, why };
+      return {
+        id: i.id,
+        title: i.title,
+        severity: i.severity,
+        start: isoOf(i.start),
+        end: i.end ? isoOf(i.end) : null,
+        down_minutes: down,
+        counted: down > 0,
+        why,
+      };
     })
     .sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
 
   const fraction = exactAttainment(totals.eligible_minutes, totals.down_minutes);
-  const credit = computeCredit(terms, input.contract.monthlyFeeMinor, input.contract.currency, fraction, totals.eligible_minutes, totals.down_minutes);
+  const credit = computeCredit(
+    terms,
+    input.contract.monthlyFeeMinor,
+    input.contract.currency,
+    fraction,
+    totals.eligible_minutes,
+    totals.down_minutes,
+  );
 
   return statementDocumentSchema.parse({
     schema: STATEMENT_SCHEMA_ID,
@@ -481,15 +553,35 @@ export function buildStatementDocument(input: StatementInput): StatementDocument
     exclusions,
     incidents,
     totals,
-    attainment: { numerator: fraction.numerator.toString(), denominator: fraction.denominator.toString(), percent: formatPercent(fraction, ATTAINMENT_DECIMALS) },
+    attainment: {
+      numerator: fraction.numerator.toString(),
+      denominator: fraction.denominator.toString(),
+      percent: formatPercent(fraction, ATTAINMENT_DECIMALS),
+    },
     target_met: compareWithPercent(fraction, input.contract.slaTargetPct) >= 0,
-    credit: { credit_pct: credit.creditPct, amount_minor: credit.creditAmountMinor, capped: credit.capped, minimum_applied: credit.minimumApplied, rounding: terms.rounding },
+    credit: {
+      credit_pct: credit.creditPct,
+      amount_minor: credit.creditAmountMinor,
+      capped: credit.capped,
+      minimum_applied: credit.minimumApplied,
+      rounding: terms.rounding,
+    },
     coverage,
     correction: input.previous
       ? correctionOf(input.previous, {
           totals,
-          attainment: { numerator: fraction.numerator.toString(), denominator: fraction.denominator.toString(), percent: formatPercent(fraction, ATTAINMENT_DECIMALS) },
-          credit: { credit_pct: credit.creditPct, amount_minor: credit.creditAmountMinor, capped: credit.capped, minimum_applied: credit.minimumApplied, rounding: terms.rounding },
+          attainment: {
+            numerator: fraction.numerator.toString(),
+            denominator: fraction.denominator.toString(),
+            percent: formatPercent(fraction, ATTAINMENT_DECIMALS),
+          },
+          credit: {
+            credit_pct: credit.creditPct,
+            amount_minor: credit.creditAmountMinor,
+            capped: credit.capped,
+            minimum_applied: credit.minimumApplied,
+            rounding: terms.rounding,
+          },
           services,
           coverage,
           exclusions,

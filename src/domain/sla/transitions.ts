@@ -19,7 +19,16 @@
 export const STATEMENT_STATES = ['draft', 'in_review', 'approved', 'delivered', 'superseded', 'void'] as const;
 export type StatementState = (typeof STATEMENT_STATES)[number];
 
-export const STATEMENT_ACTIONS = ['submit', 'approve', 'request_changes', 'add_exclusion', 'remove_exclusion', 'deliver', 'correct', 'void'] as const;
+export const STATEMENT_ACTIONS = [
+  'submit',
+  'approve',
+  'request_changes',
+  'add_exclusion',
+  'remove_exclusion',
+  'deliver',
+  'correct',
+  'void',
+] as const;
 export type StatementAction = (typeof STATEMENT_ACTIONS)[number];
 
 const FROM: Readonly<Record<StatementAction, readonly StatementState[]>> = {
@@ -57,7 +66,10 @@ export function stateAfter(action: StatementAction): StatementState {
   return TO[action];
 }
 
-export type TransitionRefusal = { token: 'invalid_transition' | 'stale_revision' | 'approver_is_submitter'; detail: string };
+export type TransitionRefusal = {
+  token: 'invalid_transition' | 'stale_revision' | 'approver_is_submitter';
+  detail: string;
+};
 
 export interface StatementFacts {
   state: StatementState;
@@ -91,14 +103,21 @@ export function refuseTransition(facts: StatementFacts, request: ActionRequest):
       };
     }
     if (facts.submittedBy !== null && facts.submittedBy === request.actor) {
-      return { token: 'approver_is_submitter', detail: 'The statement must be approved by someone other than whoever submitted it (another API key, or another console user).' };
+      return {
+        token: 'approver_is_submitter',
+        detail:
+          'The statement must be approved by someone other than whoever submitted it (another API key, or another console user).',
+      };
     }
   }
   return null;
 }
 
 /** What the credit stands at in each state (spec §2.6 `credit_state`): none when nothing is owed. */
-export function creditStateOf(state: StatementState, creditAmountMinor: number): 'none' | 'pending' | 'approved' | 'issued' | 'superseded' | 'void' {
+export function creditStateOf(
+  state: StatementState,
+  creditAmountMinor: number,
+): 'none' | 'pending' | 'approved' | 'issued' | 'superseded' | 'void' {
   if (state === 'void') return 'void';
   if (state === 'superseded') return 'superseded';
   if (creditAmountMinor === 0) return 'none';

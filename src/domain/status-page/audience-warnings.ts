@@ -10,7 +10,15 @@ export interface CreateWarning {
 
 export const SHOWN_ON_EVERY_PAGE = 'shown on every status page';
 
-export function audienceWarnings(kind: 'incident' | 'maintenance', affectedServices: readonly string[]): CreateWarning[] {
+export function audienceWarnings(
+  kind: 'incident' | 'maintenance',
+  affectedServices: readonly string[],
+): CreateWarning[] {
   if (affectedServices.length) return [];
-  return [{ code: 'shown_on_every_status_page', message: `This ${kind} has no affected_services, so it is ${SHOWN_ON_EVERY_PAGE} of the organization. Name the affected services to show it only where they appear.` }];
+  return [
+    {
+      code: 'shown_on_every_status_page',
+      message: `This ${kind} has no affected_services, so it is ${SHOWN_ON_EVERY_PAGE} of the organization. Name the affected services to show it only where they appear.`,
+    },
+  ];
 }

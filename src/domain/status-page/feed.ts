@@ -42,7 +42,14 @@ export function incidentMessageEntry(
   i: { id: string; title: string; severity: string },
   m: { id: string; type: string; body: string; posted_at: Date },
 ): FeedEntry {
-  return { id: `incident-message:${m.id}`, title: `${i.title}: ${m.type}`, body: m.body, at: m.posted_at, link_path: `/incidents/${i.id}`, category: m.type };
+  return {
+    id: `incident-message:${m.id}`,
+    title: `${i.title}: ${m.type}`,
+    body: m.body,
+    at: m.posted_at,
+    link_path: `/incidents/${i.id}`,
+    category: m.type,
+  };
 }
 
 export type MaintenanceEvent = 'scheduled' | 'started' | 'completed' | 'canceled';

@@ -8,7 +8,8 @@ import type { HealthStatus } from '../thresholds';
  */
 
 /** What the page shows for a component, a group or the whole page (page-state.ts derives it). */
-export type PageState = 'no_data' | 'operational' | 'under_maintenance' | 'degraded_performance' | 'partial_outage' | 'major_outage';
+export type PageState =
+  'no_data' | 'operational' | 'under_maintenance' | 'degraded_performance' | 'partial_outage' | 'major_outage';
 
 export interface PageBranding {
   /** https URL of a logo image, or null. */
@@ -168,5 +169,17 @@ export interface HistoryView {
 
 /** One incident's or maintenance's own page (`/incidents/<id>`, `/maintenances/<id>`), already filtered for its viewer. */
 export type ItemView =
-  | { kind: 'incident'; page: PageHeader; incident: PageIncidentView; viewer: HistoryView['viewer']; generated_at: string }
-  | { kind: 'maintenance'; page: PageHeader; maintenance: PageMaintenanceView; viewer: HistoryView['viewer']; generated_at: string };
+  | {
+      kind: 'incident';
+      page: PageHeader;
+      incident: PageIncidentView;
+      viewer: HistoryView['viewer'];
+      generated_at: string;
+    }
+  | {
+      kind: 'maintenance';
+      page: PageHeader;
+      maintenance: PageMaintenanceView;
+      viewer: HistoryView['viewer'];
+      generated_at: string;
+    };

@@ -25,7 +25,14 @@ export type { PageState };
  */
 
 /** Every state, from least to most severe. */
-export const PAGE_STATES = ['no_data', 'operational', 'under_maintenance', 'degraded_performance', 'partial_outage', 'major_outage'] as const satisfies readonly PageState[];
+export const PAGE_STATES = [
+  'no_data',
+  'operational',
+  'under_maintenance',
+  'degraded_performance',
+  'partial_outage',
+  'major_outage',
+] as const satisfies readonly PageState[];
 
 /** The headline's words. */
 export const HEADLINE_TEXT: Record<PageState, string> = {
@@ -116,11 +123,15 @@ const key = (id: string) => id.toLowerCase();
 const isActive = (i: IncidentInput) => i.published_at !== null && i.resolved_at === null;
 
 /** An incident's impact on each service it names; one with no services affects the page by its severity. */
-function incidentImpacts(incidents: readonly IncidentInput[]): { byService: Map<string, Impact>; unattached: Impact[] } {
+function incidentImpacts(incidents: readonly IncidentInput[]): {
+  byService: Map<string, Impact>;
+  unattached: Impact[];
+} {
   const byService = new Map<string, Impact>();
   const unattached: Impact[] = [];
   for (const i of incidents) {
-    if (!i.affected_services.length) unattached.push(IMPACT_OF_SEVERITY[i.severity as Severity] ?? 'degraded_performance');
+    if (!i.affected_services.length)
+      unattached.push(IMPACT_OF_SEVERITY[i.severity as Severity] ?? 'degraded_performance');
     for (const s of i.affected_services) {
       const was = byService.get(key(s.id));
       byService.set(key(s.id), was ? (worstState([was, s.impact]) as Impact) : s.impact);
@@ -137,12 +148,18 @@ export function componentState(c: ComponentInput, impact: Impact | undefined, in
   return impact ? worstState([measured, impact])! : measured;
 }
 
-export function derivePageState<C extends ComponentInput, I extends IncidentInput, M extends MaintenanceInput>(input: PageStateInput<C, I, M>): DerivedPage<C, I, M> {
+export function derivePageState<C extends ComponentInput, I extends IncidentInput, M extends MaintenanceInput>(
+  input: PageStateInput<C, I, M>,
+): DerivedPage<C, I, M> {
   const active = input.active_incidents.filter(isActive);
   const activeIds = new Set(active.map((i) => i.id));
   // Resolved since the list was read: it belongs with the recent ones, never with the active.
-  const resolvedNow = input.active_incidents.filter((i) => i.published_at !== null && i.resolved_at !== null && !input.recent_incidents.some((r) => r.id === i.id));
-  const recent = [...resolvedNow, ...input.recent_incidents].filter((i) => i.published_at !== null && !activeIds.has(i.id));
+  const resolvedNow = input.active_incidents.filter(
+    (i) => i.published_at !== null && i.resolved_at !== null && !input.recent_incidents.some((r) => r.id === i.id),
+  );
+  const recent = [...resolvedNow, ...input.recent_incidents].filter(
+    (i) => i.published_at !== null && !activeIds.has(i.id),
+  );
   const maintenances = input.maintenance_in_progress.filter((m) => m.state === 'in_progress');
   const everything = maintenances.some((m) => m.affected_services.length === 0);
   const covered = new Set(maintenances.flatMap((m) => m.affected_services.map((s) => key(s.id))));
@@ -152,10 +169,18 @@ export function derivePageState<C extends ComponentInput, I extends IncidentInpu
     const components = g.components.map((c) => {
       const service = c.service_id ?? (c.kind === 'service' ? c.id : null);
       const impact = service ? byService.get(key(service)) : undefined;
-      const inMaintenance = c.in_maintenance === true || (service !== null && (everything || covered.has(key(service))));
-      return { ...c, ...(c.in_maintenance === undefined ? {} : { in_maintenance: inMaintenance }), state: componentState(c, impact, inMaintenance) };
+      const inMaintenance =
+        c.in_maintenance === true || (service !== null && (everything || covered.has(key(service))));
+      return {
+        ...c,
+        ...(c.in_maintenance === undefined ? {} : { in_maintenance: inMaintenance }),
+        state: componentState(c, impact, inMaintenance),
+      };
     });
-    return { state: worstState(components.filter((c) => c.kind !== 'slo').map((c) => c.state)) ?? 'no_data', components };
+    return {
+      state: worstState(components.filter((c) => c.kind !== 'slo').map((c) => c.state)) ?? 'no_data',
+      components,
+    };
   });
 
   const headline =
@@ -179,7 +204,9 @@ export function derivePageState<C extends ComponentInput, I extends IncidentInpu
 
 /** A page view as loaded, before the derivation fills in what it says. */
 export type LoadedPageView = Omit<PageView, 'headline' | 'groups' | 'quiet'> & {
-  groups: (Omit<PageView['groups'][number], 'state' | 'components'> & { components: Omit<PageView['groups'][number]['components'][number], 'state'>[] })[];
+  groups: (Omit<PageView['groups'][number], 'state' | 'components'> & {
+    components: Omit<PageView['groups'][number]['components'][number], 'state'>[];
+  })[];
 };
 
 /** The view with the derivation applied: the one shape the HTML page and summary.json are made from. */

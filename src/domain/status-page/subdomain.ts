@@ -3,11 +3,28 @@ export const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
 
 /** Labels kept for the service itself, so a page can never pose as it. */
 export const RESERVED_SUBDOMAINS: ReadonlySet<string> = new Set([
-  'www', 'api', 'app', 'admin', 'status', 'docs', 'mail', 'smtp', 'help', 'support', 'billing', 'login', 'auth', 'vigil', 'static', 'assets', 'cdn',
+  'www',
+  'api',
+  'app',
+  'admin',
+  'status',
+  'docs',
+  'mail',
+  'smtp',
+  'help',
+  'support',
+  'billing',
+  'login',
+  'auth',
+  'vigil',
+  'static',
+  'assets',
+  'cdn',
 ]);
 
 export function subdomainProblem(value: string): string | null {
-  if (!SUBDOMAIN_PATTERN.test(value)) return 'Use 3 to 63 lower-case letters, digits and hyphens, not starting or ending with a hyphen';
+  if (!SUBDOMAIN_PATTERN.test(value))
+    return 'Use 3 to 63 lower-case letters, digits and hyphens, not starting or ending with a hyphen';
   if (value.includes('--')) return 'Consecutive hyphens are not allowed';
   if (RESERVED_SUBDOMAINS.has(value)) return `"${value}" is reserved`;
   return null;

@@ -30,7 +30,11 @@ export function slotCount(values: FormValues, prefix: string): number {
 
 /** The errors of a problem at `path` or below it, as a line under a group of fields. */
 export function groupErrorLine(problem: FormProblem | null | undefined, path: string, id: string): string {
-  const messages = [...new Set((problem?.errors ?? []).filter((e) => e.path === path || e.path.startsWith(`${path}.`)).map((e) => e.message))];
+  const messages = [
+    ...new Set(
+      (problem?.errors ?? []).filter((e) => e.path === path || e.path.startsWith(`${path}.`)).map((e) => e.message),
+    ),
+  ];
   return messages.length ? `<p class="field-error" id="${esc(id)}">${esc(messages.join('; '))}</p>` : '';
 }
 
@@ -41,7 +45,11 @@ export function enabledBadge(enabled: boolean): string {
 /** The links between the pages of one console area (Alerts: alerts, rules, silences, channels; On call: schedules, policies). */
 export function subNav(label: string, items: readonly { href: string; text: string }[], current: string): string {
   return `<nav aria-label="${esc(label)}"><p class="actions">${items
-    .map((i) => (i.href === current ? `<strong><a href="${esc(i.href)}" aria-current="page">${esc(i.text)}</a></strong>` : `<a href="${esc(i.href)}">${esc(i.text)}</a>`))
+    .map((i) =>
+      i.href === current
+        ? `<strong><a href="${esc(i.href)}" aria-current="page">${esc(i.text)}</a></strong>`
+        : `<a href="${esc(i.href)}">${esc(i.text)}</a>`,
+    )
     .join(' ')}</p></nav>`;
 }
 
@@ -72,7 +80,14 @@ export function deleteLink(href: string, name: string): string {
 }
 
 /** The confirmation page of a delete: what goes, what that does, the button and a way back. */
-export function confirmDeleteBody(o: { csrf: string; action: string; noun: string; name: string; consequence: string; back: string }): string {
+export function confirmDeleteBody(o: {
+  csrf: string;
+  action: string;
+  noun: string;
+  name: string;
+  consequence: string;
+  back: string;
+}): string {
   return `<p>Delete the ${esc(o.noun)} <strong>${esc(o.name)}</strong>? ${esc(o.consequence)}</p>
 <form class="actions" method="post" action="${esc(o.action)}">${csrfField(o.csrf)}<button type="submit" class="danger">Delete ${esc(o.noun)}</button> <a href="${esc(o.back)}">Keep it</a></form>`;
 }

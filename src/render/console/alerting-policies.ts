@@ -23,13 +23,26 @@ export interface TargetChoices {
 
 /** A level's targets in words: channel and schedule names, user emails. */
 export function targetsText(targets: PolicyView['levels'][number]['targets'], known: TargetChoices): string {
-  const name = (list: Choice[], id: string | undefined, what: string) => list.find((c) => c.id === id)?.name ?? `a removed ${what}`;
+  const name = (list: Choice[], id: string | undefined, what: string) =>
+    list.find((c) => c.id === id)?.name ?? `a removed ${what}`;
   return targets
-    .map((t) => (t.type === 'channel' ? `channel ${name(known.channels, t.id, 'channel')}` : t.type === 'schedule' ? `on call in ${name(known.schedules, t.id, 'schedule')}` : t.email))
+    .map((t) =>
+      t.type === 'channel'
+        ? `channel ${name(known.channels, t.id, 'channel')}`
+        : t.type === 'schedule'
+          ? `on call in ${name(known.schedules, t.id, 'schedule')}`
+          : t.email,
+    )
     .join(', ');
 }
 
-export function policyListBody(o: { rows: PolicyView[]; nextCursor: string | null; known: TargetChoices; csrf: string; canWrite: boolean }): string {
+export function policyListBody(o: {
+  rows: PolicyView[];
+  nextCursor: string | null;
+  known: TargetChoices;
+  csrf: string;
+  canWrite: boolean;
+}): string {
   const rows = o.rows.map((p) => [
     o.canWrite ? link(`${policyHref(p.id)}/edit`, p.name) : esc(p.name),
     `<ol>${p.levels.map((l) => `<li>${esc(targetsText(l.targets, o.known))}; then ${esc(String(l.delay_minutes))} min</li>`).join('')}</ol>`,
@@ -50,7 +63,8 @@ export function isBlankLevel(values: FormValues, i: number): boolean {
 
 function levelFields(values: FormValues, i: number, known: TargetChoices, p: FormProblem | null | undefined): string {
   const n = (f: string) => `levels.${i}.${f}`;
-  const group = (g: 'channels' | 'schedules' | 'users', legend: string, empty: string) => choiceGroup({ name: n(g), legend, choices: known[g], selected: valuesOf(values, n(g)), empty });
+  const group = (g: 'channels' | 'schedules' | 'users', legend: string, empty: string) =>
+    choiceGroup({ name: n(g), legend, choices: known[g], selected: valuesOf(values, n(g)), empty });
   return `<fieldset id="level-${i}"><legend>Level ${i + 1}${i > 0 ? ' (leave every target unticked to leave it out)' : ''}</legend>
 ${group('channels', 'Notification channels', 'No notification channels yet.')}
 ${group('schedules', 'Whoever is on call in', 'No on-call schedules yet.')}
@@ -60,12 +74,22 @@ ${inputField({ name: n('delay_minutes'), label: 'Minutes before the next level (
 </fieldset>`;
 }
 
-export function policyFormBody(o: { csrf: string; values: FormValues; known: TargetChoices; problem?: FormProblem | null; policy?: PolicyView }): string {
+export function policyFormBody(o: {
+  csrf: string;
+  values: FormValues;
+  known: TargetChoices;
+  problem?: FormProblem | null;
+  policy?: PolicyView;
+}): string {
   const p = o.problem;
   const n = slotCount(o.values, 'levels');
   const count = Math.max(1, n === 0 || !isBlankLevel(o.values, n - 1) ? n + 1 : n);
   const levels = Array.from({ length: count }, (_, i) => levelFields(o.values, i, o.known, p));
-  const shown = ['name', 'repeat', ...Array.from({ length: count }, (_, i) => [`levels.${i}.delay_minutes`, `levels.${i}.targets`]).flat()];
+  const shown = [
+    'name',
+    'repeat',
+    ...Array.from({ length: count }, (_, i) => [`levels.${i}.delay_minutes`, `levels.${i}.targets`]).flat(),
+  ];
   const action = o.policy ? `${policyHref(o.policy.id)}/edit` : '/console/on-call/policies/new';
   return `${problemBox(p, shown)}
 <form class="stack" method="post" action="${esc(action)}">

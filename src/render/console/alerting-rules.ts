@@ -2,7 +2,17 @@ import { ALERT_RULE_KINDS, ALERT_SEVERITIES } from '../../domain/alerting/rule-k
 import { esc } from '../html';
 import { type FormValues, alertsNav, enabledBadge, valueOf, valuesOf, deleteLink } from './alerting-parts';
 import { severityBadge } from './alerts';
-import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField } from './forms';
+import {
+  type FormProblem,
+  actionButton,
+  checkboxField,
+  choiceGroup,
+  csrfField,
+  inputField,
+  problemBox,
+  selectField,
+  textareaField,
+} from './forms';
 import { type Choice, namesOf, pager, stateBadge, table, zonedTime } from './parts';
 import { zonedDateInput } from './zoned-input';
 
@@ -59,12 +69,25 @@ export const SUBJECTS_OF_RULE_KIND: Readonly<Record<(typeof ALERT_RULE_KINDS)[nu
   sla_review_overdue: [],
 };
 
-const ruleKindOf = (k: string) => ((ALERT_RULE_KINDS as readonly string[]).includes(k) ? (k as (typeof ALERT_RULE_KINDS)[number]) : 'service_status');
+const ruleKindOf = (k: string) =>
+  (ALERT_RULE_KINDS as readonly string[]).includes(k) ? (k as (typeof ALERT_RULE_KINDS)[number]) : 'service_status';
 /** Rule kinds whose subject must be named (the API refuses "every one" for them). */
 const NAMED_ONLY = new Set(['metric_status', 'status_page_status']);
 
-export function ruleListBody(o: { rows: RuleView[]; nextCursor: string | null; subjects: SubjectChoice[]; policies: Choice[]; csrf: string; canWrite: boolean }): string {
-  const subject = (r: RuleView) => (r.subject_id === null ? (r.kind === 'sla_review_overdue' ? '<span class="muted">every statement</span>' : '<span class="muted">every one</span>') : namesOf([r.subject_id], o.subjects));
+export function ruleListBody(o: {
+  rows: RuleView[];
+  nextCursor: string | null;
+  subjects: SubjectChoice[];
+  policies: Choice[];
+  csrf: string;
+  canWrite: boolean;
+}): string {
+  const subject = (r: RuleView) =>
+    r.subject_id === null
+      ? r.kind === 'sla_review_overdue'
+        ? '<span class="muted">every statement</span>'
+        : '<span class="muted">every one</span>'
+      : namesOf([r.subject_id], o.subjects);
   const rows = o.rows.map((r) => [
     esc(r.name),
     `${esc(RULE_KIND_LABELS[r.kind as keyof typeof RULE_KIND_LABELS] ?? r.kind)}${r.include_degraded ? ' <span class="muted">(degraded too)</span>' : ''}`,
@@ -73,13 +96,15 @@ export function ruleListBody(o: { rows: RuleView[]; nextCursor: string | null; s
     namesOf([r.escalation_policy_id], o.policies),
     enabledBadge(r.enabled),
     o.canWrite
-      ? `<div class="actions row-actions"><a class="button secondary" href="${esc(`/console/alerts/rules/${encodeURIComponent(r.id)}/edit`)}" aria-label="${esc(`Edit ${r.name}`)}">Edit</a>${actionButton({
-          action: `/console/alerts/rules/${encodeURIComponent(r.id)}/enabled`,
-          label: r.enabled ? 'Disable' : 'Enable',
-          csrf: o.csrf,
-          hidden: { enabled: r.enabled ? 'false' : 'true' },
-          kind: 'secondary',
-        })}${deleteLink(`/console/alerts/rules/${encodeURIComponent(r.id)}/delete`, r.name)}</div>`
+      ? `<div class="actions row-actions"><a class="button secondary" href="${esc(`/console/alerts/rules/${encodeURIComponent(r.id)}/edit`)}" aria-label="${esc(`Edit ${r.name}`)}">Edit</a>${actionButton(
+          {
+            action: `/console/alerts/rules/${encodeURIComponent(r.id)}/enabled`,
+            label: r.enabled ? 'Disable' : 'Enable',
+            csrf: o.csrf,
+            hidden: { enabled: r.enabled ? 'false' : 'true' },
+            kind: 'secondary',
+          },
+        )}${deleteLink(`/console/alerts/rules/${encodeURIComponent(r.id)}/delete`, r.name)}</div>`
       : '<span class="muted">—</span>',
   ]);
   return `${alertsNav('/console/alerts/rules')}
@@ -88,7 +113,17 @@ ${table(['Rule', 'Raises an alert when', 'Watching', 'Severity', 'Escalation pol
 ${pager('/console/alerts/rules', o.nextCursor)}`;
 }
 
-const RULE_FIELDS = ['name', 'kind', 'subject_id', 'include_degraded', 'severity', 'escalation_policy_id', 'auto_resolve', 'enabled', 'settings.reminder_hours'];
+const RULE_FIELDS = [
+  'name',
+  'kind',
+  'subject_id',
+  'include_degraded',
+  'severity',
+  'escalation_policy_id',
+  'auto_resolve',
+  'enabled',
+  'settings.reminder_hours',
+];
 
 /**
  * The rule form. What raises the alert is chosen first (a small GET form: the page comes back
@@ -96,7 +131,14 @@ const RULE_FIELDS = ['name', 'kind', 'subject_id', 'include_degraded', 'severity
  * own form carries the kind. Editing keeps the kind (the API cannot change it) and may change
  * everything else.
  */
-export function ruleFormBody(o: { csrf: string; values: FormValues; subjects: SubjectChoice[]; policies: Choice[]; problem?: FormProblem | null; editing?: { id: string } | null }): string {
+export function ruleFormBody(o: {
+  csrf: string;
+  values: FormValues;
+  subjects: SubjectChoice[];
+  policies: Choice[];
+  problem?: FormProblem | null;
+  editing?: { id: string } | null;
+}): string {
   const p = o.problem;
   const val = (n: string) => valueOf(o.values, n);
   const kind = ruleKindOf(val('kind'));
@@ -116,11 +158,20 @@ ${selectField({ name: 'kind', label: 'Raise an alert when', value: kind, problem
         label: 'Watching',
         value: val('subject_id'),
         problem: p,
-        options: [...(NAMED_ONLY.has(kind) ? [{ value: '', label: 'Choose one' }] : [{ value: '', label: 'Every one of the kind' }]), ...subjects.map((s) => ({ value: s.id, label: s.name }))],
-        hint: subjects.length ? `Only what this kind of rule can watch is offered.` : `Nothing of this kind exists yet.`,
+        options: [
+          ...(NAMED_ONLY.has(kind)
+            ? [{ value: '', label: 'Choose one' }]
+            : [{ value: '', label: 'Every one of the kind' }]),
+          ...subjects.map((s) => ({ value: s.id, label: s.name })),
+        ],
+        hint: subjects.length
+          ? `Only what this kind of rule can watch is offered.`
+          : `Nothing of this kind exists yet.`,
       })
     : '<p class="muted">This rule watches every SLA statement in review.</p><input type="hidden" name="subject_id" value="">';
-  const action = o.editing ? `/console/alerts/rules/${encodeURIComponent(o.editing.id)}/edit` : '/console/alerts/rules/new';
+  const action = o.editing
+    ? `/console/alerts/rules/${encodeURIComponent(o.editing.id)}/edit`
+    : '/console/alerts/rules/new';
   return `${problemBox(p, RULE_FIELDS)}
 ${chooser}
 <form class="stack" method="post" action="${esc(action)}">
@@ -144,7 +195,15 @@ function silenceTone(state: string): 'healthy' | 'degraded' | 'neutral' {
   return state === 'active' ? 'degraded' : state === 'scheduled' ? 'neutral' : 'healthy';
 }
 
-export function silenceListBody(o: { rows: SilenceView[]; nextCursor: string | null; rules: Choice[]; services: Choice[]; csrf: string; canWrite: boolean; zone: string }): string {
+export function silenceListBody(o: {
+  rows: SilenceView[];
+  nextCursor: string | null;
+  rules: Choice[];
+  services: Choice[];
+  csrf: string;
+  canWrite: boolean;
+  zone: string;
+}): string {
   const rows = o.rows.map((s) => [
     esc(s.reason),
     stateBadge(s.state, silenceTone(s.state)),
@@ -152,19 +211,38 @@ export function silenceListBody(o: { rows: SilenceView[]; nextCursor: string | n
     s.service_ids.length ? namesOf(s.service_ids, o.services) : '<span class="muted">none</span>',
     zonedTime(s.starts_at, o.zone),
     zonedTime(s.ends_at, o.zone),
-    o.canWrite && s.state !== 'expired' ? actionButton({ action: `/console/alerts/silences/${encodeURIComponent(s.id)}/delete`, label: 'End silence', csrf: o.csrf, kind: 'secondary' }) : '<span class="muted">—</span>',
+    o.canWrite && s.state !== 'expired'
+      ? actionButton({
+          action: `/console/alerts/silences/${encodeURIComponent(s.id)}/delete`,
+          label: 'End silence',
+          csrf: o.csrf,
+          kind: 'secondary',
+        })
+      : '<span class="muted">—</span>',
   ]);
   return `${alertsNav('/console/alerts/silences')}
 <p class="muted">While a silence is active, alerts of its rules and services are recorded as suppressed and nobody is notified.</p>
 ${o.canWrite ? '<p class="actions"><a class="button" href="/console/alerts/silences/new">New silence</a></p>' : ''}
-${table(['Reason', 'State', 'Rules', 'Services', 'From', 'Until', ...(o.canWrite ? ['Actions'] : [])], rows.map((r) => (o.canWrite ? r : r.slice(0, 6))), 'No silences.', 'Newest first')}
+${table(
+  ['Reason', 'State', 'Rules', 'Services', 'From', 'Until', ...(o.canWrite ? ['Actions'] : [])],
+  rows.map((r) => (o.canWrite ? r : r.slice(0, 6))),
+  'No silences.',
+  'Newest first',
+)}
 ${pager('/console/alerts/silences', o.nextCursor)}`;
 }
 
 const SILENCE_FIELDS = ['rule_ids', 'service_ids', 'starts_at', 'ends_at', 'reason'];
 
 /** `zone`: the viewer's; the times are typed in it and read back in it (localInputToInstant). */
-export function silenceFormBody(o: { csrf: string; values: FormValues; rules: Choice[]; services: Choice[]; zone: string; problem?: FormProblem | null }): string {
+export function silenceFormBody(o: {
+  csrf: string;
+  values: FormValues;
+  rules: Choice[];
+  services: Choice[];
+  zone: string;
+  problem?: FormProblem | null;
+}): string {
   const p = o.problem;
   return `${problemBox(p, SILENCE_FIELDS)}
 <form class="stack" method="post" action="/console/alerts/silences/new">

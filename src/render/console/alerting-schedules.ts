@@ -1,7 +1,15 @@
 import type { ScheduleSpec } from '../../domain/on-call/schedule';
 import { esc, timeTag } from '../html';
 import { type FormValues, onCallNav, slotCount, valueOf, deleteLink } from './alerting-parts';
-import { type FormProblem, csrfField, inputField, problemBox, selectField, textareaField, zoneSelectField } from './forms';
+import {
+  type FormProblem,
+  csrfField,
+  inputField,
+  problemBox,
+  selectField,
+  textareaField,
+  zoneSelectField,
+} from './forms';
 import { facts, link, pager, table, zonedTime } from './parts';
 import { zonedDateInput } from './zoned-input';
 
@@ -25,22 +33,37 @@ const KINDS = [
   { value: 'daily', label: 'Daily' },
   { value: 'hourly', label: 'Every N hours' },
 ];
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((d, i) => ({ value: String(i + 1), label: d }));
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((d, i) => ({
+  value: String(i + 1),
+  label: d,
+}));
 
 /** The form's top-level name field: `name` would also match a layer's `layers.0.name` errors. */
 export const SCHEDULE_NAME_FIELD = 'schedule_name';
 
 export function rotationText(r: ScheduleView['layers'][number]['rotation']): string {
-  const every = r.kind === 'hourly' ? `every ${r.shift_hours} hours` : r.kind === 'weekly' ? `weekly on ${WEEKDAYS[(r.handoff_weekday ?? 1) - 1]?.label ?? ''}` : 'daily';
+  const every =
+    r.kind === 'hourly'
+      ? `every ${r.shift_hours} hours`
+      : r.kind === 'weekly'
+        ? `weekly on ${WEEKDAYS[(r.handoff_weekday ?? 1) - 1]?.label ?? ''}`
+        : 'daily';
   return `${every} at ${r.handoff_time} from ${r.starts_on}`;
 }
 
-export function scheduleListBody(o: { rows: { schedule: ScheduleView; now: OnCallNowView }[]; nextCursor: string | null; canWrite: boolean; zone: string }): string {
+export function scheduleListBody(o: {
+  rows: { schedule: ScheduleView; now: OnCallNowView }[];
+  nextCursor: string | null;
+  canWrite: boolean;
+  zone: string;
+}): string {
   const rows = o.rows.map(({ schedule: s, now }) => [
     link(scheduleHref(s.id), s.name),
     esc(s.timezone),
     esc(s.layers.map((l) => l.name).join(', ')),
-    now.user ? `${esc(now.user.email)}${now.source === 'override' ? ' <span class="muted">(override)</span>' : ''}` : '<span class="muted">Nobody</span>',
+    now.user
+      ? `${esc(now.user.email)}${now.source === 'override' ? ' <span class="muted">(override)</span>' : ''}`
+      : '<span class="muted">Nobody</span>',
     zonedTime(now.shift_end, o.zone),
   ]);
   return `${onCallNav('/console/on-call')}
@@ -57,14 +80,37 @@ export interface ShiftRow {
   end: string;
 }
 
-export function scheduleDetailBody(o: { schedule: ScheduleView; now: OnCallNowView; shifts: ShiftRow[]; truncated: boolean; csrf: string; canWrite: boolean; problem?: FormProblem | null }): string {
+export function scheduleDetailBody(o: {
+  schedule: ScheduleView;
+  now: OnCallNowView;
+  shifts: ShiftRow[];
+  truncated: boolean;
+  csrf: string;
+  canWrite: boolean;
+  problem?: FormProblem | null;
+}): string {
   const s = o.schedule;
   const tz = s.timezone;
   const summary = facts([
     ['Time zone', esc(tz)],
-    ['On call now', o.now.user ? `${esc(o.now.user.email)}${o.now.shift_end ? ` until ${timeTag(o.now.shift_end, tz)}` : ''}` : '<span class="muted">Nobody</span>'],
-    ['Layers', s.layers.length ? `<ol>${s.layers.map((l) => `<li>${esc(l.name)}: ${esc(rotationText(l.rotation))}; ${esc(l.rotation.participants.join(', '))}</li>`).join('')}</ol>` : '—'],
-    ['Overrides', s.overrides.length ? `<ul>${s.overrides.map((x) => `<li>${esc(x.user)}: ${timeTag(x.start_at, tz)} to ${timeTag(x.end_at, tz)}</li>`).join('')}</ul>` : '<span class="muted">none</span>'],
+    [
+      'On call now',
+      o.now.user
+        ? `${esc(o.now.user.email)}${o.now.shift_end ? ` until ${timeTag(o.now.shift_end, tz)}` : ''}`
+        : '<span class="muted">Nobody</span>',
+    ],
+    [
+      'Layers',
+      s.layers.length
+        ? `<ol>${s.layers.map((l) => `<li>${esc(l.name)}: ${esc(rotationText(l.rotation))}; ${esc(l.rotation.participants.join(', '))}</li>`).join('')}</ol>`
+        : '—',
+    ],
+    [
+      'Overrides',
+      s.overrides.length
+        ? `<ul>${s.overrides.map((x) => `<li>${esc(x.user)}: ${timeTag(x.start_at, tz)} to ${timeTag(x.end_at, tz)}</li>`).join('')}</ul>`
+        : '<span class="muted">none</span>',
+    ],
     ['Id', `<code>${esc(s.id)}</code>`],
   ]);
   const actions = o.canWrite
@@ -87,7 +133,15 @@ ${o.truncated ? '<p class="muted">More shifts follow than this page shows.</p>' 
 </section>`;
 }
 
-const LAYER_FIELDS = ['name', 'rotation.kind', 'rotation.handoff_time', 'rotation.handoff_weekday', 'rotation.shift_hours', 'rotation.starts_on', 'rotation.participants'];
+const LAYER_FIELDS = [
+  'name',
+  'rotation.kind',
+  'rotation.handoff_time',
+  'rotation.handoff_weekday',
+  'rotation.shift_hours',
+  'rotation.starts_on',
+  'rotation.participants',
+];
 
 /** A layer slot is blank (and skipped) when it names nobody and has no name. */
 export function isBlankLayer(values: FormValues, i: number): boolean {
@@ -99,7 +153,12 @@ export function isBlankOverride(values: FormValues, i: number): boolean {
 }
 
 /** The slots to show: those the values fill, and one blank more to add to. */
-function slots(values: FormValues, prefix: string, blank: (values: FormValues, i: number) => boolean, min: number): number {
+function slots(
+  values: FormValues,
+  prefix: string,
+  blank: (values: FormValues, i: number) => boolean,
+  min: number,
+): number {
   const n = slotCount(values, prefix);
   return Math.max(min, n === 0 || !blank(values, n - 1) ? n + 1 : n);
 }
@@ -128,7 +187,14 @@ ${zonedDateInput({ name: n('end_at'), label: 'To', timeZone: zone, raw: valueOf(
 }
 
 /** `zone`: the viewer's, which override times are typed in (the layers' handoffs are in the schedule's own zone). */
-export function scheduleFormBody(o: { csrf: string; values: FormValues; users: readonly string[]; zone: string; problem?: FormProblem | null; schedule?: ScheduleView }): string {
+export function scheduleFormBody(o: {
+  csrf: string;
+  values: FormValues;
+  users: readonly string[];
+  zone: string;
+  problem?: FormProblem | null;
+  schedule?: ScheduleView;
+}): string {
   const p = o.problem;
   const layerSlots = slots(o.values, 'layers', isBlankLayer, 1);
   const overrideSlots = slots(o.values, 'overrides', isBlankOverride, 1);
@@ -137,10 +203,14 @@ export function scheduleFormBody(o: { csrf: string; values: FormValues; users: r
   // Errors these fields show are not repeated in the summary above the form.
   const fieldNames = [
     ...Array.from({ length: layerSlots }, (_, i) => [...LAYER_FIELDS.map((f) => `layers.${i}.${f}`)]).flat(),
-    ...Array.from({ length: overrideSlots }, (_, i) => ['user', 'start_at', 'end_at'].map((f) => `overrides.${i}.${f}`)).flat(),
+    ...Array.from({ length: overrideSlots }, (_, i) =>
+      ['user', 'start_at', 'end_at'].map((f) => `overrides.${i}.${f}`),
+    ).flat(),
   ];
   const action = o.schedule ? `${scheduleHref(o.schedule.id)}/edit` : '/console/on-call/schedules/new';
-  const users = o.users.length ? `Console users of this organization: ${o.users.join(', ')}.` : 'This organization has no console users yet.';
+  const users = o.users.length
+    ? `Console users of this organization: ${o.users.join(', ')}.`
+    : 'This organization has no console users yet.';
   return `${problemBox(p, [SCHEDULE_NAME_FIELD, 'timezone', ...fieldNames])}
 <form class="stack" method="post" action="${esc(action)}">
 ${csrfField(o.csrf)}

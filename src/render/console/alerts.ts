@@ -35,7 +35,13 @@ export const alertHref = (id: string) => `/console/alerts/${encodeURIComponent(i
 export const SNOOZE_MINUTES = [15, 30, 60, 120, 240, 480] as const;
 
 function stateTone(state: string): 'healthy' | 'degraded' | 'unhealthy' | 'neutral' {
-  return state === 'triggered' ? 'unhealthy' : state === 'acknowledged' ? 'degraded' : state === 'resolved' ? 'healthy' : 'neutral';
+  return state === 'triggered'
+    ? 'unhealthy'
+    : state === 'acknowledged'
+      ? 'degraded'
+      : state === 'resolved'
+        ? 'healthy'
+        : 'neutral';
 }
 
 export const alertStateBadge = (state: string) => stateBadge(state, stateTone(state));
@@ -49,7 +55,9 @@ const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? S
 /** The targets a level did not page, and why: "Skipped: ana@example.com (user disabled)". */
 function skippedText(v: unknown): string | null {
   if (!Array.isArray(v) || !v.length) return null;
-  const items = v.map((x: Record<string, unknown>) => `${text(x.target).replace(/^(user|channel|schedule):/, '')} (${text(x.why)})`);
+  const items = v.map(
+    (x: Record<string, unknown>) => `${text(x.target).replace(/^(user|channel|schedule):/, '')} (${text(x.why)})`,
+  );
   return `Skipped: ${items.join('; ')}`;
 }
 
@@ -69,9 +77,23 @@ export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
   const pass = Number(d.pass) > 0 ? ` (repeat ${text(d.pass)})` : '';
   switch (e.kind) {
     case 'triggered':
-      return { at: e.at, label: 'Triggered', body: [d.status ? `Status: ${text(d.status).replace(/_/g, ' ')}` : '', d.severity ? `severity ${text(d.severity)}` : ''].filter(Boolean).join(', ') || null };
+      return {
+        at: e.at,
+        label: 'Triggered',
+        body:
+          [
+            d.status ? `Status: ${text(d.status).replace(/_/g, ' ')}` : '',
+            d.severity ? `severity ${text(d.severity)}` : '',
+          ]
+            .filter(Boolean)
+            .join(', ') || null,
+      };
     case 'retriggered':
-      return { at: e.at, label: 'Triggered again', body: d.status ? `Status: ${text(d.status).replace(/_/g, ' ')}` : null };
+      return {
+        at: e.at,
+        label: 'Triggered again',
+        body: d.status ? `Status: ${text(d.status).replace(/_/g, ' ')}` : null,
+      };
     case 'notified_level':
       return { at: e.at, label: `Notified level ${text(d.level)}${pass}`, body: skippedText(d.skipped) };
     case 'escalated':
@@ -79,7 +101,11 @@ export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
     case 'suppressed': {
       const s = (d.suppression ?? d) as Record<string, unknown>;
       const what = s.kind === 'maintenance' ? 'maintenance' : 'silence';
-      return { at: e.at, label: `Suppressed by a ${what}`, body: `${text(s.title)}${s.until ? ` (until ${text(s.until)})` : ''}` || null };
+      return {
+        at: e.at,
+        label: `Suppressed by a ${what}`,
+        body: `${text(s.title)}${s.until ? ` (until ${text(s.until)})` : ''}` || null,
+      };
     }
     case 'unsuppressed':
       return { at: e.at, label: 'No longer suppressed', body: null };
@@ -90,7 +116,11 @@ export function timelineLabel(e: AlertView['timeline'][number]): TimelineItem {
     case 'snooze_ended':
       return { at: e.at, label: 'Snooze ended; escalation starts again', body: null };
     case 'resolved':
-      return { at: e.at, label: d.auto === true ? `Resolved automatically${autoReason(e.actor)}` : `Resolved${by}`, body: null };
+      return {
+        at: e.at,
+        label: d.auto === true ? `Resolved automatically${autoReason(e.actor)}` : `Resolved${by}`,
+        body: null,
+      };
     default:
       return { at: e.at, label: `${e.kind.replace(/_/g, ' ')}${by}`, body: null };
   }
@@ -108,12 +138,15 @@ export function alertButtons(a: Pick<AlertView, 'id' | 'state'>, o: AlertActions
   if (!o.canWrite || a.state === 'resolved') return '';
   const base = alertHref(a.id);
   const buttons = [
-    a.state !== 'acknowledged' ? actionButton({ action: `${base}/acknowledge`, label: 'Acknowledge', csrf: o.csrf }) : '',
+    a.state !== 'acknowledged'
+      ? actionButton({ action: `${base}/acknowledge`, label: 'Acknowledge', csrf: o.csrf })
+      : '',
     actionButton({ action: `${base}/resolve`, label: 'Resolve', csrf: o.csrf, kind: 'secondary' }),
   ].filter(Boolean);
   const snooze = withSnooze
     ? `<form class="inline" method="post" action="${esc(`${base}/snooze`)}">${csrfField(o.csrf)}<label for="f-snooze-minutes">Snooze for</label> <select id="f-snooze-minutes" name="minutes">${SNOOZE_MINUTES.map(
-        (m) => `<option value="${m}"${m === 60 ? ' selected' : ''}>${m < 60 ? `${m} minutes` : `${m / 60} hour${m === 60 ? '' : 's'}`}</option>`,
+        (m) =>
+          `<option value="${m}"${m === 60 ? ' selected' : ''}>${m < 60 ? `${m} minutes` : `${m / 60} hour${m === 60 ? '' : 's'}`}</option>`,
       ).join('')}</select> <button type="submit" class="secondary">Snooze</button></form>`
     : '';
   return `<div class="actions">${buttons.join('')}${snooze}</div>`;
@@ -159,7 +192,12 @@ ${table(HEAD, alertRows(view.open, view.ruleNames, o), 'No open alerts: nothing 
 ${pager('/console/alerts', view.openNext, { state: 'open' })}
 </section>
 <section aria-labelledby="resolved-alerts"><h2 id="resolved-alerts">Recently resolved</h2>
-${table(HEAD.slice(0, 6), alertRows(view.rest, view.ruleNames, o).map((r) => r.slice(0, 6)), 'No resolved alerts yet.', 'Newest first')}
+${table(
+  HEAD.slice(0, 6),
+  alertRows(view.rest, view.ruleNames, o).map((r) => r.slice(0, 6)),
+  'No resolved alerts yet.',
+  'Newest first',
+)}
 ${pager('/console/alerts', view.restNext, { state: 'resolved' })}
 </section>`;
 }
@@ -175,7 +213,10 @@ export function alertDetailBody(view: AlertDetailView, o: AlertActionsView): str
   const a = view.alert;
   const suppressed = a.suppressed_by as { kind?: string; title?: string; until?: string } | null;
   const rows: [string, string][] = [
-    ['State', `${alertStateBadge(a.state)}${a.snoozed_until ? ` <span class="muted">snoozed until</span> ${zonedTime(a.snoozed_until, o.zone)}` : ''}`],
+    [
+      'State',
+      `${alertStateBadge(a.state)}${a.snoozed_until ? ` <span class="muted">snoozed until</span> ${zonedTime(a.snoozed_until, o.zone)}` : ''}`,
+    ],
     ['Severity', severityBadge(a.severity)],
     ['Summary', esc(a.summary)],
     ['Subject', `${esc(a.subject.name)} <span class="muted">(${esc(a.subject.kind.replace(/_/g, ' '))})</span>`],
@@ -184,9 +225,18 @@ export function alertDetailBody(view: AlertDetailView, o: AlertActionsView): str
     ['Triggers', esc(String(a.trigger_count))],
     ['Triggered', zonedTime(a.triggered_at, o.zone)],
   ];
-  if (suppressed) rows.push(['Suppressed by', `${esc(suppressed.kind ?? '')}: ${esc(suppressed.title ?? '')}${suppressed.until ? ` until ${zonedTime(suppressed.until, o.zone)}` : ''}`]);
-  if (a.acknowledged_at) rows.push(['Acknowledged', `${zonedTime(a.acknowledged_at, o.zone)}${a.acknowledged_by ? ` by ${esc(a.acknowledged_by)}` : ''}`]);
-  if (a.resolved_at) rows.push(['Resolved', `${zonedTime(a.resolved_at, o.zone)}${a.resolved_by ? ` by ${esc(a.resolved_by)}` : ''}`]);
+  if (suppressed)
+    rows.push([
+      'Suppressed by',
+      `${esc(suppressed.kind ?? '')}: ${esc(suppressed.title ?? '')}${suppressed.until ? ` until ${zonedTime(suppressed.until, o.zone)}` : ''}`,
+    ]);
+  if (a.acknowledged_at)
+    rows.push([
+      'Acknowledged',
+      `${zonedTime(a.acknowledged_at, o.zone)}${a.acknowledged_by ? ` by ${esc(a.acknowledged_by)}` : ''}`,
+    ]);
+  if (a.resolved_at)
+    rows.push(['Resolved', `${zonedTime(a.resolved_at, o.zone)}${a.resolved_by ? ` by ${esc(a.resolved_by)}` : ''}`]);
   const workflow = temporalWorkflowLink(view.temporalUiUrl, a.workflow_id);
   return `<p><a href="/console/alerts">← All alerts</a></p>
 ${problemBox(view.problem)}
@@ -209,14 +259,20 @@ export interface OnCallNowRow {
 }
 
 /** The overview's "Who is on call now" and the count of open alerts. */
-export function onCallNowBlock(rows: readonly OnCallNowRow[], openAlerts: { count: number; more: boolean } | null, timeZone: string): string {
+export function onCallNowBlock(
+  rows: readonly OnCallNowRow[],
+  openAlerts: { count: number; more: boolean } | null,
+  timeZone: string,
+): string {
   const alerts =
     openAlerts === null
       ? ''
       : `<p>${openAlerts.count === 0 ? 'No open alerts.' : `${link('/console/alerts', `${openAlerts.count}${openAlerts.more ? '+' : ''} open alert${openAlerts.count === 1 && !openAlerts.more ? '' : 's'}`)}`}</p>`;
   const body = rows.map((r) => [
     link(`/console/on-call/schedules/${encodeURIComponent(r.scheduleId)}`, r.scheduleName),
-    r.email ? `${esc(r.email)}${r.source === 'override' ? ' <span class="muted">(override)</span>' : r.layerName ? ` <span class="muted">(${esc(r.layerName)})</span>` : ''}` : '<span class="muted">Nobody</span>',
+    r.email
+      ? `${esc(r.email)}${r.source === 'override' ? ' <span class="muted">(override)</span>' : r.layerName ? ` <span class="muted">(${esc(r.layerName)})</span>` : ''}`
+      : '<span class="muted">Nobody</span>',
     zonedTime(r.until, timeZone),
   ]);
   return `<section aria-labelledby="on-call-now"><h2 id="on-call-now">Who is on call now</h2>
@@ -244,10 +300,22 @@ const SEVERITY_ORDER: Record<string, number> = { critical: 0, warning: 1, info: 
  */
 export function openAlertsBlock(alerts: readonly OpenAlertRow[], more: boolean, timeZone: string): string {
   if (!alerts.length) return '';
-  const sorted = [...alerts].sort((a, b) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3) || b.triggered_at.localeCompare(a.triggered_at));
-  const rows = sorted.map((a) => [link(alertHref(a.id), a.title), severityBadge(a.severity), alertStateBadge(a.state), zonedTime(a.triggered_at, timeZone), a.level ? esc(String(a.level)) : '<span class="muted">—</span>']);
+  const sorted = [...alerts].sort(
+    (a, b) =>
+      (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3) ||
+      b.triggered_at.localeCompare(a.triggered_at),
+  );
+  const rows = sorted.map((a) => [
+    link(alertHref(a.id), a.title),
+    severityBadge(a.severity),
+    alertStateBadge(a.state),
+    zonedTime(a.triggered_at, timeZone),
+    a.level ? esc(String(a.level)) : '<span class="muted">—</span>',
+  ]);
   const critical = alerts.filter((a) => a.severity === 'critical').length;
-  const heading = critical ? `${critical} critical alert${critical === 1 ? '' : 's'} open` : `${alerts.length} alert${alerts.length === 1 ? '' : 's'} open`;
+  const heading = critical
+    ? `${critical} critical alert${critical === 1 ? '' : 's'} open`
+    : `${alerts.length} alert${alerts.length === 1 ? '' : 's'} open`;
   return `<section class="open-alerts" aria-labelledby="open-alerts"><h2 id="open-alerts">${esc(heading)}</h2>
 ${table(['Alert', 'Severity', 'State', 'Since', 'Level'], rows, '')}${more ? `<p>${link('/console/alerts?state=open', 'All open alerts')}</p>` : ''}</section>`;
 }

@@ -95,20 +95,36 @@ export function responseTimeChart(c: ChartInput): string {
   const s = scales(c.from, c.to, ticks[ticks.length - 1]!);
   const f = FRAME;
   const grid = ticks
-    .map((v) => `<line class="grid" x1="${f.left}" x2="${f.width - f.right}" y1="${r1(s.y(v))}" y2="${r1(s.y(v))}"/><text class="axis" x="${f.left - 6}" y="${r1(s.y(v) + 4)}" text-anchor="end">${esc(String(v))}</text>`)
+    .map(
+      (v) =>
+        `<line class="grid" x1="${f.left}" x2="${f.width - f.right}" y1="${r1(s.y(v))}" y2="${r1(s.y(v))}"/><text class="axis" x="${f.left - 6}" y="${r1(s.y(v) + 4)}" text-anchor="end">${esc(String(v))}</text>`,
+    )
     .join('');
   const xTicks = timeTicks(c.from, c.to, c.tickMs)
-    .map((t) => `<text class="axis" x="${r1(s.x(t))}" y="${f.height - 8}" text-anchor="middle">${esc(c.tickLabel(t))}</text>`)
+    .map(
+      (t) =>
+        `<text class="axis" x="${r1(s.x(t))}" y="${f.height - 8}" text-anchor="middle">${esc(c.tickLabel(t))}</text>`,
+    )
     .join('');
   const lines = c.series
-    .map((ser, i) => (ser.points.length ? `<path class="series s${i % DASHES.length}" d="${linePath(ser.points, s, c.bucketMs)}" fill="none"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/>` : ''))
+    .map((ser, i) =>
+      ser.points.length
+        ? `<path class="series s${i % DASHES.length}" d="${linePath(ser.points, s, c.bucketMs)}" fill="none"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/>`
+        : '',
+    )
     .join('');
   const summary = c.series
     .filter((ser) => ser.points.length)
-    .map((ser) => `${ser.name}: mean ${Math.round(ser.points.reduce((a, p) => a + p.mean, 0) / ser.points.length)} ${c.unit}, highest bucket ${Math.round(Math.max(...ser.points.map((p) => p.mean)))} ${c.unit}`)
+    .map(
+      (ser) =>
+        `${ser.name}: mean ${Math.round(ser.points.reduce((a, p) => a + p.mean, 0) / ser.points.length)} ${c.unit}, highest bucket ${Math.round(Math.max(...ser.points.map((p) => p.mean)))} ${c.unit}`,
+    )
     .join('; ');
   const legend = c.series
-    .map((ser, i) => `<li><svg class="swatch" viewBox="0 0 24 8" aria-hidden="true"><line class="series s${i % DASHES.length}" x1="0" x2="24" y1="4" y2="4"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/></svg> ${esc(ser.name)}${ser.points.length ? '' : ' <span class="muted">(nothing measured)</span>'}</li>`)
+    .map(
+      (ser, i) =>
+        `<li><svg class="swatch" viewBox="0 0 24 8" aria-hidden="true"><line class="series s${i % DASHES.length}" x1="0" x2="24" y1="4" y2="4"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/></svg> ${esc(ser.name)}${ser.points.length ? '' : ' <span class="muted">(nothing measured)</span>'}</li>`,
+    )
     .join('');
   return `<figure class="chart"><svg viewBox="0 0 ${f.width} ${f.height}" role="img" aria-label="${esc(`${c.title}. ${summary}.`)}">${grid}${xTicks}${lines}</svg>
 <figcaption><ul class="legend">${legend}</ul><p class="muted">${esc(summary)}. Each point is the mean over ${esc(bucketWords(c.bucketMs))}; values in ${esc(c.unit)}.</p></figcaption></figure>`;

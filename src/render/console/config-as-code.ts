@@ -12,7 +12,9 @@ export function managedNotice(configKey: string | null | undefined): string {
 
 /** A short marker for list rows: the item's config key, or nothing. */
 export function managedMarker(configKey: string | null | undefined): string {
-  return configKey ? ` <span class="muted" title="Managed by config as code">(config: <code>${esc(configKey)}</code>)</span>` : '';
+  return configKey
+    ? ` <span class="muted" title="Managed by config as code">(config: <code>${esc(configKey)}</code>)</span>`
+    : '';
 }
 
 /** "Export as YAML" for a list page: the kind's section of the organization's configuration document. */

@@ -35,12 +35,19 @@ export function subjectOf(label: string): string {
 
 /** A label for a path no field named: its last named segment, in words ("links.0.url" → "URL", "repeat_count" → "Repeat count"). */
 export function labelForPath(path: string): string {
-  const segments = path.replace(/^body\./, '').split('.').filter((s) => s !== '' && !/^\d+$/.test(s));
+  const segments = path
+    .replace(/^body\./, '')
+    .split('.')
+    .filter((s) => s !== '' && !/^\d+$/.test(s));
   const last = segments[segments.length - 1] ?? '';
   if (!last) return 'The form';
   const known = KNOWN_LABELS[last];
   if (known) return known;
-  const words = last.replace(/_ids?$/, '').replace(/_at$/, '').replace(/_/g, ' ').trim();
+  const words = last
+    .replace(/_ids?$/, '')
+    .replace(/_at$/, '')
+    .replace(/_/g, ' ')
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -48,12 +55,27 @@ const count = (n: string, one: string, many: string) => `${n} ${n === '1' ? one 
 
 /** Rules from the schema's message to a sentence about `s` (the field's subject). First match wins. */
 const RULES: readonly [RegExp, (s: string, m: RegExpExecArray) => string][] = [
-  [/^(Required\b.*|Invalid input: expected \w+, received (undefined|null)|Too small: expected string to have >=1 characters?|Must not be empty|Expected a non-empty string)$/i, (s) => `${s} cannot be empty`],
-  [/^Too small: expected array to have >=(\d+) items?$/, (s, m) => (m[1] === '1' ? `${s}: choose at least one` : `${s}: choose at least ${m[1]}`)],
+  [
+    /^(Required\b.*|Invalid input: expected \w+, received (undefined|null)|Too small: expected string to have >=1 characters?|Must not be empty|Expected a non-empty string)$/i,
+    (s) => `${s} cannot be empty`,
+  ],
+  [
+    /^Too small: expected array to have >=(\d+) items?$/,
+    (s, m) => (m[1] === '1' ? `${s}: choose at least one` : `${s}: choose at least ${m[1]}`),
+  ],
   [/^Too big: expected array to have <=(\d+) items?$/, (s, m) => `${s} takes at most ${count(m[1]!, 'item', 'items')}`],
-  [/^Too big: expected string to have <=(\d+) characters?$/, (s, m) => `${s} must be at most ${count(m[1]!, 'character', 'characters')}`],
-  [/^Too small: expected string to have >=(\d+) characters?$/, (s, m) => `${s} must be at least ${count(m[1]!, 'character', 'characters')}`],
-  [/^Too (?:small|big): expected string to have exactly (\d+) characters?$/, (s, m) => `${s} must be exactly ${count(m[1]!, 'character', 'characters')}`],
+  [
+    /^Too big: expected string to have <=(\d+) characters?$/,
+    (s, m) => `${s} must be at most ${count(m[1]!, 'character', 'characters')}`,
+  ],
+  [
+    /^Too small: expected string to have >=(\d+) characters?$/,
+    (s, m) => `${s} must be at least ${count(m[1]!, 'character', 'characters')}`,
+  ],
+  [
+    /^Too (?:small|big): expected string to have exactly (\d+) characters?$/,
+    (s, m) => `${s} must be exactly ${count(m[1]!, 'character', 'characters')}`,
+  ],
   [/^Too small: expected (?:number|int|bigint) to be >=?(-?[\d.]+)$/, (s, m) => `${s} must be at least ${m[1]}`],
   [/^Too small: expected (?:number|int|bigint) to be >(-?[\d.]+)$/, (s, m) => `${s} must be more than ${m[1]}`],
   [/^Too big: expected (?:number|int|bigint) to be <=(-?[\d.]+)$/, (s, m) => `${s} must be at most ${m[1]}`],
@@ -63,13 +85,23 @@ const RULES: readonly [RegExp, (s: string, m: RegExpExecArray) => string][] = [
   [/^Invalid input: expected boolean, received \w+$/, (s) => `${s} must be yes or no`],
   [/^Invalid input: expected (?:array|object), received \w+$/, (s) => `${s} is not in the form this field takes`],
   [/^Invalid input: expected string, received \w+$/, (s) => `${s} must be text`],
-  [/^Invalid option: expected one of (.+)$/, (s, m) => `${s} must be one of ${m[1]!.split('|').map((o) => o.replace(/^"|"$/g, '')).join(', ')}`],
+  [
+    /^Invalid option: expected one of (.+)$/,
+    (s, m) =>
+      `${s} must be one of ${m[1]!
+        .split('|')
+        .map((o) => o.replace(/^"|"$/g, ''))
+        .join(', ')}`,
+  ],
   [/^Invalid input: expected "(.*)"$/, (s, m) => `${s} must be ${m[1]}`],
   [/^(Invalid UUID|Expected a UUID)$/i, (s) => `${s}: choose one from the list`],
   [/^Invalid email( address)?$/i, (s) => `${s} must be an email address, like name@example.com`],
   [/^Invalid URL$/i, (s) => `${s} must be a web address starting with http:// or https://`],
   [/, or leave it empty for now$/, (s) => `${s} must be a date and time, or left empty for now`],
-  [/^(Enter a date and time.*|Expected RFC 3339.*|Expected an RFC 3339 timestamp|Invalid ISO datetime|Not a date and time that exists)$/i, (s) => `${s} must be a date and time`],
+  [
+    /^(Enter a date and time.*|Expected RFC 3339.*|Expected an RFC 3339 timestamp|Invalid ISO datetime|Not a date and time that exists)$/i,
+    (s) => `${s} must be a date and time`,
+  ],
   [/^Expected a calendar date/i, (s) => `${s} must be a date (YYYY-MM-DD)`],
   [/^must be after \w*start\w*$/i, () => 'The window must end after it starts'],
   [/^(Unknown field|Unrecognized keys?: .*)$/, (s) => `${s} is not a field this form takes`],
@@ -113,7 +145,9 @@ export function fieldSentence(error: FieldErrorItem, label: string): string {
 export function detailAddsToErrors(detail: string, errors: readonly FieldErrorItem[]): boolean {
   const d = detail.trim();
   if (!d) return false;
-  return !errors.some((e) => d === `${e.path || 'body'}: ${e.message}` || d.startsWith(`${e.path}: `) || d.startsWith(`${e.path} `));
+  return !errors.some(
+    (e) => d === `${e.path || 'body'}: ${e.message}` || d.startsWith(`${e.path}: `) || d.startsWith(`${e.path} `),
+  );
 }
 
 /** The heading of a problem's summary: how many things the person has to fix, or that the action failed. */

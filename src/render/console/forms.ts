@@ -17,17 +17,26 @@ const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
 /** Whether an error at `path` belongs to the field `name` (its path, its last segment, or one of its items). */
 function belongsTo(path: string, name: string): boolean {
-  return path === name || path.endsWith(`.${name}`) || path === `body.${name}` || new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+$`).test(path);
+  return (
+    path === name ||
+    path.endsWith(`.${name}`) ||
+    path === `body.${name}` ||
+    new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+$`).test(path)
+  );
 }
 
 /** The errors a problem lists for one field, each as a sentence about `label`. */
 function errorsFor(problem: FormProblem | null | undefined, name: string, label: string): string[] {
-  return [...new Set((problem?.errors ?? []).filter((e) => belongsTo(e.path, name)).map((e) => fieldSentence(e, label)))];
+  return [
+    ...new Set((problem?.errors ?? []).filter((e) => belongsTo(e.path, name)).map((e) => fieldSentence(e, label))),
+  ];
 }
 
 /** A summary line: the field the error belongs to (of `fields`, else its path) for the link, and its sentence. */
 function summaryLine(e: { path: string; message: string }, fields: readonly SummaryField[]): string {
-  const named = fields.map((f) => (typeof f === 'string' ? { name: f, label: labelForPath(f) } : f)).find((f) => belongsTo(e.path, f.name));
+  const named = fields
+    .map((f) => (typeof f === 'string' ? { name: f, label: labelForPath(f) } : f))
+    .find((f) => belongsTo(e.path, f.name));
   const sentence = esc(sentenceFor(e, named?.label ?? labelForPath(e.path)));
   const target = named?.name ?? e.path.replace(/^body\./, '');
   return `<li>${target ? `<a href="#${fieldId(target)}">${sentence}</a>` : sentence}</li>`;
@@ -66,7 +75,10 @@ function described(o: FieldOptions): { attrs: string; after: string } {
   const hint = o.hint ? `<p class="muted" id="${id}-hint">${esc(o.hint)}</p>` : '';
   const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('. '))}</p>` : '';
   const by = [o.hint ? `${id}-hint` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return { attrs: `id="${id}" name="${esc(o.name)}"${o.required ? ' required' : ''}${errors.length ? ' aria-invalid="true"' : ''}${by ? ` aria-describedby="${by}"` : ''}`, after: `${hint}${err}` };
+  return {
+    attrs: `id="${id}" name="${esc(o.name)}"${o.required ? ' required' : ''}${errors.length ? ' aria-invalid="true"' : ''}${by ? ` aria-describedby="${by}"` : ''}`,
+    after: `${hint}${err}`,
+  };
 }
 
 export function inputField(o: FieldOptions & { type?: 'text' | 'email' | 'datetime-local' | 'number' }): string {
@@ -79,10 +91,18 @@ export function textareaField(o: FieldOptions): string {
   return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><textarea ${d.attrs}>${esc(o.value ?? '')}</textarea>${d.after}</div>`;
 }
 
-export function selectField(o: FieldOptions & { options: readonly { value: string; label: string }[]; multiple?: boolean; selected?: readonly string[] }): string {
+export function selectField(
+  o: FieldOptions & {
+    options: readonly { value: string; label: string }[];
+    multiple?: boolean;
+    selected?: readonly string[];
+  },
+): string {
   const d = described(o);
   const chosen = new Set(o.selected ?? (o.value ? [o.value] : []));
-  const options = o.options.map((x) => `<option value="${esc(x.value)}"${chosen.has(x.value) ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
+  const options = o.options
+    .map((x) => `<option value="${esc(x.value)}"${chosen.has(x.value) ? ' selected' : ''}>${esc(x.label)}</option>`)
+    .join('');
   return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><select ${d.attrs}${o.multiple ? ' multiple' : ''}>${options}</select>${d.after}</div>`;
 }
 
@@ -94,11 +114,18 @@ export function selectField(o: FieldOptions & { options: readonly { value: strin
 export function zoneSelectField(o: FieldOptions & { blank?: string }): string {
   const d = described(o);
   const value = o.value ?? '';
-  const option = (z: string, label = z.replace(/_/g, ' ')) => `<option value="${esc(z)}"${z === value && z !== '' ? ' selected' : ''}>${esc(label)}</option>`;
+  const option = (z: string, label = z.replace(/_/g, ' ')) =>
+    `<option value="${esc(z)}"${z === value && z !== '' ? ' selected' : ''}>${esc(label)}</option>`;
   const groups = timeZonesByRegion();
   const known = value === '' || groups.some(([, zones]) => zones.includes(value));
   const first = `${o.blank !== undefined ? option('', o.blank) : ''}${known ? '' : option(value)}`;
-  const body = groups.map(([region, zones]) => (region === 'UTC' ? zones.map((z) => option(z)).join('') : `<optgroup label="${esc(region)}">${zones.map((z) => option(z)).join('')}</optgroup>`)).join('');
+  const body = groups
+    .map(([region, zones]) =>
+      region === 'UTC'
+        ? zones.map((z) => option(z)).join('')
+        : `<optgroup label="${esc(region)}">${zones.map((z) => option(z)).join('')}</optgroup>`,
+    )
+    .join('');
   return `<div><label for="${fieldId(o.name)}">${esc(o.label)}</label><select ${d.attrs}>${first}${body}</select>${d.after}</div>`;
 }
 
@@ -107,36 +134,62 @@ export function checkboxField(o: { name: string; label: string; checked: boolean
 }
 
 /** A button that posts (with the CSRF token and hidden fields) to `action`. */
-export function actionButton(o: { action: string; label: string; csrf: string; hidden?: Record<string, string>; kind?: 'primary' | 'secondary' | 'danger' }): string {
-  const hidden = Object.entries(o.hidden ?? {}).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+export function actionButton(o: {
+  action: string;
+  label: string;
+  csrf: string;
+  hidden?: Record<string, string>;
+  kind?: 'primary' | 'secondary' | 'danger';
+}): string {
+  const hidden = Object.entries(o.hidden ?? {})
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
   const cls = o.kind && o.kind !== 'primary' ? ` class="${o.kind}"` : '';
   return `<form class="inline" method="post" action="${esc(o.action)}">${csrfField(o.csrf)}${hidden}<button type="submit"${cls}>${esc(o.label)}</button></form>`;
 }
 
 /** The errors a problem lists for a repeated field (its own path or one of its items). */
 function groupErrors(problem: FormProblem | null | undefined, name: string, label: string): string[] {
-  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`)).map((e) => fieldSentence(e, label));
+  return (problem?.errors ?? [])
+    .filter((e) => e.path === name || e.path.startsWith(`${name}.`))
+    .map((e) => fieldSentence(e, label));
 }
 
 /**
  * Checkboxes for picking several items (services, customers), in a fieldset with a legend; the
  * problem's errors for the field or any of its items show under it.
  */
-export function choiceGroup(o: { name: string; legend: string; choices: readonly { id: string; name: string }[]; selected: readonly string[]; problem?: FormProblem | null; empty: string }): string {
+export function choiceGroup(o: {
+  name: string;
+  legend: string;
+  choices: readonly { id: string; name: string }[];
+  selected: readonly string[];
+  problem?: FormProblem | null;
+  empty: string;
+}): string {
   const id = fieldId(o.name);
   const errors = [...new Set(groupErrors(o.problem, o.name, o.legend))];
   const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('. '))}</p>` : '';
   const chosen = new Set(o.selected);
   const boxes = o.choices.length
     ? o.choices
-        .map((c) => `<div><label><input type="checkbox" name="${esc(o.name)}" value="${esc(c.id)}"${chosen.has(c.id) ? ' checked' : ''}${errors.length ? ' aria-invalid="true"' : ''}> ${esc(c.name)}</label></div>`)
+        .map(
+          (c) =>
+            `<div><label><input type="checkbox" name="${esc(o.name)}" value="${esc(c.id)}"${chosen.has(c.id) ? ' checked' : ''}${errors.length ? ' aria-invalid="true"' : ''}> ${esc(c.name)}</label></div>`,
+        )
         .join('')
     : `<p class="muted">${esc(o.empty)}</p>`;
   return `<fieldset id="${id}"${errors.length ? ` aria-describedby="${id}-error"` : ''}><legend>${esc(o.legend)}</legend>${boxes}${err}</fieldset>`;
 }
 
 /** A GET form that filters a list by one of `options` ('' = all); its ids never clash with a form's fields of the same name. */
-export function stateFilter(action: string, name: string, label: string, options: readonly string[], value: string): string {
+export function stateFilter(
+  action: string,
+  name: string,
+  label: string,
+  options: readonly string[],
+  value: string,
+): string {
   const id = `filter-${name}`;
   const opts = [{ value: '', label: 'All' }, ...options.map((o) => ({ value: o, label: o.replace('_', ' ') }))]
     .map((o) => `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`)

@@ -30,7 +30,13 @@ export interface ConsolePage {
   live?: number;
 }
 
-function document(title: string, header: string, body: string, zone: string | null = null, live: number | null = null): string {
+function document(
+  title: string,
+  header: string,
+  body: string,
+  zone: string | null = null,
+  live: number | null = null,
+): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -56,7 +62,10 @@ ${body}
 /** A page of the signed-in console: header with the organization and user, the role's navigation, the body. */
 export function consolePage(chrome: ConsoleChrome, page: ConsolePage): string {
   const nav = chrome.nav
-    .map((n) => `<li><a href="${esc(n.href)}"${n.href === chrome.active ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`)
+    .map(
+      (n) =>
+        `<li><a href="${esc(n.href)}"${n.href === chrome.active ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`,
+    )
     .join('');
   const header = `<header class="top">
 <a class="brand" href="/console">Vigil · ${esc(chrome.organization)}</a>
@@ -65,12 +74,22 @@ export function consolePage(chrome: ConsoleChrome, page: ConsolePage): string {
 </header>
 <nav class="main" aria-label="Console"><ul>${nav}</ul></nav>`;
   const flash = page.flash ? `<div class="flash" role="status">${esc(page.flash)}</div>\n` : '';
-  return document(page.title, header, `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`, chrome.browserZone ? 'browser' : chrome.timeZone && chrome.timeZone !== 'UTC' ? chrome.timeZone : null, page.live ?? null);
+  return document(
+    page.title,
+    header,
+    `${flash}<h1>${esc(page.title)}</h1>\n${page.body}`,
+    chrome.browserZone ? 'browser' : chrome.timeZone && chrome.timeZone !== 'UTC' ? chrome.timeZone : null,
+    page.live ?? null,
+  );
 }
 
 /** A page outside a session (sign-in): no navigation. */
 export function publicConsolePage(title: string, body: string): string {
-  return document(title, `<header class="top"><span class="brand">Vigil console</span></header>`, `<h1>${esc(title)}</h1>\n${body}`);
+  return document(
+    title,
+    `<header class="top"><span class="brand">Vigil console</span></header>`,
+    `<h1>${esc(title)}</h1>\n${body}`,
+  );
 }
 
 export { CONSOLE_CSS };

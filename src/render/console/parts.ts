@@ -1,7 +1,10 @@
 import { esc, plainText, timeTag } from '../html';
 
 /** A status or state word as a badge; `tone` picks the colour (healthy, degraded, unhealthy, late, or neutral). */
-export function stateBadge(text: string, tone: 'healthy' | 'degraded' | 'unhealthy' | 'late' | 'neutral' = 'neutral'): string {
+export function stateBadge(
+  text: string,
+  tone: 'healthy' | 'degraded' | 'unhealthy' | 'late' | 'neutral' = 'neutral',
+): string {
   return `<span class="badge ${tone}">${esc(text)}</span>`;
 }
 
@@ -73,7 +76,10 @@ export function zoneName(timeZone: string): string {
 export function timeline(items: readonly TimelineItem[], empty: string, timeZone: string): string {
   if (!items.length) return `<p class="muted">${esc(empty)}</p>`;
   return `<ol class="timeline">${items
-    .map((i) => `<li><strong>${esc(i.label)}</strong> · ${zonedTime(i.at, timeZone)}${i.body ? plainText(i.body) : ''}</li>`)
+    .map(
+      (i) =>
+        `<li><strong>${esc(i.label)}</strong> · ${zonedTime(i.at, timeZone)}${i.body ? plainText(i.body) : ''}</li>`,
+    )
     .join('')}</ol>`;
 }
 
@@ -81,7 +87,9 @@ export function timeline(items: readonly TimelineItem[], empty: string, timeZone
 export function namesOf(ids: readonly string[], known: readonly Choice[]): string {
   if (!ids.length) return '<span class="muted">none</span>';
   const byId = new Map(known.map((c) => [c.id, c.name]));
-  return ids.map((id) => (byId.has(id) ? esc(byId.get(id)!) : `<span class="muted">removed (<code>${esc(id)}</code>)</span>`)).join(', ');
+  return ids
+    .map((id) => (byId.has(id) ? esc(byId.get(id)!) : `<span class="muted">removed (<code>${esc(id)}</code>)</span>`))
+    .join(', ');
 }
 
 /** The Temporal UI page of a workflow (namespace `default`), or null without a UI. */

@@ -9,7 +9,6 @@ import { CONSOLE_COLOURS } from './colours';
 
 export { CONSOLE_COLOURS };
 
-
 const c = CONSOLE_COLOURS;
 
 export const CONSOLE_CSS = `

@@ -35,7 +35,8 @@ export function dayRuns(days: readonly UptimeDay[]): DayRun[] {
     if (last && last.cls === cls) {
       last.length++;
       last.to = d.date;
-      if (d.uptime_pct !== null && (last.lowest === null || Number(d.uptime_pct) < Number(last.lowest))) last.lowest = d.uptime_pct;
+      if (d.uptime_pct !== null && (last.lowest === null || Number(d.uptime_pct) < Number(last.lowest)))
+        last.lowest = d.uptime_pct;
     } else runs.push({ cls, start: i, length: 1, from: d.date, to: d.date, lowest: d.uptime_pct });
   });
   return runs;
@@ -61,7 +62,10 @@ function runTitle(r: DayRun): string | null {
 export function uptimeBars(days: readonly UptimeDay[]): string {
   const known = days.filter((d) => d.uptime_pct !== null);
   const mean = known.length ? (known.reduce((s, d) => s + Number(d.uptime_pct), 0) / known.length).toFixed(2) : null;
-  const label = mean === null ? `No data in the last ${days.length} days` : `${known.length} of the last ${days.length} days with data; mean uptime ${mean}%`;
+  const label =
+    mean === null
+      ? `No data in the last ${days.length} days`
+      : `${known.length} of the last ${days.length} days with data; mean uptime ${mean}%`;
   const rects = dayRuns(days)
     .map((r, i, all) => {
       const title = runTitle(r);

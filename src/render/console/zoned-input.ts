@@ -7,7 +7,24 @@ import { inputField } from './forms';
  * (Europe/Berlin)") and the value is the instant's wall time there. Read the posted value back with
  * localInputToInstant (src/domain/local-time-input.ts) in the same zone.
  */
-export function zonedDateInput(o: { name: string; label: string; timeZone: string; value?: string | null; problem?: FormProblem | null; required?: boolean; hint?: string; raw?: string | null }): string {
+export function zonedDateInput(o: {
+  name: string;
+  label: string;
+  timeZone: string;
+  value?: string | null;
+  problem?: FormProblem | null;
+  required?: boolean;
+  hint?: string;
+  raw?: string | null;
+}): string {
   const value = o.raw ?? (o.value ? instantToLocalInput(o.value, o.timeZone) : '');
-  return inputField({ name: o.name, label: `${o.label} (${o.timeZone})`, type: 'datetime-local', value, problem: o.problem, required: o.required, hint: o.hint });
+  return inputField({
+    name: o.name,
+    label: `${o.label} (${o.timeZone})`,
+    type: 'datetime-local',
+    value,
+    problem: o.problem,
+    required: o.required,
+    hint: o.hint,
+  });
 }

@@ -38,7 +38,11 @@ export function statementDeliveryEmail(i: StatementEmailInput): RenderedEmail {
     `Public keys: ${i.jwksUrl}`,
     `How to verify: ${i.verifyDocsUrl}`,
   ];
-  return { subject: `SLA statement ${i.periodLabel} — ${i.customerName} (revision ${i.revision})`, text: lines.join('\n'), html: paragraphs(lines) };
+  return {
+    subject: `SLA statement ${i.periodLabel} — ${i.customerName} (revision ${i.revision})`,
+    text: lines.join('\n'),
+    html: paragraphs(lines),
+  };
 }
 
 export function reviewReminderEmail(i: {

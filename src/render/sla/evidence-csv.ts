@@ -42,24 +42,50 @@ function cell(value: Cell | undefined): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function minutesOf(m: { total_minutes: number; excluded_minutes: number; eligible_minutes: number; down_minutes: number }): Row {
-  return { total_minutes: m.total_minutes, excluded_minutes: m.excluded_minutes, eligible_minutes: m.eligible_minutes, down_minutes: m.down_minutes };
+function minutesOf(m: {
+  total_minutes: number;
+  excluded_minutes: number;
+  eligible_minutes: number;
+  down_minutes: number;
+}): Row {
+  return {
+    total_minutes: m.total_minutes,
+    excluded_minutes: m.excluded_minutes,
+    eligible_minutes: m.eligible_minutes,
+    down_minutes: m.down_minutes,
+  };
 }
 
 function evidenceRows(doc: StatementDocument): Row[] {
   return [
     ...doc.services.map((s): Row => ({ kind: s.kind, id: s.id, name: s.name, ...minutesOf(s) })),
-    ...doc.exclusions.map(
-      (e): Row => ({ kind: `${e.kind}_exclusion`, id: e.id, name: e.title, start: e.start, end: e.end, counted: !e.excluded, why: e.why }),
-    ),
-    ...doc.incidents.map(
-      (i): Row => ({ kind: 'incident', id: i.id, name: i.title, start: i.start, end: i.end, down_minutes: i.down_minutes, counted: i.counted, why: i.why }),
-    ),
+    ...doc.exclusions.map((e): Row => ({
+      kind: `${e.kind}_exclusion`,
+      id: e.id,
+      name: e.title,
+      start: e.start,
+      end: e.end,
+      counted: !e.excluded,
+      why: e.why,
+    })),
+    ...doc.incidents.map((i): Row => ({
+      kind: 'incident',
+      id: i.id,
+      name: i.title,
+      start: i.start,
+      end: i.end,
+      down_minutes: i.down_minutes,
+      counted: i.counted,
+      why: i.why,
+    })),
     { kind: 'totals', id: doc.statement_id, name: doc.contract.name, ...minutesOf(doc.totals) },
   ];
 }
 
 export function renderEvidenceCsv(document: StatementDocument): string {
-  const records = [EVIDENCE_CSV_COLUMNS.join(','), ...evidenceRows(document).map((row) => EVIDENCE_CSV_COLUMNS.map((c) => cell(row[c])).join(','))];
+  const records = [
+    EVIDENCE_CSV_COLUMNS.join(','),
+    ...evidenceRows(document).map((row) => EVIDENCE_CSV_COLUMNS.map((c) => cell(row[c])).join(',')),
+  ];
   return `${records.join('\r\n')}\r\n`;
 }

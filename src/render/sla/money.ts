@@ -16,8 +16,10 @@ export function formatCount(value: number | bigint): string {
 
 /** `minor` units of `currency` with `exponent` decimal places: (5000, "EUR", 2) → "EUR 50.00". */
 export function formatMoney(minor: number | bigint, currency: string, exponent: number): string {
-  if (typeof minor === 'number' && !Number.isSafeInteger(minor)) throw new RangeError(`money must be a safe integer of minor units, got ${minor}`);
-  if (!Number.isInteger(exponent) || exponent < 0) throw new RangeError(`currency exponent must be an integer ≥ 0, got ${exponent}`);
+  if (typeof minor === 'number' && !Number.isSafeInteger(minor))
+    throw new RangeError(`money must be a safe integer of minor units, got ${minor}`);
+  if (!Number.isInteger(exponent) || exponent < 0)
+    throw new RangeError(`currency exponent must be an integer ≥ 0, got ${exponent}`);
   const n = BigInt(minor);
   const digits = (n < 0n ? -n : n).toString().padStart(exponent + 1, '0');
   const whole = groupThousands(digits.slice(0, digits.length - exponent));
@@ -35,8 +37,15 @@ export function minorUnit(exponent: number): string {
  * rounding: at least the currency's places, up to `extraDecimals` more, "…" when cut short.
  * (694 + 41610/43230 minor units of AUD → "AUD 6.939625…").
  */
-export function formatMoneyFraction(numerator: bigint, denominator: bigint, currency: string, exponent: number, extraDecimals = 6): string {
-  if (denominator <= 0n || numerator < 0n) throw new RangeError('money fraction must be ≥ 0 with a positive denominator');
+export function formatMoneyFraction(
+  numerator: bigint,
+  denominator: bigint,
+  currency: string,
+  exponent: number,
+  extraDecimals = 6,
+): string {
+  if (denominator <= 0n || numerator < 0n)
+    throw new RangeError('money fraction must be ≥ 0 with a positive denominator');
   const scale = 10n ** BigInt(extraDecimals);
   const scaled = (numerator * scale) / denominator;
   const exact = (numerator * scale) % denominator === 0n;

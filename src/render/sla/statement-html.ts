@@ -107,7 +107,8 @@ const pct = (decimal: string) => `${decimal} %`;
 const money = (doc: Doc, minor: number) => formatMoney(minor, doc.contract.currency, doc.contract.currency_exponent);
 const code = (s: string) => `<code>${esc(s)}</code>`;
 const when = (doc: Doc, iso: string | null, none = '—') => (iso ? timeTag(iso, doc.period.timezone) : esc(none));
-const th = (label: string, scope: 'col' | 'row' = 'col', cls = '') => `<th scope="${scope}"${cls ? ` class="${cls}"` : ''}>${label}</th>`;
+const th = (label: string, scope: 'col' | 'row' = 'col', cls = '') =>
+  `<th scope="${scope}"${cls ? ` class="${cls}"` : ''}>${label}</th>`;
 const td = (html: string, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${html}</td>`;
 const num = (n: number) => td(esc(formatCount(n)), 'num');
 
@@ -132,7 +133,9 @@ function link(url: string): string {
 function header(i: StatementRenderInput): string {
   const d = i.document;
   const tz = d.period.timezone;
-  const customer = d.customer.external_id ? `${esc(d.customer.name)} <span class="muted">(ref. ${esc(d.customer.external_id)})</span>` : esc(d.customer.name);
+  const customer = d.customer.external_id
+    ? `${esc(d.customer.name)} <span class="muted">(ref. ${esc(d.customer.external_id)})</span>`
+    : esc(d.customer.name);
   const supersedes = d.supersedes
     ? `<dt>Replaces</dt><dd>revision ${d.supersedes.revision} of ${code(d.supersedes.statement_id)}, SHA-256 ${code(d.supersedes.sha256)}</dd>`
     : '';
@@ -156,7 +159,8 @@ function header(i: StatementRenderInput): string {
 
 function summary(i: StatementRenderInput): string {
   const d = i.document;
-  const item = (label: string, value: string, cls = '') => `<div class="figure${cls ? ` ${cls}` : ''}"><dt>${esc(label)}</dt><dd>${value}</dd></div>`;
+  const item = (label: string, value: string, cls = '') =>
+    `<div class="figure${cls ? ` ${cls}` : ''}"><dt>${esc(label)}</dt><dd>${value}</dd></div>`;
   return lines(
     '<section aria-labelledby="summary">',
     '<h2 id="summary">Summary</h2>',
@@ -164,7 +168,10 @@ function summary(i: StatementRenderInput): string {
     item('Availability', esc(pct(d.attainment.percent))),
     item('Target', esc(pct(d.contract.sla_target_pct))),
     item('Result', d.target_met ? 'Target met' : 'Target missed', d.target_met ? 'met' : 'missed'),
-    item('Service credit', `${esc(money(d, d.credit.amount_minor))}<br><span class="muted">${esc(pct(d.credit.credit_pct))} of the monthly fee</span>`),
+    item(
+      'Service credit',
+      `${esc(money(d, d.credit.amount_minor))}<br><span class="muted">${esc(pct(d.credit.credit_pct))} of the monthly fee</span>`,
+    ),
     item('Monthly fee', esc(money(d, d.contract.monthly_fee_minor))),
     '</dl>',
     '</section>',
@@ -180,7 +187,14 @@ function services(d: Doc): string {
     table(
       'Minutes per covered service',
       [40, 10, 12.5, 12.5, 12.5, 12.5],
-      [th('Service'), th('Metrics', 'col', 'num'), th('Total', 'col', 'num'), th('Excluded', 'col', 'num'), th('Eligible', 'col', 'num'), th('Down', 'col', 'num')],
+      [
+        th('Service'),
+        th('Metrics', 'col', 'num'),
+        th('Total', 'col', 'num'),
+        th('Excluded', 'col', 'num'),
+        th('Eligible', 'col', 'num'),
+        th('Down', 'col', 'num'),
+      ],
       d.services.map((s) => row(s.name, esc(formatCount(s.metrics)), s)),
       row('Contract (down when any service is down)', '', d.totals),
     ),
@@ -191,7 +205,9 @@ function services(d: Doc): string {
 
 /** Issue 24 §2: the insufficient-evidence warning, shown at the top (as the document states it). */
 function coverageWarning(d: Doc): string {
-  return d.coverage?.warning ? `<p class="banner evidence-warning" role="note"><strong>Warning</strong> ${esc(d.coverage.warning)}</p>` : '';
+  return d.coverage?.warning
+    ? `<p class="banner evidence-warning" role="note"><strong>Warning</strong> ${esc(d.coverage.warning)}</p>`
+    : '';
 }
 
 /** Coverage per covered item, where each metric's evidence came from, and what a correction changed. */
@@ -203,25 +219,45 @@ function evidence(d: Doc): string {
   );
   const metrics = d.services.flatMap((s) =>
     (s.metric_evidence ?? []).map(
-      (m) => `<tr>${th(esc(`${s.name} / ${m.name}`), 'row')}${td(when(d, m.counted_from))}${num(m.samples)}${num(m.imported_samples)}${num(m.imported_minutes)}${num(m.late_samples)}</tr>`,
+      (m) =>
+        `<tr>${th(esc(`${s.name} / ${m.name}`), 'row')}${td(when(d, m.counted_from))}${num(m.samples)}${num(m.imported_samples)}${num(m.imported_minutes)}${num(m.late_samples)}</tr>`,
     ),
   );
   return lines(
     '<section aria-labelledby="evidence">',
     '<h2 id="evidence">Evidence and coverage</h2>',
     `<p>A status was measured in ${esc(pct(c.coverage_pct))} of the minutes (${esc(formatCount(c.measured_minutes))} measured, ${esc(formatCount(c.unmeasured_minutes))} without a measured status: a measurement gap, or no metric yet). The contract asks for at least ${esc(pct(c.min_coverage_pct))}; minutes without a measured status count as ${esc(c.no_data_counts_as)}.</p>`,
-    table('Measured minutes per covered item', [60, 20, 20], [th('Covered item'), th('Measured', 'col', 'num'), th('Unmeasured', 'col', 'num')], items),
+    table(
+      'Measured minutes per covered item',
+      [60, 20, 20],
+      [th('Covered item'), th('Measured', 'col', 'num'), th('Unmeasured', 'col', 'num')],
+      items,
+    ),
     metrics.length
       ? table(
-          'Where each metric\'s evidence came from',
+          "Where each metric's evidence came from",
           [34, 22, 11, 11, 11, 11],
-          [th('Metric'), th('Counted from'), th('Samples', 'col', 'num'), th('Imported', 'col', 'num'), th('Imported minutes', 'col', 'num'), th('After the period', 'col', 'num')],
+          [
+            th('Metric'),
+            th('Counted from'),
+            th('Samples', 'col', 'num'),
+            th('Imported', 'col', 'num'),
+            th('Imported minutes', 'col', 'num'),
+            th('After the period', 'col', 'num'),
+          ],
           metrics,
         )
       : '',
     d.correction ? `<p><strong>Correction.</strong> ${esc(d.correction.summary)}</p>` : '',
     d.correction && d.correction.changes.length
-      ? table('What changed', [50, 25, 25], [th('Field'), th('Before'), th('After')], d.correction.changes.map((x) => `<tr>${th(code(x.field), 'row')}${td(esc(x.before))}${td(esc(x.after))}</tr>`))
+      ? table(
+          'What changed',
+          [50, 25, 25],
+          [th('Field'), th('Before'), th('After')],
+          d.correction.changes.map(
+            (x) => `<tr>${th(code(x.field), 'row')}${td(esc(x.before))}${td(esc(x.after))}</tr>`,
+          ),
+        )
       : '',
     '</section>',
   );
@@ -241,7 +277,12 @@ function exclusions(d: Doc): string {
     ),
   );
   const body = rows.length
-    ? table('Maintenance windows and manual exclusions', [19, 13, 21, 14, 11, 22], [th('Exclusion'), th('Kind'), th('Window'), th('Announced'), th('Excluded'), th('Why')], rows)
+    ? table(
+        'Maintenance windows and manual exclusions',
+        [19, 13, 21, 14, 11, 22],
+        [th('Exclusion'), th('Kind'), th('Window'), th('Announced'), th('Excluded'), th('Why')],
+        rows,
+      )
     : '<p>No maintenance or manual exclusions in this period.</p>';
   return lines('<section aria-labelledby="exclusions">', '<h2 id="exclusions">Exclusions</h2>', body, '</section>');
 }
@@ -261,7 +302,20 @@ function incidents(d: Doc): string {
     ),
   );
   const body = rows.length
-    ? table('Incidents on the covered services', [18, 11, 14, 14, 10, 12, 21], [th('Incident'), th('Severity'), th('Start'), th('End'), th('Down minutes', 'col', 'num'), th('Counted'), th('Why')], rows)
+    ? table(
+        'Incidents on the covered services',
+        [18, 11, 14, 14, 10, 12, 21],
+        [
+          th('Incident'),
+          th('Severity'),
+          th('Start'),
+          th('End'),
+          th('Down minutes', 'col', 'num'),
+          th('Counted'),
+          th('Why'),
+        ],
+        rows,
+      )
     : '<p>No incidents on the covered services in this period.</p>';
   return lines('<section aria-labelledby="incidents">', '<h2 id="incidents">Incident ledger</h2>', body, '</section>');
 }
@@ -275,7 +329,13 @@ function clock(d: Doc, iso: string): string {
   const zone = d.period.timezone;
   let f = clocks.get(zone);
   if (!f) {
-    const options: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+    const options: Intl.DateTimeFormatOptions = {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    };
     try {
       f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: zone });
     } catch {
@@ -291,20 +351,26 @@ function clock(d: Doc, iso: string): string {
  * list outages (drafted from issue 25 on); older documents are rendered as they were.
  */
 function outages(d: Doc): string {
-  const listed = d.services.flatMap((s) => (s.metric_evidence ?? []).filter((m) => m.outages !== undefined).map((m) => ({ s, m })));
+  const listed = d.services.flatMap((s) =>
+    (s.metric_evidence ?? []).filter((m) => m.outages !== undefined).map((m) => ({ s, m })),
+  );
   if (!listed.length) return '';
   const all = listed.flatMap(({ s, m }) => (m.outages ?? []).map((o) => ({ s, m, o })));
   const rows = all.slice(0, OUTAGE_ROWS_SHOWN).map(({ s, m, o }) => {
     const c = o.confirmed_by;
     const confirmation = c
       ? `${esc(describeConfirmation(c).replace(/^c/, 'C'))}: first failing round ${clock(d, c.first_failing_at)}, confirmed ${clock(d, c.confirmed_at)}${
-          c.failing_locations.length ? `<br><span class="muted">failing: ${esc(c.failing_locations.join(', '))}</span>` : ''
+          c.failing_locations.length
+            ? `<br><span class="muted">failing: ${esc(c.failing_locations.join(', '))}</span>`
+            : ''
         }`
       : esc('Counted at once: the flip recorded no confirmation.');
     return lines(
       '<tr>',
       th(esc(`${s.name} / ${m.name}`), 'row'),
-      td(`${when(d, o.from)} – ${when(d, o.to)}<br><span class="muted">${esc(o.status)}${o.reason ? ` (${esc(o.reason)})` : ''}</span>`),
+      td(
+        `${when(d, o.from)} – ${when(d, o.to)}<br><span class="muted">${esc(o.status)}${o.reason ? ` (${esc(o.reason)})` : ''}</span>`,
+      ),
       num(o.minutes),
       num(o.counted_minutes),
       td(confirmation, 'why'),
@@ -312,34 +378,52 @@ function outages(d: Doc): string {
     );
   });
   const body = all.length
-    ? table('Outages of the covered metrics', [20, 26, 10, 10, 34], [th('Metric'), th('Outage'), th('Minutes', 'col', 'num'), th('Counted', 'col', 'num'), th('Confirmation')], rows)
+    ? table(
+        'Outages of the covered metrics',
+        [20, 26, 10, 10, 34],
+        [th('Metric'), th('Outage'), th('Minutes', 'col', 'num'), th('Counted', 'col', 'num'), th('Confirmation')],
+        rows,
+      )
     : '<p>No covered metric was down in this period.</p>';
   return lines(
     '<section aria-labelledby="outages">',
     '<h2 id="outages">Outage ledger</h2>',
     '<p>Each outage of a covered metric, from the status flip that began it. A flip measured from several locations is confirmed over consecutive failing rounds; the outage is counted from the <strong>first</strong> failing round, so the minutes spent confirming it are down minutes too. <em>Minutes</em> are the minutes the outage touches; <em>Counted</em> those outside excluded windows (a minute two outages share shows in both).</p>',
     body,
-    all.length > OUTAGE_ROWS_SHOWN ? `<p class="note">${esc(`The first ${formatCount(OUTAGE_ROWS_SHOWN)} of ${formatCount(all.length)} outages are shown; statement.json lists every one.`)}</p>` : '',
+    all.length > OUTAGE_ROWS_SHOWN
+      ? `<p class="note">${esc(`The first ${formatCount(OUTAGE_ROWS_SHOWN)} of ${formatCount(all.length)} outages are shown; statement.json lists every one.`)}</p>`
+      : '',
     '</section>',
   );
 }
 
 const fractionOf = (decimal: string): Fraction => decimalToFraction(decimal);
-const percentOfShare = (share: Fraction) => formatFractionFloorTrimmed({ numerator: share.numerator * 100n, denominator: share.denominator }, 6);
+const percentOfShare = (share: Fraction) =>
+  formatFractionFloorTrimmed({ numerator: share.numerator * 100n, denominator: share.denominator }, 6);
 
 /** The share of the fee the terms give before the cap (step 1 of credit.ts), with its explanation. */
 function shareStep(d: Doc): { share: Fraction; html: string } {
   const terms = d.contract.credit_terms;
   const { eligible_minutes: eligible, down_minutes: down } = d.totals;
   if (terms.type === 'tiered') {
-    const attained: Fraction = { numerator: BigInt(d.attainment.numerator), denominator: BigInt(d.attainment.denominator) };
+    const attained: Fraction = {
+      numerator: BigInt(d.attainment.numerator),
+      denominator: BigInt(d.attainment.denominator),
+    };
     const step = selectTier(terms.steps, attained);
-    const steps = terms.steps.map((s) => `<tr>${th(`below ${esc(pct(s.below_pct))}`, 'row')}${td(esc(pct(s.credit_pct)), 'num')}</tr>`);
+    const steps = terms.steps.map(
+      (s) => `<tr>${th(`below ${esc(pct(s.below_pct))}`, 'row')}${td(esc(pct(s.credit_pct)), 'num')}</tr>`,
+    );
     const outcome = step
       ? `The availability ${esc(pct(d.attainment.percent))} is below ${esc(pct(step.below_pct))}: <strong>${esc(pct(step.credit_pct))}</strong> of the fee.`
       : `The availability ${esc(pct(d.attainment.percent))} is below no step: <strong>0 %</strong> of the fee.`;
     return {
-      share: step ? { numerator: fractionOf(step.credit_pct).numerator, denominator: fractionOf(step.credit_pct).denominator * 100n } : { numerator: 0n, denominator: 1n },
+      share: step
+        ? {
+            numerator: fractionOf(step.credit_pct).numerator,
+            denominator: fractionOf(step.credit_pct).denominator * 100n,
+          }
+        : { numerator: 0n, denominator: 1n },
       html: lines(
         '<strong>Share of the fee (tiered).</strong> A step applies when the availability is strictly below its threshold (exactly at the threshold does not); of the steps that apply, the highest credit wins.',
         table('Credit steps', [60, 40], [th('Availability'), th('Credit', 'col', 'num')], steps),
@@ -348,11 +432,14 @@ function shareStep(d: Doc): { share: Fraction; html: string } {
     };
   }
   const m = fractionOf(terms.multiplier);
-  const share: Fraction = eligible === 0 ? { numerator: 0n, denominator: 1n } : { numerator: BigInt(down) * m.numerator, denominator: BigInt(eligible) * m.denominator };
+  const share: Fraction =
+    eligible === 0
+      ? { numerator: 0n, denominator: 1n }
+      : { numerator: BigInt(down) * m.numerator, denominator: BigInt(eligible) * m.denominator };
   const formula =
     eligible === 0
       ? 'There are no eligible minutes, so the share is <strong>0 %</strong>.'
-      : `down ÷ eligible × multiplier = ${esc(formatCount(down))} ÷ ${esc(formatCount(eligible))} × ${esc(terms.multiplier)} = <strong>${esc(pct(percentOfShare(share)))}</strong> of the fee${share.numerator * 10n ** 8n % share.denominator === 0n ? '' : ' (shown cut at 6 decimal places; the exact fraction is used)'}.`;
+      : `down ÷ eligible × multiplier = ${esc(formatCount(down))} ÷ ${esc(formatCount(eligible))} × ${esc(terms.multiplier)} = <strong>${esc(pct(percentOfShare(share)))}</strong> of the fee${(share.numerator * 10n ** 8n) % share.denominator === 0n ? '' : ' (shown cut at 6 decimal places; the exact fraction is used)'}.`;
   return { share, html: `<strong>Share of the fee (proportional).</strong> ${formula}` };
 }
 
@@ -363,7 +450,10 @@ function calculation(d: Doc): string {
   const exp = d.contract.currency_exponent;
   const fee = BigInt(d.contract.monthly_fee_minor);
   const { share: uncapped, html: shareHtml } = shareStep(d);
-  const capFraction: Fraction = { numerator: fractionOf(terms.cap_pct).numerator, denominator: fractionOf(terms.cap_pct).denominator * 100n };
+  const capFraction: Fraction = {
+    numerator: fractionOf(terms.cap_pct).numerator,
+    denominator: fractionOf(terms.cap_pct).denominator * 100n,
+  };
   const share = d.credit.capped ? capFraction : uncapped;
   const exact = formatMoneyFraction(fee * share.numerator, share.denominator, cur, exp);
   const downRule = terms.count_degraded_as_down ? 'unhealthy or degraded' : 'unhealthy (degraded does not count)';
@@ -377,7 +467,7 @@ function calculation(d: Doc): string {
       : `A credit above zero but below ${esc(money(d, terms.minimum_credit_minor))} is raised to that minimum (never above the fee); a zero credit stays zero. ${d.credit.minimum_applied ? '<strong>Applied</strong>: the credit is raised to the minimum.' : 'Not applied.'}`;
   const roundingRule =
     d.credit.rounding === 'up'
-      ? 'up: any fraction of a unit goes up, in the customer\'s favour'
+      ? "up: any fraction of a unit goes up, in the customer's favour"
       : 'half up: half a unit or more goes up, less goes down';
   const rounding = d.credit.minimum_applied
     ? `Rounding (${roundingRule}) is not needed: the minimum is a whole amount.`
@@ -422,7 +512,12 @@ function approvals(i: StatementRenderInput): string {
     ),
   );
   const body = rows.length
-    ? table('Review and approval trail', [16, 12, 18, 11, 19, 24], [th('When'), th('Action'), th('State'), th('Revision', 'col', 'num'), th('By'), th('Note')], rows)
+    ? table(
+        'Review and approval trail',
+        [16, 12, 18, 11, 19, 24],
+        [th('When'), th('Action'), th('State'), th('Revision', 'col', 'num'), th('By'), th('Note')],
+        rows,
+      )
     : '<p>No review actions recorded yet.</p>';
   return lines('<section aria-labelledby="approvals">', '<h2 id="approvals">Approvals</h2>', body, '</section>');
 }
@@ -441,7 +536,14 @@ function revisions(i: StatementRenderInput): string {
         '</tr>',
       ),
     );
-  const body = rows.length ? table('Revisions of this statement', [14, 12, 20, 54], [th('Revision'), th('State'), th('Generated'), th('SHA-256')], rows) : '<p>This is the only revision.</p>';
+  const body = rows.length
+    ? table(
+        'Revisions of this statement',
+        [14, 12, 20, 54],
+        [th('Revision'), th('State'), th('Generated'), th('SHA-256')],
+        rows,
+      )
+    : '<p>This is the only revision.</p>';
   return lines('<section aria-labelledby="revisions">', '<h2 id="revisions">Revision history</h2>', body, '</section>');
 }
 
@@ -450,7 +552,7 @@ function verification(i: StatementRenderInput): string {
   return lines(
     '<section aria-labelledby="verification">',
     '<h2 id="verification">Verifying this statement</h2>',
-    '<p>The figures above come from <code>statement.json</code>, signed in <code>statement.jws</code> (both attached to the PDF and available from the API). Anyone can check that they are authentic and unchanged, without access to this service\'s data:</p>',
+    "<p>The figures above come from <code>statement.json</code>, signed in <code>statement.jws</code> (both attached to the PDF and available from the API). Anyone can check that they are authentic and unchanged, without access to this service's data:</p>",
     '<dl class="facts verify">',
     `<dt>SHA-256</dt><dd>${code(i.sha256)}</dd>`,
     `<dt>Signing key</dt><dd>${code(i.signingKeyId)}</dd>`,

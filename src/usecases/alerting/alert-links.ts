@@ -9,7 +9,16 @@ import type { AlertControl } from './alerts';
 export type AlertLinkOutcome = { status: number } & (
   | { kind: 'invalid' | 'expired' }
   | { kind: 'revoked'; title: string; why: string }
-  | { kind: 'confirm' | 'used' | 'done' | 'already' | 'failed'; title: string; action: 'acknowledge' | 'resolve'; state: string; by?: string | null; at?: string; alertId?: string; detail?: string }
+  | {
+      kind: 'confirm' | 'used' | 'done' | 'already' | 'failed';
+      title: string;
+      action: 'acknowledge' | 'resolve';
+      state: string;
+      by?: string | null;
+      at?: string;
+      alertId?: string;
+      detail?: string;
+    }
 );
 
 /**
@@ -18,19 +27,30 @@ export type AlertLinkOutcome = { status: number } & (
  * link back when nothing was done. `as` names who acted when the caller knows better than the
  * link's recipient (a Slack button press says which Slack user pressed it).
  */
-export async function followAlertLink(em: EntityManager, key: Buffer, token: string, now: Date, mode: 'view' | 'act', control: AlertControl, as?: string): Promise<AlertLinkOutcome> {
+export async function followAlertLink(
+  em: EntityManager,
+  key: Buffer,
+  token: string,
+  now: Date,
+  mode: 'view' | 'act',
+  control: AlertControl,
+  as?: string,
+): Promise<AlertLinkOutcome> {
   const check = verifyAlertLink(key, token, now.getTime());
-  if (!check.ok) return check.reason === 'expired' ? { status: 410, kind: 'expired' } : { status: 400, kind: 'invalid' };
+  if (!check.ok)
+    return check.reason === 'expired' ? { status: 410, kind: 'expired' } : { status: 400, kind: 'invalid' };
   const { claims } = check;
   const alert = await em.findOne(AlertSchema, { id: claims.alertId });
   if (!alert) return { status: 400, kind: 'invalid' };
   const base = { title: alert.title, action: claims.action, state: alert.state };
   const holder = await linkHolder(em, alert.organization, claims.recipient);
   if (!holder.ok) return { status: 403, kind: 'revoked', title: alert.title, why: holder.why };
-  if ((await em.count(AlertActionUseSchema, { tokenId: claims.tokenId })) > 0) return { status: 410, kind: 'used', ...base };
+  if ((await em.count(AlertActionUseSchema, { tokenId: claims.tokenId })) > 0)
+    return { status: 410, kind: 'used', ...base };
   if (alert.state === 'resolved') return { status: 200, kind: 'already', ...base, by: alert.resolvedBy };
   if (mode === 'view') return { status: 200, kind: 'confirm', ...base };
-  if (!(await claimLinkUse(em, { tokenId: claims.tokenId, alertId: alert.id, action: claims.action, now }))) return { status: 410, kind: 'used', ...base };
+  if (!(await claimLinkUse(em, { tokenId: claims.tokenId, alertId: alert.id, action: claims.action, now })))
+    return { status: 410, kind: 'used', ...base };
   try {
     const by = as ?? holder.by;
     const r = await control.act(alert.workflowId, claims.action, { by });
@@ -38,7 +58,14 @@ export async function followAlertLink(em: EntityManager, key: Buffer, token: str
   } catch (err) {
     await releaseLinkUse(em, claims.tokenId);
     const closed = err instanceof ProblemError && err.token === 'alert_closed';
-    return { status: 409, kind: 'failed', ...base, detail: closed ? 'the alert is already resolved' : 'Vigil could not reach the alert just now; try the link again in a minute' };
+    return {
+      status: 409,
+      kind: 'failed',
+      ...base,
+      detail: closed
+        ? 'the alert is already resolved'
+        : 'Vigil could not reach the alert just now; try the link again in a minute',
+    };
   }
 }
 
@@ -46,7 +73,11 @@ export async function followAlertLink(em: EntityManager, key: Buffer, token: str
  * Who holds a link: the console user or channel its notification went to, as the timeline names
  * them; a user disabled or removed since, or a deleted channel, no longer holds it.
  */
-async function linkHolder(em: EntityManager, organizationId: string, to: AlertLinkRecipient): Promise<{ ok: true; by: string } | { ok: false; why: string }> {
+async function linkHolder(
+  em: EntityManager,
+  organizationId: string,
+  to: AlertLinkRecipient,
+): Promise<{ ok: true; by: string } | { ok: false; why: string }> {
   if (to.kind === 'user') {
     const user = await em.findOne(ConsoleUserSchema, { id: to.id, organization: organizationId });
     if (!user) return { ok: false, why: 'the person it was sent to is no longer a user of this organization' };

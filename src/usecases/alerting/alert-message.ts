@@ -1,5 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentSchema, AlertSchema, ConsoleUserSchema, MetricStatusFlipSchema, NotificationChannelSchema } from '../../db/entities';
+import {
+  AgentSchema,
+  AlertSchema,
+  ConsoleUserSchema,
+  MetricStatusFlipSchema,
+  NotificationChannelSchema,
+} from '../../db/entities';
 import type { AlertAction, AlertMessage, AlertSeverity, OutageContext } from '../../domain/alerting/alert-message';
 import { AGENT_LOCATION_PREFIX, type Vote, confirmingLocations } from '../../domain/confirmation';
 import { isUuid } from '../../domain/ids';
@@ -26,18 +32,45 @@ export interface SendRecipient {
 }
 
 /** The recipient a one-click link is bound to; null (no links) for an address that names no console user. */
-async function linkRecipient(em: EntityManager, organizationId: string, to: SendRecipient): Promise<AlertLinkRecipient | null> {
+async function linkRecipient(
+  em: EntityManager,
+  organizationId: string,
+  to: SendRecipient,
+): Promise<AlertLinkRecipient | null> {
   if (to.channelId) return { kind: 'channel', id: to.channelId };
   if (!to.recipient) return null;
-  const user = await em.findOne(ConsoleUserSchema, { organization: organizationId, email: to.recipient.toLowerCase() }, { fields: ['id'] });
+  const user = await em.findOne(
+    ConsoleUserSchema,
+    { organization: organizationId, email: to.recipient.toLowerCase() },
+    { fields: ['id'] },
+  );
   return user ? { kind: 'user', id: user.id } : null;
 }
 
 /** The message of one send about an alert, with one-click links signed for its recipient while the alert is open. */
-export async function alertMessage(em: EntityManager, links: MessageLinks, alertId: string, to: SendRecipient, action: AlertAction, level: number, actor: string | null, now: Date): Promise<AlertMessage> {
+export async function alertMessage(
+  em: EntityManager,
+  links: MessageLinks,
+  alertId: string,
+  to: SendRecipient,
+  action: AlertAction,
+  level: number,
+  actor: string | null,
+  now: Date,
+): Promise<AlertMessage> {
   const alert = await em.findOneOrFail(AlertSchema, { id: alertId });
   const rule = await em.findOne(AlertRuleSchema, { id: alert.rule });
-  const state = rule ? await readSubjectState(em, alert.organization, rule.kind, alert.subjectId, rule.includeDegraded, now, rule.settings) : null;
+  const state = rule
+    ? await readSubjectState(
+        em,
+        alert.organization,
+        rule.kind,
+        alert.subjectId,
+        rule.includeDegraded,
+        now,
+        rule.settings,
+      )
+    : null;
   const open = action === 'trigger' || action === 'escalate';
   const status = action === 'resolve' ? (state?.exists ? state.status : 'resolved') : (state?.status ?? 'unknown');
   const recipient = open || action === 'acknowledge' ? await linkRecipient(em, alert.organization, to) : null;
@@ -51,7 +84,10 @@ export async function alertMessage(em: EntityManager, links: MessageLinks, alert
         ? `${alert.subjectName} is healthy again.`
         : `${alert.subjectName} is still ${status.replace(/_/g, ' ')}: the alert was resolved${actor ? ` by ${actor}` : ''} before it recovered.`
       : alert.summary;
-  const link = (which: 'acknowledge' | 'resolve') => (recipient ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, which, recipient, now.getTime())}` : null);
+  const link = (which: 'acknowledge' | 'resolve') =>
+    recipient
+      ? `${links.publicBaseUrl}/v1/alert-actions/${signAlertLink(links.linkKey, alert.id, which, recipient, now.getTime())}`
+      : null;
   return {
     action,
     alertId: alert.id,
@@ -92,11 +128,25 @@ async function outageOf(
   const reason = state?.metric?.reason ? describeReason(state.metric.reason) : null;
   let confirmedBy: OutageContext['confirmedBy'] = null;
   if (source) {
-    const flip = await em.findOne(MetricStatusFlipSchema, { metric: source.metricId, at: { $lte: now } }, { orderBy: { at: 'desc' } });
+    const flip = await em.findOne(
+      MetricStatusFlipSchema,
+      { metric: source.metricId, at: { $lte: now } },
+      { orderBy: { at: 'desc' } },
+    );
     confirmedBy = confirmingLocations(flip?.votes as { at: string; votes: Vote[] }[] | null);
-    if (confirmedBy) confirmedBy = { ...confirmedBy, failing: await Promise.all(confirmedBy.failing.map((l) => locationName(em, alert.organization, l))) };
+    if (confirmedBy)
+      confirmedBy = {
+        ...confirmedBy,
+        failing: await Promise.all(confirmedBy.failing.map((l) => locationName(em, alert.organization, l))),
+      };
   }
-  const user = to.recipient ? await em.findOne(ConsoleUserSchema, { organization: alert.organization, email: to.recipient.toLowerCase() }, { fields: ['timeZone'] }) : null;
+  const user = to.recipient
+    ? await em.findOne(
+        ConsoleUserSchema,
+        { organization: alert.organization, email: to.recipient.toLowerCase() },
+        { fields: ['timeZone'] },
+      )
+    : null;
   return {
     startedAt: alert.triggeredAt.toISOString(),
     endedAt: alert.resolvedAt ? alert.resolvedAt.toISOString() : null,
@@ -111,12 +161,19 @@ async function outageOf(
 async function locationName(em: EntityManager, organizationId: string, location: string): Promise<string> {
   if (!location.startsWith(AGENT_LOCATION_PREFIX)) return location;
   const id = location.slice(AGENT_LOCATION_PREFIX.length);
-  const agent = isUuid(id) ? await em.findOne(AgentSchema, { id, organization: organizationId }, { fields: ['name'] }) : null;
+  const agent = isUuid(id)
+    ? await em.findOne(AgentSchema, { id, organization: organizationId }, { fields: ['name'] })
+    : null;
   return agent?.name ? `agent ${agent.name}` : location;
 }
 
 /** "Send test": a message that says what it is, through the same formats. */
-export async function testMessage(em: EntityManager, links: MessageLinks, channelId: string, now: Date): Promise<AlertMessage> {
+export async function testMessage(
+  em: EntityManager,
+  links: MessageLinks,
+  channelId: string,
+  now: Date,
+): Promise<AlertMessage> {
   const channel = await em.findOneOrFail(NotificationChannelSchema, { id: channelId });
   return {
     action: 'test',

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConsoleUserSchema, NotificationAttemptSchema, NotificationChannelSchema, NotificationSendSchema, OnCallScheduleSchema } from '../../db/entities';
+import {
+  ConsoleUserSchema,
+  NotificationAttemptSchema,
+  NotificationChannelSchema,
+  NotificationSendSchema,
+  OnCallScheduleSchema,
+} from '../../db/entities';
 import type { EscalationStep } from '../../domain/alerting/escalation';
 import { type ScheduleSpec, onCallAmong } from '../../domain/on-call/schedule';
 import type { SendTarget } from './channel-sender';
@@ -47,7 +53,15 @@ export async function pageableUsers(em: EntityManager, organizationId: string): 
  * longer be paged gives way to the layer below, and is said so), each user by email unless
  * disabled or removed; the same channel or address named twice in a step is told once.
  */
-export async function planStepSends(em: EntityManager, organizationId: string, alertId: string, step: EscalationStep, action: string, round: number, now: Date): Promise<{ sends: SendSpec[]; skipped: SkippedTarget[] }> {
+export async function planStepSends(
+  em: EntityManager,
+  organizationId: string,
+  alertId: string,
+  step: EscalationStep,
+  action: string,
+  round: number,
+  now: Date,
+): Promise<{ sends: SendSpec[]; skipped: SkippedTarget[] }> {
   const sends: SendSpec[] = [];
   const skipped: SkippedTarget[] = [];
   const seen = new Set<string>();
@@ -58,7 +72,14 @@ export async function planStepSends(em: EntityManager, organizationId: string, a
     const address = email.toLowerCase();
     if (seen.has(`user:${address}`)) return;
     seen.add(`user:${address}`);
-    sends.push({ key: `${base}:user:${address}`, channelId: null, recipient: address, action, level: step.level, label });
+    sends.push({
+      key: `${base}:user:${address}`,
+      channelId: null,
+      recipient: address,
+      action,
+      level: step.level,
+      label,
+    });
   };
   for (const t of step.targets) {
     if (t.type === 'user') {
@@ -71,7 +92,14 @@ export async function planStepSends(em: EntityManager, organizationId: string, a
       else if (c.disabledAt) skipped.push({ target: `channel:${c.name}`, why: 'disabled' });
       else if (!seen.has(`channel:${c.id}`)) {
         seen.add(`channel:${c.id}`);
-        sends.push({ key: `${base}:channel:${c.id}`, channelId: c.id, recipient: null, action, level: step.level, label: c.name });
+        sends.push({
+          key: `${base}:channel:${c.id}`,
+          channelId: c.id,
+          recipient: null,
+          action,
+          level: step.level,
+          label: c.name,
+        });
       }
     } else {
       const s = await em.findOne(OnCallScheduleSchema, { id: t.id, organization: organizationId });
@@ -79,13 +107,24 @@ export async function planStepSends(em: EntityManager, organizationId: string, a
         skipped.push({ target: `schedule:${t.id}`, why: 'deleted' });
         continue;
       }
-      const { answer, passedOver } = onCallAmong({ timezone: s.timezone, layers: s.layers, overrides: s.overrides } as ScheduleSpec, now, (user) => pageable(user).ok);
+      const { answer, passedOver } = onCallAmong(
+        { timezone: s.timezone, layers: s.layers, overrides: s.overrides } as ScheduleSpec,
+        now,
+        (user) => pageable(user).ok,
+      );
       for (const p of passedOver) {
         const check = pageable(p.user);
         const why = check.ok ? 'cannot be paged' : check.why;
-        skipped.push({ target: `user:${p.user.toLowerCase()}`, why: `${why} (on call in ${s.name}${p.layer_name ? `, layer ${p.layer_name}` : ', override'})` });
+        skipped.push({
+          target: `user:${p.user.toLowerCase()}`,
+          why: `${why} (on call in ${s.name}${p.layer_name ? `, layer ${p.layer_name}` : ', override'})`,
+        });
       }
-      if (!answer) skipped.push({ target: `schedule:${s.name}`, why: passedOver.length ? 'nobody on call who can be paged' : 'nobody on call' });
+      if (!answer)
+        skipped.push({
+          target: `schedule:${s.name}`,
+          why: passedOver.length ? 'nobody on call who can be paged' : 'nobody on call',
+        });
       else addUser(answer.user, `${answer.user} (on call: ${s.name})`);
     }
   }
@@ -97,15 +136,32 @@ export async function planStepSends(em: EntityManager, organizationId: string, a
  * acknowledged or resolved: PagerDuty and Opsgenie close their incident, chats get the outcome.
  * Users disabled or removed since are left out.
  */
-export async function toldTargets(em: EntityManager, alertId: string, action: string, round: number): Promise<SendSpec[]> {
-  const rows = await em.find(NotificationSendSchema, { alert: alertId, state: 'succeeded', action: { $in: ['trigger', 'escalate'] } }, { orderBy: { createdAt: 'asc' } });
+export async function toldTargets(
+  em: EntityManager,
+  alertId: string,
+  action: string,
+  round: number,
+): Promise<SendSpec[]> {
+  const rows = await em.find(
+    NotificationSendSchema,
+    { alert: alertId, state: 'succeeded', action: { $in: ['trigger', 'escalate'] } },
+    { orderBy: { createdAt: 'asc' } },
+  );
   const out = new Map<string, SendSpec>();
   const pageable = rows.some((r) => r.recipient) ? await pageableUsers(em, rows[0]!.organization) : null;
   for (const r of rows) {
     // Someone who lost access since is not told how the alert ended either.
     if (r.recipient && !pageable!(r.recipient).ok) continue;
     const who = r.channel ? `channel:${r.channel}` : `user:${r.recipient}`;
-    if (!out.has(who)) out.set(who, { key: `${alertId}:${action}:${round}:${who}`, channelId: r.channel ?? null, recipient: r.recipient ?? null, action, level: r.level, label: who });
+    if (!out.has(who))
+      out.set(who, {
+        key: `${alertId}:${action}:${round}:${who}`,
+        channelId: r.channel ?? null,
+        recipient: r.recipient ?? null,
+        action,
+        level: r.level,
+        label: who,
+      });
   }
   return [...out.values()];
 }
@@ -120,13 +176,29 @@ export interface PreparedSend {
 }
 
 /** Creates the send's record once (by key) and answers where it goes and which attempt this is. */
-export async function prepareSend(em: EntityManager, organizationId: string, alertId: string | null, spec: SendSpec, now: Date): Promise<PreparedSend> {
-  await insertSendOnce(em, { organizationId, channelId: spec.channelId, alertId, key: spec.key, action: spec.action, level: spec.level, recipient: spec.recipient, now });
+export async function prepareSend(
+  em: EntityManager,
+  organizationId: string,
+  alertId: string | null,
+  spec: SendSpec,
+  now: Date,
+): Promise<PreparedSend> {
+  await insertSendOnce(em, {
+    organizationId,
+    channelId: spec.channelId,
+    alertId,
+    key: spec.key,
+    action: spec.action,
+    level: spec.level,
+    recipient: spec.recipient,
+    now,
+  });
   const send = await em.findOneOrFail(NotificationSendSchema, { key: spec.key });
   let target: SendTarget | null = null;
   if (send.channel) {
     const c = await em.findOne(NotificationChannelSchema, { id: send.channel });
-    if (c && !c.deletedAt) target = { kind: 'channel', type: c.type, settings: c.settings, sealedSecret: c.sealedSecret ?? null };
+    if (c && !c.deletedAt)
+      target = { kind: 'channel', type: c.type, settings: c.settings, sealedSecret: c.sealedSecret ?? null };
   } else if (send.recipient) {
     target = { kind: 'user', email: send.recipient };
   }
@@ -137,13 +209,39 @@ export async function prepareSend(em: EntityManager, organizationId: string, ale
 export async function recordSendAttempt(
   em: EntityManager,
   sendId: string,
-  a: { number: number; attemptedAt: Date; statusCode: number | null; latencyMs: number; error: string | null; response: string | null; succeeded: boolean; final: boolean },
+  a: {
+    number: number;
+    attemptedAt: Date;
+    statusCode: number | null;
+    latencyMs: number;
+    error: string | null;
+    response: string | null;
+    succeeded: boolean;
+    final: boolean;
+  },
 ): Promise<string> {
   return em.transactional(async (tx) => {
     const send = await tx.findOneOrFail(NotificationSendSchema, { id: sendId });
     const existing = await tx.findOne(NotificationAttemptSchema, { send: sendId, number: a.number });
-    const row = existing ?? tx.create(NotificationAttemptSchema, { id: randomUUID(), organization: send.organization, send: sendId, number: a.number, attemptedAt: a.attemptedAt, latencyMs: 0, succeeded: false });
-    Object.assign(row, { attemptedAt: a.attemptedAt, statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error, response: a.response, succeeded: a.succeeded });
+    const row =
+      existing ??
+      tx.create(NotificationAttemptSchema, {
+        id: randomUUID(),
+        organization: send.organization,
+        send: sendId,
+        number: a.number,
+        attemptedAt: a.attemptedAt,
+        latencyMs: 0,
+        succeeded: false,
+      });
+    Object.assign(row, {
+      attemptedAt: a.attemptedAt,
+      statusCode: a.statusCode,
+      latencyMs: a.latencyMs,
+      error: a.error,
+      response: a.response,
+      succeeded: a.succeeded,
+    });
     send.attemptCount = Math.max(send.attemptCount, a.number);
     send.lastStatusCode = a.statusCode;
     send.lastError = a.succeeded ? null : (a.error ?? (a.statusCode !== null ? `HTTP ${a.statusCode}` : null));

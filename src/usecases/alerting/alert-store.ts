@@ -67,13 +67,32 @@ function alertTitle(subjectName: string, status: string): string {
 }
 
 /** The rule and its subject as they are now, with what would silence it. */
-export async function evaluateAlert(em: EntityManager, ref: AlertSubjectRef, now: Date, minuteMs: number): Promise<AlertEvaluation> {
+export async function evaluateAlert(
+  em: EntityManager,
+  ref: AlertSubjectRef,
+  now: Date,
+  minuteMs: number,
+): Promise<AlertEvaluation> {
   const rule = await em.findOne(AlertRuleSchema, { id: ref.ruleId, organization: ref.organizationId });
   if (!rule || rule.deletedAt || rule.disabledAt) return NOT_LIVE('rule_disabled', minuteMs);
-  const state = await readSubjectState(em, ref.organizationId, rule.kind, ref.subjectId, rule.includeDegraded, now, rule.settings);
+  const state = await readSubjectState(
+    em,
+    ref.organizationId,
+    rule.kind,
+    ref.subjectId,
+    rule.includeDegraded,
+    now,
+    rule.settings,
+  );
   if (!state.exists) return NOT_LIVE(state.status, minuteMs);
-  const policy = await em.findOne(EscalationPolicySchema, { id: rule.escalationPolicy, organization: ref.organizationId });
-  const steps = policy && !policy.deletedAt ? escalationSteps({ levels: policy.levels as EscalationPolicy['levels'], repeat: policy.repeat }) : [];
+  const policy = await em.findOne(EscalationPolicySchema, {
+    id: rule.escalationPolicy,
+    organization: ref.organizationId,
+  });
+  const steps =
+    policy && !policy.deletedAt
+      ? escalationSteps({ levels: policy.levels as EscalationPolicy['levels'], repeat: policy.repeat })
+      : [];
   return {
     live: true,
     firing: state.firing,
@@ -84,7 +103,10 @@ export async function evaluateAlert(em: EntityManager, ref: AlertSubjectRef, now
     autoResolve: rule.autoResolve,
     title: alertTitle(state.name, state.status),
     suppression: await suppressionOf(em, ref, state, now),
-    steps: steps.map((s) => ({ ...s, wait_after_ms: s.wait_after_ms === null ? null : Math.round((s.wait_after_ms / 60_000) * minuteMs) })),
+    steps: steps.map((s) => ({
+      ...s,
+      wait_after_ms: s.wait_after_ms === null ? null : Math.round((s.wait_after_ms / 60_000) * minuteMs),
+    })),
     minuteMs,
   };
 }
@@ -94,18 +116,38 @@ export async function evaluateAlert(em: EntityManager, ref: AlertSubjectRef, now
  * every service, as it shows on every page), or an active silence naming the rule or the service
  * (or naming neither: the whole organization). The one ending last wins.
  */
-async function suppressionOf(em: EntityManager, ref: AlertSubjectRef, state: SubjectState, now: Date): Promise<Suppression | null> {
+async function suppressionOf(
+  em: EntityManager,
+  ref: AlertSubjectRef,
+  state: SubjectState,
+  now: Date,
+): Promise<Suppression | null> {
   const found: Suppression[] = [];
-  const maintenances = await em.find(MaintenanceSchema, { organization: ref.organizationId, deletedAt: null, canceledAt: null, actualStartAt: { $ne: null }, actualEndAt: null });
+  const maintenances = await em.find(MaintenanceSchema, {
+    organization: ref.organizationId,
+    deletedAt: null,
+    canceledAt: null,
+    actualStartAt: { $ne: null },
+    actualEndAt: null,
+  });
   for (const m of maintenances) {
     if (m.affectedServices.length === 0 || (state.serviceId && m.affectedServices.includes(state.serviceId))) {
       found.push({ kind: 'maintenance', id: m.id, title: m.title, until: m.scheduledEndAt.toISOString() });
     }
   }
-  const silences = await em.find(SilenceSchema, { organization: ref.organizationId, deletedAt: null, startsAt: { $lte: now }, endsAt: { $gt: now } });
+  const silences = await em.find(SilenceSchema, {
+    organization: ref.organizationId,
+    deletedAt: null,
+    startsAt: { $lte: now },
+    endsAt: { $gt: now },
+  });
   for (const s of silences) {
     const everything = s.ruleIds.length === 0 && s.serviceIds.length === 0;
-    if (everything || s.ruleIds.includes(ref.ruleId) || (state.serviceId !== null && s.serviceIds.includes(state.serviceId))) {
+    if (
+      everything ||
+      s.ruleIds.includes(ref.ruleId) ||
+      (state.serviceId !== null && s.serviceIds.includes(state.serviceId))
+    ) {
       found.push({ kind: 'silence', id: s.id, title: s.reason, until: s.endsAt.toISOString() });
     }
   }
@@ -113,25 +155,58 @@ async function suppressionOf(em: EntityManager, ref: AlertSubjectRef, state: Sub
 }
 
 /** Adds a timeline entry once per key (activity retries write nothing twice). */
-async function addTimeline(em: EntityManager, alert: Alert, key: string, kind: string, at: Date, actor: string | null, detail: Record<string, unknown>): Promise<boolean> {
+async function addTimeline(
+  em: EntityManager,
+  alert: Alert,
+  key: string,
+  kind: string,
+  at: Date,
+  actor: string | null,
+  detail: Record<string, unknown>,
+): Promise<boolean> {
   const existing = await em.findOne(AlertTimelineEntrySchema, { alert: alert.id, key });
   if (existing) return false;
-  em.create(AlertTimelineEntrySchema, { id: randomUUID(), organization: alert.organization, alert: alert.id, key, at, kind, actor, detail });
+  em.create(AlertTimelineEntrySchema, {
+    id: randomUUID(),
+    organization: alert.organization,
+    alert: alert.id,
+    key,
+    at,
+    kind,
+    actor,
+    detail,
+  });
   return true;
 }
 
 async function emit(em: EntityManager, alert: Alert, type: string, now: Date): Promise<void> {
   const timeline = await em.find(AlertTimelineEntrySchema, { alert: alert.id }, { orderBy: { at: 'asc', id: 'asc' } });
-  recordEvent(em, { organizationId: alert.organization, type, resourceKind: 'alert', resourceId: alert.id, payload: alertView(alert, timeline), now });
+  recordEvent(em, {
+    organizationId: alert.organization,
+    type,
+    resourceKind: 'alert',
+    resourceId: alert.id,
+    payload: alertView(alert, timeline),
+    now,
+  });
 }
 
 /**
  * Opens the alert of this rule and subject, or answers the one already open (the unique index
  * allows one open alert per rule and subject, so a retried or repeated open finds it).
  */
-export async function openAlert(em: EntityManager, ref: AlertSubjectRef, ev: AlertEvaluation, now: Date): Promise<{ alertId: string; created: boolean }> {
+export async function openAlert(
+  em: EntityManager,
+  ref: AlertSubjectRef,
+  ev: AlertEvaluation,
+  now: Date,
+): Promise<{ alertId: string; created: boolean }> {
   return em.transactional(async (tx) => {
-    const open = await tx.findOne(AlertSchema, { rule: ref.ruleId, subjectId: ref.subjectId, state: { $ne: 'resolved' } });
+    const open = await tx.findOne(AlertSchema, {
+      rule: ref.ruleId,
+      subjectId: ref.subjectId,
+      state: { $ne: 'resolved' },
+    });
     if (open) return { alertId: open.id, created: false };
     const alert = tx.create(AlertSchema, {
       id: randomUUID(),
@@ -159,7 +234,8 @@ export async function openAlert(em: EntityManager, ref: AlertSubjectRef, ev: Ale
       updatedAt: now,
     });
     await addTimeline(tx, alert, 'triggered', 'triggered', now, null, { status: ev.status, severity: ev.severity });
-    if (ev.suppression) await addTimeline(tx, alert, `suppressed:${ev.suppression.id}`, 'suppressed', now, null, { ...ev.suppression });
+    if (ev.suppression)
+      await addTimeline(tx, alert, `suppressed:${ev.suppression.id}`, 'suppressed', now, null, { ...ev.suppression });
     await tx.flush();
     await emit(tx, alert, 'alert.triggered', now);
     await tx.flush();
@@ -182,14 +258,23 @@ export type AlertChange =
   | { kind: 'snooze_ended'; key: string }
   | { kind: 'resolved'; key: string; actor: string; auto: boolean; note?: string };
 
-const EVENT_OF: Partial<Record<AlertChange['kind'], string>> = { escalated: 'alert.escalated', acknowledged: 'alert.acknowledged', resolved: 'alert.resolved' };
+const EVENT_OF: Partial<Record<AlertChange['kind'], string>> = {
+  escalated: 'alert.escalated',
+  acknowledged: 'alert.acknowledged',
+  resolved: 'alert.resolved',
+};
 
 /**
  * Records one change of an alert: its row, a timeline entry and (for escalation,
  * acknowledgement and resolution) its webhook event, in one transaction, once per key.
  * Answers the alert's view after the change.
  */
-export async function recordAlertChange(em: EntityManager, alertId: string, change: AlertChange, now: Date): Promise<ReturnType<typeof alertView>> {
+export async function recordAlertChange(
+  em: EntityManager,
+  alertId: string,
+  change: AlertChange,
+  now: Date,
+): Promise<ReturnType<typeof alertView>> {
   return em.transactional(async (tx) => {
     const alert = await tx.findOneOrFail(AlertSchema, { id: alertId });
     const actor = 'actor' in change ? change.actor : null;
@@ -246,7 +331,11 @@ export async function recordAlertChange(em: EntityManager, alertId: string, chan
         await tx.flush();
       }
     }
-    const timeline = await tx.find(AlertTimelineEntrySchema, { alert: alert.id }, { orderBy: { at: 'asc', id: 'asc' } });
+    const timeline = await tx.find(
+      AlertTimelineEntrySchema,
+      { alert: alert.id },
+      { orderBy: { at: 'asc', id: 'asc' } },
+    );
     return alertView(alert, timeline);
   });
 }

@@ -1,12 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentSchema, AlertRuleSchema, AlertSchema, AlertSignalSchema, ProbeLocationSchema, SlaStatementSchema, SloSchema, type AlertRule } from '../../db/entities';
+import {
+  AgentSchema,
+  AlertRuleSchema,
+  AlertSchema,
+  AlertSignalSchema,
+  ProbeLocationSchema,
+  SlaStatementSchema,
+  SloSchema,
+  type AlertRule,
+} from '../../db/entities';
 import { SUBJECT_KIND_OF, type AlertRuleKind } from '../../domain/alerting/rule-kinds';
 import type { AlertSignalRef } from '../webhooks/ports';
 import { readSubjectState } from './subject-state';
 
 /** Rule kinds no event announces: the minute's sweep reads their subjects (agents, locations, SLO burn, statements in review). */
-export const POLLED_RULE_KINDS: readonly AlertRuleKind[] = ['agent_offline', 'location_offline', 'slo_burn', 'sla_review_overdue'];
+export const POLLED_RULE_KINDS: readonly AlertRuleKind[] = [
+  'agent_offline',
+  'location_offline',
+  'slo_burn',
+  'sla_review_overdue',
+];
 
 async function subjectsOf(em: EntityManager, rule: AlertRule): Promise<string[]> {
   if (rule.subjectId) return [rule.subjectId];
@@ -19,7 +33,9 @@ async function subjectsOf(em: EntityManager, rule: AlertRule): Promise<string[]>
     case 'slo_burn':
       return (await em.find(SloSchema, { organization: org, deletedAt: null }, { fields: ['id'] })).map((s) => s.id);
     case 'sla_review_overdue':
-      return (await em.find(SlaStatementSchema, { organization: org, state: 'in_review' }, { fields: ['id'] })).map((s) => s.id);
+      return (await em.find(SlaStatementSchema, { organization: org, state: 'in_review' }, { fields: ['id'] })).map(
+        (s) => s.id,
+      );
     default:
       return [];
   }
@@ -32,12 +48,28 @@ async function subjectsOf(em: EntityManager, rule: AlertRule): Promise<string[]>
  * outbox sweep resends any this pass could not deliver.
  */
 export async function sweepPolledRules(em: EntityManager, now: Date): Promise<AlertSignalRef[]> {
-  const rules = await em.find(AlertRuleSchema, { kind: { $in: [...POLLED_RULE_KINDS] }, deletedAt: null, disabledAt: null });
+  const rules = await em.find(AlertRuleSchema, {
+    kind: { $in: [...POLLED_RULE_KINDS] },
+    deletedAt: null,
+    disabledAt: null,
+  });
   const refs: AlertSignalRef[] = [];
   for (const rule of rules) {
-    const open = new Set((await em.find(AlertSchema, { rule: rule.id, state: { $ne: 'resolved' } }, { fields: ['subjectId'] })).map((a) => a.subjectId));
+    const open = new Set(
+      (await em.find(AlertSchema, { rule: rule.id, state: { $ne: 'resolved' } }, { fields: ['subjectId'] })).map(
+        (a) => a.subjectId,
+      ),
+    );
     for (const subjectId of new Set([...(await subjectsOf(em, rule)), ...open])) {
-      const state = await readSubjectState(em, rule.organization, rule.kind, subjectId, rule.includeDegraded, now, rule.settings);
+      const state = await readSubjectState(
+        em,
+        rule.organization,
+        rule.kind,
+        subjectId,
+        rule.includeDegraded,
+        now,
+        rule.settings,
+      );
       const firing = state.exists && state.firing;
       if (firing === open.has(subjectId)) continue;
       const signal = em.create(AlertSignalSchema, {

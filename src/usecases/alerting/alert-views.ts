@@ -32,7 +32,12 @@ export function alertView(a: Alert, timeline: readonly AlertTimelineEntry[]) {
     workflow_id: a.workflowId,
     created_at: toIso(a.createdAt),
     updated_at: toIso(a.updatedAt),
-    timeline: timeline.map((t): AlertTimelineView => ({ at: toIso(t.at), kind: t.kind, actor: t.actor ?? null, detail: t.detail })),
+    timeline: timeline.map((t): AlertTimelineView => ({
+      at: toIso(t.at),
+      kind: t.kind,
+      actor: t.actor ?? null,
+      detail: t.detail,
+    })),
   };
 }
 export type AlertView = ReturnType<typeof alertView>;

@@ -32,9 +32,15 @@ export interface SendOutcome extends Omit<PostResult, 'retryAfter'> {
 const RESPONSE_EXCERPT_CHARS = 1_000;
 
 /** Sends one message to one target; never throws for what the receiver or the network did. */
-export async function sendToTarget(deps: SenderDeps, target: SendTarget, msg: AlertMessage, messageId: string): Promise<SendOutcome> {
+export async function sendToTarget(
+  deps: SenderDeps,
+  target: SendTarget,
+  msg: AlertMessage,
+  messageId: string,
+): Promise<SendOutcome> {
   if (target.kind === 'user') return sendEmail(deps, [target.email], msg, messageId);
-  if (target.type === 'email') return sendEmail(deps, ((target.settings.addresses as string[] | undefined) ?? []).slice(), msg, messageId);
+  if (target.type === 'email')
+    return sendEmail(deps, ((target.settings.addresses as string[] | undefined) ?? []).slice(), msg, messageId);
   let secret: ChannelSecret;
   try {
     secret = openChannelSecret(deps.box, target.sealedSecret);
@@ -47,14 +53,26 @@ export async function sendToTarget(deps: SenderDeps, target: SendTarget, msg: Al
       target.type === 'webhook'
         ? webhookRequest(secret, msg, messageId)
         : isVendorChannelType(target.type)
-          ? channelRequest(target.type, { ...secret, region: target.settings.region === 'eu' ? 'eu' : 'us' }, msg, channelEndpoints(deps.endpoints, target.settings))
+          ? channelRequest(
+              target.type,
+              { ...secret, region: target.settings.region === 'eu' ? 'eu' : 'us' },
+              msg,
+              channelEndpoints(deps.endpoints, target.settings),
+            )
           : (() => {
               throw new Error(`unknown channel type ${target.type}`);
             })();
   } catch (err) {
     return failed(`invalid_channel: ${(err as Error).message}`);
   }
-  const r = await postWebhook(deps.transport, request.url, { 'user-agent': 'Vigil-Alerts/1.0', ...request.headers }, request.body, deps.timeoutMs, RESPONSE_EXCERPT_CHARS);
+  const r = await postWebhook(
+    deps.transport,
+    request.url,
+    { 'user-agent': 'Vigil-Alerts/1.0', ...request.headers },
+    request.body,
+    deps.timeoutMs,
+    RESPONSE_EXCERPT_CHARS,
+  );
   return { ...r, verdict: verdictOf(r) };
 }
 
@@ -74,7 +92,12 @@ function failed(error: string): SendOutcome {
 function webhookRequest(secret: ChannelSecret, msg: AlertMessage, messageId: string): ChannelRequest {
   if (!secret.url || !secret.signing_secret) throw new Error('a webhook channel needs url and signing_secret');
   const now = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({ id: messageId, type: `alert.notification`, created_at: new Date(now * 1000).toISOString(), data: messagePayload(msg) });
+  const body = JSON.stringify({
+    id: messageId,
+    type: `alert.notification`,
+    created_at: new Date(now * 1000).toISOString(),
+    data: messagePayload(msg),
+  });
   return {
     method: 'POST',
     url: secret.url,
@@ -113,8 +136,21 @@ async function sendEmail(deps: SenderDeps, to: string[], msg: AlertMessage, mess
   const mail = emailMessage(msg);
   const started = performance.now();
   try {
-    await deps.mailer.send({ to: to.join(', '), subject: mail.subject, text: mail.text, html: mail.html, messageId, headers: { 'X-Vigil-Alert': msg.alertId } });
-    return { statusCode: 250, latencyMs: Math.round(performance.now() - started), error: null, response: null, verdict: 'delivered' };
+    await deps.mailer.send({
+      to: to.join(', '),
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      messageId,
+      headers: { 'X-Vigil-Alert': msg.alertId },
+    });
+    return {
+      statusCode: 250,
+      latencyMs: Math.round(performance.now() - started),
+      error: null,
+      response: null,
+      verdict: 'delivered',
+    };
   } catch (err) {
     const e = err as { responseCode?: number; code?: string; message?: string };
     return {

@@ -35,7 +35,10 @@ export interface ChannelPatch {
 }
 
 /** Which types each type-specific field belongs to (PATCH refuses a field of another type). */
-const FIELD_TYPES: Record<'addresses' | 'url' | 'signing_secret' | 'routing_key' | 'api_key' | 'region' | 'api_url', readonly ChannelType[]> = {
+const FIELD_TYPES: Record<
+  'addresses' | 'url' | 'signing_secret' | 'routing_key' | 'api_key' | 'region' | 'api_url',
+  readonly ChannelType[]
+> = {
   addresses: ['email'],
   url: URL_CHANNEL_TYPES,
   signing_secret: ['slack'],
@@ -56,7 +59,10 @@ function split(input: ChannelInput): { settings: Record<string, unknown>; secret
       return { settings: {}, secret: { url: input.url, signing_secret: newWebhookSecret() } };
     case 'slack':
       return input.signing_secret
-        ? { settings: slackSettings(input.signing_secret), secret: { url: input.url, signing_secret: input.signing_secret } }
+        ? {
+            settings: slackSettings(input.signing_secret),
+            secret: { url: input.url, signing_secret: input.signing_secret },
+          }
         : { settings: {}, secret: { url: input.url } };
     case 'teams':
     case 'discord':
@@ -64,12 +70,16 @@ function split(input: ChannelInput): { settings: Record<string, unknown>; secret
     case 'pagerduty':
       return { settings: input.api_url ? { api_url: input.api_url } : {}, secret: { routing_key: input.routing_key } };
     case 'opsgenie':
-      return { settings: { region: input.region ?? 'us', ...(input.api_url ? { api_url: input.api_url } : {}) }, secret: { api_key: input.api_key } };
+      return {
+        settings: { region: input.region ?? 'us', ...(input.api_url ? { api_url: input.api_url } : {}) },
+        secret: { api_key: input.api_key },
+      };
   }
 }
 
 /** A Slack channel shows that it has a signing secret (its buttons are interactive) by the secret's last four characters. */
-const slackSettings = (signingSecret: string | undefined): Record<string, unknown> => (signingSecret ? { signing_secret_hint: `…${signingSecret.slice(-4)}` } : {});
+const slackSettings = (signingSecret: string | undefined): Record<string, unknown> =>
+  signingSecret ? { signing_secret_hint: `…${signingSecret.slice(-4)}` } : {};
 
 export async function createChannel(ctx: OrgContext, box: SecretBox, input: ChannelInput): Promise<ChannelView> {
   const { settings, secret } = split(input);
@@ -107,12 +117,18 @@ export async function listChannels(ctx: OrgContext, query: { limit: number; curs
 }
 
 /** Changes the fields sent; a secret field sent replaces that secret (a webhook channel keeps its signing secret). */
-export async function updateChannel(ctx: OrgContext, box: SecretBox, id: string, patch: ChannelPatch): Promise<ChannelView> {
+export async function updateChannel(
+  ctx: OrgContext,
+  box: SecretBox,
+  id: string,
+  patch: ChannelPatch,
+): Promise<ChannelView> {
   const c = await findLive(ctx, NotificationChannelSchema, id, 'Notification channel');
   const type = c.type as ChannelType;
   const errors: FieldError[] = [];
   for (const [field, types] of Object.entries(FIELD_TYPES)) {
-    if (patch[field as keyof ChannelPatch] !== undefined && !types.includes(type)) errors.push({ path: field, message: `Not a field of a ${type} channel` });
+    if (patch[field as keyof ChannelPatch] !== undefined && !types.includes(type))
+      errors.push({ path: field, message: `Not a field of a ${type} channel` });
   }
   if (errors.length) throw invalidFields(errors);
   if (patch.name !== undefined) c.name = patch.name;
@@ -147,7 +163,9 @@ export async function updateChannel(ctx: OrgContext, box: SecretBox, id: string,
 
 /** Soft delete, idempotent; refused (409 in_use) while a live escalation policy targets the channel. */
 export async function deleteChannel(ctx: OrgContext, id: string): Promise<ChannelView> {
-  const live = isUuid(id) ? await ctx.em.findOne(NotificationChannelSchema, { id, organization: ctx.org.id, deletedAt: null }) : null;
+  const live = isUuid(id)
+    ? await ctx.em.findOne(NotificationChannelSchema, { id, organization: ctx.org.id, deletedAt: null })
+    : null;
   if (live) {
     const users = await policiesTargeting(ctx, { type: 'channel', id: live.id });
     if (users.length) throw inUseByPolicies('notification channel', users);

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import { AgentSchema, AlertRuleSchema, type AlertRule, EscalationPolicySchema, MetricSchema, ProbeLocationSchema, ServiceSchema, SloSchema, StatusPageSchema } from '../../db/entities';
+import {
+  AgentSchema,
+  AlertRuleSchema,
+  type AlertRule,
+  EscalationPolicySchema,
+  MetricSchema,
+  ProbeLocationSchema,
+  ServiceSchema,
+  SloSchema,
+  StatusPageSchema,
+} from '../../db/entities';
 import type { FieldError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { isLocationId } from '../../domain/locations';
@@ -43,7 +53,12 @@ const SUBJECTS: Record<RuleKind, { required: boolean; none?: true; label: string
 /** Kinds that follow a health status, where `degraded` can count too. */
 const STATUS_KINDS: readonly RuleKind[] = ['metric_status', 'service_status', 'status_page_status'];
 
-async function liveInOrg(ctx: OrgContext, entity: EntityName<{ id: string }>, id: string, extra: Record<string, unknown> = { deletedAt: null }): Promise<boolean> {
+async function liveInOrg(
+  ctx: OrgContext,
+  entity: EntityName<{ id: string }>,
+  id: string,
+  extra: Record<string, unknown> = { deletedAt: null },
+): Promise<boolean> {
   if (!isUuid(id)) return false;
   return (await ctx.em.count(entity, { id, organization: ctx.org.id, ...extra } as FilterQuery<{ id: string }>)) > 0;
 }
@@ -54,7 +69,10 @@ async function subjectExists(ctx: OrgContext, kind: RuleKind, id: string): Promi
     case 'metric_status':
       return liveInOrg(ctx, MetricSchema as EntityName<{ id: string }>, id);
     case 'heartbeat_missed':
-      return liveInOrg(ctx, MetricSchema as EntityName<{ id: string }>, id, { deletedAt: null, sourceType: 'heartbeat' });
+      return liveInOrg(ctx, MetricSchema as EntityName<{ id: string }>, id, {
+        deletedAt: null,
+        sourceType: 'heartbeat',
+      });
     case 'service_status':
       return liveInOrg(ctx, ServiceSchema as EntityName<{ id: string }>, id);
     case 'status_page_status':
@@ -72,14 +90,28 @@ async function subjectExists(ctx: OrgContext, kind: RuleKind, id: string): Promi
 }
 
 /** Every cross-field and stored-data rule of a rule as it would be stored: or 400 naming each field. */
-async function checkRule(ctx: OrgContext, r: { kind: RuleKind; subject_id: string | null; include_degraded: boolean; escalation_policy_id: string; settings: RuleSettings }): Promise<void> {
+async function checkRule(
+  ctx: OrgContext,
+  r: {
+    kind: RuleKind;
+    subject_id: string | null;
+    include_degraded: boolean;
+    escalation_policy_id: string;
+    settings: RuleSettings;
+  },
+): Promise<void> {
   const errors: FieldError[] = [];
   const subject = SUBJECTS[r.kind];
-  if (subject.none && r.subject_id !== null) errors.push({ path: 'subject_id', message: `Must be null for kind ${r.kind}` });
-  else if (subject.required && r.subject_id === null) errors.push({ path: 'subject_id', message: `Is required for kind ${r.kind}: the ${subject.label} to watch` });
-  else if (r.subject_id !== null && !(await subjectExists(ctx, r.kind, r.subject_id))) errors.push({ path: 'subject_id', message: `No such ${subject.label} in this organization` });
-  if (r.include_degraded && !STATUS_KINDS.includes(r.kind)) errors.push({ path: 'include_degraded', message: `Only for kinds ${STATUS_KINDS.join(', ')}` });
-  if (r.settings.reminder_hours !== undefined && r.kind !== 'sla_review_overdue') errors.push({ path: 'settings.reminder_hours', message: 'Only for kind sla_review_overdue' });
+  if (subject.none && r.subject_id !== null)
+    errors.push({ path: 'subject_id', message: `Must be null for kind ${r.kind}` });
+  else if (subject.required && r.subject_id === null)
+    errors.push({ path: 'subject_id', message: `Is required for kind ${r.kind}: the ${subject.label} to watch` });
+  else if (r.subject_id !== null && !(await subjectExists(ctx, r.kind, r.subject_id)))
+    errors.push({ path: 'subject_id', message: `No such ${subject.label} in this organization` });
+  if (r.include_degraded && !STATUS_KINDS.includes(r.kind))
+    errors.push({ path: 'include_degraded', message: `Only for kinds ${STATUS_KINDS.join(', ')}` });
+  if (r.settings.reminder_hours !== undefined && r.kind !== 'sla_review_overdue')
+    errors.push({ path: 'settings.reminder_hours', message: 'Only for kind sla_review_overdue' });
   if (!(await liveInOrg(ctx, EscalationPolicySchema as EntityName<{ id: string }>, r.escalation_policy_id))) {
     errors.push({ path: 'escalation_policy_id', message: 'No such escalation policy in this organization' });
   }
@@ -87,7 +119,9 @@ async function checkRule(ctx: OrgContext, r: { kind: RuleKind; subject_id: strin
 }
 
 const storedSettings = (kind: RuleKind, settings: RuleSettings | undefined): RuleSettings =>
-  kind === 'sla_review_overdue' ? { reminder_hours: settings?.reminder_hours ?? DEFAULT_REMINDER_HOURS } : { ...settings };
+  kind === 'sla_review_overdue'
+    ? { reminder_hours: settings?.reminder_hours ?? DEFAULT_REMINDER_HOURS }
+    : { ...settings };
 
 export async function createRule(ctx: OrgContext, input: RuleInput): Promise<RuleView> {
   const fields = {
@@ -131,7 +165,7 @@ export async function listRules(ctx: OrgContext, query: { limit: number; cursor?
 export async function updateRule(ctx: OrgContext, id: string, patch: RulePatch): Promise<RuleView> {
   const r: AlertRule = await findLive(ctx, AlertRuleSchema, id, 'Alert rule');
   const kind = r.kind as RuleKind;
-  const settings = patch.settings ?? (r.settings);
+  const settings = patch.settings ?? r.settings;
   await checkRule(ctx, {
     kind,
     subject_id: patch.subject_id !== undefined ? patch.subject_id : (r.subjectId ?? null),

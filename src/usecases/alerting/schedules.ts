@@ -28,23 +28,39 @@ export const SHIFT_LIMIT = 1_000;
 const DAY_MS = 86_400_000;
 
 /** Validated (schedule-input.ts), emails lower-cased, every participant and override user a console user: or 400 naming each field. */
-async function checkedSchedule(ctx: OrgContext, input: { timezone: unknown; layers: unknown; overrides?: unknown }): Promise<ScheduleSpec> {
-  const v = validateSchedule({ timezone: input.timezone, layers: input.layers, ...(input.overrides !== undefined ? { overrides: input.overrides } : {}) });
+async function checkedSchedule(
+  ctx: OrgContext,
+  input: { timezone: unknown; layers: unknown; overrides?: unknown },
+): Promise<ScheduleSpec> {
+  const v = validateSchedule({
+    timezone: input.timezone,
+    layers: input.layers,
+    ...(input.overrides !== undefined ? { overrides: input.overrides } : {}),
+  });
   if (!v.ok) throw invalidFields(v.errors.map((e) => ({ path: apiPath(e.path), message: e.message })));
   const spec: ScheduleSpec = {
     timezone: v.value.timezone,
-    layers: v.value.layers.map((l) => ({ ...l, rotation: { ...l.rotation, participants: l.rotation.participants.map((p) => p.toLowerCase()) } })),
+    layers: v.value.layers.map((l) => ({
+      ...l,
+      rotation: { ...l.rotation, participants: l.rotation.participants.map((p) => p.toLowerCase()) },
+    })),
     overrides: v.value.overrides.map((o) => ({ ...o, user: o.user.toLowerCase() })),
   };
   const errors = await consoleUserErrors(ctx, [
-    ...spec.layers.flatMap((l, li) => l.rotation.participants.map((email, pi) => ({ email, path: `layers.${li}.rotation.participants.${pi}` }))),
+    ...spec.layers.flatMap((l, li) =>
+      l.rotation.participants.map((email, pi) => ({ email, path: `layers.${li}.rotation.participants.${pi}` })),
+    ),
     ...spec.overrides.map((o, oi) => ({ email: o.user, path: `overrides.${oi}.user` })),
   ]);
   if (errors.length) throw invalidFields(errors);
   return spec;
 }
 
-const specOf = (s: OnCallSchedule): ScheduleSpec => ({ timezone: s.timezone, layers: s.layers as ScheduleSpec['layers'], overrides: s.overrides as ScheduleSpec['overrides'] });
+const specOf = (s: OnCallSchedule): ScheduleSpec => ({
+  timezone: s.timezone,
+  layers: s.layers as ScheduleSpec['layers'],
+  overrides: s.overrides as ScheduleSpec['overrides'],
+});
 
 export async function createSchedule(ctx: OrgContext, input: ScheduleInput): Promise<ScheduleView> {
   const spec = await checkedSchedule(ctx, input);
@@ -76,7 +92,11 @@ export async function listSchedules(ctx: OrgContext, query: { limit: number; cur
 export async function updateSchedule(ctx: OrgContext, id: string, patch: SchedulePatch): Promise<ScheduleView> {
   const s = await findLive(ctx, OnCallScheduleSchema, id, 'On-call schedule');
   if (patch.timezone !== undefined || patch.layers !== undefined || patch.overrides !== undefined) {
-    const spec = await checkedSchedule(ctx, { timezone: patch.timezone ?? s.timezone, layers: patch.layers ?? s.layers, overrides: patch.overrides ?? s.overrides });
+    const spec = await checkedSchedule(ctx, {
+      timezone: patch.timezone ?? s.timezone,
+      layers: patch.layers ?? s.layers,
+      overrides: patch.overrides ?? s.overrides,
+    });
     s.timezone = spec.timezone;
     s.layers = spec.layers;
     s.overrides = spec.overrides;
@@ -89,7 +109,9 @@ export async function updateSchedule(ctx: OrgContext, id: string, patch: Schedul
 
 /** Soft delete, idempotent; refused (409 in_use) while a live escalation policy targets the schedule. */
 export async function deleteSchedule(ctx: OrgContext, id: string): Promise<ScheduleView> {
-  const live = isUuid(id) ? await ctx.em.findOne(OnCallScheduleSchema, { id, organization: ctx.org.id, deletedAt: null }) : null;
+  const live = isUuid(id)
+    ? await ctx.em.findOne(OnCallScheduleSchema, { id, organization: ctx.org.id, deletedAt: null })
+    : null;
   if (live) {
     const users = await policiesTargeting(ctx, { type: 'schedule', id: live.id });
     if (users.length) throw inUseByPolicies('on-call schedule', users);
@@ -97,7 +119,8 @@ export async function deleteSchedule(ctx: OrgContext, id: string): Promise<Sched
   return scheduleView(await softDelete(ctx, OnCallScheduleSchema, id, 'On-call schedule'));
 }
 
-const layerOf = (spec: ScheduleSpec, index: number | null) => (index === null ? null : { index, name: spec.layers[index]?.name ?? '' });
+const layerOf = (spec: ScheduleSpec, index: number | null) =>
+  index === null ? null : { index, name: spec.layers[index]?.name ?? '' };
 
 export interface OnCallNowView {
   at: string;
@@ -128,13 +151,20 @@ export async function listShifts(ctx: OrgContext, id: string, window: { from?: D
   const from = window.from ?? ctx.now;
   const to = window.to ?? new Date(from.getTime() + DEFAULT_SHIFT_WINDOW_DAYS * DAY_MS);
   if (to.getTime() <= from.getTime()) throw invalidFields([{ path: 'query.to', message: 'Must be after from' }]);
-  if (to.getTime() - from.getTime() > MAX_SHIFT_WINDOW_DAYS * DAY_MS) throw invalidFields([{ path: 'query.to', message: `Must be at most ${MAX_SHIFT_WINDOW_DAYS} days after from` }]);
+  if (to.getTime() - from.getTime() > MAX_SHIFT_WINDOW_DAYS * DAY_MS)
+    throw invalidFields([{ path: 'query.to', message: `Must be at most ${MAX_SHIFT_WINDOW_DAYS} days after from` }]);
   const spec = specOf(await findLive(ctx, OnCallScheduleSchema, id, 'On-call schedule'));
   const timeline = shiftsBetween(spec, from, to, SHIFT_LIMIT);
   return {
     from: toIso(from),
     to: toIso(to),
-    items: timeline.shifts.map((s) => ({ user: { email: s.user }, source: s.source, layer: layerOf(spec, s.layer), start: toIso(s.start), end: toIso(s.end) })),
+    items: timeline.shifts.map((s) => ({
+      user: { email: s.user },
+      source: s.source,
+      layer: layerOf(spec, s.layer),
+      start: toIso(s.start),
+      end: toIso(s.end),
+    })),
     truncated: timeline.truncated,
   };
 }

@@ -16,11 +16,25 @@ export interface SilenceInput {
   reason: string;
 }
 
-async function unknownIds(ctx: OrgContext, entity: EntityName<{ id: string }>, ids: string[], path: string, label: string): Promise<FieldError[]> {
+async function unknownIds(
+  ctx: OrgContext,
+  entity: EntityName<{ id: string }>,
+  ids: string[],
+  path: string,
+  label: string,
+): Promise<FieldError[]> {
   const wellFormed = [...new Set(ids.filter(isUuid))];
-  const found = wellFormed.length ? await ctx.em.find(entity, { id: { $in: wellFormed }, organization: ctx.org.id, deletedAt: null } as FilterQuery<{ id: string }>, { fields: ['id'] as never }) : [];
+  const found = wellFormed.length
+    ? await ctx.em.find(
+        entity,
+        { id: { $in: wellFormed }, organization: ctx.org.id, deletedAt: null } as FilterQuery<{ id: string }>,
+        { fields: ['id'] as never },
+      )
+    : [];
   const known = new Set(found.map((r) => r.id));
-  return ids.flatMap((id, i) => (known.has(id) ? [] : [{ path: `${path}.${i}`, message: `No such ${label} in this organization` }]));
+  return ids.flatMap((id, i) =>
+    known.has(id) ? [] : [{ path: `${path}.${i}`, message: `No such ${label} in this organization` }],
+  );
 }
 
 /**
@@ -32,11 +46,29 @@ export async function createSilence(ctx: OrgContext, actor: string, input: Silen
   const serviceIds = [...new Set(input.service_ids ?? [])];
   const startsAt = input.starts_at ?? ctx.now;
   const errors: FieldError[] = [];
-  if (!ruleIds.length && !serviceIds.length) errors.push({ path: 'rule_ids', message: 'Name at least one alert rule or service to silence' });
+  if (!ruleIds.length && !serviceIds.length)
+    errors.push({ path: 'rule_ids', message: 'Name at least one alert rule or service to silence' });
   if (input.ends_at.getTime() <= ctx.now.getTime()) errors.push({ path: 'ends_at', message: 'Must be in the future' });
-  else if (input.ends_at.getTime() <= startsAt.getTime()) errors.push({ path: 'ends_at', message: 'Must be after starts_at' });
-  errors.push(...(await unknownIds(ctx, AlertRuleSchema as EntityName<{ id: string }>, input.rule_ids ?? [], 'rule_ids', 'alert rule')));
-  errors.push(...(await unknownIds(ctx, ServiceSchema as EntityName<{ id: string }>, input.service_ids ?? [], 'service_ids', 'service')));
+  else if (input.ends_at.getTime() <= startsAt.getTime())
+    errors.push({ path: 'ends_at', message: 'Must be after starts_at' });
+  errors.push(
+    ...(await unknownIds(
+      ctx,
+      AlertRuleSchema as EntityName<{ id: string }>,
+      input.rule_ids ?? [],
+      'rule_ids',
+      'alert rule',
+    )),
+  );
+  errors.push(
+    ...(await unknownIds(
+      ctx,
+      ServiceSchema as EntityName<{ id: string }>,
+      input.service_ids ?? [],
+      'service_ids',
+      'service',
+    )),
+  );
   if (errors.length) throw invalidFields(errors);
   const s = ctx.em.create(SilenceSchema, {
     id: randomUUID(),

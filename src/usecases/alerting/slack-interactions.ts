@@ -9,7 +9,13 @@ import { verifySlackRequest } from '../../infra/slack-signing';
 import { type AlertLinkOutcome, followAlertLink } from './alert-links';
 import type { AlertControl } from './alerts';
 import { openChannelSecret } from './channel-secrets';
-import { type SlackReplyLog, type SlackReplySender, postSlackFollowUp, responseUrlOf, slackFollowUp } from './slack-replies';
+import {
+  type SlackReplyLog,
+  type SlackReplySender,
+  postSlackFollowUp,
+  responseUrlOf,
+  slackFollowUp,
+} from './slack-replies';
 
 /** A request Slack sent to a channel's Interactivity Request URL, as it arrived. */
 export interface SlackInteraction {
@@ -47,7 +53,10 @@ export interface SlackInteractionDeps {
   log: SlackReplyLog;
 }
 
-const ACTIONS: Readonly<Record<string, 'acknowledge' | 'resolve'>> = { vigil_acknowledge: 'acknowledge', vigil_resolve: 'resolve' };
+const ACTIONS: Readonly<Record<string, 'acknowledge' | 'resolve'>> = {
+  vigil_acknowledge: 'acknowledge',
+  vigil_resolve: 'resolve',
+};
 
 /**
  * A press of an Acknowledge or Resolve button in a Slack message: the request is checked against
@@ -55,7 +64,11 @@ const ACTIONS: Readonly<Record<string, 'acknowledge' | 'resolve'>> = { vigil_ack
  * link would, in the name of the Slack user who pressed it. Presses of other buttons (the "Open
  * alert" link, which Slack reports too) are acknowledged and ignored.
  */
-export async function handleSlackInteraction(em: EntityManager, deps: SlackInteractionDeps, req: SlackInteraction): Promise<SlackInteractionResult> {
+export async function handleSlackInteraction(
+  em: EntityManager,
+  deps: SlackInteractionDeps,
+  req: SlackInteraction,
+): Promise<SlackInteractionResult> {
   const payload = await verifiedPayload(em, deps, req);
   const answer = await actOn(em, deps, req, payload.payload, payload.channel);
   // Only a request Slack signed gets a follow-up: nobody else can make Vigil post anywhere.
@@ -72,19 +85,38 @@ export async function handleSlackInteraction(em: EntityManager, deps: SlackInter
 
 /** The channel and the press, once the request is known to be Slack's for this channel. */
 async function verifiedPayload(em: EntityManager, deps: SlackInteractionDeps, req: SlackInteraction) {
-  const channel = isUuid(req.channelId) ? await em.findOne(NotificationChannelSchema, { id: req.channelId, type: 'slack', deletedAt: null }) : null;
+  const channel = isUuid(req.channelId)
+    ? await em.findOne(NotificationChannelSchema, { id: req.channelId, type: 'slack', deletedAt: null })
+    : null;
   const signingSecret = channel ? openChannelSecret(deps.box, channel.sealedSecret ?? null).signing_secret : undefined;
-  if (!channel || !signingSecret) throw new ProblemError('not_found', 'No Slack channel with a signing secret has this id.');
+  if (!channel || !signingSecret)
+    throw new ProblemError('not_found', 'No Slack channel with a signing secret has this id.');
   const check = verifySlackRequest(signingSecret, req.timestamp, req.signature, req.rawBody, req.now.getTime());
   if (!check.ok) {
-    const why = check.reason === 'missing' ? 'X-Slack-Signature and X-Slack-Request-Timestamp are required' : check.reason === 'stale' ? 'the request timestamp is more than 5 minutes from now' : 'the signature does not match the channel’s signing secret';
+    const why =
+      check.reason === 'missing'
+        ? 'X-Slack-Signature and X-Slack-Request-Timestamp are required'
+        : check.reason === 'stale'
+          ? 'the request timestamp is more than 5 minutes from now'
+          : 'the signature does not match the channel’s signing secret';
     // A 401 names its scheme (RFC 9110): here Slack's request signature, not an API key.
-    throw new ProblemError('unauthenticated', `This request is not signed by Slack for this channel: ${why}.`, {}, { 'www-authenticate': 'Slack-Signature realm="vigil"' });
+    throw new ProblemError(
+      'unauthenticated',
+      `This request is not signed by Slack for this channel: ${why}.`,
+      {},
+      { 'www-authenticate': 'Slack-Signature realm="vigil"' },
+    );
   }
   return { payload: readPayload(req.rawBody), channel };
 }
 
-async function actOn(em: EntityManager, deps: SlackInteractionDeps, req: SlackInteraction, payload: BlockActionsPayload, channel: { id: string; name: string }): Promise<SlackAnswer> {
+async function actOn(
+  em: EntityManager,
+  deps: SlackInteractionDeps,
+  req: SlackInteraction,
+  payload: BlockActionsPayload,
+  channel: { id: string; name: string },
+): Promise<SlackAnswer> {
   if (payload.type !== 'block_actions') return {};
   const press = payload.actions?.find((a) => a && typeof a.action_id === 'string' && a.action_id in ACTIONS);
   // A link button (a message sent before the channel had its signing secret) has no value: the
@@ -93,7 +125,12 @@ async function actOn(em: EntityManager, deps: SlackInteractionDeps, req: SlackIn
   const token = press.value;
   const claims = verifyAlertLink(deps.linkKey, token, req.now.getTime());
   // A token of another channel (or for the other action) is not this button's: nobody here may use it.
-  if (claims.ok && (claims.claims.recipient.kind !== 'channel' || claims.claims.recipient.id !== channel.id || claims.claims.action !== ACTIONS[press.action_id!])) {
+  if (
+    claims.ok &&
+    (claims.claims.recipient.kind !== 'channel' ||
+      claims.claims.recipient.id !== channel.id ||
+      claims.claims.action !== ACTIONS[press.action_id!])
+  ) {
     return reply('This button does not belong to this channel’s messages; open the alert in Vigil instead.');
   }
   const by = `Slack user ${slackUser(payload.user)} in channel “${channel.name}”`;
@@ -116,12 +153,20 @@ function readPayload(rawBody: string): BlockActionsPayload {
   } catch {
     // answered below
   }
-  throw new ProblemError('validation_failed', 'payload: a JSON object is required (the form field Slack sends).', { errors: [{ path: 'payload', message: 'A JSON object is required' }] });
+  throw new ProblemError('validation_failed', 'payload: a JSON object is required (the form field Slack sends).', {
+    errors: [{ path: 'payload', message: 'A JSON object is required' }],
+  });
 }
 
 /** `@ana (U0123ABC)`, as Slack names the person; their words are kept short and on one line. */
 function slackUser(user: BlockActionsPayload['user']): string {
-  const clean = (v: unknown) => (typeof v === 'string' ? v.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 80) : '');
+  const clean = (v: unknown) =>
+    typeof v === 'string'
+      ? v
+          .replace(/[\u0000-\u001f\u007f]/g, ' ')
+          .trim()
+          .slice(0, 80)
+      : '';
   const name = clean(user?.username) || clean(user?.name) || 'unknown';
   const id = clean(user?.id);
   return id ? `@${name} (${id})` : `@${name}`;

@@ -33,11 +33,18 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  */
 export function slackReplySender(opts: { allowCidrs?: string; timeoutMs?: number } = {}): SlackReplySender {
   const allowed = parseCidrList(opts.allowCidrs);
-  return { transport: webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address))), timeoutMs: Math.min(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 10_000) };
+  return {
+    transport: webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address))),
+    timeoutMs: Math.min(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 10_000),
+  };
 }
 
 export function slackFollowUp(text: string): SlackFollowUp {
-  return { response_type: 'ephemeral', replace_original: false, text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text };
+  return {
+    response_type: 'ephemeral',
+    replace_original: false,
+    text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text,
+  };
 }
 
 /** An absolute http(s) URL Slack gave as `response_url`, or null (nothing is posted then). */
@@ -55,11 +62,26 @@ export function responseUrlOf(value: unknown): string | null {
  * Posts the follow-up once. Never throws: a refused address, a timeout or Slack's refusal is
  * logged, and the acknowledgement or resolution it reports stays done.
  */
-export async function postSlackFollowUp(sender: SlackReplySender, url: string, message: SlackFollowUp, log: SlackReplyLog): Promise<PostResult> {
-  const r = await postWebhook(sender.transport, url, { 'content-type': 'application/json', 'user-agent': 'Vigil-Alerts/1.0' }, JSON.stringify(message), sender.timeoutMs, 200);
+export async function postSlackFollowUp(
+  sender: SlackReplySender,
+  url: string,
+  message: SlackFollowUp,
+  log: SlackReplyLog,
+): Promise<PostResult> {
+  const r = await postWebhook(
+    sender.transport,
+    url,
+    { 'content-type': 'application/json', 'user-agent': 'Vigil-Alerts/1.0' },
+    JSON.stringify(message),
+    sender.timeoutMs,
+    200,
+  );
   if (r.error !== null || r.statusCode === null || r.statusCode >= 300) {
     // The URL carries a one-time credential of Slack's: only its host is logged.
-    log({ response_url_host: new URL(url).host, status_code: r.statusCode, error: r.error, response: r.response }, 'the Slack follow-up to a button press was not delivered');
+    log(
+      { response_url_host: new URL(url).host, status_code: r.statusCode, error: r.error, response: r.response },
+      'the Slack follow-up to a button press was not delivered',
+    );
   }
   return r;
 }

@@ -1,5 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentSchema, MetricSchema, ProbeLocationSchema, ServiceSchema, SlaStatementSchema, SloSchema } from '../../db/entities';
+import {
+  AgentSchema,
+  MetricSchema,
+  ProbeLocationSchema,
+  ServiceSchema,
+  SlaStatementSchema,
+  SloSchema,
+} from '../../db/entities';
 import { DEFAULT_BURN_WINDOWS, evaluateBurn } from '../../domain/alerting/burn-rate';
 import { agentStatus } from '../../domain/agent-status';
 import { locationStatus } from '../../domain/locations';
@@ -30,7 +37,14 @@ const sourceOf = (m: { id: string; sourceType: string; sourceConfig?: unknown })
   sourceConfig: (m.sourceConfig ?? null) as Record<string, unknown> | null,
 });
 
-const GONE: SubjectState = { exists: false, name: '(deleted)', firing: false, status: 'deleted', serviceId: null, metric: null };
+const GONE: SubjectState = {
+  exists: false,
+  name: '(deleted)',
+  firing: false,
+  status: 'deleted',
+  serviceId: null,
+  metric: null,
+};
 
 /**
  * Reads a subject's current state for a rule of `kind`. Status rules read the stored (confirmed)
@@ -59,7 +73,12 @@ export async function readSubjectState(
         firing: statusFires(effective, includeDegraded),
         status: effective,
         serviceId: m.service,
-        metric: { name: m.name, value: m.currentValue == null ? null : Number(m.currentValue), unit: m.unit ?? null, reason: m.reason ?? null },
+        metric: {
+          name: m.name,
+          value: m.currentValue == null ? null : Number(m.currentValue),
+          unit: m.unit ?? null,
+          reason: m.reason ?? null,
+        },
         source: sourceOf(m),
       };
     }
@@ -67,7 +86,11 @@ export async function readSubjectState(
     case 'status_page_status': {
       const s = await em.findOne(ServiceSchema, { id: subjectId, organization: organizationId, deletedAt: null });
       if (!s) return GONE;
-      const metrics = await em.find(MetricSchema, { service: s.id, deletedAt: null }, { orderBy: { createdAt: 'asc' } });
+      const metrics = await em.find(
+        MetricSchema,
+        { service: s.id, deletedAt: null },
+        { orderBy: { createdAt: 'asc' } },
+      );
       const effective = metrics.map((m) => effectiveStatus(m.status as HealthStatus, m.reason));
       const status = rollUp(effective).status ?? 'no_data';
       // The metric a message names: the first one in the worst state.
@@ -78,7 +101,14 @@ export async function readSubjectState(
         firing: statusFires(status, includeDegraded),
         status,
         serviceId: s.id,
-        metric: worst ? { name: worst.name, value: worst.currentValue == null ? null : Number(worst.currentValue), unit: worst.unit ?? null, reason: worst.reason ?? null } : null,
+        metric: worst
+          ? {
+              name: worst.name,
+              value: worst.currentValue == null ? null : Number(worst.currentValue),
+              unit: worst.unit ?? null,
+              reason: worst.reason ?? null,
+            }
+          : null,
         ...(worst ? { source: sourceOf(worst) } : {}),
       };
     }
@@ -92,8 +122,18 @@ export async function readSubjectState(
       // The installation's location of that id that heartbeat last (a location may have registered on several task queues).
       const [l] = await em.find(ProbeLocationSchema, { id: subjectId }, { orderBy: { lastSeenAt: 'desc' }, limit: 1 });
       if (!l) return GONE;
-      const status = locationStatus({ lastSeenAt: l.lastSeenAt, heartbeatSeconds: l.heartbeatSeconds, stoppedAt: l.stoppedAt }, now);
-      return { exists: true, name: `${l.label} (${l.id})`, firing: status === 'offline', status, serviceId: null, metric: null };
+      const status = locationStatus(
+        { lastSeenAt: l.lastSeenAt, heartbeatSeconds: l.heartbeatSeconds, stoppedAt: l.stoppedAt },
+        now,
+      );
+      return {
+        exists: true,
+        name: `${l.label} (${l.id})`,
+        firing: status === 'offline',
+        status,
+        serviceId: null,
+        metric: null,
+      };
     }
     case 'slo_burn': {
       const slo = await em.findOne(SloSchema, { id: subjectId, organization: organizationId, deletedAt: null });
@@ -104,22 +144,36 @@ export async function readSubjectState(
       const burn = evaluateBurn(Number(num) / Number(den), windows).firing;
       // Either pair fires (14.4× over 1 h and 5 min, or 6× over 6 h and 30 min); the rule's severity says how loud.
       const fires = burn !== null;
-      const serviceId = slo.service ?? (slo.metric ? ((await em.findOne(MetricSchema, { id: slo.metric }))?.service ?? null) : null);
+      const serviceId =
+        slo.service ?? (slo.metric ? ((await em.findOne(MetricSchema, { id: slo.metric }))?.service ?? null) : null);
       return {
         exists: true,
         name: slo.name,
         firing: fires,
         status: burn ? `burning ${burn.long_burn}× (${burn.long_minutes} min, ${burn.severity})` : 'within budget',
         serviceId,
-        metric: burn ? { name: `burn rate over ${burn.long_minutes} min`, value: burn.long_burn, unit: '×', reason: null } : null,
+        metric: burn
+          ? { name: `burn rate over ${burn.long_minutes} min`, value: burn.long_burn, unit: '×', reason: null }
+          : null,
       };
     }
     case 'sla_review_overdue': {
       const st = await em.findOne(SlaStatementSchema, { id: subjectId, organization: organizationId });
       if (!st) return GONE;
       const hours = typeof settings.reminder_hours === 'number' ? settings.reminder_hours : 24;
-      const overdue = st.state === 'in_review' && st.submittedAt !== null && st.submittedAt !== undefined && now.getTime() - st.submittedAt.getTime() >= hours * 3_600_000;
-      return { exists: true, name: `${st.customerName} ${st.periodLabel} (revision ${st.revision})`, firing: overdue, status: overdue ? 'overdue' : st.state, serviceId: null, metric: null };
+      const overdue =
+        st.state === 'in_review' &&
+        st.submittedAt !== null &&
+        st.submittedAt !== undefined &&
+        now.getTime() - st.submittedAt.getTime() >= hours * 3_600_000;
+      return {
+        exists: true,
+        name: `${st.customerName} ${st.periodLabel} (revision ${st.revision})`,
+        firing: overdue,
+        status: overdue ? 'overdue' : st.state,
+        serviceId: null,
+        metric: null,
+      };
     }
     default:
       return { ...GONE, status: 'unsupported' };

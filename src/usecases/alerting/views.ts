@@ -1,4 +1,12 @@
-import type { AlertRule, EscalationPolicy, NotificationAttempt, NotificationChannel, NotificationSend, OnCallSchedule, Silence } from '../../db/entities';
+import type {
+  AlertRule,
+  EscalationPolicy,
+  NotificationAttempt,
+  NotificationChannel,
+  NotificationSend,
+  OnCallSchedule,
+  Silence,
+} from '../../db/entities';
 import type { EscalationLevel } from '../../domain/alerting/escalation';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { ScheduleLayer, ScheduleOverride } from '../../domain/on-call/schedule';
@@ -22,7 +30,11 @@ export type SilenceState = (typeof SILENCE_STATES)[number];
 /** 400 validation_failed naming every field; the first one also in `detail`. */
 export function invalidFields(errors: FieldError[]): ProblemError {
   const first = errors[0];
-  return new ProblemError('validation_failed', first ? `${first.path || 'body'}: ${first.message}` : 'The request is not valid.', { errors });
+  return new ProblemError(
+    'validation_failed',
+    first ? `${first.path || 'body'}: ${first.message}` : 'The request is not valid.',
+    { errors },
+  );
 }
 
 /** The domain validators' `levels[0].targets[1].id` as the API writes paths everywhere else: `levels.0.targets.1.id`. */

@@ -43,18 +43,30 @@ const SCHEDULE_SYNC_CONCURRENCY = 8;
  * written in one transaction while the organization's lock is held, so applies run one at a time.
  * A dry run answers the same plan and writes nothing. Schedules follow after the commit.
  */
-export async function applyConfig(ctx: OrgContext, ports: ConfigPorts, doc: ParsedDocument, options: ApplyOptions): Promise<ApplyResult> {
+export async function applyConfig(
+  ctx: OrgContext,
+  ports: ConfigPorts,
+  doc: ParsedDocument,
+  options: ApplyOptions,
+): Promise<ApplyResult> {
   if (options.dryRun) return resultOf(await buildPlan(ctx, doc, options), options, null);
   // Items created meanwhile without the organization's lock (SLOs take none) can still take a key first.
-  const { plan, outcome } = await guardConfigKey('item', null, () => guardSubdomain(() => ctx.em.transactional(async (tx) => {
-    const t: OrgContext = { ...ctx, em: tx };
-    if (!(await lockOrganizationForConfig(t.em, ctx.org.id, ports.lockTimeoutMs ?? CONFIG_LOCK_TIMEOUT_MS))) {
-      throw new ProblemError('config_busy', 'Another configuration apply for this organization is still running; retry when it has finished.');
-    }
-    const built = await buildPlan(t, doc, options);
-    const written = changesAnything(built.items) ? await writePlan(t, t.em, ports.box, built.items) : null;
-    return { plan: built, outcome: written };
-  })));
+  const { plan, outcome } = await guardConfigKey('item', null, () =>
+    guardSubdomain(() =>
+      ctx.em.transactional(async (tx) => {
+        const t: OrgContext = { ...ctx, em: tx };
+        if (!(await lockOrganizationForConfig(t.em, ctx.org.id, ports.lockTimeoutMs ?? CONFIG_LOCK_TIMEOUT_MS))) {
+          throw new ProblemError(
+            'config_busy',
+            'Another configuration apply for this organization is still running; retry when it has finished.',
+          );
+        }
+        const built = await buildPlan(t, doc, options);
+        const written = changesAnything(built.items) ? await writePlan(t, t.em, ports.box, built.items) : null;
+        return { plan: built, outcome: written };
+      }),
+    ),
+  );
   if (outcome) await followCommit(ctx, ports, outcome);
   return resultOf(plan, options, outcome);
 }
@@ -65,7 +77,11 @@ async function guardSubdomain<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (err) {
     if (!(err instanceof UniqueConstraintViolationException) || !/subdomain/.test(err.message)) throw err;
-    throw new ProblemError('subdomain_taken', 'Another status page took one of the document\'s subdomains meanwhile; plan again.', { errors: [{ path: 'subdomain', message: 'Already in use' }] });
+    throw new ProblemError(
+      'subdomain_taken',
+      "Another status page took one of the document's subdomains meanwhile; plan again.",
+      { errors: [{ path: 'subdomain', message: 'Already in use' }] },
+    );
   }
 }
 
@@ -89,7 +105,12 @@ function resultOf(plan: ConfigPlan, options: ApplyOptions, outcome: WriteOutcome
 async function followCommit(ctx: OrgContext, ports: ConfigPorts, outcome: WriteOutcome): Promise<void> {
   const tasks: Array<() => Promise<void>> = [
     // A metric this apply created (writePlan stamps it with ctx.now) gets its first check, coalesced with the others'.
-    ...outcome.metrics.map((m) => () => syncMetricSchedule(ctx, { scheduler: ports.metricScheduler }, m, { created: m.createdAt.getTime() === ctx.now.getTime() })),
+    ...outcome.metrics.map(
+      (m) => () =>
+        syncMetricSchedule(ctx, { scheduler: ports.metricScheduler }, m, {
+          created: m.createdAt.getTime() === ctx.now.getTime(),
+        }),
+    ),
     ...outcome.contracts.map((c) => () => syncContractSchedule(ctx, c, ports.slaWorkflows)),
   ];
   let next = 0;

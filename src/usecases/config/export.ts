@@ -25,7 +25,10 @@ function compact(record: Fields): Fields {
 }
 
 /** Keys for items that have none, made from their names and unique within their kind. */
-function derivedKeys(rows: { id: string; configKey?: string | null }[], nameOfRow: (row: never) => string): Map<string, string> {
+function derivedKeys(
+  rows: { id: string; configKey?: string | null }[],
+  nameOfRow: (row: never) => string,
+): Map<string, string> {
   const used = new Set(rows.flatMap((r) => (r.configKey ? [r.configKey] : [])));
   const out = new Map<string, string>();
   for (const row of rows) {
@@ -45,7 +48,10 @@ function derivedKeys(rows: { id: string; configKey?: string | null }[], nameOfRo
  * config_key. With `includeUnmanaged`, the other items too, each with a key made from its name and
  * its `id`, so that applying the export adopts them. Contracts only for a key that may read them.
  */
-export async function exportConfig(ctx: OrgContext, options: { includeUnmanaged: boolean; includeContracts: boolean }): Promise<ExportedDocument> {
+export async function exportConfig(
+  ctx: OrgContext,
+  options: { includeUnmanaged: boolean; includeContracts: boolean },
+): Promise<ExportedDocument> {
   const snap = await loadSnapshot(ctx.em, ctx.org.id);
   const keyOf = new Map<string, string>();
   const adopted = new Set<string>();
@@ -65,7 +71,11 @@ export async function exportConfig(ctx: OrgContext, options: { includeUnmanaged:
     if (kind === 'contract' && !options.includeContracts) continue;
     doc[SECTION_OF[kind]] = (snap.rows[kind] as RowOf[ConfigKind][])
       .filter((r) => keyOf.has(r.id))
-      .map((r) => ({ config_key: keyOf.get(r.id), ...(adopted.has(r.id) ? { id: r.id } : {}), ...compact(mapRefs(kind, storedRecord(kind, r), display)) }));
+      .map((r) => ({
+        config_key: keyOf.get(r.id),
+        ...(adopted.has(r.id) ? { id: r.id } : {}),
+        ...compact(mapRefs(kind, storedRecord(kind, r), display)),
+      }));
   }
   return doc;
 }

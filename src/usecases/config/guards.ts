@@ -28,7 +28,12 @@ function survivors(snap: Snapshot, items: ItemPlan[]): { kind: ConfigKind; ref: 
   const planned = new Map(items.map((i) => [i.id, i]));
   const out: { kind: ConfigKind; ref: Reference; record: Fields }[] = [];
   for (const item of items) {
-    if (item.action !== 'delete') out.push({ kind: item.kind, ref: { id: item.id, config_key: item.key, name: nameOf(item.kind, item.record!) }, record: item.record! });
+    if (item.action !== 'delete')
+      out.push({
+        kind: item.kind,
+        ref: { id: item.id, config_key: item.key, name: nameOf(item.kind, item.record!) },
+        record: item.record!,
+      });
   }
   for (const kind of CONFIG_KINDS) {
     for (const row of snap.rows[kind] as (RowOf[ConfigKind] & { configKey?: string | null })[]) {
@@ -55,33 +60,54 @@ export async function assertDeletable(ctx: OrgContext, snap: Snapshot, items: It
     }
   }
   const deletedPages = items.filter((i) => i.action === 'delete' && i.kind === 'status_page').map((i) => i.id);
-  const subscribers = deletedPages.length ? await ctx.em.count(SubscriberSchema, { page: { $in: deletedPages }, state: { $in: ['pending', 'confirmed'] } }) : 0;
+  const subscribers = deletedPages.length
+    ? await ctx.em.count(SubscriberSchema, { page: { $in: deletedPages }, state: { $in: ['pending', 'confirmed'] } })
+    : 0;
   const { statements, fixedErrors } = await contractsWithStatements(ctx, items);
   if (!users.size && !subscribers && !statements) return;
   const list = (kind: ConfigKind) => [...users.values()].filter((u) => u.kind === kind).map((u) => u.ref);
   const blockers = [
-    users.size ? `${users.size} remaining item${users.size > 1 ? 's' : ''} (${[...users.values()].map((u) => `${u.kind} ${u.ref.config_key ?? u.ref.id}`).join(', ')}) still use what it deletes` : '',
+    users.size
+      ? `${users.size} remaining item${users.size > 1 ? 's' : ''} (${[...users.values()].map((u) => `${u.kind} ${u.ref.config_key ?? u.ref.id}`).join(', ')}) still use what it deletes`
+      : '',
     subscribers ? `a status page it deletes has ${subscribers} active subscriber${subscribers > 1 ? 's' : ''}` : '',
-    statements ? `${statements} SLA statement${statements > 1 ? 's' : ''} stay with the contracts it deletes or changes` : '',
+    statements
+      ? `${statements} SLA statement${statements > 1 ? 's' : ''} stay with the contracts it deletes or changes`
+      : '',
   ].filter(Boolean);
   throw new ProblemError('in_use', `The apply would orphan data: ${blockers.join('; ')}. Nothing was written.`, {
-    referenced_by: { slos: list('slo'), pages: list('status_page'), subscribers, ...(statements ? { sla_statements: statements } : {}) },
+    referenced_by: {
+      slos: list('slo'),
+      pages: list('status_page'),
+      subscribers,
+      ...(statements ? { sla_statements: statements } : {}),
+    },
     ...(fixedErrors.length ? { errors: fixedErrors } : {}),
   });
 }
 
 /** Statements that block a contract's delete, or a change of its customer, timezone or currency. */
-async function contractsWithStatements(ctx: OrgContext, items: ItemPlan[]): Promise<{ statements: number; fixedErrors: FieldError[] }> {
+async function contractsWithStatements(
+  ctx: OrgContext,
+  items: ItemPlan[],
+): Promise<{ statements: number; fixedErrors: FieldError[] }> {
   const fixedErrors: FieldError[] = [];
   let statements = 0;
   for (const item of items.filter((i) => i.kind === 'contract' && (i.action === 'delete' || i.action === 'update'))) {
     const stored = storedRecord('contract', item.existing as RowOf['contract']);
-    const changed = item.action === 'update' ? (['customer', 'timezone', 'currency'] as const).filter((f) => stored[f] !== item.record![f]) : [];
+    const changed =
+      item.action === 'update'
+        ? (['customer', 'timezone', 'currency'] as const).filter((f) => stored[f] !== item.record![f])
+        : [];
     if (item.action === 'update' && !changed.length) continue;
     const count = await ctx.em.count(SlaStatementSchema, { contract: item.id });
     if (!count) continue;
     statements += count;
-    for (const f of changed) fixedErrors.push({ path: formatPath([SECTION_OF.contract, item.index!, f]), message: 'Fixed once statements exist: end the contract with effective_to and add a new one' });
+    for (const f of changed)
+      fixedErrors.push({
+        path: formatPath([SECTION_OF.contract, item.index!, f]),
+        message: 'Fixed once statements exist: end the contract with effective_to and add a new one',
+      });
   }
   return { statements, fixedErrors };
 }
@@ -94,15 +120,21 @@ export function assertQuotas(ctx: OrgContext, snap: Snapshot, items: ItemPlan[],
     const capability = CAPABILITY_OF[kind];
     if (kind === 'contract' && mine.some((i) => i.action !== 'unchanged')) {
       assertPlanFeature(plan, 'sla_ledger', 'the SLA Ledger (contracts and SLA statements)', ctx.pricingUrl);
-      if (!contractsAllowed) throw new ProblemError('forbidden', 'The document changes SLA contracts: the API key needs write:sla besides write:config.');
+      if (!contractsAllowed)
+        throw new ProblemError(
+          'forbidden',
+          'The document changes SLA contracts: the API key needs write:sla besides write:config.',
+        );
     }
     if (!capability) continue;
     const used = snap.rows[kind].length;
-    const result = used - mine.filter((i) => i.action === 'delete').length + mine.filter((i) => i.action === 'create').length;
+    const result =
+      used - mine.filter((i) => i.action === 'delete').length + mine.filter((i) => i.action === 'create').length;
     assertResultWithinQuota(plan, capability, used, result, ctx.pricingUrl);
     const cap = plan.quotas[capability];
     if (cap === null) continue;
     const rank = new Map((snap.rows[kind] as { id: string }[]).map((r, i) => [r.id, i]));
-    for (const i of mine.filter((x) => x.action === 'update')) assertNotSuspended(plan, capability, rank.get(i.id)!, used, ctx.pricingUrl);
+    for (const i of mine.filter((x) => x.action === 'update'))
+      assertNotSuspended(plan, capability, rank.get(i.id)!, used, ctx.pricingUrl);
   }
 }

@@ -16,7 +16,16 @@ import { assertDeletable, assertQuotas } from './guards';
 
 type Segment = string | number;
 
-const LABEL: Record<RefTarget, string> = { customer: 'customer', service: 'service', metric: 'metric', slo: 'SLO', status_page: 'status page', webhook: 'webhook', contract: 'contract', agent: 'agent' };
+const LABEL: Record<RefTarget, string> = {
+  customer: 'customer',
+  service: 'service',
+  metric: 'metric',
+  slo: 'SLO',
+  status_page: 'status page',
+  webhook: 'webhook',
+  contract: 'contract',
+  agent: 'agent',
+};
 
 interface DocSlot {
   id: string;
@@ -38,16 +47,22 @@ function matchEntries(sections: ConfigSections, snap: Snapshot, errors: FieldErr
       const at = (...rest: Segment[]) => formatPath([SECTION_OF[kind], index, ...rest]);
       const earlier = keys.get(key);
       if (earlier) {
-        errors.push({ path: at('config_key'), message: `Duplicate config_key "${key}" (also ${SECTION_OF[kind]}[${earlier.index}])` });
+        errors.push({
+          path: at('config_key'),
+          message: `Duplicate config_key "${key}" (also ${SECTION_OF[kind]}[${earlier.index}])`,
+        });
         return;
       }
       const byKey = snap.byKey[kind].get(key) as { id: string } | undefined;
       const wantedId = slot.ok ? slot.entry.id : undefined;
       if (wantedId !== undefined) {
         const row = snap.byId[kind].get(wantedId) as { id: string; configKey?: string | null } | undefined;
-        if (byKey && byKey.id !== wantedId) errors.push({ path: at('id'), message: `config_key "${key}" already belongs to ${LABEL[kind]} ${byKey.id}` });
-        else if (!row) errors.push({ path: at('id'), message: `No live ${LABEL[kind]} with this id in the organization` });
-        else if (row.configKey && row.configKey !== key) errors.push({ path: at('id'), message: `The ${LABEL[kind]} already has config_key "${row.configKey}"` });
+        if (byKey && byKey.id !== wantedId)
+          errors.push({ path: at('id'), message: `config_key "${key}" already belongs to ${LABEL[kind]} ${byKey.id}` });
+        else if (!row)
+          errors.push({ path: at('id'), message: `No live ${LABEL[kind]} with this id in the organization` });
+        else if (row.configKey && row.configKey !== key)
+          errors.push({ path: at('id'), message: `The ${LABEL[kind]} already has config_key "${row.configKey}"` });
         else if (!row.configKey) adopted.add(row.id);
       }
       keys.set(key, { id: byKey?.id ?? wantedId ?? randomUUID(), index });
@@ -57,7 +72,12 @@ function matchEntries(sections: ConfigSections, snap: Snapshot, errors: FieldErr
 }
 
 /** With prune: managed items of the document's sections that it no longer names, and the metrics of deleted services. */
-function prunedItems(sections: ConfigSections, snap: Snapshot, docKeys: Map<ConfigKind, Map<string, DocSlot>>, prune: boolean): Map<ConfigKind, Set<string>> {
+function prunedItems(
+  sections: ConfigSections,
+  snap: Snapshot,
+  docKeys: Map<ConfigKind, Map<string, DocSlot>>,
+  prune: boolean,
+): Map<ConfigKind, Set<string>> {
   const deleted = new Map<ConfigKind, Set<string>>(CONFIG_KINDS.map((k) => [k, new Set<string>()]));
   if (!prune) return deleted;
   for (const kind of CONFIG_KINDS) {
@@ -79,7 +99,14 @@ function prunedItems(sections: ConfigSections, snap: Snapshot, docKeys: Map<Conf
  * Resolves a reference as written (a config_key in the document, an item's config_key, or its id;
  * an agent's name or id) to an id, or reports why it cannot be.
  */
-function referenceResolver(snap: Snapshot, docKeys: Map<ConfigKind, Map<string, DocSlot>>, deleted: Map<ConfigKind, Set<string>>, errors: FieldError[], ctx: OrgContext, warnings: FieldError[]) {
+function referenceResolver(
+  snap: Snapshot,
+  docKeys: Map<ConfigKind, Map<string, DocSlot>>,
+  deleted: Map<ConfigKind, Set<string>>,
+  errors: FieldError[],
+  ctx: OrgContext,
+  warnings: FieldError[],
+) {
   return (base: Segment[]) =>
     (target: RefTarget, value: string, path: Segment[]): string => {
       const at = formatPath([...base, ...path]);
@@ -98,18 +125,34 @@ function referenceResolver(snap: Snapshot, docKeys: Map<ConfigKind, Map<string, 
         const status = agentStatus(agent, ctx.now);
         if (status === 'revoked') errors.push({ path: at, message: `The agent "${agent.name}" is revoked` });
         // As one of a cloud metric's locations, a silent agent is an absent vote, not a metric without data.
-        else if (status === 'never_connected') warnings.push({ path: at, message: `The agent "${agent.name}" has never connected; ${path[0] === 'locations' ? 'it does not vote' : 'the metric reports no data'} until it does` });
-        else if (status === 'offline') warnings.push({ path: at, message: `The agent "${agent.name}" is offline (last seen ${agent.lastSeenAt!.toISOString()})` });
+        else if (status === 'never_connected')
+          warnings.push({
+            path: at,
+            message: `The agent "${agent.name}" has never connected; ${path[0] === 'locations' ? 'it does not vote' : 'the metric reports no data'} until it does`,
+          });
+        else if (status === 'offline')
+          warnings.push({
+            path: at,
+            message: `The agent "${agent.name}" is offline (last seen ${agent.lastSeenAt!.toISOString()})`,
+          });
         return agent.id;
       }
       const fromDoc = docKeys.get(target)?.get(value);
       if (fromDoc) return fromDoc.id;
-      const row = (snap.byKey[target].get(value) ?? (isUuid(value) ? snap.byId[target].get(value) : undefined)) as { id: string } | undefined;
+      const row = (snap.byKey[target].get(value) ?? (isUuid(value) ? snap.byId[target].get(value) : undefined)) as
+        { id: string } | undefined;
       if (!row) {
-        errors.push({ path: at, message: `No ${LABEL[target]} "${value}": not in the document, and no ${LABEL[target]} has that config_key or id` });
+        errors.push({
+          path: at,
+          message: `No ${LABEL[target]} "${value}": not in the document, and no ${LABEL[target]} has that config_key or id`,
+        });
         return value;
       }
-      if (deleted.get(target)!.has(row.id)) errors.push({ path: at, message: `The ${LABEL[target]} "${value}" is not in the document, and prune deletes it` });
+      if (deleted.get(target)!.has(row.id))
+        errors.push({
+          path: at,
+          message: `The ${LABEL[target]} "${value}" is not in the document, and prune deletes it`,
+        });
       return row.id;
     };
 }
@@ -134,16 +177,31 @@ export async function buildPlan(ctx: OrgContext, doc: ParsedDocument, options: A
       const entry = slot.entry;
       const slotIds = docKeys.get(kind)!.get(entry.config_key);
       if (!slotIds || slotIds.index !== index) return; // a duplicate key, reported
-      const existing = (snap.byId[kind].get(slotIds.id) ?? null);
+      const existing = snap.byId[kind].get(slotIds.id) ?? null;
       const record = mapRefs(kind, requestedRecord(kind, entry, existing), resolverAt([SECTION_OF[kind], index]));
-      if (kind === 'metric' && keepsLegacyConfirmation(entry as EntryOf['metric'], existing as RowOf['metric'] | null)) legacy.push(index);
-      items.push({ kind, key: entry.config_key, id: slotIds.id, action: 'unchanged', existing, record, adopts: adopted.has(slotIds.id), index, diff: [] });
+      if (kind === 'metric' && keepsLegacyConfirmation(entry as EntryOf['metric'], existing as RowOf['metric'] | null))
+        legacy.push(index);
+      items.push({
+        kind,
+        key: entry.config_key,
+        id: slotIds.id,
+        action: 'unchanged',
+        existing,
+        record,
+        adopts: adopted.has(slotIds.id),
+        index,
+        diff: [],
+      });
     });
   }
   await checkEntries(ctx, items, deleted, errors, warnings);
   if (legacy.length) warnings.push(legacyConfirmationWarning(legacy));
   if (errors.length) {
-    throw new ProblemError('config_invalid', `The document has ${errors.length} problem${errors.length > 1 ? 's' : ''}; nothing was written.`, { errors, warnings });
+    throw new ProblemError(
+      'config_invalid',
+      `The document has ${errors.length} problem${errors.length > 1 ? 's' : ''}; nothing was written.`,
+      { errors, warnings },
+    );
   }
 
   for (const item of items) {
@@ -153,7 +211,17 @@ export async function buildPlan(ctx: OrgContext, doc: ParsedDocument, options: A
   for (const kind of CONFIG_KINDS) {
     for (const id of deleted.get(kind)!) {
       const row = snap.byId[kind].get(id) as RowOf[typeof kind] & { configKey?: string | null };
-      items.push({ kind, key: row.configKey ?? null, id, action: 'delete', existing: row, record: null, adopts: false, index: null, diff: [] });
+      items.push({
+        kind,
+        key: row.configKey ?? null,
+        id,
+        action: 'delete',
+        existing: row,
+        record: null,
+        adopts: false,
+        index: null,
+        diff: [],
+      });
     }
   }
   await assertDeletable(ctx, snap, items);
@@ -164,7 +232,10 @@ export async function buildPlan(ctx: OrgContext, doc: ParsedDocument, options: A
 
 /** One warning for every metric that keeps the pre-confirmation failures 1 / recoveries 1 because the document names no confirmation. */
 function legacyConfirmationWarning(indexes: number[]): FieldError {
-  const shown = indexes.slice(0, 5).map((i) => `metrics[${i}]`).join(', ');
+  const shown = indexes
+    .slice(0, 5)
+    .map((i) => `metrics[${i}]`)
+    .join(', ');
   const more = indexes.length > 5 ? ` and ${indexes.length - 5} more` : '';
   const n = indexes.length;
   return {
@@ -177,15 +248,20 @@ function legacyConfirmationWarning(indexes: number[]): FieldError {
 function describeChanges(snap: Snapshot, items: ItemPlan[], docKeys: Map<ConfigKind, Map<string, DocSlot>>): void {
   const keyOf = new Map<string, string>();
   for (const kind of CONFIG_KINDS) {
-    for (const row of snap.rows[kind] as { id: string; configKey?: string | null }[]) if (row.configKey) keyOf.set(row.id, row.configKey);
+    for (const row of snap.rows[kind] as { id: string; configKey?: string | null }[])
+      if (row.configKey) keyOf.set(row.id, row.configKey);
     for (const [key, slot] of docKeys.get(kind) ?? []) keyOf.set(slot.id, key);
   }
   const display = displayRefs(snap, keyOf);
   for (const item of items) {
     if (item.action !== 'create' && item.action !== 'update') continue;
-    const before = item.action === 'update' ? mapRefs(item.kind, storedRecord(item.kind, item.existing!), display) : null;
+    const before =
+      item.action === 'update' ? mapRefs(item.kind, storedRecord(item.kind, item.existing!), display) : null;
     const after = mapRefs(item.kind, item.record!, display);
-    item.diff = [...(item.adopts ? [{ field: 'config_key', before: null, after: item.key }] : []), ...diffFields(before, after)];
+    item.diff = [
+      ...(item.adopts ? [{ field: 'config_key', before: null, after: item.key }] : []),
+      ...diffFields(before, after),
+    ];
   }
 }
 
@@ -194,7 +270,8 @@ export function displayRefs(snap: Snapshot, keyOf: ReadonlyMap<string, string>) 
   const nameCount = new Map<string, number>();
   for (const a of snap.agents) nameCount.set(a.name, (nameCount.get(a.name) ?? 0) + 1);
   const agentName = new Map(snap.agents.filter((a) => nameCount.get(a.name) === 1).map((a) => [a.id, a.name]));
-  return (target: RefTarget, id: string): string => (target === 'agent' ? (agentName.get(id) ?? id) : (keyOf.get(id) ?? id));
+  return (target: RefTarget, id: string): string =>
+    target === 'agent' ? (agentName.get(id) ?? id) : (keyOf.get(id) ?? id);
 }
 
 /** The plan as the API answers it. */

@@ -1,5 +1,11 @@
 import { withTermDefaults } from '../../domain/sla/credit-terms';
-import { AGENT_LOCATION_PREFIX, type Confirmation, DEFAULT_CONFIRMATION, LEGACY_CONFIRMATION, isAgentLocation } from '../../domain/confirmation';
+import {
+  AGENT_LOCATION_PREFIX,
+  type Confirmation,
+  DEFAULT_CONFIRMATION,
+  LEGACY_CONFIRMATION,
+  isAgentLocation,
+} from '../../domain/confirmation';
 import { isPushSourceType } from '../../domain/source-types';
 import type { Contract, Customer, Metric, Service, Slo, StatusPage, WebhookSubscription } from '../../db/entities';
 import type { ConfigKind, RefTarget } from '../../domain/config/kinds';
@@ -37,20 +43,31 @@ export function componentOf(c: ComponentEntry): { kind: (typeof COMPONENT_KINDS)
 
 /** The same record with every reference passed through `fn` (null references stay null). */
 export function mapRefs(kind: ConfigKind, f: Fields, fn: RefMapper): Fields {
-  const one = (target: RefTarget, field: string) => (typeof f[field] === 'string' ? fn(target, f[field], [field]) : (f[field] ?? null));
-  const many = (target: RefTarget, field: string) => ((f[field] as string[] | undefined) ?? []).map((v, i) => fn(target, v, [field, i]));
+  const one = (target: RefTarget, field: string) =>
+    typeof f[field] === 'string' ? fn(target, f[field], [field]) : (f[field] ?? null);
+  const many = (target: RefTarget, field: string) =>
+    ((f[field] as string[] | undefined) ?? []).map((v, i) => fn(target, v, [field, i]));
   switch (kind) {
     case 'metric': {
       // Agents among the locations are references too: `agent:<name or id>` in documents, `agent:<id>` stored.
       const locations = !Array.isArray(f.locations)
         ? (f.locations ?? null)
-        : (f.locations as string[]).map((l, i) => (isAgentLocation(l) ? `${AGENT_LOCATION_PREFIX}${fn('agent', l.slice(AGENT_LOCATION_PREFIX.length), ['locations', i])}` : l));
+        : (f.locations as string[]).map((l, i) =>
+            isAgentLocation(l)
+              ? `${AGENT_LOCATION_PREFIX}${fn('agent', l.slice(AGENT_LOCATION_PREFIX.length), ['locations', i])}`
+              : l,
+          );
       return { ...f, service: one('service', 'service'), agent: one('agent', 'agent'), locations };
     }
     case 'slo':
       return { ...f, metric: one('metric', 'metric'), service: one('service', 'service') };
     case 'contract':
-      return { ...f, customer: one('customer', 'customer'), services: many('service', 'services'), slos: many('slo', 'slos') };
+      return {
+        ...f,
+        customer: one('customer', 'customer'),
+        services: many('service', 'services'),
+        slos: many('slo', 'slos'),
+      };
     case 'status_page': {
       const groups = (f.groups as { name: string | null; components: ComponentEntry[] }[]).map((g, gi) => ({
         name: g.name,
@@ -94,7 +111,16 @@ export function storedRecord<K extends ConfigKind>(kind: K, row: RowOf[K]): Fiel
     }
     case 'slo': {
       const s = row as Slo;
-      return { name: s.name, metric: s.metric ?? null, service: s.service ?? null, objective: s.objective, window: s.window, no_data: s.noData, maintenance: s.maintenance, degraded: s.degraded };
+      return {
+        name: s.name,
+        metric: s.metric ?? null,
+        service: s.service ?? null,
+        objective: s.objective,
+        window: s.window,
+        no_data: s.noData,
+        maintenance: s.maintenance,
+        degraded: s.degraded,
+      };
     }
     case 'status_page': {
       const p = row as StatusPage;
@@ -103,15 +129,27 @@ export function storedRecord<K extends ConfigKind>(kind: K, row: RowOf[K]): Fiel
         title: p.title,
         description: p.description ?? null,
         time_zone: p.timeZone,
-        branding: { logo_url: p.branding.logo_url ?? null, accent_color: p.branding.accent_color ?? null, header_color: p.branding.header_color ?? null },
+        branding: {
+          logo_url: p.branding.logo_url ?? null,
+          accent_color: p.branding.accent_color ?? null,
+          header_color: p.branding.header_color ?? null,
+        },
         links: p.links,
-        groups: p.layout.groups.map((g) => ({ name: g.name, components: g.components.map((c) => ({ [c.kind]: c.id }) as ComponentEntry) })),
+        groups: p.layout.groups.map((g) => ({
+          name: g.name,
+          components: g.components.map((c) => ({ [c.kind]: c.id }) as ComponentEntry),
+        })),
         viewer_public_key: p.viewerPublicKey ?? null,
       };
     }
     case 'webhook': {
       const w = row as WebhookSubscription;
-      return { url: w.url, description: w.description ?? null, event_types: w.eventTypes, enabled: w.disabledAt == null };
+      return {
+        url: w.url,
+        description: w.description ?? null,
+        event_types: w.eventTypes,
+        enabled: w.disabledAt == null,
+      };
     }
     case 'contract': {
       const c = row as Contract;
@@ -156,7 +194,10 @@ export function keepsLegacyConfirmation(entry: EntryOf['metric'], stored: Metric
 }
 
 /** A metric entry's confirmation: given fields over the defaults; none for pushed metrics (what a pushed entry gives is kept, to be refused). */
-function requestedConfirmation(entry: EntryOf['metric'], stored: Metric | null): Confirmation | Partial<Confirmation> | null {
+function requestedConfirmation(
+  entry: EntryOf['metric'],
+  stored: Metric | null,
+): Confirmation | Partial<Confirmation> | null {
   if (isPushSourceType(entry.source_type)) return entry.confirmation ?? null;
   if (keepsLegacyConfirmation(entry, stored)) return { ...LEGACY_CONFIRMATION };
   return { ...DEFAULT_CONFIRMATION, ...(entry.confirmation ?? {}) };
@@ -167,7 +208,11 @@ function requestedConfirmation(entry: EntryOf['metric'], stored: Metric | null):
  * means its default, not "keep what is there"), references still as written. `stored`: the item
  * as it is (a metric's pre-confirmation 1/1 is the one default that depends on it).
  */
-export function requestedRecord<K extends ConfigKind>(kind: K, entry: EntryOf[K], stored: RowOf[K] | null = null): Fields {
+export function requestedRecord<K extends ConfigKind>(
+  kind: K,
+  entry: EntryOf[K],
+  stored: RowOf[K] | null = null,
+): Fields {
   switch (kind) {
     case 'customer': {
       const c = entry as EntryOf['customer'];
@@ -194,7 +239,16 @@ export function requestedRecord<K extends ConfigKind>(kind: K, entry: EntryOf[K]
     }
     case 'slo': {
       const s = entry as EntryOf['slo'];
-      return { name: s.name, metric: s.metric ?? null, service: s.service ?? null, objective: s.objective, window: s.window, no_data: s.no_data ?? 'excluded', maintenance: s.maintenance ?? 'excluded', degraded: s.degraded ?? 'good' };
+      return {
+        name: s.name,
+        metric: s.metric ?? null,
+        service: s.service ?? null,
+        objective: s.objective,
+        window: s.window,
+        no_data: s.no_data ?? 'excluded',
+        maintenance: s.maintenance ?? 'excluded',
+        degraded: s.degraded ?? 'good',
+      };
     }
     case 'status_page': {
       const p = entry as EntryOf['status_page'];
@@ -203,7 +257,11 @@ export function requestedRecord<K extends ConfigKind>(kind: K, entry: EntryOf[K]
         title: p.title,
         description: p.description ?? null,
         time_zone: p.time_zone ?? 'UTC',
-        branding: { logo_url: p.branding?.logo_url ?? null, accent_color: p.branding?.accent_color ?? null, header_color: p.branding?.header_color ?? null },
+        branding: {
+          logo_url: p.branding?.logo_url ?? null,
+          accent_color: p.branding?.accent_color ?? null,
+          header_color: p.branding?.header_color ?? null,
+        },
         links: p.links ?? [],
         groups: p.groups ?? [],
         viewer_public_key: p.viewer_public_key ?? null,
@@ -211,7 +269,12 @@ export function requestedRecord<K extends ConfigKind>(kind: K, entry: EntryOf[K]
     }
     case 'webhook': {
       const w = entry as EntryOf['webhook'];
-      return { url: w.url, description: w.description ?? null, event_types: [...new Set(w.event_types)], enabled: w.enabled ?? true };
+      return {
+        url: w.url,
+        description: w.description ?? null,
+        event_types: [...new Set(w.event_types)],
+        enabled: w.enabled ?? true,
+      };
     }
     case 'contract': {
       const c = entry as EntryOf['contract'];

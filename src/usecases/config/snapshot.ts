@@ -1,6 +1,16 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Agent, AgentSchema, ContractSchema, CustomerSchema, MetricSchema, ServiceSchema, SloSchema, StatusPageSchema, WebhookSubscriptionSchema } from '../../db/entities';
+import {
+  type Agent,
+  AgentSchema,
+  ContractSchema,
+  CustomerSchema,
+  MetricSchema,
+  ServiceSchema,
+  SloSchema,
+  StatusPageSchema,
+  WebhookSubscriptionSchema,
+} from '../../db/entities';
 import { CONFIG_KINDS, type ConfigKind } from '../../domain/config/kinds';
 import type { RowOf } from './records';
 
@@ -27,7 +37,8 @@ export async function loadSnapshot(em: EntityManager, organizationId: string): P
   const order = { orderBy: { createdAt: 'asc', id: 'asc' } } as const;
   // One after another: inside an apply they share the transaction's connection.
   const loaded: Record<string, unknown[]> = {};
-  for (const k of CONFIG_KINDS) loaded[k] = await em.find(ENTITY_OF[k] as EntityName<{ id: string }>, live as never, order);
+  for (const k of CONFIG_KINDS)
+    loaded[k] = await em.find(ENTITY_OF[k] as EntityName<{ id: string }>, live as never, order);
   const rows = loaded as unknown as Snapshot['rows'];
   const byId = {} as Record<ConfigKind, Map<string, { id: string }>>;
   const byKey = {} as Record<ConfigKind, Map<string, { id: string }>>;

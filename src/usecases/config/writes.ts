@@ -26,20 +26,47 @@ export interface WriteOutcome {
 const isCloud = (m: Metric) => runsInCloud(m.sourceType, m.agent);
 
 const layoutOf = (groups: { name: string | null; components: ComponentEntry[] }[]): PageLayout => ({
-  groups: groups.map((g) => ({ name: g.name, components: g.components.map((c) => ({ kind: componentOf(c).kind, id: componentOf(c).ref })) })),
+  groups: groups.map((g) => ({
+    name: g.name,
+    components: g.components.map((c) => ({ kind: componentOf(c).kind, id: componentOf(c).ref })),
+  })),
 });
 
 /** A record's fields as entity properties (what both a create and an update set). */
-function propertiesOf(kind: ConfigKind, r: Fields, now: Date, row: Record<string, unknown> | null): Record<string, unknown> {
+function propertiesOf(
+  kind: ConfigKind,
+  r: Fields,
+  now: Date,
+  row: Record<string, unknown> | null,
+): Record<string, unknown> {
   switch (kind) {
     case 'customer':
       return { name: r.name, externalId: r.external_id, contactEmail: r.contact_email };
     case 'service':
       return { name: r.name, description: r.description };
     case 'metric':
-      return { service: r.service, name: r.name, sourceConfig: r.source_config, thresholds: r.thresholds, intervalSeconds: r.interval_seconds, agent: r.agent, unit: r.unit, locations: r.locations, confirmation: r.confirmation };
+      return {
+        service: r.service,
+        name: r.name,
+        sourceConfig: r.source_config,
+        thresholds: r.thresholds,
+        intervalSeconds: r.interval_seconds,
+        agent: r.agent,
+        unit: r.unit,
+        locations: r.locations,
+        confirmation: r.confirmation,
+      };
     case 'slo':
-      return { name: r.name, metric: r.metric, service: r.service, objective: r.objective, window: r.window, noData: r.no_data, maintenance: r.maintenance, degraded: r.degraded };
+      return {
+        name: r.name,
+        metric: r.metric,
+        service: r.service,
+        objective: r.objective,
+        window: r.window,
+        noData: r.no_data,
+        maintenance: r.maintenance,
+        degraded: r.degraded,
+      };
     case 'status_page':
       return {
         subdomain: r.subdomain,
@@ -52,7 +79,12 @@ function propertiesOf(kind: ConfigKind, r: Fields, now: Date, row: Record<string
         viewerPublicKey: r.viewer_public_key,
       };
     case 'webhook':
-      return { url: r.url, description: r.description, eventTypes: r.event_types, disabledAt: r.enabled ? null : ((row?.disabledAt) ?? now) };
+      return {
+        url: r.url,
+        description: r.description,
+        eventTypes: r.event_types,
+        disabledAt: r.enabled ? null : (row?.disabledAt ?? now),
+      };
     case 'contract':
       return {
         customer: r.customer,
@@ -75,11 +107,23 @@ function propertiesOf(kind: ConfigKind, r: Fields, now: Date, row: Record<string
 }
 
 /** What only a new item gets: a metric's starting state and inbound token, a page's viewer secret, a webhook's secret. */
-function birthProperties(kind: ConfigKind, r: Fields, now: Date, box: SecretBox, outcome: WriteOutcome, item: ItemPlan): Record<string, unknown> {
+function birthProperties(
+  kind: ConfigKind,
+  r: Fields,
+  now: Date,
+  box: SecretBox,
+  outcome: WriteOutcome,
+  item: ItemPlan,
+): Record<string, unknown> {
   switch (kind) {
     case 'metric': {
       const token = inboundToken(String(r.source_type));
-      if (token) outcome.inbound.push({ config_key: item.key!, metric_id: item.id, ...inboundEndpoint(String(r.source_type), token) });
+      if (token)
+        outcome.inbound.push({
+          config_key: item.key!,
+          metric_id: item.id,
+          ...inboundEndpoint(String(r.source_type), token),
+        });
       return {
         sourceType: r.source_type,
         status: 'no_data',
@@ -110,13 +154,23 @@ function birthProperties(kind: ConfigKind, r: Fields, now: Date, box: SecretBox,
  * Writes a plan in the caller's transaction: deletes first (dependents before what they depend
  * on), then creates and updates in dependency order, all flushed together.
  */
-export async function writePlan(ctx: OrgContext, em: EntityManager, box: SecretBox, items: ItemPlan[]): Promise<WriteOutcome> {
+export async function writePlan(
+  ctx: OrgContext,
+  em: EntityManager,
+  box: SecretBox,
+  items: ItemPlan[],
+): Promise<WriteOutcome> {
   const outcome: WriteOutcome = { secrets: [], inbound: [], metrics: [], contracts: [] };
   const now = ctx.now;
   // Only cloud metrics have a Schedule: one is created, changed or removed when the metric is (or was) a cloud one.
-  const cloudBefore = new Set(items.filter((i) => i.kind === 'metric' && i.existing).flatMap((i) => (isCloud(i.existing as Metric) ? [i.id] : [])));
+  const cloudBefore = new Set(
+    items
+      .filter((i) => i.kind === 'metric' && i.existing)
+      .flatMap((i) => (isCloud(i.existing as Metric) ? [i.id] : [])),
+  );
   const track = (kind: ConfigKind, row: unknown) => {
-    if (kind === 'metric' && (isCloud(row as Metric) || cloudBefore.has((row as Metric).id))) outcome.metrics.push(row as Metric);
+    if (kind === 'metric' && (isCloud(row as Metric) || cloudBefore.has((row as Metric).id)))
+      outcome.metrics.push(row as Metric);
     if (kind === 'contract') outcome.contracts.push(row as Contract);
   };
   for (const kind of [...CONFIG_KINDS].reverse()) {
@@ -134,16 +188,19 @@ export async function writePlan(ctx: OrgContext, em: EntityManager, box: SecretB
         track(kind, row);
         continue;
       }
-      const row = em.create(ENTITY_OF[kind] as never, {
-        id: item.id,
-        organization: ctx.org.id,
-        configKey: item.key,
-        ...propertiesOf(kind, r, now, null),
-        ...birthProperties(kind, r, now, box, outcome, item),
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      } as never);
+      const row = em.create(
+        ENTITY_OF[kind] as never,
+        {
+          id: item.id,
+          organization: ctx.org.id,
+          configKey: item.key,
+          ...propertiesOf(kind, r, now, null),
+          ...birthProperties(kind, r, now, box, outcome, item),
+          createdAt: now,
+          updatedAt: now,
+          deletedAt: null,
+        } as never,
+      );
       track(kind, row);
     }
   }

@@ -7,7 +7,11 @@ import { isValidTimeZone } from '../../domain/periods';
  * Stores the user's time zone; null (or '') goes back to the browser's. An unknown zone is the
  * API's 400 validation_failed, its error on `time_zone` in words.
  */
-export async function setConsoleTimeZone(em: EntityManager, userId: string, zone: string | null): Promise<string | null> {
+export async function setConsoleTimeZone(
+  em: EntityManager,
+  userId: string,
+  zone: string | null,
+): Promise<string | null> {
   const chosen = zone?.trim() ? zone.trim() : null;
   if (chosen !== null && (chosen.length > 64 || !isValidTimeZone(chosen))) {
     const message = `"${chosen.slice(0, 64)}" is not a time zone: choose one from the list, such as Europe/Berlin or America/New_York.`;

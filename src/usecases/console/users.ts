@@ -15,17 +15,32 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** A console user of an organization (`vigil user create`); the email is unique within the organization. */
-export async function createConsoleUser(em: EntityManager, input: { organizationId: string; email: string; role: string }, now: Date): Promise<ConsoleUser> {
+export async function createConsoleUser(
+  em: EntityManager,
+  input: { organizationId: string; email: string; role: string },
+  now: Date,
+): Promise<ConsoleUser> {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email) || email.length > 320) throw new UsageError(`"${input.email}" is not an email address`);
-  if (!isConsoleRole(input.role)) throw new UsageError(`Unknown role "${input.role}"; roles: ${CONSOLE_ROLES.join(', ')}`);
-  if (!isUuid(input.organizationId) || !(await em.findOne(OrganizationSchema, input.organizationId))) throw new UsageError(`No organization ${input.organizationId}`);
+  if (!isConsoleRole(input.role))
+    throw new UsageError(`Unknown role "${input.role}"; roles: ${CONSOLE_ROLES.join(', ')}`);
+  if (!isUuid(input.organizationId) || !(await em.findOne(OrganizationSchema, input.organizationId)))
+    throw new UsageError(`No organization ${input.organizationId}`);
   try {
-    const user = em.create(ConsoleUserSchema, { id: randomUUID(), organization: input.organizationId, email, role: input.role, createdAt: now, lastSignInAt: null, disabledAt: null });
+    const user = em.create(ConsoleUserSchema, {
+      id: randomUUID(),
+      organization: input.organizationId,
+      email,
+      role: input.role,
+      createdAt: now,
+      lastSignInAt: null,
+      disabledAt: null,
+    });
     await em.flush();
     return user;
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw new UsageError(`${email} is already a console user of this organization`);
+    if (err instanceof UniqueConstraintViolationException)
+      throw new UsageError(`${email} is already a console user of this organization`);
     throw err;
   }
 }
@@ -55,7 +70,12 @@ export async function disableConsoleUser(em: EntityManager, id: string, now: Dat
 }
 
 /** The owner of an organization for `npm start`'s banner: made once. */
-export async function ensureConsoleOwner(em: EntityManager, organizationId: string, email: string, now: Date): Promise<ConsoleUser> {
+export async function ensureConsoleOwner(
+  em: EntityManager,
+  organizationId: string,
+  email: string,
+  now: Date,
+): Promise<ConsoleUser> {
   const existing = await em.findOne(ConsoleUserSchema, { organization: organizationId, email: normalizeEmail(email) });
   return existing ?? createConsoleUser(em, { organizationId, email, role: 'owner' }, now);
 }
@@ -64,14 +84,23 @@ export async function ensureConsoleOwner(em: EntityManager, organizationId: stri
 export function newUserErrors(email: string, role: string): FieldError[] {
   const errors: FieldError[] = [];
   const normal = normalizeEmail(email);
-  if (!EMAIL.test(normal) || normal.length > 320) errors.push({ path: 'email', message: email.trim() ? `"${email.trim()}" is not an email address` : 'Give the email address to invite' });
-  if (!isConsoleRole(role)) errors.push({ path: 'role', message: `Pick one of the roles: ${CONSOLE_ROLES.join(', ')}` });
+  if (!EMAIL.test(normal) || normal.length > 320)
+    errors.push({
+      path: 'email',
+      message: email.trim() ? `"${email.trim()}" is not an email address` : 'Give the email address to invite',
+    });
+  if (!isConsoleRole(role))
+    errors.push({ path: 'role', message: `Pick one of the roles: ${CONSOLE_ROLES.join(', ')}` });
   return errors;
 }
 
 /** One newest-first page of the organization's console users (the Users page). */
 export async function listOrgConsoleUsers(ctx: OrgContext, q: { limit: number; cursor?: string }) {
-  const rows = await ctx.em.find(ConsoleUserSchema, { organization: ctx.org.id, ...afterCursor(q.cursor) }, { orderBy: NEWEST_FIRST, limit: q.limit + 1 });
+  const rows = await ctx.em.find(
+    ConsoleUserSchema,
+    { organization: ctx.org.id, ...afterCursor(q.cursor) },
+    { orderBy: NEWEST_FIRST, limit: q.limit + 1 },
+  );
   return pageOf(rows, q.limit);
 }
 
@@ -90,16 +119,35 @@ export async function findOrgConsoleUser(ctx: OrgContext, id: string): Promise<C
  * while the others are only invited. A disabled user's sessions end at once. The change takes
  * effect on the user's next request (sessions read the role each time).
  */
-export async function updateOrgConsoleUser(ctx: OrgContext, actorUserId: string, id: string, change: { role: string } | { enabled: boolean }): Promise<ConsoleUser> {
-  if ('role' in change && !isConsoleRole(change.role)) throw new ProblemError('validation_failed', `Unknown role "${change.role}".`, { errors: [{ path: 'role', message: `Pick one of the roles: ${CONSOLE_ROLES.join(', ')}` }] });
+export async function updateOrgConsoleUser(
+  ctx: OrgContext,
+  actorUserId: string,
+  id: string,
+  change: { role: string } | { enabled: boolean },
+): Promise<ConsoleUser> {
+  if ('role' in change && !isConsoleRole(change.role))
+    throw new ProblemError('validation_failed', `Unknown role "${change.role}".`, {
+      errors: [{ path: 'role', message: `Pick one of the roles: ${CONSOLE_ROLES.join(', ')}` }],
+    });
   return ctx.em.transactional(async (tx) => {
     await tx.findOneOrFail(OrganizationSchema, ctx.org.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const user = isUuid(id) ? await tx.findOne(ConsoleUserSchema, { id, organization: ctx.org.id }) : null;
     if (!user) throw notFound('Console user');
-    const losesOwner = user.role === 'owner' && !user.disabledAt && ('role' in change ? change.role !== 'owner' : !change.enabled);
+    const losesOwner =
+      user.role === 'owner' && !user.disabledAt && ('role' in change ? change.role !== 'owner' : !change.enabled);
     if (losesOwner) {
-      const others = await tx.find(ConsoleUserSchema, { organization: ctx.org.id, role: 'owner', disabledAt: null, id: { $ne: user.id } }, { orderBy: { email: 'asc' } });
-      if (!others.some((o) => o.lastSignInAt !== null)) throw lastOwner(user, user.id === actorUserId, others.map((o) => o.email), 'role' in change ? 'role' : 'enabled');
+      const others = await tx.find(
+        ConsoleUserSchema,
+        { organization: ctx.org.id, role: 'owner', disabledAt: null, id: { $ne: user.id } },
+        { orderBy: { email: 'asc' } },
+      );
+      if (!others.some((o) => o.lastSignInAt !== null))
+        throw lastOwner(
+          user,
+          user.id === actorUserId,
+          others.map((o) => o.email),
+          'role' in change ? 'role' : 'enabled',
+        );
     }
     if ('role' in change) user.role = change.role;
     else if (change.enabled) user.disabledAt = null;

@@ -11,8 +11,10 @@ const SEVERITY: Record<string, Severity> = { critical: 'major', warning: 'minor'
 
 /** The service customers know an alert's subject by: a metric's or an SLO's service, or the service itself. */
 async function serviceOf(ctx: OrgContext, kind: string, id: string): Promise<string | null> {
-  if (kind === 'service') return (await ctx.em.findOne(ServiceSchema, { id, organization: ctx.org.id, deletedAt: null }))?.id ?? null;
-  if (kind === 'slo') return (await ctx.em.findOne(SloSchema, { id, organization: ctx.org.id, deletedAt: null }))?.service ?? null;
+  if (kind === 'service')
+    return (await ctx.em.findOne(ServiceSchema, { id, organization: ctx.org.id, deletedAt: null }))?.id ?? null;
+  if (kind === 'slo')
+    return (await ctx.em.findOne(SloSchema, { id, organization: ctx.org.id, deletedAt: null }))?.service ?? null;
   return null;
 }
 
@@ -33,7 +35,12 @@ export async function incidentFromAlert(ctx: OrgContext, alertId: string): Promi
     const message = `The alert is about ${alert.subject.kind === 'slo' ? 'an SLO without a service' : `a ${alert.subject.kind.replace(/_/g, ' ')}`}, no service customers see: create the incident by hand`;
     throw new ProblemError('validation_failed', `alertId: ${message}`, { errors: [{ path: 'alertId', message }] });
   }
-  const words = await customerDraft(ctx, { serviceId: service.id, serviceName: service.name, impact: 'outage', since: new Date(alert.triggered_at) });
+  const words = await customerDraft(ctx, {
+    serviceId: service.id,
+    serviceName: service.name,
+    impact: 'outage',
+    since: new Date(alert.triggered_at),
+  });
   return createIncident(ctx, {
     title: words.title,
     severity: SEVERITY[alert.severity] ?? 'minor',

@@ -10,8 +10,20 @@ import { createIncident } from './incidents';
 import { customerTimeZone } from './page-zone';
 import type { IncidentView } from './view';
 
-const SEVERITY: Record<string, Severity> = { unhealthy: 'major', down: 'major', degraded: 'minor', no_data: 'minor', healthy: 'minor' };
-const WORDS: Record<string, string> = { unhealthy: 'is unhealthy', down: 'is down', degraded: 'is degraded', no_data: 'reports no data', healthy: 'recovered' };
+const SEVERITY: Record<string, Severity> = {
+  unhealthy: 'major',
+  down: 'major',
+  degraded: 'minor',
+  no_data: 'minor',
+  healthy: 'minor',
+};
+const WORDS: Record<string, string> = {
+  unhealthy: 'is unhealthy',
+  down: 'is down',
+  degraded: 'is degraded',
+  no_data: 'reports no data',
+  healthy: 'recovered',
+};
 const WAS: Record<string, string> = { down: 'down', no_data: 'not measured (no data)' };
 
 /**
@@ -43,18 +55,34 @@ export interface MetricDraft {
  */
 export async function metricDraft(ctx: OrgContext, metricId: string): Promise<MetricDraft> {
   const m = await getMetricRow(ctx, metricId);
-  const [flip, flipBefore] = await ctx.em.find(MetricStatusFlipSchema, { metric: m.id }, { orderBy: { at: 'desc' }, limit: 2 });
+  const [flip, flipBefore] = await ctx.em.find(
+    MetricStatusFlipSchema,
+    { metric: m.id },
+    { orderBy: { at: 'desc' }, limit: 2 },
+  );
   const service = await ctx.em.findOne(ServiceSchema, m.service);
   const status = flip?.toStatus ?? m.status;
   const value = flip ? flip.value : (m.currentValue ?? null);
   const reason = flip ? flip.reason : (m.reason ?? null);
   const state = stateOf(status, reason, flip ? flip.reasonClass : m.reasonClass);
   // The state the flip left: a flip from no_data was a gap or an outage by the flip before it (none: a new metric's gap).
-  const was = flip ? (flip.fromStatus === 'no_data' ? stateOf('no_data', flipBefore?.reason, flipBefore?.toStatus === 'no_data' ? flipBefore.reasonClass : 'measurement') : flip.fromStatus) : null;
+  const was = flip
+    ? flip.fromStatus === 'no_data'
+      ? stateOf(
+          'no_data',
+          flipBefore?.reason,
+          flipBefore?.toStatus === 'no_data' ? flipBefore.reasonClass : 'measurement',
+        )
+      : flip.fromStatus
+    : null;
   const since = flip?.at ?? m.lastSampleAt ?? m.statusSince ?? ctx.now;
   // The votes that confirmed the flip, quoted.
   const votes = flip ? describeEvidence(flip.votes as { at: string; votes: Vote[] }[] | null, m.unit ?? null) : null;
-  const measured = reason ? `${describeReason(reason).reason_label} (${reason})` : value !== null ? `value ${Number(value)}${m.unit ? ` ${m.unit}` : ''}` : 'no value';
+  const measured = reason
+    ? `${describeReason(reason).reason_label} (${reason})`
+    : value !== null
+      ? `value ${Number(value)}${m.unit ? ` ${m.unit}` : ''}`
+      : 'no value';
   return {
     serviceId: m.service,
     serviceName: service?.name ?? m.name,
@@ -66,8 +94,17 @@ export async function metricDraft(ctx: OrgContext, metricId: string): Promise<Me
 }
 
 /** A draft's title and first message in the customer's words, in the zone of the status page that shows the service. */
-export async function customerDraft(ctx: OrgContext, d: Pick<MetricDraft, 'serviceId' | 'serviceName' | 'impact' | 'since'>): Promise<{ title: string; body: string }> {
-  return customerWording({ service: d.serviceName, impact: d.impact, since: d.since, now: ctx.now, timeZone: await customerTimeZone(ctx, d.serviceId) });
+export async function customerDraft(
+  ctx: OrgContext,
+  d: Pick<MetricDraft, 'serviceId' | 'serviceName' | 'impact' | 'since'>,
+): Promise<{ title: string; body: string }> {
+  return customerWording({
+    service: d.serviceName,
+    impact: d.impact,
+    since: d.since,
+    now: ctx.now,
+    timeZone: await customerTimeZone(ctx, d.serviceId),
+  });
 }
 
 /**
@@ -76,7 +113,11 @@ export async function customerDraft(ctx: OrgContext, d: Pick<MetricDraft, 'servi
  * 23:23 CET."), the service as affected, and what was measured as the internal note, which no
  * public output shows. Published by hand, never by itself.
  */
-export async function incidentFromMetric(ctx: OrgContext, metricId: string, context: string | null = null): Promise<IncidentView> {
+export async function incidentFromMetric(
+  ctx: OrgContext,
+  metricId: string,
+  context: string | null = null,
+): Promise<IncidentView> {
   const d = await metricDraft(ctx, metricId);
   const words = await customerDraft(ctx, d);
   return createIncident(ctx, {

@@ -59,14 +59,29 @@ export async function commit(ctx: Tx, incident: Incident, events: string[]): Pro
   await ctx.em.flush();
   const v = await view(ctx, incident);
   for (const type of events) {
-    recordEvent(ctx.em, { organizationId: ctx.org.id, type, resourceKind: 'incident', resourceId: incident.id, payload: v, now: ctx.now });
+    recordEvent(ctx.em, {
+      organizationId: ctx.org.id,
+      type,
+      resourceKind: 'incident',
+      resourceId: incident.id,
+      payload: v,
+      now: ctx.now,
+    });
   }
   await ctx.em.flush();
   return v;
 }
 
 function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string, notifySubscribers = true): void {
-  ctx.em.create(IncidentMessageSchema, { id: randomUUID(), organization: ctx.org.id, incident: incident.id, type, body, notifySubscribers, postedAt: ctx.now });
+  ctx.em.create(IncidentMessageSchema, {
+    id: randomUUID(),
+    organization: ctx.org.id,
+    incident: incident.id,
+    type,
+    body,
+    notifySubscribers,
+    postedAt: ctx.now,
+  });
 }
 
 /**
@@ -74,24 +89,41 @@ function addMessage(ctx: Tx, incident: Incident, type: MessageType, body: string
  * checked to be live services of the organization: the sent list under `affected_services`, the
  * services only the impacts name under `service_impacts.N.service_id`.
  */
-export async function affectedWithImpacts(ctx: OrgContext, affected: string[], impacts: readonly ServiceImpact[] | undefined, checkAffected = true): Promise<string[]> {
+export async function affectedWithImpacts(
+  ctx: OrgContext,
+  affected: string[],
+  impacts: readonly ServiceImpact[] | undefined,
+  checkAffected = true,
+): Promise<string[]> {
   if (checkAffected) await assertServicesExist(ctx, affected, 'affected_services');
-  const all = unionServices(affected, (impacts ?? []).map((x) => x.service_id));
+  const all = unionServices(
+    affected,
+    (impacts ?? []).map((x) => x.service_id),
+  );
   const extra = all.slice(affected.length);
   try {
     await assertServicesExist(ctx, extra, 'service_impacts');
   } catch (err) {
     if (!(err instanceof ProblemError) || !impacts) throw err;
     const unknown = (err.extras.unknown_services as string[] | undefined) ?? [];
-    const errors = unknown.map((id) => ({ path: `service_impacts.${impacts.findIndex((x) => x.service_id === id)}.service_id`, message: 'No such service' }));
+    const errors = unknown.map((id) => ({
+      path: `service_impacts.${impacts.findIndex((x) => x.service_id === id)}.service_id`,
+      message: 'No such service',
+    }));
     throw new ProblemError('unknown_services', err.message, { unknown_services: unknown, errors });
   }
   return all;
 }
 
-export async function load(ctx: Tx, id: string, opts: { lock?: boolean; withDeleted?: boolean } = {}): Promise<Incident> {
+export async function load(
+  ctx: Tx,
+  id: string,
+  opts: { lock?: boolean; withDeleted?: boolean } = {},
+): Promise<Incident> {
   const where = { id, organization: ctx.org.id, ...(opts.withDeleted ? {} : { deletedAt: null }) };
-  const incident = isUuid(id) ? await ctx.em.findOne(IncidentSchema, where, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) : null;
+  const incident = isUuid(id)
+    ? await ctx.em.findOne(IncidentSchema, where, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
+    : null;
   if (!incident) throw notFound('Incident');
   return incident;
 }
@@ -106,8 +138,14 @@ function tx<T>(ctx: OrgContext, fn: (t: Tx) => Promise<T>): Promise<T> {
  * them). `services`: the only services the change can have touched; absent, a change may have
  * dropped a service, so all of the organization's manual metrics are re-derived.
  */
-async function followedByManualMetrics(ctx: OrgContext, view: IncidentView, services?: readonly string[]): Promise<IncidentView> {
-  await syncManualMetrics(ctx.em.fork(), ctx.org.id, new Date(), { services }).catch((err: unknown) => ctx.log?.error({ err }, 'could not update manual metrics'));
+async function followedByManualMetrics(
+  ctx: OrgContext,
+  view: IncidentView,
+  services?: readonly string[],
+): Promise<IncidentView> {
+  await syncManualMetrics(ctx.em.fork(), ctx.org.id, new Date(), { services }).catch((err: unknown) =>
+    ctx.log?.error({ err }, 'could not update manual metrics'),
+  );
   return view;
 }
 
@@ -122,7 +160,11 @@ export async function change(ctx: OrgContext, fn: (t: Tx) => Promise<IncidentVie
  * move only the manual metrics of the services it names. `unit`: the API's idempotent create.
  */
 /** Creates an incident; the answer carries `warnings` (audience-warnings.ts), recorded with it for idempotent replays. */
-export async function createIncident(ctx: OrgContext, input: IncidentInput, unit: UnitOfWork = oneStatement(ctx)): Promise<IncidentView & { warnings: CreateWarning[] }> {
+export async function createIncident(
+  ctx: OrgContext,
+  input: IncidentInput,
+  unit: UnitOfWork = oneStatement(ctx),
+): Promise<IncidentView & { warnings: CreateWarning[] }> {
   const made = await unit(async (em) => {
     const view = await insertNewIncident({ ...ctx, em }, input);
     return { ...view, warnings: audienceWarnings('incident', view.affected_services) };
@@ -188,7 +230,10 @@ const STATE_FILTERS: Record<Exclude<IncidentState, 'deleted'>, object> = {
   canceled: { canceledAt: { $ne: null } },
 };
 
-export async function listIncidents(ctx: OrgContext, q: { limit: number; cursor?: string; state?: Exclude<IncidentState, 'deleted'>; since?: Date }) {
+export async function listIncidents(
+  ctx: OrgContext,
+  q: { limit: number; cursor?: string; state?: Exclude<IncidentState, 'deleted'>; since?: Date },
+) {
   const rows = await ctx.em.find(
     IncidentSchema,
     {
@@ -201,9 +246,16 @@ export async function listIncidents(ctx: OrgContext, q: { limit: number; cursor?
     { orderBy: NEWEST_FIRST, limit: q.limit + 1 },
   );
   const page = pageOf(rows, q.limit);
-  const messages = page.items.length ? await ctx.em.find(IncidentMessageSchema, { incident: { $in: page.items.map((i) => i.id) } }) : [];
+  const messages = page.items.length
+    ? await ctx.em.find(IncidentMessageSchema, { incident: { $in: page.items.map((i) => i.id) } })
+    : [];
   return {
-    items: page.items.map((i) => incidentView(i, messages.filter((m) => m.incident === i.id))),
+    items: page.items.map((i) =>
+      incidentView(
+        i,
+        messages.filter((m) => m.incident === i.id),
+      ),
+    ),
     nextCursor: page.nextCursor,
   };
 }
@@ -216,13 +268,21 @@ export async function updateIncident(ctx: OrgContext, id: string, patch: Inciden
     let changed = false;
     if (patch.affected_services !== undefined || patch.service_impacts !== undefined) {
       const sent = patch.affected_services !== undefined ? [...new Set(patch.affected_services)] : null;
-      const next = await affectedWithImpacts(t, sent ?? incident.affectedServices, patch.service_impacts, sent !== null);
+      const next = await affectedWithImpacts(
+        t,
+        sent ?? incident.affectedServices,
+        patch.service_impacts,
+        sent !== null,
+      );
       if (!sameMembers(incident.affectedServices, next)) {
         incident.affectedServices = next;
         changed = true;
       }
       // Chosen impacts: replaced when sent, otherwise kept for the services still affected.
-      const kept = Object.entries(incident.serviceImpacts ?? {}).map(([service_id, impact]) => ({ service_id, impact }));
+      const kept = Object.entries(incident.serviceImpacts ?? {}).map(([service_id, impact]) => ({
+        service_id,
+        impact,
+      }));
       const chosen = impactMap(patch.service_impacts ?? kept, next);
       if (!sameImpactMaps(incident.serviceImpacts, chosen)) {
         incident.serviceImpacts = Object.keys(chosen).length ? chosen : null;
@@ -264,7 +324,8 @@ export async function publishIncident(ctx: OrgContext, id: string): Promise<Inci
 
 function resolveIn(t: Tx, incident: Incident): void {
   if (incident.resolvedAt) throw new ProblemError('already_resolved', 'The incident is already resolved.');
-  if (!incident.publishedAt) throw new ProblemError('not_published', 'Only a published incident can be resolved; publish it first.');
+  if (!incident.publishedAt)
+    throw new ProblemError('not_published', 'Only a published incident can be resolved; publish it first.');
   incident.resolvedAt = t.now;
 }
 
@@ -282,7 +343,11 @@ export async function resolveIncident(ctx: OrgContext, id: string, message?: str
 }
 
 /** Appends a timeline message; a `Resolved` message also resolves a published incident. */
-export async function addIncidentMessage(ctx: OrgContext, id: string, input: IncidentMessageInput): Promise<IncidentView> {
+export async function addIncidentMessage(
+  ctx: OrgContext,
+  id: string,
+  input: IncidentMessageInput,
+): Promise<IncidentView> {
   return change(ctx, async (t) => {
     const incident = await load(t, id, { lock: true });
     const events = ['incident.message_added'];

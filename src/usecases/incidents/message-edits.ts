@@ -22,16 +22,32 @@ function invalid(path: string, message: string): ProblemError {
  * when asked, and only about the latest message of a published incident, as an update
  * (incident.message_added), since their email always carries the latest message.
  */
-export async function editIncidentMessage(ctx: OrgContext, incidentId: string, messageId: string, edit: MessageEdit): Promise<IncidentView> {
+export async function editIncidentMessage(
+  ctx: OrgContext,
+  incidentId: string,
+  messageId: string,
+  edit: MessageEdit,
+): Promise<IncidentView> {
   return change(ctx, async (t) => {
     const incident = await load(t, incidentId, { lock: true });
-    const message = isUuid(messageId) ? await t.em.findOne(IncidentMessageSchema, { id: messageId, incident: incident.id, organization: t.org.id }) : null;
+    const message = isUuid(messageId)
+      ? await t.em.findOne(IncidentMessageSchema, { id: messageId, incident: incident.id, organization: t.org.id })
+      : null;
     if (!message) throw notFound('Message');
     const renotify = edit.notify_subscribers === true;
     if (renotify) {
-      if (!incident.publishedAt) throw invalid('notify_subscribers', 'A draft is never emailed: publish it, and its messages go out then');
-      const messages = await t.em.find(IncidentMessageSchema, { incident: incident.id }, { orderBy: { postedAt: 'desc', id: 'desc' }, limit: 1 });
-      if (messages[0]?.id !== message.id) throw invalid('notify_subscribers', 'Only the latest message can be emailed again (subscribers receive the latest message)');
+      if (!incident.publishedAt)
+        throw invalid('notify_subscribers', 'A draft is never emailed: publish it, and its messages go out then');
+      const messages = await t.em.find(
+        IncidentMessageSchema,
+        { incident: incident.id },
+        { orderBy: { postedAt: 'desc', id: 'desc' }, limit: 1 },
+      );
+      if (messages[0]?.id !== message.id)
+        throw invalid(
+          'notify_subscribers',
+          'Only the latest message can be emailed again (subscribers receive the latest message)',
+        );
     }
     const changed = edit.body !== message.body;
     if (!changed && !renotify) return view(t, incident);
@@ -40,6 +56,9 @@ export async function editIncidentMessage(ctx: OrgContext, incidentId: string, m
       message.body = edit.body;
       message.editedAt = t.now;
     }
-    return commit(t, incident, [...(changed ? ['incident.updated'] : []), ...(renotify ? ['incident.message_added'] : [])]);
+    return commit(t, incident, [
+      ...(changed ? ['incident.updated'] : []),
+      ...(renotify ? ['incident.message_added'] : []),
+    ]);
   });
 }

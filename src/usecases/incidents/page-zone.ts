@@ -8,7 +8,11 @@ import { pageServiceIds } from '../status-pages/page-components';
  * page, else UTC.
  */
 export async function customerTimeZone(ctx: OrgContext, serviceId: string): Promise<string> {
-  const pages = await ctx.em.find(StatusPageSchema, { organization: ctx.org.id, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const pages = await ctx.em.find(
+    StatusPageSchema,
+    { organization: ctx.org.id, deletedAt: null },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   for (const page of pages) if ((await pageServiceIds(ctx.em, page)).includes(serviceId)) return page.timeZone;
   return pages[0]?.timeZone ?? 'UTC';
 }

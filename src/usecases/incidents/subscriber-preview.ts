@@ -20,12 +20,24 @@ export interface SubscriberPreview {
  * the incident names none). Null: no page shows it, so no subscriber would be emailed. The
  * unsubscribe link is a placeholder: each subscriber gets their own.
  */
-export async function subscriberPreview(ctx: OrgContext, site: StatusSite, incidentId: string): Promise<SubscriberPreview | null> {
+export async function subscriberPreview(
+  ctx: OrgContext,
+  site: StatusSite,
+  incidentId: string,
+): Promise<SubscriberPreview | null> {
   const incident = await getIncident(ctx, incidentId);
-  const pages = await ctx.em.find(StatusPageSchema, { organization: ctx.org.id, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const pages = await ctx.em.find(
+    StatusPageSchema,
+    { organization: ctx.org.id, deletedAt: null },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   const concerned = [];
   for (const p of pages) {
-    if (!incident.affected_services.length || (await pageServiceIds(ctx.em, p)).some((s) => incident.affected_services.includes(s))) concerned.push(p);
+    if (
+      !incident.affected_services.length ||
+      (await pageServiceIds(ctx.em, p)).some((s) => incident.affected_services.includes(s))
+    )
+      concerned.push(p);
   }
   const page = concerned[0];
   if (!page) return null;
@@ -46,5 +58,10 @@ export async function subscriberPreview(ctx: OrgContext, site: StatusSite, incid
       url: `${url}/incidents/${incident.id}`,
     },
   });
-  return { page: { title: page.title, subdomain: page.subdomain }, pageTitles: concerned.map((p) => p.title), subject: mail.subject, text: mail.text };
+  return {
+    page: { title: page.title, subdomain: page.subdomain },
+    pageTitles: concerned.map((p) => p.title),
+    subject: mail.subject,
+    text: mail.text,
+  };
 }

@@ -51,12 +51,19 @@ export function incidentTemplateView(t: IncidentTemplate): IncidentTemplateView 
 }
 
 /** Affected services with the ones only the impacts name, all live services of the organization; and the chosen impacts. */
-async function servicesAndImpacts(ctx: OrgContext, affected: string[], impacts: readonly ServiceImpact[] | undefined): Promise<{ services: string[]; chosen: ImpactMap }> {
+async function servicesAndImpacts(
+  ctx: OrgContext,
+  affected: string[],
+  impacts: readonly ServiceImpact[] | undefined,
+): Promise<{ services: string[]; chosen: ImpactMap }> {
   const services = await affectedWithImpacts(ctx, [...new Set(affected)], impacts);
   return { services, chosen: impactMap(impacts ?? [], services) };
 }
 
-export async function createIncidentTemplate(ctx: OrgContext, input: IncidentTemplateInput): Promise<IncidentTemplateView> {
+export async function createIncidentTemplate(
+  ctx: OrgContext,
+  input: IncidentTemplateInput,
+): Promise<IncidentTemplateView> {
   const { services, chosen } = await servicesAndImpacts(ctx, input.affected_services ?? [], input.service_impacts);
   const t = ctx.em.create(IncidentTemplateSchema, {
     id: randomUUID(),
@@ -80,18 +87,27 @@ export async function getIncidentTemplate(ctx: OrgContext, id: string): Promise<
   return incidentTemplateView(await findLive(ctx, IncidentTemplateSchema, id, 'Incident template'));
 }
 
-export async function listIncidentTemplates(ctx: OrgContext, query: { limit: number; cursor?: string }): Promise<{ items: IncidentTemplateView[]; nextCursor: string | null }> {
+export async function listIncidentTemplates(
+  ctx: OrgContext,
+  query: { limit: number; cursor?: string },
+): Promise<{ items: IncidentTemplateView[]; nextCursor: string | null }> {
   const page = await listLive(ctx, IncidentTemplateSchema, query);
   return { items: page.items.map(incidentTemplateView), nextCursor: page.nextCursor };
 }
 
 /** Changes the fields sent; `service_impacts` replaces the chosen impacts, and without it they are kept for the services still affected. */
-export async function updateIncidentTemplate(ctx: OrgContext, id: string, patch: IncidentTemplatePatch): Promise<IncidentTemplateView> {
+export async function updateIncidentTemplate(
+  ctx: OrgContext,
+  id: string,
+  patch: IncidentTemplatePatch,
+): Promise<IncidentTemplateView> {
   const t = await findLive(ctx, IncidentTemplateSchema, id, 'Incident template');
   if (patch.affected_services !== undefined || patch.service_impacts !== undefined) {
     const affected = patch.affected_services ?? t.affectedServices;
     const still = new Set(affected.map((s) => s.toLowerCase()));
-    const kept = Object.entries(t.serviceImpacts).flatMap(([service_id, impact]) => (still.has(service_id) ? [{ service_id, impact }] : []));
+    const kept = Object.entries(t.serviceImpacts).flatMap(([service_id, impact]) =>
+      still.has(service_id) ? [{ service_id, impact }] : [],
+    );
     const { services, chosen } = await servicesAndImpacts(ctx, affected, patch.service_impacts ?? kept);
     t.affectedServices = services;
     t.serviceImpacts = chosen;
@@ -112,7 +128,10 @@ export async function deleteIncidentTemplate(ctx: OrgContext, id: string): Promi
 }
 
 /** A live template for the console's forms, with which services' impacts it chose (the others follow the severity). */
-export async function incidentTemplateForForm(ctx: OrgContext, id: string): Promise<IncidentTemplateView & { chosen_impacts: string[] }> {
+export async function incidentTemplateForForm(
+  ctx: OrgContext,
+  id: string,
+): Promise<IncidentTemplateView & { chosen_impacts: string[] }> {
   const t = await findLive(ctx, IncidentTemplateSchema, id, 'Incident template');
   const chosen = new Set(Object.keys(t.serviceImpacts));
   return { ...incidentTemplateView(t), chosen_impacts: t.affectedServices.filter((s) => chosen.has(s.toLowerCase())) };

@@ -55,13 +55,21 @@ async function tellWorkflow(ctx: OrgContext, ports: MaintenancePorts, view: Main
   try {
     await ports.scheduler.changed(ctx.org.id, view);
   } catch (err) {
-    ctx.log?.error({ err, maintenance_id: view.id }, 'could not reach the maintenance workflow; the housekeeping sweep starts it within minutes');
+    ctx.log?.error(
+      { err, maintenance_id: view.id },
+      'could not reach the maintenance workflow; the housekeeping sweep starts it within minutes',
+    );
   }
   return view;
 }
 
 /** Schedules a maintenance (event maintenance.scheduled), then starts its workflow. */
-export async function createMaintenance(ctx: OrgContext, ports: MaintenancePorts, input: MaintenanceInput, unit: UnitOfWork = ownTransaction(ctx)): Promise<MaintenanceView & { warnings: CreateWarning[] }> {
+export async function createMaintenance(
+  ctx: OrgContext,
+  ports: MaintenancePorts,
+  input: MaintenanceInput,
+  unit: UnitOfWork = ownTransaction(ctx),
+): Promise<MaintenanceView & { warnings: CreateWarning[] }> {
   assertWindow(input.scheduled_start_at, input.scheduled_end_at);
   // Inside the unit, so that a replayed Idempotency-Key answers the first answer even after the window.
   const made = await unit(async (em) => {
@@ -96,14 +104,32 @@ async function insertMaintenance(ctx: OrgContext, input: MaintenanceInput): Prom
   });
   await em.flush();
   const view = maintenanceView(m, []);
-  recordEvent(em, { organizationId: ctx.org.id, type: 'maintenance.scheduled', resourceKind: 'maintenance', resourceId: m.id, payload: view, now: ctx.now });
+  recordEvent(em, {
+    organizationId: ctx.org.id,
+    type: 'maintenance.scheduled',
+    resourceKind: 'maintenance',
+    resourceId: m.id,
+    payload: view,
+    now: ctx.now,
+  });
   await em.flush();
   return view;
 }
 
 /** Starts, completes or cancels a maintenance by hand (409 when it cannot apply), then tells its workflow. */
-export async function moveMaintenance(ctx: OrgContext, ports: MaintenancePorts, id: string, transition: Exclude<MaintenanceTransition, 'starting_soon'>): Promise<MaintenanceView> {
-  const { view } = await applyMaintenanceTransition(ctx.em, { organizationId: ctx.org.id, maintenanceId: id }, transition, ctx.now, { strict: true });
+export async function moveMaintenance(
+  ctx: OrgContext,
+  ports: MaintenancePorts,
+  id: string,
+  transition: Exclude<MaintenanceTransition, 'starting_soon'>,
+): Promise<MaintenanceView> {
+  const { view } = await applyMaintenanceTransition(
+    ctx.em,
+    { organizationId: ctx.org.id, maintenanceId: id },
+    transition,
+    ctx.now,
+    { strict: true },
+  );
   return tellWorkflow(ctx, ports, view);
 }
 
@@ -111,7 +137,10 @@ export async function getMaintenance(ctx: OrgContext, id: string): Promise<Maint
   return viewOf(ctx.em, await loadMaintenance(ctx.em, { organizationId: ctx.org.id, maintenanceId: id }));
 }
 
-export async function listMaintenances(ctx: OrgContext, q: { limit: number; cursor?: string; state?: Exclude<MaintenanceState, 'deleted'> }) {
+export async function listMaintenances(
+  ctx: OrgContext,
+  q: { limit: number; cursor?: string; state?: Exclude<MaintenanceState, 'deleted'> },
+) {
   const filters: Record<Exclude<MaintenanceState, 'deleted'>, object> = {
     scheduled: { actualStartAt: null, canceledAt: null },
     in_progress: { actualStartAt: { $ne: null }, actualEndAt: null, canceledAt: null },
@@ -124,15 +153,30 @@ export async function listMaintenances(ctx: OrgContext, q: { limit: number; curs
     { orderBy: NEWEST_FIRST, limit: q.limit + 1 },
   );
   const page = pageOf(rows, q.limit);
-  const messages = page.items.length ? await ctx.em.find(MaintenanceMessageSchema, { maintenance: { $in: page.items.map((m) => m.id) } }) : [];
-  return { items: page.items.map((m) => maintenanceView(m, messages.filter((x) => x.maintenance === m.id))), nextCursor: page.nextCursor };
+  const messages = page.items.length
+    ? await ctx.em.find(MaintenanceMessageSchema, { maintenance: { $in: page.items.map((m) => m.id) } })
+    : [];
+  return {
+    items: page.items.map((m) =>
+      maintenanceView(
+        m,
+        messages.filter((x) => x.maintenance === m.id),
+      ),
+    ),
+    nextCursor: page.nextCursor,
+  };
 }
 
 /**
  * Edits title, description, services and times; the start can move only before it happened, the end
  * until completion. A move of either time is recorded on the timeline ("Rescheduled from … to …").
  */
-export async function updateMaintenance(ctx: OrgContext, ports: MaintenancePorts, id: string, patch: MaintenancePatch): Promise<MaintenanceView> {
+export async function updateMaintenance(
+  ctx: OrgContext,
+  ports: MaintenancePorts,
+  id: string,
+  patch: MaintenancePatch,
+): Promise<MaintenanceView> {
   return tellWorkflow(ctx, ports, await patchMaintenance(ctx, id, patch));
 }
 
@@ -155,7 +199,8 @@ async function patchMaintenance(ctx: OrgContext, id: string, patch: MaintenanceP
     if (patch.scheduled_start_at !== undefined) m.scheduledStartAt = patch.scheduled_start_at;
     if (patch.scheduled_end_at !== undefined) m.scheduledEndAt = patch.scheduled_end_at;
     assertWindow(m.scheduledStartAt, m.scheduledEndAt);
-    if (patch.scheduled_start_at !== undefined || patch.scheduled_end_at !== undefined) assertNotEnded(m.scheduledEndAt, ctx.now);
+    if (patch.scheduled_start_at !== undefined || patch.scheduled_end_at !== undefined)
+      assertNotEnded(m.scheduledEndAt, ctx.now);
     const after = { start: m.scheduledStartAt, end: m.scheduledEndAt };
     if (before.start.getTime() !== after.start.getTime() || before.end.getTime() !== after.end.getTime()) {
       recordReschedule(em, ctx.org.id, m, rescheduleNote(before, after), ctx.now);

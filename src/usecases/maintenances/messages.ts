@@ -26,25 +26,60 @@ export function assertOpen(m: Maintenance): void {
  * maintenance.message_added, whose payload names the message; subscribers are emailed unless
  * `notify_subscribers` is false.
  */
-export async function postMaintenanceMessage(ctx: OrgContext, id: string, input: MaintenanceMessageInput): Promise<MaintenanceView> {
+export async function postMaintenanceMessage(
+  ctx: OrgContext,
+  id: string,
+  input: MaintenanceMessageInput,
+): Promise<MaintenanceView> {
   return ctx.em.transactional(async (tx) => {
     const em = tx;
     const m = await loadMaintenance(em, { organizationId: ctx.org.id, maintenanceId: id }, true);
     assertOpen(m);
     const messageId = randomUUID();
     const notify = input.notify_subscribers ?? true;
-    em.create(MaintenanceMessageSchema, { id: messageId, organization: ctx.org.id, maintenance: m.id, type: 'Update', kind: 'update', body: input.body, notifySubscribers: notify, postedAt: ctx.now });
+    em.create(MaintenanceMessageSchema, {
+      id: messageId,
+      organization: ctx.org.id,
+      maintenance: m.id,
+      type: 'Update',
+      kind: 'update',
+      body: input.body,
+      notifySubscribers: notify,
+      postedAt: ctx.now,
+    });
     m.updatedAt = ctx.now;
     await em.flush();
     const view = await viewOf(em, m);
     const message = view.messages.find((x) => x.id === messageId)!;
-    recordEvent(em, { organizationId: ctx.org.id, type: 'maintenance.message_added', resourceKind: 'maintenance', resourceId: m.id, payload: { ...view, message }, now: ctx.now });
+    recordEvent(em, {
+      organizationId: ctx.org.id,
+      type: 'maintenance.message_added',
+      resourceKind: 'maintenance',
+      resourceId: m.id,
+      payload: { ...view, message },
+      now: ctx.now,
+    });
     await em.flush();
     return view;
   });
 }
 
 /** Records a moved window on the timeline (kind reschedule, type Information). */
-export function recordReschedule(em: EntityManager, organizationId: string, m: Maintenance, body: string, now: Date): void {
-  em.create(MaintenanceMessageSchema, { id: randomUUID(), organization: organizationId, maintenance: m.id, type: 'Information', kind: 'reschedule', body, notifySubscribers: null, postedAt: now });
+export function recordReschedule(
+  em: EntityManager,
+  organizationId: string,
+  m: Maintenance,
+  body: string,
+  now: Date,
+): void {
+  em.create(MaintenanceMessageSchema, {
+    id: randomUUID(),
+    organization: organizationId,
+    maintenance: m.id,
+    type: 'Information',
+    kind: 'reschedule',
+    body,
+    notifySubscribers: null,
+    postedAt: now,
+  });
 }

@@ -17,7 +17,11 @@ interface Target {
 
 export async function loadMaintenance(em: EntityManager, t: Target, lock = false): Promise<Maintenance> {
   const m = isUuid(t.maintenanceId)
-    ? await em.findOne(MaintenanceSchema, { id: t.maintenanceId, organization: t.organizationId, deletedAt: null }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
+    ? await em.findOne(
+        MaintenanceSchema,
+        { id: t.maintenanceId, organization: t.organizationId, deletedAt: null },
+        lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+      )
     : null;
   if (!m) throw notFound('Maintenance');
   return m;
@@ -34,9 +38,12 @@ function refusal(m: Maintenance, transition: MaintenanceTransition): ProblemErro
   // Spec §3.1: cancel applies from every state but canceled, a completed maintenance included.
   if (transition === 'cancel') return null;
   if (state === 'completed') return new ProblemError('already_completed', 'The maintenance has already completed.');
-  if (transition === 'start' && state === 'in_progress') return new ProblemError('already_started', 'The maintenance has already started.');
-  if (transition === 'complete' && state === 'scheduled') return new ProblemError('not_started', 'Only a maintenance in progress can be completed; start it first.');
-  if (transition === 'starting_soon' && (state !== 'scheduled' || m.startingSoonAt)) return new ProblemError('already_started', 'Starting-soon was already announced.');
+  if (transition === 'start' && state === 'in_progress')
+    return new ProblemError('already_started', 'The maintenance has already started.');
+  if (transition === 'complete' && state === 'scheduled')
+    return new ProblemError('not_started', 'Only a maintenance in progress can be completed; start it first.');
+  if (transition === 'starting_soon' && (state !== 'scheduled' || m.startingSoonAt))
+    return new ProblemError('already_started', 'Starting-soon was already announced.');
   return null;
 }
 
@@ -75,7 +82,8 @@ export async function applyMaintenanceTransition(
     const m = await loadMaintenance(tx, target, true);
     const refused = refusal(m, transition);
     // A timer that fires for times a PATCH has since moved later applies nothing; the workflow re-plans.
-    if (opts.onlyWhenDue && !refused && !isDue(m, transition, now)) return { view: await viewOf(tx, m), applied: false };
+    if (opts.onlyWhenDue && !refused && !isDue(m, transition, now))
+      return { view: await viewOf(tx, m), applied: false };
     if (refused) {
       if (opts.strict) throw refused;
       return { view: await viewOf(tx, m), applied: false };
@@ -87,11 +95,27 @@ export async function applyMaintenanceTransition(
     m.updatedAt = now;
     if (transition !== 'starting_soon') {
       const msg = SYSTEM_MESSAGES[transition];
-      tx.create(MaintenanceMessageSchema, { id: randomUUID(), organization: target.organizationId, maintenance: m.id, type: msg.type, kind: 'system', body: msg.body, notifySubscribers: null, postedAt: now });
+      tx.create(MaintenanceMessageSchema, {
+        id: randomUUID(),
+        organization: target.organizationId,
+        maintenance: m.id,
+        type: msg.type,
+        kind: 'system',
+        body: msg.body,
+        notifySubscribers: null,
+        postedAt: now,
+      });
     }
     await tx.flush();
     const view = await viewOf(tx, m);
-    recordEvent(tx, { organizationId: target.organizationId, type: EVENTS[transition], resourceKind: 'maintenance', resourceId: m.id, payload: view, now });
+    recordEvent(tx, {
+      organizationId: target.organizationId,
+      type: EVENTS[transition],
+      resourceKind: 'maintenance',
+      resourceId: m.id,
+      payload: view,
+      now,
+    });
     await tx.flush();
     return { view, applied: true };
   });

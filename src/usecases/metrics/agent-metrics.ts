@@ -9,8 +9,21 @@ import type { SampleBatcher } from './sample-batcher';
 /** What the agent runs: its live metrics, with config and interval, and the version of that set. */
 export async function agentConfig(em: EntityManager, agent: Agent) {
   // Its own metrics, and the cloud metrics that list it among their locations (it votes on those); not paused ones.
-  const metrics = await em.find(MetricSchema, { $or: [{ agent: agent.id }, { agent: null, locations: { $contains: [agentLocationId(agent.id)] } }], deletedAt: null, pausedAt: null }, { orderBy: { id: 'asc' } });
-  const list = metrics.map((m) => ({ metric_id: m.id, source_type: m.sourceType, source_config: m.sourceConfig, interval_seconds: m.intervalSeconds }));
+  const metrics = await em.find(
+    MetricSchema,
+    {
+      $or: [{ agent: agent.id }, { agent: null, locations: { $contains: [agentLocationId(agent.id)] } }],
+      deletedAt: null,
+      pausedAt: null,
+    },
+    { orderBy: { id: 'asc' } },
+  );
+  const list = metrics.map((m) => ({
+    metric_id: m.id,
+    source_type: m.sourceType,
+    source_config: m.sourceConfig,
+    interval_seconds: m.intervalSeconds,
+  }));
   return { metrics: list, version: configVersion(list) };
 }
 
@@ -19,7 +32,9 @@ export async function agentConfig(em: EntityManager, agent: Agent) {
  * samples). The agent sends the version it runs with each long poll; a different one answers
  * `config_changed` at once, so no change is missed between a config fetch and the next poll.
  */
-export function configVersion(list: { metric_id: string; source_type: string; source_config: unknown; interval_seconds: number }[]): string {
+export function configVersion(
+  list: { metric_id: string; source_type: string; source_config: unknown; interval_seconds: number }[],
+): string {
   return createHash('sha256').update(JSON.stringify(list)).digest('base64url').slice(0, 22);
 }
 
@@ -38,7 +53,9 @@ export const MAX_SAMPLE_AHEAD_MS = 60_000;
 /** SAMPLE_MAX_AGE's default: how old a sample an agent may post (issue 24 §2). */
 export const DEFAULT_SAMPLE_MAX_AGE_MS = 7 * 86_400_000;
 
-export type AgentRejection = IngestResult['rejected'][number] & { reason: 'unknown_metric' | 'sampled_in_future' | 'sampled_too_old' };
+export type AgentRejection = IngestResult['rejected'][number] & {
+  reason: 'unknown_metric' | 'sampled_in_future' | 'sampled_too_old';
+};
 
 /**
  * Whether a sample's time is one the service takes: `sampled_in_future` more than
@@ -46,7 +63,11 @@ export type AgentRejection = IngestResult['rejected'][number] & { reason: 'unkno
  * it (agents only: nobody rewrites the past by accident or on purpose; history comes in through
  * the import, which passes no `maxAgeMs`).
  */
-export function sampleTimeProblem(sampledAt: Date, now: Date, maxAgeMs?: number): 'sampled_in_future' | 'sampled_too_old' | null {
+export function sampleTimeProblem(
+  sampledAt: Date,
+  now: Date,
+  maxAgeMs?: number,
+): 'sampled_in_future' | 'sampled_too_old' | null {
   if (sampledAt.getTime() - now.getTime() > MAX_SAMPLE_AHEAD_MS) return 'sampled_in_future';
   if (maxAgeMs !== undefined && now.getTime() - sampledAt.getTime() > maxAgeMs) return 'sampled_too_old';
   return null;
@@ -75,12 +96,30 @@ export async function ingestAgentSamples(
     else kept.push({ index, sample: { metricId: s.metric_id, sampledAt, value: s.value, reason: s.reason ?? null } });
   });
   // Evaluated at once, committed in arrival order (the agent's batches are in time order).
-  const evaluation = evaluateSamples(em, agent.organization, kept.map((k) => k.sample), agent.id).then(async (e) => {
+  const evaluation = evaluateSamples(
+    em,
+    agent.organization,
+    kept.map((k) => k.sample),
+    agent.id,
+  ).then(async (e) => {
     // Votes on cloud metrics wait for those metrics' next round (see recordMetricRound).
     if (e.readings.length) await storeLocationReadings(em, agent.organization, e.readings);
     return e;
   });
-  const { rows, rejected, readings, flips } = await batcher.commitInArrivalOrder(agent.id, agent.organization, evaluation, now);
-  const unknown: AgentRejection[] = rejected.map((r) => ({ index: kept[r.index]!.index, metric_id: r.metric_id, reason: 'unknown_metric' }));
-  return { accepted: rows.length + readings.length, rejected: [...unknown, ...outOfTime].sort((a, b) => a.index - b.index), flips };
+  const { rows, rejected, readings, flips } = await batcher.commitInArrivalOrder(
+    agent.id,
+    agent.organization,
+    evaluation,
+    now,
+  );
+  const unknown: AgentRejection[] = rejected.map((r) => ({
+    index: kept[r.index]!.index,
+    metric_id: r.metric_id,
+    reason: 'unknown_metric',
+  }));
+  return {
+    accepted: rows.length + readings.length,
+    rejected: [...unknown, ...outOfTime].sort((a, b) => a.index - b.index),
+    flips,
+  };
 }

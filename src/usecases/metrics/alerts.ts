@@ -28,7 +28,12 @@ import {
   emptyAlertState,
   heartbeatVerdict,
 } from '../../domain/alert-state';
-import { ALERT_SEVERITIES, type AlertSource, type SeverityMapping, parseAlertWebhook } from '../../domain/alert-webhooks';
+import {
+  ALERT_SEVERITIES,
+  type AlertSource,
+  type SeverityMapping,
+  parseAlertWebhook,
+} from '../../domain/alert-webhooks';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { HealthStatus } from '../../domain/thresholds';
 import { type IncomingSample, ingestSamples } from './ingest';
@@ -42,7 +47,9 @@ export interface AlertMetricOptions extends AlertHeartbeatConfig {
 
 const msg = (message: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : message);
 const Severity = z.enum(ALERT_SEVERITIES, { error: msg(`Expected one of ${ALERT_SEVERITIES.join(', ')}`) });
-const LabelName = z.string({ error: msg('Expected a label name') }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'Expected a label name, e.g. severity');
+const LabelName = z
+  .string({ error: msg('Expected a label name') })
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'Expected a label name, e.g. severity');
 
 export const AlertSourceConfigSchema = z.looseObject(
   {
@@ -51,27 +58,46 @@ export const AlertSourceConfigSchema = z.looseObject(
       .max(256, 'At most 256 characters')
       .refine((s) => s.trim() !== '', 'Must not be empty')
       .nullish()
-      .describe('alertname of an always-firing alert (e.g. Watchdog); when it stops arriving the metric is no_data alert_heartbeat_missing'),
+      .describe(
+        'alertname of an always-firing alert (e.g. Watchdog); when it stops arriving the metric is no_data alert_heartbeat_missing',
+      ),
     heartbeat_timeout_seconds: z
       .int({ error: msg('Expected seconds, an integer 10..86400') })
       .min(10, 'Expected seconds, an integer 10..86400')
       .max(86_400, 'Expected seconds, an integer 10..86400')
       .nullish()
-      .describe(`How long without the heartbeat alert before it counts as missing; default ${DEFAULT_HEARTBEAT_TIMEOUT_SECONDS}`),
+      .describe(
+        `How long without the heartbeat alert before it counts as missing; default ${DEFAULT_HEARTBEAT_TIMEOUT_SECONDS}`,
+      ),
     severity_mapping: z
       .strictObject(
         {
-          labels: z.array(LabelName, { error: msg('Expected a list of label names') }).min(1, 'List at least one label').max(10, 'At most 10 labels').optional(),
+          labels: z
+            .array(LabelName, { error: msg('Expected a list of label names') })
+            .min(1, 'List at least one label')
+            .max(10, 'At most 10 labels')
+            .optional(),
           values: z
-            .record(z.string().min(1, 'Empty label value').max(256, 'At most 256 characters'), Severity, { error: msg('Expected an object of label value → none, degraded or unhealthy') })
+            .record(z.string().min(1, 'Empty label value').max(256, 'At most 256 characters'), Severity, {
+              error: msg('Expected an object of label value → none, degraded or unhealthy'),
+            })
             .refine((v) => Object.keys(v).length <= 100, 'At most 100 values')
             .optional(),
           fallback: Severity.optional(),
         },
-        { error: (iss) => (iss.input === undefined ? 'Required' : iss.code === 'unrecognized_keys' ? 'Unknown field: expected labels, values, fallback' : 'Expected an object') },
+        {
+          error: (iss) =>
+            iss.input === undefined
+              ? 'Required'
+              : iss.code === 'unrecognized_keys'
+                ? 'Unknown field: expected labels, values, fallback'
+                : 'Expected an object',
+        },
       )
       .nullish()
-      .describe('How an alert label maps to a severity; default: severity/priority labels, critical → unhealthy, warning → degraded, info → none'),
+      .describe(
+        'How an alert label maps to a severity; default: severity/priority labels, critical → unhealthy, warning → degraded, info → none',
+      ),
   },
   { error: msg('Expected an object') },
 );
@@ -80,8 +106,17 @@ export type AlertOptionsResult = { ok: true; options: AlertMetricOptions } | { o
 
 /** Checks an alert metric's source_config (paths as `source_config.…`); usable at metric creation too. */
 export function validateAlertSourceConfig(config: unknown): AlertOptionsResult {
-  const parsed = AlertSourceConfigSchema.safeParse(config ?? {}, { error: (iss) => (iss.input === undefined ? 'Required' : undefined) });
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => ({ path: ['source_config', ...i.path.map(String)].join('.'), message: i.message })) };
+  const parsed = AlertSourceConfigSchema.safeParse(config ?? {}, {
+    error: (iss) => (iss.input === undefined ? 'Required' : undefined),
+  });
+  if (!parsed.success)
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((i) => ({
+        path: ['source_config', ...i.path.map(String)].join('.'),
+        message: i.message,
+      })),
+    };
   const c = parsed.data;
   return {
     ok: true,
@@ -98,7 +133,13 @@ export function validateAlertSourceConfig(config: unknown): AlertOptionsResult {
 const StoredState = z.object({
   firing: z.record(
     z.string(),
-    z.object({ name: z.string(), severity: z.enum(ALERT_SEVERITIES), startsAt: z.string().nullable(), endsAt: z.string().nullable(), receivedAt: z.string() }),
+    z.object({
+      name: z.string(),
+      severity: z.enum(ALERT_SEVERITIES),
+      startsAt: z.string().nullable(),
+      endsAt: z.string().nullable(),
+      receivedAt: z.string(),
+    }),
   ),
   since: z.string(),
   lastReceivedAt: z.string().nullable(),
@@ -133,7 +174,11 @@ export interface AlertReceipt {
 }
 
 function invalid(detail: string, errors: FieldError[]): ProblemError {
-  return new ProblemError('validation_failed', `${detail}: ${errors.map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ')}`, { errors });
+  return new ProblemError(
+    'validation_failed',
+    `${detail}: ${errors.map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ')}`,
+    { errors },
+  );
 }
 
 /**
@@ -142,20 +187,42 @@ function invalid(detail: string, errors: FieldError[]): ProblemError {
  * payload. A metric whose source_config options are out of shape records no_data invalid_config
  * (the sender cannot fix that, so the webhook is still acknowledged).
  */
-export async function receiveAlertWebhook(em: EntityManager, token: string, body: unknown, now: Date): Promise<AlertReceipt> {
+export async function receiveAlertWebhook(
+  em: EntityManager,
+  token: string,
+  body: unknown,
+  now: Date,
+): Promise<AlertReceipt> {
   const metric = await findByInboundToken({ em }, token, 'alert');
   const config = validateAlertSourceConfig(metric.sourceConfig);
   const parsed = parseAlertWebhook(body, config.ok ? config.options.severity_mapping : {});
   if (!parsed.ok) throw invalid('Not a valid alert webhook', parsed.errors);
   const { batch } = parsed;
   if (!config.ok) {
-    await ingestSamples(em.fork(), metric.organization, [{ metricId: metric.id, sampledAt: now, value: null, reason: 'invalid_config', status: 'no_data' }], now);
-    return { metricId: metric.id, source: batch.source, received: batch.alerts.length, firing: 0, status: 'no_data', value: null, reason: 'invalid_config' };
+    await ingestSamples(
+      em.fork(),
+      metric.organization,
+      [{ metricId: metric.id, sampledAt: now, value: null, reason: 'invalid_config', status: 'no_data' }],
+      now,
+    );
+    return {
+      metricId: metric.id,
+      source: batch.source,
+      received: batch.alerts.length,
+      firing: 0,
+      status: 'no_data',
+      value: null,
+      reason: 'invalid_config',
+    };
   }
   const options = config.options;
   return em.fork().transactional(async (tx) => {
     // Locked: two webhooks of the same metric apply one after the other, none is lost.
-    const locked = await tx.findOne(MetricSchema, { id: metric.id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const locked = await tx.findOne(
+      MetricSchema,
+      { id: metric.id, deletedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!locked) throw new ProblemError('not_found', 'No such alert endpoint.');
     // Webhooks that raced here apply in lock order: each one's sample must come after the last
     // one stored, or the latest outcome would keep the earlier state (and an equal instant be dropped).
@@ -185,7 +252,11 @@ export async function receiveAlertWebhook(em: EntityManager, token: string, body
  * heartbeat clears it). Nothing is written for any other alert metric.
  */
 export async function sweepAlertMetrics(em: EntityManager, now: Date): Promise<{ checked: number; missing: number }> {
-  const candidates = await em.find(MetricSchema, { sourceType: 'alert', deletedAt: null, $or: [{ reason: null }, { reason: { $ne: 'alert_heartbeat_missing' } }] });
+  const candidates = await em.find(MetricSchema, {
+    sourceType: 'alert',
+    deletedAt: null,
+    $or: [{ reason: null }, { reason: { $ne: 'alert_heartbeat_missing' } }],
+  });
   const byOrg = new Map<string, IncomingSample[]>();
   let checked = 0;
   for (const m of candidates) {
@@ -200,11 +271,20 @@ export async function sweepAlertMetrics(em: EntityManager, now: Date): Promise<{
   for (const [org, samples] of byOrg) {
     // Re-checked under the lock: a webhook may have brought the heartbeat since the read above.
     missing += await em.fork().transactional(async (tx) => {
-      const locked = await tx.find(MetricSchema, { id: { $in: samples.map((s) => s.metricId) }, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+      const locked = await tx.find(
+        MetricSchema,
+        { id: { $in: samples.map((s) => s.metricId) }, deletedAt: null },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
+      );
       const still = samples.filter((s) => {
         const m = locked.find((l) => l.id === s.metricId);
         const config = m && validateAlertSourceConfig(m.sourceConfig);
-        return !!m && !!config?.ok && m.reason !== 'alert_heartbeat_missing' && heartbeatVerdict(alertStateOf(m), config.options, now) !== null;
+        return (
+          !!m &&
+          !!config?.ok &&
+          m.reason !== 'alert_heartbeat_missing' &&
+          heartbeatVerdict(alertStateOf(m), config.options, now) !== null
+        );
       });
       if (still.length) await ingestSamples(tx, org, still, now);
       return still.length;

@@ -32,11 +32,17 @@ export async function listMetricFlips(ctx: OrgContext, metricId: string, q: { li
   let after: { at: string; id: string } | null = null;
   if (q.cursor) {
     const pos = decodeCursor(q.cursor);
-    if (!pos) throw new ProblemError('validation_failed', 'The cursor is not one this API issued.', { errors: [{ path: 'query.cursor', message: 'Invalid cursor' }] });
+    if (!pos)
+      throw new ProblemError('validation_failed', 'The cursor is not one this API issued.', {
+        errors: [{ path: 'query.cursor', message: 'Invalid cursor' }],
+      });
     after = { at: pos.createdAt.toISOString(), id: pos.id };
   }
   const rows = await metricFlipsPage(ctx.em, ctx.org.id, m.id, q.limit + 1, after);
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
-  return { items: page.map(flipView), next_cursor: rows.length > q.limit && last ? encodeCursor({ createdAt: new Date(last.at), id: last.id }) : null };
+  return {
+    items: page.map(flipView),
+    next_cursor: rows.length > q.limit && last ? encodeCursor({ createdAt: new Date(last.at), id: last.id }) : null,
+  };
 }

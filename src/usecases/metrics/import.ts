@@ -35,7 +35,12 @@ export interface ImportResult {
  * (metric, sampled_at). In one transaction: the new samples and their rollups, then the metric's
  * row lock, then its flips rebuilt from the earliest new sample on (no events: history is not news).
  */
-export async function importSamples(ctx: OrgContext, metricId: string, samples: readonly { sampled_at: string; value: number | null; reason?: string | null }[], retentionDays = DEFAULT_SAMPLE_RETENTION_DAYS): Promise<ImportResult> {
+export async function importSamples(
+  ctx: OrgContext,
+  metricId: string,
+  samples: readonly { sampled_at: string; value: number | null; reason?: string | null }[],
+  retentionDays = DEFAULT_SAMPLE_RETENTION_DAYS,
+): Promise<ImportResult> {
   const metric = await getMetricRow(ctx, metricId);
   const rejected: ImportRejection[] = [];
   const kept: { index: number; sample: IncomingSample }[] = [];
@@ -44,12 +49,18 @@ export async function importSamples(ctx: OrgContext, metricId: string, samples: 
     const sampledAt = new Date(s.sampled_at);
     const problem = sampleTimeProblem(sampledAt, ctx.now);
     if (problem) rejected.push({ index, metric_id: metric.id, reason: 'sampled_in_future' });
-    else if (sampledAt.getTime() < retainedFrom) rejected.push({ index, metric_id: metric.id, reason: 'sampled_before_retention' });
+    else if (sampledAt.getTime() < retainedFrom)
+      rejected.push({ index, metric_id: metric.id, reason: 'sampled_before_retention' });
     else kept.push({ index, sample: { metricId: metric.id, sampledAt, value: s.value, reason: s.reason ?? null } });
   });
-  const { rows, rejected: unknown } = await evaluateSamples(ctx.em, ctx.org.id, kept.map((k) => k.sample));
+  const { rows, rejected: unknown } = await evaluateSamples(
+    ctx.em,
+    ctx.org.id,
+    kept.map((k) => k.sample),
+  );
   // Only if the metric was deleted meanwhile.
-  for (const r of unknown) rejected.push({ index: kept[r.index]!.index, metric_id: metric.id, reason: 'unknown_metric' });
+  for (const r of unknown)
+    rejected.push({ index: kept[r.index]!.index, metric_id: metric.id, reason: 'unknown_metric' });
   rejected.sort((a, b) => a.index - b.index);
   const { stored, flips } = await ctx.em.transactional(async (tx) => {
     const em = tx;

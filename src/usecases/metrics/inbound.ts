@@ -19,13 +19,21 @@ export interface InboundEndpoint {
   token: string;
 }
 
-export const inboundEndpoint = (sourceType: string, token: string): InboundEndpoint => ({ kind: sourceType === 'heartbeat' ? 'heartbeats' : 'inbound-alerts', token });
+export const inboundEndpoint = (sourceType: string, token: string): InboundEndpoint => ({
+  kind: sourceType === 'heartbeat' ? 'heartbeats' : 'inbound-alerts',
+  token,
+});
 
 /** The full inbound URL, as shown once to whoever created the metric. */
-export const inboundUrl = (publicBaseUrl: string, e: InboundEndpoint): string => `${publicBaseUrl}/v1/${e.kind}/${e.token}`;
+export const inboundUrl = (publicBaseUrl: string, e: InboundEndpoint): string =>
+  `${publicBaseUrl}/v1/${e.kind}/${e.token}`;
 
 /** The metric an inbound heartbeat ping or alert webhook belongs to. */
-export async function findByInboundToken(ctx: { em: OrgContext['em'] }, token: string, sourceType: 'heartbeat' | 'alert'): Promise<Metric> {
+export async function findByInboundToken(
+  ctx: { em: OrgContext['em'] },
+  token: string,
+  sourceType: 'heartbeat' | 'alert',
+): Promise<Metric> {
   const m = await ctx.em.findOne(MetricSchema, { inboundTokenHash: hashToken(token), sourceType, deletedAt: null });
   if (!m) throw notFound(sourceType === 'heartbeat' ? 'Heartbeat' : 'Alert endpoint');
   return m;

@@ -1,6 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockMetrics, rebuildFlips } from '../../db/repositories/sample-import-repository';
-import { type FlipEventTerms, type NewSample, type StoredFlip, metricsForIngest, storeSamples } from '../../db/repositories/samples-repository';
+import {
+  type FlipEventTerms,
+  type NewSample,
+  type StoredFlip,
+  metricsForIngest,
+  storeSamples,
+} from '../../db/repositories/samples-repository';
 import { agentLocationId, type Vote } from '../../domain/confirmation';
 import { describeReason, normalizeReason } from '../../domain/reason-codes';
 import { type HealthStatus, type Thresholds, readingStatus } from '../../domain/thresholds';
@@ -25,7 +31,10 @@ export interface IngestResult {
 }
 
 /** The status a sample gives: evaluated from the metric's thresholds (strict comparisons), or as an up/down check (readingStatus). */
-export function sampleStatus(metric: { sourceType: string; thresholds: Thresholds | null }, s: IncomingSample): HealthStatus {
+export function sampleStatus(
+  metric: { sourceType: string; thresholds: Thresholds | null },
+  s: IncomingSample,
+): HealthStatus {
   if (s.status) return s.status;
   return readingStatus(metric, s.value, s.reason);
 }
@@ -53,7 +62,12 @@ export interface LocationVote {
  * and evaluates it against the metric's thresholds. Reads without locks: thresholds only change
  * through the API.
  */
-export async function evaluateSamples(em: EntityManager, organizationId: string, samples: readonly IncomingSample[], agentId?: string): Promise<EvaluatedBatch> {
+export async function evaluateSamples(
+  em: EntityManager,
+  organizationId: string,
+  samples: readonly IncomingSample[],
+  agentId?: string,
+): Promise<EvaluatedBatch> {
   const ids = [...new Set(samples.map((s) => s.metricId))];
   const known = new Map((await metricsForIngest(em, organizationId, ids, agentId)).map((m) => [m.id, m]));
   const rejected: IngestResult['rejected'] = [];
@@ -63,11 +77,31 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
     const m = known.get(s.metricId);
     if (!m) return rejected.push({ index, metric_id: s.metricId });
     const value = s.value !== null && Number.isFinite(s.value) ? s.value : null;
-    const reason = value === null ? normalizeReason(s.reason ?? (s.value === null ? 'no_data' : 'non_finite_value')) : null;
-    const status = sampleStatus({ sourceType: m.source_type, thresholds: (m.thresholds) ?? null }, { ...s, value, reason });
-    if (m.voter && agentId) return readings.push({ metricId: m.id, location: agentLocationId(agentId), value, status, reason, at: s.sampledAt.toISOString() });
+    const reason =
+      value === null ? normalizeReason(s.reason ?? (s.value === null ? 'no_data' : 'non_finite_value')) : null;
+    const status = sampleStatus(
+      { sourceType: m.source_type, thresholds: m.thresholds ?? null },
+      { ...s, value, reason },
+    );
+    if (m.voter && agentId)
+      return readings.push({
+        metricId: m.id,
+        location: agentLocationId(agentId),
+        value,
+        status,
+        reason,
+        at: s.sampledAt.toISOString(),
+      });
     // An agent is the location of its metric: its sample is its vote.
-    rows.push({ metricId: m.id, sampledAt: s.sampledAt, value, status, reason, votes: s.votes ?? null, voter: !s.votes && agentId ? agentLocationId(agentId) : null });
+    rows.push({
+      metricId: m.id,
+      sampledAt: s.sampledAt,
+      value,
+      status,
+      reason,
+      votes: s.votes ?? null,
+      voter: !s.votes && agentId ? agentLocationId(agentId) : null,
+    });
   });
   return { rows, rejected, readings };
 }
@@ -81,7 +115,12 @@ export async function evaluateSamples(em: EntityManager, organizationId: string,
  * metric's latest outcome) rebuilds that metric's flips from it, without events. Answers the flips
  * the batch made at its newest edge.
  */
-export async function commitSamples(em: EntityManager, organizationId: string, rows: readonly NewSample[], now: Date): Promise<StoredFlip[]> {
+export async function commitSamples(
+  em: EntityManager,
+  organizationId: string,
+  rows: readonly NewSample[],
+  now: Date,
+): Promise<StoredFlip[]> {
   if (!rows.length) return [];
   const reasons: FlipEventTerms['reasons'] = {};
   for (const r of rows) {
@@ -89,7 +128,10 @@ export async function commitSamples(em: EntityManager, organizationId: string, r
     const code = r.reason ?? 'no_data';
     reasons[code] ??= describeReason(code);
   }
-  const { flips, late } = await storeSamples(em, organizationId, rows, now, { pushSourceTypes: PUSH_SOURCE_TYPES, reasons });
+  const { flips, late } = await storeSamples(em, organizationId, rows, now, {
+    pushSourceTypes: PUSH_SOURCE_TYPES,
+    reasons,
+  });
   // Rare: samples older than the metric's latest outcome (a late or reordered batch). Uptime, SLOs
   // and statements read the flips, so that metric's flips are rebuilt from its earliest late
   // sample, as an import rebuilds them (history: no events).
@@ -97,15 +139,30 @@ export async function commitSamples(em: EntityManager, organizationId: string, r
   if (late.length) {
     await em.transactional(async (tx) => {
       const t = tx;
-      const locked = new Set(await lockMetrics(t, late.map((l) => l.metric_id)));
-      await rebuildFlips(t, organizationId, late.filter((l) => locked.has(l.metric_id)).map((l) => ({ metricId: l.metric_id, from: l.from })), now);
+      const locked = new Set(
+        await lockMetrics(
+          t,
+          late.map((l) => l.metric_id),
+        ),
+      );
+      await rebuildFlips(
+        t,
+        organizationId,
+        late.filter((l) => locked.has(l.metric_id)).map((l) => ({ metricId: l.metric_id, from: l.from })),
+        now,
+      );
     });
   }
   return flips;
 }
 
 /** evaluateSamples then commitSamples, in the caller's transaction when it has one. */
-export async function ingestSamples(em: EntityManager, organizationId: string, samples: readonly IncomingSample[], now: Date): Promise<IngestResult> {
+export async function ingestSamples(
+  em: EntityManager,
+  organizationId: string,
+  samples: readonly IncomingSample[],
+  now: Date,
+): Promise<IngestResult> {
   const { rows, rejected } = await evaluateSamples(em, organizationId, samples);
   const flips = await commitSamples(em, organizationId, rows, now);
   return { accepted: rows.length, rejected, flips: flips.length };
@@ -115,7 +172,11 @@ export async function ingestSamples(em: EntityManager, organizationId: string, s
  * Samples of several organizations, one ingest each (a cloud bucket run, a check round); every
  * organization is tried, and the failures are thrown together after. Answers the samples stored.
  */
-export async function ingestPerOrganization(em: () => EntityManager, byOrg: ReadonlyMap<string, readonly IncomingSample[]>, what: string): Promise<number> {
+export async function ingestPerOrganization(
+  em: () => EntityManager,
+  byOrg: ReadonlyMap<string, readonly IncomingSample[]>,
+  what: string,
+): Promise<number> {
   let stored = 0;
   const failures: unknown[] = [];
   for (const [organization, list] of byOrg) {
@@ -125,6 +186,7 @@ export async function ingestPerOrganization(em: () => EntityManager, byOrg: Read
       failures.push(err);
     }
   }
-  if (failures.length) throw new AggregateError(failures, `storing ${what} of ${failures.length} of ${byOrg.size} organizations failed`);
+  if (failures.length)
+    throw new AggregateError(failures, `storing ${what} of ${failures.length} of ${byOrg.size} organizations failed`);
   return stored;
 }

@@ -28,15 +28,24 @@ export async function syncManualMetrics(
     ...(scope.services ? { service: { $in: [...scope.services] } } : {}),
   });
   if (!metrics.length) return 0;
-  const published = await em.find(IncidentSchema, { organization: organizationId, deletedAt: null, resolvedAt: null, publishedAt: { $ne: null } });
+  const published = await em.find(IncidentSchema, {
+    organization: organizationId,
+    deletedAt: null,
+    resolvedAt: null,
+    publishedAt: { $ne: null },
+  });
   // A metric's status is public (status pages): an incident shown only to some customers must not move it.
   const open = published.filter((i) => i.visibleToCustomerIds.length === 0);
   const samples = [];
   for (const m of metrics) {
-    const fromIncidents = open.filter((i) => i.affectedServices.includes(m.service)).map((i) => INCIDENT_STATUS[i.severity] ?? 'degraded');
+    const fromIncidents = open
+      .filter((i) => i.affectedServices.includes(m.service))
+      .map((i) => INCIDENT_STATUS[i.severity] ?? 'degraded');
     // Never set by hand and no open incident: nothing says anything about it.
-    const effective = worstOf([...(m.manualStatus ? [m.manualStatus as HealthStatus] : []), ...fromIncidents]) ?? 'no_data';
-    if (effective !== m.status) samples.push({ metricId: m.id, sampledAt: now, value: null, reason: null, status: effective });
+    const effective =
+      worstOf([...(m.manualStatus ? [m.manualStatus as HealthStatus] : []), ...fromIncidents]) ?? 'no_data';
+    if (effective !== m.status)
+      samples.push({ metricId: m.id, sampledAt: now, value: null, reason: null, status: effective });
   }
   if (samples.length) await ingestSamples(em.fork(), organizationId, samples, now);
   return samples.length;

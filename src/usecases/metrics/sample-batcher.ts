@@ -41,7 +41,12 @@ export class SampleBatcher {
    * one of the same agent. (Landing behind one makes its samples late, and late samples rebuild
    * their metrics' flips.)
    */
-  commitInArrivalOrder<T extends { rows: NewSample[] }>(source: string, organizationId: string, evaluation: Promise<T>, now: Date): Promise<T & { flips: number }> {
+  commitInArrivalOrder<T extends { rows: NewSample[] }>(
+    source: string,
+    organizationId: string,
+    evaluation: Promise<T>,
+    now: Date,
+  ): Promise<T & { flips: number }> {
     const before = this.tails.get(source) ?? Promise.resolve();
     const queued = before.then(async () => {
       const evaluated = await evaluation;
@@ -73,7 +78,8 @@ export class SampleBatcher {
     while (q.running < this.parallel && q.waiting.length) {
       let size = q.waiting[0]!.rows.length;
       let n = 1;
-      while (n < q.waiting.length && size + q.waiting[n]!.rows.length <= this.maxSamples) size += q.waiting[n++]!.rows.length;
+      while (n < q.waiting.length && size + q.waiting[n]!.rows.length <= this.maxSamples)
+        size += q.waiting[n++]!.rows.length;
       q.running++;
       void this.flush(organizationId, q.waiting.splice(0, n)).finally(() => {
         q.running--;
@@ -91,7 +97,12 @@ export class SampleBatcher {
         return;
       }
       const now = new Date(Math.max(...group.map((w) => w.now.getTime())));
-      const flips = await commitSamples(this.em(), organizationId, group.flatMap((w) => w.rows), now);
+      const flips = await commitSamples(
+        this.em(),
+        organizationId,
+        group.flatMap((w) => w.rows),
+        now,
+      );
       // Each flip is owed to the first batch holding its sample.
       const firstHolder = new Map<string, number>();
       group.forEach((w, i) => {

@@ -12,7 +12,10 @@ export const SILENT_AFTER_INTERVALS = 3;
  * seconds since its last ping; an agent metric whose agent has been silent for 3 intervals
  * becomes no_data with `stale_agent_silent` (once: the verdict clears with the next real sample).
  */
-export async function sweepMetrics(em: EntityManager, now: Date): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing: number }> {
+export async function sweepMetrics(
+  em: EntityManager,
+  now: Date,
+): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing: number }> {
   const heartbeats = await em.find(MetricSchema, { sourceType: 'heartbeat', deletedAt: null, pausedAt: null });
   const silentCandidates = await em.find(MetricSchema, {
     agent: { $ne: null },
@@ -26,7 +29,12 @@ export async function sweepMetrics(em: EntityManager, now: Date): Promise<{ hear
   for (const m of heartbeats) {
     const last = (m.pushState as { last_ping_at?: string | null } | null)?.last_ping_at;
     if (!last) continue;
-    add(m.organization, { metricId: m.id, sampledAt: now, value: Math.max(0, Math.round((now.getTime() - Date.parse(last)) / 1000)), reason: null });
+    add(m.organization, {
+      metricId: m.id,
+      sampledAt: now,
+      value: Math.max(0, Math.round((now.getTime() - Date.parse(last)) / 1000)),
+      reason: null,
+    });
   }
   let silent = 0;
   for (const m of silentCandidates) {
@@ -41,7 +49,11 @@ export async function sweepMetrics(em: EntityManager, now: Date): Promise<{ hear
 }
 
 /** Daily sample partitions: today and the next two exist; those past the retention are dropped. */
-export async function maintainSamplePartitions(em: EntityManager, now: Date, retentionDays: number): Promise<{ created: string[]; dropped: string[] }> {
+export async function maintainSamplePartitions(
+  em: EntityManager,
+  now: Date,
+  retentionDays: number,
+): Promise<{ created: string[]; dropped: string[] }> {
   const created = await ensureSamplePartitions(em, now, 3);
   const dropped = await dropSamplePartitionsBefore(em, new Date(now.getTime() - retentionDays * 86_400_000));
   return { created, dropped };

@@ -40,7 +40,6 @@ export interface MetricView {
   deleted_at: string | null;
 }
 
-
 export function metricView(m: Metric): MetricView {
   const noData = m.status === 'no_data';
   // An up/down check judged unhealthy keeps the status its target answered (unexpected_status:503).
@@ -96,7 +95,11 @@ const OFFLINE_AFTER_INTERVALS = 2;
  * with its latest answer; one that has not answered for two intervals (or is known offline) shows
  * `no_data` / `location_offline` (never a failure: an absent location does not vote).
  */
-export function locationReadingsView(m: Metric, now: Date, known: { labels: ReadonlyMap<string, string>; offline: ReadonlySet<string> }): LocationReadingView[] {
+export function locationReadingsView(
+  m: Metric,
+  now: Date,
+  known: { labels: ReadonlyMap<string, string>; offline: ReadonlySet<string> },
+): LocationReadingView[] {
   const readings = m.locationReadings ?? {};
   const ids = [...new Set([...(m.locations ?? []), ...Object.keys(readings)])].sort();
   const staleBefore = now.getTime() - (OFFLINE_AFTER_INTERVALS * m.intervalSeconds + 10) * 1000;
@@ -104,7 +107,17 @@ export function locationReadingsView(m: Metric, now: Date, known: { labels: Read
     const r = readings[location];
     const offline = !r || known.offline.has(location) || Date.parse(r.at) < staleBefore;
     const label = known.labels.get(location) ?? null;
-    if (offline) return { location, label, value: null, status: 'no_data', reason: 'location_offline', reason_class: 'measurement', at: r?.at ?? null, offline: true };
+    if (offline)
+      return {
+        location,
+        label,
+        value: null,
+        status: 'no_data',
+        reason: 'location_offline',
+        reason_class: 'measurement',
+        at: r?.at ?? null,
+        offline: true,
+      };
     const noData = r.status === 'no_data' || r.value === null;
     return {
       location,

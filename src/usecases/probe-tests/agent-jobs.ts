@@ -34,7 +34,15 @@ export async function pollAgentJobs(
       if (gone()) return { jobs: [], config_changed: configChanged };
       const jobs = await claimJobs(em.fork(), agent, new Date(), 10, q.session ?? null);
       if (jobs.length || configChanged || gone() || Date.now() >= deadline) {
-        return { jobs: jobs.map((j) => ({ job_id: j.id, source_type: j.sourceType, source_config: j.sourceConfig, expires_at: toIso(j.expiresAt) })), config_changed: configChanged };
+        return {
+          jobs: jobs.map((j) => ({
+            job_id: j.id,
+            source_type: j.sourceType,
+            source_config: j.sourceConfig,
+            expires_at: toIso(j.expiresAt),
+          })),
+          config_changed: configChanged,
+        };
       }
       if ((await watch.next(Math.min(deadline - Date.now(), 5_000))).includes('config')) configChanged = true;
     }
@@ -49,20 +57,38 @@ export async function pollAgentJobs(
  * and never answered go back to the queue for the new one (see requeueJobsOfReplacedSession).
  * Heartbeats without a session (older agents, hand-written clients) change nothing.
  */
-export async function noteAgentSession(em: EntityManager, agent: Agent, session: string | undefined, now: Date, log: UseCaseLog): Promise<void> {
+export async function noteAgentSession(
+  em: EntityManager,
+  agent: Agent,
+  session: string | undefined,
+  now: Date,
+  log: UseCaseLog,
+): Promise<void> {
   if (!session || session === agent.session) return;
   const previous = agent.session ?? null;
   agent.session = session;
   await em.flush();
   const requeued = await requeueJobsOfReplacedSession(em, agent.id, session, now);
-  if (requeued) log.warn({ agent_id: agent.id, previous_session: previous, session, requeued }, 'a new agent process took over: the jobs the previous one held went back to the queue');
+  if (requeued)
+    log.warn(
+      { agent_id: agent.id, previous_session: previous, session, requeued },
+      'a new agent process took over: the jobs the previous one held went back to the queue',
+    );
 }
 
 /**
  * Stores what the agent reported for one of its jobs and tells the job's workflow; repeats and
  * late results are accepted and ignored. Answers whether this report finished the job.
  */
-export async function postAgentJobResult(em: EntityManager, deps: { runner: ProbeTestRunner }, agent: Agent, jobId: string, report: AgentReport, now: Date, log: UseCaseLog): Promise<boolean> {
+export async function postAgentJobResult(
+  em: EntityManager,
+  deps: { runner: ProbeTestRunner },
+  agent: Agent,
+  jobId: string,
+  report: AgentReport,
+  now: Date,
+  log: UseCaseLog,
+): Promise<boolean> {
   const { job, finished } = await completeJob(em, agent, jobId, report, now);
   if (finished) {
     try {

@@ -22,37 +22,68 @@ const FINAL = ['completed', 'failed', 'expired'];
  * the organization's probe-test limit (429 rate_limited) and the agent's queue (429 queue_full).
  * Agent jobs start pending (the agent claims them); cloud jobs start running.
  */
-export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest, expiryMs: number): Promise<ProbeTestJob> {
+export async function createProbeTestJob(
+  ctx: OrgContext,
+  req: ProbeTestRequest,
+  expiryMs: number,
+): Promise<ProbeTestJob> {
   const mode = req.agentId ? 'agent' : 'cloud';
   if (mode === 'cloud' && !CLOUD_TESTABLE_SOURCE_TYPES.includes(req.sourceType)) {
-    throw new ProblemError('agent_unavailable', `Only public HTTP checks run from the cloud; pass agent_id to run a ${req.sourceType} test on an agent.`, { reason: 'no_agent', private_url: false });
+    throw new ProblemError(
+      'agent_unavailable',
+      `Only public HTTP checks run from the cloud; pass agent_id to run a ${req.sourceType} test on an agent.`,
+      { reason: 'no_agent', private_url: false },
+    );
   }
   const minuteStart = new Date(Math.floor(ctx.now.getTime() / 60_000) * 60_000);
   if (mode === 'cloud') return createCloudJob(ctx, req, expiryMs, minuteStart);
   const agentId = req.agentId!;
   return ctx.em.transactional(async (em) => {
     // Locked so that concurrent tests cannot both slip under the queue limit.
-    const agent = await em.findOne(AgentSchema, { id: agentId, organization: ctx.org.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const agent = await em.findOne(
+      AgentSchema,
+      { id: agentId, organization: ctx.org.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!agent) throw new ProblemError('agent_not_found', 'No agent with that id in this organization.');
     const reason = unavailableReason(agent, ctx.now);
     if (reason) {
       // An outdated agent is told which version it needs (spec §7.2: "outdated (below min_agent_version)").
       const minimum = reason === 'outdated' ? { min_agent_version: MIN_AGENT_VERSION } : {};
-      throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), { reason, private_url: false, ...minimum });
+      throw new ProblemError('agent_unavailable', agentUnavailableDetail(reason, agent.version ?? null), {
+        reason,
+        private_url: false,
+        ...minimum,
+      });
     }
     // Waiting for the agent's answer: queued, or taken by a poll and not answered yet.
-    const waiting = await em.count(ProbeTestJobSchema, { agent: agent.id, state: { $in: ['pending', 'running'] }, expiresAt: { $gt: ctx.now } });
+    const waiting = await em.count(ProbeTestJobSchema, {
+      agent: agent.id,
+      state: { $in: ['pending', 'running'] },
+      expiresAt: { $gt: ctx.now },
+    });
     if (waiting >= PROBE_TEST_LIMITS.queuePerAgent) {
       const retryAfter = 5;
       // Every 429 carries `limit` (spec §8). The spec's limit object knows only the organization
       // scope and minute/day windows: max is the agent's queue size (see docs/decisions.md).
-      const limit = { scope: 'organization', window: 'minute', max: PROBE_TEST_LIMITS.queuePerAgent, plan: ctx.org.plan.id } as const;
-      throw new ProblemError('queue_full', `The agent already has ${waiting} probe tests waiting; retry in ${retryAfter} s.`, { retry_after: retryAfter, limit }, { 'retry-after': String(retryAfter) });
+      const limit = {
+        scope: 'organization',
+        window: 'minute',
+        max: PROBE_TEST_LIMITS.queuePerAgent,
+        plan: ctx.org.plan.id,
+      } as const;
+      throw new ProblemError(
+        'queue_full',
+        `The agent already has ${waiting} probe tests waiting; retry in ${retryAfter} s.`,
+        { retry_after: retryAfter, limit },
+        { 'retry-after': String(retryAfter) },
+      );
     }
     // Counted last, so a test refused for any reason is never counted; in a statement of its own,
     // so the organization's counter row is not held locked until this transaction ends.
     const max = PROBE_TEST_LIMITS.agentPerMinute;
-    if (!(await countProbeTestUnder(ctx.em.fork(), ctx.org.id, 'ptest_a', minuteStart, max))) throw probeTestsLimited(ctx, 'agent', max, minuteStart);
+    if (!(await countProbeTestUnder(ctx.em.fork(), ctx.org.id, 'ptest_a', minuteStart, max)))
+      throw probeTestsLimited(ctx, 'agent', max, minuteStart);
     const job = em.create(ProbeTestJobSchema, newJob(ctx, req, expiryMs, agent.id));
     await em.flush();
     return job;
@@ -63,10 +94,16 @@ export async function createProbeTestJob(ctx: OrgContext, req: ProbeTestRequest,
  * A cloud job: counted and recorded in one statement, no transaction (it is the caller's wait
  * that the probe-test latency is made of). Cloud jobs start running: the worker runs them at once.
  */
-async function createCloudJob(ctx: OrgContext, req: ProbeTestRequest, expiryMs: number, minuteStart: Date): Promise<ProbeTestJob> {
+async function createCloudJob(
+  ctx: OrgContext,
+  req: ProbeTestRequest,
+  expiryMs: number,
+  minuteStart: Date,
+): Promise<ProbeTestJob> {
   const job = newJob(ctx, req, expiryMs, null);
   const max = PROBE_TEST_LIMITS.cloudPerMinute;
-  if (!(await insertCloudProbeJob(ctx.em, job, minuteStart, max))) throw probeTestsLimited(ctx, 'cloud', max, minuteStart);
+  if (!(await insertCloudProbeJob(ctx.em, job, minuteStart, max)))
+    throw probeTestsLimited(ctx, 'cloud', max, minuteStart);
   return job;
 }
 
@@ -125,7 +162,13 @@ export async function getProbeTestJob(ctx: OrgContext, id: string): Promise<Prob
  * Hands the agent up to `max` of its waiting jobs (now running); other pollers skip them.
  * `session` names the agent process that takes them (null when it sends none).
  */
-export async function claimJobs(em: EntityManager, agent: Agent, now: Date, max = 10, session: string | null = null): Promise<ProbeTestJob[]> {
+export async function claimJobs(
+  em: EntityManager,
+  agent: Agent,
+  now: Date,
+  max = 10,
+  session: string | null = null,
+): Promise<ProbeTestJob[]> {
   return em.transactional(async (tx) => {
     const jobs = await tx.find(
       ProbeTestJobSchema,
@@ -150,7 +193,12 @@ export async function claimJobs(em: EntityManager, agent: Agent, now: Date, max 
  * once at most, so a job that kills the agent every time it runs cannot crash-loop it: the second
  * time it simply expires (504). Answers how many went back.
  */
-export async function requeueJobsOfReplacedSession(em: EntityManager, agentId: string, session: string, now: Date): Promise<number> {
+export async function requeueJobsOfReplacedSession(
+  em: EntityManager,
+  agentId: string,
+  session: string,
+  now: Date,
+): Promise<number> {
   return em.nativeUpdate(
     ProbeTestJobSchema,
     {
@@ -165,7 +213,13 @@ export async function requeueJobsOfReplacedSession(em: EntityManager, agentId: s
 }
 
 export interface AgentReport {
-  outcome?: { value: number | null; unit: string | null; value_description?: string | null; reason: string | null; duration_ms: number };
+  outcome?: {
+    value: number | null;
+    unit: string | null;
+    value_description?: string | null;
+    reason: string | null;
+    duration_ms: number;
+  };
   /** The agent could not run the test at all (its error code). */
   error?: { reason: string };
 }
@@ -175,9 +229,17 @@ export interface AgentReport {
  * metadata, bodies or headers). A job already final is left as it is (the report is late or
  * repeated); answers whether this report finished the job.
  */
-export async function completeJob(em: EntityManager, agent: Agent, jobId: string, report: AgentReport, now: Date): Promise<{ job: ProbeTestJob; finished: boolean }> {
+export async function completeJob(
+  em: EntityManager,
+  agent: Agent,
+  jobId: string,
+  report: AgentReport,
+  now: Date,
+): Promise<{ job: ProbeTestJob; finished: boolean }> {
   return em.transactional(async (tx) => {
-    const job = isUuid(jobId) ? await tx.findOne(ProbeTestJobSchema, { id: jobId, agent: agent.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    const job = isUuid(jobId)
+      ? await tx.findOne(ProbeTestJobSchema, { id: jobId, agent: agent.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      : null;
     if (!job) throw notFound('Job');
     if (FINAL.includes(job.state)) return { job, finished: false };
     if (now.getTime() > job.expiresAt.getTime()) {
@@ -188,7 +250,13 @@ export async function completeJob(em: EntityManager, agent: Agent, jobId: string
     } else if (report.outcome) {
       const o = report.outcome;
       job.state = 'completed';
-      job.outcome = { value: o.value, unit: o.unit, value_description: o.value_description ?? null, reason: o.reason, duration_ms: o.duration_ms };
+      job.outcome = {
+        value: o.value,
+        unit: o.unit,
+        value_description: o.value_description ?? null,
+        reason: o.reason,
+        duration_ms: o.duration_ms,
+      };
     }
     job.completedAt = now;
     await tx.flush();
@@ -203,7 +271,11 @@ export async function storeCloudOutcome(
   outcome: NonNullable<AgentReport['outcome']>,
   now: Date,
 ): Promise<Pick<ProbeTestJob, 'state' | 'outcome' | 'completedAt'> | null> {
-  const change = { state: 'completed', outcome: { ...outcome, value_description: outcome.value_description ?? null }, completedAt: now };
+  const change = {
+    state: 'completed',
+    outcome: { ...outcome, value_description: outcome.value_description ?? null },
+    completedAt: now,
+  };
   return (await finishUnlessFinal(em, jobId, FINAL, change)) ? change : null;
 }
 

@@ -26,7 +26,10 @@ export function skippedSecretHeaders(config: Record<string, unknown>): string[] 
 
 /** The cloud refused the target for not being public: by its address, or by an internal name. */
 function refusedAsNonPublic(reason: string | null): boolean {
-  return reason !== null && (reason.startsWith('target_not_public:') || reason === 'host_internal' || reason === 'host_not_fqdn');
+  return (
+    reason !== null &&
+    (reason.startsWith('target_not_public:') || reason === 'host_internal' || reason === 'host_not_fqdn')
+  );
 }
 
 /** How a job answers, now: its result (200), still waiting (202), or the problem that ended it. Throws ProblemError. */
@@ -35,7 +38,11 @@ export function presentJob(job: ProbeTestJob, now: Date): ProbeTestAnswer {
   if (job.state === 'completed' && job.outcome) {
     const outcome = job.outcome as unknown as ReportedOutcome;
     if (mode === 'cloud' && refusedAsNonPublic(outcome.reason)) {
-      throw new ProblemError('agent_unavailable', `The cloud refused a non-public target (${outcome.reason}); run the test on an agent inside that network.`, { reason: 'no_agent', private_url: true });
+      throw new ProblemError(
+        'agent_unavailable',
+        `The cloud refused a non-public target (${outcome.reason}); run the test on an agent inside that network.`,
+        { reason: 'no_agent', private_url: true },
+      );
     }
     return {
       status: 200,
@@ -49,7 +56,9 @@ export function presentJob(job: ProbeTestJob, now: Date): ProbeTestAnswer {
     };
   }
   if (job.state === 'failed') {
-    throw new ProblemError('probe_test_failed', `The agent could not run the test (${job.failureReason}).`, { reason: job.failureReason ?? 'agent_error' });
+    throw new ProblemError('probe_test_failed', `The agent could not run the test (${job.failureReason}).`, {
+      reason: job.failureReason ?? 'agent_error',
+    });
   }
   if (job.state === 'expired' || now.getTime() > job.expiresAt.getTime()) {
     throw new ProblemError('probe_test_expired', `The agent did not answer by ${toIso(job.expiresAt)}.`);

@@ -63,7 +63,11 @@ export async function runProbeTest(ctx: OrgContext, deps: ProbeTestDeps, body: u
       if (!known) current = (await loadJob(ctx.em.fork(), job.id)) ?? current;
       known = false;
       if (isFinal(current, new Date()) || Date.now() >= deadline) break;
-      const woke = await Promise.race([watch.next(deadline - Date.now()).then((kinds) => ({ kinds })), ...(settled ? [settled] : []), ...(handedBack ? [handedBack] : [])]);
+      const woke = await Promise.race([
+        watch.next(deadline - Date.now()).then((kinds) => ({ kinds })),
+        ...(settled ? [settled] : []),
+        ...(handedBack ? [handedBack] : []),
+      ]);
       if ('kinds' in woke) {
         // The cloud job's own insert (state running) tells nothing new: no re-read for it.
         known = job.mode === 'cloud' && woke.kinds.length > 0 && woke.kinds.every((k) => k === 'running');

@@ -24,7 +24,11 @@ export interface ActionBody {
   exclusion_id?: string;
 }
 
-export const refOf = (s: SlaStatement): StatementRef => ({ organizationId: s.organization, contractId: s.contract, period: s.periodLabel });
+export const refOf = (s: SlaStatement): StatementRef => ({
+  organizationId: s.organization,
+  contractId: s.contract,
+  period: s.periodLabel,
+});
 
 /**
  * Runs a finance action on a statement through its workflow (a Temporal update): the workflow
@@ -47,10 +51,20 @@ export async function runStatementAction(
   // A superseded revision is no longer current: the same answer the workflow gives when a correction wins a race (stale_revision).
   if (statement.state === 'superseded') {
     const current = await currentRevision(ctx.em, refOf(statement));
-    throw new ProblemError('stale_revision', `Revision ${statement.revision} is superseded: the statement is now revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`);
+    throw new ProblemError(
+      'stale_revision',
+      `Revision ${statement.revision} is superseded: the statement is now revision ${current?.revision ?? '?'} (${current?.id ?? '?'}); act on that one.`,
+    );
   }
   if (action === 'add_exclusion') await assertExclusion(ctx, statement, body);
-  const name = actorName !== undefined ? actorName : ((await ctx.em.findOne(ApiKeySchema, { id: actor }, { fields: ['name'] as never })) as { name?: string | null } | null)?.name ?? null;
+  const name =
+    actorName !== undefined
+      ? actorName
+      : ((
+          (await ctx.em.findOne(ApiKeySchema, { id: actor }, { fields: ['name'] as never })) as {
+            name?: string | null;
+          } | null
+        )?.name ?? null);
   const input: ActionInput = {
     action,
     statementId: statement.id,
@@ -60,11 +74,15 @@ export async function runStatementAction(
     ...(body.sha256 !== undefined ? { sha256: body.sha256 } : {}),
     ...(body.note !== undefined || body.reason !== undefined ? { note: body.note ?? body.reason } : {}),
     ...(body.acknowledge_gaps === true ? { acknowledgeGaps: true } : {}),
-    ...(action === 'add_exclusion' ? { exclusion: { starts_at: body.starts_at!, ends_at: body.ends_at!, justification: body.justification! } } : {}),
+    ...(action === 'add_exclusion'
+      ? { exclusion: { starts_at: body.starts_at!, ends_at: body.ends_at!, justification: body.justification! } }
+      : {}),
     ...(action === 'remove_exclusion' && body.exclusion_id !== undefined ? { exclusionId: body.exclusion_id } : {}),
   };
   // The key as the update id (hashed: keys are up to 255 characters), per action, so a retry of the same request runs once.
-  const updateId = idempotencyKey ? `${action}:${createHash('sha256').update(`${ctx.org.id}\n${idempotencyKey}`).digest('hex')}` : undefined;
+  const updateId = idempotencyKey
+    ? `${action}:${createHash('sha256').update(`${ctx.org.id}\n${idempotencyKey}`).digest('hex')}`
+    : undefined;
   const facts = await workflows.runAction(refOf(statement), input, updateId);
   ctx.em.clear();
   return ctx.em.findOneOrFail(SlaStatementSchema, { id: facts.statementId, organization: ctx.org.id });
@@ -74,14 +92,30 @@ export async function runStatementAction(
 async function assertExclusion(ctx: OrgContext, s: SlaStatement, body: ActionBody): Promise<void> {
   const start = Date.parse(body.starts_at ?? '');
   const end = Date.parse(body.ends_at ?? '');
-  if (!(end > start)) throw new ProblemError('validation_failed', 'ends_at must be after starts_at.', { errors: [{ path: 'ends_at', message: 'Must be after starts_at' }] });
-  if (start < s.periodStart.getTime() || end > s.periodEnd.getTime()) {
-    throw new ProblemError('validation_failed', `The window must lie within the statement's period (${s.periodStart.toISOString()} – ${s.periodEnd.toISOString()}).`, {
-      errors: [{ path: start < s.periodStart.getTime() ? 'starts_at' : 'ends_at', message: 'Must lie within the statement period' }],
+  if (!(end > start))
+    throw new ProblemError('validation_failed', 'ends_at must be after starts_at.', {
+      errors: [{ path: 'ends_at', message: 'Must be after starts_at' }],
     });
+  if (start < s.periodStart.getTime() || end > s.periodEnd.getTime()) {
+    throw new ProblemError(
+      'validation_failed',
+      `The window must lie within the statement's period (${s.periodStart.toISOString()} – ${s.periodEnd.toISOString()}).`,
+      {
+        errors: [
+          {
+            path: start < s.periodStart.getTime() ? 'starts_at' : 'ends_at',
+            message: 'Must lie within the statement period',
+          },
+        ],
+      },
+    );
   }
   if (start % 60_000 !== 0 || end % 60_000 !== 0) {
-    throw new ProblemError('validation_failed', 'Exclusions are whole minutes: starts_at and ends_at must have zero seconds.', { errors: [{ path: start % 60_000 ? 'starts_at' : 'ends_at', message: 'Must be a whole minute' }] });
+    throw new ProblemError(
+      'validation_failed',
+      'Exclusions are whole minutes: starts_at and ends_at must have zero seconds.',
+      { errors: [{ path: start % 60_000 ? 'starts_at' : 'ends_at', message: 'Must be a whole minute' }] },
+    );
   }
   await assertNoOverlappingExclusion(ctx.em, refOf(s), new Date(start), new Date(end));
 }
@@ -91,9 +125,18 @@ async function assertExclusion(ctx: OrgContext, s: SlaStatement, body: ActionBod
  * starts the period's workflow unless it runs or ran, then answers the statement once drafted
  * (within `waitMs`), else null.
  */
-export async function requestStatement(ctx: OrgContext, workflows: SlaWorkflows, contractId: string, period: string, waitMs = 10_000): Promise<{ statement: SlaStatement | null; workflowId: string; started: boolean }> {
+export async function requestStatement(
+  ctx: OrgContext,
+  workflows: SlaWorkflows,
+  contractId: string,
+  period: string,
+  waitMs = 10_000,
+): Promise<{ statement: SlaStatement | null; workflowId: string; started: boolean }> {
   const contract = await getContract(ctx, contractId);
-  const uncoverable = (why: string) => new ProblemError('validation_failed', `No statement can cover ${period} in ${contract.timezone}: ${why}.`, { errors: [{ path: 'period', message: 'Not a period a statement can cover' }] });
+  const uncoverable = (why: string) =>
+    new ProblemError('validation_failed', `No statement can cover ${period} in ${contract.timezone}: ${why}.`, {
+      errors: [{ path: 'period', message: 'Not a period a statement can cover' }],
+    });
   let bounds: ReturnType<typeof periodBounds>;
   try {
     bounds = periodBounds(period, contract.timezone);
@@ -105,10 +148,18 @@ export async function requestStatement(ctx: OrgContext, workflows: SlaWorkflows,
   // PostgreSQL holds no instant of year 0 (0000-01 anywhere, 0001-01 east of UTC).
   if (bounds.start.getUTCFullYear() < 1) throw uncoverable('it starts before the year 1');
   if (bounds.end.getTime() > ctx.now.getTime()) {
-    throw new ProblemError('validation_failed', `The period ${period} has not ended yet in ${contract.timezone} (it ends ${bounds.end.toISOString()}).`, { errors: [{ path: 'period', message: 'The period has not ended yet' }] });
+    throw new ProblemError(
+      'validation_failed',
+      `The period ${period} has not ended yet in ${contract.timezone} (it ends ${bounds.end.toISOString()}).`,
+      { errors: [{ path: 'period', message: 'The period has not ended yet' }] },
+    );
   }
   if (!effectiveWindow(bounds, contract.effectiveFrom, contract.effectiveTo ?? null)) {
-    throw new ProblemError('validation_failed', `The contract is not in effect during ${period} (effective ${contract.effectiveFrom} to ${contract.effectiveTo ?? 'open'}).`, { errors: [{ path: 'period', message: 'The contract is not in effect during this period' }] });
+    throw new ProblemError(
+      'validation_failed',
+      `The contract is not in effect during ${period} (effective ${contract.effectiveFrom} to ${contract.effectiveTo ?? 'open'}).`,
+      { errors: [{ path: 'period', message: 'The contract is not in effect during this period' }] },
+    );
   }
   const ref = { organizationId: ctx.org.id, contractId, period };
   const { workflowId, started } = await workflows.startStatement(ref, `SLA statement ${period} — ${contract.name}`);

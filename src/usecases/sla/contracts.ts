@@ -41,7 +41,9 @@ export function assertSlaLedger(ctx: OrgContext): void {
 
 function assertEffectiveRange(from: string, to: string | null): void {
   if (to !== null && to < from) {
-    throw new ProblemError('validation_failed', 'effective_to is before effective_from.', { errors: [{ path: 'effective_to', message: 'Must be on or after effective_from' }] });
+    throw new ProblemError('validation_failed', 'effective_to is before effective_from.', {
+      errors: [{ path: 'effective_to', message: 'Must be on or after effective_from' }],
+    });
   }
 }
 
@@ -62,23 +64,35 @@ async function assertStatementFieldsKept(ctx: OrgContext, contract: Contract, pa
   if (!changed.length) return;
   const statements = await ctx.em.count(SlaStatementSchema, { contract: contract.id });
   if (!statements) return;
-  throw new ProblemError('in_use', `The contract has ${statements} SLA statement${statements > 1 ? 's' : ''}; its ${changed.map(([f]) => f).join(', ')} cannot change any more. Close it with effective_to and create a new contract.`, {
-    referenced_by: { slos: [], pages: [], subscribers: 0, sla_statements: statements },
-    errors: changed.map(([f]) => ({ path: f, message: 'Fixed once statements exist' })),
-  });
+  throw new ProblemError(
+    'in_use',
+    `The contract has ${statements} SLA statement${statements > 1 ? 's' : ''}; its ${changed.map(([f]) => f).join(', ')} cannot change any more. Close it with effective_to and create a new contract.`,
+    {
+      referenced_by: { slos: [], pages: [], subscribers: 0, sla_statements: statements },
+      errors: changed.map(([f]) => ({ path: f, message: 'Fixed once statements exist' })),
+    },
+  );
 }
 
 /** At least one covered item, and every SLO a live one of the organization. */
 async function assertCovered(ctx: OrgContext, serviceIds: string[], sloIds: string[]): Promise<void> {
   if (!serviceIds.length && !sloIds.length) {
-    throw new ProblemError('validation_failed', 'A contract covers at least one service or SLO.', { errors: [{ path: 'service_ids', message: 'Name at least one service (or an SLO in slo_ids)' }] });
+    throw new ProblemError('validation_failed', 'A contract covers at least one service or SLO.', {
+      errors: [{ path: 'service_ids', message: 'Name at least one service (or an SLO in slo_ids)' }],
+    });
   }
   if (!sloIds.length) return;
-  const found = await ctx.em.find(SloSchema, { id: { $in: sloIds.filter(isUuid) }, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] as never });
+  const found = await ctx.em.find(
+    SloSchema,
+    { id: { $in: sloIds.filter(isUuid) }, organization: ctx.org.id, deletedAt: null },
+    { fields: ['id'] as never },
+  );
   const known = new Set(found.map((s) => s.id));
   const unknown = sloIds.map((id, i) => [id, i] as const).filter(([id]) => !known.has(id));
   if (unknown.length) {
-    throw new ProblemError('validation_failed', `No such SLO: ${unknown.map(([id]) => id).join(', ')}.`, { errors: unknown.map(([, i]) => ({ path: `slo_ids.${i}`, message: 'No such SLO' })) });
+    throw new ProblemError('validation_failed', `No such SLO: ${unknown.map(([id]) => id).join(', ')}.`, {
+      errors: unknown.map(([, i]) => ({ path: `slo_ids.${i}`, message: 'No such SLO' })),
+    });
   }
 }
 
@@ -86,7 +100,11 @@ async function assertCustomer(ctx: OrgContext, id: string): Promise<void> {
   await assertCustomersExist(ctx, [id], 'customer_id');
 }
 
-export async function createContract(ctx: OrgContext, input: ContractInput, workflows: SlaWorkflows): Promise<Contract> {
+export async function createContract(
+  ctx: OrgContext,
+  input: ContractInput,
+  workflows: SlaWorkflows,
+): Promise<Contract> {
   assertSlaLedger(ctx);
   assertEffectiveRange(input.effective_from, input.effective_to ?? null);
   await assertCustomer(ctx, input.customer_id);
@@ -131,12 +149,19 @@ export async function listContracts(ctx: OrgContext, query: { limit: number; cur
   return listLive(ctx, ContractSchema, query, query.customer_id ? { customer: query.customer_id } : {});
 }
 
-export async function updateContract(ctx: OrgContext, id: string, patch: ContractPatch, workflows: SlaWorkflows): Promise<Contract> {
+export async function updateContract(
+  ctx: OrgContext,
+  id: string,
+  patch: ContractPatch,
+  workflows: SlaWorkflows,
+): Promise<Contract> {
   const contract = await getContract(ctx, id);
   await assertStatementFieldsKept(ctx, contract, patch);
-  if (patch.customer_id !== undefined && patch.customer_id !== contract.customer) await assertCustomer(ctx, patch.customer_id);
+  if (patch.customer_id !== undefined && patch.customer_id !== contract.customer)
+    await assertCustomer(ctx, patch.customer_id);
   if (patch.service_ids !== undefined) await assertServicesExist(ctx, patch.service_ids, 'service_ids');
-  if (patch.service_ids !== undefined || patch.slo_ids !== undefined) await assertCovered(ctx, patch.service_ids ?? contract.serviceIds, patch.slo_ids ?? contract.sloIds);
+  if (patch.service_ids !== undefined || patch.slo_ids !== undefined)
+    await assertCovered(ctx, patch.service_ids ?? contract.serviceIds, patch.slo_ids ?? contract.sloIds);
   const from = patch.effective_from ?? contract.effectiveFrom;
   const to = patch.effective_to !== undefined ? patch.effective_to : (contract.effectiveTo ?? null);
   assertEffectiveRange(from, to);
@@ -170,9 +195,13 @@ export async function deleteContract(ctx: OrgContext, id: string, workflows: Sla
   if (contract.deletedAt) return contract;
   const statements = await ctx.em.count(SlaStatementSchema, { contract: contract.id });
   if (statements > 0) {
-    throw new ProblemError('in_use', `The contract has ${statements} SLA statement${statements > 1 ? 's' : ''}; statements stay with their contract for the audit trail. Set effective_to to end it instead.`, {
-      referenced_by: { slos: [], pages: [], subscribers: 0, sla_statements: statements },
-    });
+    throw new ProblemError(
+      'in_use',
+      `The contract has ${statements} SLA statement${statements > 1 ? 's' : ''}; statements stay with their contract for the audit trail. Set effective_to to end it instead.`,
+      {
+        referenced_by: { slos: [], pages: [], subscribers: 0, sla_statements: statements },
+      },
+    );
   }
   contract.deletedAt = ctx.now;
   contract.updatedAt = ctx.now;
@@ -185,9 +214,16 @@ export async function deleteContract(ctx: OrgContext, id: string, workflows: Sla
 export async function syncSchedule(ctx: OrgContext, contract: Contract, workflows: SlaWorkflows): Promise<void> {
   try {
     await workflows.contractChanged(contract);
-    await ctx.em.nativeUpdate(ContractSchema, { id: contract.id, updatedAt: contract.updatedAt }, { scheduleSyncedAt: contract.updatedAt });
+    await ctx.em.nativeUpdate(
+      ContractSchema,
+      { id: contract.id, updatedAt: contract.updatedAt },
+      { scheduleSyncedAt: contract.updatedAt },
+    );
   } catch (err) {
-    ctx.log?.error({ err, contractId: contract.id }, 'could not update the contract\'s statement schedule; the housekeeping sweep retries');
+    ctx.log?.error(
+      { err, contractId: contract.id },
+      "could not update the contract's statement schedule; the housekeeping sweep retries",
+    );
   }
 }
 
@@ -195,18 +231,29 @@ export async function syncSchedule(ctx: OrgContext, contract: Contract, workflow
  * Brings the Schedules of contracts changed since their last sync (a Temporal outage during the
  * API call, or a crash) in step with their rows, deleted contracts included. Answers how many.
  */
-export async function syncContractSchedules(em: EntityManager, workflows: SlaWorkflows, now: Date, limit = 500): Promise<number> {
+export async function syncContractSchedules(
+  em: EntityManager,
+  workflows: SlaWorkflows,
+  now: Date,
+  limit = 500,
+): Promise<number> {
   // A row younger than a minute may still be on its way to Temporal from the API: leave it.
   const settled = new Date(now.getTime() - 60_000);
   const stale = await em.find(
     ContractSchema,
-    { updatedAt: { $lt: settled }, $or: [{ scheduleSyncedAt: null }, { scheduleSyncedAt: { $lt: raw<object, Date>('updated_at') } }] },
+    {
+      updatedAt: { $lt: settled },
+      $or: [{ scheduleSyncedAt: null }, { scheduleSyncedAt: { $lt: raw<object, Date>('updated_at') } }],
+    },
     { limit, orderBy: { updatedAt: 'asc', id: 'asc' } },
   );
   for (const contract of stale) {
     await workflows.contractChanged(contract);
-    await em.nativeUpdate(ContractSchema, { id: contract.id, updatedAt: contract.updatedAt }, { scheduleSyncedAt: contract.updatedAt });
+    await em.nativeUpdate(
+      ContractSchema,
+      { id: contract.id, updatedAt: contract.updatedAt },
+      { scheduleSyncedAt: contract.updatedAt },
+    );
   }
   return stale.length;
 }
-

@@ -25,14 +25,27 @@ export interface SlaMailDeps {
  * statement.jws attached, and how to verify them. The Message-ID is the revision's, so a send
  * retried after a lost answer reaches the recipient as the same message. Answers where it went.
  */
-export async function mailStatement(em: EntityManager, deps: SlaMailDeps, ref: StatementRef, statementId: string): Promise<{ sentTo: string }> {
+export async function mailStatement(
+  em: EntityManager,
+  deps: SlaMailDeps,
+  ref: StatementRef,
+  statementId: string,
+): Promise<{ sentTo: string }> {
   const row = await em.findOne(SlaStatementSchema, { id: statementId, organization: ref.organizationId });
   if (!row) throw new ProblemError('not_found', 'The statement is gone.');
-  if (row.state !== 'approved') throw new ProblemError('invalid_transition', `Only an approved statement is delivered; this one is ${row.state.replace('_', ' ')}.`);
+  if (row.state !== 'approved')
+    throw new ProblemError(
+      'invalid_transition',
+      `Only an approved statement is delivered; this one is ${row.state.replace('_', ' ')}.`,
+    );
   const contract = await em.findOneOrFail(ContractSchema, { id: row.contract });
   const customer = await em.findOne(CustomerSchema, { id: row.customer });
   const to = contract.billingEmail ?? customer?.contactEmail ?? null;
-  if (!to) throw new ProblemError('no_billing_contact', 'Neither the contract (billing_email) nor the customer (contact_email) has an email address to deliver the statement to.');
+  if (!to)
+    throw new ProblemError(
+      'no_billing_contact',
+      'Neither the contract (billing_email) nor the customer (contact_email) has an email address to deliver the statement to.',
+    );
   const pdf = await deps.pdf.pdf(em, row.id);
   const document = documentOf(row);
   const email = statementDeliveryEmail({
@@ -56,7 +69,11 @@ export async function mailStatement(em: EntityManager, deps: SlaMailDeps, ref: S
     headers: { 'X-Vigil-Statement': `${row.id}; revision=${row.revision}; sha256=${row.sha256}` },
     messageId: `sla-statement-${row.id}`,
     attachments: [
-      { filename: `sla-statement-${row.periodLabel}-r${row.revision}.pdf`, content: pdf, contentType: 'application/pdf' },
+      {
+        filename: `sla-statement-${row.periodLabel}-r${row.revision}.pdf`,
+        content: pdf,
+        contentType: 'application/pdf',
+      },
       { filename: 'statement.json', content: Buffer.from(row.document), contentType: 'application/json' },
       { filename: 'statement.jws', content: row.signature, contentType: 'application/jose' },
     ],
@@ -74,8 +91,14 @@ async function sendRefusalAware(mailer: Mailer, to: string, msg: Omit<MailMessag
     await mailer.send({ to, ...msg });
   } catch (err) {
     if (!isPermanentMailError(err)) throw err;
-    const answer = String((err as { response?: unknown }).response ?? (err as Error).message ?? 'refused').slice(0, 300);
-    throw new ProblemError('delivery_refused', `The mail server refused the statement for ${to}: ${answer}. The statement stays approved: correct the billing email (or have the mailbox fixed), then deliver again.`);
+    const answer = String((err as { response?: unknown }).response ?? (err as Error).message ?? 'refused').slice(
+      0,
+      300,
+    );
+    throw new ProblemError(
+      'delivery_refused',
+      `The mail server refused the statement for ${to}: ${answer}. The statement stays approved: correct the billing email (or have the mailbox fixed), then deliver again.`,
+    );
   }
 }
 
@@ -83,12 +106,24 @@ async function sendRefusalAware(mailer: Mailer, to: string, msg: Omit<MailMessag
  * Tells the contract's finance contacts (reminder, after 3 days in review) or its escalation
  * contacts (after 7) that a statement waits for approval. Once per submission: the row remembers.
  */
-export async function remindReviewers(em: EntityManager, deps: Pick<SlaMailDeps, 'mailer'> & { consoleUrl: string }, ref: StatementRef, statementId: string, kind: 'reminder' | 'escalation', now: Date): Promise<boolean> {
+export async function remindReviewers(
+  em: EntityManager,
+  deps: Pick<SlaMailDeps, 'mailer'> & { consoleUrl: string },
+  ref: StatementRef,
+  statementId: string,
+  kind: 'reminder' | 'escalation',
+  now: Date,
+): Promise<boolean> {
   const row = await em.findOne(SlaStatementSchema, { id: statementId, organization: ref.organizationId });
   if (!row || row.state !== 'in_review') return false;
   if (kind === 'reminder' ? row.remindedAt : row.escalatedAt) return false;
   const contract = await em.findOneOrFail(ContractSchema, { id: row.contract });
-  const recipients = kind === 'reminder' ? contract.financeContacts : contract.escalationContacts.length ? contract.escalationContacts : contract.financeContacts;
+  const recipients =
+    kind === 'reminder'
+      ? contract.financeContacts
+      : contract.escalationContacts.length
+        ? contract.escalationContacts
+        : contract.financeContacts;
   const email = reviewReminderEmail({
     kind,
     statementId: row.id,
@@ -99,7 +134,12 @@ export async function remindReviewers(em: EntityManager, deps: Pick<SlaMailDeps,
     now,
     reviewUrl: `${deps.consoleUrl}/v1/sla/statements/${row.id}`,
   });
-  for (const to of recipients) await deps.mailer.send({ to, ...email, messageId: `sla-${kind}-${row.id}-${row.submittedAt?.getTime() ?? 0}-${to}` });
+  for (const to of recipients)
+    await deps.mailer.send({
+      to,
+      ...email,
+      messageId: `sla-${kind}-${row.id}-${row.submittedAt?.getTime() ?? 0}-${to}`,
+    });
   if (kind === 'reminder') row.remindedAt = now;
   else row.escalatedAt = now;
   await em.flush();

@@ -9,7 +9,11 @@ import { auditView } from './view';
 
 /** Prints HTML to PDF and attaches the signed files (src/infra/statement-pdf.ts). */
 export interface PdfPrinter {
-  render(html: string, attachments: { statementJson: Uint8Array; statementJws: string }, meta: { title: string; subject: string; author: string; createdAt: Date }): Promise<Buffer>;
+  render(
+    html: string,
+    attachments: { statementJson: Uint8Array; statementJws: string },
+    meta: { title: string; subject: string; author: string; createdAt: Date },
+  ): Promise<Buffer>;
 }
 
 export interface DocumentLinks {
@@ -32,7 +36,13 @@ async function renderInput(em: EntityManager, row: SlaStatement, links: Document
     state: row.state,
     creditState: creditStateOf(row.state as StatementState, row.creditAmountMinor),
     audit: audit.map(auditView),
-    revisions: revisions.map((r) => ({ id: r.id, revision: r.revision, state: r.state, sha256: r.sha256, generated_at: r.generatedAt.toISOString() })),
+    revisions: revisions.map((r) => ({
+      id: r.id,
+      revision: r.revision,
+      state: r.state,
+      sha256: r.sha256,
+      generated_at: r.generatedAt.toISOString(),
+    })),
     jwksUrl: links.jwksUrl,
     verifyDocsUrl: links.verifyDocsUrl,
   };
@@ -46,14 +56,23 @@ export function evidenceCsv(row: SlaStatement): string {
   return renderEvidenceCsv(documentOf(row));
 }
 
-export async function statementPdf(em: EntityManager, printer: PdfPrinter, row: SlaStatement, links: DocumentLinks): Promise<Buffer> {
+export async function statementPdf(
+  em: EntityManager,
+  printer: PdfPrinter,
+  row: SlaStatement,
+  links: DocumentLinks,
+): Promise<Buffer> {
   const html = await statementHtml(em, row, links);
-  return printer.render(html, { statementJson: Buffer.from(row.document), statementJws: row.signature }, {
-    title: `SLA statement ${row.periodLabel} — ${row.customerName} (revision ${row.revision})`,
-    subject: `sha256 ${row.sha256}`,
-    author: 'Vigil',
-    createdAt: row.generatedAt,
-  });
+  return printer.render(
+    html,
+    { statementJson: Buffer.from(row.document), statementJws: row.signature },
+    {
+      title: `SLA statement ${row.periodLabel} — ${row.customerName} (revision ${row.revision})`,
+      subject: `sha256 ${row.sha256}`,
+      author: 'Vigil',
+      createdAt: row.generatedAt,
+    },
+  );
 }
 
 /** The PDF source delivery uses: a stored statement by id. */

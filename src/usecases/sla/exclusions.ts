@@ -7,7 +7,11 @@ import { getStatement } from './reads';
 
 /** The manual exclusions of a statement's contract and period (the ones finance may remove in draft), oldest first. */
 export async function statementExclusions(ctx: OrgContext, s: SlaStatement): Promise<SlaExclusion[]> {
-  return ctx.em.find(SlaExclusionSchema, { organization: ctx.org.id, contract: s.contract, periodLabel: s.periodLabel }, { orderBy: { startsAt: 'asc', id: 'asc' } });
+  return ctx.em.find(
+    SlaExclusionSchema,
+    { organization: ctx.org.id, contract: s.contract, periodLabel: s.periodLabel },
+    { orderBy: { startsAt: 'asc', id: 'asc' } },
+  );
 }
 
 /**
@@ -27,9 +31,23 @@ export async function removeStatementExclusion(
 ): Promise<SlaStatement> {
   const statement = await getStatement(ctx, statementId);
   const exclusion = /^[0-9a-f-]{36}$/i.test(exclusionId)
-    ? await ctx.em.findOne(SlaExclusionSchema, { id: exclusionId, organization: ctx.org.id, contract: statement.contract, periodLabel: statement.periodLabel })
+    ? await ctx.em.findOne(SlaExclusionSchema, {
+        id: exclusionId,
+        organization: ctx.org.id,
+        contract: statement.contract,
+        periodLabel: statement.periodLabel,
+      })
     : null;
   if (!exclusion) throw new ProblemError('not_found', 'This statement has no such exclusion.');
   const note = `Removed the exclusion ${exclusion.startsAt.toISOString()} – ${exclusion.endsAt.toISOString()} ("${exclusion.justification}")`;
-  return runStatementAction(ctx, workflows, statementId, 'remove_exclusion', { exclusion_id: exclusion.id, note: note.slice(0, 2000) }, actor, idempotencyKey, actorName);
+  return runStatementAction(
+    ctx,
+    workflows,
+    statementId,
+    'remove_exclusion',
+    { exclusion_id: exclusion.id, note: note.slice(0, 2000) },
+    actor,
+    idempotencyKey,
+    actorName,
+  );
 }

@@ -26,7 +26,11 @@ export async function listStatements(ctx: OrgContext, q: StatementQuery) {
   if (q.state) where.state = q.state;
   if (q.customer_id) where.customer = q.customer_id;
   if (q.contract_id) where.contract = q.contract_id;
-  const rows = await ctx.em.find(SlaStatementSchema, where, { orderBy: NEWEST_FIRST, limit: q.limit + 1, exclude: ['document'] as never });
+  const rows = await ctx.em.find(SlaStatementSchema, where, {
+    orderBy: NEWEST_FIRST,
+    limit: q.limit + 1,
+    exclude: ['document'] as never,
+  });
   return pageOf(rows, q.limit);
 }
 
@@ -38,13 +42,24 @@ export async function getStatement(ctx: OrgContext, id: string): Promise<SlaStat
 }
 
 /** Every revision of `s`'s contract and period, newest first (without their documents). */
-export function revisionsOf(em: EntityManager, s: Pick<SlaStatement, 'organization' | 'contract' | 'periodLabel'>): Promise<SlaStatement[]> {
-  return em.find(SlaStatementSchema, { organization: s.organization, contract: s.contract, periodLabel: s.periodLabel }, { orderBy: { revision: 'desc' }, exclude: ['document'] as never });
+export function revisionsOf(
+  em: EntityManager,
+  s: Pick<SlaStatement, 'organization' | 'contract' | 'periodLabel'>,
+): Promise<SlaStatement[]> {
+  return em.find(
+    SlaStatementSchema,
+    { organization: s.organization, contract: s.contract, periodLabel: s.periodLabel },
+    { orderBy: { revision: 'desc' }, exclude: ['document'] as never },
+  );
 }
 
 /** The audit trail of these revisions, oldest first. */
 export function auditOf(em: EntityManager, revisions: readonly SlaStatement[]): Promise<SlaAuditEntry[]> {
-  return em.find(SlaAuditEntrySchema, { statement: { $in: revisions.map((r) => r.id) } }, { orderBy: { at: 'asc', revision: 'asc', id: 'asc' } });
+  return em.find(
+    SlaAuditEntrySchema,
+    { statement: { $in: revisions.map((r) => r.id) } },
+    { orderBy: { at: 'asc', revision: 'asc', id: 'asc' } },
+  );
 }
 
 export async function statementRevisions(ctx: OrgContext, id: string): Promise<SlaStatement[]> {

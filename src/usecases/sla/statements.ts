@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Contract, ContractSchema, CustomerSchema, OrganizationSchema, SlaAuditEntrySchema, SlaExclusionSchema, type SlaStatement, SlaStatementSchema } from '../../db/entities';
+import {
+  type Contract,
+  ContractSchema,
+  CustomerSchema,
+  OrganizationSchema,
+  SlaAuditEntrySchema,
+  SlaExclusionSchema,
+  type SlaStatement,
+  SlaStatementSchema,
+} from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import { withTermDefaults } from '../../domain/sla/credit-terms';
 import { effectiveWindow, periodBounds, TZ_DATA_SOURCE } from '../../domain/sla/period';
@@ -26,11 +35,22 @@ export interface StatementSigner {
 export const SYSTEM_ACTOR = 'system';
 
 export function factsOf(s: SlaStatement): StatementFactsView {
-  return { statementId: s.id, revision: s.revision, state: s.state, sha256: s.sha256, submittedBy: s.submittedBy ?? null, submittedAt: s.submittedAt?.getTime() ?? null };
+  return {
+    statementId: s.id,
+    revision: s.revision,
+    state: s.state,
+    sha256: s.sha256,
+    submittedBy: s.submittedBy ?? null,
+    submittedAt: s.submittedAt?.getTime() ?? null,
+  };
 }
 
 /** The current (highest) revision of a contract's statement for a period. */
-export async function currentRevision(em: EntityManager, ref: StatementRef, lock = false): Promise<SlaStatement | null> {
+export async function currentRevision(
+  em: EntityManager,
+  ref: StatementRef,
+  lock = false,
+): Promise<SlaStatement | null> {
   return em.findOne(
     SlaStatementSchema,
     { organization: ref.organizationId, contract: ref.contractId, periodLabel: ref.period },
@@ -72,7 +92,14 @@ async function computeAndSign(
     generatedAt: now,
     organization: { id: organization.id, name: organization.name },
     customer: { id: customer.id, name: customer.name, externalId: customer.externalId ?? null },
-    contract: { id: contract.id, name: contract.name, slaTargetPct: contract.slaTargetPct, currency: contract.currency, monthlyFeeMinor: contract.monthlyFeeMinor, creditTerms: withTermDefaults(contract.creditTerms) },
+    contract: {
+      id: contract.id,
+      name: contract.name,
+      slaTargetPct: contract.slaTargetPct,
+      currency: contract.currency,
+      monthlyFeeMinor: contract.monthlyFeeMinor,
+      creditTerms: withTermDefaults(contract.creditTerms),
+    },
     period,
     window,
     tzDataVersion: signer.tzDataVersion,
@@ -88,10 +115,28 @@ async function computeAndSign(
 
 function coverageColumn(d: StatementDocument): SlaStatement['coverage'] {
   const c = d.coverage;
-  return c ? { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, no_data_counts_as: c.no_data_counts_as, sufficient: c.sufficient, warning: c.warning } : null;
+  return c
+    ? {
+        measured_minutes: c.measured_minutes,
+        unmeasured_minutes: c.unmeasured_minutes,
+        coverage_pct: c.coverage_pct,
+        min_coverage_pct: c.min_coverage_pct,
+        no_data_counts_as: c.no_data_counts_as,
+        sufficient: c.sufficient,
+        warning: c.warning,
+      }
+    : null;
 }
 
-function newRow(em: EntityManager, contract: Contract, ref: StatementRef, id: string, c: Computed, previous: string | null, now: Date): SlaStatement {
+function newRow(
+  em: EntityManager,
+  contract: Contract,
+  ref: StatementRef,
+  id: string,
+  c: Computed,
+  previous: string | null,
+  now: Date,
+): SlaStatement {
   const d = c.document;
   return em.create(SlaStatementSchema, {
     id,
@@ -186,7 +231,15 @@ function recordTransition(em: EntityManager, row: SlaStatement, a: AuditInput, n
     at: now,
   });
   const type = EVENT_OF[a.action];
-  if (type) recordEvent(em, { organizationId: row.organization, type, resourceKind: 'sla_statement', resourceId: row.id, payload: statementView(row), now });
+  if (type)
+    recordEvent(em, {
+      organizationId: row.organization,
+      type,
+      resourceKind: 'sla_statement',
+      resourceId: row.id,
+      payload: statementView(row),
+      now,
+    });
 }
 
 async function liveContract(em: EntityManager, ref: StatementRef): Promise<Contract | null> {
@@ -197,7 +250,12 @@ async function liveContract(em: EntityManager, ref: StatementRef): Promise<Contr
  * Drafts revision 1 of the period's statement, or answers the current revision when one exists
  * (the workflow's activity may run twice). Null when the contract is gone or not in effect.
  */
-export async function draftStatement(em: EntityManager, signer: StatementSigner, ref: StatementRef, now: Date): Promise<StatementFactsView | null> {
+export async function draftStatement(
+  em: EntityManager,
+  signer: StatementSigner,
+  ref: StatementRef,
+  now: Date,
+): Promise<StatementFactsView | null> {
   const existing = await currentRevision(em, ref);
   if (existing) return factsOf(existing);
   const contract = await liveContract(em, ref);
@@ -250,9 +308,20 @@ export async function applyStatementAction(
       return factsOf(latest ?? row);
     }
     if (input.statementId !== undefined && input.statementId !== row.id) {
-      throw new ProblemError('stale_revision', `The statement is now revision ${row.revision} (${row.id}); act on that one.`);
+      throw new ProblemError(
+        'stale_revision',
+        `The statement is now revision ${row.revision} (${row.id}); act on that one.`,
+      );
     }
-    const refusal = refuseTransition({ state: row.state as StatementState, revision: row.revision, sha256: row.sha256, submittedBy: row.submittedBy ?? null }, input);
+    const refusal = refuseTransition(
+      {
+        state: row.state as StatementState,
+        revision: row.revision,
+        sha256: row.sha256,
+        submittedBy: row.submittedBy ?? null,
+      },
+      input,
+    );
     if (refusal) throw new ProblemError(refusal.token, refusal.detail);
     const gaps = evidenceGapRefusal(row, input);
     if (gaps) throw gaps;
@@ -288,7 +357,12 @@ export async function applyStatementAction(
         const contract = await liveContract(tx, ref);
         if (!contract || !input.exclusion) throw new ProblemError('not_found', 'The contract is gone.');
         // Checked again under the row lock: a retried request without a key must not exclude twice.
-        await assertNoOverlappingExclusion(tx, ref, new Date(input.exclusion.starts_at), new Date(input.exclusion.ends_at));
+        await assertNoOverlappingExclusion(
+          tx,
+          ref,
+          new Date(input.exclusion.starts_at),
+          new Date(input.exclusion.ends_at),
+        );
         tx.create(SlaExclusionSchema, {
           id: randomUUID(),
           organization: ref.organizationId,
@@ -301,8 +375,18 @@ export async function applyStatementAction(
           createdAt: now,
         });
         await tx.flush();
-        const computed = await computeAndSign(tx, signer, contract, ref, row.id, row.revision, previousRef(await previousOf(tx, row)), now);
-        if (!computed) throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
+        const computed = await computeAndSign(
+          tx,
+          signer,
+          contract,
+          ref,
+          row.id,
+          row.revision,
+          previousRef(await previousOf(tx, row)),
+          now,
+        );
+        if (!computed)
+          throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
         resign(row, computed, now);
         break;
       }
@@ -311,13 +395,32 @@ export async function applyStatementAction(
         const contract = await liveContract(tx, ref);
         if (!contract) throw new ProblemError('not_found', 'The contract is gone.');
         const exclusion = input.exclusionId
-          ? await tx.findOne(SlaExclusionSchema, { id: input.exclusionId, organization: ref.organizationId, contract: ref.contractId, periodLabel: ref.period })
+          ? await tx.findOne(SlaExclusionSchema, {
+              id: input.exclusionId,
+              organization: ref.organizationId,
+              contract: ref.contractId,
+              periodLabel: ref.period,
+            })
           : null;
-        if (!exclusion) throw new ProblemError('not_found', 'This statement has no such exclusion (it may have been removed already).');
+        if (!exclusion)
+          throw new ProblemError(
+            'not_found',
+            'This statement has no such exclusion (it may have been removed already).',
+          );
         tx.remove(exclusion);
         await tx.flush();
-        const computed = await computeAndSign(tx, signer, contract, ref, row.id, row.revision, previousRef(await previousOf(tx, row)), now);
-        if (!computed) throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
+        const computed = await computeAndSign(
+          tx,
+          signer,
+          contract,
+          ref,
+          row.id,
+          row.revision,
+          previousRef(await previousOf(tx, row)),
+          now,
+        );
+        if (!computed)
+          throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
         resign(row, computed, now);
         break;
       }
@@ -326,23 +429,58 @@ export async function applyStatementAction(
         if (!contract) throw new ProblemError('not_found', 'The contract is gone.');
         const id = randomUUID();
         // The new revision says what changed; the superseded one keeps its bytes and signature.
-        const computed = await computeAndSign(tx, signer, contract, ref, id, row.revision + 1, { statement_id: row.id, revision: row.revision, sha256: row.sha256 }, now, documentOf(row));
-        if (!computed) throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
+        const computed = await computeAndSign(
+          tx,
+          signer,
+          contract,
+          ref,
+          id,
+          row.revision + 1,
+          { statement_id: row.id, revision: row.revision, sha256: row.sha256 },
+          now,
+          documentOf(row),
+        );
+        if (!computed)
+          throw new ProblemError('statement_closed', 'The contract is no longer in effect for this period.');
         const summary = computed.document.correction?.summary ?? null;
         const oldFrom = row.state;
         row.state = 'superseded';
         row.supersededAt = now;
         row.updatedAt = now;
-        recordTransition(tx, row, { action: 'supersede', from: oldFrom, actor: input.actor, actorName: input.actorName, note: input.note ?? null }, now);
+        recordTransition(
+          tx,
+          row,
+          {
+            action: 'supersede',
+            from: oldFrom,
+            actor: input.actor,
+            actorName: input.actorName,
+            note: input.note ?? null,
+          },
+          now,
+        );
         const next = newRow(tx, contract, ref, id, computed, row.id, now);
-        recordTransition(tx, next, { ...audit, from: null, note: [input.note, summary].filter(Boolean).join(' — ') || null }, now);
+        recordTransition(
+          tx,
+          next,
+          { ...audit, from: null, note: [input.note, summary].filter(Boolean).join(' — ') || null },
+          now,
+        );
         await tx.flush();
         return factsOf(next);
       }
     }
     row.state = stateAfter(input.action);
     row.updatedAt = now;
-    recordTransition(tx, row, { ...audit, note: [input.note ?? input.exclusion?.justification, acknowledged].filter(Boolean).join(' — ') || null }, now);
+    recordTransition(
+      tx,
+      row,
+      {
+        ...audit,
+        note: [input.note ?? input.exclusion?.justification, acknowledged].filter(Boolean).join(' — ') || null,
+      },
+      now,
+    );
     await tx.flush();
     return factsOf(row);
   });
@@ -370,12 +508,26 @@ function gapsAcknowledgement(row: SlaStatement, input: ActionInput): string | nu
 }
 
 /** 400 validation_failed when [from, to) overlaps an exclusion already made for the contract's period. */
-export async function assertNoOverlappingExclusion(em: EntityManager, ref: Pick<StatementRef, 'contractId' | 'period'>, from: Date, to: Date): Promise<void> {
-  const overlapping = await em.findOne(SlaExclusionSchema, { contract: ref.contractId, periodLabel: ref.period, startsAt: { $lt: to }, endsAt: { $gt: from } });
-  if (!overlapping) return;
-  throw new ProblemError('validation_failed', `The window overlaps the exclusion ${overlapping.startsAt.toISOString()} – ${overlapping.endsAt.toISOString()} ("${overlapping.justification}").`, {
-    errors: [{ path: 'starts_at', message: 'Overlaps an existing exclusion' }],
+export async function assertNoOverlappingExclusion(
+  em: EntityManager,
+  ref: Pick<StatementRef, 'contractId' | 'period'>,
+  from: Date,
+  to: Date,
+): Promise<void> {
+  const overlapping = await em.findOne(SlaExclusionSchema, {
+    contract: ref.contractId,
+    periodLabel: ref.period,
+    startsAt: { $lt: to },
+    endsAt: { $gt: from },
   });
+  if (!overlapping) return;
+  throw new ProblemError(
+    'validation_failed',
+    `The window overlaps the exclusion ${overlapping.startsAt.toISOString()} – ${overlapping.endsAt.toISOString()} ("${overlapping.justification}").`,
+    {
+      errors: [{ path: 'starts_at', message: 'Overlaps an existing exclusion' }],
+    },
+  );
 }
 
 async function previousOf(em: EntityManager, row: SlaStatement): Promise<SlaStatement | null> {

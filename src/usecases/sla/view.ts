@@ -4,7 +4,9 @@ import type { StatementState } from '../../domain/sla/transitions';
 
 /** The signed document's `no_data_counts_as`, for coverage columns written before they repeated it. */
 function documentTreatment(s: SlaStatement): 'up' | 'down' | 'excluded' {
-  const doc = JSON.parse(Buffer.from(s.document).toString('utf8')) as { coverage?: { no_data_counts_as?: 'up' | 'down' | 'excluded' } };
+  const doc = JSON.parse(Buffer.from(s.document).toString('utf8')) as {
+    coverage?: { no_data_counts_as?: 'up' | 'down' | 'excluded' };
+  };
   return doc.coverage?.no_data_counts_as ?? 'up';
 }
 
@@ -14,7 +16,14 @@ function coverageOf(s: SlaStatement) {
   if (!c) return { coverage: null, warnings: [] as string[] };
   const noDataCountsAs = c.no_data_counts_as ?? documentTreatment(s);
   return {
-    coverage: { measured_minutes: c.measured_minutes, unmeasured_minutes: c.unmeasured_minutes, coverage_pct: c.coverage_pct, min_coverage_pct: c.min_coverage_pct, no_data_counts_as: noDataCountsAs, sufficient: c.sufficient },
+    coverage: {
+      measured_minutes: c.measured_minutes,
+      unmeasured_minutes: c.unmeasured_minutes,
+      coverage_pct: c.coverage_pct,
+      min_coverage_pct: c.min_coverage_pct,
+      no_data_counts_as: noDataCountsAs,
+      sufficient: c.sufficient,
+    },
     warnings: c.warning ? [c.warning] : [],
   };
 }

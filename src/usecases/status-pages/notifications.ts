@@ -37,7 +37,10 @@ const overlaps = (a: readonly string[], b: readonly string[]) => a.some((x) => b
  * already in that email (one email per change, not two). An update the operator chose not to
  * email owes none.
  */
-function incidentNoticeDue(e: OutboxEvent, incident: { publishedAt?: Date | null; resolvedAt?: Date | null; deletedAt?: Date | null }): boolean {
+function incidentNoticeDue(
+  e: OutboxEvent,
+  incident: { publishedAt?: Date | null; resolvedAt?: Date | null; deletedAt?: Date | null },
+): boolean {
   if (!incident.publishedAt || incident.deletedAt) return false;
   const payload = e.payload as IncidentView;
   // Issue 27: a message posted with notify_subscribers false silences the change it belongs to
@@ -45,7 +48,10 @@ function incidentNoticeDue(e: OutboxEvent, incident: { publishedAt?: Date | null
   const at = e.createdAt.toISOString();
   if (payload.messages?.some((m) => m.posted_at === at && m.notify_subscribers === false)) return false;
   if (e.type !== 'incident.message_added') return true;
-  const latest = payload.messages?.reduce<string | null>((m, x) => (m === null || x.posted_at > m ? x.posted_at : m), null);
+  const latest = payload.messages?.reduce<string | null>(
+    (m, x) => (m === null || x.posted_at > m ? x.posted_at : m),
+    null,
+  );
   return !(latest && (latest === payload.published_at || latest === payload.resolved_at));
 }
 
@@ -74,17 +80,25 @@ export async function planEmails(em: EntityManager, eventId: string, now: Date):
       const m = await em.findOne(MaintenanceSchema, e.resourceId);
       if (!m || m.deletedAt) return { recipients: 0 };
       // An update posted with notify_subscribers: false still reaches webhooks, never subscribers.
-      if ((e.payload as { message?: { notify_subscribers?: boolean | null } }).message?.notify_subscribers === false) return { recipients: 0 };
+      if ((e.payload as { message?: { notify_subscribers?: boolean | null } }).message?.notify_subscribers === false)
+        return { recipients: 0 };
       affected = m.affectedServices;
     }
     const pages = await em.find(StatusPageSchema, { organization: e.organization, deletedAt: null });
     const concerned: string[] = [];
-    for (const p of pages) if (!affected.length || overlaps(await pageServiceIds(em, p), affected)) concerned.push(p.id);
+    for (const p of pages)
+      if (!affected.length || overlaps(await pageServiceIds(em, p), affected)) concerned.push(p.id);
     if (!concerned.length) return { recipients: 0 };
-    const subs = await em.find(SubscriberSchema, { page: { $in: concerned }, state: 'confirmed' }, { fields: ['id', 'components', 'customer'] });
+    const subs = await em.find(
+      SubscriberSchema,
+      { page: { $in: concerned }, state: 'confirmed' },
+      { fields: ['id', 'components', 'customer'] },
+    );
     subscriberIds = subs
       .filter((s) => !affected.length || !s.components.length || overlaps(s.components, affected))
-      .filter((s) => !customers.length || (s.customer !== null && s.customer !== undefined && customers.includes(s.customer)))
+      .filter(
+        (s) => !customers.length || (s.customer !== null && s.customer !== undefined && customers.includes(s.customer)),
+      )
       .map((s) => s.id);
   }
   await insertPendingEmails(em, { organizationId: e.organization, eventId: e.id, subscriberIds, now });
@@ -136,12 +150,26 @@ export interface BatchOutcome {
  * retried later with backoff, up to EMAIL_MAX_ATTEMPTS; an address the server refuses for good
  * fails at once. A subscriber who left meanwhile is skipped.
  */
-export async function sendEmailBatch(em: EntityManager, deps: EmailDeps, eventId: string, limit: number, now: Date): Promise<BatchOutcome> {
+export async function sendEmailBatch(
+  em: EntityManager,
+  deps: EmailDeps,
+  eventId: string,
+  limit: number,
+  now: Date,
+): Promise<BatchOutcome> {
   const out: BatchOutcome = { sent: 0, failed: 0, skipped: 0, pending: 0, nextDueInMs: null };
   const e = await em.findOne(OutboxEventSchema, eventId);
-  const due = e ? await em.find(SubscriberEmailSchema, { event: eventId, state: 'pending', nextAttemptAt: { $lte: now } }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit }) : [];
+  const due = e
+    ? await em.find(
+        SubscriberEmailSchema,
+        { event: eventId, state: 'pending', nextAttemptAt: { $lte: now } },
+        { orderBy: { createdAt: 'asc', id: 'asc' }, limit },
+      )
+    : [];
   const subs = due.length ? await em.find(SubscriberSchema, { id: { $in: due.map((d) => d.subscriber) } }) : [];
-  const pages = subs.length ? await em.find(StatusPageSchema, { id: { $in: [...new Set(subs.map((s) => s.page))] }, deletedAt: null }) : [];
+  const pages = subs.length
+    ? await em.find(StatusPageSchema, { id: { $in: [...new Set(subs.map((s) => s.page))] }, deletedAt: null })
+    : [];
   for (const row of due) {
     const s = subs.find((x) => x.id === row.subscriber);
     const page = s && pages.find((p) => p.id === s.page);
@@ -161,7 +189,15 @@ export async function sendEmailBatch(em: EntityManager, deps: EmailDeps, eventId
       if (deps.mailer.kind === 'folder') deps.log?.(`confirmation link for ${s.email}: ${confirmUrl}`);
     } else {
       const notice = noticeOf(e!, url);
-      mail = notice ? notificationEmail({ pageTitle: page.title, pageUrl: url, unsubscribeUrl, timeZone: page.timeZone, event: notice }) : null;
+      mail = notice
+        ? notificationEmail({
+            pageTitle: page.title,
+            pageUrl: url,
+            unsubscribeUrl,
+            timeZone: page.timeZone,
+            event: notice,
+          })
+        : null;
     }
     if (!mail) {
       row.state = 'skipped';
@@ -190,7 +226,13 @@ export async function sendEmailBatch(em: EntityManager, deps: EmailDeps, eventId
   }
   await em.flush();
   out.pending = await em.count(SubscriberEmailSchema, { event: eventId, state: 'pending' });
-  const next = out.pending ? await em.findOne(SubscriberEmailSchema, { event: eventId, state: 'pending' }, { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' } }) : null;
+  const next = out.pending
+    ? await em.findOne(
+        SubscriberEmailSchema,
+        { event: eventId, state: 'pending' },
+        { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' } },
+      )
+    : null;
   if (next) out.nextDueInMs = Math.max(0, next.nextAttemptAt.getTime() - now.getTime());
   return out;
 }
@@ -199,4 +241,3 @@ export async function sendEmailBatch(em: EntityManager, deps: EmailDeps, eventId
 export async function completeEmailRun(em: EntityManager, eventId: string, now: Date): Promise<void> {
   await em.nativeUpdate(NotificationRunSchema, { event: eventId, completedAt: null }, { completedAt: now });
 }
-

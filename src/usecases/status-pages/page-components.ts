@@ -1,5 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MaintenanceSchema, MetricSchema, ServiceSchema, type Slo, SloSchema, type StatusPage } from '../../db/entities';
+import {
+  MaintenanceSchema,
+  MetricSchema,
+  ServiceSchema,
+  type Slo,
+  SloSchema,
+  type StatusPage,
+} from '../../db/entities';
 import { effectiveStatus } from '../../domain/reason-class';
 import type { DayUptimeRow } from '../../domain/uptime';
 import type { UptimeDay } from '../../domain/status-page/model';
@@ -35,11 +42,17 @@ async function resolveShown(em: EntityManager, page: StatusPage) {
   const idsOf = (kind: string) => refs.filter((c) => c.kind === kind).map((c) => c.id);
   const org = page.organization;
   const [slos, directMetrics] = await Promise.all([
-    idsOf('slo').length ? em.find(SloSchema, { id: { $in: idsOf('slo') }, organization: org, deletedAt: null }) : Promise.resolve([] as Slo[]),
-    idsOf('metric').length ? em.find(MetricSchema, { id: { $in: idsOf('metric') }, organization: org, deletedAt: null }) : Promise.resolve([]),
+    idsOf('slo').length
+      ? em.find(SloSchema, { id: { $in: idsOf('slo') }, organization: org, deletedAt: null })
+      : Promise.resolve([] as Slo[]),
+    idsOf('metric').length
+      ? em.find(MetricSchema, { id: { $in: idsOf('metric') }, organization: org, deletedAt: null })
+      : Promise.resolve([]),
   ]);
   const sloMetricIds = slos.flatMap((s) => (s.metric ? [s.metric] : []));
-  const sloMetrics = sloMetricIds.length ? await em.find(MetricSchema, { id: { $in: sloMetricIds }, organization: org }) : [];
+  const sloMetrics = sloMetricIds.length
+    ? await em.find(MetricSchema, { id: { $in: sloMetricIds }, organization: org })
+    : [];
   const serviceIds = new Set<string>([
     ...idsOf('service'),
     ...directMetrics.map((m) => m.service),
@@ -50,7 +63,8 @@ async function resolveShown(em: EntityManager, page: StatusPage) {
 }
 
 /** A page shows each day's uptime, not how many samples made it. */
-const publicDays = (days: readonly DayUptimeRow[]): UptimeDay[] => days.map(({ date, uptime_pct }) => ({ date, uptime_pct }));
+const publicDays = (days: readonly DayUptimeRow[]): UptimeDay[] =>
+  days.map(({ date, uptime_pct }) => ({ date, uptime_pct }));
 
 const sinceIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -65,15 +79,24 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
     // services, and each one's window leaves its services' down time out of their uptime.
     em.find(
       MaintenanceSchema,
-      { organization: org, deletedAt: null, actualStartAt: { $ne: null, $lte: now }, $or: [{ actualEndAt: null }, { actualEndAt: { $gte: uptimeFrom(now) } }] },
+      {
+        organization: org,
+        deletedAt: null,
+        actualStartAt: { $ne: null, $lte: now },
+        $or: [{ actualEndAt: null }, { actualEndAt: { $gte: uptimeFrom(now) } }],
+      },
       { fields: ['affectedServices', 'actualStartAt', 'actualEndAt', 'canceledAt'] },
     ),
   ]);
   const serviceNames = new Map(services.map((s) => [s.id, s.name]));
-  const covers = (m: (typeof maintenances)[number], serviceId: string) => m.affectedServices.length === 0 || m.affectedServices.includes(serviceId);
-  const underMaintenance = (serviceId: string) => maintenances.some((m) => !m.actualEndAt && !m.canceledAt && covers(m, serviceId));
+  const covers = (m: (typeof maintenances)[number], serviceId: string) =>
+    m.affectedServices.length === 0 || m.affectedServices.includes(serviceId);
+  const underMaintenance = (serviceId: string) =>
+    maintenances.some((m) => !m.actualEndAt && !m.canceledAt && covers(m, serviceId));
   const windowsOf = (serviceId: string): Interval[] =>
-    maintenances.filter((m) => covers(m, serviceId)).map((m) => ({ start: m.actualStartAt!.getTime(), end: (m.actualEndAt ?? m.canceledAt ?? now).getTime() }));
+    maintenances
+      .filter((m) => covers(m, serviceId))
+      .map((m) => ({ start: m.actualStartAt!.getTime(), end: (m.actualEndAt ?? m.canceledAt ?? now).getTime() }));
   const shownMetrics = [...new Map([...serviceMetrics, ...directMetrics].map((m) => [m.id, m])).values()];
   const uptimeOf = await loadUptime(em, shownMetrics, now);
   // A metric no_data with a target reason is down on the page (docs/decisions.md), like unhealthy.
@@ -87,13 +110,37 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
       const metrics = serviceMetrics.filter((m) => m.service === c.id);
       const u = uptimeOf(metrics, windowsOf(c.id));
       const service = services.find((s) => s.id === c.id)!;
-      return { kind: 'service', id: c.id, name, description: service.description ?? null, status: worstOf(metrics.map(statusOf)) ?? 'no_data', service_id: c.id, in_maintenance: underMaintenance(c.id), uptime: publicDays(u.days), uptime_pct: u.total, uptime_since: sinceIso(u.since), slo: null };
+      return {
+        kind: 'service',
+        id: c.id,
+        name,
+        description: service.description ?? null,
+        status: worstOf(metrics.map(statusOf)) ?? 'no_data',
+        service_id: c.id,
+        in_maintenance: underMaintenance(c.id),
+        uptime: publicDays(u.days),
+        uptime_pct: u.total,
+        uptime_since: sinceIso(u.since),
+        slo: null,
+      };
     }
     if (c.kind === 'metric') {
       const m = directMetrics.find((x) => x.id === c.id);
       if (!m) return null;
       const u = uptimeOf([m], windowsOf(m.service));
-      return { kind: 'metric', id: m.id, name: m.name, description: null, status: statusOf(m), service_id: m.service, in_maintenance: underMaintenance(m.service), uptime: publicDays(u.days), uptime_pct: u.total, uptime_since: sinceIso(u.since), slo: null };
+      return {
+        kind: 'metric',
+        id: m.id,
+        name: m.name,
+        description: null,
+        status: statusOf(m),
+        service_id: m.service,
+        in_maintenance: underMaintenance(m.service),
+        uptime: publicDays(u.days),
+        uptime_pct: u.total,
+        uptime_since: sinceIso(u.since),
+        slo: null,
+      };
     }
     const s = slos.find((x) => x.id === c.id);
     if (!s) return null;
@@ -111,7 +158,12 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
       uptime: [],
       uptime_pct: null,
       uptime_since: null,
-      slo: { objective: s.objective, attainment: v.attainment?.attainment ?? null, met, period_label: v.attainment?.period_label ?? '' },
+      slo: {
+        objective: s.objective,
+        attainment: v.attainment?.attainment ?? null,
+        met,
+        period_label: v.attainment?.period_label ?? '',
+      },
     };
   };
 
@@ -119,9 +171,14 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
   for (const g of page.layout.groups) {
     const components = (await Promise.all(g.components.map(build))).filter((c): c is LoadedComponent => c !== null);
     if (!components.length) continue;
-    groups.push({ name: g.name, status: worstOf(components.filter((c) => c.kind !== 'slo').map((c) => c.status)) ?? 'no_data', components });
+    groups.push({
+      name: g.name,
+      status: worstOf(components.filter((c) => c.kind !== 'slo').map((c) => c.status)) ?? 'no_data',
+      components,
+    });
   }
-  const status = worstOf(groups.flatMap((g) => g.components.filter((c) => c.kind !== 'slo').map((c) => c.status))) ?? 'no_data';
+  const status =
+    worstOf(groups.flatMap((g) => g.components.filter((c) => c.kind !== 'slo').map((c) => c.status))) ?? 'no_data';
   return { groups, status, serviceIds: [...serviceIds], serviceNames };
 }
 

@@ -1,6 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type EntityName, type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { MetricSchema, type PageLayout, ServiceSchema, SloSchema, type StatusPage, StatusPageSchema, SubscriberSchema } from '../../db/entities';
+import {
+  MetricSchema,
+  type PageLayout,
+  ServiceSchema,
+  SloSchema,
+  type StatusPage,
+  StatusPageSchema,
+  SubscriberSchema,
+} from '../../db/entities';
 import { pageIdsShowing } from '../../db/repositories/status-page-repository';
 import { ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
@@ -38,35 +46,53 @@ async function assertLayout(ctx: OrgContext, layout: PageLayout): Promise<void> 
   layout.groups.forEach((g, gi) =>
     g.components.forEach((c, ci) => {
       const key = `${c.kind}:${c.id}`;
-      if (seen.has(key)) errors.push({ path: `groups.${gi}.components.${ci}.id`, message: `The ${c.kind} is already on the page` });
+      if (seen.has(key))
+        errors.push({ path: `groups.${gi}.components.${ci}.id`, message: `The ${c.kind} is already on the page` });
       seen.add(key);
     }),
   );
   for (const kind of ['service', 'metric', 'slo'] as const) {
-    const ids = [...new Set(layout.groups.flatMap((g) => g.components.filter((c) => c.kind === kind).map((c) => c.id)))];
+    const ids = [
+      ...new Set(layout.groups.flatMap((g) => g.components.filter((c) => c.kind === kind).map((c) => c.id))),
+    ];
     if (!ids.length) continue;
-    const where = { id: { $in: ids.filter(isUuid) }, organization: ctx.org.id, deletedAt: null } as FilterQuery<{ id: string }>;
-    const known = new Set((await ctx.em.find(ENTITY_OF_KIND[kind], where, { fields: ['id'] as never })).map((r) => r.id));
+    const where = { id: { $in: ids.filter(isUuid) }, organization: ctx.org.id, deletedAt: null } as FilterQuery<{
+      id: string;
+    }>;
+    const known = new Set(
+      (await ctx.em.find(ENTITY_OF_KIND[kind], where, { fields: ['id'] as never })).map((r) => r.id),
+    );
     layout.groups.forEach((g, gi) =>
       g.components.forEach((c, ci) => {
-        if (c.kind === kind && !known.has(c.id)) errors.push({ path: `groups.${gi}.components.${ci}.id`, message: `No such ${kind}` });
+        if (c.kind === kind && !known.has(c.id))
+          errors.push({ path: `groups.${gi}.components.${ci}.id`, message: `No such ${kind}` });
       }),
     );
   }
-  if (errors.length) throw new ProblemError('validation_failed', 'The page names components that do not exist or repeat.', { errors });
+  if (errors.length)
+    throw new ProblemError('validation_failed', 'The page names components that do not exist or repeat.', { errors });
 }
 
 function assertSubdomain(subdomain: string): void {
   const problem = subdomainProblem(subdomain);
-  if (problem) throw new ProblemError('validation_failed', 'The subdomain is not usable.', { errors: [{ path: 'subdomain', message: problem }] });
+  if (problem)
+    throw new ProblemError('validation_failed', 'The subdomain is not usable.', {
+      errors: [{ path: 'subdomain', message: problem }],
+    });
 }
 
 function subdomainTaken(subdomain: string): ProblemError {
-  return new ProblemError('subdomain_taken', `The subdomain "${subdomain}" is taken.`, { errors: [{ path: 'subdomain', message: 'Already in use' }] });
+  return new ProblemError('subdomain_taken', `The subdomain "${subdomain}" is taken.`, {
+    errors: [{ path: 'subdomain', message: 'Already in use' }],
+  });
 }
 
 async function assertSubdomainFree(ctx: OrgContext, subdomain: string, except?: string): Promise<void> {
-  const taken = await ctx.em.findOne(StatusPageSchema, { subdomain, deletedAt: null, ...(except ? { id: { $ne: except } } : {}) }, { fields: ['id'] });
+  const taken = await ctx.em.findOne(
+    StatusPageSchema,
+    { subdomain, deletedAt: null, ...(except ? { id: { $ne: except } } : {}) },
+    { fields: ['id'] },
+  );
   if (taken) throw subdomainTaken(subdomain);
 }
 
@@ -87,7 +113,11 @@ export async function createStatusPage(ctx: OrgContext, box: SecretBox, input: S
         title: input.title,
         description: input.description ?? null,
         timeZone: input.time_zone ?? 'UTC',
-        branding: { logo_url: input.branding?.logo_url ?? null, accent_color: input.branding?.accent_color ?? null, header_color: input.branding?.header_color ?? null },
+        branding: {
+          logo_url: input.branding?.logo_url ?? null,
+          accent_color: input.branding?.accent_color ?? null,
+          header_color: input.branding?.header_color ?? null,
+        },
         links: input.links ?? [],
         layout,
         sealedViewerSecret: box.seal(randomBytes(32).toString('base64url')),
@@ -155,18 +185,27 @@ export async function activeSubscriberCount(ctx: OrgContext, pageIds: string[]):
  * remove or export the subscribers first, so nobody's subscription vanishes silently.
  */
 export async function deleteStatusPage(ctx: OrgContext, id: string): Promise<StatusPage> {
-  const live = isUuid(id) ? await ctx.em.findOne(StatusPageSchema, { id, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] }) : null;
+  const live = isUuid(id)
+    ? await ctx.em.findOne(StatusPageSchema, { id, organization: ctx.org.id, deletedAt: null }, { fields: ['id'] })
+    : null;
   const subscribers = live ? await activeSubscriberCount(ctx, [live.id]) : 0;
   if (subscribers > 0) {
-    throw new ProblemError('in_use', `The page has ${subscribers} active subscriber${subscribers > 1 ? 's' : ''}; delete them first.`, {
-      referenced_by: { slos: [], pages: [], subscribers },
-    });
+    throw new ProblemError(
+      'in_use',
+      `The page has ${subscribers} active subscriber${subscribers > 1 ? 's' : ''}; delete them first.`,
+      {
+        referenced_by: { slos: [], pages: [], subscribers },
+      },
+    );
   }
   return softDelete(ctx, StatusPageSchema, id, 'Status page');
 }
 
 /** Live pages whose layout shows any of these components: what deleting them must not orphan. */
-export async function pagesShowing(ctx: OrgContext, refs: { kind: 'service' | 'metric' | 'slo'; id: string }[]): Promise<StatusPage[]> {
+export async function pagesShowing(
+  ctx: OrgContext,
+  refs: { kind: 'service' | 'metric' | 'slo'; id: string }[],
+): Promise<StatusPage[]> {
   const ids = await pageIdsShowing(ctx.em, ctx.org.id, refs);
   return ids.length ? ctx.em.find(StatusPageSchema, { id: { $in: ids } }) : [];
 }

@@ -1,8 +1,36 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { IncidentMessageSchema, IncidentSchema, MaintenanceMessageSchema, MaintenanceSchema, ServiceSchema, type StatusPage, StatusPageSchema } from '../../db/entities';
-import { type PageScope, feedRows, feedStats, pageIncidentIds, pageMaintenanceIds } from '../../db/repositories/page-timeline-repository';
-import { incidentMessageEntry, maintenanceEntry, type FeedEntry, type MaintenanceEvent } from '../../domain/status-page/feed';
-import type { HistoryView, ImpactedServiceRef, ItemView, PageHeader, PageIncidentView, PageMaintenanceView, PageView, ServiceRef } from '../../domain/status-page/model';
+import {
+  IncidentMessageSchema,
+  IncidentSchema,
+  MaintenanceMessageSchema,
+  MaintenanceSchema,
+  ServiceSchema,
+  type StatusPage,
+  StatusPageSchema,
+} from '../../db/entities';
+import {
+  type PageScope,
+  feedRows,
+  feedStats,
+  pageIncidentIds,
+  pageMaintenanceIds,
+} from '../../db/repositories/page-timeline-repository';
+import {
+  incidentMessageEntry,
+  maintenanceEntry,
+  type FeedEntry,
+  type MaintenanceEvent,
+} from '../../domain/status-page/feed';
+import type {
+  HistoryView,
+  ImpactedServiceRef,
+  ItemView,
+  PageHeader,
+  PageIncidentView,
+  PageMaintenanceView,
+  PageView,
+  ServiceRef,
+} from '../../domain/status-page/model';
 import { type ServiceImpact, serviceImpacts } from '../../domain/incident-impact';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { SUBDOMAIN_PATTERN } from '../../domain/status-page/subdomain';
@@ -31,12 +59,20 @@ export function pageHeader(page: StatusPage): PageHeader {
   };
 }
 
-const refs = (ids: string[], names: Map<string, string>): ServiceRef[] => ids.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
+const refs = (ids: string[], names: Map<string, string>): ServiceRef[] =>
+  ids.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
 
 const withImpacts = (services: ServiceRef[], impacts: ServiceImpact[]): ImpactedServiceRef[] =>
-  services.map((s) => ({ ...s, impact: impacts.find((x) => x.service_id.toLowerCase() === s.id.toLowerCase())?.impact ?? 'degraded_performance' }));
+  services.map((s) => ({
+    ...s,
+    impact: impacts.find((x) => x.service_id.toLowerCase() === s.id.toLowerCase())?.impact ?? 'degraded_performance',
+  }));
 
-async function incidentViews(em: EntityManager, ids: string[], names: Map<string, string>): Promise<PageIncidentView[]> {
+async function incidentViews(
+  em: EntityManager,
+  ids: string[],
+  names: Map<string, string>,
+): Promise<PageIncidentView[]> {
   if (!ids.length) return [];
   const [rows, messages] = await Promise.all([
     em.find(IncidentSchema, { id: { $in: ids } }),
@@ -54,15 +90,29 @@ async function incidentViews(em: EntityManager, ids: string[], names: Map<string
         state: i.resolvedAt ? 'resolved' : 'published',
         published_at: toIso(i.publishedAt),
         resolved_at: toIsoOrNull(i.resolvedAt),
-        affected_services: withImpacts(refs(i.affectedServices, names), serviceImpacts(i.affectedServices, i.serviceImpacts, i.severity)),
+        affected_services: withImpacts(
+          refs(i.affectedServices, names),
+          serviceImpacts(i.affectedServices, i.serviceImpacts, i.severity),
+        ),
         customer_scoped: i.visibleToCustomerIds.length > 0,
-        messages: messages.filter((m) => m.incident === i.id).map((m) => ({ type: m.type, body: m.body, posted_at: toIso(m.postedAt), edited_at: toIsoOrNull(m.editedAt ?? null) })),
+        messages: messages
+          .filter((m) => m.incident === i.id)
+          .map((m) => ({
+            type: m.type,
+            body: m.body,
+            posted_at: toIso(m.postedAt),
+            edited_at: toIsoOrNull(m.editedAt ?? null),
+          })),
       },
     ];
   });
 }
 
-async function maintenanceViews(em: EntityManager, ids: string[], names: Map<string, string>): Promise<PageMaintenanceView[]> {
+async function maintenanceViews(
+  em: EntityManager,
+  ids: string[],
+  names: Map<string, string>,
+): Promise<PageMaintenanceView[]> {
   if (!ids.length) return [];
   const [rows, messages] = await Promise.all([
     em.find(MaintenanceSchema, { id: { $in: ids } }),
@@ -85,16 +135,27 @@ async function maintenanceViews(em: EntityManager, ids: string[], names: Map<str
         actual_start_at: toIsoOrNull(m.actualStartAt),
         actual_end_at: toIsoOrNull(m.actualEndAt),
         affected_services: refs(m.affectedServices, names),
-        messages: messages.filter((x) => x.maintenance === m.id).map((x) => ({ type: x.type, body: x.body, posted_at: toIso(x.postedAt), edited_at: null })),
+        messages: messages
+          .filter((x) => x.maintenance === m.id)
+          .map((x) => ({ type: x.type, body: x.body, posted_at: toIso(x.postedAt), edited_at: null })),
       },
     ];
   });
 }
 
 /** Everything the page shows its viewer right now. */
-export async function loadPageView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date): Promise<PageView> {
+export async function loadPageView(
+  em: EntityManager,
+  page: StatusPage,
+  viewer: Viewer | null,
+  now: Date,
+): Promise<PageView> {
   const components = await loadPageComponents(em, page, now);
-  const scope: PageScope = { organizationId: page.organization, serviceIds: components.serviceIds, customerId: viewer?.customer_id ?? null };
+  const scope: PageScope = {
+    organizationId: page.organization,
+    serviceIds: components.serviceIds,
+    customerId: viewer?.customer_id ?? null,
+  };
   const names = components.serviceNames;
   const [active, recent, inProgress, upcoming] = await Promise.all([
     pageIncidentIds(em, scope, 'active', { now, limit: 50 }).then((ids) => incidentViews(em, ids, names)),
@@ -117,26 +178,54 @@ export async function loadPageView(em: EntityManager, page: StatusPage, viewer: 
 }
 
 /** The page's service ids and their names: only which services it shows, not their statuses and uptime. */
-async function pageServices(em: EntityManager, page: StatusPage): Promise<{ serviceIds: string[]; names: Map<string, string> }> {
+async function pageServices(
+  em: EntityManager,
+  page: StatusPage,
+): Promise<{ serviceIds: string[]; names: Map<string, string> }> {
   const serviceIds = await pageServiceIds(em, page);
-  const services = serviceIds.length ? await em.find(ServiceSchema, { id: { $in: serviceIds }, organization: page.organization, deletedAt: null }, { fields: ['name'] }) : [];
+  const services = serviceIds.length
+    ? await em.find(
+        ServiceSchema,
+        { id: { $in: serviceIds }, organization: page.organization, deletedAt: null },
+        { fields: ['name'] },
+      )
+    : [];
   return { serviceIds, names: new Map(services.map((s) => [s.id, s.name])) };
 }
 
 /** Past incidents, newest first, 20 at a time, with the maintenances that ended in the same span. */
-export async function loadHistoryView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date, cursor?: string): Promise<HistoryView> {
+export async function loadHistoryView(
+  em: EntityManager,
+  page: StatusPage,
+  viewer: Viewer | null,
+  now: Date,
+  cursor?: string,
+): Promise<HistoryView> {
   const { serviceIds, names } = await pageServices(em, page);
   const scope: PageScope = { organizationId: page.organization, serviceIds, customerId: viewer?.customer_id ?? null };
   const base = { page: pageHeader(page), viewer, generated_at: toIso(now) };
   const pos = cursor ? decodeCursor(cursor) : null;
-  const ids = await pageIncidentIds(em, scope, 'history', { now, limit: HISTORY_PAGE_SIZE + 1, ...(pos ? { before: { at: pos.createdAt, id: pos.id } } : {}) });
+  const ids = await pageIncidentIds(em, scope, 'history', {
+    now,
+    limit: HISTORY_PAGE_SIZE + 1,
+    ...(pos ? { before: { at: pos.createdAt, id: pos.id } } : {}),
+  });
   const incidents = await incidentViews(em, ids.slice(0, HISTORY_PAGE_SIZE), names);
   const last = incidents.at(-1);
   const more = ids.length > HISTORY_PAGE_SIZE && last;
   const spanEnd = pos ? pos.createdAt : new Date(now.getTime() + 1);
   const spanStart = more ? new Date(last.published_at) : new Date(0);
-  const maintenances = await maintenanceViews(em, await pageMaintenanceIds(em, scope, { between: [spanStart, spanEnd] }, 100), names);
-  return { ...base, incidents, maintenances, next_cursor: more ? encodeCursor({ createdAt: new Date(last.published_at), id: last.id }) : null };
+  const maintenances = await maintenanceViews(
+    em,
+    await pageMaintenanceIds(em, scope, { between: [spanStart, spanEnd] }, 100),
+    names,
+  );
+  return {
+    ...base,
+    incidents,
+    maintenances,
+    next_cursor: more ? encodeCursor({ createdAt: new Date(last.published_at), id: last.id }) : null,
+  };
 }
 
 /**
@@ -144,12 +233,22 @@ export async function loadHistoryView(em: EntityManager, page: StatusPage, viewe
  * history (drafts, deleted rows, other customers' incidents and other services' items are not
  * found); null when this viewer may not see it.
  */
-export async function loadItemView(em: EntityManager, page: StatusPage, viewer: Viewer | null, now: Date, item: { kind: 'incident' | 'maintenance'; id: string }): Promise<ItemView | null> {
+export async function loadItemView(
+  em: EntityManager,
+  page: StatusPage,
+  viewer: Viewer | null,
+  now: Date,
+  item: { kind: 'incident' | 'maintenance'; id: string },
+): Promise<ItemView | null> {
   const { serviceIds, names } = await pageServices(em, page);
   const scope: PageScope = { organizationId: page.organization, serviceIds, customerId: viewer?.customer_id ?? null };
   const base = { page: pageHeader(page), viewer, generated_at: toIso(now) };
   if (item.kind === 'incident') {
-    const [incident] = await incidentViews(em, await pageIncidentIds(em, scope, { id: item.id }, { now, limit: 1 }), names);
+    const [incident] = await incidentViews(
+      em,
+      await pageIncidentIds(em, scope, { id: item.id }, { now, limit: 1 }),
+      names,
+    );
     return incident ? { kind: 'incident', ...base, incident } : null;
   }
   const [maintenance] = await maintenanceViews(em, await pageMaintenanceIds(em, scope, { id: item.id }, 1), names);
@@ -157,18 +256,39 @@ export async function loadItemView(em: EntityManager, page: StatusPage, viewer: 
 }
 
 /** The feed's ETag inputs and its newest `limit` entries; feeds are public, so customer-scoped incidents never appear. */
-export async function loadFeed(em: EntityManager, page: StatusPage, limit: number): Promise<{ count: number; latestMs: number; entries: FeedEntry[] }> {
-  const scope: PageScope = { organizationId: page.organization, serviceIds: await pageServiceIds(em, page), customerId: null };
+export async function loadFeed(
+  em: EntityManager,
+  page: StatusPage,
+  limit: number,
+): Promise<{ count: number; latestMs: number; entries: FeedEntry[] }> {
+  const scope: PageScope = {
+    organizationId: page.organization,
+    serviceIds: await pageServiceIds(em, page),
+    customerId: null,
+  };
   return loadFeedIn(em, scope, limit);
 }
 
-export async function loadFeedIn(em: EntityManager, scope: PageScope, limit: number): Promise<{ count: number; latestMs: number; entries: FeedEntry[] }> {
+export async function loadFeedIn(
+  em: EntityManager,
+  scope: PageScope,
+  limit: number,
+): Promise<{ count: number; latestMs: number; entries: FeedEntry[] }> {
   const [stats, rows] = await Promise.all([feedStats(em, scope), feedRows(em, scope, limit)]);
   const entries = rows.map((r) =>
     r.kind === 'incident'
-      ? incidentMessageEntry({ id: r.parent_id, title: r.title, severity: r.severity ?? '' }, { id: r.entry_id, type: r.event, body: r.body ?? '', posted_at: new Date(r.at) })
+      ? incidentMessageEntry(
+          { id: r.parent_id, title: r.title, severity: r.severity ?? '' },
+          { id: r.entry_id, type: r.event, body: r.body ?? '', posted_at: new Date(r.at) },
+        )
       : maintenanceEntry(
-          { id: r.parent_id, title: r.title, description: r.description, scheduled_start_at: new Date(r.scheduled_start_at!), scheduled_end_at: new Date(r.scheduled_end_at!) },
+          {
+            id: r.parent_id,
+            title: r.title,
+            description: r.description,
+            scheduled_start_at: new Date(r.scheduled_start_at!),
+            scheduled_end_at: new Date(r.scheduled_end_at!),
+          },
           r.event as MaintenanceEvent,
           new Date(r.at),
         ),

@@ -30,26 +30,58 @@ function addressKey(ip: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-async function assertWithinLimits(em: EntityManager, page: StatusPage, ip: string, limits: SubscribeLimits, now: Date): Promise<void> {
+async function assertWithinLimits(
+  em: EntityManager,
+  page: StatusPage,
+  ip: string,
+  limits: SubscribeLimits,
+  now: Date,
+): Promise<void> {
   const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
   const retryAfter = Math.max(1, Math.ceil((hour.getTime() + 3_600_000 - now.getTime()) / 1000));
-  const [byIp, byPage] = await Promise.all([countSubscribeRequest(em, addressKey(ip), 'sub_ip', hour), countSubscribeRequest(em, page.id, 'sub_page', hour)]);
+  const [byIp, byPage] = await Promise.all([
+    countSubscribeRequest(em, addressKey(ip), 'sub_ip', hour),
+    countSubscribeRequest(em, page.id, 'sub_page', hour),
+  ]);
   if (byIp > limits.perIpPerHour || byPage > limits.perPagePerHour) {
-    const which = byIp > limits.perIpPerHour ? `from this address (${limits.perIpPerHour} per hour)` : `to this page (${limits.perPagePerHour} per hour)`;
-    throw new ProblemError('subscribe_limited', `Too many subscribe requests ${which}; try again later.`, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) });
+    const which =
+      byIp > limits.perIpPerHour
+        ? `from this address (${limits.perIpPerHour} per hour)`
+        : `to this page (${limits.perPagePerHour} per hour)`;
+    throw new ProblemError(
+      'subscribe_limited',
+      `Too many subscribe requests ${which}; try again later.`,
+      { retry_after: retryAfter },
+      { 'retry-after': String(retryAfter) },
+    );
   }
 }
 
-async function assertComponentsOnPage(em: EntityManager, page: StatusPage, components: readonly string[], path: string): Promise<void> {
+async function assertComponentsOnPage(
+  em: EntityManager,
+  page: StatusPage,
+  components: readonly string[],
+  path: string,
+): Promise<void> {
   if (!components.length) return;
   const shown = new Set(await pageServiceIds(em, page));
-  const errors = components.flatMap((id, i) => (shown.has(id) ? [] : [{ path: `${path}.${i}`, message: 'Not a service shown on this page' }]));
-  if (errors.length) throw new ProblemError('validation_failed', 'Subscribers can choose only services the page shows.', { errors });
+  const errors = components.flatMap((id, i) =>
+    shown.has(id) ? [] : [{ path: `${path}.${i}`, message: 'Not a service shown on this page' }],
+  );
+  if (errors.length)
+    throw new ProblemError('validation_failed', 'Subscribers can choose only services the page shows.', { errors });
 }
 
 function requestConfirmation(em: EntityManager, s: Subscriber, now: Date): void {
   s.confirmationSentAt = now;
-  recordEvent(em, { organizationId: s.organization, type: CONFIRMATION_EVENT, resourceKind: 'subscriber', resourceId: s.id, payload: { subscriber_id: s.id, page_id: s.page }, now });
+  recordEvent(em, {
+    organizationId: s.organization,
+    type: CONFIRMATION_EVENT,
+    resourceKind: 'subscriber',
+    resourceId: s.id,
+    payload: { subscriber_id: s.id, page_id: s.page },
+    now,
+  });
 }
 
 /**
@@ -75,9 +107,19 @@ export async function subscribe(
   }
 }
 
-async function subscribeOnce(em: EntityManager, page: StatusPage, email: string, components: string[], meta: { viewer: Viewer | null; now: Date }): Promise<void> {
+async function subscribeOnce(
+  em: EntityManager,
+  page: StatusPage,
+  email: string,
+  components: string[],
+  meta: { viewer: Viewer | null; now: Date },
+): Promise<void> {
   await em.transactional(async (tx) => {
-    const existing = await tx.findOne(SubscriberSchema, { page: page.id, email }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const existing = await tx.findOne(
+      SubscriberSchema,
+      { page: page.id, email },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     const now = meta.now;
     if (!existing) {
       const s = tx.create(SubscriberSchema, {
@@ -99,7 +141,10 @@ async function subscribeOnce(em: EntityManager, page: StatusPage, email: string,
       return;
     }
     if (existing.state === 'confirmed') return;
-    const recentlySent = existing.state === 'pending' && existing.confirmationSentAt && now.getTime() - existing.confirmationSentAt.getTime() < CONFIRMATION_RESEND_MS;
+    const recentlySent =
+      existing.state === 'pending' &&
+      existing.confirmationSentAt &&
+      now.getTime() - existing.confirmationSentAt.getTime() < CONFIRMATION_RESEND_MS;
     if (recentlySent) return;
     existing.state = 'pending';
     existing.components = components;
@@ -110,10 +155,18 @@ async function subscribeOnce(em: EntityManager, page: StatusPage, email: string,
   });
 }
 
-export type LinkOutcome = { ok: true; subscriber: Subscriber; page: StatusPage } | { ok: false; reason: 'invalid' | 'expired' | 'gone' };
+export type LinkOutcome =
+  { ok: true; subscriber: Subscriber; page: StatusPage } | { ok: false; reason: 'invalid' | 'expired' | 'gone' };
 
 /** `pageId`: the page whose host the link was followed on; a link of another page is invalid there. */
-async function fromLink(em: EntityManager, key: Buffer, token: string, purpose: LinkPurpose, now: Date, pageId?: string): Promise<LinkOutcome> {
+async function fromLink(
+  em: EntityManager,
+  key: Buffer,
+  token: string,
+  purpose: LinkPurpose,
+  now: Date,
+  pageId?: string,
+): Promise<LinkOutcome> {
   const check = verifyLinkToken(key, token, purpose, now.getTime());
   if (!check.ok) return { ok: false, reason: check.reason === 'expired' ? 'expired' : 'invalid' };
   // Only this service signs links, but a malformed id must not reach the uuid column.
@@ -129,7 +182,13 @@ async function fromLink(em: EntityManager, key: Buffer, token: string, purpose: 
 export const inspectLink = fromLink;
 
 /** Confirms the subscription a link names; on the host of another page (`pageId`) it changes nothing. */
-export async function confirmSubscription(em: EntityManager, key: Buffer, token: string, now: Date, pageId?: string): Promise<LinkOutcome> {
+export async function confirmSubscription(
+  em: EntityManager,
+  key: Buffer,
+  token: string,
+  now: Date,
+  pageId?: string,
+): Promise<LinkOutcome> {
   const r = await fromLink(em, key, token, 'confirm', now, pageId);
   if (r.ok && r.subscriber.state !== 'confirmed') {
     r.subscriber.state = 'confirmed';
@@ -142,7 +201,13 @@ export async function confirmSubscription(em: EntityManager, key: Buffer, token:
 }
 
 /** Ends the subscription a link names; on the host of another page (`pageId`) it changes nothing. */
-export async function unsubscribe(em: EntityManager, key: Buffer, token: string, now: Date, pageId?: string): Promise<LinkOutcome> {
+export async function unsubscribe(
+  em: EntityManager,
+  key: Buffer,
+  token: string,
+  now: Date,
+  pageId?: string,
+): Promise<LinkOutcome> {
   const r = await fromLink(em, key, token, 'unsubscribe', now, pageId);
   if (r.ok && r.subscriber.state !== 'unsubscribed') {
     r.subscriber.state = 'unsubscribed';
@@ -153,9 +218,17 @@ export async function unsubscribe(em: EntityManager, key: Buffer, token: string,
   return r;
 }
 
-export async function listSubscribers(ctx: OrgContext, pageId: string, q: { limit: number; cursor?: string; state?: string }) {
+export async function listSubscribers(
+  ctx: OrgContext,
+  pageId: string,
+  q: { limit: number; cursor?: string; state?: string },
+) {
   const page = await getStatusPage(ctx, pageId);
-  const rows = await ctx.em.find(SubscriberSchema, { page: page.id, ...(q.state ? { state: q.state } : {}), ...afterCursor(q.cursor) }, { orderBy: NEWEST_FIRST as never, limit: q.limit + 1 });
+  const rows = await ctx.em.find(
+    SubscriberSchema,
+    { page: page.id, ...(q.state ? { state: q.state } : {}), ...afterCursor(q.cursor) },
+    { orderBy: NEWEST_FIRST as never, limit: q.limit + 1 },
+  );
   return pageOf(rows as Subscriber[], q.limit);
 }
 
@@ -172,4 +245,3 @@ export async function deleteSubscriber(ctx: OrgContext, pageId: string, id: stri
   await ctx.em.nativeDelete(SubscriberSchema, { id: s.id });
   return s;
 }
-

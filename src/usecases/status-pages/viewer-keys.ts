@@ -15,7 +15,13 @@ export async function assertViewerPublicKey(pem: string | null | undefined, path
       // try the next algorithm
     }
   }
-  throw new ProblemError('validation_failed', 'viewer_public_key is not a PEM public key (SPKI) for RS256, PS256, ES256 or EdDSA.', {
-    errors: [{ path, message: 'Expected "-----BEGIN PUBLIC KEY-----" PEM for an RSA (2048+ bits), P-256 or Ed25519 key' }],
-  });
+  throw new ProblemError(
+    'validation_failed',
+    'viewer_public_key is not a PEM public key (SPKI) for RS256, PS256, ES256 or EdDSA.',
+    {
+      errors: [
+        { path, message: 'Expected "-----BEGIN PUBLIC KEY-----" PEM for an RSA (2048+ bits), P-256 or Ed25519 key' },
+      ],
+    },
+  );
 }

@@ -1,5 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type AttemptRow, cancelPendingDelivery, loadDeliveryForAttempt, storeAttempt } from '../../db/repositories/webhook-delivery-repository';
+import {
+  type AttemptRow,
+  cancelPendingDelivery,
+  loadDeliveryForAttempt,
+  storeAttempt,
+} from '../../db/repositories/webhook-delivery-repository';
 import type { SecretBox } from '../../infra/secret-box';
 
 /** Everything one POST needs; the body is the same bytes on every attempt. */
@@ -17,15 +22,30 @@ export type Preparation = { send: PreparedAttempt } | { finished: string };
  * Loads what an attempt sends. A delivery already finished answers `finished`; one whose
  * webhook was disabled or deleted meanwhile is canceled here and answers `finished: canceled`.
  */
-export async function prepareAttempt(em: EntityManager, box: SecretBox, deliveryId: string, now: Date): Promise<Preparation> {
+export async function prepareAttempt(
+  em: EntityManager,
+  box: SecretBox,
+  deliveryId: string,
+  now: Date,
+): Promise<Preparation> {
   const d = await loadDeliveryForAttempt(em, deliveryId);
   if (!d) return { finished: 'gone' };
   if (d.state !== 'pending') return { finished: d.state };
   if (d.subscriptionDeletedAt || d.subscriptionDisabledAt) {
-    const state = await cancelPendingDelivery(em, deliveryId, d.subscriptionDeletedAt ? 'webhook deleted' : 'webhook disabled', now);
+    const state = await cancelPendingDelivery(
+      em,
+      deliveryId,
+      d.subscriptionDeletedAt ? 'webhook deleted' : 'webhook disabled',
+      now,
+    );
     return { finished: state ?? 'gone' };
   }
-  const body = JSON.stringify({ id: d.eventId, type: d.eventType, created_at: d.eventCreatedAt.toISOString(), data: d.payload });
+  const body = JSON.stringify({
+    id: d.eventId,
+    type: d.eventType,
+    created_at: d.eventCreatedAt.toISOString(),
+    data: d.payload,
+  });
   const secrets = [box.open(d.sealedSecret)];
   if (d.sealedPreviousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt.getTime() > now.getTime()) {
     // A previous secret sealed under a lost master key is skipped: rotating is how one recovers.

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { WebhookAttemptSchema, type WebhookDelivery, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
+import {
+  WebhookAttemptSchema,
+  type WebhookDelivery,
+  WebhookDeliverySchema,
+  WebhookSubscriptionSchema,
+} from '../../db/entities';
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
@@ -10,14 +15,17 @@ import { NEWEST_FIRST, afterCursor } from '../keyset';
 import { findLive } from '../org-resources';
 import { type DeliveryState, type DeliveryView, deliveryView } from './views';
 
-
 async function withAttempts(ctx: OrgContext, rows: WebhookDelivery[]): Promise<DeliveryView[]> {
   if (!rows.length) return [];
   const attempts = await ctx.em.find(WebhookAttemptSchema, { delivery: { $in: rows.map((d) => d.id) } });
   return rows.map((d) => deliveryView(d, attempts));
 }
 
-export async function listDeliveries(ctx: OrgContext, webhookId: string, q: { limit: number; cursor?: string; state?: DeliveryState; event_type?: string }) {
+export async function listDeliveries(
+  ctx: OrgContext,
+  webhookId: string,
+  q: { limit: number; cursor?: string; state?: DeliveryState; event_type?: string },
+) {
   await findLive(ctx, WebhookSubscriptionSchema, webhookId, 'Webhook');
   const rows = await ctx.em.find(
     WebhookDeliverySchema,
@@ -36,7 +44,9 @@ export async function listDeliveries(ctx: OrgContext, webhookId: string, q: { li
 
 async function findDelivery(ctx: OrgContext, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
   await findLive(ctx, WebhookSubscriptionSchema, webhookId, 'Webhook');
-  const d = isUuid(deliveryId) ? await ctx.em.findOne(WebhookDeliverySchema, { id: deliveryId, subscription: webhookId, organization: ctx.org.id }) : null;
+  const d = isUuid(deliveryId)
+    ? await ctx.em.findOne(WebhookDeliverySchema, { id: deliveryId, subscription: webhookId, organization: ctx.org.id })
+    : null;
   if (!d) throw notFound('Delivery');
   return d;
 }
@@ -50,12 +60,19 @@ export async function getDelivery(ctx: OrgContext, webhookId: string, deliveryId
  * Starts a committed delivery's workflow; a start that fails, or a caller without a starter,
  * leaves it to the outbox sweep within a minute.
  */
-export async function startDeliveryNow(ctx: OrgContext, ports: { starter?: OutboxWorkflowStarter }, ref: DeliveryRef): Promise<void> {
+export async function startDeliveryNow(
+  ctx: OrgContext,
+  ports: { starter?: OutboxWorkflowStarter },
+  ref: DeliveryRef,
+): Promise<void> {
   if (!ports.starter) return;
   try {
     await markDeliveriesStarted(ctx.em, await ports.starter.start([ref]), new Date());
   } catch (err) {
-    ctx.log?.error({ err, delivery_id: ref.deliveryId }, 'could not start the delivery workflow; the outbox sweep starts it within a minute');
+    ctx.log?.error(
+      { err, delivery_id: ref.deliveryId },
+      'could not start the delivery workflow; the outbox sweep starts it within a minute',
+    );
   }
 }
 
@@ -64,17 +81,31 @@ export async function startDeliveryNow(ctx: OrgContext, ports: { starter?: Outbo
  * receiver that already processed it can recognise it), 202, started after commit (startDeliveryNow).
  * Refused while the original still retries.
  */
-export async function redeliver(ctx: OrgContext, ports: { starter?: OutboxWorkflowStarter }, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+export async function redeliver(
+  ctx: OrgContext,
+  ports: { starter?: OutboxWorkflowStarter },
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
   const { view, ref } = await queueRedelivery(ctx, webhookId, deliveryId);
   await startDeliveryNow(ctx, ports, ref);
   return view;
 }
 
-async function queueRedelivery(ctx: OrgContext, webhookId: string, deliveryId: string): Promise<{ view: DeliveryView; ref: DeliveryRef }> {
+async function queueRedelivery(
+  ctx: OrgContext,
+  webhookId: string,
+  deliveryId: string,
+): Promise<{ view: DeliveryView; ref: DeliveryRef }> {
   const original = await findDelivery(ctx, webhookId, deliveryId);
   const sub = await findLive(ctx, WebhookSubscriptionSchema, webhookId, 'Webhook');
-  if (original.state === 'pending') throw new ProblemError('delivery_in_progress', 'This delivery is still being attempted; redeliver it once it has succeeded or failed.');
-  if (sub.disabledAt) throw new ProblemError('webhook_disabled', 'The webhook is disabled; enable it before redelivering.');
+  if (original.state === 'pending')
+    throw new ProblemError(
+      'delivery_in_progress',
+      'This delivery is still being attempted; redeliver it once it has succeeded or failed.',
+    );
+  if (sub.disabledAt)
+    throw new ProblemError('webhook_disabled', 'The webhook is disabled; enable it before redelivering.');
   const d = ctx.em.create(WebhookDeliverySchema, {
     id: randomUUID(),
     organization: ctx.org.id,
@@ -93,5 +124,8 @@ async function queueRedelivery(ctx: OrgContext, webhookId: string, deliveryId: s
     completedAt: null,
   });
   await ctx.em.flush();
-  return { view: deliveryView(d, []), ref: { organizationId: ctx.org.id, deliveryId: d.id, eventType: d.eventType, url: sub.url } };
+  return {
+    view: deliveryView(d, []),
+    ref: { organizationId: ctx.org.id, deliveryId: d.id, eventType: d.eventType, url: sub.url },
+  };
 }

@@ -24,7 +24,12 @@ export class OutboxRelay {
   private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly opts: { orm: Orm; databaseUrl: string; starter: OutboxWorkflowStarter; onError?: (err: unknown) => void },
+    private readonly opts: {
+      orm: Orm;
+      databaseUrl: string;
+      starter: OutboxWorkflowStarter;
+      onError?: (err: unknown) => void;
+    },
   ) {
     this.feed = new ChangeFeed(opts.databaseUrl, 'vigil_outbox');
     this.feed.on('change', () => this.kick());
@@ -61,7 +66,8 @@ export class OutboxRelay {
         const { unstarted } = await relayOutbox(fork, this.opts.starter);
         // Deliveries fanned out by a drain whose starts failed are seen by no later drain: start them now.
         const left = unstarted + (this.failed ? (await startUnstarted(fork, this.opts.starter, 0)).unstarted : 0);
-        if (left > 0) throw new Error(`${left} webhook or email workflows could not be started (is Temporal reachable?)`);
+        if (left > 0)
+          throw new Error(`${left} webhook or email workflows could not be started (is Temporal reachable?)`);
         this.failed = false;
         this.retryMs = RETRY_FIRST_MS;
       } catch (err) {

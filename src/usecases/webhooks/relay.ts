@@ -2,7 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutboxWorkflowStarter } from './ports';
 import type { AlertSignalRef, DeliveryRef, EmailRunRef } from './ports';
 import { dispatchOutbox } from '../../db/repositories/outbox-repository';
-import { markAlertSignalsSent, markDeliveriesStarted, markEmailRunsStarted, unsentAlertSignals, unstartedDeliveries, unstartedEmailRuns } from './workflow-starts';
+import {
+  markAlertSignalsSent,
+  markDeliveriesStarted,
+  markEmailRunsStarted,
+  unsentAlertSignals,
+  unstartedDeliveries,
+  unstartedEmailRuns,
+} from './workflow-starts';
 
 const BATCH = 500;
 
@@ -19,7 +26,8 @@ async function startAndMark<T>(
   return started.length;
 }
 
-const startDeliveries = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: DeliveryRef[]) => startAndMark(fork, refs, (r) => starter.start(r), markDeliveriesStarted);
+const startDeliveries = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: DeliveryRef[]) =>
+  startAndMark(fork, refs, (r) => starter.start(r), markDeliveriesStarted);
 const sendAlertSignals = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: AlertSignalRef[]) =>
   startAndMark(fork, refs, starter.signalAlerts && ((r) => starter.signalAlerts!(r)), markAlertSignalsSent);
 const startEmailRuns = (fork: () => EntityManager, starter: OutboxWorkflowStarter, refs: EmailRunRef[]) =>
@@ -30,7 +38,10 @@ const startEmailRuns = (fork: () => EntityManager, starter: OutboxWorkflowStarte
  * runs and starts their workflows. Email runs a starter without email cannot start wait for the
  * outbox sweep of a worker that can (restartUnstartedDeliveries).
  */
-export async function relayOutbox(fork: () => EntityManager, starter: OutboxWorkflowStarter): Promise<{ events: number; started: number; unstarted: number }> {
+export async function relayOutbox(
+  fork: () => EntityManager,
+  starter: OutboxWorkflowStarter,
+): Promise<{ events: number; started: number; unstarted: number }> {
   let events = 0;
   let started = 0;
   let unstarted = 0;
@@ -45,23 +56,37 @@ export async function relayOutbox(fork: () => EntityManager, starter: OutboxWork
     ]);
     started += deliveries + emailRuns + signals;
     unstarted +=
-      batch.deliveries.length - deliveries + (starter.startEmailRuns ? batch.emailRuns.length - emailRuns : 0) + (starter.signalAlerts ? batch.alertSignals.length - signals : 0);
+      batch.deliveries.length -
+      deliveries +
+      (starter.startEmailRuns ? batch.emailRuns.length - emailRuns : 0) +
+      (starter.signalAlerts ? batch.alertSignals.length - signals : 0);
     if (batch.events < BATCH) break;
   }
   return { events, started, unstarted };
 }
 
 /** Starts workflows for deliveries committed more than `graceMs` ago but never confirmed started. */
-export async function restartUnstartedDeliveries(fork: () => EntityManager, starter: OutboxWorkflowStarter, graceMs: number): Promise<number> {
+export async function restartUnstartedDeliveries(
+  fork: () => EntityManager,
+  starter: OutboxWorkflowStarter,
+  graceMs: number,
+): Promise<number> {
   return (await startUnstarted(fork, starter, graceMs)).started;
 }
 
 /** restartUnstartedDeliveries, also counting what still could not be started. */
-export async function startUnstarted(fork: () => EntityManager, starter: OutboxWorkflowStarter, graceMs: number): Promise<{ started: number; unstarted: number }> {
+export async function startUnstarted(
+  fork: () => EntityManager,
+  starter: OutboxWorkflowStarter,
+  graceMs: number,
+): Promise<{ started: number; unstarted: number }> {
   const before = new Date(Date.now() - graceMs);
   const deliveries = await unstartedDeliveries(fork(), before);
   const emailRuns = starter.startEmailRuns ? await unstartedEmailRuns(fork(), before) : [];
   const signals = starter.signalAlerts ? await unsentAlertSignals(fork(), before) : [];
-  const started = (await startDeliveries(fork, starter, deliveries)) + (await startEmailRuns(fork, starter, emailRuns)) + (await sendAlertSignals(fork, starter, signals));
+  const started =
+    (await startDeliveries(fork, starter, deliveries)) +
+    (await startEmailRuns(fork, starter, emailRuns)) +
+    (await sendAlertSignals(fork, starter, signals));
   return { started, unstarted: deliveries.length + emailRuns.length + signals.length - started };
 }

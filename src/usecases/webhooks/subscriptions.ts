@@ -76,7 +76,11 @@ export async function updateWebhook(ctx: OrgContext, id: string, patch: WebhookP
  * A new secret signs from now on; the old one keeps signing beside it (two `v1,` entries in
  * `webhook-signature`) for ROTATION_OVERLAP_MS, so receivers can roll over without rejecting.
  */
-export async function rotateWebhookSecret(ctx: OrgContext, box: SecretBox, id: string): Promise<{ view: WebhookView; secret: string }> {
+export async function rotateWebhookSecret(
+  ctx: OrgContext,
+  box: SecretBox,
+  id: string,
+): Promise<{ view: WebhookView; secret: string }> {
   const s = await findLive(ctx, WebhookSubscriptionSchema, id, 'Webhook');
   await assertWritable(ctx, 'webhooks', s);
   const secret = newWebhookSecret();

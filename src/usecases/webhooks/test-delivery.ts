@@ -18,11 +18,17 @@ export const TEST_MESSAGE = 'A test delivery from Vigil';
  * deliverable whatever the webhook's event_types; a disabled webhook refuses it.
  * `requestedBy` is `api_key:<id>` or `console:<user id>`.
  */
-export async function sendTestDelivery(ctx: OrgContext, ports: { starter?: OutboxWorkflowStarter }, webhookId: string, requestedBy: string): Promise<DeliveryView> {
+export async function sendTestDelivery(
+  ctx: OrgContext,
+  ports: { starter?: OutboxWorkflowStarter },
+  webhookId: string,
+  requestedBy: string,
+): Promise<DeliveryView> {
   const { view, url } = await ctx.em.transactional(async (tx) => {
     const em = tx;
     const sub = await findLive({ ...ctx, em }, WebhookSubscriptionSchema, webhookId, 'Webhook');
-    if (sub.disabledAt) throw new ProblemError('webhook_disabled', 'The webhook is disabled; enable it before sending a test.');
+    if (sub.disabledAt)
+      throw new ProblemError('webhook_disabled', 'The webhook is disabled; enable it before sending a test.');
     const event = em.create(OutboxEventSchema, {
       id: randomUUID(),
       organization: ctx.org.id,
@@ -53,6 +59,11 @@ export async function sendTestDelivery(ctx: OrgContext, ports: { starter?: Outbo
     await em.flush();
     return { view: deliveryView(d, []), url: sub.url };
   });
-  await startDeliveryNow(ctx, ports, { organizationId: ctx.org.id, deliveryId: view.id, eventType: view.event_type, url });
+  await startDeliveryNow(ctx, ports, {
+    organizationId: ctx.org.id,
+    deliveryId: view.id,
+    eventType: view.event_type,
+    url,
+  });
   return view;
 }

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldError } from '../../../domain/error-catalog';
-import { type ChangeEventFormValues, EMPTY_CHANGE_FORM, changeEventListBody } from '../../../render/console/pages/change-events';
+import {
+  type ChangeEventFormValues,
+  EMPTY_CHANGE_FORM,
+  changeEventListBody,
+} from '../../../render/console/pages/change-events';
 import { CHANGE_KINDS, createChangeEvent, listChangeEvents } from '../../../usecases/change-events';
 import { ChangeEventCreateBody, presentChangeEvent } from '../../schemas/change-events';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
@@ -32,7 +36,11 @@ function valuesOf(body: unknown): ChangeEventFormValues {
  * except who made the change (the signed-in user, `you`, unless the form names someone) and where
  * it came from ("console"), so the list always says who recorded a change by hand.
  */
-function inputOf(values: ChangeEventFormValues, you: string, timeZone: string): { input: Record<string, unknown>; errors: FieldError[] } {
+function inputOf(
+  values: ChangeEventFormValues,
+  you: string,
+  timeZone: string,
+): { input: Record<string, unknown>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const input: Record<string, unknown> = { kind: values.kind, title: values.title, service_ids: values.service_ids };
   if (values.description.trim()) input.description = values.description;
@@ -41,15 +49,23 @@ function inputOf(values: ChangeEventFormValues, you: string, timeZone: string): 
   if (values.occurred_at.trim()) {
     const iso = zonedInstantOf(values.occurred_at.trim(), timeZone);
     if (iso) input.occurred_at = iso;
-    else errors.push({ path: 'occurred_at', message: `Enter a date and time (${timeZone}), or leave it empty for now` });
+    else
+      errors.push({ path: 'occurred_at', message: `Enter a date and time (${timeZone}), or leave it empty for now` });
   }
-  if (values.link_label.trim() || values.link_url.trim()) input.links = [{ label: values.link_label, url: values.link_url.trim() }];
+  if (values.link_label.trim() || values.link_url.trim())
+    input.links = [{ label: values.link_label, url: values.link_url.trim() }];
   return { input, errors };
 }
 
 /** Change events (deploys, configuration changes…): the paged list, and a form to record one (API: /v1/change-events). */
 export const changeEventPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
-  const sendList = async (request: FastifyRequest, reply: FastifyReply, v: ConsoleViewer, values: ChangeEventFormValues, failed?: Failed) => {
+  const sendList = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    values: ChangeEventFormValues,
+    failed?: Failed,
+  ) => {
     const kind = filterOf(request.query, 'kind', CHANGE_KINDS);
     const page = await listChangeEvents(v.ctx, { ...listQuery(request.query), ...(kind ? { kind } : {}) });
     return sendPage(
@@ -77,7 +93,9 @@ export const changeEventPages: FastifyPluginAsync<ConsoleDeps> = async (app) => 
     );
   };
 
-  app.get('/change-events', async (request, reply) => sendList(request, reply, requireScope(request, 'read:incidents'), EMPTY_CHANGE_FORM));
+  app.get('/change-events', async (request, reply) =>
+    sendList(request, reply, requireScope(request, 'read:incidents'), EMPTY_CHANGE_FORM),
+  );
 
   app.post('/change-events', async (request, reply) => {
     const v = requireScope(request, 'write:incidents');

@@ -17,7 +17,13 @@ import {
   contractListBody,
   contractReadBody,
 } from '../../../render/console/pages/contracts';
-import { createContract, deleteContract, getContract, listContracts, updateContract } from '../../../usecases/sla/contracts';
+import {
+  createContract,
+  deleteContract,
+  getContract,
+  listContracts,
+  updateContract,
+} from '../../../usecases/sla/contracts';
 import { listSlos } from '../../../usecases/slos';
 import { ContractCreateBody, ContractPatchBody, presentContract } from '../../schemas/sla';
 import { customerChoices, serviceChoices } from '../choices';
@@ -35,7 +41,12 @@ function stepRows(body: unknown): { below_pct: string; credit_pct: string }[] {
     const m = /^credit_terms\.steps\.(\d+)\./.exec(k);
     if (m && Number(m[1]) < MAX_STEPS + 5) seen.add(Number(m[1]));
   }
-  return [...seen].sort((a, b) => a - b).map((i) => ({ below_pct: field(body, `credit_terms.steps.${i}.below_pct`).trim(), credit_pct: field(body, `credit_terms.steps.${i}.credit_pct`).trim() }));
+  return [...seen]
+    .sort((a, b) => a - b)
+    .map((i) => ({
+      below_pct: field(body, `credit_terms.steps.${i}.below_pct`).trim(),
+      credit_pct: field(body, `credit_terms.steps.${i}.credit_pct`).trim(),
+    }));
 }
 
 function formValues(body: unknown): ContractFormValues {
@@ -80,7 +91,9 @@ function toMinor(amount: string, currency: string): number | null {
 
 function minorToMajor(minor: number, currency: string): string {
   const exp = isKnownCurrency(currency) ? currencyExponent(currency) : 2;
-  const digits = BigInt(minor).toString().padStart(exp + 1, '0');
+  const digits = BigInt(minor)
+    .toString()
+    .padStart(exp + 1, '0');
   return exp ? `${digits.slice(0, -exp)}.${digits.slice(-exp)}` : digits;
 }
 
@@ -115,7 +128,10 @@ function inputOf(x: ContractFormValues): { input: Record<string, unknown>; extra
     min_coverage_pct: x.min_coverage_pct,
   };
   const steps = x.steps.filter((s) => s.below_pct || s.credit_pct);
-  const credit_terms = x.terms_type === 'proportional' ? { type: 'proportional', multiplier: x.multiplier, ...common } : { type: x.terms_type, steps, ...common };
+  const credit_terms =
+    x.terms_type === 'proportional'
+      ? { type: 'proportional', multiplier: x.multiplier, ...common }
+      : { type: x.terms_type, steps, ...common };
   const input = {
     customer_id: x.customer_id,
     name: x.name,
@@ -138,7 +154,12 @@ function inputOf(x: ContractFormValues): { input: Record<string, unknown>; extra
 
 /** The API's paths as the form's field names (amounts are entered in major units). */
 function formProblem(p: FormProblem): FormProblem {
-  const rename = (path: string) => (path === 'monthly_fee_minor' ? 'monthly_fee' : path === 'credit_terms.minimum_credit_minor' ? 'credit_terms.minimum_credit' : path);
+  const rename = (path: string) =>
+    path === 'monthly_fee_minor'
+      ? 'monthly_fee'
+      : path === 'credit_terms.minimum_credit_minor'
+        ? 'credit_terms.minimum_credit'
+        : path;
   return { ...p, errors: p.errors?.map((e) => ({ ...e, path: rename(e.path) })) };
 }
 
@@ -147,7 +168,14 @@ function kept(x: ContractFormValues): ContractFormValues {
   return { ...x, steps: [...x.steps.filter((s) => s.below_pct || s.credit_pct), { below_pct: '', credit_pct: '' }] };
 }
 
-function valuesOf(c: ConsoleContract & { billing_email: string | null; finance_contacts: string[]; escalation_contacts: string[]; grace_hours: number }): ContractFormValues {
+function valuesOf(
+  c: ConsoleContract & {
+    billing_email: string | null;
+    finance_contacts: string[];
+    escalation_contacts: string[];
+    grace_hours: number;
+  },
+): ContractFormValues {
   const t = c.credit_terms as Record<string, unknown>;
   const steps = Array.isArray(t.steps) ? (t.steps as { below_pct: string; credit_pct: string }[]) : [];
   return {
@@ -184,27 +212,60 @@ function exampleOf(x: ContractFormValues): ContractFormView['example'] {
   const { input } = inputOf(x);
   const terms = creditTermsSchema.safeParse(input.credit_terms);
   const fee = toMinor(x.monthly_fee, x.currency);
-  if (!terms.success || fee === null) return { error: 'Enter a monthly fee and complete credit terms to see what they would pay.' };
+  if (!terms.success || fee === null)
+    return { error: 'Enter a monthly fee and complete credit terms to see what they would pay.' };
   return workedExample(terms.data, fee, x.currency, x.example_attainment_pct);
 }
 
-async function choices(ctx: ConsoleViewer['ctx']): Promise<{ customers: Choice[]; services: Choice[]; slos: Choice[] }> {
+async function choices(
+  ctx: ConsoleViewer['ctx'],
+): Promise<{ customers: Choice[]; services: Choice[]; slos: Choice[] }> {
   const slos = await attempt(() => listSlos(ctx, { limit: 200 }));
-  return { customers: (await customerChoices(ctx)) ?? [], services: await serviceChoices(ctx), slos: slos.ok ? slos.value.items.map((s) => ({ id: s.id, name: s.name })) : [] };
+  return {
+    customers: (await customerChoices(ctx)) ?? [],
+    services: await serviceChoices(ctx),
+    slos: slos.ok ? slos.value.items.map((s) => ({ id: s.id, name: s.name })) : [],
+  };
 }
 
 /** SLA contracts: list, create, edit, delete (API: /v1/contracts, read:sla / write:sla), credit terms in a form with a worked example. */
 export const contractPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
-  const sendForm = async (reply: FastifyReply, v: ConsoleViewer, o: { title: string; values: ContractFormValues; existing?: { id: string; config_key: string | null }; problem?: FormProblem; status?: number; flash?: string | null }) => {
-    const view: ContractFormView = { csrf: v.csrf, values: o.values, ...(await choices(v.ctx)), example: exampleOf(o.values), problem: o.problem ? formProblem(o.problem) : null, existing: o.existing ?? null };
+  const sendForm = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    o: {
+      title: string;
+      values: ContractFormValues;
+      existing?: { id: string; config_key: string | null };
+      problem?: FormProblem;
+      status?: number;
+      flash?: string | null;
+    },
+  ) => {
+    const view: ContractFormView = {
+      csrf: v.csrf,
+      values: o.values,
+      ...(await choices(v.ctx)),
+      example: exampleOf(o.values),
+      problem: o.problem ? formProblem(o.problem) : null,
+      existing: o.existing ?? null,
+    };
     return sendPage(reply, v, NAV, { title: o.title, body: contractFormBody(view), flash: o.flash ?? null }, o.status);
   };
 
   /** A row button (add a step, show the example) re-renders; true when it did. */
-  const rowOp = async (reply: FastifyReply, v: ConsoleViewer, body: unknown, form: { title: string; values: ContractFormValues; existing?: { id: string; config_key: string | null } }) => {
+  const rowOp = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    body: unknown,
+    form: { title: string; values: ContractFormValues; existing?: { id: string; config_key: string | null } },
+  ) => {
     const op = field(body, '_op');
     if (op === 'add_step') {
-      await sendForm(reply, v, { ...form, values: { ...form.values, steps: [...form.values.steps, { below_pct: '', credit_pct: '' }] } });
+      await sendForm(reply, v, {
+        ...form,
+        values: { ...form.values, steps: [...form.values.steps, { below_pct: '', credit_pct: '' }] },
+      });
       return true;
     }
     if (op === 'example') {
@@ -218,11 +279,18 @@ export const contractPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     const v = requireScope(request, 'read:sla');
     const page = await listContracts(v.ctx, listQuery(request.query, 50));
     const customers = (await customerChoices(v.ctx)) ?? [];
-    const body = contractListBody({ items: page.items.map(presentContract), customers, nextCursor: page.nextCursor, canWrite: v.can('write:sla') });
+    const body = contractListBody({
+      items: page.items.map(presentContract),
+      customers,
+      nextCursor: page.nextCursor,
+      canWrite: v.can('write:sla'),
+    });
     return sendPage(reply, v, NAV, { title: 'Contracts', flash: flashOf(request.query), body });
   });
 
-  app.get('/contracts/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:sla'), { title: 'New contract', values: EMPTY_CONTRACT_FORM }));
+  app.get('/contracts/new', async (request, reply) =>
+    sendForm(reply, requireScope(request, 'write:sla'), { title: 'New contract', values: EMPTY_CONTRACT_FORM }),
+  );
 
   app.post('/contracts/new', async (request, reply) => {
     const v = requireScope(request, 'write:sla');
@@ -230,19 +298,30 @@ export const contractPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     const form = { title: 'New contract', values };
     if (await rowOp(reply, v, request.body, form)) return reply;
     const { input, extra } = inputOf(values);
-    const r = await attempt(() => createContract(v.ctx, validated(ContractCreateBody, input, extra), deps.slaWorkflows));
+    const r = await attempt(() =>
+      createContract(v.ctx, validated(ContractCreateBody, input, extra), deps.slaWorkflows),
+    );
     if (!r.ok) return sendForm(reply, v, { ...form, values: kept(values), problem: r.problem, status: r.status });
-    return redirectWithFlash(reply, contractHref(r.value.id), `Contract "${r.value.name}" created; its statements are drafted monthly.`);
+    return redirectWithFlash(
+      reply,
+      contractHref(r.value.id),
+      `Contract "${r.value.name}" created; its statements are drafted monthly.`,
+    );
   });
 
   app.get<IdRequest>('/contracts/:id', async (request, reply) => {
     const v = requireScope(request, 'read:sla');
     const c = presentContract(await getContract(v.ctx, request.params.id));
     const values = valuesOf(c);
-    if (v.can('write:sla')) return sendForm(reply, v, { title: `Contract: ${c.name}`, values, existing: c, flash: flashOf(request.query) });
+    if (v.can('write:sla'))
+      return sendForm(reply, v, { title: `Contract: ${c.name}`, values, existing: c, flash: flashOf(request.query) });
     const all = await choices(v.ctx);
     const view: ContractFormView = { csrf: v.csrf, values, ...all, example: exampleOf(values) };
-    return sendPage(reply, v, NAV, { title: `Contract: ${c.name}`, flash: flashOf(request.query), body: contractReadBody({ contract: c, ...all, view }) });
+    return sendPage(reply, v, NAV, {
+      title: `Contract: ${c.name}`,
+      flash: flashOf(request.query),
+      body: contractReadBody({ contract: c, ...all, view }),
+    });
   });
 
   app.post<IdRequest>('/contracts/:id', async (request, reply) => {
@@ -252,18 +331,29 @@ export const contractPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     const form = { title: `Contract: ${c.name}`, values, existing: c };
     if (await rowOp(reply, v, request.body, form)) return reply;
     const { input, extra } = inputOf(values);
-    const r = await attempt(() => updateContract(v.ctx, c.id, validated(ContractPatchBody, input, extra), deps.slaWorkflows));
+    const r = await attempt(() =>
+      updateContract(v.ctx, c.id, validated(ContractPatchBody, input, extra), deps.slaWorkflows),
+    );
     if (!r.ok) {
       if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
       return sendForm(reply, v, { ...form, values: kept(values), problem: r.problem, status: r.status });
     }
-    return redirectWithFlash(reply, contractHref(c.id), c.config_key ? 'Contract saved. It is managed by config as code: the next apply overwrites this edit.' : 'Contract saved.');
+    return redirectWithFlash(
+      reply,
+      contractHref(c.id),
+      c.config_key
+        ? 'Contract saved. It is managed by config as code: the next apply overwrites this edit.'
+        : 'Contract saved.',
+    );
   });
 
   app.get<IdRequest>('/contracts/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:sla');
     const contract = presentContract(await getContract(v.ctx, request.params.id));
-    return sendPage(reply, v, NAV, { title: `Delete ${contract.name}?`, body: contractDeleteBody({ csrf: v.csrf, contract }) });
+    return sendPage(reply, v, NAV, {
+      title: `Delete ${contract.name}?`,
+      body: contractDeleteBody({ csrf: v.csrf, contract }),
+    });
   });
 
   app.post<IdRequest>('/contracts/:id/delete', async (request, reply) => {
@@ -271,6 +361,12 @@ export const contractPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     const contract = presentContract(await getContract(v.ctx, request.params.id));
     const r = await attempt(() => deleteContract(v.ctx, contract.id, deps.slaWorkflows));
     if (r.ok) return redirectWithFlash(reply, NAV, `Contract "${contract.name}" deleted.`);
-    return sendPage(reply, v, NAV, { title: `Delete ${contract.name}?`, body: contractDeleteBody({ csrf: v.csrf, contract, problem: r.problem }) }, r.status);
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      { title: `Delete ${contract.name}?`, body: contractDeleteBody({ csrf: v.csrf, contract, problem: r.problem }) },
+      r.status,
+    );
   });
 };

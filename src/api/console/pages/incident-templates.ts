@@ -60,23 +60,54 @@ export const incidentTemplatePages: FastifyPluginAsync<ConsoleDeps> = async (app
     return sendPage(reply, v, NAV, {
       title: 'Incident templates',
       flash: flashOf(request.query),
-      body: templateListBody({ rows: page.items, services, nextCursor: page.nextCursor, canWrite: v.can('write:incidents') }),
+      body: templateListBody({
+        rows: page.items,
+        services,
+        nextCursor: page.nextCursor,
+        canWrite: v.can('write:incidents'),
+      }),
     });
   });
 
-  const sendForm = async (reply: FastifyReply, v: ConsoleViewer, values: TemplateFormValues, o: { id?: string; problem?: FormProblem; status?: number; flash?: string | null } = {}) => {
+  const sendForm = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    values: TemplateFormValues,
+    o: { id?: string; problem?: FormProblem; status?: number; flash?: string | null } = {},
+  ) => {
     const services = await serviceChoices(v.ctx);
     const existing = o.id ? await incidentTemplateForForm(v.ctx, o.id) : null;
     const title = existing ? `Incident template: ${existing.name}` : 'New incident template';
-    return sendPage(reply, v, NAV, { title, flash: o.flash ?? null, body: templateFormBody({ csrf: v.csrf, values, services, zone: v.timeZone, existing, problem: o.problem ?? null }) }, o.status);
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      {
+        title,
+        flash: o.flash ?? null,
+        body: templateFormBody({
+          csrf: v.csrf,
+          values,
+          services,
+          zone: v.timeZone,
+          existing,
+          problem: o.problem ?? null,
+        }),
+      },
+      o.status,
+    );
   };
 
-  app.get('/incident-templates/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:incidents'), EMPTY_TEMPLATE_FORM));
+  app.get('/incident-templates/new', async (request, reply) =>
+    sendForm(reply, requireScope(request, 'write:incidents'), EMPTY_TEMPLATE_FORM),
+  );
 
   app.post('/incident-templates/new', async (request, reply) => {
     const v = requireScope(request, 'write:incidents');
     const values = formValues(request.body);
-    const r = await attempt(() => createIncidentTemplate(v.ctx, validated(IncidentTemplateCreateBody, inputOf(request.body, values))));
+    const r = await attempt(() =>
+      createIncidentTemplate(v.ctx, validated(IncidentTemplateCreateBody, inputOf(request.body, values))),
+    );
     if (!r.ok) return sendForm(reply, v, values, { problem: r.problem, status: r.status });
     return redirectWithFlash(reply, '/console/incident-templates', `Template "${r.value.name}" created.`);
   });
@@ -85,10 +116,24 @@ export const incidentTemplatePages: FastifyPluginAsync<ConsoleDeps> = async (app
     const v = requireScope(request, 'read:incidents');
     const t = await incidentTemplateForForm(v.ctx, request.params.id);
     if (!v.can('write:incidents')) {
-      return sendPage(reply, v, NAV, { title: `Incident template: ${t.name}`, flash: flashOf(request.query), body: templateReadBody(t, await serviceChoices(v.ctx), v.timeZone) });
+      return sendPage(reply, v, NAV, {
+        title: `Incident template: ${t.name}`,
+        flash: flashOf(request.query),
+        body: templateReadBody(t, await serviceChoices(v.ctx), v.timeZone),
+      });
     }
-    const impacts = Object.fromEntries(t.service_impacts.filter((x) => t.chosen_impacts.includes(x.service_id)).map((x) => [x.service_id, x.impact]));
-    const values = { name: t.name, title: t.title, body: t.body ?? '', severity: t.severity, message_type: t.message_type, affected_services: t.affected_services, impacts };
+    const impacts = Object.fromEntries(
+      t.service_impacts.filter((x) => t.chosen_impacts.includes(x.service_id)).map((x) => [x.service_id, x.impact]),
+    );
+    const values = {
+      name: t.name,
+      title: t.title,
+      body: t.body ?? '',
+      severity: t.severity,
+      message_type: t.message_type,
+      affected_services: t.affected_services,
+      impacts,
+    };
     return sendForm(reply, v, values, { id: t.id, flash: flashOf(request.query) });
   });
 
@@ -96,7 +141,9 @@ export const incidentTemplatePages: FastifyPluginAsync<ConsoleDeps> = async (app
     const v = requireScope(request, 'write:incidents');
     const { id } = request.params;
     const values = formValues(request.body);
-    const r = await attempt(() => updateIncidentTemplate(v.ctx, id, validated(IncidentTemplatePatchBody, inputOf(request.body, values))));
+    const r = await attempt(() =>
+      updateIncidentTemplate(v.ctx, id, validated(IncidentTemplatePatchBody, inputOf(request.body, values))),
+    );
     if (!r.ok) {
       if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
       return sendForm(reply, v, values, { id, problem: r.problem, status: r.status });

@@ -11,18 +11,33 @@ import {
   incidentFormBody,
   incidentListBody,
 } from '../../../render/console/pages/incidents';
-import { addIncidentMessage, chosenImpacts, createIncident, deleteIncident, getIncident, listIncidents, publishIncident, resolveIncident, updateIncident } from '../../../usecases/incidents/incidents';
+import {
+  addIncidentMessage,
+  chosenImpacts,
+  createIncident,
+  deleteIncident,
+  getIncident,
+  listIncidents,
+  publishIncident,
+  resolveIncident,
+  updateIncident,
+} from '../../../usecases/incidents/incidents';
 import { type IncidentTemplateView, incidentTemplateForForm } from '../../../usecases/incidents/templates';
 import { incidentFromAlert } from '../../../usecases/incidents/from-alert';
 import { incidentFromMetric } from '../../../usecases/incidents/from-metric';
 import { editIncidentMessage } from '../../../usecases/incidents/message-edits';
 import { subscriberPreview } from '../../../usecases/incidents/subscriber-preview';
-import { IncidentCreateBody, IncidentMessageBody, IncidentMessagePatchBody, IncidentPatchBody, IncidentResolveBody } from '../../schemas/incidents';
+import {
+  IncidentCreateBody,
+  IncidentMessageBody,
+  IncidentMessagePatchBody,
+  IncidentPatchBody,
+  IncidentResolveBody,
+} from '../../schemas/incidents';
 import { type ConsoleViewer, LIVE_SECONDS, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, filterOf, flashOf, listQuery, optionalField, validated } from '../forms';
 import { customerChoices, serviceChoices } from '../choices';
-
 
 type IdRequest = { Params: { id: string } };
 
@@ -55,9 +70,14 @@ export function serviceImpactsOf(impacts: Record<string, string>): { service_id:
 }
 
 /** A template's fields as the new-incident form's values: starting from it is one more click. */
-function fromTemplate(t: IncidentTemplateView & { chosen_impacts: string[] }, live: readonly Choice[]): IncidentFormValues {
+function fromTemplate(
+  t: IncidentTemplateView & { chosen_impacts: string[] },
+  live: readonly Choice[],
+): IncidentFormValues {
   const known = new Set(live.map((c) => c.id));
-  const chosen = Object.fromEntries(t.service_impacts.filter((x) => known.has(x.service_id)).map((x) => [x.service_id, x.impact]));
+  const chosen = Object.fromEntries(
+    t.service_impacts.filter((x) => known.has(x.service_id)).map((x) => [x.service_id, x.impact]),
+  );
   return {
     ...EMPTY_INCIDENT_FORM,
     title: t.title,
@@ -78,9 +98,16 @@ function timelineOf(i: Awaited<ReturnType<typeof getIncident>>): TimelineItem[] 
     ...(i.resolved_at ? [{ at: i.resolved_at, label: 'Resolved', body: null }] : []),
     ...(i.canceled_at ? [{ at: i.canceled_at, label: 'Canceled', body: null }] : []),
   ];
-  const messages = i.messages.map((m) => ({ at: m.posted_at, label: `Message: ${m.type}${m.notify_subscribers ? '' : ' (subscribers not emailed)'}`, body: m.body }));
+  const messages = i.messages.map((m) => ({
+    at: m.posted_at,
+    label: `Message: ${m.type}${m.notify_subscribers ? '' : ' (subscribers not emailed)'}`,
+    body: m.body,
+  }));
   // Stable: at the same instant a change of state comes before the messages posted with it.
-  return [...steps, ...messages].map((x, n) => ({ x, n })).sort((a, b) => Date.parse(a.x.at) - Date.parse(b.x.at) || a.n - b.n).map(({ x }) => x);
+  return [...steps, ...messages]
+    .map((x, n) => ({ x, n }))
+    .sort((a, b) => Date.parse(a.x.at) - Date.parse(b.x.at) || a.n - b.n)
+    .map(({ x }) => x);
 }
 
 /** Incidents: list, create, and the detail page with its timeline and actions (API: /v1/incidents). */
@@ -93,7 +120,14 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     return sendPage(reply, v, '/console/incidents', {
       title: 'Incidents',
       flash: flashOf(request.query),
-      body: incidentListBody({ rows: page.items, services, state, nextCursor: page.nextCursor, canWrite: v.can('write:incidents'), zone: v.timeZone }),
+      body: incidentListBody({
+        rows: page.items,
+        services,
+        state,
+        nextCursor: page.nextCursor,
+        canWrite: v.can('write:incidents'),
+        zone: v.timeZone,
+      }),
       live: LIVE_SECONDS,
     });
   });
@@ -111,7 +145,17 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       reply,
       v,
       '/console/incidents',
-      { title: 'New incident', body: incidentFormBody({ csrf: v.csrf, values: filled, services, customers, problem: failed?.problem, template: template ?? null }) },
+      {
+        title: 'New incident',
+        body: incidentFormBody({
+          csrf: v.csrf,
+          values: filled,
+          services,
+          customers,
+          problem: failed?.problem,
+          template: template ?? null,
+        }),
+      },
       failed?.status,
     );
   };
@@ -137,14 +181,32 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       ...(values.visible_to_customer_ids.length ? { visible_to_customer_ids: values.visible_to_customer_ids } : {}),
       ...(Object.keys(values.impacts).length ? { service_impacts: serviceImpactsOf(values.impacts) } : {}),
       publish: values.publish,
-      ...(messageBody ? { initial_message: { type: values.message_type, body: field(b, 'initial_message.body'), notify_subscribers: values.notify } } : {}),
+      ...(messageBody
+        ? {
+            initial_message: {
+              type: values.message_type,
+              body: field(b, 'initial_message.body'),
+              notify_subscribers: values.notify,
+            },
+          }
+        : {}),
     };
     const r = await attempt(() => createIncident(v.ctx, validated(IncidentCreateBody, input)));
     if (!r.ok) return sendForm(reply, v, values, r);
-    return redirectWithFlash(reply, `/console/incidents/${r.value.id}`, r.value.state === 'draft' ? 'Draft incident created.' : 'Incident created and published.');
+    return redirectWithFlash(
+      reply,
+      `/console/incidents/${r.value.id}`,
+      r.value.state === 'draft' ? 'Draft incident created.' : 'Incident created and published.',
+    );
   });
 
-  const sendDetail = async (reply: FastifyReply, v: ConsoleViewer, id: string, flash: string | null, failed?: IncidentActionProblem & { status: number }) => {
+  const sendDetail = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    id: string,
+    flash: string | null,
+    failed?: IncidentActionProblem & { status: number },
+  ) => {
     const i = await getIncident(v.ctx, id);
     const services = await serviceChoices(v.ctx);
     const detail = {
@@ -157,22 +219,53 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       timeline: timelineOf(i),
       ...(i.state === 'draft' ? { preview: await subscriberPreview(v.ctx, deps.statusSite, id) } : {}),
     };
-    const body = incidentDetailBody(detail, { csrf: v.csrf, canWrite: v.can('write:incidents'), zone: v.timeZone, failed });
-    return sendPage(reply, v, '/console/incidents', { title: i.title, flash, body, ...(failed ? {} : { live: LIVE_SECONDS }) }, failed?.status);
+    const body = incidentDetailBody(detail, {
+      csrf: v.csrf,
+      canWrite: v.can('write:incidents'),
+      zone: v.timeZone,
+      failed,
+    });
+    return sendPage(
+      reply,
+      v,
+      '/console/incidents',
+      { title: i.title, flash, body, ...(failed ? {} : { live: LIVE_SECONDS }) },
+      failed?.status,
+    );
   };
 
-  app.get<IdRequest>('/incidents/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:incidents'), request.params.id, flashOf(request.query)));
+  app.get<IdRequest>('/incidents/:id', async (request, reply) =>
+    sendDetail(reply, requireScope(request, 'read:incidents'), request.params.id, flashOf(request.query)),
+  );
 
   /** A form of the detail page: success redirects back with `done`; a problem re-renders the page with it next to that form. */
-  const action = (form: IncidentActionProblem['form'], run: (v: ConsoleViewer, id: string, body: unknown) => Promise<unknown>, done: string, after?: (id: string) => string) => {
+  const action = (
+    form: IncidentActionProblem['form'],
+    run: (v: ConsoleViewer, id: string, body: unknown) => Promise<unknown>,
+    done: string,
+    after?: (id: string) => string,
+  ) => {
     app.post<IdRequest>(`/incidents/:id/${form}`, async (request, reply) => {
       const v = requireScope(request, 'write:incidents');
       const { id } = request.params;
       const r = await attempt(() => run(v, id, request.body));
       if (r.ok) return redirectWithFlash(reply, after ? after(id) : `/console/incidents/${id}`, done);
       if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
-      const values = { type: field(request.body, 'type'), body: field(request.body, 'body'), message: field(request.body, 'message'), notify_subscribers: field(request.body, 'notify_subscribers') };
-      const edit = form === 'edit' ? { title: field(request.body, 'title'), severity: field(request.body, 'severity'), affected_services: fields(request.body, 'affected_services'), impacts: impactsOf(request.body) } : undefined;
+      const values = {
+        type: field(request.body, 'type'),
+        body: field(request.body, 'body'),
+        message: field(request.body, 'message'),
+        notify_subscribers: field(request.body, 'notify_subscribers'),
+      };
+      const edit =
+        form === 'edit'
+          ? {
+              title: field(request.body, 'title'),
+              severity: field(request.body, 'severity'),
+              affected_services: fields(request.body, 'affected_services'),
+              impacts: impactsOf(request.body),
+            }
+          : undefined;
       return sendDetail(reply, v, id, null, { form, problem: r.problem, values, edit, status: r.status });
     });
   };
@@ -192,7 +285,11 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     if (r.ok) return redirectWithFlash(reply, `/console/incidents/${r.value.id}`, drafted);
     if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
     // An alert about no service customers see: back to the alert, saying why.
-    return redirectWithFlash(reply, `/console/alerts/${encodeURIComponent(request.params.alertId)}`, `No incident drafted: ${r.problem.errors?.[0]?.message ?? r.problem.detail}.`);
+    return redirectWithFlash(
+      reply,
+      `/console/alerts/${encodeURIComponent(request.params.alertId)}`,
+      `No incident drafted: ${r.problem.errors?.[0]?.message ?? r.problem.detail}.`,
+    );
   });
 
   // The internal note (PATCH /v1/incidents/{id} internal_note; empty clears it).
@@ -200,26 +297,59 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     const v = requireScope(request, 'write:incidents');
     const { id } = request.params;
     const note = field(request.body, 'internal_note');
-    const r = await attempt(() => updateIncident(v.ctx, id, validated(IncidentPatchBody, { internal_note: note.trim() ? note : null })));
+    const r = await attempt(() =>
+      updateIncident(v.ctx, id, validated(IncidentPatchBody, { internal_note: note.trim() ? note : null })),
+    );
     if (r.ok) return redirectWithFlash(reply, `/console/incidents/${id}`, 'Internal note saved.');
     if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
-    return sendDetail(reply, v, id, null, { form: 'note', problem: r.problem, messageEdit: { messageId: null, problem: r.problem, body: note }, status: r.status });
+    return sendDetail(reply, v, id, null, {
+      form: 'note',
+      problem: r.problem,
+      messageEdit: { messageId: null, problem: r.problem, body: note },
+      status: r.status,
+    });
   });
 
   // Edit a message (PATCH /v1/incidents/{id}/messages/{messageId}): subscribers are emailed again only when the box is ticked.
-  app.post<{ Params: { id: string; messageId: string } }>('/incidents/:id/messages/:messageId/edit', async (request, reply) => {
-    const v = requireScope(request, 'write:incidents');
-    const { id, messageId } = request.params;
-    const body = field(request.body, 'body');
-    const r = await attempt(() => editIncidentMessage(v.ctx, id, messageId, validated(IncidentMessagePatchBody, { body, notify_subscribers: field(request.body, 'notify_subscribers') === 'true' })));
-    if (r.ok) return redirectWithFlash(reply, `/console/incidents/${id}`, 'Message saved.');
-    if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
-    return sendDetail(reply, v, id, null, { form: 'message-edit', problem: r.problem, messageEdit: { messageId, problem: r.problem, body }, status: r.status });
-  });
+  app.post<{ Params: { id: string; messageId: string } }>(
+    '/incidents/:id/messages/:messageId/edit',
+    async (request, reply) => {
+      const v = requireScope(request, 'write:incidents');
+      const { id, messageId } = request.params;
+      const body = field(request.body, 'body');
+      const r = await attempt(() =>
+        editIncidentMessage(
+          v.ctx,
+          id,
+          messageId,
+          validated(IncidentMessagePatchBody, {
+            body,
+            notify_subscribers: field(request.body, 'notify_subscribers') === 'true',
+          }),
+        ),
+      );
+      if (r.ok) return redirectWithFlash(reply, `/console/incidents/${id}`, 'Message saved.');
+      if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
+      return sendDetail(reply, v, id, null, {
+        form: 'message-edit',
+        problem: r.problem,
+        messageEdit: { messageId, problem: r.problem, body },
+        status: r.status,
+      });
+    },
+  );
   action(
     'message',
     (v, id, body) =>
-      addIncidentMessage(v.ctx, id, validated(IncidentMessageBody, { type: field(body, 'type'), body: field(body, 'body'), notify_subscribers: field(body, 'notify_subscribers') === 'true' })),
+      addIncidentMessage(
+        v.ctx,
+        id,
+        validated(IncidentMessageBody, {
+          type: field(body, 'type'),
+          body: field(body, 'body'),
+          notify_subscribers: field(body, 'notify_subscribers') === 'true',
+        }),
+      ),
     'Message posted.',
   );
   // Title, severity, services and impacts, of a draft or a published incident (PATCH /v1/incidents/{id}).
@@ -242,7 +372,11 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     'resolve',
     (v, id, body) => {
       const message = optionalField(body, 'message');
-      return resolveIncident(v.ctx, id, validated(IncidentResolveBody, message ? { message: field(body, 'message') } : {})?.message);
+      return resolveIncident(
+        v.ctx,
+        id,
+        validated(IncidentResolveBody, message ? { message: field(body, 'message') } : {})?.message,
+      );
     },
     'Incident resolved.',
   );
@@ -251,7 +385,11 @@ export const incidentPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     async (v, id) => {
       // The console deletes drafts only (a published incident is resolved instead); the API's DELETE takes any.
       const i = await getIncident(v.ctx, id);
-      if (i.state !== 'draft') throw new ProblemError('already_published', 'Only a draft can be deleted here; resolve a published incident instead.');
+      if (i.state !== 'draft')
+        throw new ProblemError(
+          'already_published',
+          'Only a draft can be deleted here; resolve a published incident instead.',
+        );
       return deleteIncident(v.ctx, id);
     },
     'Draft incident deleted.',

@@ -9,7 +9,14 @@ import { measurementValues } from '../../../render/console/pages/metric-location
 import { type ProbeTestOutcome, metricHref, probeOutcomeBlock } from '../../../render/console/pages/metrics';
 import { listAgents } from '../../../usecases/agents';
 import { listLocations } from '../../../usecases/locations';
-import { createMetric, definitionErrors, deleteMetric, getMetric, placementProblem, updateMetric } from '../../../usecases/metrics/metrics';
+import {
+  createMetric,
+  definitionErrors,
+  deleteMetric,
+  getMetric,
+  placementProblem,
+  updateMetric,
+} from '../../../usecases/metrics/metrics';
 import { inboundUrl } from '../../../usecases/metrics/inbound';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
 import { listServices } from '../../../usecases/services';
@@ -17,7 +24,14 @@ import { MetricCreateBody, MetricPatchBody } from '../../schemas/metrics';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, validated } from '../forms';
-import { AGENT_WAIT_SECONDS, canTest, measurementBody, measurementFormValues, outcomeOf, requireProbeTestScope } from './metric-shared';
+import {
+  AGENT_WAIT_SECONDS,
+  canTest,
+  measurementBody,
+  measurementFormValues,
+  outcomeOf,
+  requireProbeTestScope,
+} from './metric-shared';
 
 const NAV = '/console/metrics';
 const NEW_TEST_POLL = '/console/metrics/tests';
@@ -26,7 +40,8 @@ const NEW_TEST_POLL = '/console/metrics/tests';
 function formValues(body: unknown, sourceType: string): MetricFormValues {
   const get = (name: string) => field(body, name);
   const source: Record<string, string> = {};
-  for (const [k, val] of Object.entries((body ?? {}) as Record<string, unknown>)) if (k.startsWith('source_config.') && typeof val === 'string') source[k] = val;
+  for (const [k, val] of Object.entries((body ?? {}) as Record<string, unknown>))
+    if (k.startsWith('source_config.') && typeof val === 'string') source[k] = val;
   return {
     service_id: get('service_id'),
     name: get('name'),
@@ -35,7 +50,12 @@ function formValues(body: unknown, sourceType: string): MetricFormValues {
     agent_id: get('agent_id'),
     unit: get('unit').trim(),
     source,
-    thresholds: { healthy_operation: get('thresholds.healthy_operation'), healthy_value: get('thresholds.healthy_value'), unhealthy_operation: get('thresholds.unhealthy_operation'), unhealthy_value: get('thresholds.unhealthy_value') },
+    thresholds: {
+      healthy_operation: get('thresholds.healthy_operation'),
+      healthy_value: get('thresholds.healthy_value'),
+      unhealthy_operation: get('thresholds.unhealthy_operation'),
+      unhealthy_value: get('thresholds.unhealthy_value'),
+    },
     measurement: measurementFormValues(body),
   };
 }
@@ -83,7 +103,9 @@ function draftOf(v: MetricFormValues, creating: boolean): { body: Record<string,
     unit: v.unit || null,
     ...measurement.body,
   };
-  const typed: FieldError[] = isSourceType(v.source_type) ? definitionErrors(v.source_type, source.config, thresholds).errors : [{ path: 'source_type', message: 'Choose a type from the list' }];
+  const typed: FieldError[] = isSourceType(v.source_type)
+    ? definitionErrors(v.source_type, source.config, thresholds).errors
+    : [{ path: 'source_type', message: 'Choose a type from the list' }];
   const placement = isSourceType(v.source_type) ? placementProblem(v.source_type, !!v.agent_id) : null;
   if (placement) typed.push({ path: 'agent_id', message: placement });
   const mine = new Set(own.map((e) => e.path));
@@ -100,11 +122,19 @@ const patchBody = (v: MetricFormValues) => {
 };
 
 /** Test this probe with the form's settings (the API's testProbe: same body, same checks); nothing is stored. */
-async function testForm(v: ConsoleViewer, deps: ConsoleDeps, values: MetricFormValues, metricId: string | null): Promise<{ outcome: ProbeTestOutcome; status: number }> {
+async function testForm(
+  v: ConsoleViewer,
+  deps: ConsoleDeps,
+  values: MetricFormValues,
+  metricId: string | null,
+): Promise<{ outcome: ProbeTestOutcome; status: number }> {
   const source = sourceConfigFromForm(values.source_type, (name) => values.source[name] ?? '');
   const thresholds = thresholdsBody(values.thresholds);
   const ran = await attempt(async () => {
-    if (source.errors.length) throw new ProblemError('validation_failed', source.errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors: source.errors });
+    if (source.errors.length)
+      throw new ProblemError('validation_failed', source.errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
+        errors: source.errors,
+      });
     return runProbeTest(v.ctx, deps.probeTests, {
       agent_id: values.agent_id || null,
       source_type: values.source_type,
@@ -113,15 +143,32 @@ async function testForm(v: ConsoleViewer, deps: ConsoleDeps, values: MetricFormV
       ...(values.agent_id ? { wait_seconds: AGENT_WAIT_SECONDS } : {}),
     });
   });
-  if (ran.ok) return { outcome: outcomeOf(metricId ?? '', ran.value, metricId ? `${metricHref(metricId)}/test` : NEW_TEST_POLL), status: 200 };
+  if (ran.ok)
+    return {
+      outcome: outcomeOf(metricId ?? '', ran.value, metricId ? `${metricHref(metricId)}/test` : NEW_TEST_POLL),
+      status: 200,
+    };
   return { outcome: { kind: 'problem', problem: ran.problem }, status: ran.status };
 }
 
 /** Metrics' configuration: create and edit forms for every type, Test this probe before saving, delete, pause and resume. */
 export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
-  async function formPage(reply: FastifyReply, v: ConsoleViewer, o: { metricId?: string; configKey?: string | null; values: MetricFormValues; problem?: FormProblem | null; test?: ProbeTestOutcome | null }, status = 200) {
+  async function formPage(
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    o: {
+      metricId?: string;
+      configKey?: string | null;
+      values: MetricFormValues;
+      problem?: FormProblem | null;
+      test?: ProbeTestOutcome | null;
+    },
+    status = 200,
+  ) {
     const services = (await listServices(v.ctx, { limit: 200 })).items.map((s) => ({ id: s.id, name: s.name }));
-    const agents = (await listAgents(v.ctx, { limit: 200 })).items.filter((a) => a.status !== 'revoked').map((a) => ({ id: a.id, name: a.name }));
+    const agents = (await listAgents(v.ctx, { limit: 200 })).items
+      .filter((a) => a.status !== 'revoked')
+      .map((a) => ({ id: a.id, name: a.name }));
     const locations = (await listLocations(v.ctx, deps.locationTaskQueue ?? 'vigil', { limit: 200 })).items;
     const body = metricFormBody({
       metricId: o.metricId,
@@ -147,7 +194,15 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
     // `?type=` from the picker; `?source_type=` as older links say it.
     const asked = typeof q.type === 'string' ? q.type : q.source_type;
     const type = typeof asked === 'string' && isSourceType(asked) ? asked : 'http';
-    const values = formValues({ service_id: typeof q.service_id === 'string' ? q.service_id : '', 'confirmation.quorum': 'majority', 'confirmation.failures': '2', 'confirmation.recoveries': '2' }, type);
+    const values = formValues(
+      {
+        service_id: typeof q.service_id === 'string' ? q.service_id : '',
+        'confirmation.quorum': 'majority',
+        'confirmation.failures': '2',
+        'confirmation.recoveries': '2',
+      },
+      type,
+    );
     return formPage(reply, v, { values });
   });
 
@@ -162,7 +217,9 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
     const done = await attempt(() => createMetric(v.ctx, { scheduler: deps.metricScheduler }, createBody(values)));
     if (done.ok) {
       const { view, inbound } = done.value;
-      const url = inbound ? ` Its ${inbound.kind === 'heartbeats' ? 'ping' : 'webhook'} URL, shown only now: ${inboundUrl(deps.publicBaseUrl, inbound)}` : '';
+      const url = inbound
+        ? ` Its ${inbound.kind === 'heartbeats' ? 'ping' : 'webhook'} URL, shown only now: ${inboundUrl(deps.publicBaseUrl, inbound)}`
+        : '';
       return redirectWithFlash(reply, metricHref(view.id), `Created ${view.name}.${url}`);
     }
     return formPage(reply, v, { values, problem: done.problem }, done.status);
@@ -172,9 +229,21 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
   app.get<{ Params: { jobId: string } }>('/metrics/tests/:jobId', async (request, reply) => {
     const v = requireProbeTestScope(request);
     const polled = await attempt(() => pollProbeTest(v.ctx, request.params.jobId));
-    if (!polled.ok && polled.status === 404) throw new ProblemError('not_found', 'No such probe test in this organization.');
-    const outcome: ProbeTestOutcome = polled.ok ? outcomeOf('', polled.value, NEW_TEST_POLL) : { kind: 'problem', problem: polled.problem };
-    return sendPage(reply, v, NAV, { title: 'Probe test', body: `<p><a href="/console/metrics">All metrics</a></p>${probeOutcomeBlock(outcome, deps.temporalUiUrl, v.timeZone)}` }, polled.ok ? 200 : polled.status);
+    if (!polled.ok && polled.status === 404)
+      throw new ProblemError('not_found', 'No such probe test in this organization.');
+    const outcome: ProbeTestOutcome = polled.ok
+      ? outcomeOf('', polled.value, NEW_TEST_POLL)
+      : { kind: 'problem', problem: polled.problem };
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      {
+        title: 'Probe test',
+        body: `<p><a href="/console/metrics">All metrics</a></p>${probeOutcomeBlock(outcome, deps.temporalUiUrl, v.timeZone)}`,
+      },
+      polled.ok ? 200 : polled.status,
+    );
   });
 
   app.get<{ Params: { id: string } }>('/metrics/:id/edit', async (request, reply) => {
@@ -201,26 +270,46 @@ export const metricFormPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
   app.get<{ Params: { id: string } }>('/metrics/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:metrics');
     const m = await getMetric(v.ctx, request.params.id, 0);
-    return sendPage(reply, v, NAV, { title: `Delete ${m.name}`, flash: flashOf(request.query), body: metricDeleteBody({ metric: m, problem: null, csrf: v.csrf }) });
+    return sendPage(reply, v, NAV, {
+      title: `Delete ${m.name}`,
+      flash: flashOf(request.query),
+      body: metricDeleteBody({ metric: m, problem: null, csrf: v.csrf }),
+    });
   });
 
   app.post<{ Params: { id: string } }>('/metrics/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:metrics');
     const m = await getMetric(v.ctx, request.params.id, 0);
     const done = await attempt(async () => {
-      if (field(request.body, 'confirm') !== 'yes') throw new ProblemError('validation_failed', 'Tick the box to confirm the delete.', { errors: [{ path: 'confirm', message: 'Tick the box to confirm that the metric goes' }] });
+      if (field(request.body, 'confirm') !== 'yes')
+        throw new ProblemError('validation_failed', 'Tick the box to confirm the delete.', {
+          errors: [{ path: 'confirm', message: 'Tick the box to confirm that the metric goes' }],
+        });
       return deleteMetric(v.ctx, { scheduler: deps.metricScheduler }, m.id);
     });
     if (done.ok) return redirectWithFlash(reply, '/console/metrics', `Deleted ${m.name}.`);
-    return sendPage(reply, v, NAV, { title: `Delete ${m.name}`, body: metricDeleteBody({ metric: m, problem: done.problem, csrf: v.csrf }) }, done.status);
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      { title: `Delete ${m.name}`, body: metricDeleteBody({ metric: m, problem: done.problem, csrf: v.csrf }) },
+      done.status,
+    );
   });
 
   // The API's PATCH /v1/metrics/{id} with `paused`.
-  for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
     app.post<{ Params: { id: string } }>(`/metrics/:id/${verb}`, async (request, reply) => {
       const v = requireScope(request, 'write:metrics');
       const m = await updateMetric(v.ctx, { scheduler: deps.metricScheduler }, request.params.id, { paused });
-      return redirectWithFlash(reply, metricHref(m.id), paused ? `Paused ${m.name}: it is not checked until resumed.` : `Resumed ${m.name}.`);
+      return redirectWithFlash(
+        reply,
+        metricHref(m.id),
+        paused ? `Paused ${m.name}: it is not checked until resumed.` : `Resumed ${m.name}.`,
+      );
     });
   }
 };

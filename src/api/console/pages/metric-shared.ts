@@ -18,17 +18,32 @@ export const AGENT_WAIT_SECONDS = 10;
 /** The probe test's scope: write:metrics or write:config, as the API's testProbe and getProbeTest. */
 export function requireProbeTestScope(request: FastifyRequest): ConsoleViewer {
   const v = viewer(request);
-  if (!v.can('write:metrics') && !v.can('write:config')) throw new ProblemError('forbidden', `Your role (${v.role}) cannot do this: it needs write:metrics or write:config.`);
+  if (!v.can('write:metrics') && !v.can('write:config'))
+    throw new ProblemError(
+      'forbidden',
+      `Your role (${v.role}) cannot do this: it needs write:metrics or write:config.`,
+    );
   return v;
 }
 
 export const canTest = (v: ConsoleViewer) => v.can('write:metrics') || v.can('write:config');
 
 /** A probe test's answer as shown; a pending one links to `pollBase/<job id>`. */
-export function outcomeOf(metricId: string, answer: ProbeTestAnswer, pollBase = `${metricHref(metricId)}/test`): ProbeTestOutcome {
+export function outcomeOf(
+  metricId: string,
+  answer: ProbeTestAnswer,
+  pollBase = `${metricHref(metricId)}/test`,
+): ProbeTestOutcome {
   if (answer.status === 200) return { kind: 'result', result: answer.body };
   const p = answer.body;
-  return { kind: 'pending', jobId: p.job_id, state: p.status, expiresAt: p.expires_at, detail: p.detail, pollHref: `${pollBase}/${encodeURIComponent(p.job_id)}` };
+  return {
+    kind: 'pending',
+    jobId: p.job_id,
+    state: p.status,
+    expiresAt: p.expires_at,
+    detail: p.detail,
+    pollHref: `${pollBase}/${encodeURIComponent(p.job_id)}`,
+  };
 }
 
 /** The locations and confirmation form as posted. */
@@ -43,7 +58,10 @@ export function measurementFormValues(body: unknown): MeasurementFormValues {
 }
 
 /** The locations and confirmation fields as the API's body (`locations` for cloud metrics only), and what the form itself could not read. */
-export function measurementBody(values: MeasurementFormValues, mode: MetricView['mode']): { body: Record<string, unknown>; own: FieldError[] } {
+export function measurementBody(
+  values: MeasurementFormValues,
+  mode: MetricView['mode'],
+): { body: Record<string, unknown>; own: FieldError[] } {
   const own: FieldError[] = [];
   const count = (name: 'failures' | 'recoveries') => {
     const raw = values[name];
@@ -52,6 +70,17 @@ export function measurementBody(values: MeasurementFormValues, mode: MetricView[
     return raw;
   };
   const quorum = /^\d{1,3}$/.test(values.quorum) ? Number(values.quorum) : values.quorum;
-  const confirmation = { quorum, failures: count('failures'), recoveries: count('recoveries'), recheck: values.recheck };
-  return { body: { ...(mode === 'cloud' ? { locations: values.locations.length ? values.locations : null } : {}), confirmation }, own };
+  const confirmation = {
+    quorum,
+    failures: count('failures'),
+    recoveries: count('recoveries'),
+    recheck: values.recheck,
+  };
+  return {
+    body: {
+      ...(mode === 'cloud' ? { locations: values.locations.length ? values.locations : null } : {}),
+      confirmation,
+    },
+    own,
+  };
 }

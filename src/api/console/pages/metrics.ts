@@ -13,10 +13,21 @@ import {
   metricListBody,
   statusText,
 } from '../../../render/console/pages/metrics';
-import { type LocationChoice, type MeasurementFormValues, type MetricLocationsView, measurementValues } from '../../../render/console/pages/metric-locations';
+import {
+  type LocationChoice,
+  type MeasurementFormValues,
+  type MetricLocationsView,
+  measurementValues,
+} from '../../../render/console/pages/metric-locations';
 import { listLocations } from '../../../usecases/locations';
 import { listMetricFlips } from '../../../usecases/metrics/flips';
-import { MANUAL_STATUSES, getMetric, listMetrics, setManualStatus, updateMetric } from '../../../usecases/metrics/metrics';
+import {
+  MANUAL_STATUSES,
+  getMetric,
+  listMetrics,
+  setManualStatus,
+  updateMetric,
+} from '../../../usecases/metrics/metrics';
 import { MetricPatchBody } from '../../schemas/metrics';
 import type { FormProblem } from '../../../render/console/forms';
 import type { MetricView } from '../../../usecases/metrics/view';
@@ -28,25 +39,40 @@ import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, listQuery, validated } from '../forms';
 import { metricFormPages } from './metric-forms';
 import { createIncidentButton } from '../../../render/console/pages/incident-buttons';
-import { AGENT_WAIT_SECONDS, canTest, measurementBody, measurementFormValues, outcomeOf, requireProbeTestScope } from './metric-shared';
+import {
+  AGENT_WAIT_SECONDS,
+  canTest,
+  measurementBody,
+  measurementFormValues,
+  outcomeOf,
+  requireProbeTestScope,
+} from './metric-shared';
 
 const NAV = '/console/metrics';
 
 /** A filter of the list read from the query string: '' when absent, 400 when malformed (as the API's listMetrics). */
 function filtersOf(query: unknown): MetricFilters {
   const q = (query ?? {}) as Record<string, unknown>;
-  const str = (k: string) => (typeof q[k] === 'string' ? (q[k]).trim() : '');
+  const str = (k: string) => (typeof q[k] === 'string' ? q[k].trim() : '');
   const filters = { service_id: str('service_id'), status: str('status'), agent_id: str('agent_id') };
   const errors: { path: string; message: string }[] = [];
-  if (filters.service_id && !isUuid(filters.service_id)) errors.push({ path: 'query.service_id', message: 'Expected a UUID' });
-  if (filters.agent_id && !isUuid(filters.agent_id)) errors.push({ path: 'query.agent_id', message: 'Expected a UUID' });
-  if (filters.status && !(HEALTH_STATUSES as readonly string[]).includes(filters.status)) errors.push({ path: 'query.status', message: `Expected one of ${HEALTH_STATUSES.join(', ')}` });
-  if (errors.length) throw new ProblemError('validation_failed', 'The filters are not ones this list takes.', { errors });
+  if (filters.service_id && !isUuid(filters.service_id))
+    errors.push({ path: 'query.service_id', message: 'Expected a UUID' });
+  if (filters.agent_id && !isUuid(filters.agent_id))
+    errors.push({ path: 'query.agent_id', message: 'Expected a UUID' });
+  if (filters.status && !(HEALTH_STATUSES as readonly string[]).includes(filters.status))
+    errors.push({ path: 'query.status', message: `Expected one of ${HEALTH_STATUSES.join(', ')}` });
+  if (errors.length)
+    throw new ProblemError('validation_failed', 'The filters are not ones this list takes.', { errors });
   return filters;
 }
 
 /** The names of the services `ids` name; a service no longer readable maps to null. */
-async function serviceNames(v: ConsoleViewer, ids: string[], known: Map<string, string>): Promise<Map<string, string | null>> {
+async function serviceNames(
+  v: ConsoleViewer,
+  ids: string[],
+  known: Map<string, string>,
+): Promise<Map<string, string | null>> {
   const names = new Map<string, string | null>();
   for (const id of new Set(ids)) {
     if (known.has(id)) names.set(id, known.get(id)!);
@@ -88,7 +114,11 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
   await app.register(metricFormPages, deps);
 
   /** Issue 25: the metric's locations, confirmation and flips, and (for write:metrics) the form that changes them. */
-  async function locationsView(v: ConsoleViewer, m: Awaited<ReturnType<typeof getMetric>>, form?: { values: MeasurementFormValues; problem: FormProblem }): Promise<MetricLocationsView> {
+  async function locationsView(
+    v: ConsoleViewer,
+    m: Awaited<ReturnType<typeof getMetric>>,
+    form?: { values: MeasurementFormValues; problem: FormProblem },
+  ): Promise<MetricLocationsView> {
     const flips = await listMetricFlips(v.ctx, m.id, { limit: FLIPS_SHOWN });
     const labels = new Map<string, string>();
     for (const r of m.location_readings) if (r.label) labels.set(r.location, r.label);
@@ -110,16 +140,29 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
       flips: flips.items,
       moreFlips: flips.next_cursor !== null,
       labels,
-      form: editable ? { csrf: v.csrf, choices, values: form?.values ?? measurementValues(m.locations, m.confirmation), problem: form?.problem ?? null } : null,
+      form: editable
+        ? {
+            csrf: v.csrf,
+            choices,
+            values: form?.values ?? measurementValues(m.locations, m.confirmation),
+            problem: form?.problem ?? null,
+          }
+        : null,
       zone: v.timeZone,
     };
   }
 
-  async function detailPage(v: ConsoleViewer, id: string, extra: Pick<MetricDetailView, 'test' | 'manual'> & { measurement?: { values: MeasurementFormValues; problem: FormProblem } } = {}): Promise<{ title: string; body: string }> {
+  async function detailPage(
+    v: ConsoleViewer,
+    id: string,
+    extra: Pick<MetricDetailView, 'test' | 'manual'> & {
+      measurement?: { values: MeasurementFormValues; problem: FormProblem };
+    } = {},
+  ): Promise<{ title: string; body: string }> {
     const m = await getMetric(v.ctx, id, 30);
     const { history, location_readings: _readings, confirmation_pending: _pending, ...view } = m;
     const names = await serviceNames(v, [m.service_id], new Map());
-    const agentName = m.agent_id ? (await getAgent(v.ctx, m.agent_id).catch(() => null))?.name ?? null : null;
+    const agentName = m.agent_id ? ((await getAgent(v.ctx, m.agent_id).catch(() => null))?.name ?? null) : null;
     const body = metricDetailBody({
       metric: { ...consoleMetric(view, names.get(m.service_id) ?? null), agent_name: agentName },
       history,
@@ -143,12 +186,21 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     const v = requireScope(request, 'read:metrics');
     const filters = filtersOf(request.query);
     const q = listQuery(request.query, 50);
-    const page = await listMetrics(v.ctx, { ...q, ...(filters.service_id ? { service_id: filters.service_id } : {}), ...(filters.status ? { status: filters.status } : {}), ...(filters.agent_id ? { agent_id: filters.agent_id } : {}) });
+    const page = await listMetrics(v.ctx, {
+      ...q,
+      ...(filters.service_id ? { service_id: filters.service_id } : {}),
+      ...(filters.status ? { status: filters.status } : {}),
+      ...(filters.agent_id ? { agent_id: filters.agent_id } : {}),
+    });
     // The filter offers the organization's services (the first 200; a service further down is still
     // reachable through its metrics' links).
     const services = (await listServices(v.ctx, { limit: 200 })).items.map((s) => ({ id: s.id, name: s.name }));
     const known = new Map(services.map((s) => [s.id, s.name]));
-    const names = await serviceNames(v, [...page.items.map((m) => m.service_id), ...(filters.service_id ? [filters.service_id] : [])], known);
+    const names = await serviceNames(
+      v,
+      [...page.items.map((m) => m.service_id), ...(filters.service_id ? [filters.service_id] : [])],
+      known,
+    );
     // A filtered service beyond the first 200 is still offered (selected) by the filter.
     const filtered = filters.service_id ? names.get(filters.service_id) : undefined;
     if (filtered && !known.has(filters.service_id)) services.push({ id: filters.service_id, name: filtered });
@@ -166,7 +218,11 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
 
   app.get<{ Params: { id: string } }>('/metrics/:id', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');
-    return sendPage(reply, v, NAV, { ...(await detailPage(v, request.params.id)), flash: flashOf(request.query), live: LIVE_SECONDS });
+    return sendPage(reply, v, NAV, {
+      ...(await detailPage(v, request.params.id)),
+      flash: flashOf(request.query),
+      live: LIVE_SECONDS,
+    });
   });
 
   // "Test this probe": the API's POST /v1/metrics/test with the metric's own definition. Nothing is
@@ -187,8 +243,11 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     const m = await getMetric(v.ctx, request.params.id, 0);
     const polled = await attempt(() => pollProbeTest(v.ctx, request.params.jobId));
     // An unknown job is the page's 404; a test that failed or expired is shown on the metric.
-    if (!polled.ok && polled.status === 404) throw new ProblemError('not_found', 'No such probe test in this organization.');
-    const test: ProbeTestOutcome = polled.ok ? outcomeOf(m.id, polled.value) : { kind: 'problem', problem: polled.problem };
+    if (!polled.ok && polled.status === 404)
+      throw new ProblemError('not_found', 'No such probe test in this organization.');
+    const test: ProbeTestOutcome = polled.ok
+      ? outcomeOf(m.id, polled.value)
+      : { kind: 'problem', problem: polled.problem };
     return sendPage(reply, v, NAV, await detailPage(v, m.id, { test }), polled.ok ? 200 : polled.status);
   });
 
@@ -198,12 +257,23 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     const values = measurementFormValues(request.body);
     const done = await attempt(async () => {
       const m = await getMetric(v.ctx, request.params.id, 0);
-      if (m.mode === 'push') throw new ProblemError('validation_failed', `${m.source_type} metrics are pushed to Vigil: no location measures them.`, { errors: [{ path: 'confirmation', message: 'Not for pushed metrics' }] });
+      if (m.mode === 'push')
+        throw new ProblemError(
+          'validation_failed',
+          `${m.source_type} metrics are pushed to Vigil: no location measures them.`,
+          { errors: [{ path: 'confirmation', message: 'Not for pushed metrics' }] },
+        );
       return updateMetric(v.ctx, { scheduler: deps.metricScheduler }, m.id, measurementPatch(values, m.mode));
     });
     if (done.ok) return redirectWithFlash(reply, metricHref(done.value.id), 'Locations and confirmation saved.');
     if (done.status === 404) throw new ProblemError('not_found', done.problem.detail);
-    return sendPage(reply, v, NAV, await detailPage(v, request.params.id, { measurement: { values, problem: done.problem } }), done.status);
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      await detailPage(v, request.params.id, { measurement: { values, problem: done.problem } }),
+      done.status,
+    );
   });
 
   app.post<{ Params: { id: string } }>('/metrics/:id/status', async (request, reply) => {
@@ -212,12 +282,20 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     const done = await attempt(async () => {
       // The API's ManualStatus body: one of the three statuses (validation_failed, path `status`).
       if (!(MANUAL_STATUSES as readonly string[]).includes(status)) {
-        throw new ProblemError('validation_failed', 'The status is not one a manual metric takes.', { errors: [{ path: 'status', message: `Expected one of ${MANUAL_STATUSES.join(', ')}` }] });
+        throw new ProblemError('validation_failed', 'The status is not one a manual metric takes.', {
+          errors: [{ path: 'status', message: `Expected one of ${MANUAL_STATUSES.join(', ')}` }],
+        });
       }
       return setManualStatus(v.ctx, request.params.id, status as HealthStatus);
     });
     if (done.ok) return redirectWithFlash(reply, metricHref(done.value.id), `Status set to ${statusText(status)}.`);
     if (done.status === 404) throw new ProblemError('not_found', done.problem.detail);
-    return sendPage(reply, v, NAV, await detailPage(v, request.params.id, { manual: { problem: done.problem, status } }), done.status);
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      await detailPage(v, request.params.id, { manual: { problem: done.problem, status } }),
+      done.status,
+    );
   });
 };

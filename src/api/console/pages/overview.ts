@@ -24,6 +24,11 @@ export const overviewPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
       openAlerts,
       timeZone: v.timeZone,
     });
-    return sendPage(reply, v, '/console', { title: 'Overview', flash: flashOf(request.query), body, live: LIVE_SECONDS });
+    return sendPage(reply, v, '/console', {
+      title: 'Overview',
+      flash: flashOf(request.query),
+      body,
+      live: LIVE_SECONDS,
+    });
   });
 };

@@ -13,11 +13,19 @@ export const serviceDetailPages: FastifyPluginAsync<ConsoleDeps> = async (app) =
   app.get<{ Params: { id: string }; Querystring: { range?: string } }>('/services/:id', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');
     const range = request.query.range ?? '24h';
-    if (!isChartRange(range)) throw new ProblemError('validation_failed', 'range must be one of 24h, 7d, 30d.', { errors: [{ path: 'query.range', message: 'One of 24h, 7d, 30d' }] });
+    if (!isChartRange(range))
+      throw new ProblemError('validation_failed', 'range must be one of 24h, 7d, 30d.', {
+        errors: [{ path: 'query.range', message: 'One of 24h, 7d, 30d' }],
+      });
     const d = await serviceDetail(v.ctx, request.params.id);
     const a = await serviceActivity(v.ctx, d.service.id, d.metrics, range);
     const body = serviceDetailBody({
-      service: { id: d.service.id, name: d.service.name, description: d.service.description ?? null, config_key: d.service.configKey ?? null },
+      service: {
+        id: d.service.id,
+        name: d.service.name,
+        description: d.service.description ?? null,
+        config_key: d.service.configKey ?? null,
+      },
       status: d.status,
       maintenance: d.maintenance,
       metrics: d.metrics,
@@ -32,6 +40,10 @@ export const serviceDetailPages: FastifyPluginAsync<ConsoleDeps> = async (app) =
       canEdit: v.can('write:config'),
       timeZone: v.timeZone,
     });
-    return sendPage(reply, v, '/console/services', { title: `Service: ${d.service.name}`, flash: flashOf(request.query), body });
+    return sendPage(reply, v, '/console/services', {
+      title: `Service: ${d.service.name}`,
+      flash: flashOf(request.query),
+      body,
+    });
   });
 };

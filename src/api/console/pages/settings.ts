@@ -10,7 +10,13 @@ export const settingsPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.get('/settings', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');
     const zone = v.session.user.timeZone ?? null;
-    const body = settingsBody({ csrf: v.csrf, email: v.session.user.email, timeZone: zone, chosen: zone ?? '', now: v.ctx.now.toISOString() });
+    const body = settingsBody({
+      csrf: v.csrf,
+      email: v.session.user.email,
+      timeZone: zone,
+      chosen: zone ?? '',
+      now: v.ctx.now.toISOString(),
+    });
     return sendPage(reply, v, '/console/settings', { title: 'Settings', flash: flashOf(request.query), body });
   });
 
@@ -18,9 +24,21 @@ export const settingsPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     const v = requireScope(request, 'read:metrics');
     const posted = field(request.body, 'time_zone');
     const r = await attempt(() => setConsoleTimeZone(v.ctx.em, v.session.user.id, posted));
-    if (r.ok) return redirectWithFlash(reply, '/console/settings', r.value ? `Times are now shown in ${r.value}.` : "Times are now shown in your browser's time zone.");
+    if (r.ok)
+      return redirectWithFlash(
+        reply,
+        '/console/settings',
+        r.value ? `Times are now shown in ${r.value}.` : "Times are now shown in your browser's time zone.",
+      );
     const zone = v.session.user.timeZone ?? null;
-    const body = settingsBody({ csrf: v.csrf, email: v.session.user.email, timeZone: zone, chosen: posted, now: v.ctx.now.toISOString(), problem: r.problem });
+    const body = settingsBody({
+      csrf: v.csrf,
+      email: v.session.user.email,
+      timeZone: zone,
+      chosen: posted,
+      now: v.ctx.now.toISOString(),
+      problem: r.problem,
+    });
     return sendPage(reply, v, '/console/settings', { title: 'Settings', body }, r.status);
   });
 };

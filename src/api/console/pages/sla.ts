@@ -51,11 +51,16 @@ function parsed<T>(schema: z.ZodType<T>, input: unknown, rename: Record<string, 
     const path = i.path.join('.');
     return { path: rename[path] ?? path, message: i.message };
   });
-  throw new ProblemError('validation_failed', `${errors[0]?.path || 'form'}: ${errors[0]?.message ?? 'Invalid value'}`, { errors });
+  throw new ProblemError(
+    'validation_failed',
+    `${errors[0]?.path || 'form'}: ${errors[0]?.message ?? 'Invalid value'}`,
+    { errors },
+  );
 }
 
 /** The statement page's "I have reviewed the evidence gaps" checkbox (issue 24 §2). */
-const acknowledgedGaps = (form: Form): { acknowledge_gaps?: true } => (field(form, 'acknowledge_gaps') === 'true' ? { acknowledge_gaps: true } : {});
+const acknowledgedGaps = (form: Form): { acknowledge_gaps?: true } =>
+  field(form, 'acknowledge_gaps') === 'true' ? { acknowledge_gaps: true } : {};
 
 /** The action's body from the form, checked with the API's own schemas. */
 /** The action's API body from the form; exclusion times are read in the viewer's `zone`, as their labels say. */
@@ -63,7 +68,11 @@ function bodyOf(action: StatementAction, form: Form, zone: string): ActionBody {
   switch (action) {
     case 'approve': {
       const revision = field(form, 'revision');
-      return parsed(ApproveBody, { revision: /^\d{1,9}$/.test(revision) ? Number(revision) : revision, sha256: field(form, 'sha256'), ...acknowledgedGaps(form) });
+      return parsed(ApproveBody, {
+        revision: /^\d{1,9}$/.test(revision) ? Number(revision) : revision,
+        sha256: field(form, 'sha256'),
+        ...acknowledgedGaps(form),
+      });
     }
     case 'request_changes':
       return parsed(NoteBody, { note: field(form, 'note') });
@@ -82,7 +91,8 @@ function bodyOf(action: StatementAction, form: Form, zone: string): ActionBody {
       };
       const starts = instant('starts_at');
       const ends = instant('ends_at');
-      if (errors.length) throw new ProblemError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors });
+      if (errors.length)
+        throw new ProblemError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors });
       return parsed(ExclusionBody, { starts_at: starts, ends_at: ends, justification: field(form, 'justification') });
     }
     case 'remove_exclusion':
@@ -115,8 +125,13 @@ async function staleInWords(ctx: OrgContext, id: string, zone: string): Promise<
   const audit = await statementAudit(ctx, id);
   const last = audit[audit.length - 1];
   const s = await getStatement(ctx, id);
-  const what = last ? `${last.actorName ?? 'someone'} ${ACTION_WORDS[last.action] ?? last.action.replace(/_/g, ' ')} at ${formatInZone(last.at.toISOString(), zone)}` : 'it was changed';
-  const now = s.state === 'superseded' ? 'this revision is superseded by a newer one' : `it is now ${s.state.replace(/_/g, ' ')} (revision ${s.revision})`;
+  const what = last
+    ? `${last.actorName ?? 'someone'} ${ACTION_WORDS[last.action] ?? last.action.replace(/_/g, ' ')} at ${formatInZone(last.at.toISOString(), zone)}`
+    : 'it was changed';
+  const now =
+    s.state === 'superseded'
+      ? 'this revision is superseded by a newer one'
+      : `it is now ${s.state.replace(/_/g, ' ')} (revision ${s.revision})`;
   return `This statement changed after you opened the page (for example in another tab): ${what}, and ${now}. Nothing was done. The page below shows the statement as it is now: review it and act again.`;
 }
 
@@ -124,7 +139,10 @@ async function staleInWords(ctx: OrgContext, id: string, zone: string): Promise<
 function keyOf(form: Form): string | undefined {
   const key = field(form, 'idempotency_key');
   if (!key) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ProblemError('validation_failed', 'The form\'s idempotency key is unreadable; reload the page.', { errors: [{ path: 'idempotency_key', message: 'Invalid key' }] });
+  if (!/^[\x21-\x7e]{1,255}$/.test(key))
+    throw new ProblemError('validation_failed', "The form's idempotency key is unreadable; reload the page.", {
+      errors: [{ path: 'idempotency_key', message: 'Invalid key' }],
+    });
   return key;
 }
 
@@ -158,7 +176,8 @@ const FLASH: Readonly<Record<StatementAction, (s: { revision: number }) => strin
 /** The values a refused form showed, to fill it again. */
 function valuesOf(form: Form): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of ['note', 'correction_note', 'reason', 'starts_at', 'ends_at', 'justification']) out[name] = field(form, name);
+  for (const name of ['note', 'correction_note', 'reason', 'starts_at', 'ends_at', 'justification'])
+    out[name] = field(form, name);
   return out;
 }
 
@@ -181,37 +200,56 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
     const q = request.query as { state?: unknown };
     const state = typeof q.state === 'string' && q.state !== '' ? q.state : null;
     if (state !== null && !isStatementState(state)) {
-      throw new ProblemError('validation_failed', `No such state: ${state.slice(0, 40)}.`, { errors: [{ path: 'query.state', message: `One of ${QUEUE_STATES.join(', ')}` }] });
+      throw new ProblemError('validation_failed', `No such state: ${state.slice(0, 40)}.`, {
+        errors: [{ path: 'query.state', message: `One of ${QUEUE_STATES.join(', ')}` }],
+      });
     }
     const pages =
       state !== null
         ? [{ state, page: await listStatements(v.ctx, { ...listQuery(request.query, 25), state }) }]
-        : await Promise.all(QUEUE_STATES.map(async (s) => ({ state: s, page: await listStatements(v.ctx, { limit: PER_SECTION, state: s }) })));
-    const names = await contractNames(v.ctx, pages.flatMap((p) => p.page.items.map((s) => s.contract)));
+        : await Promise.all(
+            QUEUE_STATES.map(async (s) => ({
+              state: s,
+              page: await listStatements(v.ctx, { limit: PER_SECTION, state: s }),
+            })),
+          );
+    const names = await contractNames(
+      v.ctx,
+      pages.flatMap((p) => p.page.items.map((s) => s.contract)),
+    );
     const sections: SlaQueueSection[] = pages.map(({ state: s, page }) => ({
       state: s,
       nextCursor: page.nextCursor,
-      rows: page.items.map(
-        (r): SlaQueueRow => ({
-          id: r.id,
-          customerName: r.customerName,
-          contractName: names.get(r.contract) ?? r.contract,
-          periodLabel: r.periodLabel,
-          revision: r.revision,
-          state: r.state,
-          creditAmountMinor: r.creditAmountMinor,
-          creditPct: r.creditPct,
-          currency: r.currency,
-          attainmentMin: r.attainmentMin,
-          submittedAt: r.submittedAt?.toISOString() ?? null,
-        }),
-      ),
+      rows: page.items.map((r): SlaQueueRow => ({
+        id: r.id,
+        customerName: r.customerName,
+        contractName: names.get(r.contract) ?? r.contract,
+        periodLabel: r.periodLabel,
+        revision: r.revision,
+        state: r.state,
+        creditAmountMinor: r.creditAmountMinor,
+        creditPct: r.creditPct,
+        currency: r.currency,
+        attainmentMin: r.attainmentMin,
+        submittedAt: r.submittedAt?.toISOString() ?? null,
+      })),
     }));
-    return sendPage(reply, v, NAV, { title: 'SLA statements', flash: flashOf(request.query), body: slaQueueBody({ filter: state, sections, now: v.ctx.now }) });
+    return sendPage(reply, v, NAV, {
+      title: 'SLA statements',
+      flash: flashOf(request.query),
+      body: slaQueueBody({ filter: state, sections, now: v.ctx.now }),
+    });
   });
 
   /** One statement with the review actions its state and the viewer's role allow. */
-  async function statementPage(request: FastifyRequest, reply: FastifyReply, v: ConsoleViewer, id: string, failed: SlaActionsView['failed'], status = 200): Promise<FastifyReply> {
+  async function statementPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    id: string,
+    failed: SlaActionsView['failed'],
+    status = 200,
+  ): Promise<FastifyReply> {
     const row = await getStatement(v.ctx, id);
     const document = documentOf(row);
     const newest = row.state === 'superseded' ? ((await statementRevisions(v.ctx, id))[0] ?? null) : null;
@@ -246,9 +284,31 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       current: newest && newest.id !== row.id ? { id: newest.id, revision: newest.revision } : null,
       workflowUrl: workflowUrl(row.contract, row.periodLabel),
     };
-    const submitterName = row.submittedBy ? ((await statementAudit(v.ctx, id)).filter((e) => e.action === 'submit' && e.statement === row.id).at(-1)?.actorName ?? null) : null;
-    const actions: SlaActionsView = { csrf: v.csrf, canWrite: v.can('write:sla'), actor: actorOf(v), role: v.role, submitterName, newKey: () => randomUUID(), zone: v.timeZone, failed };
-    return sendPage(reply, v, NAV, { title: slaStatementTitle(view), flash: flashOf(request.query), body: slaStatementBody(view, actions, v.ctx.now) }, status);
+    const submitterName = row.submittedBy
+      ? ((await statementAudit(v.ctx, id)).filter((e) => e.action === 'submit' && e.statement === row.id).at(-1)
+          ?.actorName ?? null)
+      : null;
+    const actions: SlaActionsView = {
+      csrf: v.csrf,
+      canWrite: v.can('write:sla'),
+      actor: actorOf(v),
+      role: v.role,
+      submitterName,
+      newKey: () => randomUUID(),
+      zone: v.timeZone,
+      failed,
+    };
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      {
+        title: slaStatementTitle(view),
+        flash: flashOf(request.query),
+        body: slaStatementBody(view, actions, v.ctx.now),
+      },
+      status,
+    );
   }
 
   app.get('/sla/:id', async (request, reply) => {
@@ -261,8 +321,17 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
     const id = (request.params as Params).id;
     const row = await getStatement(v.ctx, id);
     const revisions = await statementRevisions(v.ctx, id);
-    const rows = revisions.map((r) => ({ id: r.id, revision: r.revision, state: r.state, sha256: r.sha256, generatedAt: r.generatedAt.toISOString() }));
-    return sendPage(reply, v, NAV, { title: `Revisions: SLA statement ${row.periodLabel}, ${row.customerName}`, body: slaRevisionsBody(row.id, rows, v.timeZone) });
+    const rows = revisions.map((r) => ({
+      id: r.id,
+      revision: r.revision,
+      state: r.state,
+      sha256: r.sha256,
+      generatedAt: r.generatedAt.toISOString(),
+    }));
+    return sendPage(reply, v, NAV, {
+      title: `Revisions: SLA statement ${row.periodLabel}, ${row.customerName}`,
+      body: slaRevisionsBody(row.id, rows, v.timeZone),
+    });
   });
 
   app.get('/sla/:id/audit', async (request, reply) => {
@@ -281,30 +350,49 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
       note: a.note ?? null,
       sha256: a.sha256,
     }));
-    return sendPage(reply, v, NAV, { title: `Audit trail: SLA statement ${row.periodLabel}, ${row.customerName}`, body: slaAuditBody(row.id, rows, v.timeZone) });
+    return sendPage(reply, v, NAV, {
+      title: `Audit trail: SLA statement ${row.periodLabel}, ${row.customerName}`,
+      body: slaAuditBody(row.id, rows, v.timeZone),
+    });
   });
 
   // The statement's documents, as the API serves them (its routes need an API key).
   app.get('/sla/:id/statement.json', async (request, reply) => {
     const v = requireScope(request, 'read:sla');
     const s = await getStatement(v.ctx, (request.params as Params).id);
-    return reply.type('application/json').header('cache-control', 'no-store').header('content-disposition', 'attachment; filename="statement.json"').send(Buffer.from(s.document));
+    return reply
+      .type('application/json')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', 'attachment; filename="statement.json"')
+      .send(Buffer.from(s.document));
   });
   app.get('/sla/:id/statement.jws', async (request, reply) => {
     const v = requireScope(request, 'read:sla');
     const s = await getStatement(v.ctx, (request.params as Params).id);
-    return reply.type('application/jose').header('cache-control', 'no-store').header('content-disposition', 'attachment; filename="statement.jws"').send(s.signature);
+    return reply
+      .type('application/jose')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', 'attachment; filename="statement.jws"')
+      .send(s.signature);
   });
   app.get('/sla/:id/statement.html', async (request, reply) => {
     const v = requireScope(request, 'read:sla');
     const s = await getStatement(v.ctx, (request.params as Params).id);
     const html = await statementHtml(v.ctx.em, s, deps.slaLinks);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', documentCsp(html)).send(html);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', documentCsp(html))
+      .send(html);
   });
   app.get('/sla/:id/statement.pdf', async (request, reply) => {
     const v = requireScope(request, 'read:sla');
     const s = await getStatement(v.ctx, (request.params as Params).id);
-    if (!deps.slaPrinter) throw new ProblemError('renderer_unavailable', 'This console was started without a PDF renderer (Chromium); the HTML statement and statement.json are available.');
+    if (!deps.slaPrinter)
+      throw new ProblemError(
+        'renderer_unavailable',
+        'This console was started without a PDF renderer (Chromium); the HTML statement and statement.json are available.',
+      );
     const pdf = await statementPdf(v.ctx.em, deps.slaPrinter, s, deps.slaLinks);
     return reply
       .type('application/pdf')
@@ -332,15 +420,20 @@ export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
         const body = bodyOf(action, form, v.timeZone);
         const key = keyOf(form);
         // Approve checks revision and sha256 in the workflow; an exclusion is added to or removed from whatever the draft is now.
-        if (action !== 'approve' && action !== 'add_exclusion' && action !== 'remove_exclusion') await assertSeen(v.ctx, id, form);
+        if (action !== 'approve' && action !== 'add_exclusion' && action !== 'remove_exclusion')
+          await assertSeen(v.ctx, id, form);
         const name = v.session.user.email.slice(0, 200);
-        if (action === 'remove_exclusion') return removeStatementExclusion(v.ctx, deps.slaWorkflows, id, body.exclusion_id ?? '', actorOf(v), key, name);
+        if (action === 'remove_exclusion')
+          return removeStatementExclusion(v.ctx, deps.slaWorkflows, id, body.exclusion_id ?? '', actorOf(v), key, name);
         return runStatementAction(v.ctx, deps.slaWorkflows, id, action, body, actorOf(v), key, name);
       });
       if (result.ok) return redirectWithFlash(reply, statementPath(result.value.id), FLASH[action](result.value));
       // Show the statement as it is now, with the refusal next to the form that was sent.
       v.ctx.em.clear();
-      const problem: FormProblem = result.problem.title === 'stale_revision' ? { ...result.problem, detail: await staleInWords(v.ctx, id, v.timeZone) } : result.problem;
+      const problem: FormProblem =
+        result.problem.title === 'stale_revision'
+          ? { ...result.problem, detail: await staleInWords(v.ctx, id, v.timeZone) }
+          : result.problem;
       return statementPage(request, reply, v, id, { action, problem, values: valuesOf(form) }, result.status);
     });
   }

@@ -16,7 +16,13 @@ import { statusPageHref, statusPageListBody } from '../../../render/console/page
 import type { OrgContext } from '../../../usecases/context';
 import { listMetrics } from '../../../usecases/metrics/metrics';
 import { listSlos } from '../../../usecases/slos';
-import { createStatusPage, deleteStatusPage, getStatusPage, listStatusPages, updateStatusPage } from '../../../usecases/status-pages/pages';
+import {
+  createStatusPage,
+  deleteStatusPage,
+  getStatusPage,
+  listStatusPages,
+  updateStatusPage,
+} from '../../../usecases/status-pages/pages';
 import { StatusPageCreateBody, StatusPagePatchBody, presentStatusPage } from '../../schemas/status-pages';
 import { serviceChoices } from '../choices';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
@@ -52,14 +58,21 @@ function formValues(body: unknown): StatusPageFormValues {
     accent_color: field(body, 'branding.accent_color').trim(),
     header_color: field(body, 'branding.header_color').trim(),
     viewer_public_key: field(body, 'viewer_public_key').trim(),
-    links: indexed(body, 'links').map((i) => ({ label: field(body, `links.${i}.label`), url: field(body, `links.${i}.url`).trim() })),
+    links: indexed(body, 'links').map((i) => ({
+      label: field(body, `links.${i}.label`),
+      url: field(body, `links.${i}.url`).trim(),
+    })),
     groups,
   };
 }
 
 /** The values with the layout change a row button asked for (add a row, move one up); null for "save". */
 function applyOp(values: StatusPageFormValues, op: string): StatusPageFormValues | null {
-  const v = { ...values, links: [...values.links], groups: values.groups.map((g) => ({ ...g, components: [...g.components] })) };
+  const v = {
+    ...values,
+    links: [...values.links],
+    groups: values.groups.map((g) => ({ ...g, components: [...g.components] })),
+  };
   const [what, a, b] = op.split(':');
   const gi = Number(a);
   const swap = <T>(list: T[], i: number) => {
@@ -88,7 +101,11 @@ function bodyOf(x: StatusPageFormValues): { input: Record<string, unknown>; kept
     subdomain: x.subdomain,
     description: x.description.trim() ? x.description : null,
     time_zone: x.time_zone || 'UTC',
-    branding: { logo_url: x.logo_url || null, accent_color: x.accent_color || null, header_color: x.header_color || null },
+    branding: {
+      logo_url: x.logo_url || null,
+      accent_color: x.accent_color || null,
+      header_color: x.header_color || null,
+    },
     links,
     groups: groups.map((g) => ({
       name: g.name.trim() ? g.name : null,
@@ -102,7 +119,9 @@ function bodyOf(x: StatusPageFormValues): { input: Record<string, unknown>; kept
   return { input, kept: { ...x, links, groups } };
 }
 
-async function allOf<T>(list: (q: { limit: number; cursor?: string }) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[]> {
+async function allOf<T>(
+  list: (q: { limit: number; cursor?: string }) => Promise<{ items: T[]; nextCursor: string | null }>,
+): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 5; i++) {
@@ -117,10 +136,17 @@ async function allOf<T>(list: (q: { limit: number; cursor?: string }) => Promise
 async function componentChoices(ctx: OrgContext): Promise<ComponentChoices> {
   const services = await serviceChoices(ctx);
   const serviceName = new Map(services.map((s) => [s.id, s.name]));
-  const metrics: Choice[] = (await allOf((q) => listMetrics(ctx, q))).map((m) => ({ id: m.id, name: `${m.name} (${serviceName.get(m.service_id) ?? 'service'})` }));
+  const metrics: Choice[] = (await allOf((q) => listMetrics(ctx, q))).map((m) => ({
+    id: m.id,
+    name: `${m.name} (${serviceName.get(m.service_id) ?? 'service'})`,
+  }));
   // SLOs are a plan feature: without it the picker offers none, as the API would refuse them.
   const slos = await attempt(() => allOf((q) => listSlos(ctx, q)));
-  return { service: services, metric: metrics, slo: slos.ok ? slos.value.map((s) => ({ id: s.id, name: s.name })) : [] };
+  return {
+    service: services,
+    metric: metrics,
+    slo: slos.ok ? slos.value.map((s) => ({ id: s.id, name: s.name })) : [],
+  };
 }
 
 function valuesOfPage(p: Awaited<ReturnType<typeof getStatusPage>>): StatusPageFormValues {
@@ -134,14 +160,18 @@ function valuesOfPage(p: Awaited<ReturnType<typeof getStatusPage>>): StatusPageF
     header_color: p.branding.header_color ?? '',
     viewer_public_key: p.viewerPublicKey ?? '',
     links: p.links.map((l) => ({ ...l })),
-    groups: p.layout.groups.map((g) => ({ name: g.name ?? '', components: g.components.map((c) => `${c.kind}:${c.id}`) })),
+    groups: p.layout.groups.map((g) => ({
+      name: g.name ?? '',
+      components: g.components.map((c) => `${c.kind}:${c.id}`),
+    })),
   };
 }
 
 /** Status pages: the list with live URLs and feeds; create, edit (branding, links, layout) and delete (API: /v1/status-pages). */
 export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const site = deps.statusSite;
-  const present = (p: Awaited<ReturnType<typeof getStatusPage>>) => presentStatusPage(p, pageBaseUrl(site, p.subdomain));
+  const present = (p: Awaited<ReturnType<typeof getStatusPage>>) =>
+    presentStatusPage(p, pageBaseUrl(site, p.subdomain));
 
   app.get('/status-pages', async (request, reply) => {
     const v = requireScope(request, 'read:config');
@@ -150,16 +180,43 @@ export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
       const view = present(p);
       return { ...view, private_components: view.viewer_public_key !== null };
     });
-    return sendPage(reply, v, NAV, { title: 'Status pages', flash: flashOf(request.query), body: statusPageListBody(pages, page.nextCursor, v.can('write:config'), v.timeZone) });
+    return sendPage(reply, v, NAV, {
+      title: 'Status pages',
+      flash: flashOf(request.query),
+      body: statusPageListBody(pages, page.nextCursor, v.can('write:config'), v.timeZone),
+    });
   });
 
-  const sendForm = async (reply: FastifyReply, v: ConsoleViewer, o: { title: string; action: string; values: StatusPageFormValues; existing?: { id: string; url: string; config_key: string | null }; problem?: FormProblem; status?: number; flash?: string | null }) => {
-    const body = statusPageFormBody({ csrf: v.csrf, action: o.action, values: o.values, choices: await componentChoices(v.ctx), problem: o.problem ?? null, existing: o.existing ?? null });
+  const sendForm = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    o: {
+      title: string;
+      action: string;
+      values: StatusPageFormValues;
+      existing?: { id: string; url: string; config_key: string | null };
+      problem?: FormProblem;
+      status?: number;
+      flash?: string | null;
+    },
+  ) => {
+    const body = statusPageFormBody({
+      csrf: v.csrf,
+      action: o.action,
+      values: o.values,
+      choices: await componentChoices(v.ctx),
+      problem: o.problem ?? null,
+      existing: o.existing ?? null,
+    });
     return sendPage(reply, v, NAV, { title: o.title, body, flash: o.flash ?? null }, o.status);
   };
 
   app.get('/status-pages/new', async (request, reply) =>
-    sendForm(reply, requireScope(request, 'write:config'), { title: 'New status page', action: '/console/status-pages/new', values: EMPTY_STATUS_PAGE_FORM }),
+    sendForm(reply, requireScope(request, 'write:config'), {
+      title: 'New status page',
+      action: '/console/status-pages/new',
+      values: EMPTY_STATUS_PAGE_FORM,
+    }),
   );
 
   app.post('/status-pages/new', async (request, reply) => {
@@ -171,7 +228,11 @@ export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
     const { input, kept } = bodyOf(values);
     const r = await attempt(() => createStatusPage(v.ctx, deps.box, validated(StatusPageCreateBody, input)));
     if (!r.ok) return sendForm(reply, v, { ...form, values: kept, problem: r.problem, status: r.status });
-    return redirectWithFlash(reply, statusPageHref(r.value.id), `Status page created; it is live at ${present(r.value).url}`);
+    return redirectWithFlash(
+      reply,
+      statusPageHref(r.value.id),
+      `Status page created; it is live at ${present(r.value).url}`,
+    );
   });
 
   app.get<IdRequest>('/status-pages/:id', async (request, reply) => {
@@ -183,7 +244,13 @@ export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
       const body = statusPageReadBody({ ...p, values, choices: await componentChoices(v.ctx) });
       return sendPage(reply, v, NAV, { title: `Status page: ${p.title}`, body, flash: flashOf(request.query) });
     }
-    return sendForm(reply, v, { title: `Status page: ${p.title}`, action: statusPageHref(p.id), values, existing: p, flash: flashOf(request.query) });
+    return sendForm(reply, v, {
+      title: `Status page: ${p.title}`,
+      action: statusPageHref(p.id),
+      values,
+      existing: p,
+      flash: flashOf(request.query),
+    });
   });
 
   app.post<IdRequest>('/status-pages/:id', async (request, reply) => {
@@ -199,7 +266,13 @@ export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
       if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
       return sendForm(reply, v, { ...form, values: kept, problem: r.problem, status: r.status });
     }
-    return redirectWithFlash(reply, statusPageHref(p.id), p.config_key ? 'Status page saved. It is managed by config as code: the next apply overwrites this edit.' : 'Status page saved.');
+    return redirectWithFlash(
+      reply,
+      statusPageHref(p.id),
+      p.config_key
+        ? 'Status page saved. It is managed by config as code: the next apply overwrites this edit.'
+        : 'Status page saved.',
+    );
   });
 
   app.get<IdRequest>('/status-pages/:id/delete', async (request, reply) => {
@@ -213,6 +286,12 @@ export const statusPagePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps
     const p = present(await getStatusPage(v.ctx, request.params.id));
     const r = await attempt(() => deleteStatusPage(v.ctx, p.id));
     if (r.ok) return redirectWithFlash(reply, NAV, `Status page "${p.title}" deleted.`);
-    return sendPage(reply, v, NAV, { title: `Delete ${p.title}?`, body: statusPageDeleteBody({ csrf: v.csrf, ...p, problem: r.problem }) }, r.status);
+    return sendPage(
+      reply,
+      v,
+      NAV,
+      { title: `Delete ${p.title}?`, body: statusPageDeleteBody({ csrf: v.csrf, ...p, problem: r.problem }) },
+      r.status,
+    );
   });
 };

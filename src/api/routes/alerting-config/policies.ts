@@ -14,16 +14,30 @@ const TARGET_CHECKS = [
 
 export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
   {
-    const { errorResponses, ...doc } = routeDoc('listEscalationPolicies', { summary: 'List escalation policies', tag, errors: ['validation_failed'] });
-    app.get('/escalation-policies', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(PolicySchema), ...errorResponses } } }, async (request) => {
-      const page = await listPolicies(request.orgContext(), request.query);
-      return { items: page.items, next_cursor: page.nextCursor };
+    const { errorResponses, ...doc } = routeDoc('listEscalationPolicies', {
+      summary: 'List escalation policies',
+      tag,
+      errors: ['validation_failed'],
     });
+    app.get(
+      '/escalation-policies',
+      { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(PolicySchema), ...errorResponses } } },
+      async (request) => {
+        const page = await listPolicies(request.orgContext(), request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getEscalationPolicy', { summary: 'Read an escalation policy', tag, errors: ['not_found'] });
-    app.get('/escalation-policies/:id', { schema: { ...doc, params: IdParams, response: { 200: PolicySchema, ...errorResponses } } }, async (request) =>
-      getPolicy(request.orgContext(), request.params.id),
+    const { errorResponses, ...doc } = routeDoc('getEscalationPolicy', {
+      summary: 'Read an escalation policy',
+      tag,
+      errors: ['not_found'],
+    });
+    app.get(
+      '/escalation-policies/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: PolicySchema, ...errorResponses } } },
+      async (request) => getPolicy(request.orgContext(), request.params.id),
     );
   }
   {
@@ -35,32 +49,53 @@ export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
       checks: TARGET_CHECKS,
       errors: [...BODY_ERRORS, 'idempotency_key_reused'],
     });
-    app.post('/escalation-policies', { schema: { ...doc, headers: IdempotencyHeaders, body: PolicyCreateBody, response: { 201: PolicySchema, ...errorResponses } } }, async (request, reply) => {
-      const ctx = request.orgContext();
-      return idempotentCreate(request, reply, 'createEscalationPolicy', (em) => createPolicy({ ...ctx, em }, request.body));
-    });
+    app.post(
+      '/escalation-policies',
+      {
+        schema: {
+          ...doc,
+          headers: IdempotencyHeaders,
+          body: PolicyCreateBody,
+          response: { 201: PolicySchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const ctx = request.orgContext();
+        return idempotentCreate(request, reply, 'createEscalationPolicy', (em) =>
+          createPolicy({ ...ctx, em }, request.body),
+        );
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('updateEscalationPolicy', {
       summary: 'Update an escalation policy',
       tag,
-      description: 'Changes only the fields sent; `levels` is replaced whole. An alert already escalating reads the policy again whenever it re-reads its subject (a change of the subject, the end of a snooze or of a suppression), and from then on walks the new levels.',
+      description:
+        'Changes only the fields sent; `levels` is replaced whole. An alert already escalating reads the policy again whenever it re-reads its subject (a change of the subject, the end of a snooze or of a suppression), and from then on walks the new levels.',
       checks: TARGET_CHECKS,
       errors: [...BODY_ERRORS, 'not_found'],
     });
-    app.patch('/escalation-policies/:id', { schema: { ...doc, params: IdParams, body: PolicyPatchBody, response: { 200: PolicySchema, ...errorResponses } } }, async (request) =>
-      updatePolicy(request.orgContext(), request.params.id, request.body),
+    app.patch(
+      '/escalation-policies/:id',
+      {
+        schema: { ...doc, params: IdParams, body: PolicyPatchBody, response: { 200: PolicySchema, ...errorResponses } },
+      },
+      async (request) => updatePolicy(request.orgContext(), request.params.id, request.body),
     );
   }
   {
     const { errorResponses, ...doc } = routeDoc('deleteEscalationPolicy', {
       summary: 'Delete an escalation policy',
       tag,
-      description: 'Soft delete; repeating it answers 200 with the same policy. Refused with 409 `in_use` while an alert rule (enabled or not) escalates by it (`referenced_by.alert_rules`).',
+      description:
+        'Soft delete; repeating it answers 200 with the same policy. Refused with 409 `in_use` while an alert rule (enabled or not) escalates by it (`referenced_by.alert_rules`).',
       errors: ['not_found', 'in_use'],
     });
-    app.delete('/escalation-policies/:id', { schema: { ...doc, params: IdParams, response: { 200: PolicySchema, ...errorResponses } } }, async (request) =>
-      deletePolicy(request.orgContext(), request.params.id),
+    app.delete(
+      '/escalation-policies/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: PolicySchema, ...errorResponses } } },
+      async (request) => deletePolicy(request.orgContext(), request.params.id),
     );
   }
 };

@@ -14,16 +14,30 @@ const RULE_CHECKS = [
 
 export const ruleRoutes: FastifyPluginAsyncZod = async (app) => {
   {
-    const { errorResponses, ...doc } = routeDoc('listAlertRules', { summary: 'List alert rules', tag, errors: ['validation_failed'] });
-    app.get('/alert-rules', { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(RuleSchema), ...errorResponses } } }, async (request) => {
-      const page = await listRules(request.orgContext(), request.query);
-      return { items: page.items, next_cursor: page.nextCursor };
+    const { errorResponses, ...doc } = routeDoc('listAlertRules', {
+      summary: 'List alert rules',
+      tag,
+      errors: ['validation_failed'],
     });
+    app.get(
+      '/alert-rules',
+      { schema: { ...doc, querystring: ListQuery, response: { 200: pageSchema(RuleSchema), ...errorResponses } } },
+      async (request) => {
+        const page = await listRules(request.orgContext(), request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getAlertRule', { summary: 'Read an alert rule', tag, errors: ['not_found'] });
-    app.get('/alert-rules/:id', { schema: { ...doc, params: IdParams, response: { 200: RuleSchema, ...errorResponses } } }, async (request) =>
-      getRule(request.orgContext(), request.params.id),
+    const { errorResponses, ...doc } = routeDoc('getAlertRule', {
+      summary: 'Read an alert rule',
+      tag,
+      errors: ['not_found'],
+    });
+    app.get(
+      '/alert-rules/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: RuleSchema, ...errorResponses } } },
+      async (request) => getRule(request.orgContext(), request.params.id),
     );
   }
   {
@@ -46,21 +60,35 @@ export const ruleRoutes: FastifyPluginAsyncZod = async (app) => {
       checks: RULE_CHECKS,
       errors: [...BODY_ERRORS, 'idempotency_key_reused'],
     });
-    app.post('/alert-rules', { schema: { ...doc, headers: IdempotencyHeaders, body: RuleCreateBody, response: { 201: RuleSchema, ...errorResponses } } }, async (request, reply) => {
-      const ctx = request.orgContext();
-      return idempotentCreate(request, reply, 'createAlertRule', (em) => createRule({ ...ctx, em }, request.body));
-    });
+    app.post(
+      '/alert-rules',
+      {
+        schema: {
+          ...doc,
+          headers: IdempotencyHeaders,
+          body: RuleCreateBody,
+          response: { 201: RuleSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const ctx = request.orgContext();
+        return idempotentCreate(request, reply, 'createAlertRule', (em) => createRule({ ...ctx, em }, request.body));
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('updateAlertRule', {
       summary: 'Update an alert rule',
       tag,
-      description: 'Changes only the fields sent (`settings` replaced whole); the kind cannot change. `enabled: false` stops the rule raising alerts.',
+      description:
+        'Changes only the fields sent (`settings` replaced whole); the kind cannot change. `enabled: false` stops the rule raising alerts.',
       checks: RULE_CHECKS,
       errors: [...BODY_ERRORS, 'not_found'],
     });
-    app.patch('/alert-rules/:id', { schema: { ...doc, params: IdParams, body: RulePatchBody, response: { 200: RuleSchema, ...errorResponses } } }, async (request) =>
-      updateRule(request.orgContext(), request.params.id, request.body),
+    app.patch(
+      '/alert-rules/:id',
+      { schema: { ...doc, params: IdParams, body: RulePatchBody, response: { 200: RuleSchema, ...errorResponses } } },
+      async (request) => updateRule(request.orgContext(), request.params.id, request.body),
     );
   }
   {
@@ -70,8 +98,10 @@ export const ruleRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'Soft delete; repeating it answers 200 with the same rule. Its alerts keep their history.',
       errors: ['not_found'],
     });
-    app.delete('/alert-rules/:id', { schema: { ...doc, params: IdParams, response: { 200: RuleSchema, ...errorResponses } } }, async (request) =>
-      deleteRule(request.orgContext(), request.params.id),
+    app.delete(
+      '/alert-rules/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: RuleSchema, ...errorResponses } } },
+      async (request) => deleteRule(request.orgContext(), request.params.id),
     );
   }
 };

@@ -9,16 +9,37 @@ const tag = 'Alerting';
 
 export const silenceRoutes: FastifyPluginAsyncZod = async (app) => {
   {
-    const { errorResponses, ...doc } = routeDoc('listSilences', { summary: 'List silences', tag, description: 'Newest first; `state` filters by what each is now (scheduled, active, expired).', errors: ['validation_failed'] });
-    app.get('/silences', { schema: { ...doc, querystring: SilenceListQuery, response: { 200: pageSchema(SilenceSchema), ...errorResponses } } }, async (request) => {
-      const page = await listSilences(request.orgContext(), request.query);
-      return { items: page.items, next_cursor: page.nextCursor };
+    const { errorResponses, ...doc } = routeDoc('listSilences', {
+      summary: 'List silences',
+      tag,
+      description: 'Newest first; `state` filters by what each is now (scheduled, active, expired).',
+      errors: ['validation_failed'],
     });
+    app.get(
+      '/silences',
+      {
+        schema: {
+          ...doc,
+          querystring: SilenceListQuery,
+          response: { 200: pageSchema(SilenceSchema), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const page = await listSilences(request.orgContext(), request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
   }
   {
-    const { errorResponses, ...doc } = routeDoc('getSilence', { summary: 'Read a silence', tag, errors: ['not_found'] });
-    app.get('/silences/:id', { schema: { ...doc, params: IdParams, response: { 200: SilenceSchema, ...errorResponses } } }, async (request) =>
-      getSilence(request.orgContext(), request.params.id),
+    const { errorResponses, ...doc } = routeDoc('getSilence', {
+      summary: 'Read a silence',
+      tag,
+      errors: ['not_found'],
+    });
+    app.get(
+      '/silences/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: SilenceSchema, ...errorResponses } } },
+      async (request) => getSilence(request.orgContext(), request.params.id),
     );
   }
   {
@@ -27,23 +48,43 @@ export const silenceRoutes: FastifyPluginAsyncZod = async (app) => {
       tag,
       description:
         'Silences alerts of the `rule_ids` and of the `service_ids` from `starts_at` (default now) until `ends_at`: an alert raised meanwhile is recorded as suppressed, not dropped, and nobody is notified. `created_by` records the API key. Accepts an `Idempotency-Key`.',
-      checks: ['At least one of `rule_ids` and `service_ids`', '`ends_at` in the future and after `starts_at`', 'Every id names a live alert rule or service of the organization (`rule_ids.0`, `service_ids.1`)'],
+      checks: [
+        'At least one of `rule_ids` and `service_ids`',
+        '`ends_at` in the future and after `starts_at`',
+        'Every id names a live alert rule or service of the organization (`rule_ids.0`, `service_ids.1`)',
+      ],
       errors: [...BODY_ERRORS, 'idempotency_key_reused'],
     });
-    app.post('/silences', { schema: { ...doc, headers: IdempotencyHeaders, body: SilenceCreateBody, response: { 201: SilenceSchema, ...errorResponses } } }, async (request, reply) => {
-      const ctx = request.orgContext();
-      return idempotentCreate(request, reply, 'createSilence', (em) => createSilence({ ...ctx, em }, `api_key:${request.principal!.keyId}`, request.body));
-    });
+    app.post(
+      '/silences',
+      {
+        schema: {
+          ...doc,
+          headers: IdempotencyHeaders,
+          body: SilenceCreateBody,
+          response: { 201: SilenceSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const ctx = request.orgContext();
+        return idempotentCreate(request, reply, 'createSilence', (em) =>
+          createSilence({ ...ctx, em }, `api_key:${request.principal!.keyId}`, request.body),
+        );
+      },
+    );
   }
   {
     const { errorResponses, ...doc } = routeDoc('deleteSilence', {
       summary: 'End and delete a silence',
       tag,
-      description: 'Ends the silence now (`ends_at`, and the `starts_at` of one not yet started, become now; `state` expired) and deletes it, answering the silence; repeating it answers the same. It then no longer lists.',
+      description:
+        'Ends the silence now (`ends_at`, and the `starts_at` of one not yet started, become now; `state` expired) and deletes it, answering the silence; repeating it answers the same. It then no longer lists.',
       errors: ['not_found'],
     });
-    app.delete('/silences/:id', { schema: { ...doc, params: IdParams, response: { 200: SilenceSchema, ...errorResponses } } }, async (request) =>
-      deleteSilence(request.orgContext(), request.params.id),
+    app.delete(
+      '/silences/:id',
+      { schema: { ...doc, params: IdParams, response: { 200: SilenceSchema, ...errorResponses } } },
+      async (request) => deleteSilence(request.orgContext(), request.params.id),
     );
   }
 };

@@ -25,7 +25,8 @@ export function escapeDiscord(text: string): string {
 
 const INLINE = new Set(['Status', 'Severity', 'Escalation level']);
 // Parentheses and spaces would end a masked link early.
-const linkTarget = (url: string) => url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+const linkTarget = (url: string) =>
+  url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 export function discordEmbed(msg: AlertMessage): Record<string, unknown> {
   // Titles render markdown too (not footers, which show text as written).
@@ -42,19 +43,26 @@ export function discordEmbed(msg: AlertMessage): Record<string, unknown> {
 
   // Share what is left of the 6,000 characters between the summary and the field values:
   // the largest common cap that fits (short texts keep their whole length).
-  const fixed = title.length + footer.length + (linkLine ? linkLine.length + 2 : 0) + rows.reduce((n, f) => n + f.label.length, 0);
+  const fixed =
+    title.length + footer.length + (linkLine ? linkLine.length + 2 : 0) + rows.reduce((n, f) => n + f.label.length, 0);
   const wants = [
     Math.min(escapeDiscord(summary).length, DISCORD_LIMITS.description - (linkLine ? linkLine.length + 2 : 0)),
     ...rows.map((f) => Math.min(escapeDiscord(f.value).length, DISCORD_LIMITS.fieldValue)),
   ];
   const cap = largestCap(wants, DISCORD_LIMITS.embedTotal - fixed);
-  const description = [fit(summary, Math.min(wants[0] ?? 0, cap), escapeDiscord), linkLine].filter(Boolean).join('\n\n');
+  const description = [fit(summary, Math.min(wants[0] ?? 0, cap), escapeDiscord), linkLine]
+    .filter(Boolean)
+    .join('\n\n');
 
   const embed: Record<string, unknown> = {
     title,
     description,
     color: TONE_RGB[tone(msg)],
-    fields: rows.map((f, i) => ({ name: fit(f.label, DISCORD_LIMITS.fieldName), value: fit(f.value, Math.max(1, Math.min(wants[i + 1] ?? 0, cap)), escapeDiscord), inline: INLINE.has(f.label) })),
+    fields: rows.map((f, i) => ({
+      name: fit(f.label, DISCORD_LIMITS.fieldName),
+      value: fit(f.value, Math.max(1, Math.min(wants[i + 1] ?? 0, cap)), escapeDiscord),
+      inline: INLINE.has(f.label),
+    })),
     footer: { text: footer },
   };
   const first = linkButtons(msg)[0];

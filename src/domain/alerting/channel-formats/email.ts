@@ -35,16 +35,22 @@ export function emailMessage(msg: AlertMessage): EmailMessage {
   ].join('\n');
 
   const color = `#${TONE_RGB[tone(msg)].toString(16).padStart(6, '0')}`;
-  const cell = 'padding:4px 12px 4px 0;font:14px/1.4 -apple-system,Segoe UI,Helvetica,Arial,sans-serif;vertical-align:top';
+  const cell =
+    'padding:4px 12px 4px 0;font:14px/1.4 -apple-system,Segoe UI,Helvetica,Arial,sans-serif;vertical-align:top';
   const html = [
     '<!doctype html>',
     `<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>`,
     '<body style="margin:0;padding:24px;background:#f5f5f5">',
     `<div style="max-width:600px;margin:0 auto;background:#ffffff;border-top:4px solid ${color};padding:24px">`,
     `<h1 style="margin:0 0 8px;font:600 20px/1.3 -apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#101828">${escapeHtml(headline(msg))}</h1>`,
-    summary ? `<p style="margin:0 0 16px;font:14px/1.5 -apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#344054">${escapeHtml(summary)}</p>` : '',
+    summary
+      ? `<p style="margin:0 0 16px;font:14px/1.5 -apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#344054">${escapeHtml(summary)}</p>`
+      : '',
     '<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;margin:0 0 20px">',
-    ...rows.map((r) => `<tr><td style="${cell};color:#667085">${escapeHtml(r.label)}</td><td style="${cell};color:#101828">${escapeHtml(r.value)}</td></tr>`),
+    ...rows.map(
+      (r) =>
+        `<tr><td style="${cell};color:#667085">${escapeHtml(r.label)}</td><td style="${cell};color:#101828">${escapeHtml(r.value)}</td></tr>`,
+    ),
     '</table>',
     '<p style="margin:0">',
     ...buttons.map(

@@ -50,13 +50,22 @@ export class ChannelDestinationError extends Error {
   }
 }
 
-function need(type: VendorChannelType, destination: ChannelDestination, field: 'url' | 'routing_key' | 'api_key'): string {
+function need(
+  type: VendorChannelType,
+  destination: ChannelDestination,
+  field: 'url' | 'routing_key' | 'api_key',
+): string {
   const value = destination[field];
   if (!value) throw new ChannelDestinationError(type, field);
   return value;
 }
 
-export function channelRequest(type: VendorChannelType, destination: ChannelDestination, msg: AlertMessage, endpoints: VendorEndpoints = DEFAULT_VENDOR_ENDPOINTS): ChannelRequest {
+export function channelRequest(
+  type: VendorChannelType,
+  destination: ChannelDestination,
+  msg: AlertMessage,
+  endpoints: VendorEndpoints = DEFAULT_VENDOR_ENDPOINTS,
+): ChannelRequest {
   switch (type) {
     case 'slack':
       return slackRequest(need(type, destination, 'url'), msg, { interactive: Boolean(destination.signing_secret) });
@@ -67,14 +76,31 @@ export function channelRequest(type: VendorChannelType, destination: ChannelDest
     case 'pagerduty':
       return pagerdutyRequest(endpoints.pagerdutyEventsUrl, need(type, destination, 'routing_key'), msg);
     case 'opsgenie':
-      return opsgenieRequest(destination.region === 'eu' ? endpoints.opsgenieEuApiUrl : endpoints.opsgenieApiUrl, need(type, destination, 'api_key'), msg);
+      return opsgenieRequest(
+        destination.region === 'eu' ? endpoints.opsgenieEuApiUrl : endpoints.opsgenieApiUrl,
+        need(type, destination, 'api_key'),
+        msg,
+      );
   }
 }
 
 export { discordRequest, DISCORD_LIMITS, escapeDiscord } from './discord';
 export { emailMessage, type EmailMessage } from './email';
 export { escapeHtml } from './message-text';
-export { OPSGENIE_API_URLS, OPSGENIE_LIMITS, opsgeniePriority, opsgenieRequest, type OpsgeniePriority } from './opsgenie';
-export { PAGERDUTY_EVENTS_URL, PAGERDUTY_LIMITS, pagerdutyEventAction, pagerdutyRequest, pagerdutySeverity, type PagerDutySeverity } from './pagerduty';
+export {
+  OPSGENIE_API_URLS,
+  OPSGENIE_LIMITS,
+  opsgeniePriority,
+  opsgenieRequest,
+  type OpsgeniePriority,
+} from './opsgenie';
+export {
+  PAGERDUTY_EVENTS_URL,
+  PAGERDUTY_LIMITS,
+  pagerdutyEventAction,
+  pagerdutyRequest,
+  pagerdutySeverity,
+  type PagerDutySeverity,
+} from './pagerduty';
 export { escapeMrkdwn, SLACK_LIMITS, slackRequest } from './slack';
 export { TEAMS_LIMITS, teamsRequest } from './teams';

@@ -26,7 +26,10 @@ export function fit(text: string, max: number, escape: (s: string) => string = (
 
 /** HTML text and attribute values (the alert email; Opsgenie, which renders HTML in its alerts). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 
 /** Line breaks and tabs become spaces: for headers, subjects and titles. */
@@ -52,7 +55,10 @@ export function actionLabel(msg: AlertMessage): string {
 export function headline(msg: AlertMessage): string {
   const lasted = msg.action === 'resolve' ? outageDuration(msg) : null;
   // A resolved alert's title still says what was wrong ("… is down"): say how it ended instead.
-  if (lasted !== null) return oneLine(`${actionLabel(msg)}: ${msg.subject.name} ${msg.status === 'healthy' ? 'recovered' : 'was resolved'} after ${duration(lasted)}`);
+  if (lasted !== null)
+    return oneLine(
+      `${actionLabel(msg)}: ${msg.subject.name} ${msg.status === 'healthy' ? 'recovered' : 'was resolved'} after ${duration(lasted)}`,
+    );
   return oneLine(`${actionLabel(msg)}: ${msg.title}`);
 }
 
@@ -90,7 +96,16 @@ export function zonedTime(iso: string, timeZone: string): string {
   if (Number.isNaN(d.getTime())) return iso;
   let f = zonedFormats.get(timeZone);
   if (!f) {
-    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+    const options: Intl.DateTimeFormatOptions = {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    };
     try {
       f = new Intl.DateTimeFormat('en-GB', { ...options, timeZone });
     } catch {
@@ -109,7 +124,8 @@ export function formatNumber(value: number): string {
 
 /** 'p95 latency: 1234.5 ms', or 'p95 latency: no value'. */
 export function metricLine(metric: NonNullable<AlertMessage['metric']>): string {
-  const value = metric.value === null ? 'no value' : `${formatNumber(metric.value)}${metric.unit ? ` ${metric.unit}` : ''}`;
+  const value =
+    metric.value === null ? 'no value' : `${formatNumber(metric.value)}${metric.unit ? ` ${metric.unit}` : ''}`;
   return `${metric.name}: ${value}`;
 }
 
@@ -144,12 +160,23 @@ export function facts(msg: AlertMessage): Fact[] {
   if (msg.actor && msg.action === 'resolve') out.push({ label: 'Resolved by', value: msg.actor });
   if (o?.target) out.push({ label: 'Target', value: o.target });
   if (o && lasted !== null) {
-    if (o.endedAt) out.push({ label: 'Lasted', value: `${duration(lasted)} (${zonedTime(o.startedAt, o.timeZone)} to ${zonedTime(o.endedAt, o.timeZone)})` });
+    if (o.endedAt)
+      out.push({
+        label: 'Lasted',
+        value: `${duration(lasted)} (${zonedTime(o.startedAt, o.timeZone)} to ${zonedTime(o.endedAt, o.timeZone)})`,
+      });
     else out.push({ label: 'Since', value: `${zonedTime(o.startedAt, o.timeZone)} (${duration(lasted)} so far)` });
   }
   if (o?.reason) out.push({ label: 'Reason', value: `${o.reason.words} (${o.reason.code})` });
-  if (o?.confirmedBy?.failing.length) out.push({ label: 'Confirmed by', value: `${o.confirmedBy.failing.join(', ')} (${o.confirmedBy.failing.length} of ${o.confirmedBy.voting} locations)` });
-  out.push({ label: 'Subject', value: `${msg.subject.name} (${msg.subject.kind})` }, { label: 'Severity', value: msg.severity });
+  if (o?.confirmedBy?.failing.length)
+    out.push({
+      label: 'Confirmed by',
+      value: `${o.confirmedBy.failing.join(', ')} (${o.confirmedBy.failing.length} of ${o.confirmedBy.voting} locations)`,
+    });
+  out.push(
+    { label: 'Subject', value: `${msg.subject.name} (${msg.subject.kind})` },
+    { label: 'Severity', value: msg.severity },
+  );
   if (msg.metric) {
     out.push({ label: 'Metric', value: metricLine(msg.metric) });
     if (msg.metric.reason && !o?.reason) out.push({ label: 'Reason', value: msg.metric.reason });
@@ -175,8 +202,10 @@ export function linkButtons(msg: AlertMessage): LinkButton[] {
   const out: LinkButton[] = [];
   if (httpUrl(msg.links.alert)) out.push({ kind: 'open', label: 'Open alert', url: msg.links.alert });
   const open = msg.action === 'trigger' || msg.action === 'escalate' || msg.action === 'test';
-  if (open && httpUrl(msg.links.acknowledge)) out.push({ kind: 'acknowledge', label: 'Acknowledge', url: msg.links.acknowledge });
-  if (msg.action !== 'resolve' && httpUrl(msg.links.resolve)) out.push({ kind: 'resolve', label: 'Resolve', url: msg.links.resolve });
+  if (open && httpUrl(msg.links.acknowledge))
+    out.push({ kind: 'acknowledge', label: 'Acknowledge', url: msg.links.acknowledge });
+  if (msg.action !== 'resolve' && httpUrl(msg.links.resolve))
+    out.push({ kind: 'resolve', label: 'Resolve', url: msg.links.resolve });
   return out;
 }
 

@@ -85,19 +85,34 @@ export function opsgenieRequest(apiBase: string, apiKey: string, msg: AlertMessa
     const verb = msg.action === 'acknowledge' ? 'acknowledge' : 'close';
     const body: Record<string, string> = {
       source: 'Vigil',
-      note: fit(`${msg.action === 'acknowledge' ? 'Acknowledged' : 'Resolved'} in Vigil${msg.actor ? ` by ${oneLine(msg.actor)}` : ''}`, OPSGENIE_LIMITS.note, escapeHtml),
+      note: fit(
+        `${msg.action === 'acknowledge' ? 'Acknowledged' : 'Resolved'} in Vigil${msg.actor ? ` by ${oneLine(msg.actor)}` : ''}`,
+        OPSGENIE_LIMITS.note,
+        escapeHtml,
+      ),
     };
     if (msg.actor) body.user = fit(oneLine(msg.actor), OPSGENIE_LIMITS.user);
-    return { method: 'POST', url: `${base}/v2/alerts/${encodeURIComponent(alias)}/${verb}?identifierType=alias`, headers: authorized(apiKey), body: JSON.stringify(body) };
+    return {
+      method: 'POST',
+      url: `${base}/v2/alerts/${encodeURIComponent(alias)}/${verb}?identifierType=alias`,
+      headers: authorized(apiKey),
+      body: JSON.stringify(body),
+    };
   }
   const body: Record<string, unknown> = {
-    message: fit(msg.action === 'test' ? headline(msg) : oneLine(msg.title) || headline(msg), OPSGENIE_LIMITS.message, escapeHtml),
+    message: fit(
+      msg.action === 'test' ? headline(msg) : oneLine(msg.title) || headline(msg),
+      OPSGENIE_LIMITS.message,
+      escapeHtml,
+    ),
     alias,
     description: description(msg),
     priority: opsgeniePriority(msg),
     source: 'Vigil',
     entity: fit(oneLine(msg.subject.name) || msg.subject.id, OPSGENIE_LIMITS.entity),
-    tags: ['vigil', `status:${msg.status}`, `severity:${msg.severity}`, `kind:${msg.subject.kind}`].map(tag).slice(0, OPSGENIE_LIMITS.tags),
+    tags: ['vigil', `status:${msg.status}`, `severity:${msg.severity}`, `kind:${msg.subject.kind}`]
+      .map(tag)
+      .slice(0, OPSGENIE_LIMITS.tags),
     details: details(msg),
   };
   // Opsgenie folds a create with an open alias into the open alert; the note says why it came again.

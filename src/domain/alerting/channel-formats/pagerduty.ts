@@ -35,7 +35,11 @@ export function pagerdutyEvent(routingKey: string, msg: AlertMessage): Record<st
   const dedup_key = msg.dedupKey.slice(0, PAGERDUTY_LIMITS.dedupKey);
   if (event_action !== 'trigger') return { routing_key: routingKey, event_action, dedup_key };
   const summary = msg.action === 'test' ? headline(msg) : `${oneLine(msg.title)} — ${oneLine(msg.summary)}`;
-  const text = { open: 'Open alert in Vigil', acknowledge: 'Acknowledge in Vigil', resolve: 'Resolve in Vigil' } as const;
+  const text = {
+    open: 'Open alert in Vigil',
+    acknowledge: 'Acknowledge in Vigil',
+    resolve: 'Resolve in Vigil',
+  } as const;
   return {
     routing_key: routingKey,
     event_action,

@@ -6,7 +6,18 @@
  * https://api.slack.com/interactivity/handling (interactive buttons: action_id and value reach the app's Request URL)
  */
 import type { AlertMessage, ChannelRequest } from '../alert-message';
-import { facts, fit, headline, isoSeconds, JSON_HEADERS, linkButtons, oneLine, readableTime, type Tone, tone } from './message-text';
+import {
+  facts,
+  fit,
+  headline,
+  isoSeconds,
+  JSON_HEADERS,
+  linkButtons,
+  oneLine,
+  readableTime,
+  type Tone,
+  tone,
+} from './message-text';
 
 export const SLACK_LIMITS = {
   blocks: 50,
@@ -53,14 +64,21 @@ export function slackBlocks(msg: AlertMessage, opts: SlackOptions = {}): Array<R
   const blocks: Array<Record<string, unknown>> = [
     {
       type: 'header',
-      text: { type: 'plain_text', text: fit(`${EMOJI[tone(msg)]} ${headline(msg)}`, SLACK_LIMITS.headerText), emoji: true },
+      text: {
+        type: 'plain_text',
+        text: fit(`${EMOJI[tone(msg)]} ${headline(msg)}`, SLACK_LIMITS.headerText),
+        emoji: true,
+      },
     },
     {
       type: 'section',
       text: { type: 'mrkdwn', text: fit(oneLine(msg.summary) || msg.title, SLACK_LIMITS.sectionText, escapeMrkdwn) },
       fields: facts(msg)
         .slice(0, SLACK_LIMITS.fields)
-        .map((f): TextObject => ({ type: 'mrkdwn', text: `*${f.label}*\n${fit(f.value, SLACK_LIMITS.fieldText - f.label.length - 3, escapeMrkdwn)}` })),
+        .map((f): TextObject => ({
+          type: 'mrkdwn',
+          text: `*${f.label}*\n${fit(f.value, SLACK_LIMITS.fieldText - f.label.length - 3, escapeMrkdwn)}`,
+        })),
     },
     { type: 'context', elements: [{ type: 'mrkdwn', text: fit(contextLine(msg), SLACK_LIMITS.contextText) }] },
   ];
@@ -85,11 +103,18 @@ export function slackBlocks(msg: AlertMessage, opts: SlackOptions = {}): Array<R
 /** "Occurred <date token> · Vigil · <organization>"; the date token shows each reader's own time zone. */
 function contextLine(msg: AlertMessage): string {
   const at = isoSeconds(msg.occurredAt);
-  const when = at ? `<!date^${Date.parse(at) / 1000}^{date_short_pretty} at {time_secs}|${readableTime(at)}>` : escapeMrkdwn(msg.occurredAt);
+  const when = at
+    ? `<!date^${Date.parse(at) / 1000}^{date_short_pretty} at {time_secs}|${readableTime(at)}>`
+    : escapeMrkdwn(msg.occurredAt);
   return `Occurred ${when} · Vigil · ${fit(oneLine(msg.organization.name), 500, escapeMrkdwn)}`;
 }
 
 export function slackRequest(webhookUrl: string, msg: AlertMessage, opts: SlackOptions = {}): ChannelRequest {
   const text = fit(`${headline(msg)} — ${oneLine(msg.summary)}`, SLACK_LIMITS.fallbackText, escapeMrkdwn);
-  return { method: 'POST', url: webhookUrl, headers: { ...JSON_HEADERS }, body: JSON.stringify({ text, blocks: slackBlocks(msg, opts) }) };
+  return {
+    method: 'POST',
+    url: webhookUrl,
+    headers: { ...JSON_HEADERS },
+    body: JSON.stringify({ text, blocks: slackBlocks(msg, opts) }),
+  };
 }

@@ -8,7 +8,13 @@ import type { AlertMessage, ChannelRequest } from '../alert-message';
 import { facts, fit, headline, isoSeconds, JSON_HEADERS, linkButtons, oneLine, type Tone, tone } from './message-text';
 
 /** Teams refuses messages over 28 KB; these caps keep a card well inside it. */
-export const TEAMS_LIMITS = { messageBytes: 28 * 1024, headline: 500, summary: 2000, factValue: 1000, url: 2048 } as const;
+export const TEAMS_LIMITS = {
+  messageBytes: 28 * 1024,
+  headline: 500,
+  summary: 2000,
+  factValue: 1000,
+  url: 2048,
+} as const;
 
 const COLOR: Record<Tone, string> = {
   danger: 'Attention',
@@ -45,7 +51,9 @@ function row(label: string, value: Record<string, unknown>, first: boolean): Rec
 export function adaptiveCard(msg: AlertMessage): Record<string, unknown> {
   const at = isoSeconds(msg.occurredAt);
   // Teams renders DATE/TIME in each reader's own time zone; only Vigil's own text goes into this TextBlock.
-  const occurred = at ? { type: 'TextBlock', text: `{{DATE(${at}, SHORT)}} {{TIME(${at})}}`, wrap: true } : literal(fit(msg.occurredAt, 100));
+  const occurred = at
+    ? { type: 'TextBlock', text: `{{DATE(${at}, SHORT)}} {{TIME(${at})}}`, wrap: true }
+    : literal(fit(msg.occurredAt, 100));
   const rows = facts(msg).map((f) => ({ label: f.label, value: literal(fit(f.value, TEAMS_LIMITS.factValue)) }));
   rows.push({ label: 'Occurred', value: occurred });
   return {
@@ -60,14 +68,21 @@ export function adaptiveCard(msg: AlertMessage): Record<string, unknown> {
     ],
     actions: linkButtons(msg)
       .filter((b) => b.url.length <= TEAMS_LIMITS.url)
-      .map((b) => ({ type: 'Action.OpenUrl', title: b.label, url: b.url, ...(b.kind === 'acknowledge' ? { style: 'positive' } : {}) })),
+      .map((b) => ({
+        type: 'Action.OpenUrl',
+        title: b.label,
+        url: b.url,
+        ...(b.kind === 'acknowledge' ? { style: 'positive' } : {}),
+      })),
   };
 }
 
 export function teamsRequest(webhookUrl: string, msg: AlertMessage): ChannelRequest {
   const body = {
     type: 'message',
-    attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: adaptiveCard(msg) }],
+    attachments: [
+      { contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: adaptiveCard(msg) },
+    ],
   };
   return { method: 'POST', url: webhookUrl, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
 }

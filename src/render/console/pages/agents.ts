@@ -16,7 +16,12 @@ export interface ConsoleAgent {
   created_at: string;
 }
 
-const TONES: Record<string, 'healthy' | 'unhealthy' | 'neutral'> = { online: 'healthy', offline: 'unhealthy', never_connected: 'neutral', revoked: 'neutral' };
+const TONES: Record<string, 'healthy' | 'unhealthy' | 'neutral'> = {
+  online: 'healthy',
+  offline: 'unhealthy',
+  never_connected: 'neutral',
+  revoked: 'neutral',
+};
 
 export function agentStatusBadge(status: string): string {
   return stateBadge(status.replace(/_/g, ' '), TONES[status] ?? 'neutral');
@@ -41,7 +46,12 @@ ${inputField({ name: 'name', label: 'Agent name', value: f.name, problem: f.prob
 </form></section>`;
 }
 
-export function agentListBody(agents: ConsoleAgent[], nextCursor: string | null, zone: string, register: AgentRegisterForm | null = null): string {
+export function agentListBody(
+  agents: ConsoleAgent[],
+  nextCursor: string | null,
+  zone: string,
+  register: AgentRegisterForm | null = null,
+): string {
   const rows = agents.map((a) => [
     `${esc(a.name)}<br><code class="muted">${esc(a.token_prefix)}…</code>`,
     `${agentStatusBadge(a.status)}${a.revoked_at ? `<br>${muted('since')} ${zonedTime(a.revoked_at, zone)}` : ''}`,
@@ -51,7 +61,9 @@ export function agentListBody(agents: ConsoleAgent[], nextCursor: string | null,
     a.last_seen_at ? zonedTime(a.last_seen_at, zone) : muted('never'),
     link(`/console/metrics?agent_id=${encodeURIComponent(a.id)}`, 'Metrics'),
   ]);
-  const empty = register ? 'No agents yet: register one below.' : 'No agents yet. Someone with the operator or owner role can register one here.';
+  const empty = register
+    ? 'No agents yet: register one below.'
+    : 'No agents yet. Someone with the operator or owner role can register one here.';
   return `${table(['Name', 'Status', 'Version', 'Can run probe tests', 'Hostname', 'Last seen', 'Runs'], rows, empty)}
 ${pager('/console/agents', nextCursor)}
 ${register ? registerForm(register) : ''}`;

@@ -17,7 +17,8 @@ function stateCell(k: ConsoleApiKey, zone: string): string {
   return `${stateBadge(k.state, TONE[k.state])}${since}`;
 }
 
-const scopeList = (scopes: readonly string[]) => (scopes.length ? scopes.map((s) => `<code>${esc(s)}</code>`).join(', ') : muted('none'));
+const scopeList = (scopes: readonly string[]) =>
+  scopes.length ? scopes.map((s) => `<code>${esc(s)}</code>`).join(', ') : muted('none');
 
 /** The API keys page (owners): every key with its scopes, expiry and last use. */
 export function apiKeyListBody(keys: ConsoleApiKey[], nextCursor: string | null, zone: string): string {
@@ -38,7 +39,14 @@ ${pager('/console/api-keys', nextCursor)}`;
 }
 
 /** The form that makes a key: a name, its scopes, an optional expiry. */
-export function apiKeyFormBody(d: { csrf: string; name: string; scopes: readonly string[]; expiresAt: string; zone: string; problem: FormProblem | null }): string {
+export function apiKeyFormBody(d: {
+  csrf: string;
+  name: string;
+  scopes: readonly string[];
+  expiresAt: string;
+  zone: string;
+  problem: FormProblem | null;
+}): string {
   return `${problemBox(d.problem, ['name', 'scopes', 'expires_at'])}
 <form class="stack" method="post" action="/console/api-keys/new">${csrfField(d.csrf)}
 ${inputField({ name: 'name', label: 'Name', value: d.name, problem: d.problem, required: true, hint: 'Who or what uses it: “CI deploys”, “Grafana”.' })}

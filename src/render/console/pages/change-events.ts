@@ -1,5 +1,14 @@
 import { esc, safeHttpUrl } from '../../html';
-import { choiceGroup, csrfField, type FormProblem, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
+import {
+  choiceGroup,
+  csrfField,
+  type FormProblem,
+  inputField,
+  problemBox,
+  selectField,
+  stateFilter,
+  textareaField,
+} from '../forms';
 import { type Choice, namesOf, pager, stateBadge, table, zonedTime } from '../parts';
 import { zonedDateInput } from '../zoned-input';
 
@@ -27,7 +36,17 @@ export interface ChangeEventFormValues {
   link_url: string;
 }
 
-export const EMPTY_CHANGE_FORM: ChangeEventFormValues = { kind: 'deploy', title: '', description: '', service_ids: [], actor: '', source: '', occurred_at: '', link_label: '', link_url: '' };
+export const EMPTY_CHANGE_FORM: ChangeEventFormValues = {
+  kind: 'deploy',
+  title: '',
+  description: '',
+  service_ids: [],
+  actor: '',
+  source: '',
+  occurred_at: '',
+  link_label: '',
+  link_url: '',
+};
 
 const FORM_FIELDS = [
   { name: 'kind', label: 'Kind' },
@@ -44,11 +63,23 @@ const FORM_FIELDS = [
 const kindText = (kind: string) => kind.replace('_', ' ');
 
 function linksOf(links: ChangeEventRow['links']): string {
-  const safe = links.map((l) => ({ label: l.label, url: safeHttpUrl(l.url) })).filter((l): l is { label: string; url: string } => l.url !== null);
-  return safe.length ? safe.map((l) => `<a href="${esc(l.url)}" rel="noopener noreferrer">${esc(l.label)}</a>`).join(', ') : '';
+  const safe = links
+    .map((l) => ({ label: l.label, url: safeHttpUrl(l.url) }))
+    .filter((l): l is { label: string; url: string } => l.url !== null);
+  return safe.length
+    ? safe.map((l) => `<a href="${esc(l.url)}" rel="noopener noreferrer">${esc(l.label)}</a>`).join(', ')
+    : '';
 }
 
-function recordForm(o: { csrf: string; you: string; kinds: readonly string[]; values: ChangeEventFormValues; services: Choice[]; zone: string; problem?: FormProblem | null }): string {
+function recordForm(o: {
+  csrf: string;
+  you: string;
+  kinds: readonly string[];
+  values: ChangeEventFormValues;
+  services: Choice[];
+  zone: string;
+  problem?: FormProblem | null;
+}): string {
   const p = o.problem;
   return `<section aria-labelledby="record"><h2 id="record">Record a change</h2>
 <p class="muted">Pipelines usually report changes through the API (POST /v1/change-events); this form is for the ones made by hand.</p>
@@ -90,7 +121,10 @@ export function changeEventListBody(o: {
     stateBadge(kindText(e.kind)),
     `${esc(e.title)}${e.description ? `<br><span class="muted">${esc(e.description.length > 300 ? `${e.description.slice(0, 300)}…` : e.description)}</span>` : ''}`,
     namesOf(e.service_ids, o.services),
-    [e.actor, e.source].filter((x): x is string => !!x).map(esc).join(' · '),
+    [e.actor, e.source]
+      .filter((x): x is string => !!x)
+      .map(esc)
+      .join(' · '),
     linksOf(e.links),
   ]);
   // A failed form comes first so its problem is seen at once; otherwise the list leads.

@@ -1,4 +1,12 @@
-import { computeCredit, type CreditResult, type CreditTerms, currencyExponent, decimalToFraction, isDecimalString, isKnownCurrency } from '../../../domain/sla';
+import {
+  computeCredit,
+  type CreditResult,
+  type CreditTerms,
+  currencyExponent,
+  decimalToFraction,
+  isDecimalString,
+  isKnownCurrency,
+} from '../../../domain/sla';
 import { esc } from '../../html';
 
 /** A month of 30 days, to say what an attainment means in minutes. */
@@ -16,10 +24,17 @@ export interface WorkedExample {
 /** Minor units as a currency amount ("$10,000.00"), exact (no float on the way). */
 export function formatMinor(minor: number, currency: string): string {
   const exp = isKnownCurrency(currency) ? currencyExponent(currency) : 2;
-  const digits = BigInt(minor).toString().padStart(exp + 1, '0');
+  const digits = BigInt(minor)
+    .toString()
+    .padStart(exp + 1, '0');
   const major = exp ? `${digits.slice(0, -exp)}.${digits.slice(-exp)}` : digits;
   try {
-    const fmt = new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: exp, maximumFractionDigits: exp });
+    const fmt = new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: exp,
+      maximumFractionDigits: exp,
+    });
     return fmt.format(major as unknown as number);
   } catch {
     return `${major} ${currency}`;
@@ -31,14 +46,26 @@ export function formatMinor(minor: number, currency: string): string {
  * (computeCredit), fed the attainment as an exact fraction of minutes (eligible = its denominator),
  * so the example and a real statement with that attainment agree to the minor unit.
  */
-export function workedExample(terms: CreditTerms, feeMinor: number, currency: string, attainmentPct: string): WorkedExample | { error: string } {
+export function workedExample(
+  terms: CreditTerms,
+  feeMinor: number,
+  currency: string,
+  attainmentPct: string,
+): WorkedExample | { error: string } {
   if (!isDecimalString(attainmentPct)) return { error: 'The example attainment must be a decimal such as 99.2.' };
   const pct = decimalToFraction(attainmentPct);
   const eligible = pct.denominator * 100n;
   const up = pct.numerator;
   if (up > eligible) return { error: 'The example attainment must be at most 100.' };
   if (!isKnownCurrency(currency)) return { error: 'Choose a known currency to see an example.' };
-  const credit = computeCredit(terms, feeMinor, currency, { numerator: up, denominator: eligible }, eligible, eligible - up);
+  const credit = computeCredit(
+    terms,
+    feeMinor,
+    currency,
+    { numerator: up, denominator: eligible },
+    eligible,
+    eligible - up,
+  );
   const downTenths = ((eligible - up) * MINUTES_IN_30_DAYS * 10n) / eligible;
   const down = `${downTenths / 10n}${downTenths % 10n ? `.${downTenths % 10n}` : ''}`;
   return { attainmentPct, feeMinor, currency, credit, downMinutesIn30Days: down };

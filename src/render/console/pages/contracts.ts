@@ -1,7 +1,17 @@
 import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { sentenceFor } from '../form-errors';
-import { type FormProblem, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField, zoneSelectField } from '../forms';
+import {
+  type FormProblem,
+  checkboxField,
+  choiceGroup,
+  csrfField,
+  inputField,
+  problemBox,
+  selectField,
+  textareaField,
+  zoneSelectField,
+} from '../forms';
 import { type Choice, facts, link, namesOf, pager, table } from '../parts';
 import { type WorkedExample, formatMinor, workedExampleText } from './contracts-example';
 
@@ -92,11 +102,19 @@ export const contractHref = (id: string) => `/console/contracts/${encodeURICompo
 /** The terms in a few words ("tiered: <99.9% → 10%, <99% → 25%; cap 100%"). */
 export function termsSummary(t: ConsoleContract['credit_terms']): string {
   const steps = Array.isArray(t.steps) ? (t.steps as { below_pct: string; credit_pct: string }[]) : [];
-  const main = t.type === 'tiered' ? steps.map((s) => `&lt;${esc(s.below_pct)}% → ${esc(s.credit_pct)}%`).join(', ') : `down share × ${esc(String(t.multiplier))}`;
+  const main =
+    t.type === 'tiered'
+      ? steps.map((s) => `&lt;${esc(s.below_pct)}% → ${esc(s.credit_pct)}%`).join(', ')
+      : `down share × ${esc(String(t.multiplier))}`;
   return `${esc(t.type)}: ${main}; cap ${esc(String(t.cap_pct ?? '100'))}%`;
 }
 
-export function contractListBody(o: { items: ConsoleContract[]; customers: Choice[]; nextCursor: string | null; canWrite: boolean }): string {
+export function contractListBody(o: {
+  items: ConsoleContract[];
+  customers: Choice[];
+  nextCursor: string | null;
+  canWrite: boolean;
+}): string {
   const rows = o.items.map((c) => [
     `${link(contractHref(c.id), c.name)}${managedMarker(c.config_key)}`,
     namesOf([c.customer_id], o.customers),
@@ -105,7 +123,9 @@ export function contractListBody(o: { items: ConsoleContract[]; customers: Choic
     termsSummary(c.credit_terms),
     `${esc(c.effective_from)} – ${c.effective_to ? esc(c.effective_to) : 'open-ended'}`,
   ]);
-  const create = o.canWrite ? '<p class="actions"><a class="button" href="/console/contracts/new">New contract</a></p>' : '';
+  const create = o.canWrite
+    ? '<p class="actions"><a class="button" href="/console/contracts/new">New contract</a></p>'
+    : '';
   return `${create}${exportLink('contract')}
 ${table(['Name', 'Customer', 'Target', 'Monthly fee', 'Credit terms', 'In effect'], rows, 'No contracts yet.')}
 ${pager('/console/contracts', o.nextCursor)}`;
@@ -122,7 +142,8 @@ export interface ContractFormView {
   existing?: { id: string; config_key: string | null } | null;
 }
 
-const opButton = (op: string, label: string) => `<button type="submit" class="secondary" name="_op" value="${esc(op)}" formnovalidate>${esc(label)}</button>`;
+const opButton = (op: string, label: string) =>
+  `<button type="submit" class="secondary" name="_op" value="${esc(op)}" formnovalidate>${esc(label)}</button>`;
 
 const CONTRACT_FIELDS = [
   'customer_id',
@@ -157,10 +178,22 @@ ${inputField({ name: `credit_terms.steps.${i}.below_pct`, label: `Step ${i + 1}:
 ${inputField({ name: `credit_terms.steps.${i}.credit_pct`, label: `Step ${i + 1}: credit (% of the fee)`, value: s.credit_pct, problem: p })}
 </div>`,
   );
-  const stepErrors = (p?.errors ?? []).filter((e) => e.path === 'credit_terms.steps').map((e) => `<p class="field-error">${esc(sentenceFor(e, 'Tiers'))}</p>`).join('');
+  const stepErrors = (p?.errors ?? [])
+    .filter((e) => e.path === 'credit_terms.steps')
+    .map((e) => `<p class="field-error">${esc(sentenceFor(e, 'Tiers'))}</p>`)
+    .join('');
   const cur = esc(x.currency || 'currency');
   return `<fieldset><legend>Credit terms</legend>
-${selectField({ name: 'credit_terms.type', label: 'Kind', value: x.terms_type, problem: p, options: [{ value: 'tiered', label: 'Tiered: a step of credit below each attainment' }, { value: 'proportional', label: 'Proportional: the down share of the fee × a multiplier' }] })}
+${selectField({
+  name: 'credit_terms.type',
+  label: 'Kind',
+  value: x.terms_type,
+  problem: p,
+  options: [
+    { value: 'tiered', label: 'Tiered: a step of credit below each attainment' },
+    { value: 'proportional', label: 'Proportional: the down share of the fee × a multiplier' },
+  ],
+})}
 <fieldset><legend>Tiers (tiered terms)</legend>
 <p class="muted">Mildest breach first: "below" falling, credit rising from step to step. The highest credit whose "below" the attainment is under applies. Empty rows are left out.</p>
 ${steps.join('\n')}${stepErrors}
@@ -169,16 +202,37 @@ ${steps.join('\n')}${stepErrors}
 ${inputField({ name: 'credit_terms.multiplier', label: 'Multiplier (proportional terms)', value: x.multiplier, problem: p })}
 ${inputField({ name: 'credit_terms.cap_pct', label: 'Cap (% of the monthly fee)', value: x.cap_pct, problem: p })}
 ${inputField({ name: 'credit_terms.minimum_credit', label: `Minimum credit (in ${cur}; 0 for none)`, value: x.minimum_credit, problem: p })}
-${selectField({ name: 'credit_terms.rounding', label: 'Rounding', value: x.rounding, problem: p, options: [{ value: 'half_up', label: 'Half up' }, { value: 'up', label: "Up (in the customer's favour)" }] })}
+${selectField({
+  name: 'credit_terms.rounding',
+  label: 'Rounding',
+  value: x.rounding,
+  problem: p,
+  options: [
+    { value: 'half_up', label: 'Half up' },
+    { value: 'up', label: "Up (in the customer's favour)" },
+  ],
+})}
 ${checkboxField({ name: 'credit_terms.count_degraded_as_down', label: 'Count degraded minutes as down', checked: x.count_degraded_as_down })}
 ${inputField({ name: 'credit_terms.maintenance_notice_hours', label: 'Maintenance notice (hours) that excludes a maintenance', value: x.maintenance_notice_hours, problem: p, type: 'number' })}
-${selectField({ name: 'credit_terms.no_data_counts_as', label: 'A minute without data counts as', value: x.no_data_counts_as, problem: p, options: [{ value: 'up', label: 'Up' }, { value: 'down', label: 'Down' }, { value: 'excluded', label: 'Excluded' }] })}
+${selectField({
+  name: 'credit_terms.no_data_counts_as',
+  label: 'A minute without data counts as',
+  value: x.no_data_counts_as,
+  problem: p,
+  options: [
+    { value: 'up', label: 'Up' },
+    { value: 'down', label: 'Down' },
+    { value: 'excluded', label: 'Excluded' },
+  ],
+})}
 ${inputField({ name: 'credit_terms.min_coverage_pct', label: 'Minimum measured coverage (%) before a statement warns', value: x.min_coverage_pct, problem: p })}
 </fieldset>`;
 }
 
 function exampleSection(v: ContractFormView, form: boolean): string {
-  const input = form ? `${inputField({ name: 'example_attainment_pct', label: 'Example attainment (%)', value: v.values.example_attainment_pct, problem: null })}<div class="actions">${opButton('example', 'Show example')}</div>` : '';
+  const input = form
+    ? `${inputField({ name: 'example_attainment_pct', label: 'Example attainment (%)', value: v.values.example_attainment_pct, problem: null })}<div class="actions">${opButton('example', 'Show example')}</div>`
+    : '';
   return `<section class="worked-example" aria-labelledby="example-h"><h2 id="example-h">Worked example</h2>
 ${workedExampleText(v.example)}
 ${input}
@@ -190,7 +244,10 @@ ${input}
 export function contractFormBody(v: ContractFormView): string {
   const { values: x, problem: p } = v;
   const action = v.existing ? contractHref(v.existing.id) : '/console/contracts/new';
-  const customerOptions = [{ value: '', label: 'Choose a customer' }, ...v.customers.map((c) => ({ value: c.id, label: c.name }))];
+  const customerOptions = [
+    { value: '', label: 'Choose a customer' },
+    ...v.customers.map((c) => ({ value: c.id, label: c.name })),
+  ];
   const stepPaths = (p?.errors ?? []).filter((e) => e.path.startsWith('credit_terms.steps.')).map((e) => e.path);
   return `${v.existing ? managedNotice(v.existing.config_key) : ''}
 <p><a href="/console/contracts">All contracts</a></p>
@@ -222,7 +279,13 @@ ${v.existing ? `<p><a class="danger-link" href="${esc(contractHref(v.existing.id
 }
 
 /** A contract as a reader (no write:sla) sees it, with the worked example. */
-export function contractReadBody(o: { contract: ConsoleContract; customers: Choice[]; services: Choice[]; slos: Choice[]; view: ContractFormView }): string {
+export function contractReadBody(o: {
+  contract: ConsoleContract;
+  customers: Choice[];
+  services: Choice[];
+  slos: Choice[];
+  view: ContractFormView;
+}): string {
   const c = o.contract;
   return `${managedNotice(c.config_key)}
 <p><a href="/console/contracts">All contracts</a></p>
@@ -239,7 +302,11 @@ ${facts([
 ${exampleSection(o.view, false)}`;
 }
 
-export function contractDeleteBody(o: { csrf: string; contract: ConsoleContract; problem?: FormProblem | null }): string {
+export function contractDeleteBody(o: {
+  csrf: string;
+  contract: ConsoleContract;
+  problem?: FormProblem | null;
+}): string {
   const c = o.contract;
   return `${managedNotice(c.config_key)}
 ${problemBox(o.problem)}

@@ -24,21 +24,33 @@ export const customerHref = (id: string) => `/console/customers/${encodeURICompo
 
 const dash = '<span class="muted">—</span>';
 
-export function customerListBody(items: ConsoleCustomer[], nextCursor: string | null, canWrite: boolean, zone: string): string {
+export function customerListBody(
+  items: ConsoleCustomer[],
+  nextCursor: string | null,
+  canWrite: boolean,
+  zone: string,
+): string {
   const rows = items.map((c) => [
     `${link(customerHref(c.id), c.name)}${managedMarker(c.config_key)}`,
     c.external_id ? `<code>${esc(c.external_id)}</code>` : dash,
     c.contact_email ? esc(c.contact_email) : dash,
     zonedTime(c.created_at, zone),
   ]);
-  const create = canWrite ? '<p class="actions"><a class="button" href="/console/customers/new">New customer</a></p>' : '';
+  const create = canWrite
+    ? '<p class="actions"><a class="button" href="/console/customers/new">New customer</a></p>'
+    : '';
   return `${create}${exportLink('customer')}
 ${table(['Name', 'External id', 'Contact email', 'Created'], rows, 'No customers yet.')}
 ${pager('/console/customers', nextCursor)}`;
 }
 
 /** Create (`existing` null) or edit a customer. */
-export function customerFormBody(o: { csrf: string; values: CustomerFormValues; problem?: FormProblem | null; existing?: ConsoleCustomer | null }): string {
+export function customerFormBody(o: {
+  csrf: string;
+  values: CustomerFormValues;
+  problem?: FormProblem | null;
+  existing?: ConsoleCustomer | null;
+}): string {
   const { values: x, problem: p, existing } = o;
   const action = existing ? customerHref(existing.id) : '/console/customers/new';
   return `${existing ? managedNotice(existing.config_key) : ''}
@@ -66,7 +78,11 @@ ${facts([
 ])}`;
 }
 
-export function customerDeleteBody(o: { csrf: string; customer: ConsoleCustomer; problem?: FormProblem | null }): string {
+export function customerDeleteBody(o: {
+  csrf: string;
+  customer: ConsoleCustomer;
+  problem?: FormProblem | null;
+}): string {
   const c = o.customer;
   return `${managedNotice(c.config_key)}
 ${problemBox(o.problem)}

@@ -28,10 +28,18 @@ export interface MessageEditProblem {
   body: string;
 }
 
-const errorsAt = (p: FormProblem | null | undefined, path: string) => (p?.errors ?? []).filter((e) => e.path === path).map((e) => e.message);
+const errorsAt = (p: FormProblem | null | undefined, path: string) =>
+  (p?.errors ?? []).filter((e) => e.path === path).map((e) => e.message);
 
 /** A textarea with its own id (several edit forms share a page) and its field error. */
-function area(o: { id: string; name: string; label: string; value: string; problem?: FormProblem | null; hint?: string }): string {
+function area(o: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  problem?: FormProblem | null;
+  hint?: string;
+}): string {
   const errors = errorsAt(o.problem, o.name);
   const by = [o.hint ? `${o.id}-hint` : '', errors.length ? `${o.id}-error` : ''].filter(Boolean).join(' ');
   return `<div><label for="${o.id}">${esc(o.label)}</label><textarea id="${o.id}" name="${esc(o.name)}"${errors.length ? ' aria-invalid="true"' : ''}${by ? ` aria-describedby="${by}"` : ''}>${esc(o.value)}</textarea>${
@@ -40,9 +48,17 @@ function area(o: { id: string; name: string; label: string; value: string; probl
 }
 
 /** What only the organization sees: the evidence behind a drafted incident, and its edit form. */
-export function internalNoteSection(o: { id: string; note: string | null; csrf: string; canWrite: boolean; failed: MessageEditProblem | null }): string {
+export function internalNoteSection(o: {
+  id: string;
+  note: string | null;
+  csrf: string;
+  canWrite: boolean;
+  failed: MessageEditProblem | null;
+}): string {
   const p = o.failed && o.failed.messageId === null ? o.failed : null;
-  const shown = o.note ? `<div class="internal-note" data-internal-note>${plainText(o.note)}</div>` : '<p class="muted">No internal note.</p>';
+  const shown = o.note
+    ? `<div class="internal-note" data-internal-note>${plainText(o.note)}</div>`
+    : '<p class="muted">No internal note.</p>';
   const form = o.canWrite
     ? `<details${p ? ' open' : ''}><summary>Edit the internal note</summary>
 ${problemBox(p?.problem ?? null, [{ name: 'internal_note', label: 'Internal note' }])}
@@ -59,12 +75,22 @@ ${form}</section>`;
 }
 
 /** Each message of the timeline: its body as customers read it, an "edited" mark, the bodies it replaced, and an Edit form. */
-export function messagesSection(o: { id: string; state: string; messages: readonly MessageRow[]; csrf: string; canWrite: boolean; zone: string; failed: MessageEditProblem | null }): string {
+export function messagesSection(o: {
+  id: string;
+  state: string;
+  messages: readonly MessageRow[];
+  csrf: string;
+  canWrite: boolean;
+  zone: string;
+  failed: MessageEditProblem | null;
+}): string {
   if (!o.messages.length) return '';
   const latest = o.messages.at(-1)?.id;
   const items = o.messages.map((m) => {
     const p = o.failed && o.failed.messageId === m.id ? o.failed : null;
-    const edited = m.edited_at ? ` · <span class="muted" data-edited>edited ${zonedTime(m.edited_at, o.zone)}</span>` : '';
+    const edited = m.edited_at
+      ? ` · <span class="muted" data-edited>edited ${zonedTime(m.edited_at, o.zone)}</span>`
+      : '';
     const history = m.previous_bodies.length
       ? `<details><summary>Earlier versions (${m.previous_bodies.length})</summary><ol class="timeline">${m.previous_bodies
           .map((v) => `<li>Replaced ${zonedTime(v.replaced_at, o.zone)}${plainText(v.body)}</li>`)
@@ -76,7 +102,10 @@ export function messagesSection(o: { id: string; state: string; messages: readon
         : '';
     const form = o.canWrite
       ? `<details${p ? ' open' : ''}><summary>Edit</summary>
-${problemBox(p?.problem ?? null, [{ name: 'body', label: 'Message' }, { name: 'notify_subscribers', label: 'Email subscribers' }])}
+${problemBox(p?.problem ?? null, [
+  { name: 'body', label: 'Message' },
+  { name: 'notify_subscribers', label: 'Email subscribers' },
+])}
 <form class="stack" method="post" action="/console/incidents/${esc(o.id)}/messages/${esc(m.id)}/edit">
 ${csrfField(o.csrf)}
 ${area({ id: `m-${m.id}-body`, name: 'body', label: `Message (${m.type})`, value: p ? p.body : m.body, problem: p?.problem })}
@@ -95,7 +124,9 @@ ${renotify}
 export function previewSection(preview: SubscriberPreviewView | null): string {
   const body = preview
     ? `<p class="muted">As subscribers of ${esc(preview.page.title)} will receive it when you publish${
-        preview.pageTitles.length > 1 ? ` (also sent to the subscribers of ${esc(preview.pageTitles.slice(1).join(', '))})` : ''
+        preview.pageTitles.length > 1
+          ? ` (also sent to the subscribers of ${esc(preview.pageTitles.slice(1).join(', '))})`
+          : ''
       }; each email carries the subscriber's own unsubscribe link.</p>
 <dl class="facts"><dt>Subject</dt><dd data-preview-subject>${esc(preview.subject)}</dd></dl>
 <pre class="email-preview" data-preview-text>${esc(preview.text)}</pre>`

@@ -2,7 +2,16 @@ import { MESSAGE_TYPES, SEVERITIES } from '../../../domain/incident-state';
 import type { ServiceImpact } from '../../../domain/incident-impact';
 import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnings';
 import { esc } from '../../html';
-import { type FormProblem, actionButton, choiceGroup, csrfField, inputField, problemBox, selectField, textareaField } from '../forms';
+import {
+  type FormProblem,
+  actionButton,
+  choiceGroup,
+  csrfField,
+  inputField,
+  problemBox,
+  selectField,
+  textareaField,
+} from '../forms';
 import { type Choice, facts, link, namesOf, pager, table, zonedTime } from '../parts';
 import { impactFieldset, impactList } from './incidents';
 
@@ -20,16 +29,27 @@ export const templateHref = (id: string) => `/console/incident-templates/${encod
 export const startHref = (id: string) => `/console/incidents/new?template=${encodeURIComponent(id)}`;
 
 /** The list: each template with "Start incident" (click one; "Create incident" on the filled form is click two). */
-export function templateListBody(o: { rows: IncidentTemplateRow[]; services: Choice[]; nextCursor: string | null; canWrite: boolean }): string {
+export function templateListBody(o: {
+  rows: IncidentTemplateRow[];
+  services: Choice[];
+  nextCursor: string | null;
+  canWrite: boolean;
+}): string {
   const rows = o.rows.map((t) => [
     link(templateHref(t.id), t.name),
     esc(t.title),
     esc(t.severity),
     namesOf(t.affected_services, o.services),
-    ...(o.canWrite ? [`<a class="button" href="${esc(startHref(t.id))}" aria-label="Start incident from ${esc(t.name)}">Start incident</a>`] : []),
+    ...(o.canWrite
+      ? [
+          `<a class="button" href="${esc(startHref(t.id))}" aria-label="Start incident from ${esc(t.name)}">Start incident</a>`,
+        ]
+      : []),
   ]);
   const head = ['Template', 'Incident title', 'Severity', 'Affected services', ...(o.canWrite ? ['Start'] : [])];
-  const actions = o.canWrite ? `<p class="actions"><a class="button" href="/console/incident-templates/new">New template</a></p>` : '';
+  const actions = o.canWrite
+    ? `<p class="actions"><a class="button" href="/console/incident-templates/new">New template</a></p>`
+    : '';
   return `<p><a href="/console/incidents">← Incidents</a></p>
 <p class="muted">Prepared incidents${o.canWrite ? ': "Start incident" opens the new-incident form filled from the template; check it and create' : ''}.</p>
 ${actions}
@@ -47,12 +67,27 @@ export interface TemplateFormValues {
   impacts: Record<string, string>;
 }
 
-export const EMPTY_TEMPLATE_FORM: TemplateFormValues = { name: '', title: '', body: '', severity: 'minor', message_type: 'Investigating', affected_services: [], impacts: {} };
+export const EMPTY_TEMPLATE_FORM: TemplateFormValues = {
+  name: '',
+  title: '',
+  body: '',
+  severity: 'minor',
+  message_type: 'Investigating',
+  affected_services: [],
+  impacts: {},
+};
 
 const FIELDS = ['name', 'title', 'severity', 'message_type', 'body', 'affected_services', 'service_impacts'];
 
 /** Create (no `existing`) or edit form; an existing template also gets "Start incident" and "Delete template". */
-export function templateFormBody(o: { csrf: string; values: TemplateFormValues; services: Choice[]; zone: string; existing?: { id: string; updated_at: string; service_impacts: ServiceImpact[] } | null; problem?: FormProblem | null }): string {
+export function templateFormBody(o: {
+  csrf: string;
+  values: TemplateFormValues;
+  services: Choice[];
+  zone: string;
+  existing?: { id: string; updated_at: string; service_impacts: ServiceImpact[] } | null;
+  problem?: FormProblem | null;
+}): string {
   const p = o.problem ?? null;
   const action = o.existing ? templateHref(o.existing.id) : '/console/incident-templates/new';
   const about = o.existing
@@ -62,7 +97,9 @@ export function templateFormBody(o: { csrf: string; values: TemplateFormValues; 
       ])}
 <p class="actions"><a class="button" href="${esc(startHref(o.existing.id))}">Start incident from this template</a></p>`
     : '';
-  const del = o.existing ? `<section aria-labelledby="delete-template"><h2 id="delete-template">Delete</h2>${actionButton({ action: `${templateHref(o.existing.id)}/delete`, label: 'Delete template', csrf: o.csrf, kind: 'danger' })}</section>` : '';
+  const del = o.existing
+    ? `<section aria-labelledby="delete-template"><h2 id="delete-template">Delete</h2>${actionButton({ action: `${templateHref(o.existing.id)}/delete`, label: 'Delete template', csrf: o.csrf, kind: 'danger' })}</section>`
+    : '';
   return `<p><a href="/console/incident-templates">← All templates</a></p>
 ${about}
 ${problemBox(p, FIELDS)}
@@ -83,7 +120,11 @@ ${del}`;
 }
 
 /** A reader without write:incidents sees the template, not a form. */
-export function templateReadBody(t: IncidentTemplateRow & { body: string | null; message_type: string }, services: Choice[], zone: string): string {
+export function templateReadBody(
+  t: IncidentTemplateRow & { body: string | null; message_type: string },
+  services: Choice[],
+  zone: string,
+): string {
   return `<p><a href="/console/incident-templates">← All templates</a></p>
 ${facts([
   ['Incident title', esc(t.title)],

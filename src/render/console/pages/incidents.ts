@@ -2,9 +2,39 @@ import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnin
 import { IMPACTS, IMPACT_LABELS, type ServiceImpact } from '../../../domain/incident-impact';
 import { MESSAGE_TYPES, SEVERITIES } from '../../../domain/incident-state';
 import { esc } from '../../html';
-import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, selectField, stateFilter, textareaField } from '../forms';
-import { type Choice, type TimelineItem, facts, link, namesOf, pager, stateBadge, table, timeline, zoneName, zonedTime } from '../parts';
-import { type MessageEditProblem, type MessageRow, type SubscriberPreviewView, internalNoteSection, messagesSection, previewSection } from './incident-messages';
+import {
+  type FormProblem,
+  actionButton,
+  checkboxField,
+  choiceGroup,
+  csrfField,
+  inputField,
+  problemBox,
+  selectField,
+  stateFilter,
+  textareaField,
+} from '../forms';
+import {
+  type Choice,
+  type TimelineItem,
+  facts,
+  link,
+  namesOf,
+  pager,
+  stateBadge,
+  table,
+  timeline,
+  zoneName,
+  zonedTime,
+} from '../parts';
+import {
+  type MessageEditProblem,
+  type MessageRow,
+  type SubscriberPreviewView,
+  internalNoteSection,
+  messagesSection,
+  previewSection,
+} from './incident-messages';
 
 export type { Choice, TimelineItem };
 
@@ -28,7 +58,14 @@ export interface IncidentRow {
   updated_at: string;
 }
 
-export function incidentListBody(o: { rows: IncidentRow[]; services: Choice[]; state: string; nextCursor: string | null; canWrite: boolean; zone: string }): string {
+export function incidentListBody(o: {
+  rows: IncidentRow[];
+  services: Choice[];
+  state: string;
+  nextCursor: string | null;
+  canWrite: boolean;
+  zone: string;
+}): string {
   const rows = o.rows.map((i) => [
     link(`/console/incidents/${i.id}`, i.title),
     stateBadge(i.state, incidentStateTone(i.state)),
@@ -71,7 +108,16 @@ export const EMPTY_INCIDENT_FORM: IncidentFormValues = {
   notify: true,
 };
 
-const FORM_FIELDS = ['title', 'severity', 'affected_services', 'service_impacts', 'visible_to_customer_ids', 'initial_message.type', 'initial_message.body', 'publish'];
+const FORM_FIELDS = [
+  'title',
+  'severity',
+  'affected_services',
+  'service_impacts',
+  'visible_to_customer_ids',
+  'initial_message.type',
+  'initial_message.body',
+  'publish',
+];
 
 /** The status words first (Statuspage's), then Vigil's other message types. */
 export const MESSAGE_TYPE_OPTIONS = MESSAGE_TYPES.map((t) => ({ value: t, label: t }));
@@ -87,7 +133,9 @@ export function impactList(impacts: readonly ServiceImpact[], services: readonly
   if (!impacts.length) return '<span class="muted">none</span>';
   const byId = new Map(services.map((c) => [c.id, c.name]));
   const items = impacts.map((x) => {
-    const name = byId.has(x.service_id) ? esc(byId.get(x.service_id)!) : `<span class="muted">removed (<code>${esc(x.service_id)}</code>)</span>`;
+    const name = byId.has(x.service_id)
+      ? esc(byId.get(x.service_id)!)
+      : `<span class="muted">removed (<code>${esc(x.service_id)}</code>)</span>`;
     return `<li data-service-id="${esc(x.service_id)}" data-impact="${esc(x.impact)}">${name}: ${stateBadge(impactLabel(x.impact), impactTone(x.impact))}</li>`;
   });
   return `<ul class="impacts">${items.join('')}</ul>`;
@@ -98,22 +146,49 @@ export function impactList(impacts: readonly ServiceImpact[], services: readonly
  * first option leaves it to the severity (minor: degraded performance, major: partial outage,
  * critical: major outage).
  */
-export function impactFieldset(o: { services: readonly Choice[]; impacts: Record<string, string>; problem?: FormProblem | null }): string {
+export function impactFieldset(o: {
+  services: readonly Choice[];
+  impacts: Record<string, string>;
+  problem?: FormProblem | null;
+}): string {
   if (!o.services.length) return '';
-  const options = [{ value: '', label: 'From the severity' }, ...IMPACTS.map((i) => ({ value: i, label: IMPACT_LABELS[i] }))];
-  const selects = o.services.map((s) => selectField({ name: `impact.${s.id}`, label: s.name, value: o.impacts[s.id] ?? '', options }));
+  const options = [
+    { value: '', label: 'From the severity' },
+    ...IMPACTS.map((i) => ({ value: i, label: IMPACT_LABELS[i] })),
+  ];
+  const selects = o.services.map((s) =>
+    selectField({ name: `impact.${s.id}`, label: s.name, value: o.impacts[s.id] ?? '', options }),
+  );
   const errors = (o.problem?.errors ?? []).filter((e) => e.path.startsWith('service_impacts'));
-  const err = errors.length ? `<p class="field-error" id="f-service_impacts-error">${esc(errors.map((e) => e.message).join('. '))}</p>` : '';
+  const err = errors.length
+    ? `<p class="field-error" id="f-service_impacts-error">${esc(errors.map((e) => e.message).join('. '))}</p>`
+    : '';
   return `<fieldset class="impact-grid" id="f-service_impacts"><legend>Impact per service (choosing one makes the service affected; otherwise the severity decides: minor → degraded performance, major → partial outage, critical → major outage)</legend>${selects.join('')}${err}</fieldset>`;
 }
 
-export function incidentFormBody(o: { csrf: string; values: IncidentFormValues; services: Choice[]; customers: Choice[] | null; problem?: FormProblem | null; template?: { id: string; name: string } | null }): string {
+export function incidentFormBody(o: {
+  csrf: string;
+  values: IncidentFormValues;
+  services: Choice[];
+  customers: Choice[] | null;
+  problem?: FormProblem | null;
+  template?: { id: string; name: string } | null;
+}): string {
   const p = o.problem;
   const customers =
     o.customers && o.customers.length
-      ? choiceGroup({ name: 'visible_to_customer_ids', legend: 'Only for these customers (optional; such an incident is never public)', choices: o.customers, selected: o.values.visible_to_customer_ids, problem: p, empty: '' })
+      ? choiceGroup({
+          name: 'visible_to_customer_ids',
+          legend: 'Only for these customers (optional; such an incident is never public)',
+          choices: o.customers,
+          selected: o.values.visible_to_customer_ids,
+          problem: p,
+          empty: '',
+        })
       : '';
-  const from = o.template ? `<p class="notice">Filled from the template <a href="/console/incident-templates/${esc(o.template.id)}">${esc(o.template.name)}</a>: check it, then create.</p>` : '';
+  const from = o.template
+    ? `<p class="notice">Filled from the template <a href="/console/incident-templates/${esc(o.template.id)}">${esc(o.template.name)}</a>: check it, then create.</p>`
+    : '';
   return `${from}${problemBox(p, FORM_FIELDS)}
 <form class="stack" method="post" action="/console/incidents/new">
 ${csrfField(o.csrf)}
@@ -125,7 +200,7 @@ ${customers}
 <fieldset><legend>First message (optional)</legend>
 ${selectField({ name: 'initial_message.type', label: 'Status (type)', value: o.values.message_type, problem: p, options: MESSAGE_TYPE_OPTIONS })}
 ${textareaField({ name: 'initial_message.body', label: 'Message', value: o.values.message_body, problem: p })}
-${checkboxField({ name: 'initial_message.notify_subscribers', label: 'Notify subscribers (email the status pages\' subscribers once it is published)', checked: o.values.notify })}
+${checkboxField({ name: 'initial_message.notify_subscribers', label: "Notify subscribers (email the status pages' subscribers once it is published)", checked: o.values.notify })}
 </fieldset>
 ${checkboxField({ name: 'publish', label: 'Publish now (otherwise it stays a draft, visible only here)', checked: o.values.publish })}
 <div><button type="submit">Create incident</button> <a href="/console/incidents">Cancel</a></div>
@@ -179,7 +254,12 @@ export interface IncidentEditValues {
 
 function editSection(d: IncidentDetail, csrf: string, failed: IncidentActionProblem | null): string {
   const p = failed?.form === 'edit' ? failed.problem : null;
-  const v: IncidentEditValues = (failed?.form === 'edit' ? failed.edit : null) ?? { title: d.title, severity: d.severity, affected_services: d.affected_ids, impacts: d.chosen_impacts };
+  const v: IncidentEditValues = (failed?.form === 'edit' ? failed.edit : null) ?? {
+    title: d.title,
+    severity: d.severity,
+    affected_services: d.affected_ids,
+    impacts: d.chosen_impacts,
+  };
   const open = p ? ' open' : '';
   return `<section aria-labelledby="edit-incident"><details${open}><summary><h2 id="edit-incident">Edit title, severity and services</h2></summary>
 ${d.state === 'draft' ? '' : '<p class="muted">The incident is public: the status pages show the change at once (event incident.updated); no email goes out for it.</p>'}
@@ -194,16 +274,27 @@ ${impactFieldset({ services: d.services, impacts: v.impacts, problem: p })}
 </form></details></section>`;
 }
 
-export function incidentDetailBody(d: IncidentDetail, o: { csrf: string; canWrite: boolean; zone: string; failed?: IncidentActionProblem | null }): string {
+export function incidentDetailBody(
+  d: IncidentDetail,
+  o: { csrf: string; canWrite: boolean; zone: string; failed?: IncidentActionProblem | null },
+): string {
   const f = o.failed ?? null;
   const problemOf = (form: IncidentActionProblem['form']) => (f && f.form === form ? f.problem : null);
-  const valueOf = (form: IncidentActionProblem['form'], name: string, fallback = '') => (f && f.form === form ? (f.values?.[name] ?? fallback) : fallback);
+  const valueOf = (form: IncidentActionProblem['form'], name: string, fallback = '') =>
+    f && f.form === form ? (f.values?.[name] ?? fallback) : fallback;
   const summary = facts([
     ['State', stateBadge(d.state, incidentStateTone(d.state))],
     ['Severity', stateBadge(d.severity, severityTone(d.severity))],
     ['Affected services', namesOf(d.affected_ids, d.affected_services)],
-    ...(d.service_impacts.length ? ([['Impact per service', impactList(d.service_impacts, d.services)]] as [string, string][]) : []),
-    ...(d.customers.length ? ([['Visible to', `${d.customers.length} customer${d.customers.length === 1 ? '' : 's'} only`]] as [string, string][]) : []),
+    ...(d.service_impacts.length
+      ? ([['Impact per service', impactList(d.service_impacts, d.services)]] as [string, string][])
+      : []),
+    ...(d.customers.length
+      ? ([['Visible to', `${d.customers.length} customer${d.customers.length === 1 ? '' : 's'} only`]] as [
+          string,
+          string,
+        ][])
+      : []),
     ['Created', zonedTime(d.created_at, o.zone)],
     ['Published', zonedTime(d.published_at, o.zone)],
     ['Resolved', zonedTime(d.resolved_at, o.zone)],
@@ -215,7 +306,9 @@ export function incidentDetailBody(d: IncidentDetail, o: { csrf: string; canWrit
   if (o.canWrite && d.state !== 'deleted' && d.state !== 'canceled') {
     const buttons = [
       d.state === 'draft' ? actionButton({ action: `${base}/publish`, label: 'Publish', csrf: o.csrf }) : '',
-      d.state === 'draft' ? actionButton({ action: `${base}/delete`, label: 'Delete draft', csrf: o.csrf, kind: 'danger' }) : '',
+      d.state === 'draft'
+        ? actionButton({ action: `${base}/delete`, label: 'Delete draft', csrf: o.csrf, kind: 'danger' })
+        : '',
     ].filter(Boolean);
     const buttonProblem = problemOf('publish') ?? problemOf('delete');
     const notify = f && f.form === 'message' ? f.values?.notify_subscribers === 'true' : true;
@@ -225,7 +318,7 @@ ${problemBox(problemOf('message'), [{ name: 'type', label: 'Status (type)' }, 'b
 ${csrfField(o.csrf)}
 ${selectField({ name: 'type', label: 'Status (type)', value: valueOf('message', 'type', d.state === 'draft' ? 'Investigating' : 'Update'), problem: problemOf('message'), options: MESSAGE_TYPE_OPTIONS, hint: 'Investigating, Identified, Monitoring, Resolved: where the work stands.' })}
 ${textareaField({ name: 'body', label: 'Message', value: valueOf('message', 'body'), problem: problemOf('message'), required: true, hint: d.state === 'published' ? 'A Resolved update also resolves the incident.' : undefined })}
-${checkboxField({ name: 'notify_subscribers', label: d.state === 'draft' ? 'Notify subscribers (drafts are never emailed)' : 'Notify subscribers (email this update to the status pages\' subscribers)', checked: notify })}
+${checkboxField({ name: 'notify_subscribers', label: d.state === 'draft' ? 'Notify subscribers (drafts are never emailed)' : "Notify subscribers (email this update to the status pages' subscribers)", checked: notify })}
 <div><button type="submit">Post message</button></div>
 </form></section>`;
     const resolve =

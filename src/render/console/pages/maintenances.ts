@@ -1,11 +1,32 @@
 import { SHOWN_ON_EVERY_PAGE } from '../../../domain/status-page/audience-warnings';
 import { esc } from '../../html';
-import { actionButton, checkboxField, choiceGroup, csrfField, type FormProblem, inputField, problemBox, stateFilter, textareaField } from '../forms';
+import {
+  actionButton,
+  checkboxField,
+  choiceGroup,
+  csrfField,
+  type FormProblem,
+  inputField,
+  problemBox,
+  stateFilter,
+  textareaField,
+} from '../forms';
 import { zonedDateInput } from '../zoned-input';
-import { type Choice, facts, link, namesOf, pager, stateBadge, table, timeline, type TimelineItem, zoneName, zonedTime } from '../parts';
+import {
+  type Choice,
+  facts,
+  link,
+  namesOf,
+  pager,
+  stateBadge,
+  table,
+  timeline,
+  type TimelineItem,
+  zoneName,
+  zonedTime,
+} from '../parts';
 
 export const MAINTENANCE_FILTER_STATES = ['scheduled', 'in_progress', 'completed', 'canceled'] as const;
-
 
 function maintenanceTone(state: string): 'healthy' | 'degraded' | 'neutral' {
   return state === 'in_progress' ? 'degraded' : state === 'completed' ? 'healthy' : 'neutral';
@@ -22,7 +43,14 @@ export interface MaintenanceRow {
   scheduled_end_at: string;
 }
 
-export function maintenanceListBody(o: { rows: MaintenanceRow[]; services: Choice[]; state: string; nextCursor: string | null; canWrite: boolean; zone: string }): string {
+export function maintenanceListBody(o: {
+  rows: MaintenanceRow[];
+  services: Choice[];
+  state: string;
+  nextCursor: string | null;
+  canWrite: boolean;
+  zone: string;
+}): string {
   const rows = o.rows.map((m) => [
     link(`/console/maintenances/${m.id}`, m.title),
     stateBadge(stateText(m.state), maintenanceTone(m.state)),
@@ -30,7 +58,9 @@ export function maintenanceListBody(o: { rows: MaintenanceRow[]; services: Choic
     zonedTime(m.scheduled_end_at, o.zone),
     namesOf(m.affected_services, o.services),
   ]);
-  const actions = o.canWrite ? `<p class="actions"><a class="button" href="/console/maintenances/new">Schedule maintenance</a></p>` : '';
+  const actions = o.canWrite
+    ? `<p class="actions"><a class="button" href="/console/maintenances/new">Schedule maintenance</a></p>`
+    : '';
   return `${actions}
 ${stateFilter('/console/maintenances', 'state', 'State', MAINTENANCE_FILTER_STATES, o.state)}
 ${table(['Maintenance', 'State', `Starts (${esc(o.zone)})`, `Ends (${esc(o.zone)})`, 'Affected services'], rows, o.state ? `No ${stateText(o.state)} maintenance windows.` : 'No maintenance windows yet.', 'Newest first')}
@@ -47,7 +77,13 @@ export interface MaintenanceFormValues {
 
 const FORM_FIELDS = ['title', 'description', 'scheduled_start_at', 'scheduled_end_at', 'affected_services'];
 
-export function maintenanceFormBody(o: { csrf: string; values: MaintenanceFormValues; services: Choice[]; zone: string; problem?: FormProblem | null }): string {
+export function maintenanceFormBody(o: {
+  csrf: string;
+  values: MaintenanceFormValues;
+  services: Choice[];
+  zone: string;
+  problem?: FormProblem | null;
+}): string {
   const p = o.problem;
   return `${problemBox(p, FORM_FIELDS)}
 <form class="stack" method="post" action="/console/maintenances/new">
@@ -101,13 +137,24 @@ function rescheduleSection(d: MaintenanceDetail, o: MaintenanceViewerOptions, ba
   const problem = f?.form === 'reschedule' ? f.problem : null;
   // After a refusal the fields keep what the user typed; otherwise they show the stored times in the viewer's zone.
   const field = (name: 'scheduled_start_at' | 'scheduled_end_at', label: string) =>
-    zonedDateInput({ name, label, timeZone: o.zone, value: d[name], raw: problem ? (f?.values?.[name] ?? '') : null, problem, required: true });
+    zonedDateInput({
+      name,
+      label,
+      timeZone: o.zone,
+      value: d[name],
+      raw: problem ? (f?.values?.[name] ?? '') : null,
+      problem,
+      required: true,
+    });
   const start =
     d.state === 'scheduled'
       ? field('scheduled_start_at', 'Starts at')
       : `<p class="muted">It has started; only its end can move.</p>`;
   return `<section aria-labelledby="reschedule"><h2 id="reschedule">Reschedule</h2>
-${problemBox(problem, [{ name: 'scheduled_start_at', label: 'Starts at' }, { name: 'scheduled_end_at', label: 'Ends at' }])}
+${problemBox(problem, [
+  { name: 'scheduled_start_at', label: 'Starts at' },
+  { name: 'scheduled_end_at', label: 'Ends at' },
+])}
 <form class="stack" method="post" action="${base}/reschedule">
 ${csrfField(o.csrf)}
 ${start}
@@ -145,7 +192,9 @@ export function maintenanceDetailBody(d: MaintenanceDetail, o: MaintenanceViewer
     ['Last change', zonedTime(d.updated_at, o.zone)],
     ['Id', `<code>${esc(d.id)}</code>`],
   ]);
-  const workflow = d.workflowUrl ? `<p><a href="${esc(d.workflowUrl)}" rel="noopener">Open in Temporal UI</a> <span class="muted">(its workflow <code>maintenance:${esc(d.id)}</code>)</span></p>` : '';
+  const workflow = d.workflowUrl
+    ? `<p><a href="${esc(d.workflowUrl)}" rel="noopener">Open in Temporal UI</a> <span class="muted">(its workflow <code>maintenance:${esc(d.id)}</code>)</span></p>`
+    : '';
   const base = `/console/maintenances/${d.id}`;
   // A refused form whose own section is not shown (a button, or the maintenance ended meanwhile) answers above the actions.
   const topProblem = f && !(isOpen(d.state) && (f.form === 'messages' || f.form === 'reschedule')) ? f.problem : null;
@@ -153,7 +202,9 @@ export function maintenanceDetailBody(d: MaintenanceDetail, o: MaintenanceViewer
   if (o.canWrite && d.state !== 'canceled' && d.state !== 'deleted') {
     const buttons = [
       d.state === 'scheduled' ? actionButton({ action: `${base}/start`, label: 'Start now', csrf: o.csrf }) : '',
-      d.state === 'in_progress' ? actionButton({ action: `${base}/complete`, label: 'Complete now', csrf: o.csrf }) : '',
+      d.state === 'in_progress'
+        ? actionButton({ action: `${base}/complete`, label: 'Complete now', csrf: o.csrf })
+        : '',
       // Canceling is asked again on its own page (no script: a page, not a dialog); a window that is over cannot be canceled.
       isOpen(d.state) ? `<a class="button danger" href="${base}/cancel">Cancel maintenance…</a>` : '',
     ].filter(Boolean);
@@ -172,7 +223,10 @@ ${timeline(d.timeline, 'Nothing has happened yet.', o.zone)}
 }
 
 /** The page that asks before canceling: what canceling does, then the button that does it. */
-export function maintenanceCancelBody(d: Pick<MaintenanceDetail, 'id' | 'title' | 'state' | 'scheduled_start_at' | 'scheduled_end_at'>, o: { csrf: string; zone: string }): string {
+export function maintenanceCancelBody(
+  d: Pick<MaintenanceDetail, 'id' | 'title' | 'state' | 'scheduled_start_at' | 'scheduled_end_at'>,
+  o: { csrf: string; zone: string },
+): string {
   const base = `/console/maintenances/${d.id}`;
   const what =
     d.state === 'completed'

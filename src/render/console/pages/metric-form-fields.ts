@@ -81,7 +81,10 @@ export function sourceFormValues(sourceType: string, config: Record<string, unkn
   for (const f of fields) {
     const v = config[f.key];
     if (v === undefined || v === null) continue;
-    if (f.kind === 'pairs' && typeof v === 'object') out[formName(f)] = Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${String(x)}`).join('\n');
+    if (f.kind === 'pairs' && typeof v === 'object')
+      out[formName(f)] = Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => `${k}: ${String(x)}`)
+        .join('\n');
     else if (f.kind === 'json') out[formName(f)] = JSON.stringify(v, null, 2);
     else if (f.kind === 'statuses') out[formName(f)] = Array.isArray(v) ? v.join(', ') : String(v);
     else out[formName(f)] = String(v);
@@ -101,7 +104,10 @@ export interface FormFieldError {
  * and booleans read as such when they look like one (else kept as typed, for the validator to name),
  * `Name: value` lines as an object, JSON as JSON. Errors only for what cannot be read at all.
  */
-export function sourceConfigFromForm(sourceType: string, get: (name: string) => string): { config: Record<string, unknown>; errors: FormFieldError[] } {
+export function sourceConfigFromForm(
+  sourceType: string,
+  get: (name: string) => string,
+): { config: Record<string, unknown>; errors: FormFieldError[] } {
   const errors: FormFieldError[] = [];
   const config: Record<string, unknown> = {};
   const other = get(OTHER_SETTINGS).trim();
@@ -142,7 +148,9 @@ function readField(f: SourceField, raw: string): { ok: true; value: unknown } | 
     }
     case 'json': {
       const parsed = parseJson(text);
-      return parsed === undefined ? { ok: false, message: 'Expected JSON, e.g. {"query": {"match_all": {}}}' } : { ok: true, value: parsed };
+      return parsed === undefined
+        ? { ok: false, message: 'Expected JSON, e.g. {"query": {"match_all": {}}}' }
+        : { ok: true, value: parsed };
     }
     case 'pairs': {
       const out: Record<string, string> = {};

@@ -8,11 +8,19 @@ export interface ThresholdValues {
   unhealthy_value: string;
 }
 
-export const THRESHOLD_FIELDS = ['thresholds.healthy_operation', 'thresholds.healthy_value', 'thresholds.unhealthy_operation', 'thresholds.unhealthy_value'] as const;
+export const THRESHOLD_FIELDS = [
+  'thresholds.healthy_operation',
+  'thresholds.healthy_value',
+  'thresholds.unhealthy_operation',
+  'thresholds.unhealthy_value',
+] as const;
 
 const WORDS: Record<string, string> = { over: 'above', under: 'below', equal: 'exactly' };
 
-export const OPERATION_CHOICES = THRESHOLD_OPERATIONS.map((op) => ({ value: op, label: `${op}: the value is ${WORDS[op]} the number (strictly)` }));
+export const OPERATION_CHOICES = THRESHOLD_OPERATIONS.map((op) => ({
+  value: op,
+  label: `${op}: the value is ${WORDS[op]} the number (strictly)`,
+}));
 
 /**
  * The thresholds in words, as src/domain/thresholds.ts evaluates them (strict comparisons; the
@@ -27,8 +35,16 @@ export function thresholdsInWords(t: ThresholdValues, unit: string | null): stri
   const uo = WORDS[t.unhealthy_operation];
   if (!hv || !uv || !ho || !uo) return null;
   const u = unit ? ` ${unit}` : '';
-  const between = t.healthy_operation !== 'equal' && t.unhealthy_operation !== 'equal' && t.healthy_operation !== t.unhealthy_operation ? 'degraded in between' : 'degraded otherwise';
-  const overlap = t.healthy_operation === t.unhealthy_operation && t.healthy_operation !== 'equal' ? ' (where both hold, unhealthy wins)' : '';
+  const between =
+    t.healthy_operation !== 'equal' &&
+    t.unhealthy_operation !== 'equal' &&
+    t.healthy_operation !== t.unhealthy_operation
+      ? 'degraded in between'
+      : 'degraded otherwise';
+  const overlap =
+    t.healthy_operation === t.unhealthy_operation && t.healthy_operation !== 'equal'
+      ? ' (where both hold, unhealthy wins)'
+      : '';
   return `Unhealthy when the value is ${uo} ${uv}${u}; healthy when it is ${ho} ${hv}${u}; ${between}${overlap}.`;
 }
 
@@ -45,5 +61,10 @@ export function thresholdsBody(t: ThresholdValues): Record<string, unknown> {
 
 export function thresholdValuesOf(t: Record<string, unknown> | null): ThresholdValues {
   const s = (v: unknown) => (v === undefined || v === null ? '' : String(v));
-  return { healthy_operation: s(t?.healthy_operation), healthy_value: s(t?.healthy_value), unhealthy_operation: s(t?.unhealthy_operation), unhealthy_value: s(t?.unhealthy_value) };
+  return {
+    healthy_operation: s(t?.healthy_operation),
+    healthy_value: s(t?.healthy_value),
+    unhealthy_operation: s(t?.unhealthy_operation),
+    unhealthy_value: s(t?.unhealthy_value),
+  };
 }

@@ -4,7 +4,13 @@ import { managedNotice } from '../config-as-code';
 import { type FormProblem, csrfField, inputField, problemBox, selectField } from '../forms';
 import { OTHER_SETTINGS, type SourceField, formName, sourceFields } from './metric-form-fields';
 import { OPERATION_CHOICES, THRESHOLD_FIELDS, type ThresholdValues, thresholdsInWords } from './metric-form-thresholds';
-import { type LocationChoice, type MeasurementFormValues, MEASUREMENT_FIELDS, measurementFields, measurementProblem } from './metric-locations';
+import {
+  type LocationChoice,
+  type MeasurementFormValues,
+  MEASUREMENT_FIELDS,
+  measurementFields,
+  measurementProblem,
+} from './metric-locations';
 import { type ProbeTestOutcome, metricHref, probeOutcomeBlock } from './metrics';
 import { prose, typeLabel, typeOptionGroups } from './metric-types';
 
@@ -45,11 +51,28 @@ const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
 /** The errors of one source_config field: its own path, or a path inside it (a header name, a list item). */
 function errorsOf(problem: FormProblem | null, name: string): string[] {
-  return (problem?.errors ?? []).filter((e) => e.path === name || e.path.startsWith(`${name}.`) || e.path.startsWith(`${name}[`)).map((e) => (e.path === name ? e.message : `${e.path.slice(name.length + 1).replace(/^\[|\]$/g, '')}: ${e.message}`));
+  return (problem?.errors ?? [])
+    .filter((e) => e.path === name || e.path.startsWith(`${name}.`) || e.path.startsWith(`${name}[`))
+    .map((e) =>
+      e.path === name ? e.message : `${e.path.slice(name.length + 1).replace(/^\[|\]$/g, '')}: ${e.message}`,
+    );
 }
 
-const LABELS: Record<string, string> = { _other: 'Other settings', url: 'URL', json_path: 'JSON path', timeout_ms: 'Timeout (ms)', ca_cert_ref: 'CA certificate variable', tls: 'TLS', tls_verify: 'Verify TLS' };
-const labelOf = (key: string) => LABELS[key] ?? key.replace(/_ref$/, ' variable').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const LABELS: Record<string, string> = {
+  _other: 'Other settings',
+  url: 'URL',
+  json_path: 'JSON path',
+  timeout_ms: 'Timeout (ms)',
+  ca_cert_ref: 'CA certificate variable',
+  tls: 'TLS',
+  tls_verify: 'Verify TLS',
+};
+const labelOf = (key: string) =>
+  LABELS[key] ??
+  key
+    .replace(/_ref$/, ' variable')
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
 
 function kindHint(f: SourceField): string {
   if (f.kind === 'pairs') return 'One per line as name: value.';
@@ -63,14 +86,25 @@ function sourceInput(f: SourceField, value: string, problem: FormProblem | null)
   const name = formName(f);
   const id = fieldId(name);
   const errors = errorsOf(problem, name);
-  const help = [f.help ? prose(f.help) : '', esc(kindHint(f)), f.defaultValue !== null ? `Default ${esc(f.defaultValue)}.` : '', f.required ? '' : 'Optional: leave empty for the default.'].filter(Boolean).join(' ');
+  const help = [
+    f.help ? prose(f.help) : '',
+    esc(kindHint(f)),
+    f.defaultValue !== null ? `Default ${esc(f.defaultValue)}.` : '',
+    f.required ? '' : 'Optional: leave empty for the default.',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const by = [`${id}-hint`, errors.length ? `${id}-error` : ''].filter(Boolean).join(' ');
   const attrs = `id="${id}" name="${esc(name)}"${f.required ? ' required' : ''}${errors.length ? ' aria-invalid="true"' : ''} aria-describedby="${by}"`;
   let control: string;
   if (f.kind === 'choice' || f.kind === 'boolean') {
-    const options = [{ value: '', label: f.required ? 'Choose…' : 'Default' }, ...(f.kind === 'boolean' ? ['true', 'false'] : f.choices).map((c) => ({ value: c, label: c }))];
+    const options = [
+      { value: '', label: f.required ? 'Choose…' : 'Default' },
+      ...(f.kind === 'boolean' ? ['true', 'false'] : f.choices).map((c) => ({ value: c, label: c })),
+    ];
     control = `<select ${attrs}>${options.map((o) => `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</select>`;
-  } else if (f.kind === 'longtext' || f.kind === 'pairs' || f.kind === 'json') control = `<textarea ${attrs}>${esc(value)}</textarea>`;
+  } else if (f.kind === 'longtext' || f.kind === 'pairs' || f.kind === 'json')
+    control = `<textarea ${attrs}>${esc(value)}</textarea>`;
   else control = `<input type="${f.kind === 'integer' ? 'number' : 'text'}" ${attrs} value="${esc(value)}">`;
   const err = errors.length ? `<p class="field-error" id="${id}-error">${esc(errors.join('; '))}</p>` : '';
   return `<div><label for="${id}">${esc(labelOf(f.key))}${f.required ? '' : ' <span class="muted">(optional)</span>'}</label>${control}<p class="muted" id="${id}-hint">${help}</p>${err}</div>`;
@@ -80,7 +114,9 @@ function sourceInput(f: SourceField, value: string, problem: FormProblem | null)
 function sourceFieldset(v: MetricFormValues, problem: FormProblem | null): string {
   const fields = sourceFields(v.source_type).filter((f) => f.required);
   const t = typeLabel(v.source_type);
-  const none = fields.length ? '' : `<p class="muted">Nothing is required here; settings are under Advanced settings.</p>`;
+  const none = fields.length
+    ? ''
+    : `<p class="muted">Nothing is required here; settings are under Advanced settings.</p>`;
   return `<fieldset class="source-config"><legend>What to check: ${esc(t.label)}</legend>
 ${t.measures ? `<p class="muted">${esc(t.measures)}</p>` : ''}
 ${fields.map((f) => sourceInput(f, v.source[formName(f)] ?? '', problem)).join('\n')}${none}
@@ -92,7 +128,16 @@ function moreSourceFields(v: MetricFormValues, problem: FormProblem | null): str
   const all = sourceFields(v.source_type);
   const fields = all.filter((f) => !f.required);
   const other = v.source[OTHER_SETTINGS] ?? '';
-  const otherField = { key: '_other', kind: 'json' as const, required: false, help: all.length ? 'Settings this form has no field for, as a JSON object (kept as they are).' : `${typeLabel(v.source_type).label} metrics take any settings object: write it as JSON.`, choices: [], defaultValue: null };
+  const otherField = {
+    key: '_other',
+    kind: 'json' as const,
+    required: false,
+    help: all.length
+      ? 'Settings this form has no field for, as a JSON object (kept as they are).'
+      : `${typeLabel(v.source_type).label} metrics take any settings object: write it as JSON.`,
+    choices: [],
+    defaultValue: null,
+  };
   return `<fieldset class="source-config-more"><legend>More ${esc(typeLabel(v.source_type).label)} settings</legend>
 ${fields.map((f) => sourceInput(f, v.source[formName(f)] ?? '', problem)).join('\n')}
 ${sourceInput(otherField, other, problem)}
@@ -109,7 +154,8 @@ function unitOf(v: MetricFormValues): string | null {
 
 function thresholdsFieldset(v: MetricFormValues, problem: FormProblem | null): string {
   const rule = sourceTypeRow(v.source_type)?.thresholds;
-  if (rule === 'refused') return `<p class="muted">${esc(typeLabel(v.source_type).label)} metrics take no thresholds: their status is ${v.source_type === 'manual' ? 'set by hand' : 'the worst firing alert'}.</p>`;
+  if (rule === 'refused')
+    return `<p class="muted">${esc(typeLabel(v.source_type).label)} metrics take no thresholds: their status is ${v.source_type === 'manual' ? 'set by hand' : 'the worst firing alert'}.</p>`;
   const optional = rule === 'optional';
   const t = v.thresholds;
   const unit = unitOf(v);
@@ -127,7 +173,9 @@ ${inputField({ name: 'thresholds.healthy_value', label: `Healthy value${inUnit}`
   if (!optional) return fieldset;
   const given = (Object.values(t) as string[]).some((x) => x.trim() !== '') || hasErrors(problem, THRESHOLD_FIELDS);
   return `<p class="up-down-note" id="up-down-note">${
-    given ? 'With thresholds, the response time is judged by them; a status outside the accepted ones, or no answer, is still down.' : '<strong>Is it up?</strong> Without thresholds this check is up when the URL answers an accepted status (any 2xx after redirects, or the statuses under Advanced settings), and down when it answers another status or does not answer.'
+    given
+      ? 'With thresholds, the response time is judged by them; a status outside the accepted ones, or no answer, is still down.'
+      : '<strong>Is it up?</strong> Without thresholds this check is up when the URL answers an accepted status (any 2xx after redirects, or the statuses under Advanced settings), and down when it answers another status or does not answer.'
   }</p>
 <details class="thresholds-optional"${given ? ' open' : ''}><summary>Response-time thresholds (optional)</summary>
 ${fieldset}
@@ -135,7 +183,9 @@ ${fieldset}
 }
 
 function hasErrors(problem: FormProblem | null, paths: readonly string[]): boolean {
-  return (problem?.errors ?? []).some((e) => paths.some((p) => e.path === p || e.path.startsWith(`${p}.`) || e.path.startsWith(`${p}[`)));
+  return (problem?.errors ?? []).some((e) =>
+    paths.some((p) => e.path === p || e.path.startsWith(`${p}.`) || e.path.startsWith(`${p}[`)),
+  );
 }
 
 function placementHint(type: string): string {
@@ -147,10 +197,34 @@ function placementHint(type: string): string {
 
 function metricFieldset(view: MetricFormView, problem: FormProblem | null): string {
   const v = view.values;
-  const services = [{ value: '', label: 'Choose a service…' }, ...view.services.map((s) => ({ value: s.id, label: s.name }))];
-  const agents = [{ value: '', label: 'None: run from the cloud' }, ...view.agents.map((a) => ({ value: a.id, label: a.name }))];
-  const agent = isPushSourceType(v.source_type) ? '' : selectField({ name: 'agent_id', label: 'Agent', options: agents, value: v.agent_id, problem, hint: placementHint(v.source_type) });
-  const interval = isPushSourceType(v.source_type) ? '' : inputField({ name: 'interval_seconds', label: 'Check every (seconds)', type: 'number', value: v.interval_seconds, problem, hint: '5 to 86400; default 60.' });
+  const services = [
+    { value: '', label: 'Choose a service…' },
+    ...view.services.map((s) => ({ value: s.id, label: s.name })),
+  ];
+  const agents = [
+    { value: '', label: 'None: run from the cloud' },
+    ...view.agents.map((a) => ({ value: a.id, label: a.name })),
+  ];
+  const agent = isPushSourceType(v.source_type)
+    ? ''
+    : selectField({
+        name: 'agent_id',
+        label: 'Agent',
+        options: agents,
+        value: v.agent_id,
+        problem,
+        hint: placementHint(v.source_type),
+      });
+  const interval = isPushSourceType(v.source_type)
+    ? ''
+    : inputField({
+        name: 'interval_seconds',
+        label: 'Check every (seconds)',
+        type: 'number',
+        value: v.interval_seconds,
+        problem,
+        hint: '5 to 86400; default 60.',
+      });
   return `<fieldset><legend>Metric</legend>
 ${selectField({ name: 'service_id', label: 'Service', options: services, value: v.service_id, problem, required: true })}
 ${inputField({ name: 'name', label: 'Name', value: v.name, problem, required: true, hint: 'Shown on the console and status pages; 1 to 200 characters.' })}
@@ -164,7 +238,13 @@ const TOP_FIELDS = ['service_id', 'name', 'interval_seconds', 'agent_id', 'unit'
 
 /** Every path a field of the form shows next to itself (the rest go in the summary at the top). */
 function shownPaths(v: MetricFormValues): string[] {
-  return [...TOP_FIELDS, ...THRESHOLD_FIELDS, ...MEASUREMENT_FIELDS, OTHER_SETTINGS, ...sourceFields(v.source_type).map(formName)];
+  return [
+    ...TOP_FIELDS,
+    ...THRESHOLD_FIELDS,
+    ...MEASUREMENT_FIELDS,
+    OTHER_SETTINGS,
+    ...sourceFields(v.source_type).map(formName),
+  ];
 }
 
 /**
@@ -173,7 +253,10 @@ function shownPaths(v: MetricFormValues): string[] {
  */
 function typeChooser(v: MetricFormValues): string {
   const groups = typeOptionGroups()
-    .map((g) => `<optgroup label="${esc(g.group)}">${g.types.map((o) => `<option value="${esc(o.value)}"${o.value === v.source_type ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</optgroup>`)
+    .map(
+      (g) =>
+        `<optgroup label="${esc(g.group)}">${g.types.map((o) => `<option value="${esc(o.value)}"${o.value === v.source_type ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</optgroup>`,
+    )
     .join('');
   return `<form class="stack type-chooser" method="get" action="/console/metrics/new" aria-label="Choose the type">
 <div><label for="choose-type">Type</label><select id="choose-type" name="type" aria-describedby="choose-type-hint">${groups}</select>
@@ -189,22 +272,29 @@ export function metricFormBody(view: MetricFormView): string {
   const editing = !!view.metricId;
   const action = editing ? `${metricHref(view.metricId!)}/edit` : '/console/metrics/new';
   const testable = !!sourceTypeRow(v.source_type)?.probeTestable && view.canTest;
-  const measurement =
-    isPushSourceType(v.source_type)
-      ? ''
-      : `<fieldset><legend>Locations and confirmation</legend>${measurementFields({ mode: v.agent_id ? 'agent' : 'cloud', labels: view.labels }, { csrf: view.csrf, choices: view.locationChoices, values: v.measurement, problem })}</fieldset>`;
+  const measurement = isPushSourceType(v.source_type)
+    ? ''
+    : `<fieldset><legend>Locations and confirmation</legend>${measurementFields({ mode: v.agent_id ? 'agent' : 'cloud', labels: view.labels }, { csrf: view.csrf, choices: view.locationChoices, values: v.measurement, problem })}</fieldset>`;
   // Collapsed unless it holds something set or refused, so the form opens short.
-  const optionalNames = sourceFields(v.source_type).filter((f) => !f.required).map(formName);
-  const openAdvanced = [...optionalNames, OTHER_SETTINGS].some((n) => (v.source[n] ?? '').trim() !== '') || hasErrors(problem, [...optionalNames, OTHER_SETTINGS, 'locations', ...MEASUREMENT_FIELDS]);
+  const optionalNames = sourceFields(v.source_type)
+    .filter((f) => !f.required)
+    .map(formName);
+  const openAdvanced =
+    [...optionalNames, OTHER_SETTINGS].some((n) => (v.source[n] ?? '').trim() !== '') ||
+    hasErrors(problem, [...optionalNames, OTHER_SETTINGS, 'locations', ...MEASUREMENT_FIELDS]);
   const advanced = `<details class="advanced"${openAdvanced ? ' open' : ''}><summary>Advanced settings</summary>
 ${moreSourceFields(v, problem)}
 ${measurement}
 </details>`;
-  const test = view.test ? `<section aria-labelledby="form-test"><h2 id="form-test">Test this probe</h2>${probeOutcomeBlock(view.test, view.temporalUiUrl, view.zone)}</section>` : '';
+  const test = view.test
+    ? `<section aria-labelledby="form-test"><h2 id="form-test">Test this probe</h2>${probeOutcomeBlock(view.test, view.temporalUiUrl, view.zone)}</section>`
+    : '';
   const buttons = `<div class="actions"><button type="submit" name="_action" value="save">${editing ? 'Save metric' : 'Create metric'}</button>${
     testable ? ` <button type="submit" name="_action" value="test" class="secondary">Test this probe</button>` : ''
   } <a href="${esc(editing ? metricHref(view.metricId!) : '/console/metrics')}">Cancel</a></div>`;
-  const testHint = testable ? '<p class="muted">Test this probe runs the check once with the settings as they are on this form, before saving; nothing is stored.</p>' : '';
+  const testHint = testable
+    ? '<p class="muted">Test this probe runs the check once with the settings as they are on this form, before saving; nothing is stored.</p>'
+    : '';
   return `<p><a href="/console/metrics">All metrics</a></p>
 ${managedNotice(view.storedConfigKey)}
 ${editing ? '' : typeChooser(v)}
@@ -222,7 +312,11 @@ ${buttons}
 }
 
 /** The confirmation step of deleting a metric. */
-export function metricDeleteBody(view: { metric: { id: string; name: string; config_key: string | null }; problem: FormProblem | null; csrf: string }): string {
+export function metricDeleteBody(view: {
+  metric: { id: string; name: string; config_key: string | null };
+  problem: FormProblem | null;
+  csrf: string;
+}): string {
   const m = view.metric;
   const error = (view.problem?.errors ?? []).find((e) => e.path === 'confirm');
   return `<p><a href="${esc(metricHref(m.id))}">Back to the metric</a></p>

@@ -72,7 +72,13 @@ export interface MetricLocationsView {
 
 export function measurementValues(locations: string[] | null, c: Confirmation | null): MeasurementFormValues {
   const confirmation = c ?? { quorum: 'majority', failures: 2, recoveries: 2, recheck: false };
-  return { locations: locations ?? [], quorum: String(confirmation.quorum), failures: String(confirmation.failures), recoveries: String(confirmation.recoveries), recheck: confirmation.recheck };
+  return {
+    locations: locations ?? [],
+    quorum: String(confirmation.quorum),
+    failures: String(confirmation.failures),
+    recoveries: String(confirmation.recoveries),
+    recheck: confirmation.recheck,
+  };
 }
 
 const dash = '<span class="muted">—</span>';
@@ -93,7 +99,8 @@ export function quorumText(q: Quorum): string {
 
 function configuredText(view: MetricLocationsView): string {
   if (view.mode === 'push') return '<span class="muted">Pushed to Vigil: no location measures it.</span>';
-  if (!view.locations) return view.mode === 'agent' ? 'The default: its agent' : 'The default: every online cloud location';
+  if (!view.locations)
+    return view.mode === 'agent' ? 'The default: its agent' : 'The default: every online cloud location';
   return view.locations.map((id) => nameOf(view, id)).join(', ');
 }
 
@@ -106,9 +113,20 @@ function readingsTable(view: MetricLocationsView): string {
     const status = r.offline
       ? `${stateBadge('location offline', 'neutral')} <span class="muted">· absent: it does not vote</span>`
       : `${stateBadge(r.status.replace(/_/g, ' '), toneOfStatus(r.status))}${r.status === 'no_data' ? ` <span class="muted">· ${r.reason_class === 'target' ? 'counts as a failing vote' : 'no vote'}</span>` : ''}`;
-    return [nameOf(view, r.location), status, r.offline ? dash : esc(valueText(r.value, view.unit)), r.reason && !r.offline ? `<code>${esc(r.reason)}</code>` : dash, r.at ? zonedTime(r.at, view.zone) : '<span class="muted">never</span>'];
+    return [
+      nameOf(view, r.location),
+      status,
+      r.offline ? dash : esc(valueText(r.value, view.unit)),
+      r.reason && !r.offline ? `<code>${esc(r.reason)}</code>` : dash,
+      r.at ? zonedTime(r.at, view.zone) : '<span class="muted">never</span>',
+    ];
   });
-  return table(['Location', 'Latest answer', 'Value', 'Reason', 'Answered at'], rows, 'No location has answered yet.', 'Each location’s latest answer');
+  return table(
+    ['Location', 'Latest answer', 'Value', 'Reason', 'Answered at'],
+    rows,
+    'No location has answered yet.',
+    'Each location’s latest answer',
+  );
 }
 
 function confirmationFacts(view: MetricLocationsView): string {
@@ -122,7 +140,10 @@ function confirmationFacts(view: MetricLocationsView): string {
     ['A round fails when', esc(quorumText(c.quorum))],
     ['Flips after', `${c.failures} consecutive failing round${c.failures === 1 ? '' : 's'}`],
     ['Returns after', `${c.recoveries} consecutive good round${c.recoveries === 1 ? '' : 's'}`],
-    ['Recheck', c.recheck ? 'on: a failing location’s check runs once more from another location before its vote counts' : 'off'],
+    [
+      'Recheck',
+      c.recheck ? 'on: a failing location’s check runs once more from another location before its vote counts' : 'off',
+    ],
     ['Pending', pending],
   ]);
 }
@@ -152,7 +173,9 @@ function flipsTable(view: MetricLocationsView): string {
       votesCell,
     ];
   });
-  const more = view.moreFlips ? `<p class="muted">Older flips: <code>GET /v1/metrics/${esc(view.metricId)}/flips</code> lists them all with every round’s votes.</p>` : '';
+  const more = view.moreFlips
+    ? `<p class="muted">Older flips: <code>GET /v1/metrics/${esc(view.metricId)}/flips</code> lists them all with every round’s votes.</p>`
+    : '';
   return `${table(['Change', 'Began', 'Confirmed', 'Confirmed over', 'Locations that confirmed it'], rows, 'No status change yet.', 'Newest first; a change counts from the first of the rounds that confirmed it')}${more}`;
 }
 
@@ -176,7 +199,14 @@ function locationsFieldset(view: Pick<MetricLocationsView, 'mode' | 'labels'>, f
   const chosen = new Set(form.values.locations);
   const offered = [...form.choices];
   // A location the metric names that is no longer listed stays offered (checked), so saving keeps it unless unticked.
-  for (const id of form.values.locations) if (!offered.some((c) => c.id === id)) offered.push({ id, label: view.labels.get(id) ?? id, kind: id.startsWith('agent:') ? 'agent' : 'cloud', status: 'unknown' });
+  for (const id of form.values.locations)
+    if (!offered.some((c) => c.id === id))
+      offered.push({
+        id,
+        label: view.labels.get(id) ?? id,
+        kind: id.startsWith('agent:') ? 'agent' : 'cloud',
+        status: 'unknown',
+      });
   const errors = locationErrors(form.problem, form.values.locations);
   const err = errors.length ? `<p class="field-error" id="f-locations-error">${esc(errors.join('; '))}</p>` : '';
   const boxes = offered.length
@@ -200,7 +230,10 @@ export function measurementFields(view: Pick<MetricLocationsView, 'mode' | 'labe
     { value: 'majority', label: 'majority: more than half of the voting locations' },
     { value: 'any', label: 'any: one failing location' },
     { value: 'all', label: 'all: every voting location' },
-    ...Array.from({ length: Math.min(most, 20) }, (_, i) => ({ value: String(i + 1), label: `at least ${i + 1} location${i ? 's' : ''}` })),
+    ...Array.from({ length: Math.min(most, 20) }, (_, i) => ({
+      value: String(i + 1),
+      label: `at least ${i + 1} location${i ? 's' : ''}`,
+    })),
   ];
   return `${locationsFieldset(view, form)}
 ${selectField({ name: 'confirmation.quorum', label: 'A round fails when', options: quorums, value: v.quorum, problem: p, required: true })}
@@ -214,7 +247,12 @@ export function measurementProblem(p: FormProblem | null): FormProblem | null {
   return p ? { ...p, errors: (p.errors ?? []).filter((e) => !LOCATION_PATH.test(e.path)) } : null;
 }
 
-export const MEASUREMENT_FIELDS = ['confirmation.quorum', 'confirmation.failures', 'confirmation.recoveries', 'confirmation.recheck'];
+export const MEASUREMENT_FIELDS = [
+  'confirmation.quorum',
+  'confirmation.failures',
+  'confirmation.recoveries',
+  'confirmation.recheck',
+];
 
 function measurementForm(view: MetricLocationsView, form: MeasurementForm): string {
   return `<section aria-labelledby="measurement"><h2 id="measurement">Change locations and confirmation</h2>

@@ -84,7 +84,14 @@ export interface ProbeTestResultView {
 /** The outcome of "Test this probe": a result, a test still waiting for its agent, or the problem that refused or ended it. */
 export type ProbeTestOutcome =
   | { kind: 'result'; result: ProbeTestResultView }
-  | { kind: 'pending'; jobId: string; state: 'pending' | 'running'; expiresAt: string; detail: string; pollHref: string }
+  | {
+      kind: 'pending';
+      jobId: string;
+      state: 'pending' | 'running';
+      expiresAt: string;
+      detail: string;
+      pollHref: string;
+    }
   | { kind: 'problem'; problem: FormProblem };
 
 export interface MetricDetailView {
@@ -127,7 +134,8 @@ export function availabilityNote(status: string, reasonClass: string | null): st
 }
 
 /** Whether a metric has not been measured yet: created, and no sample since. */
-export const awaitingFirstCheck = (m: Pick<ConsoleMetric, 'last_sample_at' | 'status' | 'paused'>) => m.last_sample_at === null && m.status === 'no_data' && !m.paused;
+export const awaitingFirstCheck = (m: Pick<ConsoleMetric, 'last_sample_at' | 'status' | 'paused'>) =>
+  m.last_sample_at === null && m.status === 'no_data' && !m.paused;
 
 /** What a metric without a sample waits for, by how it gets its values. */
 function firstCheckText(m: Pick<ConsoleMetric, 'source_type' | 'mode'>): string {
@@ -138,14 +146,18 @@ function firstCheckText(m: Pick<ConsoleMetric, 'source_type' | 'mode'>): string 
 }
 
 /** A paused metric says so first; the status it had when paused stays beside it; a new one says it waits for its first check. */
-function metricStatus(m: Pick<ConsoleMetric, 'status' | 'reason_class' | 'reason' | 'paused' | 'last_sample_at' | 'source_type' | 'mode'>): string {
-  if (m.paused) return `${stateBadge('paused', 'neutral')} <span class="muted">not checked; last status ${esc(statusText(m.status))}</span>`;
+function metricStatus(
+  m: Pick<ConsoleMetric, 'status' | 'reason_class' | 'reason' | 'paused' | 'last_sample_at' | 'source_type' | 'mode'>,
+): string {
+  if (m.paused)
+    return `${stateBadge('paused', 'neutral')} <span class="muted">not checked; last status ${esc(statusText(m.status))}</span>`;
   if (awaitingFirstCheck(m)) return stateBadge(firstCheckText(m), 'neutral');
   return readingStatus(m.status, m.reason_class, m.reason);
 }
 
 /** A label inside a sentence: "Connection refused" → "connection refused", "TCP connection refused" unchanged. */
-const sentenceInner = (label: string) => (/^[A-Z][a-z]/.test(label) ? `${label.charAt(0).toLowerCase()}${label.slice(1)}` : label);
+const sentenceInner = (label: string) =>
+  /^[A-Z][a-z]/.test(label) ? `${label.charAt(0).toLowerCase()}${label.slice(1)}` : label;
 
 /**
  * A reading's status badge. A `no_data` reading whose target did not answer is an outage, and
@@ -183,12 +195,20 @@ export function metricHref(id: string): string {
 }
 
 function serviceCell(m: ConsoleMetric): string {
-  return m.service_name === null ? `<code>${esc(m.service_id)}</code>` : link(`/console/metrics?service_id=${encodeURIComponent(m.service_id)}`, m.service_name);
+  return m.service_name === null
+    ? `<code>${esc(m.service_id)}</code>`
+    : link(`/console/metrics?service_id=${encodeURIComponent(m.service_id)}`, m.service_name);
 }
 
 function filterForm(view: MetricListView): string {
-  const services = [{ value: '', label: 'All services' }, ...view.services.map((s) => ({ value: s.id, label: s.name }))];
-  const statuses = [{ value: '', label: 'Any status' }, ...view.statuses.map((s) => ({ value: s, label: statusText(s) }))];
+  const services = [
+    { value: '', label: 'All services' },
+    ...view.services.map((s) => ({ value: s.id, label: s.name })),
+  ];
+  const statuses = [
+    { value: '', label: 'Any status' },
+    ...view.statuses.map((s) => ({ value: s, label: statusText(s) })),
+  ];
   const agent = view.filters.agent_id
     ? `<p class="muted">Only the metrics of agent <code>${esc(view.filters.agent_id)}</code>. <a href="/console/metrics">Show all metrics</a></p><input type="hidden" name="agent_id" value="${esc(view.filters.agent_id)}">`
     : '';
@@ -227,11 +247,20 @@ const OPERATION_WORDS: Record<string, string> = { over: 'over', under: 'under', 
 /** "healthy when under 1000; unhealthy when over 5000; degraded in between". */
 export function thresholdsText(t: Record<string, unknown> | null, unit: string | null): string {
   if (!t) return 'none';
-  const part = (op: unknown, value: unknown) => (op === undefined || op === null || value === undefined || value === null ? null : `${OPERATION_WORDS[String(op)] ?? String(op)} ${String(value)}${unit ? ` ${unit}` : ''}`);
+  const part = (op: unknown, value: unknown) =>
+    op === undefined || op === null || value === undefined || value === null
+      ? null
+      : `${OPERATION_WORDS[String(op)] ?? String(op)} ${String(value)}${unit ? ` ${unit}` : ''}`;
   const healthy = part(t.healthy_operation, t.healthy_value);
   const unhealthy = part(t.unhealthy_operation, t.unhealthy_value);
   if (!healthy && !unhealthy) return 'none';
-  return [unhealthy ? `unhealthy when ${unhealthy}` : null, healthy ? `healthy when ${healthy}` : null, healthy && unhealthy ? 'degraded otherwise' : null].filter(Boolean).join('; ');
+  return [
+    unhealthy ? `unhealthy when ${unhealthy}` : null,
+    healthy ? `healthy when ${healthy}` : null,
+    healthy && unhealthy ? 'degraded otherwise' : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 function probeResultBlock(r: ProbeTestResultView): string {
@@ -240,13 +269,20 @@ function probeResultBlock(r: ProbeTestResultView): string {
       ? `<span class="muted">not judged: ${r.thresholds_complete ? 'no status' : 'the metric has no complete thresholds to compare against'}</span>`
       : statusBadge(r.status);
   const rows: [string, string][] = [
-    ['Value', `${esc(valueText(r.value, r.unit))}${r.value_description ? ` <span class="muted">(${esc(r.value_description)})</span>` : ''}`],
+    [
+      'Value',
+      `${esc(valueText(r.value, r.unit))}${r.value_description ? ` <span class="muted">(${esc(r.value_description)})</span>` : ''}`,
+    ],
     ['Status against the thresholds', status],
     ['Reason', reasonCell(r.reason_label, r.reason_hint, r.reason)],
     ['Duration', `${esc(String(r.duration_ms))} ms`],
     ['Ran on', r.mode === 'agent' ? 'the agent' : 'the cloud prober'],
   ];
-  if (r.skipped_secret_headers.length) rows.push(['Headers not sent', `${esc(r.skipped_secret_headers.join(', '))} <span class="muted">(their values live on an agent host)</span>`]);
+  if (r.skipped_secret_headers.length)
+    rows.push([
+      'Headers not sent',
+      `${esc(r.skipped_secret_headers.join(', '))} <span class="muted">(their values live on an agent host)</span>`,
+    ]);
   return `<div role="status" id="probe-test-result"><p><strong>Test result.</strong> Nothing was stored: no sample, no status change.</p>${facts(rows)}</div>`;
 }
 
@@ -262,8 +298,10 @@ export function probeOutcomeBlock(t: ProbeTestOutcome, temporalUiUrl: string | n
 function probeTestSection(view: MetricDetailView): string {
   const m = view.metric;
   let body: string;
-  if (!view.testable) body = `<p class="muted">${esc(m.source_type)} metrics are pushed or set by hand, not probed: there is no probe to test.</p>`;
-  else if (!view.canTest) body = '<p class="muted">Your role cannot run probe tests (it needs write:metrics or write:config).</p>';
+  if (!view.testable)
+    body = `<p class="muted">${esc(m.source_type)} metrics are pushed or set by hand, not probed: there is no probe to test.</p>`;
+  else if (!view.canTest)
+    body = '<p class="muted">Your role cannot run probe tests (it needs write:metrics or write:config).</p>';
   else {
     const where = m.agent_id ? 'on its agent' : 'from the cloud';
     body = `<p>Runs this metric's probe once ${where}, with its configuration and thresholds, and shows what it measured. Nothing is stored.</p>
@@ -279,7 +317,10 @@ function manualSection(view: MetricDetailView): string {
   const m = view.metric;
   const problem = view.manual?.problem ?? null;
   // A status sent for a metric that takes none: the problem alone, where the form would be.
-  if (m.source_type !== 'manual' || !view.canSetStatus) return problem ? `<section aria-labelledby="manual-status"><h2 id="manual-status">Set the status by hand</h2>${problemBox(problem)}</section>` : '';
+  if (m.source_type !== 'manual' || !view.canSetStatus)
+    return problem
+      ? `<section aria-labelledby="manual-status"><h2 id="manual-status">Set the status by hand</h2>${problemBox(problem)}</section>`
+      : '';
   const options = view.manualStatuses.map((s) => ({ value: s, label: statusText(s) }));
   const current = view.manual?.status ?? (view.manualStatuses.includes(m.status) ? m.status : '');
   return `<section aria-labelledby="manual-status"><h2 id="manual-status">Set the status by hand</h2>
@@ -306,7 +347,9 @@ ${table(['Sampled at', 'Value', 'Status', 'Reason', 'Reason class'], rows, 'No s
 /** Edit, pause or resume, delete (issue 27). */
 function configActions(m: ConsoleMetric, csrf: string): string {
   const href = metricHref(m.id);
-  const pause = m.paused ? actionButton({ action: `${href}/resume`, label: 'Resume checks', csrf, kind: 'secondary' }) : actionButton({ action: `${href}/pause`, label: 'Pause checks', csrf, kind: 'secondary' });
+  const pause = m.paused
+    ? actionButton({ action: `${href}/resume`, label: 'Resume checks', csrf, kind: 'secondary' })
+    : actionButton({ action: `${href}/pause`, label: 'Pause checks', csrf, kind: 'secondary' });
   return `<div class="actions row-actions"><a class="button" href="${esc(`${href}/edit`)}">Edit</a> ${pause} <a href="${esc(`${href}/delete`)}">Delete…</a></div>`;
 }
 
@@ -318,9 +361,20 @@ export function metricDetailBody(view: MetricDetailView): string {
       : `${link(`/console/agents`, 'agent')} <code>${esc(m.agent_id)}</code>`
     : '<span class="muted">none</span>';
   const rows: [string, string][] = [
-    ['Status', `${metricStatus(m)}${m.paused_at ? ` <span class="muted">paused since</span> ${zonedTime(m.paused_at, view.zone)}` : ''}${m.status_since ? ` <span class="muted">since</span> ${zonedTime(m.status_since, view.zone)}` : ''}`],
-    ['Latest value', awaitingFirstCheck(m) ? '<span class="muted">none yet</span>' : esc(valueText(m.current_value, m.unit))],
-    ['Reason', awaitingFirstCheck(m) ? '<span class="muted">none yet</span>' : reasonCell(m.reason_label, m.reason_hint, m.reason)],
+    [
+      'Status',
+      `${metricStatus(m)}${m.paused_at ? ` <span class="muted">paused since</span> ${zonedTime(m.paused_at, view.zone)}` : ''}${m.status_since ? ` <span class="muted">since</span> ${zonedTime(m.status_since, view.zone)}` : ''}`,
+    ],
+    [
+      'Latest value',
+      awaitingFirstCheck(m) ? '<span class="muted">none yet</span>' : esc(valueText(m.current_value, m.unit)),
+    ],
+    [
+      'Reason',
+      awaitingFirstCheck(m)
+        ? '<span class="muted">none yet</span>'
+        : reasonCell(m.reason_label, m.reason_hint, m.reason),
+    ],
     ['Last sample', whenOrNever(m.last_sample_at, view.zone)],
     ['Service', serviceCell(m)],
     ['Type', `<code>${esc(m.source_type)}</code>`],
@@ -328,7 +382,10 @@ export function metricDetailBody(view: MetricDetailView): string {
     ['Agent', agent],
     ['Interval', `${esc(String(m.interval_seconds))} s`],
     ['Thresholds', esc(thresholdsText(m.thresholds, m.unit))],
-    ['Configuration', `<div class="table-wrap"><pre><code>${esc(JSON.stringify(m.source_config, null, 2))}</code></pre></div>`],
+    [
+      'Configuration',
+      `<div class="table-wrap"><pre><code>${esc(JSON.stringify(m.source_config, null, 2))}</code></pre></div>`,
+    ],
   ];
   if (m.config_key) rows.push(['Config key', `<code>${esc(m.config_key)}</code>`]);
   rows.push(['Created', zonedTime(m.created_at, view.zone)]);

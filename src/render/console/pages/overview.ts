@@ -14,7 +14,8 @@ export interface OverviewServiceRow {
 
 export interface OverviewView {
   incidents: { id: string; title: string; severity: string; state: string; since: string; services: string[] }[] | null;
-  maintenances: { id: string; title: string; state: string; starts_at: string; ends_at: string; services: string[] }[] | null;
+  maintenances:
+    { id: string; title: string; state: string; starts_at: string; ends_at: string; services: string[] }[] | null;
   services: OverviewServiceRow[];
   noData: OverviewServiceRow[];
   truncated: boolean;
@@ -25,7 +26,11 @@ export interface OverviewView {
   timeZone: string;
 }
 
-const SEVERITY_TONE: Record<string, 'unhealthy' | 'degraded' | 'late' | 'neutral'> = { critical: 'unhealthy', major: 'late', minor: 'degraded' };
+const SEVERITY_TONE: Record<string, 'unhealthy' | 'degraded' | 'late' | 'neutral'> = {
+  critical: 'unhealthy',
+  major: 'late',
+  minor: 'degraded',
+};
 
 /** At most three names, then how many more (an incident on every service stays one line). */
 function serviceList(names: readonly string[]): string {
@@ -64,7 +69,10 @@ function maintenancesSection(v: OverviewView): string {
   if (v.maintenances === null) return '';
   const rows = v.maintenances.map((m) => [
     link(`/console/maintenances/${m.id}`, m.title),
-    stateBadge(m.state === 'in_progress' ? 'in progress' : 'starting soon', m.state === 'in_progress' ? 'degraded' : 'neutral'),
+    stateBadge(
+      m.state === 'in_progress' ? 'in progress' : 'starting soon',
+      m.state === 'in_progress' ? 'degraded' : 'neutral',
+    ),
     zonedTime(m.starts_at, v.timeZone),
     zonedTime(m.ends_at, v.timeZone),
     serviceList(m.services),
@@ -83,20 +91,37 @@ function serviceRow(s: OverviewServiceRow): string[] {
 }
 
 function servicesSection(v: OverviewView): string {
-  const more = v.truncated ? `<p class="muted">Only the first services are shown; ${link('/console/services', 'the Services page')} lists them all.</p>` : '';
-  const empty = v.noData.length ? 'No service has data yet.' : 'No services yet. Create them on the Services page, through the API or a configuration document.';
+  const more = v.truncated
+    ? `<p class="muted">Only the first services are shown; ${link('/console/services', 'the Services page')} lists them all.</p>`
+    : '';
+  const empty = v.noData.length
+    ? 'No service has data yet.'
+    : 'No services yet. Create them on the Services page, through the API or a configuration document.';
   return `<section aria-labelledby="services"><h2 id="services">Services, worst first</h2>
 ${table(['Service', 'Status', 'Metrics', 'Last 90 days'], v.services.map(serviceRow), empty)}${more}</section>`;
 }
 
 function noDataSection(v: OverviewView): string {
   if (!v.noData.length) return '';
-  const rows = v.noData.map((s) => [link(`/console/services/${s.id}`, s.name), s.metrics === 0 ? '<span class="muted">no metrics yet</span>' : `${plural(s.metrics, 'metric')}, none reporting`]);
+  const rows = v.noData.map((s) => [
+    link(`/console/services/${s.id}`, s.name),
+    s.metrics === 0 ? '<span class="muted">no metrics yet</span>' : `${plural(s.metrics, 'metric')}, none reporting`,
+  ]);
   return `<section aria-labelledby="no-data"><h2 id="no-data">Services without data</h2>
 ${table(['Service', 'Why'], rows, '')}</section>`;
 }
 
 /** The overview: what is wrong now first (open alerts, incidents, maintenance, on call), then services worst first, then those without data. */
 export function overviewBody(v: OverviewView): string {
-  return [summary(v), v.openAlerts ?? '', incidentsSection(v), maintenancesSection(v), v.onCall, servicesSection(v), noDataSection(v)].filter(Boolean).join('\n');
+  return [
+    summary(v),
+    v.openAlerts ?? '',
+    incidentsSection(v),
+    maintenancesSection(v),
+    v.onCall,
+    servicesSection(v),
+    noDataSection(v),
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

@@ -9,7 +9,17 @@ export interface ServicePageView {
   service: { id: string; name: string; description: string | null; config_key: string | null };
   status: string;
   maintenance: { id: string; title: string } | null;
-  metrics: { id: string; name: string; status: string; current_value: number | null; unit: string | null; reason: string | null; reason_label: string | null; last_sample_at: string | null; paused?: boolean }[];
+  metrics: {
+    id: string;
+    name: string;
+    status: string;
+    current_value: number | null;
+    unit: string | null;
+    reason: string | null;
+    reason_label: string | null;
+    last_sample_at: string | null;
+    paused?: boolean;
+  }[];
   uptime: { date: string; uptime_pct: string | null }[];
   range: ChartRange;
   from: number;
@@ -17,7 +27,9 @@ export interface ServicePageView {
   bucketMs: number;
   series: { name: string; points: { at: number; mean: number }[] }[];
   changes: { at: string; from: string | null; to: string }[];
-  incidents: { id: string; title: string; severity: string; state: string; created_at: string; resolved_at: string | null }[] | null;
+  incidents:
+    | { id: string; title: string; severity: string; state: string; created_at: string; resolved_at: string | null }[]
+    | null;
   canEdit: boolean;
   timeZone: string;
 }
@@ -36,25 +48,35 @@ function rangeLinks(v: ServicePageView): string {
 /** Axis labels in the viewer's zone: hours over a day, dates over a week or month. */
 function tickFormat(range: ChartRange, timeZone: string): { tickMs: number; label(ms: number): string } {
   const hour = 3_600_000;
-  const opts: Intl.DateTimeFormatOptions = range === '24h' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { day: 'numeric', month: 'short' };
+  const opts: Intl.DateTimeFormatOptions =
+    range === '24h' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { day: 'numeric', month: 'short' };
   let f: Intl.DateTimeFormat;
   try {
     f = new Intl.DateTimeFormat('en-GB', { ...opts, timeZone });
   } catch {
     f = new Intl.DateTimeFormat('en-GB', { ...opts, timeZone: 'UTC' });
   }
-  return { tickMs: range === '24h' ? 4 * hour : range === '7d' ? 24 * hour : 5 * 24 * hour, label: (ms) => f.format(new Date(ms)) };
+  return {
+    tickMs: range === '24h' ? 4 * hour : range === '7d' ? 24 * hour : 5 * 24 * hour,
+    label: (ms) => f.format(new Date(ms)),
+  };
 }
 
 function metricsTable(v: ServicePageView): string {
   const rows = v.metrics.map((m) => [
     link(`/console/metrics/${m.id}`, m.name),
     `${stateBadge(words(m.status), toneOfStatus(m.status))}${m.paused ? ` ${stateBadge('paused')}` : ''}`,
-    m.current_value === null ? '<span class="muted">no value</span>' : esc(`${m.current_value}${m.unit ? ` ${m.unit}` : ''}`),
+    m.current_value === null
+      ? '<span class="muted">no value</span>'
+      : esc(`${m.current_value}${m.unit ? ` ${m.unit}` : ''}`),
     m.reason_label ? esc(m.reason_label) : m.reason ? `<code>${esc(m.reason)}</code>` : '<span class="muted">—</span>',
     zonedTime(m.last_sample_at, v.timeZone),
   ]);
-  return table(['Metric', 'Status', 'Value', 'Reason', 'Last sample'], rows, 'No metrics yet: add one on the Metrics page.');
+  return table(
+    ['Metric', 'Status', 'Value', 'Reason', 'Last sample'],
+    rows,
+    'No metrics yet: add one on the Metrics page.',
+  );
 }
 
 /** One service: status, metrics, response times over 24 h / 7 d / 30 d, 90-day uptime, status changes and incidents. */
@@ -70,10 +92,16 @@ export function serviceDetailBody(v: ServicePageView): string {
     tickMs: tick.tickMs,
     tickLabel: tick.label,
   });
-  const noChart = v.series.length ? chart : '<p class="muted">None of this service\'s metrics measures a response time (HTTP, TCP, DNS, ping, gRPC or WebSocket latency).</p>';
+  const noChart = v.series.length
+    ? chart
+    : '<p class="muted">None of this service\'s metrics measures a response time (HTTP, TCP, DNS, ping, gRPC or WebSocket latency).</p>';
   const changes = table(
     ['When', 'From', 'To'],
-    v.changes.map((c) => [zonedTime(c.at, v.timeZone), c.from ? stateBadge(words(c.from), toneOfStatus(c.from)) : '<span class="muted">—</span>', stateBadge(words(c.to), toneOfStatus(c.to))]),
+    v.changes.map((c) => [
+      zonedTime(c.at, v.timeZone),
+      c.from ? stateBadge(words(c.from), toneOfStatus(c.from)) : '<span class="muted">—</span>',
+      stateBadge(words(c.to), toneOfStatus(c.to)),
+    ]),
     `No status changes in the last ${CHART_RANGES[v.range].label}.`,
     'Newest first; the service is the worst of its metrics',
   );
@@ -82,13 +110,22 @@ export function serviceDetailBody(v: ServicePageView): string {
       ? ''
       : `<section aria-labelledby="svc-incidents"><h2 id="svc-incidents">Incidents</h2>${table(
           ['Incident', 'Severity', 'State', 'Created', 'Resolved'],
-          v.incidents.map((i) => [link(`/console/incidents/${i.id}`, i.title), esc(i.severity), stateBadge(words(i.state)), zonedTime(i.created_at, v.timeZone), zonedTime(i.resolved_at, v.timeZone)]),
+          v.incidents.map((i) => [
+            link(`/console/incidents/${i.id}`, i.title),
+            esc(i.severity),
+            stateBadge(words(i.state)),
+            zonedTime(i.created_at, v.timeZone),
+            zonedTime(i.resolved_at, v.timeZone),
+          ]),
           'No incidents have named this service.',
           'Newest first',
         )}</section>`;
   return `${managedNotice(v.service.config_key)}
 ${facts([
-  ['Status', `${stateBadge(words(v.status), toneOfStatus(v.status))}${v.maintenance ? ` ${stateBadge('in maintenance')} ${link(`/console/maintenances/${v.maintenance.id}`, v.maintenance.title)}` : ''}`],
+  [
+    'Status',
+    `${stateBadge(words(v.status), toneOfStatus(v.status))}${v.maintenance ? ` ${stateBadge('in maintenance')} ${link(`/console/maintenances/${v.maintenance.id}`, v.maintenance.title)}` : ''}`,
+  ],
   ['Description', v.service.description ? esc(v.service.description) : '<span class="muted">none</span>'],
 ])}
 ${v.canEdit ? `<p class="actions"><a class="button" href="/console/services/${esc(v.service.id)}/edit">Edit service</a></p>` : ''}

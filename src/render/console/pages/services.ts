@@ -25,7 +25,8 @@ export const serviceHref = (id: string) => `/console/services/${encodeURICompone
 /** The status in words: a service whose every metric is paused says so (its last status stays beside it). */
 export function serviceStatus(s: Pick<ServiceRow, 'status' | 'metrics' | 'paused'>): string {
   const badge = stateBadge(s.status.replace(/_/g, ' '), toneOfStatus(s.status));
-  if (s.metrics > 0 && s.paused === s.metrics) return `${stateBadge('paused', 'neutral')} <span class="muted">(last: ${esc(s.status.replace(/_/g, ' '))})</span>`;
+  if (s.metrics > 0 && s.paused === s.metrics)
+    return `${stateBadge('paused', 'neutral')} <span class="muted">(last: ${esc(s.status.replace(/_/g, ' '))})</span>`;
   return badge;
 }
 
@@ -39,12 +40,21 @@ function rowActions(s: ServiceRow, csrf: string, canPause: boolean): string {
   const href = serviceHref(s.id);
   const running = canPause ? s.metrics - s.paused : 0;
   const pause = running > 0 ? actionButton({ action: `${href}/pause`, label: 'Pause', csrf, kind: 'secondary' }) : '';
-  const resume = canPause && s.paused > 0 ? actionButton({ action: `${href}/resume`, label: 'Resume', csrf, kind: 'secondary' }) : '';
+  const resume =
+    canPause && s.paused > 0
+      ? actionButton({ action: `${href}/resume`, label: 'Resume', csrf, kind: 'secondary' })
+      : '';
   return `<div class="row-actions">${link(`${href}/edit`, 'Edit')} ${pause}${resume} ${link(`${href}/delete`, 'Delete…')}</div>`;
 }
 
 /** `canWrite`: write:config (create, edit, delete); `canPause`: also write:metrics (pausing changes the metrics). */
-export function serviceListBody(view: { services: ServiceRow[]; nextCursor: string | null; canWrite: boolean; canPause: boolean; csrf: string }): string {
+export function serviceListBody(view: {
+  services: ServiceRow[];
+  nextCursor: string | null;
+  canWrite: boolean;
+  canPause: boolean;
+  csrf: string;
+}): string {
   const rows = view.services.map((s) => {
     const cells = [
       `${link(serviceHref(s.id), s.name)}${managedMarker(s.config_key)}${s.description ? `<br><span class="muted">${esc(s.description)}</span>` : ''}`,
@@ -65,7 +75,13 @@ ${pager('/console/services', view.nextCursor)}`;
 const FIELDS = ['name', 'description', 'config_key'];
 
 /** Create (no `id`) or edit a service; a managed one warns that the next apply overwrites the edit. */
-export function serviceFormBody(view: { id?: string; storedConfigKey?: string | null; values: ServiceFormValues; problem: FormProblem | null; csrf: string }): string {
+export function serviceFormBody(view: {
+  id?: string;
+  storedConfigKey?: string | null;
+  values: ServiceFormValues;
+  problem: FormProblem | null;
+  csrf: string;
+}): string {
   const { values: v, problem } = view;
   const action = view.id ? `${serviceHref(view.id)}/edit` : '/console/services/new';
   return `<p><a href="/console/services">All services</a></p>
@@ -82,7 +98,9 @@ ${inputField({ name: 'config_key', label: 'Config key (optional)', value: v.conf
 /** The confirmation step of a delete: what goes with it, and a box to tick. */
 export function serviceDeleteBody(view: { service: ServiceRow; problem: FormProblem | null; csrf: string }): string {
   const s = view.service;
-  const goes = s.metrics ? `Its ${s.metrics} metric${s.metrics === 1 ? '' : 's'} are deleted with it (their history stays for statements already issued).` : 'It has no metrics.';
+  const goes = s.metrics
+    ? `Its ${s.metrics} metric${s.metrics === 1 ? '' : 's'} are deleted with it (their history stays for statements already issued).`
+    : 'It has no metrics.';
   const error = (view.problem?.errors ?? []).find((e) => e.path === 'confirm');
   return `<p><a href="/console/services">All services</a></p>
 ${managedNotice(s.config_key)}

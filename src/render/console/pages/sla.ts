@@ -18,7 +18,14 @@ export const REVIEW_REMINDER_MS = 3 * 24 * 3_600_000;
 const DAY_MS = 24 * 3_600_000;
 
 /** The queue's order: what needs a reviewer first. */
-export const QUEUE_STATES: readonly StatementState[] = ['in_review', 'draft', 'approved', 'delivered', 'superseded', 'void'];
+export const QUEUE_STATES: readonly StatementState[] = [
+  'in_review',
+  'draft',
+  'approved',
+  'delivered',
+  'superseded',
+  'void',
+];
 
 const STATE_LABELS: Readonly<Record<string, string>> = {
   in_review: 'In review',
@@ -105,7 +112,10 @@ function queueTable(rows: SlaQueueRow[], now: Date, empty: string, caption?: str
 }
 
 function stateFilter(current: string | null): string {
-  const options = [{ value: '', label: 'Every state (in review first)' }, ...QUEUE_STATES.map((s) => ({ value: s, label: stateLabel(s) }))];
+  const options = [
+    { value: '', label: 'Every state (in review first)' },
+    ...QUEUE_STATES.map((s) => ({ value: s, label: stateLabel(s) })),
+  ];
   return `<form class="stack" method="get" action="/console/sla" role="search" aria-label="Filter statements">
 ${selectField({ name: 'state', label: 'State', options, value: current ?? '' })}
 <div class="actions"><button type="submit" class="secondary">Show</button></div>
@@ -117,7 +127,8 @@ ${selectField({ name: 'state', label: 'State', options, value: current ?? '' })}
  * draft, approved, delivered, then the rest), each newest first with a link to its next page.
  */
 export function slaQueueBody(o: { filter: string | null; sections: SlaQueueSection[]; now: Date }): string {
-  const intro = '<p class="muted">Statements waiting for a reviewer come first. A statement in review for more than 3 days is marked as waiting (the reviewers have been reminded by email).</p>';
+  const intro =
+    '<p class="muted">Statements waiting for a reviewer come first. A statement in review for more than 3 days is marked as waiting (the reviewers have been reminded by email).</p>';
   if (o.filter !== null) {
     const s = o.sections[0] ?? { state: o.filter, rows: [], nextCursor: null };
     return `${intro}
@@ -227,17 +238,33 @@ function actionForms(s: SlaStatementPageView, a: SlaActionsView): string {
   if (!a.canWrite) {
     return `<p class="muted">Your role${a.role ? ` (${esc(a.role)})` : ''} can read statements but not act on them: finance users and owners prepare, approve and deliver them (write:sla).</p>`;
   }
-  const valid = (action: StatementAction) => s.current === null && allowedFrom(action).includes(s.state as StatementState);
+  const valid = (action: StatementAction) =>
+    s.current === null && allowedFrom(action).includes(s.state as StatementState);
   // Removing an exclusion is a button on its row of the exclusions table.
   const actions = (Object.keys(ACTION_PATHS) as StatementAction[]).filter((x) => x !== 'remove_exclusion' && valid(x));
-  if (!actions.length) return `<p class="muted">No action is possible on a statement that is ${esc(stateLabel(s.state).toLowerCase())}.</p>`;
+  if (!actions.length)
+    return `<p class="muted">No action is possible on a statement that is ${esc(stateLabel(s.state).toLowerCase())}.</p>`;
   const failed = a.failed ?? null;
   const problemFor = (action: StatementAction) => (failed?.action === action ? failed.problem : null);
-  const valueOf = (action: StatementAction, name: string) => (failed?.action === action ? (failed.values[name] ?? '') : '');
+  const valueOf = (action: StatementAction, name: string) =>
+    failed?.action === action ? (failed.values[name] ?? '') : '';
   const action = (x: StatementAction) => `${statementHref(s.id)}/${ACTION_PATHS[x]}`;
-  const seen = (): Record<string, string> => ({ revision: String(s.revision), sha256: s.sha256, idempotency_key: a.newKey() });
-  const hidden = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
-  const form = (x: StatementAction, heading: string, inner: string, button: string, kind: 'primary' | 'secondary' | 'danger' = 'primary') =>
+  const seen = (): Record<string, string> => ({
+    revision: String(s.revision),
+    sha256: s.sha256,
+    idempotency_key: a.newKey(),
+  });
+  const hidden = (h: Record<string, string>) =>
+    Object.entries(h)
+      .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+      .join('');
+  const form = (
+    x: StatementAction,
+    heading: string,
+    inner: string,
+    button: string,
+    kind: 'primary' | 'secondary' | 'danger' = 'primary',
+  ) =>
     `<section aria-labelledby="act-${x}">
 <h3 id="act-${x}">${esc(heading)}</h3>
 <form class="stack" method="post" action="${esc(action(x))}">${csrfField(a.csrf)}${hidden(seen())}
@@ -250,10 +277,17 @@ ${inner}
   const buttons: string[] = [];
   // Issue 24 §2: below the contract's min_coverage_pct, submit and approve need the gaps acknowledged.
   const gaps = s.document.coverage && !s.document.coverage.sufficient;
-  const acknowledge = gaps ? `<label><input type="checkbox" name="acknowledge_gaps" value="true"> I have reviewed the evidence gaps (coverage ${esc(s.document.coverage!.coverage_pct)} % is below ${esc(s.document.coverage!.min_coverage_pct)} %); this is recorded in the audit trail</label>` : '';
-  if (actions.includes('submit') && gaps) parts.push(form('submit', 'Submit for review', acknowledge, 'Submit for review'));
-  else if (actions.includes('submit')) buttons.push(actionButton({ action: action('submit'), label: 'Submit for review', csrf: a.csrf, hidden: seen() }));
-  if (actions.includes('deliver')) buttons.push(actionButton({ action: action('deliver'), label: 'Deliver to the customer', csrf: a.csrf, hidden: seen() }));
+  const acknowledge = gaps
+    ? `<label><input type="checkbox" name="acknowledge_gaps" value="true"> I have reviewed the evidence gaps (coverage ${esc(s.document.coverage!.coverage_pct)} % is below ${esc(s.document.coverage!.min_coverage_pct)} %); this is recorded in the audit trail</label>`
+    : '';
+  if (actions.includes('submit') && gaps)
+    parts.push(form('submit', 'Submit for review', acknowledge, 'Submit for review'));
+  else if (actions.includes('submit'))
+    buttons.push(actionButton({ action: action('submit'), label: 'Submit for review', csrf: a.csrf, hidden: seen() }));
+  if (actions.includes('deliver'))
+    buttons.push(
+      actionButton({ action: action('deliver'), label: 'Deliver to the customer', csrf: a.csrf, hidden: seen() }),
+    );
   if (buttons.length) parts.push(`<div class="actions">${buttons.join(' ')}</div>`);
   if (actions.includes('approve')) {
     // Four eyes: whoever submitted is not offered the approval, and is told who can give it.
@@ -279,7 +313,14 @@ ${inner}
       form(
         'request_changes',
         'Request changes',
-        textareaField({ name: 'note', label: 'What should change', required: true, value: valueOf('request_changes', 'note'), problem: problemFor('request_changes'), hint: 'Sends the statement back to draft with this note.' }),
+        textareaField({
+          name: 'note',
+          label: 'What should change',
+          required: true,
+          value: valueOf('request_changes', 'note'),
+          problem: problemFor('request_changes'),
+          hint: 'Sends the statement back to draft with this note.',
+        }),
         'Send back to draft',
         'secondary',
       ),
@@ -294,9 +335,30 @@ ${inner}
         'Add an exclusion',
         [
           `<p class="muted">${esc(hint)}</p>`,
-          zonedDateInput({ name: 'starts_at', label: 'From', timeZone: a.zone, required: true, raw: valueOf('add_exclusion', 'starts_at'), problem: problemFor('add_exclusion') }),
-          zonedDateInput({ name: 'ends_at', label: 'To', timeZone: a.zone, required: true, raw: valueOf('add_exclusion', 'ends_at'), problem: problemFor('add_exclusion') }),
-          textareaField({ name: 'justification', label: 'Justification', required: true, value: valueOf('add_exclusion', 'justification'), problem: problemFor('add_exclusion'), hint: 'Kept in the statement and its audit trail (at least 3 characters).' }),
+          zonedDateInput({
+            name: 'starts_at',
+            label: 'From',
+            timeZone: a.zone,
+            required: true,
+            raw: valueOf('add_exclusion', 'starts_at'),
+            problem: problemFor('add_exclusion'),
+          }),
+          zonedDateInput({
+            name: 'ends_at',
+            label: 'To',
+            timeZone: a.zone,
+            required: true,
+            raw: valueOf('add_exclusion', 'ends_at'),
+            problem: problemFor('add_exclusion'),
+          }),
+          textareaField({
+            name: 'justification',
+            label: 'Justification',
+            required: true,
+            value: valueOf('add_exclusion', 'justification'),
+            problem: problemFor('add_exclusion'),
+            hint: 'Kept in the statement and its audit trail (at least 3 characters).',
+          }),
         ].join('\n'),
         'Add the exclusion',
         'secondary',
@@ -308,7 +370,13 @@ ${inner}
       form(
         'correct',
         'Correct',
-        textareaField({ name: 'correction_note', label: 'Why (optional)', value: valueOf('correct', 'correction_note'), problem: problemFor('correct'), hint: 'Computes a new draft revision from the evidence as it is now; this revision becomes superseded.' }),
+        textareaField({
+          name: 'correction_note',
+          label: 'Why (optional)',
+          value: valueOf('correct', 'correction_note'),
+          problem: problemFor('correct'),
+          hint: 'Computes a new draft revision from the evidence as it is now; this revision becomes superseded.',
+        }),
         'Correct into a new revision',
         'secondary',
       ),
@@ -319,7 +387,14 @@ ${inner}
       form(
         'void',
         'Void',
-        textareaField({ name: 'reason', label: 'Reason', required: true, value: valueOf('void', 'reason'), problem: problemFor('void'), hint: 'Final: the statement is withdrawn and its period closed.' }),
+        textareaField({
+          name: 'reason',
+          label: 'Reason',
+          required: true,
+          value: valueOf('void', 'reason'),
+          problem: problemFor('void'),
+          hint: 'Final: the statement is withdrawn and its period closed.',
+        }),
         'Void the statement',
         'danger',
       ),
@@ -338,14 +413,27 @@ function servicesTable(d: StatementDocument): string {
     n(s.eligible_minutes),
     n(s.down_minutes),
   ]);
-  rows.push(['<strong>Contract</strong> <span class="muted">(down when any service is down)</span>', '', n(d.totals.total_minutes), n(d.totals.excluded_minutes), n(d.totals.eligible_minutes), n(d.totals.down_minutes)]);
-  return table(['Service', 'Metrics', 'Total minutes', 'Excluded', 'Eligible', 'Down'], rows, 'No covered services.', 'Minutes per covered service');
+  rows.push([
+    '<strong>Contract</strong> <span class="muted">(down when any service is down)</span>',
+    '',
+    n(d.totals.total_minutes),
+    n(d.totals.excluded_minutes),
+    n(d.totals.eligible_minutes),
+    n(d.totals.down_minutes),
+  ]);
+  return table(
+    ['Service', 'Metrics', 'Total minutes', 'Excluded', 'Eligible', 'Down'],
+    rows,
+    'No covered services.',
+    'Minutes per covered service',
+  );
 }
 
 function exclusionsTable(s: SlaStatementPageView, a: SlaActionsView): string {
   const d = s.document;
   // A draft's manual exclusions can be removed (the draft is recomputed); maintenance windows cannot.
-  const removable = a.canWrite && s.current === null && allowedFrom('remove_exclusion').includes(s.state as StatementState);
+  const removable =
+    a.canWrite && s.current === null && allowedFrom('remove_exclusion').includes(s.state as StatementState);
   const remove = (id: string) =>
     actionButton({
       action: `${statementHref(s.id)}/${ACTION_PATHS.remove_exclusion}`,
@@ -372,7 +460,15 @@ function exclusionsTable(s: SlaStatementPageView, a: SlaActionsView): string {
 function incidentsTable(d: StatementDocument, zone: string): string {
   return table(
     ['Incident', 'Severity', 'Start', 'End', 'Down minutes', 'Counted', 'Why'],
-    d.incidents.map((x) => [esc(x.title), esc(x.severity ?? '—'), at(x.start, zone), at(x.end, zone, 'ongoing'), esc(formatCount(x.down_minutes)), x.counted ? 'Counted' : 'Not counted', esc(x.why)]),
+    d.incidents.map((x) => [
+      esc(x.title),
+      esc(x.severity ?? '—'),
+      at(x.start, zone),
+      at(x.end, zone, 'ongoing'),
+      esc(formatCount(x.down_minutes)),
+      x.counted ? 'Counted' : 'Not counted',
+      esc(x.why),
+    ]),
     'No incidents on the covered services in this period.',
   );
 }
@@ -380,7 +476,11 @@ function incidentsTable(d: StatementDocument, zone: string): string {
 function documentLinks(s: SlaStatementPageView): string {
   const base = statementHref(s.id);
   const items = [
-    [`${base}/statement.pdf`, 'PDF', 'the statement as the customer receives it, with statement.json and statement.jws attached'],
+    [
+      `${base}/statement.pdf`,
+      'PDF',
+      'the statement as the customer receives it, with statement.json and statement.jws attached',
+    ],
     [`${base}/statement.html`, 'HTML', 'the same statement as a page'],
     [`${base}/statement.json`, 'statement.json', 'the signed bytes'],
     [`${base}/statement.jws`, 'statement.jws', 'the detached signature'],
@@ -395,16 +495,33 @@ export function slaStatementTitle(s: Pick<SlaStatementPageView, 'periodLabel' | 
 
 export function slaStatementBody(s: SlaStatementPageView, a: SlaActionsView, now: Date): string {
   const d = s.document;
-  const customer = d.customer.external_id ? `${esc(d.customer.name)} <span class="muted">(ref. ${esc(d.customer.external_id)})</span>` : esc(d.customer.name);
+  const customer = d.customer.external_id
+    ? `${esc(d.customer.name)} <span class="muted">(ref. ${esc(d.customer.external_id)})</span>`
+    : esc(d.customer.name);
   const waiting = waitingBadge(s.state, s.submittedAt, now);
   const rows: [string, string][] = [
-    ['Period', `${esc(s.periodLabel)} <span class="muted">(${esc(s.timezone)})</span>: ${at(s.periodStart, a.zone)} – ${at(s.periodEnd, a.zone)}`],
+    [
+      'Period',
+      `${esc(s.periodLabel)} <span class="muted">(${esc(s.timezone)})</span>: ${at(s.periodStart, a.zone)} – ${at(s.periodEnd, a.zone)}`,
+    ],
     ['Customer', customer],
     ['Contract', esc(d.contract.name)],
-    ['Revision', `${esc(String(s.revision))}${s.supersedesId ? ` <span class="muted">(replaces ${link(statementHref(s.supersedesId), 'the previous revision')})</span>` : ''}`],
-    ['State', `${statementStateBadge(s.state)}${waiting ? ` ${waiting}` : ''} <span class="muted">credit ${esc(s.creditState.replace(/_/g, ' '))}</span>`],
-    ['Attainment', `${esc(s.attainmentMin)} % <span class="muted">(target ${esc(d.contract.sla_target_pct)} %: ${d.target_met ? 'met' : 'missed'})</span>`],
-    ['Credit', `${esc(moneyOf(s.creditAmountMinor, s.currency, d.contract.currency_exponent))} <span class="muted">(${esc(s.creditPct)} % of ${esc(moneyOf(d.contract.monthly_fee_minor, d.contract.currency, d.contract.currency_exponent))})</span>`],
+    [
+      'Revision',
+      `${esc(String(s.revision))}${s.supersedesId ? ` <span class="muted">(replaces ${link(statementHref(s.supersedesId), 'the previous revision')})</span>` : ''}`,
+    ],
+    [
+      'State',
+      `${statementStateBadge(s.state)}${waiting ? ` ${waiting}` : ''} <span class="muted">credit ${esc(s.creditState.replace(/_/g, ' '))}</span>`,
+    ],
+    [
+      'Attainment',
+      `${esc(s.attainmentMin)} % <span class="muted">(target ${esc(d.contract.sla_target_pct)} %: ${d.target_met ? 'met' : 'missed'})</span>`,
+    ],
+    [
+      'Credit',
+      `${esc(moneyOf(s.creditAmountMinor, s.currency, d.contract.currency_exponent))} <span class="muted">(${esc(s.creditPct)} % of ${esc(moneyOf(d.contract.monthly_fee_minor, d.contract.currency, d.contract.currency_exponent))})</span>`,
+    ],
     ['SHA-256', code(s.sha256)],
     ['Signing key', code(s.signingKeyId)],
     ['Generated', at(s.generatedAt, a.zone)],
@@ -462,7 +579,12 @@ export interface SlaRevisionRow {
 export function slaRevisionsBody(statementId: string, rows: SlaRevisionRow[], zone: string): string {
   return `${table(
     ['Revision', 'State', 'Generated', 'SHA-256'],
-    rows.map((r) => [link(statementHref(r.id), `Revision ${r.revision}${r.id === statementId ? ' (this one)' : ''}`), statementStateBadge(r.state), at(r.generatedAt, zone), code(r.sha256)]),
+    rows.map((r) => [
+      link(statementHref(r.id), `Revision ${r.revision}${r.id === statementId ? ' (this one)' : ''}`),
+      statementStateBadge(r.state),
+      at(r.generatedAt, zone),
+      code(r.sha256),
+    ]),
     'No revisions.',
     'Every revision of this contract and period, newest first',
   )}

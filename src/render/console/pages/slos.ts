@@ -1,6 +1,14 @@
 import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
-import { type FormProblem, actionButton, csrfField, inputField, problemBox, selectField, zoneSelectField } from '../forms';
+import {
+  type FormProblem,
+  actionButton,
+  csrfField,
+  inputField,
+  problemBox,
+  selectField,
+  zoneSelectField,
+} from '../forms';
 import { type Choice, facts, link, pager, stateBadge, table } from '../parts';
 
 type Window = { kind: 'rolling'; days: number } | { kind: 'calendar_month'; timezone: string };
@@ -17,7 +25,12 @@ export interface ConsoleSlo {
   no_data: string;
   maintenance: string;
   degraded: string;
-  attainment: { attainment: string | null; met: boolean; error_budget_remaining_pct: string | null; period_label: string | null } | null;
+  attainment: {
+    attainment: string | null;
+    met: boolean;
+    error_budget_remaining_pct: string | null;
+    period_label: string | null;
+  } | null;
 }
 
 /** The form's fields as typed (strings), so a refused form shows what was sent. */
@@ -49,13 +62,25 @@ function targetText(s: ConsoleSlo, names: Map<string, string>): string {
 function attainmentText(s: ConsoleSlo): string {
   const a = s.attainment;
   if (!a || a.attainment === null) return muted('nothing counted yet');
-  const budget = a.error_budget_remaining_pct === null ? '' : `<br>${muted('budget left')} ${esc(a.error_budget_remaining_pct)}%`;
+  const budget =
+    a.error_budget_remaining_pct === null ? '' : `<br>${muted('budget left')} ${esc(a.error_budget_remaining_pct)}%`;
   return `${esc(a.attainment)}% ${a.met ? stateBadge('met', 'healthy') : stateBadge('not met', 'unhealthy')}${budget}`;
 }
 
 /** Every SLO with its attainment now; create; export the section as YAML. */
-export function sloListBody(slos: ConsoleSlo[], nextCursor: string | null, names: Map<string, string>, canWrite: boolean): string {
-  const rows = slos.map((s) => [`${link(sloHref(s.id), s.name)}${managedMarker(s.config_key)}`, targetText(s, names), `${esc(s.objective)}%`, esc(windowText(s.window)), attainmentText(s)]);
+export function sloListBody(
+  slos: ConsoleSlo[],
+  nextCursor: string | null,
+  names: Map<string, string>,
+  canWrite: boolean,
+): string {
+  const rows = slos.map((s) => [
+    `${link(sloHref(s.id), s.name)}${managedMarker(s.config_key)}`,
+    targetText(s, names),
+    `${esc(s.objective)}%`,
+    esc(windowText(s.window)),
+    attainmentText(s),
+  ]);
   return `${canWrite ? '<p class="actions"><a class="button" href="/console/slos/new">Create an SLO</a></p>' : ''}
 ${exportLink('slo')}
 ${table(['Name', 'Over', 'Objective', 'Window', 'Attainment now'], rows, 'No SLOs yet.')}
@@ -78,7 +103,16 @@ const DEGRADED = [
 ];
 
 /** The create form (`target` picks a metric or a service) or the edit form (the target is fixed). */
-export function sloFormBody(d: { csrf: string; action: string; values: SloFormValues; problem: FormProblem | null; services: Choice[]; metrics: Choice[]; slo: ConsoleSlo | null; names: Map<string, string> }): string {
+export function sloFormBody(d: {
+  csrf: string;
+  action: string;
+  values: SloFormValues;
+  problem: FormProblem | null;
+  services: Choice[];
+  metrics: Choice[];
+  slo: ConsoleSlo | null;
+  names: Map<string, string>;
+}): string {
   const v = d.values;
   const target = d.slo
     ? facts([['Over', targetText(d.slo, d.names)]])
@@ -89,7 +123,11 @@ export function sloFormBody(d: { csrf: string; action: string; values: SloFormVa
         problem: d.problem,
         required: true,
         hint: 'One metric, or one service (the worst of its metrics at each moment).',
-        options: [{ value: '', label: 'Pick a service or a metric' }, ...d.services.map((s) => ({ value: `service:${s.id}`, label: `Service: ${s.name}` })), ...d.metrics.map((m) => ({ value: `metric:${m.id}`, label: `Metric: ${m.name}` }))],
+        options: [
+          { value: '', label: 'Pick a service or a metric' },
+          ...d.services.map((s) => ({ value: `service:${s.id}`, label: `Service: ${s.name}` })),
+          ...d.metrics.map((m) => ({ value: `metric:${m.id}`, label: `Metric: ${m.name}` })),
+        ],
       });
   return `${managedNotice(d.slo?.config_key)}
 ${problemBox(d.problem, ['name', 'target', 'metric_id', 'service_id', 'objective', 'window.kind', 'window.days', 'window.timezone', 'no_data', 'maintenance', 'degraded'])}
@@ -98,7 +136,16 @@ ${inputField({ name: 'name', label: 'Name', value: v.name, problem: d.problem, r
 ${target}
 ${inputField({ name: 'objective', label: 'Objective (percent of good time)', value: v.objective, problem: d.problem, required: true, hint: 'A decimal percent, e.g. 99.9' })}
 <fieldset><legend>Window</legend>
-${selectField({ name: 'window.kind', label: 'Kind', value: v.window_kind, problem: d.problem, options: [{ value: 'rolling', label: 'Rolling days ending now' }, { value: 'calendar_month', label: 'Calendar month' }] })}
+${selectField({
+  name: 'window.kind',
+  label: 'Kind',
+  value: v.window_kind,
+  problem: d.problem,
+  options: [
+    { value: 'rolling', label: 'Rolling days ending now' },
+    { value: 'calendar_month', label: 'Calendar month' },
+  ],
+})}
 ${inputField({ name: 'window.days', label: 'Days (rolling window)', type: 'number', value: v.window_days, problem: d.problem, hint: '1 to 366' })}
 ${zoneSelectField({ name: 'window.timezone', label: 'Time zone (calendar month)', value: v.window_timezone, problem: d.problem, blank: 'Choose a zone (calendar month only)', hint: 'The zone whose calendar months the window follows.' })}
 </fieldset>

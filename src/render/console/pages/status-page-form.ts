@@ -57,7 +57,9 @@ export interface StatusPageFormView {
 
 /** Errors whose path is `path` or lies under it (`groups.0.components.1` takes `.id` and `.kind`). */
 function errorsUnder(problem: FormProblem | null | undefined, path: string, label: string): string[] {
-  return (problem?.errors ?? []).filter((e) => e.path === path || e.path.startsWith(`${path}.`)).map((e) => sentenceFor(e, label));
+  return (problem?.errors ?? [])
+    .filter((e) => e.path === path || e.path.startsWith(`${path}.`))
+    .map((e) => sentenceFor(e, label));
 }
 
 function fieldError(id: string, messages: string[]): string {
@@ -73,11 +75,20 @@ function pathInput(name: string, label: string, value: string, problem: FormProb
   return `<div><label for="${id}">${esc(label)}</label><input type="text" id="${id}" name="${esc(name)}" value="${esc(value)}"${errs.length ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${fieldError(id, errs)}</div>`;
 }
 
-function componentSelect(name: string, label: string, value: string, choices: ComponentChoices, problem: FormProblem | null | undefined): string {
+function componentSelect(
+  name: string,
+  label: string,
+  value: string,
+  choices: ComponentChoices,
+  problem: FormProblem | null | undefined,
+): string {
   const id = idOf(name);
   const errs = errorsUnder(problem, name, label);
-  const known = new Set(Object.entries(choices).flatMap(([kind, list]) => (list as Choice[]).map((c) => `${kind}:${c.id}`)));
-  const opt = (v: string, text: string) => `<option value="${esc(v)}"${v === value ? ' selected' : ''}>${esc(text)}</option>`;
+  const known = new Set(
+    Object.entries(choices).flatMap(([kind, list]) => (list as Choice[]).map((c) => `${kind}:${c.id}`)),
+  );
+  const opt = (v: string, text: string) =>
+    `<option value="${esc(v)}"${v === value ? ' selected' : ''}>${esc(text)}</option>`;
   const groups = (
     [
       ['service', 'Services'],
@@ -86,7 +97,10 @@ function componentSelect(name: string, label: string, value: string, choices: Co
     ] as const
   )
     .filter(([kind]) => choices[kind].length)
-    .map(([kind, heading]) => `<optgroup label="${heading}">${choices[kind].map((c) => opt(`${kind}:${c.id}`, c.name)).join('')}</optgroup>`)
+    .map(
+      ([kind, heading]) =>
+        `<optgroup label="${heading}">${choices[kind].map((c) => opt(`${kind}:${c.id}`, c.name)).join('')}</optgroup>`,
+    )
     .join('');
   // A pick the organization no longer has stays selectable, so the refusal can name it.
   const stale = value && !known.has(value) ? opt(value, `Unknown (${value})`) : '';
@@ -100,10 +114,13 @@ function opButton(op: string, label: string): string {
 
 function groupFieldset(g: GroupRow, gi: number, v: StatusPageFormView): string {
   const p = v.problem;
-  const rows = g.components.map((c, ci) =>
-    `<li>${componentSelect(`groups.${gi}.components.${ci}.id`, `Component ${ci + 1}`, c, v.choices, p)}${ci > 0 ? `<div class="actions">${opButton(`up_component:${gi}:${ci}`, `Move component ${ci + 1} of group ${gi + 1} up`)}</div>` : ''}</li>`,
+  const rows = g.components.map(
+    (c, ci) =>
+      `<li>${componentSelect(`groups.${gi}.components.${ci}.id`, `Component ${ci + 1}`, c, v.choices, p)}${ci > 0 ? `<div class="actions">${opButton(`up_component:${gi}:${ci}`, `Move component ${ci + 1} of group ${gi + 1} up`)}</div>` : ''}</li>`,
   );
-  const own = (p?.errors ?? []).filter((e) => e.path === `groups.${gi}` || e.path === `groups.${gi}.components`).map((e) => sentenceFor(e, `Group ${gi + 1}`));
+  const own = (p?.errors ?? [])
+    .filter((e) => e.path === `groups.${gi}` || e.path === `groups.${gi}.components`)
+    .map((e) => sentenceFor(e, `Group ${gi + 1}`));
   return `<fieldset class="layout-group"><legend>Group ${gi + 1}</legend>
 ${inputField({ name: `groups.${gi}.name`, label: 'Heading (leave empty to show the components without one)', value: g.name, problem: p })}
 <ol class="component-rows">${rows.join('')}</ol>
@@ -115,24 +132,41 @@ ${fieldError(idOf(`groups.${gi}`), own)}
 /** What the page will show for these colours: the same adjustment the public page applies (WCAG AA). */
 function colourNote(values: StatusPageFormValues): string {
   const hex = (s: string) => (/^#[0-9a-fA-F]{6}$/.test(s) ? s : null);
-  const theme = resolveTheme({ logo_url: null, accent_color: hex(values.accent_color), header_color: hex(values.header_color) });
+  const theme = resolveTheme({
+    logo_url: null,
+    accent_color: hex(values.accent_color),
+    header_color: hex(values.header_color),
+  });
   const ratio = (a: string, b: string) => contrastRatio(a, b).toFixed(1);
   const accent = hex(values.accent_color);
-  const adjusted = accent && accent.toLowerCase() !== theme.link ? ` (your accent ${esc(accent.toLowerCase())} is darkened to reach 4.5:1)` : '';
+  const adjusted =
+    accent && accent.toLowerCase() !== theme.link
+      ? ` (your accent ${esc(accent.toLowerCase())} is darkened to reach 4.5:1)`
+      : '';
   return `<div class="contrast-note" role="note"><p><strong>Contrast on the live page</strong> (WCAG AA needs 4.5:1 for text):</p><ul>
 <li>Links and buttons: <code>${esc(theme.link)}</code> on white, ${ratio(theme.link, theme.page)}:1${adjusted}.</li>
 <li>Header text: <code>${esc(theme.headerText)}</code> on <code>${esc(theme.headerBg)}</code>, ${ratio(theme.headerText, theme.headerBg)}:1.</li>
 </ul></div>`;
 }
 
-export const STATUS_PAGE_FIELDS = ['title', 'subdomain', 'description', 'time_zone', 'branding.logo_url', 'branding.accent_color', 'branding.header_color', 'viewer_public_key'] as const;
+export const STATUS_PAGE_FIELDS = [
+  'title',
+  'subdomain',
+  'description',
+  'time_zone',
+  'branding.logo_url',
+  'branding.accent_color',
+  'branding.header_color',
+  'viewer_public_key',
+] as const;
 
 /** Create or edit a status page: fields, branding, links and the grouped layout (no script: rows are added by submit buttons). */
 export function statusPageFormBody(v: StatusPageFormView): string {
   const { values: x, problem: p } = v;
   const live = v.existing ? safeHttpUrl(v.existing.url) : null;
   const links = x.links.map(
-    (l, i) => `<div class="link-row">${pathInput(`links.${i}.label`, `Link ${i + 1} label`, l.label, p)}${pathInput(`links.${i}.url`, `Link ${i + 1} URL (https)`, l.url, p)}</div>`,
+    (l, i) =>
+      `<div class="link-row">${pathInput(`links.${i}.label`, `Link ${i + 1} label`, l.label, p)}${pathInput(`links.${i}.url`, `Link ${i + 1} URL (https)`, l.url, p)}</div>`,
   );
   const subPaths = (prefix: string) => (p?.errors ?? []).filter((e) => e.path.startsWith(prefix)).map((e) => e.path);
   const shown = [...STATUS_PAGE_FIELDS, ...subPaths('links.'), ...subPaths('groups.')];
@@ -146,7 +180,7 @@ ${csrfField(v.csrf)}
 ${inputField({ name: 'title', label: 'Title', value: x.title, problem: p, required: true })}
 ${inputField({ name: 'subdomain', label: 'Subdomain', value: x.subdomain, problem: p, required: true, hint: '3 to 63 lower-case letters, digits and single hyphens; the page is served at <subdomain>.<status host>.' })}
 ${textareaField({ name: 'description', label: 'Description (optional)', value: x.description, problem: p })}
-${zoneSelectField({ name: 'time_zone', label: 'Time zone', value: x.time_zone, problem: p, hint: 'The page shows its times in this zone, named; with script, in each visitor\'s own zone.' })}
+${zoneSelectField({ name: 'time_zone', label: 'Time zone', value: x.time_zone, problem: p, hint: "The page shows its times in this zone, named; with script, in each visitor's own zone." })}
 <fieldset><legend>Branding</legend>
 ${inputField({ name: 'branding.logo_url', label: 'Logo URL (https, optional)', value: x.logo_url, problem: p })}
 ${inputField({ name: 'branding.accent_color', label: 'Accent colour (#rrggbb, optional)', value: x.accent_color, problem: p })}
@@ -172,7 +206,14 @@ ${v.existing ? `<p><a class="danger-link" href="/console/status-pages/${esc(enco
 }
 
 /** "Delete this page?": what goes, and the button that does it. */
-export function statusPageDeleteBody(o: { csrf: string; id: string; title: string; url: string; config_key: string | null; problem?: FormProblem | null }): string {
+export function statusPageDeleteBody(o: {
+  csrf: string;
+  id: string;
+  title: string;
+  url: string;
+  config_key: string | null;
+  problem?: FormProblem | null;
+}): string {
   const href = `/console/status-pages/${encodeURIComponent(o.id)}`;
   return `${managedNotice(o.config_key)}
 ${problemBox(o.problem)}
@@ -181,12 +222,25 @@ ${problemBox(o.problem)}
 }
 
 /** A status page as a reader (no write:config) sees it: its fields and layout, no form. */
-export function statusPageReadBody(o: { id: string; url: string; config_key: string | null; values: StatusPageFormValues; choices: ComponentChoices }): string {
+export function statusPageReadBody(o: {
+  id: string;
+  url: string;
+  config_key: string | null;
+  values: StatusPageFormValues;
+  choices: ComponentChoices;
+}): string {
   const x = o.values;
   const live = safeHttpUrl(o.url);
-  const names = new Map<string, string>(Object.entries(o.choices).flatMap(([kind, list]) => (list as Choice[]).map((c): [string, string] => [`${kind}:${c.id}`, c.name])));
+  const names = new Map<string, string>(
+    Object.entries(o.choices).flatMap(([kind, list]) =>
+      (list as Choice[]).map((c): [string, string] => [`${kind}:${c.id}`, c.name]),
+    ),
+  );
   const groups = x.groups
-    .map((g) => `<li>${g.name ? esc(g.name) : '<span class="muted">(no heading)</span>'}<ul>${g.components.map((c) => `<li>${esc(names.get(c) ?? c)}</li>`).join('')}</ul></li>`)
+    .map(
+      (g) =>
+        `<li>${g.name ? esc(g.name) : '<span class="muted">(no heading)</span>'}<ul>${g.components.map((c) => `<li>${esc(names.get(c) ?? c)}</li>`).join('')}</ul></li>`,
+    )
     .join('');
   const dash = '<span class="muted">—</span>';
   const rows: [string, string][] = [

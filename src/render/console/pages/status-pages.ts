@@ -26,7 +26,12 @@ function outLink(url: string, text: string): string {
 }
 
 /** `zone`: the viewer's, which every time on the page is shown in. */
-export function statusPageListBody(pages: ConsoleStatusPage[], nextCursor: string | null, canWrite: boolean, zone: string): string {
+export function statusPageListBody(
+  pages: ConsoleStatusPage[],
+  nextCursor: string | null,
+  canWrite: boolean,
+  zone: string,
+): string {
   const rows = pages.map((p) => [
     `${link(statusPageHref(p.id), p.title)}${managedMarker(p.config_key)}${p.description ? `<br><span class="muted">${esc(p.description)}</span>` : ''}`,
     `<code>${esc(p.subdomain)}</code>`,
@@ -35,7 +40,9 @@ export function statusPageListBody(pages: ConsoleStatusPage[], nextCursor: strin
     esc(p.time_zone),
     zonedTime(p.created_at, zone),
   ]);
-  const create = canWrite ? '<p class="actions"><a class="button" href="/console/status-pages/new">New status page</a></p>' : '';
+  const create = canWrite
+    ? '<p class="actions"><a class="button" href="/console/status-pages/new">New status page</a></p>'
+    : '';
   return `${create}${exportLink('status_page')}
 ${table(['Title', 'Subdomain', 'Live page', 'Feeds', 'Time zone', 'Created'], rows, canWrite ? 'No status pages yet.' : 'No status pages yet. Create them through the API or a configuration document.')}
 ${pager('/console/status-pages', nextCursor)}`;

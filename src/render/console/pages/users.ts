@@ -26,7 +26,9 @@ const when = (d: Date | null, zone: string, none: string) => (d ? timeTag(d.toIS
 
 function roleForm(u: ConsoleUserRow, csrf: string, error: string | null): string {
   const id = `role-${u.id}`;
-  const options = CONSOLE_ROLES.map((r) => `<option value="${r}"${r === u.role ? ' selected' : ''}>${esc(r)}</option>`).join('');
+  const options = CONSOLE_ROLES.map(
+    (r) => `<option value="${r}"${r === u.role ? ' selected' : ''}>${esc(r)}</option>`,
+  ).join('');
   const err = error ? `<p class="field-error" id="${id}-error">${esc(error)}</p>` : '';
   return `<form class="row-action" method="post" action="/console/users/${esc(u.id)}/role">${csrfField(csrf)}<label class="sr-only" for="${id}">Role of ${esc(u.email)}</label><select id="${id}" name="role"${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${options}</select> <button type="submit" class="secondary">Change role</button>${err}</form>`;
 }
@@ -54,7 +56,9 @@ export function userListBody(d: {
       `${esc(u.email)}${u.id === d.me ? ` ${muted('(you)')}` : ''}`,
       roleForm(u, d.csrf, error),
       when(u.lastSignInAt, d.timeZone, 'never'),
-      u.disabledAt ? `${stateBadge('disabled', 'unhealthy')}<br>${muted('since')} ${timeTag(u.disabledAt.toISOString(), d.timeZone)}` : stateBadge('enabled', 'healthy'),
+      u.disabledAt
+        ? `${stateBadge('disabled', 'unhealthy')}<br>${muted('since')} ${timeTag(u.disabledAt.toISOString(), d.timeZone)}`
+        : stateBadge('enabled', 'healthy'),
       enableForm(u, d.csrf),
     ];
   });

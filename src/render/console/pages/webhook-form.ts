@@ -1,7 +1,16 @@
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../../domain/event-types';
 import { esc } from '../../html';
 import { managedNotice } from '../config-as-code';
-import { type FormProblem, actionButton, checkboxField, choiceGroup, csrfField, inputField, problemBox, textareaField } from '../forms';
+import {
+  type FormProblem,
+  actionButton,
+  checkboxField,
+  choiceGroup,
+  csrfField,
+  inputField,
+  problemBox,
+  textareaField,
+} from '../forms';
 import { link, zonedTime } from '../parts';
 import { type ConsoleWebhook, webhookHref } from './webhooks';
 
@@ -14,12 +23,23 @@ export interface WebhookFormValues {
   secret: string;
 }
 
-export const EMPTY_WEBHOOK_FORM: WebhookFormValues = { url: '', description: '', event_types: [], enabled: true, secret: '' };
+export const EMPTY_WEBHOOK_FORM: WebhookFormValues = {
+  url: '',
+  description: '',
+  event_types: [],
+  enabled: true,
+  secret: '',
+};
 
 const EVENT_CHOICES = SUBSCRIBABLE_EVENT_TYPES.map((t) => ({ id: t, name: t }));
 
 /** Create (`existing` null) or edit a subscription: URL, description, the events it receives. */
-export function webhookFormBody(o: { csrf: string; values: WebhookFormValues; problem?: FormProblem | null; existing?: ConsoleWebhook | null }): string {
+export function webhookFormBody(o: {
+  csrf: string;
+  values: WebhookFormValues;
+  problem?: FormProblem | null;
+  existing?: ConsoleWebhook | null;
+}): string {
   const { values: x, problem: p, existing } = o;
   const action = existing ? `${webhookHref(existing.id)}/edit` : '/console/webhooks/new';
   const createOnly = existing
@@ -41,9 +61,17 @@ ${createOnly}
 }
 
 /** The signing secret, shown once (after create or rotate): the page says it cannot be shown again. */
-export function webhookSecretBody(o: { webhook: ConsoleWebhook; secret: string; rotated: boolean; zone: string }): string {
+export function webhookSecretBody(o: {
+  webhook: ConsoleWebhook;
+  secret: string;
+  rotated: boolean;
+  zone: string;
+}): string {
   const w = o.webhook;
-  const overlap = o.rotated && w.previous_secret_expires_at ? `<p>The previous secret keeps signing beside it (a second <code>v1,</code> entry in <code>webhook-signature</code>) until ${zonedTime(w.previous_secret_expires_at, o.zone)}, so the receiver can switch without rejecting deliveries.</p>` : '';
+  const overlap =
+    o.rotated && w.previous_secret_expires_at
+      ? `<p>The previous secret keeps signing beside it (a second <code>v1,</code> entry in <code>webhook-signature</code>) until ${zonedTime(w.previous_secret_expires_at, o.zone)}, so the receiver can switch without rejecting deliveries.</p>`
+      : '';
   return `${managedNotice(w.config_key)}
 <div class="secret-once" role="note">
 <p><strong>${o.rotated ? 'The new signing secret' : 'The signing secret'}</strong> of <code>${esc(w.url)}</code>. Copy it now: it is shown only on this page and never again${o.rotated ? '' : ' (rotate it to get a new one)'}.</p>
@@ -57,7 +85,9 @@ ${overlap}
 export function webhookActions(o: { webhook: ConsoleWebhook; csrf: string }): string {
   const w = o.webhook;
   const base = webhookHref(w.id);
-  const test = w.enabled ? actionButton({ action: `${base}/test`, label: 'Send test', csrf: o.csrf, kind: 'secondary' }) : '<span class="muted">Send test: enable the webhook first.</span>';
+  const test = w.enabled
+    ? actionButton({ action: `${base}/test`, label: 'Send test', csrf: o.csrf, kind: 'secondary' })
+    : '<span class="muted">Send test: enable the webhook first.</span>';
   return `<section aria-labelledby="manage" class="webhook-actions"><h2 id="manage">Manage</h2>
 <div class="actions">
 <a class="button" href="${esc(base)}/edit">Edit</a>

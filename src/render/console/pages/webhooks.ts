@@ -6,7 +6,9 @@ import { facts, link, pager, stateBadge, table, temporalWorkflowUrl, zonedTime }
 /** "Open in Temporal UI" for a workflow; '' without a UI. */
 export function temporalWorkflowLink(temporalUiUrl: string | null, workflowId: string): string {
   const href = temporalWorkflowUrl(temporalUiUrl, workflowId);
-  return href ? `<a href="${esc(href)}" rel="noopener">Open in Temporal UI<span class="muted"> (workflow ${esc(workflowId)})</span></a>` : '';
+  return href
+    ? `<a href="${esc(href)}" rel="noopener">Open in Temporal UI<span class="muted"> (workflow ${esc(workflowId)})</span></a>`
+    : '';
 }
 
 export interface ConsoleWebhook {
@@ -47,14 +49,16 @@ export interface ConsoleDelivery {
 }
 
 export const webhookHref = (id: string) => `/console/webhooks/${encodeURIComponent(id)}`;
-export const deliveryHref = (webhookId: string, deliveryId: string) => `${webhookHref(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}`;
+export const deliveryHref = (webhookId: string, deliveryId: string) =>
+  `${webhookHref(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}`;
 
 function enabledBadge(enabled: boolean): string {
   return enabled ? stateBadge('enabled', 'healthy') : stateBadge('disabled');
 }
 
 export function deliveryStateBadge(state: string): string {
-  const tone = state === 'succeeded' ? 'healthy' : state === 'failed' ? 'unhealthy' : state === 'pending' ? 'degraded' : 'neutral';
+  const tone =
+    state === 'succeeded' ? 'healthy' : state === 'failed' ? 'unhealthy' : state === 'pending' ? 'degraded' : 'neutral';
   return stateBadge(state, tone);
 }
 
@@ -72,14 +76,21 @@ function lastResponse(d: { last_status_code: number | null; last_error: string |
   return '<span class="muted">—</span>';
 }
 
-export function webhookListBody(hooks: ConsoleWebhook[], nextCursor: string | null, canWrite: boolean, zone: string): string {
+export function webhookListBody(
+  hooks: ConsoleWebhook[],
+  nextCursor: string | null,
+  canWrite: boolean,
+  zone: string,
+): string {
   const rows = hooks.map((w) => [
     `${link(webhookHref(w.id), w.url)}${managedMarker(w.config_key)}${w.description ? `<br><span class="muted">${esc(w.description)}</span>` : ''}`,
     eventList(w.event_types),
     enabledBadge(w.enabled),
     zonedTime(w.created_at, zone),
   ]);
-  const create = canWrite ? '<p class="actions"><a class="button" href="/console/webhooks/new">New webhook</a></p>' : '';
+  const create = canWrite
+    ? '<p class="actions"><a class="button" href="/console/webhooks/new">New webhook</a></p>'
+    : '';
   return `${create}${exportLink('webhook')}
 ${table(['URL', 'Events', 'State', 'Created'], rows, canWrite ? 'No webhook subscriptions yet.' : 'No webhook subscriptions yet. Create them through the API or a configuration document.')}
 ${pager('/console/webhooks', nextCursor)}`;
@@ -102,12 +113,16 @@ export function webhookDetailBody(view: WebhookDetailView): string {
   const w = view.webhook;
   const rows: [string, string][] = [
     ['URL', urlText(w.url)],
-    ['State', `${enabledBadge(w.enabled)}${w.disabled_at ? ` <span class="muted">since</span> ${zonedTime(w.disabled_at, view.zone)}` : ''}`],
+    [
+      'State',
+      `${enabledBadge(w.enabled)}${w.disabled_at ? ` <span class="muted">since</span> ${zonedTime(w.disabled_at, view.zone)}` : ''}`,
+    ],
     ['Events', eventList(w.event_types)],
   ];
   if (w.description) rows.push(['Description', esc(w.description)]);
   if (w.config_key) rows.push(['Config key', `<code>${esc(w.config_key)}</code>`]);
-  if (w.previous_secret_expires_at) rows.push(['Previous secret', `still signs until ${zonedTime(w.previous_secret_expires_at, view.zone)}`]);
+  if (w.previous_secret_expires_at)
+    rows.push(['Previous secret', `still signs until ${zonedTime(w.previous_secret_expires_at, view.zone)}`]);
   rows.push(['Created', zonedTime(w.created_at, view.zone)]);
   const deliveries = view.deliveries.map((d) => [
     link(deliveryHref(w.id, d.id), d.event_type),
@@ -168,9 +183,16 @@ export function deliveryDetailBody(view: DeliveryDetailView): string {
   ]);
   const actions: string[] = [];
   if (view.canRedeliver) {
-    if (d.state === 'pending') actions.push('<p class="muted">This delivery is still being attempted; it can be sent again once it has succeeded or failed.</p>');
-    else if (!w.enabled) actions.push('<p class="muted">The webhook is disabled; enable it before sending this delivery again.</p>');
-    else actions.push(actionButton({ action: `${deliveryHref(w.id, d.id)}/redeliver`, label: 'Redeliver', csrf: view.csrf }));
+    if (d.state === 'pending')
+      actions.push(
+        '<p class="muted">This delivery is still being attempted; it can be sent again once it has succeeded or failed.</p>',
+      );
+    else if (!w.enabled)
+      actions.push('<p class="muted">The webhook is disabled; enable it before sending this delivery again.</p>');
+    else
+      actions.push(
+        actionButton({ action: `${deliveryHref(w.id, d.id)}/redeliver`, label: 'Redeliver', csrf: view.csrf }),
+      );
   }
   const workflow = temporalWorkflowLink(view.temporalUiUrl, `webhook:${d.id}`);
   if (workflow) actions.push(workflow);

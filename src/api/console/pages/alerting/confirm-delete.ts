@@ -24,7 +24,14 @@ export function confirmDeleteRoute(app: FastifyInstance, d: Deletable): void {
   app.get<{ Params: { id: string } }>(`${d.base}/:id/delete`, async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
     const item = await d.load(v.ctx, request.params.id);
-    const body = confirmDeleteBody({ csrf: v.csrf, action: `/console${d.base}/${encodeURIComponent(request.params.id)}/delete`, noun: d.noun, name: item.name, consequence: d.consequence, back: d.list });
+    const body = confirmDeleteBody({
+      csrf: v.csrf,
+      action: `/console${d.base}/${encodeURIComponent(request.params.id)}/delete`,
+      noun: d.noun,
+      name: item.name,
+      consequence: d.consequence,
+      back: d.list,
+    });
     return sendPage(reply, v, d.nav, { title: `Delete ${d.noun} ${item.name}?`, body });
   });
 }

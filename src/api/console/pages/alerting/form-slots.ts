@@ -17,7 +17,10 @@ export function slotPath(path: string, prefix: string, slots: readonly number[])
 
 /** The problem with each error path renamed (`rename` answers the path the form uses). */
 export function renamedProblem(problem: FormProblem, rename: (path: string) => string): FormProblem {
-  return { ...problem, ...(problem.errors ? { errors: problem.errors.map((e) => ({ ...e, path: rename(e.path) })) } : {}) };
+  return {
+    ...problem,
+    ...(problem.errors ? { errors: problem.errors.map((e) => ({ ...e, path: rename(e.path) })) } : {}),
+  };
 }
 
 /** Runs `work`; a ProblemError's field paths come back renamed for the form (other errors propagate). */
@@ -26,13 +29,17 @@ export async function withFormPaths<T>(work: () => Promise<T>, rename: (path: st
     return await work();
   } catch (err) {
     if (!(err instanceof ProblemError) || !Array.isArray(err.extras.errors)) throw err;
-    const errors = (err.extras.errors).map((e) => ({ ...e, path: rename(e.path) }));
+    const errors = err.extras.errors.map((e) => ({ ...e, path: rename(e.path) }));
     throw new ProblemError(err.token, err.message, { ...err.extras, errors });
   }
 }
 
 /** Lines of a textarea, trimmed, blanks dropped. */
-export const linesOf = (text: string): string[] => text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+export const linesOf = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** A whole number typed into a form, or the text itself (so the API's schema names what is wrong). */
 export const wholeOr = (text: string): number | string => (/^\s*-?\d{1,9}\s*$/.test(text) ? Number(text) : text);

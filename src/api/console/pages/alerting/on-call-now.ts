@@ -15,7 +15,14 @@ export async function onCallNowSection(v: ConsoleViewer): Promise<string> {
   const rows: OnCallNowRow[] = [];
   for (const s of schedules.items) {
     const now = await onCallNow(v.ctx, s.id);
-    rows.push({ scheduleId: s.id, scheduleName: s.name, email: now.user?.email ?? null, source: now.source, layerName: now.layer?.name ?? null, until: now.shift_end });
+    rows.push({
+      scheduleId: s.id,
+      scheduleName: s.name,
+      email: now.user?.email ?? null,
+      source: now.source,
+      layerName: now.layer?.name ?? null,
+      until: now.shift_end,
+    });
   }
   const open = await listAlerts(v.ctx, { limit: COUNTED, state: 'open' });
   return onCallNowBlock(rows, { count: open.items.length, more: open.nextCursor !== null }, v.timeZone);

@@ -1,10 +1,21 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ProblemError } from '../../../../domain/error-catalog';
 import { type FormValues, slotCount, valuesOf } from '../../../../render/console/alerting-parts';
-import { type TargetChoices, isBlankLevel, policyFormBody, policyListBody } from '../../../../render/console/alerting-policies';
+import {
+  type TargetChoices,
+  isBlankLevel,
+  policyFormBody,
+  policyListBody,
+} from '../../../../render/console/alerting-policies';
 import { type FormProblem, problemBox } from '../../../../render/console/forms';
 import { listChannels } from '../../../../usecases/alerting/channels';
-import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from '../../../../usecases/alerting/policies';
+import {
+  createPolicy,
+  deletePolicy,
+  getPolicy,
+  listPolicies,
+  updatePolicy,
+} from '../../../../usecases/alerting/policies';
 import { listSchedules } from '../../../../usecases/alerting/schedules';
 import type { PolicyView } from '../../../../usecases/alerting/views';
 import type { OrgContext } from '../../../../usecases/context';
@@ -48,7 +59,10 @@ function policyOf(body: FormValues) {
   const repeat = field(body, 'repeat').trim();
   // A target's error shows under its level's targets (the form groups them by kind, not in the API's order).
   const rename = (path: string) => slotPath(path, 'levels', slots).replace(/^(levels\.\d+\.targets)\..*$/, '$1');
-  return { input: { name: field(body, 'name'), levels, ...(repeat === '' ? {} : { repeat: wholeOr(repeat) }) }, rename };
+  return {
+    input: { name: field(body, 'name'), levels, ...(repeat === '' ? {} : { repeat: wholeOr(repeat) }) },
+    rename,
+  };
 }
 
 function valuesOfPolicy(p: PolicyView): Record<string, string | string[]> {
@@ -72,20 +86,43 @@ export const policyPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.get('/on-call/policies', async (request, reply) => {
     const v = requireScope(request, 'read:alerts');
     const page = await listPolicies(v.ctx, listQuery(request.query, 50));
-    const body = policyListBody({ rows: page.items, nextCursor: page.nextCursor, known: await targetChoices(v.ctx), csrf: v.csrf, canWrite: v.can('write:alerts') });
+    const body = policyListBody({
+      rows: page.items,
+      nextCursor: page.nextCursor,
+      known: await targetChoices(v.ctx),
+      csrf: v.csrf,
+      canWrite: v.can('write:alerts'),
+    });
     return sendPage(reply, v, NAV, { title: 'Escalation policies', flash: flashOf(request.query), body });
   });
 
-  const sendForm = async (reply: FastifyReply, v: ConsoleViewer, values: FormValues, policy?: PolicyView, failed?: Failed) =>
+  const sendForm = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    values: FormValues,
+    policy?: PolicyView,
+    failed?: Failed,
+  ) =>
     sendPage(
       reply,
       v,
       NAV,
-      { title: policy ? `Edit escalation policy: ${policy.name}` : 'New escalation policy', body: policyFormBody({ csrf: v.csrf, values, known: await targetChoices(v.ctx), policy, problem: failed?.problem }) },
+      {
+        title: policy ? `Edit escalation policy: ${policy.name}` : 'New escalation policy',
+        body: policyFormBody({
+          csrf: v.csrf,
+          values,
+          known: await targetChoices(v.ctx),
+          policy,
+          problem: failed?.problem,
+        }),
+      },
       failed?.status,
     );
 
-  app.get('/on-call/policies/new', async (request, reply) => sendForm(reply, requireScope(request, 'write:alerts'), withNewLevel(withNewLevel({ repeat: '0' }))));
+  app.get('/on-call/policies/new', async (request, reply) =>
+    sendForm(reply, requireScope(request, 'write:alerts'), withNewLevel(withNewLevel({ repeat: '0' }))),
+  );
 
   app.post('/on-call/policies/new', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
@@ -107,12 +144,21 @@ export const policyPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     const p = await getPolicy(v.ctx, request.params.id);
     const b = request.body as FormValues;
     const { input, rename } = policyOf(b);
-    const r = await attempt(() => withFormPaths(() => updatePolicy(v.ctx, p.id, validated(PolicyPatchBody, input)), rename));
+    const r = await attempt(() =>
+      withFormPaths(() => updatePolicy(v.ctx, p.id, validated(PolicyPatchBody, input)), rename),
+    );
     if (!r.ok) return sendForm(reply, v, b, p, r);
     return redirectWithFlash(reply, LIST, `Escalation policy "${r.value.name}" saved.`);
   });
 
-  confirmDeleteRoute(app, { base: '/on-call/policies', list: '/console/on-call/policies', nav: NAV, noun: 'escalation policy', load: getPolicy, consequence: 'Nobody is paged through it any more; a rule that uses it must be changed first.' });
+  confirmDeleteRoute(app, {
+    base: '/on-call/policies',
+    list: '/console/on-call/policies',
+    nav: NAV,
+    noun: 'escalation policy',
+    load: getPolicy,
+    consequence: 'Nobody is paged through it any more; a rule that uses it must be changed first.',
+  });
 
   app.post<IdRequest>('/on-call/policies/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
@@ -121,7 +167,13 @@ export const policyPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     if (r.status === 404) throw new ProblemError('not_found', r.problem.detail);
     // in_use: the list again, with which rules still use it.
     const page = await listPolicies(v.ctx, { limit: 50 });
-    const body = policyListBody({ rows: page.items, nextCursor: page.nextCursor, known: await targetChoices(v.ctx), csrf: v.csrf, canWrite: true });
+    const body = policyListBody({
+      rows: page.items,
+      nextCursor: page.nextCursor,
+      known: await targetChoices(v.ctx),
+      csrf: v.csrf,
+      canWrite: true,
+    });
     return sendPage(reply, v, NAV, { title: 'Escalation policies', body: `${problemBox(r.problem)}${body}` }, r.status);
   });
 };

@@ -4,7 +4,10 @@ import type { ConsoleViewer } from '../../context';
 import type { ConsoleDeps } from '../../deps';
 
 const unavailable = (): never => {
-  throw new ProblemError('alert_busy', 'This console was started without alert workflows (Temporal), so nothing was done; try again once the worker is running.');
+  throw new ProblemError(
+    'alert_busy',
+    'This console was started without alert workflows (Temporal), so nothing was done; try again once the worker is running.',
+  );
 };
 
 /** The alert workflows and channel tester the console was given, or ones that answer 503 alert_busy. */

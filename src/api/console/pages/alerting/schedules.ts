@@ -3,9 +3,25 @@ import type { FieldError } from '../../../../domain/error-catalog';
 import { ProblemError } from '../../../../domain/error-catalog';
 import type { FormValues } from '../../../../render/console/alerting-parts';
 import { slotCount } from '../../../../render/console/alerting-parts';
-import { SCHEDULE_NAME_FIELD, isBlankLayer, isBlankOverride, scheduleDetailBody, scheduleFormBody, scheduleHref, scheduleListBody } from '../../../../render/console/alerting-schedules';
+import {
+  SCHEDULE_NAME_FIELD,
+  isBlankLayer,
+  isBlankOverride,
+  scheduleDetailBody,
+  scheduleFormBody,
+  scheduleHref,
+  scheduleListBody,
+} from '../../../../render/console/alerting-schedules';
 import type { FormProblem } from '../../../../render/console/forms';
-import { createSchedule, deleteSchedule, getSchedule, listSchedules, listShifts, onCallNow, updateSchedule } from '../../../../usecases/alerting/schedules';
+import {
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  listShifts,
+  onCallNow,
+  updateSchedule,
+} from '../../../../usecases/alerting/schedules';
 import type { ScheduleView } from '../../../../usecases/alerting/views';
 import { ScheduleCreateBody, SchedulePatchBody } from '../../../schemas/alerting';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
@@ -55,7 +71,8 @@ function scheduleOf(body: FormValues, zone: string) {
     overrides.push({ user: f(`overrides.${i}.user`).trim(), start_at: at('start_at'), end_at: at('end_at') });
     overrideSlots.push(i);
   }
-  const rename = (path: string) => (path === 'name' ? SCHEDULE_NAME_FIELD : slotPath(slotPath(path, 'layers', layerSlots), 'overrides', overrideSlots));
+  const rename = (path: string) =>
+    path === 'name' ? SCHEDULE_NAME_FIELD : slotPath(slotPath(path, 'layers', layerSlots), 'overrides', overrideSlots);
   return { input: { name: f(SCHEDULE_NAME_FIELD), timezone: f('timezone').trim(), layers, overrides }, extra, rename };
 }
 
@@ -74,7 +91,13 @@ function valuesOf(s: ScheduleView, zone: string): Record<string, string> {
       [`layers.${i}.rotation.participants`]: r.participants.join('\n'),
     });
   });
-  s.overrides.forEach((o, i) => Object.assign(out, { [`overrides.${i}.user`]: o.user, [`overrides.${i}.start_at`]: instantToLocalInput(o.start_at, zone), [`overrides.${i}.end_at`]: instantToLocalInput(o.end_at, zone) }));
+  s.overrides.forEach((o, i) =>
+    Object.assign(out, {
+      [`overrides.${i}.user`]: o.user,
+      [`overrides.${i}.start_at`]: instantToLocalInput(o.start_at, zone),
+      [`overrides.${i}.end_at`]: instantToLocalInput(o.end_at, zone),
+    }),
+  );
   return out;
 }
 
@@ -97,41 +120,83 @@ export const schedulePages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     const page = await listSchedules(v.ctx, listQuery(request.query, 50));
     const rows = [];
     for (const schedule of page.items) rows.push({ schedule, now: await onCallNow(v.ctx, schedule.id) });
-    return sendPage(reply, v, NAV, { title: 'On call', flash: flashOf(request.query), body: scheduleListBody({ rows, nextCursor: page.nextCursor, canWrite: v.can('write:alerts'), zone: v.timeZone }) });
+    return sendPage(reply, v, NAV, {
+      title: 'On call',
+      flash: flashOf(request.query),
+      body: scheduleListBody({ rows, nextCursor: page.nextCursor, canWrite: v.can('write:alerts'), zone: v.timeZone }),
+    });
   });
 
-  const sendForm = async (reply: FastifyReply, v: ConsoleViewer, values: FormValues, schedule?: ScheduleView, failed?: Failed) =>
+  const sendForm = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    values: FormValues,
+    schedule?: ScheduleView,
+    failed?: Failed,
+  ) =>
     sendPage(
       reply,
       v,
       NAV,
-      { title: schedule ? `Edit schedule: ${schedule.name}` : 'New on-call schedule', body: scheduleFormBody({ csrf: v.csrf, values, users: await consoleUserEmails(v.ctx), zone: v.timeZone, schedule, problem: failed?.problem }) },
+      {
+        title: schedule ? `Edit schedule: ${schedule.name}` : 'New on-call schedule',
+        body: scheduleFormBody({
+          csrf: v.csrf,
+          values,
+          users: await consoleUserEmails(v.ctx),
+          zone: v.timeZone,
+          schedule,
+          problem: failed?.problem,
+        }),
+      },
       failed?.status,
     );
 
   app.get('/on-call/schedules/new', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
     // A first layer named Primary, and a second one to fill in or leave out.
-    return sendForm(reply, v, withNewLayer({ ...withNewLayer({ timezone: 'UTC' }, v.ctx.now), 'layers.0.name': 'Primary' }, v.ctx.now));
+    return sendForm(
+      reply,
+      v,
+      withNewLayer({ ...withNewLayer({ timezone: 'UTC' }, v.ctx.now), 'layers.0.name': 'Primary' }, v.ctx.now),
+    );
   });
 
   app.post('/on-call/schedules/new', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
     const b = request.body as FormValues;
     const { input, extra, rename } = scheduleOf(b, v.timeZone);
-    const r = await attempt(() => withFormPaths(() => createSchedule(v.ctx, validated(ScheduleCreateBody, input, extra)), rename));
+    const r = await attempt(() =>
+      withFormPaths(() => createSchedule(v.ctx, validated(ScheduleCreateBody, input, extra)), rename),
+    );
     if (!r.ok) return sendForm(reply, v, b, undefined, r);
     return redirectWithFlash(reply, scheduleHref(r.value.id), 'Schedule created.');
   });
 
-  const sendDetail = async (reply: FastifyReply, v: ConsoleViewer, id: string, flash: string | null, failed?: Failed) => {
+  const sendDetail = async (
+    reply: FastifyReply,
+    v: ConsoleViewer,
+    id: string,
+    flash: string | null,
+    failed?: Failed,
+  ) => {
     const schedule = await getSchedule(v.ctx, id);
     const [now, shifts] = [await onCallNow(v.ctx, id), await listShifts(v.ctx, id, {})];
-    const body = scheduleDetailBody({ schedule, now, shifts: shifts.items, truncated: shifts.truncated, csrf: v.csrf, canWrite: v.can('write:alerts'), problem: failed?.problem });
+    const body = scheduleDetailBody({
+      schedule,
+      now,
+      shifts: shifts.items,
+      truncated: shifts.truncated,
+      csrf: v.csrf,
+      canWrite: v.can('write:alerts'),
+      problem: failed?.problem,
+    });
     return sendPage(reply, v, NAV, { title: `Schedule: ${schedule.name}`, flash, body }, failed?.status);
   };
 
-  app.get<IdRequest>('/on-call/schedules/:id', async (request, reply) => sendDetail(reply, requireScope(request, 'read:alerts'), request.params.id, flashOf(request.query)));
+  app.get<IdRequest>('/on-call/schedules/:id', async (request, reply) =>
+    sendDetail(reply, requireScope(request, 'read:alerts'), request.params.id, flashOf(request.query)),
+  );
 
   app.get<IdRequest>('/on-call/schedules/:id/edit', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
@@ -144,12 +209,21 @@ export const schedulePages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
     const s = await getSchedule(v.ctx, request.params.id);
     const b = request.body as FormValues;
     const { input, extra, rename } = scheduleOf(b, v.timeZone);
-    const r = await attempt(() => withFormPaths(() => updateSchedule(v.ctx, s.id, validated(SchedulePatchBody, input, extra)), rename));
+    const r = await attempt(() =>
+      withFormPaths(() => updateSchedule(v.ctx, s.id, validated(SchedulePatchBody, input, extra)), rename),
+    );
     if (!r.ok) return sendForm(reply, v, b, s, r);
     return redirectWithFlash(reply, scheduleHref(s.id), 'Schedule saved.');
   });
 
-  confirmDeleteRoute(app, { base: '/on-call/schedules', list: '/console/on-call', nav: NAV, noun: 'on-call schedule', load: getSchedule, consequence: 'Nobody is on call through it any more; a policy that names it must be changed first.' });
+  confirmDeleteRoute(app, {
+    base: '/on-call/schedules',
+    list: '/console/on-call',
+    nav: NAV,
+    noun: 'on-call schedule',
+    load: getSchedule,
+    consequence: 'Nobody is on call through it any more; a policy that names it must be changed first.',
+  });
 
   app.post<IdRequest>('/on-call/schedules/:id/delete', async (request, reply) => {
     const v = requireScope(request, 'write:alerts');
