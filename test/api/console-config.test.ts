@@ -366,11 +366,12 @@ describe('console webhooks', () => {
   it(
     'shows the delivery log of a subscription and a delivery with its attempts',
     async () => {
-      const incident = await created(await org.call('POST', '/v1/incidents', { title: 'Console delivery' }));
-      // No Temporal here: fan the event out (as the relay does, holding its turn) and run the delivery
-      // activity once, a real signed POST to the receiver.
+      // No Temporal here: fan the event out (as the relay does, holding its turn, taken before the
+      // event is written so no other suite's relay takes it) and run the delivery activity once, a
+      // real signed POST to the receiver.
       const em = () => api.orm.em.fork() as EntityManager;
       const release = await takeRelayTurn();
+      const incident = await created(await org.call('POST', '/v1/incidents', { title: 'Console delivery' }));
       try {
         for (
           let i = 0;

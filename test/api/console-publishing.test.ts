@@ -260,10 +260,12 @@ describe('console webhooks', () => {
   let secret: string;
 
   async function deliverOnce(): Promise<string> {
-    const incident = (await org.call('POST', '/v1/incidents', { title: `Hook test ${Date.now()}` })).body;
-    const em = () => api.orm.em.fork() as EntityManager;
+    // The turn first: an event written while another suite's relay holds it would be taken and
+    // delivered by that suite's worker, and no delivery would be left pending here.
     const release = await takeRelayTurn();
+    const em = () => api.orm.em.fork() as EntityManager;
     try {
+      const incident = (await org.call('POST', '/v1/incidents', { title: `Hook test ${Date.now()}` })).body;
       for (
         let i = 0;
         i < 50 &&
