@@ -37,6 +37,10 @@ export default async function globalSetup(): Promise<void> {
     ? null
     : await startTemporalDevServer({
         cacheDir: config.VIGIL_CACHE_DIR,
+        // A file, not the in-memory default: the dev server's in-memory SQLite vanished mid-run
+        // once (every table gone at once, "no such table: namespaces"), failing every later
+        // Temporal test; a file outlives a dropped connection.
+        dbFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}`, 'temporal.db'),
         logFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}.log`),
         log,
       });

@@ -1,4 +1,6 @@
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { dropDatabase } from '../../src/launchers/postgres';
 import { removeCompiledBuild } from './compiled-build';
 import { getSuiteInfra } from './suite-infra';
@@ -7,6 +9,8 @@ export default async function globalTeardown(): Promise<void> {
   const infra = getSuiteInfra();
   if (!infra) return;
   await infra.temporal?.stop();
+  // The dev server's SQLite file (global-setup.ts), made for this run only.
+  await rm(path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}`), { recursive: true, force: true });
   if (infra.workflowBundle) await rm(infra.workflowBundle, { force: true });
   if (infra.compiledBuild) await removeCompiledBuild(infra.compiledBuild);
   if (!process.env.VIGIL_TEST_KEEP_DATABASE) await dropDatabase(infra.db.url);
