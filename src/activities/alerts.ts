@@ -5,8 +5,7 @@ import type { EscalationStep } from '../domain/alerting/escalation';
 import type { VendorEndpoints } from '../domain/alerting/channel-formats';
 import type { Mailer } from '../infra/mailer';
 import type { SecretBox } from '../infra/secret-box';
-import { webhookTransport } from '../infra/webhook-http';
-import { inCidrs, nonPublicReason, parseCidrList } from '../probes/public-address';
+import { publicOnlyTransport } from '../infra/webhook-http';
 import { alertMessage, testMessage } from '../usecases/alerting/alert-message';
 import {
   type SendSpec,
@@ -74,8 +73,7 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
       );
     return deps.alerts;
   };
-  const allowed = parseCidrList(deps.alerts?.allowCidrs);
-  const transport = webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address)));
+  const transport = publicOnlyTransport(deps.alerts?.allowCidrs);
   return {
     async evaluateAlert(ref: AlertSubjectRef): Promise<AlertEvaluation> {
       return evaluateAlert(em(), ref, new Date(), alerts().minuteMs);

@@ -2,8 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
 import { type RetryPolicy, parseRetryAfter, retryDelayMs, verdictForStatus } from '../domain/webhook-retry';
 import type { SecretBox } from '../infra/secret-box';
-import { postWebhook, webhookTransport } from '../infra/webhook-http';
-import { inCidrs, nonPublicReason, parseCidrList } from '../probes/public-address';
+import { postWebhook, publicOnlyTransport } from '../infra/webhook-http';
 import { signWebhook } from '../infra/webhook-signing';
 import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
 import { prepareAttempt, recordAttempt } from '../usecases/webhooks/attempts';
@@ -37,9 +36,7 @@ export interface AttemptOutcome {
 
 export function createWebhookActivities(deps: { orm: Orm; webhooks?: WebhookDeps }) {
   const em = () => deps.orm.em.fork();
-  // Receivers must be public addresses (SSRF), except those the allow-list names.
-  const allowed = parseCidrList(deps.webhooks?.allowCidrs);
-  const transport = webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address)));
+  const transport = publicOnlyTransport(deps.webhooks?.allowCidrs);
   const webhooks = (): WebhookDeps => {
     if (!deps.webhooks)
       throw ApplicationFailure.nonRetryable(

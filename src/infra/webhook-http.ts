@@ -1,6 +1,7 @@
 import { type LookupAddress, lookup } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { inCidrs, nonPublicReason, parseCidrList } from '../probes/public-address';
 
 export interface PostResult {
   /** HTTP status, or null when no answer came (network error, timeout). */
@@ -53,6 +54,16 @@ export function webhookTransport(check: AddressCheck): WebhookTransport {
     },
   });
   return { agent, check };
+}
+
+/**
+ * The transport for posts to addresses an organization chose (webhook subscriptions, alert
+ * channels, Slack's response_url): public addresses only (SSRF), except those `allowCidrs` names
+ * (WEBHOOK_ALLOW_CIDRS, for tests and development).
+ */
+export function publicOnlyTransport(allowCidrs?: string): WebhookTransport {
+  const allowed = parseCidrList(allowCidrs);
+  return webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address)));
 }
 
 /**

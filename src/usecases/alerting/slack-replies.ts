@@ -1,5 +1,4 @@
-import { type PostResult, type WebhookTransport, postWebhook, webhookTransport } from '../../infra/webhook-http';
-import { inCidrs, nonPublicReason, parseCidrList } from '../../probes/public-address';
+import { type PostResult, type WebhookTransport, postWebhook, publicOnlyTransport } from '../../infra/webhook-http';
 
 /**
  * The follow-up message to a button press, posted to the interaction's `response_url` (Slack's
@@ -32,9 +31,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * (WEBHOOK_ALLOW_CIDRS, as for channels: tests and development only).
  */
 export function slackReplySender(opts: { allowCidrs?: string; timeoutMs?: number } = {}): SlackReplySender {
-  const allowed = parseCidrList(opts.allowCidrs);
   return {
-    transport: webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address))),
+    transport: publicOnlyTransport(opts.allowCidrs),
     timeoutMs: Math.min(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 10_000),
   };
 }
