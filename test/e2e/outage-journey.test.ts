@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { instantToLocalInput } from '../../src/domain/local-time-input';
 import { createMailer, type Mailer } from '../../src/infra/mailer';
 import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/alert-control';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
@@ -118,24 +119,6 @@ async function both(name: string, p: Page = page): Promise<void> {
   expect([name, await hasHorizontalScroll(p)]).toEqual([name, false]);
   await p.screenshot({ path: path.join(ARTIFACTS, `${name}-390.png`), fullPage: true });
   await p.setViewportSize(WIDE);
-}
-
-/** A `datetime-local` value for `at` as a person in `zone` types it. */
-function localInput(at: Date, zone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
 }
 
 /** The channel form, filled for a Slack incoming webhook. */
@@ -338,8 +321,8 @@ describe('an outage, as the people in it see it', () => {
     const zone = /\(([^)]+)\)$/.exec(
       (await page.locator(`label[for="${await startsAt.getAttribute('id')}"]`).innerText()).trim(),
     )![1]!;
-    await startsAt.fill(localInput(start, zone));
-    await page.getByLabel(/^Ends at/).fill(localInput(new Date(start.getTime() + 3_600_000), zone));
+    await startsAt.fill(instantToLocalInput(start, zone));
+    await page.getByLabel(/^Ends at/).fill(instantToLocalInput(new Date(start.getTime() + 3_600_000), zone));
     await page.getByRole('group', { name: 'Affected services' }).getByRole('checkbox', { name: 'Checkout' }).check();
     await page.getByRole('button', { name: 'Schedule maintenance' }).click();
     await page.getByRole('status').getByText('Maintenance scheduled.').waitFor();

@@ -12,6 +12,7 @@ import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/
 import { createConsoleUser } from '../../src/usecases/console/users';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { launchBrowser } from '../support/browser';
+import { eventually } from '../support/eventually';
 import { signInInBrowser } from '../support/console-browser';
 import { testAlertDeps } from '../support/alert-deps';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
@@ -230,19 +231,13 @@ describe('live console pages', () => {
       30_000,
     );
     expect(over.text).toContain(email);
-    const resolvedInSlack = await eventuallySlack((t) => t.includes('Resolved'));
+    const resolvedInSlack = await eventually(async () => {
+      const found = slack.requests.map((r) => JSON.stringify(r.body)).find((t) => t.includes('Resolved'));
+      expect(found).toBeDefined();
+      return found!;
+    }, 30_000);
     expect(resolvedInSlack).toContain(email);
     expect(slack.violations()).toEqual([]);
     await page.context().close();
   }, 180_000);
 });
-
-async function eventuallySlack(pred: (text: string) => boolean): Promise<string> {
-  const until = Date.now() + 30_000;
-  for (;;) {
-    const found = slack.requests.map((r) => JSON.stringify(r.body)).find(pred);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`no matching Slack message among ${slack.requests.length}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
