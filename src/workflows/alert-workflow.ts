@@ -168,6 +168,12 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
   };
   // A level's sends still retrying while the escalation has moved on (see the level's step below).
   const inFlight: Promise<void>[] = [];
+  const inBackground = (sends: Promise<void>) => {
+    // Marked handled here, so an error (only a non-activity one is rethrown) is not an unhandled
+    // rejection while the escalation waits; settle() still awaits it and throws it there.
+    sends.catch(() => undefined);
+    inFlight.push(sends);
+  };
   const settle = async () => {
     while (inFlight.length) await Promise.all(inFlight.splice(0));
   };
@@ -270,7 +276,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
         });
         // A channel that is down must not hold the escalation (its retries last about a minute):
         // the level's delay runs from when it was paged, while its sends retry.
-        if (patched('page-next-level-on-time')) inFlight.push(deliver(plan.sends, null));
+        if (patched('page-next-level-on-time')) inBackground(deliver(plan.sends, null));
         else await deliver(plan.sends, null);
         // A level that could reach nobody (everyone disabled, nobody on call) is passed at once, as
         // if nobody were on call there, instead of waiting out its delay with nobody paged.
