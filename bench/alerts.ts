@@ -14,7 +14,7 @@ import { dropDatabase } from '../src/launchers/postgres';
 import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { AlertsProcessEnv } from './alerts-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { forEach, postgresCpu, procCpu, waitUntilQuiet } from './proc-cpu';

@@ -7,8 +7,8 @@ import { createOrm, migrate } from '../src/db/orm';
 import { getFreePort } from '../src/launchers/free-port';
 import { loadConfig } from '../src/config';
 import { dropDatabase, resolveDatabase, withDatabase } from '../src/launchers/postgres';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
-import { createService } from '../src/usecases/services';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
+import { createService } from '../src/usecases/services/services';
 import { PLANS } from '../src/domain/plans';
 
 /**

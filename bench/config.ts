@@ -7,7 +7,7 @@ import { Client as PgClient } from 'pg';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { dropDatabase } from '../src/launchers/postgres';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { ConfigProcessEnv } from './config-support';
 import { forEach, postgresCpu, procCpu, waitUntilQuiet } from './proc-cpu';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';

@@ -9,7 +9,7 @@ import { dropDatabase } from '../src/launchers/postgres';
 import { consumeSignIn, issueSignInLink } from '../src/usecases/console/sign-in';
 import { createConsoleUser } from '../src/usecases/console/users';
 import { commitSamples } from '../src/usecases/metrics/ingest';
-import { createOrganization } from '../src/usecases/organizations';
+import { createOrganization } from '../src/usecases/organizations/organizations';
 import { stats } from './figures';
 import { benchDatabase } from './processes';
 

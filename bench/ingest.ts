@@ -11,7 +11,7 @@ import { createOrm, migrate } from '../src/db/orm';
 import { ensureSamplePartitions } from '../src/db/repositories/samples-repository';
 import { type Thresholds, evaluateStatus } from '../src/domain/thresholds';
 import { dropDatabase } from '../src/launchers/postgres';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { IngestProcessEnv } from './ingest-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 

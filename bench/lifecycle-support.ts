@@ -8,7 +8,7 @@ import { connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
-import { OutboxRelay } from '../src/usecases/webhooks/outbox-relay';
+import { OutboxRelay } from '../src/usecases/events/outbox-relay';
 import { startWorker } from '../src/composition/worker';
 
 /**

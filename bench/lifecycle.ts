@@ -17,7 +17,7 @@ import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/t
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { maintenanceWorkflowId } from '../src/temporal/maintenance-scheduler';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { VigilProcessEnv } from './lifecycle-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { type Stats, stats } from './figures';

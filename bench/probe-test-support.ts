@@ -10,7 +10,7 @@ import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-schedu
 import { temporalProbeTestRunner } from '../src/temporal/probe-test-runner';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
-import { OutboxRelay } from '../src/usecases/webhooks/outbox-relay';
+import { OutboxRelay } from '../src/usecases/events/outbox-relay';
 import { startWorker } from '../src/composition/worker';
 
 /**

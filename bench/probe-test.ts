@@ -14,7 +14,7 @@ import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { probeTestWorkflowId } from '../src/temporal/probe-test-runner';
 import { PROBE_TEST_LIMITS } from '../src/usecases/probe-tests/jobs';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { ProbeVigilEnv } from './probe-test-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 import { type Stats, stats } from './figures';

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { dropDatabase } from '../src/launchers/postgres';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { PublicProcessEnv } from './public-support';
 import { benchDatabase, startVigilProcess, stopChild } from './processes';
 

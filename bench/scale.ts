@@ -10,7 +10,7 @@ import { dropDatabase } from '../src/launchers/postgres';
 import { getFreePort } from '../src/launchers/free-port';
 import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
 import { connectTemporal } from '../src/temporal/connection';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import { type ApiClient, apiClient, expectStatus } from './api-client';
 import { startTarget } from './loopback-target';
 import { type Stats, stats } from './figures';

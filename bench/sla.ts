@@ -14,7 +14,7 @@ import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/t
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { registerSearchAttributes, searchAttributes } from '../src/temporal/search-attributes';
 import { contractScheduleId, temporalSlaWorkflows } from '../src/temporal/sla-workflows';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import { type StatementSigner, draftStatement } from '../src/usecases/sla/statements';
 import { type Stats, stats } from './figures';
 import { forEach, procCpu, waitUntilQuiet } from './proc-cpu';

@@ -7,13 +7,7 @@ import type { Mailer } from '../infra/mailer';
 import type { SecretBox } from '../infra/secret-box';
 import { publicOnlyTransport } from '../infra/webhook-http';
 import { alertMessage, testMessage } from '../usecases/alerting/alert-message';
-import {
-  type SendSpec,
-  planStepSends,
-  prepareSend,
-  recordSendAttempt,
-  toldTargets,
-} from '../usecases/alerting/alert-sends';
+import { type SendSpec, planStepSends, prepareSend, recordSendAttempt, toldTargets } from '../usecases/alerting/sends';
 import {
   type AlertChange,
   type AlertEvaluation,
@@ -24,8 +18,8 @@ import {
 } from '../usecases/alerting/alert-store';
 import { sendToTarget } from '../usecases/alerting/channel-sender';
 import { sweepPolledRules } from '../usecases/alerting/alert-sweep';
-import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
-import { markAlertSignalsSent } from '../usecases/webhooks/workflow-starts';
+import type { OutboxWorkflowStarter } from '../usecases/events/ports';
+import { markAlertSignalsSent } from '../usecases/events/workflow-starts';
 
 export interface AlertDeps {
   box: SecretBox;

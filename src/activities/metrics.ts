@@ -15,6 +15,7 @@ import { ALL_SOURCE_TYPES, runsInCloud } from '../domain/source-types';
 import { type ProberDeps, runCloudProbe } from '../probes/cloud-run';
 import { type IncomingSample, ingestPerOrganization, ingestSamples } from '../usecases/metrics/ingest';
 import { maintainSamplePartitions, sweepMetrics } from '../usecases/metrics/sweep';
+import { sweepAlertMetrics } from '../usecases/inbound-alerts/alerts';
 
 /** Checks of one bucket run at most this many at once (each bounded by CLOUD_PROBE_TIMEOUT_MS). */
 export const BUCKET_CHECK_CONCURRENCY = 64;
@@ -139,7 +140,11 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
     },
 
     async sweepMetrics(): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing: number }> {
-      return sweepMetrics(em(), new Date());
+      const now = new Date();
+      const swept = await sweepMetrics(em(), now);
+      // Alert sources whose heartbeat alert (e.g. Watchdog) stopped arriving: their own feature, the same sweep.
+      const alerts = await sweepAlertMetrics(em(), now);
+      return { ...swept, alertHeartbeatsMissing: alerts.missing };
     },
     async maintainSamplePartitions(): Promise<{ created: string[]; dropped: string[] }> {
       return maintainSamplePartitions(em(), new Date(), deps.sampleRetentionDays ?? 400);

@@ -4,9 +4,9 @@ import { type RetryPolicy, parseRetryAfter, retryDelayMs, verdictForStatus } fro
 import type { SecretBox } from '../infra/secret-box';
 import { postWebhook, publicOnlyTransport } from '../infra/webhook-http';
 import { signWebhook } from '../infra/webhook-signing';
-import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
+import type { OutboxWorkflowStarter } from '../usecases/events/ports';
 import { prepareAttempt, recordAttempt } from '../usecases/webhooks/attempts';
-import { relayOutbox, restartUnstartedDeliveries } from '../usecases/webhooks/relay';
+import { relayOutbox, restartUnstartedDeliveries } from '../usecases/events/relay';
 
 export interface WebhookDeps {
   box: SecretBox;

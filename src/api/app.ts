@@ -41,7 +41,7 @@ import { JobWaiter } from './job-waiter';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
 import type { ProbeTestRunner } from '../usecases/probe-tests/ports';
 import type { SecretBox } from '../infra/secret-box';
-import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
+import type { OutboxWorkflowStarter } from '../usecases/events/ports';
 import { statusPageRoutes } from './routes/status-pages';
 import { PAGE_ROUTE_PREFIX, publicPageRoutes, publicSubscribeRoutes } from './routes/public-pages';
 import { subdomainOfHost } from '../domain/status-page/subdomain';

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyRecordSchema } from '../db/entities';
 import { ProblemError } from '../domain/error-catalog';
-import type { UnitOfWork } from '../usecases/context';
+import type { UnitOfWork } from '../usecases/shared/context';
 
 const TTL_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PLAN_IDS } from '../domain/plans';
 import { SCOPES, type Scope, unknownScopesMessage } from '../domain/scopes';
-import { UsageError, listApiKeys, mintApiKey, revokeApiKey } from '../usecases/api-keys';
-import { createOrganization, updateOrganization } from '../usecases/organizations';
+import { UsageError, listApiKeys, mintApiKey, revokeApiKey } from '../usecases/organizations/api-keys';
+import { createOrganization, updateOrganization } from '../usecases/organizations/organizations';
 import { CliUsageError, limitOption, parse, requireOption } from './args';
 import { openDatabase } from './database';
 import { loadConfig } from '../config';

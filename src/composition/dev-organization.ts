@@ -2,8 +2,8 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findApiKey } from '../db/repositories/auth-repository';
-import { hashApiKey } from '../usecases/api-keys';
-import { createOrganization } from '../usecases/organizations';
+import { hashApiKey } from '../usecases/organizations/api-keys';
+import { createOrganization } from '../usecases/organizations/organizations';
 import { issueSignInLink } from '../usecases/console/sign-in';
 import { ensureConsoleOwner } from '../usecases/console/users';
 

@@ -24,7 +24,7 @@ import {
   ensureOutboxSweepSchedule,
 } from '../temporal/schedules';
 import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
-import { OutboxRelay } from '../usecases/webhooks/outbox-relay';
+import { OutboxRelay } from '../usecases/events/outbox-relay';
 import { PROBES } from '../probes/registry';
 import { type WorkerHandle, startWorker } from './worker';
 import type { LocationSettings } from './location';

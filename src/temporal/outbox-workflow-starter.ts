@@ -3,7 +3,7 @@ import { alertWorkflowId } from '../domain/alerting/rule-kinds';
 import { alertSearchAttributes } from '../workflows/search-attribute-keys';
 import type { RetryPolicy } from '../domain/webhook-retry';
 import type { WebhookDeliveryInput } from '../workflows/webhook-delivery-workflow';
-import type { OutboxWorkflowStarter } from '../usecases/webhooks/ports';
+import type { OutboxWorkflowStarter } from '../usecases/events/ports';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 

@@ -1,5 +1,5 @@
 import { type ApiHarness, startApi } from '../support/api-harness';
-import { revokeApiKey } from '../../src/usecases/api-keys';
+import { revokeApiKey } from '../../src/usecases/organizations/api-keys';
 import { ApiKeySchema } from '../../src/db/entities';
 import { eventually } from '../support/eventually';
 import { orgWithKeys } from '../support/org-fixture';

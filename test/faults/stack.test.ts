@@ -1,5 +1,5 @@
 import { createOrm } from '../../src/db/orm';
-import { createOrganization, updateOrganization } from '../../src/usecases/organizations';
+import { createOrganization, updateOrganization } from '../../src/usecases/organizations/organizations';
 import { eventually } from '../support/eventually';
 import { type FaultStack, startFaultStack } from '../support/fault-stack';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';

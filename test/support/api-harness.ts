@@ -10,13 +10,17 @@ import { ChangeFeed } from '../../src/db/change-feed';
 import { createOrm, type Orm } from '../../src/db/orm';
 import type { PlanId } from '../../src/domain/plans';
 import type { Scope } from '../../src/domain/scopes';
-import { mintApiKey } from '../../src/usecases/api-keys';
-import { createOrganization, type OrganizationPatch, updateOrganization } from '../../src/usecases/organizations';
+import { mintApiKey } from '../../src/usecases/organizations/api-keys';
+import {
+  createOrganization,
+  type OrganizationPatch,
+  updateOrganization,
+} from '../../src/usecases/organizations/organizations';
 import type { MaintenanceScheduler } from '../../src/usecases/maintenances/ports';
 import { testDatabaseUrl, testLinkKey, testSecretBox } from './env';
 import { OpenApiConformance } from './openapi-conformance';
 import type { SubscribeLimits } from '../../src/usecases/status-pages/subscribers';
-import type { OutboxWorkflowStarter } from '../../src/usecases/webhooks/ports';
+import type { OutboxWorkflowStarter } from '../../src/usecases/events/ports';
 import type { ProbeTestRunner } from '../../src/usecases/probe-tests/ports';
 import type { LocalProbeJobs } from '../../src/usecases/probe-tests/local-jobs';
 import type { MetricScheduler } from '../../src/usecases/metrics/ports';

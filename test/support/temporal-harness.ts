@@ -6,8 +6,8 @@ import { type TemporalHandle, connectTemporal } from '../../src/temporal/connect
 import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
 import { temporalOutboxWorkflowStarter } from '../../src/temporal/outbox-workflow-starter';
-import type { OutboxWorkflowStarter } from '../../src/usecases/webhooks/ports';
-import { OutboxRelay } from '../../src/usecases/webhooks/outbox-relay';
+import type { OutboxWorkflowStarter } from '../../src/usecases/events/ports';
+import { OutboxRelay } from '../../src/usecases/events/outbox-relay';
 import { PROBES } from '../../src/probes/registry';
 import { type WorkerHandle, startWorker } from '../../src/composition/worker';
 import type { LocationSettings } from '../../src/composition/location';

@@ -1,6 +1,6 @@
 import { MetricSchema } from '../../src/db/entities';
-import type { AlertState } from '../../src/domain/alert-state';
-import { sweepAlertMetrics } from '../../src/usecases/metrics/alerts';
+import type { AlertState } from '../../src/domain/inbound-alerts/alert-state';
+import { sweepAlertMetrics } from '../../src/usecases/inbound-alerts/alerts';
 import { alertmanagerWebhook } from '../support/alert-payloads';
 import { type AlertStack, startAlertStack } from '../support/alert-stack';
 import { type ApiHarness, startApi } from '../support/api-harness';

@@ -6,8 +6,8 @@ import {
   emptyAlertState,
   heartbeatVerdict,
   type AlertState,
-} from '../../src/domain/alert-state';
-import type { AlertSeverity, NormalizedAlert } from '../../src/domain/alert-webhooks';
+} from '../../src/domain/inbound-alerts/alert-state';
+import type { AlertSeverity, NormalizedAlert } from '../../src/domain/inbound-alerts/webhook-formats';
 
 const T0 = Date.UTC(2026, 2, 2, 12);
 const min = (n: number) => T0 + n * 60_000;

@@ -6,7 +6,7 @@ import {
   severityOf,
   type NormalizedAlertBatch,
   type SeverityMapping,
-} from '../../src/domain/alert-webhooks';
+} from '../../src/domain/inbound-alerts/webhook-formats';
 import { alertmanagerWebhook } from '../support/alert-payloads';
 
 // Alertmanager webhooks, payload version "4" (test/support/alert-payloads.ts builds the envelope

@@ -3,7 +3,7 @@ import { ERROR_CATALOG } from '../../src/domain/error-catalog';
 import { isUuid } from '../../src/domain/ids';
 import { missingScope } from '../../src/domain/scopes';
 import { parseIsoMs } from '../../src/domain/time';
-import { generateApiKey, hashApiKey } from '../../src/usecases/api-keys';
+import { generateApiKey, hashApiKey } from '../../src/usecases/organizations/api-keys';
 
 describe('API keys', () => {
   it('are vgl_pub_ plus 40 base62 characters, all different, hashed with SHA-256', () => {

@@ -1,7 +1,7 @@
 import type { Choice } from '../../render/console/parts';
-import type { OrgContext } from '../../usecases/context';
-import { listCustomers } from '../../usecases/customers';
-import { listServices } from '../../usecases/services';
+import type { OrgContext } from '../../usecases/shared/context';
+import { listCustomers } from '../../usecases/sla/customers';
+import { listServices } from '../../usecases/services/services';
 import { attempt } from './forms';
 
 /** Every live service of the organization (for pickers and names), in the API's list order. */

@@ -5,7 +5,7 @@ import { ProblemError } from '../../domain/error-catalog';
 import { PLANS, isPlanId } from '../../domain/plans';
 import type { Scope } from '../../domain/scopes';
 import { type ConsoleChrome, type ConsolePage, type NavItem, consolePage } from '../../render/console/layout';
-import type { OrgContext } from '../../usecases/context';
+import type { OrgContext } from '../../usecases/shared/context';
 import type { ConsoleSessionView } from '../../usecases/console/sessions';
 import { setFlash } from './flash';
 

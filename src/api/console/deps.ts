@@ -7,7 +7,7 @@ import type { MaintenanceScheduler } from '../../usecases/maintenances/ports';
 import type { MetricScheduler } from '../../usecases/metrics/ports';
 import type { ProbeTestDeps } from '../../usecases/probe-tests/run';
 import type { SlaWorkflows } from '../../usecases/sla/ports';
-import type { OutboxWorkflowStarter } from '../../usecases/webhooks/ports';
+import type { OutboxWorkflowStarter } from '../../usecases/events/ports';
 import type { DocumentLinks, PdfPrinter } from '../../usecases/sla/documents';
 
 /** What the console's pages need: the same ports the API's routes get. */

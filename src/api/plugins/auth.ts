@@ -6,8 +6,8 @@ import { ProblemError } from '../../domain/error-catalog';
 import { PLANS, type Plan, isPlanId } from '../../domain/plans';
 import { judge } from '../../domain/rate-limit';
 import { type Scope, missingScope } from '../../domain/scopes';
-import { hashApiKey } from '../../usecases/api-keys';
-import type { OrgContext } from '../../usecases/context';
+import { hashApiKey } from '../../usecases/organizations/api-keys';
+import type { OrgContext } from '../../usecases/shared/context';
 import type { Platform } from '../platform';
 import { ROUTE_SCOPES } from '../route-scopes';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { toIso } from '../../domain/time';
 import type { JobWatches, ProbeTestRunner } from '../../usecases/probe-tests/ports';
-import { type Agent, authenticateAgent, touchAgent } from '../../usecases/agents';
+import { type Agent, authenticateAgent, touchAgent } from '../../usecases/agents/agents';
 import { noteAgentSession, pollAgentJobs, postAgentJobResult } from '../../usecases/probe-tests/agent-jobs';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS } from '../schemas/common';

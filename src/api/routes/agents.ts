@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { agentView, getAgent, listAgents, registerAgent, revokeAgent } from '../../usecases/agents';
+import { agentView, getAgent, listAgents, registerAgent, revokeAgent } from '../../usecases/agents/agents';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import { AgentCreateBody, AgentSchema, AgentWithTokenSchema } from '../schemas/agents';

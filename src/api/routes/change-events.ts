@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createChangeEvent, getChangeEvent, listChangeEvents } from '../../usecases/change-events';
+import { createChangeEvent, getChangeEvent, listChangeEvents } from '../../usecases/events/change-events';
 import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import {

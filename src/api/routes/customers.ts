@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from '../../usecases/customers';
+import {
+  createCustomer,
+  deleteCustomer,
+  getCustomer,
+  listCustomers,
+  updateCustomer,
+} from '../../usecases/sla/customers';
 import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ALERT_SOURCES } from '../../domain/alert-webhooks';
+import { ALERT_SOURCES } from '../../domain/inbound-alerts/webhook-formats';
 import { HEALTH_STATUSES } from '../../domain/thresholds';
-import { receiveAlertWebhook } from '../../usecases/metrics/alerts';
+import { receiveAlertWebhook } from '../../usecases/inbound-alerts/alerts';
 import { recordHeartbeatPing } from '../../usecases/metrics/inbound';
 import { routeDoc } from '../route-doc';
 

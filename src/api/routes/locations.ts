@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listLocations } from '../../usecases/locations';
+import { listLocations } from '../../usecases/agents/locations';
 import { routeDoc } from '../route-doc';
 import { ListQuery, pageSchema } from '../schemas/common';
 import { LocationSchema } from '../schemas/locations';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createService, deleteService, listServices, updateService } from '../../usecases/services';
+import { createService, deleteService, listServices, updateService } from '../../usecases/services/services';
 import { sendCachedJson } from '../cached-json';
 import { IdempotencyHeaders, idempotentCreate } from '../idempotency';
 import { routeDoc } from '../route-doc';
@@ -11,7 +11,7 @@ import {
   ServiceSchema,
   presentService,
 } from '../schemas/services';
-import { serviceDetail } from '../../usecases/service-status';
+import { serviceDetail } from '../../usecases/services/service-status';
 import type { MetricScheduler } from '../../usecases/metrics/ports';
 
 const tag = 'Services';

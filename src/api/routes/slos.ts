@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createSlo, deleteSlo, getSlo, listSlos, updateSlo } from '../../usecases/slos';
+import { createSlo, deleteSlo, getSlo, listSlos, updateSlo } from '../../usecases/slos/slos';
 import { routeDoc } from '../route-doc';
 import { BODY_ERRORS, IdParams, ListQuery, pageSchema } from '../schemas/common';
 import { SloCreateBody, SloPatchBody, SloSchema } from '../schemas/slos';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChangeEvent } from '../../db/entities';
 import { toIso } from '../../domain/time';
-import { CHANGE_KINDS } from '../../usecases/change-events';
+import { CHANGE_KINDS } from '../../usecases/events/change-events';
 import { DateTime, InstantInput, ListQuery, Uuid } from './common';
 
 const Kind = z

@@ -12,9 +12,9 @@ import {
 } from '../../db/entities';
 import { type EscalationPolicy, type EscalationStep, escalationSteps } from '../../domain/alerting/escalation';
 import { SUBJECT_KIND_OF, type AlertRuleKind, alertWorkflowId } from '../../domain/alerting/rule-kinds';
-import { recordEvent } from '../outbox';
+import { recordEvent } from '../events/outbox';
 import { readSubjectState, type SubjectState } from './subject-state';
-import { alertView } from './alert-views';
+import { alertView } from './views';
 
 /** What the alert workflow starts from and passes to every activity. */
 export interface AlertSubjectRef {

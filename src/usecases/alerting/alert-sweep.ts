@@ -11,7 +11,7 @@ import {
   type AlertRule,
 } from '../../db/entities';
 import { SUBJECT_KIND_OF, type AlertRuleKind } from '../../domain/alerting/rule-kinds';
-import type { AlertSignalRef } from '../webhooks/ports';
+import type { AlertSignalRef } from '../events/ports';
 import { readSubjectState } from './subject-state';
 
 /** Rule kinds no event announces: the minute's sweep reads their subjects (agents, locations, SLO burn, statements in review). */

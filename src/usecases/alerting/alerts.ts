@@ -3,9 +3,9 @@ import { AlertSchema, AlertTimelineEntrySchema, ApiKeySchema, type Alert } from 
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import type { OrgContext } from '../context';
-import { NEWEST_FIRST, afterCursor } from '../keyset';
-import { type AlertView, alertView } from './alert-views';
+import type { OrgContext } from '../shared/context';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
+import { type AlertView, alertView } from './views';
 
 /** Acts on alert workflows (implemented over Temporal in src/temporal/alert-control.ts). */
 export interface AlertControl {

@@ -1,6 +1,6 @@
 import { NotificationChannelSchema } from '../../db/entities';
-import type { OrgContext } from '../context';
-import { findLive } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { findLive } from '../shared/org-resources';
 import type { ChannelTester } from './alerts';
 
 /** "Send test": one message through the channel's real format, answered with what the receiver said. */

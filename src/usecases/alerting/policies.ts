@@ -9,8 +9,8 @@ import {
 import { type EscalationPolicy as PolicySpec, validateEscalationPolicy } from '../../domain/alerting/escalation';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import type { OrgContext } from '../context';
-import { findLive, listLive, softDelete } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
 import { type PolicyView, apiPath, invalidFields, policyView } from './views';
 
 export interface PolicyInput {

@@ -14,8 +14,8 @@ import {
 import type { FieldError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { isLocationId } from '../../domain/locations';
-import type { OrgContext } from '../context';
-import { findLive, listLive, softDelete } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
 import { type AlertSeverity, type RuleKind, type RuleView, invalidFields, ruleView } from './views';
 
 export interface RuleSettings {

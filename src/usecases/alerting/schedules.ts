@@ -6,8 +6,8 @@ import { onCallAt } from '../../domain/on-call/schedule';
 import { validateSchedule } from '../../domain/on-call/schedule-input';
 import { shiftsBetween } from '../../domain/on-call/shifts';
 import { toIso } from '../../domain/time';
-import type { OrgContext } from '../context';
-import { findLive, listLive, softDelete } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
 import { consoleUserErrors, inUseByPolicies, policiesTargeting } from './policies';
 import { type ScheduleView, apiPath, invalidFields, scheduleView } from './views';
 

@@ -3,8 +3,8 @@ import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { AlertRuleSchema, ServiceSchema, SilenceSchema } from '../../db/entities';
 import { type FieldError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import type { OrgContext } from '../context';
-import { findLive, listLive } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive } from '../shared/org-resources';
 import { type SilenceState, type SilenceView, invalidFields, silenceView } from './views';
 
 export interface SilenceInput {

@@ -11,7 +11,7 @@ import { DEFAULT_BURN_WINDOWS, evaluateBurn } from '../../domain/alerting/burn-r
 import { agentStatus } from '../../domain/agent-status';
 import { locationStatus } from '../../domain/locations';
 import { parseObjective } from '../../domain/slo';
-import { sloWindowMeasurements } from '../slos';
+import { sloWindowMeasurements } from '../slos/slos';
 import { statusFires } from '../../domain/alerting/rule-kinds';
 import { metricSubjectName } from '../../domain/alerting/subject-name';
 import { effectiveStatus } from '../../domain/reason-class';

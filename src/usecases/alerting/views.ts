@@ -1,5 +1,7 @@
 import type {
+  Alert,
   AlertRule,
+  AlertTimelineEntry,
   EscalationPolicy,
   NotificationAttempt,
   NotificationChannel,
@@ -10,7 +12,7 @@ import type {
 import type { EscalationLevel } from '../../domain/alerting/escalation';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { ScheduleLayer, ScheduleOverride } from '../../domain/on-call/schedule';
-import { attemptViews } from '../attempt-views';
+import { attemptViews } from '../shared/attempt-views';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
 /** What the alerting configuration API shows (issue 26), and the names its inputs share. */
@@ -23,6 +25,7 @@ import type { ChannelType } from '../../domain/alerting/channel-types';
 export { ALERT_RULE_KINDS as RULE_KINDS, ALERT_SEVERITIES } from '../../domain/alerting/rule-kinds';
 import type { AlertRuleKind as RuleKind, AlertSeverityLevel as AlertSeverity } from '../../domain/alerting/rule-kinds';
 export type { RuleKind, AlertSeverity };
+import type { AlertState } from '../../domain/alerting/rule-kinds';
 
 export const SILENCE_STATES = ['scheduled', 'active', 'expired'] as const;
 export type SilenceState = (typeof SILENCE_STATES)[number];
@@ -153,3 +156,43 @@ export function sendView(s: NotificationSend, attempts: NotificationAttempt[]) {
   };
 }
 export type SendView = ReturnType<typeof sendView>;
+
+export interface AlertTimelineView {
+  at: string;
+  kind: string;
+  actor: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** An alert as the API, webhooks and the console show it: state, subject, who acted, and its timeline in order. */
+export function alertView(a: Alert, timeline: readonly AlertTimelineEntry[]) {
+  return {
+    id: a.id,
+    rule_id: a.rule,
+    subject: { kind: a.subjectKind, id: a.subjectId, name: a.subjectName },
+    state: a.state as AlertState,
+    severity: a.severity,
+    title: a.title,
+    summary: a.summary,
+    level: a.level,
+    trigger_count: a.triggerCount,
+    suppressed_by: a.suppressedBy ?? null,
+    snoozed_until: a.snoozedUntil ? toIso(a.snoozedUntil) : null,
+    triggered_at: toIso(a.triggeredAt),
+    last_triggered_at: toIso(a.lastTriggeredAt),
+    acknowledged_at: a.acknowledgedAt ? toIso(a.acknowledgedAt) : null,
+    acknowledged_by: a.acknowledgedBy ?? null,
+    resolved_at: a.resolvedAt ? toIso(a.resolvedAt) : null,
+    resolved_by: a.resolvedBy ?? null,
+    workflow_id: a.workflowId,
+    created_at: toIso(a.createdAt),
+    updated_at: toIso(a.updatedAt),
+    timeline: timeline.map((t): AlertTimelineView => ({
+      at: toIso(t.at),
+      kind: t.kind,
+      actor: t.actor ?? null,
+      detail: t.detail,
+    })),
+  };
+}
+export type AlertView = ReturnType<typeof alertView>;

@@ -12,9 +12,9 @@ import { type ConfigKind, SECTION_OF, formatPath } from '../../domain/config/kin
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { subdomainProblem } from '../../domain/status-page/subdomain';
 import type { SloPolicy } from '../../domain/slo';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { definitionErrors, placementProblem } from '../metrics/metrics';
-import { checkPolicy } from '../slos';
+import { checkPolicy } from '../slos/slos';
 import { assertViewerPublicKey } from '../status-pages/viewer-keys';
 import type { ComponentEntry } from './document';
 import type { ItemPlan } from './items';

@@ -1,6 +1,6 @@
 import { CONFIG_KINDS, type ConfigKind, SECTION_OF, slugKey } from '../../domain/config/kinds';
 import type { Fields } from '../../domain/config/plan';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { displayRefs } from './plan';
 import { type RowOf, mapRefs, nameOf, storedRecord } from './records';
 import { loadSnapshot } from './snapshot';

@@ -4,7 +4,7 @@ import type { Fields } from '../../domain/config/plan';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { Capability } from '../../domain/plans';
 import { assertNotSuspended, assertPlanFeature, assertResultWithinQuota } from '../../domain/quota';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import type { ItemPlan } from './items';
 import { type RowOf, nameOf, referencesOf, storedRecord } from './records';
 import type { Snapshot } from './snapshot';

@@ -4,7 +4,7 @@ import { CONFIG_KINDS, type ConfigKind, type RefTarget, SECTION_OF, formatPath }
 import { type PlannedChange, diffFields, sameValue } from '../../domain/config/plan';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import type { ApplyOptions, ConfigSections, EntryOf, ParsedDocument } from './document';
 import { type RowOf, keepsLegacyConfirmation, mapRefs, nameOf, requestedRecord, storedRecord } from './records';
 import { type Snapshot, loadSnapshot } from './snapshot';

@@ -6,7 +6,7 @@ import type { Fields } from '../../domain/config/plan';
 import { runsInCloud } from '../../domain/source-types';
 import type { SecretBox } from '../../infra/secret-box';
 import { newWebhookSecret } from '../../infra/webhook-signing';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { type InboundEndpoint, hashToken, inboundEndpoint, inboundToken } from '../metrics/inbound';
 import type { ComponentEntry } from './document';
 import type { ItemPlan } from './items';

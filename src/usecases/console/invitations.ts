@@ -1,7 +1,7 @@
 import { ProblemError } from '../../domain/error-catalog';
 import { ConsoleUserSchema } from '../../db/entities';
-import { UsageError } from '../api-keys';
-import type { OrgContext } from '../context';
+import { UsageError } from '../organizations/api-keys';
+import type { OrgContext } from '../shared/context';
 import type { ConsoleMail } from './ports';
 import { inviteConsoleUser } from './sign-in';
 import { createConsoleUser, newUserErrors, normalizeEmail } from './users';

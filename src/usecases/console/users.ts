@@ -6,9 +6,9 @@ import { CONSOLE_ROLES, type ConsoleRole, isConsoleRole } from '../../domain/con
 import { pageOf } from '../../domain/cursor';
 import { type FieldError, ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import { UsageError } from '../api-keys';
-import type { OrgContext } from '../context';
-import { NEWEST_FIRST, afterCursor } from '../keyset';
+import { UsageError } from '../organizations/api-keys';
+import type { OrgContext } from '../shared/context';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 

@@ -2,7 +2,7 @@ import { ServiceSchema, SloSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import type { Severity } from '../../domain/incident-state';
 import { getAlert } from '../alerting/alerts';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { customerDraft, incidentFromMetric } from './from-metric';
 import { createIncident } from './incidents';
 import type { IncidentView } from './view';

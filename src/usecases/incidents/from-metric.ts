@@ -4,7 +4,7 @@ import type { Severity } from '../../domain/incident-state';
 import { type CustomerImpact, customerWording } from '../../domain/incident-wording';
 import { effectiveStatus } from '../../domain/reason-class';
 import { describeReason } from '../../domain/reason-codes';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { getMetricRow } from '../metrics/metrics';
 import { createIncident } from './incidents';
 import { customerTimeZone } from './page-zone';

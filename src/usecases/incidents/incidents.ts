@@ -8,11 +8,11 @@ import { type ServiceImpact, impactMap, sameImpactMaps, unionServices } from '..
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { IncidentState, MessageType, Severity } from '../../domain/incident-state';
-import { type OrgContext, type UnitOfWork, oneStatement } from '../context';
+import { type OrgContext, type UnitOfWork, oneStatement } from '../shared/context';
 import { syncManualMetrics } from '../metrics/manual';
-import { assertCustomersExist, assertServicesExist } from '../org-refs';
-import { NEWEST_FIRST, afterCursor } from '../keyset';
-import { recordEvent } from '../outbox';
+import { assertCustomersExist, assertServicesExist } from '../shared/org-refs';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
+import { recordEvent } from '../events/outbox';
 import { insertIncident } from '../../db/repositories/incident-repository';
 import { type IncidentView, incidentView } from './view';
 

@@ -2,7 +2,7 @@ import { IncidentMessageSchema } from '../../db/entities';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { toIso } from '../../domain/time';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { change, commit, load, view } from './incidents';
 import type { IncidentView } from './view';
 

@@ -1,6 +1,6 @@
 import { StatusPageSchema } from '../../db/entities';
-import type { OrgContext } from '../context';
-import { pageServiceIds } from '../status-pages/page-components';
+import type { OrgContext } from '../shared/context';
+import { pageServiceIds } from '../shared/page-coverage';
 
 /**
  * The zone customers read an incident's times in: that of the organization's oldest live status

@@ -1,8 +1,8 @@
 import { StatusPageSchema } from '../../db/entities';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
 import { notificationEmail } from '../../render/emails';
-import type { OrgContext } from '../context';
-import { pageServiceIds } from '../status-pages/page-components';
+import type { OrgContext } from '../shared/context';
+import { pageServiceIds } from '../shared/page-coverage';
 import { getIncident } from './incidents';
 
 export interface SubscriberPreview {

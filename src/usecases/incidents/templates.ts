@@ -3,8 +3,8 @@ import { type IncidentTemplate, IncidentTemplateSchema } from '../../db/entities
 import { type ImpactMap, type ServiceImpact, impactMap, serviceImpacts } from '../../domain/incident-impact';
 import type { MessageType, Severity } from '../../domain/incident-state';
 import { toIso, toIsoOrNull } from '../../domain/time';
-import type { OrgContext } from '../context';
-import { findLive, listLive, softDelete } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
 import { affectedWithImpacts } from './incidents';
 
 /** Issue 27: a prepared incident. Starting one from it is the console's prefilled new-incident form. */

@@ -2,7 +2,7 @@ import type { Incident, IncidentMessage } from '../../db/entities';
 import { type ServiceImpact, serviceImpacts } from '../../domain/incident-impact';
 import { type IncidentState, type MessageType, type Severity, incidentState } from '../../domain/incident-state';
 import { toIso, toIsoOrNull } from '../../domain/time';
-import { timelineView } from '../timeline';
+import { timelineView } from '../shared/timeline';
 
 export interface IncidentMessageView {
   id: string;

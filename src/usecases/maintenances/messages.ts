@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Maintenance, MaintenanceMessageSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import { maintenanceState } from '../../domain/maintenance-state';
-import type { OrgContext } from '../context';
-import { recordEvent } from '../outbox';
+import type { OrgContext } from '../shared/context';
+import { recordEvent } from '../events/outbox';
 import { loadMaintenance, viewOf } from './transitions';
 import type { MaintenanceView } from './view';
 

@@ -5,7 +5,7 @@ import { type Maintenance, MaintenanceMessageSchema, MaintenanceSchema } from '.
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { maintenanceState } from '../../domain/maintenance-state';
-import { recordEvent } from '../outbox';
+import { recordEvent } from '../events/outbox';
 import { type MaintenanceView, maintenanceView } from './view';
 
 export type MaintenanceTransition = 'start' | 'complete' | 'cancel' | 'starting_soon';

@@ -1,7 +1,7 @@
 import type { Maintenance, MaintenanceMessage } from '../../db/entities';
 import { type MaintenanceState, maintenanceState } from '../../domain/maintenance-state';
 import { toIso, toIsoOrNull } from '../../domain/time';
-import { type TimelineEntry, timelineView } from '../timeline';
+import { type TimelineEntry, timelineView } from '../shared/timeline';
 
 export type MaintenanceMessageKind = 'system' | 'update' | 'reschedule';
 

@@ -5,7 +5,7 @@ import { toIso, toIsoOrNull } from '../../domain/time';
 import type { Vote } from '../../domain/confirmation';
 import type { ReasonClass } from '../../domain/reason-class';
 import type { HealthStatus } from '../../domain/thresholds';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { getMetricRow } from './metrics';
 
 /** A status flip as GET /v1/metrics/{id}/flips shows it: when it began, when it was confirmed, and the votes of the rounds that confirmed it. */

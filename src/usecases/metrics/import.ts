@@ -1,5 +1,5 @@
 import { lockMetric, rebuildFlipsFrom, storeImportedSamples } from '../../db/repositories/sample-import-repository';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { sampleTimeProblem } from './agent-metrics';
 import { type IncomingSample, evaluateSamples } from './ingest';
 import { getMetricRow } from './metrics';

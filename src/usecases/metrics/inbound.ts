@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Metric, MetricSchema } from '../../db/entities';
 import { notFound } from '../../domain/error-catalog';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { ingestSamples } from './ingest';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -9,10 +9,10 @@ import { validateSourceConfig } from '../../domain/source-config';
 import { isPushSourceType, isPushedToVigil, runsInCloud, sourceTypeRow } from '../../domain/source-types';
 import { HEALTH_STATUSES, type HealthStatus, THRESHOLD_OPERATIONS } from '../../domain/thresholds';
 import { toIso } from '../../domain/time';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import type { MetricScheduler } from './ports';
-import { NEWEST_FIRST, afterCursor } from '../keyset';
-import { findLive, softDelete } from '../org-resources';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
+import { findLive, softDelete } from '../shared/org-resources';
 import { type InboundEndpoint, hashToken, inboundEndpoint, inboundToken } from './inbound';
 import { type MetricView, locationReadingsView, metricView, pendingConfirmationView } from './view';
 import {
@@ -25,9 +25,9 @@ import {
   isAgentLocation,
 } from '../../domain/confirmation';
 import { locationDirectory, registeredLocationIds } from '../../db/repositories/metric-location-repository';
-import { assertNotReferenced } from '../in-use';
-import { assertWritable, reserveQuota } from '../plan-limits';
-import { validateAlertSourceConfig } from './alerts';
+import { assertNotReferenced } from '../shared/in-use';
+import { assertWritable, reserveQuota } from '../shared/plan-limits';
+import { validateAlertSourceConfig } from '../../domain/inbound-alerts/source-config';
 import { syncManualMetrics } from './manual';
 
 export interface MetricInput {

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MetricSchema } from '../../db/entities';
 import { ensureSamplePartitions, dropSamplePartitionsBefore } from '../../db/repositories/samples-repository';
-import { sweepAlertMetrics } from './alerts';
 import { type IncomingSample, ingestSamples } from './ingest';
 
 /** Spec §7.3/§8: an agent metric with no sample for over 3 × its interval is stale_agent_silent. */
@@ -12,10 +11,7 @@ export const SILENT_AFTER_INTERVALS = 3;
  * seconds since its last ping; an agent metric whose agent has been silent for 3 intervals
  * becomes no_data with `stale_agent_silent` (once: the verdict clears with the next real sample).
  */
-export async function sweepMetrics(
-  em: EntityManager,
-  now: Date,
-): Promise<{ heartbeats: number; silent: number; alertHeartbeatsMissing: number }> {
+export async function sweepMetrics(em: EntityManager, now: Date): Promise<{ heartbeats: number; silent: number }> {
   const heartbeats = await em.find(MetricSchema, { sourceType: 'heartbeat', deletedAt: null, pausedAt: null });
   const silentCandidates = await em.find(MetricSchema, {
     agent: { $ne: null },
@@ -43,9 +39,7 @@ export async function sweepMetrics(
     silent++;
   }
   for (const [org, samples] of byOrg) await ingestSamples(em.fork(), org, samples, now);
-  // Alert sources whose heartbeat alert (e.g. Watchdog) stopped arriving.
-  const alerts = await sweepAlertMetrics(em.fork(), now);
-  return { heartbeats: heartbeats.length, silent, alertHeartbeatsMissing: alerts.missing };
+  return { heartbeats: heartbeats.length, silent };
 }
 
 /** Daily sample partitions: today and the next two exist; those past the retention are dropped. */

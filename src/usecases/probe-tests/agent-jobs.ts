@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Agent } from '../../db/entities';
 import { toIso } from '../../domain/time';
-import type { UseCaseLog } from '../context';
+import type { UseCaseLog } from '../shared/context';
 import { currentConfigVersion } from '../metrics/agent-metrics';
 import { type AgentReport, claimJobs, completeJob, requeueJobsOfReplacedSession } from './jobs';
 import type { JobWatches, ProbeTestRunner } from './ports';

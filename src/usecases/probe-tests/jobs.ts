@@ -9,7 +9,7 @@ import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { normalizeReason } from '../../domain/reason-codes';
 import { CLOUD_TESTABLE_SOURCE_TYPES } from '../../domain/source-types';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import type { ProbeTestRequest } from './request';
 
 /** Spec §8: probe tests per organization and minute, and jobs waiting per agent. */

@@ -1,5 +1,5 @@
 import type { ProbeTestJob } from '../../db/entities';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { createProbeTestJob, getProbeTestJob, isFinal, loadJob } from './jobs';
 import type { LocalProbeJobs } from './local-jobs';
 import type { JobWatches, ProbeTestRunner } from './ports';

@@ -4,7 +4,7 @@ import { ProblemError } from '../../domain/error-catalog';
 import { InvalidPeriodError } from '../../domain/sla/errors';
 import { effectiveWindow, periodBounds } from '../../domain/sla/period';
 import type { StatementAction } from '../../domain/sla/transitions';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { getContract } from './contracts';
 import type { ActionInput, SlaWorkflows, StatementRef } from './ports';
 import { getStatement } from './reads';

@@ -6,9 +6,9 @@ import { isUuid } from '../../domain/ids';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { assertPlanFeature } from '../../domain/quota';
 import type { StoredCreditTerms } from '../../domain/sla/credit-terms';
-import type { OrgContext } from '../context';
-import { assertCustomersExist, assertServicesExist } from '../org-refs';
-import { findLive, listLive } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { assertCustomersExist, assertServicesExist } from '../shared/org-refs';
+import { findLive, listLive } from '../shared/org-resources';
 import type { SlaWorkflows } from './ports';
 
 export interface ContractInput {

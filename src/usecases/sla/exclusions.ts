@@ -1,6 +1,6 @@
 import { type SlaExclusion, SlaExclusionSchema, type SlaStatement } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
-import type { OrgContext } from '../context';
+import type { OrgContext } from '../shared/context';
 import { runStatementAction } from './actions';
 import type { SlaWorkflows } from './ports';
 import { getStatement } from './reads';

@@ -4,8 +4,8 @@ import { pageOf } from '../../domain/cursor';
 import { notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import type { StatementState } from '../../domain/sla/transitions';
-import type { OrgContext } from '../context';
-import { NEWEST_FIRST, afterCursor } from '../keyset';
+import type { OrgContext } from '../shared/context';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
 import { assertSlaLedger } from './contracts';
 
 export interface StatementQuery {

@@ -18,7 +18,7 @@ import { type StatementDocument, buildStatementDocument } from '../../domain/sla
 import { type StatementState, refuseTransition, stateAfter } from '../../domain/sla/transitions';
 import type { SecretBox } from '../../infra/secret-box';
 import { canonicalStatement, signStatement } from '../../infra/statement-signing';
-import { recordEvent } from '../outbox';
+import { recordEvent } from '../events/outbox';
 import { documentOf } from './documents';
 import { gatherEvidence } from './evidence';
 import type { ActionInput, StatementFactsView, StatementRef } from './ports';

@@ -16,7 +16,7 @@ import { signLinkToken } from '../../infra/signed-links';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
 import { type Mailer, isPermanentMailError } from '../../infra/mailer';
 import type { IncidentView } from '../incidents/view';
-import { pageServiceIds } from './page-components';
+import { pageServiceIds } from '../shared/page-coverage';
 import { CONFIRMATION_TTL_MS } from './subscribers';
 
 export interface EmailDeps {

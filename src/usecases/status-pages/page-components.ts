@@ -1,20 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  MaintenanceSchema,
-  MetricSchema,
-  ServiceSchema,
-  type Slo,
-  SloSchema,
-  type StatusPage,
-} from '../../db/entities';
+import { MaintenanceSchema, MetricSchema, ServiceSchema, type StatusPage } from '../../db/entities';
 import { effectiveStatus } from '../../domain/reason-class';
 import type { DayUptimeRow } from '../../domain/uptime';
 import type { UptimeDay } from '../../domain/status-page/model';
 import type { LoadedPageView } from '../../domain/status-page/page-state';
 import type { Interval } from '../../domain/status-timeline';
 import { type HealthStatus, worstOf } from '../../domain/thresholds';
-import { sloView } from '../slos';
-import { loadUptime } from '../uptime';
+import { resolveShown } from '../shared/page-coverage';
+import { sloView } from '../slos/slos';
+import { loadUptime } from '../slos/uptime';
 import { uptimeDays } from '../../domain/uptime';
 
 /** The first instant of the page's uptime bars. */
@@ -30,36 +24,6 @@ export interface PageComponents {
   /** Every service the page shows, directly or through a metric or SLO: what decides which incidents and maintenances belong on it. */
   serviceIds: string[];
   serviceNames: Map<string, string>;
-}
-
-/**
- * What a page's components point at: its SLOs, the metrics it shows directly (live ones) and the
- * metrics its SLOs measure, and from them every service the page shows. One resolver, so the
- * page, its feeds and its subscribers' emails agree on which services a page covers.
- */
-async function resolveShown(em: EntityManager, page: StatusPage) {
-  const refs = page.layout.groups.flatMap((g) => g.components);
-  const idsOf = (kind: string) => refs.filter((c) => c.kind === kind).map((c) => c.id);
-  const org = page.organization;
-  const [slos, directMetrics] = await Promise.all([
-    idsOf('slo').length
-      ? em.find(SloSchema, { id: { $in: idsOf('slo') }, organization: org, deletedAt: null })
-      : Promise.resolve([] as Slo[]),
-    idsOf('metric').length
-      ? em.find(MetricSchema, { id: { $in: idsOf('metric') }, organization: org, deletedAt: null })
-      : Promise.resolve([]),
-  ]);
-  const sloMetricIds = slos.flatMap((s) => (s.metric ? [s.metric] : []));
-  const sloMetrics = sloMetricIds.length
-    ? await em.find(MetricSchema, { id: { $in: sloMetricIds }, organization: org })
-    : [];
-  const serviceIds = new Set<string>([
-    ...idsOf('service'),
-    ...directMetrics.map((m) => m.service),
-    ...slos.flatMap((s) => (s.service ? [s.service] : [])),
-    ...sloMetrics.map((m) => m.service),
-  ]);
-  return { idsOf, slos, directMetrics, sloMetrics, serviceIds };
 }
 
 /** A page shows each day's uptime, not how many samples made it. */
@@ -180,9 +144,4 @@ export async function loadPageComponents(em: EntityManager, page: StatusPage, no
   const status =
     worstOf(groups.flatMap((g) => g.components.filter((c) => c.kind !== 'slo').map((c) => c.status))) ?? 'no_data';
   return { groups, status, serviceIds: [...serviceIds], serviceNames };
-}
-
-/** Just the services a page shows (directly, through metrics, or through SLOs): enough for feeds and emails. */
-export async function pageServiceIds(em: EntityManager, page: StatusPage): Promise<string[]> {
-  return [...(await resolveShown(em, page)).serviceIds];
 }

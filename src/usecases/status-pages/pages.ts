@@ -7,17 +7,16 @@ import {
   SloSchema,
   type StatusPage,
   StatusPageSchema,
-  SubscriberSchema,
 } from '../../db/entities';
-import { pageIdsShowing } from '../../db/repositories/status-page-repository';
 import { ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { subdomainProblem } from '../../domain/status-page/subdomain';
 import type { SecretBox } from '../../infra/secret-box';
-import type { OrgContext } from '../context';
-import { findLive, listLive, softDelete } from '../org-resources';
-import { assertWritable, reserveQuota } from '../plan-limits';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
+import { assertWritable, reserveQuota } from '../shared/plan-limits';
 import { assertViewerPublicKey } from './viewer-keys';
+import { activeSubscriberCount } from '../shared/in-use';
 
 export interface StatusPageInput {
   subdomain: string;
@@ -174,12 +173,6 @@ export async function updateStatusPage(ctx: OrgContext, id: string, patch: Statu
   return page;
 }
 
-/** Subscribers still waiting for or receiving email. */
-export async function activeSubscriberCount(ctx: OrgContext, pageIds: string[]): Promise<number> {
-  if (!pageIds.length) return 0;
-  return ctx.em.count(SubscriberSchema, { page: { $in: pageIds }, state: { $in: ['pending', 'confirmed'] } });
-}
-
 /**
  * Soft delete, idempotent. A page with active subscribers answers 409 in_use (counting them):
  * remove or export the subscribers first, so nobody's subscription vanishes silently.
@@ -199,13 +192,4 @@ export async function deleteStatusPage(ctx: OrgContext, id: string): Promise<Sta
     );
   }
   return softDelete(ctx, StatusPageSchema, id, 'Status page');
-}
-
-/** Live pages whose layout shows any of these components: what deleting them must not orphan. */
-export async function pagesShowing(
-  ctx: OrgContext,
-  refs: { kind: 'service' | 'metric' | 'slo'; id: string }[],
-): Promise<StatusPage[]> {
-  const ids = await pageIdsShowing(ctx.em, ctx.org.id, refs);
-  return ids.length ? ctx.em.find(StatusPageSchema, { id: { $in: ids } }) : [];
 }

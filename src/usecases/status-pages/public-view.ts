@@ -37,7 +37,8 @@ import { SUBDOMAIN_PATTERN } from '../../domain/status-page/subdomain';
 import { withPageState } from '../../domain/status-page/page-state';
 import { maintenanceState } from '../../domain/maintenance-state';
 import { toIso, toIsoOrNull } from '../../domain/time';
-import { loadPageComponents, pageServiceIds } from './page-components';
+import { loadPageComponents } from './page-components';
+import { pageServiceIds } from '../shared/page-coverage';
 import type { Viewer } from './viewer-tokens';
 
 export const HISTORY_PAGE_SIZE = 20;

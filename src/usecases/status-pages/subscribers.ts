@@ -7,11 +7,11 @@ import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { CONFIRMATION_EVENT } from '../../domain/status-page/notify-events';
 import { type LinkPurpose, verifyLinkToken } from '../../infra/signed-links';
-import type { OrgContext } from '../context';
-import { afterCursor, NEWEST_FIRST } from '../keyset';
+import type { OrgContext } from '../shared/context';
+import { afterCursor, NEWEST_FIRST } from '../shared/keyset';
 import { pageOf } from '../../domain/cursor';
-import { recordEvent } from '../outbox';
-import { pageServiceIds } from './page-components';
+import { recordEvent } from '../events/outbox';
+import { pageServiceIds } from '../shared/page-coverage';
 import { getStatusPage } from './pages';
 import type { Viewer } from './viewer-tokens';
 

@@ -3,8 +3,8 @@ import { CustomerSchema, type StatusPage } from '../../db/entities';
 import type { SecretBox } from '../../infra/secret-box';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
-import type { OrgContext } from '../context';
-import { assertCustomersExist } from '../org-refs';
+import type { OrgContext } from '../shared/context';
+import { assertCustomersExist } from '../shared/org-refs';
 import { getStatusPage } from './pages';
 import { OWN_KEY_ALGORITHMS } from './viewer-keys';
 

@@ -8,11 +8,11 @@ import {
 import { pageOf } from '../../domain/cursor';
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
-import type { OrgContext } from '../context';
-import type { DeliveryRef, OutboxWorkflowStarter } from './ports';
-import { markDeliveriesStarted } from './workflow-starts';
-import { NEWEST_FIRST, afterCursor } from '../keyset';
-import { findLive } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import type { DeliveryRef, OutboxWorkflowStarter } from '../events/ports';
+import { markDeliveriesStarted } from '../events/workflow-starts';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
+import { findLive } from '../shared/org-resources';
 import { type DeliveryState, type DeliveryView, deliveryView } from './views';
 
 async function withAttempts(ctx: OrgContext, rows: WebhookDelivery[]): Promise<DeliveryView[]> {

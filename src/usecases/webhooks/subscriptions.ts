@@ -3,9 +3,9 @@ import { WebhookSubscriptionSchema } from '../../db/entities';
 import type { SUBSCRIBABLE_EVENT_TYPES } from '../../domain/event-types';
 import type { SecretBox } from '../../infra/secret-box';
 import { newWebhookSecret } from '../../infra/webhook-signing';
-import type { OrgContext } from '../context';
-import { findLive, listLive, softDelete } from '../org-resources';
-import { assertWritable, reserveQuota } from '../plan-limits';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
+import { assertWritable, reserveQuota } from '../shared/plan-limits';
 import { type WebhookView, webhookView } from './views';
 
 /** How long the secret before a rotation keeps signing, so receivers can switch without a gap. */

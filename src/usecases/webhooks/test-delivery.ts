@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { OutboxEventSchema, WebhookDeliverySchema, WebhookSubscriptionSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
 import { WEBHOOK_TEST_EVENT } from '../../domain/event-types';
-import type { OrgContext } from '../context';
-import { findLive } from '../org-resources';
+import type { OrgContext } from '../shared/context';
+import { findLive } from '../shared/org-resources';
 import { startDeliveryNow } from './deliveries';
-import type { OutboxWorkflowStarter } from './ports';
+import type { OutboxWorkflowStarter } from '../events/ports';
 import { type DeliveryView, deliveryView } from './views';
 
 export const TEST_MESSAGE = 'A test delivery from Vigil';

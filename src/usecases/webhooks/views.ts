@@ -1,5 +1,5 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookSubscription } from '../../db/entities';
-import { attemptViews } from '../attempt-views';
+import { attemptViews } from '../shared/attempt-views';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
 export interface WebhookView {

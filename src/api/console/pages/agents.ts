@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { FormProblem } from '../../../render/console/forms';
 import { agentListBody, agentRegisteredBody } from '../../../render/console/pages/agents';
-import { agentView, getAgent, listAgents, registerAgent } from '../../../usecases/agents';
+import { agentView, getAgent, listAgents, registerAgent } from '../../../usecases/agents/agents';
 import { AgentCreateBody } from '../../schemas/agents';
 import { type ConsoleViewer, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';

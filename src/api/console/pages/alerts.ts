@@ -12,7 +12,7 @@ import { type AlertActionName, getAlert, listAlerts, actOnAlert } from '../../..
 import { getRule, listRules } from '../../../usecases/alerting/rules';
 import { listChannels } from '../../../usecases/alerting/channels';
 import { listPolicies } from '../../../usecases/alerting/policies';
-import type { OrgContext } from '../../../usecases/context';
+import type { OrgContext } from '../../../usecases/shared/context';
 import { type ConsoleViewer, LIVE_SECONDS, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, filterOf, flashOf, listQuery } from '../forms';

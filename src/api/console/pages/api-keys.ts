@@ -8,7 +8,12 @@ import {
   apiKeyRevokeBody,
   keyHref,
 } from '../../../render/console/pages/api-keys';
-import { createOrgApiKey, getOrgApiKey, listOrgApiKeys, revokeOrgApiKey } from '../../../usecases/api-keys';
+import {
+  createOrgApiKey,
+  getOrgApiKey,
+  listOrgApiKeys,
+  revokeOrgApiKey,
+} from '../../../usecases/organizations/api-keys';
 import { type ConsoleViewer, redirectWithFlash, sendPage, viewer } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, flashOf, listQuery } from '../forms';

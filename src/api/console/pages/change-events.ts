@@ -5,7 +5,7 @@ import {
   EMPTY_CHANGE_FORM,
   changeEventListBody,
 } from '../../../render/console/pages/change-events';
-import { CHANGE_KINDS, createChangeEvent, listChangeEvents } from '../../../usecases/change-events';
+import { CHANGE_KINDS, createChangeEvent, listChangeEvents } from '../../../usecases/events/change-events';
 import { ChangeEventCreateBody, presentChangeEvent } from '../../schemas/change-events';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';

@@ -24,7 +24,7 @@ import {
   listContracts,
   updateContract,
 } from '../../../usecases/sla/contracts';
-import { listSlos } from '../../../usecases/slos';
+import { listSlos } from '../../../usecases/slos/slos';
 import { ContractCreateBody, ContractPatchBody, presentContract } from '../../schemas/sla';
 import { customerChoices, serviceChoices } from '../choices';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';

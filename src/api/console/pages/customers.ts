@@ -15,7 +15,7 @@ import {
   getCustomer,
   listCustomers,
   updateCustomer,
-} from '../../../usecases/customers';
+} from '../../../usecases/sla/customers';
 import { CustomerCreateBody, CustomerPatchBody, presentCustomer } from '../../schemas/customers';
 import { redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';

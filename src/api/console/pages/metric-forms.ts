@@ -7,8 +7,8 @@ import { sourceConfigFromForm, sourceFormValues } from '../../../render/console/
 import { thresholdValuesOf, thresholdsBody } from '../../../render/console/pages/metric-form-thresholds';
 import { measurementValues } from '../../../render/console/pages/metric-locations';
 import { type ProbeTestOutcome, metricHref, probeOutcomeBlock } from '../../../render/console/pages/metrics';
-import { listAgents } from '../../../usecases/agents';
-import { listLocations } from '../../../usecases/locations';
+import { listAgents } from '../../../usecases/agents/agents';
+import { listLocations } from '../../../usecases/agents/locations';
 import {
   createMetric,
   definitionErrors,
@@ -19,7 +19,7 @@ import {
 } from '../../../usecases/metrics/metrics';
 import { inboundUrl } from '../../../usecases/metrics/inbound';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
-import { listServices } from '../../../usecases/services';
+import { listServices } from '../../../usecases/services/services';
 import { MetricCreateBody, MetricPatchBody } from '../../schemas/metrics';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';

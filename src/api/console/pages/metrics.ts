@@ -19,7 +19,7 @@ import {
   type MetricLocationsView,
   measurementValues,
 } from '../../../render/console/pages/metric-locations';
-import { listLocations } from '../../../usecases/locations';
+import { listLocations } from '../../../usecases/agents/locations';
 import { listMetricFlips } from '../../../usecases/metrics/flips';
 import {
   MANUAL_STATUSES,
@@ -32,8 +32,8 @@ import { MetricPatchBody } from '../../schemas/metrics';
 import type { FormProblem } from '../../../render/console/forms';
 import type { MetricView } from '../../../usecases/metrics/view';
 import { pollProbeTest, runProbeTest } from '../../../usecases/probe-tests/run';
-import { getService, listServices } from '../../../usecases/services';
-import { getAgent } from '../../../usecases/agents';
+import { getService, listServices } from '../../../usecases/services/services';
+import { getAgent } from '../../../usecases/agents/agents';
 import { type ConsoleViewer, LIVE_SECONDS, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, listQuery, validated } from '../forms';

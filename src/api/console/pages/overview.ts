@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { overviewBody } from '../../../render/console/pages/overview';
-import { consoleOverview } from '../../../usecases/overview';
+import { consoleOverview } from '../../../usecases/services/overview';
 import { LIVE_SECONDS, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { flashOf } from '../forms';

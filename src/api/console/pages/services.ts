@@ -16,7 +16,7 @@ import {
   pauseServiceMetrics,
   serviceSummaries,
   updateService,
-} from '../../../usecases/services';
+} from '../../../usecases/services/services';
 import { ServiceCreateBody, ServicePatchBody } from '../../schemas/services';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';

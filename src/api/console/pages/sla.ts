@@ -23,7 +23,7 @@ import { getContract } from '../../../usecases/sla/contracts';
 import { removeStatementExclusion } from '../../../usecases/sla/exclusions';
 import { documentOf, evidenceCsv, statementHtml, statementPdf } from '../../../usecases/sla/documents';
 import { getStatement, listStatements, statementAudit, statementRevisions } from '../../../usecases/sla/reads';
-import type { OrgContext } from '../../../usecases/context';
+import type { OrgContext } from '../../../usecases/shared/context';
 import { ApproveBody, ExclusionBody, NoteBody, OptionalNoteBody, VoidBody } from '../../schemas/sla';
 import { documentCsp } from '../../document-csp';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';

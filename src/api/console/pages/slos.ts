@@ -13,9 +13,9 @@ import {
   sloSummaryBody,
 } from '../../../render/console/pages/slos';
 import { managedNotice } from '../../../render/console/config-as-code';
-import type { OrgContext } from '../../../usecases/context';
+import type { OrgContext } from '../../../usecases/shared/context';
 import { listMetrics } from '../../../usecases/metrics/metrics';
-import { createSlo, deleteSlo, getSlo, listSlos, updateSlo } from '../../../usecases/slos';
+import { createSlo, deleteSlo, getSlo, listSlos, updateSlo } from '../../../usecases/slos/slos';
 import { SloCreateBody, SloPatchBody } from '../../schemas/slos';
 import { serviceChoices } from '../choices';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../context';

@@ -13,9 +13,9 @@ import {
   statusPageReadBody,
 } from '../../../render/console/pages/status-page-form';
 import { statusPageHref, statusPageListBody } from '../../../render/console/pages/status-pages';
-import type { OrgContext } from '../../../usecases/context';
+import type { OrgContext } from '../../../usecases/shared/context';
 import { listMetrics } from '../../../usecases/metrics/metrics';
-import { listSlos } from '../../../usecases/slos';
+import { listSlos } from '../../../usecases/slos/slos';
 import {
   createStatusPage,
   deleteStatusPage,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { confirmDeleteBody } from '../../../../render/console/alerting-parts';
-import type { OrgContext } from '../../../../usecases/context';
+import type { OrgContext } from '../../../../usecases/shared/context';
 import { requireScope, sendPage } from '../../context';
 
 /** One alerting thing a person can delete: where it lives and what its deletion does. */

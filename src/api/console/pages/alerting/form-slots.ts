@@ -1,6 +1,6 @@
 import { ProblemError } from '../../../../domain/error-catalog';
 import type { FormProblem } from '../../../../render/console/forms';
-import type { OrgContext } from '../../../../usecases/context';
+import type { OrgContext } from '../../../../usecases/shared/context';
 import { listConsoleUsers } from '../../../../usecases/console/users';
 
 /**

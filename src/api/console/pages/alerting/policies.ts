@@ -18,7 +18,7 @@ import {
 } from '../../../../usecases/alerting/policies';
 import { listSchedules } from '../../../../usecases/alerting/schedules';
 import type { PolicyView } from '../../../../usecases/alerting/views';
-import type { OrgContext } from '../../../../usecases/context';
+import type { OrgContext } from '../../../../usecases/shared/context';
 import { PolicyCreateBody, PolicyPatchBody } from '../../../schemas/alerting';
 import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '../../context';
 import type { ConsoleDeps } from '../../deps';

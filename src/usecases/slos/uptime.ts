@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Metric } from '../db/entities';
-import { dailyRollups } from '../db/repositories/samples-repository';
-import { type Interval, worstOfTimelines } from '../domain/status-timeline';
-import { type DayUptimeRow, samplesByDay, uptimeByTime, uptimeDays } from '../domain/uptime';
-import { metricTimelines } from './metrics/timelines';
+import type { Metric } from '../../db/entities';
+import { dailyRollups } from '../../db/repositories/samples-repository';
+import { type Interval, worstOfTimelines } from '../../domain/status-timeline';
+import { type DayUptimeRow, samplesByDay, uptimeByTime, uptimeDays } from '../../domain/uptime';
+import { metricTimelines } from '../metrics/timelines';
 
 export interface UptimeFigures {
   /** The last 90 UTC days, oldest first: uptime measured in time, and the day's sample count. */

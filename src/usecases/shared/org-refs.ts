@@ -1,7 +1,7 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import { CustomerSchema, ServiceSchema } from '../db/entities';
-import { ProblemError } from '../domain/error-catalog';
-import { isUuid } from '../domain/ids';
+import { CustomerSchema, ServiceSchema } from '../../db/entities';
+import { ProblemError } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
 import type { OrgContext } from './context';
 
 /**

@@ -1,5 +1,5 @@
-import { decodeCursor } from '../domain/cursor';
-import { ProblemError } from '../domain/error-catalog';
+import { decodeCursor } from '../../domain/cursor';
+import { ProblemError } from '../../domain/error-catalog';
 
 export type KeysetFilter = { $or?: [Record<string, { $lt: Date }>, Record<string, Date | { $lt: string }>] };
 

@@ -1,11 +1,11 @@
-import { IncidentSchema } from '../db/entities';
-import { availabilityFlips } from '../db/repositories/availability-flips-repository';
-import { responseTimeBuckets } from '../db/repositories/response-time-repository';
-import { incidentState } from '../domain/incident-state';
-import { type ChartRange, chartWindow, isResponseTimeMetric } from '../domain/response-time';
-import { type StatusChange, availabilityTimeline, worstOfTimelines } from '../domain/status-timeline';
-import type { OrgContext } from './context';
-import type { MetricView } from './metrics/view';
+import { IncidentSchema } from '../../db/entities';
+import { availabilityFlips } from '../../db/repositories/availability-flips-repository';
+import { responseTimeBuckets } from '../../db/repositories/response-time-repository';
+import { incidentState } from '../../domain/incident-state';
+import { type ChartRange, chartWindow, isResponseTimeMetric } from '../../domain/response-time';
+import { type StatusChange, availabilityTimeline, worstOfTimelines } from '../../domain/status-timeline';
+import type { OrgContext } from '../shared/context';
+import type { MetricView } from '../metrics/view';
 
 /** At most this many status changes and incidents on the page. */
 const SHOWN = 50;

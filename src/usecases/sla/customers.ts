@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type Customer, CustomerSchema } from '../db/entities';
-import { assertFeature } from '../domain/quota';
-import type { OrgContext } from './context';
-import { findLive, listLive, softDelete } from './org-resources';
-import { assertWritable, reserveQuota } from './plan-limits';
+import { type Customer, CustomerSchema } from '../../db/entities';
+import { assertFeature } from '../../domain/quota';
+import type { OrgContext } from '../shared/context';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
+import { assertWritable, reserveQuota } from '../shared/plan-limits';
 
 export interface CustomerInput {
   name: string;

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Metric, MetricSchema, type Service, ServiceSchema } from '../db/entities';
-import { isUuid } from '../domain/ids';
-import { effectiveStatus } from '../domain/reason-class';
-import { type HealthStatus, rollUp } from '../domain/thresholds';
-import { assertNotReferenced } from './in-use';
-import { guardConfigKey } from './config-keys';
-import type { OrgContext } from './context';
-import type { MetricScheduler } from './metrics/ports';
-import { syncSchedule } from './metrics/metrics';
-import { findLive, listLive, softDelete } from './org-resources';
-import { assertWritable, reserveQuota } from './plan-limits';
+import { type Metric, MetricSchema, type Service, ServiceSchema } from '../../db/entities';
+import { isUuid } from '../../domain/ids';
+import { effectiveStatus } from '../../domain/reason-class';
+import { type HealthStatus, rollUp } from '../../domain/thresholds';
+import { assertNotReferenced } from '../shared/in-use';
+import { guardConfigKey } from '../shared/config-keys';
+import type { OrgContext } from '../shared/context';
+import type { MetricScheduler } from '../metrics/ports';
+import { syncSchedule } from '../metrics/metrics';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
+import { assertWritable, reserveQuota } from '../shared/plan-limits';
 
 export interface ServiceInput {
   name: string;

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OrganizationSchema } from '../db/entities';
-import { assertCanCreate, assertNotSuspended } from '../domain/quota';
-import type { Capability } from '../domain/plans';
+import { OrganizationSchema } from '../../db/entities';
+import { assertCanCreate, assertNotSuspended } from '../../domain/quota';
+import type { Capability } from '../../domain/plans';
 import type { OrgContext } from './context';
 
 type Countable = 'Service' | 'Customer' | 'WebhookSubscription' | 'Metric' | 'StatusPage';

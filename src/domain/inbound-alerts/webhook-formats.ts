@@ -30,7 +30,7 @@
  *   stance as the thresholds (never hide a breach behind a looser rule). All three are configurable.
  */
 import { z } from 'zod';
-import type { FieldError } from './error-catalog';
+import type { FieldError } from '../error-catalog';
 
 export const ALERT_SOURCES = ['alertmanager', 'grafana', 'grafana_legacy'] as const;
 export type AlertSource = (typeof ALERT_SOURCES)[number];

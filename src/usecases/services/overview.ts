@@ -3,15 +3,15 @@ import {
   openIncidentRows,
   overviewMetrics,
   overviewServices,
-} from '../db/repositories/overview-repository';
-import type { Severity } from '../domain/incident-state';
-import { overviewOrder } from '../domain/overview-order';
-import { effectiveStatus } from '../domain/reason-class';
-import { availabilityTimeline, worstOfTimelines } from '../domain/status-timeline';
-import { availabilityFlips } from '../db/repositories/availability-flips-repository';
-import { type HealthStatus, worstOf } from '../domain/thresholds';
-import { uptimeByTime, uptimeDays } from '../domain/uptime';
-import type { OrgContext } from './context';
+} from '../../db/repositories/overview-repository';
+import type { Severity } from '../../domain/incident-state';
+import { overviewOrder } from '../../domain/overview-order';
+import { effectiveStatus } from '../../domain/reason-class';
+import { availabilityTimeline, worstOfTimelines } from '../../domain/status-timeline';
+import { availabilityFlips } from '../../db/repositories/availability-flips-repository';
+import { type HealthStatus, worstOf } from '../../domain/thresholds';
+import { uptimeByTime, uptimeDays } from '../../domain/uptime';
+import type { OrgContext } from '../shared/context';
 
 /** The overview lists maintenances starting within this long. */
 export const OVERVIEW_MAINTENANCE_WINDOW_MS = 24 * 3_600_000;

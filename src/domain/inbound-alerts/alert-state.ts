@@ -17,7 +17,7 @@
  *   missing at once after that grace: the sender itself says it stopped. Several copies (one per
  *   Prometheus replica, different fingerprints) count by the newest.
  */
-import type { AlertSeverity, NormalizedAlert, NormalizedAlertBatch } from './alert-webhooks';
+import type { AlertSeverity, NormalizedAlert, NormalizedAlertBatch } from './webhook-formats';
 
 export interface FiringAlert {
   name: string;

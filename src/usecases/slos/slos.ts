@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { MetricSchema, ServiceSchema, type Slo, SloSchema } from '../db/entities';
-import { type FieldError, ProblemError } from '../domain/error-catalog';
-import { isUuid } from '../domain/ids';
-import { type SloPolicy, type SloResult, computeSlo, countVerdicts, validateSloPolicy } from '../domain/slo';
-import { type StatusChange, worstOfTimelines } from '../domain/status-timeline';
-import { toIso, toIsoOrNull } from '../domain/time';
-import type { OrgContext } from './context';
-import { guardConfigKey } from './config-keys';
-import { assertNotReferenced } from './in-use';
-import { metricTimelines, serviceMaintenanceIntervals } from './metrics/timelines';
-import { findLive, listLive, softDelete } from './org-resources';
+import { MetricSchema, ServiceSchema, type Slo, SloSchema } from '../../db/entities';
+import { type FieldError, ProblemError } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import { type SloPolicy, type SloResult, computeSlo, countVerdicts, validateSloPolicy } from '../../domain/slo';
+import { type StatusChange, worstOfTimelines } from '../../domain/status-timeline';
+import { toIso, toIsoOrNull } from '../../domain/time';
+import type { OrgContext } from '../shared/context';
+import { guardConfigKey } from '../shared/config-keys';
+import { assertNotReferenced } from '../shared/in-use';
+import { metricTimelines, serviceMaintenanceIntervals } from '../metrics/timelines';
+import { findLive, listLive, softDelete } from '../shared/org-resources';
 
 export interface SloInput {
   name: string;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type ChangeEvent, ChangeEventSchema } from '../db/entities';
-import { pageOf } from '../domain/cursor';
-import { notFound } from '../domain/error-catalog';
-import { isUuid } from '../domain/ids';
-import type { OrgContext } from './context';
-import { assertServicesExist } from './org-refs';
-import { afterCursor } from './keyset';
+import { type ChangeEvent, ChangeEventSchema } from '../../db/entities';
+import { pageOf } from '../../domain/cursor';
+import { notFound } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import type { OrgContext } from '../shared/context';
+import { assertServicesExist } from '../shared/org-refs';
+import { afterCursor } from '../shared/keyset';
 
 export const CHANGE_KINDS = ['deploy', 'config_change', 'feature_flag', 'rollback', 'infrastructure', 'other'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];

@@ -1,11 +1,11 @@
-import { MaintenanceSchema, MetricSchema } from '../db/entities';
-import { effectiveStatus } from '../domain/reason-class';
-import { type HealthStatus, rollUp } from '../domain/thresholds';
-import { toIso } from '../domain/time';
-import type { OrgContext } from './context';
-import { metricView } from './metrics/view';
+import { MaintenanceSchema, MetricSchema } from '../../db/entities';
+import { effectiveStatus } from '../../domain/reason-class';
+import { type HealthStatus, rollUp } from '../../domain/thresholds';
+import { toIso } from '../../domain/time';
+import type { OrgContext } from '../shared/context';
+import { metricView } from '../metrics/view';
 import { getService } from './services';
-import { loadUptime } from './uptime';
+import { loadUptime } from '../slos/uptime';
 
 /**
  * A service with its status (the worst of its metrics: unhealthy > degraded > healthy, a metric

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Plan } from '../domain/plans';
+import type { Plan } from '../../domain/plans';
 
 /** Where a use case reports what went wrong after its data was committed (a workflow it could not reach). */
 export interface UseCaseLog {

@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ProblemError } from '../domain/error-catalog';
+import { ProblemError } from '../../domain/error-catalog';
 
 /**
  * Runs a write that may set a config_key, turning the live-key unique index's refusal (another

@@ -1,7 +1,7 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import { pageOf } from '../domain/cursor';
-import { notFound } from '../domain/error-catalog';
-import { isUuid } from '../domain/ids';
+import { pageOf } from '../../domain/cursor';
+import { notFound } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
 import type { OrgContext } from './context';
 import { NEWEST_FIRST, afterCursor } from './keyset';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OutboxEventSchema } from '../db/entities';
+import { OutboxEventSchema } from '../../db/entities';
 
 export interface EventRecord {
   organizationId: string;

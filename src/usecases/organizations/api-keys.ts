@@ -1,17 +1,17 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuid } from '../domain/ids';
-import type { ApiKeyView } from '../domain/api-key-view';
-import { type ApiKey, ApiKeySchema, OrganizationSchema } from '../db/entities';
-import { PLANS, isPlanId } from '../domain/plans';
-import { SCOPES, type Scope, unknownScopesMessage } from '../domain/scopes';
-import { API_KEY_PREFIX } from '../domain/api-key-format';
-import { pageOf } from '../domain/cursor';
-import { type FieldError, ProblemError, notFound } from '../domain/error-catalog';
-import { assertCanCreate } from '../domain/quota';
-import { toIso, toIsoOrNull } from '../domain/time';
-import type { OrgContext } from './context';
-import { NEWEST_FIRST, afterCursor } from './keyset';
+import { isUuid } from '../../domain/ids';
+import type { ApiKeyView } from '../../domain/api-key-view';
+import { type ApiKey, ApiKeySchema, OrganizationSchema } from '../../db/entities';
+import { PLANS, isPlanId } from '../../domain/plans';
+import { SCOPES, type Scope, unknownScopesMessage } from '../../domain/scopes';
+import { API_KEY_PREFIX } from '../../domain/api-key-format';
+import { pageOf } from '../../domain/cursor';
+import { type FieldError, ProblemError, notFound } from '../../domain/error-catalog';
+import { assertCanCreate } from '../../domain/quota';
+import { toIso, toIsoOrNull } from '../../domain/time';
+import type { OrgContext } from '../shared/context';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,4 +1,4 @@
-import { toIso } from '../domain/time';
+import { toIso } from '../../domain/time';
 
 export interface TimelineEntry {
   id: string;

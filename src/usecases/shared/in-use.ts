@@ -1,12 +1,12 @@
-import { SloSchema } from '../db/entities';
-import { ProblemError } from '../domain/error-catalog';
+import { SloSchema, StatusPageSchema, SubscriberSchema, type StatusPage } from '../../db/entities';
+import { pageIdsShowing } from '../../db/repositories/status-page-repository';
+import { ProblemError } from '../../domain/error-catalog';
 import type { OrgContext } from './context';
-import { activeSubscriberCount, pagesShowing } from './status-pages/pages';
 
 /**
  * The in-use guard (spec §2.5 `in_use` with `referenced_by`): what a delete must not orphan.
- * Its own module, so the features it asks (SLOs, status pages) and the ones it guards (services,
- * metrics, SLOs) do not import each other.
+ * A shared read model: it queries SLOs and status pages itself, so the features it guards
+ * (services, metrics, SLOs) and the ones it asks (status pages) never import each other.
  */
 
 /** Live SLOs that name these metrics or services: what a delete must not orphan (409 in_use). */
@@ -48,4 +48,19 @@ export async function assertNotReferenced(
       ),
     },
   });
+}
+
+/** Subscribers still waiting for or receiving email. */
+export async function activeSubscriberCount(ctx: OrgContext, pageIds: string[]): Promise<number> {
+  if (!pageIds.length) return 0;
+  return ctx.em.count(SubscriberSchema, { page: { $in: pageIds }, state: { $in: ['pending', 'confirmed'] } });
+}
+
+/** Live pages whose layout shows any of these components: what deleting them must not orphan. */
+export async function pagesShowing(
+  ctx: OrgContext,
+  refs: { kind: 'service' | 'metric' | 'slo'; id: string }[],
+): Promise<StatusPage[]> {
+  const ids = await pageIdsShowing(ctx.em, ctx.org.id, refs);
+  return ids.length ? ctx.em.find(StatusPageSchema, { id: { $in: ids } }) : [];
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuid } from '../domain/ids';
-import { type Organization, OrganizationSchema } from '../db/entities';
-import { PLAN_IDS, type PlanId, isPlanId } from '../domain/plans';
+import { isUuid } from '../../domain/ids';
+import { type Organization, OrganizationSchema } from '../../db/entities';
+import { PLAN_IDS, type PlanId, isPlanId } from '../../domain/plans';
 import { type MintedKey, UsageError, mintApiKey } from './api-keys';
 
 export interface OrganizationInput {

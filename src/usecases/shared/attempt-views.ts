@@ -1,4 +1,4 @@
-import { toIso } from '../domain/time';
+import { toIso } from '../../domain/time';
 
 /** One try at a receiver, as webhook deliveries and notification sends both record it. */
 export interface AttemptRow {

@@ -1,9 +1,9 @@
-import { locationMetricCounts, locationPage } from '../db/repositories/location-repository';
-import { agentStatus } from '../domain/agent-status';
-import { ProblemError } from '../domain/error-catalog';
-import { type LocationStatus, locationStatus } from '../domain/locations';
-import { toIsoOrNull } from '../domain/time';
-import type { OrgContext } from './context';
+import { locationMetricCounts, locationPage } from '../../db/repositories/location-repository';
+import { agentStatus } from '../../domain/agent-status';
+import { ProblemError } from '../../domain/error-catalog';
+import { type LocationStatus, locationStatus } from '../../domain/locations';
+import { toIsoOrNull } from '../../domain/time';
+import type { OrgContext } from '../shared/context';
 
 export interface LocationView {
   /** A cloud location's id (`eu-central`), or `agent:<agent id>`. */

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Agent, AgentSchema } from '../db/entities';
-import { type AgentStatus, agentStatus, canRunProbeTests } from '../domain/agent-status';
-import { pageOf } from '../domain/cursor';
-import { ProblemError, notFound } from '../domain/error-catalog';
-import { isUuid } from '../domain/ids';
-import { toIso, toIsoOrNull } from '../domain/time';
-import { generateToken, hashApiKey } from './api-keys';
-import type { OrgContext } from './context';
-import { NEWEST_FIRST, afterCursor } from './keyset';
+import { type Agent, AgentSchema } from '../../db/entities';
+import { type AgentStatus, agentStatus, canRunProbeTests } from '../../domain/agent-status';
+import { pageOf } from '../../domain/cursor';
+import { ProblemError, notFound } from '../../domain/error-catalog';
+import { isUuid } from '../../domain/ids';
+import { toIso, toIsoOrNull } from '../../domain/time';
+import { generateToken, hashApiKey } from '../organizations/api-keys';
+import type { OrgContext } from '../shared/context';
+import { NEWEST_FIRST, afterCursor } from '../shared/keyset';
 
 export type { Agent };
 
