@@ -14,8 +14,17 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AlertAction } from '../domain/alerting/alert-message';
+import {
+  type AlertEvent,
+  type AlertResume,
+  advance,
+  isAwake,
+  receive,
+  refusal,
+  startAlert,
+} from '../domain/alerting/alert-machine';
 import type { AlertEvaluation, AlertSubjectRef } from '../usecases/alerting/alert-store';
-import type { SendSpec } from '../usecases/alerting/alert-sends';
+import type { SendSpec } from '../usecases/alerting/sends';
 import { ALERT_STATE } from './search-attribute-keys';
 
 const local = proxyLocalActivities<Activities>({
@@ -30,7 +39,7 @@ const remote = proxyActivities<Activities>({
 
 export interface AlertWorkflowInput extends AlertSubjectRef {
   /** Set by continue-as-new: the alert this run carries on. */
-  resume?: { alertId: string; stepIndex: number; round: number; acknowledgedBy: string | null; seq: number };
+  resume?: AlertResume;
 }
 
 export interface SubjectChange {
@@ -62,6 +71,12 @@ class InvalidTransition extends Error {
  * hand or (per rule) when the subject recovers, telling everyone it told; then ends. A maintenance
  * or silence covering the subject holds it as suppressed (recorded, not dropped) until it ends.
  * Further triggers while open add to the alert, never a second page.
+ *
+ * What it does when is decided by the alert machine (src/domain/alerting/alert-machine.ts); this
+ * function only makes the Temporal calls: it files signals and updates in the machine's inbox,
+ * executes the commands the machine answers with, in order, and feeds their outcomes back. The
+ * commands are executed inline (an activity is awaited right where it is called), so the run
+ * issues the same Temporal commands in the same order as recorded histories hold.
  */
 export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> {
   const ref: AlertSubjectRef = {
@@ -69,92 +84,56 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
     ruleId: input.ruleId,
     subjectId: input.subjectId,
   };
-  const pending: SubjectChange[] = [];
-  const seenSignals = new Set<string>();
-  let ack: { by: string; note?: string } | null = null;
-  let resolveNote: string | undefined;
-  let resolveBy: string | null = null;
-  let snooze: { by: string; minutes: number } | null = null;
-  let alertId: string | null = input.resume?.alertId ?? null;
-  let state = input.resume ? (input.resume.acknowledgedBy ? 'acknowledged' : 'triggered') : 'evaluating';
-  let snoozedUntil: string | null = null;
-  let seq = input.resume?.seq ?? 0;
-  const key = (kind: string) => `${kind}:${workflowInfo().runId.slice(0, 8)}:${++seq}`;
+  const begun = startAlert({
+    runTag: workflowInfo().runId.slice(0, 8),
+    ...(input.resume ? { resume: input.resume } : {}),
+  });
+  // The machine as of now: handlers file requests in it between the main loop's awaits.
+  let m = begun.state;
+  const view = (): AlertActionResult => ({ alert_id: m.alertId, state: m.status, snoozed_until: m.snoozedUntil });
 
   setHandler(subjectChangedSignal, (change) => {
-    if (seenSignals.has(change.signalId)) return;
-    seenSignals.add(change.signalId);
-    pending.push(change);
+    m = receive(m, { type: 'subjectChanged', signalId: change.signalId, firing: change.firing });
   });
-  setHandler(alertStateQuery, () => ({ alert_id: alertId, state, snoozed_until: snoozedUntil }));
-  const openValidator = () => {
-    if (!alertId || state === 'evaluating') throw new InvalidTransition('The alert is not open yet');
-    if (state === 'resolved') throw new InvalidTransition('The alert is already resolved');
+  setHandler(alertStateQuery, view);
+  const refuse = (request: Parameters<typeof refusal>[1]) => {
+    const why = refusal(m, request);
+    if (why) throw new InvalidTransition(why);
   };
   setHandler(
     acknowledgeAlertUpdate,
     async ({ by, note }) => {
-      if (state !== 'acknowledged') ack = ack ?? { by, ...(note ? { note } : {}) };
-      await condition(() => state === 'acknowledged' || state === 'resolved');
-      return { alert_id: alertId, state, snoozed_until: snoozedUntil };
+      m = receive(m, { type: 'acknowledge', by, ...(note ? { note } : {}) });
+      await condition(() => m.status === 'acknowledged' || m.status === 'resolved');
+      return view();
     },
-    { validator: (_req: { by: string }) => openValidator() },
+    { validator: (_req: { by: string }) => refuse({ type: 'acknowledge' }) },
   );
   setHandler(
     resolveAlertUpdate,
     async ({ by, note }) => {
-      if (resolveBy === null && note) resolveNote = note;
-      resolveBy = resolveBy ?? by;
-      await condition(() => state === 'resolved');
-      return { alert_id: alertId, state };
+      m = receive(m, { type: 'resolve', by, ...(note ? { note } : {}) });
+      await condition(() => m.status === 'resolved');
+      return { alert_id: m.alertId, state: m.status };
     },
-    { validator: (_req: { by: string }) => openValidator() },
+    { validator: (_req: { by: string }) => refuse({ type: 'resolve' }) },
   );
   setHandler(
     snoozeAlertUpdate,
-    async (req) => {
-      snooze = req;
-      await condition(() => snooze === null || state === 'resolved');
-      return { alert_id: alertId, state, snoozed_until: snoozedUntil };
+    async ({ by, minutes }) => {
+      m = receive(m, { type: 'snooze', by, minutes });
+      await condition(() => m.inbox.snooze === null || m.status === 'resolved');
+      return view();
     },
-    {
-      validator: (req: { by: string; minutes: number }) => {
-        openValidator();
-        if (state !== 'triggered' && state !== 'acknowledged')
-          throw new InvalidTransition(`A ${state} alert cannot be snoozed`);
-        if (!Number.isInteger(req.minutes) || req.minutes < 1 || req.minutes > 1440)
-          throw new InvalidTransition('minutes must be a whole number from 1 to 1440');
-      },
-    },
+    { validator: (req: { by: string; minutes: number }) => refuse({ type: 'snooze', minutes: req.minutes }) },
   );
 
-  // Read through functions: the handlers change these between awaits, which TypeScript's narrowing cannot see.
-  const ackReq = (): { by: string; note?: string } | null => ack;
-  const snoozeReq = (): { by: string; minutes: number } | null => snooze;
-  const resolveReq = (): string | null => resolveBy;
-  const setState = (s: string) => {
-    state = s;
-    upsertSearchAttributes([{ key: ALERT_STATE, value: s }]);
+  const alertId = (): string => {
+    if (!m.alertId) throw new Error('The alert is not open');
+    return m.alertId;
   };
-
-  let ev: AlertEvaluation = await local.evaluateAlert(ref);
-  pending.length = 0;
-  if (!alertId) {
-    if (!ev.live || !ev.firing) {
-      setState('not_firing');
-      return 'not_firing';
-    }
-    alertId = (await local.openAlert({ ref, evaluation: ev })).alertId;
-  }
-  const id = alertId;
-  setState(input.resume?.acknowledgedBy ? 'acknowledged' : ev.suppression ? 'suppressed' : 'triggered');
-  let stepIndex = input.resume?.stepIndex ?? 0;
-  let round = input.resume?.round ?? 0;
-  let acknowledgedBy: string | null = input.resume?.acknowledgedBy ?? null;
-
-  const change = (c: Parameters<Activities['recordAlertChange']>[0]['change']) =>
-    local.recordAlertChange({ alertId: id, change: c });
   const deliver = async (sends: SendSpec[], actor: string | null) => {
+    const id = alertId();
     await Promise.all(
       sends.map(async (spec) => {
         try {
@@ -166,7 +145,7 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
       }),
     );
   };
-  // A level's sends still retrying while the escalation has moved on (see the level's step below).
+  // A level's sends still retrying while the escalation has moved on (see pageLevel below).
   const inFlight: Promise<void>[] = [];
   const inBackground = (sends: Promise<void>) => {
     // Marked handled here, so an error (only a non-activity one is rethrown) is not an unhandled
@@ -178,188 +157,92 @@ export async function alertWorkflow(input: AlertWorkflowInput): Promise<string> 
     while (inFlight.length) await Promise.all(inFlight.splice(0));
   };
   // Those still retrying are waited for first, so that a send delivered late is told the outcome too.
-  const tellTold = async (action: AlertAction, actor: string) => {
+  const tellTold = async (action: AlertAction, actor: string, round: number) => {
     await settle();
-    await deliver(await local.planToldTargets({ alertId: id, action, round: seq }), actor);
+    await deliver(await local.planToldTargets({ alertId: alertId(), action, round }), actor);
   };
 
-  const resolve = async (by: string, auto: boolean): Promise<string> => {
-    await change({
-      kind: 'resolved',
-      key: key('resolved'),
-      actor: by,
-      auto,
-      ...(resolveNote && !auto ? { note: resolveNote } : {}),
-    });
-    setState('resolved');
-    await tellTold('resolve', by);
-    // A new trigger that arrived as this one resolved starts the next alert.
-    if (pending.some((p) => p.firing)) await continueAsNew<typeof alertWorkflow>({ ...ref });
-    return 'resolved';
-  };
+  // What the machine's `open` and `pageLevel` act on: the evaluation and the plan just read.
+  let evaluation: AlertEvaluation | null = null;
+  let plan: { sends: SendSpec[] } | null = null;
 
-  /** Re-reads the subject after signals; answers a resolution when it ends the alert. */
-  const reevaluate = async (): Promise<string | null> => {
-    const firingSignals = pending.filter((p) => p.firing).length;
-    pending.length = 0;
-    const wasFiring = ev.firing;
-    ev = await local.evaluateAlert(ref);
-    if (!ev.live) return resolve('vigil (rule or subject removed)', true);
-    if (!ev.firing && ev.autoResolve) return resolve('vigil (recovered)', true);
-    if (ev.firing && (!wasFiring || firingSignals > 0))
-      await change({ kind: 'retriggered', key: key('retriggered'), status: ev.status });
-    return null;
-  };
-
+  let commands = begun.commands;
   for (;;) {
-    if (workflowInfo().continueAsNewSuggested) {
-      await settle();
-      await continueAsNew<typeof alertWorkflow>({
-        ...ref,
-        resume: { alertId: id, stepIndex, round, acknowledgedBy, seq },
-      });
-    }
-    const by = resolveReq();
-    if (by) return resolve(by, false);
-
-    if (ev.suppression && state !== 'acknowledged') {
-      if (state !== 'suppressed') {
-        await change({ kind: 'suppressed', key: key('suppressed'), suppression: ev.suppression });
-        setState('suppressed');
-      }
-      const untilMs = Date.parse(ev.suppression.until) - Date.now();
-      await condition(
-        () => pending.length > 0 || resolveBy !== null || ack !== null,
-        Math.max(1_000, Math.min(untilMs, 60_000)),
-      );
-      if (resolveReq()) continue;
-      const a = ackReq();
-      if (a) {
-        acknowledgedBy = a.by;
-        ack = null;
-        await change({
-          kind: 'acknowledged',
-          key: key('acknowledged'),
-          actor: a.by,
-          ...(a.note ? { note: a.note } : {}),
-        });
-        setState('acknowledged');
-        continue;
-      }
-      const done = await reevaluate();
-      if (done) return done;
-      if (!ev.suppression) {
-        await change({ kind: 'unsuppressed', key: key('unsuppressed') });
-        setState('triggered');
-      }
-      continue;
-    }
-
-    if (state === 'triggered') {
-      const step = ev.steps[stepIndex];
-      if (step) {
-        const action: AlertAction = stepIndex === 0 && round === 0 ? 'trigger' : 'escalate';
-        const plan = await local.planAlertStep({
-          organizationId: ref.organizationId,
-          alertId: id,
-          step,
-          action,
-          ...(round > 0 ? { round } : {}),
-        });
-        const skipped = plan.skipped.length ? { skipped: plan.skipped } : {};
-        await change({
-          kind: stepIndex === 0 ? 'notified_level' : 'escalated',
-          key: key(`step-${round}-${stepIndex}`),
-          level: step.level,
-          pass: step.pass,
-          ...skipped,
-        });
-        // A channel that is down must not hold the escalation (its retries last about a minute):
-        // the level's delay runs from when it was paged, while its sends retry.
-        if (patched('page-next-level-on-time')) inBackground(deliver(plan.sends, null));
-        else await deliver(plan.sends, null);
-        // A level that could reach nobody (everyone disabled, nobody on call) is passed at once, as
-        // if nobody were on call there, instead of waiting out its delay with nobody paged.
-        if (plan.sends.length === 0 && step.wait_after_ms !== null && patched('escalate-past-unreachable-level')) {
-          stepIndex += 1;
-          continue;
-        }
-      }
-      const wait = step?.wait_after_ms ?? null;
-      const wake = () => pending.length > 0 || resolveBy !== null || ack !== null || snooze !== null;
-      if (wait === null) {
-        // The last step (or no policy): wait for a person or a recovery.
-        await condition(wake);
-      } else if (!(await condition(wake, wait))) {
-        stepIndex += 1;
-        continue;
-      }
-    } else {
-      // Acknowledged: no more escalation; wait for a resolution, a recovery or a snooze.
-      await condition(
-        () => pending.length > 0 || resolveBy !== null || snooze !== null || (ack !== null && state !== 'acknowledged'),
-      );
-    }
-
-    if (resolveReq()) continue;
-    const a = ackReq();
-    if (a) {
-      const by = a.by;
-      ack = null;
-      if (state !== 'acknowledged') {
-        acknowledgedBy = by;
-        await change({
-          kind: 'acknowledged',
-          key: key('acknowledged'),
-          actor: by,
-          ...(a.note ? { note: a.note } : {}),
-        });
-        setState('acknowledged');
-        await tellTold('acknowledge', by);
-      }
-      continue;
-    }
-    const req = snoozeReq();
-    if (req) {
-      const minuteMs = ev.minuteMs;
-      const until = new Date(Date.now() + req.minutes * minuteMs).toISOString();
-      await change({ kind: 'snoozed', key: key('snoozed'), actor: req.by, until });
-      snoozedUntil = until;
-      setState('acknowledged');
-      snooze = null;
-      // Quiet until the snooze's end: a change of the subject meanwhile is read (it may resolve the alert), a person may still resolve or snooze again.
-      const until_ = Date.now() + req.minutes * minuteMs;
-      let cut = false;
-      while (Date.now() < until_) {
-        const woke = await condition(
-          () => resolveBy !== null || pending.length > 0 || snooze !== null,
-          until_ - Date.now(),
-        );
-        if (!woke) break;
-        if (resolveBy !== null || snoozeReq() !== null) {
-          cut = true;
+    let event: AlertEvent | null = null;
+    for (const command of commands) {
+      switch (command.type) {
+        case 'evaluate':
+          evaluation = await local.evaluateAlert(ref);
+          event = { type: 'evaluated', reading: evaluation };
+          break;
+        case 'open': {
+          if (!evaluation) throw new Error('The alert machine opens an alert it has not evaluated');
+          const opened = await local.openAlert({ ref, evaluation });
+          event = { type: 'opened', alertId: opened.alertId };
           break;
         }
-        const done = await reevaluate();
-        if (done) return done;
+        case 'publishStatus':
+          upsertSearchAttributes([{ key: ALERT_STATE, value: command.status }]);
+          break;
+        case 'record':
+          await local.recordAlertChange({ alertId: alertId(), change: command.change });
+          event = { type: 'recorded' };
+          break;
+        case 'planLevel': {
+          const { step, action, round } = command;
+          const planned = await local.planAlertStep({
+            organizationId: ref.organizationId,
+            alertId: alertId(),
+            step,
+            action,
+            ...(round > 0 ? { round } : {}),
+          });
+          plan = planned;
+          event = { type: 'planned', sendCount: planned.sends.length, skipped: planned.skipped };
+          break;
+        }
+        case 'pageLevel': {
+          if (!plan) throw new Error('The alert machine pages a level it has not planned');
+          // A channel that is down must not hold the escalation (its retries last about a minute):
+          // the level's delay runs from when it was paged, while its sends retry. Runs that
+          // started before this awaited their sends and must go on doing so.
+          if (patched('page-next-level-on-time')) inBackground(deliver(plan.sends, null));
+          else await deliver(plan.sends, null);
+          event = { type: 'paged' };
+          break;
+        }
+        case 'checkPatch':
+          // Runs that waited out the delay of a level that reached nobody must go on doing so.
+          event = { type: 'patchChecked', applies: patched(command.patch) };
+          break;
+        case 'tellTold':
+          await tellTold(command.action, command.actor, command.round);
+          event = { type: 'told' };
+          break;
+        case 'wait': {
+          const { wakeOn, timeoutMs } = command;
+          const awake = () => isAwake(m, wakeOn);
+          if (timeoutMs === null) {
+            await condition(awake);
+            event = { type: 'woken' };
+          } else {
+            event = (await condition(awake, timeoutMs)) ? { type: 'woken' } : { type: 'timerElapsed' };
+          }
+          break;
+        }
+        case 'continueAsNew':
+          // Sends still retrying are awaited: a new run could not settle them.
+          await settle();
+          if (command.resume) await continueAsNew<typeof alertWorkflow>({ ...ref, resume: command.resume });
+          else await continueAsNew<typeof alertWorkflow>({ ...ref });
+          break;
+        case 'finish':
+          return command.result;
       }
-      if (cut) continue;
-      // The snooze ran out: if it still fires, escalation starts again from the first level.
-      const done = await reevaluate();
-      if (done) return done;
-      snoozedUntil = null;
-      acknowledgedBy = null;
-      if (ev.firing) {
-        await change({ kind: 'snooze_ended', key: key('snooze-ended') });
-        setState('triggered');
-        stepIndex = 0;
-        round += 1;
-      }
-      continue;
     }
-    if (pending.length) {
-      const done = await reevaluate();
-      if (done) return done;
-    }
+    if (!event) throw new Error('The alert machine left the workflow nothing to wait for');
+    const next = advance(m, event, { now: Date.now(), continueAsNewSuggested: workflowInfo().continueAsNewSuggested });
+    m = next.state;
+    commands = next.commands;
   }
 }

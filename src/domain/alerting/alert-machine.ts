@@ -385,8 +385,9 @@ function opened(s: AlertMachine, at: AlertMoment): AlertStep {
 /** The top of the escalation: what the alert does next, from its state and inbox. */
 function decide(s: AlertMachine, at: AlertMoment): AlertStep {
   if (at.continueAsNewSuggested) {
+    if (!s.alertId) throw new Error('The alert machine escalates an alert that is not open');
     const resume: AlertResume = {
-      alertId: s.alertId ?? '',
+      alertId: s.alertId,
       stepIndex: s.stepIndex,
       round: s.round,
       acknowledgedBy: s.acknowledgedBy,
