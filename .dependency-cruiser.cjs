@@ -2,9 +2,58 @@
  * The layer directions of docs/decisions.md ("Layers and their directions"), checked by
  * test/architecture/layers.test.ts (npx depcruise src --config .dependency-cruiser.cjs).
  */
-const ADAPTERS = 'api|temporal|workflows|activities|composition|launchers|cli';
+const ADAPTERS = 'api|temporal|workflows|activities|composition|launchers|cli|infra';
+
+/**
+ * Use-case feature folders from the bottom up: a folder imports only folders listed before it,
+ * so no two features lean on each other in a circle. `shared/` holds what every feature needs
+ * (context, keysets, org references, read models such as the in-use guard); `events/` is the
+ * outbox and its fan-out. To cross the other way, go through a shared read model or an event.
+ */
+const FEATURE_ORDER = [
+  'shared',
+  'events',
+  'organizations',
+  'agents',
+  'metrics',
+  'inbound-alerts',
+  'slos',
+  'services',
+  'alerting',
+  'probe-tests',
+  'incidents',
+  'status-pages',
+  'maintenances',
+  'sla',
+  'webhooks',
+  'console',
+  'config',
+];
+const featureRules = FEATURE_ORDER.slice(0, -1).map((folder, i) => ({
+  name: 'feature-folders-form-no-circle',
+  severity: 'error',
+  comment: `usecases/${folder} may import only the feature folders before it in FEATURE_ORDER.`,
+  from: { path: `^src/usecases/${folder}/` },
+  to: { path: `^src/usecases/(${FEATURE_ORDER.slice(i + 1).join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
+    ...featureRules,
+    {
+      name: 'use-cases-live-in-feature-folders',
+      severity: 'error',
+      comment: `Every use case sits in a feature folder (${FEATURE_ORDER.join(', ')}), none loose at the root.`,
+      from: { path: '^src/usecases/[^/]+$' },
+      to: {},
+    },
+    {
+      name: 'feature-folders-are-listed',
+      severity: 'error',
+      comment: 'A new feature folder takes its place in FEATURE_ORDER, so its rank among the others is decided.',
+      from: { path: '^src/usecases/', pathNot: `^src/usecases/(${FEATURE_ORDER.join('|')})/` },
+      to: {},
+    },
     { name: 'no-circular', severity: 'error', comment: 'Import cycles make every module in them depend on all the others.', from: {}, to: { circular: true } },
     {
       name: 'domain-is-pure',
@@ -61,6 +110,13 @@ module.exports = {
       comment: 'src/db (entities, migrations, hot-path SQL) knows nothing of the layers above it.',
       from: { path: '^src/db/' },
       to: { path: `^src/(usecases|probes|infra|${ADAPTERS})/` },
+    },
+    {
+      name: 'crypto-is-a-library',
+      severity: 'error',
+      comment: 'src/crypto signs, seals and verifies with the keys it is given: no I/O, so use cases call it directly; it knows only the domain.',
+      from: { path: '^src/crypto/' },
+      to: { path: '^src/', pathNot: '^src/(crypto|domain)/' },
     },
     {
       name: 'probes-are-shared-leaves',

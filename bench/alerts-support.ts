@@ -5,7 +5,7 @@ import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 import { DEFAULT_VENDOR_ENDPOINTS } from '../src/domain/alerting/channel-formats';
 import type { RetryPolicy } from '../src/domain/webhook-retry';
-import { SecretBox } from '../src/infra/secret-box';
+import { SecretBox } from '../src/crypto/secret-box';
 import { temporalAlertControl, temporalChannelTester } from '../src/temporal/alert-control';
 import { connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
@@ -13,6 +13,9 @@ import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
 import { OutboxRelay } from '../src/usecases/events/outbox-relay';
 import { startWorker } from '../src/composition/worker';
+import { publicOnlyPoster } from '../src/infra/webhook-http';
+import { testSlackReplies } from '../test/support/app-deps';
+import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The Vigil process of the alerting benchmark: the real API, the real Temporal worker with alert
@@ -61,14 +64,14 @@ async function main(): Promise<void> {
     deps: {
       orm,
       maintenanceScheduler,
-      webhooks: { box, starter, timeoutMs, allowCidrs: '127.0.0.0/8' },
+      webhooks: { box, starter, timeoutMs, poster: publicOnlyPoster('127.0.0.0/8') },
       alerts: {
         box,
         mailer: null,
         // No vendor channel is used; the defaults are never called.
         endpoints: { ...DEFAULT_VENDOR_ENDPOINTS },
         timeoutMs,
-        allowCidrs: '127.0.0.0/8',
+        poster: publicOnlyPoster('127.0.0.0/8'),
         publicBaseUrl: 'http://127.0.0.1',
         linkKey,
         minuteMs: Number(env('BENCH_ALERT_MINUTE_MS')),
@@ -95,13 +98,20 @@ async function main(): Promise<void> {
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const app = await buildApp({
+    ...withoutTemporal('http://127.0.0.1'),
+    linkKey: randomBytes(32),
     orm,
     config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
     changeFeed,
     maintenanceScheduler,
     secretBox: box,
     webhookStarter: starter,
-    alerts: { control: temporalAlertControl(temporal), tester: temporalChannelTester(temporal), linkKey },
+    alerts: {
+      control: temporalAlertControl(temporal),
+      tester: temporalChannelTester(temporal),
+      linkKey,
+      slackReplies: testSlackReplies(),
+    },
   });
   await serveUntilSignalled(app, [
     () => relay.close(),

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
-import { SecretBox } from '../src/infra/secret-box';
+import { SecretBox } from '../src/crypto/secret-box';
 import { serveUntilSignalled } from './child-server';
+import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The real API without Temporal, on a benchmark's database, with its change feed so the caches
@@ -18,6 +20,8 @@ export async function serveBenchApi(opts: {
   const changeFeed = new ChangeFeed(opts.databaseUrl);
   await changeFeed.start();
   const app = await buildApp({
+    ...withoutTemporal('http://127.0.0.1'),
+    linkKey: randomBytes(32),
     orm,
     config: {
       docsUrl: 'https://docs.vigil.invalid',

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/app';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
-import { SecretBox } from '../src/infra/secret-box';
+import { SecretBox } from '../src/crypto/secret-box';
 import { dropDatabase } from '../src/launchers/postgres';
 import { consumeSignIn, issueSignInLink } from '../src/usecases/console/sign-in';
 import { createConsoleUser } from '../src/usecases/console/users';
@@ -12,6 +12,7 @@ import { commitSamples } from '../src/usecases/metrics/ingest';
 import { createOrganization } from '../src/usecases/organizations/organizations';
 import { stats } from './figures';
 import { benchDatabase } from './processes';
+import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * bench/console-overview: GET /console for an organization of 200 services (190 with a metric and
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
   try {
     await migrate(orm);
     const app = await buildApp({
+      ...withoutTemporal(config.publicBaseUrl),
+      linkKey: randomBytes(32),
       orm,
       config: { ...config, BODY_LIMIT_BYTES: 1_048_576 },
       secretBox: new SecretBox(randomBytes(32)),

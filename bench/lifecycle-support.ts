@@ -1,15 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 import type { RetryPolicy } from '../src/domain/webhook-retry';
-import { SecretBox } from '../src/infra/secret-box';
+import { SecretBox } from '../src/crypto/secret-box';
 import { connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
 import { OutboxRelay } from '../src/usecases/events/outbox-relay';
 import { startWorker } from '../src/composition/worker';
+import { publicOnlyPoster } from '../src/infra/webhook-http';
+import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The Vigil process of the lifecycle benchmark: the real API, the real Temporal worker and the
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
     address,
     namespace: 'default',
     taskQueue,
-    deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs, allowCidrs: '127.0.0.0/8' } },
+    deps: { orm, maintenanceScheduler, webhooks: { box, starter, timeoutMs, poster: publicOnlyPoster('127.0.0.0/8') } },
   });
   worker.running.catch((err) => {
     console.error('[vigil] worker failed:', err);
@@ -68,6 +71,8 @@ async function main(): Promise<void> {
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const app = await buildApp({
+    ...withoutTemporal('http://127.0.0.1'),
+    linkKey: randomBytes(32),
     orm,
     config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
     changeFeed,

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { publicOnlyPoster } from '../src/infra/webhook-http';
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
 import { buildApp } from '../src/api/app';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/webhook-retry';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
-import { SecretBox } from '../src/infra/secret-box';
+import { SecretBox } from '../src/crypto/secret-box';
 import { PROBES } from '../src/probes/registry';
 import { checkTemporal, connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
@@ -12,6 +14,7 @@ import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
 import { OutboxRelay } from '../src/usecases/events/outbox-relay';
 import { startWorker } from '../src/composition/worker';
+import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The Vigil process of the probe-test benchmark: the real API and the real Temporal worker (with
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
         box,
         starter: temporalOutboxWorkflowStarter(workerTemporal, DEFAULT_RETRY_POLICY),
         timeoutMs: 10_000,
+        poster: publicOnlyPoster(),
       },
       prober: {
         registry: PROBES,
@@ -93,6 +97,8 @@ async function main(): Promise<void> {
   await probeJobFeed.start();
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const app = await buildApp({
+    ...withoutTemporal('http://127.0.0.1'),
+    linkKey: randomBytes(32),
     orm,
     config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
     changeFeed,

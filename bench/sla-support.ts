@@ -1,14 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 import { tzDataVersion } from '../src/domain/sla/period';
-import { SecretBox } from '../src/infra/secret-box';
+import { SecretBox } from '../src/crypto/secret-box';
 import { connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalSlaWorkflows } from '../src/temporal/sla-workflows';
 import { startWorker } from '../src/composition/worker';
+import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The Vigil process of the SLA statements benchmark: the real API (contracts, statements,
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const app = await buildApp({
+    ...withoutTemporal('http://127.0.0.1'),
+    linkKey: randomBytes(32),
     orm,
     config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
     changeFeed,

@@ -8,7 +8,7 @@ import { Client as PgClient } from 'pg';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { previousPeriod, tzDataVersion } from '../src/domain/sla/period';
-import { SecretBox } from '../src/infra/secret-box';
+import { SecretBox } from '../src/crypto/secret-box';
 import { dropDatabase } from '../src/launchers/postgres';
 import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';

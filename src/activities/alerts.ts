@@ -3,9 +3,8 @@ import type { Orm } from '../db/orm';
 import type { AlertAction } from '../domain/alerting/alert-message';
 import type { EscalationStep } from '../domain/alerting/escalation';
 import type { VendorEndpoints } from '../domain/alerting/channel-formats';
-import type { Mailer } from '../infra/mailer';
-import type { SecretBox } from '../infra/secret-box';
-import { publicOnlyTransport } from '../infra/webhook-http';
+import type { Mailer, WebhookPoster } from '../usecases/shared/ports';
+import type { SecretBox } from '../crypto/secret-box';
 import { alertMessage, testMessage } from '../usecases/alerting/alert-message';
 import { type SendSpec, planStepSends, prepareSend, recordSendAttempt, toldTargets } from '../usecases/alerting/sends';
 import {
@@ -26,8 +25,8 @@ export interface AlertDeps {
   mailer: Mailer | null;
   endpoints: VendorEndpoints;
   timeoutMs: number;
-  /** WEBHOOK_ALLOW_CIDRS: receivers allowed although not public (tests, development). */
-  allowCidrs?: string;
+  /** Posts to channels' addresses: public ones only, except those WEBHOOK_ALLOW_CIDRS names. */
+  poster: WebhookPoster;
   publicBaseUrl: string;
   linkKey: Buffer;
   /** ALERT_MINUTE_MS. */
@@ -67,7 +66,6 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
       );
     return deps.alerts;
   };
-  const transport = publicOnlyTransport(deps.alerts?.allowCidrs);
   return {
     async evaluateAlert(ref: AlertSubjectRef): Promise<AlertEvaluation> {
       return evaluateAlert(em(), ref, new Date(), alerts().minuteMs);
@@ -140,7 +138,7 @@ export function createAlertActivities(deps: { orm: Orm; alerts?: AlertDeps }) {
           );
       const outcome = prep.target
         ? await sendToTarget(
-            { box: a.box, transport, mailer: a.mailer, endpoints: a.endpoints, timeoutMs: a.timeoutMs },
+            { box: a.box, poster: a.poster, mailer: a.mailer, endpoints: a.endpoints, timeoutMs: a.timeoutMs },
             prep.target,
             message,
             `vigil-${prep.sendId}`,

@@ -1,6 +1,5 @@
-import { ProblemError } from '../domain/error-catalog';
 import type { SignInLimits } from '../domain/sign-in-limits';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Config, trustProxy } from '../config';
@@ -40,13 +39,12 @@ import type { MetricScheduler } from '../usecases/metrics/ports';
 import { JobWaiter } from './job-waiter';
 import type { LocalProbeJobs } from '../usecases/probe-tests/local-jobs';
 import type { ProbeTestRunner } from '../usecases/probe-tests/ports';
-import type { SecretBox } from '../infra/secret-box';
+import type { SecretBox } from '../crypto/secret-box';
 import type { OutboxWorkflowStarter } from '../usecases/events/ports';
 import { statusPageRoutes } from './routes/status-pages';
 import { PAGE_ROUTE_PREFIX, publicPageRoutes, publicSubscribeRoutes } from './routes/public-pages';
 import { subdomainOfHost } from '../domain/status-page/subdomain';
 import type { SubscribeLimits } from '../usecases/status-pages/subscribers';
-import type { SlaWorkflows } from '../usecases/sla/ports';
 import { type SlaRouteDeps, jwksRoutes, slaRoutes } from './routes/sla';
 
 declare module 'fastify' {
@@ -64,8 +62,8 @@ export interface AppDeps {
         'STATUS_HOST' | 'TRUST_PROXY' | 'SAMPLE_MAX_AGE' | 'METRIC_SAMPLE_RETENTION_DAYS' | 'TEMPORAL_TASK_QUEUE'
       >
     >;
-  /** Signs and checks subscribers' confirm/unsubscribe links (config: subscriberLinkKey); without it, a per-process key that the worker's emails cannot match. */
-  linkKey?: Buffer;
+  /** Signs and checks subscribers' confirm/unsubscribe links (config: subscriberLinkKey) and keys the console's CSRF tokens. */
+  linkKey: Buffer;
   /** Public subscribe abuse limits (SUBSCRIBE_LIMIT_*); generous defaults when absent. */
   subscribeLimits?: SubscribeLimits;
   /** Console sign-in limits (CONSOLE_SIGN_IN_LIMIT_*); DEFAULT_SIGN_IN_LIMITS when absent. */
@@ -75,70 +73,62 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The change feed the API's caches follow; without one they are bypassed. */
   changeFeed?: ChangeFeed | null;
-  /** Reaches maintenance workflows; without one (tests of other areas) maintenances get no timers. */
-  maintenanceScheduler?: MaintenanceScheduler;
+  /** Reaches maintenance workflows (their start and end timers). */
+  maintenanceScheduler: MaintenanceScheduler;
   /** Seals secrets at rest (webhook signing secrets) with the master key. */
   secretBox: SecretBox;
-  /** Starts webhook delivery workflows (redeliver); without one the outbox sweep starts them. */
-  webhookStarter?: OutboxWorkflowStarter;
-  /** Runs probe tests as Temporal workflows; without one, probe tests answer 500. */
-  probeTestRunner?: ProbeTestRunner;
+  /** Starts webhook delivery workflows (redeliver); null: the outbox sweep starts them. */
+  webhookStarter: OutboxWorkflowStarter | null;
+  /** Runs probe tests as Temporal workflows. */
+  probeTestRunner: ProbeTestRunner;
   /** Notifications of probe-test jobs (channel vigil_probe_jobs); without it waiters poll. */
   probeJobFeed?: ChangeFeed | null;
   /** How long an agent has to answer a probe test (spec: 2 minutes). */
   probeTestExpiryMs?: number;
   /** The probe-test jobs of a worker in this process (`vigil start`), with `probeTestRunner` starting cloud tests eagerly on it. */
   localProbeJobs?: LocalProbeJobs;
-  /** Keeps cloud metrics' Temporal Schedules in step; without one, cloud metrics do not run. */
-  metricScheduler?: MetricScheduler;
-  /** The console: where its sign-in links are mailed, and the Temporal UI it links to. Without it, sign-in links are only printed by the CLI. */
-  console?: { mail: ConsoleMail; temporalUiUrl?: string | null };
+  /** Keeps cloud metrics' Temporal Schedules in step. */
+  metricScheduler: MetricScheduler;
+  /** The console: where its sign-in links are mailed, and the Temporal UI it links to. */
+  console: { mail: ConsoleMail; temporalUiUrl?: string | null };
   /** How long a config apply waits for another one of the organization (default 30 s). */
   configLockTimeoutMs?: number;
-  /** Contracts and SLA statements: their workflows, the PDF printer and the verification links; without it, SLA actions answer 500. */
-  sla?: SlaRouteDeps;
-  /** Alert workflows (acknowledge, resolve, snooze), channel tests and the one-click links' key (issue 26); without it those answer 503 alert_busy. */
-  alerts?: AlertRouteDeps;
+  /** Contracts and SLA statements: their workflows, the PDF printer and the verification links. */
+  sla: SlaRouteDeps;
+  /** Alert workflows (acknowledge, resolve, snooze), channel tests, Slack follow-ups and the one-click links' key. */
+  alerts: AlertRouteDeps;
   /** Observes every route as it is registered (the OpenAPI completeness test, docs generation). */
   onRoute?: (route: RouteOptions) => void;
 }
 
-const NO_SCHEDULER: MaintenanceScheduler = { changed: async () => {} };
-/** Without a mailer (tests of other areas) a sign-in request sends nothing; `vigil user invite` prints links. */
-const NO_CONSOLE_MAIL: ConsoleMail = { send: async () => undefined };
-/** Without the subscriber link key, CSRF tokens are signed with a per-process key (sessions then survive no restart's forms). */
-const consoleFallbackKey = randomBytes(32);
-const NO_SLA_WORKFLOWS: SlaWorkflows = {
-  contractChanged: async () => {},
-  startStatement: async () => {
-    throw new Error('This API was started without SLA workflows (Temporal)');
-  },
-  runAction: async () => {
-    throw new Error('This API was started without SLA workflows (Temporal)');
-  },
-};
-const noAlertWorkflows = (): never => {
-  throw new ProblemError(
-    'alert_busy',
-    'This API was started without alert workflows (Temporal).',
-    {},
-    { 'retry-after': '5' },
-  );
-};
-const NO_ALERTS: AlertRouteDeps = {
-  control: { act: async () => noAlertWorkflows() },
-  tester: { test: async () => noAlertWorkflows() },
-  linkKey: randomBytes(32),
-};
-const NO_RUNNER: ProbeTestRunner = {
-  run: async () => {
-    throw new Error('This API was started without a probe-test runner (Temporal)');
-  },
-  finished: async () => {},
-};
+/**
+ * What the API cannot run without: production builds each of these in its composition root, and
+ * a test passes them or named doubles (test/support/app-deps.ts). A missing one stops the process
+ * at start, naming it, instead of leaving a feature quietly inert.
+ */
+const REQUIRED_DEPS = [
+  'orm',
+  'config',
+  'secretBox',
+  'linkKey',
+  'maintenanceScheduler',
+  'metricScheduler',
+  'probeTestRunner',
+  'console',
+  'sla',
+  'alerts',
+] as const satisfies readonly (keyof AppDeps)[];
+
+export function missingAppDeps(deps: Partial<AppDeps>): string[] {
+  const missing: string[] = REQUIRED_DEPS.filter((name) => deps[name] === undefined || deps[name] === null);
+  if (deps.webhookStarter === undefined) missing.push('webhookStarter');
+  return missing;
+}
 
 /** The whole HTTP API as one Fastify instance; callers decide whether to listen or inject. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const missing = missingAppDeps(deps);
+  if (missing.length) throw new Error(`buildApp: missing ${missing.map((m) => `deps.${m}`).join(', ')}`);
   const statusHost = deps.config.STATUS_HOST ?? 'status.localhost';
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
@@ -199,78 +189,69 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: PAGE_ROUTE_PREFIX,
     box: deps.secretBox,
     site,
-    linkKey: deps.linkKey ?? randomBytes(32),
+    linkKey: deps.linkKey,
     limits: subscribeLimits,
   });
   const waiter = new JobWaiter(deps.probeJobFeed ?? null);
-  const runner = deps.probeTestRunner ?? NO_RUNNER;
+  const runner = deps.probeTestRunner;
   const probeTests = {
     runner,
     watches: waiter,
     expiryMs: deps.probeTestExpiryMs ?? 120_000,
     localJobs: deps.localProbeJobs,
   };
-  const slaDeps = deps.sla ?? {
-    workflows: NO_SLA_WORKFLOWS,
-    printer: null,
-    links: {
-      jwksUrl: `${deps.config.publicBaseUrl}/.well-known/jwks.json`,
-      verifyDocsUrl: `${deps.config.publicBaseUrl}/docs/sla-verification`,
-    },
-  };
+  const slaDeps = deps.sla;
   await app.register(consolePlugin, {
     prefix: '/console',
-    csrfKey: createHmac('sha256', deps.linkKey ?? consoleFallbackKey)
-      .update('vigil/console-csrf/v1')
-      .digest(),
+    csrfKey: createHmac('sha256', deps.linkKey).update('vigil/console-csrf/v1').digest(),
     consoleUrl: `${deps.config.publicBaseUrl}/console`,
-    temporalUiUrl: deps.console?.temporalUiUrl ?? null,
+    temporalUiUrl: deps.console.temporalUiUrl ?? null,
     publicBaseUrl: deps.config.publicBaseUrl,
     statusSite: site,
     pricingUrl: `${deps.config.docsUrl}/pricing`,
     secureCookie: deps.config.publicBaseUrl.startsWith('https:'),
-    mail: deps.console?.mail ?? NO_CONSOLE_MAIL,
+    mail: deps.console.mail,
     signInLimits: deps.signInLimits,
     box: deps.secretBox,
-    metricScheduler: deps.metricScheduler ?? { sync: async () => {} },
-    maintenanceScheduler: deps.maintenanceScheduler ?? NO_SCHEDULER,
+    metricScheduler: deps.metricScheduler,
+    maintenanceScheduler: deps.maintenanceScheduler,
     slaWorkflows: slaDeps.workflows,
-    webhookStarter: deps.webhookStarter,
+    webhookStarter: deps.webhookStarter ?? undefined,
     probeTests,
     slaLinks: slaDeps.links,
     slaPrinter: slaDeps.printer,
     locationTaskQueue: deps.config.TEMPORAL_TASK_QUEUE ?? 'vigil',
-    alerts: deps.alerts ?? NO_ALERTS,
+    alerts: deps.alerts,
   });
   await app.register(
     async (v1) => {
-      await v1.register(serviceRoutes, { scheduler: deps.metricScheduler ?? { sync: async () => {} } });
+      await v1.register(serviceRoutes, { scheduler: deps.metricScheduler });
       await v1.register(customerRoutes);
       await v1.register(changeEventRoutes);
       await v1.register(incidentRoutes);
       await v1.register(incidentTemplateRoutes);
-      await v1.register(maintenanceRoutes, { ports: { scheduler: deps.maintenanceScheduler ?? NO_SCHEDULER } });
-      await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter });
+      await v1.register(maintenanceRoutes, { ports: { scheduler: deps.maintenanceScheduler } });
+      await v1.register(webhookRoutes, { box: deps.secretBox, starter: deps.webhookStarter ?? undefined });
       await v1.register(agentRoutes);
       await v1.register(locationRoutes, { taskQueue: deps.config.TEMPORAL_TASK_QUEUE ?? 'vigil' });
       await v1.register(metricRoutes, {
-        ports: { scheduler: deps.metricScheduler ?? { sync: async () => {} } },
+        ports: { scheduler: deps.metricScheduler },
         publicBaseUrl: deps.config.publicBaseUrl,
         sampleRetentionDays: deps.config.METRIC_SAMPLE_RETENTION_DAYS,
       });
       await v1.register(inboundRoutes);
       await v1.register(sloRoutes);
       await v1.register(alertingConfigRoutes, { box: deps.secretBox });
-      await v1.register(alertRoutes, deps.alerts ?? NO_ALERTS);
-      await v1.register(slackInteractionRoutes, { box: deps.secretBox, alerts: deps.alerts ?? NO_ALERTS });
+      await v1.register(alertRoutes, deps.alerts);
+      await v1.register(slackInteractionRoutes, { box: deps.secretBox, alerts: deps.alerts });
       await v1.register(slaRoutes, slaDeps);
       await v1.register(jwksRoutes, { path: '/sla/jwks.json', operationId: 'getSlaJwks' });
       await v1.register(statusPageRoutes, { box: deps.secretBox, site });
       await v1.register(configRoutes, {
         ports: {
           box: deps.secretBox,
-          metricScheduler: deps.metricScheduler ?? { sync: async () => {} },
-          slaWorkflows: deps.sla?.workflows ?? NO_SLA_WORKFLOWS,
+          metricScheduler: deps.metricScheduler,
+          slaWorkflows: deps.sla.workflows,
           lockTimeoutMs: deps.configLockTimeoutMs,
         },
         publicBaseUrl: deps.config.publicBaseUrl,

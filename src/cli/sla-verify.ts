@@ -5,7 +5,7 @@ import {
   canonicalStatement,
   sha256Hex,
   verifyStatement,
-} from '../infra/statement-signing';
+} from '../crypto/statement-signing';
 import { CliUsageError, parse } from './args';
 
 /**

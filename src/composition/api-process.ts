@@ -13,6 +13,7 @@ import {
   webhookRetryPolicy,
 } from './adapters';
 import { createMailer } from '../infra/mailer';
+import { publicOnlyPoster } from '../infra/webhook-http';
 import { createStatementPdfRenderer } from '../infra/statement-pdf';
 import { temporalSlaWorkflows } from '../temporal/sla-workflows';
 import { logStartErrors, temporalOutboxWorkflowStarter } from '../temporal/outbox-workflow-starter';
@@ -102,7 +103,7 @@ export async function runApi(
       control: temporalAlertControl(temporal),
       tester: temporalChannelTester(temporal),
       linkKey: alertLinkKey(config),
-      slackReplies: slackReplySender({ allowCidrs: config.WEBHOOK_ALLOW_CIDRS, timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+      slackReplies: slackReplySender(publicOnlyPoster(config.WEBHOOK_ALLOW_CIDRS), config.WEBHOOK_TIMEOUT_MS),
     },
     console: { mail: consoleMailer, temporalUiUrl: opts.temporalUiUrl ?? config.TEMPORAL_UI_URL ?? null },
   });

@@ -30,6 +30,7 @@ import { type WorkerHandle, startWorker } from './worker';
 import type { LocationSettings } from './location';
 import { DEFAULT_LOCATION_LABEL } from '../domain/locations';
 import { ensureStatementSigningKey } from './signing-key';
+import { publicOnlyPoster } from '../infra/webhook-http';
 
 /**
  * The worker's built-in probe location (issue 25): VIGIL_LOCATION (default `local`, labelled
@@ -80,7 +81,7 @@ export async function runWorker(
         box: secretBox(config),
         starter,
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-        allowCidrs: config.WEBHOOK_ALLOW_CIDRS,
+        poster: publicOnlyPoster(config.WEBHOOK_ALLOW_CIDRS),
       },
       sampleRetentionDays: config.METRIC_SAMPLE_RETENTION_DAYS,
       email,
@@ -98,7 +99,7 @@ export async function runWorker(
           opsgenieEuApiUrl: config.OPSGENIE_EU_API_URL,
         },
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-        allowCidrs: config.WEBHOOK_ALLOW_CIDRS,
+        poster: publicOnlyPoster(config.WEBHOOK_ALLOW_CIDRS),
         publicBaseUrl: config.publicBaseUrl,
         linkKey: alertLinkKey(config),
         minuteMs: config.ALERT_MINUTE_MS,

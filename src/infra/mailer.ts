@@ -3,25 +3,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createTransport, type SendMailOptions } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
+import { isPermanentMailError } from '../domain/mail-errors';
+import type { MailMessage, Mailer } from '../usecases/shared/ports';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** RFC 8058 one-click unsubscribe: sets List-Unsubscribe: <url> (plus <mailto:...> when given) and List-Unsubscribe-Post: List-Unsubscribe=One-Click */
-  listUnsubscribe?: { url: string; mailto?: string };
-  headers?: Record<string, string>;
-  attachments?: { filename: string; content: Buffer | string; contentType: string }[];
-  /** A stable local part for the Message-ID (`<local@from-domain>`), so a resend is recognisably the same message; random otherwise. */
-  messageId?: string;
-}
-
-export interface Mailer {
-  readonly kind: 'smtp' | 'folder';
-  send(msg: MailMessage): Promise<{ messageId: string }>;
-  close(): Promise<void>;
-}
+export type { MailMessage, Mailer };
+export { isPermanentMailError };
 
 /**
  * SMTP (pooled) when `smtpUrl` is set, otherwise a development outbox: each message becomes an
@@ -122,18 +108,6 @@ function folderMailer(
       transport.close();
     },
   };
-}
-
-/**
- * True when the SMTP server refused the message for good (a 5xx reply such as 550 for an unknown
- * recipient), so retrying is pointless. Connection failures, timeouts and 4xx replies are false.
- */
-export function isPermanentMailError(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as { permanent?: unknown; responseCode?: unknown };
-  // nodemailer 10 classifies the reply itself (5xx except 503 "bad sequence", which a new session can fix).
-  if (typeof e.permanent === 'boolean') return e.permanent;
-  return typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600 && e.responseCode !== 503;
 }
 
 function fromDomain(from: string): string {

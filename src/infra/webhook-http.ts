@@ -2,17 +2,9 @@ import { type LookupAddress, lookup } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { inCidrs, nonPublicReason, parseCidrList } from '../probes/public-address';
+import type { PostResult, WebhookPoster } from '../usecases/shared/ports';
 
-export interface PostResult {
-  /** HTTP status, or null when no answer came (network error, timeout). */
-  statusCode: number | null;
-  retryAfter: string | null;
-  latencyMs: number;
-  /** Why no answer came: `<code>: <message>`; never a response body. */
-  error: string | null;
-  /** The answer's first `keepResponseChars` characters when asked for (alert channels show them); null otherwise. */
-  response: string | null;
-}
+export type { PostResult };
 
 /** Why an address may not receive webhooks (`loopback`, `private`…), or null when it may. */
 export type AddressCheck = (address: string) => string | null;
@@ -157,4 +149,13 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
   const code = e.code ?? e.cause?.code ?? 'http_error';
   const message = e.cause?.message ?? e.message ?? 'request failed';
   return `${code}: ${message}`.slice(0, 500);
+}
+
+/** The WebhookPoster port over a transport: public addresses only unless `allowCidrs` names them. */
+export function publicOnlyPoster(allowCidrs?: string): WebhookPoster {
+  const transport = publicOnlyTransport(allowCidrs);
+  return {
+    post: (url, headers, body, timeoutMs, keepResponseChars) =>
+      postWebhook(transport, url, headers, body, timeoutMs, keepResponseChars),
+  };
 }

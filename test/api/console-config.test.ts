@@ -11,6 +11,7 @@ import { takeRelayTurn } from '../support/relay-turn';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { pageRequest } from '../support/status-host';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
 
 /** A test that fans the outbox out waits for suites with a relay, which hold it for their whole file. */
 const RELAY_WAIT = 300_000;
@@ -391,7 +392,7 @@ describe('console webhooks', () => {
           box: testSecretBox(),
           starter: { start: async () => [] },
           timeoutMs: 2_000,
-          allowCidrs: '127.0.0.0/8',
+          poster: publicOnlyPoster('127.0.0.0/8'),
         },
       });
       const outcome = await activities.attemptWebhookDelivery({

@@ -3,7 +3,7 @@ import { createWebhookActivities } from '../../src/activities/webhooks';
 import { OutboxEventSchema, WebhookDeliverySchema } from '../../src/db/entities';
 import { dispatchOutbox } from '../../src/db/repositories/outbox-repository';
 import { computeCredit, creditTermsSchema } from '../../src/domain/sla';
-import { signWebhook } from '../../src/infra/webhook-signing';
+import { signWebhook } from '../../src/crypto/webhook-signing';
 import { type Mailer, createMailer } from '../../src/infra/mailer';
 import { accessibleAccent } from '../../src/render/contrast';
 import { type ApiHarness, startApi } from '../support/api-harness';
@@ -14,6 +14,7 @@ import { takeRelayTurn } from '../support/relay-turn';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { pageRequest } from '../support/status-host';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
 
 /** A test that fans the outbox out waits for suites with a relay, which hold it for their whole file. */
 const RELAY_WAIT = 300_000;
@@ -287,7 +288,7 @@ describe('console webhooks', () => {
         box: testSecretBox(),
         starter: { start: async () => [] },
         timeoutMs: 2_000,
-        allowCidrs: '127.0.0.0/8',
+        poster: publicOnlyPoster('127.0.0.0/8'),
       },
     });
     const outcome = await activities.attemptWebhookDelivery({

@@ -18,8 +18,8 @@ import { Agent, request } from 'undici';
 import { ROUTE_SCOPES } from '../../src/api/route-scopes';
 import { ERROR_CATALOG } from '../../src/domain/error-catalog';
 import { rawRows, rawRun } from '../../src/db/raw-sql';
-import { signLinkToken } from '../../src/infra/signed-links';
-import { signAlertLink } from '../../src/infra/alert-action-links';
+import { signLinkToken } from '../../src/crypto/signed-links';
+import { signAlertLink } from '../../src/crypto/alert-action-links';
 import { ConsoleUserSchema } from '../../src/db/entities';
 import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/alert-control';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
@@ -36,6 +36,8 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
 import { tzDataVersion } from '../../src/domain/sla/period';
 import { pdfSource } from '../../src/usecases/sla/documents';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
+import { testSlackReplies } from '../support/app-deps';
 
 /** VIGIL_FUZZ_SEED and VIGIL_FUZZ_RANDOM explore further (other draws, more of them); the suite runs the fixed ones. */
 const SEED = Number(process.env.VIGIL_FUZZ_SEED ?? 0x5eed18);
@@ -1950,7 +1952,7 @@ beforeAll(async () => {
       mailer,
       endpoints: { pagerdutyEventsUrl: pagerduty.url, opsgenieApiUrl: pagerduty.url, opsgenieEuApiUrl: pagerduty.url },
       timeoutMs: 5_000,
-      allowCidrs: '127.0.0.0/8',
+      poster: publicOnlyPoster('127.0.0.0/8'),
       publicBaseUrl: 'http://127.0.0.1:1',
       linkKey: ALERT_LINK_KEY,
       minuteMs: 60_000,
@@ -1964,6 +1966,7 @@ beforeAll(async () => {
       control: temporalAlertControl(h.temporal),
       tester: temporalChannelTester(h.temporal),
       linkKey: ALERT_LINK_KEY,
+      slackReplies: testSlackReplies(),
     },
   });
   port = Number(new URL(api.baseUrl).port);

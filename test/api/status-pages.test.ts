@@ -3,7 +3,7 @@ import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { OutboxEventSchema, SubscriberSchema } from '../../src/db/entities';
-import { signLinkToken } from '../../src/infra/signed-links';
+import { signLinkToken } from '../../src/crypto/signed-links';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { testLinkKey } from '../support/env';
 import { eventually } from '../support/eventually';

@@ -23,7 +23,7 @@ describe('the import graph (dependency-cruiser, .dependency-cruiser.cjs)', () =>
     expect(status).toBe(0);
   }, 120_000);
 
-  it('would catch a route reaching Temporal, an impure domain module, a cycle and a workflow doing I/O', () => {
+  it('would catch a route reaching Temporal, an impure domain module, a cycle, a workflow doing I/O, a use case importing an adapter, a circle between feature folders, a loose use case and an unlisted folder', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-layers-'));
     try {
       const files: Record<string, string> = {
@@ -34,6 +34,11 @@ describe('the import graph (dependency-cruiser, .dependency-cruiser.cjs)', () =>
         'src/usecases/feature/use-case.ts': "import { rule } from '../../domain/rule';\nexport const useCase = rule;",
         'src/workflows/flow.ts':
           "import { useCase } from '../usecases/feature/use-case';\nexport const flow = useCase;",
+        'src/infra/mailer.ts': 'export const send = 1;',
+        'src/usecases/alerting/pager.ts': "import { send } from '../../infra/mailer';\nexport const page = send;",
+        'src/usecases/metrics/metric.ts': "import { page } from '../alerting/pager';\nexport const metric = page;",
+        'src/usecases/loose.ts': "import { metric } from './metrics/metric';\nexport const loose = metric;",
+        'src/usecases/gadgets/gadget.ts': "import { metric } from '../metrics/metric';\nexport const gadget = metric;",
         'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'es2022' } }),
       };
       for (const [file, text] of Object.entries(files)) {
@@ -48,9 +53,15 @@ describe('the import graph (dependency-cruiser, .dependency-cruiser.cjs)', () =>
         'domain-is-pure',
         'no-circular',
         'workflows-are-deterministic',
+        'use-cases-own-their-ports',
+        'feature-folders-form-no-circle',
+        'use-cases-live-in-feature-folders',
+        'feature-folders-are-listed',
       ])
         expect(out).toContain(`error ${rule}:`);
       expect(out).toContain('src/domain/rule.ts → fs');
+      expect(out).toContain('src/usecases/alerting/pager.ts → src/infra/mailer.ts');
+      expect(out).toContain('src/usecases/metrics/metric.ts → src/usecases/alerting/pager.ts');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { SlaStatementSchema } from '../../src/db/entities';
-import { verifyStatement } from '../../src/infra/statement-signing';
+import { verifyStatement } from '../../src/crypto/statement-signing';
 import { draftStatement } from '../../src/usecases/sla/statements';
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { compiledBuildEnv, testDatabaseUrl, testSecretBox } from '../support/env';

@@ -4,9 +4,9 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SecretBox } from '../../src/infra/secret-box';
-import { type StatementSigningKey, generateSigningKey, jwks } from '../../src/infra/statement-keys';
-import { canonicalStatement, signStatement } from '../../src/infra/statement-signing';
+import { SecretBox } from '../../src/crypto/secret-box';
+import { type StatementSigningKey, generateSigningKey, jwks } from '../../src/crypto/statement-keys';
+import { canonicalStatement, signStatement } from '../../src/crypto/statement-signing';
 import { runSlaVerify } from '../../src/cli/sla-verify';
 
 /**

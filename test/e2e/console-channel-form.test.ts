@@ -23,6 +23,7 @@ import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
+import { testSlackReplies } from '../support/app-deps';
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/console-channel-form');
 const LINK_KEY = Buffer.alloc(32, 7);
@@ -55,6 +56,7 @@ beforeAll(async () => {
         control: temporalAlertControl(h.temporal),
         tester: temporalChannelTester(h.temporal),
         linkKey: LINK_KEY,
+        slackReplies: testSlackReplies(),
       },
     }),
     launchBrowser(),

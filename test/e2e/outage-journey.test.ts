@@ -33,6 +33,7 @@ import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
+import { testSlackReplies } from '../support/app-deps';
 
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/outage-journey');
 const WIDE = { width: 1280, height: 900 };
@@ -86,7 +87,12 @@ beforeAll(async () => {
   api = await startApi({
     console: { mail: mailer },
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
-    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(h.temporal),
+      tester: temporalChannelTester(h.temporal),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api);
   browser = await launchBrowser();

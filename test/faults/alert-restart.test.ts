@@ -16,6 +16,7 @@ import { takeFaultTurn } from '../support/relay-turn';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
 import { workerProcesses } from '../support/worker-processes';
+import { testSlackReplies } from '../support/app-deps';
 
 /**
  * An alert escalating while its worker (SIGKILL) and then the Temporal server (SIGKILL) die: once
@@ -72,7 +73,12 @@ beforeAll(async () => {
   for (const kind of ['slack', 'pagerduty', 'discord'] as const) rx[kind] = await startVendorReceiver(kind);
   handle = await connectTemporal({ address: temporal!.address, namespace: 'default', taskQueue });
   api = await startApi({
-    alerts: { control: temporalAlertControl(handle), tester: temporalChannelTester(handle), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(handle),
+      tester: temporalChannelTester(handle),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api, { services: ['checkout'] });
   await workers.spawn();

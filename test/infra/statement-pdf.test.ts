@@ -5,7 +5,7 @@
  * naming the install command; it never skips.
  */
 import { PDFDict, type PDFDocument as PdfDoc, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
-import { canonicalStatement, sha256Hex } from '../../src/infra/statement-signing';
+import { canonicalStatement, sha256Hex } from '../../src/crypto/statement-signing';
 import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
 import { renderStatementHtml } from '../../src/render/sla/statement-html';
 import { chromiumPath } from '../support/browser';

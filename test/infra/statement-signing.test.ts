@@ -1,19 +1,19 @@
 import { createHash, createPublicKey, verify as cryptoVerify } from 'node:crypto';
 import { CompactSign, importJWK } from 'jose';
-import { SecretBox } from '../../src/infra/secret-box';
+import { SecretBox } from '../../src/crypto/secret-box';
 import {
   StatementKeyError,
   generateSigningKey,
   jwks,
   type StatementPublicJwk,
   type StatementSigningKey,
-} from '../../src/infra/statement-keys';
+} from '../../src/crypto/statement-keys';
 import {
   CanonicalJsonError,
   canonicalStatement,
   signStatement,
   verifyStatement,
-} from '../../src/infra/statement-signing';
+} from '../../src/crypto/statement-signing';
 
 const box = new SecretBox(Buffer.alloc(32, 7));
 const NOW = new Date('2026-03-01T00:00:00Z');

@@ -1,6 +1,7 @@
 import type { AlertDeps } from '../../src/activities/alerts';
 import type { Mailer } from '../../src/infra/mailer';
 import { testSecretBox } from './env';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
 
 /** Where the one-click links point in tests; a test opens them on the API's real address. */
 export const TEST_PUBLIC_BASE = 'http://127.0.0.1:1';
@@ -22,7 +23,7 @@ export function testAlertDeps(o: {
     mailer: o.mailer,
     endpoints: o.endpoints ?? { pagerdutyEventsUrl: NOWHERE, opsgenieApiUrl: NOWHERE, opsgenieEuApiUrl: NOWHERE },
     timeoutMs: 3_000,
-    allowCidrs: '127.0.0.0/8',
+    poster: publicOnlyPoster('127.0.0.0/8'),
     publicBaseUrl: TEST_PUBLIC_BASE,
     linkKey: o.linkKey,
     minuteMs: o.minuteMs ?? 300,

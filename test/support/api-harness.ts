@@ -18,6 +18,7 @@ import {
 } from '../../src/usecases/organizations/organizations';
 import type { MaintenanceScheduler } from '../../src/usecases/maintenances/ports';
 import { testDatabaseUrl, testLinkKey, testSecretBox } from './env';
+import { withoutTemporal } from './app-deps';
 import { OpenApiConformance } from './openapi-conformance';
 import type { SubscribeLimits } from '../../src/usecases/status-pages/subscribers';
 import type { OutboxWorkflowStarter } from '../../src/usecases/events/ports';
@@ -95,14 +96,16 @@ export async function startApi(
   await changeFeed.start();
   const probeJobFeed = new ChangeFeed(testDatabaseUrl(), 'vigil_probe_jobs');
   await probeJobFeed.start();
+  // What the test leaves out runs on named doubles that refuse loudly or record (app-deps.ts).
+  const offline = withoutTemporal(config.publicBaseUrl);
   const app = await buildApp({
     orm,
     config,
     readiness: opts.readiness,
     onRoute: opts.onRoute,
-    sla: opts.sla,
+    sla: opts.sla ?? offline.sla,
     changeFeed,
-    maintenanceScheduler: opts.maintenanceScheduler,
+    maintenanceScheduler: opts.maintenanceScheduler ?? offline.maintenanceScheduler,
     secretBox: testSecretBox(),
     linkKey: testLinkKey(),
     // Suites share one database, and with it the hourly subscribe counters of 127.0.0.1: only the
@@ -110,16 +113,16 @@ export async function startApi(
     subscribeLimits: opts.subscribeLimits ?? { perIpPerHour: 10_000, perPagePerHour: 10_000 },
     // Likewise the console sign-in counters of 127.0.0.1 and of addresses other suites reuse.
     signInLimits: opts.signInLimits ?? { perAddress: 10_000, perClient: 10_000 },
-    webhookStarter: opts.webhookStarter,
-    probeTestRunner: opts.probeTestRunner,
+    webhookStarter: opts.webhookStarter ?? null,
+    probeTestRunner: opts.probeTestRunner ?? offline.probeTestRunner,
     probeJobFeed,
     probeTestExpiryMs: opts.probeTestExpiryMs,
     localProbeJobs: opts.localProbeJobs,
-    metricScheduler: opts.metricScheduler,
+    metricScheduler: opts.metricScheduler ?? offline.metricScheduler,
     configLockTimeoutMs: opts.configLockTimeoutMs,
-    console: opts.console,
+    console: opts.console ?? offline.console,
     logger: opts.logger,
-    alerts: opts.alerts,
+    alerts: opts.alerts ?? offline.alerts,
   });
   opts.beforeListen?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { deriveLinkKey } from '../../src/infra/signed-links';
+import { deriveLinkKey } from '../../src/crypto/signed-links';
 import { parseMasterKey } from '../../src/infra/master-key';
-import { SecretBox } from '../../src/infra/secret-box';
+import { SecretBox } from '../../src/crypto/secret-box';
 
 function required(name: string): string {
   const value = process.env[name];

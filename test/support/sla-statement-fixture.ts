@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { type CreditTermsInput, creditTermsSchema } from '../../src/domain/sla/credit-terms';
 import { periodBounds } from '../../src/domain/sla/period';
 import { type StatementDocument, buildStatementDocument } from '../../src/domain/sla/statement';
-import { canonicalStatement } from '../../src/infra/statement-signing';
+import { canonicalStatement } from '../../src/crypto/statement-signing';
 import type { StatementRenderInput } from '../../src/render/sla/statement-html';
 
 export const uuid = (n: number) => `0195b3c4-0000-7000-8000-${String(n).padStart(12, '0')}`;

@@ -16,6 +16,7 @@ import type { SlaDeps } from '../../src/activities/sla';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress, testWorkflowBundle } from './env';
 import { takeRelayTurn } from './relay-turn';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
 
 export interface TemporalHarness {
   orm: Orm;
@@ -71,7 +72,7 @@ export async function startTemporalHarness(
         box: testSecretBox(),
         starter: webhookStarter,
         timeoutMs: opts.webhookTimeoutMs ?? 5_000,
-        allowCidrs: opts.webhookAllowCidrs ?? '127.0.0.0/8,::1/128',
+        poster: publicOnlyPoster(opts.webhookAllowCidrs ?? '127.0.0.0/8,::1/128'),
       },
       // Tests probe targets on loopback: the documented allow-list, never on by default.
       prober: {

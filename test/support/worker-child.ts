@@ -18,6 +18,7 @@ import { createMailer } from '../../src/infra/mailer';
 import { createStatementPdfRenderer } from '../../src/infra/statement-pdf';
 import { pdfSource } from '../../src/usecases/sla/documents';
 import type { VendorEndpoints } from '../../src/domain/alerting/channel-formats';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
 
 async function main(): Promise<void> {
   const taskQueue = process.argv[2];
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
         mailer: null,
         endpoints: alertSettings.endpoints,
         timeoutMs: 3_000,
-        allowCidrs: '127.0.0.0/8',
+        poster: publicOnlyPoster('127.0.0.0/8'),
         publicBaseUrl: 'http://127.0.0.1:1',
         linkKey: Buffer.from(alertSettings.linkKey, 'hex'),
         minuteMs: alertSettings.minuteMs,
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
     deps: {
       orm,
       maintenanceScheduler: temporalMaintenanceScheduler(temporal),
-      webhooks: { box: testSecretBox(), starter, timeoutMs: 5_000 },
+      webhooks: { box: testSecretBox(), starter, timeoutMs: 5_000, poster: publicOnlyPoster('127.0.0.0/8') },
       sla,
       alerts,
       prober: { registry: PROBES, allowCidrs: '127.0.0.0/8,::1/128', defaultTimeoutMs: 5_000 },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signAlertLink, ALERT_LINK_TTL_MS } from '../../src/infra/alert-action-links';
+import { signAlertLink, ALERT_LINK_TTL_MS } from '../../src/crypto/alert-action-links';
 import { createMailer } from '../../src/infra/mailer';
 import { temporalAlertControl, temporalChannelTester } from '../../src/temporal/alert-control';
 import { temporalMaintenanceScheduler } from '../../src/temporal/maintenance-scheduler';
@@ -10,6 +10,7 @@ import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { startVendorReceiver } from '../support/vendor-receivers';
+import { testSlackReplies } from '../support/app-deps';
 
 /**
  * Notifications that fail while an alert escalates, on a real worker and Temporal server: a chat
@@ -38,7 +39,12 @@ beforeAll(async () => {
   });
   api = await startApi({
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
-    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(h.temporal),
+      tester: temporalChannelTester(h.temporal),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api, { services: ['flaky', 'down', 'expiry'] });
 }, 240_000);

@@ -16,6 +16,7 @@ import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
+import { testSlackReplies } from '../support/app-deps';
 
 const LINK_KEY = Buffer.alloc(32, 7);
 // The worker signs links for this base; the test opens them on the API's real address.
@@ -40,7 +41,12 @@ beforeAll(async () => {
     }),
   });
   api = await startApi({
-    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(h.temporal),
+      tester: temporalChannelTester(h.temporal),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api, { services: ['checkout'] });
   browser = await launchBrowser();

@@ -13,6 +13,7 @@ import { useOwnDatabase } from '../support/own-database';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
+import { testSlackReplies } from '../support/app-deps';
 
 /**
  * The minute's alert sweep as the worker process runs it: its own Temporal Schedule
@@ -45,7 +46,12 @@ beforeAll(async () => {
   alerts.starter = h.webhookStarter;
   api = await startApi({
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
-    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(h.temporal),
+      tester: temporalChannelTester(h.temporal),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api);
 }, 240_000);

@@ -15,6 +15,8 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
+import { testSlackReplies } from '../support/app-deps';
 
 // One escalation "minute" lasts this long here (ALERT_MINUTE_MS).
 const MINUTE_MS = 300;
@@ -58,7 +60,7 @@ beforeAll(async () => {
         opsgenieEuApiUrl: vendors.opsgenie.url,
       },
       timeoutMs: 3_000,
-      allowCidrs: '127.0.0.0/8',
+      poster: publicOnlyPoster('127.0.0.0/8'),
       publicBaseUrl: 'http://127.0.0.1:1',
       linkKey: LINK_KEY,
       minuteMs: MINUTE_MS,
@@ -66,7 +68,12 @@ beforeAll(async () => {
   });
   api = await startApi({
     maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
-    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(h.temporal),
+      tester: temporalChannelTester(h.temporal),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api, {
     services: [

@@ -20,6 +20,7 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
+import { testSlackReplies } from '../support/app-deps';
 
 const LINK_KEY = Buffer.alloc(32, 5);
 let h: TemporalHarness;
@@ -41,7 +42,12 @@ beforeAll(async () => {
   });
   api = await startApi({
     console: { mail: mailer },
-    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(h.temporal),
+      tester: temporalChannelTester(h.temporal),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api, { services: ['checkout'] });
   browser = await launchBrowser();

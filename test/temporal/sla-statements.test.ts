@@ -13,7 +13,7 @@ import {
 import { tzDataVersion } from '../../src/domain/sla/period';
 import { createMailer } from '../../src/infra/mailer';
 import { type StatementPdfRenderer, createStatementPdfRenderer } from '../../src/infra/statement-pdf';
-import { sha256Hex, verifyStatement } from '../../src/infra/statement-signing';
+import { sha256Hex, verifyStatement } from '../../src/crypto/statement-signing';
 import { contractScheduleId, temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { pdfSource } from '../../src/usecases/sla/documents';
 import { slaStatementWorkflowId } from '../../src/workflows/search-attribute-keys';

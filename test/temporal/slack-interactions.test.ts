@@ -16,6 +16,7 @@ import { eventually } from '../support/eventually';
 import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type VendorReceiver, startVendorReceiver } from '../support/vendor-receivers';
+import { publicOnlyPoster } from '../../src/infra/webhook-http';
 
 const LINK_KEY = Buffer.alloc(32, 11);
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
@@ -41,7 +42,7 @@ beforeAll(async () => {
         opsgenieEuApiUrl: 'http://127.0.0.1:9',
       },
       timeoutMs: 3_000,
-      allowCidrs: '127.0.0.0/8',
+      poster: publicOnlyPoster('127.0.0.0/8'),
       publicBaseUrl: 'http://127.0.0.1:1',
       linkKey: LINK_KEY,
       minuteMs: 300,
@@ -54,7 +55,7 @@ beforeAll(async () => {
       tester: temporalChannelTester(h.temporal),
       linkKey: LINK_KEY,
       // As the worker's channels: loopback receivers are allowed in tests only.
-      slackReplies: slackReplySender({ allowCidrs: '127.0.0.0/8', timeoutMs: 3_000 }),
+      slackReplies: slackReplySender(publicOnlyPoster('127.0.0.0/8'), 3_000),
     },
   });
   org = await orgWithKeys(api, { services: ['interactive', 'refusals', 'plain', 'ignored', 'unheard'] });

@@ -18,6 +18,7 @@ import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { useOwnDatabase } from '../support/own-database';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
+import { testSlackReplies } from '../support/app-deps';
 
 /**
  * One real run of each workflow type no other suite records (the sweeps, the channel test, the SLA
@@ -46,7 +47,12 @@ beforeAll(async () => {
   });
   alerts.starter = h.webhookStarter;
   api = await startApi({
-    alerts: { control: temporalAlertControl(h.temporal), tester: temporalChannelTester(h.temporal), linkKey: LINK_KEY },
+    alerts: {
+      control: temporalAlertControl(h.temporal),
+      tester: temporalChannelTester(h.temporal),
+      linkKey: LINK_KEY,
+      slackReplies: testSlackReplies(),
+    },
   });
   org = await orgWithKeys(api, { services: ['api'] });
 }, 120_000);

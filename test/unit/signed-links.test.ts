@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { deriveLinkKey, signLinkToken, verifyLinkToken } from '../../src/infra/signed-links';
+import { deriveLinkKey, signLinkToken, verifyLinkToken } from '../../src/crypto/signed-links';
 
 const master = Buffer.alloc(32, 7);
 const key = deriveLinkKey(master);

@@ -1,6 +1,6 @@
 import type { AlertMessage } from '../../src/domain/alerting/alert-message';
 import { channelRequest } from '../../src/domain/alerting/channel-formats';
-import { slackSignature, verifySlackRequest } from '../../src/infra/slack-signing';
+import { slackSignature, verifySlackRequest } from '../../src/crypto/slack-signing';
 
 const ALERT_ID = '0b7e6c1e-5a8f-4f43-9a57-2f7cbb1d9e10';
 const TOKEN = 'A'.repeat(94);

@@ -1,6 +1,6 @@
 import type { SignInLimits } from '../../domain/sign-in-limits';
 import type { StatusSite } from '../../domain/status-page/site';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { AlertControl, ChannelTester } from '../../usecases/alerting/alerts';
 import type { ConsoleMail } from '../../usecases/console/ports';
 import type { MaintenanceScheduler } from '../../usecases/maintenances/ports';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { ConsoleViewer } from './context';
 
 /**

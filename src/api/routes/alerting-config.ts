@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import { channelRoutes } from './alerting-config/channels';
 import { policyRoutes } from './alerting-config/policies';
 import { ruleRoutes } from './alerting-config/rules';

@@ -25,8 +25,8 @@ export interface AlertRouteDeps {
   tester: ChannelTester;
   /** Checks the one-click links in notifications (the worker signs them with the same key). */
   linkKey: Buffer;
-  /** Posts follow-ups to Slack button presses (WEBHOOK_ALLOW_CIDRS); default: public addresses only. */
-  slackReplies?: SlackReplySender;
+  /** Posts follow-ups to Slack button presses (public addresses only, except WEBHOOK_ALLOW_CIDRS). */
+  slackReplies: SlackReplySender;
 }
 
 const ListAlertsQuery = ListQuery.extend({

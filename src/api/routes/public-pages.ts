@@ -25,7 +25,7 @@ import {
 } from '../../render/status-page';
 import { subdomainOfHost } from '../../domain/status-page/subdomain';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import {
   findPageBySubdomain,
   loadFeed,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import { handleSlackInteraction } from '../../usecases/alerting/slack-interactions';
-import { slackReplySender } from '../../usecases/alerting/slack-replies';
 import { routeDoc } from '../route-doc';
 import type { AlertRouteDeps } from './alerts';
 
@@ -30,8 +29,7 @@ export const slackInteractionRoutes: FastifyPluginAsyncZod<{ box: SecretBox; ale
   app,
   opts,
 ) => {
-  // Without a configured sender (tests of other areas), follow-ups may go to public addresses only.
-  const replies = opts.alerts.slackReplies ?? slackReplySender();
+  const replies = opts.alerts.slackReplies;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },

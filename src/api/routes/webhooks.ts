@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { OutboxWorkflowStarter } from '../../usecases/events/ports';
 import { getDelivery, listDeliveries, redeliver } from '../../usecases/webhooks/deliveries';
 import { sendTestDelivery } from '../../usecases/webhooks/test-delivery';

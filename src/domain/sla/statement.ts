@@ -2,7 +2,7 @@
  * The SLA statement document (issue 15): what is computed for one contract and period, signed
  * and delivered. Pure: the caller reads the evidence (status timelines, maintenances, manual
  * exclusions, incidents) and this builds the document, validated by `statementDocumentSchema`,
- * which `canonicalStatement` (src/infra/statement-signing.ts) turns into the signed bytes.
+ * which `canonicalStatement` (src/crypto/statement-signing.ts) turns into the signed bytes.
  *
  * - The contract is down in a minute when any covered service is (worst-of across every metric
  *   of every covered service, countDowntime's rules); each service's own minutes are shown too.

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AlertActionUseSchema, AlertSchema, ConsoleUserSchema, NotificationChannelSchema } from '../../db/entities';
 import { claimLinkUse, releaseLinkUse } from '../../db/repositories/alert-repository';
 import { ProblemError } from '../../domain/error-catalog';
-import { type AlertLinkRecipient, verifyAlertLink } from '../../infra/alert-action-links';
+import { type AlertLinkRecipient, verifyAlertLink } from '../../crypto/alert-action-links';
 import type { AlertControl } from './alerts';
 
 /** What following a one-click link came to: the page to show and its HTTP status. */

@@ -11,7 +11,7 @@ import { AGENT_LOCATION_PREFIX, type Vote, confirmingLocations } from '../../dom
 import { isUuid } from '../../domain/ids';
 import { probeTarget } from '../../domain/probe-target';
 import { describeReason } from '../../domain/reason-codes';
-import { type AlertLinkRecipient, signAlertLink } from '../../infra/alert-action-links';
+import { type AlertLinkRecipient, signAlertLink } from '../../crypto/alert-action-links';
 import { organizationName } from './alert-store';
 import { type SubjectState, readSubjectState } from './subject-state';
 import { AlertRuleSchema } from '../../db/entities';

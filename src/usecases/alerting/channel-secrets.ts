@@ -1,4 +1,4 @@
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 
 /** What a channel keeps sealed (issue 26): never answered after creation. */
 export interface ChannelSecret {

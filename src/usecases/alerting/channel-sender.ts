@@ -2,17 +2,16 @@ import type { AlertMessage, ChannelRequest } from '../../domain/alerting/alert-m
 import { type VendorEndpoints, channelRequest } from '../../domain/alerting/channel-formats';
 import { isVendorChannelType } from '../../domain/alerting/channel-types';
 import { emailMessage } from '../../domain/alerting/channel-formats/email';
-import type { Mailer } from '../../infra/mailer';
-import { isPermanentMailError } from '../../infra/mailer';
+import { isPermanentMailError } from '../../domain/mail-errors';
+import type { Mailer, PostResult, WebhookPoster } from '../shared/ports';
 import { verdictForStatus } from '../../domain/webhook-retry';
-import type { SecretBox } from '../../infra/secret-box';
-import { type PostResult, type WebhookTransport, postWebhook } from '../../infra/webhook-http';
-import { signWebhook } from '../../infra/webhook-signing';
+import type { SecretBox } from '../../crypto/secret-box';
+import { standardWebhookHeaders } from '../../crypto/webhook-signing';
 import { type ChannelSecret, openChannelSecret } from './channel-secrets';
 
 export interface SenderDeps {
   box: SecretBox;
-  transport: WebhookTransport;
+  poster: WebhookPoster;
   mailer: Mailer | null;
   endpoints: VendorEndpoints;
   timeoutMs: number;
@@ -65,8 +64,7 @@ export async function sendToTarget(
   } catch (err) {
     return failed(`invalid_channel: ${(err as Error).message}`);
   }
-  const r = await postWebhook(
-    deps.transport,
+  const r = await deps.poster.post(
     request.url,
     { 'user-agent': 'Vigil-Alerts/1.0', ...request.headers },
     request.body,
@@ -101,12 +99,7 @@ function webhookRequest(secret: ChannelSecret, msg: AlertMessage, messageId: str
   return {
     method: 'POST',
     url: secret.url,
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': messageId,
-      'webhook-timestamp': String(now),
-      'webhook-signature': signWebhook([secret.signing_secret], messageId, now, body),
-    },
+    headers: standardWebhookHeaders([secret.signing_secret], messageId, now, body),
     body,
   };
 }

@@ -1,4 +1,4 @@
-import { type PostResult, type WebhookTransport, postWebhook, publicOnlyTransport } from '../../infra/webhook-http';
+import type { PostResult, WebhookPoster } from '../shared/ports';
 
 /**
  * The follow-up message to a button press, posted to the interaction's `response_url` (Slack's
@@ -15,7 +15,7 @@ export interface SlackFollowUp {
 
 /** How follow-ups leave: the channels' SSRF-guarded HTTP, with a short timeout of its own. */
 export interface SlackReplySender {
-  transport: WebhookTransport;
+  poster: WebhookPoster;
   timeoutMs: number;
 }
 
@@ -26,15 +26,9 @@ export type SlackReplyLog = (fields: Record<string, unknown>, message: string) =
 const MAX_TEXT = 3_000;
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-/**
- * A sender whose targets must be public addresses, unless within `allowCidrs`
- * (WEBHOOK_ALLOW_CIDRS, as for channels: tests and development only).
- */
-export function slackReplySender(opts: { allowCidrs?: string; timeoutMs?: number } = {}): SlackReplySender {
-  return {
-    transport: publicOnlyTransport(opts.allowCidrs),
-    timeoutMs: Math.min(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 10_000),
-  };
+/** A sender over the channels' SSRF-guarded poster, waiting at most 10 s for Slack. */
+export function slackReplySender(poster: WebhookPoster, timeoutMs = DEFAULT_TIMEOUT_MS): SlackReplySender {
+  return { poster, timeoutMs: Math.min(timeoutMs, 10_000) };
 }
 
 export function slackFollowUp(text: string): SlackFollowUp {
@@ -66,8 +60,7 @@ export async function postSlackFollowUp(
   message: SlackFollowUp,
   log: SlackReplyLog,
 ): Promise<PostResult> {
-  const r = await postWebhook(
-    sender.transport,
+  const r = await sender.poster.post(
     url,
     { 'content-type': 'application/json', 'user-agent': 'Vigil-Alerts/1.0' },
     JSON.stringify(message),

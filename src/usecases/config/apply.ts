@@ -3,7 +3,7 @@ import { lockOrganizationForConfig } from '../../db/repositories/config-lock-rep
 import { CONFIG_KINDS } from '../../domain/config/kinds';
 import { type PlanSummary, type PlannedChange, changesAnything, summarize } from '../../domain/config/plan';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { OrgContext } from '../shared/context';
 import type { MetricScheduler } from '../metrics/ports';
 import { syncSchedule as syncMetricSchedule } from '../metrics/metrics';

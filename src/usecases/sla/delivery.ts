@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ContractSchema, CustomerSchema, SlaStatementSchema } from '../../db/entities';
 import { ProblemError } from '../../domain/error-catalog';
-import { type MailMessage, type Mailer, isPermanentMailError } from '../../infra/mailer';
+import { isPermanentMailError } from '../../domain/mail-errors';
+import type { MailMessage, Mailer } from '../shared/ports';
 import { reviewReminderEmail, statementDeliveryEmail } from '../../render/sla/emails';
 import { documentOf } from './documents';
 import type { StatementRef } from './ports';

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { StatementSigningKeySchema } from '../../db/entities';
 import { lockSigningKeys } from '../../db/repositories/signing-key-repository';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import {
   type StatementJwks,
   type StatementPublicJwk,
   type StatementSigningKey,
   generateSigningKey,
   jwks,
-} from '../../infra/statement-keys';
+} from '../../crypto/statement-keys';
 
 /**
  * The service's statement-signing keys: the newest unretired key signs; every key, retired ones

@@ -12,9 +12,10 @@ import {
 import { insertPendingEmails } from '../../db/repositories/status-page-repository';
 import { confirmationEmail, notificationEmail, type NotificationEvent, type RenderedEmail } from '../../render/emails';
 import { CONFIRMATION_EVENT, EMAIL_MAX_ATTEMPTS, emailRetryDelayMs } from '../../domain/status-page/notify-events';
-import { signLinkToken } from '../../infra/signed-links';
+import { signLinkToken } from '../../crypto/signed-links';
 import { type StatusSite, pageBaseUrl } from '../../domain/status-page/site';
-import { type Mailer, isPermanentMailError } from '../../infra/mailer';
+import { isPermanentMailError } from '../../domain/mail-errors';
+import type { Mailer } from '../shared/ports';
 import type { IncidentView } from '../incidents/view';
 import { pageServiceIds } from '../shared/page-coverage';
 import { CONFIRMATION_TTL_MS } from './subscribers';

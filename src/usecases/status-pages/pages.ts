@@ -11,7 +11,7 @@ import {
 import { ProblemError } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { subdomainProblem } from '../../domain/status-page/subdomain';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { OrgContext } from '../shared/context';
 import { findLive, listLive, softDelete } from '../shared/org-resources';
 import { assertWritable, reserveQuota } from '../shared/plan-limits';

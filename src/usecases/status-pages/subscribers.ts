@@ -6,7 +6,7 @@ import { countSubscribeRequest } from '../../db/repositories/rate-limit-reposito
 import { ProblemError, notFound } from '../../domain/error-catalog';
 import { isUuid } from '../../domain/ids';
 import { CONFIRMATION_EVENT } from '../../domain/status-page/notify-events';
-import { type LinkPurpose, verifyLinkToken } from '../../infra/signed-links';
+import { type LinkPurpose, verifyLinkToken } from '../../crypto/signed-links';
 import type { OrgContext } from '../shared/context';
 import { afterCursor, NEWEST_FIRST } from '../shared/keyset';
 import { pageOf } from '../../domain/cursor';

@@ -1,6 +1,6 @@
 import { SignJWT, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { CustomerSchema, type StatusPage } from '../../db/entities';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../../domain/ids';
 import type { OrgContext } from '../shared/context';

@@ -5,7 +5,81 @@ import {
   loadDeliveryForAttempt,
   storeAttempt,
 } from '../../db/repositories/webhook-delivery-repository';
-import type { SecretBox } from '../../infra/secret-box';
+import type { SecretBox } from '../../crypto/secret-box';
+import { standardWebhookHeaders } from '../../crypto/webhook-signing';
+import { type RetryPolicy, parseRetryAfter, retryDelayMs, verdictForStatus } from '../../domain/webhook-retry';
+import type { WebhookPoster } from '../shared/ports';
+
+export interface AttemptDeps {
+  box: SecretBox;
+  poster: WebhookPoster;
+  /** Longest wait for a receiver's answer. */
+  timeoutMs: number;
+}
+
+export interface AttemptInput {
+  deliveryId: string;
+  /** 1-based; the same number on an activity retry overwrites that attempt's record. */
+  attempt: number;
+  policy: RetryPolicy;
+  /** Since the first attempt started. */
+  elapsedMs: number;
+  /** [0, 1): spreads retries. */
+  jitter: number;
+}
+
+export interface AttemptOutcome {
+  state: string;
+  /** How long to wait before the next attempt; null when the delivery is finished. */
+  retryInMs: number | null;
+}
+
+/**
+ * One signed POST of a delivery, recorded; answers when to try again. Receivers deduplicate on
+ * `webhook-id`, and the same attempt number overwrites its record, so a retried activity is safe.
+ */
+export async function attemptDelivery(
+  em: () => EntityManager,
+  deps: AttemptDeps,
+  input: AttemptInput,
+): Promise<AttemptOutcome> {
+  const prep = await prepareAttempt(em(), deps.box, input.deliveryId, new Date());
+  if ('finished' in prep) return { state: prep.finished, retryInMs: null };
+  const { url, messageId, body, secrets } = prep.send;
+  const attemptedAt = new Date();
+  const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+  const headers = {
+    'user-agent': 'Vigil-Webhooks/1.0',
+    ...standardWebhookHeaders(secrets, messageId, timestamp, body),
+  };
+  const r = await deps.poster.post(url, headers, body, deps.timeoutMs);
+  // A refused receiver address stays refused: no point retrying it for a day.
+  const verdict = r.error?.startsWith('target_not_public:')
+    ? 'give_up'
+    : r.statusCode === null
+      ? 'retry'
+      : verdictForStatus(r.statusCode);
+  const retryInMs =
+    verdict === 'retry'
+      ? retryDelayMs(
+          input.policy,
+          input.attempt,
+          input.elapsedMs + r.latencyMs,
+          input.jitter,
+          parseRetryAfter(r.retryAfter, Date.now()),
+        )
+      : null;
+  const state = await recordAttempt(em(), input.deliveryId, {
+    number: input.attempt,
+    attemptedAt,
+    statusCode: r.statusCode,
+    latencyMs: r.latencyMs,
+    error: r.error ?? (verdict === 'succeeded' ? null : `HTTP ${r.statusCode}`),
+    succeeded: verdict === 'succeeded',
+    nextAttemptAt: retryInMs === null ? null : new Date(Date.now() + retryInMs),
+  });
+  return { state, retryInMs };
+}
 
 /** Everything one POST needs; the body is the same bytes on every attempt. */
 export interface PreparedAttempt {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookSubscriptionSchema } from '../../db/entities';
 import type { SUBSCRIBABLE_EVENT_TYPES } from '../../domain/event-types';
-import type { SecretBox } from '../../infra/secret-box';
-import { newWebhookSecret } from '../../infra/webhook-signing';
+import type { SecretBox } from '../../crypto/secret-box';
+import { newWebhookSecret } from '../../crypto/webhook-signing';
 import type { OrgContext } from '../shared/context';
 import { findLive, listLive, softDelete } from '../shared/org-resources';
 import { assertWritable, reserveQuota } from '../shared/plan-limits';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { SecretBox } from '../../../infra/secret-box';
+import type { SecretBox } from '../../../crypto/secret-box';
 import {
   createChannel,
   deleteChannel,

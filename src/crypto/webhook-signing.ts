@@ -18,3 +18,18 @@ export function signWebhook(secrets: readonly string[], id: string, timestampSec
     })
     .join(' ');
 }
+
+/** The headers of one Standard Webhooks message: JSON body, its id, when it was signed and the signature. */
+export function standardWebhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': signWebhook(secrets, id, timestampSeconds, body),
+  };
+}
