@@ -1,202 +1,55 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
 import type { Orm } from '../db/orm';
+import { type MetricBucket, bucketOf, bucketScheduleOptions } from '../domain/metric-buckets';
+import type { RoundSchedules } from '../usecases/metrics/ports';
+import {
+  type CompactRoundPlan,
+  type CompactRoundRecord,
+  type RoundOf,
+  type RoundPlan,
+  type RoundRecord,
+  type RoundRecorded,
+  compactPlan,
+  planRound,
+  recordCompactRound,
+  recordRound,
+} from '../usecases/metrics/rounds';
 import { activityClient } from './metrics';
-import { onlineLocations } from '../db/repositories/location-repository';
-import {
-  type RoundMetricRow,
-  agentReadings,
-  bucketRoundMetrics,
-  roundMetric,
-  roundMetricsByIds,
-} from '../db/repositories/metric-round-repository';
-import { LEGACY_CONFIRMATION, isAgentLocation, roundOutcome } from '../domain/confirmation';
-import { type MetricBucket, bucketOf, bucketScheduleOptions, plannedRunAt } from '../domain/metric-buckets';
-import {
-  type AgentReading,
-  type LocationAnswer,
-  type PlannedCheck,
-  type RecheckAnswer,
-  type RoundMetric,
-  agentLocations,
-  agentVotes,
-  compactPlanOf,
-  indexAnswers,
-  resolveLocations,
-  roundVotes,
-} from '../domain/metric-rounds';
-import { type IncomingSample, ingestPerOrganization } from '../usecases/metrics/ingest';
 
-/** What a round checks: its start (the time its samples carry) and the metrics with the locations that check each. */
-export interface RoundPlan {
-  /** ISO time the round started. */
-  roundStart: string;
-  /** How late the round started after the bucket's planned tick, in ms (0 for a first check). */
-  startedLateMs: number;
-  /** Live cloud metrics found (a bucket found empty retires its Schedule). */
-  found: number;
-  /** The installation's online cloud locations when planned, in id order. */
-  online: string[];
-  /** The metrics some online location checks or some agent votes on (a metric without either gets no sample this round). */
-  metrics: RoundMetric[];
-}
+export type { CompactRoundPlan, CompactRoundRecord, RoundOf, RoundPlan, RoundRecord, RoundRecorded };
 
-export interface RoundRecord {
-  roundStart: string;
-  metrics: RoundMetric[];
-  /** What each location that answered returned (a location that failed or timed out is absent). */
-  answers: LocationAnswer[];
-  rechecks: RecheckAnswer[];
-}
-
-/**
- * A round's plan as it is written into the workflow's history ('compact-rounds'): each metric's
- * source once, its locations as indices into `online`, thresholds only for recheck metrics.
- */
-export interface CompactRoundPlan {
-  roundStart: string;
-  startedLateMs: number;
-  found: number;
-  online: string[];
-  checks: PlannedCheck[];
-}
-
-/** What a compact round records: where its metrics are read again from, and what the locations answered. */
-export interface CompactRoundRecord {
-  /** The bucket of a bucket's round, the metric of a first check, or the new metrics of coalesced first checks. */
-  of: RoundOf;
-  roundStart: string;
-  /** The online locations of the plan (a metric's locations are resolved against them again). */
-  online: string[];
-  /** The planned metrics' ids: a metric created during the round waits for the next one. */
-  ids: string[];
-  answers: LocationAnswer[];
-  rechecks: RecheckAnswer[];
-}
-
-/** What a round checks: a bucket, one new metric (a first check before coalescing), or a batch of new metrics (metricFirstChecksWorkflow). */
-export type RoundOf = { bucket: MetricBucket } | { metricId: string } | { metricIds: string[] };
-
-/** Makes sure the Schedule of each bucket these metrics run in exists (one call per bucket). */
-async function ensureBuckets(
-  ctx: NonNullable<ReturnType<typeof activityClient>>,
-  metrics: readonly { id: string; intervalSeconds: number }[],
-): Promise<void> {
-  const buckets = new Map(
-    metrics.map((m) => bucketOf(m.id, m.intervalSeconds)).map((b) => [`${b.intervalSeconds}:${b.slot}`, b]),
-  );
-  await Promise.all(
-    [...buckets.values()].map((b) =>
-      ctx.client.schedule.create(bucketScheduleOptions(b, ctx.taskQueue)).catch((err: unknown) => {
-        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-      }),
-    ),
-  );
-}
-
-export interface RoundRecorded {
-  /** Samples stored: one per metric some location answered for. */
-  stored: number;
-  /** Metrics no location answered for (no sample). */
-  unanswered: number;
-  /** Metrics whose round was failing. */
-  failing: number;
-}
-
-const toRoundMetric = (m: RoundMetricRow, online: readonly string[]): RoundMetric => {
-  const c = m.confirmation ?? LEGACY_CONFIRMATION;
+/** The Schedules a first check tidies, through the running activity's Temporal client. */
+function roundSchedules(ctx: NonNullable<ReturnType<typeof activityClient>>): RoundSchedules {
   return {
-    metricId: m.id,
-    organization: m.organizationId,
-    sourceType: m.sourceType,
-    sourceConfig: m.sourceConfig,
-    intervalSeconds: m.intervalSeconds,
-    thresholds: m.thresholds ?? null,
-    quorum: c.quorum,
-    recheck: c.recheck,
-    locations: resolveLocations(m.locations, online, isAgentLocation),
-    agents: agentLocations(m.locations, isAgentLocation),
+    async retireMetricSchedule(metricId) {
+      await ctx.client.schedule
+        .getHandle(`metric:${metricId}`)
+        .delete()
+        .catch((err: unknown) => {
+          if (!(err instanceof ScheduleNotFoundError)) throw err;
+        });
+    },
+    async ensureBuckets(metrics) {
+      const buckets = new Map(
+        metrics.map((m) => bucketOf(m.id, m.intervalSeconds)).map((b) => [`${b.intervalSeconds}:${b.slot}`, b]),
+      );
+      await Promise.all(
+        [...buckets.values()].map((b) =>
+          ctx.client.schedule.create(bucketScheduleOptions(b, ctx.taskQueue)).catch((err: unknown) => {
+            if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+          }),
+        ),
+      );
+    },
   };
-};
+}
 
-/**
- * The activities of a check round across locations (issue 25), run as local activities on the
- * installation's worker (they read and write the database; the locations never do): plan the
- * round, then record its outcome once the locations answered.
- */
+/** A check round's activities: Temporal's side of usecases/metrics/rounds.ts (local activities on the installation's worker). */
 export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string }) {
   const em = () => deps.orm.em.fork();
-  const installation = (ctx: ReturnType<typeof activityClient>) => ctx?.taskQueue ?? deps.taskQueue ?? 'vigil';
-  const plan = async (input: RoundOf): Promise<RoundPlan> => {
-    const started = Date.now();
+  const plan = (input: RoundOf) => {
     const ctx = activityClient();
-    const e = em();
-    let rows: RoundMetricRow[];
-    let startedLateMs = 0;
-    if ('bucket' in input) {
-      startedLateMs = started - plannedRunAt(input.bucket, started);
-      rows = await bucketRoundMetrics(e, input.bucket);
-    } else if ('metricIds' in input) {
-      // Their buckets' Schedules were made sure of when they were signalled (a bucket retiring meanwhile creates its Schedule again when it counts a metric: retireEmptyMetricBucket).
-      rows = await roundMetricsByIds(e, input.metricIds);
-    } else {
-      const m = await roundMetric(e, input.metricId);
-      if (ctx) {
-        await ctx.client.schedule
-          .getHandle(`metric:${input.metricId}`)
-          .delete()
-          .catch((err: unknown) => {
-            if (!(err instanceof ScheduleNotFoundError)) throw err;
-          });
-        if (m) await ensureBuckets(ctx, [m]);
-      }
-      rows = m ? [m] : [];
-    }
-    const online = rows.length ? (await onlineLocations(e, installation(ctx), new Date(started))).map((l) => l.id) : [];
-    const metrics = rows
-      .map((m) => toRoundMetric(m, online))
-      .filter((m) => m.locations.length > 0 || m.agents.length > 0);
-    return { roundStart: new Date(started).toISOString(), startedLateMs, found: rows.length, online, metrics };
-  };
-  const record = async (
-    roundStart: string,
-    metrics: readonly RoundMetric[],
-    answerList: readonly LocationAnswer[],
-    rechecks: readonly RecheckAnswer[],
-  ): Promise<RoundRecorded> => {
-    const sampledAt = new Date(roundStart);
-    const answers = indexAnswers(answerList);
-    const voters = metrics.filter((m) => m.agents.length > 0).map((m) => m.metricId);
-    const readings = voters.length
-      ? await agentReadings(em(), voters)
-      : new Map<string, Record<string, AgentReading>>();
-    const byOrg = new Map<string, IncomingSample[]>();
-    let unanswered = 0;
-    let failing = 0;
-    for (const m of metrics) {
-      const votes = [
-        ...roundVotes(m, answers, rechecks),
-        ...agentVotes(m, readings.get(m.metricId) ?? null, sampledAt.getTime()),
-      ].sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
-      const outcome = roundOutcome(votes, m.quorum);
-      const rep = outcome.representative;
-      if (!rep) {
-        unanswered++;
-        continue;
-      }
-      if (outcome.outcome === 'failing') failing++;
-      const list = byOrg.get(m.organization) ?? [];
-      list.push({
-        metricId: m.metricId,
-        sampledAt,
-        value: rep.value,
-        reason: rep.value === null ? rep.reason : null,
-        status: rep.status,
-        votes,
-      });
-      byOrg.set(m.organization, list);
-    }
-    const stored = await ingestPerOrganization(em, byOrg, "the round's samples");
-    return { stored, unanswered, failing };
+    return planRound(em, ctx && roundSchedules(ctx), ctx?.taskQueue ?? deps.taskQueue ?? 'vigil', input);
   };
   return {
     /**
@@ -209,16 +62,9 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
       return plan(input);
     },
 
-    /** planMetricRound's plan, compact (CompactRoundPlan): what the round workflow writes into its history. */
+    /** planMetricRound's plan, compact: what the round workflow writes into its history. */
     async planRound(input: RoundOf): Promise<CompactRoundPlan> {
-      const p = await plan(input);
-      return {
-        roundStart: p.roundStart,
-        startedLateMs: p.startedLateMs,
-        found: p.found,
-        online: p.online,
-        checks: compactPlanOf(p.metrics, p.online),
-      };
+      return compactPlan(await plan(input));
     },
 
     /**
@@ -231,26 +77,12 @@ export function createMetricRoundActivities(deps: { orm: Orm; taskQueue?: string
      * again changes nothing (a sample is keyed by metric and time).
      */
     async recordMetricRound(input: RoundRecord): Promise<RoundRecorded> {
-      return record(input.roundStart, input.metrics, input.answers, input.rechecks);
+      return recordRound(em, input.roundStart, input.metrics, input.answers, input.rechecks);
     },
 
-    /**
-     * recordMetricRound for a compact round: the planned metrics are read again (thresholds,
-     * quorum, organization, agents: their settings now), their locations resolved against the
-     * plan's online ones; a metric deleted during the round gets no sample.
-     */
+    /** recordMetricRound for a compact round (its metrics read again, see recordCompactRound). */
     async recordRound(input: CompactRoundRecord): Promise<RoundRecorded> {
-      const e = em();
-      const of = input.of;
-      const rows =
-        'bucket' in of
-          ? await bucketRoundMetrics(e, of.bucket)
-          : 'metricIds' in of
-            ? await roundMetricsByIds(e, of.metricIds)
-            : [await roundMetric(e, of.metricId)].filter((m): m is RoundMetricRow => m !== null);
-      const planned = new Set(input.ids);
-      const metrics = rows.filter((m) => planned.has(m.id)).map((m) => toRoundMetric(m, input.online));
-      return record(input.roundStart, metrics, input.answers, input.rechecks);
+      return recordCompactRound(em, input);
     },
   };
 }

@@ -2,14 +2,30 @@ import type { AlertSignalRef, DeliveryRef, EmailRunRef } from '../../db/reposito
 
 export type { AlertSignalRef, DeliveryRef, EmailRunRef };
 
-/**
- * Starts the workflows that events fan out to: webhook deliveries and subscriber-email runs
- * (implemented in src/temporal). Each method answers the ids now known to run (started now or earlier).
+/*
+ * One port per consumer of the outbox. The relay (relay.ts) fans each committed event out to
+ * rows — webhook deliveries, subscriber-email runs, alert signals — and hands each kind to its
+ * port, implemented in src/temporal (outbox-workflow-starter.ts). Each answers the ids now known
+ * to run or to have been told (started now or earlier), which the relay records.
  */
-export interface OutboxWorkflowStarter {
+
+/** Webhook deliveries: one workflow per delivery. */
+export interface WebhookDeliveryStarter {
   start(deliveries: readonly DeliveryRef[]): Promise<string[]>;
-  /** Subscriber-email runs (one per event); without it they wait for a starter that has it. */
-  startEmailRuns?(runs: readonly EmailRunRef[]): Promise<string[]>;
-  /** Alert workflows (issue 26): signal-with-start for a firing change, a plain signal otherwise; answers the signal ids handled. */
-  signalAlerts?(signals: readonly AlertSignalRef[]): Promise<string[]>;
 }
+
+/** Subscriber emails: one run per event. */
+export interface SubscriberEmailStarter {
+  startEmailRuns(runs: readonly EmailRunRef[]): Promise<string[]>;
+}
+
+/** Alert workflows: signal-with-start for a firing change, a plain signal otherwise; answers the signal ids handled. */
+export interface AlertSignaller {
+  signalAlerts(signals: readonly AlertSignalRef[]): Promise<string[]>;
+}
+
+/**
+ * The three together, as the worker and the API's relay hold them. A process without the email or
+ * alert port leaves those rows for one that has it (the outbox sweep sends what was left).
+ */
+export type OutboxWorkflowStarter = WebhookDeliveryStarter & Partial<SubscriberEmailStarter & AlertSignaller>;

@@ -12,3 +12,11 @@ export interface MetricScheduler {
     created?: boolean;
   }): Promise<void>;
 }
+
+/** The Temporal Schedules a new metric's first check tidies (src/activities/metric-rounds.ts implements it). */
+export interface RoundSchedules {
+  /** Deletes the metric's own Schedule from before buckets; an absent one is fine. */
+  retireMetricSchedule(metricId: string): Promise<void>;
+  /** Makes sure the Schedule of each bucket these metrics run in exists (one call per bucket). */
+  ensureBuckets(metrics: readonly { id: string; intervalSeconds: number }[]): Promise<void>;
+}
