@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EMAIL_EVENT_TYPES } from '../../domain/status-page/notify-events';
+import { ALERT_FANOUT_SQL } from '../alert-fanout-sql';
 import { pgArray, rawRows } from '../raw-sql';
 
 /** What starting a delivery's workflow needs. */
@@ -72,30 +73,7 @@ export async function dispatchOutbox(
        on conflict (event_id) do nothing
        returning event_id
      ), alert_fanout as (
-       insert into alert_signals (id, organization_id, rule_id, subject_kind, subject_id, event_id, firing, created_at)
-       select gen_random_uuid(), event.organization_id, rule.id,
-              case when rule.kind in ('metric_status', 'heartbeat_missed') then 'metric' else 'service' end,
-              case when rule.kind in ('metric_status', 'heartbeat_missed') then event.resource_id::text else event.payload->>'service_id' end,
-              event.id,
-              -- eventFires in src/domain/alerting/rule-matching.ts; a payload without a status or an
-              -- availability (an event written before they existed) does not fire, rather than
-              -- failing the whole batch on firing's not-null constraint.
-              coalesce(event.payload->>'status' = 'unhealthy' or event.payload->>'availability' = 'down'
-                       or (rule.include_degraded and event.payload->>'status' = 'degraded'), false),
-              ?
-         from taken_events event join alert_rules rule
-           on rule.organization_id = event.organization_id and rule.deleted_at is null and rule.disabled_at is null
-        where event.type = 'metric.status_changed'
-          and ((rule.kind = 'metric_status' and rule.subject_id = event.resource_id::text)
-               or (rule.kind = 'heartbeat_missed' and event.payload->>'source_type' = 'heartbeat' and (rule.subject_id is null or rule.subject_id = event.resource_id::text))
-               or (rule.kind = 'service_status' and (rule.subject_id is null or rule.subject_id = event.payload->>'service_id'))
-               or (rule.kind = 'status_page_status' and exists (
-                     select 1 from status_pages page, jsonb_array_elements(page.layout->'groups') grp, jsonb_array_elements(grp->'components') component
-                      where page.organization_id = event.organization_id and page.id::text = rule.subject_id and page.deleted_at is null
-                        and ((component->>'kind' = 'service' and component->>'id' = event.payload->>'service_id')
-                             or (component->>'kind' = 'metric' and component->>'id' = event.resource_id::text)))))
-       returning id, organization_id, rule_id, subject_id, firing, created_at
-     )
+${ALERT_FANOUT_SQL}     )
      select (select count(*) from dispatched)::int as events,
             coalesce((select json_agg(json_build_object('deliveryId', id, 'organizationId', organization_id, 'eventType', type, 'url', url)
                                       order by created_at, event_id, subscription_id) from new_deliveries), '[]') as deliveries,
