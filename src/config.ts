@@ -81,7 +81,7 @@ export const ConfigSchema = z.object({
     )
     .default(''),
   CLOUD_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
-  /** Issue 25: this process's probe location (the worker's built-in one, or a `vigil-prober`). */
+  /** This process's probe location (the worker's built-in one, or a `vigil-prober`). */
   VIGIL_LOCATION: z
     .string()
     .regex(
@@ -106,7 +106,7 @@ export const ConfigSchema = z.object({
       if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
     }),
   METRIC_SAMPLE_RETENTION_DAYS: z.coerce.number().int().min(2).max(3_650).default(400),
-  /** Issue 24: how old a sample an agent may post (older: rejected `sampled_too_old`; history comes through the import), in ms. */
+  /** How old a sample an agent may post (older: rejected `sampled_too_old`; history comes through the import), in ms. */
   SAMPLE_MAX_AGE: duration.refine((ms) => ms >= 60_000, 'At least 1 minute').default(7 * 86_400_000),
   PROBE_TEST_EXPIRY_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   TRUST_PROXY: z
@@ -124,7 +124,7 @@ export const ConfigSchema = z.object({
   MAIL_OUTBOX_DIR: z.string().optional(),
   SUBSCRIBE_LIMIT_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
   SUBSCRIBE_LIMIT_PER_PAGE_HOUR: z.coerce.number().int().min(1).default(500),
-  /** Console sign-in requests per email address, and per client address, in a 15-minute window (issue 24 §5.3). */
+  /** Console sign-in requests per email address, and per client address, in a 15-minute window. */
   CONSOLE_SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(3),
   CONSOLE_SIGN_IN_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).default(10),
   WEBHOOK_RETRY_GIVE_UP_MS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_POLICY.giveUpAfterMs),
@@ -144,7 +144,7 @@ export const ConfigSchema = z.object({
     .min(1_000)
     .default(90 * 86_400_000),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
-  /** Issue 26: vendor endpoints of alert channels (tests point them at loopback receivers). */
+  /** Vendor endpoints of alert channels (tests point them at loopback receivers). */
   PAGERDUTY_EVENTS_URL: z.url().default('https://events.pagerduty.com'),
   OPSGENIE_API_URL: z.url().default('https://api.opsgenie.com'),
   OPSGENIE_EU_API_URL: z.url().default('https://api.eu.opsgenie.com'),

@@ -28,7 +28,7 @@ export interface ActivityDeps {
   sla?: SlaDeps;
   /** Days of samples kept (METRIC_SAMPLE_RETENTION_DAYS). */
   sampleRetentionDays?: number;
-  /** Sends alert notifications (issue 26); without it those activities fail as not configured. */
+  /** Sends alert notifications; without it those activities fail as not configured. */
   alerts?: AlertDeps;
 }
 

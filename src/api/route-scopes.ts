@@ -73,7 +73,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   exportConfig: ['read:config'],
   getConfigSchema: 'public',
 
-  // Issue 25: who measures is no secret of one area; any read scope lists the locations (read:change_events is reserved: spec §5).
+  // Who measures is no secret of one area; any read scope lists the locations (read:change_events is reserved: spec §5).
   listLocations: ['read:metrics', 'read:config', 'read:incidents', 'read:sla'],
   listAgents: ['read:config'],
   getAgent: ['read:config'],
@@ -139,7 +139,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, readonly Scope[] | 'public' |
   testProbe: ['write:metrics', 'write:config'],
   getProbeTest: ['write:metrics', 'write:config'],
 
-  // Issue 26: alerting and on-call.
+  // Alerting and on-call.
   listNotificationChannels: ['read:alerts'],
   getNotificationChannel: ['read:alerts'],
   createNotificationChannel: ['write:alerts'],

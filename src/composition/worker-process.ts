@@ -33,7 +33,7 @@ import { ensureStatementSigningKey } from './signing-key';
 import { publicOnlyPoster } from '../infra/webhook-http';
 
 /**
- * The worker's built-in probe location (issue 25): VIGIL_LOCATION (default `local`, labelled
+ * The worker's built-in probe location: VIGIL_LOCATION (default `local`, labelled
  * "This machine"), unless VIGIL_WORKER_LOCATION=false or VIGIL_LOCATIONS has `npm start` run
  * prober processes instead.
  */

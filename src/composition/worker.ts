@@ -12,7 +12,7 @@ export interface WorkerHandle {
   eagerClient: Client;
   /** Cloud probe tests an API in this process hands to this worker's activities (with eager starts). */
   localProbeJobs: LocalProbeJobs;
-  /** The built-in probe location this worker runs (issue 25), when started with one. */
+  /** The built-in probe location this worker runs, when started with one. */
   location: LocationHandle | null;
   /** Resolves when the worker has stopped (after shutdown()). */
   running: Promise<void>;

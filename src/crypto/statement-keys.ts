@@ -2,7 +2,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type Cry
 import type { SecretBox } from './secret-box';
 
 /**
- * Ed25519 signing keys for SLA statements (issue 15, "Signature").
+ * Ed25519 signing keys for SLA statements ("Signature").
  *
  * The private key is kept only as `sealedPrivateKey`: its JWK ({kty, crv, x, d}) sealed with the
  * master-key SecretBox. The public JWK carries `kid` = RFC 7638 thumbprint (SHA-256, base64url) of

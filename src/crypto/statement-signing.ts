@@ -5,7 +5,7 @@ import type { SecretBox } from './secret-box';
 import { ed25519Thumbprint, openSigningKey } from './statement-keys';
 
 /**
- * Canonical form and signature of SLA statements (issue 15, "Signature").
+ * Canonical form and signature of SLA statements ("Signature").
  *
  * - The document is serialized with RFC 8785 (JSON Canonicalization Scheme) and stored byte for
  *   byte; `sha256` is the lowercase hex digest of exactly those UTF-8 bytes.

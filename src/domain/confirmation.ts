@@ -1,5 +1,5 @@
 /**
- * Confirmed status (issue 25): a metric measured from several locations flips only after its
+ * Confirmed status: a metric measured from several locations flips only after its
  * failure is confirmed. Pure: used by the API (validation, defaults, the pending summary), the
  * round workflow (which votes fail) and the round activity (the round's sample).
  *
@@ -27,10 +27,10 @@ export interface Confirmation {
 
 export const MAX_CONFIRMATION_ROUNDS = 10;
 
-/** What metrics created from issue 25 on get when they name none. */
+/** What metrics created since confirmation across locations get when they name none. */
 export const DEFAULT_CONFIRMATION: Confirmation = { quorum: 'majority', failures: 2, recoveries: 2, recheck: false };
 
-/** What metrics created before issue 25 were migrated to: every round counts at once, as before. */
+/** What metrics created before confirmation existed were migrated to: every round counts at once, as before. */
 export const LEGACY_CONFIRMATION: Confirmation = { quorum: 'majority', failures: 1, recoveries: 1, recheck: false };
 
 /** An agent's location id: `agent:<agent id>`. */

@@ -1,6 +1,6 @@
 import type { Scope } from './scopes';
 
-/** Console roles (issue 17), each a fixed set of the API's scopes, so a page may do what the API would. */
+/** Console roles, each a fixed set of the API's scopes, so a page may do what the API would. */
 export const CONSOLE_ROLES = ['owner', 'operator', 'finance', 'viewer'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 

@@ -1,6 +1,6 @@
 import type { Severity } from './incident-state';
 
-/** What an incident does to one affected service, in Statuspage's words (issue 27). */
+/** What an incident does to one affected service, in Statuspage's words. */
 export const IMPACTS = ['degraded_performance', 'partial_outage', 'major_outage'] as const;
 export type Impact = (typeof IMPACTS)[number];
 

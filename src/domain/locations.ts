@@ -1,5 +1,5 @@
 /**
- * Probe locations (issue 25): a location is a prober process (`vigil-prober`, or the worker's
+ * Probe locations: a location is a prober process (`vigil-prober`, or the worker's
  * built-in one) that polls its own Temporal task queue (`probe:<id>`) and registers by heartbeat.
  * Pure: the status rule, id and list validation, the heartbeat's shape and the demo's source
  * addresses. The installation a location belongs to is the main task queue it heartbeats to.

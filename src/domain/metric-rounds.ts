@@ -1,5 +1,5 @@
 /**
- * A check round of cloud metrics across locations (issue 25), the pure part: which locations
+ * A check round of cloud metrics across locations, the pure part: which locations
  * check which metrics, the votes their answers make, which votes fail, and where a failing vote
  * is checked once more (`recheck`). Used by the round workflow (deterministic: no I/O) and by the
  * activities that plan and record a round.

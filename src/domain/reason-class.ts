@@ -1,5 +1,5 @@
 /**
- * What a `no_data` reason says about availability (issue 24 §1). Every reason code of the
+ * What a `no_data` reason says about availability. Every reason code of the
  * catalog (reason-codes.ts) has a class:
  * - `target`: the target did not answer as configured (refused, reset, timed out, its name did
  *   not resolve, its TLS failed, a wrong status or body, …). The metric stays `no_data` with

@@ -1,5 +1,5 @@
 /**
- * How often the console's sign-in form may be used (issue 24 §5.3): per email address and per
+ * How often the console's sign-in form may be used: per email address and per
  * client address, in fixed 15-minute windows. A limited request sends nothing. Tests and
  * operators may change the numbers (CONSOLE_SIGN_IN_LIMIT_*); the window is fixed.
  */

@@ -210,7 +210,7 @@ export interface FlipReading {
 }
 
 /**
- * A metric's availability timeline from its flips (issue 24 §1): each flip's status with
+ * A metric's availability timeline from its flips: each flip's status with
  * `effectiveStatus`, so `no_data` with a `target` reason is `unhealthy` and `no_data` otherwise is
  * a measurement gap. `startAt` (the metric's creation) opens the timeline as `no_data` (a gap)
  * unless a flip is already there: time before the first sample is never measured.

@@ -21,7 +21,7 @@ export function uptimeDays(now: Date, count = UPTIME_DAYS): CalendarDay[] {
 }
 
 /**
- * How uptime counts time (issue 24 §3): healthy and degraded are up, unhealthy (including
+ * How uptime counts time: healthy and degraded are up, unhealthy (including
  * `no_data` with a `target` reason, see availabilityTimeline) is down, `no_data` (a measurement
  * gap) and time before the first sample are not measured. Maintenance time counts as what the
  * service did (docs/decisions.md): an SLO with `no_data: excluded`, `maintenance: counted` and

@@ -61,7 +61,7 @@ function severityBadge(severity: string): string {
   return badge(kind, `${capitalize(severity)} severity`);
 }
 
-/** An incident's services carry their impact (issue 27): "Affects: API (Partial outage), Web (Degraded performance)". */
+/** An incident's services carry their impact: "Affects: API (Partial outage), Web (Degraded performance)". */
 function affected(services: (ServiceRef & { impact?: Impact })[]): string {
   const one = (s: ServiceRef & { impact?: Impact }) =>
     s.impact

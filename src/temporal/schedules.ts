@@ -54,7 +54,7 @@ export async function ensureOutboxSweepSchedule(client: Client, taskQueue: strin
   });
 }
 
-/** Alert rules no event announces (agents, locations, SLO burn, statements in review), every minute (issue 26). */
+/** Alert rules no event announces (agents, locations, SLO burn, statements in review), every minute. */
 export async function ensureAlertSweepSchedule(client: Client, taskQueue: string): Promise<void> {
   await ensureSchedule(client, taskQueue, {
     scheduleId: 'vigil-alert-sweep',

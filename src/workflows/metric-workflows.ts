@@ -49,7 +49,7 @@ const { recordMetricRound, recordRound } = proxyLocalActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
 
-/** Issue 25: checks run in the probe locations (task queues `probe:<location>`), one round per bucket tick. */
+/** Checks run in the probe locations (task queues `probe:<location>`), one round per bucket tick. */
 const PROBE_LOCATIONS_PATCH = 'probe-locations';
 /**
  * A round writes little into its history: a compact plan (each source once, no thresholds but a
@@ -193,7 +193,7 @@ export async function cloudMetricBucketWorkflow(input: MetricBucket): Promise<{
   stored: number;
   startedLateMs: number;
   retired?: boolean;
-  /** Issue 25: when the round started (its samples' time), the locations asked and those that answered, metrics no location answered for, failing rounds, rechecks run. */
+  /** When the round started (its samples' time), the locations asked and those that answered, metrics no location answered for, failing rounds, rechecks run. */
   roundStart?: string;
   locations?: { asked: string[]; answered: string[] };
   unanswered?: number;

@@ -10,7 +10,7 @@ export const SLA_PERIOD = defineSearchAttributeKey('VigilSlaPeriod', SearchAttri
 export const SLA_STATE = defineSearchAttributeKey('VigilSlaState', SearchAttributeType.KEYWORD);
 export const SLA_REVISION = defineSearchAttributeKey('VigilSlaRevision', SearchAttributeType.INT);
 
-/** Alert runs (issue 26): the rule, the subject and where the alert stands (upserted as it changes). */
+/** Alert runs: the rule, the subject and where the alert stands (upserted as it changes). */
 export const ALERT_RULE = defineSearchAttributeKey('VigilAlertRule', SearchAttributeType.KEYWORD);
 export const ALERT_SUBJECT = defineSearchAttributeKey('VigilAlertSubject', SearchAttributeType.KEYWORD);
 export const ALERT_STATE = defineSearchAttributeKey('VigilAlertState', SearchAttributeType.KEYWORD);

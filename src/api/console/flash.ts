@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /**
  * Console notices after post/redirect/get travel in a short-lived HttpOnly cookie bound to the
  * session (an HMAC keyed by the session token), never in the URL: a link with `?flash=` cannot
- * make the console show text as an official notice (issue 24 §5.6). The notice shows once.
+ * make the console show text as an official notice. The notice shows once.
  */
 export const FLASH_COOKIE = 'vigil_flash';
 const FLASH = Symbol('flash');

@@ -6,7 +6,7 @@ import { ruleRoutes } from './alerting-config/rules';
 import { scheduleRoutes } from './alerting-config/schedules';
 import { silenceRoutes } from './alerting-config/silences';
 
-/** Channels, escalation policies, on-call schedules, alert rules and silences (issue 26). */
+/** Channels, escalation policies, on-call schedules, alert rules and silences. */
 export const alertingConfigRoutes: FastifyPluginAsyncZod<{ box: SecretBox }> = async (app, opts) => {
   await app.register(channelRoutes, { box: opts.box });
   await app.register(policyRoutes);

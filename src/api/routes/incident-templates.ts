@@ -16,7 +16,7 @@ import {
 
 const tag = 'Incident templates';
 
-/** Issue 27: prepared incidents (title, first message, severity, services and their impacts). */
+/** Prepared incidents (title, first message, severity, services and their impacts). */
 export const incidentTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
   {
     const { errorResponses, ...doc } = routeDoc('listIncidentTemplates', {

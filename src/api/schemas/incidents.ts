@@ -23,7 +23,7 @@ const NotifySubscribers = z
 
 const ServiceImpactItem = z.strictObject({ service_id: Uuid, impact: Impact }).meta({ id: 'ServiceImpact' });
 
-/** Issue 27 (additive): impact per affected service; each service at most once. */
+/** Impact per affected service; each service at most once. */
 export const ServiceImpactsInput = z
   .array(ServiceImpactItem)
   .max(200)

@@ -44,7 +44,7 @@ const ConfirmationInput = z
   })
   .nullable()
   .describe(
-    'When a failure counts (issue 25). Omitted fields take the defaults (majority, 2, 2, false) on create and keep their value on update; null resets to the defaults. Not for pushed metrics.',
+    'When a failure counts. Omitted fields take the defaults (majority, 2, 2, false) on create and keep their value on update; null resets to the defaults. Not for pushed metrics.',
   );
 const Thresholds = z
   .record(z.string(), z.unknown())

@@ -2,7 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OrganizationSchema } from './organization';
 
 /**
- * Issue 26: where alerts go. `settings` holds what may be shown (email addresses, Opsgenie
+ * Where alerts go. `settings` holds what may be shown (email addresses, Opsgenie
  * region); `sealedSecret` the JSON of what may not (webhook URLs, routing keys, API keys), sealed
  * like webhook secrets and never answered after creation; `secretHint` says which one it is.
  */

@@ -2,7 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { ImpactMap } from '../../domain/incident-impact';
 import { OrganizationSchema } from './organization';
 
-/** Issue 27: a prepared incident (title, first message, severity, services and their impacts) to start one in two clicks. */
+/** A prepared incident (title, first message, severity, services and their impacts) to start one in two clicks. */
 export const IncidentTemplateSchema = defineEntity({
   name: 'IncidentTemplate',
   tableName: 'incident_templates',

@@ -19,7 +19,7 @@ export const IncidentSchema = defineEntity({
     affectedServices: p.array().columnType('uuid[]'),
     /** Empty: public. Otherwise only these customers see it, and it never appears in public output. */
     visibleToCustomerIds: p.array().columnType('uuid[]'),
-    /** Issue 27: impacts the operator chose per affected service (lower-case id → impact); the others follow the severity. Null: none chosen. */
+    /** Impacts the operator chose per affected service (lower-case id → impact); the others follow the severity. Null: none chosen. */
     serviceImpacts: p.json<ImpactMap>().nullable(),
     /** For the organization only (the evidence behind a drafted incident); never on a status page, feed or subscriber email. */
     internalNote: p.text().nullable(),
@@ -43,7 +43,7 @@ export const IncidentMessageSchema = defineEntity({
     incident: p.manyToOne(IncidentSchema).mapToPk().deleteRule('cascade').index(),
     type: p.string().length(16),
     body: p.text(),
-    /** Issue 27: false when the operator chose not to email subscribers about this update. */
+    /** False when the operator chose not to email subscribers about this update. */
     notifySubscribers: p.boolean().default(true),
     postedAt: p.datetime(3),
     /** The last edit of the body; null: never edited. */

@@ -38,9 +38,9 @@ export const MetricSchema = defineEntity({
     inboundTokenHash: p.string().length(64).nullable().unique(),
     /** Alert metrics: the firing alerts (JSON state); heartbeat metrics: nothing. */
     pushState: p.json<Record<string, unknown>>().nullable(),
-    /** Issue 25: the locations that measure it (cloud ids, `agent:<id>`); null = the default (every online cloud location, or its agent). */
+    /** The locations that measure it (cloud ids, `agent:<id>`); null = the default (every online cloud location, or its agent). */
     locations: p.array().columnType('text[]').nullable(),
-    /** Issue 25: {quorum, failures, recoveries, recheck}; null for pushed metrics (no location measures them). */
+    /** {quorum, failures, recoveries, recheck}; null for pushed metrics (no location measures them). */
     confirmation: p.json<Confirmation>().nullable(),
     /** The latest reading of each location that measured it, written by ingest. */
     locationReadings: p.json<Record<string, LocationReading>>().nullable(),
@@ -49,7 +49,7 @@ export const MetricSchema = defineEntity({
     pendingCount: p.integer().default(0),
     pendingSince: p.datetime(3).nullable(),
     pendingEvidence: p.json<unknown[]>().nullable(),
-    /** Issue 27: when it was paused (not checked, not handed to agents, its samples not stored); null while it runs. */
+    /** When it was paused (not checked, not handed to agents, its samples not stored); null while it runs. */
     pausedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
@@ -88,7 +88,7 @@ export const MetricStatusFlipSchema = defineEntity({
     reason: p.string().length(200).nullable(),
     reasonClass: p.string().length(16).nullable(),
     at: p.datetime(3),
-    /** Issue 25: the rounds that confirmed it, each with its locations' votes; null for flips before confirmation. */
+    /** The rounds that confirmed it, each with its locations' votes; null for flips before confirmation. */
     votes: p.json<unknown[]>().nullable(),
     confirmations: p.integer().nullable(),
     confirmedAt: p.datetime(3).nullable(),

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 /**
- * A probe location that registered by heartbeat (issue 25), per installation (`taskQueue`: the
+ * A probe location that registered by heartbeat, per installation (`taskQueue`: the
  * main task queue its heartbeats go to). Written and read with SQL (location-repository.ts); the
  * entity keeps the schema check (test/db/schema.test.ts) honest.
  */

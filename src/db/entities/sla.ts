@@ -3,7 +3,7 @@ import type { StoredCreditTerms } from '../../domain/sla/credit-terms';
 import { CustomerSchema } from './customer';
 import { OrganizationSchema } from './organization';
 
-/** What a customer was promised: covered services, target, money and credit terms (issue 15). */
+/** What a customer was promised: covered services, target, money and credit terms. */
 export const ContractSchema = defineEntity({
   name: 'Contract',
   tableName: 'contracts',
@@ -106,7 +106,7 @@ export const SlaStatementSchema = defineEntity({
     escalatedAt: p.datetime(3).nullable(),
     /** The last note with request_changes. */
     reviewNote: p.text().nullable(),
-    /** The document's coverage and warning (issue 24); null for statements drafted before it. */
+    /** The document's coverage and warning; null for statements drafted before it. */
     coverage: p.json<StatementCoverage>().nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * SLA statements (issue 15): contracts, one row per statement revision (the signed RFC 8785
+ * SLA statements: contracts, one row per statement revision (the signed RFC 8785
  * bytes in `document`), the audit trail of every transition, finance's exclusions, and the
  * statement-signing keys (private halves sealed under the master key). Audit rows are append-only:
  * a trigger refuses to change one.

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 const TABLES = ['metrics', 'status_pages', 'webhook_subscriptions', 'customers', 'contracts'] as const;
 
 /**
- * Config as code (issue 16): every kind a configuration document manages carries a `config_key`,
+ * Config as code: every kind a configuration document manages carries a `config_key`,
  * unique among the organization's live items of that kind. SLOs had the column without the
  * index; a duplicate key there (possible before) stays on the oldest SLO and is cleared on the
  * others, which then count as created outside config as code.

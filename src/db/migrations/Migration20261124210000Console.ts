@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The web console (issue 17): its users, their one-time sign-in links and their sessions. */
+/** The web console: its users, their one-time sign-in links and their sessions. */
 export class Migration20261124210000Console extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table console_users (

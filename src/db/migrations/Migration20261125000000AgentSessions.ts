@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Agent processes (issue 18): each heartbeat names its process (`session`), and each probe-test
+ * Agent processes: each heartbeat names its process (`session`), and each probe-test
  * job records the process that took it. When a new process of an agent heartbeats, the jobs the
  * previous one took and never answered go back to the queue (once), instead of waiting for their expiry.
  */

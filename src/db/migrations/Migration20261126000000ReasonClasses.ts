@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 import { REASON_CODE_CLASSES, VARIABLE_REASON_CLASSES } from '../../domain/reason-class';
 
 /**
- * Issue 24: what a reading means for availability, and where a sample came from.
+ * What a reading means for availability, and where a sample came from.
  * - `reason_class` (`target` | `measurement`, null when the reading has a value) on samples, on
  *   the metric's latest outcome and on status flips: a `no_data` reading with a `target` reason
  *   counts as down. Existing `no_data` rows get the class of their reason (none: `no_data`) from

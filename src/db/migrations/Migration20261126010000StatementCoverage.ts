@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 24 §2: a statement's coverage (minutes with a measured status, and whether it reaches the
+ * A statement's coverage (minutes with a measured status, and whether it reaches the
  * contract's min_coverage_pct) beside its document, so lists show it without reading the signed
  * bytes. Null for statements drafted before coverage was recorded (their documents have none).
  */

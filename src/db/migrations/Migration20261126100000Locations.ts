@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 25: the probe locations that registered by heartbeat, per installation (the main Temporal
+ * The probe locations that registered by heartbeat, per installation (the main Temporal
  * task queue they heartbeat to; tests give every harness its own). Written by the location
  * workflow's local activity, read by GET /v1/locations and by the check rounds (who is online).
  * `stopped_at` is set by the last heartbeat of a process that stopped on purpose.

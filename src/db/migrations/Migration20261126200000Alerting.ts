@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 26: alerting and on-call. Channels (secrets sealed), escalation policies, on-call
+ * Alerting and on-call. Channels (secrets sealed), escalation policies, on-call
  * schedules, alert rules and silences are configuration; alerts, their timeline and every
  * notification send (with its attempts) are the record of what happened. `alert_signals` is the
  * outbox fan-out of events to the rules that watch them: written by the outbox dispatch, marked

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 27: a metric can be paused (`paused_at` set): cloud rounds skip it, agents are not handed
+ * A metric can be paused (`paused_at` set): cloud rounds skip it, agents are not handed
  * it, and samples sent for it are not stored. NULL: it runs.
  */
 export class Migration20261127010000MetricPause extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 27: maintenance timelines carry more than system messages. `kind` says who wrote a
+ * Maintenance timelines carry more than system messages. `kind` says who wrote a
  * message: `system` (started, completed, canceled; every existing row), `update` (an operator's
  * update, POST /maintenances/{id}/messages) or `reschedule` (a PATCH that moved the window).
  * `notify_subscribers` records whether an update was emailed to subscribers (null for the others).

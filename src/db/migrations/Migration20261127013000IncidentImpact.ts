@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 27: incidents the way Statuspage users work. `incidents.service_impacts`: the impact the
+ * Incidents the way Statuspage users work. `incidents.service_impacts`: the impact the
  * operator chose per affected service (null: none chosen, every service follows the severity).
  * `incident_messages.notify_subscribers`: false for an update the operator chose not to email
  * (every existing message was emailed: true). `incident_templates`: prepared incidents.

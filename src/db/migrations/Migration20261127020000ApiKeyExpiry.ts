@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 27: an API key may carry an expiry. Past `expires_at` the key answers 401 like a revoked
+ * An API key may carry an expiry. Past `expires_at` the key answers 401 like a revoked
  * one; null (every existing key) never expires. The time is fixed at creation, so the change
  * notifications that invalidate cached keys need not watch it: the check runs on every request.
  */

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Issue 27: each console user's time zone (IANA); null reads times in the browser's zone. */
+/** Each console user's time zone (IANA); null reads times in the browser's zone. */
 export class Migration20261127030000ConsoleTimeZone extends Migration {
   override async up(): Promise<void> {
     this.addSql('alter table console_users add column time_zone varchar(64) null;');

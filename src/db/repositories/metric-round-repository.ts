@@ -6,7 +6,7 @@ import { CLOUD_SOURCE_TYPES } from '../../domain/source-types';
 import { pgArray, rawRows } from '../raw-sql';
 
 /**
- * What a check round of cloud metrics reads (issue 25): the live cloud metrics of a bucket, or a
+ * What a check round of cloud metrics reads: the live cloud metrics of a bucket, or a
  * new metric's first check, with what the round needs of each (the check, the thresholds, the
  * locations and confirmation).
  */

@@ -11,7 +11,7 @@ export interface DeliveryRef {
   url: string;
 }
 
-/** An event that a rule watches (issue 26): what signalling its alert workflow needs. */
+/** An event that a rule watches: what signalling its alert workflow needs. */
 export interface AlertSignalRef {
   signalId: string;
   organizationId: string;

@@ -61,7 +61,7 @@ export async function storeImportedSamples(
 /**
  * Rebuilds metrics' status flips from a point on out of their stored samples, in one statement
  * for every metric given, by the live rule (storeSamples): each metric's samples are walked in
- * time order with its confirmation (`vigil_confirm`, issue 25) from the state the last flip before
+ * time order with its confirmation (`vigil_confirm`) from the state the last flip before
  * the walk left (none: `no_data`, a measurement gap). The walk starts at `from`, or earlier at
  * the start of the metric's pending confirmation (its rounds still count). The flips from there
  * on are replaced; a rebuilt flip at the same instant and status as a replaced one keeps that

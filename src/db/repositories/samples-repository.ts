@@ -10,7 +10,7 @@ export interface NewSample {
   value: number | null;
   status: string;
   reason: string | null;
-  /** Issue 25: the locations' votes of the round this sample stands for (flip evidence, per-location readings). */
+  /** The locations' votes of the round this sample stands for (flip evidence, per-location readings). */
   votes?: readonly Vote[] | null;
   /**
    * Or the one location whose own answer the sample is (an agent on its metric): its vote and its

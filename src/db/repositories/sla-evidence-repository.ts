@@ -4,7 +4,7 @@ import { pgArray, rawRows } from '../raw-sql';
 
 /**
  * A status flip as a statement reads it: with its reason and the reason's class (null on rows
- * written before issue 24), and its confirmation evidence (issue 25; null on rows written before
+ * written before reason classes existed), and its confirmation evidence (null on rows written before
  * it or rebuilt from imports): the confirming round, the number of rounds and each round's votes.
  */
 export interface EvidenceFlip {
@@ -90,7 +90,7 @@ export interface SampleOrigins {
 /**
  * Where each metric's samples of [start, end) came from: how many, how many imported (and in how
  * many distinct minutes), and how many the service received after `periodEnd` (`received_at` is
- * null on samples stored before issue 24: on time).
+ * null on samples stored before reason classes: on time).
  */
 export async function sampleOrigins(
   em: EntityManager,

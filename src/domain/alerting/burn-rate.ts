@@ -7,7 +7,7 @@
  * - A window pair fires when both its long window (is it a real problem?) and its short window
  *   (is it still happening?) burn at or above the pair's rate. The short window makes the alert
  *   reset within minutes of recovery instead of an hour.
- * - Defaults follow issue 26: 14.4× over 1 h and 5 m pages, 6× over 6 h and 30 m warns. The
+ * - Defaults follow the Google SRE workbook's multiwindow alerts: 14.4× over 1 h and 5 m pages, 6× over 6 h and 30 m warns. The
  *   workbook's third pair (1× over 3 d and 6 h, a ticket) is not a default: it needs three days of
  *   data per evaluation and tickets are not alerts in Vigil; `WORKBOOK_TICKET_WINDOW` can be added
  *   to a policy.

@@ -1,5 +1,5 @@
 /**
- * Escalation policies (issue 26, `/v1/escalation-policies`): ordered levels, each notifying its
+ * Escalation policies (`/v1/escalation-policies`): ordered levels, each notifying its
  * targets and then waiting `delay_minutes` before the next level; after the last level the whole
  * policy runs again `repeat` more times (the last level's delay is the wait before the repeat).
  * The alert workflow walks `escalationSteps` and stops at acknowledgement or resolution.

@@ -1,5 +1,5 @@
 /**
- * What raises an alert (issue 26). Each rule kind watches subjects of one kind; a rule without a
+ * What raises an alert. Each rule kind watches subjects of one kind; a rule without a
  * subject watches every subject of that kind in the organization.
  */
 export const ALERT_RULE_KINDS = [

@@ -1,5 +1,5 @@
 /**
- * On-call schedules (issue 26): who is on call at an instant. A schedule is rotations in layers
+ * On-call schedules: who is on call at an instant. A schedule is rotations in layers
  * plus overrides, stored as validated JSON (schedule-input.ts) in snake_case, and read as is.
  *
  * - Overrides win over every layer; among overlapping overrides the later one in the list wins.

@@ -1,5 +1,5 @@
 /**
- * Attainment as an exact fraction (issue 15, "Exact arithmetic"): (eligible − down) ÷ eligible in
+ * Attainment as an exact fraction ("Exact arithmetic"): (eligible − down) ÷ eligible in
  * bigint integers. Thresholds are compared by cross-multiplying with the decimal string, never
  * through a float or a rounded display value: 99.9949% is below 99.99% although it displays as
  * "99.99" at two places.

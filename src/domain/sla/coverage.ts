@@ -1,5 +1,5 @@
 /**
- * Coverage of a statement (issue 24 §2): the minutes with a measured status and those without.
+ * Coverage of a statement: the minutes with a measured status and those without.
  *
  * A covered item (a service, or an SLO's metric or service) is measured at an instant when the
  * worst status of its metrics is measured (not `no_data`): its status is known, as its status page

@@ -1,5 +1,5 @@
 /**
- * A contract's credit terms (issue 15, "Contracts and credit terms"): a zod discriminated union on
+ * A contract's credit terms ("Contracts and credit terms"): a zod discriminated union on
  * `type`, validated here once so the arithmetic can trust its input.
  *
  * - `tiered`: `steps` of `{ below_pct, credit_pct }`. A step applies when the attainment is
@@ -15,7 +15,7 @@
  *   `count_degraded_as_down` (default false: only `unhealthy` is down), and
  *   `maintenance_notice_hours` (required integer 0..8784: scheduled maintenance announced at
  *   least that many hours before it starts is excluded from the eligible minutes).
- * - Evidence gaps (issue 24): `no_data_counts_as` says what a minute with no measured status is
+ * - Evidence gaps: `no_data_counts_as` says what a minute with no measured status is
  *   (`up`, the default; `down`; or `excluded` from the eligible minutes), and `min_coverage_pct`
  *   (decimal string in [0, 100], default `"99"`) the share of measured minutes below which the
  *   statement carries a warning and needs `acknowledge_gaps` to be submitted or approved.
@@ -113,7 +113,7 @@ export const creditTermsSchema = z.discriminatedUnion('type', [tieredTermsSchema
 
 /** Terms as stored and used (defaults applied). */
 export type CreditTerms = z.output<typeof creditTermsSchema>;
-/** Terms as stored on a contract: rows written before issue 24 lack the evidence-gap fields (read them through `withTermDefaults`). */
+/** Terms as stored on a contract: rows written before evidence gaps existed lack the evidence-gap fields (read them through `withTermDefaults`). */
 export type StoredCreditTerms = CreditTerms extends infer T
   ? T extends CreditTerms
     ? Omit<T, 'no_data_counts_as' | 'min_coverage_pct'> & Partial<Pick<T, 'no_data_counts_as' | 'min_coverage_pct'>>

@@ -1,5 +1,5 @@
 /**
- * Service credit of one statement (issue 15, "Money"), with dinero.js 2's bigint build.
+ * Service credit of one statement ("Money"), with dinero.js 2's bigint build.
  *
  * Order of operations, all exact (bigint fractions of the fee) until a single rounding at the end:
  * 1. The credit share of the fee:

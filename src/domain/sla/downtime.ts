@@ -1,5 +1,5 @@
 /**
- * Down and excluded minutes of one statement period (issue 15, "the downtime rule"), in whole
+ * Down and excluded minutes of one statement period ("the downtime rule"), in whole
  * minutes, integers only.
  *
  * The minute grid: the period `[start, end)` is cut into minutes `[start + k·60 s, start + (k+1)·60 s)`
@@ -7,7 +7,7 @@
  *
  * Status of the covered services at an instant: the worst of their statuses, unhealthy (3) >
  * degraded (2) > healthy (1) > no_data (0). `no_data` here is a measurement gap, never down by
- * itself (the caller maps a `no_data` with a `target` reason to `unhealthy` first, issue 24 §1;
+ * itself (the caller maps a `no_data` with a `target` reason to `unhealthy` first;
  * what gaps count as is the terms' `no_data_counts_as`, below). So one service unhealthy makes
  * the whole contract down; one service no_data beside a healthy one does not.
  *
@@ -28,7 +28,7 @@
  *   10:04; one that recovers at exactly 10:05:00 leaves 10:05 up.
  * - `eligibleMinutes = totalMinutes − excludedMinutes`, and `downMinutes ≤ eligibleMinutes`.
  *
- * Evidence gaps (issue 24): `gaps` are the spans in which no status was measured (the caller
+ * Evidence gaps: `gaps` are the spans in which no status was measured (the caller
  * derives them, see coverage.ts). Whole minutes inside them are `unmeasuredMinutes`. The terms'
  * `no_data_counts_as` says what they are: `up` (default: nothing changes), `down` (gap time is
  * down time, same minute rule) or `excluded` (a minute wholly inside a gap is excluded, like

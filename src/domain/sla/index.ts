@@ -1,5 +1,5 @@
 /**
- * SLA statement arithmetic (issue 15): credit terms, period bounds, downtime minutes, exact
+ * SLA statement arithmetic: credit terms, period bounds, downtime minutes, exact
  * attainment and the credit. Pure: no I/O, no clock, no Node built-ins.
  */
 export {

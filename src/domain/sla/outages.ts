@@ -1,14 +1,14 @@
 /**
- * The outages of one metric in a statement window (issue 25, "an SLA statement's ledger says per
+ * The outages of one metric in a statement window ("an SLA statement's ledger says per
  * outage how many locations confirmed it"). Pure.
  *
  * An outage is a span in which the metric's availability status is down (unhealthy, or degraded
  * when the terms count it; a `no_data` with a target reason arrives here as unhealthy), cut to
  * the window, exactly the spans countDowntime counts for that metric alone. It starts at the flip
- * that turned the metric down, which since issue 25 is dated at the FIRST failing round: the
+ * that turned the metric down, which, with confirmation, is dated at the FIRST failing round: the
  * rounds that confirmed it lie inside the outage, so confirmation never hides downtime. The
  * flip's evidence says how many locations failed in the round that confirmed it, out of how many
- * voted, over how many consecutive rounds. Flips stored before issue 25, rebuilt from imports or
+ * voted, over how many consecutive rounds. Flips stored before confirmation existed, rebuilt from imports or
  * written by hand carry no votes: such an outage was counted at once (`confirmed_by` null).
  *
  * - `minutes`: the minutes of the window's grid the outage touches (a minute counts as down when
@@ -42,9 +42,9 @@ export interface FlipRecord {
   /** The stored status (`no_data` for a target outage, which the change's status counts as unhealthy). */
   toStatus: string;
   reason: string | null;
-  /** The round that confirmed it; null on flips from before issue 25. */
+  /** The round that confirmed it; null on flips from before confirmation existed. */
   confirmedAt: Date | null;
-  /** How many consecutive rounds confirmed it; null on flips from before issue 25. */
+  /** How many consecutive rounds confirmed it; null on flips from before confirmation existed. */
   confirmations: number | null;
   /** Each round's votes; null when none were recorded (counted at once). */
   rounds: readonly EvidenceRound[] | null;

@@ -1,5 +1,5 @@
 /**
- * Statement periods (issue 15, "Period bounds"): a period is a calendar month `YYYY-MM` in the
+ * Statement periods ("Period bounds"): a period is a calendar month `YYYY-MM` in the
  * contract's statement time zone, `[first of the month 00:00, first of the next month 00:00)`,
  * held as UTC instants. Calendar arithmetic is temporal-polyfill's, imported locally (never the
  * global `Temporal`).

@@ -1,5 +1,5 @@
 /**
- * The SLA statement document (issue 15): what is computed for one contract and period, signed
+ * The SLA statement document: what is computed for one contract and period, signed
  * and delivered. Pure: the caller reads the evidence (status timelines, maintenances, manual
  * exclusions, incidents) and this builds the document, validated by `statementDocumentSchema`,
  * which `canonicalStatement` (src/crypto/statement-signing.ts) turns into the signed bytes.
@@ -14,13 +14,13 @@
  * - Instants are ISO 8601 UTC strings with milliseconds; money is an integer of minor units.
  * - `attainment_min` is the attainment over eligible minutes as a percentage rounded toward zero
  *   at 4 places; `attainment.numerator`/`denominator` keep the exact fraction.
- * - Issue 24 (additive fields; documents drafted before them still parse, the schema id stays
+ * - Evidence gaps (additive fields; documents drafted before them still parse, the schema id stays
  *   v1 and the signed bytes are never re-derived): each covered item's `measured_minutes` and
  *   `unmeasured_minutes` and per metric where its evidence came from (`metric_evidence`: samples,
  *   imported samples and minutes, samples that arrived after the period ended); `coverage` for the
  *   whole contract (coverage.ts) with a `warning` below the terms' `min_coverage_pct`; and on a
  *   correction, `correction`: what changed from the revision it supersedes.
- * - Issue 25 (additive, as issue 24's): each metric evidence entry lists the metric's `outages`
+ * - Confirmation across locations (additive, likewise): each metric evidence entry lists the metric's `outages`
  *   in the window (outages.ts): from, to, minutes, and `confirmed_by` — how many locations
  *   confirmed it over how many rounds, from the first failing round (where the outage starts)
  *   to the confirming one; null when the flip recorded no votes (counted at once).
@@ -61,7 +61,7 @@ const outageSchema = z.strictObject({
   counted_minutes: minutes,
   status: z.enum(['degraded', 'unhealthy']),
   reason: z.string().nullable(),
-  /** Null: the flip recorded no votes (stored before issue 25 or rebuilt from an import), counted at once. */
+  /** Null: the flip recorded no votes (stored before confirmation existed or rebuilt from an import), counted at once. */
   confirmed_by: z
     .strictObject({
       locations_failing: minutes,
@@ -86,7 +86,7 @@ const metricEvidenceSchema = z.strictObject({
   imported_minutes: minutes,
   /** Samples of the window the service received after the period ended. */
   late_samples: minutes,
-  /** Issue 25: the metric's down spans in the window, each with how its flip was confirmed. */
+  /** The metric's down spans in the window, each with how its flip was confirmed. */
   outages: z.array(outageSchema).optional(),
 });
 

@@ -1,5 +1,5 @@
 /**
- * What a create answer warns about (issue 24 §4): an incident or maintenance with no
+ * What a create answer warns about: an incident or maintenance with no
  * `affected_services` is kept, and appears on every status page of the organization (a page
  * shows those of its services and those of none). The answer says so, as does the console form.
  */

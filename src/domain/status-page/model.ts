@@ -100,7 +100,7 @@ export interface ServiceRef {
   name: string;
 }
 
-/** Issue 27 (additive): an incident's affected service with what the incident does to it. */
+/** An incident's affected service with what the incident does to it. */
 export interface ImpactedServiceRef extends ServiceRef {
   impact: Impact;
 }

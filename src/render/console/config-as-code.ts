@@ -2,7 +2,7 @@ import type { ConfigKind } from '../../domain/config/kinds';
 import { esc } from '../html';
 
 /**
- * Config as code in the console (issue 27). An item with a `config_key` is owned by a configuration
+ * Config as code in the console. An item with a `config_key` is owned by a configuration
  * document: pages say so, and edit forms warn that the next `vigil config apply` overwrites the edit.
  */
 export function managedNotice(configKey: string | null | undefined): string {

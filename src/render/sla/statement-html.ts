@@ -203,7 +203,7 @@ function services(d: Doc): string {
   );
 }
 
-/** Issue 24 §2: the insufficient-evidence warning, shown at the top (as the document states it). */
+/** The insufficient-evidence warning, shown at the top (as the document states it). */
 function coverageWarning(d: Doc): string {
   return d.coverage?.warning
     ? `<p class="banner evidence-warning" role="note"><strong>Warning</strong> ${esc(d.coverage.warning)}</p>`
@@ -347,8 +347,8 @@ function clock(d: Doc, iso: string): string {
 }
 
 /**
- * Issue 25: each metric's outages with how they were confirmed. Shown only for documents that
- * list outages (drafted from issue 25 on); older documents are rendered as they were.
+ * Each metric's outages with how they were confirmed. Shown only for documents that
+ * list outages (drafted since confirmation across locations); older documents are rendered as they were.
  */
 function outages(d: Doc): string {
   const listed = d.services.flatMap((s) =>

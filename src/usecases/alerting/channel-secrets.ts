@@ -1,6 +1,6 @@
 import type { SecretBox } from '../../crypto/secret-box';
 
-/** What a channel keeps sealed (issue 26): never answered after creation. */
+/** What a channel keeps sealed: never answered after creation. */
 export interface ChannelSecret {
   /** Slack, Teams, Discord and webhook channels: the URL to POST to (it carries the vendor's token). */
   url?: string;

@@ -15,7 +15,7 @@ import type { ScheduleLayer, ScheduleOverride } from '../../domain/on-call/sched
 import { attemptViews } from '../shared/attempt-views';
 import { toIso, toIsoOrNull } from '../../domain/time';
 
-/** What the alerting configuration API shows (issue 26), and the names its inputs share. */
+/** What the alerting configuration API shows, and the names its inputs share. */
 
 // One list of channel types: the domain's.
 export { CHANNEL_TYPES, type ChannelType } from '../../domain/alerting/channel-types';

@@ -52,7 +52,7 @@ function checkMetric(item: ItemPlan, at: At, errors: FieldError[]): void {
 }
 
 /**
- * Issue 25, the rules of POST/PATCH /v1/metrics (src/usecases/metrics/metrics.ts) over the whole
+ * The rules of POST/PATCH /v1/metrics (src/usecases/metrics/metrics.ts) over the whole
  * document: which locations may measure each metric, and a confirmation they can meet. Agents in
  * `locations` were resolved (and reported when unknown or revoked) with the other references;
  * the cloud ids of every metric are looked up at once.

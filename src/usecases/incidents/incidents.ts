@@ -23,7 +23,7 @@ export interface IncidentInput {
   visible_to_customer_ids?: string[];
   publish?: boolean;
   initial_message?: { type?: MessageType; body: string; notify_subscribers?: boolean };
-  /** Issue 27: impact per service; the services named are affected too. */
+  /** Impact per service; the services named are affected too. */
   service_impacts?: ServiceImpact[];
   /** For the organization only: never on a status page, feed or subscriber email. */
   internal_note?: string | null;
@@ -42,7 +42,7 @@ export interface IncidentPatch {
 export interface IncidentMessageInput {
   type: MessageType;
   body: string;
-  /** Default true (every update is emailed, as before issue 27). */
+  /** Default true (every update is emailed unless the operator says otherwise). */
   notify_subscribers?: boolean;
 }
 

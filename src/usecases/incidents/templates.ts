@@ -7,7 +7,7 @@ import type { OrgContext } from '../shared/context';
 import { findLive, listLive, softDelete } from '../shared/org-resources';
 import { affectedWithImpacts } from './incidents';
 
-/** Issue 27: a prepared incident. Starting one from it is the console's prefilled new-incident form. */
+/** A prepared incident. Starting one from it is the console's prefilled new-incident form. */
 export interface IncidentTemplateInput {
   name: string;
   title: string;

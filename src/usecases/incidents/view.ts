@@ -9,7 +9,7 @@ export interface IncidentMessageView {
   type: MessageType;
   body: string;
   posted_at: string;
-  /** Issue 27 (additive): false when subscribers were not emailed about this message. */
+  /** False when subscribers were not emailed about this message. */
   notify_subscribers: boolean;
   /** Additive: the last edit of the body; null when never edited. */
   edited_at: string | null;
@@ -23,7 +23,7 @@ export interface IncidentView {
   severity: Severity;
   state: IncidentState;
   affected_services: string[];
-  /** Issue 27 (additive): one entry per affected service, chosen or derived from the severity. */
+  /** One entry per affected service, chosen or derived from the severity. */
   service_impacts: ServiceImpact[];
   visible_to_customer_ids: string[];
   published_at: string | null;

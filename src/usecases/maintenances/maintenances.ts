@@ -34,7 +34,7 @@ function assertWindow(start: Date, end: Date): void {
 
 /**
  * A window that has already ended would start and complete at once and be published as if it
- * had happened (issue 24 §4): refused. One that started in the past and ends later starts at once.
+ * had happened: refused. One that started in the past and ends later starts at once.
  */
 function assertNotEnded(end: Date, now: Date): void {
   if (end.getTime() <= now.getTime()) {

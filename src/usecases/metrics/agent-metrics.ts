@@ -50,7 +50,7 @@ export async function currentConfigVersion(em: EntityManager, agent: Agent): Pro
  */
 export const MAX_SAMPLE_AHEAD_MS = 60_000;
 
-/** SAMPLE_MAX_AGE's default: how old a sample an agent may post (issue 24 §2). */
+/** SAMPLE_MAX_AGE's default: how old a sample an agent may post. */
 export const DEFAULT_SAMPLE_MAX_AGE_MS = 7 * 86_400_000;
 
 export type AgentRejection = IngestResult['rejected'][number] & {

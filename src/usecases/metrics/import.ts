@@ -27,7 +27,7 @@ export interface ImportResult {
 }
 
 /**
- * History from before SAMPLE_MAX_AGE (issue 24 §2), e.g. from another monitoring tool, into one
+ * History from before SAMPLE_MAX_AGE, e.g. from another monitoring tool, into one
  * metric of the organization: validated and evaluated against the metric's thresholds as live
  * samples are (`sampled_in_future` still applies; no SAMPLE_MAX_AGE, but nothing older than the
  * sample retention: retention would drop those samples while their rebuilt flips stayed, and a

@@ -19,7 +19,7 @@ export interface IncomingSample {
   reason: string | null;
   /** A status given rather than evaluated (manual and alert metrics, a round's outcome). */
   status?: HealthStatus;
-  /** Issue 25: the votes of the locations in the round this sample stands for. */
+  /** The votes of the locations in the round this sample stands for. */
   votes?: readonly Vote[];
 }
 
@@ -44,7 +44,7 @@ export interface EvaluatedBatch {
   rows: NewSample[];
   /** Samples naming no live metric of the organization (or not one the agent runs). */
   rejected: IngestResult['rejected'];
-  /** An agent's answers for cloud metrics it votes on (issue 25): location readings, not samples. */
+  /** An agent's answers for cloud metrics it votes on: location readings, not samples. */
   readings: LocationVote[];
 }
 

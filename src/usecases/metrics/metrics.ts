@@ -39,13 +39,13 @@ export interface MetricInput {
   interval_seconds?: number;
   agent_id?: string | null;
   unit?: string | null;
-  /** Issue 25: location ids (or objects with one, as GET answers them); null: the default. */
+  /** Location ids (or objects with one, as GET answers them); null: the default. */
   locations?: readonly (string | { id: string })[] | null;
   confirmation?: Partial<Confirmation> | null;
 }
 
 export type MetricPatch = Partial<Omit<MetricInput, 'source_type'>> & {
-  /** Issue 27: pause (true) or resume (false) the metric. */
+  /** Pause (true) or resume (false) the metric. */
   paused?: boolean;
 };
 
@@ -159,7 +159,7 @@ export function resolveConfirmation(
   return { ...(base ?? DEFAULT_CONFIRMATION), ...(given ?? {}) };
 }
 
-/** Issue 25: which locations may measure the metric, and a confirmation its locations can meet. */
+/** Which locations may measure the metric, and a confirmation its locations can meet. */
 async function locationErrors(
   ctx: OrgContext,
   sourceType: string,

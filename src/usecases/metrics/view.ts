@@ -23,16 +23,16 @@ export interface MetricView {
   reason: string | null;
   reason_label: string | null;
   reason_hint: string | null;
-  /** Issue 24: while `no_data`, whether the target failed (`target`: down for availability) or Vigil could not measure (`measurement`). */
+  /** While `no_data`, whether the target failed (`target`: down for availability) or Vigil could not measure (`measurement`). */
   reason_class: ReasonClass | null;
   /** What the reading means for uptime, SLOs and statements: `up` (healthy, degraded), `down` (unhealthy, or no_data of a `target` reason), `unmeasured`. */
   availability: Availability;
   last_sample_at: string | null;
   status_since: string | null;
-  /** Issue 25: the locations as configured (null: the default). */
+  /** The locations as configured (null: the default). */
   locations: string[] | null;
   confirmation: Confirmation | null;
-  /** Issue 27: a paused metric is not checked; its last status stays as it was. */
+  /** A paused metric is not checked; its last status stays as it was. */
   paused: boolean;
   paused_at: string | null;
   created_at: string;

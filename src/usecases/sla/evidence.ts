@@ -28,7 +28,7 @@ export interface Evidence {
 }
 
 /**
- * The status a flip means for availability (issue 24 §1): `no_data` with a `target` reason (the
+ * The status a flip means for availability: `no_data` with a `target` reason (the
  * target did not answer) is down like `unhealthy`; with a `measurement` reason it stays `no_data`,
  * a gap in the evidence. Flips stored before their class was recorded are classed by their reason.
  */

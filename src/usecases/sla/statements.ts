@@ -391,7 +391,7 @@ export async function applyStatementAction(
         break;
       }
       case 'remove_exclusion': {
-        // Issue 24: a draft's manual exclusion can be taken back; the draft is recomputed and signed again.
+        // A draft's manual exclusion can be taken back; the draft is recomputed and signed again.
         const contract = await liveContract(tx, ref);
         if (!contract) throw new ProblemError('not_found', 'The contract is gone.');
         const exclusion = input.exclusionId
@@ -486,7 +486,7 @@ export async function applyStatementAction(
   });
 }
 
-/** Submitting or approving a statement whose coverage is below the contract's minimum needs `acknowledge_gaps` (issue 24 §2). */
+/** Submitting or approving a statement whose coverage is below the contract's minimum needs `acknowledge_gaps`. */
 const GAP_CHECKED: readonly string[] = ['submit', 'approve'];
 
 function evidenceGapRefusal(row: SlaStatement, input: ActionInput): ProblemError | null {

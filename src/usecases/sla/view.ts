@@ -10,7 +10,7 @@ function documentTreatment(s: SlaStatement): 'up' | 'down' | 'excluded' {
   return doc.coverage?.no_data_counts_as ?? 'up';
 }
 
-/** The coverage the signed document states (issue 24), and its warning; null for documents drafted before it. */
+/** The coverage the signed document states, and its warning; null for documents drafted before it. */
 function coverageOf(s: SlaStatement) {
   const c = s.coverage ?? null;
   if (!c) return { coverage: null, warnings: [] as string[] };

@@ -206,7 +206,7 @@ export async function sloView(ctx: SloReadContext, s: Slo) {
 }
 
 /**
- * Issue 26: the SLO's bad and counted minutes over each of the given windows ending now (the
+ * The SLO's bad and counted minutes over each of the given windows ending now (the
  * same counting rules as its attainment), for multi-window burn-rate alerting.
  */
 export async function sloWindowMeasurements(

@@ -44,7 +44,7 @@ function incidentNoticeDue(
 ): boolean {
   if (!incident.publishedAt || incident.deletedAt) return false;
   const payload = e.payload as IncidentView;
-  // Issue 27: a message posted with notify_subscribers false silences the change it belongs to
+  // A message posted with notify_subscribers false silences the change it belongs to
   // (its message_added, and the publish or resolve it made), not later ones.
   const at = e.createdAt.toISOString();
   if (payload.messages?.some((m) => m.posted_at === at && m.notify_subscribers === false)) return false;

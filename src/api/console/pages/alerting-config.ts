@@ -5,7 +5,7 @@ import { policyPages } from './alerting/policies';
 import { rulePages } from './alerting/rules';
 import { schedulePages } from './alerting/schedules';
 
-/** Alerting configuration (issue 26): channels, rules and silences under Alerts; schedules and escalation policies under On call. */
+/** Alerting configuration: channels, rules and silences under Alerts; schedules and escalation policies under On call. */
 export const alertingConfigPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   await app.register(channelPages, deps);
   await app.register(rulePages, deps);

@@ -110,10 +110,10 @@ function measurementPatch(values: MeasurementFormValues, mode: MetricView['mode'
 
 /** Metrics: the list with its filters, one metric with its history, "Test this probe" and the manual status. */
 export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
-  // Issue 27: create, edit, delete, pause and resume.
+  // Create, edit, delete, pause and resume.
   await app.register(metricFormPages, deps);
 
-  /** Issue 25: the metric's locations, confirmation and flips, and (for write:metrics) the form that changes them. */
+  /** The metric's locations, confirmation and flips, and (for write:metrics) the form that changes them. */
   async function locationsView(
     v: ConsoleViewer,
     m: Awaited<ReturnType<typeof getMetric>>,
@@ -251,7 +251,7 @@ export const metricPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =>
     return sendPage(reply, v, NAV, await detailPage(v, m.id, { test }), polled.ok ? 200 : polled.status);
   });
 
-  // Issue 25: locations and confirmation, through the API's PATCH /v1/metrics/{id} (same body schema, same checks).
+  // Locations and confirmation, through the API's PATCH /v1/metrics/{id} (same body schema, same checks).
   app.post<{ Params: { id: string } }>('/metrics/:id/measurement', async (request, reply) => {
     const v = requireScope(request, 'write:metrics');
     const values = measurementFormValues(request.body);

@@ -8,7 +8,7 @@ import { requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { flashOf } from '../forms';
 
-/** One service: its metrics, response-time chart, flips and incidents (issue 27). GET only; the forms live on the Services pages. */
+/** One service: its metrics, response-time chart, flips and incidents. GET only; the forms live on the Services pages. */
 export const serviceDetailPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.get<{ Params: { id: string }; Querystring: { range?: string } }>('/services/:id', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');

@@ -47,7 +47,7 @@ async function rowOf(v: ConsoleViewer, id: string): Promise<ServiceRow> {
   return { id: s.id, name: s.name, description: s.description ?? null, config_key: s.configKey ?? null, ...summary };
 }
 
-/** Services: list, create, edit, pause/resume, delete (issue 27); the service's own page is service-detail.ts. Scopes as the API's. */
+/** Services: list, create, edit, pause/resume, delete; the service's own page is service-detail.ts. Scopes as the API's. */
 export const servicePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   app.get('/services', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');

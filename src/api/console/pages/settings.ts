@@ -5,7 +5,7 @@ import { redirectWithFlash, requireScope, sendPage } from '../context';
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf } from '../forms';
 
-/** The signed-in user's own settings: time zone (issue 27). Any role may change their own. */
+/** The signed-in user's own settings: time zone. Any role may change their own. */
 export const settingsPages: FastifyPluginAsync<ConsoleDeps> = async (app) => {
   app.get('/settings', async (request, reply) => {
     const v = requireScope(request, 'read:metrics');

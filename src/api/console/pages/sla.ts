@@ -58,7 +58,7 @@ function parsed<T>(schema: z.ZodType<T>, input: unknown, rename: Record<string, 
   );
 }
 
-/** The statement page's "I have reviewed the evidence gaps" checkbox (issue 24 §2). */
+/** The statement page's "I have reviewed the evidence gaps" checkbox. */
 const acknowledgedGaps = (form: Form): { acknowledge_gaps?: true } =>
   field(form, 'acknowledge_gaps') === 'true' ? { acknowledge_gaps: true } : {};
 

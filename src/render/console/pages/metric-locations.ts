@@ -4,7 +4,7 @@ import { type FormProblem, csrfField, inputField, problemBox, selectField } from
 import { facts, stateBadge, table, toneOfStatus, zonedTime } from '../parts';
 
 /**
- * Issue 25 on a metric's console page: the locations that measure it with each one's latest
+ * Confirmation across locations on a metric's console page: the locations that measure it with each one's latest
  * answer, its confirmation (settings and what is pending), its status flips with the votes that
  * confirmed them, and the form that changes locations and confirmation (the API's PATCH).
  */

@@ -28,11 +28,11 @@ export interface ConsoleMetric {
   reason: string | null;
   reason_label: string | null;
   reason_hint: string | null;
-  /** Issue 24 §1: while `no_data`, `target` (the target did not answer: down) or `measurement` (not measured). */
+  /** While `no_data`, `target` (the target did not answer: down) or `measurement` (not measured). */
   reason_class: 'target' | 'measurement' | null;
   last_sample_at: string | null;
   status_since: string | null;
-  /** Issue 27: paused (not checked); its last status stays. */
+  /** Paused (not checked); its last status stays. */
   paused: boolean;
   paused_at: string | null;
   created_at: string;
@@ -109,9 +109,9 @@ export interface MetricDetailView {
   manual?: { problem: FormProblem; status: string } | null;
   test?: ProbeTestOutcome | null;
   temporalUiUrl: string | null;
-  /** Issue 25: its locations, confirmation, flips and the form that changes them. */
+  /** Its locations, confirmation, flips and the form that changes them. */
   locations?: MetricLocationsView | null;
-  /** Issue 27: the viewer may edit, pause and delete it (write:metrics). */
+  /** The viewer may edit, pause and delete it (write:metrics). */
   canEdit?: boolean;
   /** The viewer's zone: every time on the page is shown in it. */
   zone: string;
@@ -125,7 +125,7 @@ export function statusBadge(status: string): string {
   return stateBadge(statusText(status), toneOfStatus(status));
 }
 
-/** What a `no_data` reading means for availability (issue 24 §1), in words next to its status. */
+/** What a `no_data` reading means for availability, in words next to its status. */
 export function availabilityNote(status: string, reasonClass: string | null): string {
   if (status !== 'no_data') return '';
   return reasonClass === 'target'
@@ -344,7 +344,7 @@ function historySection(history: MetricSample[], unit: string | null, zone: stri
 ${table(['Sampled at', 'Value', 'Status', 'Reason', 'Reason class'], rows, 'No samples yet.', 'Newest first')}</section>`;
 }
 
-/** Edit, pause or resume, delete (issue 27). */
+/** Edit, pause or resume, delete. */
 function configActions(m: ConsoleMetric, csrf: string): string {
   const href = metricHref(m.id);
   const pause = m.paused

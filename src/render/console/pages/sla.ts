@@ -275,7 +275,7 @@ ${inner}
 
   const parts: string[] = [];
   const buttons: string[] = [];
-  // Issue 24 §2: below the contract's min_coverage_pct, submit and approve need the gaps acknowledged.
+  // Below the contract's min_coverage_pct, submit and approve need the gaps acknowledged.
   const gaps = s.document.coverage && !s.document.coverage.sufficient;
   const acknowledge = gaps
     ? `<label><input type="checkbox" name="acknowledge_gaps" value="true"> I have reviewed the evidence gaps (coverage ${esc(s.document.coverage!.coverage_pct)} % is below ${esc(s.document.coverage!.min_coverage_pct)} %); this is recorded in the audit trail</label>`
