@@ -40,7 +40,7 @@ async function metricWith(
   return metric.id as string;
 }
 
-describe('availability by reason class and uptime in time (issue 24 §1, §3)', () => {
+describe('availability by reason class and uptime in time (§3)', () => {
   it('a metric no_data with a target reason keeps its status, and makes its service and page component unhealthy', async () => {
     const org = await orgWithKeys(api, { services: ['Refused', 'Gap'] });
     const refused = await metricWith(org, org.services.Refused!, [
@@ -151,7 +151,7 @@ describe('availability by reason class and uptime in time (issue 24 §1, §3)', 
   });
 });
 
-describe('lifecycle inputs (issue 24 §4)', () => {
+describe('lifecycle inputs', () => {
   const at = (ms: number) => new Date(Date.now() + ms).toISOString();
 
   it('refuses a maintenance whose window has already ended, on create and on reschedule; accepts one under way', async () => {

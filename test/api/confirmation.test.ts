@@ -2,7 +2,7 @@ import { type ApiHarness, startApi } from '../support/api-harness';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 /**
- * Issue 25: confirmation as ingest applies it, with an agent as the metric's one location (each
+ * Confirmation as ingest applies it, with an agent as the metric's one location (each
  * agent sample is a round with one vote). Cloud rounds with several locations are in
  * test/temporal/probe-locations.test.ts; both store through the same statement.
  */

@@ -7,7 +7,7 @@ import { type OrgFixture, orgWithKeys } from '../support/org-fixture';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 /**
- * The alerting side of the console (issue 26) over the real API and PostgreSQL: channels,
+ * The alerting side of the console over the real API and PostgreSQL: channels,
  * escalation policies, on-call schedules, alert rules and silences through the forms; alerts with
  * their timelines; who is on call on the overview; what readers may not do. This API runs without
  * alert workflows (no Temporal), so acknowledging and "send test" answer 503 alert_busy.

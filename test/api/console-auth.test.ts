@@ -125,7 +125,7 @@ describe('console sign-in, sessions, CSRF and roles', () => {
   });
 });
 
-describe('console notices travel in the session, not the URL (issue 24 §5.6)', () => {
+describe('console notices travel in the session, not the URL', () => {
   it("shows nothing for ?flash= in a link, and a real action's notice once", async () => {
     const b = await signIn('flash@example.com', 'operator');
     const forged = await b.get(`/console?flash=${encodeURIComponent('Your account is locked: call +1 555 0100')}`);
@@ -156,7 +156,7 @@ describe('console notices travel in the session, not the URL (issue 24 §5.6)', 
   });
 });
 
-describe('console sign-in is limited per address and per client, and answers known and unknown alike (issue 24 §5.3)', () => {
+describe('console sign-in is limited per address and per client, and answers known and unknown alike', () => {
   let limitedApi: ApiHarness;
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   // Each test speaks from its own loopback address, so counters other suites leave on 127.0.0.1 do not count.

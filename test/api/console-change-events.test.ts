@@ -1,5 +1,5 @@
 /**
- * The console's "Changes" page (issue 27): a change recorded by hand is by the signed-in user
+ * The console's "Changes" page: a change recorded by hand is by the signed-in user
  * unless the form names someone, its source is "console" unless the form names one, and a refused
  * form answers in words next to its fields, keeping what was typed. Real API, PostgreSQL, SMTP.
  */

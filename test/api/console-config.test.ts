@@ -520,7 +520,7 @@ describe('console agents', () => {
   });
 });
 
-describe('console metric locations and confirmation (issue 25)', () => {
+describe('console metric locations and confirmation', () => {
   const suffix = Date.now().toString(36);
   const EU = `con-eu-${suffix}`;
   const US = `con-us-${suffix}`;

@@ -10,7 +10,7 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
 /**
- * Metric configuration in the console (issue 27): create and edit forms for every source type with
+ * Metric configuration in the console: create and edit forms for every source type with
  * the API's validation, Test this probe before saving (a real Temporal worker probing a loopback
  * target), delete with confirmation, pause and resume; roles and organizations.
  */

@@ -77,7 +77,7 @@ describe('console incidents', () => {
     const form = await operator.get('/console/incidents/new');
     expect(form.text).toContain(`value="${services.checkout}"`);
     expect(form.text).toContain('Checkout');
-    // Issue 24 §4: the form says what leaving the services empty does.
+    // The form says what leaving the services empty does.
     expect(form.text).toContain('Affected services (none selected: shown on every status page)');
 
     const created = await operator.submit('/console/incidents/new', '/console/incidents/new', {

@@ -78,7 +78,7 @@ async function samples(orgId: string, rows: { metricId: string; ago: number; sta
   }
 }
 
-describe('the console overview (issue 27)', () => {
+describe('the console overview', () => {
   let org: OrgFixture<never, 'Bravo' | 'alpha' | 'Charlie' | 'Delta' | 'Echo' | 'Foxtrot'>;
   let ops: ConsoleClient;
 
@@ -190,7 +190,7 @@ describe('the console overview (issue 27)', () => {
   });
 });
 
-describe('the service detail page (issue 27)', () => {
+describe('the service detail page', () => {
   it('shows the metrics with status, a response-time chart with 24 h / 7 d / 30 d links, status changes and incidents', async () => {
     const org = await orgWithKeys(api, { services: ['Checkout'] as const });
     const svc = org.services.Checkout;

@@ -4,7 +4,7 @@ import { ConsoleClient, type PageResult, csrfOf, signInPathFromMail, signedInCli
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 /**
- * Users and API keys in the console (issue 27), owners only: over real HTTP against the API, the
+ * Users and API keys in the console, owners only: over real HTTP against the API, the
  * suite's PostgreSQL and a real SMTP sink that receives the invitations.
  */
 let api: ApiHarness;

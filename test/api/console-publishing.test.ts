@@ -20,7 +20,7 @@ import { publicOnlyPoster } from '../../src/infra/webhook-http';
 const RELAY_WAIT = 300_000;
 
 /**
- * The publishing side of the console (issue 27): status pages, webhooks, customers and contracts
+ * The publishing side of the console: status pages, webhooks, customers and contracts
  * created, edited and deleted through server-rendered forms, over the real API and PostgreSQL.
  */
 let api: ApiHarness;

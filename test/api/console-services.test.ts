@@ -3,7 +3,7 @@ import { type ApiHarness, type TestOrg, startApi } from '../support/api-harness'
 import { type ConsoleClient, csrfOf, signedInClient } from '../support/console-browser';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
-/** Services in the console (issue 27): list, create, edit, pause/resume, delete, over the real API and PostgreSQL. */
+/** Services in the console: list, create, edit, pause/resume, delete, over the real API and PostgreSQL. */
 let api: ApiHarness;
 let smtp: SmtpSink;
 let mailer: Mailer;

@@ -1,5 +1,5 @@
 /**
- * Issue 27: each console user's time zone. Stored per user, validated as an IANA zone (refused in
+ * Each console user's time zone. Stored per user, validated as an IANA zone (refused in
  * words next to the field), used for the times pages render; without a choice the page is marked
  * for console.js to show the browser's zone (and stays in UTC, saying so, without script).
  */
@@ -36,7 +36,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-describe('console settings: time zone (issue 27)', () => {
+describe('console settings: time zone', () => {
   it('without a chosen zone renders UTC, says so, and marks the page for the browser zone script', async () => {
     const page = await ana.get('/console/settings');
     expect(page.status).toBe(200);

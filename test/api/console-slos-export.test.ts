@@ -6,7 +6,7 @@ import { type ConsoleClient, type PageResult, csrfOf, signedInClient } from '../
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 
 /**
- * SLOs in the console and "Export as YAML" (issue 27), over real HTTP against the API and the
+ * SLOs in the console and "Export as YAML", over real HTTP against the API and the
  * suite's PostgreSQL; every export is applied back through the API's own apply.
  */
 let api: ApiHarness;

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(async () => api.close());
 
 const call: Call = (...args) => org.call(...args);
-/** An incident as it reads back: the create answer without its `warnings` (issue 24 §4). */
+/** An incident as it reads back: the create answer without its `warnings`. */
 const withoutWarnings = ({ warnings: _warnings, ...incident }: Record<string, unknown>) => incident;
 const events = async (incidentId: string) =>
   (
@@ -101,7 +101,7 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     const res = await call('PATCH', `/v1/incidents/${body.id}`, {});
     expect(res.status).toBe(200);
     expect(await events(body.id)).toEqual(['incident.created']);
-    // The create answer alone carries `warnings` (issue 24 §4); the incident itself is unchanged.
+    // The create answer alone carries `warnings`; the incident itself is unchanged.
     expect(res.body).toEqual(withoutWarnings(body));
     expect((await call('GET', `/v1/incidents/${body.id}`)).body.updated_at).toBe(body.updated_at);
   });
@@ -238,7 +238,7 @@ describe('/v1/incidents lifecycle (spec §3.1)', () => {
     ]) {
       const created = await call('POST', '/v1/incidents', body);
       expect(created.status).toBe(201);
-      // Only the create answer carries `warnings` (issue 24 §4): none when it names its services.
+      // Only the create answer carries `warnings`: none when it names its services.
       expect(created.body.warnings).toEqual(
         'affected_services' in body
           ? []

@@ -103,7 +103,7 @@ async function expectLastEventIsTheView(metricId: string): Promise<void> {
   const payloads = (await eventsOf(metricId)).map((e) => e.payload);
   const { previous_status, previous_availability, flip, ...payload } = payloads.at(-1);
   expect(typeof previous_status).toBe('string');
-  // The flip's evidence (issue 25): when it began, when it was confirmed, the rounds' votes.
+  // The flip's evidence: when it began, when it was confirmed, the rounds' votes.
   expect(flip).toMatchObject({
     at: expect.any(String),
     confirmed_at: payload.last_sample_at,

@@ -11,7 +11,7 @@ import {
 import { type ApiHarness, startApi } from '../support/api-harness';
 import { pageRequest } from '../support/status-host';
 
-// Issue 24 §5.2: request logs must not carry a credential that a URL holds.
+// Request logs must not carry a credential that a URL holds.
 const lines: string[] = [];
 const routes: { method: string; url: string; params: string[]; secretParams: string[]; query: string[] }[] = [];
 let api: ApiHarness;
@@ -120,7 +120,7 @@ function urlForms(template: string, secret: string): string[] {
   ];
 }
 
-describe('request logs redact secret-bearing URL parts (issue 24 §5.2)', () => {
+describe('request logs redact secret-bearing URL parts', () => {
   it('has a redaction rule for every route that takes a secret-named or secret-described path parameter or a secret-named query parameter', () => {
     expect(routes.length).toBeGreaterThan(50);
     const uncovered = routes.flatMap((r) => [

@@ -2,7 +2,7 @@ import { type ApiHarness, startApi } from '../support/api-harness';
 import { type Call, type OrgFixture, orgWithKeys } from '../support/org-fixture';
 
 /**
- * POST /v1/metrics/{id}/samples/import (issue 24 §2): history from before SAMPLE_MAX_AGE, checked
+ * POST /v1/metrics/{id}/samples/import: history from before SAMPLE_MAX_AGE, checked
  * like agent samples, stored as imported, idempotent, counted once in the rollups, and rebuilt
  * into the metric's status flips so timelines (here an SLO) see it. Checked against PostgreSQL.
  */

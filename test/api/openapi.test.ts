@@ -89,7 +89,7 @@ describe('OpenAPI document at /v1/openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it('says a maintenance window that has already ended is refused, and when a create answer warns (issue 24 §4)', () => {
+  it('says a maintenance window that has already ended is refused, and when a create answer warns', () => {
     const op = (id: string) => operations().find((o) => o.op.operationId === id)!.op;
     expect(op('createMaintenance').description).toMatch(
       /`scheduled_end_at` is in the future: a window that has already ended is refused/,
@@ -105,7 +105,7 @@ describe('OpenAPI document at /v1/openapi.json', () => {
     }
   });
 
-  it('documents the one-click alert links as public pages for people: the page on success, an error as a problem or, for a browser, the page (issue 26)', () => {
+  it('documents the one-click alert links as public pages for people: the page on success, an error as a problem or, for a browser, the page', () => {
     const op = (id: string) => operations().find((o) => o.op.operationId === id)!;
     const expected = { getAlertActionLink: ['200', '400', '410'], useAlertActionLink: ['200', '400', '409', '410'] };
     for (const [id, statuses] of Object.entries(expected)) {

@@ -9,7 +9,7 @@ import { ensureDatabaseExists, withDatabase } from '../../src/launchers/postgres
 import { testDatabaseUrl, testTemporalAddress } from '../support/env';
 
 /**
- * Issue 24 §6: on a fresh install the API publishes a statement-signing key at start, before any
+ * On a fresh install the API publishes a statement-signing key at start, before any
  * statement is signed, so customers can pin it; two processes starting at once agree on one key.
  */
 const log = pino({ level: 'silent' });

@@ -134,7 +134,7 @@ describe('incident creation (insertIncident)', () => {
       expect({ answer: res.body.state, stored: incidentState(row) }).toEqual({ answer: c.state, stored: c.state });
       const events = await em().find(OutboxEventSchema, { resourceId: row.id });
       expect(events.map((e) => e.type).sort()).toEqual([...c.events].sort());
-      // Events carry the incident; only the create answer adds `warnings` (issue 24 §4).
+      // Events carry the incident; only the create answer adds `warnings`.
       const { warnings, ...incident } = res.body;
       expect(warnings).toEqual(expect.any(Array));
       for (const e of events) expect(e.payload).toEqual(incident);

@@ -7,7 +7,7 @@ import { getFreePort } from '../../src/launchers/free-port';
 import { eventually } from '../support/eventually';
 
 /**
- * `VIGIL_LOCATIONS=eu-central,us-east npm start` (issue 25), from source: one vigil-prober process
+ * `VIGIL_LOCATIONS=eu-central,us-east npm start`, from source: one vigil-prober process
  * per name, each from its own loopback source address, listed in the banner and online in
  * GET /v1/locations, no location inside the worker; Ctrl-C stops them with the stack.
  */

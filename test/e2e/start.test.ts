@@ -83,7 +83,7 @@ describe('npm start (the whole stack in one command)', () => {
     expect(first.banner['Status pages']).toBe(`http://<subdomain>.status.localhost:${ports.api}/`);
     const key = first.banner['Dev API key']!;
     expect(key).toMatch(/^vgl_pub_/);
-    // Issue 25: one probe location inside the worker, online.
+    // One probe location inside the worker, online.
     expect(first.banner['Probe location']).toMatch(/^local \("This machine", inside the worker/);
     const locations = (await (
       await fetch(`${base}/v1/locations`, { headers: { authorization: `Bearer ${key}` } })

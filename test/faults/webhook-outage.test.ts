@@ -16,7 +16,7 @@ import {
 } from '../support/webhook-receiver';
 
 /**
- * Fault (issue 18): a webhook receiver down for 10 minutes, with the production retry schedule
+ * Fault: a webhook receiver down for 10 minutes, with the production retry schedule
  * compressed by configuration (WEBHOOK_RETRY_* and WEBHOOK_TIMEOUT_MS through loadConfig and the
  * worker's webhookRetryPolicy, as a deployment would set them), on the real Temporal harness with
  * the outbox relay on. What docs/api/webhooks.md promises and this checks:

@@ -169,7 +169,7 @@ describe('prometheus probe against a real Prometheus', () => {
   });
 
   describe('agent configuration', () => {
-    it("sends the agent's Prometheus credentials only to PROMETHEUS_SERVER_URL's origin, never to a server_url elsewhere (issue 24 §5.1)", async () => {
+    it("sends the agent's Prometheus credentials only to PROMETHEUS_SERVER_URL's origin, never to a server_url elsewhere", async () => {
       const seen: http.IncomingHttpHeaders[] = [];
       const elsewhere = http.createServer((req, res) => {
         seen.push(req.headers);

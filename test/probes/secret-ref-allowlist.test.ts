@@ -98,7 +98,7 @@ afterAll(async () => {
   certs?.cleanup();
 });
 
-describe('probes resolve *_ref only through the agent allowlist (issue 24 §5.1)', () => {
+describe('probes resolve *_ref only through the agent allowlist', () => {
   it('grpc metadata_refs: metadata_ref_missing for a refused name, sent under VIGIL_SECRET_*', async () => {
     const run = (name: string, ctx: ProbeContext) =>
       grpcProbe(

@@ -80,7 +80,7 @@ export async function startApi(
     signInLimits?: SignInLimits;
     /** The app's logger (default: none), e.g. createLogger with a capturing destination. */
     logger?: FastifyBaseLogger;
-    /** Alert workflows, channel tests and the one-click link key (issue 26). */
+    /** Alert workflows, channel tests and the one-click link key. */
     alerts?: AlertRouteDeps;
     /** The installation whose cloud locations GET /v1/locations lists (a Temporal harness's task queue); default `vigil`. */
     taskQueue?: string;

@@ -190,7 +190,7 @@ export const EMAIL_CASES: readonly EmailCase[] = [
   { type: 'sla_statement.corrected', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'sla_statement.superseded', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'sla_statement.voided', owesEmail: false, withoutConfirmedSubscriber: false },
-  // Alerts page the on-call engineer (issue 26), never status page subscribers.
+  // Alerts page the on-call engineer, never status page subscribers.
   { type: 'alert.triggered', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'alert.escalated', owesEmail: false, withoutConfirmedSubscriber: false },
   { type: 'alert.acknowledged', owesEmail: false, withoutConfirmedSubscriber: false },

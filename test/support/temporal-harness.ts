@@ -45,11 +45,11 @@ export async function startTemporalHarness(
     /** SLA statement signing and mail (the worker's activities); the Schedule sweep reaches this server unless `workflows` is given. */
     sla?: SlaDeps;
     /**
-     * The worker's built-in probe location (issue 25). Suites share one Temporal server and one
+     * The worker's built-in probe location. Suites share one Temporal server and one
      * database, so each harness gets an id of its own (`local-<8 hex>`); `false`: none.
      */
     location?: false | Partial<LocationSettings>;
-    /** Alert notifications (issue 26): only a harness given these signals alert workflows from its relay (suites share the database). */
+    /** Alert notifications: only a harness given these signals alert workflows from its relay (suites share the database). */
     alerts?: AlertDeps;
   } = {},
 ): Promise<TemporalHarness> {

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       alerts,
       prober: { registry: PROBES, allowCidrs: '127.0.0.0/8,::1/128', defaultTimeoutMs: 5_000 },
     },
-    // A probe location of its own (issue 25), as every worker has; ids are unique across the suites sharing this server.
+    // A probe location of its own, as every worker has; ids are unique across the suites sharing this server.
     location: { id: `local-${randomBytes(4).toString('hex')}`, label: 'Test worker process', heartbeatSeconds: 10 },
   });
   process.stdout.write('ready\n');

@@ -8,7 +8,7 @@ import { type AgentProcess, startAgentProcess } from '../support/agent-process';
 import { eventually } from '../support/eventually';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
-// Issue 24 §5.1: a `write:metrics` key chooses both the `*_ref` names and the URL of a probe test,
+// A `write:metrics` key chooses both the `*_ref` names and the URL of a probe test,
 // so the agent resolves only the variables its operator allowed (a real agent process here).
 const AWS_SECRET = 'aws-secret-that-must-stay-on-the-host';
 const ALLOWED = 'value-of-vigil-secret-x';
@@ -77,7 +77,7 @@ async function probeWith(headerRefs: Record<string, string>) {
   return { body: res.body, requests: received.slice(before) };
 }
 
-describe('the agent resolves only allowed *_ref variables (issue 24 §5.1)', () => {
+describe('the agent resolves only allowed *_ref variables', () => {
   it('refuses an arbitrary variable of the host: header_ref_missing with the rule in the hint, nothing sent', async () => {
     const { body, requests } = await probeWith({ 'X-Leak': 'AWS_SECRET_ACCESS_KEY' });
     expect(body).toMatchObject({ value: null, reason: 'header_ref_missing', mode: 'agent' });

@@ -84,7 +84,7 @@ describe('cloud probe tests refuse non-public targets (SSRF)', () => {
   });
 });
 
-describe('cloud dns metrics get the same host rules as http (issue 24 §5.5)', () => {
+describe('cloud dns metrics get the same host rules as http', () => {
   // The prober as the worker runs scheduled cloud metrics: the same settings as this file's harness.
   const cloudDns = (config: Record<string, unknown>) =>
     runCloudProbe(

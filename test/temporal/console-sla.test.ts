@@ -348,7 +348,7 @@ describe('console: SLA statements for finance', () => {
     expect((await financeA.get('/console/sla?state=void&cursor=garbage')).status).toBe(400);
   });
 
-  it("warns when coverage is below the contract's minimum and submits only with the gaps acknowledged (issue 24 §2)", async () => {
+  it("warns when coverage is below the contract's minimum and submits only with the gaps acknowledged", async () => {
     const service = await org.call('POST', '/v1/services', { name: `unmeasured-${randomUUID().slice(0, 6)}` });
     const customer = await org.call('POST', '/v1/customers', { name: 'Gaps Inc' });
     const contract = await org.call('POST', '/v1/contracts', {

@@ -15,7 +15,7 @@ import { type ProberProcess, proberProcesses } from '../support/prober-process';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
 
 /**
- * Check rounds across probe locations (issue 25), with real processes only: three `vigil-prober`
+ * Check rounds across probe locations, with real processes only: three `vigil-prober`
  * processes, each binding its sockets to its own loopback address (127.0.0.11–13), and a target
  * that answers, resets or never answers depending on the path and on which address asks. The
  * installation's worker has no location of its own, so the three probers are all there is.

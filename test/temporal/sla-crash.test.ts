@@ -62,7 +62,7 @@ describe('an SLA statement workflow whose worker is killed', () => {
     });
     expect(drafted.status).toBe(201);
     const id = drafted.body.id;
-    // The covered service has no metric: coverage 0 %, so submit and approve acknowledge the gaps (issue 24 §2).
+    // The covered service has no metric: coverage 0 %, so submit and approve acknowledge the gaps.
     expect(
       (await org.keys.preparer.call('POST', `/v1/sla/statements/${id}/submit`, { acknowledge_gaps: true })).body.state,
     ).toBe('in_review');

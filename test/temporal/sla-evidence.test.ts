@@ -277,7 +277,7 @@ describe('what an SLA statement counts', () => {
     expect(listed.credit_terms).toMatchObject({ no_data_counts_as: 'up', min_coverage_pct: '99' });
   }, 30_000);
 
-  it('counts a confirmed outage from its first failing round and says how many locations confirmed it (issue 25)', async () => {
+  it('counts a confirmed outage from its first failing round and says how many locations confirmed it', async () => {
     const service = (await org.call('POST', '/v1/services', { name: `confirmed-${randomUUID().slice(0, 6)}` })).body
       .id as string;
     const agent = (await org.call('POST', '/v1/agents', { name: `edge-${randomUUID().slice(0, 6)}` })).body;

@@ -519,7 +519,7 @@ describe('SLA statements through the API and the period workflow', () => {
     expect(doc2.exclusions.filter((e: { kind: string }) => e.kind === 'manual')).toHaveLength(1);
     const old = (await org.keys.reader.call('GET', `/v1/sla/statements/${statementId}`)).body;
     expect(old).toMatchObject({ state: 'superseded', credit_state: 'superseded' });
-    // An action on a superseded revision: stale_revision (issue 24 §2), as when a correction wins a race.
+    // An action on a superseded revision: stale_revision, as when a correction wins a race.
     expect((await org.keys.preparer.call('POST', `/v1/sla/statements/${statementId}/submit`)).body.title).toBe(
       'stale_revision',
     );

@@ -11,7 +11,7 @@ import { type TemporalHarness, startTemporalHarness } from '../support/temporal-
 import { type ReceivedRequest, type Receiver, startReceiver } from '../support/webhook-receiver';
 
 /**
- * POST /v1/webhooks/{id}/test and the console's Send test (issue 27): a `webhook.test` event for
+ * POST /v1/webhooks/{id}/test and the console's Send test: a `webhook.test` event for
  * one webhook alone, delivered by the real outbox relay and delivery workflows to loopback receivers.
  */
 const POLICY = { initialMs: 150, factor: 2, maxMs: 600, giveUpAfterMs: 4_000 };

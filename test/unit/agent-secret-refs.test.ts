@@ -6,7 +6,7 @@ import {
   secretRefRule,
 } from '../../src/agent/secret-refs';
 
-// Issue 24 §5.1: which `*_ref` names the agent resolves, whatever a `write:metrics` key asks for.
+// Which `*_ref` names the agent resolves, whatever a `write:metrics` key asks for.
 describe('secretRefRule', () => {
   it('by default allows only names with the VIGIL_SECRET_ prefix (and more after it)', () => {
     const rule = secretRefRule({});

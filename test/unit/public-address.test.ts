@@ -49,7 +49,7 @@ describe('nonPublicReason: what the cloud prober refuses to probe', () => {
   });
 });
 
-describe('nonPublicReason: IPv6 forms that embed an IPv4 address are judged by it (issue 24 §5.4)', () => {
+describe('nonPublicReason: IPv6 forms that embed an IPv4 address are judged by it', () => {
   it.each([
     ['::7f00:1', 'loopback', 'IPv4-compatible ::/96 (ipaddr.js calls it unicast)'],
     ['::127.0.0.1', 'loopback', 'IPv4-compatible, dotted'],

@@ -8,7 +8,7 @@ import {
 } from '../../src/domain/reason-class';
 import { LEGACY_REASON_CODES, REASON_CODES, VARIABLE_REASON_PREFIXES } from '../../src/domain/reason-codes';
 
-/** Issue 24 §1: every reason code of the catalog is `target` or `measurement`, in one table. */
+/** Every reason code of the catalog is `target` or `measurement`, in one table. */
 describe('reason classes', () => {
   it('classes every code of the catalog, and only codes of the catalog', () => {
     const codes = Object.keys(REASON_CODES).sort();

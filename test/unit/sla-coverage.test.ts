@@ -10,7 +10,7 @@ import {
 import { uuid } from '../support/sla-statement-fixture';
 
 /**
- * Issue 24 §2: what a statement counts when evidence is missing. 2026-02 in UTC has 40,320 minutes.
+ * What a statement counts when evidence is missing. 2026-02 in UTC has 40,320 minutes.
  */
 const d = (iso: string) => new Date(iso);
 const FEB = periodBounds('2026-02', 'UTC');

@@ -19,7 +19,7 @@ import { renderStatementHtml } from '../../src/render/sla/statement-html';
 import { renderInputFixture, uuid } from '../support/sla-statement-fixture';
 
 /**
- * Issue 25: a statement lists each metric's outages with how they were confirmed, and counts an
+ * A statement lists each metric's outages with how they were confirmed, and counts an
  * outage from its first failing round (the flip is dated there), not from the confirming one.
  * 2026-02 in UTC has 40,320 minutes.
  */

@@ -122,7 +122,7 @@ describe('renderStatementHtml', () => {
     expect(textOf(page)).toContain(`State ${state}; credit ${state === 'delivered' ? 'issued' : 'approved'}`);
   });
 
-  it("keeps the evidence warning on any state, with coverage per item and each metric's evidence (issue 24 §2)", () => {
+  it("keeps the evidence warning on any state, with coverage per item and each metric's evidence", () => {
     // The fixture covers "Billing" with no metric: nothing measured for it, so the contract's coverage is 0 %.
     expect(doc.coverage).toMatchObject({ coverage_pct: '0.0000', sufficient: false });
     for (const state of ['draft', 'approved']) {
@@ -297,7 +297,7 @@ describe('renderEvidenceCsv', () => {
     expect(records.every((r) => r.length === EVIDENCE_CSV_COLUMNS.length)).toBe(true);
   });
 
-  it('labels an SLO row `slo`, as statement.json does (issue 24 §2)', () => {
+  it('labels an SLO row `slo`, as statement.json does', () => {
     const withSlo = { ...doc, services: doc.services.map((s, i) => (i === 0 ? { ...s, kind: 'slo' as const } : s)) };
     const sloRows = parse(renderEvidenceCsv(withSlo), { columns: true }) as Record<string, string>[];
     expect(sloRows.find((r) => r.id === withSlo.services[0]!.id)?.kind).toBe('slo');

@@ -117,7 +117,7 @@ describe('the rows agree with each other', () => {
 });
 
 /**
- * The lists written out by hand before the table (issue 14, item 4). A change to the table that
+ * The lists written out by hand before the table (item 4). A change to the table that
  * changes any of them changes behaviour: make it on purpose, here too.
  */
 describe('the derived lists equal the old hand-written ones', () => {

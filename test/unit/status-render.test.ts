@@ -354,7 +354,7 @@ describe('renderStatusPage: statuses', () => {
     expect(html).toContain('99.99% uptime over 90 days');
   });
 
-  it('says since when a young service was measured instead of "over 90 days" (issue 24 §3)', () => {
+  it('says since when a young service was measured instead of "over 90 days"', () => {
     const young = (since: string) =>
       renderStatusPage(
         pageView({

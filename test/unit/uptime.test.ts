@@ -30,7 +30,7 @@ describe('uptime per day from daily counts', () => {
   });
 });
 
-describe('uptime measured in time (issue 24 §3)', () => {
+describe('uptime measured in time', () => {
   const now = Date.parse('2026-11-22T12:05:00.000Z');
   const t0 = Date.parse('2026-11-22T12:00:00.000Z');
   const days = uptimeDays(new Date(now), 3);
@@ -119,7 +119,7 @@ describe('uptime measured in time (issue 24 §3)', () => {
   });
 });
 
-describe('effective status rollup (issue 24 §1)', () => {
+describe('effective status rollup', () => {
   it('no_data with a target reason rolls up as unhealthy; a measurement reason neither worsens nor improves', () => {
     expect(rollUp([effectiveStatus('healthy', null), effectiveStatus('no_data', 'ECONNREFUSED')]).status).toBe(
       'unhealthy',
