@@ -1,4 +1,5 @@
 import type { ErrorToken } from '../domain/error-catalog';
+import { OPERATION_DESCRIPTIONS } from './operation-docs';
 import { ROUTE_SCOPES } from './route-scopes';
 import { AUTHENTICATED_ERRORS, problemResponses } from './schemas/common';
 
@@ -11,7 +12,8 @@ function checksLine(checks: string[] | undefined): string | undefined {
 }
 
 /**
- * The documentation half of a route schema: operationId, summary, the checks the runtime makes
+ * The documentation half of a route schema: operationId, summary, its description (given here, or
+ * from the prose table in src/api/operation-docs), the checks the runtime makes
  * beyond the schema, its scope (from the one scope table) as an OpenAPI 3.1 security requirement,
  * and every problem it can answer.
  */
@@ -32,7 +34,9 @@ export function routeDoc(
     operationId,
     summary: opts.summary,
     tags: [opts.tag],
-    description: [opts.description, checksLine(opts.checks), scopeLine].filter(Boolean).join('\n\n'),
+    description: [opts.description ?? OPERATION_DESCRIPTIONS[operationId], checksLine(opts.checks), scopeLine]
+      .filter(Boolean)
+      .join('\n\n'),
     security: isPublic ? [] : isAgent ? [{ agentToken: [] }] : [{ bearerAuth: [...need] }],
     errorResponses: problemResponses(
       ...(isPublic ? [] : isAgent ? AGENT_ERRORS : AUTHENTICATED_ERRORS),

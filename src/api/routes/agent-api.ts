@@ -47,8 +47,6 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('agentHeartbeat', {
       summary: 'Agent heartbeat',
       tag,
-      description:
-        'Reports the agent version and host; every 15 s. The answer’s `server_time` lets the agent stamp samples in server time. A heartbeat with a new `session` (a new agent process) puts the jobs the previous process took and never answered back in the queue.',
       errors: [...BODY_ERRORS],
     });
     app.post(
@@ -71,8 +69,6 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('pollAgentJobs', {
       summary: 'Long-poll for jobs',
       tag,
-      description:
-        'Answers at once with the jobs waiting for this agent (now running), or waits up to `wait_seconds` for one.',
       errors: ['validation_failed'],
     });
     app.get(
@@ -113,7 +109,6 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('getAgentConfig', {
       summary: 'The metrics this agent runs',
       tag,
-      description: 'Each with its source_config and interval; refetch when a long poll answers `config_changed: true`.',
     });
     app.get(
       '/agent/config',
@@ -125,8 +120,6 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('postAgentSamples', {
       summary: 'Post samples',
       tag,
-      description:
-        'A batch of the agent’s measurements (up to 5,000). Samples of metrics the agent does not run (`unknown_metric`), samples stamped more than 60 s ahead of the server’s clock (`sampled_in_future`) and samples older than `SAMPLE_MAX_AGE` (7 days by default: `sampled_too_old`; older history comes in through POST /v1/metrics/{id}/samples/import) are rejected one by one (listed in the answer with their reason); the others are stored.',
       errors: [...BODY_ERRORS],
     });
     app.post(
@@ -151,8 +144,6 @@ export const agentApiRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('postAgentJobResult', {
       summary: 'Post a job result',
       tag,
-      description:
-        'The probe outcome (value, unit, reason, duration) or the error that kept the agent from running it. Repeats and late results are accepted and ignored.',
       errors: [...BODY_ERRORS, 'not_found'],
     });
     app.post(

@@ -11,7 +11,6 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('listAgents', {
       summary: 'List agents',
       tag,
-      description: 'Newest first, each with its status (online, offline, never_connected, revoked) and version.',
       errors: ['validation_failed'],
     });
     app.get(
@@ -35,8 +34,6 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('registerAgent', {
       summary: 'Register an agent',
       tag,
-      description:
-        'Answers the agent token once (`vgl_agt_…`); only its hash is stored. Run `vigil-agent` inside your network with VIGIL_AGENT_TOKEN set to it.',
       errors: [...BODY_ERRORS],
     });
     app.post(
@@ -53,7 +50,6 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('revokeAgent', {
       summary: 'Revoke an agent',
       tag,
-      description: 'Its token stops working at once; it stays listed as revoked.',
       errors: ['not_found', 'already_revoked'],
     });
     app.post(

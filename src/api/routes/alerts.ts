@@ -60,8 +60,6 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
     const { errorResponses, ...doc } = routeDoc('listAlerts', {
       summary: 'List alerts',
       tag,
-      description:
-        'Newest first, each with its timeline (triggered, every notification level, escalations, acknowledgement by whom, resolution). Filters: `state` (`open` = not resolved), `rule_id`, `since`.',
       errors: ['validation_failed'],
     });
     app.get(
@@ -115,8 +113,6 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
     const { errorResponses, ...doc } = routeDoc('snoozeAlert', {
       summary: 'Snooze an alert',
       tag,
-      description:
-        'Acknowledges the alert for `minutes`; if it still fires when the snooze ends, escalation starts again from the first level.',
       errors: ['validation_failed', 'not_found', 'alert_closed', 'alert_busy'],
     });
     app.post(
@@ -133,8 +129,6 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
     const { errorResponses, ...doc } = routeDoc('testNotificationChannel', {
       summary: 'Send a test notification',
       tag: 'Alerting',
-      description:
-        'Sends one test message through the channel’s real format (one attempt, no retry) and answers what the receiver said: `state` (succeeded or failed), `status_code`, `error`, the first 1,000 characters of its `response` and `latency_ms`. Recorded among the channel’s sends.',
       errors: ['not_found', 'alert_busy'],
     });
     app.post(
@@ -157,8 +151,6 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       const { errorResponses, ...doc } = routeDoc('getAlertActionLink', {
         summary: 'One-click link: confirmation page',
         tag,
-        description:
-          'The acknowledge/resolve link in an alert notification (email, Slack, Teams, Discord) opens this page; its button POSTs to the same URL. Signed, valid 24 hours, one use per action; no API key. A GET never acts, so link scanners and chat unfurls cannot acknowledge anything. Each link is bound to the console user or channel its notification went to: once that user is disabled or removed, or the channel deleted, the link answers 403.',
         errors: ['link_invalid', 'link_used', 'link_expired'],
       });
       links.get(
@@ -187,8 +179,6 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRouteDeps> = async (app, de
       const { errorResponses, ...doc } = routeDoc('useAlertActionLink', {
         summary: 'One-click link: act',
         tag,
-        description:
-          'Acknowledges or resolves the alert the link names, once, in the name of the user or channel it was sent to (`acknowledged_by`, the timeline); a second use, an expired or a forged link answers a page that says so (410 or 400), a link whose user was disabled or removed (or whose channel was deleted) 403.',
         errors: ['link_invalid', 'link_not_applied', 'link_used', 'link_expired'],
       });
       links.post(

@@ -17,8 +17,6 @@ export const changeEventRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('listChangeEvents', {
       summary: 'List change events',
       tag,
-      description:
-        'Newest `occurred_at` first. Filter by `service_id`, `kind`, and the time range `since` (inclusive) to `until` (exclusive).',
       errors: ['validation_failed'],
     });
     app.get(
@@ -52,8 +50,6 @@ export const changeEventRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createChangeEvent', {
       summary: 'Report a change event',
       tag,
-      description:
-        'Deploys, configuration changes and feature flags, typically posted from CI pipelines. Send an `Idempotency-Key` (for example the pipeline run id) so a retried step records the change once.',
       errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
     });
     app.post(

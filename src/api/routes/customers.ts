@@ -45,8 +45,6 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createCustomer', {
       summary: 'Create a customer',
       tag,
-      description:
-        'Accepts an `Idempotency-Key` header: a retry with the same key and body within 24 hours replays the first response.',
       errors: [...BODY_ERRORS, 'feature_locked', 'quota_exceeded', 'idempotency_key_reused'],
     });
     app.post(
@@ -69,7 +67,6 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('updateCustomer', {
       summary: 'Update a customer',
       tag,
-      description: 'Changes only the fields sent; `null` clears a nullable field.',
       errors: [...BODY_ERRORS, 'not_found', 'feature_locked', 'item_suspended_plan'],
     });
     app.patch(
@@ -89,7 +86,6 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('deleteCustomer', {
       summary: 'Delete a customer',
       tag,
-      description: 'Soft delete. Repeating it answers 200 with the same deleted customer.',
       errors: ['feature_locked', 'not_found'],
     });
     app.delete(

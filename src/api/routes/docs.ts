@@ -103,8 +103,6 @@ export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = asy
     const { errorResponses: _e, ...doc } = routeDoc('getSlaVerificationGuide', {
       summary: 'How to verify an SLA statement (the guide statements link to)',
       tag: 'Docs',
-      description:
-        'Public. docs/sla-verification.md as a page: checking statement.json and statement.jws with the `vigil` tool or with OpenSSL alone.',
     });
     const html = renderSlaVerificationGuide();
     const csp = documentCsp(html);
@@ -120,8 +118,6 @@ export const docsRoutes: FastifyPluginAsyncZod<{ openapi: () => unknown }> = asy
     const { errorResponses: _e, ...doc } = routeDoc('getReasonCatalog', {
       summary: 'The reason codes of a no_data reading, with their class',
       tag: 'Docs',
-      description:
-        "Public. Every code of the catalog with `reason_label`, `reason_hint` and `reason_class` (`target`: counts as down; `measurement`: a gap in the evidence), the codes with a variable part, and the older agents' codes. `/docs/reasons` is the same as a page.",
     });
     const ReasonCatalog = z
       .object({

@@ -41,7 +41,6 @@ export const healthRoutes: FastifyPluginAsyncZod<{ probes: ReadinessProbe[] }> =
     const { errorResponses: _e, ...doc } = routeDoc('getReadiness', {
       summary: 'Readiness: the database and Temporal answer',
       tag: 'Health',
-      description: '200 when every dependency answers within 2 s, otherwise 503 with the failing checks.',
     });
     app.get(
       '/readyz',

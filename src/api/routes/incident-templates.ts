@@ -22,7 +22,6 @@ export const incidentTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('listIncidentTemplates', {
       summary: 'List incident templates',
       tag,
-      description: 'Newest first.',
       errors: ['validation_failed'],
     });
     app.get(
@@ -56,8 +55,6 @@ export const incidentTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createIncidentTemplate', {
       summary: 'Create an incident template',
       tag,
-      description:
-        'A service named in `service_impacts` is affected too; affected services without an impact follow the severity.',
       errors: [...BODY_ERRORS, 'unknown_services'],
     });
     app.post(
@@ -80,7 +77,6 @@ export const incidentTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('updateIncidentTemplate', {
       summary: 'Update an incident template',
       tag,
-      description: 'Changes only the fields sent; `body: null` removes the first message.',
       errors: [...BODY_ERRORS, 'not_found', 'unknown_services'],
     });
     app.patch(
@@ -100,7 +96,6 @@ export const incidentTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('deleteIncidentTemplate', {
       summary: 'Delete an incident template',
       tag,
-      description: 'Soft delete; repeating it answers 200 with the same deleted template.',
       errors: ['not_found'],
     });
     app.delete(

@@ -9,8 +9,6 @@ export const locationRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
   const { errorResponses, ...doc } = routeDoc('listLocations', {
     summary: 'List probe locations',
     tag: 'Locations',
-    description:
-      "The installation's cloud locations (prober processes, registered by heartbeat) and the organization's agents (`agent:<id>`), by id, each with its status, last heartbeat, version and how many metrics it measures.",
     errors: ['validation_failed'],
   });
   app.get(

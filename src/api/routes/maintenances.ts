@@ -28,7 +28,6 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
     const { errorResponses, ...doc } = routeDoc('listMaintenances', {
       summary: 'List maintenance windows',
       tag,
-      description: 'Newest first; filter `state`.',
       errors: ['validation_failed'],
     });
     app.get(
@@ -62,8 +61,6 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
     const { errorResponses, ...doc } = routeDoc('createMaintenance', {
       summary: 'Schedule a maintenance window',
       tag,
-      description:
-        "State scheduled; event maintenance.scheduled. A Temporal workflow `maintenance:<id>` then emits maintenance.starting_soon within an hour of the start, starts it at `scheduled_start_at` and completes it at `scheduled_end_at`. A window that started in the past and ends in the future starts at once. Without `affected_services` it is shown on every status page of the organization: the answer's `warnings` says so (`shown_on_every_status_page`). Accepts an `Idempotency-Key`.",
       errors: [...BODY_ERRORS, 'unknown_services', 'idempotency_key_reused'],
       checks: [
         '`scheduled_end_at` is after `scheduled_start_at`.',
@@ -96,8 +93,6 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
     const { errorResponses, ...doc } = routeDoc('updateMaintenance', {
       summary: 'Edit a maintenance window',
       tag,
-      description:
-        'New times reach the running workflow, which re-plans its timers, and are recorded on the timeline (kind `reschedule`: "Rescheduled from … to …."). `scheduled_start_at` can move only while the maintenance is scheduled (409 `already_started`); a completed or canceled one cannot change (409 `already_completed`, `already_canceled`).',
       checks: [
         '`scheduled_end_at` is after `scheduled_start_at`, once the patch is applied.',
         'When the patch moves `scheduled_start_at` or `scheduled_end_at`: `scheduled_end_at` is in the future (a window cannot be moved into the past).',
@@ -128,8 +123,6 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ ports: MaintenancePorts 
     const { errorResponses, ...doc } = routeDoc('addMaintenanceMessage', {
       summary: 'Post an update to the timeline',
       tag,
-      description:
-        'Appends an update (type `Update`, kind `update`) shown on the status page. Event maintenance.message_added; the status page subscribers get it by email unless `notify_subscribers` is false. A completed or canceled maintenance takes no more updates (409 `already_completed`, `already_canceled`).',
       errors: [...BODY_ERRORS, 'not_found', 'already_completed', 'already_canceled'],
     });
     app.post(

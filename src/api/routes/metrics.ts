@@ -40,7 +40,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('listMetrics', {
       summary: 'List metrics',
       tag,
-      description: 'Newest first; filters `service_id`, `status`, `agent_id`.',
       errors: ['validation_failed'],
     });
     app.get(
@@ -62,8 +61,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('getMetric', {
       summary: 'Read a metric',
       tag,
-      description:
-        'Status, `current_value` (null while no_data), `reason`, `reason_label`, `reason_hint`, the last sample time and the latest samples.',
       errors: ['not_found'],
     });
     app.get(
@@ -76,8 +73,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('listMetricFlips', {
       summary: 'List a metric’s status flips',
       tag,
-      description:
-        'Newest first. Each flip is dated when the change began (the first of the rounds that confirmed it: confirmation never hides downtime), with `confirmed_at`, how many consecutive rounds confirmed it and every location’s vote in each of those rounds. Flips rebuilt from imported or late history carry no rounds.',
       errors: ['not_found', 'validation_failed'],
     });
     app.get(
@@ -97,8 +92,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('createMetric', {
       summary: 'Create a metric',
       tag,
-      description:
-        'source_config is validated by the same rules as the probe test. Thresholds are required except for manual and alert metrics. Without agent_id, HTTP/TCP/DNS/TLS/ping checks run from the cloud on a Temporal Schedule; other types need an agent. Heartbeat and alert metrics answer their inbound URL once.',
       errors: [...BODY_ERRORS, 'quota_exceeded'],
       checks: [
         '`source_config` by the rules of its `source_type` (the same as the probe test); `errors` paths start with `source_config.`.',
@@ -120,7 +113,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('updateMetric', {
       summary: 'Update a metric',
       tag,
-      description: 'Changes only the fields sent; the agent picks up the change at once.',
       errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan'],
       checks: [
         'Once the patch is applied: `source_config` by the rules of its `source_type` (the same as the probe test); `errors` paths start with `source_config.`.',
@@ -140,7 +132,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('deleteMetric', {
       summary: 'Delete a metric',
       tag,
-      description: 'Soft delete; repeating it answers 200 with the same metric. 409 in_use while an SLO measures it.',
       errors: ['not_found', 'in_use'],
     });
     app.delete(
@@ -153,8 +144,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('setMetricStatus', {
       summary: 'Set a manual metric’s status',
       tag,
-      description:
-        'Manual metrics only: the status holds until set again. The metric shows the worse of it and what open incidents on its service say (critical/major → unhealthy, minor → degraded); a change is a status flip and a `metric.status_changed` event.',
       errors: [...BODY_ERRORS, 'not_found'],
       checks: ['The metric is a manual one (`errors` path `params.id`).'],
     });
@@ -177,10 +166,6 @@ export const metricRoutes: FastifyPluginAsyncZod<{
     const { errorResponses, ...doc } = routeDoc('importMetricSamples', {
       summary: 'Import a metric’s history',
       tag,
-      description:
-        'History from before `SAMPLE_MAX_AGE` (e.g. from another monitoring tool): 1–50,000 samples per call (body up to 16 MiB), evaluated against the metric’s thresholds like live samples and stored as imported. ' +
-        'Idempotent on (metric, `sampled_at`): a sample already stored is accepted again but stores and counts nothing. Samples stamped more than 60 s ahead of the server’s clock (`sampled_in_future`) or older than the sample retention (`METRIC_SAMPLE_RETENTION_DAYS`, 400 days by default: `sampled_before_retention`) are rejected one by one. ' +
-        'The metric’s status flips are rebuilt from the earliest new sample on, so timelines, uptime, SLOs and statements see the history; historical flips send no `metric.status_changed` event, and the metric’s latest outcome moves only when a sample is newer than its `last_sample_at`.',
       errors: [...BODY_ERRORS, 'not_found'],
     });
     app.post(

@@ -69,8 +69,6 @@ export const probeTestRoutes: FastifyPluginAsyncZod<{ deps: ProbeTestDeps }> = a
     const { errorResponses, ...doc } = routeDoc('getProbeTest', {
       summary: 'Poll a probe test',
       tag,
-      description:
-        '200 with the result; 202 while pending or running; 502 probe_test_failed; 504 probe_test_expired once 2 minutes have passed without an answer.',
       errors: ['not_found', 'agent_unavailable', 'probe_test_failed', 'probe_test_expired'],
     });
     app.get(

@@ -450,7 +450,6 @@ export const publicSubscribeRoutes: FastifyPluginAsyncZod<Pick<PublicPageOptions
   const { errorResponses, ...doc } = routeDoc('subscribeToStatusPage', {
     summary: 'Subscribe to a status page',
     tag: 'Status pages',
-    description: `Double opt-in: answers 202 and emails a confirmation link (valid 48 hours); nothing is sent to the address until it is followed. The answer is the same whether or not the address was already subscribed. Limited per client address and per page per hour (429 \`subscribe_limited\`).`,
     errors: [...BODY_ERRORS, 'not_found', 'subscribe_limited', 'database_unavailable', 'shutting_down'],
     checks: ['`components` name only services the page shows.'],
   });

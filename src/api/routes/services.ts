@@ -56,8 +56,6 @@ export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }
     const { errorResponses, ...doc } = routeDoc('createService', {
       summary: 'Create a service',
       tag,
-      description:
-        'Accepts an `Idempotency-Key` header: a retry with the same key and body within 24 hours replays the first response.',
       errors: [...BODY_ERRORS, 'quota_exceeded', 'config_key_taken', 'idempotency_key_reused'],
     });
     app.post(
@@ -80,7 +78,6 @@ export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }
     const { errorResponses, ...doc } = routeDoc('updateService', {
       summary: 'Update a service',
       tag,
-      description: 'Changes only the fields sent; `null` clears a nullable field.',
       errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan', 'config_key_taken'],
     });
     app.patch(
@@ -100,8 +97,6 @@ export const serviceRoutes: FastifyPluginAsyncZod<{ scheduler: MetricScheduler }
     const { errorResponses, ...doc } = routeDoc('deleteService', {
       summary: 'Delete a service',
       tag,
-      description:
-        "Soft delete, with the service's metrics (they stop running). Repeating it answers 200 with the same deleted service. 409 in_use while an SLO or a status page still uses the service or one of its metrics.",
       errors: ['not_found', 'in_use'],
     });
     app.delete(

@@ -182,8 +182,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('createContract', {
       summary: 'Create a contract',
       tag: contractsTag,
-      description:
-        "A customer's SLA: covered services, target, timezone, currency, monthly fee and credit terms. A Temporal Schedule drafts each month's statement after the month ends in the contract's timezone plus `grace_hours`. Accepts an `Idempotency-Key` header.",
       errors: [...BODY_ERRORS, ...LEDGER_ERRORS, 'unknown_customers', 'unknown_services', 'idempotency_key_reused'],
       checks: [
         '`effective_to` is on or after `effective_from`',
@@ -210,8 +208,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('updateContract', {
       summary: 'Update a contract',
       tag: contractsTag,
-      description:
-        'Changes only the fields sent. Statements already drafted keep the terms they were computed with; a correction recomputes with the current ones. Once a statement exists, `customer_id`, `timezone` and `currency` are fixed (409 `in_use`).',
       errors: [...BODY_ERRORS, ...LEDGER_ERRORS, 'not_found', 'unknown_customers', 'unknown_services', 'in_use'],
       checks: ['`effective_to` is on or after `effective_from`'],
     });
@@ -233,8 +229,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('deleteContract', {
       summary: 'Delete a contract',
       tag: contractsTag,
-      description:
-        'Soft delete, idempotent. Refused with 409 `in_use` once a statement was issued under it (`referenced_by.sla_statements`): end it with `effective_to` instead.',
       errors: [...LEDGER_ERRORS, 'not_found', 'in_use'],
     });
     app.delete(
@@ -247,8 +241,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('requestSlaStatement', {
       summary: "Draft a contract's statement for a past period now",
       tag: contractsTag,
-      description:
-        "Starts the period's statement workflow (`sla-statement:<contract>:<YYYY-MM>`) unless it runs or ran already, without waiting for the monthly schedule: for backfills and first statements. Answers 201 with the statement once drafted (within 10 s), else 202.",
       errors: [...BODY_ERRORS, ...LEDGER_ERRORS, 'not_found'],
       checks: ["the period has ended in the contract's timezone", 'the contract is in effect during the period'],
     });
@@ -282,8 +274,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('listSlaStatements', {
       summary: 'List SLA statements',
       tag,
-      description:
-        "Newest first, every revision. `period` matches each statement's own period label (the month in its own timezone).",
       errors: [...LEDGER_ERRORS, 'validation_failed'],
     });
     app.get(
@@ -317,7 +307,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('listSlaStatementRevisions', {
       summary: "Every revision of the statement's contract and period",
       tag,
-      description: 'Newest first, in one page.',
       errors: [...LEDGER_ERRORS, 'not_found'],
     });
     app.get(
@@ -333,8 +322,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('listSlaStatementAudit', {
       summary: "The audit trail of the statement's period",
       tag,
-      description:
-        'Every transition of every revision, oldest first, in one page: who, when, from, to and the sha256 at that moment.',
       errors: [...LEDGER_ERRORS, 'not_found'],
     });
     app.get(
@@ -350,8 +337,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('getSlaStatementDocument', {
       summary: 'statement.json: the signed bytes',
       tag,
-      description:
-        "Exactly the RFC 8785 canonical bytes the signature covers; their SHA-256 is the statement's `sha256`. Save it byte for byte to verify it.",
       errors: [...LEDGER_ERRORS, 'not_found'],
     });
     app.get(
@@ -379,7 +364,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('getSlaStatementSignature', {
       summary: 'statement.jws: the detached signature',
       tag,
-      description: 'The compact detached JWS (`<header>..<signature>`, RFC 7797 unencoded payload, EdDSA).',
       errors: [...LEDGER_ERRORS, 'not_found'],
     });
     app.get(
@@ -398,8 +382,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('getSlaStatementHtml', {
       summary: 'The statement as a page',
       tag,
-      description:
-        'Self-contained HTML: summary, per-service minutes, exclusions, incident ledger, the calculation, approvals, revisions and how to verify. Served with its own `Content-Security-Policy`: no script, no network, and only its own styles (by SHA-256 hash).',
       errors: [...LEDGER_ERRORS, 'not_found'],
     });
     app.get(
@@ -417,8 +399,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('getSlaStatementPdf', {
       summary: 'The statement as a PDF',
       tag,
-      description:
-        'The page printed by Chromium, with statement.json and statement.jws attached to the PDF. On a server without a working Chromium (CHROMIUM_PATH) this answers 503 `renderer_unavailable`; statement.html, statement.json and statement.jws still answer.',
       errors: [...LEDGER_ERRORS, 'not_found', 'renderer_unavailable'],
     });
     app.get(
@@ -446,7 +426,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('getSlaStatementEvidence', {
       summary: 'The downtime evidence as CSV',
       tag,
-      description: 'RFC 4180 CSV: one row per service, exclusion and incident, then the totals.',
       errors: [...LEDGER_ERRORS, 'not_found'],
     });
     app.get(
@@ -503,8 +482,6 @@ export const slaRoutes: FastifyPluginAsyncZod<SlaRouteDeps> = async (app, deps) 
     const { errorResponses, ...doc } = routeDoc('removeSlaStatementExclusion', {
       summary: 'Remove an exclusion from a draft',
       tag,
-      description:
-        'Only in draft (409 `invalid_transition` otherwise: a statement in review is sent back first). The exclusion is deleted, the statement is recomputed and signed again (new sha256), the audit trail records the removal with the window and justification, and `sla_statement.recomputed` is emitted. Answers the statement. 404 for an exclusion this statement does not have.\n\nRuns as a Temporal workflow update like the other actions; an `Idempotency-Key` header becomes the update id.',
       errors: [
         ...LEDGER_ERRORS,
         'not_found',

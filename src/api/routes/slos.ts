@@ -11,7 +11,6 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('listSlos', {
       summary: 'List SLOs',
       tag,
-      description: 'Newest first, each with its attainment now.',
       errors: ['validation_failed'],
     });
     app.get(
@@ -39,8 +38,6 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createSlo', {
       summary: 'Create an SLO',
       tag,
-      description:
-        'An objective over one metric or one service (the worst of its metrics at each instant), computed from the stored status history.',
       errors: [...BODY_ERRORS, 'config_key_taken'],
       checks: [
         'Exactly one of `metric_id` and `service_id`, naming a live metric or service of the organization.',
@@ -76,8 +73,6 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('deleteSlo', {
       summary: 'Delete an SLO',
       tag,
-      description:
-        'Soft delete; repeating it answers 200. 409 `in_use` (with `referenced_by`) while a status page shows the SLO.',
       errors: ['not_found', 'in_use'],
     });
     app.delete(

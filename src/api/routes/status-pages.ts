@@ -78,8 +78,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
     const { errorResponses, ...doc } = routeDoc('createStatusPage', {
       summary: 'Create a status page',
       tag,
-      description:
-        'The page is public at once at `<subdomain>.<STATUS_HOST>` with its Atom and RSS feeds. `groups` orders what it shows: services (status is the worst of their metrics), single metrics, and SLOs (attainment). Accepts an `Idempotency-Key` header.',
       errors: [...BODY_ERRORS, 'subdomain_taken', 'quota_exceeded', 'idempotency_key_reused'],
       checks: [
         '`subdomain` is 3 to 63 lower-case letters, digits and single hyphens, and not a reserved name.',
@@ -108,7 +106,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
     const { errorResponses, ...doc } = routeDoc('updateStatusPage', {
       summary: 'Update a status page',
       tag,
-      description: 'Changes only the fields sent; `null` clears a nullable field. `groups` replaces the whole layout.',
       errors: [...BODY_ERRORS, 'not_found', 'subdomain_taken', 'item_suspended_plan'],
       checks: [
         '`subdomain` is 3 to 63 lower-case letters, digits and single hyphens, and not a reserved name.',
@@ -135,8 +132,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
     const { errorResponses, ...doc } = routeDoc('deleteStatusPage', {
       summary: 'Delete a status page',
       tag,
-      description:
-        'Soft delete: the subdomain answers 404 at once and can be reused. 409 `in_use` while the page has pending or confirmed subscribers (delete them first). Repeating it answers 200.',
       errors: ['not_found', 'in_use'],
     });
     app.delete(
@@ -184,8 +179,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
     const { errorResponses, ...doc } = routeDoc('deleteSubscriber', {
       summary: 'Delete a subscriber',
       tag,
-      description:
-        'Erases the address and its sending history for good (not a soft delete); answers the subscriber as it was.',
       errors: ['not_found'],
     });
     app.delete(
@@ -199,8 +192,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
     const { errorResponses, ...doc } = routeDoc('importSubscribers', {
       summary: 'Import subscribers',
       tag,
-      description:
-        'Up to 10,000 rows as JSON (`subscribers`) or CSV text (`csv`, header row `email,components,customer_id`). Each row is checked on its own: bad rows come back in `errors` with their 1-based number and never stop the others; addresses already on the page are left as they are. New rows get a confirmation email unless `skip_confirmation` attests the list already consented.',
       errors: [...BODY_ERRORS, 'not_found'],
       checks: ['`csv` parses, with a header row that has an `email` column.', 'At most 10,000 rows.'],
     });
@@ -224,8 +215,6 @@ export const statusPageRoutes: FastifyPluginAsyncZod<{ box: SecretBox; site: Sta
     const { errorResponses, ...doc } = routeDoc('createViewerToken', {
       summary: 'Mint a customer viewer token',
       tag,
-      description:
-        "A JWT that shows the page (and its JSON summary) to one customer with that customer's restricted incidents. Open `url`, or send the token as `?viewer_token=`, a `Bearer` header, or the `vigil_viewer` cookie. Feeds never include restricted incidents. An expired or foreign token falls back to the public view.",
       errors: [...BODY_ERRORS, 'not_found', 'unknown_customers'],
     });
     app.post(

@@ -50,7 +50,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('getWebhook', {
       summary: 'Read a webhook',
       tag,
-      description: 'The secret is never shown again after creation (rotate it to get a new one).',
       errors: ['not_found'],
     });
     app.get(
@@ -63,8 +62,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('createWebhook', {
       summary: 'Create a webhook',
       tag,
-      description:
-        'Events of the chosen types are POSTed as `{ id, type, created_at, data }` and signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The response carries the secret, once. Accepts an `Idempotency-Key` (a replay shows the current secret).',
       errors: [...BODY_ERRORS, 'quota_exceeded', 'idempotency_key_reused'],
     });
     app.post(
@@ -91,8 +88,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('updateWebhook', {
       summary: 'Update a webhook',
       tag,
-      description:
-        'Changes only the fields sent. `enabled: false` stops deliveries: new events are not queued and those still retrying are canceled at their next attempt.',
       errors: [...BODY_ERRORS, 'not_found', 'item_suspended_plan'],
     });
     app.patch(
@@ -112,7 +107,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('deleteWebhook', {
       summary: 'Delete a webhook',
       tag,
-      description: 'Soft delete; repeating it answers 200 with the same webhook.',
       errors: ['not_found'],
     });
     app.delete(
@@ -125,8 +119,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('rotateWebhookSecret', {
       summary: 'Rotate the signing secret',
       tag,
-      description:
-        'Answers the new secret, once. For 24 hours the previous secret signs too (two `v1,` entries in `webhook-signature`), so receivers can switch without rejecting deliveries.',
       errors: ['not_found', 'item_suspended_plan'],
     });
     app.post(
@@ -142,8 +134,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('testWebhook', {
       summary: 'Send a test delivery',
       tag,
-      description:
-        'Queues a `webhook.test` event for this webhook alone (202, the new delivery), whatever its `event_types`: `data` is `{ webhook_id, message, requested_by }`. It is signed, attempted and retried like any delivery and listed among its deliveries; no other webhook receives it and no subscriber is emailed.',
       errors: ['not_found', 'webhook_disabled'],
     });
     app.post(
@@ -165,8 +155,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('listWebhookDeliveries', {
       summary: 'List deliveries of a webhook',
       tag,
-      description:
-        'Newest first, each with every attempt (time, status code, latency, error). Filters `state` and `event_type`.',
       errors: ['validation_failed', 'not_found'],
     });
     app.get(
@@ -201,8 +189,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ box: SecretBox; starter?: Ou
     const { errorResponses, ...doc } = routeDoc('redeliverWebhookDelivery', {
       summary: 'Send a delivery again',
       tag,
-      description:
-        'Queues a new delivery of the same event with the same `webhook-id` (202). Refused while the original is still being attempted.',
       errors: ['not_found', 'delivery_in_progress', 'webhook_disabled'],
     });
     app.post(

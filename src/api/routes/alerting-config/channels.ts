@@ -42,7 +42,6 @@ export const channelRoutes: FastifyPluginAsyncZod<{ box: SecretBox }> = async (a
     const { errorResponses, ...doc } = routeDoc('getNotificationChannel', {
       summary: 'Read a notification channel',
       tag,
-      description: 'Secrets (URLs, keys) are never shown after creation; `secret_hint` tells channels apart.',
       errors: ['not_found'],
     });
     app.get(
@@ -55,16 +54,6 @@ export const channelRoutes: FastifyPluginAsyncZod<{ box: SecretBox }> = async (a
     const { errorResponses, ...doc } = routeDoc('createNotificationChannel', {
       summary: 'Create a notification channel',
       tag,
-      description: [
-        'Where alerts go. The body is `name`, `type` and the fields of that type at the top level:',
-        '- `email`: `addresses` (1 to 20);',
-        '- `slack`, `teams`, `discord`: `url`, the incoming-webhook (Teams: Workflows) URL;',
-        '- `webhook`: `url`; messages are signed with the Standard Webhooks scheme, and the response carries the generated `signing_secret`, once;',
-        '- `pagerduty`: `routing_key` (Events API v2 integration key, 32 characters);',
-        '- `opsgenie`: `api_key`, and `region` `us` (default) or `eu`.',
-        '',
-        'URLs and keys are sealed at rest and never answered again (`secret_hint` shows the host or the last four characters). URLs obey the webhook rules: http or https, and a public address when the message is sent. Accepts an `Idempotency-Key` (a replay shows the current signing secret).',
-      ].join('\n'),
       errors: [...BODY_ERRORS, 'idempotency_key_reused'],
     });
     app.post(
@@ -92,8 +81,6 @@ export const channelRoutes: FastifyPluginAsyncZod<{ box: SecretBox }> = async (a
     const { errorResponses, ...doc } = routeDoc('updateNotificationChannel', {
       summary: 'Update a notification channel',
       tag,
-      description:
-        "Changes only the fields sent: `name`, `enabled`, and the fields of the channel's type (`addresses`, `region`); a secret field sent (`url`, `routing_key`, `api_key`) replaces the stored one. The type cannot change. A webhook channel keeps its signing secret.",
       checks: ["The type-specific fields belong to the channel's type (e.g. no `routing_key` on a Slack channel)"],
       errors: [...BODY_ERRORS, 'not_found'],
     });
@@ -114,8 +101,6 @@ export const channelRoutes: FastifyPluginAsyncZod<{ box: SecretBox }> = async (a
     const { errorResponses, ...doc } = routeDoc('deleteNotificationChannel', {
       summary: 'Delete a notification channel',
       tag,
-      description:
-        'Soft delete; repeating it answers 200 with the same channel. Refused with 409 `in_use` while an escalation policy targets it (`referenced_by.escalation_policies`).',
       errors: ['not_found', 'in_use'],
     });
     app.delete(
@@ -128,8 +113,6 @@ export const channelRoutes: FastifyPluginAsyncZod<{ box: SecretBox }> = async (a
     const { errorResponses, ...doc } = routeDoc('listNotificationSends', {
       summary: 'List sends of a notification channel',
       tag,
-      description:
-        'Every message to the channel (alert actions and tests), newest first, each with every attempt (time, status code, latency, error).',
       errors: ['validation_failed', 'not_found'],
     });
     app.get(

@@ -44,19 +44,6 @@ export const ruleRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createAlertRule', {
       summary: 'Create an alert rule',
       tag,
-      description: [
-        'What raises an alert, one per rule and subject, escalated by `escalation_policy_id` with a `severity`. Kinds:',
-        '- `metric_status`: a metric (`subject_id`, required) becomes unhealthy (or degraded, with `include_degraded`);',
-        '- `service_status`: a service, or every service (`subject_id` null);',
-        '- `status_page_status`: any service on a status page (`subject_id`, required);',
-        '- `slo_burn`: an SLO, or every SLO, burning its error budget;',
-        '- `agent_offline`: an agent, or every agent;',
-        '- `heartbeat_missed`: a heartbeat metric, or every one;',
-        '- `location_offline`: a probe location (its id, e.g. `eu-central`), or every one;',
-        '- `sla_review_overdue`: an SLA statement waiting in review longer than `settings.reminder_hours` (default 24).',
-        '',
-        '`auto_resolve` (default true) resolves the alert when the subject recovers. Accepts an `Idempotency-Key`.',
-      ].join('\n'),
       checks: RULE_CHECKS,
       errors: [...BODY_ERRORS, 'idempotency_key_reused'],
     });
@@ -80,8 +67,6 @@ export const ruleRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('updateAlertRule', {
       summary: 'Update an alert rule',
       tag,
-      description:
-        'Changes only the fields sent (`settings` replaced whole); the kind cannot change. `enabled: false` stops the rule raising alerts.',
       checks: RULE_CHECKS,
       errors: [...BODY_ERRORS, 'not_found'],
     });
@@ -95,7 +80,6 @@ export const ruleRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('deleteAlertRule', {
       summary: 'Delete an alert rule',
       tag,
-      description: 'Soft delete; repeating it answers 200 with the same rule. Its alerts keep their history.',
       errors: ['not_found'],
     });
     app.delete(

@@ -12,7 +12,6 @@ export const silenceRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('listSilences', {
       summary: 'List silences',
       tag,
-      description: 'Newest first; `state` filters by what each is now (scheduled, active, expired).',
       errors: ['validation_failed'],
     });
     app.get(
@@ -46,8 +45,6 @@ export const silenceRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('createSilence', {
       summary: 'Create a silence',
       tag,
-      description:
-        'Silences alerts of the `rule_ids` and of the `service_ids` from `starts_at` (default now) until `ends_at`: an alert raised meanwhile is recorded as suppressed, not dropped, and nobody is notified. `created_by` records the API key. Accepts an `Idempotency-Key`.',
       checks: [
         'At least one of `rule_ids` and `service_ids`',
         '`ends_at` in the future and after `starts_at`',
@@ -77,8 +74,6 @@ export const silenceRoutes: FastifyPluginAsyncZod = async (app) => {
     const { errorResponses, ...doc } = routeDoc('deleteSilence', {
       summary: 'End and delete a silence',
       tag,
-      description:
-        'Ends the silence now (`ends_at`, and the `starts_at` of one not yet started, become now; `state` expired) and deletes it, answering the silence; repeating it answers the same. It then no longer lists.',
       errors: ['not_found'],
     });
     app.delete(
