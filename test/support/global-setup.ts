@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { writeWorkflowBundle } from '../../src/composition/workflow-bundle';
+import { startSharedBrowser } from './browser';
 import { writeCompiledBuild } from './compiled-build';
 import { loadConfig } from '../../src/config';
 import { createOrm, migrate } from '../../src/db/orm';
@@ -10,9 +11,10 @@ import { startTemporalDevServer } from '../../src/launchers/temporal-dev-server'
 import { type SuiteInfra, setSuiteInfra } from './suite-infra';
 
 /**
- * Starts what the whole suite shares: a fresh PostgreSQL database (migrated) and a real Temporal
- * dev server (the pinned CLI, built with `go install` on first use). Test workers read the
- * addresses from the environment; each test makes its own organizations.
+ * Starts what the whole suite shares: a fresh PostgreSQL database (migrated), a real Temporal
+ * dev server (the pinned CLI, built with `go install` on first use) and one headless Chromium the
+ * browser tests connect to. Test workers read the addresses from the environment; each test makes
+ * its own organizations.
  */
 export default async function globalSetup(): Promise<void> {
   // Temporal's own warnings go to its log file; only setup milestones reach the terminal.
@@ -20,6 +22,8 @@ export default async function globalSetup(): Promise<void> {
     if (!/^time=|^\s*$/.test(line)) process.stderr.write(`[test-setup] ${line}\n`);
   };
   const config = loadConfig();
+  // Chromium starts while the database and Temporal do; it never rejects (see startSharedBrowser).
+  const browser = startSharedBrowser(log);
   const databaseName = `vigil_test_${Date.now()}_${process.pid}`;
   // TEST_DATABASE_URL names a server; the suite always makes (and drops) a database of its own there.
   const server = process.env.TEST_DATABASE_URL;
@@ -58,6 +62,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.VIGIL_TEST_DATABASE_URL = db.url;
   process.env.VIGIL_TEST_TEMPORAL_ADDRESS = temporal?.address ?? process.env.TEMPORAL_ADDRESS;
   process.env.VIGIL_TEST_TEMPORAL_UI_URL = temporal?.uiUrl ?? '';
+  await browser;
   const infra: SuiteInfra = { db, temporal, workflowBundle, compiledBuild };
   setSuiteInfra(infra);
   log(`database ${db.url} (${db.source}); temporal ${process.env.VIGIL_TEST_TEMPORAL_ADDRESS}`);

@@ -2,10 +2,12 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { dropDatabase } from '../../src/launchers/postgres';
+import { stopSharedBrowser } from './browser';
 import { removeCompiledBuild } from './compiled-build';
 import { getSuiteInfra } from './suite-infra';
 
 export default async function globalTeardown(): Promise<void> {
+  await stopSharedBrowser();
   const infra = getSuiteInfra();
   if (!infra) return;
   await infra.temporal?.stop();
