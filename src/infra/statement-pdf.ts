@@ -14,23 +14,12 @@ import { AFRelationship, PDFDocument } from 'pdf-lib';
 import { type Browser, chromium } from 'playwright-core';
 import { ProblemError } from '../domain/error-catalog';
 import { esc } from '../render/html';
+import type { PdfPrinter, StatementPdfAttachments, StatementPdfMeta } from '../usecases/sla/ports';
 
-export interface StatementPdfAttachments {
-  /** The canonical statement bytes, embedded unchanged. */
-  statementJson: Uint8Array;
-  /** The detached compact JWS over those bytes. */
-  statementJws: string;
-}
+export type { StatementPdfAttachments, StatementPdfMeta };
 
-export interface StatementPdfMeta {
-  title: string;
-  subject: string;
-  author: string;
-  createdAt: Date;
-}
-
-export interface StatementPdfRenderer {
-  render(html: string, attachments: StatementPdfAttachments, meta: StatementPdfMeta): Promise<Buffer>;
+/** The SLA use cases' PdfPrinter, and closing the browser it keeps. */
+export interface StatementPdfRenderer extends PdfPrinter {
   close(): Promise<void>;
 }
 

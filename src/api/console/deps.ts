@@ -8,7 +8,8 @@ import type { MetricScheduler } from '../../usecases/metrics/ports';
 import type { ProbeTestDeps } from '../../usecases/probe-tests/run';
 import type { SlaWorkflows } from '../../usecases/sla/ports';
 import type { OutboxWorkflowStarter } from '../../usecases/events/ports';
-import type { DocumentLinks, PdfPrinter } from '../../usecases/sla/documents';
+import type { DocumentLinks } from '../../usecases/sla/documents';
+import type { PdfPrinter } from '../../usecases/sla/ports';
 
 /** What the console's pages need: the same ports the API's routes get. */
 export interface ConsoleDeps {

@@ -11,13 +11,8 @@ import {
   listContracts,
   updateContract,
 } from '../../usecases/sla/contracts';
-import {
-  type DocumentLinks,
-  type PdfPrinter,
-  evidenceCsv,
-  statementHtml,
-  statementPdf,
-} from '../../usecases/sla/documents';
+import type { PdfPrinter } from '../../usecases/sla/ports';
+import { type DocumentLinks, evidenceCsv, statementHtml, statementPdf } from '../../usecases/sla/documents';
 import type { SlaWorkflows } from '../../usecases/sla/ports';
 import { getStatement, listStatements, statementAudit, statementRevisions } from '../../usecases/sla/reads';
 import { removeStatementExclusion } from '../../usecases/sla/exclusions';

@@ -4,17 +4,9 @@ import { type StatementDocument, statementDocumentSchema } from '../../domain/sl
 import { creditStateOf, type StatementState } from '../../domain/sla/transitions';
 import { renderEvidenceCsv } from '../../render/sla/evidence-csv';
 import { type StatementRenderInput, renderStatementHtml } from '../../render/sla/statement-html';
+import type { PdfPrinter } from './ports';
 import { auditOf, revisionsOf } from './reads';
 import { auditView } from './view';
-
-/** Prints HTML to PDF and attaches the signed files (src/infra/statement-pdf.ts). */
-export interface PdfPrinter {
-  render(
-    html: string,
-    attachments: { statementJson: Uint8Array; statementJws: string },
-    meta: { title: string; subject: string; author: string; createdAt: Date },
-  ): Promise<Buffer>;
-}
 
 export interface DocumentLinks {
   jwksUrl: string;

@@ -45,3 +45,23 @@ export interface SlaWorkflows {
   /** Runs an action as a workflow update; `updateId` makes retries with the same Idempotency-Key run it once. */
   runAction(ref: StatementRef, input: ActionInput, updateId: string | undefined): Promise<StatementFactsView>;
 }
+
+/** The signed files a statement PDF carries as attachments. */
+export interface StatementPdfAttachments {
+  /** The canonical statement bytes, embedded unchanged. */
+  statementJson: Uint8Array;
+  /** The detached compact JWS over those bytes. */
+  statementJws: string;
+}
+
+export interface StatementPdfMeta {
+  title: string;
+  subject: string;
+  author: string;
+  createdAt: Date;
+}
+
+/** Prints a statement's HTML to PDF with its signed files attached (implemented by src/infra/statement-pdf.ts). */
+export interface PdfPrinter {
+  render(html: string, attachments: StatementPdfAttachments, meta: StatementPdfMeta): Promise<Buffer>;
+}
