@@ -1,23 +1,22 @@
-import { type ApiClient, apiClient, expectStatus } from './api-client';
+import { type ApiClient, apiClient, expectStatus } from './support/api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate, type Orm } from '../src/db/orm';
 import type { RetryPolicy } from '../src/domain/webhook-retry';
 import { dropDatabase } from '../src/launchers/postgres';
-import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
-import { registerSearchAttributes } from '../src/temporal/search-attributes';
+import type { RunningTemporal } from '../src/launchers/temporal-dev-server';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { AlertsProcessEnv } from './alerts-support';
-import { benchDatabase, startVigilProcess, stopChild } from './processes';
-import { forEach, postgresCpu, procCpu, waitUntilQuiet } from './proc-cpu';
+import { benchOrganization } from './support/seed';
+import { benchDatabase, benchTemporal, startVigilProcess, stopChild } from './support/processes';
+import { postgresCpu, procCpu, waitUntilQuiet, type Spread, spread } from './support/measure';
+import { forEach } from './support/load';
 
 /**
  * bench/alerts: a region outage through Vigil's alerting (issue 26), end to end, in one run.
@@ -61,23 +60,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------------
 // Figures
 
-interface Pct {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-/** Nearest-rank percentiles (as bench/figures.ts), with p95. */
-function pct(xs: number[]): Pct {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
-  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.at(-1) ?? NaN };
-}
-
 const ms = (v: number) => `${v.toFixed(0)} ms`;
-const fmt = (p: Pct) => `p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}, max ${ms(p.max)}`;
+const fmt = (p: Spread) => `p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}, max ${ms(p.max)}`;
 
 // ---------------------------------------------------------------------------------------------
 // Receiver: /alerts (the webhook channel) and /hooks (the metric.status_changed subscription)
@@ -168,7 +152,7 @@ async function flipAll(
   api: ApiClient,
   fleet: Fleet,
   status: string,
-): Promise<{ sentAt: Map<string, number>; spanMs: number; request: Pct }> {
+): Promise<{ sentAt: Map<string, number>; spanMs: number; request: Spread }> {
   const order: string[] = [];
   for (let j = 0; j < METRICS_PER_SERVICE; j++) for (const ofService of fleet.metrics) order.push(ofService[j]!);
   const sentAt = new Map<string, number>();
@@ -182,7 +166,7 @@ async function flipAll(
     took.push(performance.now() - t);
     expectStatus(res, 200, 'POST /v1/metrics/{id}/status');
   });
-  return { sentAt, spanMs: Date.now() - t0, request: pct(took) };
+  return { sentAt, spanMs: Date.now() - t0, request: spread(took) };
 }
 
 /** Polls `count` until it reaches `want`, or nothing new came for `stallMs`; answers the last count. */
@@ -336,31 +320,14 @@ async function main(): Promise<void> {
     await migrate(orm);
     await monitor.connect();
     monitorConnected = true;
-    let address = config.TEMPORAL_ADDRESS;
-    if (!address) {
-      say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
-      devServer = await startTemporalDevServer({
-        cacheDir: config.VIGIL_CACHE_DIR,
-        logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`),
-      });
-      address = devServer.address;
-    }
-    await registerSearchAttributes(address, 'default');
+    const temporalServer = await benchTemporal(config, say);
+    devServer = temporalServer.devServer;
+    const address = temporalServer.address;
     const taskQueue = `bench-alerts-${randomUUID()}`;
     temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
 
     const now = new Date();
-    const { organization, key } = await createOrganization(
-      orm.em.fork(),
-      { name: 'Bench alerts', plan: 'enterprise' },
-      now,
-    );
-    await updateOrganization(
-      orm.em.fork(),
-      organization.id,
-      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-      now,
-    );
+    const { organization, key } = await benchOrganization(orm, 'Bench alerts', now);
 
     rx = await startReceiver();
     const started = await startVigilProcess('alerts-support.js', {
@@ -440,7 +407,7 @@ async function main(): Promise<void> {
     await settle(busy, '(A)');
     const cpuA = cpuBetween(a0, await cpuMark(vigilPid, temporalPid, monitor));
     const hooksA = hooks(rx, 'degraded');
-    const hookLatA = pct([...hooksA.first].map(([m, at]) => at - flipsA.sentAt.get(m)!));
+    const hookLatA = spread([...hooksA.first].map(([m, at]) => at - flipsA.sentAt.get(m)!));
     say(
       `    flips took ${flipsA.spanMs} ms; webhooks ${hooksA.first.size}/${FLIPS}, latency ${fmt(hookLatA)}; CPU ${cpuLine(cpuA)}`,
     );
@@ -487,9 +454,9 @@ async function main(): Promise<void> {
       if (s === undefined) unknown += 1;
       else latency.push(at - firstFlip.get(s)!);
     }
-    const alertLat = pct(latency);
+    const alertLat = spread(latency);
     const hooksB = hooks(rx, 'unhealthy');
-    const hookLatB = pct([...hooksB.first].map(([m, at]) => at - flipsB.sentAt.get(m)!));
+    const hookLatB = spread([...hooksB.first].map(([m, at]) => at - flipsB.sentAt.get(m)!));
     const escalations = rx.arrivals.filter((a) => a.path === '/alerts' && a.body?.data?.action === 'escalate').length;
     const sendsPerAlert = rows.filter((r) => r.sends !== 1).length;
 
@@ -590,13 +557,13 @@ async function main(): Promise<void> {
       total: cpuB.total - cpuA.total,
     };
     const targetMet = alertLat.p99 < TARGET_P99_MS && problems.length === 0;
-    const line = (label: string, p: number[]) => `      ${label.padEnd(52)} ${fmt(pct(p))}`;
+    const line = (label: string, p: number[]) => `      ${label.padEnd(52)} ${fmt(spread(p))}`;
     say(
       [
         '',
         '================ bench/alerts summary ================',
         `region outage: ${FLIPS} manual metrics (${SERVICES} services × ${METRICS_PER_SERVICE}) flipped to unhealthy in ${(flipsB.spanMs / 1000).toFixed(2)} s (${CONCURRENCY} requests in flight; POST …/status ${fmt(flipsB.request)})`,
-        `    alerts opened: ${rows.length} (want ${SERVICES}; trigger_count p50 ${pct(rows.map((r) => r.trigger_count)).p50}); last opened ${ms(openedSpread)} after the first flip`,
+        `    alerts opened: ${rows.length} (want ${SERVICES}; trigger_count p50 ${spread(rows.map((r) => r.trigger_count)).p50}); last opened ${ms(openedSpread)} after the first flip`,
         `    first notifications: ${triggers.first.size} alerts, ${triggersAfter.total} requests (duplicates ${triggersAfter.total - triggersAfter.first.size}); escalations ${escalations}; unknown alert ids ${unknown}`,
         `    first notification − the service's first flip request: ${fmt(alertLat)}`,
         `    target p99 < ${TARGET_P99_MS} ms, each exactly once: ${targetMet ? 'MET' : 'MISSED'}`,

@@ -1,4 +1,4 @@
-import { type ApiClient, apiClient, expectStatus } from './api-client';
+import { type ApiClient, apiClient, expectStatus } from './support/api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,15 +7,16 @@ import { Client as PgClient } from 'pg';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { dropDatabase } from '../src/launchers/postgres';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
-import type { ConfigProcessEnv } from './config-support';
-import { forEach, postgresCpu, procCpu, waitUntilQuiet } from './proc-cpu';
-import { benchDatabase, startVigilProcess, stopChild } from './processes';
+import type { ApiProcessEnv } from './api-process';
+import { postgresCpu, procCpu, waitUntilQuiet, median } from './support/measure';
+import { forEach } from './support/load';
+import { benchOrganization } from './support/seed';
+import { benchDatabase, startVigilProcess, stopChild } from './support/processes';
 
 /**
  * bench/config: config as code (issue 16), a document of SERVICES services and METRICS metrics
  * (60% http/tcp run by an agent, 20% manual, 20% heartbeat), one SLO per service and one status
- * page showing every service, against the real API in a child process (bench/config-support.ts,
+ * page showing every service, against the real API in a child process (bench/api-process.ts,
  * no Temporal) on a fresh database, organizations on plan enterprise (no quotas, rate limits
  * raised). Every figure against a baseline of the same run:
  *   (1) plan: POST /v1/config/apply?dry_run=true on an organization holding only the agent; median of RUNS.
@@ -53,7 +54,6 @@ const GROUP_SIZE = 10;
 const CHANGED_PERCENT = 10;
 
 const say = (line: string) => console.log(line);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(0)} ms`);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const pad = (n: number) => String(n).padStart(3, '0');
@@ -256,11 +256,11 @@ async function main(): Promise<void> {
     await migrate(orm);
     await monitor.connect();
     monitorConnected = true;
-    const started = await startVigilProcess('config-support.js', {
+    const started = await startVigilProcess('api-process.js', {
       BENCH_DATABASE_URL: db.url,
       BENCH_POOL_MAX: String(POOL_MAX),
       BENCH_MASTER_KEY: randomBytes(32).toString('hex'),
-    } satisfies ConfigProcessEnv);
+    } satisfies ApiProcessEnv);
     vigil = started.child;
     const vigilPid = vigil.pid!;
     const baseUrl = `http://127.0.0.1:${started.port}`;
@@ -269,13 +269,7 @@ async function main(): Promise<void> {
     /** A fresh organization on plan enterprise (rate limits raised: the baseline sends a thousand requests) with one agent, online. */
     const newOrg = async (name: string): Promise<BenchOrg> => {
       const now = new Date();
-      const { organization, key } = await createOrganization(orm.em.fork(), { name, plan: 'enterprise' }, now);
-      await updateOrganization(
-        orm.em.fork(),
-        organization.id,
-        { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-        now,
-      );
+      const { organization, key } = await benchOrganization(orm, name, now);
       const api = apiClient(baseUrl, key.plaintext, CONCURRENCY);
       const agent = await api.call<{ id: string; token: string }>('POST', '/v1/agents', { name: AGENT });
       expectStatus(agent, 201, 'POST /v1/agents');

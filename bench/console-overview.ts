@@ -10,8 +10,8 @@ import { consumeSignIn, issueSignInLink } from '../src/usecases/console/sign-in'
 import { createConsoleUser } from '../src/usecases/console/users';
 import { commitSamples } from '../src/usecases/metrics/ingest';
 import { createOrganization } from '../src/usecases/organizations/organizations';
-import { stats } from './figures';
-import { benchDatabase } from './processes';
+import { stats } from './support/measure';
+import { benchDatabase } from './support/processes';
 import { withoutTemporal } from '../test/support/app-deps';
 
 /**

@@ -1,8 +1,8 @@
-import { expectStatus } from './api-client';
+import { expectStatus } from './support/api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { postgresCpu, procCpu } from './proc-cpu';
+import { postgresCpu, procCpu, median, percentile } from './support/measure';
 import os from 'node:os';
 import { Client as PgClient, Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
@@ -11,9 +11,9 @@ import { createOrm, migrate } from '../src/db/orm';
 import { ensureSamplePartitions } from '../src/db/repositories/samples-repository';
 import { type Thresholds, evaluateStatus } from '../src/domain/thresholds';
 import { dropDatabase } from '../src/launchers/postgres';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
-import type { IngestProcessEnv } from './ingest-support';
-import { benchDatabase, startVigilProcess, stopChild } from './processes';
+import type { ApiProcessEnv } from './api-process';
+import { benchOrganization } from './support/seed';
+import { benchDatabase, startVigilProcess, stopChild } from './support/processes';
 
 /**
  * bench/ingest: agent sample batches through the API into PostgreSQL, against a raw INSERT of the
@@ -70,14 +70,7 @@ const OFF_FRACTION = FLIP_PERCENT / 100 / 2;
 const RAW_OFFSET_MS = 12 * 3_600_000;
 
 const say = (line: string) => console.log(line);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Nearest-rank percentile. */
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? NaN;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The rows: batch k of either path holds the same metrics and values; only the timestamps differ.
@@ -277,7 +270,7 @@ async function round(
 // ---------------------------------------------------------------------------------------------
 // The Vigil process
 
-const startVigil = (env: IngestProcessEnv) => startVigilProcess('ingest-support.js', env);
+const startVigil = (env: ApiProcessEnv) => startVigilProcess('api-process.js', env);
 
 interface ApiClient {
   call<T = any>(
@@ -337,18 +330,7 @@ async function main(): Promise<void> {
     const made = await ensureSamplePartitions(orm.em.fork(), new Date(day), 1);
     const partition = `metric_samples_${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
 
-    const { organization, key } = await createOrganization(
-      orm.em.fork(),
-      { name: 'Bench ingest', plan: 'enterprise' },
-      now,
-    );
-    // The limiter still counts every request; the limits are raised so the load is never refused.
-    await updateOrganization(
-      orm.em.fork(),
-      organization.id,
-      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-      now,
-    );
+    const { organization, key } = await benchOrganization(orm, 'Bench ingest', now);
 
     const started = await startVigil({
       BENCH_DATABASE_URL: db.url,
@@ -471,8 +453,8 @@ async function main(): Promise<void> {
       b.push(await round(DURATION, apiPid, monitor, sampler, sendRaw, nextRaw));
       const [x, y] = [a[r]!, b[r]!];
       say(
-        `round ${r + 1}: API ${x.rate.toFixed(0)} samples/s (p50 ${pct(x.latencies, 0.5).toFixed(0)} ms, p99 ${pct(x.latencies, 0.99).toFixed(0)} ms, ${x.flips} flips) | ` +
-          `raw INSERT ${y.rate.toFixed(0)} samples/s (p50 ${pct(y.latencies, 0.5).toFixed(0)} ms, p99 ${pct(y.latencies, 0.99).toFixed(0)} ms)`,
+        `round ${r + 1}: API ${x.rate.toFixed(0)} samples/s (p50 ${percentile(x.latencies, 0.5).toFixed(0)} ms, p99 ${percentile(x.latencies, 0.99).toFixed(0)} ms, ${x.flips} flips) | ` +
+          `raw INSERT ${y.rate.toFixed(0)} samples/s (p50 ${percentile(y.latencies, 0.5).toFixed(0)} ms, p99 ${percentile(y.latencies, 0.99).toFixed(0)} ms)`,
       );
     }
 
@@ -514,11 +496,11 @@ async function main(): Promise<void> {
       '',
       '================ bench/ingest summary ================',
       `${AGENTS === 1 ? 'one agent' : `${AGENTS} agents`} of ${METRICS} tcp metrics; batches of ${BATCH} samples (${SLOTS_PER_BATCH} per metric), ${CONCURRENCY} in flight${AGENTS < CONCURRENCY ? ` (${Math.ceil(CONCURRENCY / AGENTS)} per agent: out of order)` : ' (one per agent, in order)'}; ${ROUNDS} rounds of ${DURATION} s per path, alternating`,
-      `(a) POST /v1/agent/samples:     median ${aRate.toFixed(0)} samples/s (rounds ${a.map((x) => x.rate.toFixed(0)).join(', ')}); batch latency p50 ${pct(aLat, 0.5).toFixed(1)} ms, p99 ${pct(aLat, 0.99).toFixed(1)} ms`,
+      `(a) POST /v1/agent/samples:     median ${aRate.toFixed(0)} samples/s (rounds ${a.map((x) => x.rate.toFixed(0)).join(', ')}); batch latency p50 ${percentile(aLat, 0.5).toFixed(1)} ms, p99 ${percentile(aLat, 0.99).toFixed(1)} ms`,
       `    ${cpuLine(a)}`,
       `    PostgreSQL sessions (average over the rounds):`,
       ...sessionLines(a),
-      `(b) raw multi-row INSERT:       median ${bRate.toFixed(0)} samples/s (rounds ${b.map((x) => x.rate.toFixed(0)).join(', ')}); batch latency p50 ${pct(bLat, 0.5).toFixed(1)} ms, p99 ${pct(bLat, 0.99).toFixed(1)} ms`,
+      `(b) raw multi-row INSERT:       median ${bRate.toFixed(0)} samples/s (rounds ${b.map((x) => x.rate.toFixed(0)).join(', ')}); batch latency p50 ${percentile(bLat, 0.5).toFixed(1)} ms, p99 ${percentile(bLat, 0.99).toFixed(1)} ms`,
       `    ${cpuLine(b)}`,
       `    PostgreSQL sessions (average over the rounds):`,
       ...sessionLines(b),

@@ -1,4 +1,4 @@
-import { type ApiClient, apiClient, expectStatus } from './api-client';
+import { type ApiClient, apiClient, expectStatus } from './support/api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -6,22 +6,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config';
 import { MaintenanceSchema, WebhookDeliverySchema } from '../src/db/entities';
 import { createOrm, migrate, type Orm } from '../src/db/orm';
 import type { RetryPolicy } from '../src/domain/webhook-retry';
 import { dropDatabase } from '../src/launchers/postgres';
-import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
-import { registerSearchAttributes } from '../src/temporal/search-attributes';
+import type { RunningTemporal } from '../src/launchers/temporal-dev-server';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { maintenanceWorkflowId } from '../src/temporal/maintenance-scheduler';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { VigilProcessEnv } from './lifecycle-support';
-import { benchDatabase, startVigilProcess, stopChild } from './processes';
-import { type Stats, stats } from './figures';
-import { procCpu, waitUntilQuiet } from './proc-cpu';
+import { type Stats, stats, procCpu, waitUntilQuiet } from './support/measure';
+import { benchOrganization } from './support/seed';
+import { benchDatabase, benchTemporal, startVigilProcess, stopChild } from './support/processes';
 
 /**
  * bench/lifecycle: how punctual Vigil's Temporal-driven lifecycle is, end to end, in one run:
@@ -471,32 +468,14 @@ async function main(): Promise<void> {
   const maintenanceIds: string[] = [];
   try {
     await migrate(orm);
-    let address = config.TEMPORAL_ADDRESS;
-    if (!address) {
-      say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
-      devServer = await startTemporalDevServer({
-        cacheDir: config.VIGIL_CACHE_DIR,
-        logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`),
-      });
-      address = devServer.address;
-    }
-    await registerSearchAttributes(address, 'default');
+    const temporalServer = await benchTemporal(config, say);
+    devServer = temporalServer.devServer;
+    const address = temporalServer.address;
     const taskQueue = `bench-lifecycle-${randomUUID()}`;
     temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
 
     const now = new Date();
-    const { organization, key } = await createOrganization(
-      orm.em.fork(),
-      { name: 'Bench lifecycle', plan: 'enterprise' },
-      now,
-    );
-    // The limiter still counts every request; the limits are raised so the load is never refused.
-    await updateOrganization(
-      orm.em.fork(),
-      organization.id,
-      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-      now,
-    );
+    const { organization, key } = await benchOrganization(orm, 'Bench lifecycle', now);
 
     rx = await startReceiver();
     const started = await startVigil({

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { installTemporalRuntime } from '../src/temporal/runtime';
-import { type Stats, stats } from './figures';
+import { type Stats, stats } from './support/measure';
 import type { FloorActivities } from './probe-test-floor-workflows';
 
 /**

@@ -14,10 +14,10 @@ import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
 import { probeTestWorkflowId } from '../src/temporal/probe-test-runner';
 import { PROBE_TEST_LIMITS } from '../src/usecases/probe-tests/jobs';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { ProbeVigilEnv } from './probe-test-support';
-import { benchDatabase, startVigilProcess, stopChild } from './processes';
-import { type Stats, stats } from './figures';
+import { benchOrganization } from './support/seed';
+import { benchDatabase, startVigilProcess, stopChild } from './support/processes';
+import { type Stats, stats } from './support/measure';
 import { type TemporalFloors, measureTemporalFloors } from './probe-test-floor';
 
 /**
@@ -590,13 +590,7 @@ async function runLayout(layout: Layout, config: ReturnType<typeof loadConfig>):
     // are raised so that only the probe-test limits (constants) matter.
     const newOrg = async (name: string): Promise<Org> => {
       const now = new Date();
-      const { organization, key } = await createOrganization(orm.em.fork(), { name, plan: 'enterprise' }, now);
-      await updateOrganization(
-        orm.em.fork(),
-        organization.id,
-        { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-        now,
-      );
+      const { organization, key } = await benchOrganization(orm, name, now);
       return { id: organization.id, key: key.plaintext };
     };
     const cloudOrgs: Org[] = [];

@@ -1,7 +1,7 @@
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { procCpu } from './proc-cpu';
+import { procCpu, median } from './support/measure';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
@@ -9,9 +9,9 @@ import { request } from 'undici';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { dropDatabase } from '../src/launchers/postgres';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import type { PublicProcessEnv } from './public-support';
-import { benchDatabase, startVigilProcess, stopChild } from './processes';
+import { benchOrganization } from './support/seed';
+import { benchDatabase, startVigilProcess, stopChild } from './support/processes';
 
 /**
  * bench/public: the public status page under load, against a bare Fastify route, in one run.
@@ -44,7 +44,6 @@ const RATIO_304_TARGET = 0.5;
 const P99_TARGET_MS = 50;
 
 const say = (line: string) => console.log(line);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Target {
@@ -135,17 +134,7 @@ async function main(): Promise<void> {
     await pg.connect();
     pgConnected = true;
     const now = new Date();
-    const { organization, key } = await createOrganization(
-      orm.em.fork(),
-      { name: 'Bench public', plan: 'enterprise' },
-      now,
-    );
-    await updateOrganization(
-      orm.em.fork(),
-      organization.id,
-      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-      now,
-    );
+    const { organization, key } = await benchOrganization(orm, 'Bench public', now);
 
     const bare = await startVigilProcess('public-support.js', { BENCH_MODE: 'bare' } satisfies PublicProcessEnv);
     children.push(bare.child);

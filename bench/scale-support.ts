@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { type MetricBucket, bucketOf, plannedRunAt } from '../src/domain/metric-buckets';
-import { type Stats, stats } from './figures';
+import { type Stats, stats } from './support/measure';
 
 /**
  * Helpers of bench/scale.ts: the production processes it starts, the loopback target, and the

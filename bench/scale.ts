@@ -10,12 +10,12 @@ import { dropDatabase } from '../src/launchers/postgres';
 import { getFreePort } from '../src/launchers/free-port';
 import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
 import { connectTemporal } from '../src/temporal/connection';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
-import { type ApiClient, apiClient, expectStatus } from './api-client';
+import { type ApiClient, apiClient, expectStatus } from './support/api-client';
 import { startTarget } from './loopback-target';
-import { type Stats, stats } from './figures';
-import { forEach, postgresCpu, procCpu } from './proc-cpu';
-import { benchDatabase } from './processes';
+import { forEach } from './support/load';
+import { type Stats, stats, postgresCpu, procCpu } from './support/measure';
+import { benchOrganization } from './support/seed';
+import { benchDatabase } from './support/processes';
 import { onlineLocations } from '../src/db/repositories/location-repository';
 import { demoSourceAddress } from '../src/domain/locations';
 import {
@@ -300,17 +300,7 @@ async function main(): Promise<void> {
 
     // ------------------------------------------------------------------ organization, agent, metrics
     const now = new Date();
-    const { organization, key } = await createOrganization(
-      orm.em.fork(),
-      { name: 'Bench scale', plan: 'enterprise' },
-      now,
-    );
-    await updateOrganization(
-      orm.em.fork(),
-      organization.id,
-      { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-      now,
-    );
+    const { key } = await benchOrganization(orm, 'Bench scale', now);
     client = apiClient(baseUrl, key.plaintext, CREATE_CONCURRENCY);
     const service = await client.call('POST', '/v1/services', { name: 'Scale' });
     expectStatus(service, 201, 'POST /v1/services');

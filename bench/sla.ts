@@ -1,24 +1,23 @@
-import { type ApiClient, apiClient, expectStatus } from './api-client';
+import { type ApiClient, apiClient, expectStatus } from './support/api-client';
 import { runMain } from './child-server';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '../src/config';
 import { createOrm, migrate } from '../src/db/orm';
 import { previousPeriod, tzDataVersion } from '../src/domain/sla/period';
 import { SecretBox } from '../src/crypto/secret-box';
 import { dropDatabase } from '../src/launchers/postgres';
-import { type RunningTemporal, startTemporalDevServer } from '../src/launchers/temporal-dev-server';
+import type { RunningTemporal } from '../src/launchers/temporal-dev-server';
 import { type TemporalHandle, connectTemporal } from '../src/temporal/connection';
-import { registerSearchAttributes, searchAttributes } from '../src/temporal/search-attributes';
+import { searchAttributes } from '../src/temporal/search-attributes';
 import { contractScheduleId, temporalSlaWorkflows } from '../src/temporal/sla-workflows';
-import { createOrganization, updateOrganization } from '../src/usecases/organizations/organizations';
 import { type StatementSigner, draftStatement } from '../src/usecases/sla/statements';
-import { type Stats, stats } from './figures';
-import { forEach, procCpu, waitUntilQuiet } from './proc-cpu';
-import { benchDatabase, startVigilProcess, stopChild } from './processes';
+import { forEach } from './support/load';
+import { type Stats, stats, procCpu, waitUntilQuiet } from './support/measure';
+import { benchOrganization } from './support/seed';
+import { benchDatabase, benchTemporal, startVigilProcess, stopChild } from './support/processes';
 import type { SlaProcessEnv } from './sla-support';
 
 /**
@@ -214,13 +213,7 @@ async function seedOrganization(
   baseUrl: string,
   now: Date,
 ): Promise<SeededOrg> {
-  const { organization, key } = await createOrganization(orm.em.fork(), { name, plan: 'enterprise' }, now);
-  await updateOrganization(
-    orm.em.fork(),
-    organization.id,
-    { rateLimitPerMinute: 1_000_000_000, rateLimitPerDay: 2_000_000_000 },
-    now,
-  );
+  const { organization, key } = await benchOrganization(orm, name, now);
   const api = apiClient(baseUrl, key.plaintext, SETUP_CONCURRENCY);
 
   const services: string[] = new Array(SERVICES);
@@ -684,16 +677,9 @@ async function main(): Promise<void> {
     await migrate(orm);
     await pg.connect();
     pgConnected = true;
-    let address = config.TEMPORAL_ADDRESS;
-    if (!address) {
-      say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
-      devServer = await startTemporalDevServer({
-        cacheDir: config.VIGIL_CACHE_DIR,
-        logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`),
-      });
-      address = devServer.address;
-    }
-    await registerSearchAttributes(address, 'default');
+    const temporalServer = await benchTemporal(config, say);
+    devServer = temporalServer.devServer;
+    const address = temporalServer.address;
     const taskQueue = `bench-sla-${randomUUID()}`;
     temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
     const masterKey = randomBytes(32).toString('hex');

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import type { Config } from '../src/config';
-import { resolveDatabase, withDatabase } from '../src/launchers/postgres';
+import os from 'node:os';
+import type { Config } from '../../src/config';
+import { resolveDatabase, withDatabase } from '../../src/launchers/postgres';
+import { type RunningTemporal, startTemporalDevServer } from '../../src/launchers/temporal-dev-server';
+import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 
 /**
- * Starts a benchmark's Vigil server process (`script`, compiled next to this file) with `env`,
+ * Starts a benchmark's Vigil server process (`script`, compiled into dist/bench) with `env`,
  * and resolves with its port once it prints "listening <port>" (see child-server.ts).
  * VIGIL_NODE_ARGS adds node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
@@ -14,7 +17,7 @@ export async function startVigilProcess(
   timeoutMs = 120_000,
 ): Promise<{ child: ChildProcess; port: number }> {
   const nodeArgs = (process.env.VIGIL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', script)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
@@ -58,4 +61,32 @@ export function benchDatabase(config: Config): ReturnType<typeof resolveDatabase
     databaseName,
     dataDir: config.dataDir,
   });
+}
+
+/**
+ * The Temporal a benchmark runs against: TEMPORAL_ADDRESS when set, otherwise the cached dev
+ * server binary started on a free port (the caller stops `devServer`); Vigil's search attributes
+ * registered in the default namespace either way.
+ */
+export async function benchTemporal(
+  config: Config,
+  say: (line: string) => void,
+): Promise<{ address: string; devServer: RunningTemporal | null }> {
+  let devServer: RunningTemporal | null = null;
+  let address = config.TEMPORAL_ADDRESS;
+  try {
+    if (!address) {
+      say('TEMPORAL_ADDRESS not set: starting the Temporal dev server…');
+      devServer = await startTemporalDevServer({
+        cacheDir: config.VIGIL_CACHE_DIR,
+        logFile: path.join(os.tmpdir(), `vigil-bench-temporal-${process.pid}.log`),
+      });
+      address = devServer.address;
+    }
+    await registerSearchAttributes(address, 'default');
+  } catch (err) {
+    await devServer?.stop();
+    throw err;
+  }
+  return { address, devServer };
 }

@@ -1,3 +1,7 @@
+/**
+ * What the benchmarks measure: percentiles of latencies (nearest rank, so every figure is one
+ * that was observed) and the CPU time of processes, read from /proc.
+ */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client as PgClient } from 'pg';
@@ -62,11 +66,44 @@ export async function postgresCpu(monitor: PgClient): Promise<Map<number, number
   return out;
 }
 
-/** fn(0..n-1), at most `concurrency` at once; the first failure fails the whole. */
-export async function forEach(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < n) await fn(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, lane));
+/** The value at nearest rank `p` (0..1) of ascending `sorted`; NaN when empty. */
+function nearestRank(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
+}
+
+/** The middle value of `xs` (the upper of the two middle ones when their count is even). */
+export function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+/** One nearest-rank percentile (0..1) of `xs`. */
+export function percentile(xs: number[], p: number): number {
+  return nearestRank(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
+}
+
+export interface Stats {
+  n: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Nearest-rank percentiles. */
+export function stats(xs: number[]): Stats {
+  const s = [...xs].sort((a, b) => a - b);
+  return { n: s.length, p50: nearestRank(s, 0.5), p99: nearestRank(s, 0.99), max: s.at(-1) ?? NaN };
+}
+
+export interface Spread extends Stats {
+  p95: number;
+}
+
+/** Nearest-rank percentiles, with p95. */
+export function spread(xs: number[]): Spread {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => nearestRank(s, p);
+  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.at(-1) ?? NaN };
 }
