@@ -71,7 +71,25 @@ export class OpenApiConformance {
 
   private constructor(private readonly api: OpenAPIBackend) {}
 
-  static async create(document: object): Promise<OpenApiConformance> {
+  /**
+   * The checker for a document, shared by every harness of a module registry that serves the same
+   * document (jest gives each test file its own registry): the router and the validators compiled
+   * so far are kept, rather than cloned, dereferenced and compiled again per app. A checker holds
+   * nothing but compiled validators, so sharing it changes no verdict.
+   */
+  static create(document: object): Promise<OpenApiConformance> {
+    const key = JSON.stringify(document);
+    let made = checkers.get(key);
+    if (!made) {
+      made = OpenApiConformance.build(document);
+      checkers.set(key, made);
+      // A failed build is not kept: the next caller tries again and sees the error itself.
+      made.catch(() => checkers.delete(key));
+    }
+    return made;
+  }
+
+  private static async build(document: object): Promise<OpenApiConformance> {
     const api = new OpenAPIBackend({
       definition: forBackend(document) as never,
       strict: true,
@@ -180,6 +198,9 @@ export class OpenApiConformance {
     return validate;
   }
 }
+
+/** Checkers by the JSON of their document (see OpenApiConformance.create). */
+const checkers = new Map<string, Promise<OpenApiConformance>>();
 
 /** openapi-backend's copy with each reference cycle (a recursive schema) written as a JSON Schema $ref, as its own validators compile them. */
 const decycle = (schema: object): object =>
