@@ -22,8 +22,6 @@ export default async function globalSetup(): Promise<void> {
     if (!/^time=|^\s*$/.test(line)) process.stderr.write(`[test-setup] ${line}\n`);
   };
   const config = loadConfig();
-  // Chromium starts while the database and Temporal do; it never rejects (see startSharedBrowser).
-  const browser = startSharedBrowser(log);
   const databaseName = `vigil_test_${Date.now()}_${process.pid}`;
   // TEST_DATABASE_URL names a server; the suite always makes (and drops) a database of its own there.
   const server = process.env.TEST_DATABASE_URL;
@@ -48,6 +46,10 @@ export default async function globalSetup(): Promise<void> {
         logFile: path.join(os.tmpdir(), `vigil-test-temporal-${process.pid}.log`),
         log,
       });
+
+  // Chromium starts while the bundle and the build are made; it never rejects (see startSharedBrowser).
+  // Not earlier: its endpoint could take a port the dev server's launcher has picked but not yet bound.
+  const browser = startSharedBrowser(log);
 
   // Workers of the suite (in test files and worker processes) load one bundle made here from the
   // sources, rather than each running webpack (seconds of CPU each, on a 2-core machine).
