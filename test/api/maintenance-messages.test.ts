@@ -8,6 +8,7 @@ import { testLinkKey } from '../support/env';
 import { eventually } from '../support/eventually';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type TemporalHarness, startTemporalHarness } from '../support/temporal-harness';
+import { useOwnDatabase } from '../support/own-database';
 
 let api: ApiHarness;
 let t: TemporalHarness;
@@ -48,6 +49,8 @@ async function emailsSettled(eventType: string, resourceId: string) {
 
 beforeAll(async () => {
   sink = await startSmtpSink();
+  // The relay below drains its own database: the API must write there too (the teardown drops it).
+  await useOwnDatabase();
   api = await startApi();
   t = await startTemporalHarness({
     relay: true,

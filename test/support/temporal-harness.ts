@@ -15,7 +15,7 @@ import type { EmailDeps } from '../../src/usecases/status-pages/notifications';
 import type { SlaDeps } from '../../src/activities/sla';
 import { temporalSlaWorkflows } from '../../src/temporal/sla-workflows';
 import { testDatabaseUrl, testSecretBox, testTemporalAddress, testWorkflowBundle } from './env';
-import { takeRelayTurn } from './relay-turn';
+import { inOwnDatabase, useOwnDatabase } from './own-database';
 import { publicOnlyPoster } from '../../src/infra/webhook-http';
 
 export interface TemporalHarness {
@@ -40,7 +40,7 @@ export async function startTemporalHarness(
     cloudAllowCidrs?: string;
     cloudResolver?: string;
     webhookAllowCidrs?: string;
-    /** Subscriber email: only a harness given these sends it (every relay creates email runs, but only its relay starts them, and no suite runs the outbox sweep, so suites never send each other's mail). */
+    /** Subscriber email: only a harness given these sends it (every relay creates email runs, but only its relay starts them). */
     email?: EmailDeps;
     /** SLA statement signing and mail (the worker's activities); the Schedule sweep reaches this server unless `workflows` is given. */
     sla?: SlaDeps;
@@ -54,7 +54,11 @@ export async function startTemporalHarness(
   } = {},
 ): Promise<TemporalHarness> {
   installTemporalRuntime('WARN');
-  const releaseRelayTurn = opts.relay ? await takeRelayTurn() : null;
+  // A relay drains the whole outbox of its database: a suite with one works in a database of its own
+  // (made before anything of the file connects, so its API must start after the harness), so it
+  // neither takes other suites' events nor waits for their turn.
+  const testDatabaseUrlBefore = testDatabaseUrl();
+  const own = opts.relay && !inOwnDatabase() ? await useOwnDatabase() : null;
   const taskQueue = `test-${randomUUID()}`;
   const address = testTemporalAddress();
   const orm = await createOrm({ url: testDatabaseUrl(), poolMax: 4 });
@@ -121,7 +125,8 @@ export async function startTemporalHarness(
       await worker.shutdown();
       await temporal.close();
       await orm.close();
-      await releaseRelayTurn?.();
+      // The database is dropped by the global teardown: the file's API may still be connected.
+      if (own) process.env.VIGIL_TEST_DATABASE_URL = testDatabaseUrlBefore;
     },
   };
 }
