@@ -1,21 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
+import {
+  type TemporalProcessEnv,
+  benchAppDeps,
+  exitWhenWorkerFails,
+  startOutboxRelay,
+  startTemporalProcess,
+} from './support/vigil-process';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 import { DEFAULT_VENDOR_ENDPOINTS } from '../src/domain/alerting/channel-formats';
 import type { RetryPolicy } from '../src/domain/webhook-retry';
-import { SecretBox } from '../src/crypto/secret-box';
 import { temporalAlertControl, temporalChannelTester } from '../src/temporal/alert-control';
 import { connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
-import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
-import { OutboxRelay } from '../src/usecases/events/outbox-relay';
 import { startWorker } from '../src/composition/worker';
 import { publicOnlyPoster } from '../src/infra/webhook-http';
 import { testSlackReplies } from '../test/support/app-deps';
-import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The Vigil process of the alerting benchmark: the real API, the real Temporal worker with alert
@@ -26,12 +29,7 @@ import { withoutTemporal } from '../test/support/app-deps';
  *
  *   node dist/bench/alerts-support.js   (configured by bench/alerts.ts through the environment)
  */
-export interface AlertsProcessEnv {
-  BENCH_DATABASE_URL: string;
-  BENCH_TEMPORAL_ADDRESS: string;
-  BENCH_TASK_QUEUE: string;
-  /** 64 hex digits. */
-  BENCH_MASTER_KEY: string;
+export interface AlertsProcessEnv extends TemporalProcessEnv {
   /** JSON RetryPolicy of webhook deliveries. */
   BENCH_WEBHOOK_POLICY: string;
   BENCH_WEBHOOK_TIMEOUT_MS: string;
@@ -44,15 +42,11 @@ export interface AlertsProcessEnv {
 const env = (name: keyof AlertsProcessEnv) => requiredEnv(name, 'bench/alerts.ts');
 
 async function main(): Promise<void> {
-  const databaseUrl = env('BENCH_DATABASE_URL');
-  const address = env('BENCH_TEMPORAL_ADDRESS');
-  const taskQueue = env('BENCH_TASK_QUEUE');
-  const box = new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex'));
+  const { databaseUrl, address, taskQueue, box } = startTemporalProcess(env);
   const policy = JSON.parse(env('BENCH_WEBHOOK_POLICY')) as RetryPolicy;
   const timeoutMs = Number(env('BENCH_WEBHOOK_TIMEOUT_MS'));
   const linkKey = randomBytes(32);
 
-  installTemporalRuntime('WARN');
   const orm = await createOrm({ url: databaseUrl, poolMax: Number(env('BENCH_POOL_MAX')) });
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const maintenanceScheduler = temporalMaintenanceScheduler(temporal);
@@ -79,32 +73,18 @@ async function main(): Promise<void> {
       },
     },
   });
-  worker.running.catch((err) => {
-    console.error('[vigil] worker failed:', err);
-    process.exit(1);
-  });
+  exitWhenWorkerFails(worker);
   // As in the worker process: the relay starts deliveries eagerly on this worker and signals alert workflows.
   const eager = temporalOutboxWorkflowStarter({ client: worker.eagerClient, taskQueue }, policy, {
     eager: true,
     onStartError: (err, workflowId) => console.error(`[vigil] could not start or signal ${workflowId}:`, err),
   });
-  const relay = new OutboxRelay({
-    orm,
-    databaseUrl,
-    starter: eager,
-    onError: (err) => console.error('[vigil] outbox relay failed:', err),
-  });
-  await relay.start();
+  const relay = await startOutboxRelay(orm, databaseUrl, eager);
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const app = await buildApp({
-    ...withoutTemporal('http://127.0.0.1'),
-    linkKey: randomBytes(32),
-    orm,
-    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
-    changeFeed,
+    ...benchAppDeps(orm, changeFeed, box),
     maintenanceScheduler,
-    secretBox: box,
     webhookStarter: starter,
     alerts: {
       control: temporalAlertControl(temporal),

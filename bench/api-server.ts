@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 import { SecretBox } from '../src/crypto/secret-box';
 import { serveUntilSignalled } from './child-server';
-import { withoutTemporal } from '../test/support/app-deps';
+import { benchAppDeps } from './support/vigil-process';
 
 /**
  * The real API without Temporal, on a benchmark's database, with its change feed so the caches
@@ -19,18 +18,8 @@ export async function serveBenchApi(opts: {
   const orm = await createOrm({ url: opts.databaseUrl, poolMax: opts.poolMax });
   const changeFeed = new ChangeFeed(opts.databaseUrl);
   await changeFeed.start();
-  const app = await buildApp({
-    ...withoutTemporal('http://127.0.0.1'),
-    linkKey: randomBytes(32),
-    orm,
-    config: {
-      docsUrl: 'https://docs.vigil.invalid',
-      publicBaseUrl: 'http://127.0.0.1',
-      BODY_LIMIT_BYTES: 1_048_576,
-      STATUS_HOST: opts.statusHost,
-    },
-    changeFeed,
-    secretBox: new SecretBox(Buffer.from(opts.masterKeyHex, 'hex')),
-  });
+  const app = await buildApp(
+    benchAppDeps(orm, changeFeed, new SecretBox(Buffer.from(opts.masterKeyHex, 'hex')), opts.statusHost),
+  );
   await serveUntilSignalled(app, [() => changeFeed.close(), () => orm.close()]);
 }

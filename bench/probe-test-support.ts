@@ -1,20 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { publicOnlyPoster } from '../src/infra/webhook-http';
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
+import {
+  type TemporalProcessEnv,
+  benchAppDeps,
+  exitWhenWorkerFails,
+  startOutboxRelay,
+  startTemporalProcess,
+} from './support/vigil-process';
 import { buildApp } from '../src/api/app';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/webhook-retry';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
-import { SecretBox } from '../src/crypto/secret-box';
 import { PROBES } from '../src/probes/registry';
 import { checkTemporal, connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
 import { temporalProbeTestRunner } from '../src/temporal/probe-test-runner';
-import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalOutboxWorkflowStarter } from '../src/temporal/outbox-workflow-starter';
-import { OutboxRelay } from '../src/usecases/events/outbox-relay';
 import { startWorker } from '../src/composition/worker';
-import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The Vigil process of the probe-test benchmark: the real API and the real Temporal worker (with
@@ -25,12 +27,7 @@ import { withoutTemporal } from '../test/support/app-deps';
  *
  *   node dist/bench/probe-test-support.js   (configured by the driver through the environment)
  */
-export interface ProbeVigilEnv {
-  BENCH_DATABASE_URL: string;
-  BENCH_TEMPORAL_ADDRESS: string;
-  BENCH_TASK_QUEUE: string;
-  /** 64 hex digits. */
-  BENCH_MASTER_KEY: string;
+export interface ProbeVigilEnv extends TemporalProcessEnv {
   /** CLOUD_PROBE_ALLOW_CIDRS for the worker's cloud prober, e.g. 127.0.0.0/8. */
   BENCH_CLOUD_PROBE_ALLOW_CIDRS: string;
   /** CLOUD_PROBE_TIMEOUT_MS. */
@@ -42,12 +39,8 @@ export interface ProbeVigilEnv {
 const env = (name: keyof ProbeVigilEnv) => requiredEnv(name, 'bench/probe-test.ts');
 
 async function main(): Promise<void> {
-  const databaseUrl = env('BENCH_DATABASE_URL');
-  const address = env('BENCH_TEMPORAL_ADDRESS');
-  const taskQueue = env('BENCH_TASK_QUEUE');
-  const box = new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex'));
+  const { databaseUrl, address, taskQueue, box } = startTemporalProcess(env);
 
-  installTemporalRuntime('WARN');
   const orm = await createOrm({ url: databaseUrl, poolMax: Number(process.env.DATABASE_POOL_MAX ?? 10) });
 
   // The worker, as runWorker does (without the shared housekeeping/outbox-sweep schedules, which
@@ -74,21 +67,12 @@ async function main(): Promise<void> {
     },
     workflowBundlePath: process.env.VIGIL_WORKFLOW_BUNDLE,
   });
-  worker.running.catch((err) => {
-    console.error('[vigil] worker failed:', err);
-    process.exit(1);
-  });
+  exitWhenWorkerFails(worker);
   const { eagerClient } = worker;
   const eager = temporalOutboxWorkflowStarter({ client: eagerClient, taskQueue }, DEFAULT_RETRY_POLICY, {
     eager: true,
   });
-  const relay = new OutboxRelay({
-    orm,
-    databaseUrl,
-    starter: eager,
-    onError: (err) => console.error('[vigil] outbox relay failed:', err),
-  });
-  await relay.start();
+  const relay = await startOutboxRelay(orm, databaseUrl, eager);
 
   // The API, as runApi does: its own Temporal client, the change feed and the probe-job feed.
   const changeFeed = new ChangeFeed(databaseUrl);
@@ -97,13 +81,8 @@ async function main(): Promise<void> {
   await probeJobFeed.start();
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const app = await buildApp({
-    ...withoutTemporal('http://127.0.0.1'),
-    linkKey: randomBytes(32),
-    orm,
-    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
-    changeFeed,
+    ...benchAppDeps(orm, changeFeed, box),
     maintenanceScheduler: temporalMaintenanceScheduler(temporal),
-    secretBox: box,
     webhookStarter: temporalOutboxWorkflowStarter(temporal, DEFAULT_RETRY_POLICY),
     probeTestRunner: temporalProbeTestRunner(temporal, { eagerClient }),
     localProbeJobs: worker.localProbeJobs,

@@ -1,33 +1,31 @@
-import { randomBytes } from 'node:crypto';
 import { requiredEnv, runMain, serveUntilSignalled } from './child-server';
+import {
+  type TemporalProcessEnv,
+  benchAppDeps,
+  exitWhenWorkerFails,
+  startTemporalProcess,
+} from './support/vigil-process';
 import { buildApp } from '../src/api/app';
 import { ChangeFeed } from '../src/db/change-feed';
 import { createOrm } from '../src/db/orm';
 import { tzDataVersion } from '../src/domain/sla/period';
-import { SecretBox } from '../src/crypto/secret-box';
 import { connectTemporal } from '../src/temporal/connection';
 import { temporalMaintenanceScheduler } from '../src/temporal/maintenance-scheduler';
-import { installTemporalRuntime } from '../src/temporal/runtime';
 import { temporalSlaWorkflows } from '../src/temporal/sla-workflows';
 import { startWorker } from '../src/composition/worker';
-import { withoutTemporal } from '../test/support/app-deps';
 
 /**
  * The Vigil process of the SLA statements benchmark: the real API (contracts, statements,
  * customers) and the real Temporal worker with SLA signing, in one Node process sharing one ORM,
  * as `vigil start` runs them (without request logging, the outbox relay and the PDF printer,
  * which drafting does not use), on a task queue of its own. bench/sla.ts measures this process's
- * CPU while the worker drafts a period's statements. Prints "listening <port>" when ready; closes
- * everything on SIGTERM/SIGINT.
+ * CPU while the worker drafts a period's statements; it signs its baseline statements with the
+ * same sealed key (BENCH_MASTER_KEY). Prints "listening <port>" when ready; closes everything on
+ * SIGTERM/SIGINT.
  *
  *   node dist/bench/sla-support.js   (configured by bench/sla.ts through the environment)
  */
-export interface SlaProcessEnv {
-  BENCH_DATABASE_URL: string;
-  BENCH_TEMPORAL_ADDRESS: string;
-  BENCH_TASK_QUEUE: string;
-  /** 64 hex digits: the bench signs its baseline statements with the same sealed key. */
-  BENCH_MASTER_KEY: string;
+export interface SlaProcessEnv extends TemporalProcessEnv {
   /** The shared PostgreSQL pool (DATABASE_POOL_MAX in production, default 10). */
   BENCH_POOL_MAX: string;
 }
@@ -35,12 +33,8 @@ export interface SlaProcessEnv {
 const env = (name: keyof SlaProcessEnv) => requiredEnv(name, 'bench/sla.ts');
 
 async function main(): Promise<void> {
-  const databaseUrl = env('BENCH_DATABASE_URL');
-  const address = env('BENCH_TEMPORAL_ADDRESS');
-  const taskQueue = env('BENCH_TASK_QUEUE');
-  const box = new SecretBox(Buffer.from(env('BENCH_MASTER_KEY'), 'hex'));
+  const { databaseUrl, address, taskQueue, box } = startTemporalProcess(env);
 
-  installTemporalRuntime('WARN');
   const orm = await createOrm({ url: databaseUrl, poolMax: Number(env('BENCH_POOL_MAX')) });
   const temporal = await connectTemporal({ address, namespace: 'default', taskQueue });
   const maintenanceScheduler = temporalMaintenanceScheduler(temporal);
@@ -55,20 +49,12 @@ async function main(): Promise<void> {
       sla: { signer: { box, tzDataVersion: tzDataVersion(process.versions.tz) }, workflows },
     },
   });
-  worker.running.catch((err) => {
-    console.error('[vigil] worker failed:', err);
-    process.exit(1);
-  });
+  exitWhenWorkerFails(worker);
   const changeFeed = new ChangeFeed(databaseUrl);
   await changeFeed.start();
   const app = await buildApp({
-    ...withoutTemporal('http://127.0.0.1'),
-    linkKey: randomBytes(32),
-    orm,
-    config: { docsUrl: 'https://docs.vigil.invalid', publicBaseUrl: 'http://127.0.0.1', BODY_LIMIT_BYTES: 1_048_576 },
-    changeFeed,
+    ...benchAppDeps(orm, changeFeed, box),
     maintenanceScheduler,
-    secretBox: box,
     sla: {
       workflows,
       printer: null,
