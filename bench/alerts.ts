@@ -19,7 +19,7 @@ import { postgresCpu, procCpu, waitUntilQuiet, type Spread, spread } from './sup
 import { forEach } from './support/load';
 
 /**
- * bench/alerts: a region outage through Vigil's alerting (issue 26), end to end, in one run.
+ * bench/alerts: a region outage through Vigil's alerting, end to end, in one run.
  * SERVICES services × METRICS_PER_SERVICE manual metrics, one `service_status` rule per service
  * whose policy's level 1 targets one `webhook` channel (a loopback receiver, /alerts), level 2 an
  * hour away (never reached). A webhook subscription to `metric.status_changed` (the same

@@ -14,7 +14,7 @@ import { benchOrganization } from './support/seed';
 import { benchDatabase, startVigilProcess, stopChild } from './support/processes';
 
 /**
- * bench/config: config as code (issue 16), a document of SERVICES services and METRICS metrics
+ * bench/config: config as code, a document of SERVICES services and METRICS metrics
  * (60% http/tcp run by an agent, 20% manual, 20% heartbeat), one SLO per service and one status
  * page showing every service, against the real API in a child process (bench/api-process.ts,
  * no Temporal) on a fresh database, organizations on plan enterprise (no quotas, rate limits

@@ -20,7 +20,7 @@ import { withoutTemporal } from '../test/support/app-deps';
  * empty console page: the session, the layout, one small query) in the same run and process.
  * Requests go through Fastify's inject (no sockets), one at a time, alternating the two pages;
  * medians are reported, with the overview's size and its ratio to the baseline.
- * Targets (issue 27): overview server time < 100 ms and size < 150 kB.
+ * Targets: overview server time < 100 ms and size < 150 kB.
  *
  *   npm run bench:console        (REQUESTS=60 per page, WARMUP=10)
  */

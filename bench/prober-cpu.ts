@@ -7,7 +7,7 @@ import { PROBES } from '../src/probes/registry';
 import { startTarget } from './loopback-target';
 
 /**
- * bench/prober-cpu: the CPU a probe location spends per HTTP check (issue 25). In this process:
+ * bench/prober-cpu: the CPU a probe location spends per HTTP check. In this process:
  * the location's own `probeChecks` activity (createProbeLocationActivities, as `vigil-prober` runs
  * it: source address 127.0.0.11, cloud rules, batches of 64 checks) against a loopback target in a
  * child process, and as the baseline in the same run a bare `http.get` with a fresh connection per

@@ -107,7 +107,7 @@ const SEED_ROLLUPS = `
    where m.organization_id = $1`;
 
 /**
- * The status flips that uptime is measured from (issue 24 §3): per metric and day, healthy from
+ * The status flips that uptime is measured from: per metric and day, healthy from
  * midnight and, on the days with unhealthy minutes, down for that many minutes from noon (about
  * 200 flips per metric over the 90 days), some of them no_data with a target reason.
  */

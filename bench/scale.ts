@@ -34,10 +34,10 @@ import { plannedRunAt } from '../src/domain/metric-buckets';
 import type { Client as TemporalClient } from '@temporalio/client';
 
 /**
- * bench/scale: many scheduled metrics at once (issue 18 item 4). METRICS http metrics every
+ * bench/scale: many scheduled metrics at once. METRICS http metrics every
  * INTERVAL seconds against a loopback target, split between one real `vigil-agent` process
  * (bin/vigil-agent.js) and the cloud, where LOCATIONS probe locations check every cloud metric
- * each round (issue 25: one `vigil-prober` process per location, `node dist/src/cli/prober.js`,
+ * each round (one `vigil-prober` process per location, `node dist/src/cli/prober.js`,
  * each bound to its own loopback source address 127.0.0.11, .12, … and without DATABASE_URL; the
  * worker plans and records the rounds and runs no location of its own; LOCATIONS=0: the worker's
  * built-in location, as a plain `npm start`). The target is reached through
@@ -67,7 +67,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
  *   npm run bench:scale
  *   (VIGIL_SCALE_METRICS=10000 VIGIL_SCALE_SECONDS=300 VIGIL_SCALE_CLOUD_SHARE=0.5
  *    VIGIL_SCALE_INTERVAL=30 VIGIL_SCALE_WARMUP=<2 intervals> VIGIL_SCALE_LOCATIONS=3)
- *   Issue 25's figure, 10,000 cloud metrics from 3 locations: VIGIL_SCALE_CLOUD_SHARE=1.
+ *   The multi-location figure, 10,000 cloud metrics from 3 locations: VIGIL_SCALE_CLOUD_SHARE=1.
  */
 const METRICS = Number(process.env.VIGIL_SCALE_METRICS ?? 10_000);
 const SECONDS = Number(process.env.VIGIL_SCALE_SECONDS ?? 300);

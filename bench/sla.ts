@@ -21,7 +21,7 @@ import { benchDatabase, benchTemporal, startVigilProcess, stopChild } from './su
 import type { SlaProcessEnv } from './sla-support';
 
 /**
- * bench/sla: SLA statements (issue 15), in one run, each figure against a baseline of the same run.
+ * bench/sla: SLA statements, in one run, each figure against a baseline of the same run.
  *   (a) one period run: CONTRACTS contracts (1–3 services each, whose manual metrics have 14
  *       months of status flips, down spans and maintenances) get the statement of the period that
  *       ended, the way production does it: each contract's Temporal Schedule is triggered, its
