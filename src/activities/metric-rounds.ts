@@ -15,6 +15,7 @@ import {
   recordRound,
 } from '../usecases/metrics/rounds';
 import { activityClient } from './metrics';
+import { metricScheduleId } from '../domain/workflow-ids';
 
 export type { CompactRoundPlan, CompactRoundRecord, RoundOf, RoundPlan, RoundRecord, RoundRecorded };
 
@@ -23,7 +24,7 @@ function roundSchedules(ctx: NonNullable<ReturnType<typeof activityClient>>): Ro
   return {
     async retireMetricSchedule(metricId) {
       await ctx.client.schedule
-        .getHandle(`metric:${metricId}`)
+        .getHandle(metricScheduleId(metricId))
         .delete()
         .catch((err: unknown) => {
           if (!(err instanceof ScheduleNotFoundError)) throw err;

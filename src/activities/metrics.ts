@@ -16,6 +16,7 @@ import { type ProberDeps, runCloudProbe } from '../probes/cloud-run';
 import { type IncomingSample, ingestPerOrganization, ingestSamples } from '../usecases/metrics/ingest';
 import { maintainSamplePartitions, sweepMetrics } from '../usecases/metrics/sweep';
 import { sweepAlertMetrics } from '../usecases/inbound-alerts/alerts';
+import { metricScheduleId } from '../domain/workflow-ids';
 
 /** Checks of one bucket run at most this many at once (each bounded by CLOUD_PROBE_TIMEOUT_MS). */
 export const BUCKET_CHECK_CONCURRENCY = 64;
@@ -72,7 +73,7 @@ export function createMetricActivities(deps: { orm: Orm; prober?: ProberDeps; sa
       const m = await em().findOne(MetricSchema, { id: input.metricId, deletedAt: null });
       const temporal = activityClient();
       if (temporal) {
-        await temporal.client.schedule.getHandle(`metric:${input.metricId}`).delete().catch(ignoreNotFound);
+        await temporal.client.schedule.getHandle(metricScheduleId(input.metricId)).delete().catch(ignoreNotFound);
         if (m && runsInCloud(m.sourceType, m.agent))
           await temporal.client.schedule
             .create(bucketScheduleOptions(bucketOf(m.id, m.intervalSeconds), temporal.taskQueue))

@@ -5,6 +5,7 @@ import type { DeliverInput, DeliverResult } from '../activities/alerts';
 import type { AlertControl, ChannelTester } from '../usecases/alerting/alerts';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
+import { channelTestWorkflowId } from '../domain/workflow-ids';
 
 const ANSWER_WITHIN_MS = 10_000;
 /** A test send waits for the receiver (WEBHOOK_TIMEOUT_MS, 10 s by default) and a little more. */
@@ -65,7 +66,7 @@ export function temporalChannelTester(temporal: Pick<TemporalHandle, 'client' | 
         // The send itself is bounded by the worker's receiver timeout; a worker that does not take it in time is "busy".
         return await within(
           temporal.client.workflow.execute<(i: DeliverInput) => Promise<DeliverResult>>('channelTestWorkflow', {
-            workflowId: `channel-test:${key.slice(5)}`,
+            workflowId: channelTestWorkflowId(key),
             taskQueue: temporal.taskQueue,
             args: [input],
             workflowExecutionTimeout: '2 minutes',

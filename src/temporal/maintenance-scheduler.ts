@@ -3,8 +3,9 @@ import type { MaintenanceScheduler } from '../usecases/maintenances/ports';
 import type { TemporalHandle } from './connection';
 
 import { searchAttributes } from './search-attributes';
+import { maintenanceWorkflowId } from '../domain/workflow-ids';
 
-export const maintenanceWorkflowId = (id: string) => `maintenance:${id}`;
+export { maintenanceWorkflowId };
 
 /** The request that changed the row is waiting: an unreachable server fails it fast (the change is retried in the background). */
 const TELL_DEADLINE_MS = 5_000;

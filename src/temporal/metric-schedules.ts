@@ -2,20 +2,13 @@ import { ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/clien
 import { bucketOf, bucketScheduleId, bucketScheduleOptions } from '../domain/metric-buckets';
 import type { MetricScheduler } from '../usecases/metrics/ports';
 import type { TemporalHandle } from './connection';
-
-/**
- * The Schedule one cloud metric had before buckets (`metric:<id>`, starting
- * `cloudMetricCheckWorkflow`). No longer created: a metric's write deletes it, and a leftover one
- * deletes itself at its next run (runCloudMetricCheck).
- */
-export const metricScheduleId = (metricId: string) => `metric:${metricId}`;
+import { firstChecksWorkflowId, metricScheduleId } from '../domain/workflow-ids';
 
 /** The Schedule of the bucket a cloud metric runs in (src/domain/metric-buckets.ts). */
 export const metricBucketScheduleId = (m: { id: string; intervalSeconds: number }, taskQueue: string) =>
   bucketScheduleId(bucketOf(m.id, m.intervalSeconds), taskQueue);
 
-/** The workflow that runs new cloud metrics' first checks, one per installation (src/workflows/metric-first-checks-workflow.ts). */
-export const firstChecksWorkflowId = (taskQueue: string) => `metric-first-checks:${taskQueue}`;
+export { firstChecksWorkflowId, metricScheduleId };
 
 /** At most this many new metrics per signal. */
 const FIRST_CHECKS_PER_SIGNAL = 1_000;

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
-import { alertWorkflowId } from '../domain/alerting/rule-kinds';
+import { alertWorkflowId, emailWorkflowId, webhookWorkflowId } from '../domain/workflow-ids';
 import { alertSearchAttributes } from '../workflows/search-attribute-keys';
 import type { RetryPolicy } from '../domain/webhook-retry';
 import type { WebhookDeliveryInput } from '../workflows/webhook-delivery-workflow';
@@ -16,8 +16,7 @@ export const logStartErrors =
 /** Workflow starts one relay keeps in flight at once. */
 const START_WINDOW = 16;
 
-export const webhookWorkflowId = (deliveryId: string) => `webhook:${deliveryId}`;
-export const emailWorkflowId = (eventId: string) => `email:${eventId}`;
+export { emailWorkflowId, webhookWorkflowId };
 
 /**
  * `eager`: the client shares a worker's NativeConnection, so the server hands the first workflow

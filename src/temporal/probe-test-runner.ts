@@ -2,8 +2,9 @@ import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolic
 import type { ProbeTestJobRef, ProbeTestRunner } from '../usecases/probe-tests/ports';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
+import { probeTestWorkflowId } from '../domain/workflow-ids';
 
-export const probeTestWorkflowId = (jobId: string) => `probe-test:${jobId}`;
+export { probeTestWorkflowId };
 
 const args = (job: ProbeTestJobRef) => [
   { organizationId: job.organization, jobId: job.id, mode: job.mode, expiresAt: job.expiresAt.getTime() },

@@ -10,12 +10,13 @@ import {
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { ERROR_CATALOG, type ErrorToken, ProblemError } from '../domain/error-catalog';
 import type { SlaWorkflows } from '../usecases/sla/ports';
-import { slaStatementSearchAttributes, slaStatementWorkflowId } from '../workflows/search-attribute-keys';
+import { contractScheduleId, slaPeriodWorkflowId, slaStatementWorkflowId } from '../domain/workflow-ids';
+import { slaStatementSearchAttributes } from '../workflows/search-attribute-keys';
 import { type SlaTimings, slaUpdates } from '../workflows/sla-statement-workflow';
 import type { TemporalHandle } from './connection';
 import { searchAttributes } from './search-attributes';
 
-export const contractScheduleId = (contractId: string) => `sla-contract:${contractId}`;
+export { contractScheduleId };
 
 /** The first ApplicationFailure in a failure's cause chain (an activity's refusal arrives wrapped). */
 function applicationFailureIn(err: unknown): ApplicationFailure | null {
@@ -60,7 +61,7 @@ export function temporalSlaWorkflows(
       const action = {
         type: 'startWorkflow' as const,
         workflowType: 'slaPeriodWorkflow',
-        workflowId: `sla-period:${contract.id}`,
+        workflowId: slaPeriodWorkflowId(contract.id),
         taskQueue: temporal.taskQueue,
         args: [{ organizationId: contract.organization, contractId: contract.id, timings }],
         memo: { title: `SLA statements: ${contract.name}` },

@@ -53,4 +53,4 @@ export function slaStatementSearchAttributes(organizationId: string, contractId:
   ];
 }
 
-export const slaStatementWorkflowId = (contractId: string, period: string) => `sla-statement:${contractId}:${period}`;
+export { slaStatementWorkflowId } from '../domain/workflow-ids';

@@ -27,6 +27,7 @@ import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '.
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, fields, filterOf, flashOf, listQuery, validated } from '../forms';
 import { serviceChoices } from '../choices';
+import { maintenanceWorkflowId } from '../../../domain/workflow-ids';
 
 type IdRequest = { Params: { id: string } };
 type TimeField = 'scheduled_start_at' | 'scheduled_end_at';
@@ -85,7 +86,7 @@ const TRANSITIONS = {
 /** Maintenance windows: list, schedule, and the detail page with reschedule, start, complete and cancel (API: /v1/maintenances). */
 export const maintenancePages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const ports: MaintenancePorts = { scheduler: deps.maintenanceScheduler };
-  const workflowUrl = (id: string) => temporalWorkflowUrl(deps.temporalUiUrl, `maintenance:${id}`);
+  const workflowUrl = (id: string) => temporalWorkflowUrl(deps.temporalUiUrl, maintenanceWorkflowId(id));
 
   app.get('/maintenances', async (request, reply) => {
     const v = requireScope(request, 'read:incidents');

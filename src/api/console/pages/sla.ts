@@ -30,6 +30,7 @@ import { type ConsoleViewer, redirectWithFlash, requireScope, sendPage } from '.
 import type { ConsoleDeps } from '../deps';
 import { attempt, field, flashOf, listQuery, zonedInstantOf } from '../forms';
 import { formatInZone } from '../../../render/format-time';
+import { slaStatementWorkflowId } from '../../../domain/workflow-ids';
 
 const NAV = '/console/sla';
 /** Rows per state in the queue's overview (each state links to its own paged list). */
@@ -183,7 +184,7 @@ function valuesOf(form: Form): Record<string, string> {
 
 export const slaPages: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const workflowUrl = (contractId: string, period: string) =>
-    temporalWorkflowUrl(deps.temporalUiUrl, `sla-statement:${contractId}:${period}`);
+    temporalWorkflowUrl(deps.temporalUiUrl, slaStatementWorkflowId(contractId, period));
 
   async function contractNames(ctx: OrgContext, ids: string[]): Promise<Map<string, string>> {
     const names = new Map<string, string>();

@@ -5,6 +5,7 @@ import { type FormProblem, actionButton, csrfField, problemBox, selectField } fr
 import { facts, link, pager, stateBadge, table, toneOfStatus, zonedTime } from '../parts';
 import { temporalWorkflowLink } from './webhooks';
 import { type MetricLocationsView, metricLocationsSections } from './metric-locations';
+import { probeTestWorkflowId } from '../../../domain/workflow-ids';
 
 /** One metric as the console shows it (the fields of the API's Metric it needs). */
 export interface ConsoleMetric {
@@ -290,7 +291,7 @@ function probeResultBlock(r: ProbeTestResultView): string {
 export function probeOutcomeBlock(t: ProbeTestOutcome, temporalUiUrl: string | null, zone: string): string {
   if (t.kind === 'result') return probeResultBlock(t.result);
   if (t.kind === 'problem') return problemBox(t.problem);
-  const workflow = temporalWorkflowLink(temporalUiUrl, `probe-test:${t.jobId}`);
+  const workflow = temporalWorkflowLink(temporalUiUrl, probeTestWorkflowId(t.jobId));
   return `<div role="status" id="probe-test-result"><p><strong>${t.state === 'running' ? 'Running' : 'Pending'}:</strong> ${esc(t.detail)} The agent has until ${zonedTime(t.expiresAt, zone)} to answer.</p>
 <div class="actions"><a href="${esc(t.pollHref)}">Check the result again</a>${workflow ? ` ${workflow}` : ''}</div></div>`;
 }

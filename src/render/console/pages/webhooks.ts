@@ -2,6 +2,7 @@ import { esc } from '../../html';
 import { exportLink, managedMarker, managedNotice } from '../config-as-code';
 import { type FormProblem, actionButton, problemBox, selectField } from '../forms';
 import { facts, link, pager, stateBadge, table, temporalWorkflowUrl, zonedTime } from '../parts';
+import { webhookWorkflowId } from '../../../domain/workflow-ids';
 
 /** "Open in Temporal UI" for a workflow; '' without a UI. */
 export function temporalWorkflowLink(temporalUiUrl: string | null, workflowId: string): string {
@@ -194,7 +195,7 @@ export function deliveryDetailBody(view: DeliveryDetailView): string {
         actionButton({ action: `${deliveryHref(w.id, d.id)}/redeliver`, label: 'Redeliver', csrf: view.csrf }),
       );
   }
-  const workflow = temporalWorkflowLink(view.temporalUiUrl, `webhook:${d.id}`);
+  const workflow = temporalWorkflowLink(view.temporalUiUrl, webhookWorkflowId(d.id));
   if (workflow) actions.push(workflow);
   return `<p><a href="${esc(webhookHref(w.id))}">All deliveries of this webhook</a></p>
 ${problemBox(view.problem)}
