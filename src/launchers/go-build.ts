@@ -31,6 +31,33 @@ function holderAlive(file: string): boolean | null {
   }
 }
 
+const pidAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Removes the work folders (`.build-<pid>-<hex>`) of builders that died mid-build: a killed
+ * process never reaches its cleanup, and its half-built Go tree would otherwise stay beside the
+ * binary for good. A live builder's folder is left alone.
+ */
+export function removeAbandonedBuilds(dir: string): void {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const m = /^\.build-(\d+)-[0-9a-f]+$/.exec(name);
+    if (m && !pidAlive(Number(m[1]))) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**

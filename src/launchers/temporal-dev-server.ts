@@ -7,7 +7,7 @@ import { VIGIL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../workflows/search-attribute-keys';
 import { captureOutput, stopChild } from './child-process';
 import { getFreePort, isPortOpen } from './free-port';
-import { acquireBuildLock, findGo, isExecutable } from './go-build';
+import { acquireBuildLock, findGo, isExecutable, removeAbandonedBuilds } from './go-build';
 
 /** The Temporal CLI version the dev server is built from (`go build github.com/temporalio/cli/cmd/temporal`, v…). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -64,6 +64,7 @@ async function buildCli(go: string, dir: string, log: (line: string) => void): P
 
 export async function ensureTemporalCli(cacheDir: string, log: (line: string) => void): Promise<string | null> {
   const binary = temporalCliPath(cacheDir);
+  removeAbandonedBuilds(path.dirname(binary));
   if (isExecutable(binary)) return binary;
   const go = findGo();
   if (!go) return null;

@@ -10,7 +10,7 @@ import { Client as PgClient } from 'pg';
 import { registerSearchAttributes, VIGIL_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { captureOutput, stopChild } from './child-process';
 import { getFreePort, isPortOpen } from './free-port';
-import { acquireBuildLock, findGo, isExecutable } from './go-build';
+import { acquireBuildLock, findGo, isExecutable, removeAbandonedBuilds } from './go-build';
 import { LOCAL_SERVER_URL } from './postgres';
 
 /**
@@ -80,6 +80,7 @@ export async function ensureTemporalServer(
   log: (line: string) => void = () => undefined,
 ): Promise<TemporalServerBinaries> {
   const paths = temporalServerPaths(cacheDir);
+  removeAbandonedBuilds(path.dirname(paths.server));
   if (isBuilt(paths)) return paths;
   const go = findGo();
   if (!go)

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import {
   temporalCliPath,
   type RunningTemporal,
 } from '../../src/launchers/temporal-dev-server';
+import { removeAbandonedBuilds } from '../../src/launchers/go-build';
 import { VIGIL_SEARCH_ATTRIBUTES, registerSearchAttributes } from '../../src/temporal/search-attributes';
 
 const cacheDir = process.env.VIGIL_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'vigil');
@@ -64,6 +65,23 @@ describe('temporalCliPath', () => {
     );
     expect(TEMPORAL_CLI_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     expect(TEMPORAL_CLI_SQLITE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('removeAbandonedBuilds', () => {
+  it('removes the work folders of builders that died, and keeps a live one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-builds-'));
+    try {
+      // A pid that is surely gone: a child that has already exited.
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+      for (const name of [`.build-${dead}-0a1b2c3d`, `.build-${process.pid}-0a1b2c3d`, 'temporal'])
+        fs.mkdirSync(path.join(dir, name));
+      fs.writeFileSync(path.join(dir, `.build-${dead}-0a1b2c3d`, 'half-built'), 'x');
+      removeAbandonedBuilds(dir);
+      expect(fs.readdirSync(dir).sort()).toEqual([`.build-${process.pid}-0a1b2c3d`, 'temporal']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
