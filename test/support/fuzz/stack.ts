@@ -95,6 +95,9 @@ export async function startFuzzStack(): Promise<FuzzStack> {
     api = await startApi({
       sla: { workflows: temporalSlaWorkflows(h.temporal, {}, { updateWaitMs: 5_000 }), printer, links },
       probeTestRunner: temporalProbeTestRunner(h.temporal),
+      // The agent probe test made at setup stays pending for the whole run: on a slow machine the
+      // default 2 minutes ran out mid-run, and its 504 probe_test_expired then read as a server error.
+      probeTestExpiryMs: 60 * 60_000,
       maintenanceScheduler: temporalMaintenanceScheduler(h.temporal),
       alerts: {
         control: temporalAlertControl(h.temporal),
