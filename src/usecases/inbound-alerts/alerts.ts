@@ -18,27 +18,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { type Metric, MetricSchema } from '../../db/entities';
 import {
-  type AlertHeartbeatConfig,
   type AlertMeasurement,
   type AlertState,
-  DEFAULT_HEARTBEAT_TIMEOUT_SECONDS,
   activeAlerts,
   alertMeasurement,
   applyAlertBatch,
   emptyAlertState,
   heartbeatVerdict,
 } from '../../domain/inbound-alerts/alert-state';
-import {
-  ALERT_SEVERITIES,
-  type AlertSource,
-  type SeverityMapping,
-  parseAlertWebhook,
-} from '../../domain/inbound-alerts/webhook-formats';
+import { ALERT_SEVERITIES, type AlertSource, parseAlertWebhook } from '../../domain/inbound-alerts/webhook-formats';
 import { type FieldError, ProblemError } from '../../domain/error-catalog';
 import type { HealthStatus } from '../../domain/thresholds';
 import { type IncomingSample, ingestSamples } from '../metrics/ingest';
 import { findByInboundToken } from '../metrics/inbound';
-import { type AlertMetricOptions, validateAlertSourceConfig } from '../../domain/inbound-alerts/source-config';
+import { validateAlertSourceConfig } from '../../domain/inbound-alerts/source-config';
 
 // ---- the stored state ----
 
