@@ -69,7 +69,8 @@ export function alertsWithoutTemporal(): AlertRouteDeps {
   const busy = (): never => {
     throw new ProblemError(
       'alert_busy',
-      'This test runs the API without alert workflows (test/support/app-deps.ts).',
+      // The API's own wording while alert workflows cannot be reached; the double is named in the log line.
+      'This API was started without alert workflows (Temporal): the test double of test/support/app-deps.ts answered.',
       {},
       { 'retry-after': '5' },
     );
