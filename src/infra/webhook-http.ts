@@ -7,7 +7,7 @@ import type { PostResult, WebhookPoster } from '../usecases/shared/ports';
 export type { PostResult };
 
 /** Why an address may not receive webhooks (`loopback`, `private`…), or null when it may. */
-export type AddressCheck = (address: string) => string | null;
+type AddressCheck = (address: string) => string | null;
 
 class RefusedTarget extends Error {
   constructor(readonly reason: string) {
@@ -20,12 +20,12 @@ class RefusedTarget extends Error {
  * Every address a receiver's name resolves to, and every IP literal, passes `check` first, so a
  * webhook can never be pointed at the service's own network (SSRF).
  */
-export interface WebhookTransport {
+interface WebhookTransport {
   agent: Agent;
   check: AddressCheck;
 }
 
-export function webhookTransport(check: AddressCheck): WebhookTransport {
+function webhookTransport(check: AddressCheck): WebhookTransport {
   const agent = new Agent({
     keepAliveTimeout: 10_000,
     connections: 64,
@@ -53,7 +53,7 @@ export function webhookTransport(check: AddressCheck): WebhookTransport {
  * channels, Slack's response_url): public addresses only (SSRF), except those `allowCidrs` names
  * (WEBHOOK_ALLOW_CIDRS, for tests and development).
  */
-export function publicOnlyTransport(allowCidrs?: string): WebhookTransport {
+function publicOnlyTransport(allowCidrs?: string): WebhookTransport {
   const allowed = parseCidrList(allowCidrs);
   return webhookTransport((address) => (inCidrs(address, allowed) ? null : nonPublicReason(address)));
 }
@@ -63,7 +63,7 @@ export function publicOnlyTransport(allowCidrs?: string): WebhookTransport {
  * nothing of the answer; alert channels keep its beginning (`keepResponseChars`), because vendors
  * explain refusals there (Slack's `invalid_blocks`, PagerDuty's `errors[]`).
  */
-export async function postWebhook(
+async function postWebhook(
   transport: WebhookTransport,
   url: string,
   headers: Record<string, string>,

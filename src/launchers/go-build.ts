@@ -18,27 +18,28 @@ export function findGo(): string | null {
   return [...dirs.map((d) => path.join(d, 'go')), '/usr/local/go/bin/go'].find(isExecutable) ?? null;
 }
 
-/** Whether the process whose pid is in `file` is alive; null when the file is gone. */
-function holderAlive(file: string): boolean | null {
-  try {
-    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
-    if (!(pid > 0)) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? null : code === 'EPERM';
-  }
-}
-
-const pidAlive = (pid: number): boolean => {
+/** Whether process `pid` is alive (one we may not signal is alive too). */
+function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-};
+}
+
+/** Whether the process whose pid is in `file` is alive; null when the file is gone. */
+function holderAlive(file: string): boolean | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return false;
+  }
+  const pid = Number.parseInt(text, 10);
+  return pid > 0 && pidAlive(pid);
+}
 
 /**
  * Removes the work folders (`.build-<pid>-<hex>`) of builders that died mid-build: a killed
